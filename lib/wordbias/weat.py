@@ -1,0 +1,263 @@
+"""The Word Embedding Association Test (WEAT) of Caliskan, Bryson & Narayanan (2017), Methods.
+
+Notation follows the paper. X and Y are two sets of target words, A and B two sets of attribute words.
+
+- s(w, A, B) = mean_{a∈A} cos(w, a) − mean_{b∈B} cos(w, b)                    (:func:`association`)
+- s(X, Y, A, B) = Σ_{x∈X} s(x, A, B) − Σ_{y∈Y} s(y, A, B)                     (:func:`test_statistic`)
+- d = [mean_{x∈X} s(x, A, B) − mean_{y∈Y} s(y, A, B)] / std-dev_{w∈X∪Y} s(w, A, B)   (:func:`effect_size`)
+- p = Pr_i[s(X_i, Y_i, A, B) ≥ s(X, Y, A, B)] over all partitions (X_i, Y_i) of X ∪ Y into sets of the
+  sizes of X and Y (one-sided), see :mod:`wordbias.stats`.
+
+The standard deviation in d is the *sample* standard deviation (``ddof=1``, as R's ``sd``): it is the one
+that reproduces Table 1 on the authors' GloVe vectors (see ``notebooks/caliskan2017.ipynb``; the
+population std, ``ddof=0``, gives values larger by the factor sqrt(N/(N−1))).
+
+Unknown words follow the paper's policy (Supplementary, WEAT 3): words missing from the embedding are
+dropped and reported, and the target sets are balanced by deleting words at random from the larger one
+with a seeded generator. A set that ends up empty or smaller than the minimum fails with a message naming
+it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping, Sequence
+
+import numpy as np
+
+from . import stats as _stats
+
+#: smallest target set (each of X, Y) after unknown words are dropped
+MIN_TARGET_SIZE = 2
+#: smallest attribute set (each of A, B) after unknown words are dropped
+MIN_ATTRIBUTE_SIZE = 1
+
+
+class DegenerateSetError(ValueError):
+    """A word set is empty, too small, or makes a statistic undefined."""
+
+
+# --------------------------------------------------------------------------------------------------
+# the pure statistics, on vectors and association scores
+# --------------------------------------------------------------------------------------------------
+
+def unit_rows(vectors, name: str = "vectors") -> np.ndarray:
+    """Rows scaled to unit length (float64), so that dot products are cosines. A zero row is an error."""
+    m = np.asarray(vectors, dtype=np.float64)
+    if m.ndim != 2:
+        raise ValueError(f"{name}: expected a 2-D array of word vectors, got shape {m.shape}")
+    norms = np.linalg.norm(m, axis=1)
+    if np.any(norms == 0) or not np.all(np.isfinite(norms)):
+        bad = np.flatnonzero((norms == 0) | ~np.isfinite(norms)).tolist()
+        raise DegenerateSetError(f"{name}: rows {bad} are zero or not finite; cosine is undefined")
+    return m / norms[:, None]
+
+
+def cosine_matrix(W, V) -> np.ndarray:
+    """cos(w, v) for every row w of W and v of V (supplementary, 'Cosine similarity')."""
+    return unit_rows(W, "W") @ unit_rows(V, "V").T
+
+
+def association(W, A, B) -> np.ndarray:
+    """s(w, A, B) = mean_a cos(w, a) − mean_b cos(w, b) for every row w of W (Methods, WEAT)."""
+    return cosine_matrix(W, A).mean(axis=1) - cosine_matrix(W, B).mean(axis=1)
+
+
+def test_statistic(s_x, s_y) -> float:
+    """s(X, Y, A, B) = Σ_x s(x, A, B) − Σ_y s(y, A, B) (Methods, WEAT)."""
+    return float(np.sum(s_x) - np.sum(s_y))
+
+
+test_statistic.__test__ = False  # not a pytest test
+
+
+def effect_size(s_x, s_y, ddof: int = 1) -> float:
+    """d = (mean s_x − mean s_y) / std(s over X ∪ Y) (Methods, WEAT; sample std by default)."""
+    s_x = np.asarray(s_x, dtype=np.float64)
+    s_y = np.asarray(s_y, dtype=np.float64)
+    pooled = np.concatenate([s_x, s_y])
+    sd = pooled.std(ddof=ddof)
+    if not sd > 0:
+        raise DegenerateSetError("all target words have the same association s(w, A, B): the effect size is undefined")
+    return float((s_x.mean() - s_y.mean()) / sd)
+
+
+def p_value(s_x, s_y, method: str = "auto", n_samples: int = 100_000, seed=0,
+            exact_max_n: int = _stats.EXACT_MAX_N, progress: bool = False) -> _stats.TailProbability:
+    """One-sided permutation p-value Pr_i[s(X_i, Y_i, A, B) ≥ s(X, Y, A, B)] (Methods, WEAT).
+
+    Partitions keep the sizes of X and Y. ``method`` is ``"exact"`` (count all partitions),
+    ``"monte-carlo"`` (seeded, add-one rule), ``"normal"`` (normal approximation with the exact moments of
+    the permutation distribution) or ``"auto"`` (exact when affordable, otherwise Monte Carlo).
+    """
+    s_x = np.asarray(s_x, dtype=np.float64)
+    pooled = np.concatenate([s_x, np.asarray(s_y, dtype=np.float64)])
+    return _stats.subset_sum_tail(pooled, s_x.size, float(s_x.sum()), method=method, n_samples=n_samples,
+                                  seed=seed, exact_max_n=exact_max_n, progress=progress)
+
+
+# --------------------------------------------------------------------------------------------------
+# words -> vectors, with the paper's unknown-word policy
+# --------------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class WordSet:
+    """A named list of words after the unknown-word policy: what was kept, missing, and balanced away."""
+
+    name: str
+    requested: tuple[str, ...]
+    words: tuple[str, ...]
+    missing: tuple[str, ...] = ()
+    balanced_out: tuple[str, ...] = ()
+
+
+def _has(embedding, word: str) -> bool:
+    return word in embedding.key_to_index if hasattr(embedding, "key_to_index") else word in embedding
+
+
+def _vectors(embedding, words: Sequence[str]) -> np.ndarray:
+    if hasattr(embedding, "key_to_index"):  # gensim KeyedVectors: one fancy-index gather
+        idx = [embedding.key_to_index[w] for w in words]
+        return np.asarray(embedding.vectors[idx], dtype=np.float64)
+    return np.asarray([embedding[w] for w in words], dtype=np.float64)
+
+
+def resolve(embedding, name: str, words: Sequence[str], on_missing: str = "drop", min_size: int = 1,
+            case_fold: bool = False) -> WordSet:
+    """Look ``words`` up in ``embedding`` and apply the unknown-word policy.
+
+    ``case_fold=True`` lower-cases every word first, for uncased embeddings such as GloVe 6B (the
+    stimuli are written as in the cased GloVe 840B: "Adam", "NASA").
+
+    ``on_missing="drop"`` keeps the words found and records the others; ``"fail"`` raises ``KeyError``
+    listing every missing word. Duplicates are an error (a word counted twice would weigh double). A set
+    with fewer than ``min_size`` words left raises :class:`DegenerateSetError` naming the set.
+    """
+    if on_missing not in ("drop", "fail"):
+        raise ValueError(f"on_missing must be 'drop' or 'fail', not {on_missing!r}")
+    words = tuple(w.lower() for w in words) if case_fold else tuple(words)
+    dup = sorted({w for w in words if words.count(w) > 1})
+    if dup:
+        raise ValueError(f"set {name!r} lists words more than once: {dup}")
+    missing = tuple(w for w in words if not _has(embedding, w))
+    if missing and on_missing == "fail":
+        raise KeyError(f"set {name!r}: {len(missing)} word(s) not in the embedding: {list(missing)}")
+    kept = tuple(w for w in words if _has(embedding, w))
+    if len(kept) < min_size:
+        what = "empty" if not kept else f"left with {len(kept)} word(s) {list(kept)}"
+        raise DegenerateSetError(
+            f"set {name!r} is {what} after dropping unknown words {list(missing)}; at least {min_size} needed")
+    return WordSet(name=name, requested=words, words=kept, missing=missing)
+
+
+def balance(x: WordSet, y: WordSet, policy: str = "random", seed=0) -> tuple[WordSet, WordSet]:
+    """Equalize the sizes of two target sets (Supplementary, WEAT 3).
+
+    ``policy="random"`` deletes words chosen at random (seeded) from the larger set, as the authors did
+    for the European American names; ``"none"`` keeps unequal sets (the permutation test then uses
+    partitions of the same unequal sizes); ``"fail"`` raises if the sizes differ.
+    """
+    if policy == "none" or len(x.words) == len(y.words):
+        return x, y
+    if policy == "fail":
+        raise DegenerateSetError(
+            f"target sets {x.name!r} ({len(x.words)} words) and {y.name!r} ({len(y.words)} words) differ in size")
+    if policy != "random":
+        raise ValueError(f"balance must be 'random', 'none' or 'fail', not {policy!r}")
+    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    x_larger = len(x.words) > len(y.words)
+    big, small = (x, y) if x_larger else (y, x)
+    drop = set(rng.choice(len(big.words), size=len(big.words) - len(small.words), replace=False).tolist())
+    kept = tuple(w for i, w in enumerate(big.words) if i not in drop)
+    gone = tuple(w for i, w in enumerate(big.words) if i in drop)
+    big = WordSet(big.name, big.requested, kept, big.missing, gone)
+    return (big, small) if x_larger else (small, big)
+
+
+# --------------------------------------------------------------------------------------------------
+# the whole test
+# --------------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class WeatResult:
+    """Everything a WEAT reports: sizes, statistic, effect size, p-value and how it was obtained."""
+
+    X: WordSet
+    Y: WordSet
+    A: WordSet
+    B: WordSet
+    s_x: np.ndarray = field(repr=False)
+    s_y: np.ndarray = field(repr=False)
+    statistic: float
+    effect_size: float
+    p: _stats.TailProbability
+
+    @property
+    def p_value(self) -> float:
+        return self.p.p_value
+
+    @property
+    def p_method(self) -> str:
+        return self.p.method
+
+    @property
+    def missing(self) -> dict[str, tuple[str, ...]]:
+        """Unknown words dropped from each set (only sets that lost words)."""
+        return {s.name: s.missing for s in (self.X, self.Y, self.A, self.B) if s.missing}
+
+    @property
+    def balanced_out(self) -> dict[str, tuple[str, ...]]:
+        """Words deleted at random to balance the target sets."""
+        return {s.name: s.balanced_out for s in (self.X, self.Y) if s.balanced_out}
+
+    def summary(self) -> dict:
+        """A flat dict for one table row."""
+        return {
+            "n_target": f"{len(self.X.words)}x{len(self.Y.words)}" if len(self.X.words) != len(self.Y.words)
+            else len(self.X.words),
+            "n_attribute": f"{len(self.A.words)}x{len(self.B.words)}" if len(self.A.words) != len(self.B.words)
+            else len(self.A.words),
+            "statistic": self.statistic,
+            "effect_size": self.effect_size,
+            "p_value": self.p.p_value,
+            "p_method": self.p.method,
+            "p_resolution": self.p.resolution,
+            "missing": "; ".join(f"{k}: {' '.join(v)}" for k, v in self.missing.items()),
+            "balanced_out": "; ".join(f"{k}: {' '.join(v)}" for k, v in self.balanced_out.items()),
+        }
+
+
+def weat_from_scores(s_x, s_y, *, p_method: str = "auto", n_samples: int = 100_000, seed=0,
+                     ddof: int = 1, progress: bool = False):
+    """Statistic, effect size and p-value from the per-word associations s(x, A, B), s(y, A, B)."""
+    return (test_statistic(s_x, s_y), effect_size(s_x, s_y, ddof=ddof),
+            p_value(s_x, s_y, method=p_method, n_samples=n_samples, seed=seed, progress=progress))
+
+
+def weat(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Sequence[str], *,
+         names: Mapping[str, str] | None = None, on_missing: str = "drop", case_fold: bool = False,
+         balance_targets: str = "random",
+         p_method: str = "auto", n_samples: int = 100_000, seed: int = 0, ddof: int = 1,
+         progress: bool = False) -> WeatResult:
+    """Run one WEAT on ``embedding`` (a gensim ``KeyedVectors`` or any word → vector mapping).
+
+    ``names`` maps "X", "Y", "A", "B" to display names used in messages. ``seed`` drives both the random
+    balancing of the target sets and the Monte Carlo p-value, from one generator, so the same call
+    always gives the same result. ``case_fold`` lower-cases all words (uncased embeddings).
+    """
+    names = {k: (names or {}).get(k, k) for k in "XYAB"}
+    x = resolve(embedding, names["X"], X, on_missing, MIN_TARGET_SIZE, case_fold)
+    y = resolve(embedding, names["Y"], Y, on_missing, MIN_TARGET_SIZE, case_fold)
+    a = resolve(embedding, names["A"], A, on_missing, MIN_ATTRIBUTE_SIZE, case_fold)
+    b = resolve(embedding, names["B"], B, on_missing, MIN_ATTRIBUTE_SIZE, case_fold)
+    overlap = set(x.words) & set(y.words)
+    if overlap:
+        raise DegenerateSetError(f"target sets {x.name!r} and {y.name!r} share words {sorted(overlap)}")
+    rng = np.random.default_rng(seed)
+    x, y = balance(x, y, balance_targets, rng)
+    A_vec, B_vec = _vectors(embedding, a.words), _vectors(embedding, b.words)
+    s_x = association(_vectors(embedding, x.words), A_vec, B_vec)
+    s_y = association(_vectors(embedding, y.words), A_vec, B_vec)
+    statistic, d, p = weat_from_scores(s_x, s_y, p_method=p_method, n_samples=n_samples, seed=rng,
+                                       ddof=ddof, progress=progress)
+    return WeatResult(X=x, Y=y, A=a, B=b, s_x=s_x, s_y=s_y, statistic=statistic, effect_size=d, p=p)

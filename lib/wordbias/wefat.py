@@ -1,0 +1,135 @@
+"""The Word Embedding Factual Association Test (WEFAT) of Caliskan, Bryson & Narayanan (2017), Methods.
+
+A single set of target words W, two attribute sets A and B, and a real-valued property p_w of each
+target (the percentage of women in an occupation, the percentage of people with a name who are women).
+
+- s(w, A, B) = [mean_{a∈A} cos(w, a) − mean_{b∈B} cos(w, b)] / std-dev_{x∈A∪B} cos(w, x)
+  (:func:`normalized_association`; sample std, ``ddof=1``)
+- the null hypothesis of no association between s(w, A, B) and p_w is tested by a linear regression
+  of p_w on s(w, A, B), i.e. Pearson's correlation ρ and its two-sided p-value (:func:`wefat`).
+
+The supplementary's name-likeness filter (Materials and Methods): the distance of each name vector to
+the centroid of all name vectors measures how "name-like" it is; the 20% least name-like are dropped
+(:func:`name_likeness_filter`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+from scipy import stats as _sps
+
+from .weat import DegenerateSetError, MIN_ATTRIBUTE_SIZE, WordSet, _vectors, cosine_matrix, resolve, unit_rows
+
+
+def normalized_association(W, A, B, ddof: int = 1) -> np.ndarray:
+    """s(w, A, B) of WEFAT: the WEAT association divided by the std of cos(w, x) over x ∈ A ∪ B."""
+    cos_a = cosine_matrix(W, A)
+    cos_b = cosine_matrix(W, B)
+    sd = np.concatenate([cos_a, cos_b], axis=1).std(axis=1, ddof=ddof)
+    if np.any(sd == 0):
+        raise DegenerateSetError("a target word has the same cosine with every attribute word: s(w, A, B) undefined")
+    return (cos_a.mean(axis=1) - cos_b.mean(axis=1)) / sd
+
+
+def centroid_distance(V, metric: str = "euclidean") -> np.ndarray:
+    """Distance of each row of V to the centroid of all rows ("how name-like", supplementary).
+
+    ``metric="euclidean"``: ‖v − mean(V)‖. ``metric="cosine"``: 1 − cos(v, mean of the unit rows).
+    """
+    V = np.asarray(V, dtype=np.float64)
+    if metric == "euclidean":
+        return np.linalg.norm(V - V.mean(axis=0), axis=1)
+    if metric == "cosine":
+        U = unit_rows(V)
+        c = U.mean(axis=0)
+        return 1.0 - U @ (c / np.linalg.norm(c))
+    raise ValueError(f"metric must be 'euclidean' or 'cosine', not {metric!r}")
+
+
+def name_likeness_filter(words: Sequence[str], V, drop_fraction: float = 0.2,
+                         metric: str = "euclidean") -> tuple[list[str], list[str]]:
+    """Split ``words`` into (kept, dropped): drop the ``drop_fraction`` farthest from the name centroid.
+
+    The number dropped is ``round(drop_fraction * n)``; ties in distance keep the earlier word.
+    """
+    words = list(words)
+    if not 0 <= drop_fraction < 1:
+        raise ValueError("drop_fraction must be in [0, 1)")
+    if len(words) != len(V):
+        raise ValueError("one vector per word is needed")
+    n_drop = int(round(drop_fraction * len(words)))
+    order = np.argsort(centroid_distance(V, metric), kind="stable")
+    keep = set(order[: len(words) - n_drop].tolist())
+    return ([w for i, w in enumerate(words) if i in keep], [w for i, w in enumerate(words) if i not in keep])
+
+
+@dataclass(frozen=True)
+class WefatResult:
+    """Per-word scores and the regression of the property on them."""
+
+    table: pd.DataFrame = field(repr=False)  # word, s, property (one row per word used)
+    W: WordSet
+    A: WordSet
+    B: WordSet
+    pearson_r: float
+    p_value: float
+    slope: float
+    intercept: float
+    spearman_r: float
+    spearman_p: float
+    dropped_by_filter: tuple[str, ...] = ()
+
+    @property
+    def n(self) -> int:
+        return len(self.table)
+
+
+def regress(s, prop) -> dict:
+    """Least-squares line of ``prop`` on ``s``, Pearson's ρ with its two-sided p, and Spearman's ρ."""
+    s = np.asarray(s, dtype=np.float64)
+    prop = np.asarray(prop, dtype=np.float64)
+    if s.size < 3:
+        raise DegenerateSetError(f"WEFAT needs at least 3 target words with a property, got {s.size}")
+    lr = _sps.linregress(s, prop)
+    sp = _sps.spearmanr(s, prop)
+    return dict(pearson_r=float(lr.rvalue), p_value=float(lr.pvalue), slope=float(lr.slope),
+                intercept=float(lr.intercept), spearman_r=float(sp.statistic), spearman_p=float(sp.pvalue))
+
+
+def wefat(embedding, W: Sequence[str], A: Sequence[str], B: Sequence[str], prop, *,
+          names: dict | None = None, on_missing: str = "drop", case_fold: bool = False,
+          name_filter: float | None = None,
+          filter_metric: str = "euclidean", ddof: int = 1) -> WefatResult:
+    """Run WEFAT: s(w, A, B) for each target word, regressed against ``prop`` (a mapping word → value).
+
+    Words missing from the embedding, or without a property value, are dropped and reported (in
+    ``W.missing``). ``name_filter`` (e.g. 0.2) applies the name-likeness filter before scoring.
+    """
+    names = {k: (names or {}).get(k, k) for k in "WAB"}
+    prop = pd.Series(prop, dtype=np.float64)
+    if case_fold:
+        W, A, B = [w.lower() for w in W], [a.lower() for a in A], [b.lower() for b in B]
+        prop.index = prop.index.str.lower()
+    no_prop = [w for w in W if w not in prop.index or not np.isfinite(prop.get(w, np.nan))]
+    if no_prop and on_missing == "fail":
+        raise KeyError(f"set {names['W']!r}: no property value for {no_prop}")
+    w_set = resolve(embedding, names["W"], [w for w in W if w not in no_prop], on_missing, 3)
+    w_set = WordSet(w_set.name, tuple(W), w_set.words, tuple(no_prop) + w_set.missing)
+    a_set = resolve(embedding, names["A"], A, on_missing, MIN_ATTRIBUTE_SIZE)
+    b_set = resolve(embedding, names["B"], B, on_missing, MIN_ATTRIBUTE_SIZE)
+    if len(a_set.words) + len(b_set.words) < 2:
+        raise DegenerateSetError("A ∪ B needs at least 2 words for the standard deviation in s(w, A, B)")
+    words = list(w_set.words)
+    V = _vectors(embedding, words)
+    dropped: list[str] = []
+    if name_filter:
+        words, dropped = name_likeness_filter(words, V, name_filter, filter_metric)
+        V = _vectors(embedding, words)
+    s = normalized_association(V, _vectors(embedding, a_set.words), _vectors(embedding, b_set.words), ddof=ddof)
+    table = pd.DataFrame({"word": words, "s": s, "property": prop.loc[words].to_numpy()})
+    return WefatResult(table=table, W=w_set, A=a_set, B=b_set, dropped_by_filter=tuple(dropped),
+                       **regress(table["s"], table["property"]))
