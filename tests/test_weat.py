@@ -1,0 +1,148 @@
+from math import sqrt
+
+import numpy as np
+import pytest
+
+from wordbias import weat
+
+# hand computation for the `tiny` fixture (A = {a}, B = {b}):
+#   s(x1) = cos((1,0),a) - cos((1,0),b) = 1 - 0 = 1
+#   s(x2) = 1/sqrt2 - 1/sqrt2 = 0
+#   s(y1) = 0 - 1 = -1
+#   s(y2) = 1/sqrt5 - 2/sqrt5 = -1/sqrt5
+S_X = [1.0, 0.0]
+S_Y = [-1.0, -1 / sqrt(5)]
+
+
+def test_association_by_hand(tiny):
+    X = np.array([tiny["x1"], tiny["x2"], tiny["y1"], tiny["y2"]])
+    s = weat.association(X, np.array([tiny["a"]]), np.array([tiny["b"]]))
+    np.testing.assert_allclose(s, S_X + S_Y, atol=1e-15)
+
+
+def test_weat_by_hand(tiny):
+    r = weat.weat(tiny, ["x1", "x2"], ["y1", "y2"], ["a"], ["b"])
+    assert r.statistic == pytest.approx(1 + 0 - (-1 - 1 / sqrt(5)))
+    pooled = np.array(S_X + S_Y)
+    mean = pooled.mean()
+    sample_sd = sqrt(((pooled - mean) ** 2).sum() / 3)
+    assert r.effect_size == pytest.approx((0.5 - (-1 - 1 / sqrt(5)) / 2) / sample_sd)
+    assert r.effect_size == pytest.approx(1.445384, abs=1e-6)
+    # the 6 partitions of {1, 0, -1, -1/sqrt5} into 2+2 have X-sums 1, 0, .553, -1, -.447, -1.447:
+    # only the observed one reaches 1
+    assert r.p_method == "exact"
+    assert r.p_value == pytest.approx(1 / 6)
+    assert r.p.n_partitions == 6
+
+
+def test_effect_size_population_std(tiny):
+    d1 = weat.effect_size(S_X, S_Y, ddof=1)
+    d0 = weat.effect_size(S_X, S_Y, ddof=0)
+    assert d0 == pytest.approx(d1 * sqrt(4 / 3))
+
+
+def test_swapping_targets_or_attributes_negates_d(random_embedding):
+    X = [f"w{i}" for i in range(10)]
+    Y = [f"w{i}" for i in range(10, 20)]
+    A = [f"w{i}" for i in range(40, 45)]
+    B = [f"w{i}" for i in range(45, 50)]
+    r = weat.weat(random_embedding, X, Y, A, B)
+    assert r.effect_size > 1  # the planted lean of X towards A
+    assert r.p_value < 0.01
+    assert weat.weat(random_embedding, Y, X, A, B).effect_size == pytest.approx(-r.effect_size)
+    assert weat.weat(random_embedding, X, Y, B, A).effect_size == pytest.approx(-r.effect_size)
+    assert weat.weat(random_embedding, Y, X, B, A).effect_size == pytest.approx(r.effect_size)
+    assert abs(r.effect_size) <= 2.0 + 1e-12  # bounded (paper footnote: at most 2 for equal sizes)
+
+
+def test_p_methods_agree(random_embedding):
+    X = [f"w{i}" for i in range(10)]
+    Y = [f"w{i}" for i in range(10, 20)]
+    A = [f"w{i}" for i in range(40, 45)]
+    B = [f"w{i}" for i in range(45, 50)]
+    ex = weat.weat(random_embedding, X, Y, A, B, p_method="exact")
+    mc = weat.weat(random_embedding, X, Y, A, B, p_method="monte-carlo", n_samples=100_000, seed=1)
+    nm = weat.weat(random_embedding, X, Y, A, B, p_method="normal")
+    assert (ex.p_method, mc.p_method, nm.p_method) == ("exact", "monte-carlo", "normal")
+    assert abs(mc.p_value - ex.p_value) <= 4 * mc.p.se + 2 / 100_001
+    assert ex.effect_size == mc.effect_size == nm.effect_size
+    assert nm.p_value == pytest.approx(ex.p_value, abs=0.01)
+
+
+def test_determinism_bit_for_bit(random_embedding):
+    words = [f"w{i}" for i in range(60)]
+    X, Y, A, B = words[:30], words[30:40] + words[50:60], words[40:45], words[45:50]
+    r1 = weat.weat(random_embedding, X, Y, A, B, seed=5, n_samples=20_000)
+    r2 = weat.weat(random_embedding, X, Y, A, B, seed=5, n_samples=20_000)
+    r3 = weat.weat(random_embedding, X, Y, A, B, seed=6, n_samples=20_000)
+    assert r1.balanced_out == r2.balanced_out and r1.p == r2.p and r1.effect_size == r2.effect_size
+    assert r1.balanced_out != r3.balanced_out  # seed drives the random balancing too
+    assert len(r1.X.words) == len(r1.Y.words) == 20
+
+
+def test_unknown_words_dropped_and_reported(tiny):
+    r = weat.weat(tiny, ["x1", "x2", "zz"], ["y1", "y2"], ["a", "qq"], ["b"])
+    assert r.missing == {"X": ("zz",), "A": ("qq",)}
+    assert r.X.words == ("x1", "x2")
+    assert r.summary()["missing"] == "X: zz; A: qq"
+
+
+def test_unknown_words_fail_policy(tiny):
+    with pytest.raises(KeyError, match=r"'Flowers'.*zz"):
+        weat.weat(tiny, ["x1", "x2", "zz"], ["y1", "y2"], ["a"], ["b"], on_missing="fail",
+                  names={"X": "Flowers"})
+    with pytest.raises(ValueError, match="on_missing"):
+        weat.weat(tiny, ["x1"], ["y1"], ["a"], ["b"], on_missing="ignore")
+
+
+def test_balance_random_deletion(tiny):
+    tiny = dict(tiny, x3=np.array([3.0, 1.0]))
+    r = weat.weat(tiny, ["x1", "x2", "x3"], ["y1", "y2"], ["a"], ["b"], seed=0)
+    assert len(r.X.words) == 2 and len(r.X.balanced_out) == 1
+    assert r.balanced_out == {"X": r.X.balanced_out}
+    unequal = weat.weat(tiny, ["x1", "x2", "x3"], ["y1", "y2"], ["a"], ["b"], balance_targets="none")
+    assert unequal.p.n_partitions == 10 and unequal.summary()["n_target"] == "3x2"
+    with pytest.raises(weat.DegenerateSetError, match="differ in size"):
+        weat.weat(tiny, ["x1", "x2", "x3"], ["y1", "y2"], ["a"], ["b"], balance_targets="fail")
+
+
+@pytest.mark.parametrize("sets,match", [
+    ((["zz", "qq"], ["y1", "y2"], ["a"], ["b"]), r"set 'X' is empty"),
+    ((["x1", "qq"], ["y1", "y2"], ["a"], ["b"]), r"set 'X' is left with 1 word"),
+    ((["x1", "x2"], ["y1", "y2"], ["zz"], ["b"]), r"set 'A' is empty"),
+    ((["x1", "x2"], ["y1", "y2"], ["a"], []), r"set 'B' is empty"),
+])
+def test_empty_or_too_small_sets_fail(tiny, sets, match):
+    with pytest.raises(weat.DegenerateSetError, match=match):
+        weat.weat(tiny, *sets)
+
+
+def test_degenerate_inputs(tiny):
+    with pytest.raises(ValueError, match="more than once"):
+        weat.weat(tiny, ["x1", "x1"], ["y1", "y2"], ["a"], ["b"])
+    with pytest.raises(weat.DegenerateSetError, match="share words"):
+        weat.weat(tiny, ["x1", "x2"], ["x2", "y2"], ["a"], ["b"])
+    zero = dict(tiny, x0=np.zeros(2))
+    with pytest.raises(weat.DegenerateSetError, match="zero"):
+        weat.weat(zero, ["x0", "x2"], ["y1", "y2"], ["a"], ["b"])
+    same = dict(tiny, u1=np.array([1.0, 1.0]), u2=np.array([2.0, 2.0]), u3=np.array([3.0, 3.0]))
+    with pytest.raises(weat.DegenerateSetError, match="effect size is undefined"):
+        weat.weat(same, ["x2", "u1"], ["u2", "u3"], ["a"], ["b"])
+
+
+def test_case_fold(tiny):
+    r = weat.weat(tiny, ["X1", "X2"], ["Y1", "y2"], ["A"], ["b"], case_fold=True)
+    assert r.X.words == ("x1", "x2") and r.missing == {}
+    with pytest.raises(weat.DegenerateSetError, match="set 'X' is empty"):
+        weat.weat(tiny, ["X1", "X2"], ["Y1", "y2"], ["A"], ["b"])  # without folding X1, X2 are unknown
+    with pytest.raises(ValueError, match="more than once"):
+        weat.weat(tiny, ["X1", "x1", "x2"], ["y1", "y2"], ["a"], ["b"], case_fold=True)
+
+
+def test_works_with_keyedvectors(tiny):
+    from gensim.models import KeyedVectors
+
+    kv = KeyedVectors(vector_size=2)
+    kv.add_vectors(list(tiny), np.array(list(tiny.values()), dtype=np.float32))
+    r = weat.weat(kv, ["x1", "x2"], ["y1", "y2"], ["a"], ["b"])
+    assert r.effect_size == pytest.approx(1.445384, abs=1e-6)
