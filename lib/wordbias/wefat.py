@@ -121,8 +121,6 @@ def wefat(embedding, W: Sequence[str], A: Sequence[str], B: Sequence[str], prop,
     w_set = WordSet(w_set.name, tuple(W), w_set.words, tuple(no_prop) + w_set.missing)
     a_set = resolve(embedding, names["A"], A, on_missing, MIN_ATTRIBUTE_SIZE)
     b_set = resolve(embedding, names["B"], B, on_missing, MIN_ATTRIBUTE_SIZE)
-    if len(a_set.words) + len(b_set.words) < 2:
-        raise DegenerateSetError("A ∪ B needs at least 2 words for the standard deviation in s(w, A, B)")
     words = list(w_set.words)
     V = _vectors(embedding, words)
     dropped: list[str] = []
