@@ -1,0 +1,157 @@
+"""Word lists and paper-reported numbers stored under ``data/stimuli``.
+
+The stimuli of Caliskan, Bryson & Narayanan (2017), "Semantics derived automatically from language corpora
+contain human-like biases", *Science* 356(6334):183-186, https://doi.org/10.1126/science.aal4230, are in
+``data/stimuli/caliskan2017.yaml``: the ten WEATs of their Table 1 and the two WEFATs (occupations, androgynous
+names), each with the lists as printed in the Supplementary Materials ("List of stimuli"), the words the authors
+deleted for the GloVe experiments (set in italics there), the word2vec changes (Table S1), and the results the
+paper reports (Table 1, Table S1, the text). ``data/stimuli/SOURCE.md`` gives the provenance; the WEFAT property
+tables (percent women per occupation, BLS 2015; percent female per name, 1990 census) are in
+``data/caliskan2017/``.
+
+Three list variants are offered for the WEATs:
+
+``"glove"``
+    the printed lists minus ``glove_deleted``: the lists the authors ran on GloVe 840B (Table 1). As sets these are
+    the final lists of Will Lowe's replication package ``cbn`` (``data/stimuli/caliskan2017_cbn_items.csv``).
+``"original"``
+    the full printed lists, italic (deleted) words included.
+``"word2vec"``
+    the printed lists minus ``word2vec_deleted`` (only WEAT3, inferred from Table S1's 32x2) with
+    ``word2vec_substitutions`` applied (WEAT9: *short* for *short-term*), as in the supplementary's Table S1.
+
+Order within each list is the printed order.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+import yaml
+
+from wordbias import paths
+
+__all__ = ["VARIANTS", "WeatSpec", "WefatSpec", "load_stimuli", "weat_tests", "wefat_tests"]
+
+VARIANTS = ("glove", "original", "word2vec")
+_ROLES = ("X", "Y", "A", "B")
+
+
+@dataclass(frozen=True)
+class WeatSpec:
+    """One Word Embedding Association Test (Caliskan et al. 2017, Methods, "WEAT").
+
+    ``X``, ``Y`` are the target lists and ``A``, ``B`` the attribute lists, as tuples in printed order; the test
+    statistic is ``s(X, Y, A, B)`` with ``A`` playing the paper's first attribute (e.g. *pleasant*). ``names`` maps
+    ``"X"``, ``"Y"``, ``"A"``, ``"B"`` to display names; ``paper`` is the yaml ``paper`` block (``glove``: Table 1,
+    ``word2vec``: Table S1); ``original_finding`` the IAT result the test replicates (``None`` where the paper
+    says "Not applicable"); ``notes`` any discrepancy between the paper's printings and the authors' lists.
+    """
+
+    id: str
+    title: str
+    X: tuple[str, ...]
+    Y: tuple[str, ...]
+    A: tuple[str, ...]
+    B: tuple[str, ...]
+    names: dict[str, str] = field(compare=False)
+    paper: dict[str, Any] = field(compare=False)
+    original_finding: dict[str, Any] | None = field(compare=False)
+    notes: str | None = field(default=None, compare=False)
+    variant: str = "glove"
+
+
+@dataclass(frozen=True)
+class WefatSpec:
+    """One Word Embedding Factual Association Test (Caliskan et al. 2017, Methods, "WEFAT").
+
+    ``W`` are the target words, ``A`` and ``B`` the attribute lists (``A`` female, ``B`` male terms, so a positive
+    ``s(w, A, B)`` is a female association). ``property`` is the real-world value per word (a ``pandas.Series``
+    indexed by the words of ``W``, in that order, named after the property: percent women per occupation from the
+    2015 BLS data, or percent female per name from the 1990 census). ``name_filter`` describes the paper's removal
+    of the least name-like vectors (WEFAT 2) or is ``None``; ``paper`` holds the reported correlation.
+    """
+
+    id: str
+    title: str
+    W: tuple[str, ...]
+    A: tuple[str, ...]
+    B: tuple[str, ...]
+    property: pd.Series = field(compare=False, repr=False)
+    name_filter: dict[str, Any] | None = field(compare=False)
+    paper: dict[str, Any] = field(compare=False)
+    notes: str | None = field(default=None, compare=False)
+
+
+@functools.lru_cache(maxsize=None)
+def _load(path: str) -> dict:
+    with open(path, encoding="utf-8") as fh:
+        return yaml.safe_load(fh)
+
+
+def load_stimuli(paper: str = "caliskan2017") -> dict:
+    """The parsed ``data/stimuli/<paper>.yaml`` (parsed once and cached; each call returns a fresh deep copy).
+
+    For ``"caliskan2017"`` (Caliskan, Bryson & Narayanan 2017, Science 356:183) the keys are ``citation``,
+    ``sources``, ``weat`` (WEAT1..WEAT10 in Table 1 order) and ``wefat`` (WEFAT1, WEFAT2).
+    """
+    path = paths.STIMULI / f"{paper}.yaml"
+    if not path.exists():
+        raise FileNotFoundError(f"no stimuli file for paper {paper!r}: {path}")
+    return copy.deepcopy(_load(str(path)))
+
+
+def _apply(words: list[str], deleted: list[str] | None, subs: dict[str, str] | None) -> tuple[str, ...]:
+    gone = set(deleted or ())
+    subs = subs or {}
+    return tuple(subs.get(w, w) for w in words if w not in gone)
+
+
+def weat_tests(paper: str = "caliskan2017", variant: str = "glove") -> list[WeatSpec]:
+    """The paper's WEATs as :class:`WeatSpec` objects, in the paper's order (Caliskan et al. 2017, Table 1).
+
+    ``variant``: ``"glove"`` (default; the authors' final GloVe lists, italic words removed), ``"original"`` (the
+    full printed lists) or ``"word2vec"`` (the lists of the word2vec replication, Table S1). See the module
+    docstring.
+    """
+    if variant not in VARIANTS:
+        raise ValueError(f"variant must be one of {VARIANTS}, not {variant!r}")
+    out = []
+    for t in load_stimuli(paper)["weat"]:
+        if variant == "glove":
+            deleted, subs = t.get("glove_deleted") or {}, {}
+        elif variant == "word2vec":
+            deleted, subs = t.get("word2vec_deleted") or {}, t.get("word2vec_substitutions") or {}
+        else:
+            deleted, subs = {}, {}
+        lists = {r: _apply(t[r], deleted.get(r), subs) for r in _ROLES}
+        names = {**t["targets"], **t["attributes"]}
+        out.append(WeatSpec(id=t["id"], title=t["title"], **lists, names=names, paper=t["paper"],
+                            original_finding=t.get("original_finding"), notes=t.get("notes"), variant=variant))
+    return out
+
+
+def wefat_tests(paper: str = "caliskan2017") -> list[WefatSpec]:
+    """The paper's WEFATs as :class:`WefatSpec` objects (Caliskan et al. 2017: occupations vs percent women,
+    BLS 2015, Figure 1; androgynous names vs percent female, 1990 census, Figure 2), with the property values read
+    from ``data/<sources.property_dir>/<property.file>``."""
+    doc = load_stimuli(paper)
+    prop_dir = paths.DATA / doc.get("sources", {}).get("property_dir", paper)
+    out = []
+    for t in doc.get("wefat", []):
+        W = tuple(t["W"])
+        prop = t["property"]
+        table = pd.read_csv(prop_dir / prop["file"])
+        series = table.set_index(prop.get("key", table.columns[0]))[prop["column"]].astype(float)
+        missing = [w for w in W if w not in series.index]
+        if missing:
+            raise ValueError(f"{t['id']}: no {prop['column']} in {prop['file']} for {missing}")
+        series = series.loc[list(W)].rename(prop["name"])
+        series.index.name = "word"
+        out.append(WefatSpec(id=t["id"], title=t["title"], W=W, A=tuple(t["A"]), B=tuple(t["B"]), property=series,
+                             name_filter=t.get("name_filter"), paper=t["paper"], notes=t.get("notes")))
+    return out
