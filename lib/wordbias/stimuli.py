@@ -155,3 +155,18 @@ def wefat_tests(paper: str = "caliskan2017") -> list[WefatSpec]:
         out.append(WefatSpec(id=t["id"], title=t["title"], W=W, A=tuple(t["A"]), B=tuple(t["B"]), property=series,
                              name_filter=t.get("name_filter"), paper=t["paper"], notes=t.get("notes")))
     return out
+
+
+def androgynous_name_candidates() -> pd.DataFrame:
+    """The 60 names of the authors' 1990 census file (``data/caliskan2017/censusNames1990.tsv``), indexed by
+    the name capitalised as in the stimuli, with ``pct_in_female_population``, ``pct_in_male_population`` and
+    ``percent_female`` = 100 f / (f + m). The paper's WEFAT 2 prints 50 of them; the other ten (Angel,
+    Christian, Cleo, Gale, Guadalupe, Jan, Kerry, Laverne, Merle, Tommie) are the candidates its name-likeness
+    filter is presumed to have removed."""
+    raw = pd.read_csv(paths.DATA / "caliskan2017" / "censusNames1990.tsv", sep="\t")
+    f = raw["Percentage in female population"].astype(float)
+    m = raw["Percentage in male population"].astype(float)
+    out = pd.DataFrame({"pct_in_female_population": f.to_numpy(), "pct_in_male_population": m.to_numpy(),
+                        "percent_female": (100 * f / (f + m)).to_numpy()},
+                       index=pd.Index(raw["Name"].str.strip('"').str.title(), name="name"))
+    return out

@@ -1,0 +1,63 @@
+# wordbias: `make` builds the environment and regenerates every notebook, table and figure;
+# `make test` runs the unit tests and nbval on the executed notebooks; `make lab` opens JupyterLab.
+
+PYTHON ?= python3.11
+VENV   := .venv
+PY     := $(VENV)/bin/python
+PIP    := $(VENV)/bin/pip
+STAMP  := $(VENV)/.installed
+# papermill parameters are passed with -p; kernels run inside the venv
+PAPERMILL := $(VENV)/bin/papermill --kernel wordbias --no-progress-bar --log-level WARNING
+export MPLBACKEND := Agg
+export PYTHONHASHSEED := 0
+export HF_HUB_OFFLINE := 1
+export TRANSFORMERS_OFFLINE := 1
+
+NOTEBOOKS := notebooks/caliskan2017.ipynb notebooks/caliskan2017_glove-6b-50d.ipynb
+
+.PHONY: all env notebooks test unit nbval lab bench clean
+
+all: notebooks
+
+env: $(STAMP)
+
+$(STAMP): requirements.txt pyproject.toml
+	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "need $(PYTHON) (set PYTHON=... to another Python 3.11)"; exit 1; }
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PIP) install --quiet --upgrade pip
+	$(PIP) install --quiet torch==2.13.0
+	$(PIP) install --quiet -r requirements.txt
+	$(PIP) install --quiet --no-deps -e .
+	$(PY) -m ipykernel install --sys-prefix --name wordbias --display-name "wordbias (.venv)" >/dev/null
+	touch $(STAMP)
+
+notebooks: $(NOTEBOOKS)
+
+# the default run: exact replication on the authors' GloVe 840B vectors (bundled subset)
+notebooks/caliskan2017.ipynb: notebooks/src/caliskan2017.ipynb $(STAMP) $(wildcard lib/wordbias/*.py) $(wildcard data/stimuli/*) $(wildcard data/caliskan2017/*)
+	cd notebooks && ../$(PAPERMILL) src/caliskan2017.ipynb caliskan2017.ipynb -p embedding glove-840b-caliskan
+	$(PY) -m wordbias.nbclean $@
+
+# the same notebook on the bundled GloVe 6B 50d
+notebooks/caliskan2017_glove-6b-50d.ipynb: notebooks/src/caliskan2017.ipynb $(STAMP) $(wildcard lib/wordbias/*.py) $(wildcard data/stimuli/*) $(wildcard data/caliskan2017/*)
+	cd notebooks && ../$(PAPERMILL) src/caliskan2017.ipynb caliskan2017_glove-6b-50d.ipynb -p embedding glove-6b-50d
+	$(PY) -m wordbias.nbclean $@
+
+test: $(STAMP)
+	$(VENV)/bin/pytest -q tests
+	$(VENV)/bin/pytest -q --nbval --nbval-current-env -p no:cacheprovider $(NOTEBOOKS)
+
+unit: $(STAMP)
+	$(VENV)/bin/pytest -q tests
+
+nbval: $(STAMP)
+	$(VENV)/bin/pytest -q --nbval --nbval-current-env -p no:cacheprovider $(NOTEBOOKS)
+
+lab: $(STAMP)
+	$(VENV)/bin/jupyter lab notebooks/
+
+bench: $(STAMP)
+	$(PY) benchmarks/bench_embeddings.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache
