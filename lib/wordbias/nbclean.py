@@ -14,11 +14,13 @@ _VOLATILE = ("start_time", "end_time", "duration", "exception")
 
 
 def clean(nb: dict) -> dict:
-    """Return ``nb`` without timestamps and durations (in place)."""
+    """Return ``nb`` without timestamps, durations and random cell ids (in place)."""
     pm = nb.get("metadata", {}).get("papermill", {})
     for key in _VOLATILE + ("input_path", "output_path"):
         pm.pop(key, None)
-    for cell in nb.get("cells", []):
+    for i, cell in enumerate(nb.get("cells", [])):
+        if "injected-parameters" in cell.get("metadata", {}).get("tags", []):
+            cell["id"] = "injected-parameters"  # papermill gives this cell a random id on every run
         md = cell.get("metadata", {})
         md.pop("execution", None)
         cpm = md.get("papermill", {})
