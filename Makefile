@@ -57,6 +57,7 @@ lab: $(STAMP)
 	$(VENV)/bin/jupyter lab notebooks/
 
 bench: $(STAMP)
+	$(PY) benchmarks/bench_weat.py
 	$(PY) benchmarks/bench_embeddings.py
 
 clean:
