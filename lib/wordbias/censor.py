@@ -1,0 +1,133 @@
+"""Bleep-censoring of slurs in printed word lists, as in Swinger et al. (2019), Appendix A.
+
+Swinger, De-Arteaga, Heffernan, Leiserson & Kalai (2019), "What are the biases in my word embedding?", AIES 2019
+(arXiv:1812.08769), Appendix A: "The terms we bleep-censor in the tables include slurs regarding race,
+homosexuality, transgender, and mental ability ... three variants on 'the n word', shemale, faggot, twink, mentally
+retarded, and rednecks." Their tables print e.g. ``n****`` and ``mentally r******``: the first letter is kept, the
+rest of the slur is starred, and in a multi-word slur only the slur word is starred.
+
+:func:`censor` does the same on a string (e.g. a table cell ``"blacks, academically, mentally retarded"``) or on a
+list of strings. The default term list is ``data/stimuli/swinger2019_censor.yaml`` (content warning: uncensored
+slurs); :func:`censor_terms` reads it.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable, Mapping
+from typing import overload
+
+import yaml
+
+from wordbias import paths
+
+__all__ = ["CENSOR_FILE", "bleep", "censor", "censor_terms"]
+
+CENSOR_FILE = paths.STIMULI / "swinger2019_censor.yaml"
+
+_LETTER = r"[^\W\d_]"  # a Unicode letter
+_SEP = r"[\s_\-]+"  # between the words of a multi-word term: spaces, word2vec's '_', hyphens
+
+
+def bleep(word: str) -> str:
+    """Keep the first character of ``word`` and replace every later letter with ``*`` (``"shemale"`` ->
+    ``"s******"``); non-letters are kept."""
+    return word[:1] + re.sub(_LETTER, "*", word[1:])
+
+
+@functools.lru_cache(maxsize=None)
+def _default_terms() -> tuple[tuple[str, tuple[str, ...]], ...]:
+    with open(CENSOR_FILE, encoding="utf-8") as fh:
+        doc = yaml.safe_load(fh)
+    return tuple((t["term"], tuple(t.get("bleep") or t["term"].split())) for t in doc["terms"])
+
+
+def censor_terms() -> list[tuple[str, tuple[str, ...]]]:
+    """The default terms as ``(term, words_to_bleep)`` pairs, from ``data/stimuli/swinger2019_censor.yaml``
+    (Swinger et al. 2019, Appendix A, plus the obvious spellings and plurals; see the file's note)."""
+    return list(_default_terms())
+
+
+def _normalise(terms) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """``terms`` as accepted by :func:`censor` -> ``((term, words_to_bleep), ...)``."""
+    if terms is None:
+        return _default_terms()
+    if isinstance(terms, str):
+        raise TypeError("terms must be a collection of terms, not a single string")
+    items = terms.items() if isinstance(terms, Mapping) else terms
+    out = []
+    for item in items:
+        if isinstance(item, str):
+            term, words = item, item.split()
+        else:
+            term, words = item
+            words = (words,) if isinstance(words, str) else tuple(words)
+        term_words = term.lower().split()
+        if not term_words:
+            raise ValueError("empty censor term")
+        if not {w.lower() for w in words} <= set(term_words):
+            raise ValueError(f"censor term {term!r}: words to bleep {words!r} are not words of the term")
+        out.append((term, tuple(words)))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=64)
+def _compile(terms: tuple[tuple[str, tuple[str, ...]], ...]) -> list[tuple[re.Pattern, tuple[bool, ...]]]:
+    compiled = []
+    # longest terms first, so that a multi-word term wins over a single word it contains
+    for term, words in sorted(terms, key=lambda t: -len(t[0].split())):
+        parts = term.split()
+        body = _SEP.join(f"({re.escape(p)})" for p in parts)
+        pattern = re.compile(rf"(?<!{_LETTER}){body}(?!{_LETTER})", re.IGNORECASE)
+        to_bleep = {w.lower() for w in words}
+        compiled.append((pattern, tuple(p.lower() in to_bleep for p in parts)))
+    return compiled
+
+
+def _censor_text(text: str, compiled) -> str:
+    for pattern, flags in compiled:
+        def repl(m: re.Match, flags=flags) -> str:
+            out, pos = [], m.start()
+            for i, flag in enumerate(flags, start=1):
+                out.append(m.string[pos:m.start(i)])  # separator before this word
+                out.append(bleep(m.group(i)) if flag else m.group(i))
+                pos = m.end(i)
+            return "".join(out)
+
+        text = pattern.sub(repl, text)
+    return text
+
+
+@overload
+def censor(text_or_words: str, terms=None, enabled: bool = True) -> str: ...
+@overload
+def censor(text_or_words: Iterable[str], terms=None, enabled: bool = True) -> list[str]: ...
+
+
+def censor(text_or_words, terms=None, enabled: bool = True):
+    """Bleep-censor slurs as in Swinger et al. (2019), Appendix A: ``"n*****"``, ``"mentally r*******"``.
+
+    ``text_or_words``: a string (e.g. a comma-separated table cell ``"dreads, faggot"``) -> a string; or an
+    iterable of strings (words, phrases, cells) -> a list of strings. Matching is case-insensitive and on whole
+    words only: a term never matches inside a longer word (``"twinkle"`` and ``"twinkies"`` are left alone), and
+    the words of a multi-word term may be separated by spaces, underscores (word2vec phrases such as
+    ``mentally_retarded``) or hyphens. In each match the words to bleep keep their first character and every
+    further letter becomes ``*``; other words of the term (``mentally``) are left as they are.
+
+    ``terms``: ``None`` for the default list (:func:`censor_terms`); or an iterable whose items are a term string
+    (every word of it is bleeped) or a ``(term, words_to_bleep)`` pair; or a mapping ``term -> words_to_bleep``.
+    ``enabled=False`` returns the input unchanged (a list copy for iterables), so a notebook can switch
+    censoring off in one place.
+    """
+    if isinstance(text_or_words, str):
+        if not enabled:
+            return text_or_words
+        return _censor_text(text_or_words, _compile(_normalise(terms)))
+    items = list(text_or_words)
+    if not all(isinstance(w, str) for w in items):
+        raise TypeError("censor expects a string or an iterable of strings")
+    if not enabled:
+        return items
+    compiled = _compile(_normalise(terms))
+    return [_censor_text(w, compiled) for w in items]

@@ -1,0 +1,263 @@
+"""First and last names and their demographics, for Unsupervised Bias Enumeration (UBE).
+
+Swinger, De-Arteaga, Heffernan, Leiserson & Kalai (2019), "What are the biases in my word embedding?",
+AIES 2019 (arXiv:1812.08769), Appendix C:
+
+- C.1 first names: the US Social Security Administration's national baby names, "we use only years 1938-2017 and
+  select only the names that appeared at least 1,000 times"; from it "the fraction of female and male births for
+  each name as well as the mean year of birth" (:func:`ssa_first_names`);
+- C.2 last names: the 2010 Census surnames, "Again we filter for names that appear at least 1,000 times"
+  (:func:`census_surnames`), with the race/Hispanic-origin percentages of each surname;
+- Tables 3 and 6 show, per name group, the percentage female, the mean year of birth and the percentages Black,
+  Hispanic, Asian/Pacific Islander and White, "computed a posteriori ... not used in generation". For first names
+  the race shares come from Tzioumis (2018) (:func:`tzioumis_first_names`); each name counts once ("Since we are
+  including each name only once", App. C.1), so group statistics are unweighted means over names
+  (:func:`group_demographics`).
+
+All data are read from ``data/swinger2019/`` (provenance, row counts and sha256 in its ``SOURCE.md``).
+:func:`name_tokens` maps names to embedding tokens (capitalised for cased embeddings, lower case for uncased ones
+such as GloVe 6B). Race/ethnicity shares are statistics about the bearers of a name; they describe groups found
+by the algorithm and are never used to form groups.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from wordbias import paths
+
+__all__ = [
+    "MIN_COUNT",
+    "NameTokens",
+    "census_surnames",
+    "group_demographics",
+    "name_tokens",
+    "ssa_first_names",
+    "tzioumis_first_names",
+]
+
+MIN_COUNT = 1000  # Swinger et al. (2019), App. C.1 and C.2: names that appear at least 1,000 times
+DATA_DIR = paths.DATA / "swinger2019"
+SSA_FILE = "ssa_first_names_1938_2017.csv"
+CENSUS_FILE = "census2010_surnames.csv.gz"
+TZIOUMIS_FILE = "tzioumis2018_first_names.csv"
+RACE_COLUMNS = {"pct_black": "pctblack", "pct_hispanic": "pcthispanic", "pct_asian": "pctapi",
+                "pct_white": "pctwhite"}
+
+
+def _check_min_count(min_count: int) -> None:
+    if min_count < MIN_COUNT:
+        raise ValueError(
+            f"min_count={min_count}: the bundled files hold only names with at least {MIN_COUNT} occurrences "
+            "(Swinger et al. 2019, Appendix C); regenerate data/swinger2019 with data/swinger2019/make_names.py "
+            "for a lower threshold")
+
+
+# Names such as "Nan" (SSA), "NULL", "TRUE", "NA" (Census) must stay strings: no default NA parsing.
+@functools.lru_cache(maxsize=None)
+def _ssa() -> pd.DataFrame:
+    return pd.read_csv(DATA_DIR / SSA_FILE, keep_default_na=False, na_values=[],
+                       dtype={"name": str, "count": np.int64, "count_female": np.int64, "count_male": np.int64,
+                              "frac_female": float, "mean_year": float})
+
+
+@functools.lru_cache(maxsize=None)
+def _census() -> pd.DataFrame:
+    numeric = ["pctwhite", "pctblack", "pctapi", "pctaian", "pct2prace", "pcthispanic"]
+    df = pd.read_csv(DATA_DIR / CENSUS_FILE, keep_default_na=False, na_values={c: [""] for c in numeric},
+                     dtype={"name": str, "count": np.int64, **{c: float for c in numeric}})
+    return df
+
+
+@functools.lru_cache(maxsize=None)
+def _tzioumis() -> pd.DataFrame:
+    df = pd.read_csv(DATA_DIR / TZIOUMIS_FILE, keep_default_na=False, na_values=[], dtype={"firstname": str})
+    return df.rename(columns={"firstname": "name"}).set_index("name")
+
+
+def ssa_first_names(min_count: int = MIN_COUNT) -> pd.DataFrame:
+    """SSA first names born 1938-2017 with at least ``min_count`` births (Swinger et al. 2019, Appendix C.1).
+
+    One row per name, sexes combined, sorted by ``count`` descending then name. Columns: ``name`` (as in the SSA
+    files, capitalised: ``"Mary"``), ``count`` (births 1938-2017), ``count_female``, ``count_male``,
+    ``frac_female`` (``count_female / count``, in [0, 1]) and ``mean_year`` (birth-weighted mean year of birth).
+    ``min_count`` must be >= 1000, the threshold of the bundled file (``ValueError`` otherwise).
+    """
+    _check_min_count(min_count)
+    df = _ssa()
+    return df[df["count"] >= min_count].reset_index(drop=True).copy()
+
+
+def census_surnames(min_count: int = MIN_COUNT) -> pd.DataFrame:
+    """2010 Census surnames occurring at least ``min_count`` times (Swinger et al. 2019, Appendix C.2).
+
+    Columns: ``name`` (upper case, as published: ``"SMITH"``), ``count``, and the percentages of bearers who are
+    ``pctwhite``, ``pctblack``, ``pctapi`` (Asian / Pacific Islander), ``pctaian``, ``pct2prace`` (non-Hispanic
+    each) and ``pcthispanic``, on a 0-100 scale; values suppressed by the Census Bureau ("(S)") are NaN. Sorted by
+    count descending (the Census rank order). ``min_count`` must be >= 1000 (``ValueError`` otherwise).
+    """
+    _check_min_count(min_count)
+    df = _census()
+    return df[df["count"] >= min_count].reset_index(drop=True).copy()
+
+
+def tzioumis_first_names() -> pd.DataFrame:
+    """Tzioumis (2018) first names with the race/Hispanic-origin shares of their bearers (4,250 names).
+
+    Indexed by the name in upper case (``"AARON"``); columns ``obs`` (mortgage applicants with the name),
+    ``pcthispanic``, ``pctwhite``, ``pctblack``, ``pctapi``, ``pctaian``, ``pct2prace`` (0-100). The aggregate
+    ``ALL OTHER FIRST NAMES`` row of the original file is not included. Used by Swinger et al. (2019), Tables 3
+    and 6, only to describe name groups a posteriori.
+    """
+    return _tzioumis().copy()
+
+
+# ---------------------------------------------------------------------------------------------- tokens
+
+
+@dataclass(frozen=True)
+class NameTokens:
+    """Result of :func:`name_tokens`.
+
+    ``table``: a DataFrame with columns ``name`` (as given) and ``token`` (the embedding token), one row per name
+    found, in input order. ``missing``: the names whose token is not in the vocabulary. ``duplicates``: names
+    dropped because an earlier name already mapped to the same token (e.g. ``"MARY"`` after ``"Mary"``).
+    """
+
+    table: pd.DataFrame = field(repr=False)
+    missing: tuple[str, ...]
+    duplicates: tuple[str, ...] = ()
+
+    @property
+    def tokens(self) -> list[str]:
+        return self.table["token"].tolist()
+
+    @property
+    def names(self) -> list[str]:
+        return self.table["name"].tolist()
+
+    @property
+    def n_missing(self) -> int:
+        return len(self.missing)
+
+    def __len__(self) -> int:
+        return len(self.table)
+
+
+def token_form(name: str, cased: bool) -> str:
+    """The embedding token for ``name``: ``"Mary"`` (cased) or ``"mary"`` (uncased).
+
+    Cased: first letter upper case, the rest lower case (Python's ``str.capitalize``), so the Census's
+    ``"MCDONALD"`` becomes ``"Mcdonald"``, not ``"McDonald"``; internal capitals are not restored (the SSA file
+    itself writes such names this way, e.g. ``"Mckenzie"``). Names are single words of letters in all three files.
+    """
+    name = name.strip()
+    return name.capitalize() if cased else name.lower()
+
+
+def _contains(vocab):
+    if hasattr(vocab, "key_to_index"):  # gensim KeyedVectors
+        return vocab.key_to_index.__contains__
+    if isinstance(vocab, (set, frozenset, Mapping)):
+        return vocab.__contains__
+    return set(vocab).__contains__
+
+
+def name_tokens(names: Iterable[str], embedding_vocab_or_kv, cased: bool) -> NameTokens:
+    """Map names to the tokens of an embedding and keep those present (Swinger et al. 2019, App. C.1: "we select
+    only the names appearing in the embedding").
+
+    ``names``: names in any case (SSA ``"Mary"``, Census ``"SMITH"``, ...). ``embedding_vocab_or_kv``: a gensim
+    ``KeyedVectors``, or any container of tokens (set, dict, list). ``cased``: ``True`` for cased embeddings
+    (word2vec GoogleNews, fastText, GloVe 840B: the token is the capitalised name, see :func:`token_form`),
+    ``False`` for uncased ones (GloVe 6B: lower case). Only that one form is looked up. Returns a
+    :class:`NameTokens` with the (name, token) table of the names found and the names missing.
+    """
+    has = _contains(embedding_vocab_or_kv)
+    rows, missing, dups, seen = [], [], [], set()
+    for name in names:
+        token = token_form(name, cased)
+        if token in seen:
+            dups.append(name)
+        elif has(token):
+            seen.add(token)
+            rows.append((name, token))
+        else:
+            missing.append(name)
+    table = pd.DataFrame(rows, columns=["name", "token"])
+    return NameTokens(table=table, missing=tuple(missing), duplicates=tuple(dups))
+
+
+# ---------------------------------------------------------------------------------------------- demographics
+
+
+def group_demographics(groups: Sequence[Sequence[str]] | Mapping[str, Sequence[str]], kind: str = "first",
+                       suppressed: str = "missing") -> pd.DataFrame:
+    """Demographic summary of name groups, as in Swinger et al. (2019), Table 3 and Table 6 (computed a
+    posteriori; never used to form the groups).
+
+    ``groups``: a list of name lists (rows labelled 0, 1, ...) or a mapping label -> names. Names are matched
+    case-insensitively against the data (``"Mary"``, ``"MARY"``, ``"mary"`` are the same name); a name repeated in
+    a group counts once. Every statistic is the *unweighted* mean over the group's names that have data ("each
+    name only once", App. C.1), on a 0-100 scale for percentages.
+
+    ``kind="first"``: ``pct_female`` = 100 x mean of ``frac_female`` and ``mean_year`` = mean of the names'
+    ``mean_year`` over the names in :func:`ssa_first_names` (``n_ssa`` of them); ``pct_black``,
+    ``pct_hispanic``, ``pct_asian`` (Asian / Pacific Islander), ``pct_white`` over the names in
+    :func:`tzioumis_first_names` (``n_race`` of them; Tzioumis covers 4,250 names only).
+
+    ``kind="last"``: the four race columns from :func:`census_surnames` (``n_race`` = names found there);
+    ``pct_female`` and ``mean_year`` are NaN. Census values suppressed as "(S)" (small cells) are left out of that
+    column's mean with ``suppressed="missing"`` (default), or counted as 0 with ``suppressed="zero"``.
+
+    Columns: ``size`` (distinct names), ``n_ssa`` (first names only), ``pct_female``, ``mean_year``,
+    ``pct_black``, ``pct_hispanic``, ``pct_asian``, ``pct_white``, ``n_race``.
+    """
+    if kind not in ("first", "last"):
+        raise ValueError(f"kind must be 'first' or 'last', not {kind!r}")
+    if suppressed not in ("missing", "zero"):
+        raise ValueError(f"suppressed must be 'missing' or 'zero', not {suppressed!r}")
+    if isinstance(groups, Mapping):
+        labels, members = list(groups.keys()), list(groups.values())
+    else:
+        members = list(groups)
+        labels = list(range(len(members)))
+    for g in members:
+        if isinstance(g, str):
+            raise TypeError("each group must be a sequence of names, not a single string")
+
+    if kind == "first":
+        ssa = _ssa().assign(key=lambda d: d["name"].str.upper()).set_index("key")
+        race = _tzioumis()
+    else:
+        ssa = None
+        race = _census().set_index("name")
+        if suppressed == "zero":
+            race = race.fillna(0.0)
+
+    rows = []
+    for g in members:
+        keys = list(dict.fromkeys(str(n).strip().upper() for n in g))
+        row: dict[str, float] = {"size": len(keys)}
+        if ssa is not None:
+            found = ssa.loc[ssa.index.intersection(keys, sort=False)]
+            row["n_ssa"] = len(found)
+            row["pct_female"] = 100 * found["frac_female"].mean() if len(found) else np.nan
+            row["mean_year"] = found["mean_year"].mean() if len(found) else np.nan
+        else:
+            row["pct_female"] = row["mean_year"] = np.nan
+        found = race.loc[race.index.intersection(keys, sort=False)]
+        for out, col in RACE_COLUMNS.items():
+            row[out] = found[col].mean() if found[col].notna().any() else np.nan
+        row["n_race"] = len(found)
+        rows.append(row)
+    cols = (["size", "n_ssa"] if kind == "first" else ["size"]) + ["pct_female", "mean_year", *RACE_COLUMNS,
+                                                                  "n_race"]
+    out = pd.DataFrame(rows, index=pd.Index(labels, name="group"), columns=cols)
+    int_cols = ["size", "n_race"] + (["n_ssa"] if kind == "first" else [])
+    return out.astype({c: np.int64 for c in int_cols})
