@@ -149,12 +149,12 @@ def test_fast_null_equals_explicit_rotation_of_every_name(seed):
     B_full = Q.T.copy()
     B_full[:r] = B               # rows: B (equal to ±Q's first columns), then an orthonormal complement
     np.testing.assert_allclose(B_full @ B_full.T, np.eye(d), atol=1e-10)
-    U = ube.haar_rotation(np.random.default_rng(99), d)
+    U = ube.haar_rotation(np.random.default_rng([99, 0]), d)   # the first rotation of seed 99
     U_prime = B_full.T @ U
     rotated = names @ U_prime
     Xbar_slow = np.stack([rotated[labels == i].mean(axis=0) for i in range(n)])
     _, sigma_slow = ube.select_words(W, cat, Xbar_slow, Abar, 3)
-    F = ube.haar_frames(np.random.default_rng(99), 1, d, r)
+    F = ube.rotation_frames(99, 0, d, r, count=1)
     Z = np.einsum("nr,brd->bnd", C, F)
     sigma_fast = ube.null_sigma_batch(W, cat.astype(np.int32), Z, Abar, 3)[0]
     np.testing.assert_allclose(sigma_fast, sigma_slow, atol=1e-10)
@@ -165,12 +165,15 @@ def test_fast_null_equals_explicit_rotation_of_every_name(seed):
 
 def test_rotational_null_is_deterministic_whatever_batch_and_workers():
     W, cat, Xbar, Abar = _random_problem(3)
-    a = ube.rotational_null(W, cat, Xbar, Abar, 3, 50, seed=7, batch=8, workers=2, progress=False)
-    b = ube.rotational_null(W, cat, Xbar, Abar, 3, 50, seed=7, batch=3, workers=1, progress=False)
-    c = ube.rotational_null(W, cat, Xbar, Abar, 3, 50, seed=8, batch=8, workers=2, progress=False)
+    a = ube.rotational_null(W, cat, Xbar, Abar, 3, 150, seed=7, batch=8, workers=2, progress=False)
+    b = ube.rotational_null(W, cat, Xbar, Abar, 3, 150, seed=7, batch=3, workers=1, progress=False)
+    c = ube.rotational_null(W, cat, Xbar, Abar, 3, 150, seed=8, batch=8, workers=2, progress=False)
+    d = ube.rotational_null(W, cat, Xbar, Abar, 3, 70, seed=7, batch=8, workers=2, progress=False)
     assert np.array_equal(a, b)
+    assert np.array_equal(a[:70], d)          # a prefix of the rotations is the smaller null
     assert not np.array_equal(a, c)
-    assert a.shape == (50, 4, 5) and a.dtype == np.float32
+    assert a.shape == (150, 4, 5) and a.dtype == np.float32
+    assert len({a[k].tobytes() for k in range(150)}) == 150   # no repeated rotation across blocks
 
 
 # --------------------------------------------------------------------------------------------------

@@ -278,10 +278,9 @@ def _kernel():
             tot = np.empty(M, dtype=P.dtype)
             arg = np.zeros(M, dtype=np.int32)
             top = np.empty((n * m, t), dtype=np.float64)
-            cnt = np.zeros(n * m, dtype=np.int32)
+            inv_n = P.dtype.type(1.0 / n)
             for k in range(b):
                 top[:] = -np.inf
-                cnt[:] = 0
                 r0 = P[k * n]
                 for w in range(M):
                     best[w] = r0[w]
@@ -296,10 +295,12 @@ def _kernel():
                         gt = v > best[w]
                         best[w] = v if gt else best[w]
                         arg[w] = ii if gt else arg[w]
-                for w in range(M):
-                    s = best[w] - tot[w] / n
-                    bk = arg[w] * m + category[w]
-                    cnt[bk] += 1
+                for w in range(M):      # vectorised: score and bucket of every word
+                    best[w] -= tot[w] * inv_n
+                    arg[w] = arg[w] * m + category[w]
+                for w in range(M):      # scalar: running top-t per bucket (rarely taken branch)
+                    s = best[w]
+                    bk = arg[w]
                     if s > top[bk, t - 1]:
                         pos = t - 1
                         while pos > 0 and top[bk, pos - 1] < s:
@@ -309,7 +310,7 @@ def _kernel():
                 for i in range(n):
                     for j in range(m):
                         bk = i * m + j
-                        if cnt[bk] < t:
+                        if top[bk, t - 1] == -np.inf:   # fewer than t words in V_ij: no test
                             out[k, i, j] = -np.inf
                         else:
                             acc = 0.0
@@ -349,16 +350,28 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+#: rotations are drawn in blocks of this many, block k from ``default_rng([seed, k])``
+ROTATION_BLOCK = 64
+
+
+def rotation_frames(seed: int, block: int, d: int, r: int, count: int = ROTATION_BLOCK) -> np.ndarray:
+    """The Haar r-frames of rotations ``block·ROTATION_BLOCK ...`` (the first ``count`` of the block).
+
+    Each block has its own generator, ``numpy.random.default_rng([seed, block])``, so blocks can be drawn
+    in any order and on any thread and the null is the same whatever the batch size and worker count."""
+    return haar_frames(np.random.default_rng([int(seed), int(block)]), count, d, r)
+
+
 def rotational_null(W: np.ndarray, category: np.ndarray, Xbar: np.ndarray, Abar: np.ndarray, t: int,
-                    R: int, *, seed=0, batch: int = 8, workers: int | None = None, progress: bool = True,
+                    R: int, *, seed: int = 0, batch: int = 8, workers: int | None = None, progress: bool = True,
                     dtype=np.float32) -> np.ndarray:
     """Step 4: σ_ijr for R Haar-random rotations applied to the names only (R×n×m, float32).
 
     Each rotation maps the group means X̄ to X̄ U = C (B U); B U is drawn directly as a Haar r-frame
-    (:func:`haar_frames`), so no d×d matrix is formed. The rotations are drawn in order from
-    ``numpy.random.default_rng(seed)`` in the calling thread: the same seed gives the same null whatever
-    ``batch`` and ``workers`` are. Batches run on ``workers`` threads, each with single-threaded BLAS
-    (a multi-threaded BLAS interleaved with the kernel spends its time handing cores back and forth).
+    (:func:`rotation_frames`), so no d×d matrix is formed. Blocks of :data:`ROTATION_BLOCK` rotations run
+    on ``workers`` threads, each with single-threaded BLAS (a multi-threaded BLAS interleaved with the
+    kernel spends its time handing cores back and forth), in sub-batches of ``batch`` rotations per
+    matrix product. The same seed gives the same null whatever ``batch`` and ``workers`` are.
     """
     from concurrent.futures import ThreadPoolExecutor
 
@@ -374,34 +387,27 @@ def rotational_null(W: np.ndarray, category: np.ndarray, Xbar: np.ndarray, Abar:
     cat = np.ascontiguousarray(category, dtype=np.int32)
     workers = workers or default_workers()
     _kernel()
-    rng = np.random.default_rng(seed)
     out = np.empty((R, n, len(Abar)), dtype=np.float32)
-    starts = list(range(0, R, batch))
-    bar = None
-    if progress:
-        from tqdm.auto import tqdm
-        bar = tqdm(total=R, desc="rotational null", unit="rotation", leave=False)
 
-    def task(s0: int, F: np.ndarray) -> int:
+    def task(block: int) -> int:
+        s0 = block * ROTATION_BLOCK
+        F = rotation_frames(seed, block, d, r, min(ROTATION_BLOCK, R - s0))
         Z = np.einsum("nr,brd->bnd", C, F)                # rotated group means X̄ U
-        out[s0:s0 + len(F)] = null_sigma_batch(Wd, cat, Z, Ad, t)
+        for b0 in range(0, len(F), batch):
+            out[s0 + b0:s0 + b0 + len(Z[b0:b0 + batch])] = null_sigma_batch(Wd, cat, Z[b0:b0 + batch], Ad, t)
         return len(F)
 
-    window = 4 * workers
+    blocks = range((R + ROTATION_BLOCK - 1) // ROTATION_BLOCK)
     with threadpool_limits(1, user_api="blas"), ThreadPoolExecutor(workers) as pool:
-        pending = []
-        for s0 in starts:
-            pending.append(pool.submit(task, s0, haar_frames(rng, min(batch, R - s0), d, r)))
-            if len(pending) >= window:
-                done = pending.pop(0).result()
-                if bar is not None:
-                    bar.update(done)
-        for f in pending:
-            done = f.result()
-            if bar is not None:
-                bar.update(done)
-    if bar is not None:
-        bar.close()
+        done = pool.map(task, blocks)
+        if progress:
+            from tqdm.auto import tqdm
+            with tqdm(total=R, desc="rotational null", unit="rotation", leave=False) as bar:
+                for k in done:
+                    bar.update(k)
+        else:
+            for _ in done:
+                pass
     return out
 
 
