@@ -13,7 +13,7 @@ export PYTHONHASHSEED := 0
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-NOTEBOOKS := notebooks/caliskan2017.ipynb notebooks/caliskan2017_glove-6b-50d.ipynb
+NOTEBOOKS := notebooks/caliskan2017.ipynb notebooks/caliskan2017_glove-6b-50d.ipynb notebooks/swinger2019.ipynb
 
 .PHONY: all env notebooks test unit nbval lab bench clean
 
@@ -43,6 +43,11 @@ notebooks/caliskan2017_glove-6b-50d.ipynb: notebooks/src/caliskan2017.ipynb $(ST
 	cd notebooks && ../$(PAPERMILL) src/caliskan2017.ipynb caliskan2017_glove-6b-50d.ipynb -p embedding glove-6b-50d
 	$(PY) -m wordbias.nbclean $@
 
+# Swinger et al. (2019): UBE on the bundled GloVe 6B 50d (first names, its hard-debiased version, last names)
+notebooks/swinger2019.ipynb: notebooks/src/swinger2019.ipynb $(STAMP) $(wildcard lib/wordbias/*.py) $(wildcard data/stimuli/*) $(wildcard data/swinger2019/*) $(wildcard data/debiaswe/*)
+	cd notebooks && ../$(PAPERMILL) src/swinger2019.ipynb swinger2019.ipynb -p embedding glove-6b-50d
+	$(PY) -m wordbias.nbclean $@
+
 test: $(STAMP)
 	$(VENV)/bin/pytest -q tests
 	$(VENV)/bin/pytest -q --nbval --nbval-current-env -p no:cacheprovider $(NOTEBOOKS)
@@ -58,6 +63,7 @@ lab: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) benchmarks/bench_weat.py
+	$(PY) benchmarks/bench_ube.py
 	$(PY) benchmarks/bench_embeddings.py
 
 clean:

@@ -95,3 +95,30 @@ def effect_size_comparison(table: pd.DataFrame, *, title: str, ours: str = "effe
     ax.legend(frameon=False, loc="lower left")
     fig.tight_layout()
     return fig
+
+
+def zipf_names(rank, log_prob, kept, labels=None, *, title: str, annotate: int = 12):
+    """Swinger et al. (2019) Figure 1: each name's log-probability in the name data (y) against its index in
+    the embedding's frequency-ordered vocabulary (x), names kept by the cleaning vs removed. Names removed
+    tend to sit far above the Zipf line: they are frequent words with other uses. The ``annotate`` removed
+    names with the smallest embedding index are labelled."""
+    rank = np.asarray(rank)
+    log_prob = np.asarray(log_prob)
+    kept = np.asarray(kept, dtype=bool)
+    fig, ax = plt.subplots(figsize=(6.5, 4.5))
+    ax.scatter(rank[kept], log_prob[kept], s=4, color="#ff7f0e", alpha=0.6, label=f"kept ({kept.sum()})",
+               rasterized=True)
+    ax.scatter(rank[~kept], log_prob[~kept], s=6, color="#1f77b4", alpha=0.8,
+               label=f"removed by cleaning ({(~kept).sum()})", rasterized=True)
+    ax.set_xscale("log")
+    ax.set_xlabel("index in the embedding's vocabulary (frequency order)")
+    ax.set_ylabel("log probability in the name data")
+    if labels is not None and annotate:
+        removed = np.flatnonzero(~kept)
+        for k in removed[np.argsort(rank[removed], kind="stable")][:annotate]:
+            ax.annotate(str(labels[k]), (rank[k], log_prob[k]), fontsize=7, xytext=(3, 2),
+                        textcoords="offset points", color="#d62728")
+    ax.set_title(title)
+    ax.legend(loc="upper right", markerscale=3)
+    fig.tight_layout()
+    return fig
