@@ -61,7 +61,8 @@ def display_order(demo: pd.DataFrame, kind: str) -> list[int]:
     """The paper's group order: first names by decreasing % female (Tables 3, 6); the paper does not say how
     it orders last-name groups, so those go by decreasing % White (a choice of ours)."""
     key = "pct_female" if kind == "first" else "pct_white"
-    return list(demo[key].fillna(-1).sort_values(ascending=False, kind="stable").index)
+    values = demo[key].to_numpy(dtype=float)
+    return [int(i) for i in np.argsort(-np.nan_to_num(values, nan=-np.inf), kind="stable")]  # positions
 
 
 def labels(kind: str, n: int) -> list[str]:
@@ -110,11 +111,12 @@ def qualification_exam(res: UBEResult, kind: str, *, per_group: int = 3, seed: i
                        exclude: Sequence[Sequence[str]] | None = None) -> pd.DataFrame:
     """Section 4.1's qualification exam: ``per_group`` random names from each group (36 for n = 12), in
     random order; a worker must name each one's group. ``exclude[i]`` (e.g. the illustrative names shown on
-    the group cards) are not drawn."""
+    the group cards) are not drawn; they are compared case-insensitively."""
     rng = np.random.default_rng(seed)
     rows = []
     for i, grp in enumerate(res.groups()):
-        pool = [w for w in grp if exclude is None or w not in set(exclude[i])]
+        skip = {w.lower() for w in exclude[i]} if exclude is not None else set()
+        pool = [w for w in grp if w.lower() not in skip]
         if len(pool) < per_group:
             raise ValueError(f"group {i + 1} has only {len(pool)} names to draw {per_group} from")
         for w in rng.choice(pool, size=per_group, replace=False):
