@@ -12,6 +12,13 @@ Debiasing Word Embeddings", NIPS 2016:
 A second way to get a direction, the difference between the means of two sets of normalised vectors, is
 :func:`mean_difference_direction` (a simple version: later work on racial bias adds to this module).
 
+The report "Racial bias in pre-trained word embeddings" (``data/stimuli/racial_bias_report.yaml``), Section 3
+and Appendix A: the racial direction r = mean(A1) − mean(A2) of two attribute sets (white, black), the
+semantic direction s = mean(T1) − mean(T2) of two target sets (positive, negative), the bias cos(r, s) and
+its angle (:func:`cosine_bias`), a one-sided permutation test permuting the attribute words between A1 and A2
+with a 95% CI on its p (:func:`direction_permutation_test`, :func:`p_value_ci`), and the projections of
+target words on r (its Figures 1-2; :func:`projections`).
+
 Conventions
 -----------
 * Everything here works on vectors (rows of 2-D arrays), in float64. Word vectors are normalised to unit
@@ -47,6 +54,14 @@ __all__ = [
     "mean_difference_direction",
     "direct_bias",
     "pair_vectors",
+    "cosine_bias",
+    "CosineBias",
+    "PermutationResult",
+    "direction_permutation_test",
+    "p_value_ci",
+    "projections",
+    "SetVectors",
+    "set_vectors",
 ]
 
 #: how far from 1 the norm of a "unit" direction (or from orthonormal a basis) may be
@@ -334,3 +349,178 @@ def pair_vectors(embedding, pairs: Sequence[Sequence[str]], *, on_missing: str =
     A = _gather(embedding, [a for a, _ in kept])
     B = _gather(embedding, [b for _, b in kept])
     return PairVectors(pairs=tuple(kept), A=A, B=B, missing=tuple(missing))
+
+
+# --------------------------------------------------------------------------------------------------
+# the racial bias report: cosine between a racial and a semantic direction, permutation test
+# --------------------------------------------------------------------------------------------------
+
+class CosineBias(NamedTuple):
+    """cos(r, s) and the angle between r and s in degrees (arccos of the cosine)."""
+
+    cosine: float
+    angle: float
+
+
+def cosine_bias(racial_direction, semantic_direction) -> CosineBias:
+    """The report's bias: the cosine of the racial direction r and the semantic direction s (Section 3,
+    step 7; Appendix A's ``inner_product``), and its angle in degrees (the "linear scale" of Section 3).
+
+    A positive cosine is a bias in favour of A1 (white) when r = mean(A1) − mean(A2) and s points from the
+    negative to the positive target words. Zero vectors are an error.
+    """
+    r = unit_vector(racial_direction, "racial direction")
+    s = unit_vector(semantic_direction, "semantic direction")
+    if r.shape != s.shape:
+        raise ValueError(f"directions of different dimensions: {r.shape[0]} and {s.shape[0]}")
+    c = float(np.clip(r @ s, -1.0, 1.0))
+    return CosineBias(c, float(np.degrees(np.arccos(c))))
+
+
+def p_value_ci(hits, n: int | None = None, level: float = 0.95) -> tuple[float, float]:
+    """The report's confidence interval on a permutation p-value (Appendix A):
+    ``pval + sd(results)/sqrt(N) * qnorm(c(0.025, 0.975))`` - a Wald interval p ± z·sd/√N where sd is the
+    sample standard deviation (R's ``sd``, denominator N − 1) of the N 0/1 outcomes. Not clipped to [0, 1].
+
+    ``hits`` is either the count of permutations at least as extreme (with ``n``) or the array of 0/1
+    outcomes (``n`` omitted).
+    """
+    from scipy import stats
+
+    if n is None:
+        x = np.asarray(hits, dtype=np.float64)
+        n, k = x.size, float(x.sum())
+    else:
+        k = float(hits)
+    if n < 2:
+        raise ValueError(f"a CI on p needs at least 2 permutations, not {n}")
+    if not 0 <= k <= n:
+        raise ValueError(f"count {k} is not between 0 and n = {n}")
+    p = k / n
+    sd = np.sqrt((k * (1 - p) ** 2 + (n - k) * p**2) / (n - 1))
+    if sd == 0:  # p = 0 or p = 1: every outcome the same, the interval is the point
+        return float(p), float(p)
+    lo, hi = stats.norm.interval(level, loc=p, scale=sd / np.sqrt(n))
+    return float(lo), float(hi)
+
+
+class PermutationResult(NamedTuple):
+    """The result of :func:`direction_permutation_test`."""
+
+    cosine: float
+    angle: float
+    p: float
+    ci: tuple[float, float]
+    #: permutations with a cosine at least the observed one, and permutations drawn
+    n_extreme: int
+    n: int
+    #: the cosine of each permutation, in the order drawn
+    null: np.ndarray
+
+
+def _set(X, name: str, normalize: bool) -> np.ndarray:
+    X = np.asarray(X, dtype=np.float64)
+    if X.size == 0:
+        raise DegenerateSetError(f"set {name} is empty")
+    if X.ndim != 2:
+        raise ValueError(f"set {name}: expected a 2-D array of vectors, got shape {X.shape}")
+    if normalize:
+        return unit_rows(X, f"set {name}")
+    zero = np.flatnonzero(~(np.linalg.norm(X, axis=1) > 0))
+    if zero.size:
+        raise DegenerateSetError(f"set {name}: zero vector(s) at row(s) {zero.tolist()}")
+    return X
+
+
+def _disjoint(X, Y, nx: str, ny: str) -> None:
+    same = np.flatnonzero((X[:, None, :] == Y[None, :, :]).all(axis=2).any(axis=1))
+    if same.size:
+        raise ValueError(f"sets {nx} and {ny} share vectors (rows {same.tolist()} of {nx}): a word may not be in "
+                         "both sets of a pair (the report removes the intersection)")
+
+
+def direction_permutation_test(T1, T2, A1, A2, n: int = 10_000, seed: int = 0, *, normalize: bool = False,
+                               chunk: int = 2_000) -> PermutationResult:
+    """The report's bias and permutation test (Section 3, steps 1-8; Appendix A ``bias``/``permutation_test``).
+
+    r = mean(A1) − mean(A2) (racial direction, attribute sets), s = mean(T1) − mean(T2) (semantic direction,
+    target sets); the sets may differ in size. The bias is cos(r, s). Under the null the attribute words are
+    exchangeable between A1 and A2: each of ``n`` random permutations (``numpy`` generator seeded by ``seed``)
+    reassigns the |A1| + |A2| attribute vectors to sets of the same sizes, and
+    p = (number of permutations with cos(r_perm, s) ≥ cos(r, s)) / n, one-sided as in Appendix A (p may be 0).
+    The 95% CI is :func:`p_value_ci`. ``normalize=False`` (default) uses the raw vectors like Appendix A
+    (gensim ``get_vector``); ``True`` normalises each vector first.
+
+    Vectorised: each chunk of permutations is a (chunk, |A1|+|A2|) matrix of weights ±1/|A_i|, and all
+    their mean differences are one matrix product with the stacked attribute vectors.
+    """
+    if n < 2:
+        raise ValueError(f"n must be at least 2, not {n}")
+    T1, T2 = _set(T1, "T1", normalize), _set(T2, "T2", normalize)
+    A1, A2 = _set(A1, "A1", normalize), _set(A2, "A2", normalize)
+    if len({X.shape[1] for X in (T1, T2, A1, A2)}) != 1:
+        raise ValueError("the four sets have vectors of different dimensions")
+    _disjoint(T1, T2, "T1", "T2")
+    _disjoint(A1, A2, "A1", "A2")
+    s = unit_vector(T1.mean(axis=0) - T2.mean(axis=0), "semantic direction mean(T1) - mean(T2)")
+    r = A1.mean(axis=0) - A2.mean(axis=0)
+    observed = cosine_bias(unit_vector(r, "racial direction mean(A1) - mean(A2)"), s)
+    A = np.vstack([A1, A2])
+    l1, m = len(A1), len(A1) + len(A2)
+    proj = A @ s
+    rng = np.random.default_rng(seed)
+    null = np.empty(n)
+    for start in range(0, n, chunk):
+        k = min(chunk, n - start)
+        perm = rng.permuted(np.tile(np.arange(m), (k, 1)), axis=1)
+        W = np.empty((k, m))
+        rows = np.arange(k)[:, None]
+        W[rows, perm[:, :l1]] = 1.0 / l1
+        W[rows, perm[:, l1:]] = -1.0 / (m - l1)
+        diffs = W @ A
+        norms = np.linalg.norm(diffs, axis=1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            null[start:start + k] = np.where(norms > 0, (W @ proj) / norms, 0.0)
+    # compare with a tolerance so that a permutation equal to the observed split counts as "as extreme"
+    hits = int(np.sum(null >= observed.cosine - 1e-12))
+    return PermutationResult(observed.cosine, observed.angle, hits / n, p_value_ci(hits, n), hits, n, null)
+
+
+def projections(X, direction, *, normalize: bool = False) -> np.ndarray:
+    """x·r/‖r‖ for each row x of ``X``: the position of each target word along the racial direction r
+    (the report's Figures 1-2; 0 is the race-neutral line). ``normalize=True`` projects unit vectors
+    (then the projection is cos(x, r))."""
+    r = unit_vector(direction, "direction")
+    X = _rows(X, r)
+    if normalize:
+        X = unit_rows(X[None, :] if X.ndim == 1 else X, "vectors")
+    return X @ r
+
+
+@dataclass(frozen=True)
+class SetVectors:
+    """Two word sets looked up in an embedding: the words kept, their vectors and the words missing."""
+
+    words: tuple[tuple[str, ...], tuple[str, ...]]
+    A: np.ndarray
+    B: np.ndarray
+    missing: tuple[tuple[str, ...], tuple[str, ...]]
+
+
+def set_vectors(embedding, words_a: Sequence[str], words_b: Sequence[str], *, name: str = "sets") -> SetVectors:
+    """Look two word sets up in ``embedding`` (``KeyedVectors`` or dict), dropping (and recording) the missing
+    words. A word in both sets, or twice in one, is an error naming the words; so is a set with no word left."""
+    common = sorted(set(words_a) & set(words_b))
+    if common:
+        raise ValueError(f"{name}: words in both sets: {common}")
+    index = _index(embedding)
+    kept, missing = [], []
+    for label, words in (("first", words_a), ("second", words_b)):
+        dup = sorted({w for w in words if list(words).count(w) > 1})
+        if dup:
+            raise ValueError(f"{name}: words repeated in the {label} set: {dup}")
+        kept.append(tuple(w for w in words if w in index))
+        missing.append(tuple(w for w in words if w not in index))
+        if not kept[-1]:
+            raise DegenerateSetError(f"{name}: no word of the {label} set is in the embedding (missing: {missing[-1]})")
+    return SetVectors(tuple(kept), _gather(embedding, kept[0]), _gather(embedding, kept[1]), tuple(missing))
