@@ -13,7 +13,7 @@ export PYTHONHASHSEED := 0
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-NOTEBOOKS := notebooks/caliskan2017.ipynb notebooks/caliskan2017_glove-6b-50d.ipynb notebooks/swinger2019.ipynb
+NOTEBOOKS := notebooks/caliskan2017.ipynb notebooks/caliskan2017_glove-6b-50d.ipynb notebooks/swinger2019.ipynb notebooks/racial_bias_report.ipynb
 
 .PHONY: all env notebooks test unit nbval lab bench clean
 
@@ -46,6 +46,10 @@ notebooks/caliskan2017_glove-6b-50d.ipynb: notebooks/src/caliskan2017.ipynb $(ST
 # Swinger et al. (2019): UBE on the bundled GloVe 6B 50d (first names, its hard-debiased version, last names)
 notebooks/swinger2019.ipynb: notebooks/src/swinger2019.ipynb $(STAMP) $(wildcard lib/wordbias/*.py) $(wildcard data/stimuli/*) $(wildcard data/swinger2019/*) $(wildcard data/debiaswe/*)
 	cd notebooks && ../$(PAPERMILL) src/swinger2019.ipynb swinger2019.ipynb -p embedding glove-6b-50d
+	$(PY) -m wordbias.nbclean $@
+
+notebooks/racial_bias_report.ipynb: notebooks/src/racial_bias_report.ipynb $(STAMP) $(wildcard lib/wordbias/*.py) $(wildcard data/stimuli/*) $(wildcard data/debiaswe/*)
+	cd notebooks && ../$(PAPERMILL) src/racial_bias_report.ipynb racial_bias_report.ipynb
 	$(PY) -m wordbias.nbclean $@
 
 test: $(STAMP)
