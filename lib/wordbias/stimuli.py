@@ -170,3 +170,21 @@ def androgynous_name_candidates() -> pd.DataFrame:
                         "percent_female": (100 * f / (f + m)).to_numpy()},
                        index=pd.Index(raw["Name"].str.strip('"').str.title(), name="name"))
     return out
+
+
+def racial_bias_sets(kind: str, *, cased: bool = True) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The racial bias report's attribute sets A1 (white), A2 (black) for ``kind`` in implicit, explicit,
+    stereotypical (Appendix B): the printed lists minus the names the report removed, and, where the report
+    applies its intersection rule, minus the words in both sets. ``cased=False`` lower-cases the words for an
+    uncased embedding (e.g. GloVe 6B)."""
+    attrs = load_stimuli("racial_bias_report")["attributes"]
+    if kind not in attrs:
+        raise KeyError(f"unknown attribute set {kind!r}; choose from {list(attrs)}")
+    a = attrs[kind]
+    A1 = [w for w in a["A1"] if w not in a["removed"]["A1"]]
+    A2 = [w for w in a["A2"] if w not in a["removed"]["A2"]]
+    if a["intersection_removed"]:
+        common = set(A1) & set(A2)
+        A1, A2 = [w for w in A1 if w not in common], [w for w in A2 if w not in common]
+    fold = (lambda ws: tuple(ws)) if cased else (lambda ws: tuple(w.lower() for w in ws))
+    return fold(A1), fold(A2)

@@ -197,12 +197,6 @@ def voronoi(W: np.ndarray, Xbar: np.ndarray) -> np.ndarray:
     return np.argmax(W @ Xbar.T, axis=1)
 
 
-def word_scores(W: np.ndarray, Xbar: np.ndarray) -> np.ndarray:
-    """(X̄_i − μ)·w̄ for every word and group (M×n), μ = mean of the X̄_i. Subtracting (X̄_i − μ)·𝒜̄_j gives
-    the selection criterion of Section 3.3."""
-    return W @ (Xbar - Xbar.mean(axis=0)).T
-
-
 def select_words(W: np.ndarray, category: np.ndarray, Xbar: np.ndarray, Abar: np.ndarray, t: int):
     """Step 3 for all groups and categories at once.
 
