@@ -1,0 +1,242 @@
+"""The log-probability bias score of a masked language model (Kurita et al. 2019, §2 and §3.2).
+
+For a template with a TARGET slot and an ATTRIBUTE slot (e.g. "TARGET is a ATTRIBUTE"), a target t
+(e.g. *he*) and an attribute a (e.g. *programmer*), §2's procedure is
+
+1. p_tgt   = P([MASK] = t | "[MASK] is a programmer")        target masked, attribute shown;
+2. p_prior = P([MASK] = t | "[MASK] is a [MASK]")             target and attribute masked;
+3. the *increased log probability* log(p_tgt / p_prior)       (:func:`increased_log_probability`);
+4. the *log probability bias score* of a for targets (x, y) is the difference of the two increased log
+   probabilities, log(p_tgt(x)/p_prior(x)) − log(p_tgt(y)/p_prior(y))   (:func:`log_prob_bias_scores`).
+
+§3.2 turns these into a WEAT-like test over attributes: the score of each attribute is its mean bias
+score over templates and target pairs; the statistic is mean_{a∈A} score − mean_{b∈B} score; the effect
+size divides it by the standard deviation of the scores over A ∪ B; significance comes from permuting the
+attributes between A and B (:func:`attribute_test`, which reuses the exact/Monte Carlo subset-sum tails of
+:mod:`wordbias.stats`).
+
+Words split into several WordPieces (the paper does not say how it treats them; here):
+
+- an attribute is written into the sentence as text and tokenized with it; for p_prior *each* of its
+  WordPieces is replaced by a [MASK] (``prior_mask="per_piece"``, default), so the prior sentence has the
+  same length and positions as the target sentence and differs only in what is hidden. ``"single"``
+  replaces the whole attribute by one [MASK], as a literal reading of "replace [ATTRIBUTE] with [MASK]".
+- a target of k WordPieces gets k [MASK] tokens, and log p is the sum over its pieces of the log
+  probability of each piece at its own mask, all masks predicted jointly in one pass (the usual
+  pseudo-log-likelihood shortcut; exact for the one-piece targets of the paper: he, she, men, women ...).
+
+Sentences are deduplicated (the target sentence "[MASK] likes math" serves both *he* and *she*; one prior
+sentence serves every attribute of the same length), run in padded batches sorted by length, on CPU or GPU,
+with an optional progress bar; batching changes nothing beyond float rounding (tested).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Mapping, Sequence
+
+import numpy as np
+
+from . import weat as _weat
+from .contextual import Model, ModelUnavailable, fill, load_mlm  # noqa: F401 - re-exported for users
+
+TARGET = "TARGET"
+ATTRIBUTE = "ATTRIBUTE"
+PRIOR_MASKS = ("per_piece", "single")
+
+
+@dataclass(frozen=True)
+class TemplatePairs:
+    """One template with the target pairs that fill it (Table 2: e.g. "TARGET like ATTRIBUTE" with
+    (boys, girls) and (men, women)). The first word of a pair is the one a positive score favours."""
+
+    template: str
+    pairs: tuple[tuple[str, str], ...]
+
+    @classmethod
+    def from_dict(cls, d: Mapping) -> "TemplatePairs":
+        return cls(d["template"], tuple((str(x), str(y)) for x, y in d["pairs"]))
+
+
+def _check_template(template: str) -> None:
+    for slot in (TARGET, ATTRIBUTE):
+        if template.count(slot) != 1:
+            raise ValueError(f"template {template!r} must contain {slot} exactly once")
+
+
+def word_pieces(m: Model, word: str) -> list[int]:
+    """The WordPiece ids of ``word`` (as the model's tokenizer normalises it); unknown words fail."""
+    ids = m.tokenizer(word, add_special_tokens=False)["input_ids"]
+    if not ids:
+        raise ValueError(f"{word!r} tokenizes to nothing")
+    if m.tokenizer.unk_token_id is not None and m.tokenizer.unk_token_id in ids:
+        raise ValueError(f"{word!r} contains characters outside the vocabulary of {m.name!r} ({m.tokenizer.unk_token})")
+    return ids
+
+
+def sentences(m: Model, template: str, n_target: int, attribute: str, prior_mask: str = "per_piece") -> tuple[str, str, int]:
+    """The two sentences of §2 for one template, target length and attribute.
+
+    Returns (target sentence, prior sentence, index of the target's first mask among the prior sentence's
+    masks). In the target sentence the TARGET slot holds ``n_target`` masks and ATTRIBUTE the attribute's
+    text; in the prior sentence ATTRIBUTE is masked too (one mask per WordPiece, or one in all with
+    ``prior_mask="single"``). In the target sentence the target's masks are the only ones.
+    """
+    _check_template(template)
+    mask = m.tokenizer.mask_token
+    target_text = " ".join([mask] * n_target)
+    tgt, _ = fill(template, {TARGET: target_text, ATTRIBUTE: attribute})
+    if prior_mask == "per_piece":
+        n_attr = len(word_pieces(m, attribute))
+    elif prior_mask == "single":
+        n_attr = 1
+    else:
+        raise ValueError(f"prior_mask must be one of {PRIOR_MASKS}, not {prior_mask!r}")
+    prior, _ = fill(template, {TARGET: target_text, ATTRIBUTE: " ".join([mask] * n_attr)})
+    first = 0 if template.index(TARGET) < template.index(ATTRIBUTE) else n_attr
+    return tgt, prior, first
+
+
+def masked_log_probs(m: Model, requests: Mapping[str, Iterable[tuple[int, tuple[int, ...]]]], *,
+                     batch_size: int = 32, progress: bool = False) -> dict[tuple[str, int, tuple[int, ...]], float]:
+    """log P of token sequences at the masks of sentences, one forward pass per distinct sentence.
+
+    ``requests[sentence]`` lists ``(first_mask, token_ids)``: the sum over i of log P(token_ids[i] at the
+    (first_mask + i)-th mask of the sentence), all masks filled jointly. Returns a dict keyed by
+    ``(sentence, first_mask, token_ids)`` (float64). Sentences are sorted by length and padded per batch.
+    """
+    import torch
+
+    sentences = sorted(requests, key=lambda s: (len(s), s))
+    out: dict[tuple[str, int, tuple[int, ...]], float] = {}
+    mask_id = m.tokenizer.mask_token_id
+    bar = _bar(len(sentences), progress)
+    with torch.inference_mode():
+        for start in range(0, len(sentences), batch_size):
+            chunk = sentences[start:start + batch_size]
+            enc = m.tokenizer(chunk, return_tensors="pt", padding=True)
+            logits = m.model(**{k: v.to(m.device) for k, v in enc.items()}).logits
+            logp = torch.log_softmax(logits.float(), dim=-1)
+            ids = enc["input_ids"]
+            for row, sentence in enumerate(chunk):
+                masks = torch.nonzero(ids[row] == mask_id).flatten().tolist()
+                for first, tokens in requests[sentence]:
+                    if first + len(tokens) > len(masks):
+                        raise ValueError(f"sentence {sentence!r} has {len(masks)} masks; asked for "
+                                         f"{len(tokens)} from mask {first}")
+                    pos = masks[first:first + len(tokens)]
+                    val = logp[row, pos, list(tokens)].double().sum().item()
+                    out[(sentence, first, tuple(tokens))] = val
+            bar.update(len(chunk))
+    bar.close()
+    return out
+
+
+def increased_log_probability(m: Model, templates: Sequence[str], targets: Sequence[str],
+                              attributes: Sequence[str], *, prior_mask: str = "per_piece", batch_size: int = 32,
+                              progress: bool = False) -> np.ndarray:
+    """log(p_tgt / p_prior) (§2, steps 2-4) for every template × target × attribute: [T, n_targets, n_attributes].
+
+    p_tgt = P(target at its mask(s) | template with the attribute written in), p_prior = P(target | template
+    with the attribute masked too); see the module docstring for multi-WordPiece words.
+    """
+    if not templates or not targets or not attributes:
+        raise _weat.DegenerateSetError("increased_log_probability needs at least one template, target and attribute")
+    target_ids = {t: tuple(word_pieces(m, t)) for t in targets}
+    plan = []  # (template index, target index, attribute index, target-sentence key, prior-sentence key)
+    requests: dict[str, set] = {}
+    for ti, template in enumerate(templates):
+        for ai, attribute in enumerate(attributes):
+            for gi, target in enumerate(targets):
+                ids = target_ids[target]
+                tgt, prior, first = sentences(m, template, len(ids), attribute, prior_mask)
+                requests.setdefault(tgt, set()).add((0, ids))
+                requests.setdefault(prior, set()).add((first, ids))
+                plan.append((ti, gi, ai, (tgt, 0, ids), (prior, first, ids)))
+    logp = masked_log_probs(m, {s: sorted(r) for s, r in requests.items()}, batch_size=batch_size, progress=progress)
+    out = np.empty((len(templates), len(targets), len(attributes)))
+    for ti, gi, ai, k_tgt, k_prior in plan:
+        out[ti, gi, ai] = logp[k_tgt] - logp[k_prior]
+    return out
+
+
+def log_prob_bias_scores(m: Model, attributes: Sequence[str], templates: Sequence[TemplatePairs], *,
+                         prior_mask: str = "per_piece", batch_size: int = 32, progress: bool = False) -> np.ndarray:
+    """The log probability bias score of each attribute (§2), averaged over templates and their target pairs
+    (§3.2: "the mean log probability bias score for each attribute"). Positive = favours the first target."""
+    templates = [t if isinstance(t, TemplatePairs) else TemplatePairs.from_dict(t) for t in templates]
+    rows = []
+    for tp in templates:
+        if not tp.pairs:
+            raise _weat.DegenerateSetError(f"template {tp.template!r} has no target pairs")
+        words = sorted({w for pair in tp.pairs for w in pair})
+        inc = increased_log_probability(m, [tp.template], words, attributes, prior_mask=prior_mask,
+                                        batch_size=batch_size, progress=progress)[0]
+        index = {w: i for i, w in enumerate(words)}
+        for x, y in tp.pairs:
+            rows.append(inc[index[x]] - inc[index[y]])
+    return np.mean(rows, axis=0)
+
+
+@dataclass(frozen=True)
+class AttributeTest:
+    """§3.2's test: per-attribute scores, statistic, effect size and the permutation p over attributes."""
+
+    A: tuple[str, ...]
+    B: tuple[str, ...]
+    scores_A: np.ndarray
+    scores_B: np.ndarray
+    statistic: float
+    effect_size: float
+    p: "wordbias.stats.TailProbability"  # noqa: F821
+
+    @property
+    def p_value(self) -> float:
+        return self.p.p_value
+
+    def summary(self) -> dict:
+        return {"n_attribute": len(self.A) if len(self.A) == len(self.B) else f"{len(self.A)}x{len(self.B)}",
+                "mean_score_A": float(np.mean(self.scores_A)), "mean_score_B": float(np.mean(self.scores_B)),
+                "effect_size": self.effect_size, "p_value": self.p.p_value, "p_method": self.p.method}
+
+
+def attribute_test(scores_A, scores_B, *, A: Sequence[str] = (), B: Sequence[str] = (), p_method: str = "auto",
+                   n_samples: int = 100_000, seed: int = 0) -> AttributeTest:
+    """Effect size and permutation test over attributes (§3.2).
+
+    statistic = mean_{a∈A} score(a) − mean_{b∈B} score(b); effect size = statistic / std over A ∪ B of the
+    mean scores (sample std, as :func:`wordbias.weat.effect_size`); p = Pr[statistic of a random split of
+    A ∪ B into sets of the sizes of A and B ≥ observed] (one-sided, exact when affordable).
+    """
+    a = np.asarray(scores_A, dtype=np.float64)
+    b = np.asarray(scores_B, dtype=np.float64)
+    if a.size < 2 or b.size < 2:
+        raise _weat.DegenerateSetError(f"attribute sets need at least 2 words each, got {a.size} and {b.size}")
+    d = _weat.effect_size(a, b)
+    p = _weat.p_value(a, b, method=p_method, n_samples=n_samples, seed=seed)
+    return AttributeTest(A=tuple(A), B=tuple(B), scores_A=a, scores_B=b, statistic=float(a.mean() - b.mean()),
+                         effect_size=d, p=p)
+
+
+def share_favouring_first(scores) -> float:
+    """Table 5: the fraction of attributes whose bias score favours the first target (score > 0)."""
+    s = np.asarray(scores, dtype=np.float64)
+    if s.size == 0:
+        raise _weat.DegenerateSetError("no attributes to count")
+    return float(np.mean(s > 0))
+
+
+class _NoBar:
+    def update(self, n: int) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def _bar(total: int, enabled: bool):
+    if not enabled:
+        return _NoBar()
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, desc="masked LM", unit="sentence")

@@ -1,0 +1,134 @@
+"""A tiny BERT masked language model with a planted, known bias, for tests and offline demonstrations.
+
+No English masked LM can be installed on the machines this project is built on, so the MLM code is
+tested on a model built here from a ``BertConfig``: one layer, 32 dimensions, the real bert-base-uncased
+WordPiece vocabulary (taken from the bundled MiniLM, which shares it), and weights set by hand so that the
+log-probability bias score of §2 of Kurita et al. (2019) has a known sign:
+
+- every input embedding is zero-mean across its dimensions and has 0 in dimension 0, except the planted
+  attribute words: ``+strength`` in dimension 0 for words that should favour the first target ("male"),
+  ``-strength`` for the second ("female") (the other dimensions shifted to keep the row zero-mean);
+- attention is uniform (query and key weights 0), values and outputs are identities, the feed-forward
+  block is switched off and activations are linear, so the state at a mask is its own embedding plus the
+  mean of the sentence's embeddings, layer-normalised: dimension 0 at the mask carries the sign of the
+  planted words in the sentence and is exactly 0 when no planted word is visible (the prior sentence);
+- the output embeddings are tied to the input ones, and the two targets differ only in dimension 0
+  (first target ``+target_gap``, second ``-target_gap``), so logit(first) − logit(second) = 2·target_gap·h₀.
+
+Hence the bias score of a "male" attribute is > 0, of a "female" attribute < 0 (exactly the negative of
+the male one when both have the same base vector), of an unplanted attribute 0 up to rounding, and it
+grows with ``strength``. ``python -m wordbias.tiny_mlm OUT`` writes such a model (with the career words
+planted male and the family words female, as a demonstration) to the folder OUT.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+
+def bert_uncased_tokenizer(source: str | Path | None = None):
+    """bert-base-uncased's fast WordPiece tokenizer (30,522 pieces), as shipped with the bundled MiniLM
+    (or loaded from ``source``, a folder or hub id)."""
+    from transformers import AutoTokenizer
+
+    from .contextual import BUNDLED_ENCODER, model_path
+
+    return AutoTokenizer.from_pretrained(str(source) if source else model_path(BUNDLED_ENCODER))
+
+
+def build(out: str | Path, *, male: Sequence[str] = (), female: Sequence[str] = (), targets=("he", "she"),
+          strength: float = 2.0, target_gap: float = 1.0, hidden: int = 32, layers: int = 1, seed: int = 0,
+          tokenizer_source: str | Path | None = None) -> Path:
+    """Write a planted tiny ``BertForMaskedLM`` and its fast tokenizer to ``out``; returns the folder.
+
+    Each planted word must be a single WordPiece; ``targets`` are the (first, second) target words, whose
+    output embeddings differ only in dimension 0. ``layers=0`` gives a model whose prediction at a mask
+    ignores the context (every bias score is exactly 0).
+    """
+    import torch
+    from transformers import BertConfig, BertForMaskedLM
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    tokenizer = bert_uncased_tokenizer(tokenizer_source)
+    config = BertConfig(vocab_size=len(tokenizer), hidden_size=hidden, num_hidden_layers=layers,
+                        num_attention_heads=2, intermediate_size=2 * hidden, hidden_act="linear",
+                        hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0, max_position_embeddings=64,
+                        tie_word_embeddings=True)
+    model = BertForMaskedLM(config)
+    rng = np.random.default_rng(seed)
+
+    def zero_mean_rows(n: int) -> np.ndarray:
+        m = rng.normal(0.0, 1.0, (n, hidden))
+        m[:, 0] = 0.0
+        m[:, 1:] -= m[:, 1:].mean(axis=1, keepdims=True)
+        return m
+
+    words = zero_mean_rows(config.vocab_size)
+
+    def one_piece(w: str) -> int:
+        ids = tokenizer(w, add_special_tokens=False)["input_ids"]
+        if len(ids) != 1:
+            raise ValueError(f"planted word {w!r} is {len(ids)} WordPieces; plant single-piece words only")
+        return ids[0]
+
+    for sign, group in ((1.0, male), (-1.0, female)):
+        for w in group:
+            i = one_piece(w)
+            words[i, 0] = sign * strength
+            words[i, 1:] -= sign * strength / (hidden - 1)
+    first, second = (one_piece(t) for t in targets)
+    base = words[first].copy()
+    words[first], words[second] = base, base
+    words[first, 0], words[second, 0] = target_gap, -target_gap
+
+    def put(param, value) -> None:
+        param.data.copy_(torch.as_tensor(value, dtype=param.dtype))
+
+    emb = model.bert.embeddings
+    put(emb.word_embeddings.weight, words)
+    put(emb.position_embeddings.weight, zero_mean_rows(config.max_position_embeddings))
+    put(emb.token_type_embeddings.weight, np.zeros((config.type_vocab_size, hidden)))
+    eye = np.eye(hidden)
+    for layer in model.bert.encoder.layer:
+        att = layer.attention
+        for lin in (att.self.query, att.self.key):
+            put(lin.weight, np.zeros((hidden, hidden)))
+            put(lin.bias, np.zeros(hidden))
+        put(att.self.value.weight, eye)
+        put(att.self.value.bias, np.zeros(hidden))
+        put(att.output.dense.weight, eye)
+        put(att.output.dense.bias, np.zeros(hidden))
+        put(layer.intermediate.dense.weight, np.zeros((config.intermediate_size, hidden)))
+        put(layer.intermediate.dense.bias, np.zeros(config.intermediate_size))
+        put(layer.output.dense.weight, np.zeros((hidden, config.intermediate_size)))
+        put(layer.output.dense.bias, np.zeros(hidden))
+    head = model.cls.predictions
+    put(head.transform.dense.weight, eye)
+    put(head.transform.dense.bias, np.zeros(hidden))
+    put(head.bias, np.zeros(config.vocab_size))
+    model.eval()
+    model.save_pretrained(out)
+    tokenizer.save_pretrained(out)
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    from . import stimuli
+
+    ap = argparse.ArgumentParser(description="write a tiny planted BERT masked LM (career words male, family "
+                                             "words female) for offline runs of the Kurita notebook")
+    ap.add_argument("out", help="folder to write the model to")
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args(argv)
+    cat = stimuli.load_stimuli("kurita2019")["categories"]["career_family"]
+    build(args.out, male=[w.lower() for w in cat["A"]], female=[w.lower() for w in cat["B"]], seed=args.seed)
+    print(args.out)
+
+
+if __name__ == "__main__":
+    main()

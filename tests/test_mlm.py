@@ -1,0 +1,203 @@
+"""The log-probability bias score (Kurita et al. 2019, §2, §3.2) on tiny BERT masked LMs built here.
+
+The planted model (:mod:`wordbias.tiny_mlm`) makes the expected sign known; a randomly initialised BERT
+checks the pipeline against a plain one-sentence-at-a-time computation.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from wordbias import contextual, mlm, stats, tiny_mlm, weat
+
+MALE = ["programmer", "executive", "engineer"]
+FEMALE = ["nurse", "home", "family"]
+NEUTRAL = ["table", "window"]
+HE_SHE = [mlm.TemplatePairs("TARGET is a ATTRIBUTE", (("he", "she"),))]
+
+
+@pytest.fixture(scope="module")
+def planted(tmp_path_factory):
+    path = tiny_mlm.build(tmp_path_factory.mktemp("planted"), male=MALE, female=FEMALE, seed=0)
+    return mlm.load_mlm(str(path), device="cpu")
+
+
+@pytest.fixture(scope="module")
+def random_bert(tmp_path_factory):
+    """A randomly initialised 2-layer BERT MLM (gelu, real attention) with the bert-base-uncased vocabulary."""
+    from transformers import BertConfig, BertForMaskedLM
+
+    torch.manual_seed(0)
+    tok = tiny_mlm.bert_uncased_tokenizer()
+    model = BertForMaskedLM(BertConfig(vocab_size=len(tok), hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
+                                       intermediate_size=64, max_position_embeddings=64))
+    out = tmp_path_factory.mktemp("random_bert")
+    model.save_pretrained(out)
+    tok.save_pretrained(out)
+    return mlm.load_mlm(str(out), device="cpu")
+
+
+def naive_log_p(m, sentence: str, first_mask: int, target: str) -> float:
+    """log P(target's pieces at the masks starting at ``first_mask``), one sentence, no batching."""
+    enc = m.tokenizer(sentence, return_tensors="pt")
+    with torch.no_grad():
+        logp = torch.log_softmax(m.model(**enc).logits[0].double(), dim=-1)
+    masks = (enc["input_ids"][0] == m.tokenizer.mask_token_id).nonzero().flatten().tolist()
+    ids = m.tokenizer(target, add_special_tokens=False)["input_ids"]
+    return float(sum(logp[masks[first_mask + i], t] for i, t in enumerate(ids)))
+
+
+# ---- sign and magnitude on the planted model ---------------------------------------------------------------
+
+def test_planted_sign(planted):
+    s = mlm.log_prob_bias_scores(planted, MALE + FEMALE + NEUTRAL, HE_SHE)
+    assert np.all(s[:3] > 0.05), s
+    assert np.all(s[3:6] < -0.05), s
+    assert np.allclose(s[6:], 0.0, atol=1e-5), s
+
+
+def test_planted_magnitude_is_the_hidden_state(planted):
+    """score = [logit(he) − logit(she)] at the mask, minus the same in the prior sentence, which is 0 by
+    construction; logit(he) − logit(she) = 2·target_gap·h₀, read here from the model's own submodules."""
+    s = mlm.log_prob_bias_scores(planted, ["programmer", "nurse"], HE_SHE)
+    net = planted.model
+    for word, score in zip(["programmer", "nurse"], s):
+        enc = planted.tokenizer(f"[MASK] is a {word}", return_tensors="pt")
+        with torch.no_grad():
+            h = net.cls.predictions.transform(net.bert(**enc).last_hidden_state)[0]
+        pos = int((enc["input_ids"][0] == planted.tokenizer.mask_token_id).nonzero()[0])
+        assert score == pytest.approx(2 * 1.0 * float(h[pos, 0]), abs=1e-5)
+
+
+def test_planted_antisymmetric_and_grows_with_strength(tmp_path):
+    scores = {}
+    for name, kw in {"male1": dict(male=["engineer"]), "female1": dict(female=["engineer"]),
+                     "male3": dict(male=["engineer"], strength=6.0)}.items():
+        m = mlm.load_mlm(str(tiny_mlm.build(tmp_path / name, seed=3, **kw)), device="cpu")
+        scores[name] = mlm.log_prob_bias_scores(m, ["engineer"], HE_SHE)[0]
+    assert scores["male1"] > 0
+    assert scores["female1"] == pytest.approx(-scores["male1"], abs=1e-6)
+    assert scores["male3"] > scores["male1"] + 0.1
+
+
+def test_context_free_model_has_no_bias(tmp_path):
+    m = mlm.load_mlm(str(tiny_mlm.build(tmp_path, male=MALE, female=FEMALE, layers=0)), device="cpu")
+    s = mlm.log_prob_bias_scores(m, MALE + FEMALE, HE_SHE)
+    assert np.all(np.abs(s) < 1e-6)
+
+
+def test_planted_words_must_be_one_piece(tmp_path):
+    with pytest.raises(ValueError, match="WordPieces"):
+        tiny_mlm.build(tmp_path, male=["shakespear"])
+
+
+# ---- the pipeline against a plain computation --------------------------------------------------------------
+
+@pytest.mark.parametrize("attribute", ["math", "shakespear", "exec secretary/office mgr"])
+@pytest.mark.parametrize("prior_mask", ["per_piece", "single"])
+def test_increased_log_probability_matches_naive(random_bert, attribute, prior_mask):
+    m = random_bert
+    template = "the TARGET is interested in ATTRIBUTE"
+    inc = mlm.increased_log_probability(m, [template], ["he", "women"], [attribute], prior_mask=prior_mask)
+    n_attr = len(m.tokenizer(attribute, add_special_tokens=False)["input_ids"]) if prior_mask == "per_piece" else 1
+    prior = "the [MASK] is interested in " + " ".join(["[MASK]"] * n_attr)
+    for gi, target in enumerate(["he", "women"]):
+        want = naive_log_p(m, f"the [MASK] is interested in {attribute}", 0, target) - naive_log_p(m, prior, 0, target)
+        assert inc[0, gi, 0] == pytest.approx(want, abs=1e-4)
+
+
+def test_target_after_attribute_and_multi_piece_target(random_bert):
+    m = random_bert
+    template = "ATTRIBUTE likes TARGET"  # the target's masks come after the attribute's in the prior sentence
+    inc = mlm.increased_log_probability(m, [template], ["shakespear"], ["poetry", "exec secretary"])
+    n_t = len(m.tokenizer("shakespear", add_special_tokens=False)["input_ids"])
+    assert n_t > 1
+    t_masks = " ".join(["[MASK]"] * n_t)
+    for ai, attribute in enumerate(["poetry", "exec secretary"]):
+        n_a = len(m.tokenizer(attribute, add_special_tokens=False)["input_ids"])
+        prior = " ".join(["[MASK]"] * n_a) + " likes " + t_masks
+        want = (naive_log_p(m, f"{attribute} likes {t_masks}", 0, "shakespear")
+                - naive_log_p(m, prior, n_a, "shakespear"))
+        assert inc[0, 0, ai] == pytest.approx(want, abs=1e-4)
+
+
+def test_sentences(random_bert):
+    tgt, prior, first = mlm.sentences(random_bert, "TARGET can do ATTRIBUTE", 1, "cloud computing")
+    assert tgt == "[MASK] can do cloud computing"
+    assert prior == "[MASK] can do [MASK] [MASK]" and first == 0
+    _, prior1, _ = mlm.sentences(random_bert, "TARGET can do ATTRIBUTE", 1, "cloud computing", prior_mask="single")
+    assert prior1 == "[MASK] can do [MASK]"
+    with pytest.raises(ValueError, match="exactly once"):
+        mlm.sentences(random_bert, "TARGET is TARGET", 1, "x")
+    with pytest.raises(ValueError, match="prior_mask"):
+        mlm.sentences(random_bert, "TARGET is ATTRIBUTE", 1, "x", prior_mask="none")
+
+
+def test_batching_gives_the_same_numbers(random_bert):
+    attrs = ["math", "poetry", "shakespear", "cloud computing", "exec secretary/office mgr", "nurse"]
+    templates = [mlm.TemplatePairs("TARGET likes ATTRIBUTE", (("he", "she"),)),
+                 mlm.TemplatePairs("TARGET like ATTRIBUTE", (("boys", "girls"), ("men", "women")))]
+    batched = mlm.log_prob_bias_scores(random_bert, attrs, templates, batch_size=64)
+    one_by_one = np.concatenate([mlm.log_prob_bias_scores(random_bert, [a], templates, batch_size=1) for a in attrs])
+    np.testing.assert_allclose(batched, one_by_one, atol=1e-5)
+    again = mlm.log_prob_bias_scores(random_bert, attrs, templates, batch_size=64)
+    assert np.array_equal(batched, again)  # deterministic
+
+
+def test_bias_score_is_mean_over_pairs(random_bert):
+    attrs = ["math", "poetry"]
+    pairs = mlm.TemplatePairs("TARGET like ATTRIBUTE", (("boys", "girls"), ("men", "women")))
+    both = mlm.log_prob_bias_scores(random_bert, attrs, [pairs])
+    each = [mlm.log_prob_bias_scores(random_bert, attrs, [mlm.TemplatePairs(pairs.template, (p,))]) for p in pairs.pairs]
+    np.testing.assert_allclose(both, np.mean(each, axis=0), atol=1e-12)
+    inc = mlm.increased_log_probability(random_bert, [pairs.template], ["boys", "girls"], attrs)[0]
+    np.testing.assert_allclose(each[0], inc[0] - inc[1], atol=1e-12)
+
+
+def test_unknown_characters_fail(random_bert):
+    with pytest.raises(ValueError, match="outside the vocabulary"):
+        mlm.increased_log_probability(random_bert, ["TARGET is ATTRIBUTE"], ["\u2603\u2603"], ["x"])
+
+
+# ---- §3.2 test over attributes, Table 5 share ------------------------------------------------------------------
+
+def test_attribute_test_by_hand():
+    a, b = np.array([0.5, 0.9, 0.7, 0.4]), np.array([0.1, -0.2, 0.3, 0.0])
+    t = mlm.attribute_test(a, b, A=list("abcd"), B=list("efgh"))
+    assert t.statistic == pytest.approx(a.mean() - b.mean())
+    pooled = np.concatenate([a, b])
+    assert t.effect_size == pytest.approx((a.mean() - b.mean()) / pooled.std(ddof=1))
+    # exact: C(8, 4) = 70 splits; count those with sum over the first set >= observed
+    from itertools import combinations
+    sums = [pooled[list(c)].sum() for c in combinations(range(8), 4)]
+    assert t.p_value == pytest.approx(np.mean(np.array(sums) >= a.sum() - 1e-12))
+    assert t.p.method == "exact"
+    with pytest.raises(weat.DegenerateSetError):
+        mlm.attribute_test([1.0], [0.0, 1.0])
+
+
+def test_share_favouring_first():
+    assert mlm.share_favouring_first([0.1, -0.2, 0.3, 0.0]) == 0.5
+    with pytest.raises(weat.DegenerateSetError):
+        mlm.share_favouring_first([])
+
+
+# ---- loading -----------------------------------------------------------------------------------------------
+
+def test_encoder_without_head_is_refused(tmp_path):
+    from transformers import BertConfig, BertModel
+
+    tok = tiny_mlm.bert_uncased_tokenizer()
+    BertModel(BertConfig(vocab_size=len(tok), hidden_size=16, num_hidden_layers=1, num_attention_heads=2,
+                         intermediate_size=32)).save_pretrained(tmp_path)
+    tok.save_pretrained(tmp_path)
+    with pytest.raises(contextual.ModelUnavailable, match="no masked-language-model head"):
+        mlm.load_mlm(str(tmp_path))
+
+
+def test_missing_model_is_named(tmp_path, monkeypatch):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    with pytest.raises(contextual.ModelUnavailable, match="nope-model"):
+        mlm.load_mlm(str(tmp_path / "nope-model"))
