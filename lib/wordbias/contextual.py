@@ -21,6 +21,7 @@ into pieces).
 from __future__ import annotations
 
 import os
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
@@ -95,8 +96,10 @@ def _not_found(name: str, exc: Exception) -> ModelUnavailable:
 
 
 def _load(name: str, kind: str, device: str | None, dtype=None) -> Model:
-    from transformers import AutoModel, AutoModelForMaskedLM, AutoTokenizer
-    from transformers.utils import logging as hf_logging
+    with warnings.catch_warnings():  # tqdm.auto warns in notebooks without ipywidgets; we use no widget bars
+        warnings.filterwarnings("ignore", message="IProgress not found")
+        from transformers import AutoModel, AutoModelForMaskedLM, AutoTokenizer
+        from transformers.utils import logging as hf_logging
 
     path = model_path(name)
     device = device or default_device()

@@ -111,21 +111,34 @@ def masked_log_probs(m: Model, requests: Mapping[str, Iterable[tuple[int, tuple[
     out: dict[tuple[str, int, tuple[int, ...]], float] = {}
     mask_id = m.tokenizer.mask_token_id
     bar = _bar(len(sentences), progress)
+    net = m.model
+    base = getattr(net, net.base_model_prefix, None)
+    head = getattr(net, "cls", None) or getattr(net, "lm_head", None)  # BERT-style / RoBERTa-style MLM heads
     with torch.inference_mode():
         for start in range(0, len(sentences), batch_size):
             chunk = sentences[start:start + batch_size]
             enc = m.tokenizer(chunk, return_tensors="pt", padding=True)
-            logits = m.model(**{k: v.to(m.device) for k, v in enc.items()}).logits
-            logp = torch.log_softmax(logits.float(), dim=-1)
             ids = enc["input_ids"]
+            is_mask = ids == mask_id
+            batch = {k: v.to(m.device) for k, v in enc.items()}
+            if base is not None and head is not None:  # the vocabulary projection only at the masks
+                hidden = base(**batch).last_hidden_state
+                logits = head(hidden[is_mask.to(m.device)])
+            else:
+                logits = net(**batch).logits[is_mask.to(m.device)]
+            logp = torch.log_softmax(logits.float(), dim=-1).double().cpu()
+            row_of = torch.nonzero(is_mask)[:, 0].tolist()  # masks in row-major order, as logp's rows
+            offset = {}
+            for k, r in enumerate(row_of):
+                offset.setdefault(r, k)
             for row, sentence in enumerate(chunk):
-                masks = torch.nonzero(ids[row] == mask_id).flatten().tolist()
+                n_masks = int(is_mask[row].sum())
                 for first, tokens in requests[sentence]:
-                    if first + len(tokens) > len(masks):
-                        raise ValueError(f"sentence {sentence!r} has {len(masks)} masks; asked for "
+                    if first + len(tokens) > n_masks:
+                        raise ValueError(f"sentence {sentence!r} has {n_masks} masks; asked for "
                                          f"{len(tokens)} from mask {first}")
-                    pos = masks[first:first + len(tokens)]
-                    val = logp[row, pos, list(tokens)].double().sum().item()
+                    k0 = offset[row] + first
+                    val = logp[torch.arange(k0, k0 + len(tokens)), list(tokens)].sum().item()
                     out[(sentence, first, tuple(tokens))] = val
             bar.update(len(chunk))
     bar.close()

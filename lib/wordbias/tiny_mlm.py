@@ -12,8 +12,9 @@ log-probability bias score of §2 of Kurita et al. (2019) has a known sign:
   block is switched off and activations are linear, so the state at a mask is its own embedding plus the
   mean of the sentence's embeddings, layer-normalised: dimension 0 at the mask carries the sign of the
   planted words in the sentence and is exactly 0 when no planted word is visible (the prior sentence);
-- the output embeddings are tied to the input ones, and the two targets differ only in dimension 0
-  (first target ``+target_gap``, second ``-target_gap``), so logit(first) − logit(second) = 2·target_gap·h₀.
+- the output embeddings are tied to the input ones, and the two words of each target pair (he/she by
+  default) differ only in dimension 0 (first ``+target_gap``, second ``-target_gap``), so
+  logit(first) − logit(second) = 2·target_gap·h₀.
 
 Hence the bias score of a "male" attribute is > 0, of a "female" attribute < 0 (exactly the negative of
 the male one when both have the same base vector), of an unplanted attribute 0 up to rounding, and it
@@ -40,13 +41,14 @@ def bert_uncased_tokenizer(source: str | Path | None = None):
     return AutoTokenizer.from_pretrained(str(source) if source else model_path(BUNDLED_ENCODER))
 
 
-def build(out: str | Path, *, male: Sequence[str] = (), female: Sequence[str] = (), targets=("he", "she"),
+def build(out: str | Path, *, male: Sequence[str] = (), female: Sequence[str] = (),
+          targets: Sequence[tuple[str, str]] = (("he", "she"),),
           strength: float = 2.0, target_gap: float = 1.0, hidden: int = 32, layers: int = 1, seed: int = 0,
           tokenizer_source: str | Path | None = None) -> Path:
     """Write a planted tiny ``BertForMaskedLM`` and its fast tokenizer to ``out``; returns the folder.
 
-    Each planted word must be a single WordPiece; ``targets`` are the (first, second) target words, whose
-    output embeddings differ only in dimension 0. ``layers=0`` gives a model whose prediction at a mask
+    Each planted word must be a single WordPiece; ``targets`` are (first, second) target pairs, and the two
+    words of a pair have output embeddings that differ only in dimension 0. ``layers=0`` gives a model whose prediction at a mask
     ignores the context (every bias score is exactly 0).
     """
     import torch
@@ -81,10 +83,11 @@ def build(out: str | Path, *, male: Sequence[str] = (), female: Sequence[str] = 
             i = one_piece(w)
             words[i, 0] = sign * strength
             words[i, 1:] -= sign * strength / (hidden - 1)
-    first, second = (one_piece(t) for t in targets)
-    base = words[first].copy()
-    words[first], words[second] = base, base
-    words[first, 0], words[second, 0] = target_gap, -target_gap
+    for pair in targets:
+        first, second = (one_piece(t) for t in pair)
+        base = words[first].copy()
+        words[first], words[second] = base, base
+        words[first, 0], words[second, 0] = target_gap, -target_gap
 
     def put(param, value) -> None:
         param.data.copy_(torch.as_tensor(value, dtype=param.dtype))
@@ -126,7 +129,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
     cat = stimuli.load_stimuli("kurita2019")["categories"]["career_family"]
-    build(args.out, male=[w.lower() for w in cat["A"]], female=[w.lower() for w in cat["B"]], seed=args.seed)
+    build(args.out, male=[w.lower() for w in cat["A"]], female=[w.lower() for w in cat["B"]], seed=args.seed,
+          targets=[("he", "she"), ("boys", "girls"), ("men", "women")])
     print(args.out)
 
 

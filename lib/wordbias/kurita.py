@@ -1,0 +1,244 @@
+"""The experiments of Kurita, Vyas, Pareek, Black & Tsvetkov (2019), assembled from the library's parts.
+
+- :func:`categories`: the five WEAT categories of Tables 1-3 (``data/stimuli/kurita2019.yaml``).
+- :func:`reduce_to_vocabulary`: §3.1's word lists: target words absent from the BERT vocabulary are removed
+  and the larger target set is cut at random (seeded) to the size of the smaller; attributes are kept
+  (a word of several WordPieces is represented by the mean of its pieces).
+- Table 3's three methods: :func:`weat_on_embedding` (WEAT on GloVe with the reduced lists),
+  :func:`weat_on_contextual` (WEAT on final-layer vectors of the words in the Table 1 templates, §3.1),
+  :func:`log_prob_test` (the log-probability bias score with the Table 2 templates and targets, §3.2);
+  :func:`table3` puts them side by side with the paper's numbers, naming the model behind each.
+- Table 5: :func:`table5_attributes` (job titles, traits, skills from ``data/kurita2019``) and
+  :func:`table5` (the share of attributes whose score favours *he* over *she*).
+- :func:`topic_word_scores`: the §4 word scores ("TARGET are interested in ATTRIBUTE", men vs women) used
+  by the GAP topic bias (:mod:`wordbias.gap`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from . import contextual, mlm, paths, stimuli, weat
+
+ROLES = ("X", "Y", "A", "B")
+#: significance level of Table 3 ("* indicates significant at p < 0.01")
+ALPHA = 0.01
+
+
+@dataclass(frozen=True)
+class Category:
+    """One row of Table 3: word sets in Caliskan et al.'s roles, the Table 1 templates (with the slot each
+    set fills) and the Table 2 templates with their target pairs (for the log-probability score, the
+    words of the two ``log_prob_attributes`` roles fill ATTRIBUTE)."""
+
+    key: str
+    title: str
+    caliskan_weat: str
+    names: Mapping[str, str]
+    sets: Mapping[str, tuple[str, ...]]
+    slots: Mapping[str, str]
+    cosine_templates: tuple[str, ...]
+    log_prob_attributes: tuple[str, str]
+    log_prob_templates: tuple[mlm.TemplatePairs, ...]
+    paper: Mapping[str, object]
+
+
+def categories() -> list[Category]:
+    """The five categories of Table 3, in its order."""
+    data = stimuli.load_stimuli("kurita2019")
+    out = []
+    for key, c in data["categories"].items():
+        out.append(Category(
+            key=key, title=c["title"], caliskan_weat=c["caliskan_weat"], names=c["names"],
+            sets={r: tuple(c[r]) for r in ROLES}, slots=c["weat_on_bert"]["slots"],
+            cosine_templates=tuple(c["weat_on_bert"]["templates"]),
+            log_prob_attributes=(c["log_prob"]["attributes"]["A"], c["log_prob"]["attributes"]["B"]),
+            log_prob_templates=tuple(mlm.TemplatePairs.from_dict(t) for t in c["log_prob"]["templates"]),
+            paper=c["paper"]))
+    return out
+
+
+def reduce_to_vocabulary(cat: Category, model: contextual.Model, seed: int = 0) -> dict[str, weat.WordSet]:
+    """§3.1: drop target words (X, Y) that are not one WordPiece of ``model``'s vocabulary, then balance
+    the targets by deleting random words (seeded) from the larger set. Attributes are kept whole.
+    Words keep their spelling in the lists (names capitalised), so cased embeddings can use them."""
+    sets = {}
+    for role in ROLES:
+        words = cat.sets[role]
+        if role in ("X", "Y"):
+            ok = contextual.in_vocabulary(model, words)
+            kept = tuple(w for w, k in zip(words, ok) if k)
+            missing = tuple(w for w, k in zip(words, ok) if not k)
+        else:
+            kept, missing = tuple(words), ()
+        if len(kept) < weat.MIN_TARGET_SIZE:
+            raise weat.DegenerateSetError(f"{cat.title}: only {len(kept)} words of {cat.names[role]!r} are in the "
+                                          f"vocabulary of {model.name!r}")
+        sets[role] = weat.WordSet(cat.names[role], tuple(words), kept, missing)
+    sets["X"], sets["Y"] = weat.balance(sets["X"], sets["Y"], "random", np.random.default_rng(seed))
+    return sets
+
+
+def weat_on_embedding(cat: Category, reduced: Mapping[str, weat.WordSet], embedding, *, case_fold: bool = False,
+                      seed: int = 0, p_method: str = "auto", n_samples: int = 100_000) -> weat.WeatResult:
+    """WEAT on a static embedding with the reduced lists (§3.1, "WEAT on GloVe with the reduced vocabulary").
+    Words the embedding lacks are dropped and reported, and the targets rebalanced (seeded)."""
+    return weat.weat(embedding, *(reduced[r].words for r in ROLES), names=dict(cat.names), case_fold=case_fold,
+                     seed=seed, p_method=p_method, n_samples=n_samples)
+
+
+def contextual_vectors(cat: Category, reduced: Mapping[str, weat.WordSet], encoder: contextual.Model, *,
+                       batch_size: int = 64, progress: bool = False) -> dict[str, np.ndarray]:
+    """Each word's final-layer vector, averaged over the Table 1 templates, with the other slot masked (§3.1)."""
+    vectors: dict[str, np.ndarray] = {}
+    for role in ROLES:
+        slot = cat.slots[role]
+        other = mlm.ATTRIBUTE if slot == mlm.TARGET else mlm.TARGET
+        words = reduced[role].words
+        v = contextual.word_in_template_embeddings(encoder, words, cat.cosine_templates, slot=slot, other=other,
+                                                   batch_size=batch_size, progress=progress)
+        vectors.update(zip(words, v))
+    return vectors
+
+
+def weat_on_contextual(cat: Category, reduced: Mapping[str, weat.WordSet], encoder: contextual.Model, *,
+                       seed: int = 0, p_method: str = "auto", n_samples: int = 100_000,
+                       batch_size: int = 64) -> weat.WeatResult:
+    """WEAT on BERT (§3.1): the WEAT core on the contextual vectors of :func:`contextual_vectors`;
+    the p-value permutes the targets."""
+    vectors = contextual_vectors(cat, reduced, encoder, batch_size=batch_size)
+    return weat.weat(vectors, *(reduced[r].words for r in ROLES), names=dict(cat.names), balance_targets="fail",
+                     seed=seed, p_method=p_method, n_samples=n_samples)
+
+
+def log_prob_test(cat: Category, model: contextual.Model, *, seed: int = 0, p_method: str = "auto",
+                  n_samples: int = 100_000, prior_mask: str = "per_piece", batch_size: int = 32,
+                  progress: bool = False) -> mlm.AttributeTest:
+    """§3.2: mean log-probability bias score of every attribute over the Table 2 templates and target
+    pairs, then the effect size and the permutation test over attributes."""
+    role_a, role_b = cat.log_prob_attributes
+    A, B = cat.sets[role_a], cat.sets[role_b]
+    scores = mlm.log_prob_bias_scores(model, list(A) + list(B), cat.log_prob_templates, prior_mask=prior_mask,
+                                      batch_size=batch_size, progress=progress)
+    return mlm.attribute_test(scores[:len(A)], scores[len(A):], A=A, B=B, p_method=p_method, n_samples=n_samples,
+                              seed=seed)
+
+
+def _row(cat: Category, method: str, model: str, paper_d, paper_sig, d=None, p=None, p_method=None, n=None,
+         note: str = "") -> dict:
+    return {"category": cat.title, "method": method, "model": model, "paper_effect_size": paper_d,
+            "paper_significant": paper_sig, "effect_size": d, "p_value": p, "p_method": p_method,
+            "significant": None if p is None else bool(p < ALPHA), "n": n, "note": note}
+
+
+def table3(cats: Sequence[Category], *, embedding, embedding_name: str, encoder: contextual.Model | None,
+           masked_lm: contextual.Model | None, vocabulary_model: contextual.Model, case_fold: bool = False,
+           seed: int = 0, p_method: str = "auto", n_samples: int = 100_000, unavailable: str = "") -> pd.DataFrame:
+    """Table 3, long format: one row per category and method, paper next to ours, with the model used.
+
+    ``vocabulary_model`` decides the reduced lists (its tokenizer; MiniLM shares bert-base-uncased's).
+    A method whose model is ``None`` gets a row with empty numbers and ``unavailable`` as its note.
+    """
+    rows = []
+    for cat in cats:
+        reduced = reduce_to_vocabulary(cat, vocabulary_model, seed=seed)
+        n = f"{len(reduced['X'].words)}x2 targets"
+        g = weat_on_embedding(cat, reduced, embedding, case_fold=case_fold, seed=seed, p_method=p_method,
+                              n_samples=n_samples)
+        rows.append(_row(cat, "WEAT on GloVe (reduced lists)", embedding_name, cat.paper["glove"],
+                         cat.paper["glove_significant"], g.effect_size, g.p_value, g.p_method,
+                         f"{len(g.X.words)}x2 targets",
+                         "; ".join(f"not in {embedding_name}: {' '.join(v)}" for v in g.missing.values())))
+        if encoder is not None:
+            c = weat_on_contextual(cat, reduced, encoder, seed=seed, p_method=p_method, n_samples=n_samples)
+            rows.append(_row(cat, "WEAT on BERT (contextual vectors)", encoder.label, cat.paper["bert_weat"],
+                             cat.paper["bert_weat_significant"], c.effect_size, c.p_value, c.p_method, n))
+        else:
+            rows.append(_row(cat, "WEAT on BERT (contextual vectors)", "-", cat.paper["bert_weat"],
+                             cat.paper["bert_weat_significant"], note=unavailable))
+        if masked_lm is not None:
+            t = log_prob_test(cat, masked_lm, seed=seed, p_method=p_method, n_samples=n_samples)
+            rows.append(_row(cat, "log probability bias score", masked_lm.label, cat.paper["log_prob"],
+                             cat.paper["log_prob_significant"], t.effect_size, t.p_value, t.p.method,
+                             f"{len(t.A)}+{len(t.B)} attributes"))
+        else:
+            rows.append(_row(cat, "log probability bias score", "-", cat.paper["log_prob"],
+                             cat.paper["log_prob_significant"], note=unavailable))
+    return pd.DataFrame(rows)
+
+
+def vocabulary_report(cats: Sequence[Category], vocabulary_model: contextual.Model, seed: int = 0) -> pd.DataFrame:
+    """For each category and target set: how many words are in the vocabulary, which were removed, and
+    which were cut to balance the sets (§3.1, §3.3: "only 5 of the African American names")."""
+    rows = []
+    for cat in cats:
+        reduced = reduce_to_vocabulary(cat, vocabulary_model, seed=seed)
+        for role in ("X", "Y"):
+            s = reduced[role]
+            rows.append({"category": cat.title, "set": s.name, "listed": len(s.requested),
+                         "in_vocabulary": len(s.requested) - len(s.missing), "kept": len(s.words),
+                         "not_in_vocabulary": " ".join(s.missing), "cut_to_balance": " ".join(s.balanced_out)})
+    return pd.DataFrame(rows)
+
+
+# --------------------------------------------------------------------------------------------------
+# Table 5
+# --------------------------------------------------------------------------------------------------
+
+def _read_lines(path) -> list[str]:
+    with open(path, encoding="utf-8") as fh:
+        return [line.strip() for line in fh if line.strip()]
+
+
+def table5_attributes() -> dict[str, list[str]]:
+    """The attribute lists of Table 5, lower-cased and de-duplicated in file order (as the authors'
+    notebook reads them). Job titles are the distinct titles of the employee-salary table; a title with
+    no letters (the table has one ".") is not a job title and is left out."""
+    spec = stimuli.load_stimuli("kurita2019")["table5"]["sets"]
+    out = {}
+    for key, s in spec.items():
+        path = paths.DATA / "kurita2019" / s["file"]
+        if path.suffix == ".csv":
+            words = pd.read_csv(path, keep_default_na=False)["job_title"].astype(str).tolist()
+        else:
+            words = _read_lines(path)
+        words = [w.strip().lower() for w in words]
+        out[key] = list(dict.fromkeys(w for w in words if any(ch.isalpha() for ch in w)))
+    return out
+
+
+def table5(masked_lm: contextual.Model | None, *, batch_size: int = 32, progress: bool = False,
+           unavailable: str = "") -> tuple[pd.DataFrame, dict[str, np.ndarray]]:
+    """Table 5: the percentage of attributes whose log-probability bias score favours *he* over *she*.
+    Returns the table and each set's per-attribute scores (empty when no masked LM is given)."""
+    data = stimuli.load_stimuli("kurita2019")["table5"]
+    attributes = table5_attributes()
+    x, y = data["targets"][0]
+    rows, scores = [], {}
+    for key, s in data["sets"].items():
+        row = {"set": s["title"], "template": s["template"], "n_attributes": len(attributes[key]),
+               "paper_percent_male": s["paper_percent"], "model": "-", "percent_male": None,
+               "note": s.get("note", "")}
+        if masked_lm is not None:
+            sc = mlm.log_prob_bias_scores(masked_lm, attributes[key], [mlm.TemplatePairs(s["template"], ((x, y),))],
+                                          batch_size=batch_size, progress=progress)
+            scores[key] = sc
+            row.update(model=masked_lm.label, percent_male=100 * mlm.share_favouring_first(sc))
+        else:
+            row["note"] = "; ".join(filter(None, [unavailable, row["note"]]))
+        rows.append(row)
+    return pd.DataFrame(rows), scores
+
+
+def topic_word_scores(masked_lm: contextual.Model, words: Sequence[str], *, batch_size: int = 32,
+                      progress: bool = False) -> dict[str, float]:
+    """§4: the log-probability bias score of each word in "TARGET are interested in ATTRIBUTE" with
+    TARGET = men vs women (positive = male), as used for the topic bias scores."""
+    g = stimuli.load_stimuli("kurita2019")["gap"]["topics"]
+    pairs = mlm.TemplatePairs(g["template"], tuple((a, b) for a, b in g["targets"]))
+    s = mlm.log_prob_bias_scores(masked_lm, list(words), [pairs], batch_size=batch_size, progress=progress)
+    return dict(zip(words, s.tolist()))

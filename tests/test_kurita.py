@@ -1,0 +1,141 @@
+"""Kurita et al. (2019) data and experiment assembly: the yaml against the authors' lists, the reduced lists,
+Table 3 on a planted tiny masked LM, Table 5's attribute lists."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from wordbias import contextual, kurita, mlm, paths, stimuli, tiny_mlm, weat
+
+DATA = paths.DATA / "kurita2019"
+SHA256 = {  # as recorded in data/kurita2019/SOURCE.md
+    "positive_traits": "8560d9835b7e3b2538ff8aeb3b7d0f259381bff93b149e8f5da297ff67ccb66f",
+    "negative_traits": "101a8f55526f269cfdf65182fb9c8513f11885d747f719f3cf3e0d018c0effff",
+    "in_demand_tech_skills": "74263229df060bdd9d1b142132bd4e2d90a172a400c6d3510627d010db7ae0d6",
+    "employee_job_titles_2017.csv": "4fccdca12e347d2b2b004785e78908dbcbe0d9242cca1e3673a4e82149559cc2",
+    "kurita_templates_and_wordlists.json": "87b30541eeb761a285c2ffca95877255a5495f5dc9b250eb75b3a6ce320c0c18",
+}
+
+
+@pytest.mark.parametrize("name", sorted(SHA256))
+def test_data_files_are_the_recorded_copies(name):
+    assert hashlib.sha256((DATA / name).read_bytes()).hexdigest() == SHA256[name]
+    assert SHA256[name] in (DATA / "SOURCE.md").read_text()
+
+
+def test_job_titles_hold_no_personal_names():
+    df = pd.read_csv(DATA / "employee_job_titles_2017.csv", keep_default_na=False)
+    assert list(df.columns) == ["job_title", "n_employees"]
+    assert len(df) == 933 and df.n_employees.sum() == 6879  # 6,882 rows, 3 of them without a title
+
+
+def test_yaml_lists_are_the_authors_lists():
+    authors = json.loads((DATA / "kurita_templates_and_wordlists.json").read_text())["weat_tests_final"]
+    source = {"flowers_insects": "flowers_insects_pleasant_unpleasant",
+              "ea_aa": "african_american_european_american_names_pleasant_unpleasant",
+              "career_family": "career_family_male_female_names", "math_arts": "math_arts_male_female_terms",
+              "science_arts": "science_arts_male_female_terms"}
+    cats = {c.key: c for c in kurita.categories()}
+    assert list(cats) == list(source)  # Table 3 order
+    for key, src in source.items():
+        a = authors[src]
+        X, Y = (a["targets_Y"], a["targets_X"]) if key == "ea_aa" else (a["targets_X"], a["targets_Y"])
+        assert cats[key].sets == {"X": tuple(X), "Y": tuple(Y), "A": tuple(a["attributes_A"]),
+                                  "B": tuple(a["attributes_B"])}
+
+
+def test_categories_match_tables_1_and_2():
+    cats = {c.key: c for c in kurita.categories()}
+    gender = cats["career_family"].log_prob_templates
+    assert [t.template for t in gender] == ["TARGET likes ATTRIBUTE", "TARGET like ATTRIBUTE",
+                                            "TARGET is interested in ATTRIBUTE"]
+    assert gender[1].pairs == (("boys", "girls"), ("men", "women"))
+    assert cats["ea_aa"].log_prob_templates[0].pairs == (("white", "black"),)
+    assert cats["math_arts"].log_prob_attributes == ("X", "Y")  # math/arts words fill ATTRIBUTE, he/she TARGET
+    assert cats["math_arts"].slots["A"] == "TARGET" and cats["math_arts"].slots["X"] == "ATTRIBUTE"
+    for c in cats.values():
+        for t in c.cosine_templates + tuple(t.template for t in c.log_prob_templates):
+            assert t.count("TARGET") == 1 and t.count("ATTRIBUTE") == 1
+    paper = [c.paper["log_prob"] for c in cats.values()]
+    assert paper == [0.8744, 0.8864, 1.126, 0.8495, 0.9572]
+
+
+@pytest.fixture(scope="module")
+def planted(tmp_path_factory):
+    """Career words planted male, family words female (as `python -m wordbias.tiny_mlm`)."""
+    cf = stimuli.load_stimuli("kurita2019")["categories"]["career_family"]
+    path = tiny_mlm.build(tmp_path_factory.mktemp("tiny"), male=[w.lower() for w in cf["A"]],
+                          female=[w.lower() for w in cf["B"]], targets=[("he", "she"), ("boys", "girls"), ("men", "women")])
+    return mlm.load_mlm(str(path), device="cpu"), contextual.load_encoder(str(path), device="cpu")
+
+
+def test_reduced_lists(planted):
+    m, _ = planted
+    cats = {c.key: c for c in kurita.categories()}
+    red = kurita.reduce_to_vocabulary(cats["ea_aa"], m, seed=0)
+    assert len(red["Y"].words) == 5  # §3.3: "only 5 of the African American names" are in BERT's vocabulary
+    assert len(red["X"].words) == 5 and len(red["X"].balanced_out) == 13
+    assert red["A"].words == cats["ea_aa"].sets["A"]  # attributes are kept
+    assert kurita.reduce_to_vocabulary(cats["ea_aa"], m, seed=0) == red  # seeded
+    assert kurita.reduce_to_vocabulary(cats["ea_aa"], m, seed=1)["X"].words != red["X"].words
+    report = kurita.vocabulary_report(list(cats.values()), m)
+    assert report.loc[report.set == "flowers", "in_vocabulary"].item() == 9
+
+
+def test_log_prob_test_finds_the_planted_bias(planted):
+    m, _ = planted
+    cats = {c.key: c for c in kurita.categories()}
+    t = kurita.log_prob_test(cats["career_family"], m)
+    assert np.all(t.scores_A > 0) and np.all(t.scores_B < 0)
+    assert t.effect_size > 1.5 and t.p_value < 0.01 and t.p.method == "exact"
+    # nothing is planted for flowers/insects: no significant effect
+    assert kurita.log_prob_test(cats["flowers_insects"], m).p_value > 0.01
+
+
+def test_table3_rows_and_unavailable_methods(planted):
+    m, enc = planted
+    cats = kurita.categories()[2:3]
+    glove = {w: np.random.default_rng(len(w)).normal(size=5) for c in cats for r in "XYAB" for w in c.sets[r]}
+    t = kurita.table3(cats, embedding=glove, embedding_name="toy", encoder=enc, masked_lm=m, vocabulary_model=m)
+    assert list(t.method) == ["WEAT on GloVe (reduced lists)", "WEAT on BERT (contextual vectors)",
+                              "log probability bias score"]
+    assert t.loc[2, "model"] == m.label and bool(t.loc[2, "significant"]) and t.loc[2, "paper_effect_size"] == 1.126
+    t0 = kurita.table3(cats, embedding=glove, embedding_name="toy", encoder=None, masked_lm=None, vocabulary_model=m,
+                       unavailable="no MLM here")
+    assert t0.effect_size.isna().sum() == 2 and (t0.note.iloc[1:] == "no MLM here").all()
+
+
+def test_weat_on_contextual_uses_the_template_vectors(planted):
+    _, enc = planted
+    cat = kurita.categories()[3]  # math/arts: gender words fill TARGET, math/arts words ATTRIBUTE
+    red = kurita.reduce_to_vocabulary(cat, enc)
+    vecs = kurita.contextual_vectors(cat, red, enc)
+    he = contextual.word_in_template_embeddings(enc, ["he"], cat.cosine_templates, slot="TARGET", other="ATTRIBUTE")
+    np.testing.assert_allclose(vecs["he"], he[0])
+    res = kurita.weat_on_contextual(cat, red, enc)
+    want = weat.weat(vecs, *(red[r].words for r in "XYAB"), balance_targets="fail")
+    assert res.effect_size == pytest.approx(want.effect_size)
+
+
+def test_table5_attributes():
+    a = kurita.table5_attributes()
+    assert [len(a[k]) for k in ("salary", "pos_traits", "neg_traits", "skills")] == [932, 230, 363, 25]
+    assert "." not in a["salary"] and all(w == w.lower() for ws in a.values() for w in ws)
+    assert a["skills"][0] == "cloud computing"
+
+
+def test_table5_and_topic_scores(planted):
+    m, _ = planted
+    t5, scores = kurita.table5(m)
+    assert list(t5.paper_percent_male) == [88.5, 80.0, 78.9, 84.0]
+    assert t5.percent_male.between(0, 100).all() and (t5.model == m.label).all()
+    assert t5.loc[0, "percent_male"] == pytest.approx(100 * np.mean(scores["salary"] > 0))
+    t0, s0 = kurita.table5(None, unavailable="none")
+    assert t0.percent_male.isna().all() and s0 == {}
+    w = kurita.topic_word_scores(m, ["career", "family", "music"])
+    assert w["career"] > 0 > w["family"]
