@@ -13,7 +13,10 @@ export PYTHONHASHSEED := 0
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-NOTEBOOKS := notebooks/caliskan2017.ipynb notebooks/caliskan2017_glove-6b-50d.ipynb notebooks/swinger2019.ipynb notebooks/racial_bias_report.ipynb
+NOTEBOOKS := notebooks/caliskan2017.ipynb notebooks/caliskan2017_glove-6b-50d.ipynb notebooks/swinger2019.ipynb notebooks/racial_bias_report.ipynb \
+             notebooks/kurita2019.ipynb notebooks/kurita2019_tiny-bert-mlm.ipynb
+# a tiny BERT masked LM with a planted bias (wordbias.tiny_mlm), standing in for bert-base-uncased offline
+TINY_MLM := build/tiny-bert-mlm
 
 .PHONY: all env notebooks test unit nbval lab bench clean
 
@@ -52,14 +55,28 @@ notebooks/racial_bias_report.ipynb: notebooks/src/racial_bias_report.ipynb $(STA
 	cd notebooks && ../$(PAPERMILL) src/racial_bias_report.ipynb racial_bias_report.ipynb
 	$(PY) -m wordbias.nbclean $@
 
-test: $(STAMP)
+# Kurita et al. (2019): bert-base-uncased where it is on the machine, else the bundled MiniLM encoder (no MLM sections)
+KURITA_DEPS := notebooks/src/kurita2019.ipynb $(STAMP) $(wildcard lib/wordbias/*.py) $(wildcard data/stimuli/*) $(wildcard data/kurita2019/*) $(wildcard data/gap/*) $(wildcard data/vectors/*)
+notebooks/kurita2019.ipynb: $(KURITA_DEPS)
+	cd notebooks && ../$(PAPERMILL) src/kurita2019.ipynb kurita2019.ipynb
+	$(PY) -m wordbias.nbclean $@
+
+# the same notebook, unchanged, with the tiny planted masked LM's folder as the MLM parameter
+notebooks/kurita2019_tiny-bert-mlm.ipynb: $(KURITA_DEPS) $(TINY_MLM)/config.json
+	cd notebooks && ../$(PAPERMILL) src/kurita2019.ipynb kurita2019_tiny-bert-mlm.ipynb -p mlm_model ../$(TINY_MLM)
+	$(PY) -m wordbias.nbclean $@
+
+$(TINY_MLM)/config.json: lib/wordbias/tiny_mlm.py $(STAMP)
+	$(PY) -m wordbias.tiny_mlm $(TINY_MLM)
+
+test: $(STAMP) $(TINY_MLM)/config.json
 	$(VENV)/bin/pytest -q tests
 	$(VENV)/bin/pytest -q --nbval --nbval-current-env -p no:cacheprovider $(NOTEBOOKS)
 
 unit: $(STAMP)
 	$(VENV)/bin/pytest -q tests
 
-nbval: $(STAMP)
+nbval: $(STAMP) $(TINY_MLM)/config.json
 	$(VENV)/bin/pytest -q --nbval --nbval-current-env -p no:cacheprovider $(NOTEBOOKS)
 
 lab: $(STAMP)
