@@ -1,5 +1,5 @@
 import itertools
-from math import comb
+from math import comb, sqrt
 
 import numpy as np
 import pytest
@@ -108,3 +108,157 @@ def test_exact_matches_scipy_permutation_test():
                                n_resamples=10**6, vectorized=True)
     ours = stats.subset_sum_tail_exact(np.concatenate([x, y]), 7, x.sum())
     assert ours.p_value == pytest.approx(res.pvalue, rel=1e-12)
+
+
+# --------------------------------------------------------------------------------------------------
+# the exact count beyond plain enumeration: checked against an independent dynamic programme
+# --------------------------------------------------------------------------------------------------
+
+def dp_count(values, k, threshold):
+    """#{size-k subsets with sum >= threshold} for values that are multiples of 1/4 (exact in floats),
+    by dynamic programming over (size, sum): independent of the meet in the middle."""
+    q = np.round(np.asarray(values) * 4).astype(np.int64)
+    lo = int(q[q < 0].sum())
+    width = int(np.abs(q).sum()) + 1
+    table = np.zeros((k + 1, width), dtype=np.int64)  # table[j, s - lo]: subsets of size j with sum s
+    table[0, -lo] = 1
+    for v in q:
+        shifted = np.zeros_like(table)
+        if v >= 0:
+            shifted[1:, v:] = table[:-1, :width - v]
+        else:
+            shifted[1:, :width + v] = table[:-1, -v:]
+        table = table + shifted
+    sums = (np.arange(width) + lo) / 4
+    return int(table[k, sums >= threshold].sum())
+
+
+@pytest.mark.parametrize("n,k,seed", [(40, 20, 0), (41, 13, 1), (64, 32, 2), (61, 25, 3)])
+def test_exact_count_matches_dynamic_programme(n, k, seed):
+    """Many ties (values on a grid of 1/4), thresholds on attained sums, both tails, N up to 64."""
+    rng = np.random.default_rng(seed)
+    values = rng.integers(-12, 13, size=n) / 4
+    srt = np.sort(values)
+    lo_tail, hi_tail = srt[:k].sum() + 1.0, srt[-k:].sum() - 1.0   # a handful of subsets each
+    thresholds = [hi_tail, lo_tail]
+    if n <= 41:  # every subset sum is kept: thresholds anywhere
+        thresholds += [values[:k].sum(), k * values.mean(), srt[-k:].sum(), srt[:k].sum()]
+    for thr in thresholds:
+        assert stats.count_subsets_at_least(values, k, thr) == dp_count(values, k, thr), thr
+    assert stats.count_subsets_at_least(values, k, srt[-k:].sum()) >= 1  # the top subset reaches its own sum
+
+
+def test_exact_count_does_not_depend_on_order_or_threads():
+    rng = np.random.default_rng(4)
+    values = rng.normal(size=64)
+    obs = np.sort(values)[-32:].sum() - 4.0   # far in the upper tail: the pruned count
+    counts = {stats.count_subsets_at_least(values[rng.permutation(64)], 32, obs, workers=w) for w in (1, 2)
+              for _ in range(2)}
+    assert len(counts) == 1 and counts.pop() > 0
+
+
+def test_exact_count_too_large_is_reported_and_auto_falls_back():
+    rng = np.random.default_rng(6)
+    values = rng.normal(size=64)
+    with pytest.raises(stats.ExactCountTooLarge, match="monte-carlo"):
+        stats.count_subsets_at_least(values, 32, values[:32].sum(), max_sums=10_000)
+    auto = stats.subset_sum_tail(values, 32, values[:32].sum(), n_samples=1000)
+    assert auto.method == "monte-carlo"
+    far = stats.subset_sum_tail(values, 32, np.sort(values)[-32:].sum() - 2.0, n_samples=1000)
+    assert far.method == "exact" and far.n_extreme >= 1  # far in the tail: the pruned count is cheap
+    assert stats.EXACT_MAX_N >= 50  # "auto" counts every 25+25 test exactly
+
+
+# --------------------------------------------------------------------------------------------------
+# Monte Carlo: reproducible on any number of threads, uniform draws
+# --------------------------------------------------------------------------------------------------
+
+def test_monte_carlo_bit_identical_on_any_number_of_threads():
+    rng = np.random.default_rng(8)
+    values = rng.normal(size=30)
+    runs = [stats.subset_sum_tail_mc(values, 15, values[:15].sum(), n_samples=3 * stats.MC_BLOCK + 17, seed=5,
+                                     workers=w) for w in (1, 2, 3)]
+    assert runs[0] == runs[1] == runs[2]
+    sums = [stats.random_subset_sums(values, 11, 2 * stats.MC_BLOCK + 5, 9, workers=w) for w in (1, 3)]
+    assert np.array_equal(sums[0], sums[1])
+    # the first R draws do not depend on how many follow
+    longer = stats.random_subset_sums(values, 11, 4 * stats.MC_BLOCK, 9)
+    assert np.array_equal(longer[:sums[0].size], sums[0])
+
+
+def test_monte_carlo_seed_from_generator_is_reproducible():
+    values = np.arange(12.0)
+    a = stats.subset_sum_tail_mc(values, 6, 40.0, n_samples=5000, seed=np.random.default_rng(3))
+    b = stats.subset_sum_tail_mc(values, 6, 40.0, n_samples=5000, seed=np.random.default_rng(3))
+    g = np.random.default_rng(3)
+    c1 = stats.subset_sum_tail_mc(values, 6, 40.0, n_samples=5000, seed=g)
+    c2 = stats.subset_sum_tail_mc(values, 6, 40.0, n_samples=5000, seed=g)  # the generator has moved on
+    assert a == b == c1 and c2.n_extreme != c1.n_extreme
+
+
+@pytest.mark.parametrize("k", [2, 3, 4])
+def test_monte_carlo_draws_every_subset_equally_often_and_independently(k):
+    """Values 1, 2, 4, ... make every subset's sum distinct. Chi-square of the subset frequencies, and of
+    the pairs of consecutive draws (the working copy is not reset between draws, so a biased swap would
+    show up as dependence), and of the first draw of many seeds. k = 4 of 6 draws the complement."""
+    values = 2.0 ** np.arange(6)
+    expected = np.sort([sum(values[list(c)]) for c in itertools.combinations(range(6), k)])
+    m = expected.size
+    sums = stats.random_subset_sums(values, k, 200_000, 0)
+    codes = np.searchsorted(expected, sums)
+    assert np.array_equal(expected[codes], sums)
+    assert sps.chisquare(np.bincount(codes, minlength=m)).pvalue > 1e-3
+    assert sps.chisquare(np.bincount(codes[:-1] * m + codes[1:], minlength=m * m)).pvalue > 1e-3
+    first = [stats.random_subset_sums(values, k, 1, seed)[0] for seed in range(3000)]
+    assert sps.chisquare(np.bincount(np.searchsorted(expected, first), minlength=m)).pvalue > 1e-3
+
+
+# --------------------------------------------------------------------------------------------------
+# differential tests against scipy.stats.permutation_test on the same data
+# --------------------------------------------------------------------------------------------------
+
+def _weat_d(a, b, axis):
+    pooled = np.concatenate([a, b], axis=axis)
+    return (a.mean(axis=axis) - b.mean(axis=axis)) / pooled.std(axis=axis, ddof=1)
+
+
+def _weat_s(a, b, axis):
+    return a.sum(axis=axis) - b.sum(axis=axis)
+
+
+@pytest.mark.parametrize("nx,ny,seed", [(7, 7, 12), (6, 9, 13)])
+def test_statistic_effect_size_and_exact_p_match_scipy(nx, ny, seed):
+    """SciPy enumerates every partition when n_resamples exceeds their number; both the statistic s and
+    the effect size d are monotone in the subset sum, so both give our exact p."""
+    from wordbias import weat
+
+    rng = np.random.default_rng(seed)
+    x, y = rng.normal(0.5, 1, size=nx), rng.normal(0, 1, size=ny)
+    s, d, p = weat.weat_from_scores(x, y)
+    assert p.method == "exact"
+    for fn, ours in ((_weat_s, s), (_weat_d, d)):
+        res = sps.permutation_test((x, y), fn, permutation_type="independent", alternative="greater",
+                                   n_resamples=10**6, vectorized=True)
+        assert res.statistic == pytest.approx(ours, rel=1e-12)
+        assert res.pvalue == pytest.approx(p.p_value, rel=1e-12)
+
+
+def test_25_plus_25_exact_against_dp_and_monte_carlo_against_scipy():
+    """N = 50 near the centre of the distribution, where every subset sum is needed: the exact count
+    against the dynamic programme; then, at equal numbers of random partitions, SciPy's and our Monte
+    Carlo p (both add-one) agree with the exact p within their binomial errors."""
+    from wordbias import weat
+
+    rng = np.random.default_rng(14)
+    x = np.round(rng.normal(0.2, 1, size=25) * 4) / 4    # a grid of 1/4: exact sums, ties, DP-checkable
+    y = np.round(rng.normal(0, 1, size=25) * 4) / 4
+    exact = weat.p_value(x, y)
+    assert exact.method == "exact" and 0.01 < exact.p_value < 0.5
+    assert exact.n_extreme == dp_count(np.concatenate([x, y]), 25, x.sum())
+    R = 20_000
+    ours = weat.p_value(x, y, method="monte-carlo", n_samples=R, seed=1)
+    res = sps.permutation_test((x, y), _weat_s, permutation_type="independent", alternative="greater",
+                               n_resamples=R, vectorized=True, random_state=1)
+    se = sqrt(exact.p_value * (1 - exact.p_value) / R)
+    assert abs(ours.p_value - exact.p_value) < 4 * se + 1 / (R + 1)
+    assert abs(res.pvalue - exact.p_value) < 4 * se + 1 / (R + 1)

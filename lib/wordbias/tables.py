@@ -7,6 +7,7 @@ from typing import Sequence
 
 import numpy as np
 import pandas as pd
+from scipy import stats as _sps
 
 from . import weat as _weat
 from . import wefat as _wefat
@@ -27,10 +28,14 @@ def weat_table(embedding, specs: Sequence, *, paper_key: str = "glove", case_fol
                seed: int = 0, alpha: float = ALPHA, progress: bool = False) -> pd.DataFrame:
     """Run every WEAT in ``specs`` (``wordbias.stimuli.WeatSpec``) and tabulate ours beside the paper's.
 
-    Each test reports the effect size and p-values by every method: ``p_exact`` (all partitions, when
-    |X ∪ Y| ≤ ``stats.EXACT_MAX_N``), ``p_monte_carlo`` (``n_samples`` seeded random partitions, add-one
-    rule) with its standard error, and ``p_normal`` (normal approximation) with that value rounded up to a
-    power of ten. ``p_value``/``p_method`` is the exact value where available, else Monte Carlo.
+    Each test reports the effect size and p-values by every method: ``p_exact`` (all partitions counted,
+    with ``p_exact_count`` of them at least as extreme, where ``stats.subset_sum_tail``'s ``"auto"`` counts
+    exactly: always when |X ∪ Y| ≤ ``stats.EXACT_MAX_N``, beyond when the observed statistic is far enough
+    in a tail), ``p_monte_carlo`` (``n_samples`` seeded random partitions, add-one rule) with its standard
+    error and ``mc_vs_exact_binomial_p`` (the two-sided binomial test of the Monte Carlo count against the
+    exact p: small values would mean they disagree), and ``p_normal`` (normal approximation) with that
+    value rounded up to a power of ten. ``p_value``/``p_method`` is the exact value where available, else
+    Monte Carlo.
     ``paper_key`` picks the paper column (``"glove"``: Table 1, ``"word2vec"``: Table S1).
     """
     rows = []
@@ -48,6 +53,7 @@ def weat_table(embedding, specs: Sequence, *, paper_key: str = "glove", case_fol
             res.s_x, res.s_y, method="monte-carlo", n_samples=n_samples, seed=seed)
         normal = _weat.p_value(res.s_x, res.s_y, method="normal")
         exact = res.p if res.p.method == "exact" else None
+        agreement = (_sps.binomtest(mc.n_extreme, mc.n_samples, exact.p_value).pvalue if exact else np.nan)
         paper = (spec.paper or {}).get(paper_key) or {}
         paper_d = paper.get("d")
         paper_p = paper.get("p")
@@ -59,8 +65,10 @@ def weat_table(embedding, specs: Sequence, *, paper_key: str = "glove", case_fol
             "p_value": res.p_value,
             "p_method": res.p_method,
             "p_exact": exact.p_value if exact else np.nan,
+            "p_exact_count": exact.n_extreme if exact else None,
             "p_monte_carlo": mc.p_value,
             "p_monte_carlo_se": mc.se,
+            "mc_vs_exact_binomial_p": agreement,
             "p_normal": normal.p_value,
             "p_normal_rounded": round_up_to_power_of_ten(normal.p_value),
             "n_partitions": res.p.n_partitions if pooled_n < 1000 else np.nan,
@@ -76,7 +84,10 @@ def weat_table(embedding, specs: Sequence, *, paper_key: str = "glove", case_fol
         if paper_p is not None:
             row["significance_agrees"] = bool((res.p_value < alpha) == (paper_p < alpha))
         rows.append(row)
-    return pd.DataFrame(rows)
+    table = pd.DataFrame(rows)
+    # exact integer counts (may exceed float precision and int64): Python ints, empty where not counted
+    table["p_exact_count"] = pd.Series([r["p_exact_count"] for r in rows], dtype=object)
+    return table
 
 
 def wefat_table(embedding, specs: Sequence, *, paper_key: str = "glove", case_fold: bool = False,
