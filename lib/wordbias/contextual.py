@@ -182,6 +182,8 @@ def span_embeddings(m: Model, texts: Sequence[str], spans: Sequence[Sequence[tup
     if not texts:
         return out
     order = np.argsort([len(t) for t in texts], kind="stable")
+    # [CLS], [SEP], [PAD], [MASK]...: never part of a span. [UNK] is: it stands for real characters of the text
+    special_ids = sorted(set(m.tokenizer.all_special_ids) - {m.tokenizer.unk_token_id})
     bar = _progress(len(texts), progress, desc)
     with torch.inference_mode():
         for start in range(0, len(texts), batch_size):
@@ -189,7 +191,7 @@ def span_embeddings(m: Model, texts: Sequence[str], spans: Sequence[Sequence[tup
             enc = m.tokenizer([texts[i] for i in idx], return_tensors="pt", padding=True, truncation=True,
                               max_length=max_length, return_offsets_mapping=True)
             offsets = enc.pop("offset_mapping").numpy()
-            special = np.array([[t in m.tokenizer.all_special_ids for t in row] for row in enc["input_ids"].tolist()])
+            special = np.isin(enc["input_ids"].numpy(), special_ids)
             states = _hidden_states(m, {key: v.to(m.device) for key, v in enc.items()}).float().cpu().numpy()
             for row, i in enumerate(idx):
                 tok_start, tok_end = offsets[row, :, 0], offsets[row, :, 1]
