@@ -82,8 +82,25 @@ nbval: $(STAMP) $(TINY_MLM)/config.json
 lab: $(STAMP)
 	$(VENV)/bin/jupyter lab notebooks/
 
-bench: $(STAMP)
+# benchmarks (never needed by `make` or `make test`): WEFE, a peer, pins numpy<=1.26, so it gets its own
+# virtual environment, .venv-wefe, and runs as a separate interpreter on data passed as .npy/.json files
+WEFE_VENV  := .venv-wefe
+WEFE_STAMP := $(WEFE_VENV)/.installed
+
+.PHONY: wefe-venv
+wefe-venv: $(WEFE_STAMP)
+
+$(WEFE_STAMP): benchmarks/requirements-wefe.txt
+	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "need $(PYTHON) (set PYTHON=... to another Python 3.11)"; exit 1; }
+	test -x $(WEFE_VENV)/bin/python || $(PYTHON) -m venv $(WEFE_VENV)
+	$(WEFE_VENV)/bin/pip install --quiet --upgrade pip
+	$(WEFE_VENV)/bin/pip install --quiet -r benchmarks/requirements-wefe.txt
+	touch $(WEFE_STAMP)
+
+bench: $(STAMP) $(WEFE_STAMP)
+	$(PY) benchmarks/bench_exact_caliskan.py
 	$(PY) benchmarks/bench_weat.py
+	$(PY) benchmarks/check_wefe.py
 	$(PY) benchmarks/bench_ube.py
 	$(PY) benchmarks/bench_embeddings.py
 

@@ -178,15 +178,13 @@ def _kernels():
                         b0 += 1
                 if p + (a1 - a0) + (b1 - b0) > cap:
                     return off_new, 1 - cur, False
-                while a0 < a1 and b0 < b1:     # merge two sorted runs
+                while a0 < a1 and b0 < b1:     # merge two sorted runs (branch-free step)
                     x = src[a0]
                     y = src[b0] + v
-                    if x <= y:
-                        dst[p] = x
-                        a0 += 1
-                    else:
-                        dst[p] = y
-                        b0 += 1
+                    take = x <= y
+                    dst[p] = x if take else y
+                    a0 += np.int64(take)
+                    b0 += np.int64(not take)
                     p += 1
                 while a0 < a1:
                     dst[p] = src[a0]
@@ -374,7 +372,7 @@ def _count_at_least(values: np.ndarray, k: int, thr: float, strict: bool, max_su
                 f"keep fewer); use method='monte-carlo' or a larger max_sums (16 bytes each, per half)")
         return (out if which == 0 else scratch), off
 
-    if workers > 1:
+    if workers > 1 and min(m) > 16:   # below 2^16 sums a half, a thread costs more than it saves
         from concurrent.futures import ThreadPoolExecutor
 
         with ThreadPoolExecutor(2) as pool:
