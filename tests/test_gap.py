@@ -452,3 +452,9 @@ def test_run_end_to_end(tiny, monkeypatch, tmp_path):
     res2 = gap.run(tiny, scores, seed=0, n_permutations=500, cfg=cfg, n_topics=3, n_topic_words=5, cache_dir=tmp_path)
     assert res2.missing_words and res2.word_score_source == "caller's word scores"
     np.testing.assert_array_equal(res2.predictions["p_neither"], res.predictions["p_neither"])
+    # a function of the words needed (how the notebook passes the MLM scores): called once with those words
+    asked = []
+    res3 = gap.run(tiny, lambda words: asked.append(list(words)) or {w: float(len(w)) for w in words}, seed=0,
+                   n_permutations=500, cfg=cfg, n_topics=3, n_topic_words=5, cache_dir=tmp_path, score_source="len")
+    assert len(asked) == 1 and res3.missing_words == () and res3.word_score_source == "len"
+    assert set(asked[0]) == {w for ws in gap.top_words(topics.components, topics.vocabulary, n=5) for w in ws}

@@ -43,7 +43,7 @@ import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -804,7 +804,7 @@ class GapResult:
     timings: dict = field(default_factory=dict)
 
 
-def run(encoder, word_scores: Mapping[str, float] | None = None, *, seed: int = 0, n_permutations: int = 100_000,
+def run(encoder, word_scores: Mapping[str, float] | Callable[[list[str]], Mapping[str, float]] | None = None, *, seed: int = 0, n_permutations: int = 100_000,
         cfg: MLPConfig = MLPConfig(), n_topics: int = 20, n_topic_words: int = 15,
         cache_dir: str | Path | None = CACHE_DIR, progress: bool = False,
         score_source: str | None = None) -> GapResult:
@@ -818,7 +818,9 @@ def run(encoder, word_scores: Mapping[str, float] | None = None, *, seed: int = 
        Spearman's ρ with P(neither) over the female (the paper's) and, for comparison, the male rows.
 
     ``word_scores`` None uses :func:`cosine_word_scores` on ``encoder`` (a stand-in, recorded in
-    ``word_score_source``); otherwise ``score_source`` names the scores (default "caller's word scores").
+    ``word_score_source``); otherwise it is a mapping word → score or a function of the list of words
+    needed returning one (e.g. ``lambda w: kurita.topic_word_scores(mlm, w)``), and ``score_source``
+    names the scores (default "caller's word scores").
     """
     timings = {}
     t0 = time.perf_counter()
@@ -854,6 +856,8 @@ def run(encoder, word_scores: Mapping[str, float] | None = None, *, seed: int = 
         word_scores = cosine_word_scores(encoder, needed)
         source = f"cosine stand-in on {encoder.label} (not the paper's MLM score)"
     else:
+        if callable(word_scores):  # e.g. the MLM score of the topic words, computed only for the words needed
+            word_scores = word_scores(needed)
         source = score_source or "caller's word scores"
     timings["word_scores_s"] = time.perf_counter() - t0
     tb = topic_bias(topics.components, topics.vocabulary, word_scores, n_words=n_topic_words, missing="drop")
