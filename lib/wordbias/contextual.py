@@ -272,4 +272,4 @@ def _progress(total: int, enabled: bool, desc: str):
         return _NoBar()
     from tqdm.auto import tqdm
 
-    return tqdm(total=total, desc=desc, unit="text")
+    return tqdm(total=total, desc=desc)

@@ -38,7 +38,7 @@ from typing import Iterable, Mapping, Sequence
 import numpy as np
 
 from . import weat as _weat
-from .contextual import Model, ModelUnavailable, fill, load_mlm  # noqa: F401 - re-exported for users
+from .contextual import Model, ModelUnavailable, _progress, fill, load_mlm  # noqa: F401 - re-exported for users
 
 TARGET = "TARGET"
 ATTRIBUTE = "ATTRIBUTE"
@@ -110,7 +110,7 @@ def masked_log_probs(m: Model, requests: Mapping[str, Iterable[tuple[int, tuple[
     sentences = sorted(requests, key=lambda s: (len(s), s))
     out: dict[tuple[str, int, tuple[int, ...]], float] = {}
     mask_id = m.tokenizer.mask_token_id
-    bar = _bar(len(sentences), progress)
+    bar = _progress(len(sentences), progress, "masked LM")
     net = m.model
     base = getattr(net, net.base_model_prefix, None)
     head = getattr(net, "cls", None) or getattr(net, "lm_head", None)  # BERT-style / RoBERTa-style MLM heads
@@ -237,19 +237,3 @@ def share_favouring_first(scores) -> float:
     if s.size == 0:
         raise _weat.DegenerateSetError("no attributes to count")
     return float(np.mean(s > 0))
-
-
-class _NoBar:
-    def update(self, n: int) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
-
-
-def _bar(total: int, enabled: bool):
-    if not enabled:
-        return _NoBar()
-    from tqdm.auto import tqdm
-
-    return tqdm(total=total, desc="masked LM", unit="sentence")
