@@ -121,7 +121,8 @@ def main() -> None:
                  "p_exact": ex.p_value, "extreme_partitions": ex.n_extreme, "exact_seconds": t_exact})
     print(f"worst case 25+25 (p = {ex.p_value:.3f}): exact in {t_exact:.2f} s")
     df = pd.DataFrame(rows)
-    df["extreme_partitions"] = pd.Series([r["extreme_partitions"] for r in rows], dtype=object)
+    for col in ("extreme_partitions", "depth_first_count", "depth_first_agrees"):  # exact integers, blanks
+        df[col] = pd.Series([r.get(col) for r in rows], dtype=object)
     out = paths.RESULTS / "benchmarks" / "caliskan_exact.csv"
     out.parent.mkdir(parents=True, exist_ok=True)
     df.to_csv(out, index=False, float_format="%.4g")
