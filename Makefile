@@ -1,5 +1,7 @@
 # wordbias: `make` builds the environment and regenerates every notebook, table and figure;
-# `make test` runs the unit tests and nbval on the executed notebooks; `make lab` opens JupyterLab.
+# `make test` runs the unit tests, compares the regenerated outputs with the committed ones (within stated
+# tolerances) and runs nbval on the executed notebooks; `make repro-check` regenerates everything under several
+# forced CPU-kernel settings; `make lab` opens JupyterLab.
 
 PYTHON ?= python3.11
 VENV   := .venv
@@ -12,13 +14,53 @@ export MPLBACKEND := Agg
 export PYTHONHASHSEED := 0
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
+export TOKENIZERS_PARALLELISM := false
+
+# ---------------------------------------------------------------------------------------------------------
+# Pinned compute kernels (README, "Reproducibility"). numpy, OpenBLAS (numpy's and SciPy's), PyTorch's ATen,
+# oneDNN and MKL each pick a code path for the CPU at run time, and the paths round differently. KERNELS picks
+# one set for all of them:
+#   x86-64-v3  the AVX2+FMA paths (Haswell level): every x86-64 CPU with AVX2 and FMA runs exactly these, so
+#              the outputs are identical bit for bit on all of them (the default where the CPU has both);
+#   x86-64-v2  the SSE4.2 paths: runs on any x86-64 that numpy supports; stands in for a foreign machine;
+#   native     no pins: each library takes its own path for this CPU (the default elsewhere: ARM, old x86).
+# Threads: BLAS is single-threaded (a threaded dot product splits its sum by core count); code whose result
+# would depend on the thread count (K-means, the GAP MLP) pins its own threads; torch's results do not
+# depend on its thread count (tested).
+KERNELS ?= $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && grep -qw fma /proc/cpuinfo 2>/dev/null && echo x86-64-v3 || echo native)
+ifeq ($(KERNELS),x86-64-v3)
+export OPENBLAS_CORETYPE := Haswell
+export NPY_DISABLE_CPU_FEATURES := X86_V4 AVX512_ICL AVX512_SPR
+export ATEN_CPU_CAPABILITY := avx2
+export ONEDNN_MAX_CPU_ISA := AVX2
+export MKL_CBWR := AVX2
+else ifeq ($(KERNELS),x86-64-v2)
+export OPENBLAS_CORETYPE := Nehalem
+export NPY_DISABLE_CPU_FEATURES := X86_V3 X86_V4 AVX512_ICL AVX512_SPR
+export ATEN_CPU_CAPABILITY := default
+export ONEDNN_MAX_CPU_ISA := SSE41
+export MKL_CBWR := COMPATIBLE
+export NUMBA_CPU_NAME := generic
+else ifneq ($(KERNELS),native)
+$(error KERNELS must be x86-64-v3, x86-64-v2 or native, not '$(KERNELS)')
+endif
+export WORDBIAS_KERNELS := $(KERNELS)
+export OPENBLAS_NUM_THREADS := 1
 
 NOTEBOOKS := notebooks/caliskan2017.ipynb notebooks/caliskan2017_glove-6b-50d.ipynb notebooks/swinger2019.ipynb notebooks/racial_bias_report.ipynb \
              notebooks/kurita2019.ipynb notebooks/kurita2019_tiny-bert-mlm.ipynb
 # a tiny BERT masked LM with a planted bias (wordbias.tiny_mlm), standing in for bert-base-uncased offline
 TINY_MLM := build/tiny-bert-mlm
 
-.PHONY: all env notebooks test unit nbval lab bench clean
+.PHONY: all env notebooks test unit nbval check-results repro-check lab bench clean
+
+# $(call run_notebook,SOURCE,PAPERMILL-ARGS): execute SOURCE into the target with papermill, strip run-dependent
+# metadata, and print one line with the notebook's wall time
+define run_notebook
+@start=$$(date +%s%N); cd notebooks && ../$(PAPERMILL) $(1) $(notdir $@) $(2) && cd .. && \
+  $(PY) -m wordbias.nbclean $@ && ms=$$(( ($$(date +%s%N) - start) / 1000000 )) && \
+  printf 'make: %-42s %4d.%d s  (KERNELS=%s)\n' $@ $$((ms / 1000)) $$((ms % 1000 / 100)) $(KERNELS)
+endef
 
 all: notebooks
 
@@ -37,41 +79,46 @@ $(STAMP): requirements.txt pyproject.toml
 notebooks: $(NOTEBOOKS)
 
 # the default run: exact replication on the authors' GloVe 840B vectors (bundled subset)
-notebooks/caliskan2017.ipynb: notebooks/src/caliskan2017.ipynb $(STAMP) $(wildcard lib/wordbias/*.py) $(wildcard data/stimuli/*) $(wildcard data/caliskan2017/*)
-	cd notebooks && ../$(PAPERMILL) src/caliskan2017.ipynb caliskan2017.ipynb -p embedding glove-840b-caliskan
-	$(PY) -m wordbias.nbclean $@
+notebooks/caliskan2017.ipynb: notebooks/src/caliskan2017.ipynb $(STAMP) $(wildcard lib/wordbias/*.py) $(wildcard data/stimuli/*) $(wildcard data/caliskan2017/*) $(wildcard data/vectors/*)
+	$(call run_notebook,src/caliskan2017.ipynb,-p embedding glove-840b-caliskan)
 
 # the same notebook on the bundled GloVe 6B 50d
 notebooks/caliskan2017_glove-6b-50d.ipynb: notebooks/src/caliskan2017.ipynb $(STAMP) $(wildcard lib/wordbias/*.py) $(wildcard data/stimuli/*) $(wildcard data/caliskan2017/*)
-	cd notebooks && ../$(PAPERMILL) src/caliskan2017.ipynb caliskan2017_glove-6b-50d.ipynb -p embedding glove-6b-50d
-	$(PY) -m wordbias.nbclean $@
+	$(call run_notebook,src/caliskan2017.ipynb,-p embedding glove-6b-50d)
 
 # Swinger et al. (2019): UBE on the bundled GloVe 6B 50d (first names, its hard-debiased version, last names)
 notebooks/swinger2019.ipynb: notebooks/src/swinger2019.ipynb $(STAMP) $(wildcard lib/wordbias/*.py) $(wildcard data/stimuli/*) $(wildcard data/swinger2019/*) $(wildcard data/debiaswe/*)
-	cd notebooks && ../$(PAPERMILL) src/swinger2019.ipynb swinger2019.ipynb -p embedding glove-6b-50d
-	$(PY) -m wordbias.nbclean $@
+	$(call run_notebook,src/swinger2019.ipynb,-p embedding glove-6b-50d)
 
 notebooks/racial_bias_report.ipynb: notebooks/src/racial_bias_report.ipynb $(STAMP) $(wildcard lib/wordbias/*.py) $(wildcard data/stimuli/*) $(wildcard data/debiaswe/*)
-	cd notebooks && ../$(PAPERMILL) src/racial_bias_report.ipynb racial_bias_report.ipynb
-	$(PY) -m wordbias.nbclean $@
+	$(call run_notebook,src/racial_bias_report.ipynb,)
 
 # Kurita et al. (2019): bert-base-uncased where it is on the machine, else the bundled MiniLM encoder (no MLM sections)
 KURITA_DEPS := notebooks/src/kurita2019.ipynb $(STAMP) $(wildcard lib/wordbias/*.py) $(wildcard data/stimuli/*) $(wildcard data/kurita2019/*) $(wildcard data/gap/*) $(wildcard data/vectors/*)
 notebooks/kurita2019.ipynb: $(KURITA_DEPS)
-	cd notebooks && ../$(PAPERMILL) src/kurita2019.ipynb kurita2019.ipynb
-	$(PY) -m wordbias.nbclean $@
+	$(call run_notebook,src/kurita2019.ipynb,)
 
 # the same notebook, unchanged, with the tiny planted masked LM's folder as the MLM parameter
 notebooks/kurita2019_tiny-bert-mlm.ipynb: $(KURITA_DEPS) $(TINY_MLM)/config.json
-	cd notebooks && ../$(PAPERMILL) src/kurita2019.ipynb kurita2019_tiny-bert-mlm.ipynb -p mlm_model ../$(TINY_MLM)
-	$(PY) -m wordbias.nbclean $@
+	$(call run_notebook,src/kurita2019.ipynb,-p mlm_model ../$(TINY_MLM))
 
 $(TINY_MLM)/config.json: lib/wordbias/tiny_mlm.py $(STAMP)
 	$(PY) -m wordbias.tiny_mlm $(TINY_MLM)
 
+# the unit tests, then the outputs in the working tree against the committed ones (identical, or within the
+# tolerances of lib/wordbias/repro_tolerances.yaml), then nbval re-running every notebook
 test: $(STAMP) $(TINY_MLM)/config.json
 	$(VENV)/bin/pytest -q tests
+	$(PY) -m wordbias.repro compare --ref $(REF)
 	$(VENV)/bin/pytest -q --nbval --nbval-current-env -p no:cacheprovider $(NOTEBOOKS)
+
+REF ?= HEAD
+check-results: $(STAMP)
+	$(PY) -m wordbias.repro compare --ref $(REF)
+
+# regenerate everything, with empty caches, under each kernel setting (README, "Reproducibility")
+repro-check: $(STAMP) $(TINY_MLM)/config.json
+	bash scripts/repro_check.sh
 
 unit: $(STAMP)
 	$(VENV)/bin/pytest -q tests

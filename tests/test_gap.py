@@ -437,9 +437,18 @@ def test_run_end_to_end(tiny, monkeypatch, tmp_path):
 
     monkeypatch.setattr(gap, "load", small)
     cfg = gap.MLPConfig(max_epochs=5, patience=2, n_folds=2)
-    res = gap.run(tiny, seed=0, n_permutations=500, cfg=cfg, n_topics=3, n_topic_words=5, cache_dir=tmp_path)
-    assert len(list(tmp_path.glob("*.npz"))) == 3
+    res = gap.run(tiny, seed=0, seeds=[0, 1], n_permutations=500, cfg=cfg, n_topics=3, n_topic_words=5,
+                  cache_dir=tmp_path)
+    assert len(list(tmp_path.glob("*-*-*.npz"))) == 3 and len(list(tmp_path.glob("mlp-*.npz"))) == 1
     assert list(res.table4.index) == ["male", "female"] and res.table4["n"].tolist() == [30, 30]
+    # over the seeds: the spread is that of the per-seed tables, and the seed table has one row per seed
+    per_seed = [gap.neither_table(small("development"), p) for p in res.fit.proba[:, :, 2]]
+    female = [t.at["female", "avg_predicted"] for t in per_seed]
+    assert res.table4.loc["female", "avg_predicted_mean"] == pytest.approx(np.mean(female))
+    assert res.table4.loc["female", "avg_predicted_sd"] == pytest.approx(np.std(female, ddof=1))
+    assert list(res.seed_table.index) == [0, 1] and res.metrics.loc["all", "n"] == 60
+    assert res.seed_table["female_minus_male"].tolist() == pytest.approx(
+        [f - t.at["male", "avg_predicted"] for f, t in zip(female, per_seed)])
     assert res.table4.loc["male", "paper_avg_predicted"] == 0.115
     assert res.test.tail.n_samples == 500 and 0 < res.test.p_value <= 1
     assert len(res.predictions) == 60 and np.allclose(res.predictions[["p_A", "p_B", "p_neither"]].sum(axis=1), 1)
@@ -449,7 +458,9 @@ def test_run_end_to_end(tiny, monkeypatch, tmp_path):
     # caller's scores with a gap: reported, not zero
     topics = gap.fit_topics(small("development")["Text"], 3, seed=0)
     scores = {w: 1.0 for w in gap.top_words(topics.components, topics.vocabulary, n=5)[0][1:]}
-    res2 = gap.run(tiny, scores, seed=0, n_permutations=500, cfg=cfg, n_topics=3, n_topic_words=5, cache_dir=tmp_path)
+    res2 = gap.run(tiny, scores, seed=0, seeds=[0, 1], n_permutations=500, cfg=cfg, n_topics=3, n_topic_words=5,
+                   cache_dir=tmp_path)
+    assert res2.fit.cached  # the same features, labels, configuration and seeds: trained once
     assert res2.missing_words and res2.word_score_source == "caller's word scores"
     np.testing.assert_array_equal(res2.predictions["p_neither"], res.predictions["p_neither"])
     # a function of the words needed (how the notebook passes the MLM scores): called once with those words
@@ -458,3 +469,34 @@ def test_run_end_to_end(tiny, monkeypatch, tmp_path):
                    n_permutations=500, cfg=cfg, n_topics=3, n_topic_words=5, cache_dir=tmp_path, score_source="len")
     assert len(asked) == 1 and res3.missing_words == () and res3.word_score_source == "len"
     assert set(asked[0]) == {w for ws in gap.top_words(topics.components, topics.vocabulary, n=5) for w in ws}
+
+
+def test_seed_study_equals_lone_fits_whatever_the_workers(tmp_path):
+    X, y = _planted()
+    lone = [gap.fit_predict(X[:450], y[:450], X[450:], cfg=SMALL, seed=s).proba for s in (3, 4)]
+    one = gap.fit_predict_seeds(X[:450], y[:450], X[450:], cfg=SMALL, seeds=[3, 4], workers=1)
+    two = gap.fit_predict_seeds(X[:450], y[:450], X[450:], cfg=SMALL, seeds=[3, 4], workers=2, cache_dir=tmp_path)
+    for study in (one, two):
+        assert study.proba.shape == (2, 150, 3) and study.best_epochs.shape == (2, SMALL.n_folds)
+        for k in range(2):
+            np.testing.assert_array_equal(study.proba[k], lone[k])  # bit for bit
+    again = gap.fit_predict_seeds(X[:450], y[:450], X[450:], cfg=SMALL, seeds=[3, 4], cache_dir=tmp_path)
+    assert again.cached and not two.cached
+    np.testing.assert_array_equal(again.proba, two.proba)
+    # another configuration is another key: never served from the cache
+    other = gap.fit_predict_seeds(X[:450], y[:450], X[450:], cfg=gap.MLPConfig(**{**vars(SMALL), "hidden": 8}),
+                                  seeds=[3, 4], cache_dir=tmp_path, workers=1)
+    assert not other.cached
+    # a damaged cache file is recomputed, not returned or raised
+    for f in tmp_path.glob("mlp-*.npz"):
+        f.write_bytes(f.read_bytes()[:100])
+    fixed = gap.fit_predict_seeds(X[:450], y[:450], X[450:], cfg=SMALL, seeds=[3, 4], cache_dir=tmp_path, workers=1)
+    assert not fixed.cached
+    np.testing.assert_array_equal(fixed.proba, two.proba)
+    with pytest.raises(ValueError, match="distinct"):
+        gap.fit_predict_seeds(X[:450], y[:450], X[450:], cfg=SMALL, seeds=[3, 3])
+
+
+def test_spread_over_seeds():
+    assert gap.spread([1.0, 2.0, 3.0]) == {"mean": 2.0, "sd": 1.0, "min": 1.0, "max": 3.0}
+    assert gap.spread([0.5])["sd"] == 0.0

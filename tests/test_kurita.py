@@ -133,8 +133,16 @@ def test_table5_and_topic_scores(planted):
     m, _ = planted
     t5, scores = kurita.table5(m)
     assert list(t5.paper_percent_male) == [88.5, 80.0, 78.9, 84.0]
-    assert t5.percent_male.between(0, 100).all() and (t5.model == m.label).all()
-    assert t5.loc[0, "percent_male"] == pytest.approx(100 * np.mean(scores["salary"] > 0))
+    assert (t5.model == m.label).all()
+    # a set whose scores are all 0 up to float rounding has no share (NaN, with a note); the others count only
+    # the scores above the rounding width
+    all_tied = t5.tied_within_rounding == t5.n_attributes
+    assert t5.percent_male[all_tied].isna().all() and t5.note[all_tied].str.contains("undefined").all()
+    assert t5.percent_male[~all_tied].between(0, 100).all() and (~all_tied).any()
+    _, noise = mlm.log_prob_bias_scores(m, kurita.table5_attributes()["salary"],
+                                        [mlm.TemplatePairs("TARGET is ATTRIBUTE", (("he", "she"),))],
+                                        return_noise=True)
+    assert t5.loc[0, "percent_male"] == pytest.approx(100 * np.mean(scores["salary"] > noise))
     t0, s0 = kurita.table5(None, unavailable="none")
     assert t0.percent_male.isna().all() and s0 == {}
     w = kurita.topic_word_scores(m, ["career", "family", "music"])

@@ -72,20 +72,37 @@ def test_planted_magnitude_is_the_hidden_state(planted):
 
 
 def test_planted_antisymmetric_and_grows_with_strength(tmp_path):
-    scores = {}
+    scores, noise = {}, {}
     for name, kw in {"male1": dict(male=["engineer"]), "female1": dict(female=["engineer"]),
                      "male3": dict(male=["engineer"], strength=6.0)}.items():
         m = mlm.load_mlm(str(tiny_mlm.build(tmp_path / name, seed=3, **kw)), device="cpu")
-        scores[name] = mlm.log_prob_bias_scores(m, ["engineer"], HE_SHE)[0]
+        sc, noise[name] = mlm.log_prob_bias_scores(m, ["engineer"], HE_SHE, return_noise=True)
+        scores[name] = sc[0]
     assert scores["male1"] > 0
-    assert scores["female1"] == pytest.approx(-scores["male1"], abs=1e-6)
+    # the two planted models are mirror images: equal up to the float32 rounding of their log probabilities,
+    # which depends on the CPU's kernels (so the tolerance is the rounding width, not a fixed 1e-6)
+    assert 0 < noise["male1"] < 1e-3 * abs(scores["male1"])
+    assert scores["female1"] == pytest.approx(-scores["male1"], abs=max(noise["male1"], noise["female1"]))
     assert scores["male3"] > scores["male1"] + 0.1
 
 
 def test_context_free_model_has_no_bias(tmp_path):
     m = mlm.load_mlm(str(tiny_mlm.build(tmp_path, male=MALE, female=FEMALE, layers=0)), device="cpu")
-    s = mlm.log_prob_bias_scores(m, MALE + FEMALE, HE_SHE)
-    assert np.all(np.abs(s) < 1e-6)
+    s, noise = mlm.log_prob_bias_scores(m, MALE + FEMALE, HE_SHE, return_noise=True)
+    assert np.all(np.abs(s) <= noise)  # 0 up to float rounding
+    t = mlm.attribute_test(s[:len(MALE)], s[len(MALE):], noise=noise)
+    assert np.isnan(t.effect_size) and np.isnan(t.p_value) and "equal up to float rounding" in t.undefined
+    assert np.isnan(mlm.share_favouring_first(s, noise))
+
+
+def test_rounding_noise_rule():
+    # 64 float32 ULPs of the largest log probability: 64 * 2**-21 at |log p| in [4, 8)
+    assert mlm.rounding_noise(-5.0) == 64 * 2.0 ** -21
+    a, b = np.array([0.3, 0.1, 0.2]), np.array([-0.1, 0.0, -0.2])
+    assert mlm.attribute_test(a, b, noise=1e-6).effect_size == mlm.attribute_test(a, b).effect_size
+    tied = mlm.attribute_test(a * 1e-9, b * 1e-9, noise=1e-6)
+    assert np.isnan(tied.effect_size) and tied.p is None and tied.summary()["undefined"]
+    assert mlm.share_favouring_first([0.5, -0.2, 1e-9, -1e-9], noise=1e-6) == 0.25
 
 
 def test_planted_words_must_be_one_piece(tmp_path):

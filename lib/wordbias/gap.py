@@ -40,6 +40,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,7 +55,7 @@ from .stats import TailProbability, subset_sum_tail
 #: the folder holding the three GAP files and their SOURCE.md
 DATA_DIR = paths.DATA / "gap"
 #: default on-disk cache of contextual features (gitignored)
-CACHE_DIR = paths.ROOT / ".cache" / "gap"
+CACHE_DIR = paths.CACHE / "gap"
 SPLITS = ("development", "test", "validation")
 COLUMNS = ("ID", "Text", "Pronoun", "Pronoun-offset", "A", "A-offset", "A-coref", "B", "B-offset", "B-coref", "URL")
 LABELS = ("A", "B", "neither")
@@ -177,12 +178,13 @@ def spans(df: pd.DataFrame) -> list[list[tuple[int, int]]]:
     return out
 
 
-def _features_key(model, texts: Sequence[str], sp, max_length: int) -> str:
-    """sha256 of everything the features depend on: model (name, path, size), texts, spans, max_length."""
+def _features_key(model, texts: Sequence[str], sp, max_length: int, batch_size: int) -> str:
+    """sha256 of everything the features depend on: model (name, path, size), texts, spans, max_length,
+    batch_size (padding changes the float rounding) and the compute fingerprint (kernels, versions)."""
     h = hashlib.sha256()
     cfg = model.model.config
     h.update(json.dumps([model.name, str(model.path), model.kind, cfg.hidden_size, cfg.num_hidden_layers,
-                         int(max_length)]).encode())
+                         int(max_length), int(batch_size), paths.compute_fingerprint()], sort_keys=True).encode())
     for t, s in zip(texts, sp):
         h.update(t.encode("utf-8"))
         h.update(np.asarray(s, dtype=np.int64).tobytes())
@@ -196,7 +198,8 @@ def features(model, df: pd.DataFrame, *, batch_size: int = 32, max_length: int =
     Kurita et al. (2019) §4 "Model". Uses :func:`wordbias.contextual.span_embeddings` (mean over the
     WordPieces of a span). With ``cache_dir`` the array is stored there as
     ``<model label>-<split>-<hash[:16]>.npz`` (no pickle), the hash covering the model name and path, the
-    texts, the spans and ``max_length``; a cached file is used only if its stored full hash matches.
+    texts, the spans, ``max_length``, ``batch_size`` and :func:`wordbias.paths.compute_fingerprint`; a
+    cached file is used only if its stored full hash and the array's shape match.
     """
     from . import contextual
 
@@ -204,12 +207,12 @@ def features(model, df: pd.DataFrame, *, batch_size: int = 32, max_length: int =
     sp = spans(df)
     cache_file = key = None
     if cache_dir is not None:
-        key = _features_key(model, texts, sp, max_length)
+        key = _features_key(model, texts, sp, max_length, batch_size)
         split = df.attrs.get("split", "rows")
         cache_file = Path(cache_dir) / f"{model.label}-{split}-{key[:16]}.npz"
         if cache_file.exists():
             with np.load(cache_file, allow_pickle=False) as z:
-                if str(z["key"]) == key:
+                if str(z["key"]) == key and z["features"].shape == (len(texts), 3 * model.model.config.hidden_size):
                     return z["features"]
     vecs = contextual.span_embeddings(model, texts, sp, batch_size=batch_size, max_length=max_length,
                                       progress=progress, desc=f"GAP {df.attrs.get('split', '')}".strip())
@@ -533,6 +536,114 @@ def fit_predict(X_train, y_train, X_predict, *, cfg: MLPConfig = MLPConfig(), se
                       epochs_run=ens.epochs_run, seconds=time.perf_counter() - t0, ensemble=ens)
 
 
+@dataclass
+class SeedStudy:
+    """The Kaggle protocol run once per training seed (:func:`fit_predict_seeds`): the development
+    probabilities of each seed's fold-averaged model and per-fold diagnostics, seed by seed."""
+
+    seeds: list[int]
+    proba: np.ndarray  # [S, n_predict, 3]: A, B, neither, one row of probabilities per seed
+    fold_val_log_loss: np.ndarray  # [S, F] held-out cross-entropy (no penalty) of each fold model
+    best_epochs: np.ndarray  # [S, F]
+    epochs_run: np.ndarray  # [S, F]
+    seconds: float  # training time (0 when read from the cache)
+    cached: bool = False
+
+
+def _study_key(X_train, y_train, X_predict, cfg: MLPConfig, seeds) -> str:
+    """sha256 of everything a seed study depends on: the arrays, the configuration, the seeds, this
+    module's source (the trainer) and the compute fingerprint (kernel settings, library versions)."""
+    h = hashlib.sha256(json.dumps([vars(cfg), [int(s) for s in seeds], paths.compute_fingerprint()],
+                                  sort_keys=True).encode())
+    h.update(Path(__file__).read_bytes())
+    for a in (X_train, y_train, X_predict):
+        a = np.ascontiguousarray(a)
+        h.update(f"{a.dtype.str}{a.shape}".encode())
+        h.update(a.tobytes())
+    return h.hexdigest()
+
+
+def fit_predict_seeds(X_train, y_train, X_predict, *, cfg: MLPConfig = MLPConfig(), seeds: Sequence[int] = (0,),
+                      cache_dir: str | Path | None = None, workers: int | None = None) -> SeedStudy:
+    """:func:`fit_predict` for every seed in ``seeds``, the seeds spread over ``workers`` processes (default:
+    the CPUs this process may use). Each seed's training is single-threaded and independent of the others,
+    so seed s gives exactly ``fit_predict(..., seed=s)`` whatever the number of workers (tested).
+
+    The trained MLP is chaotic: a training seed (fold split, initialisation, dropout, batch order), or a
+    CPU that rounds one product differently, moves its probabilities by as much as the effects it is
+    used to measure, so results are reported over seeds. With ``cache_dir`` the probabilities and
+    diagnostics are stored as ``.npz`` (no pickle) under the key of :func:`_study_key` and reused."""
+    X_train = np.asarray(X_train, dtype=np.float32)
+    X_predict = np.asarray(X_predict, dtype=np.float32)
+    y_train = np.asarray(y_train)
+    if y_train.dtype.kind not in "iu":
+        y_train = label_codes(y_train)
+    seeds = [int(s) for s in seeds]
+    if not seeds or len(set(seeds)) != len(seeds):
+        raise ValueError(f"seeds must be distinct and at least one, got {seeds}")
+    cache_file = key = None
+    if cache_dir is not None:
+        key = _study_key(X_train, y_train, X_predict, cfg, seeds)
+        cache_file = Path(cache_dir) / f"mlp-{key[:24]}.npz"
+        study = _read_study(cache_file, key, seeds, len(X_predict))
+        if study is not None:
+            return study
+    t0 = time.perf_counter()
+    fits = _map_seeds(X_train, y_train, X_predict, cfg, seeds, workers)
+    study = SeedStudy(seeds=seeds, proba=np.stack([f.proba for f in fits]),
+                      fold_val_log_loss=np.array([f.fold_val_log_loss for f in fits]),
+                      best_epochs=np.array([f.best_epochs for f in fits]),
+                      epochs_run=np.array([f.epochs_run for f in fits]), seconds=time.perf_counter() - t0)
+    if cache_file is not None:
+        cache_file.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cache_file.with_suffix(f".{os.getpid()}.tmp.npz")
+        np.savez(tmp, key=np.array(key), seeds=np.array(seeds), proba=study.proba,
+                 fold_val_log_loss=study.fold_val_log_loss, best_epochs=study.best_epochs,
+                 epochs_run=study.epochs_run)
+        tmp.replace(cache_file)
+    return study
+
+
+def _fit_one(args) -> Prediction:
+    """Worker of :func:`fit_predict_seeds`: one seed's :func:`fit_predict`, without the models."""
+    X_train, y_train, X_predict, cfg, seed = args
+    pred = fit_predict(X_train, y_train, X_predict, cfg=cfg, seed=seed)
+    pred.ensemble = None
+    return pred
+
+
+def _map_seeds(X_train, y_train, X_predict, cfg: MLPConfig, seeds: list[int], workers: int | None) -> list:
+    """:func:`_fit_one` for each seed, in order; in a pool of spawned processes when workers > 1."""
+    from .ube import default_workers
+
+    jobs = [(X_train, y_train, X_predict, cfg, s) for s in seeds]
+    workers = min(len(seeds), workers or default_workers())
+    if workers <= 1:
+        return [_fit_one(j) for j in jobs]
+    import multiprocessing as mp
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(workers, mp_context=mp.get_context("spawn")) as pool:
+        return list(pool.map(_fit_one, jobs))
+
+
+def _read_study(path: Path, key: str, seeds: list[int], n_predict: int) -> SeedStudy | None:
+    """A cached :class:`SeedStudy`, or None when the file is absent, unreadable, of another key or of the
+    wrong shape (then it is recomputed and overwritten)."""
+    import zipfile
+
+    if not path.exists():
+        return None
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            if str(z["key"]) != key or z["seeds"].tolist() != seeds or z["proba"].shape != (len(seeds), n_predict, 3):
+                return None
+            return SeedStudy(seeds=seeds, proba=z["proba"], fold_val_log_loss=z["fold_val_log_loss"],
+                             best_epochs=z["best_epochs"], epochs_run=z["epochs_run"], seconds=0.0, cached=True)
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile):
+        return None
+
+
 def log_loss(y, proba, eps: float = 1e-15) -> float:
     """Mean cross-entropy of class indices ``y`` under ``proba`` (clipped to [eps, 1]), natural log."""
     proba = np.asarray(proba, dtype=np.float64)
@@ -788,31 +899,43 @@ def cosine_word_scores(encoder, words: Sequence[str], template: str = "GGG are i
 
 @dataclass
 class GapResult:
-    """Section 4 in one object (see :func:`run`)."""
+    """Section 4 in one object (see :func:`run`). Everything that depends on the trained MLP is given over
+    the training seeds: per seed in ``seed_table``, and as mean, standard deviation, min and max elsewhere."""
 
     model: str
-    seed: int
-    table4: pd.DataFrame  # gender × (n, n_neither, prior, avg_predicted, paper_prior, paper_avg_predicted)
-    test: GenderTest
-    metrics: pd.DataFrame  # development accuracy / log loss: all rows, female, male
-    predictions: pd.DataFrame  # development rows: ID, gender, label, p_A, p_B, p_neither, sample_bias
+    seeds: list[int]
+    table4: pd.DataFrame  # gender × (n, n_neither, prior, avg_predicted mean/sd/min/max over seeds, paper_*)
+    test: GenderTest  # the permutation test on P(neither) averaged over the seeds' models
+    seed_table: pd.DataFrame  # seed × (accuracy, log_loss, female − male, p, Spearman rho and p per subset)
+    metrics: pd.DataFrame  # development accuracy / log loss (all, female, male): mean and sd over seeds
+    predictions: pd.DataFrame  # development rows: ID, gender, label, p_A, p_B, p_neither (seed means), sd, sample_bias
     topics: pd.DataFrame  # Table 6 (top 5 words) + bias, n_scored, missing
-    correlations: pd.DataFrame  # Spearman per subset (female: the paper's; male: for comparison)
+    correlations: pd.DataFrame  # Spearman per subset: rho of the seed-mean P(neither), and rho's mean/sd over seeds
     word_score_source: str
     missing_words: tuple[str, ...]
-    fit: Prediction = field(repr=False)
+    fit: SeedStudy = field(repr=False)
     timings: dict = field(default_factory=dict)
 
 
-def run(encoder, word_scores: Mapping[str, float] | Callable[[list[str]], Mapping[str, float]] | None = None, *, seed: int = 0, n_permutations: int = 100_000,
+def spread(values) -> dict:
+    """mean, sd (ddof 1; 0 for one value), min and max of a seed distribution."""
+    v = np.asarray(values, dtype=np.float64)
+    return {"mean": float(v.mean()), "sd": float(v.std(ddof=1)) if v.size > 1 else 0.0,
+            "min": float(v.min()), "max": float(v.max())}
+
+
+def run(encoder, word_scores: Mapping[str, float] | Callable[[list[str]], Mapping[str, float]] | None = None, *,
+        seed: int = 0, seeds: Sequence[int] | None = None, n_permutations: int = 100_000,
         cfg: MLPConfig = MLPConfig(), n_topics: int = 20, n_topic_words: int = 15,
         cache_dir: str | Path | None = CACHE_DIR, progress: bool = False,
         score_source: str | None = None) -> GapResult:
     """Kurita et al. (2019) §4 end to end on an encoder (``wordbias.contextual.Model``).
 
     1. features of the three splits (cached in ``cache_dir`` unless it is None);
-    2. the MLP trained on gap-test + gap-validation, predicting gap-development (:func:`fit_predict`);
-    3. Table 4 and the one-sided permutation test (female > male) with ``n_permutations`` relabellings;
+    2. the MLP trained on gap-test + gap-validation, predicting gap-development, once per training seed in
+       ``seeds`` (default: ``seed`` alone), all seeds stacked (:func:`fit_predict_seeds`, cached);
+    3. Table 4 over the seeds, and the one-sided permutation test (female > male) with ``n_permutations``
+       relabellings, per seed and on P(neither) averaged over the seeds;
     4. 20 NMF topics of the development texts, their bias from ``word_scores`` (top ``n_topic_words``
        words; words without a score are dropped and listed in ``missing_words``), the samples' bias and
        Spearman's ρ with P(neither) over the female (the paper's) and, for comparison, the male rows.
@@ -822,6 +945,7 @@ def run(encoder, word_scores: Mapping[str, float] | Callable[[list[str]], Mappin
     needed returning one (e.g. ``lambda w: kurita.topic_word_scores(mlm, w)``), and ``score_source``
     names the scores (default "caller's word scores").
     """
+    seeds = [int(seed)] if seeds is None else [int(s) for s in seeds]
     timings = {}
     t0 = time.perf_counter()
     data = {s: load(s) for s in SPLITS}
@@ -829,22 +953,22 @@ def run(encoder, word_scores: Mapping[str, float] | Callable[[list[str]], Mappin
     timings["features_s"] = time.perf_counter() - t0
 
     train = pd.concat([data["test"], data["validation"]], ignore_index=True)
-    X_train = np.concatenate([feats["test"], feats["validation"]])
     dev = data["development"]
-    pred = fit_predict(X_train, label_codes(train["label"]), feats["development"], cfg=cfg, seed=seed)
-    timings["mlp_s"] = pred.seconds
-    p_neither = pred.proba[:, 2]
-
-    t0 = time.perf_counter()
-    table = neither_table(dev, p_neither)
-    table["paper_prior"] = PAPER_TABLE4["prior"]
-    table["paper_avg_predicted"] = PAPER_TABLE4["avg_predicted"]
-    test = gender_permutation_test(p_neither, dev["gender"].to_numpy(), n_permutations=n_permutations, seed=seed)
-    timings["permutation_s"] = time.perf_counter() - t0
+    study = fit_predict_seeds(np.concatenate([feats["test"], feats["validation"]]), label_codes(train["label"]),
+                              feats["development"], cfg=cfg, seeds=seeds, cache_dir=cache_dir)
+    timings["mlp_s"] = study.seconds
     fem = (dev["gender"] == "female").to_numpy()
     y = label_codes(dev["label"])
-    metrics = pd.DataFrame([scores(y, pred.proba), scores(y[fem], pred.proba[fem]), scores(y[~fem], pred.proba[~fem])],
-                           index=pd.Index(["all", "female", "male"], name="rows"))
+    mean_proba = study.proba.mean(axis=0)
+
+    t0 = time.perf_counter()
+    table = _table4_over_seeds(dev, study.proba[:, :, 2])
+    per_seed = [gender_permutation_test(pr[:, 2], dev["gender"].to_numpy(), n_permutations=n_permutations, seed=seed)
+                for pr in study.proba]
+    test = gender_permutation_test(mean_proba[:, 2], dev["gender"].to_numpy(), n_permutations=n_permutations,
+                                   seed=seed)
+    timings["permutation_s"] = time.perf_counter() - t0
+    metrics = _metrics_over_seeds(y, fem, study.proba)
 
     t0 = time.perf_counter()
     topics = fit_topics(dev["Text"].tolist(), n_topics, seed=seed)
@@ -863,11 +987,50 @@ def run(encoder, word_scores: Mapping[str, float] | Callable[[list[str]], Mappin
     tb = topic_bias(topics.components, topics.vocabulary, word_scores, n_words=n_topic_words, missing="drop")
     table6 = topics_table(topics).join(tb)
     sb = sample_bias(topics.doc_topic, tb["bias"].to_numpy())
-    corr = pd.DataFrame([vars(bias_correlation(sb, p_neither, fem, subset="female")),
-                         vars(bias_correlation(sb, p_neither, ~fem, subset="male"))]).set_index("subset")
-    preds = pd.DataFrame({"ID": dev["ID"], "gender": dev["gender"], "label": dev["label"], "p_A": pred.proba[:, 0],
-                          "p_B": pred.proba[:, 1], "p_neither": p_neither, "sample_bias": sb})
+    rhos = {name: [bias_correlation(sb, pr[:, 2], mask, subset=name) for pr in study.proba]
+            for name, mask in (("female", fem), ("male", ~fem))}
+    corr = pd.DataFrame([{**vars(bias_correlation(sb, mean_proba[:, 2], mask, subset=name)),
+                          "rho_seed_mean": spread([r.rho for r in rhos[name]])["mean"],
+                          "rho_seed_sd": spread([r.rho for r in rhos[name]])["sd"]}
+                         for name, mask in (("female", fem), ("male", ~fem))]).set_index("subset")
+    seed_table = pd.DataFrame({
+        "seed": seeds,
+        "accuracy": [scores(y, pr)["accuracy"] for pr in study.proba],
+        "log_loss": [scores(y, pr)["log_loss"] for pr in study.proba],
+        "female_minus_male": [t.difference for t in per_seed],
+        "p_female_higher": [t.p_value for t in per_seed],
+        "rho_female": [r.rho for r in rhos["female"]],
+        "rho_female_p": [r.p_value for r in rhos["female"]],
+    }).set_index("seed")
+    preds = pd.DataFrame({"ID": dev["ID"], "gender": dev["gender"], "label": dev["label"], "p_A": mean_proba[:, 0],
+                          "p_B": mean_proba[:, 1], "p_neither": mean_proba[:, 2],
+                          "p_neither_sd": study.proba[:, :, 2].std(axis=0, ddof=1) if len(seeds) > 1 else 0.0,
+                          "sample_bias": sb})
     missing_words = tuple(sorted({w for m in tb["missing"] for w in m}))
-    return GapResult(model=encoder.label, seed=seed, table4=table, test=test, metrics=metrics, predictions=preds,
-                     topics=table6, correlations=corr, word_score_source=source, missing_words=missing_words,
-                     fit=pred, timings=timings)
+    return GapResult(model=encoder.label, seeds=seeds, table4=table, test=test, seed_table=seed_table,
+                     metrics=metrics, predictions=preds, topics=table6, correlations=corr,
+                     word_score_source=source, missing_words=missing_words, fit=study, timings=timings)
+
+
+def _table4_over_seeds(dev: pd.DataFrame, p_neither_by_seed: np.ndarray) -> pd.DataFrame:
+    """Table 4 with the average predicted P(neither) given over the seeds (mean, sd, min, max)."""
+    tables = [neither_table(dev, p) for p in p_neither_by_seed]
+    out = tables[0][["n", "n_neither", "prior"]].copy()
+    for gender in out.index:
+        for stat, v in spread([t.at[gender, "avg_predicted"] for t in tables]).items():
+            out.loc[gender, f"avg_predicted_{stat}"] = v
+    out["paper_prior"] = PAPER_TABLE4["prior"]
+    out["paper_avg_predicted"] = PAPER_TABLE4["avg_predicted"]
+    return out
+
+
+def _metrics_over_seeds(y: np.ndarray, fem: np.ndarray, proba_by_seed: np.ndarray) -> pd.DataFrame:
+    """Development accuracy and log loss of each seed's model, for all rows, female and male pronouns:
+    mean and sd over the seeds."""
+    rows = {}
+    for name, m in (("all", np.ones_like(fem)), ("female", fem), ("male", ~fem)):
+        per = [scores(y[m], pr[m]) for pr in proba_by_seed]
+        acc, ll = spread([p["accuracy"] for p in per]), spread([p["log_loss"] for p in per])
+        rows[name] = {"n": per[0]["n"], "accuracy_mean": acc["mean"], "accuracy_sd": acc["sd"],
+                      "log_loss_mean": ll["mean"], "log_loss_sd": ll["sd"]}
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("rows")

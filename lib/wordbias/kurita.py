@@ -122,10 +122,11 @@ def log_prob_test(cat: Category, model: contextual.Model, *, seed: int = 0, p_me
     pairs, then the effect size and the permutation test over attributes."""
     role_a, role_b = cat.log_prob_attributes
     A, B = cat.sets[role_a], cat.sets[role_b]
-    scores = mlm.log_prob_bias_scores(model, list(A) + list(B), cat.log_prob_templates, prior_mask=prior_mask,
-                                      batch_size=batch_size, progress=progress)
+    scores, noise = mlm.log_prob_bias_scores(model, list(A) + list(B), cat.log_prob_templates,
+                                             prior_mask=prior_mask, batch_size=batch_size, progress=progress,
+                                             return_noise=True)
     return mlm.attribute_test(scores[:len(A)], scores[len(A):], A=A, B=B, p_method=p_method, n_samples=n_samples,
-                              seed=seed)
+                              seed=seed, noise=noise)
 
 
 def _row(cat: Category, method: str, model: str, paper_d, paper_sig, d=None, p=None, p_method=None, n=None,
@@ -163,8 +164,8 @@ def table3(cats: Sequence[Category], *, embedding, embedding_name: str, encoder:
         if masked_lm is not None:
             t = log_prob_test(cat, masked_lm, seed=seed, p_method=p_method, n_samples=n_samples)
             rows.append(_row(cat, "log probability bias score", masked_lm.label, cat.paper["log_prob"],
-                             cat.paper["log_prob_significant"], t.effect_size, t.p_value, t.p.method,
-                             f"{len(t.A)}+{len(t.B)} attributes"))
+                             cat.paper["log_prob_significant"], t.effect_size, None if t.p is None else t.p_value,
+                             t.p_method, f"{len(t.A)}+{len(t.B)} attributes", t.undefined))
         else:
             rows.append(_row(cat, "log probability bias score", "-", cat.paper["log_prob"],
                              cat.paper["log_prob_significant"], note=unavailable))
@@ -224,10 +225,15 @@ def table5(masked_lm: contextual.Model | None, *, batch_size: int = 32, progress
                "paper_percent_male": s["paper_percent"], "model": "-", "percent_male": None,
                "note": s.get("note", "")}
         if masked_lm is not None:
-            sc = mlm.log_prob_bias_scores(masked_lm, attributes[key], [mlm.TemplatePairs(s["template"], ((x, y),))],
-                                          batch_size=batch_size, progress=progress)
+            sc, noise = mlm.log_prob_bias_scores(masked_lm, attributes[key],
+                                                 [mlm.TemplatePairs(s["template"], ((x, y),))],
+                                                 batch_size=batch_size, progress=progress, return_noise=True)
             scores[key] = sc
-            row.update(model=masked_lm.label, percent_male=100 * mlm.share_favouring_first(sc))
+            tied = int((np.abs(sc) <= noise).sum())
+            row.update(model=masked_lm.label, percent_male=100 * mlm.share_favouring_first(sc, noise),
+                       tied_within_rounding=tied)
+            if tied == len(sc):
+                row["note"] = "; ".join(filter(None, [row["note"], "undefined: every score is 0 up to float rounding"]))
         else:
             row["note"] = "; ".join(filter(None, [unavailable, row["note"]]))
         rows.append(row)

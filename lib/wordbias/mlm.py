@@ -167,28 +167,48 @@ def increased_log_probability(m: Model, templates: Sequence[str], targets: Seque
                 requests.setdefault(prior, set()).add((first, ids))
                 plan.append((ti, gi, ai, (tgt, 0, ids), (prior, first, ids)))
     logp = masked_log_probs(m, {s: sorted(r) for s, r in requests.items()}, batch_size=batch_size, progress=progress)
+    _LAST_SCALE[0] = max(abs(v) for v in logp.values())
     out = np.empty((len(templates), len(targets), len(attributes)))
     for ti, gi, ai, k_tgt, k_prior in plan:
         out[ti, gi, ai] = logp[k_tgt] - logp[k_prior]
     return out
 
 
+#: a bias score within this many float32 ULPs (of the largest log probability it is computed from) of another
+#: is equal to it up to rounding: scores combine four float32 log-softmax values whose last bits change with
+#: the CPU's kernels (measured: up to 4 ULPs apart on the tiny planted model between AVX2 and SSE kernels)
+ROUNDING_ULPS = 64
+_LAST_SCALE = [0.0]
+
+
+def rounding_noise(log_prob_scale: float) -> float:
+    """The width below which two bias scores are equal up to float32 rounding: :data:`ROUNDING_ULPS` ULPs of
+    the largest |log probability| they come from."""
+    return float(ROUNDING_ULPS * np.spacing(np.float32(abs(log_prob_scale))))
+
+
 def log_prob_bias_scores(m: Model, attributes: Sequence[str], templates: Sequence[TemplatePairs], *,
-                         prior_mask: str = "per_piece", batch_size: int = 32, progress: bool = False) -> np.ndarray:
+                         prior_mask: str = "per_piece", batch_size: int = 32, progress: bool = False,
+                         return_noise: bool = False):
     """The log probability bias score of each attribute (§2), averaged over templates and their target pairs
-    (§3.2: "the mean log probability bias score for each attribute"). Positive = favours the first target."""
+    (§3.2: "the mean log probability bias score for each attribute"). Positive = favours the first target.
+
+    With ``return_noise`` returns (scores, noise): ``noise`` is :func:`rounding_noise` of the largest
+    |log probability| used, the spread under which scores are rounding noise, not a measurement."""
     templates = [t if isinstance(t, TemplatePairs) else TemplatePairs.from_dict(t) for t in templates]
-    rows = []
+    rows, scale = [], 0.0
     for tp in templates:
         if not tp.pairs:
             raise _weat.DegenerateSetError(f"template {tp.template!r} has no target pairs")
         words = sorted({w for pair in tp.pairs for w in pair})
         inc = increased_log_probability(m, [tp.template], words, attributes, prior_mask=prior_mask,
                                         batch_size=batch_size, progress=progress)[0]
+        scale = max(scale, _LAST_SCALE[0])
         index = {w: i for i, w in enumerate(words)}
         for x, y in tp.pairs:
             rows.append(inc[index[x]] - inc[index[y]])
-    return np.mean(rows, axis=0)
+    scores = np.mean(rows, axis=0)
+    return (scores, rounding_noise(scale)) if return_noise else scores
 
 
 @dataclass(frozen=True)
@@ -201,39 +221,62 @@ class AttributeTest:
     scores_B: np.ndarray
     statistic: float
     effect_size: float
-    p: "wordbias.stats.TailProbability"  # noqa: F821
+    p: "wordbias.stats.TailProbability | None"  # noqa: F821  (None when undefined)
+    undefined: str = ""  # why the effect size and p are undefined (scores equal up to rounding), else ""
 
     @property
     def p_value(self) -> float:
-        return self.p.p_value
+        return float("nan") if self.p is None else self.p.p_value
+
+    @property
+    def p_method(self) -> str | None:
+        return None if self.p is None else self.p.method
 
     def summary(self) -> dict:
         return {"n_attribute": len(self.A) if len(self.A) == len(self.B) else f"{len(self.A)}x{len(self.B)}",
                 "mean_score_A": float(np.mean(self.scores_A)), "mean_score_B": float(np.mean(self.scores_B)),
-                "effect_size": self.effect_size, "p_value": self.p.p_value, "p_method": self.p.method}
+                "effect_size": self.effect_size, "p_value": self.p_value, "p_method": self.p_method,
+                "undefined": self.undefined}
 
 
 def attribute_test(scores_A, scores_B, *, A: Sequence[str] = (), B: Sequence[str] = (), p_method: str = "auto",
-                   n_samples: int = 100_000, seed: int = 0) -> AttributeTest:
+                   n_samples: int = 100_000, seed: int = 0, noise: float = 0.0) -> AttributeTest:
     """Effect size and permutation test over attributes (§3.2).
 
     statistic = mean_{a∈A} score(a) − mean_{b∈B} score(b); effect size = statistic / std over A ∪ B of the
     mean scores (sample std, as :func:`wordbias.weat.effect_size`); p = Pr[statistic of a random split of
     A ∪ B into sets of the sizes of A and B ≥ observed] (one-sided, exact when affordable).
+
+    ``noise`` (:func:`rounding_noise`): when every score of A ∪ B lies within ``noise`` of every other, the
+    scores are equal up to float rounding and their differences are noise, so the effect size and p are
+    undefined (NaN, with the reason in ``undefined``) rather than computed from the noise.
     """
     a = np.asarray(scores_A, dtype=np.float64)
     b = np.asarray(scores_B, dtype=np.float64)
     if a.size < 2 or b.size < 2:
         raise _weat.DegenerateSetError(f"attribute sets need at least 2 words each, got {a.size} and {b.size}")
+    pooled = np.concatenate([a, b])
+    if np.ptp(pooled) <= noise:
+        why = (f"undefined: all {pooled.size} bias scores are equal up to float rounding (spread "
+               f"{np.ptp(pooled):.1e} <= {noise:.1e}, {ROUNDING_ULPS} float32 ULPs of the log probabilities)")
+        return AttributeTest(A=tuple(A), B=tuple(B), scores_A=a, scores_B=b, statistic=float("nan"),
+                             effect_size=float("nan"), p=None, undefined=why)
     d = _weat.effect_size(a, b)
     p = _weat.p_value(a, b, method=p_method, n_samples=n_samples, seed=seed)
     return AttributeTest(A=tuple(A), B=tuple(B), scores_A=a, scores_B=b, statistic=float(a.mean() - b.mean()),
                          effect_size=d, p=p)
 
 
-def share_favouring_first(scores) -> float:
-    """Table 5: the fraction of attributes whose bias score favours the first target (score > 0)."""
+def share_favouring_first(scores, noise: float = 0.0) -> float:
+    """Table 5: the fraction of attributes whose bias score favours the first target (score > ``noise``).
+
+    A score within ``noise`` of 0 (:func:`rounding_noise`) favours neither target; when every score does,
+    the share is undefined (NaN): its sign would be rounding noise."""
     s = np.asarray(scores, dtype=np.float64)
     if s.size == 0:
         raise _weat.DegenerateSetError("no attributes to count")
-    return float(np.mean(s > 0))
+    if np.isnan(s).any():
+        raise ValueError(f"{int(np.isnan(s).sum())} bias scores are NaN")
+    if (np.abs(s) <= noise).all():
+        return float("nan")
+    return float(np.mean(s > noise))

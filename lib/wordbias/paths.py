@@ -15,8 +15,31 @@ DATA = ROOT / "data"
 STIMULI = DATA / "stimuli"
 RESULTS = ROOT / "results"
 FIGURES = ROOT / "figures"
+#: caches of slow, deterministic results (features, trained models); ``WORDBIAS_CACHE`` moves it
+CACHE = Path(os.environ.get("WORDBIAS_CACHE", ROOT / ".cache"))
+
+#: environment variables that choose the CPU code paths of numpy, OpenBLAS, torch, oneDNN, MKL and numba
+#: (the Makefile's KERNELS setting); results that depend on float rounding are cached per setting
+KERNEL_VARIABLES = ("WORDBIAS_KERNELS", "OPENBLAS_CORETYPE", "NPY_DISABLE_CPU_FEATURES", "ATEN_CPU_CAPABILITY",
+                    "ONEDNN_MAX_CPU_ISA", "MKL_CBWR", "NUMBA_CPU_NAME", "OPENBLAS_NUM_THREADS")
 
 
 def embeddings_dir() -> Path:
     """The folder holding user-supplied full embeddings (``WORDBIAS_EMBEDDINGS``, default ``data/embeddings``)."""
     return Path(os.environ.get("WORDBIAS_EMBEDDINGS", DATA / "embeddings"))
+
+
+def compute_fingerprint() -> dict:
+    """What decides the float rounding of a computation besides its inputs: the kernel variables, the
+    machine architecture and the versions of numpy, torch and scikit-learn (for cache keys)."""
+    import platform
+    from importlib import metadata
+
+    versions = {}
+    for pkg in ("numpy", "scipy", "torch", "transformers", "scikit-learn"):
+        try:
+            versions[pkg] = metadata.version(pkg)
+        except metadata.PackageNotFoundError:
+            versions[pkg] = None
+    return {"machine": platform.machine(), "versions": versions,
+            "kernels": {k: os.environ.get(k) for k in KERNEL_VARIABLES}}

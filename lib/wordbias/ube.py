@@ -137,13 +137,18 @@ def clean_names(kv, tokens: Sequence[str], *, fraction: float = 0.2, top_words: 
 
 def cluster(unit_vectors: np.ndarray, k: int, *, seed: int = 0) -> np.ndarray:
     """K-means++ (scikit-learn ``KMeans`` with its default parameters and ``random_state=seed``) on unit
-    vectors; returns labels 0..k-1 (Sections 3.1 and 3.2)."""
+    vectors; returns labels 0..k-1 (Sections 3.1 and 3.2).
+
+    Runs on one OpenMP thread: scikit-learn sums the cluster centres per thread and then adds the threads'
+    partial sums, so the labels could depend on the machine's core count."""
     from sklearn.cluster import KMeans
+    from threadpoolctl import threadpool_limits
 
     if len(unit_vectors) < k:
         raise DegenerateSetError(f"cannot form {k} clusters from {len(unit_vectors)} vectors")
     km = KMeans(n_clusters=k, init="k-means++", random_state=seed)
-    labels = km.fit_predict(np.ascontiguousarray(unit_vectors, dtype=np.float64))
+    with threadpool_limits(1):
+        labels = km.fit_predict(np.ascontiguousarray(unit_vectors, dtype=np.float64))
     sizes = np.bincount(labels, minlength=k)
     if np.any(sizes == 0):
         raise DegenerateSetError(f"K-means left clusters {np.flatnonzero(sizes == 0).tolist()} empty")
@@ -322,13 +327,16 @@ _KERNEL = None
 def null_sigma_batch(W: np.ndarray, category: np.ndarray, Z: np.ndarray, Abar: np.ndarray, t: int) -> np.ndarray:
     """σ_ijr of Step 3 for a batch of b rotated group-mean matrices Z (b×n×d): b×n×m (float64).
 
-    The matrix product W Zᵀ is taken in W's dtype (float32 for speed); ``category`` must be int32.
+    The matrix product W Zᵀ is taken in W's dtype (float32 for speed), one rotation at a time (a stacked
+    ``matmul`` makes one n×d by d×M product per rotation): the shape of every product is the same whatever
+    the batch size, so BLAS takes the same code path and σ does not depend on ``b`` (a (b·n)×d product may
+    round differently for different b). ``category`` must be int32.
     """
     b, n, d = Z.shape
     m = len(Abar)
     Z = Z.astype(W.dtype, copy=False)
     const = np.einsum("bnd,md->bnm", Z - Z.mean(axis=1, keepdims=True), Abar)
-    P = Z.reshape(b * n, d) @ W.T
+    P = np.matmul(Z, W.T).reshape(b * n, W.shape[0])
     out = np.empty((b, n, m))
     _kernel()(P, n, np.ascontiguousarray(category, dtype=np.int32), m, t, const, out)
     return out

@@ -1,0 +1,446 @@
+"""Tests for wordbias.repro: classify regenerated outputs against a temporary git repository."""
+
+from __future__ import annotations
+
+import copy
+import csv
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from wordbias import repro
+from wordbias.repro import Comparison, compare_file, compare_tree, load_tolerances, main
+
+CSV = "name,x,y,n\nalpha,0.803853,1.23457,77\nbeta,-0.126984,4.11353e-05,12\ngamma,0.5,,3\n"
+
+NOTEBOOK = {
+    "nbformat": 4,
+    "nbformat_minor": 5,
+    "metadata": {"kernelspec": {"name": "python3"}},
+    "cells": [
+        {"cell_type": "markdown", "metadata": {}, "source": ["# Title"]},
+        {
+            "cell_type": "code", "execution_count": 1, "metadata": {"tags": []}, "source": ["print(es)"],
+            "outputs": [{"output_type": "stream", "name": "stdout", "text": ["effect size 0.6715, p 1.4e-09\n"]}],
+        },
+        {
+            "cell_type": "code", "execution_count": 2, "metadata": {}, "source": ["n"],
+            "outputs": [{"output_type": "execute_result", "execution_count": 2, "metadata": {},
+                         "data": {"text/plain": ["77"], "text/html": ["<b>77</b>"]}}],
+        },
+        {
+            "cell_type": "code", "execution_count": 3, "metadata": {"tags": ["repro-chaotic"]}, "source": ["timeit()"],
+            "outputs": [{"output_type": "stream", "name": "stdout", "text": ["elapsed 12.5 s\n"]}],
+        },
+        {
+            "cell_type": "code", "execution_count": 4, "metadata": {}, "source": ["plot()"],
+            "outputs": [{"output_type": "display_data", "metadata": {},
+                         "data": {"image/png": "iVBORw0KGgoAAAA", "text/plain": ["<Figure size 640x480 with 1 Axes>"]}}],
+        },
+    ],
+}
+
+
+def _png(block: tuple[int, int] | None = None, size: tuple[int, int] = (100, 100)) -> bytes:
+    """A striped RGBA test image; ``block`` = (side, value) paints a square in the corner."""
+    arr = np.zeros((size[1], size[0], 4), dtype=np.uint8)
+    arr[..., 3] = 255
+    arr[:, ::10, 0] = 200
+    if block:
+        side, value = block
+        arr[:side, :side, :3] = value
+    buf = io.BytesIO()
+    Image.fromarray(arr, "RGBA").save(buf, format="PNG")
+    return buf.getvalue()
+
+
+def _nb_bytes(nb: dict) -> bytes:
+    return (json.dumps(nb, indent=1, sort_keys=True) + "\n").encode()
+
+
+def _git(repo: Path, *args: str) -> None:
+    subprocess.run(
+        ["git", "-c", "user.name=Test", "-c", "user.email=test@example.org", "-c", "commit.gpgsign=false", *args],
+        cwd=repo, check=True, capture_output=True,
+    )
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """A committed repo with a CSV, a PNG with a PDF twin, a lone PDF and a notebook."""
+    files = {
+        "results/t.csv": CSV.encode(),
+        "figures/fig.png": _png(),
+        "figures/fig.pdf": b"%PDF-1.4\n% figure one\n%%EOF\n",
+        "figures/solo.pdf": b"%PDF-1.4\n% lonely figure\n%%EOF\n",
+        "notebooks/nb.ipynb": _nb_bytes(NOTEBOOK),
+        "README.md": b"not compared\n",
+    }
+    for rel, data in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_bytes(data)
+    _git(tmp_path, "init", "-q")
+    _git(tmp_path, "add", "-A")
+    _git(tmp_path, "commit", "-q", "-m", "outputs")
+    return tmp_path
+
+
+@pytest.fixture
+def tol():
+    return load_tolerances()
+
+
+def _status(results: list[Comparison]) -> dict[str, str]:
+    return {r.path: r.status for r in results}
+
+
+def _csv(old: str, new: str) -> str:
+    return CSV.replace(old, new, 1)
+
+
+def _cmp_csv(new: str, tol, path: str = "results/t.csv") -> Comparison:
+    return compare_file(path, CSV.encode(), new.encode(), tol)
+
+
+def _write_yaml(tmp_path: Path, text: str) -> Path:
+    p = tmp_path / "tol.yaml"
+    p.write_text(text)
+    return p
+
+
+# --------------------------------------------------------------------------- tolerance file
+
+
+def test_packaged_tolerances_end_with_documented_default(tol):
+    last = tol.rules[-1]
+    assert (last.files, last.columns, last.rtol, last.atol) == ("**", ("*",), 1e-5, 0.0)
+    assert "6 significant digits" in last.why
+    assert tol.png_max_changed_share == 0.002 and tol.notebook_last_digit_units == 1
+
+
+RULE_OK = "  - {files: '**', columns: ['*'], rtol: 1.0e-5, atol: 0.0, why: default}\n"
+
+
+@pytest.mark.parametrize(
+    ("bad_rule", "message"),
+    [
+        ("  - {files: '**', columns: ['*'], rtol: 0.1, atol: 0.0}\n", "why"),
+        ("  - {files: '**', columns: ['*'], rtol: 0.1, atol: 0.0, why: '  '}\n", "why"),
+        ("  - {files: '**', columns: ['*'], rtol: -0.1, atol: 0.0, why: w}\n", "rtol"),
+        ("  - {files: '**', columns: ['*'], rtol: 0.1, atol: -1, why: w}\n", "atol"),
+        ("  - {files: '**', columns: ['*'], rtol: 0.1, atol: 0.0, why: w, rtoll: 3}\n", "rtoll"),
+        ("  - {files: '**', rtol: 0.1, atol: 0.0, why: w}\n", "columns"),
+    ],
+)
+def test_loader_refuses_bad_rule_naming_its_index(tmp_path, bad_rule, message):
+    path = _write_yaml(tmp_path, "csv_rules:\n" + RULE_OK + bad_rule)
+    with pytest.raises(ValueError, match=r"csv_rules\[1\]") as info:
+        load_tolerances(path)
+    assert message in str(info.value)
+
+
+def test_loader_refuses_unknown_top_level_key_and_png_without_why(tmp_path):
+    with pytest.raises(ValueError, match="png_share"):
+        load_tolerances(_write_yaml(tmp_path, "png_share: 0.1\ncsv_rules:\n" + RULE_OK))
+    with pytest.raises(ValueError, match="png_max_changed_share"):
+        load_tolerances(_write_yaml(tmp_path, "png_max_changed_share: 0.1\ncsv_rules:\n" + RULE_OK))
+
+
+def test_loader_accepts_yaml11_exponent_string(tmp_path):
+    tol = load_tolerances(_write_yaml(tmp_path, "csv_rules:\n  - {files: a, columns: [x], rtol: 1e-5, atol: 0, why: w}\n"))
+    assert tol.rules[0].rtol == 1e-5
+
+
+def test_glob_star_stays_in_folder_double_star_spans():
+    assert repro._glob_match("results/*.csv", "results/a.csv")
+    assert not repro._glob_match("results/*.csv", "results/sub/a.csv")
+    assert repro._glob_match("results/**/a.csv", "results/a.csv")
+    assert repro._glob_match("results/**/a.csv", "results/x/y/a.csv")
+    assert repro._glob_match("**", "results/x/y/a.csv")
+    assert not repro._glob_match("results/**/a.csv", "results/x/b.csv")
+
+
+# --------------------------------------------------------------------------- CSV
+
+
+def test_csv_sixth_digit_change_is_within_default_tolerance(tol):
+    got = _cmp_csv(_csv("0.803853", "0.803852"), tol)
+    assert got.status == "within tolerance"
+    assert "'x'" in got.detail
+
+
+def test_csv_larger_change_is_different_and_names_column(tol):
+    got = _cmp_csv(_csv("0.803853", "0.8039"), tol)
+    assert got.status == "different"
+    assert "'x'" in got.detail and "row 0" in got.detail and "0.803853" in got.detail
+
+
+def test_csv_without_matching_rule_uses_builtin_default():
+    empty = repro.Tolerances()
+    assert _cmp_csv(_csv("0.803853", "0.803852"), empty).status == "within tolerance"
+    got = _cmp_csv(_csv("0.803853", "0.80387"), empty)
+    assert got.status == "different" and "built-in default" in got.detail
+
+
+def test_csv_int_column_change_is_different(tol):
+    got = _cmp_csv(_csv(",77", ",78"), tol)
+    assert got.status == "different" and "'n'" in got.detail
+
+
+def test_csv_formatting_only_nan_and_inf_equal(tol):
+    old = "a,b\n1,nan\ninf,-inf\n"
+    same = compare_file("results/f.csv", old.encode(), b"a,b\n1.0,NaN\ninf,-inf\n", tol)
+    assert same.status == "within tolerance"
+    flipped = compare_file("results/f.csv", old.encode(), b"a,b\n1.0,NaN\n-inf,-inf\n", tol)
+    assert flipped.status == "different" and "'a'" in flipped.detail
+
+
+def test_csv_per_column_rule_accepts_what_default_rejects_first_match_wins(tmp_path):
+    changed = _csv("0.803853", "0.8039")
+    loose_first = load_tolerances(_write_yaml(tmp_path, (
+        "csv_rules:\n"
+        "  - {files: 'other/**', columns: ['*'], rtol: 1.0, atol: 1.0, why: does not match this file}\n"
+        "  - {files: 'results/*.csv', columns: [x], rtol: 1.0e-3, atol: 0.0, why: x is a resampled estimate}\n"
+        "  - {files: '**', columns: ['*'], rtol: 1.0e-5, atol: 0.0, why: default}\n"
+    )))
+    got = _cmp_csv(changed, loose_first)
+    assert got.status == "within tolerance"
+    # the loose rule covers column x only: y is still judged by the default
+    assert _cmp_csv(changed.replace("1.23457", "1.2346"), loose_first).status == "different"
+    tight_first = load_tolerances(_write_yaml(tmp_path, (
+        "csv_rules:\n"
+        "  - {files: '**', columns: ['*'], rtol: 1.0e-5, atol: 0.0, why: default}\n"
+        "  - {files: 'results/*.csv', columns: [x], rtol: 1.0e-3, atol: 0.0, why: never reached}\n"
+    )))
+    assert _cmp_csv(changed, tight_first).status == "different"
+
+
+def test_csv_string_change_is_different(tol):
+    got = _cmp_csv(_csv("beta", "Beta"), tol)
+    assert got.status == "different"
+    assert "'name'" in got.detail and "row 1" in got.detail
+
+
+def test_csv_added_row_is_different(tol):
+    got = _cmp_csv(CSV + "delta,1,2,3\n", tol)
+    assert got.status == "different" and "row count" in got.detail
+
+
+def test_csv_renamed_column_is_different(tol):
+    got = _cmp_csv(CSV.replace("name,x,y,n", "name,x,z,n"), tol)
+    assert got.status == "different" and "'y'" in got.detail and "'z'" in got.detail
+
+
+# --------------------------------------------------------------------------- PNG and PDF
+
+
+def test_png_one_changed_pixel_is_within_tolerance(tol):
+    got = compare_file("figures/fig.png", _png(), _png(block=(1, 255)), tol)
+    assert got.status == "within tolerance"
+    assert "0.010%" in got.detail
+
+
+def test_png_large_changed_block_is_different(tol):
+    assert compare_file("figures/fig.png", _png(), _png(block=(20, 255)), tol).status == "different"
+
+
+def test_png_small_channel_noise_is_not_counted(tol):
+    arr = np.asarray(Image.open(io.BytesIO(_png())).convert("RGBA")).copy()
+    arr[:50, :50, 1] += 32  # every pixel of a large block moves, but by at most 32
+    buf = io.BytesIO()
+    Image.fromarray(arr, "RGBA").save(buf, format="PNG")
+    got = compare_file("figures/fig.png", _png(), buf.getvalue(), tol)
+    assert got.status == "within tolerance" and "0.000%" in got.detail
+
+
+def test_png_size_change_is_different(tol):
+    got = compare_file("figures/fig.png", _png(), _png(size=(101, 100)), tol)
+    assert got.status == "different" and "size" in got.detail
+
+
+def test_pdf_judged_by_png_twin(repo):
+    (repo / "figures/fig.pdf").write_bytes(b"%PDF-1.4\n% figure one, new timestamp\n%%EOF\n")
+    (repo / "figures/fig.png").write_bytes(_png(block=(1, 255)))
+    got = {r.path: r for r in compare_tree(repo)}
+    assert got["figures/fig.pdf"].status == "within tolerance"
+    assert "PNG twin" in got["figures/fig.pdf"].detail
+
+
+def test_pdf_with_different_twin_is_different(repo):
+    (repo / "figures/fig.pdf").write_bytes(b"%PDF-1.4\n% changed\n%%EOF\n")
+    (repo / "figures/fig.png").write_bytes(_png(block=(40, 255)))
+    assert _status(compare_tree(repo))["figures/fig.pdf"] == "different"
+
+
+def test_pdf_without_twin_is_different(repo):
+    (repo / "figures/solo.pdf").write_bytes(b"%PDF-1.4\n% lonely figure, changed\n%%EOF\n")
+    got = {r.path: r for r in compare_tree(repo)}
+    assert got["figures/solo.pdf"].status == "different"
+    assert "no PNG twin" in got["figures/solo.pdf"].detail
+
+
+# --------------------------------------------------------------------------- notebooks
+
+
+def _nb_with(cell: int, text: str | None = None, data: dict | None = None, outputs: list | None = None) -> bytes:
+    nb = copy.deepcopy(NOTEBOOK)
+    c = nb["cells"][cell]
+    if text is not None:
+        c["outputs"][0]["text"] = [text]
+    if data is not None:
+        c["outputs"][0]["data"].update(data)
+    if outputs is not None:
+        c["outputs"] = outputs
+    return _nb_bytes(nb)
+
+
+def _cmp_nb(new: bytes, tol) -> Comparison:
+    return compare_file("notebooks/nb.ipynb", _nb_bytes(NOTEBOOK), new, tol)
+
+
+def test_notebook_last_digit_flip_is_within_tolerance(tol):
+    got = _cmp_nb(_nb_with(1, text="effect size 0.6716, p 1.5e-09\n"), tol)
+    assert got.status == "within tolerance"
+    assert "cell 1" in got.detail
+
+
+@pytest.mark.parametrize("text", ["effect size 0.6725, p 1.4e-09\n", "effect size 0.6715, p 1.6e-09\n"])
+def test_notebook_larger_number_change_is_different(tol, text):
+    got = _cmp_nb(_nb_with(1, text=text), tol)
+    assert got.status == "different" and "cell 1" in got.detail
+
+
+def test_notebook_integer_allows_one_unit(tol):
+    assert _cmp_nb(_nb_with(2, data={"text/plain": ["78"], "text/html": ["<b>78</b>"]}), tol).status == "within tolerance"
+    assert _cmp_nb(_nb_with(2, data={"text/plain": ["79"]}), tol).status == "different"
+
+
+def test_notebook_text_change_is_different(tol):
+    got = _cmp_nb(_nb_with(1, text="effect sizes 0.6715, p 1.4e-09\n"), tol)
+    assert got.status == "different" and "text differs" in got.detail
+
+
+def test_notebook_source_change_is_different(tol):
+    nb = copy.deepcopy(NOTEBOOK)
+    nb["cells"][2]["source"] = ["n + 1"]
+    assert _cmp_nb(_nb_bytes(nb), tol).status == "different"
+
+
+def test_notebook_chaotic_cell_ignores_numbers_but_not_text(tol):
+    got = _cmp_nb(_nb_with(3, text="elapsed 98.7 s\n"), tol)
+    assert got.status == "within tolerance" and "repro-chaotic" in got.detail
+    assert _cmp_nb(_nb_with(3, text="elapsed 98.7 ms\n"), tol).status == "different"
+    untagged = copy.deepcopy(NOTEBOOK)
+    untagged["cells"][3]["metadata"]["tags"] = []
+    changed = copy.deepcopy(untagged)
+    changed["cells"][3]["outputs"][0]["text"] = ["elapsed 98.7 s\n"]
+    assert compare_file("n.ipynb", _nb_bytes(untagged), _nb_bytes(changed), tol).status == "different"
+
+
+def test_notebook_embedded_image_change_is_within_tolerance(tol):
+    got = _cmp_nb(_nb_with(4, data={"image/png": "iVBORw0KGgoBBBB"}), tol)
+    assert got.status == "within tolerance" and "embedded image differs" in got.detail
+
+
+def test_notebook_error_output_is_different(tol):
+    err = [{"output_type": "error", "ename": "KeyError", "evalue": "'x'", "traceback": []}]
+    got = _cmp_nb(_nb_with(2, outputs=err), tol)
+    assert got.status == "different" and "KeyError" in got.detail
+
+
+def test_notebook_metadata_and_counts_ignored_stream_chunks_merged(tol):
+    nb = copy.deepcopy(NOTEBOOK)
+    nb["metadata"]["papermill"] = {"duration": 3.2}
+    nb["cells"][2]["execution_count"] = 9
+    nb["cells"][1]["outputs"] = [
+        {"output_type": "stream", "name": "stdout", "text": ["effect size 0.6715, "]},
+        {"output_type": "stream", "name": "stdout", "text": ["p 1.4e-09\n"]},
+    ]
+    got = _cmp_nb(_nb_bytes(nb), tol)
+    assert got.status == "within tolerance" and "metadata" in got.detail
+
+
+def test_notebook_alignment_whitespace_is_not_significant(tol):
+    old = copy.deepcopy(NOTEBOOK)
+    old["cells"][1]["outputs"][0]["text"] = ["a   9.9999\nb   1.0000\n"]
+    new = copy.deepcopy(old)
+    new["cells"][1]["outputs"][0]["text"] = ["a  10.0000\nb   1.0000\n"]
+    assert compare_file("n.ipynb", _nb_bytes(old), _nb_bytes(new), tol).status == "within tolerance"
+
+
+def test_last_digit_unit():
+    assert repro._last_digit_unit("0.6715") == repro.Decimal("0.0001")
+    assert repro._last_digit_unit("1.4e-09") == repro.Decimal("1e-10")
+    assert repro._last_digit_unit("77") == 1
+
+
+# --------------------------------------------------------------------------- whole tree and CLI
+
+
+def test_clean_tree_is_all_identical_and_other_files_ignored(repo):
+    results = compare_tree(repo)
+    assert {r.status for r in results} == {"identical"}
+    assert sorted(r.path for r in results) == [
+        "figures/fig.pdf", "figures/fig.png", "figures/solo.pdf", "notebooks/nb.ipynb", "results/t.csv",
+    ]
+
+
+def test_deleted_new_and_other_types(repo):
+    (repo / "results/t.csv").unlink()
+    (repo / "results/extra.csv").write_text("a\n1\n")
+    (repo / "notebooks/notes.txt").write_text("x\n")
+    _git(repo, "add", "notebooks/notes.txt")
+    _git(repo, "commit", "-q", "-m", "txt")
+    (repo / "notebooks/notes.txt").write_text("y\n")
+    got = _status(compare_tree(repo))
+    assert got["results/t.csv"] == "different"
+    assert got["results/extra.csv"] == "new"
+    assert got["notebooks/notes.txt"] == "different"
+
+
+def test_main_exit_codes_and_report(repo, capsys, monkeypatch):
+    monkeypatch.chdir(repo / "results")  # the repo is found from the current folder
+    assert main(["compare"]) == 0
+    assert capsys.readouterr().out.strip() == "repro: 5 identical, 0 within tolerance, 0 different"
+
+    (repo / "results/t.csv").write_text(_csv("0.803853", "0.803852"))
+    assert main(["compare", "--repo", str(repo)]) == 0
+    out = capsys.readouterr().out
+    assert "within tolerance" in out and "repro: 4 identical, 1 within tolerance, 0 different" in out
+
+    (repo / "results/t.csv").write_text(_csv("0.803853", "0.9"))
+    report = repo.parent / "report.csv"
+    assert main(["compare", "--repo", str(repo), "--report", str(report)]) == 1
+    assert "repro: 4 identical, 0 within tolerance, 1 different" in capsys.readouterr().out
+    rows = list(csv.DictReader(report.open()))
+    assert len(rows) == 5
+    assert {r["path"]: r["status"] for r in rows}["results/t.csv"] == "different"
+
+
+def test_main_new_file_fails_and_paths_option(repo, capsys):
+    (repo / "figures/new.png").write_bytes(_png())
+    assert main(["compare", "--repo", str(repo)]) == 1
+    assert "1 new" in capsys.readouterr().out
+    assert main(["compare", "--repo", str(repo), "--paths", "results", "notebooks"]) == 0
+
+
+def test_main_bad_tolerances_or_ref_exit_2(repo, tmp_path, capsys):
+    bad = _write_yaml(tmp_path, "csv_rules:\n  - {files: '**', columns: ['*'], rtol: 0.1, atol: 0}\n")
+    assert main(["compare", "--repo", str(repo), "--tolerances", str(bad)]) == 2
+    assert main(["compare", "--repo", str(repo), "--ref", "no-such-ref"]) == 2
+    assert "repro: error" in capsys.readouterr().err
+
+
+def test_module_entry_point(repo):
+    proc = subprocess.run(
+        [sys.executable, "-m", "wordbias.repro", "compare", "--repo", str(repo)],
+        capture_output=True, text=True, check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip().endswith("0 different")
