@@ -500,3 +500,22 @@ def test_seed_study_equals_lone_fits_whatever_the_workers(tmp_path):
 def test_spread_over_seeds():
     assert gap.spread([1.0, 2.0, 3.0]) == {"mean": 2.0, "sd": 1.0, "min": 1.0, "max": 3.0}
     assert gap.spread([0.5])["sd"] == 0.0
+
+
+def test_topic_stability_by_hand():
+    vocab = np.array(list("abcdefgh"))
+
+    def topics(*rows):
+        H = np.zeros((len(rows), len(vocab)))
+        for k, words in enumerate(rows):
+            for rank, w in enumerate(words):  # heavier first
+                H[k, list(vocab).index(w)] = 10 - rank
+        return gap.Topics(vocabulary=vocab, components=H, doc_topic=np.ones((1, len(rows))),
+                          reconstruction_err=0.0, n_iter=1)
+
+    ref = topics("abcde", "fghab")
+    same = topics("edcba", "hgfba")       # both topics recur (order does not matter)
+    other = topics("abfgh", "fghab")     # no topic shares 3 of a,b,c,d,e; both match f,g,h,a,b
+    st = gap.topic_stability(ref, [same, other], n=5, min_shared=3)
+    assert st.tolist() == [0.5, 1.0]
+    assert np.isnan(gap.topic_stability(ref, [])).all()

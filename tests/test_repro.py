@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
+import yaml
 import pytest
 from PIL import Image
 
@@ -444,3 +446,75 @@ def test_module_entry_point(repo):
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip().endswith("0 different")
+
+
+# ---- the shipped tolerance file, on the committed outputs it governs -------------------------------------------
+
+def test_shipped_tolerances_catch_a_change_beyond_them():
+    """Each rule of the shipped file can fail: a committed GAP seed table and a Caliskan Table 1 moved by half
+    their tolerance pass, moved by twice fail."""
+    tol = repro.load_tolerances(repro.DEFAULT_TOLERANCES)
+    root = Path(repro.__file__).resolve().parents[2]
+    for rel, column in (("results/kurita2019/all-minilm-l6-v2/gap_seeds.csv", "female_minus_male"),
+                        ("results/kurita2019/all-minilm-l6-v2/table4.csv", "ours: avg predicted %, seed mean"),
+                        ("results/caliskan2017/glove-840b-caliskan/table1.csv", "effect_size")):
+        committed = (root / rel).read_bytes()
+        frame = pd.read_csv(io.BytesIO(committed))
+        rule = next(r for r in tol.rules if r.matches(rel, column))
+        step = rule.atol + rule.rtol * abs(frame.loc[0, column])
+        for factor, expected in ((0.5, "within tolerance"), (2.0, "different")):
+            moved = frame.copy()
+            moved.loc[0, column] = frame.loc[0, column] + factor * step
+            now = moved.to_csv(index=False, float_format="%.10g").encode()
+            assert repro.compare_file(rel, committed, now, tol).status == expected, (rel, factor)
+
+
+def test_list_rule_keeps_enough_items_and_png_rule_per_file(tmp_path):
+    lists = (repro.ListRule("results/**/table6.csv", ("top_words",), ",", 4, "near-tied topic words"),)
+    tol = repro.Tolerances(list_rules=lists,
+                           png_rules=(repro.PngRule("figures/**/gap_*.png", 0.05, "chaotic values"),))
+    old = b"topic,top_words\n1,\"a,b,c,d,e\"\n2,\"f,g,h,i,j\"\n"
+    one_swapped = b"topic,top_words\n1,\"a,b,d,c,x\"\n2,\"f,g,h,i,j\"\n"
+    two_swapped = b"topic,top_words\n1,\"a,b,c,x,y\"\n2,\"f,g,h,i,j\"\n"
+    assert repro.compare_file("results/k/table6.csv", old, one_swapped, tol).status == "within tolerance"
+    assert repro.compare_file("results/k/table6.csv", old, two_swapped, tol).status == "different"
+    assert repro.compare_file("results/k/other.csv", old, one_swapped, tol).status == "different"  # no rule there
+    from PIL import Image
+
+    def png(block: int) -> bytes:
+        a = np.zeros((100, 100, 3), dtype=np.uint8)
+        a[:block, :block] = 255
+        buf = io.BytesIO()
+        Image.fromarray(a).save(buf, format="PNG")
+        return buf.getvalue()
+
+    three_pct = png(17)  # 289 of 10,000 pixels changed
+    assert repro.compare_file("figures/k/gap_x.png", png(0), three_pct, tol).status == "within tolerance"
+    assert repro.compare_file("figures/k/other.png", png(0), three_pct, tol).status == "different"
+    assert repro.compare_file("figures/k/gap_x.png", png(0), png(30), tol).status == "different"
+
+
+def test_list_and_png_rules_are_validated(tmp_path):
+    base = {"files": "**", "why": "x"}
+    for key, rule, message in (
+            ("list_rules", {**base, "columns": ["c"], "separator": ",", "min_shared": 0}, "min_shared"),
+            ("list_rules", {**base, "columns": ["c"], "separator": ","}, "needs exactly"),
+            ("png_rules", {**base, "max_changed_share": 1.0}, "below 1"),
+            ("png_rules", {"files": "**", "max_changed_share": 0.1}, "needs exactly")):
+        path = tmp_path / "t.yaml"
+        path.write_text(yaml.safe_dump({key: [rule]}), encoding="utf-8")
+        with pytest.raises(ValueError, match=message):
+            repro.load_tolerances(path)
+
+
+def test_rule_with_each_rows_own_spread():
+    rule = repro.Rule("**", ("bias",), 0.0, 0.0, "4 restart sd", 0, sd_column="bias_sd", sd_units=4.0)
+    tol = repro.Tolerances(rules=(rule,))
+    old = b"topic,bias,bias_sd\n1,0.5,0.1\n2,0.5,0.001\n"
+    assert repro.compare_file("t.csv", old, b"topic,bias,bias_sd\n1,0.85,0.1\n2,0.5,0.001\n", tol).status \
+        == "within tolerance"          # 0.35 <= 4 * 0.1
+    assert repro.compare_file("t.csv", old, b"topic,bias,bias_sd\n1,0.5,0.1\n2,0.51,0.001\n", tol).status \
+        == "different"                 # 0.01 > 4 * 0.001: a tight row stays tight
+    missing = repro.Tolerances(rules=(repro.Rule("**", ("bias",), 0.0, 0.0, "x", 0, "nope", 1.0),))
+    assert repro.compare_file("t.csv", old, b"topic,bias,bias_sd\n1,0.6,0.1\n2,0.5,0.001\n", missing).status \
+        == "different"

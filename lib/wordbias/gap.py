@@ -464,11 +464,16 @@ def train_ensemble(X, y, folds: Sequence[tuple[np.ndarray, np.ndarray]], *, cfg:
                     act = active.view(-1, 1, 1)
                     steps += active
                     t = steps.clamp(min=1).view(-1, 1, 1)
+                    every = bool(active.all())  # the usual case: the same arithmetic in place, no masking
                     for k, g in zip(names, grads):
-                        m1[k] = torch.where(act, b1 * m1[k] + (1 - b1) * g, m1[k])
-                        m2[k] = torch.where(act, b2 * m2[k] + (1 - b2) * g * g, m2[k])
+                        if every:
+                            m1[k].mul_(b1).add_((1 - b1) * g)
+                            m2[k].mul_(b2).add_((1 - b2) * g * g)
+                        else:
+                            m1[k] = torch.where(act, b1 * m1[k] + (1 - b1) * g, m1[k])
+                            m2[k] = torch.where(act, b2 * m2[k] + (1 - b2) * g * g, m2[k])
                         step = cfg.lr * (m1[k] / (1 - b1 ** t)) / (torch.sqrt(m2[k] / (1 - b2 ** t)) + cfg.adam_eps)
-                        P[k].sub_(torch.where(act, step, torch.zeros(())))
+                        P[k].sub_(step if every else torch.where(act, step, torch.zeros(())))
                     unbiased = var * (cnt / (cnt - 1).clamp(min=1))
                     r_mean = torch.where(act, (1 - _BN_MOMENTUM) * r_mean + _BN_MOMENTUM * mu.detach(), r_mean)
                     r_var = torch.where(act, (1 - _BN_MOMENTUM) * r_var + _BN_MOMENTUM * unbiased.detach(), r_var)
@@ -760,24 +765,67 @@ class Topics:
 
 
 def fit_topics(texts: Sequence[str], n_topics: int = 20, *, seed: int = 0, max_features: int = 1000,
-               max_df: float = 0.95, min_df: int = 2, max_iter: int = 1000) -> Topics:
+               max_df: float = 0.95, min_df: int = 2, max_iter: int = 1000, init: str = "nndsvd") -> Topics:
     """§4: "20 major topics from the dataset using non-negative matrix factorization (Lee and Seung 2001)".
 
     The paper gives no preprocessing; ours is scikit-learn's topic-extraction example: TF-IDF of the
     texts (lower-cased tokens of ≥ 2 word characters, so numbers such as "2011" stay, as in Table 6;
     English stop words removed; words in more than 95% or fewer than 2 texts dropped; the 1,000 most
     frequent kept), then NMF with Frobenius loss, coordinate descent, ``init="nndsvd"`` (deterministic
-    SVD-based start) and ``random_state=seed``.
+    SVD-based start) and ``random_state=seed``; ``init="random"`` starts from a seeded random point
+    (the restarts of :func:`refit_topics`).
     """
     from sklearn.decomposition import NMF
     from sklearn.feature_extraction.text import TfidfVectorizer
 
     vec = TfidfVectorizer(stop_words="english", max_df=max_df, min_df=min_df, max_features=max_features)
     tfidf = vec.fit_transform(list(texts))
-    nmf = NMF(n_components=n_topics, init="nndsvd", random_state=seed, max_iter=max_iter)
+    nmf = NMF(n_components=n_topics, init=init, random_state=seed, max_iter=max_iter)
     W = nmf.fit_transform(tfidf)
     return Topics(vocabulary=vec.get_feature_names_out(), components=nmf.components_, doc_topic=W,
                   reconstruction_err=float(nmf.reconstruction_err_), n_iter=int(nmf.n_iter_))
+
+
+def refit_topics(texts: Sequence[str], n_topics: int = 20, *, seeds: Sequence[int], **kwargs) -> list[Topics]:
+    """NMF restarted from seeded random points (``init="random"``), one solution per seed.
+
+    NMF has many local optima of nearly equal error: on GAP a change in the last bits of one product (another
+    CPU) can move :func:`fit_topics` to another one, replacing words of a topic and changing every sample's
+    topic weights. The restarts show which topics recur (:func:`topic_stability`) and give the topic-based
+    scores as a distribution over solutions rather than one solution's digits."""
+    return [fit_topics(texts, n_topics, seed=int(s), init="random", **kwargs) for s in seeds]
+
+
+def _matches(reference: Topics, other: Topics, n: int, min_shared: int) -> list[int | None]:
+    """For each topic of ``reference``, the first topic of ``other`` sharing ≥ ``min_shared`` of its ``n``
+    top words, or None."""
+    theirs = [set(w) for w in top_words(other.components, other.vocabulary, n)]
+    return [next((j for j, t in enumerate(theirs) if len(set(r) & t) >= min_shared), None)
+            for r in top_words(reference.components, reference.vocabulary, n)]
+
+
+def matched_spread(reference: Topics, others: Sequence[Topics], values: Sequence[np.ndarray], *, n: int = 5,
+                   min_shared: int = 3) -> np.ndarray:
+    """For each topic of ``reference``, the standard deviation of a per-topic value (``values[i]`` for the
+    topics of ``others[i]``) over the solutions where the topic recurs (:func:`topic_stability`'s match);
+    NaN where it recurs fewer than twice. How much, say, a topic's bias moves between NMF optima."""
+    per_topic: list[list[float]] = [[] for _ in range(len(reference.components))]
+    for other, vals in zip(others, values):
+        for k, j in enumerate(_matches(reference, other, n, min_shared)):
+            if j is not None:
+                per_topic[k].append(float(np.asarray(vals)[j]))
+    return np.array([np.std(v, ddof=1) if len(v) > 1 else np.nan for v in per_topic])
+
+
+def topic_stability(reference: Topics, others: Sequence[Topics], *, n: int = 5, min_shared: int = 3) -> np.ndarray:
+    """For each topic of ``reference``, the share of the solutions in ``others`` that have a topic sharing at
+    least ``min_shared`` of its ``n`` top words (1.0: the topic recurs in every restart)."""
+    if not others:
+        return np.full(len(reference.components), np.nan)
+    found = np.zeros(len(reference.components))
+    for other in others:
+        found += [j is not None for j in _matches(reference, other, n, min_shared)]
+    return found / len(others)
 
 
 def top_words(components, vocabulary, n: int = 5) -> list[list[str]]:
@@ -908,9 +956,9 @@ class GapResult:
     test: GenderTest  # the permutation test on P(neither) averaged over the seeds' models
     seed_table: pd.DataFrame  # seed × (accuracy, log_loss, female − male, p, Spearman rho and p per subset)
     metrics: pd.DataFrame  # development accuracy / log loss (all, female, male): mean and sd over seeds
-    predictions: pd.DataFrame  # development rows: ID, gender, label, p_A, p_B, p_neither (seed means), sd, sample_bias
-    topics: pd.DataFrame  # Table 6 (top 5 words) + bias, n_scored, missing
-    correlations: pd.DataFrame  # Spearman per subset: rho of the seed-mean P(neither), and rho's mean/sd over seeds
+    predictions: pd.DataFrame  # development rows: p_A, p_B, p_neither (seed means, sd), sample_bias (NMF mean, sd)
+    topics: pd.DataFrame  # Table 6 (top 5 words) + bias, n_scored, missing; stability, bias_sd over NMF restarts
+    correlations: pd.DataFrame  # Spearman per subset, on the means; rho's mean/sd over seeds and NMF solutions
     word_score_source: str
     missing_words: tuple[str, ...]
     fit: SeedStudy = field(repr=False)
@@ -926,7 +974,7 @@ def spread(values) -> dict:
 
 def run(encoder, word_scores: Mapping[str, float] | Callable[[list[str]], Mapping[str, float]] | None = None, *,
         seed: int = 0, seeds: Sequence[int] | None = None, n_permutations: int = 100_000,
-        cfg: MLPConfig = MLPConfig(), n_topics: int = 20, n_topic_words: int = 15,
+        cfg: MLPConfig = MLPConfig(), n_topics: int = 20, n_topic_words: int = 15, nmf_restarts: int = 10,
         cache_dir: str | Path | None = CACHE_DIR, progress: bool = False,
         score_source: str | None = None) -> GapResult:
     """Kurita et al. (2019) §4 end to end on an encoder (``wordbias.contextual.Model``).
@@ -936,9 +984,11 @@ def run(encoder, word_scores: Mapping[str, float] | Callable[[list[str]], Mappin
        ``seeds`` (default: ``seed`` alone), all seeds stacked (:func:`fit_predict_seeds`, cached);
     3. Table 4 over the seeds, and the one-sided permutation test (female > male) with ``n_permutations``
        relabellings, per seed and on P(neither) averaged over the seeds;
-    4. 20 NMF topics of the development texts, their bias from ``word_scores`` (top ``n_topic_words``
-       words; words without a score are dropped and listed in ``missing_words``), the samples' bias and
-       Spearman's ρ with P(neither) over the female (the paper's) and, for comparison, the male rows.
+    4. 20 NMF topics of the development texts (Table 6: the deterministic ``nndsvd`` solution, with the share
+       of ``nmf_restarts`` random restarts in which each topic recurs), their bias from ``word_scores`` (top
+       ``n_topic_words`` words; words without a score are dropped and listed in ``missing_words``), the
+       samples' bias averaged over all NMF solutions (with its sd) and Spearman's ρ with P(neither) over the
+       female (the paper's) and, for comparison, the male rows; ρ's spread over seeds and NMF solutions.
 
     ``word_scores`` None uses :func:`cosine_word_scores` on ``encoder`` (a stand-in, recorded in
     ``word_score_source``); otherwise it is a mapping word → score or a function of the list of words
@@ -971,11 +1021,14 @@ def run(encoder, word_scores: Mapping[str, float] | Callable[[list[str]], Mappin
     metrics = _metrics_over_seeds(y, fem, study.proba)
 
     t0 = time.perf_counter()
-    topics = fit_topics(dev["Text"].tolist(), n_topics, seed=seed)
+    texts = dev["Text"].tolist()
+    topics = fit_topics(texts, n_topics, seed=seed)
+    restarts = refit_topics(texts, n_topics, seeds=range(seed + 1, seed + 1 + nmf_restarts))
+    solutions = [topics] + restarts
     timings["topics_s"] = time.perf_counter() - t0
     t0 = time.perf_counter()
-    order = np.argsort(-topics.components, axis=1, kind="stable")[:, :n_topic_words]
-    needed = list(dict.fromkeys(topics.vocabulary[order].ravel().tolist()))
+    needed = list(dict.fromkeys(w for t in solutions for ws in top_words(t.components, t.vocabulary, n_topic_words)
+                                for w in ws))
     if word_scores is None:
         word_scores = cosine_word_scores(encoder, needed)
         source = f"cosine stand-in on {encoder.label} (not the paper's MLM score)"
@@ -984,14 +1037,25 @@ def run(encoder, word_scores: Mapping[str, float] | Callable[[list[str]], Mappin
             word_scores = word_scores(needed)
         source = score_source or "caller's word scores"
     timings["word_scores_s"] = time.perf_counter() - t0
-    tb = topic_bias(topics.components, topics.vocabulary, word_scores, n_words=n_topic_words, missing="drop")
+    biases = [topic_bias(t.components, t.vocabulary, word_scores, n_words=n_topic_words, missing="drop")
+              for t in solutions]
+    tb = biases[0]
     table6 = topics_table(topics).join(tb)
-    sb = sample_bias(topics.doc_topic, tb["bias"].to_numpy())
+    table6["stability"] = topic_stability(topics, restarts)
+    table6["bias_sd"] = matched_spread(topics, restarts, [b["bias"].to_numpy() for b in biases[1:]])
+    table6["weight_scored_sd"] = matched_spread(topics, restarts, [b["weight_scored"].to_numpy() for b in biases[1:]])
+    sbs = np.stack([sample_bias(t.doc_topic, b["bias"].to_numpy()) for t, b in zip(solutions, biases)])
+    sb = sbs.mean(axis=0)
+    p_mean = mean_proba[:, 2]
     rhos = {name: [bias_correlation(sb, pr[:, 2], mask, subset=name) for pr in study.proba]
             for name, mask in (("female", fem), ("male", ~fem))}
-    corr = pd.DataFrame([{**vars(bias_correlation(sb, mean_proba[:, 2], mask, subset=name)),
+    rhos_nmf = {name: [bias_correlation(x, p_mean, mask, subset=name).rho for x in sbs]
+                for name, mask in (("female", fem), ("male", ~fem))}
+    corr = pd.DataFrame([{**vars(bias_correlation(sb, p_mean, mask, subset=name)),
                           "rho_seed_mean": spread([r.rho for r in rhos[name]])["mean"],
-                          "rho_seed_sd": spread([r.rho for r in rhos[name]])["sd"]}
+                          "rho_seed_sd": spread([r.rho for r in rhos[name]])["sd"],
+                          "rho_nmf_mean": spread(rhos_nmf[name])["mean"],
+                          "rho_nmf_sd": spread(rhos_nmf[name])["sd"]}
                          for name, mask in (("female", fem), ("male", ~fem))]).set_index("subset")
     seed_table = pd.DataFrame({
         "seed": seeds,
@@ -1005,8 +1069,8 @@ def run(encoder, word_scores: Mapping[str, float] | Callable[[list[str]], Mappin
     preds = pd.DataFrame({"ID": dev["ID"], "gender": dev["gender"], "label": dev["label"], "p_A": mean_proba[:, 0],
                           "p_B": mean_proba[:, 1], "p_neither": mean_proba[:, 2],
                           "p_neither_sd": study.proba[:, :, 2].std(axis=0, ddof=1) if len(seeds) > 1 else 0.0,
-                          "sample_bias": sb})
-    missing_words = tuple(sorted({w for m in tb["missing"] for w in m}))
+                          "sample_bias": sb, "sample_bias_sd": sbs.std(axis=0, ddof=1) if len(sbs) > 1 else 0.0})
+    missing_words = tuple(sorted({w for b in biases for m in b["missing"] for w in m}))
     return GapResult(model=encoder.label, seeds=seeds, table4=table, test=test, seed_table=seed_table,
                      metrics=metrics, predictions=preds, topics=table6, correlations=corr,
                      word_score_source=source, missing_words=missing_words, fit=study, timings=timings)

@@ -215,7 +215,9 @@ def table5_attributes() -> dict[str, list[str]]:
 def table5(masked_lm: contextual.Model | None, *, batch_size: int = 32, progress: bool = False,
            unavailable: str = "") -> tuple[pd.DataFrame, dict[str, np.ndarray]]:
     """Table 5: the percentage of attributes whose log-probability bias score favours *he* over *she*.
-    Returns the table and each set's per-attribute scores (empty when no masked LM is given)."""
+    Returns the table and each set's per-attribute scores (empty when no masked LM is given), with the
+    scores within float rounding of 0 (:func:`wordbias.mlm.rounding_noise`) set to 0 and counted in
+    ``tied_within_rounding``."""
     data = stimuli.load_stimuli("kurita2019")["table5"]
     attributes = table5_attributes()
     x, y = data["targets"][0]
@@ -228,7 +230,7 @@ def table5(masked_lm: contextual.Model | None, *, batch_size: int = 32, progress
             sc, noise = mlm.log_prob_bias_scores(masked_lm, attributes[key],
                                                  [mlm.TemplatePairs(s["template"], ((x, y),))],
                                                  batch_size=batch_size, progress=progress, return_noise=True)
-            scores[key] = sc
+            scores[key] = mlm.without_noise(sc, noise)
             tied = int((np.abs(sc) <= noise).sum())
             row.update(model=masked_lm.label, percent_male=100 * mlm.share_favouring_first(sc, noise),
                        tied_within_rounding=tied)

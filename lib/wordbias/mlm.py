@@ -257,14 +257,21 @@ def attribute_test(scores_A, scores_B, *, A: Sequence[str] = (), B: Sequence[str
         raise _weat.DegenerateSetError(f"attribute sets need at least 2 words each, got {a.size} and {b.size}")
     pooled = np.concatenate([a, b])
     if np.ptp(pooled) <= noise:
-        why = (f"undefined: all {pooled.size} bias scores are equal up to float rounding (spread "
-               f"{np.ptp(pooled):.1e} <= {noise:.1e}, {ROUNDING_ULPS} float32 ULPs of the log probabilities)")
+        why = (f"undefined: all {pooled.size} bias scores are equal up to float rounding (within {noise:.1e}, "
+               f"{ROUNDING_ULPS} float32 ULPs of the log probabilities)")
         return AttributeTest(A=tuple(A), B=tuple(B), scores_A=a, scores_B=b, statistic=float("nan"),
                              effect_size=float("nan"), p=None, undefined=why)
     d = _weat.effect_size(a, b)
     p = _weat.p_value(a, b, method=p_method, n_samples=n_samples, seed=seed)
     return AttributeTest(A=tuple(A), B=tuple(B), scores_A=a, scores_B=b, statistic=float(a.mean() - b.mean()),
                          effect_size=d, p=p)
+
+
+def without_noise(scores, noise: float) -> np.ndarray:
+    """The scores with every value within ``noise`` of 0 set to exactly 0: below the rounding width a score
+    is not a measurement, and its sign and digits would change with the CPU."""
+    s = np.asarray(scores, dtype=np.float64)
+    return np.where(np.abs(s) <= noise, 0.0, s)
 
 
 def share_favouring_first(scores, noise: float = 0.0) -> float:

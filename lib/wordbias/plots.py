@@ -12,15 +12,20 @@ import pandas as pd
 plt.rcParams.update({"figure.dpi": 100, "savefig.dpi": 150, "font.size": 9, "svg.hashsalt": "wordbias"})
 
 
-def save(fig, folder: Path | str, name: str) -> list[Path]:
-    """Save ``fig`` as ``folder/name.png`` and ``folder/name.pdf`` without creation dates or versions."""
+def save(fig, folder: Path | str, name: str, *, tight: bool = True) -> list[Path]:
+    """Save ``fig`` as ``folder/name.png`` and ``folder/name.pdf`` without creation dates or versions.
+
+    ``tight=False`` keeps the figure's own size instead of cropping to what is drawn: for figures of values
+    that may move within their tolerance on another computer, so that a wider tick label cannot change the
+    picture's size."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     png = folder / f"{name}.png"
     pdf = folder / f"{name}.pdf"
-    fig.savefig(png, metadata={"Software": None}, bbox_inches="tight")
+    bbox = "tight" if tight else None
+    fig.savefig(png, metadata={"Software": None}, bbox_inches=bbox)
     fig.savefig(pdf, metadata={"CreationDate": None, "ModDate": None, "Producer": None, "Creator": None},
-                bbox_inches="tight")
+                bbox_inches=bbox)
     return [png, pdf]
 
 

@@ -34,7 +34,11 @@ CHAOTIC_TAG = "repro-chaotic"
 _NUMBER = re.compile(r"([-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?)")
 _HSPACE = re.compile(r"[ \t]+")
 _RULE_KEYS = {"files", "columns", "rtol", "atol", "why"}
-_TOP_KEYS = {"csv_rules", "png_max_changed_share", "png_why", "notebook_last_digit_units", "notebook_why"}
+_RULE_OPTIONAL = {"sd_column", "sd_units"}
+_LIST_RULE_KEYS = {"files", "columns", "separator", "min_shared", "why"}
+_PNG_RULE_KEYS = {"files", "max_changed_share", "why"}
+_TOP_KEYS = {"csv_rules", "list_rules", "png_rules", "png_max_changed_share", "png_why", "notebook_last_digit_units",
+             "notebook_why"}
 
 
 # --------------------------------------------------------------------------- tolerances
@@ -50,6 +54,8 @@ class Rule:
     atol: float
     why: str
     index: int = -1  # position in the YAML list; -1 for the built-in default
+    sd_column: str = ""  # a column of the committed file holding each row's own spread (e.g. over seeds)
+    sd_units: float = 0.0  # ... of which this many units are added to the row's tolerance
 
     def matches(self, path: str, column: str) -> bool:
         """Whether this rule covers ``column`` of the file at repo-relative ``path``."""
@@ -64,16 +70,51 @@ DEFAULT_RULE = Rule("**", ("*",), 1e-5, 0.0, "CSVs are written with 6 significan
 
 
 @dataclass(frozen=True)
+class ListRule:
+    """A text column holding lists (e.g. a topic's top words): each cell must keep ``min_shared`` items."""
+
+    files: str
+    columns: tuple[str, ...]
+    separator: str
+    min_shared: int
+    why: str
+
+    def matches(self, path: str, column: str) -> bool:
+        return _glob_match(self.files, path) and ("*" in self.columns or column in self.columns)
+
+
+@dataclass(frozen=True)
+class PngRule:
+    """A per-file limit on the share of changed pixels (a figure of values that may move within tolerance)."""
+
+    files: str
+    max_changed_share: float
+    why: str
+
+
+@dataclass(frozen=True)
 class Tolerances:
-    """All tolerances: CSV rules (first match wins), PNG changed-pixel share, notebook digit units."""
+    """All tolerances: CSV rules (first match wins), list rules for text columns, PNG changed-pixel shares
+    (per file, else the default), notebook digit units."""
 
     rules: tuple[Rule, ...] = ()
     png_max_changed_share: float = 0.002
     notebook_last_digit_units: float = 1.0
+    list_rules: tuple[ListRule, ...] = ()
+    png_rules: tuple[PngRule, ...] = ()
 
     def rule_for(self, path: str, column: str) -> Rule:
         """The first rule matching ``path`` and ``column``, else the built-in default."""
         return next((r for r in self.rules if r.matches(path, column)), DEFAULT_RULE)
+
+    def list_rule_for(self, path: str, column: str) -> ListRule | None:
+        """The first list rule for a text column, or None (then the text must be equal)."""
+        return next((r for r in self.list_rules if r.matches(path, column)), None)
+
+    def png_share_for(self, path: str) -> float:
+        """The changed-pixel share allowed for the PNG at ``path``."""
+        return next((r.max_changed_share for r in self.png_rules if _glob_match(r.files, path)),
+                    self.png_max_changed_share)
 
 
 def _glob_regex(pattern: str) -> re.Pattern[str]:
@@ -133,9 +174,11 @@ def _parse_rule(i: int, raw: Any) -> Rule:
     where = f"csv_rules[{i}]"
     if not isinstance(raw, dict):
         raise ValueError(f"{where} must be a mapping, not {type(raw).__name__}")
-    unknown = set(raw) - _RULE_KEYS
+    unknown = set(raw) - _RULE_KEYS - _RULE_OPTIONAL
     if unknown:
-        raise ValueError(f"{where} has unknown keys {sorted(unknown)}; allowed: {sorted(_RULE_KEYS)}")
+        raise ValueError(f"{where} has unknown keys {sorted(unknown)}; allowed: {sorted(_RULE_KEYS | _RULE_OPTIONAL)}")
+    if ("sd_column" in raw) != ("sd_units" in raw):
+        raise ValueError(f"{where}: sd_column and sd_units go together")
     missing = _RULE_KEYS - set(raw) - {"why"}
     if missing:
         raise ValueError(f"{where} lacks keys {sorted(missing)}")
@@ -147,7 +190,47 @@ def _parse_rule(i: int, raw: Any) -> Rule:
         raise ValueError(f"{where}: 'columns' must be a non-empty list of column names or ['*']")
     rtol = _number(raw["rtol"], f"{where}: rtol")
     atol = _number(raw["atol"], f"{where}: atol")
-    return Rule(files, tuple(cols), rtol, atol, why, i)
+    sd_column = raw.get("sd_column", "")
+    if not isinstance(sd_column, str):
+        raise ValueError(f"{where}: sd_column must be a column name")
+    sd_units = _number(raw.get("sd_units", 0.0), f"{where}: sd_units")
+    return Rule(files, tuple(cols), rtol, atol, why, i, sd_column, sd_units)
+
+
+def _checked(raw: Any, where: str, keys: set[str]) -> dict:
+    """A YAML mapping with exactly the keys allowed (all required) and a non-empty ``why``."""
+    if not isinstance(raw, dict):
+        raise ValueError(f"{where} must be a mapping, not {type(raw).__name__}")
+    if set(raw) != keys:
+        raise ValueError(f"{where} has keys {sorted(raw)}; it needs exactly {sorted(keys)}")
+    _why(raw["why"], where)
+    if not isinstance(raw["files"], str) or not raw["files"]:
+        raise ValueError(f"{where}: 'files' must be a non-empty glob string")
+    return raw
+
+
+def _parse_list_rule(i: int, raw: Any) -> ListRule:
+    """Validate list rule number ``i``."""
+    where = f"list_rules[{i}]"
+    raw = _checked(raw, where, _LIST_RULE_KEYS)
+    cols = raw["columns"]
+    if not isinstance(cols, list) or not cols or not all(isinstance(c, str) for c in cols):
+        raise ValueError(f"{where}: 'columns' must be a non-empty list of column names")
+    if not isinstance(raw["separator"], str) or not raw["separator"]:
+        raise ValueError(f"{where}: 'separator' must be a non-empty string")
+    if not isinstance(raw["min_shared"], int) or isinstance(raw["min_shared"], bool) or raw["min_shared"] < 1:
+        raise ValueError(f"{where}: 'min_shared' must be a whole number >= 1")
+    return ListRule(raw["files"], tuple(cols), raw["separator"], raw["min_shared"], raw["why"].strip())
+
+
+def _parse_png_rule(i: int, raw: Any) -> PngRule:
+    """Validate PNG rule number ``i``."""
+    where = f"png_rules[{i}]"
+    raw = _checked(raw, where, _PNG_RULE_KEYS)
+    share = _number(raw["max_changed_share"], f"{where}: max_changed_share")
+    if share >= 1:
+        raise ValueError(f"{where}: max_changed_share must be below 1 (1 accepts any picture of the same size)")
+    return PngRule(raw["files"], share, raw["why"].strip())
 
 
 def load_tolerances(path: str | Path = DEFAULT_TOLERANCES) -> Tolerances:
@@ -162,6 +245,11 @@ def load_tolerances(path: str | Path = DEFAULT_TOLERANCES) -> Tolerances:
     if not isinstance(rules, list):
         raise ValueError(f"{path}: csv_rules must be a list")
     kwargs: dict[str, Any] = {"rules": tuple(_parse_rule(i, r) for i, r in enumerate(rules))}
+    for key, parse in (("list_rules", _parse_list_rule), ("png_rules", _parse_png_rule)):
+        items = raw.get(key) or []
+        if not isinstance(items, list):
+            raise ValueError(f"{path}: {key} must be a list")
+        kwargs[key] = tuple(parse(i, r) for i, r in enumerate(items))
     for key, why in (("png_max_changed_share", "png_why"), ("notebook_last_digit_units", "notebook_why")):
         if key in raw:
             kwargs[key] = _number(raw[key], key)
@@ -201,12 +289,14 @@ def _as_text(col: pd.Series) -> np.ndarray:
     return np.array(["<missing>" if pd.isna(v) else str(v) for v in col], dtype=object)
 
 
-def _numeric_ratios(a: np.ndarray, b: np.ndarray, rule: Rule) -> np.ndarray:
-    """|a-b| / (atol + rtol|b|) per cell; 0 where equal (incl. NaN/NaN, same-sign inf)."""
+def _numeric_ratios(a: np.ndarray, b: np.ndarray, rule: Rule, sd: np.ndarray | None = None) -> np.ndarray:
+    """|a-b| / (atol + rtol|b| + sd_units·sd) per cell; 0 where equal (incl. NaN/NaN, same-sign inf)."""
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         same = (a == b) | (np.isnan(a) & np.isnan(b))
         diff = np.abs(a - b)
         allowed = rule.atol + rule.rtol * np.abs(b)
+        if sd is not None:
+            allowed = allowed + rule.sd_units * np.nan_to_num(sd, nan=0.0)
         ratio = np.where(allowed > 0, diff / np.where(allowed > 0, allowed, 1.0), np.inf)
     ratio = np.where(same, 0.0, ratio)
     return np.where(np.isnan(ratio), np.inf, ratio)
@@ -236,18 +326,33 @@ def _compare_csv(path: str, committed: bytes, current: bytes, tol: Tolerances) -
     if problem:
         return Comparison(path, "different", problem)
     worst: tuple[float, str] = (0.0, "")
+    lists_changed = ""
     for col in old.columns:
         o, n = old[col], new[col]
         if not (_is_numeric(o) and _is_numeric(n)):
             ot, nt = _as_text(o), _as_text(n)
             bad = np.flatnonzero(ot != nt)
+            lrule = tol.list_rule_for(path, str(col))
+            if bad.size and lrule is not None:
+                short = [r for r in bad if len(set(ot[r].split(lrule.separator)) & set(nt[r].split(lrule.separator)))
+                         < lrule.min_shared]
+                if not short:
+                    worst = max(worst, (0.0, str(col)))
+                    lists_changed = f"; {bad.size} list(s) in column {col!r} changed, each keeps >= {lrule.min_shared} items"
+                    continue
+                bad = np.asarray(short)
             if bad.size:
                 r = int(bad[0])
                 return Comparison(path, "different", f"text column {col!r} row {r}: committed {ot[r]!r}, now {nt[r]!r}")
             continue
         rule = tol.rule_for(path, str(col))
         a, b = n.to_numpy(dtype=float), o.to_numpy(dtype=float)
-        ratio = _numeric_ratios(a, b, rule)
+        sd = None
+        if rule.sd_column:
+            if rule.sd_column not in old.columns or not _is_numeric(old[rule.sd_column]):
+                return Comparison(path, "different", f"{rule.label()} needs a numeric column {rule.sd_column!r}")
+            sd = old[rule.sd_column].to_numpy(dtype=float)
+        ratio = _numeric_ratios(a, b, rule, sd)
         bad = np.flatnonzero(ratio > 1)
         if bad.size:
             r = int(bad[0])
@@ -260,7 +365,7 @@ def _compare_csv(path: str, committed: bytes, current: bytes, tol: Tolerances) -
         if ratio.size and ratio.max() > worst[0]:
             worst = (float(ratio.max()), str(col))
     if worst[1]:
-        detail = f"largest change in column {worst[1]!r}: {worst[0]:.3g} of its tolerance"
+        detail = f"largest change in column {worst[1]!r}: {worst[0]:.3g} of its tolerance" + lists_changed
         return Comparison(path, "within tolerance", detail)
     return Comparison(path, "within tolerance", "same values as parsed; only formatting bytes differ")
 
@@ -288,11 +393,9 @@ def _compare_png(path: str, committed: bytes, current: bytes, tol: Tolerances) -
         (oh, ow), (nh, nw) = old.shape[:2], new.shape[:2]
         return Comparison(path, "different", f"size differs: committed {ow}x{oh}, now {nw}x{nh}")
     share = float((np.abs(old - new).max(axis=2) > PNG_CHANNEL_THRESHOLD).mean())
-    status = "within tolerance" if share <= tol.png_max_changed_share else "different"
-    return Comparison(
-        path, status,
-        f"{share:.3%} of pixels changed by > {PNG_CHANNEL_THRESHOLD} (limit {tol.png_max_changed_share:.3%})",
-    )
+    limit = tol.png_share_for(path)
+    status = "within tolerance" if share <= limit else "different"
+    return Comparison(path, status, f"{share:.3%} of pixels changed by > {PNG_CHANNEL_THRESHOLD} (limit {limit:.3%})")
 
 
 def _compare_pdf(path: str, twin: Comparison | None) -> Comparison:
