@@ -47,10 +47,45 @@ endif
 export WORDBIAS_KERNELS := $(KERNELS)
 export OPENBLAS_NUM_THREADS := 1
 
-NOTEBOOKS := notebooks/caliskan2017.ipynb notebooks/caliskan2017_glove-6b-50d.ipynb notebooks/swinger2019.ipynb notebooks/racial_bias_report.ipynb \
-             notebooks/kurita2019.ipynb notebooks/kurita2019_tiny-bert-mlm.ipynb
+# the pinned variables as shell exports, for Jupyter or scripts run outside make: eval "$(make -s kernel-env)"
+.PHONY: kernel-env
+kernel-env:
+	@env | grep -E '^(WORDBIAS_KERNELS|OPENBLAS_CORETYPE|NPY_DISABLE_CPU_FEATURES|ATEN_CPU_CAPABILITY|ONEDNN_MAX_CPU_ISA|MKL_CBWR|NUMBA_CPU_NAME|OPENBLAS_NUM_THREADS)=' \
+	  | sort | sed "s/=\(.*\)/='\1'/; s/^/export /"
+
+# two notebooks at a time (results do not depend on it); JOBS=1 for one at a time
+JOBS ?= 2
+MAKEFLAGS += --jobs=$(JOBS) --output-sync=target
 # a tiny BERT masked LM with a planted bias (wordbias.tiny_mlm), standing in for bert-base-uncased offline
 TINY_MLM := build/tiny-bert-mlm
+
+# Every executed notebook: its papermill source (SRC_), parameters (PARAMS_) and data folders (DATA_). One pattern
+# rule runs them all; a notebook's prerequisites are its source, the library modules it imports (found by
+# scripts/notebook_deps.py, transitively), its data and the environment.
+NOTEBOOKS := caliskan2017 caliskan2017_glove-6b-50d swinger2019 racial_bias_report kurita2019 kurita2019_tiny-bert-mlm
+# the default run: exact replication on the authors' GloVe 840B vectors (bundled subset); then GloVe 6B 50d
+SRC_caliskan2017 := caliskan2017
+PARAMS_caliskan2017 := -p embedding glove-840b-caliskan
+SRC_caliskan2017_glove-6b-50d := caliskan2017
+PARAMS_caliskan2017_glove-6b-50d := -p embedding glove-6b-50d
+DATA_caliskan2017 := data/stimuli data/caliskan2017 data/vectors
+# Swinger et al. (2019): UBE on the bundled GloVe 6B 50d (first names, its hard-debiased version, last names)
+SRC_swinger2019 := swinger2019
+PARAMS_swinger2019 := -p embedding glove-6b-50d
+DATA_swinger2019 := data/stimuli data/swinger2019 data/debiaswe
+SRC_racial_bias_report := racial_bias_report
+DATA_racial_bias_report := data/stimuli data/debiaswe
+# Kurita et al. (2019): bert-base-uncased where it is on the machine, else the bundled MiniLM encoder (no MLM
+# sections); then the same notebook, unchanged, with the tiny planted masked LM's folder as the MLM parameter
+SRC_kurita2019 := kurita2019
+SRC_kurita2019_tiny-bert-mlm := kurita2019
+PARAMS_kurita2019_tiny-bert-mlm := -p mlm_model ../$(TINY_MLM)
+DATA_kurita2019 := data/stimuli data/kurita2019 data/gap data/vectors
+
+NOTEBOOK_FILES := $(NOTEBOOKS:%=notebooks/%.ipynb)
+# library files each notebook source imports (read from the sources by a stdlib script, no environment needed)
+deps = $(shell python3 scripts/notebook_deps.py notebooks/src/$(1).ipynb)
+$(foreach src,$(sort $(foreach n,$(NOTEBOOKS),$(SRC_$(n)))),$(eval LIB_$(src) := $(call deps,$(src))))
 
 .PHONY: all env notebooks test unit nbval check-results repro-check lab bench clean
 
@@ -76,31 +111,15 @@ $(STAMP): requirements.txt pyproject.toml
 	$(PY) -m ipykernel install --sys-prefix --name wordbias --display-name "wordbias (.venv)" >/dev/null
 	touch $(STAMP)
 
-notebooks: $(NOTEBOOKS)
+notebooks: $(NOTEBOOK_FILES)
 
-# the default run: exact replication on the authors' GloVe 840B vectors (bundled subset)
-notebooks/caliskan2017.ipynb: notebooks/src/caliskan2017.ipynb $(STAMP) $(wildcard lib/wordbias/*.py) $(wildcard data/stimuli/*) $(wildcard data/caliskan2017/*) $(wildcard data/vectors/*)
-	$(call run_notebook,src/caliskan2017.ipynb,-p embedding glove-840b-caliskan)
+.SECONDEXPANSION:
+notebooks/%.ipynb: notebooks/src/$$(SRC_$$*).ipynb $$(LIB_$$(SRC_$$*)) $$(shell find $$(DATA_$$(SRC_$$*)) -type f) \
+                   $(STAMP) scripts/notebook_deps.py
+	$(call run_notebook,src/$(SRC_$*).ipynb,$(PARAMS_$*))
 
-# the same notebook on the bundled GloVe 6B 50d
-notebooks/caliskan2017_glove-6b-50d.ipynb: notebooks/src/caliskan2017.ipynb $(STAMP) $(wildcard lib/wordbias/*.py) $(wildcard data/stimuli/*) $(wildcard data/caliskan2017/*)
-	$(call run_notebook,src/caliskan2017.ipynb,-p embedding glove-6b-50d)
-
-# Swinger et al. (2019): UBE on the bundled GloVe 6B 50d (first names, its hard-debiased version, last names)
-notebooks/swinger2019.ipynb: notebooks/src/swinger2019.ipynb $(STAMP) $(wildcard lib/wordbias/*.py) $(wildcard data/stimuli/*) $(wildcard data/swinger2019/*) $(wildcard data/debiaswe/*)
-	$(call run_notebook,src/swinger2019.ipynb,-p embedding glove-6b-50d)
-
-notebooks/racial_bias_report.ipynb: notebooks/src/racial_bias_report.ipynb $(STAMP) $(wildcard lib/wordbias/*.py) $(wildcard data/stimuli/*) $(wildcard data/debiaswe/*)
-	$(call run_notebook,src/racial_bias_report.ipynb,)
-
-# Kurita et al. (2019): bert-base-uncased where it is on the machine, else the bundled MiniLM encoder (no MLM sections)
-KURITA_DEPS := notebooks/src/kurita2019.ipynb $(STAMP) $(wildcard lib/wordbias/*.py) $(wildcard data/stimuli/*) $(wildcard data/kurita2019/*) $(wildcard data/gap/*) $(wildcard data/vectors/*)
-notebooks/kurita2019.ipynb: $(KURITA_DEPS)
-	$(call run_notebook,src/kurita2019.ipynb,)
-
-# the same notebook, unchanged, with the tiny planted masked LM's folder as the MLM parameter
-notebooks/kurita2019_tiny-bert-mlm.ipynb: $(KURITA_DEPS) $(TINY_MLM)/config.json
-	$(call run_notebook,src/kurita2019.ipynb,-p mlm_model ../$(TINY_MLM))
+# the tiny MLM run reuses the GAP features and MLP the MiniLM run caches, so it waits for it
+notebooks/kurita2019_tiny-bert-mlm.ipynb: $(TINY_MLM)/config.json | notebooks/kurita2019.ipynb
 
 $(TINY_MLM)/config.json: lib/wordbias/tiny_mlm.py $(STAMP)
 	$(PY) -m wordbias.tiny_mlm $(TINY_MLM)
@@ -110,7 +129,7 @@ $(TINY_MLM)/config.json: lib/wordbias/tiny_mlm.py $(STAMP)
 test: $(STAMP) $(TINY_MLM)/config.json
 	$(VENV)/bin/pytest -q tests
 	$(PY) -m wordbias.repro compare --ref $(REF)
-	$(VENV)/bin/pytest -q --nbval --nbval-current-env -p no:cacheprovider $(NOTEBOOKS)
+	$(VENV)/bin/pytest -q --nbval --nbval-current-env -p no:cacheprovider $(NOTEBOOK_FILES)
 
 REF ?= HEAD
 check-results: $(STAMP)
@@ -124,7 +143,7 @@ unit: $(STAMP)
 	$(VENV)/bin/pytest -q tests
 
 nbval: $(STAMP) $(TINY_MLM)/config.json
-	$(VENV)/bin/pytest -q --nbval --nbval-current-env -p no:cacheprovider $(NOTEBOOKS)
+	$(VENV)/bin/pytest -q --nbval --nbval-current-env -p no:cacheprovider $(NOTEBOOK_FILES)
 
 lab: $(STAMP)
 	$(VENV)/bin/jupyter lab notebooks/

@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 from threadpoolctl import threadpool_limits
 
-from wordbias import paths, ube
+from wordbias import paths, stats, ube
 
 
 def problem(d: int, M: int, n: int, m: int, seed: int = 0):
@@ -91,7 +91,7 @@ def main() -> None:
     ap.add_argument("--t", type=int, default=3)
     args = ap.parse_args()
     R, M, n, m, t = args.rotations, args.words, args.groups, args.categories, args.t
-    workers = ube.default_workers()
+    workers = stats.default_workers()
     batch = 8
     rows = []
     for d in (50, 300):

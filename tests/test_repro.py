@@ -334,10 +334,15 @@ def test_notebook_source_change_is_different(tol):
     assert _cmp_nb(_nb_bytes(nb), tol).status == "different"
 
 
-def test_notebook_chaotic_cell_ignores_numbers_but_not_text(tol):
+def test_notebook_chaotic_cell_compares_structure_only(tol):
+    # a repro-chaotic cell shows seed / NMF distributions (checked through its CSVs): its text may change...
     got = _cmp_nb(_nb_with(3, text="elapsed 98.7 s\n"), tol)
     assert got.status == "within tolerance" and "repro-chaotic" in got.detail
-    assert _cmp_nb(_nb_with(3, text="elapsed 98.7 ms\n"), tol).status == "different"
+    assert _cmp_nb(_nb_with(3, text="elapsed 98.7 ms\n"), tol).status == "within tolerance"
+    # ... but not its structure: an error, or another number of outputs, is different
+    err = [{"output_type": "error", "ename": "KeyError", "evalue": "'x'", "traceback": []}]
+    assert _cmp_nb(_nb_with(3, outputs=err), tol).status == "different"
+    assert _cmp_nb(_nb_with(3, outputs=[]), tol).status == "different"
     untagged = copy.deepcopy(NOTEBOOK)
     untagged["cells"][3]["metadata"]["tags"] = []
     changed = copy.deepcopy(untagged)
@@ -518,3 +523,28 @@ def test_rule_with_each_rows_own_spread():
     missing = repro.Tolerances(rules=(repro.Rule("**", ("bias",), 0.0, 0.0, "x", 0, "nope", 1.0),))
     assert repro.compare_file("t.csv", old, b"topic,bias,bias_sd\n1,0.6,0.1\n2,0.5,0.001\n", missing).status \
         == "different"
+
+
+def test_list_rule_pairs_rows_given_in_another_order():
+    rule = repro.ListRule("**", ("words",), ",", 3, "topics", match_rows=True, row_labels=("topic",))
+    tol = repro.Tolerances(list_rules=(rule,))
+    old = b"topic,words,bias\n1,\"a,b,c,d,e\",0.5\n2,\"f,g,h,i,j\",-0.2\n"
+    swapped = b"topic,words,bias\n1,\"f,g,h,i,x\",-0.2\n2,\"a,b,c,d,e\",0.5\n"
+    assert repro.compare_file("t.csv", old, swapped, tol).status == "within tolerance"
+    wrong_value = b"topic,words,bias\n1,\"f,g,h,i,x\",-0.2\n2,\"a,b,c,d,e\",0.9\n"
+    assert repro.compare_file("t.csv", old, wrong_value, tol).status == "different"   # paired, then compared
+    lost = b"topic,words,bias\n1,\"f,g,h,i,j\",-0.2\n2,\"a,b,x,y,z\",0.5\n"
+    got = repro.compare_file("t.csv", old, lost, tol)
+    assert got.status == "different" and "no current row" in got.detail
+
+
+def test_paired_rows_an_unstable_row_may_be_replaced():
+    rule = repro.ListRule("**", ("words",), ",", 3, "topics", match_rows=True, row_labels=("topic",),
+                          unmatched_column="stability", unmatched_below=0.8)
+    tol = repro.Tolerances(list_rules=(rule,))
+    old = b"topic,words,stability\n1,\"a,b,c,d,e\",1.0\n2,\"f,g,h,i,j\",0.6\n"
+    replaced = b"topic,words,stability\n1,\"a,b,c,d,e\",1.0\n2,\"p,q,r,s,t\",0.6\n"
+    got = repro.compare_file("t.csv", old, replaced, tol)
+    assert got.status == "within tolerance" and "unstable" in got.detail
+    stable_lost = b"topic,words,stability\n1,\"a,b,x,y,z\",1.0\n2,\"f,g,h,i,j\",0.6\n"
+    assert repro.compare_file("t.csv", old, stable_lost, tol).status == "different"

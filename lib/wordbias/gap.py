@@ -50,7 +50,7 @@ import numpy as np
 import pandas as pd
 
 from . import paths
-from .stats import TailProbability, subset_sum_tail
+from .stats import TailProbability, default_workers, subset_sum_tail
 
 #: the folder holding the three GAP files and their SOURCE.md
 DATA_DIR = paths.DATA / "gap"
@@ -619,8 +619,6 @@ def _fit_one(args) -> Prediction:
 
 def _map_seeds(X_train, y_train, X_predict, cfg: MLPConfig, seeds: list[int], workers: int | None) -> list:
     """:func:`_fit_one` for each seed, in order; in a pool of spawned processes when workers > 1."""
-    from .ube import default_workers
-
     jobs = [(X_train, y_train, X_predict, cfg, s) for s in seeds]
     workers = min(len(seeds), workers or default_workers())
     if workers <= 1:

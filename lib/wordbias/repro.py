@@ -36,6 +36,7 @@ _HSPACE = re.compile(r"[ \t]+")
 _RULE_KEYS = {"files", "columns", "rtol", "atol", "why"}
 _RULE_OPTIONAL = {"sd_column", "sd_units"}
 _LIST_RULE_KEYS = {"files", "columns", "separator", "min_shared", "why"}
+_LIST_RULE_OPTIONAL = {"match_rows", "row_labels", "unmatched_column", "unmatched_below"}
 _PNG_RULE_KEYS = {"files", "max_changed_share", "why"}
 _TOP_KEYS = {"csv_rules", "list_rules", "png_rules", "png_max_changed_share", "png_why", "notebook_last_digit_units",
              "notebook_why"}
@@ -78,6 +79,10 @@ class ListRule:
     separator: str
     min_shared: int
     why: str
+    match_rows: bool = False  # rows may come in another order: pair them by their lists before comparing
+    row_labels: tuple[str, ...] = ()  # columns that only number the rows (not compared when rows are paired)
+    unmatched_column: str = ""  # a committed row whose value here is below unmatched_below may have no pair
+    unmatched_below: float = 0.0
 
     def matches(self, path: str, column: str) -> bool:
         return _glob_match(self.files, path) and ("*" in self.columns or column in self.columns)
@@ -212,7 +217,23 @@ def _checked(raw: Any, where: str, keys: set[str]) -> dict:
 def _parse_list_rule(i: int, raw: Any) -> ListRule:
     """Validate list rule number ``i``."""
     where = f"list_rules[{i}]"
+    if isinstance(raw, dict):
+        extra = {k: raw[k] for k in _LIST_RULE_OPTIONAL if k in raw}
+        raw = {k: v for k, v in raw.items() if k not in _LIST_RULE_OPTIONAL}
+    else:
+        extra = {}
     raw = _checked(raw, where, _LIST_RULE_KEYS)
+    if not isinstance(extra.get("match_rows", False), bool):
+        raise ValueError(f"{where}: match_rows must be true or false")
+    labels = extra.get("row_labels", [])
+    if not isinstance(labels, list) or not all(isinstance(c, str) for c in labels):
+        raise ValueError(f"{where}: row_labels must be a list of column names")
+    if (extra.get("match_rows") and len(raw["columns"]) != 1) or (labels and not extra.get("match_rows")):
+        raise ValueError(f"{where}: match_rows pairs rows by one list column; row_labels need match_rows")
+    if ("unmatched_column" in extra) != ("unmatched_below" in extra) or ("unmatched_column" in extra
+                                                                       and not extra.get("match_rows")):
+        raise ValueError(f"{where}: unmatched_column and unmatched_below go together, with match_rows")
+    unmatched_below = _number(extra.get("unmatched_below", 0.0), f"{where}: unmatched_below")
     cols = raw["columns"]
     if not isinstance(cols, list) or not cols or not all(isinstance(c, str) for c in cols):
         raise ValueError(f"{where}: 'columns' must be a non-empty list of column names")
@@ -220,7 +241,9 @@ def _parse_list_rule(i: int, raw: Any) -> ListRule:
         raise ValueError(f"{where}: 'separator' must be a non-empty string")
     if not isinstance(raw["min_shared"], int) or isinstance(raw["min_shared"], bool) or raw["min_shared"] < 1:
         raise ValueError(f"{where}: 'min_shared' must be a whole number >= 1")
-    return ListRule(raw["files"], tuple(cols), raw["separator"], raw["min_shared"], raw["why"].strip())
+    return ListRule(raw["files"], tuple(cols), raw["separator"], raw["min_shared"], raw["why"].strip(),
+                    bool(extra.get("match_rows", False)), tuple(labels), str(extra.get("unmatched_column", "")),
+                    unmatched_below)
 
 
 def _parse_png_rule(i: int, raw: Any) -> PngRule:
@@ -325,8 +348,17 @@ def _compare_csv(path: str, committed: bytes, current: bytes, tol: Tolerances) -
     problem = _csv_shape_problem(old, new)
     if problem:
         return Comparison(path, "different", problem)
+    paired = ""
+    for rule in tol.list_rules:
+        if rule.match_rows and _glob_match(rule.files, path) and rule.columns[0] in old.columns:
+            new, problem = _pair_rows(old, new, rule)
+            if problem and not problem.startswith("!"):
+                return Comparison(path, "different", problem)
+            old, new = old.drop(columns=list(rule.row_labels)), new.drop(columns=list(rule.row_labels))
+            paired = f"; rows paired by {rule.columns[0]!r}" + (f" ({problem[1:]})" if problem else "")
+            break
     worst: tuple[float, str] = (0.0, "")
-    lists_changed = ""
+    lists_changed = paired
     for col in old.columns:
         o, n = old[col], new[col]
         if not (_is_numeric(o) and _is_numeric(n)):
@@ -367,7 +399,43 @@ def _compare_csv(path: str, committed: bytes, current: bytes, tol: Tolerances) -
     if worst[1]:
         detail = f"largest change in column {worst[1]!r}: {worst[0]:.3g} of its tolerance" + lists_changed
         return Comparison(path, "within tolerance", detail)
+    if lists_changed:
+        return Comparison(path, "within tolerance", "numbers unchanged" + lists_changed)
     return Comparison(path, "within tolerance", "same values as parsed; only formatting bytes differ")
+
+
+def _pair_rows(old: pd.DataFrame, new: pd.DataFrame, rule: ListRule) -> tuple[pd.DataFrame, str]:
+    """``new`` reordered so that row i is the one whose list (``rule.columns[0]``) shares the most items with
+    committed row i, one to one, greedily by overlap; a committed row left with fewer than ``min_shared``
+    shared items is a problem (returned as text)."""
+    col = rule.columns[0]
+    a = [set(str(v).split(rule.separator)) for v in old[col]]
+    b = [set(str(v).split(rule.separator)) for v in new[col]]
+    pairs = sorted(((len(x & y), i, j) for i, x in enumerate(a) for j, y in enumerate(b)), key=lambda t: (-t[0], t[1], t[2]))
+    take: dict[int, int] = {}
+    used: set[int] = set()
+    for shared, i, j in pairs:
+        if shared >= rule.min_shared and i not in take and j not in used:
+            take[i] = j
+            used.add(j)
+    missing = [i for i in range(len(a)) if i not in take]
+    excused = set()
+    if rule.unmatched_column in old.columns:  # e.g. topics that recur in few NMF restarts may be gone
+        low = pd.to_numeric(old[rule.unmatched_column], errors="coerce").to_numpy() < rule.unmatched_below
+        excused = {i for i in missing if low[i]}
+    hard = [i for i in missing if i not in excused]
+    if hard:
+        i = hard[0]
+        return new, (f"column {col!r}: committed row {i} ({old[col].iloc[i]!r}) has no current row sharing "
+                     f"{rule.min_shared} items")
+    if excused:  # pair the left-over rows in order; their values are not comparable, so copy the committed ones
+        rest = iter(j for j in range(len(b)) if j not in used)
+        for i in sorted(excused):
+            take[i] = next(rest)
+    out = new.iloc[[take[i] for i in range(len(a))]].reset_index(drop=True)
+    for i in sorted(excused):
+        out.iloc[i] = old.iloc[i]
+    return out, (f"!{len(excused)} unstable row(s) replaced" if excused else "")
 
 
 # --------------------------------------------------------------------------- PNG / PDF
@@ -495,6 +563,8 @@ def _compare_output(old: dict, new: dict, units: float, chaotic: bool, where: st
             continue
         if mime.startswith("image/"):
             notes.append(f"{where}: embedded image differs")
+        elif chaotic:  # tables of seed / NMF distributions: their rows and words may change; checked via the CSVs
+            notes.append(f"{where}: differs; not compared (repro-chaotic, checked through its CSVs)")
         elif _compare_text(op[mime], np_[mime], units, chaotic, f"{where} {mime}"):
             notes.append(f"{where}: numbers {'ignored (repro-chaotic)' if chaotic else 'within last digit'}")
     return notes

@@ -111,7 +111,8 @@ def _tolerance(values: np.ndarray) -> float:
 
 
 def default_workers() -> int:
-    """Threads for the compiled kernels: the CPUs this process may use."""
+    """Workers (threads or processes) for parallel work: the CPUs this process may use (its affinity mask, so
+    `taskset` and container CPU limits count)."""
     try:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # pragma: no cover - not Linux

@@ -35,6 +35,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
+from .stats import default_workers
 from .weat import DegenerateSetError, unit_rows
 
 #: Table 2 of the paper: the algorithm's inputs and their defaults
@@ -340,16 +341,6 @@ def null_sigma_batch(W: np.ndarray, category: np.ndarray, Z: np.ndarray, Abar: n
     out = np.empty((b, n, m))
     _kernel()(P, n, np.ascontiguousarray(category, dtype=np.int32), m, t, const, out)
     return out
-
-
-def default_workers() -> int:
-    """Worker threads for the null: the CPUs this process may use."""
-    import os
-
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # pragma: no cover - not Linux
-        return max(1, os.cpu_count() or 1)
 
 
 #: rotations are drawn in blocks of this many, block k from ``default_rng([seed, k])``
