@@ -3,6 +3,7 @@
 # tolerances) and runs nbval on the executed notebooks; `make repro-check` regenerates everything under several
 # forced CPU-kernel settings; `make lab` opens JupyterLab.
 
+.DEFAULT_GOAL := all
 PYTHON ?= python3.11
 VENV   := .venv
 PY     := $(VENV)/bin/python
