@@ -47,6 +47,7 @@ for setting in $SETTINGS; do
     grep -v ',identical,' "$dir/compare.csv" | head -n 20 >&2
     status=1
   fi
+  tar -cf "$dir/outputs.tar" "${OUTPUTS[@]}"   # to compare again later: tar -xf it, then make check-results
   git checkout -q -- "${OUTPUTS[@]}" && git clean -fdq -- "${OUTPUTS[@]}"
 done
 echo "== repro-check summary"
