@@ -46,21 +46,27 @@ _TOP_KEYS = {"csv_rules", "list_rules", "png_rules", "png_max_changed_share", "p
 
 
 @dataclass(frozen=True)
-class Rule:
-    """One CSV tolerance rule: files matching ``files`` and columns in ``columns`` get rtol/atol."""
+class _ColumnScope:
+    """Where a rule applies: files matching the glob ``files``, columns named in ``columns`` (or ``*``)."""
 
     files: str
     columns: tuple[str, ...]
+
+    def matches(self, path: str, column: str) -> bool:
+        """Whether this rule covers ``column`` of the file at repo-relative ``path``."""
+        return _glob_match(self.files, path) and ("*" in self.columns or column in self.columns)
+
+
+@dataclass(frozen=True)
+class Rule(_ColumnScope):
+    """One CSV tolerance rule: the numeric columns it covers get rtol/atol (and sd_units of a spread column)."""
+
     rtol: float
     atol: float
     why: str
     index: int = -1  # position in the YAML list; -1 for the built-in default
     sd_column: str = ""  # a column of the committed file holding each row's own spread (e.g. over seeds)
     sd_units: float = 0.0  # ... of which this many units are added to the row's tolerance
-
-    def matches(self, path: str, column: str) -> bool:
-        """Whether this rule covers ``column`` of the file at repo-relative ``path``."""
-        return _glob_match(self.files, path) and ("*" in self.columns or column in self.columns)
 
     def label(self) -> str:
         """Short name of the rule for reports."""
@@ -71,11 +77,9 @@ DEFAULT_RULE = Rule("**", ("*",), 1e-5, 0.0, "CSVs are written with 6 significan
 
 
 @dataclass(frozen=True)
-class ListRule:
+class ListRule(_ColumnScope):
     """A text column holding lists (e.g. a topic's top words): each cell must keep ``min_shared`` items."""
 
-    files: str
-    columns: tuple[str, ...]
     separator: str
     min_shared: int
     why: str
@@ -83,9 +87,6 @@ class ListRule:
     row_labels: tuple[str, ...] = ()  # columns that only number the rows (not compared when rows are paired)
     unmatched_column: str = ""  # a committed row whose value here is below unmatched_below may have no pair
     unmatched_below: float = 0.0
-
-    def matches(self, path: str, column: str) -> bool:
-        return _glob_match(self.files, path) and ("*" in self.columns or column in self.columns)
 
 
 @dataclass(frozen=True)
