@@ -773,25 +773,40 @@ def fit_topics(texts: Sequence[str], n_topics: int = 20, *, seed: int = 0, max_f
     SVD-based start) and ``random_state=seed``; ``init="random"`` starts from a seeded random point
     (the restarts of :func:`refit_topics`).
     """
-    from sklearn.decomposition import NMF
+    vocabulary, tfidf = _tfidf(texts, max_features=max_features, max_df=max_df, min_df=min_df)
+    return _nmf(tfidf, vocabulary, n_topics, seed=seed, max_iter=max_iter, init=init)
+
+
+def _tfidf(texts: Sequence[str], *, max_features: int, max_df: float, min_df: int):
+    """The TF-IDF matrix of :func:`fit_topics` and its vocabulary."""
     from sklearn.feature_extraction.text import TfidfVectorizer
 
     vec = TfidfVectorizer(stop_words="english", max_df=max_df, min_df=min_df, max_features=max_features)
     tfidf = vec.fit_transform(list(texts))
+    return vec.get_feature_names_out(), tfidf
+
+
+def _nmf(tfidf, vocabulary, n_topics: int, *, seed: int, max_iter: int, init: str) -> Topics:
+    """NMF of a TF-IDF matrix (:func:`fit_topics`)."""
+    from sklearn.decomposition import NMF
+
     nmf = NMF(n_components=n_topics, init=init, random_state=seed, max_iter=max_iter)
     W = nmf.fit_transform(tfidf)
-    return Topics(vocabulary=vec.get_feature_names_out(), components=nmf.components_, doc_topic=W,
+    return Topics(vocabulary=vocabulary, components=nmf.components_, doc_topic=W,
                   reconstruction_err=float(nmf.reconstruction_err_), n_iter=int(nmf.n_iter_))
 
 
-def refit_topics(texts: Sequence[str], n_topics: int = 20, *, seeds: Sequence[int], **kwargs) -> list[Topics]:
-    """NMF restarted from seeded random points (``init="random"``), one solution per seed.
+def refit_topics(texts: Sequence[str], n_topics: int = 20, *, seeds: Sequence[int], max_features: int = 1000,
+                 max_df: float = 0.95, min_df: int = 2, max_iter: int = 1000) -> list[Topics]:
+    """NMF restarted from seeded random points (``init="random"``), one solution per seed, on one TF-IDF
+    matrix (the same as :func:`fit_topics` builds).
 
     NMF has many local optima of nearly equal error: on GAP a change in the last bits of one product (another
     CPU) can move :func:`fit_topics` to another one, replacing words of a topic and changing every sample's
     topic weights. The restarts show which topics recur (:func:`topic_stability`) and give the topic-based
     scores as a distribution over solutions rather than one solution's digits."""
-    return [fit_topics(texts, n_topics, seed=int(s), init="random", **kwargs) for s in seeds]
+    vocabulary, tfidf = _tfidf(texts, max_features=max_features, max_df=max_df, min_df=min_df)
+    return [_nmf(tfidf, vocabulary, n_topics, seed=int(s), max_iter=max_iter, init="random") for s in seeds]
 
 
 def _matches(reference: Topics, other: Topics, n: int, min_shared: int) -> list[int | None]:
@@ -959,6 +974,7 @@ class GapResult:
     correlations: pd.DataFrame  # Spearman per subset, on the means; rho's mean/sd over seeds and NMF solutions
     word_score_source: str
     missing_words: tuple[str, ...]
+    nmf_restarts: int  # random NMF restarts beside the deterministic solution
     fit: SeedStudy = field(repr=False)
     timings: dict = field(default_factory=dict)
 
@@ -1071,7 +1087,8 @@ def run(encoder, word_scores: Mapping[str, float] | Callable[[list[str]], Mappin
     missing_words = tuple(sorted({w for b in biases for m in b["missing"] for w in m}))
     return GapResult(model=encoder.label, seeds=seeds, table4=table, test=test, seed_table=seed_table,
                      metrics=metrics, predictions=preds, topics=table6, correlations=corr,
-                     word_score_source=source, missing_words=missing_words, fit=study, timings=timings)
+                     word_score_source=source, missing_words=missing_words, nmf_restarts=len(restarts), fit=study,
+                     timings=timings)
 
 
 def _table4_over_seeds(dev: pd.DataFrame, p_neither_by_seed: np.ndarray) -> pd.DataFrame:
