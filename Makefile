@@ -94,7 +94,7 @@ $(foreach src,$(sort $(foreach n,$(NOTEBOOKS),$(SRC_$(n)))),$(eval LIB_$(src) :=
 # metadata, and print one line with the notebook's wall time
 define run_notebook
 @start=$$(date +%s%N); cd notebooks && ../$(PAPERMILL) $(1) $(notdir $@) $(2) && cd .. && \
-  $(PY) -m wordbias.nbclean $@ && ms=$$(( ($$(date +%s%N) - start) / 1000000 )) && \
+  $(PY) -m wordbias.core.notebooks $@ && ms=$$(( ($$(date +%s%N) - start) / 1000000 )) && \
   printf 'make: %-42s %4d.%d s  (KERNELS=%s)\n' $@ $$((ms / 1000)) $$((ms % 1000 / 100)) $(KERNELS)
 endef
 
@@ -122,19 +122,19 @@ notebooks/%.ipynb: notebooks/src/$$(SRC_$$*).ipynb $$(LIB_$$(SRC_$$*)) $$(shell 
 # the tiny MLM run reuses the GAP features and MLP the MiniLM run caches, so it waits for it
 notebooks/kurita2019_tiny-bert-mlm.ipynb: $(TINY_MLM)/config.json | notebooks/kurita2019.ipynb
 
-$(TINY_MLM)/config.json: lib/wordbias/tiny_mlm.py $(STAMP)
-	$(PY) -m wordbias.tiny_mlm $(TINY_MLM)
+$(TINY_MLM)/config.json: lib/wordbias/models/tiny_mlm.py $(STAMP)
+	$(PY) -m wordbias.models.tiny_mlm $(TINY_MLM)
 
 # the unit tests, then the outputs in the working tree against the committed ones (identical, or within the
-# tolerances of lib/wordbias/repro_tolerances.yaml), then nbval re-running every notebook
+# tolerances of lib/wordbias/core/repro_tolerances.yaml), then nbval re-running every notebook
 test: $(STAMP) $(TINY_MLM)/config.json
 	$(VENV)/bin/pytest -q tests
-	$(PY) -m wordbias.repro compare --ref $(REF)
+	$(PY) -m wordbias.core.repro compare --ref $(REF)
 	$(VENV)/bin/pytest -q --nbval --nbval-current-env -p no:cacheprovider $(NOTEBOOK_FILES)
 
 REF ?= HEAD
 check-results: $(STAMP)
-	$(PY) -m wordbias.repro compare --ref $(REF)
+	$(PY) -m wordbias.core.repro compare --ref $(REF)
 
 # regenerate everything, with empty caches, under each kernel setting (README, "Reproducibility")
 repro-check: $(STAMP) $(TINY_MLM)/config.json

@@ -24,7 +24,8 @@ from pathlib import Path
 
 import numpy as np
 
-from wordbias import embeddings, paths
+from wordbias import embeddings
+from wordbias.core import paths
 
 
 def write_synthetic_glove(path: Path, n_words: int, dim: int, seed: int, rows_per_block: int = 5000) -> None:

@@ -23,7 +23,11 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
-from wordbias import embeddings, paths, stats, stimuli, weat
+from wordbias import embeddings
+from wordbias.core import paths
+from wordbias.core import permutation as stats
+from wordbias.datasets import stimuli
+from wordbias.measures import weat
 
 
 _DFS = []

@@ -27,7 +27,9 @@ import numpy as np
 import pandas as pd
 from threadpoolctl import threadpool_limits
 
-from wordbias import paths, stats, ube
+from wordbias.core import paths
+from wordbias.core import permutation as stats
+from wordbias.measures import ube
 
 
 def problem(d: int, M: int, n: int, m: int, seed: int = 0):

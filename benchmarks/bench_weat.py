@@ -42,7 +42,9 @@ from scipy import stats as sps
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from weat_data import keyed_vectors, make_problem, save_problem  # noqa: E402
 
-from wordbias import paths, stats, weat  # noqa: E402
+from wordbias.core import paths  # noqa: E402
+from wordbias.core import permutation as stats
+from wordbias.measures import weat
 
 ROOT = Path(__file__).resolve().parent.parent
 WEFE_PYTHON = ROOT / ".venv-wefe" / "bin" / "python"

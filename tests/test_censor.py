@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from wordbias import paths
-from wordbias.censor import CENSOR_FILE, bleep, censor, censor_terms
+from wordbias.core import paths
+from wordbias.core.censor import CENSOR_FILE, bleep, censor, censor_terms
 
 
 def test_term_file():

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 import torch
 
-from wordbias import contextual, tiny_mlm
+from wordbias.models import contextual
+from wordbias.models import tiny_mlm
 
 
 @pytest.fixture(scope="module")

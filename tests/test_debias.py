@@ -7,10 +7,11 @@ import re
 import numpy as np
 import pytest
 
-from wordbias import debias as D
-from wordbias import direction as R
-from wordbias import embeddings, paths
-from wordbias.direction import DegenerateSetError
+from wordbias.measures import debias as D
+from wordbias.measures import direction as R
+from wordbias import embeddings
+from wordbias.core import paths
+from wordbias.measures.direction import DegenerateSetError
 
 # --------------------------------------------------------------------------------------------------
 # the data and the word lists

@@ -5,8 +5,8 @@ import math
 import numpy as np
 import pytest
 
-from wordbias import direction as R
-from wordbias.direction import DegenerateSetError
+from wordbias.measures import direction as R
+from wordbias.measures.direction import DegenerateSetError
 
 # --------------------------------------------------------------------------------------------------
 # unit vectors, projection, rejection, cosines
@@ -258,7 +258,7 @@ def test_pair_vectors_keyed_vectors():
 
 # ---------------------------------------------------------------------- the racial bias report (Section 3, App. A)
 
-from wordbias import direction as _D  # noqa: E402
+from wordbias.measures import direction as _D  # noqa: E402
 
 
 def test_cosine_bias_hand_computed():

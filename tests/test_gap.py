@@ -10,7 +10,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from wordbias import gap, paths
+from wordbias.datasets import gap
+from wordbias.core import paths
 
 # --------------------------------------------------------------------------------------------------
 # data
@@ -120,7 +121,7 @@ def tiny(tmp_path_factory):
     import torch
     from transformers import BertConfig, BertModel, BertTokenizerFast
 
-    from wordbias import contextual
+    from wordbias.models import contextual
 
     folder = tmp_path_factory.mktemp("tiny-bert")
     vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"] + WORDS
@@ -171,7 +172,7 @@ def test_features_are_the_span_tokens_hidden_states(tiny, tmp_path, monkeypatch)
     with np.load(files[0], allow_pickle=False) as z:
         assert sorted(z.files) == ["features", "key"]
     np.testing.assert_allclose(Xc, X, atol=1e-5)
-    from wordbias import contextual
+    from wordbias.models import contextual
 
     monkeypatch.setattr(contextual, "span_embeddings", lambda *a, **k: pytest.fail("cache not used"))
     np.testing.assert_array_equal(gap.features(tiny, df, cache_dir=tmp_path), Xc)
@@ -182,7 +183,7 @@ def test_features_are_the_span_tokens_hidden_states(tiny, tmp_path, monkeypatch)
 
 
 def test_cosine_word_scores_by_hand(tiny):
-    from wordbias import contextual
+    from wordbias.models import contextual
 
     scores = gap.cosine_word_scores(tiny, ["music", "sports", "music"])
     assert list(scores) == ["music", "sports"]

@@ -10,7 +10,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from wordbias import contextual, kurita, mlm, paths, stimuli, tiny_mlm, weat
+from wordbias.models import contextual
+from wordbias.papers import kurita2019 as kurita
+from wordbias.measures import mlm
+from wordbias.core import paths
+from wordbias.datasets import stimuli
+from wordbias.models import tiny_mlm
+from wordbias.measures import weat
 
 DATA = paths.DATA / "kurita2019"
 SHA256 = {  # as recorded in data/kurita2019/SOURCE.md

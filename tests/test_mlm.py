@@ -10,7 +10,11 @@ import numpy as np
 import pytest
 import torch
 
-from wordbias import contextual, mlm, stats, tiny_mlm, weat
+from wordbias.models import contextual
+from wordbias.measures import mlm
+from wordbias.core import permutation as stats
+from wordbias.models import tiny_mlm
+from wordbias.measures import weat
 
 MALE = ["programmer", "executive", "engineer"]
 FEMALE = ["nurse", "home", "family"]

@@ -16,8 +16,8 @@ import yaml
 import pytest
 from PIL import Image
 
-from wordbias import repro
-from wordbias.repro import Comparison, compare_file, compare_tree, load_tolerances, main
+from wordbias.core import repro
+from wordbias.core.repro import Comparison, compare_file, compare_tree, load_tolerances, main
 
 CSV = "name,x,y,n\nalpha,0.803853,1.23457,77\nbeta,-0.126984,4.11353e-05,12\ngamma,0.5,,3\n"
 
@@ -446,7 +446,7 @@ def test_main_bad_tolerances_or_ref_exit_2(repo, tmp_path, capsys):
 
 def test_module_entry_point(repo):
     proc = subprocess.run(
-        [sys.executable, "-m", "wordbias.repro", "compare", "--repo", str(repo)],
+        [sys.executable, "-m", "wordbias.core.repro", "compare", "--repo", str(repo)],
         capture_output=True, text=True, check=False,
     )
     assert proc.returncode == 0, proc.stderr
@@ -459,7 +459,7 @@ def test_shipped_tolerances_catch_a_change_beyond_them():
     """Each rule of the shipped file can fail: a committed GAP seed table and a Caliskan Table 1 moved by half
     their tolerance pass, moved by twice fail."""
     tol = repro.load_tolerances(repro.DEFAULT_TOLERANCES)
-    root = Path(repro.__file__).resolve().parents[2]
+    root = Path(repro.__file__).resolve().parents[3]
     for rel, column in (("results/kurita2019/all-minilm-l6-v2/gap_seeds.csv", "female_minus_male"),
                         ("results/kurita2019/all-minilm-l6-v2/table4.csv", "ours: avg predicted %, seed mean"),
                         ("results/caliskan2017/glove-840b-caliskan/table1.csv", "effect_size")):

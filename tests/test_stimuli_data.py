@@ -17,8 +17,8 @@ import pandas as pd
 import pytest
 import yaml
 
-from wordbias import paths
-from wordbias.stimuli import WeatSpec, WefatSpec, load_stimuli, weat_tests, wefat_tests
+from wordbias.core import paths
+from wordbias.datasets.stimuli import WeatSpec, WefatSpec, load_stimuli, weat_tests, wefat_tests
 
 YAML_PATH = paths.STIMULI / "caliskan2017.yaml"
 CBN_PATH = paths.STIMULI / "caliskan2017_cbn_items.csv"
@@ -282,7 +282,7 @@ def test_wefat_tests():
 
 
 def test_racial_bias_sets_apply_removals_and_the_intersection_rule():
-    from wordbias import stimuli as st
+    from wordbias.datasets import stimuli as st
 
     attrs = st.load_stimuli("racial_bias_report")["attributes"]
     for kind, a in attrs.items():

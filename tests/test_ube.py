@@ -7,7 +7,8 @@ import string
 import numpy as np
 import pytest
 
-from wordbias import ube, weat
+from wordbias.measures import ube
+from wordbias.measures import weat
 from wordbias.embeddings import to_keyed_vectors
 
 

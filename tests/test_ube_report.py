@@ -13,7 +13,10 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
-from wordbias import paths, plots, ube, ube_report  # noqa: E402
+from wordbias.core import paths  # noqa: E402
+from wordbias.core import figures as plots
+from wordbias.measures import ube
+from wordbias.papers import swinger2019 as ube_report
 from wordbias.embeddings import to_keyed_vectors  # noqa: E402
 
 DATA = paths.DATA / "swinger2019"

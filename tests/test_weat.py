@@ -3,7 +3,7 @@ from math import sqrt
 import numpy as np
 import pytest
 
-from wordbias import weat
+from wordbias.measures import weat
 
 # hand computation for the `tiny` fixture (A = {a}, B = {b}):
 #   s(x1) = cos((1,0),a) - cos((1,0),b) = 1 - 0 = 1

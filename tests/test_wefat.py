@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from wordbias import wefat
-from wordbias.weat import DegenerateSetError
+from wordbias.measures import wefat
+from wordbias.measures.weat import DegenerateSetError
 
 
 def test_normalized_association_by_hand():

@@ -75,7 +75,7 @@ from pathlib import Path
 import numpy as np
 from gensim.models import KeyedVectors
 
-from . import paths
+from wordbias.core import paths
 
 __all__ = [
     "DEFAULT_EMBEDDING",

@@ -20,7 +20,7 @@ from typing import overload
 
 import yaml
 
-from wordbias import paths
+from wordbias.core import paths
 
 __all__ = ["CENSOR_FILE", "bleep", "censor", "censor_terms"]
 

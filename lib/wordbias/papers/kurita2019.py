@@ -22,7 +22,11 @@ from typing import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from . import contextual, mlm, paths, stimuli, weat
+from wordbias.models import contextual
+from wordbias.measures import mlm
+from wordbias.core import paths
+from wordbias.datasets import stimuli
+from wordbias.measures import weat
 
 ROLES = ("X", "Y", "A", "B")
 #: significance level of Table 3 ("* indicates significant at p < 0.01")

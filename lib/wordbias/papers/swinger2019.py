@@ -19,9 +19,9 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from . import names as _names
-from .ube import UBEResult, illustrative_names
-from .weat import unit_rows
+from wordbias.datasets import names as _names
+from wordbias.measures.ube import UBEResult, illustrative_names
+from wordbias.measures.weat import unit_rows
 
 
 @dataclass

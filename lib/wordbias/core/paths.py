@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-ROOT = Path(os.environ.get("WORDBIAS_ROOT", Path(__file__).resolve().parents[2]))
+ROOT = Path(os.environ.get("WORDBIAS_ROOT", Path(__file__).resolve().parents[3]))
 DATA = ROOT / "data"
 STIMULI = DATA / "stimuli"
 RESULTS = ROOT / "results"

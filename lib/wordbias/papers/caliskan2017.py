@@ -9,8 +9,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats as _sps
 
-from . import weat as _weat
-from . import wefat as _wefat
+from wordbias.measures import weat as _weat
+from wordbias.measures import wefat as _wefat
 
 #: significance level used to say whether "significance agrees" with the paper
 ALPHA = 0.05

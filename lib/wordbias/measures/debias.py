@@ -47,8 +47,9 @@ from typing import Collection, Iterable, Sequence
 import numpy as np
 from gensim.models import KeyedVectors
 
-from . import embeddings, paths
-from .direction import DegenerateSetError, PCADirection, PairVectors, pair_vectors, pca_direction
+from wordbias import embeddings
+from wordbias.core import paths
+from wordbias.measures.direction import DegenerateSetError, PCADirection, PairVectors, pair_vectors, pca_direction
 
 __all__ = [
     "DATA_DIR",

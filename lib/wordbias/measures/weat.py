@@ -25,7 +25,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from . import stats as _stats
+from wordbias.core import permutation as _stats
 
 #: smallest target set (each of X, Y) after unknown words are dropped
 MIN_TARGET_SIZE = 2

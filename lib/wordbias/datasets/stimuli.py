@@ -33,7 +33,7 @@ from typing import Any
 import pandas as pd
 import yaml
 
-from wordbias import paths
+from wordbias.core import paths
 
 __all__ = ["VARIANTS", "WeatSpec", "WefatSpec", "load_stimuli", "weat_tests", "wefat_tests"]
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from wordbias import paths
+from wordbias.core import paths
 
 __all__ = [
     "MIN_COUNT",

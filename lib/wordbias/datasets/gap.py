@@ -49,8 +49,8 @@ from typing import Callable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from . import paths
-from .stats import TailProbability, default_workers, subset_sum_tail
+from wordbias.core import paths
+from wordbias.core.permutation import TailProbability, default_workers, subset_sum_tail
 
 #: the folder holding the three GAP files and their SOURCE.md
 DATA_DIR = paths.DATA / "gap"
@@ -201,7 +201,7 @@ def features(model, df: pd.DataFrame, *, batch_size: int = 32, max_length: int =
     texts, the spans, ``max_length``, ``batch_size`` and :func:`wordbias.paths.compute_fingerprint`; a
     cached file is used only if its stored full hash and the array's shape match.
     """
-    from . import contextual
+    from wordbias.models import contextual
 
     texts = df["Text"].tolist()
     sp = spans(df)
@@ -938,7 +938,7 @@ def cosine_word_scores(encoder, words: Sequence[str], template: str = "GGG are i
     Kurita et al. §3.1 applied to the §4 template. Positive = closer to "men". The paper's topic bias uses
     the MLM score (``wordbias.mlm``); use this only to exercise the pipeline on an encoder.
     """
-    from . import contextual
+    from wordbias.models import contextual
 
     words = list(dict.fromkeys(words))
     if not words:

@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as _sps
 
-from .weat import DegenerateSetError, MIN_ATTRIBUTE_SIZE, WordSet, _vectors, cosine_matrix, resolve, unit_rows
+from wordbias.measures.weat import DegenerateSetError, MIN_ATTRIBUTE_SIZE, WordSet, _vectors, cosine_matrix, resolve, unit_rows
 
 
 def normalized_association(W, A, B, ddof: int = 1) -> np.ndarray:

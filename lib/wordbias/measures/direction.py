@@ -37,7 +37,7 @@ from typing import NamedTuple, Sequence
 
 import numpy as np
 
-from .weat import DegenerateSetError, unit_rows
+from wordbias.measures.weat import DegenerateSetError, unit_rows
 
 __all__ = [
     "DegenerateSetError",

@@ -36,7 +36,7 @@ def bert_uncased_tokenizer(source: str | Path | None = None):
     (or loaded from ``source``, a folder or hub id)."""
     from transformers import AutoTokenizer
 
-    from .contextual import BUNDLED_ENCODER, model_path
+    from wordbias.models.contextual import BUNDLED_ENCODER, model_path
 
     return AutoTokenizer.from_pretrained(str(source) if source else model_path(BUNDLED_ENCODER))
 
@@ -121,7 +121,7 @@ def build(out: str | Path, *, male: Sequence[str] = (), female: Sequence[str] = 
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    from . import stimuli
+    from wordbias.datasets import stimuli
 
     ap = argparse.ArgumentParser(description="write a tiny planted BERT masked LM (career words male, family "
                                              "words female) for offline runs of the Kurita notebook")

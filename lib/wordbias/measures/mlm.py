@@ -37,8 +37,8 @@ from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 
-from . import weat as _weat
-from .contextual import Model, ModelUnavailable, _progress, fill, load_mlm  # noqa: F401 - re-exported for users
+from wordbias.measures import weat as _weat
+from wordbias.models.contextual import Model, ModelUnavailable, _progress, fill, load_mlm  # noqa: F401 - re-exported for users
 
 TARGET = "TARGET"
 ATTRIBUTE = "ATTRIBUTE"

@@ -35,8 +35,8 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from .stats import default_workers
-from .weat import DegenerateSetError, unit_rows
+from wordbias.core.permutation import default_workers
+from wordbias.measures.weat import DegenerateSetError, unit_rows
 
 #: Table 2 of the paper: the algorithm's inputs and their defaults
 DEFAULTS = dict(n=12, m=64, M=30_000, t=3, alpha=0.05, R=10_000)
@@ -174,7 +174,7 @@ def candidate_words(kv, M: int, *, exclude: Sequence[str] = (), cased: bool | No
     """
     vocab = kv.index_to_key
     if cased is None:
-        from .embeddings import is_cased
+        from wordbias.embeddings import is_cased
         cased = is_cased(kv)
     rank = kv.key_to_index
     excluded = set(exclude)
@@ -587,7 +587,7 @@ def run(kv, name_tokens: Sequence[str], *, n: int = 12, m: int = 64, M: int = 30
     and attributes are disjoint; names the SVM removed, like "may", stay available as words).
     Seeds for the SVM sample, the two K-means runs and the rotations are derived from ``seed``.
     """
-    from .embeddings import is_cased
+    from wordbias.embeddings import is_cased
 
     if cased is None:
         cased = is_cased(kv)
