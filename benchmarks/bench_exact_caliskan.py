@@ -82,7 +82,7 @@ def main() -> None:
     case_fold = not embeddings.is_cased(kv)
     t = time.perf_counter()
     stats.subset_sum_tail_exact(np.arange(4.0), 2, 1.0)          # load the compiled kernels (disk cache)
-    stats.subset_sum_tail_mc(np.arange(4.0), 2, 1.0, n_samples=10)
+    stats.subset_sum_tail_mc(np.arange(4.0), 2, 1.0, n_permutations=10)
     print(f"kernels loaded in {time.perf_counter() - t:.2f} s; {stats.default_workers()} CPUs")
     rows = []
     for spec in stimuli.weat_tests("caliskan2017"):
@@ -98,7 +98,7 @@ def main() -> None:
         dfs = (dfs_count(pooled, k, obs - stats.TIE_RTOL * np.abs(pooled).sum(), 300_000_000)
                if count is not None and count <= 300_000_000 else None)
         t = time.perf_counter()
-        mc = stats.subset_sum_tail_mc(pooled, k, obs, n_samples=args.permutations, seed=args.seed)
+        mc = stats.subset_sum_tail_mc(pooled, k, obs, n_permutations=args.permutations, seed=args.seed)
         t_mc = time.perf_counter() - t
         rows.append({
             "test": spec.id, "n_target": f"{len(res.s_x)}x{len(res.s_y)}", "partitions": comb(pooled.size, k),
@@ -106,7 +106,7 @@ def main() -> None:
             "depth_first_count": dfs, "depth_first_agrees": (dfs == count) if dfs is not None else None,
             "p_monte_carlo": mc.p_value, "monte_carlo_se": mc.se, "monte_carlo_hits": mc.n_extreme,
             "monte_carlo_seconds": t_mc, "monte_carlo_partitions_per_s": args.permutations / t_mc,
-            "mc_vs_exact_binomial_p": (sps.binomtest(mc.n_extreme, mc.n_samples, p_exact).pvalue
+            "mc_vs_exact_binomial_p": (sps.binomtest(mc.n_extreme, mc.n_permutations, p_exact).pvalue
                                        if count is not None else np.nan),
             "p_normal": res.p_value,
         })

@@ -7,7 +7,7 @@ For 8x2, 25x2 and 50x2 target words (25 attribute words a side, d = 300, a plant
   own interpreter (``.venv-wefe``, built by ``make wefe-venv``: WEFE pins numpy ≤ 1.26) on the same
   vectors, passed as ``.npy``/``.json``; it times itself, so interpreter start-up and imports are left out
   on both sides; against **ours** from the vectors, ``wordbias.weat.weat(..., p_method="monte-carlo",
-  n_samples=R_wefe)``: equal numbers of permutations, everything from word vectors to p included;
+  n_permutations=R_wefe)``: equal numbers of permutations, everything from word vectors to p included;
 - **SciPy** ``scipy.stats.permutation_test`` on the per-word scores s(w, A, B) (statistic Σx − Σy,
   ``vectorized=True``, ``permutation_type="independent"``, one-sided, in batches of 100,000) against
   ours, ``wordbias.stats.subset_sum_tail_mc``, on the same scores and the same number of permutations
@@ -82,7 +82,7 @@ def main() -> None:
         sys.exit(f"{WEFE_PYTHON} not found: run `make wefe-venv` (or pass --skip-wefe)")
     R, Rw = args.permutations, args.wefe_permutations
     cpus = stats.default_workers()
-    stats.subset_sum_tail_mc(np.arange(4.0), 2, 1.0, n_samples=10)  # compile / load the kernels first
+    stats.subset_sum_tail_mc(np.arange(4.0), 2, 1.0, n_permutations=10)  # compile / load the kernels first
     stats.subset_sum_tail_exact(np.arange(4.0), 2, 1.0)
     rows = []
 
@@ -100,7 +100,7 @@ def main() -> None:
             X, Y, A, B = sets["X"], sets["Y"], sets["A"], sets["B"]
 
             # WEFE vs ours, from the word vectors, at equal permutations
-            t_ours_vec, res = timed(lambda: weat.weat(kv, X, Y, A, B, p_method="monte-carlo", n_samples=Rw,
+            t_ours_vec, res = timed(lambda: weat.weat(kv, X, Y, A, B, p_method="monte-carlo", n_permutations=Rw,
                                                       seed=1))
             if not args.skip_wefe:
                 wefe = run_wefe(save_problem(Path(tmp) / label, vectors, sets), Rw, seed=1)
@@ -130,7 +130,7 @@ def main() -> None:
             row(label, "SciPy permutation_test", "scores", "monte-carlo", 1, Req, t_scipy, sp.pvalue, "SciPy",
                 t_scipy)
             for w in sorted({1, cpus}):
-                t, mc = timed(lambda: stats.subset_sum_tail_mc(pooled, n, obs, n_samples=Req, seed=1, workers=w))
+                t, mc = timed(lambda: stats.subset_sum_tail_mc(pooled, n, obs, n_permutations=Req, seed=1, workers=w))
                 row(label, "wordbias stats.subset_sum_tail_mc", "scores", "monte-carlo", w, Req, t, mc.p_value,
                     "SciPy", t_scipy)
             t_scipy_exact = None
@@ -139,7 +139,7 @@ def main() -> None:
                 row(label, "SciPy permutation_test", "scores", "exact (all partitions)", 1, total, t_scipy_exact,
                     sp.pvalue, "SciPy exact", t_scipy_exact)
             Rt = args.throughput_permutations
-            t, mc = timed(lambda: stats.subset_sum_tail_mc(pooled, n, obs, n_samples=Rt, seed=1), 1)
+            t, mc = timed(lambda: stats.subset_sum_tail_mc(pooled, n, obs, n_permutations=Rt, seed=1), 1)
             row(label, "wordbias stats.subset_sum_tail_mc", "scores", "monte-carlo", cpus, Rt, t, mc.p_value, "", None)
 
             # our exact count (all C(N, k) partitions), where the default budget allows it (one run)

@@ -234,7 +234,7 @@ def test_pair_vectors_reports_missing_words():
     np.testing.assert_array_equal(found.A, [[1.0, 0.0]])
     np.testing.assert_array_equal(found.B, [[0.0, 1.0]])
     with pytest.raises(KeyError, match=r"her/his \(missing his\); gal/guy \(missing gal, guy\)"):
-        R.pair_vectors(emb, [("she", "he"), ("her", "his"), ("gal", "guy")], on_missing="fail")
+        R.pair_vectors(emb, [("she", "he"), ("her", "his"), ("gal", "guy")], on_missing="raise")
     with pytest.raises(DegenerateSetError, match=r"missing: \['his', 'x'\]"):
         R.pair_vectors(emb, [("her", "his"), ("x", "she")])
     with pytest.raises(DegenerateSetError, match="no pairs given"):

@@ -332,14 +332,14 @@ def test_neither_table():
 def test_permutation_test_exact_by_hand():
     p = np.array([0.9, 0.5, 0.4, 0.1, 0.2, 0.3])
     g = np.array(["female", "female", "female", "male", "male", "male"])
-    res = gap.gender_permutation_test(p, g, method="exact")
+    res = gap.gender_permutation_test(p, g, p_method="exact")
     assert res.difference == pytest.approx(0.4)
     diffs = [p[list(c)].mean() - np.delete(p, list(c)).mean() for c in itertools.combinations(range(6), 3)]
     assert res.p_value == pytest.approx(np.mean(np.array(diffs) >= 0.4 - 1e-12))  # 1/20
-    assert res.tail.method == "exact" and "exact" in res.describe()
-    less = gap.gender_permutation_test(p, g, method="exact", alternative="less")
+    assert res.tail.p_method == "exact" and "exact" in res.describe()
+    less = gap.gender_permutation_test(p, g, p_method="exact", alternative="less")
     assert less.p_value == pytest.approx(1.0)
-    two = gap.gender_permutation_test(p, g, method="exact", alternative="two-sided")
+    two = gap.gender_permutation_test(p, g, p_method="exact", alternative="two-sided")
     assert two.p_value == pytest.approx(2 * res.p_value)
     with pytest.raises(ValueError, match="'female' or 'male'"):
         gap.gender_permutation_test(p, np.array(["f"] * 6))
@@ -350,7 +350,7 @@ def test_permutation_test_on_planted_data():
     g = np.repeat(["female", "male"], 500)
     base = rng.beta(2, 15, size=1000)
     planted = gap.gender_permutation_test(base + 0.03 * (g == "female"), g, n_permutations=20_000, seed=1)
-    assert planted.p_value < 0.01 and planted.tail.method == "monte-carlo"
+    assert planted.p_value < 0.01 and planted.tail.p_method == "monte-carlo"
     assert "Monte Carlo over 20,000" in planted.describe()
     null = gap.gender_permutation_test(base, g, n_permutations=20_000, seed=1, alternative="two-sided")
     assert null.p_value > 0.05
@@ -383,7 +383,7 @@ def test_missing_word_scores_are_reported_not_zero():
     vocab = ["goal", "kruse", "team"]
     with pytest.raises(KeyError, match=r"1 top topic words have no bias score: \['kruse'\]"):
         gap.topic_bias(H, vocab, {"goal": 1.0, "team": 1.0})
-    tb = gap.topic_bias(H, vocab, {"goal": 1.0, "team": 1.0}, missing="drop")
+    tb = gap.topic_bias(H, vocab, {"goal": 1.0, "team": 1.0}, on_missing="drop")
     assert tb.loc[1, "missing"] == ("kruse",) and tb.loc[1, "n_scored"] == 2
     assert tb.loc[1, "bias"] == pytest.approx(0.7) and tb.loc[1, "weight_scored"] == pytest.approx(0.7)
 
@@ -451,7 +451,7 @@ def test_run_end_to_end(tiny, monkeypatch, tmp_path):
     assert res.seed_table["female_minus_male"].tolist() == pytest.approx(
         [f - t.at["male", "avg_predicted"] for f, t in zip(female, per_seed)])
     assert res.table4.loc["male", "paper_avg_predicted"] == 0.115
-    assert res.test.tail.n_samples == 500 and 0 < res.test.p_value <= 1
+    assert res.test.tail.n_permutations == 500 and 0 < res.test.p_value <= 1
     assert len(res.predictions) == 60 and np.allclose(res.predictions[["p_A", "p_B", "p_neither"]].sum(axis=1), 1)
     assert len(res.topics) == 3 and res.topics["n_scored"].eq(5).all()
     assert "stand-in" in res.word_score_source and res.missing_words == ()

@@ -98,7 +98,7 @@ def test_log_prob_test_finds_the_planted_bias(planted):
     cats = {c.key: c for c in kurita.categories()}
     t = kurita.log_prob_test(cats["career_family"], m)
     assert np.all(t.scores_A > 0) and np.all(t.scores_B < 0)
-    assert t.effect_size > 1.5 and t.p_value < 0.01 and t.p.method == "exact"
+    assert t.effect_size > 1.5 and t.p_value < 0.01 and t.p.p_method == "exact"
     # nothing is planted for flowers/insects: no significant effect
     assert kurita.log_prob_test(cats["flowers_insects"], m).p_value > 0.01
 
@@ -124,7 +124,7 @@ def test_weat_on_contextual_uses_the_template_vectors(planted):
     he = contextual.word_in_template_embeddings(enc, ["he"], cat.cosine_templates, slot="TARGET", other="ATTRIBUTE")
     np.testing.assert_allclose(vecs["he"], he[0])
     res = kurita.weat_on_contextual(cat, red, enc)
-    want = weat.weat(vecs, *(red[r].words for r in "XYAB"), balance_targets="fail")
+    want = weat.weat(vecs, *(red[r].words for r in "XYAB"), balance_targets="raise")
     assert res.effect_size == pytest.approx(want.effect_size)
 
 

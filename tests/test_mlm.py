@@ -194,7 +194,7 @@ def test_attribute_test_by_hand():
     from itertools import combinations
     sums = [pooled[list(c)].sum() for c in combinations(range(8), 4)]
     assert t.p_value == pytest.approx(np.mean(np.array(sums) >= a.sum() - 1e-12))
-    assert t.p.method == "exact"
+    assert t.p.p_method == "exact"
     with pytest.raises(weat.DegenerateSetError):
         mlm.attribute_test([1.0], [0.0, 1.0])
 

@@ -41,20 +41,20 @@ def test_monte_carlo_agrees_with_exact_within_error():
     values = rng.normal(size=16)
     obs = np.sort(values)[-8:].sum() - 1.5
     exact = stats.subset_sum_tail_exact(values, 8, obs)
-    mc = stats.subset_sum_tail_mc(values, 8, obs, n_samples=200_000, seed=3)
-    assert mc.method == "monte-carlo" and mc.n_samples == 200_000
+    mc = stats.subset_sum_tail_mc(values, 8, obs, n_permutations=200_000, seed=3)
+    assert mc.p_method == "monte-carlo" and mc.n_permutations == 200_000
     assert abs(mc.p_value - exact.p_value) < 4 * mc.se + 1 / 200_001
 
 
 def test_monte_carlo_add_one_rule_and_determinism():
     values = np.arange(20.0)
     top = values[10:].sum()
-    mc = stats.subset_sum_tail_mc(values, 10, top, n_samples=1000, seed=1)
+    mc = stats.subset_sum_tail_mc(values, 10, top, n_permutations=1000, seed=1)
     # the maximum is one partition in 184756: almost surely never drawn, so p = 1/(R+1)
     assert mc.p_value == pytest.approx((mc.n_extreme + 1) / 1001)
-    again = stats.subset_sum_tail_mc(values, 10, 95.0, n_samples=5000, seed=11)
-    same = stats.subset_sum_tail_mc(values, 10, 95.0, n_samples=5000, seed=11)
-    other = stats.subset_sum_tail_mc(values, 10, 95.0, n_samples=5000, seed=12)
+    again = stats.subset_sum_tail_mc(values, 10, 95.0, n_permutations=5000, seed=11)
+    same = stats.subset_sum_tail_mc(values, 10, 95.0, n_permutations=5000, seed=11)
+    other = stats.subset_sum_tail_mc(values, 10, 95.0, n_permutations=5000, seed=12)
     assert again == same
     assert again.n_extreme != other.n_extreme or again.p_value != other.p_value
 
@@ -86,11 +86,11 @@ def test_normal_approximation_close_for_large_sets():
 
 def test_dispatch_and_errors():
     values = np.arange(8.0)
-    assert stats.subset_sum_tail(values, 4, 20.0).method == "exact"
+    assert stats.subset_sum_tail(values, 4, 20.0).p_method == "exact"
     big = np.arange(60.0)
-    assert stats.subset_sum_tail(big, 30, 900.0, n_samples=1000).method == "monte-carlo"
+    assert stats.subset_sum_tail(big, 30, 900.0, n_permutations=1000).p_method == "monte-carlo"
     with pytest.raises(ValueError, match="unknown p-value method"):
-        stats.subset_sum_tail(values, 4, 1.0, method="bogus")
+        stats.subset_sum_tail(values, 4, 1.0, p_method="bogus")
     with pytest.raises(ValueError, match="between 1 and N-1"):
         stats.subset_sum_tail(values, 0, 1.0)
     with pytest.raises(ValueError, match="NaN"):
@@ -162,10 +162,10 @@ def test_exact_count_too_large_is_reported_and_auto_falls_back():
     values = rng.normal(size=64)
     with pytest.raises(stats.ExactCountTooLarge, match="monte-carlo"):
         stats.count_subsets_at_least(values, 32, values[:32].sum(), max_sums=10_000)
-    auto = stats.subset_sum_tail(values, 32, values[:32].sum(), n_samples=1000)
-    assert auto.method == "monte-carlo"
-    far = stats.subset_sum_tail(values, 32, np.sort(values)[-32:].sum() - 2.0, n_samples=1000)
-    assert far.method == "exact" and far.n_extreme >= 1  # far in the tail: the pruned count is cheap
+    auto = stats.subset_sum_tail(values, 32, values[:32].sum(), n_permutations=1000)
+    assert auto.p_method == "monte-carlo"
+    far = stats.subset_sum_tail(values, 32, np.sort(values)[-32:].sum() - 2.0, n_permutations=1000)
+    assert far.p_method == "exact" and far.n_extreme >= 1  # far in the tail: the pruned count is cheap
     assert stats.EXACT_MAX_N >= 50  # "auto" counts every 25+25 test exactly
 
 
@@ -176,7 +176,7 @@ def test_exact_count_too_large_is_reported_and_auto_falls_back():
 def test_monte_carlo_bit_identical_on_any_number_of_threads():
     rng = np.random.default_rng(8)
     values = rng.normal(size=30)
-    runs = [stats.subset_sum_tail_mc(values, 15, values[:15].sum(), n_samples=3 * stats.MC_BLOCK + 17, seed=5,
+    runs = [stats.subset_sum_tail_mc(values, 15, values[:15].sum(), n_permutations=3 * stats.MC_BLOCK + 17, seed=5,
                                      workers=w) for w in (1, 2, 3)]
     assert runs[0] == runs[1] == runs[2]
     sums = [stats.random_subset_sums(values, 11, 2 * stats.MC_BLOCK + 5, 9, workers=w) for w in (1, 3)]
@@ -188,11 +188,11 @@ def test_monte_carlo_bit_identical_on_any_number_of_threads():
 
 def test_monte_carlo_seed_from_generator_is_reproducible():
     values = np.arange(12.0)
-    a = stats.subset_sum_tail_mc(values, 6, 40.0, n_samples=5000, seed=np.random.default_rng(3))
-    b = stats.subset_sum_tail_mc(values, 6, 40.0, n_samples=5000, seed=np.random.default_rng(3))
+    a = stats.subset_sum_tail_mc(values, 6, 40.0, n_permutations=5000, seed=np.random.default_rng(3))
+    b = stats.subset_sum_tail_mc(values, 6, 40.0, n_permutations=5000, seed=np.random.default_rng(3))
     g = np.random.default_rng(3)
-    c1 = stats.subset_sum_tail_mc(values, 6, 40.0, n_samples=5000, seed=g)
-    c2 = stats.subset_sum_tail_mc(values, 6, 40.0, n_samples=5000, seed=g)  # the generator has moved on
+    c1 = stats.subset_sum_tail_mc(values, 6, 40.0, n_permutations=5000, seed=g)
+    c2 = stats.subset_sum_tail_mc(values, 6, 40.0, n_permutations=5000, seed=g)  # the generator has moved on
     assert a == b == c1 and c2.n_extreme != c1.n_extreme
 
 
@@ -235,7 +235,7 @@ def test_statistic_effect_size_and_exact_p_match_scipy(nx, ny, seed):
     rng = np.random.default_rng(seed)
     x, y = rng.normal(0.5, 1, size=nx), rng.normal(0, 1, size=ny)
     s, d, p = weat.weat_from_scores(x, y)
-    assert p.method == "exact"
+    assert p.p_method == "exact"
     for fn, ours in ((_weat_s, s), (_weat_d, d)):
         res = sps.permutation_test((x, y), fn, permutation_type="independent", alternative="greater",
                                    n_resamples=10**6, vectorized=True)
@@ -253,10 +253,10 @@ def test_25_plus_25_exact_against_dp_and_monte_carlo_against_scipy():
     x = np.round(rng.normal(0.2, 1, size=25) * 4) / 4    # a grid of 1/4: exact sums, ties, DP-checkable
     y = np.round(rng.normal(0, 1, size=25) * 4) / 4
     exact = weat.p_value(x, y)
-    assert exact.method == "exact" and 0.01 < exact.p_value < 0.5
+    assert exact.p_method == "exact" and 0.01 < exact.p_value < 0.5
     assert exact.n_extreme == dp_count(np.concatenate([x, y]), 25, x.sum())
     R = 20_000
-    ours = weat.p_value(x, y, method="monte-carlo", n_samples=R, seed=1)
+    ours = weat.p_value(x, y, p_method="monte-carlo", n_permutations=R, seed=1)
     res = sps.permutation_test((x, y), _weat_s, permutation_type="independent", alternative="greater",
                                n_resamples=R, vectorized=True, random_state=1)
     se = sqrt(exact.p_value * (1 - exact.p_value) / R)

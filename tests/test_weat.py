@@ -61,7 +61,7 @@ def test_p_methods_agree(random_embedding):
     A = [f"w{i}" for i in range(40, 45)]
     B = [f"w{i}" for i in range(45, 50)]
     ex = weat.weat(random_embedding, X, Y, A, B, p_method="exact")
-    mc = weat.weat(random_embedding, X, Y, A, B, p_method="monte-carlo", n_samples=100_000, seed=1)
+    mc = weat.weat(random_embedding, X, Y, A, B, p_method="monte-carlo", n_permutations=100_000, seed=1)
     nm = weat.weat(random_embedding, X, Y, A, B, p_method="normal")
     assert (ex.p_method, mc.p_method, nm.p_method) == ("exact", "monte-carlo", "normal")
     assert abs(mc.p_value - ex.p_value) <= 4 * mc.p.se + 2 / 100_001
@@ -72,9 +72,9 @@ def test_p_methods_agree(random_embedding):
 def test_determinism_bit_for_bit(random_embedding):
     words = [f"w{i}" for i in range(60)]
     X, Y, A, B = words[:30], words[30:40] + words[50:60], words[40:45], words[45:50]
-    r1 = weat.weat(random_embedding, X, Y, A, B, seed=5, n_samples=20_000)
-    r2 = weat.weat(random_embedding, X, Y, A, B, seed=5, n_samples=20_000)
-    r3 = weat.weat(random_embedding, X, Y, A, B, seed=6, n_samples=20_000)
+    r1 = weat.weat(random_embedding, X, Y, A, B, seed=5, n_permutations=20_000)
+    r2 = weat.weat(random_embedding, X, Y, A, B, seed=5, n_permutations=20_000)
+    r3 = weat.weat(random_embedding, X, Y, A, B, seed=6, n_permutations=20_000)
     assert r1.balanced_out == r2.balanced_out and r1.p == r2.p and r1.effect_size == r2.effect_size
     assert r1.balanced_out != r3.balanced_out  # seed drives the random balancing too
     assert len(r1.X.words) == len(r1.Y.words) == 20
@@ -89,7 +89,7 @@ def test_unknown_words_dropped_and_reported(tiny):
 
 def test_unknown_words_fail_policy(tiny):
     with pytest.raises(KeyError, match=r"'Flowers'.*zz"):
-        weat.weat(tiny, ["x1", "x2", "zz"], ["y1", "y2"], ["a"], ["b"], on_missing="fail",
+        weat.weat(tiny, ["x1", "x2", "zz"], ["y1", "y2"], ["a"], ["b"], on_missing="raise",
                   names={"X": "Flowers"})
     with pytest.raises(ValueError, match="on_missing"):
         weat.weat(tiny, ["x1"], ["y1"], ["a"], ["b"], on_missing="ignore")
@@ -103,7 +103,7 @@ def test_balance_random_deletion(tiny):
     unequal = weat.weat(tiny, ["x1", "x2", "x3"], ["y1", "y2"], ["a"], ["b"], balance_targets="none")
     assert unequal.p.n_partitions == 10 and unequal.summary()["n_target"] == "3x2"
     with pytest.raises(weat.DegenerateSetError, match="differ in size"):
-        weat.weat(tiny, ["x1", "x2", "x3"], ["y1", "y2"], ["a"], ["b"], balance_targets="fail")
+        weat.weat(tiny, ["x1", "x2", "x3"], ["y1", "y2"], ["a"], ["b"], balance_targets="raise")
 
 
 @pytest.mark.parametrize("sets,match", [

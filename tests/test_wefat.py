@@ -55,7 +55,7 @@ def test_wefat_missing_words_and_properties_reported():
     assert set(r.W.missing) == {"unknown_word", "no_prop"}
     assert r.A.missing == ("zz",)
     with pytest.raises(KeyError, match="no_prop"):
-        wefat.wefat(emb, words, ["a1"], ["b1"], prop, on_missing="fail")
+        wefat.wefat(emb, words, ["a1"], ["b1"], prop, on_missing="raise")
 
 
 def test_wefat_degenerate_sets():

@@ -46,18 +46,18 @@ from scipy import stats as _sps
 #: relative tolerance (times the sum of |values|) under which two subset sums count as tied
 TIE_RTOL = 1e-10
 
-#: the largest N = |X ∪ Y| for which ``method="auto"`` always counts exactly (every 25+25 test)
+#: the largest N = |X ∪ Y| for which ``p_method="auto"`` always counts exactly (every 25+25 test)
 EXACT_MAX_N = 50
 
 #: the most subset sums kept per half by the exact count (two float64 buffers of this length per half:
 #: 2 GiB in all at the default 2^26, which keeps every subset sum for N ≤ 52)
 EXACT_MAX_SUMS = 2 ** 26
 
-#: for N > :data:`EXACT_MAX_N`, ``method="auto"`` tries the tail-pruned exact count with this budget
+#: for N > :data:`EXACT_MAX_N`, ``p_method="auto"`` tries the tail-pruned exact count with this budget
 #: per half (a few tenths of a second at most) and falls back to Monte Carlo when the tail is too large for it
 AUTO_TAIL_SUMS = 2 ** 20
 
-#: ``method="auto"`` attempts the tail-pruned exact count only up to this N
+#: ``p_method="auto"`` attempts the tail-pruned exact count only up to this N
 EXACT_TAIL_MAX_N = 128
 
 #: Monte Carlo draws per block; block b uses its own generator seeded from (seed, b)
@@ -72,27 +72,27 @@ class ExactCountTooLarge(ValueError):
 class TailProbability:
     """A p-value with how it was obtained.
 
-    ``method`` is ``"exact"``, ``"monte-carlo"`` or ``"normal"``. ``n_partitions`` is C(N, k), the
+    ``p_method`` is ``"exact"``, ``"monte-carlo"`` or ``"normal"``. ``n_partitions`` is C(N, k), the
     number of partitions of the pooled set. For the exact count, ``n_extreme`` is the number of
-    partitions at least as extreme as the observed one. For Monte Carlo, ``n_samples`` is the number of
+    partitions at least as extreme as the observed one. For Monte Carlo, ``n_permutations`` is the number of
     random partitions drawn, ``n_extreme`` how many reached the observed statistic, and ``se`` the
     binomial standard error of the estimate; ``resolution`` is the smallest p the method can report
     (1/C(N,k) exact, 1/(R+1) Monte Carlo, 0 for the normal approximation).
     """
 
     p_value: float
-    method: str
+    p_method: str
     n_partitions: int
-    n_samples: int | None = None
+    n_permutations: int | None = None
     n_extreme: int | None = None
     se: float | None = None
 
     @property
     def resolution(self) -> float:
-        if self.method == "exact":
+        if self.p_method == "exact":
             return 1.0 / self.n_partitions
-        if self.method == "monte-carlo":
-            return 1.0 / (self.n_samples + 1)
+        if self.p_method == "monte-carlo":
+            return 1.0 / (self.n_permutations + 1)
         return 0.0
 
 
@@ -248,7 +248,7 @@ def _kernels():
         return res, s0, s1, s2, s3
 
     @njit(nogil=True, cache=True)
-    def mc_blocks(values, kk, complement, total, thr, key, b0, b1, n_samples, block, sums, counts):
+    def mc_blocks(values, kk, complement, total, thr, key, b0, b1, n_permutations, block, sums, counts):
         # pragma: no cover - compiled
         """Blocks b0..b1−1 of the Monte Carlo draws. Each draw is a partial Fisher–Yates shuffle of a
         working copy of ``values`` over its first kk positions (position i swapped with a uniform
@@ -277,7 +277,7 @@ def _kernels():
             x += gamma
             s3 = mix64(x)
             start = blk * block
-            stop = min(start + block, n_samples)
+            stop = min(start + block, n_permutations)
             cnt = 0
             for d in range(start, stop):
                 acc0 = 0.0
@@ -370,7 +370,7 @@ def _count_at_least(values: np.ndarray, k: int, thr: float, strict: bool, max_su
             raise ExactCountTooLarge(
                 f"the exact count of the {comb(n, k):.3g} partitions (N={n}, k={k}) needs more than {max_sums:,} "
                 f"subset sums per half (the observed statistic is not far enough in a tail for the pruning to "
-                f"keep fewer); use method='monte-carlo' or a larger max_sums (16 bytes each, per half)")
+                f"keep fewer); use p_method='monte-carlo' or a larger max_sums (16 bytes each, per half)")
         return (out if which == 0 else scratch), off
 
     if workers > 1 and min(m) > 16:   # below 2^16 sums a half, a thread costs more than it saves
@@ -420,7 +420,7 @@ def subset_sum_tail_exact(values, k: int, observed_sum: float, *, max_sums: int 
     values = _check(values, k)
     total = comb(values.size, k)
     count = count_subsets_at_least(values, k, observed_sum, max_sums=max_sums, workers=workers)
-    return TailProbability(p_value=count / total, method="exact", n_partitions=total, n_extreme=count)
+    return TailProbability(p_value=count / total, p_method="exact", n_partitions=total, n_extreme=count)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -435,24 +435,24 @@ def _mc_key(seed) -> np.uint64:
     return np.uint64(np.random.SeedSequence(seed).generate_state(1, np.uint64)[0])
 
 
-def _mc_run(values: np.ndarray, k: int, thr: float, n_samples: int, key: np.uint64, store: bool,
+def _mc_run(values: np.ndarray, k: int, thr: float, n_permutations: int, key: np.uint64, store: bool,
             workers: int | None, progress: bool) -> tuple[int, np.ndarray | None]:
     K = _kernels()
     n = values.size
     complement = (n - k) < k                      # draw the smaller side of the partition
     kk = n - k if complement else k
     total = float(values.sum())
-    n_blocks = (n_samples + MC_BLOCK - 1) // MC_BLOCK
+    n_blocks = (n_permutations + MC_BLOCK - 1) // MC_BLOCK
     counts = np.zeros(n_blocks, dtype=np.int64)
-    sums = np.empty(n_samples if store else 0, dtype=np.float64)
+    sums = np.empty(n_permutations if store else 0, dtype=np.float64)
     workers = default_workers() if workers is None else max(1, int(workers))
     per_task = max(1, min(64, -(-n_blocks // (4 * workers))))
     tasks = [(b, min(b + per_task, n_blocks)) for b in range(0, n_blocks, per_task)]
 
     def run(task):
         b0, b1 = task
-        K.mc(values, kk, complement, total, thr, key, b0, b1, n_samples, MC_BLOCK, sums, counts)
-        return min(b1 * MC_BLOCK, n_samples) - b0 * MC_BLOCK
+        K.mc(values, kk, complement, total, thr, key, b0, b1, n_permutations, MC_BLOCK, sums, counts)
+        return min(b1 * MC_BLOCK, n_permutations) - b0 * MC_BLOCK
 
     if workers == 1 or len(tasks) == 1:
         done = map(run, tasks)
@@ -466,7 +466,7 @@ def _mc_run(values: np.ndarray, k: int, thr: float, n_samples: int, key: np.uint
         if progress:
             from tqdm.auto import tqdm
 
-            with tqdm(total=n_samples, desc="random partitions", unit="partition", leave=False) as bar:
+            with tqdm(total=n_permutations, desc="random partitions", unit="partition", leave=False) as bar:
                 for m in done:
                     bar.update(m)
         else:
@@ -478,9 +478,9 @@ def _mc_run(values: np.ndarray, k: int, thr: float, n_samples: int, key: np.uint
     return int(counts.sum()), (sums if store else None)
 
 
-def random_subset_sums(values, k: int, n_samples: int, rng: np.random.Generator | int,
+def random_subset_sums(values, k: int, n_permutations: int, rng: np.random.Generator | int,
                        chunk: int | None = None, progress: bool = False, workers: int | None = None) -> np.ndarray:
-    """Sums over ``n_samples`` uniformly random size-``k`` subsets (words drawn without replacement).
+    """Sums over ``n_permutations`` uniformly random size-``k`` subsets (words drawn without replacement).
 
     The draws are the ones :func:`subset_sum_tail_mc` makes for the same generator or seed: partial
     Fisher–Yates shuffles in blocks of :data:`MC_BLOCK`, each block with its own xoshiro256** stream,
@@ -488,13 +488,13 @@ def random_subset_sums(values, k: int, n_samples: int, rng: np.random.Generator 
     and ignored.
     """
     values = _check(values, k)
-    if n_samples < 0:
-        raise ValueError("n_samples must be non-negative")
-    _, sums = _mc_run(values, k, np.inf, n_samples, _mc_key(rng), True, workers, progress)
+    if n_permutations < 0:
+        raise ValueError("n_permutations must be non-negative")
+    _, sums = _mc_run(values, k, np.inf, n_permutations, _mc_key(rng), True, workers, progress)
     return sums
 
 
-def subset_sum_tail_mc(values, k: int, observed_sum: float, n_samples: int = 100_000,
+def subset_sum_tail_mc(values, k: int, observed_sum: float, n_permutations: int = 100_000,
                        seed: int | np.random.Generator = 0, progress: bool = False,
                        workers: int | None = None) -> TailProbability:
     """Monte Carlo Pr[random size-k subset sum ≥ observed_sum] with the add-one rule.
@@ -505,14 +505,14 @@ def subset_sum_tail_mc(values, k: int, observed_sum: float, n_samples: int = 100
     taken from it). The result is the same for any ``workers`` (default: the CPUs available).
     """
     values = _check(values, k)
-    if n_samples < 1:
-        raise ValueError("n_samples must be at least 1")
+    if n_permutations < 1:
+        raise ValueError("n_permutations must be at least 1")
     thr = observed_sum - _tolerance(values)
-    extreme, _ = _mc_run(values, k, thr, int(n_samples), _mc_key(seed), False, workers, progress)
-    p = (extreme + 1) / (n_samples + 1)
-    se = sqrt(p * (1 - p) / n_samples)
-    return TailProbability(p_value=p, method="monte-carlo", n_partitions=comb(values.size, k),
-                           n_samples=n_samples, n_extreme=extreme, se=se)
+    extreme, _ = _mc_run(values, k, thr, int(n_permutations), _mc_key(seed), False, workers, progress)
+    p = (extreme + 1) / (n_permutations + 1)
+    se = sqrt(p * (1 - p) / n_permutations)
+    return TailProbability(p_value=p, p_method="monte-carlo", n_partitions=comb(values.size, k),
+                           n_permutations=n_permutations, n_extreme=extreme, se=se)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -539,36 +539,36 @@ def subset_sum_tail_normal(values, k: int, observed_sum: float) -> TailProbabili
     if sd == 0:
         raise ValueError("all values are equal: the permutation distribution is degenerate")
     p = float(_sps.norm.sf((observed_sum - mean) / sd))
-    return TailProbability(p_value=p, method="normal", n_partitions=comb(values.size, k))
+    return TailProbability(p_value=p, p_method="normal", n_partitions=comb(values.size, k))
 
 
-def subset_sum_tail(values, k: int, observed_sum: float, method: str = "auto",
-                    n_samples: int = 100_000, seed: int | np.random.Generator = 0,
+def subset_sum_tail(values, k: int, observed_sum: float, p_method: str = "auto",
+                    n_permutations: int = 100_000, seed: int | np.random.Generator = 0,
                     exact_max_n: int = EXACT_MAX_N, progress: bool = False) -> TailProbability:
     """Dispatch to the exact, Monte Carlo or normal tail.
 
-    ``method="auto"`` counts exactly when N ≤ ``exact_max_n`` or when C(N, k) ≤ ``n_samples`` (then
+    ``p_method="auto"`` counts exactly when N ≤ ``exact_max_n`` or when C(N, k) ≤ ``n_permutations`` (then
     enumeration is no dearer than sampling); for larger N (up to :data:`EXACT_TAIL_MAX_N`) it tries
     the tail-pruned exact count with a budget of :data:`AUTO_TAIL_SUMS` subset sums per half, which
     succeeds when the observed statistic is far in a tail, and otherwise uses Monte Carlo with
-    ``n_samples`` draws. ``method="exact"`` raises :class:`ExactCountTooLarge` rather than fall back.
+    ``n_permutations`` draws. ``p_method="exact"`` raises :class:`ExactCountTooLarge` rather than fall back.
     """
     values = _check(values, k)
     n = values.size
-    if method == "auto":
-        if n <= exact_max_n or comb(n, k) <= n_samples:
-            method = "exact"
+    if p_method == "auto":
+        if n <= exact_max_n or comb(n, k) <= n_permutations:
+            p_method = "exact"
         else:
             if n <= EXACT_TAIL_MAX_N:
                 try:
                     return subset_sum_tail_exact(values, k, observed_sum, max_sums=AUTO_TAIL_SUMS)
                 except ExactCountTooLarge:
                     pass
-            method = "monte-carlo"
-    if method == "exact":
+            p_method = "monte-carlo"
+    if p_method == "exact":
         return subset_sum_tail_exact(values, k, observed_sum)
-    if method in ("monte-carlo", "mc"):
-        return subset_sum_tail_mc(values, k, observed_sum, n_samples=n_samples, seed=seed, progress=progress)
-    if method == "normal":
+    if p_method in ("monte-carlo", "mc"):
+        return subset_sum_tail_mc(values, k, observed_sum, n_permutations=n_permutations, seed=seed, progress=progress)
+    if p_method == "normal":
         return subset_sum_tail_normal(values, k, observed_sum)
-    raise ValueError(f"unknown p-value method {method!r}; use 'auto', 'exact', 'monte-carlo' or 'normal'")
+    raise ValueError(f"unknown p-value method {p_method!r}; use 'auto', 'exact', 'monte-carlo' or 'normal'")

@@ -696,10 +696,10 @@ class GenderTest:
     def describe(self) -> str:
         """One line: the statistic, p, and how p was obtained."""
         t = self.tail
-        if t.method == "exact":
+        if t.p_method == "exact":
             how = f"exact over all C({self.n_female + self.n_male}, {self.n_female}) relabellings"
-        elif t.method == "monte-carlo":
-            how = (f"Monte Carlo over {t.n_samples:,} random relabellings, add-one rule, {t.n_extreme:,} as "
+        elif t.p_method == "monte-carlo":
+            how = (f"Monte Carlo over {t.n_permutations:,} random relabellings, add-one rule, {t.n_extreme:,} as "
                    f"extreme, resolution {t.resolution:.1g}, SE {t.se:.1g}")
         else:
             how = "normal approximation of the permutation distribution"
@@ -707,14 +707,14 @@ class GenderTest:
                 f"{self.alternative} p = {self.p_value:.3g} ({how})")
 
 
-def gender_permutation_test(p_neither, gender, *, alternative: str = "greater", method: str = "auto",
+def gender_permutation_test(p_neither, gender, *, alternative: str = "greater", p_method: str = "auto",
                             n_permutations: int = 100_000, seed: int = 0) -> GenderTest:
     """§4 "Results": is P(neither) higher for female pronouns than a random relabelling of genders gives?
 
     The statistic mean(female) − mean(male) is increasing in the sum over the female rows, so the
     permutation p is the subset-sum tail of :func:`wordbias.stats.subset_sum_tail` (k = number of female
     rows). ``alternative``: "greater" (the paper's direction, female higher), "less", or "two-sided"
-    (twice the smaller one-sided p, capped at 1). ``method`` "auto" is Monte Carlo for GAP's 2,000 rows.
+    (twice the smaller one-sided p, capped at 1). ``p_method`` "auto" is Monte Carlo for GAP's 2,000 rows.
     """
     p = np.asarray(p_neither, dtype=np.float64)
     gender = np.asarray(gender, dtype=object)
@@ -729,8 +729,8 @@ def gender_permutation_test(p_neither, gender, *, alternative: str = "greater", 
 
     def tail(sign: float) -> TailProbability:
         v = sign * p
-        return subset_sum_tail(v, k=nf, observed_sum=float(v[fem].sum()), method=method,
-                               n_samples=n_permutations, seed=seed)
+        return subset_sum_tail(v, k=nf, observed_sum=float(v[fem].sum()), p_method=p_method,
+                               n_permutations=n_permutations, seed=seed)
 
     if alternative == "greater":
         t = tail(1.0)
@@ -857,17 +857,17 @@ def topics_table(topics: Topics, n: int = 5) -> pd.DataFrame:
 
 
 def topic_bias(components, vocabulary, word_scores: Mapping[str, float], *, n_words: int = 15,
-               missing: str = "raise") -> pd.DataFrame:
+               on_missing: str = "raise") -> pd.DataFrame:
     """§4: "the bias score for each topic as the sum of the log probability bias score for the top 15 most
     prevalent words of each topic weighted by their weights within the topic".
 
     bias_k = Σ_{w ∈ top_n(k)} H[k, w] · s(w), with H the raw NMF topic-word weights and s the caller's
     word scores (positive = male-leaning). A top word without a score is never counted as 0:
-    ``missing="raise"`` raises ``KeyError`` listing every such word; ``missing="drop"`` leaves it out of
+    ``on_missing="raise"`` raises ``KeyError`` listing every such word; ``on_missing="drop"`` leaves it out of
     the sum and reports it in the ``missing`` column. Returns one row per topic (1-based): ``bias``,
     ``n_scored``, ``weight_scored`` (Σ H of the scored words), ``missing`` (tuple of words).
     """
-    if missing not in ("raise", "drop"):
+    if on_missing not in ("raise", "drop"):
         raise ValueError(f"missing must be 'raise' or 'drop', not {missing!r}")
     H = np.asarray(components, dtype=np.float64)
     vocab = np.asarray(vocabulary, dtype=object)
@@ -876,7 +876,7 @@ def topic_bias(components, vocabulary, word_scores: Mapping[str, float], *, n_wo
     weights = np.take_along_axis(H, order, axis=1)
     s = np.array([[word_scores.get(w, np.nan) for w in row] for row in words], dtype=np.float64)
     absent = np.isnan(s)
-    if absent.any() and missing == "raise":
+    if absent.any() and on_missing == "raise":
         lost = sorted(set(words[absent].tolist()))
         raise KeyError(f"{len(lost)} top topic words have no bias score: {lost}")
     used = ~absent
@@ -1051,7 +1051,7 @@ def run(encoder, word_scores: Mapping[str, float] | Callable[[list[str]], Mappin
             word_scores = word_scores(needed)
         source = score_source or "caller's word scores"
     timings["word_scores_s"] = time.perf_counter() - t0
-    biases = [topic_bias(t.components, t.vocabulary, word_scores, n_words=n_topic_words, missing="drop")
+    biases = [topic_bias(t.components, t.vocabulary, word_scores, n_words=n_topic_words, on_missing="drop")
               for t in solutions]
     tb = biases[0]
     table6 = topics_table(topics).join(tb)

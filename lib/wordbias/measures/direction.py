@@ -324,11 +324,11 @@ def pair_vectors(embedding, pairs: Sequence[Sequence[str]], *, on_missing: str =
     """Look each pair of words up in ``embedding`` (gensim ``KeyedVectors`` or a dict word -> vector).
 
     ``on_missing="drop"`` drops the pairs with a missing word and records them (:attr:`PairVectors.missing`);
-    ``"fail"`` raises ``KeyError`` listing each incomplete pair and its missing words. If no pair is left,
+    ``"raise"`` raises ``KeyError`` listing each incomplete pair and its missing words. If no pair is left,
     :class:`DegenerateSetError` names the missing words. A pair must have two distinct words.
     """
-    if on_missing not in ("drop", "fail"):
-        raise ValueError(f"on_missing must be 'drop' or 'fail', not {on_missing!r}")
+    if on_missing not in ("drop", "raise"):
+        raise ValueError(f"on_missing must be 'drop' or 'raise', not {on_missing!r}")
     index = _index(embedding)
     kept, missing = [], []
     for pair in pairs:
@@ -339,7 +339,7 @@ def pair_vectors(embedding, pairs: Sequence[Sequence[str]], *, on_missing: str =
             raise ValueError(f"{name}: the pair {pair!r} has the same word twice")
         absent = tuple(w for w in (a, b) if w not in index)
         (missing.append(((a, b), absent)) if absent else kept.append((a, b)))
-    if missing and on_missing == "fail":
+    if missing and on_missing == "raise":
         detail = "; ".join(f"{p[0]}/{p[1]} (missing {', '.join(ws)})" for p, ws in missing)
         raise KeyError(f"{name}: {len(missing)} pair(s) with words not in the embedding: {detail}")
     if not kept:

@@ -230,7 +230,7 @@ class AttributeTest:
 
     @property
     def p_method(self) -> str | None:
-        return None if self.p is None else self.p.method
+        return None if self.p is None else self.p.p_method
 
     def summary(self) -> dict:
         return {"n_attribute": len(self.A) if len(self.A) == len(self.B) else f"{len(self.A)}x{len(self.B)}",
@@ -240,7 +240,7 @@ class AttributeTest:
 
 
 def attribute_test(scores_A, scores_B, *, A: Sequence[str] = (), B: Sequence[str] = (), p_method: str = "auto",
-                   n_samples: int = 100_000, seed: int = 0, noise: float = 0.0) -> AttributeTest:
+                   n_permutations: int = 100_000, seed: int = 0, noise: float = 0.0) -> AttributeTest:
     """Effect size and permutation test over attributes (§3.2).
 
     statistic = mean_{a∈A} score(a) − mean_{b∈B} score(b); effect size = statistic / std over A ∪ B of the
@@ -262,7 +262,7 @@ def attribute_test(scores_A, scores_B, *, A: Sequence[str] = (), B: Sequence[str
         return AttributeTest(A=tuple(A), B=tuple(B), scores_A=a, scores_B=b, statistic=float("nan"),
                              effect_size=float("nan"), p=None, undefined=why)
     d = _weat.effect_size(a, b)
-    p = _weat.p_value(a, b, method=p_method, n_samples=n_samples, seed=seed)
+    p = _weat.p_value(a, b, p_method=p_method, n_permutations=n_permutations, seed=seed)
     return AttributeTest(A=tuple(A), B=tuple(B), scores_A=a, scores_B=b, statistic=float(a.mean() - b.mean()),
                          effect_size=d, p=p)
 

@@ -82,17 +82,17 @@ def effect_size(s_x, s_y, ddof: int = 1) -> float:
     return float((s_x.mean() - s_y.mean()) / sd)
 
 
-def p_value(s_x, s_y, method: str = "auto", n_samples: int = 100_000, seed=0,
+def p_value(s_x, s_y, p_method: str = "auto", n_permutations: int = 100_000, seed=0,
             exact_max_n: int = _stats.EXACT_MAX_N, progress: bool = False) -> _stats.TailProbability:
     """One-sided permutation p-value Pr_i[s(X_i, Y_i, A, B) ≥ s(X, Y, A, B)] (Methods, WEAT).
 
-    Partitions keep the sizes of X and Y. ``method`` is ``"exact"`` (count all partitions),
+    Partitions keep the sizes of X and Y. ``p_method`` is ``"exact"`` (count all partitions),
     ``"monte-carlo"`` (seeded, add-one rule), ``"normal"`` (normal approximation with the exact moments of
     the permutation distribution) or ``"auto"`` (exact when affordable, otherwise Monte Carlo).
     """
     s_x = np.asarray(s_x, dtype=np.float64)
     pooled = np.concatenate([s_x, np.asarray(s_y, dtype=np.float64)])
-    return _stats.subset_sum_tail(pooled, s_x.size, float(s_x.sum()), method=method, n_samples=n_samples,
+    return _stats.subset_sum_tail(pooled, s_x.size, float(s_x.sum()), p_method=p_method, n_permutations=n_permutations,
                                   seed=seed, exact_max_n=exact_max_n, progress=progress)
 
 
@@ -129,18 +129,18 @@ def resolve(embedding, name: str, words: Sequence[str], on_missing: str = "drop"
     ``case_fold=True`` lower-cases every word first, for uncased embeddings such as GloVe 6B (the
     stimuli are written as in the cased GloVe 840B: "Adam", "NASA").
 
-    ``on_missing="drop"`` keeps the words found and records the others; ``"fail"`` raises ``KeyError``
+    ``on_missing="drop"`` keeps the words found and records the others; ``"raise"`` raises ``KeyError``
     listing every missing word. Duplicates are an error (a word counted twice would weigh double). A set
     with fewer than ``min_size`` words left raises :class:`DegenerateSetError` naming the set.
     """
-    if on_missing not in ("drop", "fail"):
-        raise ValueError(f"on_missing must be 'drop' or 'fail', not {on_missing!r}")
+    if on_missing not in ("drop", "raise"):
+        raise ValueError(f"on_missing must be 'drop' or 'raise', not {on_missing!r}")
     words = tuple(w.lower() for w in words) if case_fold else tuple(words)
     dup = sorted({w for w in words if words.count(w) > 1})
     if dup:
         raise ValueError(f"set {name!r} lists words more than once: {dup}")
     missing = tuple(w for w in words if not _has(embedding, w))
-    if missing and on_missing == "fail":
+    if missing and on_missing == "raise":
         raise KeyError(f"set {name!r}: {len(missing)} word(s) not in the embedding: {list(missing)}")
     kept = tuple(w for w in words if _has(embedding, w))
     if len(kept) < min_size:
@@ -155,15 +155,15 @@ def balance(x: WordSet, y: WordSet, policy: str = "random", seed=0) -> tuple[Wor
 
     ``policy="random"`` deletes words chosen at random (seeded) from the larger set, as the authors did
     for the European American names; ``"none"`` keeps unequal sets (the permutation test then uses
-    partitions of the same unequal sizes); ``"fail"`` raises if the sizes differ.
+    partitions of the same unequal sizes); ``"raise"`` raises if the sizes differ.
     """
     if policy == "none" or len(x.words) == len(y.words):
         return x, y
-    if policy == "fail":
+    if policy == "raise":
         raise DegenerateSetError(
             f"target sets {x.name!r} ({len(x.words)} words) and {y.name!r} ({len(y.words)} words) differ in size")
     if policy != "random":
-        raise ValueError(f"balance must be 'random', 'none' or 'fail', not {policy!r}")
+        raise ValueError(f"balance must be 'random', 'none' or 'raise', not {policy!r}")
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
     x_larger = len(x.words) > len(y.words)
     big, small = (x, y) if x_larger else (y, x)
@@ -198,7 +198,7 @@ class WeatResult:
 
     @property
     def p_method(self) -> str:
-        return self.p.method
+        return self.p.p_method
 
     @property
     def missing(self) -> dict[str, tuple[str, ...]]:
@@ -220,24 +220,24 @@ class WeatResult:
             "statistic": self.statistic,
             "effect_size": self.effect_size,
             "p_value": self.p.p_value,
-            "p_method": self.p.method,
+            "p_method": self.p.p_method,
             "p_resolution": self.p.resolution,
             "missing": "; ".join(f"{k}: {' '.join(v)}" for k, v in self.missing.items()),
             "balanced_out": "; ".join(f"{k}: {' '.join(v)}" for k, v in self.balanced_out.items()),
         }
 
 
-def weat_from_scores(s_x, s_y, *, p_method: str = "auto", n_samples: int = 100_000, seed=0,
+def weat_from_scores(s_x, s_y, *, p_method: str = "auto", n_permutations: int = 100_000, seed=0,
                      ddof: int = 1, progress: bool = False):
     """Statistic, effect size and p-value from the per-word associations s(x, A, B), s(y, A, B)."""
     return (test_statistic(s_x, s_y), effect_size(s_x, s_y, ddof=ddof),
-            p_value(s_x, s_y, method=p_method, n_samples=n_samples, seed=seed, progress=progress))
+            p_value(s_x, s_y, p_method=p_method, n_permutations=n_permutations, seed=seed, progress=progress))
 
 
 def weat(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Sequence[str], *,
          names: Mapping[str, str] | None = None, on_missing: str = "drop", case_fold: bool = False,
          balance_targets: str = "random",
-         p_method: str = "auto", n_samples: int = 100_000, seed: int = 0, ddof: int = 1,
+         p_method: str = "auto", n_permutations: int = 100_000, seed: int = 0, ddof: int = 1,
          progress: bool = False) -> WeatResult:
     """Run one WEAT on ``embedding`` (a gensim ``KeyedVectors`` or any word → vector mapping).
 
@@ -258,6 +258,6 @@ def weat(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Seq
     A_vec, B_vec = _vectors(embedding, a.words), _vectors(embedding, b.words)
     s_x = association(_vectors(embedding, x.words), A_vec, B_vec)
     s_y = association(_vectors(embedding, y.words), A_vec, B_vec)
-    statistic, d, p = weat_from_scores(s_x, s_y, p_method=p_method, n_samples=n_samples, seed=rng,
+    statistic, d, p = weat_from_scores(s_x, s_y, p_method=p_method, n_permutations=n_permutations, seed=rng,
                                        ddof=ddof, progress=progress)
     return WeatResult(X=x, Y=y, A=a, B=b, s_x=s_x, s_y=s_y, statistic=statistic, effect_size=d, p=p)

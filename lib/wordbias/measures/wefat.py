@@ -115,7 +115,7 @@ def wefat(embedding, W: Sequence[str], A: Sequence[str], B: Sequence[str], prop,
         W, A, B = [w.lower() for w in W], [a.lower() for a in A], [b.lower() for b in B]
         prop.index = prop.index.str.lower()
     no_prop = [w for w in W if w not in prop.index or not np.isfinite(prop.get(w, np.nan))]
-    if no_prop and on_missing == "fail":
+    if no_prop and on_missing == "raise":
         raise KeyError(f"set {names['W']!r}: no property value for {no_prop}")
     w_set = resolve(embedding, names["W"], [w for w in W if w not in no_prop], on_missing, 3)
     w_set = WordSet(w_set.name, tuple(W), w_set.words, tuple(no_prop) + w_set.missing)

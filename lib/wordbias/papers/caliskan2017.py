@@ -24,14 +24,14 @@ def round_up_to_power_of_ten(p: float) -> float:
 
 
 def weat_table(embedding, specs: Sequence, *, paper_key: str = "glove", case_fold: bool = False,
-               on_missing: str = "drop", balance_targets: str = "random", n_samples: int = 100_000,
+               on_missing: str = "drop", balance_targets: str = "random", n_permutations: int = 100_000,
                seed: int = 0, alpha: float = ALPHA, progress: bool = False) -> pd.DataFrame:
     """Run every WEAT in ``specs`` (``wordbias.stimuli.WeatSpec``) and tabulate ours beside the paper's.
 
     Each test reports the effect size and p-values by every method: ``p_exact`` (all partitions counted,
     with ``p_exact_count`` of them at least as extreme, where ``stats.subset_sum_tail``'s ``"auto"`` counts
     exactly: always when |X ∪ Y| ≤ ``stats.EXACT_MAX_N``, beyond when the observed statistic is far enough
-    in a tail), ``p_monte_carlo`` (``n_samples`` seeded random partitions, add-one rule) with its standard
+    in a tail), ``p_monte_carlo`` (``n_permutations`` seeded random partitions, add-one rule) with its standard
     error and ``mc_vs_exact_binomial_p`` (the two-sided binomial test of the Monte Carlo count against the
     exact p: small values would mean they disagree), and ``p_normal`` (normal approximation) with that
     value rounded up to a power of ten. ``p_value``/``p_method`` is the exact value where available, else
@@ -47,13 +47,13 @@ def weat_table(embedding, specs: Sequence, *, paper_key: str = "glove", case_fol
     for spec in iterator:
         res = _weat.weat(embedding, spec.X, spec.Y, spec.A, spec.B, names=spec.names, on_missing=on_missing,
                          case_fold=case_fold, balance_targets=balance_targets, p_method="auto",
-                         n_samples=n_samples, seed=seed)
+                         n_permutations=n_permutations, seed=seed)
         pooled_n = len(res.s_x) + len(res.s_y)
-        mc = res.p if res.p.method == "monte-carlo" else _weat.p_value(
-            res.s_x, res.s_y, method="monte-carlo", n_samples=n_samples, seed=seed)
-        normal = _weat.p_value(res.s_x, res.s_y, method="normal")
-        exact = res.p if res.p.method == "exact" else None
-        agreement = (_sps.binomtest(mc.n_extreme, mc.n_samples, exact.p_value).pvalue if exact else np.nan)
+        mc = res.p if res.p.p_method == "monte-carlo" else _weat.p_value(
+            res.s_x, res.s_y, p_method="monte-carlo", n_permutations=n_permutations, seed=seed)
+        normal = _weat.p_value(res.s_x, res.s_y, p_method="normal")
+        exact = res.p if res.p.p_method == "exact" else None
+        agreement = (_sps.binomtest(mc.n_extreme, mc.n_permutations, exact.p_value).pvalue if exact else np.nan)
         paper = (spec.paper or {}).get(paper_key) or {}
         paper_d = paper.get("d")
         paper_p = paper.get("p")

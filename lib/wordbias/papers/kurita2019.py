@@ -88,11 +88,11 @@ def reduce_to_vocabulary(cat: Category, model: contextual.Model, seed: int = 0) 
 
 
 def weat_on_embedding(cat: Category, reduced: Mapping[str, weat.WordSet], embedding, *, case_fold: bool = False,
-                      seed: int = 0, p_method: str = "auto", n_samples: int = 100_000) -> weat.WeatResult:
+                      seed: int = 0, p_method: str = "auto", n_permutations: int = 100_000) -> weat.WeatResult:
     """WEAT on a static embedding with the reduced lists (§3.1, "WEAT on GloVe with the reduced vocabulary").
     Words the embedding lacks are dropped and reported, and the targets rebalanced (seeded)."""
     return weat.weat(embedding, *(reduced[r].words for r in ROLES), names=dict(cat.names), case_fold=case_fold,
-                     seed=seed, p_method=p_method, n_samples=n_samples)
+                     seed=seed, p_method=p_method, n_permutations=n_permutations)
 
 
 def contextual_vectors(cat: Category, reduced: Mapping[str, weat.WordSet], encoder: contextual.Model, *,
@@ -110,17 +110,17 @@ def contextual_vectors(cat: Category, reduced: Mapping[str, weat.WordSet], encod
 
 
 def weat_on_contextual(cat: Category, reduced: Mapping[str, weat.WordSet], encoder: contextual.Model, *,
-                       seed: int = 0, p_method: str = "auto", n_samples: int = 100_000,
+                       seed: int = 0, p_method: str = "auto", n_permutations: int = 100_000,
                        batch_size: int = 64) -> weat.WeatResult:
     """WEAT on BERT (§3.1): the WEAT core on the contextual vectors of :func:`contextual_vectors`;
     the p-value permutes the targets."""
     vectors = contextual_vectors(cat, reduced, encoder, batch_size=batch_size)
-    return weat.weat(vectors, *(reduced[r].words for r in ROLES), names=dict(cat.names), balance_targets="fail",
-                     seed=seed, p_method=p_method, n_samples=n_samples)
+    return weat.weat(vectors, *(reduced[r].words for r in ROLES), names=dict(cat.names), balance_targets="raise",
+                     seed=seed, p_method=p_method, n_permutations=n_permutations)
 
 
 def log_prob_test(cat: Category, model: contextual.Model, *, seed: int = 0, p_method: str = "auto",
-                  n_samples: int = 100_000, prior_mask: str = "per_piece", batch_size: int = 32,
+                  n_permutations: int = 100_000, prior_mask: str = "per_piece", batch_size: int = 32,
                   progress: bool = False) -> mlm.AttributeTest:
     """§3.2: mean log-probability bias score of every attribute over the Table 2 templates and target
     pairs, then the effect size and the permutation test over attributes."""
@@ -129,7 +129,7 @@ def log_prob_test(cat: Category, model: contextual.Model, *, seed: int = 0, p_me
     scores, noise = mlm.log_prob_bias_scores(model, list(A) + list(B), cat.log_prob_templates,
                                              prior_mask=prior_mask, batch_size=batch_size, progress=progress,
                                              return_noise=True)
-    return mlm.attribute_test(scores[:len(A)], scores[len(A):], A=A, B=B, p_method=p_method, n_samples=n_samples,
+    return mlm.attribute_test(scores[:len(A)], scores[len(A):], A=A, B=B, p_method=p_method, n_permutations=n_permutations,
                               seed=seed, noise=noise)
 
 
@@ -142,7 +142,7 @@ def _row(cat: Category, method: str, model: str, paper_d, paper_sig, d=None, p=N
 
 def table3(cats: Sequence[Category], *, embedding, embedding_name: str, encoder: contextual.Model | None,
            masked_lm: contextual.Model | None, vocabulary_model: contextual.Model, case_fold: bool = False,
-           seed: int = 0, p_method: str = "auto", n_samples: int = 100_000, unavailable: str = "") -> pd.DataFrame:
+           seed: int = 0, p_method: str = "auto", n_permutations: int = 100_000, unavailable: str = "") -> pd.DataFrame:
     """Table 3, long format: one row per category and method, paper next to ours, with the model used.
 
     ``vocabulary_model`` decides the reduced lists (its tokenizer; MiniLM shares bert-base-uncased's).
@@ -153,20 +153,20 @@ def table3(cats: Sequence[Category], *, embedding, embedding_name: str, encoder:
         reduced = reduce_to_vocabulary(cat, vocabulary_model, seed=seed)
         n = f"{len(reduced['X'].words)}x2 targets"
         g = weat_on_embedding(cat, reduced, embedding, case_fold=case_fold, seed=seed, p_method=p_method,
-                              n_samples=n_samples)
+                              n_permutations=n_permutations)
         rows.append(_row(cat, "WEAT on GloVe (reduced lists)", embedding_name, cat.paper["glove"],
                          cat.paper["glove_significant"], g.effect_size, g.p_value, g.p_method,
                          f"{len(g.X.words)}x2 targets",
                          "; ".join(f"not in {embedding_name}: {' '.join(v)}" for v in g.missing.values())))
         if encoder is not None:
-            c = weat_on_contextual(cat, reduced, encoder, seed=seed, p_method=p_method, n_samples=n_samples)
+            c = weat_on_contextual(cat, reduced, encoder, seed=seed, p_method=p_method, n_permutations=n_permutations)
             rows.append(_row(cat, "WEAT on BERT (contextual vectors)", encoder.label, cat.paper["bert_weat"],
                              cat.paper["bert_weat_significant"], c.effect_size, c.p_value, c.p_method, n))
         else:
             rows.append(_row(cat, "WEAT on BERT (contextual vectors)", "-", cat.paper["bert_weat"],
                              cat.paper["bert_weat_significant"], note=unavailable))
         if masked_lm is not None:
-            t = log_prob_test(cat, masked_lm, seed=seed, p_method=p_method, n_samples=n_samples)
+            t = log_prob_test(cat, masked_lm, seed=seed, p_method=p_method, n_permutations=n_permutations)
             rows.append(_row(cat, "log probability bias score", masked_lm.label, cat.paper["log_prob"],
                              cat.paper["log_prob_significant"], t.effect_size, None if t.p is None else t.p_value,
                              t.p_method, f"{len(t.A)}+{len(t.B)} attributes", t.undefined))

@@ -1,0 +1,44 @@
+"""Worker threads: the default worker count and a thread pool that reports progress as tasks finish."""
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+from typing import Callable, Iterable
+
+from wordbias.core.progress import progress_bar
+
+
+def default_workers() -> int:
+    """Workers (threads or processes) for parallel work: the CPUs this process may use (its affinity mask, so
+    `taskset` and container CPU limits count)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # macOS, Windows
+        return max(1, os.cpu_count() or 1)
+
+
+def run_tasks(task: Callable[[object], int], tasks: Iterable, *, workers: int, total: int, desc: str, unit: str,
+              progress: bool) -> None:
+    """Run ``task`` on each of ``tasks`` (in a pool of ``workers`` threads when more than 1), advancing a bar
+    of ``total`` units by the count each task returns. Tasks must write their results themselves (into
+    preallocated arrays), so the outcome does not depend on the order in which they finish.
+
+    Examples
+    --------
+    >>> out = [0] * 4
+    >>> def square(i):
+    ...     out[i] = i * i
+    ...     return 1
+    >>> run_tasks(square, range(4), workers=2, total=4, desc="squares", unit="n", progress=False)
+    >>> out
+    [0, 1, 4, 9]
+    """
+    tasks = list(tasks)
+    with progress_bar(total, desc=desc, unit=unit, enabled=progress) as bar:
+        if workers == 1 or len(tasks) <= 1:
+            for t in tasks:
+                bar.update(task(t))
+            return
+        with ThreadPoolExecutor(min(workers, len(tasks))) as pool:
+            for n in pool.map(task, tasks):
+                bar.update(n)
