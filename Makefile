@@ -57,7 +57,7 @@ kernel-env:
 # two notebooks at a time (results do not depend on it); JOBS=1 for one at a time
 JOBS ?= 2
 MAKEFLAGS += --jobs=$(JOBS) --output-sync=target
-# a tiny BERT masked LM with a planted bias (wordbias.tiny_mlm), standing in for bert-base-uncased offline
+# a tiny BERT masked LM with a planted bias (wordbias.models.tiny_mlm), standing in for bert-base-uncased offline
 TINY_MLM := build/tiny-bert-mlm
 
 # Every executed notebook: its papermill source (SRC_), parameters (PARAMS_) and data folders (DATA_). One pattern
@@ -128,7 +128,7 @@ $(TINY_MLM)/config.json: lib/wordbias/models/tiny_mlm.py $(STAMP)
 # the unit tests, then the outputs in the working tree against the committed ones (identical, or within the
 # tolerances of lib/wordbias/core/repro_tolerances.yaml), then nbval re-running every notebook
 test: $(STAMP) $(TINY_MLM)/config.json
-	$(VENV)/bin/pytest -q tests
+	$(VENV)/bin/pytest -q tests lib/wordbias
 	$(PY) -m wordbias.core.repro compare --ref $(REF)
 	$(VENV)/bin/pytest -q --nbval --nbval-current-env -p no:cacheprovider $(NOTEBOOK_FILES)
 
@@ -141,7 +141,7 @@ repro-check: $(STAMP) $(TINY_MLM)/config.json
 	bash scripts/repro_check.sh
 
 unit: $(STAMP)
-	$(VENV)/bin/pytest -q tests
+	$(VENV)/bin/pytest -q tests lib/wordbias
 
 nbval: $(STAMP) $(TINY_MLM)/config.json
 	$(VENV)/bin/pytest -q --nbval --nbval-current-env -p no:cacheprovider $(NOTEBOOK_FILES)

@@ -1,7 +1,7 @@
 """Exact WEAT p-values for every test of Caliskan et al.'s Table 1, timed, beside Monte Carlo.
 
 On ``glove-840b-caliskan`` (the authors' GloVe 840B vectors of the stimuli), for each of the ten WEATs:
-the exact p (``wordbias.stats.subset_sum_tail_exact``: every partition counted) and its time, the
+the exact p (``wordbias.core.permutation.subset_sum_tail_exact``: every partition counted) and its time, the
 Monte Carlo p with R = 10^7 seeded random partitions and its rate, the two-sided binomial test of the
 Monte Carlo count against the exact p, and the normal approximation. Where the exact count is at most
 3·10^8, it is checked against an independent count: a depth-first enumeration of the extreme
@@ -25,7 +25,8 @@ from scipy import stats as sps
 
 from wordbias import embeddings
 from wordbias.core import paths
-from wordbias.core import permutation as stats
+from wordbias.core import permutation
+from wordbias.core.parallel import default_workers
 from wordbias.datasets import stimuli
 from wordbias.measures import weat
 
@@ -81,24 +82,24 @@ def main() -> None:
     kv = embeddings.load(args.embedding, progress=False)
     case_fold = not embeddings.is_cased(kv)
     t = time.perf_counter()
-    stats.subset_sum_tail_exact(np.arange(4.0), 2, 1.0)          # load the compiled kernels (disk cache)
-    stats.subset_sum_tail_mc(np.arange(4.0), 2, 1.0, n_permutations=10)
-    print(f"kernels loaded in {time.perf_counter() - t:.2f} s; {stats.default_workers()} CPUs")
+    permutation.subset_sum_tail_exact(np.arange(4.0), 2, 1.0)          # load the compiled kernels (disk cache)
+    permutation.subset_sum_tail_mc(np.arange(4.0), 2, 1.0, n_permutations=10)
+    print(f"kernels loaded in {time.perf_counter() - t:.2f} s; {default_workers()} CPUs")
     rows = []
     for spec in stimuli.weat_tests("caliskan2017"):
         res = weat.weat(kv, spec.X, spec.Y, spec.A, spec.B, case_fold=case_fold, p_method="normal", seed=args.seed)
         pooled, k, obs = np.concatenate([res.s_x, res.s_y]), len(res.s_x), float(res.s_x.sum())
         t = time.perf_counter()
         try:
-            ex = stats.subset_sum_tail_exact(pooled, k, obs)
+            ex = permutation.subset_sum_tail_exact(pooled, k, obs)
             p_exact, count = ex.p_value, ex.n_extreme
-        except stats.ExactCountTooLarge:
+        except permutation.ExactCountTooLarge:
             p_exact, count = np.nan, None
         t_exact = time.perf_counter() - t
-        dfs = (dfs_count(pooled, k, obs - stats.TIE_RTOL * np.abs(pooled).sum(), 300_000_000)
+        dfs = (dfs_count(pooled, k, obs - permutation.TIE_RTOL * np.abs(pooled).sum(), 300_000_000)
                if count is not None and count <= 300_000_000 else None)
         t = time.perf_counter()
-        mc = stats.subset_sum_tail_mc(pooled, k, obs, n_permutations=args.permutations, seed=args.seed)
+        mc = permutation.subset_sum_tail_mc(pooled, k, obs, n_permutations=args.permutations, seed=args.seed)
         t_mc = time.perf_counter() - t
         rows.append({
             "test": spec.id, "n_target": f"{len(res.s_x)}x{len(res.s_y)}", "partitions": comb(pooled.size, k),
@@ -119,7 +120,7 @@ def main() -> None:
     pooled = rng.normal(size=50)
     obs = float(np.median([rng.permutation(pooled)[:25].sum() for _ in range(999)]))
     t = time.perf_counter()
-    ex = stats.subset_sum_tail_exact(pooled, 25, obs)
+    ex = permutation.subset_sum_tail_exact(pooled, 25, obs)
     t_exact = time.perf_counter() - t
     rows.append({"test": "worst case (random scores, median)", "n_target": "25x25", "partitions": comb(50, 25),
                  "p_exact": ex.p_value, "extreme_partitions": ex.n_extreme, "exact_seconds": t_exact})

@@ -6,7 +6,7 @@ script times, in one run and on the same data:
 
 - ``floor``: the R products alone (the best of one multi-threaded BLAS call per batch and of the same
   single-threaded products spread over worker threads, whichever is faster here);
-- ``null``: :func:`wordbias.ube.rotational_null`, everything included (Haar frames, rotated means, the
+- ``null``: :func:`wordbias.measures.ube.rotational_null`, everything included (Haar frames, rotated means, the
   products, Voronoi argmax, segmented top-t, σ);
 - ``naive``: the textbook way for a few rotations (a d×d Haar matrix from scipy.stats.ortho_group,
   every name rotated, numpy selection), extrapolated to R.
@@ -28,7 +28,7 @@ import pandas as pd
 from threadpoolctl import threadpool_limits
 
 from wordbias.core import paths
-from wordbias.core import permutation as stats
+from wordbias.core.parallel import default_workers
 from wordbias.measures import ube
 
 
@@ -93,7 +93,7 @@ def main() -> None:
     ap.add_argument("--t", type=int, default=3)
     args = ap.parse_args()
     R, M, n, m, t = args.rotations, args.words, args.groups, args.categories, args.t
-    workers = stats.default_workers()
+    workers = default_workers()
     batch = 8
     rows = []
     for d in (50, 300):
@@ -102,7 +102,7 @@ def main() -> None:
         ube.rotational_null(W, category, Xbar, Abar, t, 16, progress=False)   # compile / warm up
         t_floor = floor_time(W32, n, R, batch, workers)
         t0 = time.perf_counter()
-        ube.rotational_null(W, category, Xbar, Abar, t, R, seed=0, batch=batch, workers=workers, progress=False)
+        ube.rotational_null(W, category, Xbar, Abar, t, R, seed=0, batch_size=batch, workers=workers, progress=False)
         t_null = time.perf_counter() - t0
         t_naive = naive_time(W, category, names, labels, Abar, t, n) * R
         rows.append(dict(d=d, words=source, M=M, n=n, m=m, t=t, R=R, workers=workers,

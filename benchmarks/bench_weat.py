@@ -6,16 +6,16 @@ For 8x2, 25x2 and 50x2 target words (25 attribute words a side, d = 300, a plant
 - **WEFE** 1.0.1, ``WEAT().run_query(..., calculate_p_value=True, p_value_iterations=R_wefe)``, run by its
   own interpreter (``.venv-wefe``, built by ``make wefe-venv``: WEFE pins numpy ≤ 1.26) on the same
   vectors, passed as ``.npy``/``.json``; it times itself, so interpreter start-up and imports are left out
-  on both sides; against **ours** from the vectors, ``wordbias.weat.weat(..., p_method="monte-carlo",
+  on both sides; against **ours** from the vectors, ``wordbias.measures.weat.weat(..., p_method="monte-carlo",
   n_permutations=R_wefe)``: equal numbers of permutations, everything from word vectors to p included;
 - **SciPy** ``scipy.stats.permutation_test`` on the per-word scores s(w, A, B) (statistic Σx − Σy,
   ``vectorized=True``, ``permutation_type="independent"``, one-sided, in batches of 100,000) against
-  ours, ``wordbias.stats.subset_sum_tail_mc``, on the same scores and the same number of permutations
+  ours, ``wordbias.core.permutation.subset_sum_tail_mc``, on the same scores and the same number of permutations
   R, on one thread and on every CPU (for 8x2, whose 12,870 partitions are fewer than R, SciPy enumerates
   them all instead of sampling: there the random-partition comparison is made at 10,000, and SciPy's
   enumeration is compared with our exact count);
 - our Monte Carlo throughput at 10^7 partitions, and our exact count
-  (``wordbias.stats.subset_sum_tail_exact``, where it is within its default budget).
+  (``wordbias.core.permutation.subset_sum_tail_exact``, where it is within its default budget).
 
 Writes ``results/benchmarks/weat_pvalue.csv`` and prints it; ``speedup`` is the baseline's seconds over
 the row's seconds, both measured in this run. Ours and SciPy: best of 3 (our exact count: one run when
@@ -43,7 +43,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from weat_data import keyed_vectors, make_problem, save_problem  # noqa: E402
 
 from wordbias.core import paths  # noqa: E402
-from wordbias.core import permutation as stats
+from wordbias.core import permutation  # noqa: E402
+from wordbias.core.parallel import default_workers  # noqa: E402
 from wordbias.measures import weat
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -81,9 +82,9 @@ def main() -> None:
     if not args.skip_wefe and not WEFE_PYTHON.exists():
         sys.exit(f"{WEFE_PYTHON} not found: run `make wefe-venv` (or pass --skip-wefe)")
     R, Rw = args.permutations, args.wefe_permutations
-    cpus = stats.default_workers()
-    stats.subset_sum_tail_mc(np.arange(4.0), 2, 1.0, n_permutations=10)  # compile / load the kernels first
-    stats.subset_sum_tail_exact(np.arange(4.0), 2, 1.0)
+    cpus = default_workers()
+    permutation.subset_sum_tail_mc(np.arange(4.0), 2, 1.0, n_permutations=10)  # compile / load the kernels first
+    permutation.subset_sum_tail_exact(np.arange(4.0), 2, 1.0)
     rows = []
 
     def row(targets, implementation, data, method, threads, permutations, seconds, p, baseline, base_seconds):
@@ -109,7 +110,7 @@ def main() -> None:
                 t_wefe = wefe["seconds"]
             else:
                 t_wefe = None
-            row(label, "wordbias weat.weat", "vectors", "monte-carlo", 1 if Rw <= stats.MC_BLOCK else cpus, Rw,
+            row(label, "wordbias weat.weat", "vectors", "monte-carlo", 1 if Rw <= permutation.MC_BLOCK else cpus, Rw,
                 t_ours_vec, res.p_value, "WEFE" if t_wefe else "", t_wefe)
 
             # SciPy vs ours, on the scores, at equal permutations
@@ -130,7 +131,7 @@ def main() -> None:
             row(label, "SciPy permutation_test", "scores", "monte-carlo", 1, Req, t_scipy, sp.pvalue, "SciPy",
                 t_scipy)
             for w in sorted({1, cpus}):
-                t, mc = timed(lambda: stats.subset_sum_tail_mc(pooled, n, obs, n_permutations=Req, seed=1, workers=w))
+                t, mc = timed(lambda: permutation.subset_sum_tail_mc(pooled, n, obs, n_permutations=Req, seed=1, workers=w))
                 row(label, "wordbias stats.subset_sum_tail_mc", "scores", "monte-carlo", w, Req, t, mc.p_value,
                     "SciPy", t_scipy)
             t_scipy_exact = None
@@ -139,19 +140,19 @@ def main() -> None:
                 row(label, "SciPy permutation_test", "scores", "exact (all partitions)", 1, total, t_scipy_exact,
                     sp.pvalue, "SciPy exact", t_scipy_exact)
             Rt = args.throughput_permutations
-            t, mc = timed(lambda: stats.subset_sum_tail_mc(pooled, n, obs, n_permutations=Rt, seed=1), 1)
+            t, mc = timed(lambda: permutation.subset_sum_tail_mc(pooled, n, obs, n_permutations=Rt, seed=1), 1)
             row(label, "wordbias stats.subset_sum_tail_mc", "scores", "monte-carlo", cpus, Rt, t, mc.p_value, "", None)
 
             # our exact count (all C(N, k) partitions), where the default budget allows it (one run)
             t = time.perf_counter()
             try:
-                ex = stats.subset_sum_tail_exact(pooled, n, obs)
+                ex = permutation.subset_sum_tail_exact(pooled, n, obs)
                 method, p_exact = "exact", ex.p_value
-            except stats.ExactCountTooLarge:
+            except permutation.ExactCountTooLarge:
                 method, p_exact = "exact: over budget (ExactCountTooLarge)", np.nan
             t = time.perf_counter() - t
             if t < 1 and method == "exact":   # quick: best of 3, like the other rows
-                t = min(t, timed(lambda: stats.subset_sum_tail_exact(pooled, n, obs), 2)[0])
+                t = min(t, timed(lambda: permutation.subset_sum_tail_exact(pooled, n, obs), 2)[0])
             row(label, "wordbias stats.subset_sum_tail_exact", "scores", method, cpus, total, t, p_exact,
                 "SciPy exact" if t_scipy_exact else "", t_scipy_exact)
             if np.isnan(p_exact):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import uuid
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
@@ -28,9 +29,8 @@ def atomic_file(path: str | os.PathLike) -> Iterator[Path]:
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, name = tempfile.mkstemp(prefix=f".tmp-{path.stem}-", suffix=path.suffix, dir=path.parent)
-    os.close(fd)
-    tmp = Path(name)
+    # a fresh name the writer creates itself, so the file gets the usual permissions (mkstemp's are 0600)
+    tmp = path.with_name(f".tmp-{path.stem}-{os.getpid()}-{uuid.uuid4().hex[:12]}{path.suffix}")
     try:
         yield tmp
         os.replace(tmp, path)

@@ -1,14 +1,9 @@
-"""Bleep-censoring of slurs in printed word lists, as in Swinger et al. (2019), Appendix A.
+"""Bleep-censoring of slurs in printed word lists: Swinger et al. (2019), Appendix A.
 
-Swinger, De-Arteaga, Heffernan, Leiserson & Kalai (2019), "What are the biases in my word embedding?", AIES 2019
-(arXiv:1812.08769), Appendix A: "The terms we bleep-censor in the tables include slurs regarding race,
-homosexuality, transgender, and mental ability ... three variants on 'the n word', shemale, faggot, twink, mentally
-retarded, and rednecks." Their tables print e.g. ``n****`` and ``mentally r******``: the first letter is kept, the
-rest of the slur is starred, and in a multi-word slur only the slur word is starred.
-
-:func:`censor` does the same on a string (e.g. a table cell ``"blacks, academically, mentally retarded"``) or on a
-list of strings. The default term list is ``data/stimuli/swinger2019_censor.yaml`` (content warning: uncensored
-slurs); :func:`censor_terms` reads it.
+As in the paper's tables (``n****``, ``mentally r******``), :func:`censor` keeps a slur's first letter, stars the
+rest, and in a multi-word term stars only the slur word; it takes a string (a table cell) or a list of strings.
+The default terms are in ``data/stimuli/swinger2019_censor.yaml`` (:func:`censor_terms`; content warning:
+uncensored slurs).
 """
 
 from __future__ import annotations
@@ -32,7 +27,15 @@ _SEP = r"[\s_\-]+"  # between the words of a multi-word term: spaces, word2vec's
 
 def bleep(word: str) -> str:
     """Keep the first character of ``word`` and replace every later letter with ``*`` (``"shemale"`` ->
-    ``"s******"``); non-letters are kept."""
+    ``"s******"``); non-letters are kept.
+
+    Examples
+    --------
+    >>> bleep("Hello")
+    'H****'
+    >>> bleep("rock'n'roll 2")
+    "r***'*'**** 2"
+    """
     return word[:1] + re.sub(_LETTER, "*", word[1:])
 
 
@@ -119,6 +122,22 @@ def censor(text_or_words, terms=None, enabled: bool = True):
     (every word of it is bleeped) or a ``(term, words_to_bleep)`` pair; or a mapping ``term -> words_to_bleep``.
     ``enabled=False`` returns the input unchanged (a list copy for iterables), so a notebook can switch
     censoring off in one place.
+
+    Examples
+    --------
+    With the default terms (Appendix A's "mentally retarded": only the slur word is bleeped):
+
+    >>> censor("blacks, academically, mentally retarded")
+    'blacks, academically, mentally r*******'
+    >>> censor("mentally_retarded", enabled=False)
+    'mentally_retarded'
+
+    With a list of one's own; whole words only, case-insensitive:
+
+    >>> censor(["Twinkle star", "twinkles"], terms=["twinkle"])
+    ['T****** star', 'twinkles']
+    >>> censor("little twinkle star", terms={"twinkle star": "star"})
+    'little twinkle s***'
     """
     if isinstance(text_or_words, str):
         if not enabled:

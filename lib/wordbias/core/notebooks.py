@@ -1,6 +1,6 @@
 """Strip the run-dependent metadata that papermill and Jupyter write into an executed notebook.
 
-``python -m wordbias.nbclean NOTEBOOK...`` removes start/end times, durations and execution
+``python -m wordbias.core.notebooks NOTEBOOK...`` removes start/end times, durations and execution
 timestamps, so that ``make`` regenerates byte-identical notebooks from the same parameters.
 """
 

@@ -1,7 +1,7 @@
 """Where the project's data, results and figures live.
 
 The package is installed in editable mode from the repository (``pip install -e .``), so the
-repository root is two levels above this file. ``WORDBIAS_ROOT`` overrides it (for example when the
+repository root is three levels above this file (``lib/wordbias/core/paths.py``). ``WORDBIAS_ROOT`` overrides it (for example when the
 package is installed elsewhere and the data folder is copied next to the notebooks).
 """
 

@@ -1,47 +1,22 @@
-"""Permutation tests over equal-size partitions, shared by WEAT and its relatives.
+"""The permutation engine: one-sided p-values over the equal-size partitions of a pooled set (WEAT, Kurita, GAP).
 
-The WEAT p-value (Caliskan et al. 2017, Methods) is the probability, over all partitions
-(X_i, Y_i) of X ∪ Y into two sets of the sizes of X and Y, that the test statistic
-s(X_i, Y_i, A, B) is at least the observed s(X, Y, A, B). Because
-
-    s(X_i, Y_i, A, B) = sum_{w in X_i} s(w) - sum_{w in Y_i} s(w) = 2 sum_{w in X_i} s(w) - sum_{w in X ∪ Y} s(w),
-
-the statistic is an increasing function of the subset sum over X_i. Every p-value in this module is
-therefore a *subset-sum tail*: the fraction of the size-k subsets of N real values whose sum is at
-least a threshold. Three ways to get it:
-
-- :func:`subset_sum_tail_exact`: an exact integer count of the C(N, k) subsets, by meet in the middle.
-  The N values are split into two halves; for each half a compiled kernel builds the subset sums of
-  every size j, each size already sorted (adding one value at a time and merging, as in Horowitz &
-  Sahni's sorted subset-sum lists, so nothing is ever sorted); then for each pair of sizes (j, k − j)
-  a two-pointer sweep counts the pairs whose sum reaches the threshold. Partial sums that cannot reach
-  the threshold whatever the remaining values are dropped while the lists are built (a branch-and-bound
-  bound: the partial sum plus the largest possible completion), so the work is the number of subset
-  sums that can still take part, at most 2^(N/2) per half. Every subset is kept for N ≤ 52, which
-  covers every 25+25 test; beyond that the count is exact when the observed statistic is far enough in
-  a tail (WEAT 3's 32+32 names), and fails with :class:`ExactCountTooLarge` otherwise. When the
-  observed sum is below the mean, the complement (the lower tail) is counted instead.
-- :func:`subset_sum_tail_mc`: seeded Monte Carlo over random partitions, with the add-one rule
-  p = (1 + #{draws ≥ observed}) / (1 + R), a valid p-value for any R. A compiled kernel draws each
-  partition as a partial Fisher–Yates shuffle (a uniformly random size-k subset: words drawn without
-  replacement) with a xoshiro256** generator; draws come in blocks of :data:`MC_BLOCK`, block b seeded
-  from (seed, b) alone, so the result is bit-for-bit the same on any number of threads.
-- :func:`subset_sum_tail_normal`: the normal approximation with the exact mean and variance of the
-  permutation distribution (sampling without replacement from a finite population).
-
-Ties: the observed partition is one of the partitions and counts as "at least as extreme", so the exact
-p-value is never 0. A relative tolerance (:data:`TIE_RTOL` times the sum of |values|) absorbs the
-floating-point differences between summation orders.
+A test statistic such as WEAT's s(X_i, Y_i, A, B) = 2 Σ_{w∈X_i} s(w) − Σ_{w∈X∪Y} s(w) (Caliskan et al. 2017,
+Methods) increases with the subset sum over X_i, so each p-value here is a *subset-sum tail*: the fraction
+of the size-k subsets of N values whose sum reaches the observed one. Three ways to get it: exact
+(:func:`subset_sum_tail_exact`), Monte Carlo (:func:`subset_sum_tail_mc`) and the normal approximation
+(:func:`subset_sum_tail_normal`); :func:`subset_sum_tail` chooses. The loops are in :mod:`wordbias.core.kernels`.
 """
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from math import comb, sqrt
 
 import numpy as np
 from scipy import stats as _sps
+
+# default_workers is used below and stays importable from here (wordbias.datasets.gap used to import it so)
+from wordbias.core.parallel import default_workers, run_tasks
 
 #: relative tolerance (times the sum of |values|) under which two subset sums count as tied
 TIE_RTOL = 1e-10
@@ -110,225 +85,6 @@ def _tolerance(values: np.ndarray) -> float:
     return TIE_RTOL * max(float(np.abs(values).sum()), 1e-300)
 
 
-def default_workers() -> int:
-    """Workers (threads or processes) for parallel work: the CPUs this process may use (its affinity mask, so
-    `taskset` and container CPU limits count)."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # pragma: no cover - not Linux
-        return max(1, os.cpu_count() or 1)
-
-
-# --------------------------------------------------------------------------------------------------
-# compiled kernels (numba, compiled on first use and cached on disk)
-# --------------------------------------------------------------------------------------------------
-
-_KERNELS = None
-
-
-def _kernels():
-    """The numba kernels: ``sums`` (sorted, pruned subset sums by size), ``pairs`` (two-pointer count)
-    and ``mc`` (Monte Carlo blocks)."""
-    global _KERNELS
-    if _KERNELS is not None:
-        return _KERNELS
-    from numba import njit
-
-    @njit(nogil=True, cache=True)
-    def sums_by_size(vals, k_lo, k_hi, tau, best, out, scratch):  # pragma: no cover - compiled
-        """Subset sums of ``vals`` of each size j ≤ k_hi, each size sorted ascending, keeping only the
-        partial sums s (after i values) for which some final size J in [k_lo, k_hi] can still reach
-        tau[J]: s + best[i, J − j] ≥ tau[J], best[i, r] being the largest sum of r of vals[i:].
-        Returns (offsets, which, ok): size j lies at offsets[j]:offsets[j+1] of ``out`` (which = 0) or
-        ``scratch`` (which = 1); ok is False when ``out`` was too short."""
-        m = vals.size
-        cap = out.size
-        off_old = np.zeros(k_hi + 2, np.int64)
-        off_new = np.zeros(k_hi + 2, np.int64)
-        bufs = (out, scratch)
-        cur = 0
-        out[0] = 0.0
-        off_old[1] = 1
-        for i in range(m):
-            v = vals[i]
-            src = bufs[cur]
-            dst = bufs[1 - cur]
-            top_old = min(i, k_hi)
-            top_new = min(i + 1, k_hi)
-            rem = m - i - 1                      # values still to come after this one
-            p = 0
-            off_new[0] = 0
-            for j in range(top_new + 1):
-                # the smallest partial sum of size j that can still reach some tau[J]
-                need = np.inf
-                for J in range(max(j, k_lo), min(j + rem, k_hi) + 1):
-                    t = tau[J] - best[i + 1, J - j]
-                    if t < need:
-                        need = t
-                a0 = off_old[j] if j <= top_old else 0
-                a1 = off_old[j + 1] if j <= top_old else 0
-                b0 = off_old[j - 1] if j >= 1 else 0
-                b1 = off_old[j] if j >= 1 else 0
-                if need == np.inf:
-                    a0 = a1
-                    b0 = b1
-                else:
-                    while a0 < a1 and src[a0] < need:
-                        a0 += 1
-                    while b0 < b1 and src[b0] + v < need:
-                        b0 += 1
-                if p + (a1 - a0) + (b1 - b0) > cap:
-                    return off_new, 1 - cur, False
-                while a0 < a1 and b0 < b1:     # merge two sorted runs (branch-free step)
-                    x = src[a0]
-                    y = src[b0] + v
-                    take = x <= y
-                    dst[p] = x if take else y
-                    a0 += np.int64(take)
-                    b0 += np.int64(not take)
-                    p += 1
-                while a0 < a1:
-                    dst[p] = src[a0]
-                    a0 += 1
-                    p += 1
-                while b0 < b1:
-                    dst[p] = src[b0] + v
-                    b0 += 1
-                    p += 1
-                off_new[j + 1] = p
-            for j in range(top_new + 1, k_hi + 1):
-                off_new[j + 1] = p
-            for j in range(k_hi + 2):
-                off_old[j] = off_new[j]
-            cur = 1 - cur
-        return off_old, cur, True
-
-    @njit(nogil=True, cache=True)
-    def count_pairs(a, b, thr, strict):  # pragma: no cover - compiled
-        """#{(x, y) in a × b : y ≥ thr − x} (or > when ``strict``), a and b sorted ascending."""
-        nb = b.size
-        p = nb
-        count = 0
-        if strict:
-            for i in range(a.size):
-                t = thr - a[i]
-                while p > 0 and b[p - 1] > t:
-                    p -= 1
-                count += nb - p
-        else:
-            for i in range(a.size):
-                t = thr - a[i]
-                while p > 0 and b[p - 1] >= t:
-                    p -= 1
-                count += nb - p
-        return count
-
-    @njit(inline="always")
-    def rotl(x, r):  # pragma: no cover - compiled
-        return (x << np.uint64(r)) | (x >> np.uint64(64 - r))
-
-    @njit(inline="always")
-    def mix64(z):  # pragma: no cover - compiled
-        # SplitMix64's finaliser (Steele, Lea & Flood 2014)
-        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-        return z ^ (z >> np.uint64(31))
-
-    @njit(inline="always")
-    def xoshiro(s0, s1, s2, s3):  # pragma: no cover - compiled
-        # xoshiro256** (Blackman & Vigna 2018): 64 random bits and the next state
-        res = rotl(s1 * np.uint64(5), 7) * np.uint64(9)
-        t = s1 << np.uint64(17)
-        s2 ^= s0
-        s3 ^= s1
-        s1 ^= s2
-        s0 ^= s3
-        s2 ^= t
-        s3 = rotl(s3, 45)
-        return res, s0, s1, s2, s3
-
-    @njit(nogil=True, cache=True)
-    def mc_blocks(values, kk, complement, total, thr, key, b0, b1, n_permutations, block, sums, counts):
-        # pragma: no cover - compiled
-        """Blocks b0..b1−1 of the Monte Carlo draws. Each draw is a partial Fisher–Yates shuffle of a
-        working copy of ``values`` over its first kk positions (position i swapped with a uniform
-        position in i..N−1: a uniformly random kk-subset, whatever order the copy was left in); its sum
-        (or ``total`` minus it, when ``complement``) is stored in ``sums`` (when not empty) and
-        compared with ``thr``. Block b restarts from ``values`` with xoshiro256** seeded from (key, b),
-        so it does not depend on which thread runs it. Each 64-bit output gives two 32-bit halves,
-        mapped to 0..N−i−1 without bias by Lemire's multiply-and-reject."""
-        n = values.size
-        w = np.empty(n, np.float64)
-        gamma = np.uint64(0x9E3779B97F4A7C15)
-        mask32 = np.uint64(0xFFFFFFFF)
-        two32 = np.uint64(0x100000000)
-        sh32 = np.uint64(32)
-        store = sums.size > 0
-        for blk in range(b0, b1):
-            for i in range(n):
-                w[i] = values[i]
-            x = mix64(key + mix64(np.uint64(blk) + gamma))
-            x += gamma
-            s0 = mix64(x)
-            x += gamma
-            s1 = mix64(x)
-            x += gamma
-            s2 = mix64(x)
-            x += gamma
-            s3 = mix64(x)
-            start = blk * block
-            stop = min(start + block, n_permutations)
-            cnt = 0
-            for d in range(start, stop):
-                acc0 = 0.0
-                acc1 = 0.0                          # two accumulators: shorter dependency chain
-                i = 0
-                while i < kk:
-                    res, s0, s1, s2, s3 = xoshiro(s0, s1, s2, s3)
-                    bound = np.uint64(n - i)
-                    mprod = (res >> sh32) * bound   # high half
-                    if (mprod & mask32) < bound:
-                        reject = (two32 - bound) % bound
-                        while (mprod & mask32) < reject:
-                            r2, s0, s1, s2, s3 = xoshiro(s0, s1, s2, s3)
-                            mprod = (r2 >> sh32) * bound
-                    j = i + np.int64(mprod >> sh32)
-                    tmp = w[i]
-                    w[i] = w[j]
-                    w[j] = tmp
-                    acc0 += w[i]
-                    i += 1
-                    if i < kk:
-                        bound = np.uint64(n - i)
-                        mprod = (res & mask32) * bound  # low half
-                        if (mprod & mask32) < bound:
-                            reject = (two32 - bound) % bound
-                            while (mprod & mask32) < reject:
-                                r2, s0, s1, s2, s3 = xoshiro(s0, s1, s2, s3)
-                                mprod = (r2 >> sh32) * bound
-                        j = i + np.int64(mprod >> sh32)
-                        tmp = w[i]
-                        w[i] = w[j]
-                        w[j] = tmp
-                        acc1 += w[i]
-                        i += 1
-                acc = acc0 + acc1
-                s = total - acc if complement else acc
-                if store:
-                    sums[d] = s
-                if s >= thr:
-                    cnt += 1
-            counts[blk] = cnt
-
-    class _K:
-        sums = sums_by_size
-        pairs = count_pairs
-        mc = mc_blocks
-
-    _KERNELS = _K
-    return _KERNELS
-
-
 # --------------------------------------------------------------------------------------------------
 # exact count
 # --------------------------------------------------------------------------------------------------
@@ -345,8 +101,16 @@ def _top_sums(vals: np.ndarray) -> np.ndarray:
 
 def _count_at_least(values: np.ndarray, k: int, thr: float, strict: bool, max_sums: int,
                     workers: int) -> int:
-    """#{size-k subsets with sum ≥ thr} (> thr when ``strict``) by the pruned meet in the middle."""
-    K = _kernels()
+    """#{size-k subsets with sum ≥ thr} (> thr when ``strict``) by the pruned meet in the middle.
+
+    The values, largest first, are dealt into two alike halves. For each half the kernel
+    :func:`~wordbias.core.kernels.subset_sums_by_size` builds the subset sums of every size j it can
+    contribute, each size sorted, dropping the partial sums that cannot reach ``thr`` even with the largest
+    completion from both halves (branch and bound). Then for each pair of sizes (j, k − j) a two-pointer
+    sweep (:func:`~wordbias.core.kernels.count_pairs`) counts the pairs whose sum reaches ``thr``.
+    """
+    from wordbias.core import kernels     # imports numba (0.3 s): only when a count is needed
+
     n = values.size
     margin = _tolerance(values)                   # slack for rounding in the pruning bounds
     order = np.argsort(-values, kind="stable")    # largest first: the bounds prune early
@@ -355,8 +119,9 @@ def _count_at_least(values: np.ndarray, k: int, thr: float, strict: bool, max_su
     lo0, hi0 = max(0, k - m[1]), min(m[0], k)     # sizes taken from half 0; half 1 gives k − j
     ranges = [(lo0, hi0), (k - hi0, k - lo0)]
     tops = [_top_sums(h) for h in halves]
+    built = [None, None]                          # (sorted sums, offsets by size) of each half
 
-    def build(h: int):
+    def build(h: int) -> int:
         vals, (k_lo, k_hi), best = halves[h], ranges[h], tops[h]
         other_best = tops[1 - h][0]               # the other half's largest sum of r values
         tau = np.full(k_hi + 1, np.inf)
@@ -365,44 +130,55 @@ def _count_at_least(values: np.ndarray, k: int, thr: float, strict: bool, max_su
         full = sum(comb(m[h], j) for j in range(k_hi + 1))
         cap = min(full, max_sums)
         out, scratch = np.empty(cap), np.empty(cap)
-        off, which, ok = K.sums(vals, k_lo, k_hi, tau, best, out, scratch)
+        off, which, ok = kernels.subset_sums_by_size(vals, k_lo, k_hi, tau, best, out, scratch)
         if not ok:
             raise ExactCountTooLarge(
                 f"the exact count of the {comb(n, k):.3g} partitions (N={n}, k={k}) needs more than {max_sums:,} "
                 f"subset sums per half (the observed statistic is not far enough in a tail for the pruning to "
                 f"keep fewer); use p_method='monte-carlo' or a larger max_sums (16 bytes each, per half)")
-        return (out if which == 0 else scratch), off
+        built[h] = (out if which == 0 else scratch), off
+        return 1
 
-    if workers > 1 and min(m) > 16:   # below 2^16 sums a half, a thread costs more than it saves
-        from concurrent.futures import ThreadPoolExecutor
-
-        with ThreadPoolExecutor(2) as pool:
-            (s0, off0), (s1, off1) = pool.map(build, (0, 1))
-    else:
-        (s0, off0), (s1, off1) = build(0), build(1)
+    # below 2^16 sums a half, a second thread costs more than it saves
+    run_tasks(build, (0, 1), workers=2 if workers > 1 and min(m) > 16 else 1, total=2, desc="subset sums",
+              unit="half", progress=False)
+    (s0, off0), (s1, off1) = built
     js = range(lo0, hi0 + 1)
+    counts = [0] * len(js)
 
     def count(j: int) -> int:
-        return int(K.pairs(s0[off0[j]:off0[j + 1]], s1[off1[k - j]:off1[k - j + 1]], thr, strict))
+        counts[j - lo0] = int(kernels.count_pairs(s0[off0[j]:off0[j + 1]], s1[off1[k - j]:off1[k - j + 1]], thr,
+                                                  strict))
+        return 1
 
-    if workers > 1 and off0[-1] + off1[-1] > 1 << 20:
-        from concurrent.futures import ThreadPoolExecutor
-
-        with ThreadPoolExecutor(min(workers, len(js))) as pool:
-            return sum(pool.map(count, js))
-    return sum(count(j) for j in js)
+    run_tasks(count, js, workers=workers if off0[-1] + off1[-1] > 1 << 20 else 1, total=len(js),
+              desc="pairs of sizes", unit="size", progress=False)
+    return sum(counts)
 
 
 def count_subsets_at_least(values, k: int, threshold: float, *, max_sums: int = EXACT_MAX_SUMS,
                            workers: int | None = None) -> int:
     """Number of size-``k`` subsets of ``values`` whose sum is ≥ ``threshold`` (within :data:`TIE_RTOL`).
 
-    Meet in the middle with branch-and-bound pruning (see the module docstring): exact integer count.
-    When the threshold is below the mean subset sum, the subsets *below* it are counted instead (on the
-    negated values) and subtracted from C(N, k), so the work follows the smaller tail. Raises
-    :class:`ExactCountTooLarge` when more than ``max_sums`` subset sums of one half can take part
-    (never for N ≤ 52 at the default budget). Uses two threads when ``workers`` (default: the CPUs
-    available) allows; the count does not depend on it.
+    An exact integer count of the C(N, k) subsets by meet in the middle: subset sums of each half of the
+    values, sorted by size, then a two-pointer count of the pairs (j, k − j) whose sum reaches the
+    threshold. Partial sums that cannot reach it whatever the remaining values are dropped while the
+    lists are built, so the work is the number of subset sums that can still take part, at most 2^(N/2)
+    per half. When the threshold is below the mean subset sum, the subsets *below* it are counted instead
+    (on the negated values) and subtracted from C(N, k), so the work follows the smaller tail.
+
+    Ties: a sum within :data:`TIE_RTOL` times Σ|values| of the threshold counts as reaching it (rounding
+    differs between summation orders), so the observed subset always counts itself. Raises
+    :class:`ExactCountTooLarge` when more than ``max_sums`` subset sums of one half can take part: never
+    for N ≤ 52 at the default budget; beyond, only when the threshold is not far enough in a tail. Uses
+    two threads when ``workers`` (default: the CPUs available) allows; the count does not depend on it.
+
+    Examples
+    --------
+    >>> count_subsets_at_least([1.0, 2.0, 3.0, 4.0], 2, 5.0)     # {1, 4}, {2, 3}, {2, 4}, {3, 4}
+    4
+    >>> count_subsets_at_least([1.0, 2.0, 3.0, 4.0], 2, 7.0)     # {3, 4}
+    1
     """
     values = _check(values, k)
     n = values.size
@@ -416,7 +192,16 @@ def count_subsets_at_least(values, k: int, threshold: float, *, max_sums: int = 
 
 def subset_sum_tail_exact(values, k: int, observed_sum: float, *, max_sums: int = EXACT_MAX_SUMS,
                           workers: int | None = None) -> TailProbability:
-    """Exact Pr[sum of a uniformly random size-k subset ≥ observed_sum], counting all C(N, k) subsets."""
+    """Exact Pr[sum of a uniformly random size-k subset ≥ observed_sum], counting all C(N, k) subsets
+    with :func:`count_subsets_at_least`. The observed partition counts as at least as extreme, so p is
+    never 0.
+
+    Examples
+    --------
+    >>> p = subset_sum_tail_exact([1.0, 2.0, 3.0, 4.0], 2, 7.0)   # only {3, 4} of the 6 pairs
+    >>> p.p_value, p.n_extreme, p.n_partitions
+    (0.16666666666666666, 1, 6)
+    """
     values = _check(values, k)
     total = comb(values.size, k)
     count = count_subsets_at_least(values, k, observed_sum, max_sums=max_sums, workers=workers)
@@ -437,7 +222,12 @@ def _mc_key(seed) -> np.uint64:
 
 def _mc_run(values: np.ndarray, k: int, thr: float, n_permutations: int, key: np.uint64, store: bool,
             workers: int | None, progress: bool) -> tuple[int, np.ndarray | None]:
-    K = _kernels()
+    """Draw ``n_permutations`` random size-k subsets with :func:`~wordbias.core.kernels.mc_blocks`, in
+    blocks of :data:`MC_BLOCK` spread over ``workers`` threads; returns (#{sums ≥ thr}, the sums or None).
+    Each block writes its own slice of the preallocated outputs, so the order in which they finish does
+    not matter."""
+    from wordbias.core import kernels     # imports numba (0.3 s): only when draws are needed
+
     n = values.size
     complement = (n - k) < k                      # draw the smaller side of the partition
     kk = n - k if complement else k
@@ -449,48 +239,32 @@ def _mc_run(values: np.ndarray, k: int, thr: float, n_permutations: int, key: np
     per_task = max(1, min(64, -(-n_blocks // (4 * workers))))
     tasks = [(b, min(b + per_task, n_blocks)) for b in range(0, n_blocks, per_task)]
 
-    def run(task):
+    def run(task) -> int:
         b0, b1 = task
-        K.mc(values, kk, complement, total, thr, key, b0, b1, n_permutations, MC_BLOCK, sums, counts)
+        kernels.mc_blocks(values, kk, complement, total, thr, key, b0, b1, n_permutations, MC_BLOCK, sums, counts)
         return min(b1 * MC_BLOCK, n_permutations) - b0 * MC_BLOCK
 
-    if workers == 1 or len(tasks) == 1:
-        done = map(run, tasks)
-        pool = None
-    else:
-        from concurrent.futures import ThreadPoolExecutor
-
-        pool = ThreadPoolExecutor(min(workers, len(tasks)))
-        done = pool.map(run, tasks)
-    try:
-        if progress:
-            from tqdm.auto import tqdm
-
-            with tqdm(total=n_permutations, desc="random partitions", unit="partition", leave=False) as bar:
-                for m in done:
-                    bar.update(m)
-        else:
-            for _ in done:
-                pass
-    finally:
-        if pool is not None:
-            pool.shutdown()
+    run_tasks(run, tasks, workers=workers, total=n_permutations, desc="random partitions", unit="partition",
+              progress=progress)
     return int(counts.sum()), (sums if store else None)
 
 
-def random_subset_sums(values, k: int, n_permutations: int, rng: np.random.Generator | int,
-                       chunk: int | None = None, progress: bool = False, workers: int | None = None) -> np.ndarray:
+def random_subset_sums(values, k: int, n_permutations: int, seed: np.random.Generator | int, *,
+                       progress: bool = False, workers: int | None = None) -> np.ndarray:
     """Sums over ``n_permutations`` uniformly random size-``k`` subsets (words drawn without replacement).
 
-    The draws are the ones :func:`subset_sum_tail_mc` makes for the same generator or seed: partial
-    Fisher–Yates shuffles in blocks of :data:`MC_BLOCK`, each block with its own xoshiro256** stream,
-    so the sums depend only on the seed (not on ``workers``). ``chunk`` is accepted for compatibility
-    and ignored.
+    The draws are the ones :func:`subset_sum_tail_mc` makes for the same generator or seed, so the sums
+    depend only on the seed (not on ``workers``), and the first R sums do not depend on how many follow.
+
+    Examples
+    --------
+    >>> random_subset_sums([0.0, 1.0, 2.0, 3.0], 2, 5, seed=0)
+    array([3., 4., 5., 5., 4.])
     """
     values = _check(values, k)
     if n_permutations < 0:
         raise ValueError("n_permutations must be non-negative")
-    _, sums = _mc_run(values, k, np.inf, n_permutations, _mc_key(rng), True, workers, progress)
+    _, sums = _mc_run(values, k, np.inf, n_permutations, _mc_key(seed), True, workers, progress)
     return sums
 
 
@@ -499,10 +273,21 @@ def subset_sum_tail_mc(values, k: int, observed_sum: float, n_permutations: int 
                        workers: int | None = None) -> TailProbability:
     """Monte Carlo Pr[random size-k subset sum ≥ observed_sum] with the add-one rule.
 
-    p = (1 + B) / (1 + R), where B of the R random partitions reach the observed sum. This is a valid
-    (slightly conservative) p-value: it cannot be 0, and its resolution is 1/(R+1). ``seed`` is an
-    integer (through ``numpy.random.SeedSequence``) or a ``numpy.random.Generator`` (one 64-bit draw is
-    taken from it). The result is the same for any ``workers`` (default: the CPUs available).
+    p = (1 + B) / (1 + R), where B of the R random partitions reach the observed sum (within
+    :data:`TIE_RTOL`). This is a valid (slightly conservative) p-value: it cannot be 0, and its resolution
+    is 1/(R+1). ``seed`` is an integer (through ``numpy.random.SeedSequence``) or a
+    ``numpy.random.Generator`` (one 64-bit draw is taken from it).
+
+    Each partition is a partial Fisher–Yates shuffle (a uniformly random size-k subset; the smaller side
+    of the partition is drawn) with a xoshiro256** generator. Draws come in blocks of :data:`MC_BLOCK`,
+    block b seeded from (seed, b) alone, so the result is bit for bit the same for any ``workers``
+    (default: the CPUs available).
+
+    Examples
+    --------
+    >>> p = subset_sum_tail_mc([0.0, 1.0, 2.0, 3.0, 4.0, 5.0], 3, 12.0, n_permutations=1000, seed=0)
+    >>> p.n_extreme, round(p.p_value, 4), round(p.se, 4)   # (1 + 43) / 1001; exact: 1 / C(6, 3) = 0.05
+    (43, 0.044, 0.0065)
     """
     values = _check(values, k)
     if n_permutations < 1:
@@ -524,6 +309,12 @@ def subset_sum_moments(values, k: int) -> tuple[float, float]:
 
     mean = k·μ, var = k·σ²·(N−k)/(N−1), with μ and σ² the mean and population variance of the N values
     (the finite-population correction of sampling without replacement).
+
+    Examples
+    --------
+    >>> mean, sd = subset_sum_moments([0.0, 1.0, 2.0, 3.0, 4.0, 5.0], 3)
+    >>> float(mean), round(sd, 4)
+    (7.5, 2.2913)
     """
     values = _check(values, k)
     n = values.size
@@ -533,7 +324,14 @@ def subset_sum_moments(values, k: int) -> tuple[float, float]:
 
 
 def subset_sum_tail_normal(values, k: int, observed_sum: float) -> TailProbability:
-    """Normal approximation of the permutation distribution: 1 − Φ((observed − mean) / sd)."""
+    """Normal approximation of the permutation distribution: 1 − Φ((observed − mean) / sd), with the exact
+    mean and standard deviation of :func:`subset_sum_moments`.
+
+    Examples
+    --------
+    >>> round(subset_sum_tail_normal([0.0, 1.0, 2.0, 3.0, 4.0, 5.0], 3, 12.0).p_value, 4)
+    0.0248
+    """
     values = _check(values, k)
     mean, sd = subset_sum_moments(values, k)
     if sd == 0:
@@ -552,6 +350,14 @@ def subset_sum_tail(values, k: int, observed_sum: float, p_method: str = "auto",
     the tail-pruned exact count with a budget of :data:`AUTO_TAIL_SUMS` subset sums per half, which
     succeeds when the observed statistic is far in a tail, and otherwise uses Monte Carlo with
     ``n_permutations`` draws. ``p_method="exact"`` raises :class:`ExactCountTooLarge` rather than fall back.
+
+    Examples
+    --------
+    >>> values = [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]     # observed: {3, 4, 5}, the largest of the 20 subsets
+    >>> subset_sum_tail(values, 3, 12.0)
+    TailProbability(p_value=0.05, p_method='exact', n_partitions=20, n_permutations=None, n_extreme=1, se=None)
+    >>> subset_sum_tail(values, 3, 12.0, p_method="monte-carlo", n_permutations=1000, seed=0).n_extreme
+    43
     """
     values = _check(values, k)
     n = values.size

@@ -1,6 +1,6 @@
 """Check that ``make`` reproduced the committed outputs, file by file, within stated tolerances.
 
-``python -m wordbias.repro compare`` compares every committed table (``results/**.csv``), figure
+``python -m wordbias.core.repro compare`` compares every committed table (``results/**.csv``), figure
 (``figures/**.png|pdf``) and executed notebook (``notebooks/*.ipynb``) in the working tree with its
 version at ``--ref`` and labels it ``identical``, ``within tolerance``, ``different`` or ``new``,
 with a reason. Tolerances and their justifications live in ``repro_tolerances.yaml``.
@@ -702,7 +702,7 @@ def write_report(results: Iterable[Comparison], path: str | Path) -> None:
 
 def _parser() -> argparse.ArgumentParser:
     """Command-line interface."""
-    p = argparse.ArgumentParser(prog="python -m wordbias.repro", description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(prog="python -m wordbias.core.repro", description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="command", required=True)
     c = sub.add_parser("compare", help="compare working-tree outputs with a committed version")
     c.add_argument("--repo", default=".", help="a folder inside the git repository (default: current folder)")

@@ -1,23 +1,10 @@
-"""First and last names and their demographics, for Unsupervised Bias Enumeration (UBE).
+"""First and last names and their demographics, for Unsupervised Bias Enumeration (Swinger et al. 2019, App. C).
 
-Swinger, De-Arteaga, Heffernan, Leiserson & Kalai (2019), "What are the biases in my word embedding?",
-AIES 2019 (arXiv:1812.08769), Appendix C:
-
-- C.1 first names: the US Social Security Administration's national baby names, "we use only years 1938-2017 and
-  select only the names that appeared at least 1,000 times"; from it "the fraction of female and male births for
-  each name as well as the mean year of birth" (:func:`ssa_first_names`);
-- C.2 last names: the 2010 Census surnames, "Again we filter for names that appear at least 1,000 times"
-  (:func:`census_surnames`), with the race/Hispanic-origin percentages of each surname;
-- Tables 3 and 6 show, per name group, the percentage female, the mean year of birth and the percentages Black,
-  Hispanic, Asian/Pacific Islander and White, "computed a posteriori ... not used in generation". For first names
-  the race shares come from Tzioumis (2018) (:func:`tzioumis_first_names`); each name counts once ("Since we are
-  including each name only once", App. C.1), so group statistics are unweighted means over names
-  (:func:`group_demographics`).
-
-All data are read from ``data/swinger2019/`` (provenance, row counts and sha256 in its ``SOURCE.md``).
-:func:`name_tokens` maps names to embedding tokens (capitalised for cased embeddings, lower case for uncased ones
-such as GloVe 6B). Race/ethnicity shares are statistics about the bearers of a name; they describe groups found
-by the algorithm and are never used to form groups.
+SSA first names 1938-2017 and 2010 Census surnames, each with at least 1,000 occurrences (:func:`ssa_first_names`,
+:func:`census_surnames`), Tzioumis (2018) race shares of first names (:func:`tzioumis_first_names`), names mapped to
+an embedding's tokens (:func:`name_tokens`), and the demographics of name groups, computed a posteriori and never
+used to form the groups (:func:`group_demographics`, Tables 3 and 6). Data: ``data/swinger2019/`` (provenance in
+its ``SOURCE.md``).
 """
 
 from __future__ import annotations
@@ -29,7 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from wordbias.core import paths
+from wordbias.core import lookup, paths
 
 __all__ = [
     "MIN_COUNT",
@@ -38,6 +25,7 @@ __all__ = [
     "group_demographics",
     "name_tokens",
     "ssa_first_names",
+    "token_form",
     "tzioumis_first_names",
 ]
 
@@ -160,14 +148,6 @@ def token_form(name: str, cased: bool) -> str:
     return name.capitalize() if cased else name.lower()
 
 
-def _contains(vocab):
-    if hasattr(vocab, "key_to_index"):  # gensim KeyedVectors
-        return vocab.key_to_index.__contains__
-    if isinstance(vocab, (set, frozenset, Mapping)):
-        return vocab.__contains__
-    return set(vocab).__contains__
-
-
 def name_tokens(names: Iterable[str], embedding_vocab_or_kv, cased: bool) -> NameTokens:
     """Map names to the tokens of an embedding and keep those present (Swinger et al. 2019, App. C.1: "we select
     only the names appearing in the embedding").
@@ -178,13 +158,13 @@ def name_tokens(names: Iterable[str], embedding_vocab_or_kv, cased: bool) -> Nam
     ``False`` for uncased ones (GloVe 6B: lower case). Only that one form is looked up. Returns a
     :class:`NameTokens` with the (name, token) table of the names found and the names missing.
     """
-    has = _contains(embedding_vocab_or_kv)
+    known = lookup.vocabulary(embedding_vocab_or_kv)
     rows, missing, dups, seen = [], [], [], set()
     for name in names:
         token = token_form(name, cased)
         if token in seen:
             dups.append(name)
-        elif has(token):
+        elif token in known:
             seen.add(token)
             rows.append((name, token))
         else:

@@ -1,26 +1,10 @@
-"""Word lists and paper-reported numbers stored under ``data/stimuli``.
+"""Word lists and paper-reported numbers stored under ``data/stimuli/<paper>.yaml`` (:func:`load_stimuli`).
 
-The stimuli of Caliskan, Bryson & Narayanan (2017), "Semantics derived automatically from language corpora
-contain human-like biases", *Science* 356(6334):183-186, https://doi.org/10.1126/science.aal4230, are in
-``data/stimuli/caliskan2017.yaml``: the ten WEATs of their Table 1 and the two WEFATs (occupations, androgynous
-names), each with the lists as printed in the Supplementary Materials ("List of stimuli"), the words the authors
-deleted for the GloVe experiments (set in italics there), the word2vec changes (Table S1), and the results the
-paper reports (Table 1, Table S1, the text). ``data/stimuli/SOURCE.md`` gives the provenance; the WEFAT property
-tables (percent women per occupation, BLS 2015; percent female per name, 1990 census) are in
-``data/caliskan2017/``.
-
-Three list variants are offered for the WEATs:
-
-``"glove"``
-    the printed lists minus ``glove_deleted``: the lists the authors ran on GloVe 840B (Table 1). As sets these are
-    the final lists of Will Lowe's replication package ``cbn`` (``data/stimuli/caliskan2017_cbn_items.csv``).
-``"original"``
-    the full printed lists, italic (deleted) words included.
-``"word2vec"``
-    the printed lists minus ``word2vec_deleted`` (only WEAT3, inferred from Table S1's 32x2) with
-    ``word2vec_substitutions`` applied (WEAT9: *short* for *short-term*), as in the supplementary's Table S1.
-
-Order within each list is the printed order.
+:func:`load_stimuli` reads the file of any paper (``caliskan2017``, ``kurita2019``, ``racial_bias_report``);
+the rules a paper applies to its own lists live in its module under :mod:`wordbias.papers`. The rest of this
+module is Caliskan, Bryson & Narayanan (2017), *Science* 356:183: their WEATs and WEFATs as specs
+(:func:`weat_tests`, :func:`wefat_tests`) and the 1990 census names (:func:`androgynous_name_candidates`);
+provenance in ``data/stimuli/SOURCE.md``, WEFAT property tables in ``data/caliskan2017/``.
 """
 
 from __future__ import annotations
@@ -35,7 +19,8 @@ import yaml
 
 from wordbias.core import paths
 
-__all__ = ["VARIANTS", "WeatSpec", "WefatSpec", "load_stimuli", "weat_tests", "wefat_tests"]
+__all__ = ["VARIANTS", "WeatSpec", "WefatSpec", "load_stimuli", "weat_tests", "wefat_tests",
+           "androgynous_name_candidates"]
 
 VARIANTS = ("glove", "original", "word2vec")
 _ROLES = ("X", "Y", "A", "B")
@@ -114,9 +99,19 @@ def _apply(words: list[str], deleted: list[str] | None, subs: dict[str, str] | N
 def weat_tests(paper: str = "caliskan2017", variant: str = "glove") -> list[WeatSpec]:
     """The paper's WEATs as :class:`WeatSpec` objects, in the paper's order (Caliskan et al. 2017, Table 1).
 
-    ``variant``: ``"glove"`` (default; the authors' final GloVe lists, italic words removed), ``"original"`` (the
-    full printed lists) or ``"word2vec"`` (the lists of the word2vec replication, Table S1). See the module
-    docstring.
+    The yaml holds the lists as printed in the Supplementary Materials ("List of stimuli"), the words the
+    authors deleted for the GloVe experiments (in italics there), the word2vec changes (Table S1) and the
+    results the paper reports. ``variant`` picks the lists, in printed order:
+
+    ``"glove"`` (default)
+        the printed lists minus ``glove_deleted``: the lists the authors ran on GloVe 840B (Table 1). As sets
+        these are the final lists of Will Lowe's replication package ``cbn``
+        (``data/stimuli/caliskan2017_cbn_items.csv``).
+    ``"original"``
+        the full printed lists, italic (deleted) words included.
+    ``"word2vec"``
+        the printed lists minus ``word2vec_deleted`` (only WEAT3, inferred from Table S1's 32x2) with
+        ``word2vec_substitutions`` applied (WEAT9: *short* for *short-term*), as in Table S1.
     """
     if variant not in VARIANTS:
         raise ValueError(f"variant must be one of {VARIANTS}, not {variant!r}")
@@ -170,21 +165,3 @@ def androgynous_name_candidates() -> pd.DataFrame:
                         "percent_female": (100 * f / (f + m)).to_numpy()},
                        index=pd.Index(raw["Name"].str.strip('"').str.title(), name="name"))
     return out
-
-
-def racial_bias_sets(kind: str, *, cased: bool = True) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The racial bias report's attribute sets A1 (white), A2 (black) for ``kind`` in implicit, explicit,
-    stereotypical (Appendix B): the printed lists minus the names the report removed, and, where the report
-    applies its intersection rule, minus the words in both sets. ``cased=False`` lower-cases the words for an
-    uncased embedding (e.g. GloVe 6B)."""
-    attrs = load_stimuli("racial_bias_report")["attributes"]
-    if kind not in attrs:
-        raise KeyError(f"unknown attribute set {kind!r}; choose from {list(attrs)}")
-    a = attrs[kind]
-    A1 = [w for w in a["A1"] if w not in a["removed"]["A1"]]
-    A2 = [w for w in a["A2"] if w not in a["removed"]["A2"]]
-    if a["intersection_removed"]:
-        common = set(A1) & set(A2)
-        A1, A2 = [w for w in A1 if w not in common], [w for w in A2 if w not in common]
-    fold = (lambda ws: tuple(ws)) if cased else (lambda ws: tuple(w.lower() for w in ws))
-    return fold(A1), fold(A2)

@@ -1,1 +1,11 @@
-"""placeholder"""
+"""Bias measures that no single paper owns; each module cites the paper that defines its method.
+
+- :mod:`~wordbias.measures.weat`       WEAT (Caliskan et al. 2017): association, statistic, effect size, p-value
+- :mod:`~wordbias.measures.wefat`      WEFAT (Caliskan et al. 2017): word associations against a property
+- :mod:`~wordbias.measures.direction`  bias directions: PCA and mean-difference directions, projections,
+                                       direct bias (Bolukbasi et al. 2016)
+- :mod:`~wordbias.measures.debias`     hard debiasing (Bolukbasi et al. 2016)
+- :mod:`~wordbias.measures.ube`        unsupervised bias enumeration (Swinger et al. 2019)
+- :mod:`~wordbias.measures.mlm`        masked-LM log-probability bias scores (Kurita et al. 2019)
+- :mod:`~wordbias.measures.topics`     NMF topics and the bias of topics and documents (Kurita et al. 2019, §4)
+"""

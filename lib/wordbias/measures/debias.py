@@ -1,55 +1,26 @@
 """Hard debiasing (Bolukbasi, Chang, Zou, Saligrama & Kalai 2016, Section 6, Steps 1 and 2a).
 
-"Man is to Computer Programmer as Woman is to Homemaker? Debiasing Word Embeddings", NIPS 2016.
-
-1. Normalise every vector to unit length.
-2. Identify the gender direction g: the first principal component of the definitional pairs, each centred
-   on its mean (:func:`wordbias.direction.pca_direction`; oriented towards the first, female, word).
-3. Neutralize: every word not in the gender-specific set (and not in an equalize pair) is re-embedded as
-   w := (w − w_B)/‖w − w_B‖ with w_B = (w·g) g, so that cos(w, g) = 0.
-4. Equalize: for each equalize pair {a, b}, μ = (a + b)/2, ν = μ − μ_B, z = sqrt(1 − ‖ν‖²), and
-   a := ν + z·s g, b := ν − z·s g, where s = sign((a − b)·g): each word keeps its side of the pair and the
-   two end up at the same distance from every neutralized word (this is the paper's
-   w := ν + sqrt(1 − ‖ν‖²)(w_B − μ_B)/‖w_B − μ_B‖ for a pair and a one-dimensional B).
-
-:func:`hard_debias` is a re-implementation from the paper, written for this project; it is not the authors'
-code. The authors' hard-debiased word2vec GoogleNews vectors (``w2v-gnews-hard-debiased`` in
-:data:`wordbias.embeddings.REGISTRY`) were produced by their own code (https://github.com/tolga-b/debiaswe,
-``debias.py``) on GoogleNews, and are the ones to use to reproduce results on that embedding. Differences
-from that code worth knowing:
-
-* Equalize takes μ from the normalised *input* vectors (as the paper's algorithm reads). The authors' code
-  neutralizes first and then takes μ from the neutralized vectors, which differs only for equalize words
-  that are not in the gender-specific list (for word2vec, case variants such as ``Monastery``, ``MOTHER``);
-  ``equalize_from="neutralized"`` does that. The side s is always taken from the input vectors (for two
-  neutralized words the code's sign would be rounding noise).
-* Equalize pairs are processed in list order and a word may belong to one pair only (the code iterates over
-  a Python set).
-* The 'soft' debiasing of Section 6, Step 2b, is not implemented.
-
-Word lists: :func:`word_lists` reads the authors' lists from ``data/debiaswe/`` (provenance and caveats in
-``data/debiaswe/SOURCE.md``) and maps them to the form of an embedding's vocabulary.
+"Man is to Computer Programmer as Woman is to Homemaker? Debiasing Word Embeddings", NIPS 2016: normalise every
+vector, find the gender direction, neutralize the gender-neutral words and equalize the equalize pairs
+(:func:`hard_debias`, a re-implementation from the paper, not the authors' code; its docstring lists how the
+two differ). :func:`word_lists` reads the authors' word lists from ``data/debiaswe/`` (provenance and caveats in
+``data/debiaswe/SOURCE.md``) in the form of an embedding's vocabulary.
 """
 
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
-import os
-import shutil
-import tempfile
-import warnings
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Collection, Iterable, Sequence
 
 import numpy as np
 from gensim.models import KeyedVectors
 
 from wordbias import embeddings
-from wordbias.core import paths
-from wordbias.measures.direction import DegenerateSetError, PCADirection, PairVectors, pair_vectors, pca_direction
+from wordbias.core import lookup, paths
+from wordbias.core.lookup import PairVectors
+from wordbias.measures.direction import DegenerateSetError, PCADirection, pca_direction
 
 __all__ = [
     "DATA_DIR",
@@ -60,8 +31,6 @@ __all__ = [
     "word_lists_for",
     "gender_direction",
     "hard_debias",
-    "load_debiased",
-    "cache_dir",
 ]
 
 #: the authors' word lists, copied from https://github.com/tolga-b/debiaswe (see SOURCE.md there)
@@ -73,8 +42,6 @@ FILES = {
     "gender_specific_seed": "gender_specific_seed.json",
     "professions": "professions.json",
 }
-#: bump when hard_debias changes in a way that changes its output (invalidates load_debiased caches)
-ALGORITHM_VERSION = 1
 DEFAULT_CHUNK_ROWS = 1 << 14
 
 
@@ -85,11 +52,6 @@ DEFAULT_CHUNK_ROWS = 1 << 14
 @functools.lru_cache(maxsize=None)
 def _read(key: str):
     return json.loads((DATA_DIR / FILES[key]).read_text(encoding="utf-8"))
-
-
-@functools.lru_cache(maxsize=None)
-def _sha256(key: str) -> str:
-    return hashlib.sha256((DATA_DIR / FILES[key]).read_bytes()).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -152,7 +114,7 @@ def word_lists(cased: bool, *, vocab: Collection[str] | KeyedVectors | None = No
     scores = tuple(first.values())
     dropped: list[str] = []
     if vocab is not None:
-        index = vocab.key_to_index if hasattr(vocab, "key_to_index") else vocab
+        index = lookup.vocabulary(vocab)
 
         def keep(word: str) -> bool:
             if "_" in word and word not in index:
@@ -183,11 +145,11 @@ def word_lists_for(kv: KeyedVectors, *, gender_specific: str = "full") -> WordLi
 def gender_direction(kv, pairs: Sequence[Sequence[str]] | None = None, *,
                      on_missing: str = "drop") -> tuple[PCADirection, PairVectors]:
     """Bolukbasi's gender direction of ``kv`` from ``pairs`` (default: the debiaswe definitional pairs in
-    ``kv``'s form). Returns the :class:`~wordbias.direction.PCADirection` and the pairs looked up (with the
+    ``kv``'s form). Returns the :class:`~wordbias.measures.direction.PCADirection` and the pairs looked up (with the
     missing ones). The direction points towards the first word of the pairs (female for the default)."""
     if pairs is None:
         pairs = word_lists_for(kv).definitional_pairs
-    found = pair_vectors(kv, pairs, on_missing=on_missing, name="definitional pairs")
+    found = lookup.pair_vectors(kv, pairs, on_missing=on_missing, name="definitional pairs")
     return pca_direction(found.A, found.B), found
 
 
@@ -244,12 +206,21 @@ class HardDebiasReport:
         return out
 
 
-def _present(index, words: Iterable[str]) -> tuple[list[str], list[str]]:
-    words = list(dict.fromkeys(words))
-    return [w for w in words if w in index], [w for w in words if w not in index]
+
+@dataclass(frozen=True)
+class _Roles:
+    """Which rows :func:`hard_debias` neutralizes, leaves alone or equalizes."""
+
+    specific: tuple[str, ...]  # gender-specific words present
+    specific_missing: tuple[str, ...]
+    equalize: PairVectors  # the equalize pairs looked up (pairs kept, words missing)
+    may_neutralize: np.ndarray  # rows not gender-specific and within ``restrict``
+    neutral: np.ndarray  # may_neutralize, less the equalized words: the rows neutralized
+    ia: np.ndarray  # rows of the first and second words of the equalize pairs
+    ib: np.ndarray
 
 
-def _restrict_mask(restrict, n: int, index) -> np.ndarray:
+def _restrict_mask(restrict, n: int, kv: KeyedVectors) -> np.ndarray:
     """Rows that may be neutralized: all (None), the first ``restrict`` rows (int), or the words given."""
     if restrict is None:
         return np.ones(n, dtype=bool)
@@ -262,8 +233,31 @@ def _restrict_mask(restrict, n: int, index) -> np.ndarray:
     if isinstance(restrict, str):
         raise TypeError("restrict must be None, an int or a collection of words, not a single string")
     mask = np.zeros(n, dtype=bool)
-    mask[[index[w] for w in restrict if w in index]] = True
+    mask[[kv.key_to_index[w] for w in lookup.present(kv, restrict)[0]]] = True
     return mask
+
+
+def _roles(kv: KeyedVectors, gender_specific: Iterable[str], equalize_pairs: Sequence[Sequence[str]],
+           restrict) -> _Roles:
+    """Look the word lists up in ``kv`` (absent words are skipped and reported) and mark the rows."""
+    index = kv.key_to_index
+    specific, specific_missing = lookup.present(kv, dict.fromkeys(gender_specific))
+    eq = lookup.pair_vectors(kv, equalize_pairs, name="equalize pairs", min_pairs=0)
+    seen: dict[str, tuple[str, str]] = {}
+    for a, b in eq.pairs:
+        for w in (a, b):
+            if w in seen:
+                raise ValueError(f"equalize pairs: {w!r} is in both {seen[w]} and {(a, b)}; a word can be "
+                                 "equalized with one partner only")
+            seen[w] = (a, b)
+    may_neutralize = _restrict_mask(restrict, len(kv.index_to_key), kv)
+    may_neutralize[[index[w] for w in specific]] = False
+    ia = np.array([index[a] for a, _ in eq.pairs], dtype=np.int64)
+    ib = np.array([index[b] for _, b in eq.pairs], dtype=np.int64)
+    neutral = may_neutralize.copy()
+    neutral[ia] = False
+    neutral[ib] = False
+    return _Roles(specific, specific_missing, eq, may_neutralize, neutral, ia, ib)
 
 
 def _zero_row_error(kv: KeyedVectors, rows: np.ndarray, what: str) -> DegenerateSetError:
@@ -272,96 +266,12 @@ def _zero_row_error(kv: KeyedVectors, rows: np.ndarray, what: str) -> Degenerate
     return DegenerateSetError(f"{len(rows)} word(s) {what}: {words}{more}; cannot normalise them")
 
 
-def hard_debias(
-    kv: KeyedVectors,
-    definitional_pairs: Sequence[Sequence[str]] | None = None,
-    gender_specific: Iterable[str] | None = None,
-    equalize_pairs: Sequence[Sequence[str]] | None = None,
-    *,
-    restrict: int | Collection[str] | None = None,
-    equalize_from: str = "input",
-    chunk_rows: int = DEFAULT_CHUNK_ROWS,
-    out: np.ndarray | None = None,
-) -> tuple[KeyedVectors, HardDebiasReport]:
-    """Hard-debias ``kv`` (Bolukbasi et al. 2016, Section 6: normalise, neutralize, equalize; see the module).
-
-    Parameters
-    ----------
-    kv
-        The embedding (not modified; it may be memory-mapped).
-    definitional_pairs, gender_specific, equalize_pairs
-        Word lists; each one left as ``None`` comes from :func:`word_lists_for` ``(kv)`` (the authors' lists
-        in ``kv``'s form, with the full learned gender-specific list). Words absent from ``kv`` are skipped
-        and reported; a pair is skipped if either word is absent. A word may be in one equalize pair only.
-    restrict
-        Which words may be neutralized: ``None`` every word that is neither gender-specific nor equalized;
-        an int n, only those among the n first rows (the n most frequent words, for embeddings in frequency
-        order); or a collection of words, only those. Other words are only normalised.
-    equalize_from
-        ``"input"`` (the paper) or ``"neutralized"`` (the authors' code): see the module docstring.
-    chunk_rows
-        Rows converted to float64 at a time (the result is float32; memory use is the result plus one
-        chunk, so 3M x 300 needs about 3.6 GB for the result).
-    out
-        Optional float32 array of ``kv.vectors``' shape to write the result into (e.g. a memory-mapped
-        ``.npy`` from ``numpy.lib.format.open_memmap``); by default a new array.
-
-    Returns
-    -------
-    ``(debiased, report)``: float32 ``KeyedVectors`` with ``kv``'s vocabulary in ``kv``'s order, every
-    vector of unit length, and a :class:`HardDebiasReport`.
-    """
-    if equalize_from not in ("input", "neutralized"):
-        raise ValueError(f"equalize_from must be 'input' or 'neutralized', not {equalize_from!r}")
-    if chunk_rows < 1:
-        raise ValueError(f"chunk_rows must be positive, not {chunk_rows}")
-    if None in (definitional_pairs, gender_specific, equalize_pairs):
-        lists = word_lists_for(kv)
-        definitional_pairs = lists.definitional_pairs if definitional_pairs is None else definitional_pairs
-        gender_specific = lists.gender_specific if gender_specific is None else gender_specific
-        equalize_pairs = lists.equalize_pairs if equalize_pairs is None else equalize_pairs
-    index = kv.key_to_index
-    n, d = len(kv.index_to_key), kv.vector_size
-    src = kv.vectors
-    if src.shape != (n, d):
-        raise ValueError(f"the embedding has {n} words but a matrix of shape {src.shape}")
-
-    # Step 1: the gender direction, from the normalised vectors of the definitional pairs.
-    defs = pair_vectors(kv, definitional_pairs, on_missing="drop", name="definitional pairs")
-    direction, ratios = pca_direction(defs.A, defs.B)
-    g = direction
-
-    # Who is what.
-    specific, specific_missing = _present(index, gender_specific)
-    eq_pairs, eq_missing = [], []
-    seen: dict[str, tuple[str, str]] = {}
-    for pair in equalize_pairs:
-        if isinstance(pair, str) or len(pair) != 2 or pair[0] == pair[1]:
-            raise ValueError(f"equalize pairs: {pair!r} is not a pair of two different words")
-        a, b = pair
-        absent = [w for w in (a, b) if w not in index]
-        if absent:
-            eq_missing.extend(absent)
-            continue
-        for w in (a, b):
-            if w in seen:
-                raise ValueError(f"equalize pairs: {w!r} is in both {seen[w]} and {(a, b)}; a word can be "
-                                 "equalized with one partner only")
-            seen[w] = (a, b)
-        eq_pairs.append((a, b))
-    may_neutralize = _restrict_mask(restrict, n, index)
-    may_neutralize[[index[w] for w in specific]] = False
-    ia = np.array([index[a] for a, _ in eq_pairs], dtype=np.int64)
-    ib = np.array([index[b] for _, b in eq_pairs], dtype=np.int64)
-    neutral = may_neutralize.copy()
-    neutral[ia] = False
-    neutral[ib] = False
-
-    # Steps 2a: normalise and neutralize, chunk by chunk (float64 inside a chunk, float32 out).
-    if out is None:
-        out = np.empty((n, d), dtype=np.float32)
-    elif out.shape != (n, d) or out.dtype != np.float32:
-        raise ValueError(f"out must be a float32 array of shape {(n, d)}, not {out.dtype} {out.shape}")
+def _normalize_and_neutralize(kv: KeyedVectors, g: np.ndarray, neutral: np.ndarray, out: np.ndarray,
+                              chunk_rows: int) -> tuple[float, float, float]:
+    """Step 2a, chunk by chunk (float64 inside a chunk, float32 into ``out``): every row normalised, the
+    ``neutral`` rows re-embedded as (w − w_B)/‖w − w_B‖. Returns Σ|cos(w, g)| over the neutral rows before
+    and after (of the float32 result), and the largest |cos| after."""
+    src, n = kv.vectors, len(kv.index_to_key)
     sum_before = sum_after = 0.0
     max_after = 0.0
     for start in range(0, n, chunk_rows):
@@ -385,117 +295,159 @@ def hard_debias(
             after = np.abs(out[start:stop][m].astype(np.float64) @ g)
             sum_after += float(after.sum())
             max_after = max(max_after, float(after.max()))
+    return sum_before, sum_after, max_after
 
-    # Equalize.
-    if eq_pairs:
-        def unit(i: np.ndarray, neutralized: bool) -> np.ndarray:
-            v = np.asarray(src[i], dtype=np.float64).reshape(len(i), d)
-            v /= np.linalg.norm(v, axis=1, keepdims=True)
-            if neutralized:
-                rows = may_neutralize[i]
-                r = v[rows] - np.outer(v[rows] @ g, g)
-                v[rows] = r / np.linalg.norm(r, axis=1, keepdims=True)
-            return v
 
-        va, vb = unit(ia, False), unit(ib, False)
-        side = np.where((va - vb) @ g >= 0, 1.0, -1.0)  # a tie puts the first word on the + side
-        if equalize_from == "neutralized":
-            mu = (unit(ia, True) + unit(ib, True)) / 2
-        else:
-            mu = (va + vb) / 2
-        nu = mu - np.outer(mu @ g, g)
-        z = np.sqrt(np.clip(1.0 - np.einsum("ij,ij->i", nu, nu), 0.0, None)) * side
-        out[ia] = nu + z[:, None] * g
-        out[ib] = nu - z[:, None] * g
+def _unit_input_rows(src: np.ndarray, i: np.ndarray, g: np.ndarray, may_neutralize: np.ndarray,
+                     neutralized: bool) -> np.ndarray:
+    """The normalised input vectors of rows ``i`` (float64); ``neutralized=True`` also neutralizes (and
+    renormalises) those of them that may be neutralized, as the authors' code does before equalizing."""
+    v = np.asarray(src[i], dtype=np.float64).reshape(len(i), src.shape[1])
+    v /= np.linalg.norm(v, axis=1, keepdims=True)
+    if neutralized:
+        rows = may_neutralize[i]
+        r = v[rows] - np.outer(v[rows] @ g, g)
+        v[rows] = r / np.linalg.norm(r, axis=1, keepdims=True)
+    return v
 
-    n_neutral = int(neutral.sum())
+
+def _equalize(src: np.ndarray, g: np.ndarray, roles: _Roles, equalize_from: str, out: np.ndarray) -> None:
+    """Equalize each pair {a, b} into ``out``: μ = (a + b)/2, ν = μ − μ_B, z = sqrt(1 − ‖ν‖²) and
+    a := ν + z·s g, b := ν − z·s g, with s = sign((a − b)·g) from the input vectors."""
+    ia, ib = roles.ia, roles.ib
+    va = _unit_input_rows(src, ia, g, roles.may_neutralize, False)
+    vb = _unit_input_rows(src, ib, g, roles.may_neutralize, False)
+    side = np.where((va - vb) @ g >= 0, 1.0, -1.0)  # a tie puts the first word on the + side
+    if equalize_from == "neutralized":
+        mu = (_unit_input_rows(src, ia, g, roles.may_neutralize, True)
+              + _unit_input_rows(src, ib, g, roles.may_neutralize, True)) / 2
+    else:
+        mu = (va + vb) / 2
+    nu = mu - np.outer(mu @ g, g)
+    z = np.sqrt(np.clip(1.0 - np.einsum("ij,ij->i", nu, nu), 0.0, None)) * side
+    out[ia] = nu + z[:, None] * g
+    out[ib] = nu - z[:, None] * g
+
+
+def hard_debias(
+    kv: KeyedVectors,
+    definitional_pairs: Sequence[Sequence[str]] | None = None,
+    gender_specific: Iterable[str] | None = None,
+    equalize_pairs: Sequence[Sequence[str]] | None = None,
+    *,
+    restrict: int | Collection[str] | None = None,
+    equalize_from: str = "input",
+    chunk_rows: int = DEFAULT_CHUNK_ROWS,
+    out: np.ndarray | None = None,
+) -> tuple[KeyedVectors, HardDebiasReport]:
+    """Hard-debias ``kv`` (Bolukbasi et al. 2016, Section 6, Steps 1 and 2a).
+
+    1. Normalise every vector to unit length.
+    2. The gender direction g: the first principal component of the definitional pairs, each centred on its
+       mean (:func:`wordbias.measures.direction.pca_direction`; oriented towards the first, female, word).
+    3. Neutralize: every word not gender-specific (and not in an equalize pair) is re-embedded as
+       w := (w − w_B)/‖w − w_B‖ with w_B = (w·g) g, so that cos(w, g) = 0.
+    4. Equalize: for each equalize pair {a, b}, μ = (a + b)/2, ν = μ − μ_B, z = sqrt(1 − ‖ν‖²), and
+       a := ν + z·s g, b := ν − z·s g, where s = sign((a − b)·g): each word keeps its side of the pair and the
+       two end up at the same distance from every neutralized word (the paper's
+       w := ν + sqrt(1 − ‖ν‖²)(w_B − μ_B)/‖w_B − μ_B‖ for a pair and a one-dimensional B).
+
+    Parameters
+    ----------
+    kv
+        The embedding (not modified; it may be memory-mapped).
+    definitional_pairs, gender_specific, equalize_pairs
+        Word lists; each one left as ``None`` comes from :func:`word_lists_for` ``(kv)`` (the authors' lists
+        in ``kv``'s form, with the full learned gender-specific list). Words absent from ``kv`` are skipped
+        and reported; a pair is skipped if either word is absent. A word may be in one equalize pair only.
+    restrict
+        Which words may be neutralized: ``None`` every word that is neither gender-specific nor equalized;
+        an int n, only those among the n first rows (the n most frequent words, for embeddings in frequency
+        order); or a collection of words, only those. Other words are only normalised.
+    equalize_from
+        ``"input"`` (the paper) or ``"neutralized"`` (the authors' code): see Notes.
+    chunk_rows
+        Rows converted to float64 at a time (the result is float32; memory use is the result plus one
+        chunk, so 3M x 300 needs about 3.6 GB for the result).
+    out
+        Optional float32 array of ``kv.vectors``' shape to write the result into (e.g. a memory-mapped
+        ``.npy`` from ``numpy.lib.format.open_memmap``); by default a new array.
+
+    Returns
+    -------
+    ``(debiased, report)``: float32 ``KeyedVectors`` with ``kv``'s vocabulary in ``kv``'s order, every
+    vector of unit length, and a :class:`HardDebiasReport`.
+
+    Notes
+    -----
+    The authors' hard-debiased word2vec GoogleNews vectors (``w2v-gnews-hard-debiased`` in the embeddings
+    registry) were produced by their own code (https://github.com/tolga-b/debiaswe, ``debias.py``) and are the
+    ones to use to reproduce results on that embedding. This function differs from that code in three ways:
+
+    * Equalize takes μ from the normalised *input* vectors (as the paper's algorithm reads). The authors'
+      code neutralizes first and then takes μ from the neutralized vectors, which differs only for equalize
+      words that are not in the gender-specific list (for word2vec, case variants such as ``Monastery``,
+      ``MOTHER``); ``equalize_from="neutralized"`` does that. The side s is always taken from the input
+      vectors (for two neutralized words the code's sign would be rounding noise).
+    * Equalize pairs are processed in list order and a word may belong to one pair only (the code iterates
+      over a Python set).
+    * The 'soft' debiasing of Section 6, Step 2b, is not implemented.
+
+    Examples
+    --------
+    >>> from wordbias.embeddings import to_keyed_vectors
+    >>> words = ["she", "he", "woman", "man", "nurse", "doctor"]
+    >>> kv = to_keyed_vectors(words, np.array([[1.0, 0.2, 0.1], [-1.0, 0.2, 0.1], [0.9, 0.1, 0.3],
+    ...                                         [-0.9, 0.1, 0.3], [0.4, 1.0, 0.0], [-0.3, 0.9, 0.2]],
+    ...                                        dtype=np.float32))
+    >>> out, report = hard_debias(kv, [("she", "he"), ("woman", "man")], ["she", "he", "woman", "man"], [])
+    >>> report.n_neutralized, round(report.mean_abs_cos_before, 3), report.max_abs_cos_after < 1e-6
+    (2, 0.34, True)
+    """
+    if equalize_from not in ("input", "neutralized"):
+        raise ValueError(f"equalize_from must be 'input' or 'neutralized', not {equalize_from!r}")
+    if chunk_rows < 1:
+        raise ValueError(f"chunk_rows must be positive, not {chunk_rows}")
+    if None in (definitional_pairs, gender_specific, equalize_pairs):
+        lists = word_lists_for(kv)
+        definitional_pairs = lists.definitional_pairs if definitional_pairs is None else definitional_pairs
+        gender_specific = lists.gender_specific if gender_specific is None else gender_specific
+        equalize_pairs = lists.equalize_pairs if equalize_pairs is None else equalize_pairs
+    n, d = len(kv.index_to_key), kv.vector_size
+    if kv.vectors.shape != (n, d):
+        raise ValueError(f"the embedding has {n} words but a matrix of shape {kv.vectors.shape}")
+
+    # Step 1: the gender direction, from the normalised vectors of the definitional pairs.
+    defs = lookup.pair_vectors(kv, definitional_pairs, on_missing="drop", name="definitional pairs")
+    g, ratios = pca_direction(defs.A, defs.B)
+    roles = _roles(kv, gender_specific, equalize_pairs, restrict)
+
+    # Step 2a: normalise and neutralize, then equalize.
+    if out is None:
+        out = np.empty((n, d), dtype=np.float32)
+    elif out.shape != (n, d) or out.dtype != np.float32:
+        raise ValueError(f"out must be a float32 array of shape {(n, d)}, not {out.dtype} {out.shape}")
+    sum_before, sum_after, max_after = _normalize_and_neutralize(kv, g, roles.neutral, out, chunk_rows)
+    if roles.equalize.pairs:
+        _equalize(kv.vectors, g, roles, equalize_from, out)
+
+    n_neutral = int(roles.neutral.sum())
     report = HardDebiasReport(
         direction=g,
         explained_variance_ratio=ratios,
         definitional_pairs=defs.pairs,
         definitional_missing=defs.missing_words,
         n_words=n,
-        n_gender_specific=len(specific),
-        gender_specific_missing=tuple(specific_missing),
+        n_gender_specific=len(roles.specific),
+        gender_specific_missing=roles.specific_missing,
         n_neutralized=n_neutral,
-        n_normalized_only=n - n_neutral - 2 * len(eq_pairs),
-        equalized_pairs=tuple(eq_pairs),
-        equalize_missing=tuple(dict.fromkeys(eq_missing)),
+        n_normalized_only=n - n_neutral - 2 * len(roles.equalize.pairs),
+        equalized_pairs=roles.equalize.pairs,
+        equalize_missing=roles.equalize.missing_words,
         mean_abs_cos_before=sum_before / n_neutral if n_neutral else float("nan"),
         mean_abs_cos_after=sum_after / n_neutral if n_neutral else float("nan"),
         max_abs_cos_after=max_after if n_neutral else float("nan"),
         equalize_from=equalize_from,
     )
-    debiased = embeddings.to_keyed_vectors(list(kv.index_to_key), out, dict(index))
+    debiased = embeddings.to_keyed_vectors(list(kv.index_to_key), out, dict(kv.key_to_index))
     return debiased, report
-
-
-# --------------------------------------------------------------------------------------------------
-# a cached hard-debiased embedding
-# --------------------------------------------------------------------------------------------------
-
-_REPORT_FILE = "hard_debias.json"
-
-
-def _cache_key(name: str, kv: KeyedVectors) -> dict:
-    """What the cached result depends on: algorithm version, source, shape, word lists, a probe of the rows."""
-    probe = hashlib.sha256()
-    for i in sorted({0, len(kv.index_to_key) // 2, len(kv.index_to_key) - 1}):
-        probe.update(kv.index_to_key[i].encode("utf-8") + b"\0")
-        probe.update(np.asarray(kv.vectors[i], dtype=np.float32).tobytes())
-    return {
-        "algorithm_version": ALGORITHM_VERSION,
-        "source": name,
-        "shape": [len(kv.index_to_key), kv.vector_size],
-        "probe_sha256": probe.hexdigest(),
-        "word_lists_sha256": {key: _sha256(key) for key in FILES},
-    }
-
-
-def cache_dir(name_or_path: str | os.PathLike) -> Path:
-    """``<embeddings_dir>/.wordbias-cache/<label>-hard-debiased`` (see :mod:`wordbias.embeddings`)."""
-    return paths.embeddings_dir() / embeddings.CACHE_DIRNAME / f"{embeddings.label(name_or_path)}-hard-debiased"
-
-
-def load_debiased(name_or_path: str | os.PathLike = embeddings.DEFAULT_EMBEDDING, *, cache: bool = True,
-                  mmap_mode: str | None = "r") -> KeyedVectors:
-    """The embedding ``name_or_path`` (as :func:`wordbias.embeddings.load`) hard-debiased with the default
-    word lists (:func:`hard_debias`), cached.
-
-    The result is written once as a cache folder (:func:`wordbias.embeddings.save` format) at
-    :func:`cache_dir`, with ``hard_debias.json`` holding the report and the key it was made from (algorithm
-    version, source, shape, a hash of three rows, the sha256 of the word lists); a cache whose key differs
-    is rebuilt. Hard debiasing is deterministic, so a rebuild gives the same vectors. If the folder cannot
-    be written, the result is computed in memory (with a warning). ``cache=False`` never reads or writes.
-    """
-    kv = embeddings.load(name_or_path, progress=False)
-    if not cache:
-        return hard_debias(kv)[0]
-    folder = cache_dir(name_or_path)
-    key = _cache_key(str(name_or_path), kv)
-    try:
-        stored = json.loads((folder / _REPORT_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        stored = None
-    if stored is not None and stored.get("key") == key:
-        return embeddings.open_cache(folder, mmap_mode=mmap_mode)
-    debiased, report = hard_debias(kv)
-    try:
-        folder.parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=f".tmp-{folder.name}-", dir=folder.parent))
-    except OSError as exc:
-        warnings.warn(f"cannot write the cache {folder} ({exc}); returning the debiased vectors in memory",
-                      stacklevel=2)
-        return debiased
-    try:
-        embeddings.save(debiased, tmp, name=f"{embeddings.label(name_or_path)}-hard-debiased")
-        (tmp / _REPORT_FILE).write_text(
-            json.dumps({"key": key, "report": report.summary()}, indent=1, ensure_ascii=False) + "\n",
-            encoding="utf-8")
-        if folder.exists():
-            shutil.rmtree(folder)
-        os.replace(tmp, folder)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    return embeddings.open_cache(folder, mmap_mode=mmap_mode)

@@ -1,39 +1,16 @@
 """Directions in an embedding space: a concept as a unit vector, projections on it, and bias along it.
 
 Bolukbasi, Chang, Zou, Saligrama & Kalai (2016), "Man is to Computer Programmer as Woman is to Homemaker?
-Debiasing Word Embeddings", NIPS 2016:
-
-- the gender direction g: the first principal component of the definitional pairs after each pair is
-  centred on its own mean (Section 5.1; Section 6, Step 1: C = Σ_i Σ_{w∈D_i} (w − μ_i)ᵀ(w − μ_i)/|D_i|,
-  B = the first rows of SVD(C))                                                          (:func:`pca_direction`)
-- w_B = (w·g) g, the component of w along g, and w − w_B, what is left    (:func:`project`, :func:`reject`)
-- DirectBias_c = (1/|N|) Σ_{w∈N} |cos(w, g)|^c over gender-neutral words N (Section 5.2) (:func:`direct_bias`)
-
-A second way to get a direction, the difference between the means of two sets of normalised vectors, is
-:func:`mean_difference_direction` (a simple version: later work on racial bias adds to this module).
-
-The report "Racial bias in pre-trained word embeddings" (``data/stimuli/racial_bias_report.yaml``), Section 3
-and Appendix A: the racial direction r = mean(A1) − mean(A2) of two attribute sets (white, black), the
-semantic direction s = mean(T1) − mean(T2) of two target sets (positive, negative), the bias cos(r, s) and
-its angle (:func:`cosine_bias`), a one-sided permutation test permuting the attribute words between A1 and A2
-with a 95% CI on its p (:func:`direction_permutation_test`, :func:`p_value_ci`), and the projections of
-target words on r (its Figures 1-2; :func:`projections`).
-
-Conventions
------------
-* Everything here works on vectors (rows of 2-D arrays), in float64. Word vectors are normalised to unit
-  length before a direction is computed (Bolukbasi et al. normalise the whole embedding first), unless
-  ``normalize=False``. A zero row is an error (:class:`DegenerateSetError`, naming the rows).
-* A *direction* is a 1-D unit vector of the embedding's dimension. :func:`project` and :func:`reject` also
-  accept a 2-D array whose rows are an orthonormal basis of a subspace (Bolukbasi's B with k > 1).
-* Words -> vectors: :func:`pair_vectors` looks pairs up in a ``KeyedVectors`` (or a dict word -> vector),
-  drops the pairs with a missing word and reports which word of which pair was missing.
+Debiasing Word Embeddings", NIPS 2016: the gender direction as the first principal component of centred
+definitional pairs (Sections 5.1 and 6, :func:`pca_direction`), projection and rejection (:func:`project`,
+:func:`reject`) and DirectBias_c (Section 5.2, :func:`direct_bias`); and the difference of two set means
+(:func:`mean_difference_direction`). Everything works on float64 vectors (rows of 2-D arrays); words are
+looked up by :mod:`wordbias.core.lookup`. A zero row is an error (:class:`DegenerateSetError`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import NamedTuple, Sequence
+from typing import NamedTuple
 
 import numpy as np
 
@@ -42,26 +19,17 @@ from wordbias.measures.weat import DegenerateSetError, unit_rows
 __all__ = [
     "DegenerateSetError",
     "PCADirection",
-    "PairVectors",
     "unit_rows",
     "unit_vector",
     "scalar_projection",
     "project",
     "reject",
     "cosines",
+    "projections",
     "pair_centred",
     "pca_direction",
     "mean_difference_direction",
     "direct_bias",
-    "pair_vectors",
-    "cosine_bias",
-    "CosineBias",
-    "PermutationResult",
-    "direction_permutation_test",
-    "p_value_ci",
-    "projections",
-    "SetVectors",
-    "set_vectors",
 ]
 
 #: how far from 1 the norm of a "unit" direction (or from orthonormal a basis) may be
@@ -143,11 +111,22 @@ def cosines(X, g) -> np.ndarray:
     return unit_rows(_rows(X, g), "vectors") @ g
 
 
+def projections(X, direction, *, normalize: bool = False) -> np.ndarray:
+    """x·r/‖r‖ for each row x of ``X``: the position of each word along a direction r of any length (e.g. the
+    racial bias report's Figures 1-2, where 0 is the race-neutral line). ``normalize=True`` projects unit
+    vectors (then the projection is cos(x, r))."""
+    r = unit_vector(direction, "direction")
+    X = _rows(X, r)
+    if normalize:
+        X = unit_rows(X[None, :] if X.ndim == 1 else X, "vectors")
+    return X @ r
+
+
 # --------------------------------------------------------------------------------------------------
 # directions
 # --------------------------------------------------------------------------------------------------
 
-class PCADirection(NamedTuple):
+class PCADirection(NamedTuple):  # a NamedTuple, not a dataclass: callers unpack it
     """The result of :func:`pca_direction`: ``direction, ratios = pca_direction(...)`` unpacks it."""
 
     #: the first principal component, unit length, float64, oriented as documented in pca_direction
@@ -219,6 +198,14 @@ def pca_direction(A, B=None, *, normalize: bool = True) -> PCADirection:
     normalised vectors). With ``data/debiaswe/definitional_pairs.json``, whose pairs are female-male
     (``["woman", "man"]``, ``["she", "he"]``, ...), g therefore points from male to female, like Bolukbasi's
     "she − he". If the sum is exactly zero, the largest-magnitude coordinate of g is made positive.
+
+    Examples
+    --------
+    Two pairs that differ along the first axis (the second pair also a little along the second):
+
+    >>> g, ratios = pca_direction([[1.0, 0.0], [0.6, 0.8]], [[-1.0, 0.0], [0.6, -0.8]])
+    >>> g.round(6) + 0.0, ratios.round(4)
+    (array([1., 0.]), array([0.6098, 0.3902]))
     """
     A, B = _as_pairs(A, B)
     if normalize:
@@ -270,6 +257,12 @@ def direct_bias(X, g, c: float = 1.0, *, atol: float = 0.0) -> float:
     as 1 if it has any overlap with g and 0 otherwise (the fraction of words not orthogonal to g), which is
     what is computed (not 0**0 = 1). Cosines with |cos| ≤ ``atol`` count as 0 (use e.g. 1e-6 with c = 0 on
     a debiased embedding, where float rounding leaves cosines of order 1e-8).
+
+    Examples
+    --------
+    >>> X = [[1.0, 0.0], [1.0, 1.0], [0.0, 1.0], [-2.0, 0.0]]   # |cos| with g: 1, 1/√2, 0, 1
+    >>> round(direct_bias(X, [1.0, 0.0]), 4), direct_bias(X, [1.0, 0.0], c=0)
+    (0.6768, 0.75)
     """
     if not c >= 0:
         raise ValueError(f"c must be >= 0, not {c!r}")
@@ -283,244 +276,3 @@ def direct_bias(X, g, c: float = 1.0, *, atol: float = 0.0) -> float:
     if c == 0:
         return float(np.mean(a > 0))
     return float(np.mean(a**c))
-
-
-# --------------------------------------------------------------------------------------------------
-# words -> vectors
-# --------------------------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class PairVectors:
-    """Pairs of words looked up in an embedding: the vectors of the pairs kept, and what was missing."""
-
-    #: the pairs whose two words are both in the embedding, in the order given
-    pairs: tuple[tuple[str, str], ...]
-    #: vectors of the first / second words of ``pairs`` (float64, not normalised), shape (len(pairs), d)
-    A: np.ndarray
-    B: np.ndarray
-    #: the pairs dropped, each with the tuple of its words that were missing
-    missing: tuple[tuple[tuple[str, str], tuple[str, ...]], ...] = ()
-
-    @property
-    def missing_words(self) -> tuple[str, ...]:
-        """Every missing word, once, in order of appearance."""
-        return tuple(dict.fromkeys(w for _, words in self.missing for w in words))
-
-
-def _index(embedding):
-    return embedding.key_to_index if hasattr(embedding, "key_to_index") else embedding
-
-
-def _gather(embedding, words: Sequence[str]) -> np.ndarray:
-    """The vectors of ``words`` (all present, at least one) as a float64 matrix."""
-    if hasattr(embedding, "key_to_index"):
-        idx = [embedding.key_to_index[w] for w in words]
-        return np.asarray(embedding.vectors[idx], dtype=np.float64)
-    return np.asarray([embedding[w] for w in words], dtype=np.float64)
-
-
-def pair_vectors(embedding, pairs: Sequence[Sequence[str]], *, on_missing: str = "drop",
-                 name: str = "pairs") -> PairVectors:
-    """Look each pair of words up in ``embedding`` (gensim ``KeyedVectors`` or a dict word -> vector).
-
-    ``on_missing="drop"`` drops the pairs with a missing word and records them (:attr:`PairVectors.missing`);
-    ``"raise"`` raises ``KeyError`` listing each incomplete pair and its missing words. If no pair is left,
-    :class:`DegenerateSetError` names the missing words. A pair must have two distinct words.
-    """
-    if on_missing not in ("drop", "raise"):
-        raise ValueError(f"on_missing must be 'drop' or 'raise', not {on_missing!r}")
-    index = _index(embedding)
-    kept, missing = [], []
-    for pair in pairs:
-        if isinstance(pair, str) or len(pair) != 2:
-            raise ValueError(f"{name}: {pair!r} is not a pair of two words")
-        a, b = pair
-        if a == b:
-            raise ValueError(f"{name}: the pair {pair!r} has the same word twice")
-        absent = tuple(w for w in (a, b) if w not in index)
-        (missing.append(((a, b), absent)) if absent else kept.append((a, b)))
-    if missing and on_missing == "raise":
-        detail = "; ".join(f"{p[0]}/{p[1]} (missing {', '.join(ws)})" for p, ws in missing)
-        raise KeyError(f"{name}: {len(missing)} pair(s) with words not in the embedding: {detail}")
-    if not kept:
-        words = [w for _, ws in missing for w in ws]
-        detail = f" (missing: {words})" if words else " (no pairs given)"
-        raise DegenerateSetError(f"{name}: no pair has both words in the embedding{detail}")
-    A = _gather(embedding, [a for a, _ in kept])
-    B = _gather(embedding, [b for _, b in kept])
-    return PairVectors(pairs=tuple(kept), A=A, B=B, missing=tuple(missing))
-
-
-# --------------------------------------------------------------------------------------------------
-# the racial bias report: cosine between a racial and a semantic direction, permutation test
-# --------------------------------------------------------------------------------------------------
-
-class CosineBias(NamedTuple):
-    """cos(r, s) and the angle between r and s in degrees (arccos of the cosine)."""
-
-    cosine: float
-    angle: float
-
-
-def cosine_bias(racial_direction, semantic_direction) -> CosineBias:
-    """The report's bias: the cosine of the racial direction r and the semantic direction s (Section 3,
-    step 7; Appendix A's ``inner_product``), and its angle in degrees (the "linear scale" of Section 3).
-
-    A positive cosine is a bias in favour of A1 (white) when r = mean(A1) − mean(A2) and s points from the
-    negative to the positive target words. Zero vectors are an error.
-    """
-    r = unit_vector(racial_direction, "racial direction")
-    s = unit_vector(semantic_direction, "semantic direction")
-    if r.shape != s.shape:
-        raise ValueError(f"directions of different dimensions: {r.shape[0]} and {s.shape[0]}")
-    c = float(np.clip(r @ s, -1.0, 1.0))
-    return CosineBias(c, float(np.degrees(np.arccos(c))))
-
-
-def p_value_ci(hits, n: int | None = None, level: float = 0.95) -> tuple[float, float]:
-    """The report's confidence interval on a permutation p-value (Appendix A):
-    ``pval + sd(results)/sqrt(N) * qnorm(c(0.025, 0.975))`` - a Wald interval p ± z·sd/√N where sd is the
-    sample standard deviation (R's ``sd``, denominator N − 1) of the N 0/1 outcomes. Not clipped to [0, 1].
-
-    ``hits`` is either the count of permutations at least as extreme (with ``n``) or the array of 0/1
-    outcomes (``n`` omitted).
-    """
-    from scipy import stats
-
-    if n is None:
-        x = np.asarray(hits, dtype=np.float64)
-        n, k = x.size, float(x.sum())
-    else:
-        k = float(hits)
-    if n < 2:
-        raise ValueError(f"a CI on p needs at least 2 permutations, not {n}")
-    if not 0 <= k <= n:
-        raise ValueError(f"count {k} is not between 0 and n = {n}")
-    p = k / n
-    sd = np.sqrt((k * (1 - p) ** 2 + (n - k) * p**2) / (n - 1))
-    if sd == 0:  # p = 0 or p = 1: every outcome the same, the interval is the point
-        return float(p), float(p)
-    lo, hi = stats.norm.interval(level, loc=p, scale=sd / np.sqrt(n))
-    return float(lo), float(hi)
-
-
-class PermutationResult(NamedTuple):
-    """The result of :func:`direction_permutation_test`."""
-
-    cosine: float
-    angle: float
-    p: float
-    ci: tuple[float, float]
-    #: permutations with a cosine at least the observed one, and permutations drawn
-    n_extreme: int
-    n: int
-    #: the cosine of each permutation, in the order drawn
-    null: np.ndarray
-
-
-def _set(X, name: str, normalize: bool) -> np.ndarray:
-    X = np.asarray(X, dtype=np.float64)
-    if X.size == 0:
-        raise DegenerateSetError(f"set {name} is empty")
-    if X.ndim != 2:
-        raise ValueError(f"set {name}: expected a 2-D array of vectors, got shape {X.shape}")
-    if normalize:
-        return unit_rows(X, f"set {name}")
-    zero = np.flatnonzero(~(np.linalg.norm(X, axis=1) > 0))
-    if zero.size:
-        raise DegenerateSetError(f"set {name}: zero vector(s) at row(s) {zero.tolist()}")
-    return X
-
-
-def _disjoint(X, Y, nx: str, ny: str) -> None:
-    same = np.flatnonzero((X[:, None, :] == Y[None, :, :]).all(axis=2).any(axis=1))
-    if same.size:
-        raise ValueError(f"sets {nx} and {ny} share vectors (rows {same.tolist()} of {nx}): a word may not be in "
-                         "both sets of a pair (the report removes the intersection)")
-
-
-def direction_permutation_test(T1, T2, A1, A2, n: int = 10_000, seed: int = 0, *, normalize: bool = False,
-                               chunk: int = 2_000) -> PermutationResult:
-    """The report's bias and permutation test (Section 3, steps 1-8; Appendix A ``bias``/``permutation_test``).
-
-    r = mean(A1) − mean(A2) (racial direction, attribute sets), s = mean(T1) − mean(T2) (semantic direction,
-    target sets); the sets may differ in size. The bias is cos(r, s). Under the null the attribute words are
-    exchangeable between A1 and A2: each of ``n`` random permutations (``numpy`` generator seeded by ``seed``)
-    reassigns the |A1| + |A2| attribute vectors to sets of the same sizes, and
-    p = (number of permutations with cos(r_perm, s) ≥ cos(r, s)) / n, one-sided as in Appendix A (p may be 0).
-    The 95% CI is :func:`p_value_ci`. ``normalize=False`` (default) uses the raw vectors like Appendix A
-    (gensim ``get_vector``); ``True`` normalises each vector first.
-
-    Vectorised: each chunk of permutations is a (chunk, |A1|+|A2|) matrix of weights ±1/|A_i|, and all
-    their mean differences are one matrix product with the stacked attribute vectors.
-    """
-    if n < 2:
-        raise ValueError(f"n must be at least 2, not {n}")
-    T1, T2 = _set(T1, "T1", normalize), _set(T2, "T2", normalize)
-    A1, A2 = _set(A1, "A1", normalize), _set(A2, "A2", normalize)
-    if len({X.shape[1] for X in (T1, T2, A1, A2)}) != 1:
-        raise ValueError("the four sets have vectors of different dimensions")
-    _disjoint(T1, T2, "T1", "T2")
-    _disjoint(A1, A2, "A1", "A2")
-    s = unit_vector(T1.mean(axis=0) - T2.mean(axis=0), "semantic direction mean(T1) - mean(T2)")
-    r = A1.mean(axis=0) - A2.mean(axis=0)
-    observed = cosine_bias(unit_vector(r, "racial direction mean(A1) - mean(A2)"), s)
-    A = np.vstack([A1, A2])
-    l1, m = len(A1), len(A1) + len(A2)
-    proj = A @ s
-    rng = np.random.default_rng(seed)
-    null = np.empty(n)
-    for start in range(0, n, chunk):
-        k = min(chunk, n - start)
-        perm = rng.permuted(np.tile(np.arange(m), (k, 1)), axis=1)
-        W = np.empty((k, m))
-        rows = np.arange(k)[:, None]
-        W[rows, perm[:, :l1]] = 1.0 / l1
-        W[rows, perm[:, l1:]] = -1.0 / (m - l1)
-        diffs = W @ A
-        norms = np.linalg.norm(diffs, axis=1)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            null[start:start + k] = np.where(norms > 0, (W @ proj) / norms, 0.0)
-    # compare with a tolerance so that a permutation equal to the observed split counts as "as extreme"
-    hits = int(np.sum(null >= observed.cosine - 1e-12))
-    return PermutationResult(observed.cosine, observed.angle, hits / n, p_value_ci(hits, n), hits, n, null)
-
-
-def projections(X, direction, *, normalize: bool = False) -> np.ndarray:
-    """x·r/‖r‖ for each row x of ``X``: the position of each target word along the racial direction r
-    (the report's Figures 1-2; 0 is the race-neutral line). ``normalize=True`` projects unit vectors
-    (then the projection is cos(x, r))."""
-    r = unit_vector(direction, "direction")
-    X = _rows(X, r)
-    if normalize:
-        X = unit_rows(X[None, :] if X.ndim == 1 else X, "vectors")
-    return X @ r
-
-
-@dataclass(frozen=True)
-class SetVectors:
-    """Two word sets looked up in an embedding: the words kept, their vectors and the words missing."""
-
-    words: tuple[tuple[str, ...], tuple[str, ...]]
-    A: np.ndarray
-    B: np.ndarray
-    missing: tuple[tuple[str, ...], tuple[str, ...]]
-
-
-def set_vectors(embedding, words_a: Sequence[str], words_b: Sequence[str], *, name: str = "sets") -> SetVectors:
-    """Look two word sets up in ``embedding`` (``KeyedVectors`` or dict), dropping (and recording) the missing
-    words. A word in both sets, or twice in one, is an error naming the words; so is a set with no word left."""
-    common = sorted(set(words_a) & set(words_b))
-    if common:
-        raise ValueError(f"{name}: words in both sets: {common}")
-    index = _index(embedding)
-    kept, missing = [], []
-    for label, words in (("first", words_a), ("second", words_b)):
-        dup = sorted({w for w in words if list(words).count(w) > 1})
-        if dup:
-            raise ValueError(f"{name}: words repeated in the {label} set: {dup}")
-        kept.append(tuple(w for w in words if w in index))
-        missing.append(tuple(w for w in words if w not in index))
-        if not kept[-1]:
-            raise DegenerateSetError(f"{name}: no word of the {label} set is in the embedding (missing: {missing[-1]})")
-    return SetVectors(tuple(kept), _gather(embedding, kept[0]), _gather(embedding, kept[1]), tuple(missing))

@@ -1,33 +1,11 @@
 """The log-probability bias score of a masked language model (Kurita et al. 2019, §2 and §3.2).
 
-For a template with a TARGET slot and an ATTRIBUTE slot (e.g. "TARGET is a ATTRIBUTE"), a target t
-(e.g. *he*) and an attribute a (e.g. *programmer*), §2's procedure is
-
-1. p_tgt   = P([MASK] = t | "[MASK] is a programmer")        target masked, attribute shown;
-2. p_prior = P([MASK] = t | "[MASK] is a [MASK]")             target and attribute masked;
-3. the *increased log probability* log(p_tgt / p_prior)       (:func:`increased_log_probability`);
-4. the *log probability bias score* of a for targets (x, y) is the difference of the two increased log
-   probabilities, log(p_tgt(x)/p_prior(x)) − log(p_tgt(y)/p_prior(y))   (:func:`log_prob_bias_scores`).
-
-§3.2 turns these into a WEAT-like test over attributes: the score of each attribute is its mean bias
-score over templates and target pairs; the statistic is mean_{a∈A} score − mean_{b∈B} score; the effect
-size divides it by the standard deviation of the scores over A ∪ B; significance comes from permuting the
-attributes between A and B (:func:`attribute_test`, which reuses the exact/Monte Carlo subset-sum tails of
-:mod:`wordbias.stats`).
-
-Words split into several WordPieces (the paper does not say how it treats them; here):
-
-- an attribute is written into the sentence as text and tokenized with it; for p_prior *each* of its
-  WordPieces is replaced by a [MASK] (``prior_mask="per_piece"``, default), so the prior sentence has the
-  same length and positions as the target sentence and differs only in what is hidden. ``"single"``
-  replaces the whole attribute by one [MASK], as a literal reading of "replace [ATTRIBUTE] with [MASK]".
-- a target of k WordPieces gets k [MASK] tokens, and log p is the sum over its pieces of the log
-  probability of each piece at its own mask, all masks predicted jointly in one pass (the usual
-  pseudo-log-likelihood shortcut; exact for the one-piece targets of the paper: he, she, men, women ...).
-
-Sentences are deduplicated (the target sentence "[MASK] likes math" serves both *he* and *she*; one prior
-sentence serves every attribute of the same length), run in padded batches sorted by length, on CPU or GPU,
-with an optional progress bar; batching changes nothing beyond float rounding (tested).
+The *increased log probability* of a target given an attribute is log(p_tgt / p_prior), e.g. p_tgt =
+P([MASK] = he | "[MASK] is a programmer") and p_prior = P([MASK] = he | "[MASK] is a [MASK]")
+(:func:`increased_log_probability`); an attribute's *log probability bias score* is its difference between
+two targets, he − she (:func:`log_prob_bias_scores`). §3.2 tests the scores over attributes like a WEAT
+(:func:`attribute_test`); Table 5 counts the attributes that favour the first target
+(:func:`share_favouring_first`).
 """
 
 from __future__ import annotations
@@ -38,7 +16,8 @@ from typing import Iterable, Mapping, Sequence
 import numpy as np
 
 from wordbias.measures import weat as _weat
-from wordbias.models.contextual import Model, ModelUnavailable, _progress, fill, load_mlm  # noqa: F401 - re-exported for users
+from wordbias.core.progress import progress_bar
+from wordbias.models.contextual import Model, ModelUnavailable, fill, load_mlm  # noqa: F401 - re-exported for users
 
 TARGET = "TARGET"
 ATTRIBUTE = "ATTRIBUTE"
@@ -103,18 +82,19 @@ def masked_log_probs(m: Model, requests: Mapping[str, Iterable[tuple[int, tuple[
 
     ``requests[sentence]`` lists ``(first_mask, token_ids)``: the sum over i of log P(token_ids[i] at the
     (first_mask + i)-th mask of the sentence), all masks filled jointly. Returns a dict keyed by
-    ``(sentence, first_mask, token_ids)`` (float64). Sentences are sorted by length and padded per batch.
+    ``(sentence, first_mask, token_ids)`` (float64). Sentences are sorted by length and run in padded
+    batches, on the model's device; batching changes nothing beyond float rounding (tested).
     """
     import torch
 
     sentences = sorted(requests, key=lambda s: (len(s), s))
     out: dict[tuple[str, int, tuple[int, ...]], float] = {}
     mask_id = m.tokenizer.mask_token_id
-    bar = _progress(len(sentences), progress, "masked LM")
     net = m.model
     base = getattr(net, net.base_model_prefix, None)
     head = getattr(net, "cls", None) or getattr(net, "lm_head", None)  # BERT-style / RoBERTa-style MLM heads
-    with torch.inference_mode():
+    with torch.inference_mode(), progress_bar(len(sentences), desc="masked LM", unit="sentence",
+                                              enabled=progress) as bar:
         for start in range(0, len(sentences), batch_size):
             chunk = sentences[start:start + batch_size]
             enc = m.tokenizer(chunk, return_tensors="pt", padding=True)
@@ -141,7 +121,6 @@ def masked_log_probs(m: Model, requests: Mapping[str, Iterable[tuple[int, tuple[
                     val = logp[torch.arange(k0, k0 + len(tokens)), list(tokens)].sum().item()
                     out[(sentence, first, tuple(tokens))] = val
             bar.update(len(chunk))
-    bar.close()
     return out
 
 
@@ -151,8 +130,29 @@ def increased_log_probability(m: Model, templates: Sequence[str], targets: Seque
     """log(p_tgt / p_prior) (§2, steps 2-4) for every template × target × attribute: [T, n_targets, n_attributes].
 
     p_tgt = P(target at its mask(s) | template with the attribute written in), p_prior = P(target | template
-    with the attribute masked too); see the module docstring for multi-WordPiece words.
+    with the attribute masked too). Words split into several WordPieces (the paper does not say how it
+    treats them; here):
+
+    - an attribute is written into the sentence as text and tokenized with it; for p_prior *each* of its
+      WordPieces is replaced by a [MASK] (``prior_mask="per_piece"``, default), so the prior sentence has the
+      same length and positions as the target sentence and differs only in what is hidden. ``"single"``
+      replaces the whole attribute by one [MASK], as a literal reading of "replace [ATTRIBUTE] with [MASK]".
+    - a target of k WordPieces gets k [MASK] tokens, and log p is the sum over its pieces of the log
+      probability of each piece at its own mask, all masks predicted jointly in one pass (the usual
+      pseudo-log-likelihood shortcut; exact for the one-piece targets of the paper: he, she, men, women ...).
+
+    Sentences are deduplicated (the target sentence "[MASK] likes math" serves both *he* and *she*; one prior
+    sentence serves every attribute of the same length) before :func:`masked_log_probs` runs them.
     """
+    return _increased_log_probability(m, templates, targets, attributes, prior_mask=prior_mask,
+                                      batch_size=batch_size, progress=progress)[0]
+
+
+def _increased_log_probability(m: Model, templates: Sequence[str], targets: Sequence[str],
+                               attributes: Sequence[str], *, prior_mask: str, batch_size: int,
+                               progress: bool) -> tuple[np.ndarray, float]:
+    """:func:`increased_log_probability` and the largest |log probability| it was computed from (the scale of
+    its rounding noise, :func:`rounding_noise`)."""
     if not templates or not targets or not attributes:
         raise _weat.DegenerateSetError("increased_log_probability needs at least one template, target and attribute")
     target_ids = {t: tuple(word_pieces(m, t)) for t in targets}
@@ -167,23 +167,27 @@ def increased_log_probability(m: Model, templates: Sequence[str], targets: Seque
                 requests.setdefault(prior, set()).add((first, ids))
                 plan.append((ti, gi, ai, (tgt, 0, ids), (prior, first, ids)))
     logp = masked_log_probs(m, {s: sorted(r) for s, r in requests.items()}, batch_size=batch_size, progress=progress)
-    _LAST_SCALE[0] = max(abs(v) for v in logp.values())
     out = np.empty((len(templates), len(targets), len(attributes)))
     for ti, gi, ai, k_tgt, k_prior in plan:
         out[ti, gi, ai] = logp[k_tgt] - logp[k_prior]
-    return out
+    return out, max(abs(v) for v in logp.values())
 
 
 #: a bias score within this many float32 ULPs (of the largest log probability it is computed from) of another
 #: is equal to it up to rounding: scores combine four float32 log-softmax values whose last bits change with
 #: the CPU's kernels (measured: up to 4 ULPs apart on the tiny planted model between AVX2 and SSE kernels)
 ROUNDING_ULPS = 64
-_LAST_SCALE = [0.0]
 
 
 def rounding_noise(log_prob_scale: float) -> float:
     """The width below which two bias scores are equal up to float32 rounding: :data:`ROUNDING_ULPS` ULPs of
-    the largest |log probability| they come from."""
+    the largest |log probability| they come from.
+
+    Examples
+    --------
+    >>> rounding_noise(-5.0) == 64 * 2.0 ** -21  # float32 spacing at |x| in [4, 8) is 2**-21
+    True
+    """
     return float(ROUNDING_ULPS * np.spacing(np.float32(abs(log_prob_scale))))
 
 
@@ -201,9 +205,10 @@ def log_prob_bias_scores(m: Model, attributes: Sequence[str], templates: Sequenc
         if not tp.pairs:
             raise _weat.DegenerateSetError(f"template {tp.template!r} has no target pairs")
         words = sorted({w for pair in tp.pairs for w in pair})
-        inc = increased_log_probability(m, [tp.template], words, attributes, prior_mask=prior_mask,
-                                        batch_size=batch_size, progress=progress)[0]
-        scale = max(scale, _LAST_SCALE[0])
+        inc, tp_scale = _increased_log_probability(m, [tp.template], words, attributes, prior_mask=prior_mask,
+                                                   batch_size=batch_size, progress=progress)
+        inc = inc[0]
+        scale = max(scale, tp_scale)
         index = {w: i for i, w in enumerate(words)}
         for x, y in tp.pairs:
             rows.append(inc[index[x]] - inc[index[y]])
@@ -221,7 +226,7 @@ class AttributeTest:
     scores_B: np.ndarray
     statistic: float
     effect_size: float
-    p: "wordbias.stats.TailProbability | None"  # noqa: F821  (None when undefined)
+    p: "wordbias.core.permutation.TailProbability | None"  # noqa: F821  (None when undefined)
     undefined: str = ""  # why the effect size and p are undefined (scores equal up to rounding), else ""
 
     @property
@@ -250,6 +255,14 @@ def attribute_test(scores_A, scores_B, *, A: Sequence[str] = (), B: Sequence[str
     ``noise`` (:func:`rounding_noise`): when every score of A ∪ B lies within ``noise`` of every other, the
     scores are equal up to float rounding and their differences are noise, so the effect size and p are
     undefined (NaN, with the reason in ``undefined``) rather than computed from the noise.
+
+    Examples
+    --------
+    >>> t = attribute_test([0.5, 0.9, 0.7, 0.4], [0.1, -0.2, 0.3, 0.0], A="abcd", B="efgh")
+    >>> round(t.statistic, 3), round(t.effect_size, 3)
+    (0.575, 1.57)
+    >>> t.p_method, t.p.n_partitions, t.p.n_extreme  # no other split of the 8 scores is as extreme: p = 1/70
+    ('exact', 70, 1)
     """
     a = np.asarray(scores_A, dtype=np.float64)
     b = np.asarray(scores_B, dtype=np.float64)
@@ -269,7 +282,13 @@ def attribute_test(scores_A, scores_B, *, A: Sequence[str] = (), B: Sequence[str
 
 def without_noise(scores, noise: float) -> np.ndarray:
     """The scores with every value within ``noise`` of 0 set to exactly 0: below the rounding width a score
-    is not a measurement, and its sign and digits would change with the CPU."""
+    is not a measurement, and its sign and digits would change with the CPU.
+
+    Examples
+    --------
+    >>> without_noise([0.5, 1e-9, -0.2], noise=1e-6).tolist()
+    [0.5, 0.0, -0.2]
+    """
     s = np.asarray(scores, dtype=np.float64)
     return np.where(np.abs(s) <= noise, 0.0, s)
 
@@ -278,7 +297,13 @@ def share_favouring_first(scores, noise: float = 0.0) -> float:
     """Table 5: the fraction of attributes whose bias score favours the first target (score > ``noise``).
 
     A score within ``noise`` of 0 (:func:`rounding_noise`) favours neither target; when every score does,
-    the share is undefined (NaN): its sign would be rounding noise."""
+    the share is undefined (NaN): its sign would be rounding noise.
+
+    Examples
+    --------
+    >>> share_favouring_first([0.5, -0.2, 1e-9, 0.3], noise=1e-6)  # 1e-9 is rounding noise: not male
+    0.5
+    """
     s = np.asarray(scores, dtype=np.float64)
     if s.size == 0:
         raise _weat.DegenerateSetError("no attributes to count")

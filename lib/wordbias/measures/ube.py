@@ -1,42 +1,26 @@
-"""Unsupervised Bias Enumeration (UBE) of Swinger, De-Arteaga, Heffernan, Leiserson & Kalai (2019),
-"What are the biases in my word embedding?" (AIES 2019).
+"""Unsupervised Bias Enumeration (UBE) of Swinger, De-Arteaga, Heffernan, Leiserson & Kalai (2019), "What are
+the biases in my word embedding?" (AIES 2019), in the paper's notation: n groups of names, m categories of
+the M candidate words, t words per test, false discovery rate α, R rotations. Vectors are unit length
+(Section 3); S̄ is the mean unit vector of a token set S.
 
-Notation follows the paper. All vectors are normalised to unit length first (Section 3); for a token
-set S, S̄ is the mean of its unit vectors.
-
-- Generalised WEAT (Section 2.1):  g(X_1, A_1, ..., X_n, A_n) = Σ_i (X̄_i − μ)·(Ā_i − 𝒜̄),
-  μ = 𝒳̄ for n = 1 and μ = Σ_i X̄_i / n for n ≥ 2                                 (:func:`g`)
-- Step 1 (Section 3.1, Appendix C.3): clean the names with a linear SVM against random frequent non-names,
-  drop the 20% with the smallest margin (:func:`clean_names`), K-means++ into n groups (:func:`cluster`).
-- Step 2 (Section 3.2, Appendix C.4): the M most frequent lower-case tokens (:func:`candidate_words`),
-  K-means++ into m categories 𝒜_j.
-- Step 3 (Section 3.3): Voronoi sets V_ij = {w ∈ 𝒜_j : i = argmax_i' w̄·X̄_i'} and the t words of V_ij
-  maximising (X̄_i − μ)·(w̄ − 𝒜̄_j); the score σ_ij = (X̄_i − μ)·(Ā_ij − 𝒜̄_j)        (:func:`select_words`)
-- Step 4 (Section 3.4): the rotational null (R Haar rotations applied to the names only, Step 3 re-run for
-  each), add-one p-values, Benjamini–Hochberg at α over all n·m p-values, tests ordered by the total σ of
-  their significant cells                                                       (:func:`rotational_null`)
-- Section 4: greedy illustrative names (:func:`illustrative_names`), potential indirect biases, eq. (1)
-  (:func:`indirect_bias`).
-
-The fast null. Only the n group means X̄_i enter Step 3, and they span a space of dimension r ≤ n. Write
-X̄ = C B with B an r×d orthonormal basis of that span. For a Haar rotation U, B U is a Haar-random r-frame
-of R^d, so the rotated means are X̄ U = C F with F = (QR of a d×r Gaussian)ᵀ: O(d r²) per rotation instead
-of a d×d Haar matrix. Per rotation the words are then scored by one matrix product W (C F)ᵀ (M×n), and a
-compiled kernel takes, for each word, its Voronoi group and score and keeps a running top-t per
-(group, category). ``benchmarks/bench_ube.py`` compares the whole null with the matrix products alone.
+:func:`g` is the generalised WEAT (Section 2.1). :func:`run` is the algorithm (Section 3): Step 1
+:func:`clean_names` and :func:`cluster`, Step 2 :func:`candidate_words`, Step 3 :func:`select_words`, Step 4
+:func:`rotational_null`, :func:`p_values` and :func:`benjamini_hochberg`. Section 4: :func:`illustrative_names`
+and :func:`indirect_bias`.
 """
 
 from __future__ import annotations
 
 import re
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Mapping, Sequence
 
 import numpy as np
 
-from wordbias.core.permutation import default_workers
-from wordbias.measures.weat import DegenerateSetError, unit_rows
+from wordbias.core.lookup import DegenerateSetError
+from wordbias.core.parallel import default_workers, run_tasks
+from wordbias.measures.weat import unit_rows
 
 #: Table 2 of the paper: the algorithm's inputs and their defaults
 DEFAULTS = dict(n=12, m=64, M=30_000, t=3, alpha=0.05, R=10_000)
@@ -47,7 +31,13 @@ DEFAULTS = dict(n=12, m=64, M=30_000, t=3, alpha=0.05, R=10_000)
 # --------------------------------------------------------------------------------------------------
 
 def mean_unit(vectors, name: str = "set") -> np.ndarray:
-    """S̄ = Σ_{v∈S} v̄ / |S|, the mean of the unit vectors of a token set (Section 2)."""
+    """S̄ = Σ_{v∈S} v̄ / |S|, the mean of the unit vectors of a token set (Section 2).
+
+    Examples
+    --------
+    >>> mean_unit([[3.0, 0.0], [0.0, 2.0]])
+    array([0.5, 0.5])
+    """
     u = unit_rows(vectors, name)
     if len(u) == 0:
         raise DegenerateSetError(f"{name} is empty")
@@ -55,11 +45,20 @@ def mean_unit(vectors, name: str = "set") -> np.ndarray:
 
 
 def g(X_groups: Sequence, A_groups: Sequence, *, names=None, words=None) -> float:
-    """The generalised WEAT g(X_1, A_1, ..., X_n, A_n) of Section 2.1.
+    """The generalised WEAT of Section 2.1: g(X_1, A_1, ..., X_n, A_n) = Σ_i (X̄_i − μ)·(Ā_i − 𝒜̄).
 
     ``X_groups`` and ``A_groups`` are n arrays of vectors (rows). For n = 1, μ = 𝒳̄ is the mean of all
     ``names`` (the universe 𝒳) and 𝒜̄ the mean of all ``words`` (𝒜): both are required. For n ≥ 2,
     μ = Σ_i X̄_i / n; 𝒜̄ cancels (Σ_i (X̄_i − μ) = 0), so ``words`` is optional.
+
+    Examples
+    --------
+    Two groups of one name each, and a word near each name; swapping the words flips the sign.
+
+    >>> X1, X2 = [[1.0, 0.0]], [[0.0, 1.0]]
+    >>> A1, A2 = [[1.0, 0.1]], [[0.1, 1.0]]
+    >>> round(g([X1, X2], [A1, A2]), 4), round(g([X1, X2], [A2, A1]), 4)
+    (0.8955, -0.8955)
     """
     n = len(X_groups)
     if n == 0 or len(A_groups) != n:
@@ -80,7 +79,7 @@ def g(X_groups: Sequence, A_groups: Sequence, *, names=None, words=None) -> floa
 # Step 1: cleaning names (Appendix C.3) and clustering (Section 3.1)
 # --------------------------------------------------------------------------------------------------
 
-@dataclass
+@dataclass(frozen=True)
 class Cleaning:
     """Result of :func:`clean_names`: which names were kept and each name's SVM margin."""
 
@@ -108,6 +107,15 @@ def clean_names(kv, tokens: Sequence[str], *, fraction: float = 0.2, top_words: 
 
     ``exclude`` lists further tokens that must not be drawn as non-names (for example every name of the
     source list, including those the embedding has but that are not among ``tokens``).
+
+    Examples
+    --------
+    >>> from wordbias.embeddings import to_keyed_vectors
+    >>> tokens = [a + b for a in "abcdefghij" for b in "abcdefghijkl"]
+    >>> kv = to_keyed_vectors(tokens, np.random.default_rng(0).normal(size=(120, 8)).astype(np.float32))
+    >>> cleaning = clean_names(kv, tokens[:20], top_words=120)
+    >>> len(cleaning.kept_tokens), len(cleaning.removed_tokens), len(cleaning.non_names)
+    (16, 4, 20)
     """
     from sklearn.svm import LinearSVC
 
@@ -141,7 +149,14 @@ def cluster(unit_vectors: np.ndarray, k: int, *, seed: int = 0) -> np.ndarray:
     vectors; returns labels 0..k-1 (Sections 3.1 and 3.2).
 
     Runs on one OpenMP thread: scikit-learn sums the cluster centres per thread and then adds the threads'
-    partial sums, so the labels could depend on the machine's core count."""
+    partial sums, so the labels could depend on the machine's core count.
+
+    Examples
+    --------
+    >>> labels = cluster(np.array([[1.0, 0.0], [0.9, 0.1], [0.0, 1.0], [0.1, 0.9]]), 2)
+    >>> bool(labels[0] == labels[1] != labels[2] == labels[3])
+    True
+    """
     from sklearn.cluster import KMeans
     from threadpoolctl import threadpool_limits
 
@@ -171,6 +186,13 @@ def candidate_words(kv, M: int, *, exclude: Sequence[str] = (), cased: bool | No
 
     For an uncased embedding (every token lower case, e.g. GloVe 6B) the capitalisation rule cannot be
     applied; ``exclude`` then keeps the name tokens out of the categories (see the notebook).
+
+    Examples
+    --------
+    >>> from wordbias.embeddings import to_keyed_vectors
+    >>> kv = to_keyed_vectors(["the", "John", "john", "new_york", "u.s.", "city"], np.ones((6, 2)))
+    >>> candidate_words(kv, 3)           # "john" comes after "John"; "u.s." is not letters only
+    ['the', 'new_york', 'city']
     """
     vocab = kv.index_to_key
     if cased is None:
@@ -199,17 +221,38 @@ def candidate_words(kv, M: int, *, exclude: Sequence[str] = (), cased: bool | No
 # --------------------------------------------------------------------------------------------------
 
 def voronoi(W: np.ndarray, Xbar: np.ndarray) -> np.ndarray:
-    """argmax_i w̄·X̄_i for every (unit) word row of W: the group whose Voronoi set holds the word."""
+    """argmax_i w̄·X̄_i for every (unit) word row of W: the group whose Voronoi set holds the word.
+
+    Examples
+    --------
+    >>> voronoi(np.array([[1.0, 0.0], [0.8, 0.6], [0.0, 1.0]]), np.array([[1.0, 0.0], [0.0, 1.0]]))
+    array([0, 0, 1])
+    """
     return np.argmax(W @ Xbar.T, axis=1)
 
 
 def select_words(W: np.ndarray, category: np.ndarray, Xbar: np.ndarray, Abar: np.ndarray, t: int):
-    """Step 3 for all groups and categories at once.
+    """Step 3 (Section 3.3) for all groups and categories at once.
 
-    Returns ``(selected, sigma)``: ``selected[i][j]`` the indices (rows of W) of A_ij, best first, and
-    ``sigma[i, j]`` = (X̄_i − μ)·(Ā_ij − 𝒜̄_j), the mean criterion over A_ij. A Voronoi set with fewer than
-    t words gives no test (σ = −inf, p = 1): a test has exactly t words per group (Section 3.3); its
-    words are still listed in ``selected``.
+    The Voronoi set V_ij = {w ∈ 𝒜_j : i = argmax_i' w̄·X̄_i'} gives A_ij, its t words maximising
+    (X̄_i − μ)·(w̄ − 𝒜̄_j), with μ = Σ_i X̄_i / n. Returns ``(selected, sigma)``: ``selected[i][j]`` the
+    indices (rows of W) of A_ij, best first, and ``sigma[i, j]`` = (X̄_i − μ)·(Ā_ij − 𝒜̄_j), the mean
+    criterion over A_ij. A Voronoi set with fewer than t words gives no test (σ = −inf, p = 1): a test
+    has exactly t words per group; its words are still listed in ``selected``.
+
+    Examples
+    --------
+    Two groups along the axes; words 0-2 in category 0, word 3 in category 1 (in group 1's Voronoi set).
+
+    >>> W = np.array([[1.0, 0.0], [0.8, 0.6], [0.0, 1.0], [-0.6, 0.8]])
+    >>> category = np.array([0, 0, 0, 1])
+    >>> Abar = np.stack([W[category == j].mean(axis=0) for j in range(2)])
+    >>> selected, sigma = select_words(W, category, np.eye(2), Abar, t=1)
+    >>> [[s.tolist() for s in row] for row in selected]
+    [[[0], []], [[2], [3]]]
+    >>> sigma.round(4)
+    array([[0.4667,   -inf],
+           [0.5333, 0.    ]])
     """
     n, m = len(Xbar), len(Abar)
     P = W @ Xbar.T
@@ -236,7 +279,15 @@ def select_words(W: np.ndarray, category: np.ndarray, Xbar: np.ndarray, Abar: np
 # --------------------------------------------------------------------------------------------------
 
 def span_factors(Xbar: np.ndarray, tol: float = 1e-10):
-    """X̄ = C B with B (r×d) an orthonormal basis of the span of the group means; returns (C, B)."""
+    """X̄ = C B with B (r×d) an orthonormal basis of the span of the group means; returns (C, B).
+
+    Examples
+    --------
+    >>> Xbar = np.array([[1.0, 0.0, 0.0], [2.0, 0.0, 0.0]])      # the two means span a line: r = 1
+    >>> C, B = span_factors(Xbar)
+    >>> C.shape, B.shape, bool(np.allclose(C @ B, Xbar))
+    ((2, 1), (1, 3), True)
+    """
     U, S, Vt = np.linalg.svd(np.asarray(Xbar, dtype=np.float64), full_matrices=False)
     r = int(np.sum(S > tol * max(S[0], 1e-300)))
     return U[:, :r] * S[:r], Vt[:r]
@@ -245,7 +296,14 @@ def span_factors(Xbar: np.ndarray, tol: float = 1e-10):
 def haar_frames(rng: np.random.Generator, count: int, d: int, r: int) -> np.ndarray:
     """``count`` Haar-random r-frames of R^d (count×r×d, orthonormal rows): the first r rows of Haar
     rotations, from the QR decomposition of Gaussian matrices with the signs of R's diagonal fixed
-    (Mezzadri 2007). Row k of frame c depends only on the first k+1 Gaussian rows."""
+    (Mezzadri 2007). Row k of frame c depends only on the first k+1 Gaussian rows.
+
+    Examples
+    --------
+    >>> F = haar_frames(np.random.default_rng(0), 4, 5, 2)
+    >>> F.shape, bool(np.allclose(F[0] @ F[0].T, np.eye(2)))
+    ((4, 2, 5), True)
+    """
     G = rng.standard_normal((count, r, d))
     Q, R = np.linalg.qr(np.swapaxes(G, 1, 2))            # (count, d, r), (count, r, r)
     signs = np.sign(np.diagonal(R, axis1=1, axis2=2))
@@ -254,75 +312,15 @@ def haar_frames(rng: np.random.Generator, count: int, d: int, r: int) -> np.ndar
 
 
 def haar_rotation(rng: np.random.Generator, d: int) -> np.ndarray:
-    """One d×d Haar-random orthogonal matrix, drawn exactly like :func:`haar_frames` with r = d."""
-    return haar_frames(rng, 1, d, d)[0]
+    """One d×d Haar-random orthogonal matrix, drawn exactly like :func:`haar_frames` with r = d.
 
-
-def _kernel():
-    """Compile (once; cached on disk by numba) the per-rotation selection kernel.
-
-    For each rotation k of the batch (rows k·n .. k·n+n−1 of P hold w̄·Z_ki for every word w), one pass
-    over the n rows finds each word's Voronoi group (first maximum, as ``numpy.argmax``) and the sum of
-    its n dots; a second pass scores each word, s = w̄·Z_ki* − mean_i w̄·Z_ki, and keeps a sorted top-t
-    per (group, category). σ_ijr = mean of the top t − (Z_ki − μ_k)·𝒜̄_j, or −inf for fewer than t words.
+    Examples
+    --------
+    >>> U = haar_rotation(np.random.default_rng(0), 3)
+    >>> bool(np.allclose(U @ U.T, np.eye(3)))
+    True
     """
-    global _KERNEL
-    if _KERNEL is None:
-        from numba import njit
-
-        @njit(nogil=True, cache=True)
-        def kernel(P, n, category, m, t, const, out):  # pragma: no cover - compiled
-            b = out.shape[0]
-            M = P.shape[1]
-            best = np.empty(M, dtype=P.dtype)
-            tot = np.empty(M, dtype=P.dtype)
-            arg = np.zeros(M, dtype=np.int32)
-            top = np.empty((n * m, t), dtype=np.float64)
-            inv_n = P.dtype.type(1.0 / n)
-            for k in range(b):
-                top[:] = -np.inf
-                r0 = P[k * n]
-                for w in range(M):
-                    best[w] = r0[w]
-                    tot[w] = r0[w]
-                    arg[w] = 0
-                for i in range(1, n):
-                    row = P[k * n + i]
-                    ii = np.int32(i)
-                    for w in range(M):  # branch-free so that it vectorises
-                        v = row[w]
-                        tot[w] += v
-                        gt = v > best[w]
-                        best[w] = v if gt else best[w]
-                        arg[w] = ii if gt else arg[w]
-                for w in range(M):      # vectorised: score and bucket of every word
-                    best[w] -= tot[w] * inv_n
-                    arg[w] = arg[w] * m + category[w]
-                for w in range(M):      # scalar: running top-t per bucket (rarely taken branch)
-                    s = best[w]
-                    bk = arg[w]
-                    if s > top[bk, t - 1]:
-                        pos = t - 1
-                        while pos > 0 and top[bk, pos - 1] < s:
-                            top[bk, pos] = top[bk, pos - 1]
-                            pos -= 1
-                        top[bk, pos] = s
-                for i in range(n):
-                    for j in range(m):
-                        bk = i * m + j
-                        if top[bk, t - 1] == -np.inf:   # fewer than t words in V_ij: no test
-                            out[k, i, j] = -np.inf
-                        else:
-                            acc = 0.0
-                            for q in range(t):
-                                acc += top[bk, q]
-                            out[k, i, j] = acc / t - const[k, i, j]
-
-        _KERNEL = kernel
-    return _KERNEL
-
-
-_KERNEL = None
+    return haar_frames(rng, 1, d, d)[0]
 
 
 def null_sigma_batch(W: np.ndarray, category: np.ndarray, Z: np.ndarray, Abar: np.ndarray, t: int) -> np.ndarray:
@@ -331,15 +329,29 @@ def null_sigma_batch(W: np.ndarray, category: np.ndarray, Z: np.ndarray, Abar: n
     The matrix product W Zᵀ is taken in W's dtype (float32 for speed), one rotation at a time (a stacked
     ``matmul`` makes one n×d by d×M product per rotation): the shape of every product is the same whatever
     the batch size, so BLAS takes the same code path and σ does not depend on ``b`` (a (b·n)×d product may
-    round differently for different b). ``category`` must be int32.
+    round differently for different b). The compiled kernel :func:`wordbias.core.kernels.ube_null_sigma`
+    then takes, for each word, its Voronoi group and score and keeps a running top-t per (group,
+    category). ``category`` must be int32.
+
+    Examples
+    --------
+    One rotation (b = 1) of n = 2 group means, one category (m = 1), t = 2 words per test:
+
+    >>> W = np.array([[1.0, 0.0], [0.5, 0.25], [0.0, 1.0], [-0.5, 0.5]], dtype=np.float32)
+    >>> Z = np.array([[[1.0, 0.0], [0.0, 1.0]]])
+    >>> null_sigma_batch(W, np.zeros(4, dtype=np.int32), Z, np.zeros((1, 2)), 2)
+    array([[[0.3125],
+            [0.5   ]]])
     """
+    from wordbias.core import kernels     # imports numba (0.3 s): only when the null is computed
+
     b, n, d = Z.shape
     m = len(Abar)
     Z = Z.astype(W.dtype, copy=False)
     const = np.einsum("bnd,md->bnm", Z - Z.mean(axis=1, keepdims=True), Abar)
     P = np.matmul(Z, W.T).reshape(b * n, W.shape[0])
     out = np.empty((b, n, m))
-    _kernel()(P, n, np.ascontiguousarray(category, dtype=np.int32), m, t, const, out)
+    kernels.ube_null_sigma(P, n, np.ascontiguousarray(category, dtype=np.int32), m, t, const, out)
     return out
 
 
@@ -351,23 +363,42 @@ def rotation_frames(seed: int, block: int, d: int, r: int, count: int = ROTATION
     """The Haar r-frames of rotations ``block·ROTATION_BLOCK ...`` (the first ``count`` of the block).
 
     Each block has its own generator, ``numpy.random.default_rng([seed, block])``, so blocks can be drawn
-    in any order and on any thread and the null is the same whatever the batch size and worker count."""
+    in any order and on any thread and the null is the same whatever the batch size and worker count.
+
+    Examples
+    --------
+    >>> rotation_frames(seed=0, block=3, d=5, r=2).shape
+    (64, 2, 5)
+    """
     return haar_frames(np.random.default_rng([int(seed), int(block)]), count, d, r)
 
 
 def rotational_null(W: np.ndarray, category: np.ndarray, Xbar: np.ndarray, Abar: np.ndarray, t: int,
-                    R: int, *, seed: int = 0, batch: int = 8, workers: int | None = None, progress: bool = True,
-                    dtype=np.float32) -> np.ndarray:
-    """Step 4: σ_ijr for R Haar-random rotations applied to the names only (R×n×m, float32).
+                    R: int, *, seed: int = 0, batch_size: int = 8, workers: int | None = None,
+                    progress: bool = True, dtype=np.float32) -> np.ndarray:
+    """Step 4 (Section 3.4): σ_ijr for R Haar-random rotations U applied to the names only, Step 3 re-run
+    for each (R×n×m, float32).
 
-    Each rotation maps the group means X̄ to X̄ U = C (B U); B U is drawn directly as a Haar r-frame
-    (:func:`rotation_frames`), so no d×d matrix is formed. Blocks of :data:`ROTATION_BLOCK` rotations run
-    on ``workers`` threads, each with single-threaded BLAS (a multi-threaded BLAS interleaved with the
-    kernel spends its time handing cores back and forth), in sub-batches of ``batch`` rotations per
-    matrix product. The same seed gives the same null whatever ``batch`` and ``workers`` are.
+    Only the n group means X̄_i enter Step 3, and they span a space of dimension r ≤ n. Write X̄ = C B with
+    B an r×d orthonormal basis of that span (:func:`span_factors`). B U is a Haar-random r-frame of R^d, so
+    the rotated means are X̄ U = C F with F drawn directly (:func:`rotation_frames`): O(d r²) per rotation
+    instead of a d×d Haar matrix. Blocks of :data:`ROTATION_BLOCK` rotations run on ``workers`` threads,
+    each with single-threaded BLAS (a multi-threaded BLAS interleaved with the kernel spends its time
+    handing cores back and forth), in sub-batches of ``batch_size`` rotations per matrix product
+    (:func:`null_sigma_batch`). The same seed gives the same null whatever ``batch_size`` and ``workers``
+    are. ``benchmarks/bench_ube.py`` compares the whole null with the matrix products alone.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> W = rng.normal(size=(40, 5))
+    >>> W /= np.linalg.norm(W, axis=1, keepdims=True)
+    >>> category = np.arange(40) % 2
+    >>> Abar = np.stack([W[category == j].mean(axis=0) for j in range(2)])
+    >>> null = rotational_null(W, category, rng.normal(size=(3, 5)), Abar, 2, 100, progress=False)
+    >>> null.shape, null.dtype
+    ((100, 3, 2), dtype('float32'))
     """
-    from concurrent.futures import ThreadPoolExecutor
-
     from threadpoolctl import threadpool_limits
 
     if R < 1:
@@ -379,34 +410,34 @@ def rotational_null(W: np.ndarray, category: np.ndarray, Xbar: np.ndarray, Abar:
     Ad = np.ascontiguousarray(Abar, dtype=dtype)
     cat = np.ascontiguousarray(category, dtype=np.int32)
     workers = workers or default_workers()
-    _kernel()
     out = np.empty((R, n, len(Abar)), dtype=np.float32)
 
     def task(block: int) -> int:
         s0 = block * ROTATION_BLOCK
         F = rotation_frames(seed, block, d, r, min(ROTATION_BLOCK, R - s0))
         Z = np.einsum("nr,brd->bnd", C, F)                # rotated group means X̄ U
-        for b0 in range(0, len(F), batch):
-            out[s0 + b0:s0 + b0 + len(Z[b0:b0 + batch])] = null_sigma_batch(Wd, cat, Z[b0:b0 + batch], Ad, t)
+        for b0 in range(0, len(F), batch_size):
+            Zb = Z[b0:b0 + batch_size]
+            out[s0 + b0:s0 + b0 + len(Zb)] = null_sigma_batch(Wd, cat, Zb, Ad, t)
         return len(F)
 
     blocks = range((R + ROTATION_BLOCK - 1) // ROTATION_BLOCK)
-    with threadpool_limits(1, user_api="blas"), ThreadPoolExecutor(workers) as pool:
-        done = pool.map(task, blocks)
-        if progress:
-            from tqdm.auto import tqdm
-            with tqdm(total=R, desc="rotational null", unit="rotation", leave=False) as bar:
-                for k in done:
-                    bar.update(k)
-        else:
-            for _ in done:
-                pass
+    with threadpool_limits(1, user_api="blas"):
+        run_tasks(task, blocks, workers=workers, total=R, desc="rotational null", unit="rotation", progress=progress)
     return out
 
 
 def p_values(sigma: np.ndarray, null: np.ndarray) -> np.ndarray:
     """p_ij = (1 + #{r : σ_ijr ≥ σ_ij}) / (R + 1), the add-one Monte Carlo p-value (Section 3.4).
-    A cell without a test (fewer than t words in its Voronoi set, σ = −inf) gets p = 1."""
+    A cell without a test (fewer than t words in its Voronoi set, σ = −inf) gets p = 1.
+
+    Examples
+    --------
+    >>> sigma = np.array([[0.3, -np.inf]])                        # n = 1 group, m = 2 categories
+    >>> null = np.array([[[0.1, 0.0]], [[0.35, 0.0]], [[0.2, 0.0]]], dtype=np.float32)   # R = 3
+    >>> p_values(sigma, null)                                     # (1 + 1) / (3 + 1); no test
+    array([[0.5, 1. ]])
+    """
     sigma32 = sigma.astype(np.float32)  # compare at the null's precision
     exceed = (null >= sigma32[None]).sum(axis=0)
     p = (1.0 + exceed) / (null.shape[0] + 1.0)
@@ -417,7 +448,14 @@ def p_values(sigma: np.ndarray, null: np.ndarray) -> np.ndarray:
 def benjamini_hochberg(p: np.ndarray, alpha: float) -> tuple[np.ndarray, float]:
     """Benjamini & Hochberg (1995) over all the p-values (any shape): returns (significant, critical p),
     the critical p being the largest p_(k) ≤ kα/N (0 when nothing is significant). Uses
-    ``scipy.stats.false_discovery_control`` for the adjusted p-values."""
+    ``scipy.stats.false_discovery_control`` for the adjusted p-values.
+
+    Examples
+    --------
+    >>> significant, critical = benjamini_hochberg(np.array([0.001, 0.01, 0.03, 0.5]), alpha=0.05)
+    >>> significant, critical
+    (array([ True,  True,  True, False]), 0.03)
+    """
     from scipy.stats import false_discovery_control
 
     flat = np.asarray(p, dtype=np.float64).ravel()
@@ -434,7 +472,13 @@ def benjamini_hochberg(p: np.ndarray, alpha: float) -> tuple[np.ndarray, float]:
 def illustrative_names(unit_vectors: np.ndarray, k: int = 5) -> np.ndarray:
     """Section 4's greedy heuristic: the (j+1)-th name minimises the distance between the mean of the
     first j+1 unit vectors and the group mean X̄_i. The first is the name closest to the mean. Returns
-    row indices."""
+    row indices.
+
+    Examples
+    --------
+    >>> illustrative_names(np.array([[1.0, 0.0], [0.0, 1.0], [0.8, 0.6]]), k=2)
+    array([2, 1])
+    """
     X = np.asarray(unit_vectors, dtype=np.float64)
     centre = X.mean(axis=0)
     chosen: list[int] = []
@@ -456,6 +500,16 @@ def indirect_bias(Abar_sel: Mapping[tuple[int, int], np.ndarray], significant: n
     significant), count those with (Ā_ij − Ā_i'j)·(Ā_ij' − Ā_i'j') > 0.
 
     ``Abar_sel[(i, j)]`` is the mean unit vector of A_ij. Returns (potential indirect biases, fourtuples).
+
+    Examples
+    --------
+    Two groups, two categories, all four cells significant: one fourtuple, and it is a potential
+    indirect bias (both categories' words differ between the groups in the same direction).
+
+    >>> Abar_sel = {(0, 0): np.array([1.0, 0.0]), (1, 0): np.array([0.0, 1.0]),
+    ...             (0, 1): np.array([1.0, 0.2]), (1, 1): np.array([0.1, 1.0])}
+    >>> indirect_bias(Abar_sel, np.ones((2, 2), dtype=bool))
+    (1, 1)
     """
     n, m = significant.shape
     hits = total = 0
@@ -476,7 +530,7 @@ def indirect_bias(Abar_sel: Mapping[tuple[int, int], np.ndarray], significant: n
 # the whole algorithm
 # --------------------------------------------------------------------------------------------------
 
-@dataclass
+@dataclass(frozen=True)
 class UBEResult:
     """Everything UBE produces. Groups are indexed 0..n-1 in ``group_order`` display order after
     :meth:`reorder`; categories 0..m-1 as K-means labelled them."""
@@ -530,11 +584,10 @@ class UBEResult:
             raise ValueError(f"order must be a permutation of 0..{self.n - 1}")
         inv = np.empty(self.n, dtype=np.int64)
         inv[order] = np.arange(self.n)
-        return UBEResult(
-            params=self.params, cleaning=self.cleaning, names=self.names, name_group=inv[self.name_group],
-            words=self.words, word_category=self.word_category, word_group=inv[self.word_group], Xbar=self.Xbar[order], Abar=self.Abar,
+        return replace(
+            self, name_group=inv[self.name_group], word_group=inv[self.word_group], Xbar=self.Xbar[order],
             selected=[self.selected[o] for o in order], sigma=self.sigma[order], null=self.null[:, order],
-            p=self.p[order], significant=self.significant[order], critical_p=self.critical_p,
+            p=self.p[order], significant=self.significant[order],
             Asel={(int(inv[i]), j): v for (i, j), v in self.Asel.items()},
         )
 
@@ -575,10 +628,35 @@ class UBEResult:
         return indirect_bias(self.Asel, self.significant)
 
 
+def _name_groups(kv, name_tokens: Sequence[str], n: int, *, clean_fraction: float, svm_top_words: int,
+                 name_exclusions: Sequence[str], s_clean: int, s_names: int):
+    """Step 1: the names the embedding has, cleaned (:func:`clean_names`) and clustered into n groups
+    (:func:`cluster`). Returns (cleaning, group of each kept name, n×d group means X̄)."""
+    present = [w for w in dict.fromkeys(name_tokens) if w in kv.key_to_index]
+    if len(present) < n:
+        raise DegenerateSetError(f"only {len(present)} of the names are in the embedding; need at least n = {n}")
+    cleaning = clean_names(kv, present, fraction=clean_fraction, top_words=svm_top_words, seed=s_clean,
+                           exclude=name_exclusions)
+    X = unit_rows(kv[cleaning.kept_tokens], "names")
+    name_group = cluster(X, n, seed=s_names)
+    Xbar = np.stack([X[name_group == i].mean(axis=0) for i in range(n)])
+    return cleaning, name_group, Xbar
+
+
+def _word_categories(kv, M: int, m: int, *, exclude: Sequence[str], cased: bool, s_words: int):
+    """Step 2: the M candidate words (:func:`candidate_words`) clustered into m categories. Returns (words,
+    their M×d unit vectors W, category of each word, m×d category means 𝒜̄)."""
+    words = candidate_words(kv, M, exclude=exclude, cased=cased)
+    W = unit_rows(kv[words], "words")
+    category = cluster(W, m, seed=s_words)
+    Abar = np.stack([W[category == j].mean(axis=0) for j in range(m)])
+    return words, W, category, Abar
+
+
 def run(kv, name_tokens: Sequence[str], *, n: int = 12, m: int = 64, M: int = 30_000, t: int = 3,
         alpha: float = 0.05, R: int = 10_000, seed: int = 0, clean_fraction: float = 0.2,
         svm_top_words: int = 50_000, name_exclusions: Sequence[str] = (), word_exclusions=None,
-        cased: bool | None = None, batch: int = 8, workers: int | None = None,
+        cased: bool | None = None, batch_size: int = 8, workers: int | None = None,
         progress: bool = True) -> UBEResult:
     """Run the UBE algorithm (Section 3, Table 2 defaults) on embedding ``kv`` with the given name tokens.
 
@@ -586,30 +664,33 @@ def run(kv, name_tokens: Sequence[str], *, n: int = 12, m: int = 64, M: int = 30
     ``word_exclusions``: tokens kept out of the word categories; by default the *cleaned* names (so targets
     and attributes are disjoint; names the SVM removed, like "may", stay available as words).
     Seeds for the SVM sample, the two K-means runs and the rotations are derived from ``seed``.
+    ``batch_size`` and ``workers`` go to :func:`rotational_null` (the result does not depend on them).
+
+    Examples
+    --------
+    A toy embedding of random vectors (no bias to find): 20 of its tokens are the names.
+
+    >>> from wordbias.embeddings import to_keyed_vectors
+    >>> tokens = [a + b for a in "abcdefghij" for b in "abcdefghijkl"]
+    >>> kv = to_keyed_vectors(tokens, np.random.default_rng(0).normal(size=(120, 8)).astype(np.float32))
+    >>> res = run(kv, tokens[:20], n=2, m=3, M=60, t=2, R=50, svm_top_words=120, progress=False)
+    >>> len(res.names), res.sigma.shape, res.null.shape, res.n_significant()
+    (16, (2, 3), (50, 2, 3), 0)
     """
     from wordbias.embeddings import is_cased
 
     if cased is None:
         cased = is_cased(kv)
     s_clean, s_names, s_words, s_null = (int(x) for x in np.random.SeedSequence(seed).generate_state(4))
-    present = [w for w in dict.fromkeys(name_tokens) if w in kv.key_to_index]
-    if len(present) < n:
-        raise DegenerateSetError(f"only {len(present)} of the names are in the embedding; need at least n = {n}")
-    cleaning = clean_names(kv, present, fraction=clean_fraction, top_words=svm_top_words, seed=s_clean,
-                           exclude=name_exclusions)
+    cleaning, name_group, Xbar = _name_groups(kv, name_tokens, n, clean_fraction=clean_fraction,
+                                              svm_top_words=svm_top_words, name_exclusions=name_exclusions,
+                                              s_clean=s_clean, s_names=s_names)
     names = cleaning.kept_tokens
-    X = unit_rows(kv[names], "names")
-    name_group = cluster(X, n, seed=s_names)
-    Xbar = np.stack([X[name_group == i].mean(axis=0) for i in range(n)])
-
-    excl = names if word_exclusions is None else word_exclusions
-    words = candidate_words(kv, M, exclude=excl, cased=cased)
-    W = unit_rows(kv[words], "words")
-    category = cluster(W, m, seed=s_words)
-    Abar = np.stack([W[category == j].mean(axis=0) for j in range(m)])
+    exclude = names if word_exclusions is None else word_exclusions
+    words, W, category, Abar = _word_categories(kv, M, m, exclude=exclude, cased=cased, s_words=s_words)
 
     selected, sigma = select_words(W, category, Xbar, Abar, t)
-    null = rotational_null(W, category, Xbar, Abar, t, R, seed=s_null, batch=batch, workers=workers,
+    null = rotational_null(W, category, Xbar, Abar, t, R, seed=s_null, batch_size=batch_size, workers=workers,
                            progress=progress)
     p = p_values(sigma, null)
     significant, critical = benjamini_hochberg(p, alpha)
@@ -618,5 +699,6 @@ def run(kv, name_tokens: Sequence[str], *, n: int = 12, m: int = 64, M: int = 30
     params = dict(n=n, m=m, M=M, t=t, alpha=alpha, R=R, seed=seed, clean_fraction=clean_fraction,
                   svm_top_words=svm_top_words, cased=cased)
     return UBEResult(params=params, cleaning=cleaning, names=names, name_group=name_group, words=words,
-                    word_category=category, word_group=voronoi(W, Xbar), Xbar=Xbar, Abar=Abar, selected=selected, sigma=sigma, null=null,
-                    p=p, significant=significant, critical_p=critical, Asel=Asel)
+                     word_category=category, word_group=voronoi(W, Xbar), Xbar=Xbar, Abar=Abar,
+                     selected=selected, sigma=sigma, null=null, p=p, significant=significant,
+                     critical_p=critical, Asel=Asel)

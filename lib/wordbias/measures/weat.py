@@ -1,21 +1,9 @@
 """The Word Embedding Association Test (WEAT) of Caliskan, Bryson & Narayanan (2017), Methods.
 
-Notation follows the paper. X and Y are two sets of target words, A and B two sets of attribute words.
-
-- s(w, A, B) = mean_{a∈A} cos(w, a) − mean_{b∈B} cos(w, b)                    (:func:`association`)
-- s(X, Y, A, B) = Σ_{x∈X} s(x, A, B) − Σ_{y∈Y} s(y, A, B)                     (:func:`test_statistic`)
-- d = [mean_{x∈X} s(x, A, B) − mean_{y∈Y} s(y, A, B)] / std-dev_{w∈X∪Y} s(w, A, B)   (:func:`effect_size`)
-- p = Pr_i[s(X_i, Y_i, A, B) ≥ s(X, Y, A, B)] over all partitions (X_i, Y_i) of X ∪ Y into sets of the
-  sizes of X and Y (one-sided), see :mod:`wordbias.stats`.
-
-The standard deviation in d is the *sample* standard deviation (``ddof=1``, as R's ``sd``): it is the one
-that reproduces Table 1 on the authors' GloVe vectors (see ``notebooks/caliskan2017.ipynb``; the
-population std, ``ddof=0``, gives values larger by the factor sqrt(N/(N−1))).
-
-Unknown words follow the paper's policy (Supplementary, WEAT 3): words missing from the embedding are
-dropped and reported, and the target sets are balanced by deleting words at random from the larger one
-with a seeded generator. A set that ends up empty or smaller than the minimum fails with a message naming
-it.
+X, Y are the target word sets and A, B the attribute sets, in the paper's notation. Three layers: the
+statistics on vectors and scores (:func:`association`, :func:`test_statistic`, :func:`effect_size`,
+:func:`p_value`, whose permutation engine is :mod:`wordbias.core.permutation`), the balancing of the target
+sets (:func:`balance`; words are looked up by :mod:`wordbias.core.lookup`), and the whole test (:func:`weat`).
 """
 
 from __future__ import annotations
@@ -25,16 +13,31 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
+from wordbias.core import lookup
 from wordbias.core import permutation as _stats
+from wordbias.core.lookup import DegenerateSetError, WordSet
+
+__all__ = [
+    "MIN_TARGET_SIZE",
+    "MIN_ATTRIBUTE_SIZE",
+    "DegenerateSetError",
+    "WordSet",
+    "WeatResult",
+    "unit_rows",
+    "cosine_matrix",
+    "association",
+    "test_statistic",
+    "effect_size",
+    "p_value",
+    "balance",
+    "weat_from_scores",
+    "weat",
+]
 
 #: smallest target set (each of X, Y) after unknown words are dropped
 MIN_TARGET_SIZE = 2
 #: smallest attribute set (each of A, B) after unknown words are dropped
 MIN_ATTRIBUTE_SIZE = 1
-
-
-class DegenerateSetError(ValueError):
-    """A word set is empty, too small, or makes a statistic undefined."""
 
 
 # --------------------------------------------------------------------------------------------------
@@ -72,7 +75,19 @@ test_statistic.__test__ = False  # not a pytest test
 
 
 def effect_size(s_x, s_y, ddof: int = 1) -> float:
-    """d = (mean s_x − mean s_y) / std(s over X ∪ Y) (Methods, WEAT; sample std by default)."""
+    """d = [mean_{x∈X} s(x, A, B) − mean_{y∈Y} s(y, A, B)] / std-dev_{w∈X∪Y} s(w, A, B) (Methods, WEAT).
+
+    The standard deviation is the *sample* one by default (``ddof=1``, as R's ``sd``): it is the one that
+    reproduces Table 1 on the authors' GloVe vectors; the population std (``ddof=0``) gives values larger by
+    the factor sqrt(N/(N−1)).
+
+    Examples
+    --------
+    >>> round(effect_size([1.0, 0.0], [-1.0, -0.5]), 6)
+    1.46385
+    >>> round(effect_size([1.0, 0.0], [-1.0, -0.5], ddof=0), 6)
+    1.690309
+    """
     s_x = np.asarray(s_x, dtype=np.float64)
     s_y = np.asarray(s_y, dtype=np.float64)
     pooled = np.concatenate([s_x, s_y])
@@ -89,6 +104,14 @@ def p_value(s_x, s_y, p_method: str = "auto", n_permutations: int = 100_000, see
     Partitions keep the sizes of X and Y. ``p_method`` is ``"exact"`` (count all partitions),
     ``"monte-carlo"`` (seeded, add-one rule), ``"normal"`` (normal approximation with the exact moments of
     the permutation distribution) or ``"auto"`` (exact when affordable, otherwise Monte Carlo).
+
+    Examples
+    --------
+    Of the 6 partitions of {1, 0, −1, −0.5} into two pairs only the observed one reaches s = 1 − (−1.5):
+
+    >>> p = p_value([1.0, 0.0], [-1.0, -0.5])
+    >>> p.p_method, p.n_extreme, p.n_partitions, round(p.p_value, 4)
+    ('exact', 1, 6, 0.1667)
     """
     s_x = np.asarray(s_x, dtype=np.float64)
     pooled = np.concatenate([s_x, np.asarray(s_y, dtype=np.float64)])
@@ -97,58 +120,8 @@ def p_value(s_x, s_y, p_method: str = "auto", n_permutations: int = 100_000, see
 
 
 # --------------------------------------------------------------------------------------------------
-# words -> vectors, with the paper's unknown-word policy
+# balancing the target sets
 # --------------------------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class WordSet:
-    """A named list of words after the unknown-word policy: what was kept, missing, and balanced away."""
-
-    name: str
-    requested: tuple[str, ...]
-    words: tuple[str, ...]
-    missing: tuple[str, ...] = ()
-    balanced_out: tuple[str, ...] = ()
-
-
-def _has(embedding, word: str) -> bool:
-    return word in embedding.key_to_index if hasattr(embedding, "key_to_index") else word in embedding
-
-
-def _vectors(embedding, words: Sequence[str]) -> np.ndarray:
-    if hasattr(embedding, "key_to_index"):  # gensim KeyedVectors: one fancy-index gather
-        idx = [embedding.key_to_index[w] for w in words]
-        return np.asarray(embedding.vectors[idx], dtype=np.float64)
-    return np.asarray([embedding[w] for w in words], dtype=np.float64)
-
-
-def resolve(embedding, name: str, words: Sequence[str], on_missing: str = "drop", min_size: int = 1,
-            case_fold: bool = False) -> WordSet:
-    """Look ``words`` up in ``embedding`` and apply the unknown-word policy.
-
-    ``case_fold=True`` lower-cases every word first, for uncased embeddings such as GloVe 6B (the
-    stimuli are written as in the cased GloVe 840B: "Adam", "NASA").
-
-    ``on_missing="drop"`` keeps the words found and records the others; ``"raise"`` raises ``KeyError``
-    listing every missing word. Duplicates are an error (a word counted twice would weigh double). A set
-    with fewer than ``min_size`` words left raises :class:`DegenerateSetError` naming the set.
-    """
-    if on_missing not in ("drop", "raise"):
-        raise ValueError(f"on_missing must be 'drop' or 'raise', not {on_missing!r}")
-    words = tuple(w.lower() for w in words) if case_fold else tuple(words)
-    dup = sorted({w for w in words if words.count(w) > 1})
-    if dup:
-        raise ValueError(f"set {name!r} lists words more than once: {dup}")
-    missing = tuple(w for w in words if not _has(embedding, w))
-    if missing and on_missing == "raise":
-        raise KeyError(f"set {name!r}: {len(missing)} word(s) not in the embedding: {list(missing)}")
-    kept = tuple(w for w in words if _has(embedding, w))
-    if len(kept) < min_size:
-        what = "empty" if not kept else f"left with {len(kept)} word(s) {list(kept)}"
-        raise DegenerateSetError(
-            f"set {name!r} is {what} after dropping unknown words {list(missing)}; at least {min_size} needed")
-    return WordSet(name=name, requested=words, words=kept, missing=missing)
-
 
 def balance(x: WordSet, y: WordSet, policy: str = "random", seed=0) -> tuple[WordSet, WordSet]:
     """Equalize the sizes of two target sets (Supplementary, WEAT 3).
@@ -241,23 +214,38 @@ def weat(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Seq
          progress: bool = False) -> WeatResult:
     """Run one WEAT on ``embedding`` (a gensim ``KeyedVectors`` or any word → vector mapping).
 
-    ``names`` maps "X", "Y", "A", "B" to display names used in messages. ``seed`` drives both the random
-    balancing of the target sets and the Monte Carlo p-value, from one generator, so the same call
-    always gives the same result. ``case_fold`` lower-cases all words (uncased embeddings).
+    Unknown words follow the paper's policy (Supplementary, WEAT 3): with ``on_missing="drop"`` they are
+    dropped and reported (:func:`wordbias.core.lookup.word_set`), and the target sets are balanced by
+    deleting words at random from the larger one (``balance_targets``, :func:`balance`). A set left with
+    fewer than ``MIN_TARGET_SIZE`` (targets) or ``MIN_ATTRIBUTE_SIZE`` (attributes) words fails with a
+    :class:`DegenerateSetError` naming it. ``names`` maps "X", "Y", "A", "B" to display names used in
+    messages. ``seed`` drives both the random balancing and the Monte Carlo p-value, from one generator, so
+    the same call always gives the same result. ``case_fold`` lower-cases all words (uncased embeddings).
+
+    Examples
+    --------
+    >>> from wordbias.embeddings import to_keyed_vectors
+    >>> words = ["rose", "tulip", "ant", "wasp", "love", "hate"]
+    >>> kv = to_keyed_vectors(words, np.array([[1.0, 0.1], [0.9, 0.3], [0.1, 1.0], [0.2, 0.8],
+    ...                                         [1.0, 0.0], [0.0, 1.0]], dtype=np.float32))
+    >>> r = weat(kv, ["rose", "tulip", "daisy"], ["ant", "wasp"], ["love"], ["hate"])
+    >>> round(r.effect_size, 4), round(r.p_value, 4), r.p_method, r.missing
+    (1.7153, 0.1667, 'exact', {'X': ('daisy',)})
     """
     names = {k: (names or {}).get(k, k) for k in "XYAB"}
-    x = resolve(embedding, names["X"], X, on_missing, MIN_TARGET_SIZE, case_fold)
-    y = resolve(embedding, names["Y"], Y, on_missing, MIN_TARGET_SIZE, case_fold)
-    a = resolve(embedding, names["A"], A, on_missing, MIN_ATTRIBUTE_SIZE, case_fold)
-    b = resolve(embedding, names["B"], B, on_missing, MIN_ATTRIBUTE_SIZE, case_fold)
+    policy = dict(on_missing=on_missing, case_fold=case_fold)
+    x = lookup.word_set(embedding, X, name=names["X"], min_size=MIN_TARGET_SIZE, **policy)
+    y = lookup.word_set(embedding, Y, name=names["Y"], min_size=MIN_TARGET_SIZE, **policy)
+    a = lookup.word_set(embedding, A, name=names["A"], min_size=MIN_ATTRIBUTE_SIZE, **policy)
+    b = lookup.word_set(embedding, B, name=names["B"], min_size=MIN_ATTRIBUTE_SIZE, **policy)
     overlap = set(x.words) & set(y.words)
     if overlap:
         raise DegenerateSetError(f"target sets {x.name!r} and {y.name!r} share words {sorted(overlap)}")
     rng = np.random.default_rng(seed)
     x, y = balance(x, y, balance_targets, rng)
-    A_vec, B_vec = _vectors(embedding, a.words), _vectors(embedding, b.words)
-    s_x = association(_vectors(embedding, x.words), A_vec, B_vec)
-    s_y = association(_vectors(embedding, y.words), A_vec, B_vec)
+    A_vec, B_vec = lookup.vectors(embedding, a.words), lookup.vectors(embedding, b.words)
+    s_x = association(lookup.vectors(embedding, x.words), A_vec, B_vec)
+    s_y = association(lookup.vectors(embedding, y.words), A_vec, B_vec)
     statistic, d, p = weat_from_scores(s_x, s_y, p_method=p_method, n_permutations=n_permutations, seed=rng,
                                        ddof=ddof, progress=progress)
     return WeatResult(X=x, Y=y, A=a, B=b, s_x=s_x, s_y=s_y, statistic=statistic, effect_size=d, p=p)

@@ -1,15 +1,9 @@
 """The Word Embedding Factual Association Test (WEFAT) of Caliskan, Bryson & Narayanan (2017), Methods.
 
-A single set of target words W, two attribute sets A and B, and a real-valued property p_w of each
-target (the percentage of women in an occupation, the percentage of people with a name who are women).
-
-- s(w, A, B) = [mean_{a∈A} cos(w, a) − mean_{b∈B} cos(w, b)] / std-dev_{x∈A∪B} cos(w, x)
-  (:func:`normalized_association`; sample std, ``ddof=1``)
-- the null hypothesis of no association between s(w, A, B) and p_w is tested by a linear regression
-  of p_w on s(w, A, B), i.e. Pearson's correlation ρ and its two-sided p-value (:func:`wefat`).
-
-The supplementary's name-likeness filter (Materials and Methods): the distance of each name vector to
-the centroid of all name vectors measures how "name-like" it is; the 20% least name-like are dropped
+One set of target words W, two attribute sets A and B, and a real-valued property p_w of each target (the
+percentage of women in an occupation, or among the people with a name): each word's normalized association
+s(w, A, B) (:func:`normalized_association`) is regressed against p_w (:func:`regress`, :func:`wefat`). The
+supplementary's name-likeness filter drops the names farthest from the centroid of the name vectors
 (:func:`name_likeness_filter`).
 """
 
@@ -22,11 +16,18 @@ import numpy as np
 import pandas as pd
 from scipy import stats as _sps
 
-from wordbias.measures.weat import DegenerateSetError, MIN_ATTRIBUTE_SIZE, WordSet, _vectors, cosine_matrix, resolve, unit_rows
+from wordbias.core import lookup
+from wordbias.measures.weat import DegenerateSetError, MIN_ATTRIBUTE_SIZE, WordSet, cosine_matrix, unit_rows
+
+__all__ = ["WefatResult", "normalized_association", "centroid_distance", "name_likeness_filter", "regress", "wefat"]
+
+#: smallest target set W after unknown words (and words without a property) are dropped
+MIN_WORDS = 3
 
 
 def normalized_association(W, A, B, ddof: int = 1) -> np.ndarray:
-    """s(w, A, B) of WEFAT: the WEAT association divided by the std of cos(w, x) over x ∈ A ∪ B."""
+    """s(w, A, B) = [mean_{a∈A} cos(w, a) − mean_{b∈B} cos(w, b)] / std-dev_{x∈A∪B} cos(w, x) for every row w
+    of W (Methods, WEFAT; sample std, ``ddof=1``, by default)."""
     cos_a = cosine_matrix(W, A)
     cos_b = cosine_matrix(W, B)
     sd = np.concatenate([cos_a, cos_b], axis=1).std(axis=1, ddof=ddof)
@@ -36,7 +37,8 @@ def normalized_association(W, A, B, ddof: int = 1) -> np.ndarray:
 
 
 def centroid_distance(V, metric: str = "euclidean") -> np.ndarray:
-    """Distance of each row of V to the centroid of all rows ("how name-like", supplementary).
+    """Distance of each row of V to the centroid of all rows (how "name-like" a name vector is; Supplementary,
+    Materials and Methods).
 
     ``metric="euclidean"``: ‖v − mean(V)‖. ``metric="cosine"``: 1 − cos(v, mean of the unit rows).
     """
@@ -92,8 +94,8 @@ def regress(s, prop) -> dict:
     """Least-squares line of ``prop`` on ``s``, Pearson's ρ with its two-sided p, and Spearman's ρ."""
     s = np.asarray(s, dtype=np.float64)
     prop = np.asarray(prop, dtype=np.float64)
-    if s.size < 3:
-        raise DegenerateSetError(f"WEFAT needs at least 3 target words with a property, got {s.size}")
+    if s.size < MIN_WORDS:
+        raise DegenerateSetError(f"WEFAT needs at least {MIN_WORDS} target words with a property, got {s.size}")
     lr = _sps.linregress(s, prop)
     sp = _sps.spearmanr(s, prop)
     return dict(pearson_r=float(lr.rvalue), p_value=float(lr.pvalue), slope=float(lr.slope),
@@ -106,8 +108,22 @@ def wefat(embedding, W: Sequence[str], A: Sequence[str], B: Sequence[str], prop,
           filter_metric: str = "euclidean", ddof: int = 1) -> WefatResult:
     """Run WEFAT: s(w, A, B) for each target word, regressed against ``prop`` (a mapping word → value).
 
-    Words missing from the embedding, or without a property value, are dropped and reported (in
-    ``W.missing``). ``name_filter`` (e.g. 0.2) applies the name-likeness filter before scoring.
+    The null hypothesis of no association between s(w, A, B) and p_w is tested by the linear regression of
+    p_w on s(w, A, B): Pearson's ρ and its two-sided p-value (Methods, WEFAT). Words missing from the
+    embedding, or without a property value, are dropped and reported (in ``W.missing``). ``name_filter``
+    (e.g. 0.2) applies the name-likeness filter before scoring.
+
+    Examples
+    --------
+    Four occupations with the percentage of women in each, and one word for each gender:
+
+    >>> from wordbias.embeddings import to_keyed_vectors
+    >>> women = {"nurse": 90.0, "teacher": 70.0, "pilot": 8.0, "miner": 2.0}
+    >>> V = np.array([[0.9, 0.2], [0.6, 0.5], [0.3, 0.9], [0.1, 1.0], [1.0, 0.0], [0.0, 1.0]])
+    >>> kv = to_keyed_vectors([*women, "she", "he"], V.astype(np.float32))
+    >>> r = wefat(kv, list(women), ["she"], ["he"], women)
+    >>> r.n, round(r.pearson_r, 3), round(r.p_value, 4)
+    (4, 0.981, 0.0188)
     """
     names = {k: (names or {}).get(k, k) for k in "WAB"}
     prop = pd.Series(prop, dtype=np.float64)
@@ -117,17 +133,19 @@ def wefat(embedding, W: Sequence[str], A: Sequence[str], B: Sequence[str], prop,
     no_prop = [w for w in W if w not in prop.index or not np.isfinite(prop.get(w, np.nan))]
     if no_prop and on_missing == "raise":
         raise KeyError(f"set {names['W']!r}: no property value for {no_prop}")
-    w_set = resolve(embedding, names["W"], [w for w in W if w not in no_prop], on_missing, 3)
+    w_set = lookup.word_set(embedding, [w for w in W if w not in no_prop], name=names["W"], on_missing=on_missing,
+                            min_size=MIN_WORDS)
     w_set = WordSet(w_set.name, tuple(W), w_set.words, tuple(no_prop) + w_set.missing)
-    a_set = resolve(embedding, names["A"], A, on_missing, MIN_ATTRIBUTE_SIZE)
-    b_set = resolve(embedding, names["B"], B, on_missing, MIN_ATTRIBUTE_SIZE)
+    a_set = lookup.word_set(embedding, A, name=names["A"], on_missing=on_missing, min_size=MIN_ATTRIBUTE_SIZE)
+    b_set = lookup.word_set(embedding, B, name=names["B"], on_missing=on_missing, min_size=MIN_ATTRIBUTE_SIZE)
     words = list(w_set.words)
-    V = _vectors(embedding, words)
+    V = lookup.vectors(embedding, words)
     dropped: list[str] = []
     if name_filter:
         words, dropped = name_likeness_filter(words, V, name_filter, filter_metric)
-        V = _vectors(embedding, words)
-    s = normalized_association(V, _vectors(embedding, a_set.words), _vectors(embedding, b_set.words), ddof=ddof)
+        V = lookup.vectors(embedding, words)
+    s = normalized_association(V, lookup.vectors(embedding, a_set.words), lookup.vectors(embedding, b_set.words),
+                               ddof=ddof)
     table = pd.DataFrame({"word": words, "s": s, "property": prop.loc[words].to_numpy()})
     return WefatResult(table=table, W=w_set, A=a_set, B=b_set, dropped_by_filter=tuple(dropped),
                        **regress(table["s"], table["property"]))

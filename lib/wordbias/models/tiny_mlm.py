@@ -1,25 +1,9 @@
 """A tiny BERT masked language model with a planted, known bias, for tests and offline demonstrations.
 
-No English masked LM can be installed on the machines this project is built on, so the MLM code is
-tested on a model built here from a ``BertConfig``: one layer, 32 dimensions, the real bert-base-uncased
-WordPiece vocabulary (taken from the bundled MiniLM, which shares it), and weights set by hand so that the
-log-probability bias score of §2 of Kurita et al. (2019) has a known sign:
-
-- every input embedding is zero-mean across its dimensions and has 0 in dimension 0, except the planted
-  attribute words: ``+strength`` in dimension 0 for words that should favour the first target ("male"),
-  ``-strength`` for the second ("female") (the other dimensions shifted to keep the row zero-mean);
-- attention is uniform (query and key weights 0), values and outputs are identities, the feed-forward
-  block is switched off and activations are linear, so the state at a mask is its own embedding plus the
-  mean of the sentence's embeddings, layer-normalised: dimension 0 at the mask carries the sign of the
-  planted words in the sentence and is exactly 0 when no planted word is visible (the prior sentence);
-- the output embeddings are tied to the input ones, and the two words of each target pair (he/she by
-  default) differ only in dimension 0 (first ``+target_gap``, second ``-target_gap``), so
-  logit(first) − logit(second) = 2·target_gap·h₀.
-
-Hence the bias score of a "male" attribute is > 0, of a "female" attribute < 0 (exactly the negative of
-the male one when both have the same base vector), of an unplanted attribute 0 up to rounding, and it
-grows with ``strength``. ``python -m wordbias.tiny_mlm OUT`` writes such a model (with the career words
-planted male and the family words female, as a demonstration) to the folder OUT.
+No English masked LM can be installed on the machines this project is built on, so the masked-LM code
+(:mod:`wordbias.measures.mlm`, Kurita et al. 2019 §2) is tested on a model built here (:func:`build`) whose
+log-probability bias scores have a known sign. ``python -m wordbias.models.tiny_mlm OUT`` writes one (career
+words planted male, family words female) to the folder OUT.
 """
 
 from __future__ import annotations
@@ -47,11 +31,25 @@ def build(out: str | Path, *, male: Sequence[str] = (), female: Sequence[str] = 
           tokenizer_source: str | Path | None = None) -> Path:
     """Write a planted tiny ``BertForMaskedLM`` and its fast tokenizer to ``out``; returns the folder.
 
-    Each planted word must be a single WordPiece; ``targets`` are (first, second) target pairs, and the two
-    words of a pair have output embeddings that differ only in dimension 0. ``layers=0`` gives a model whose prediction at a mask
-    ignores the context (every bias score is exactly 0).
+    ``layers`` layer(s) of ``hidden`` dimensions, the real bert-base-uncased WordPiece vocabulary (taken from
+    the bundled MiniLM, which shares it), and weights set by hand:
+
+    - every input embedding is zero-mean across its dimensions and has 0 in dimension 0, except the planted
+      attribute words: ``+strength`` in dimension 0 for ``male`` (favour the first target of a pair),
+      ``-strength`` for ``female`` (the other dimensions shifted to keep the row zero-mean);
+    - attention is uniform (query and key weights 0), values and outputs are identities, the feed-forward
+      block is switched off and activations are linear, so the state at a mask is its own embedding plus the
+      mean of the sentence's embeddings, layer-normalised: dimension 0 at the mask carries the sign of the
+      planted words in the sentence and is exactly 0 when no planted word is visible (the prior sentence);
+    - the output embeddings are tied to the input ones, and the two words of each pair in ``targets`` differ
+      only in dimension 0 (first ``+target_gap``, second ``-target_gap``), so
+      logit(first) − logit(second) = 2·target_gap·h₀.
+
+    Hence the bias score of a "male" attribute is > 0, of a "female" attribute < 0 (exactly the negative of
+    the male one when both have the same base vector), of an unplanted attribute 0 up to rounding, and it
+    grows with ``strength``. Each planted word must be a single WordPiece. ``layers=0`` gives a model whose
+    prediction at a mask ignores the context (every bias score is exactly 0).
     """
-    import torch
     from transformers import BertConfig, BertForMaskedLM
 
     out = Path(out)
@@ -63,38 +61,61 @@ def build(out: str | Path, *, male: Sequence[str] = (), female: Sequence[str] = 
                         tie_word_embeddings=True)
     model = BertForMaskedLM(config)
     rng = np.random.default_rng(seed)
+    words = _zero_mean_rows(rng, config.vocab_size, hidden)
+    _plant(words, tokenizer, male=male, female=female, targets=targets, strength=strength, target_gap=target_gap)
+    _set_weights(model, words, positions=_zero_mean_rows(rng, config.max_position_embeddings, hidden))
+    model.eval()
+    model.save_pretrained(out)
+    tokenizer.save_pretrained(out)
+    return out
 
-    def zero_mean_rows(n: int) -> np.ndarray:
-        m = rng.normal(0.0, 1.0, (n, hidden))
-        m[:, 0] = 0.0
-        m[:, 1:] -= m[:, 1:].mean(axis=1, keepdims=True)
-        return m
 
-    words = zero_mean_rows(config.vocab_size)
+def _zero_mean_rows(rng: np.random.Generator, n: int, hidden: int) -> np.ndarray:
+    """n random rows of ``hidden`` dimensions, 0 in dimension 0 and zero-mean across the others."""
+    m = rng.normal(0.0, 1.0, (n, hidden))
+    m[:, 0] = 0.0
+    m[:, 1:] -= m[:, 1:].mean(axis=1, keepdims=True)
+    return m
 
-    def one_piece(w: str) -> int:
-        ids = tokenizer(w, add_special_tokens=False)["input_ids"]
-        if len(ids) != 1:
-            raise ValueError(f"planted word {w!r} is {len(ids)} WordPieces; plant single-piece words only")
-        return ids[0]
 
+def _one_piece(tokenizer, word: str) -> int:
+    """The id of a word that is one WordPiece; other words fail."""
+    ids = tokenizer(word, add_special_tokens=False)["input_ids"]
+    if len(ids) != 1:
+        raise ValueError(f"planted word {word!r} is {len(ids)} WordPieces; plant single-piece words only")
+    return ids[0]
+
+
+def _plant(words: np.ndarray, tokenizer, *, male: Sequence[str], female: Sequence[str],
+           targets: Sequence[tuple[str, str]], strength: float, target_gap: float) -> None:
+    """Plant the bias into the word embeddings ``words`` (in place): ±``strength`` in dimension 0 of the male and
+    female words, the two words of each target pair equal but for ±``target_gap`` in dimension 0."""
+    hidden = words.shape[1]
     for sign, group in ((1.0, male), (-1.0, female)):
         for w in group:
-            i = one_piece(w)
+            i = _one_piece(tokenizer, w)
             words[i, 0] = sign * strength
             words[i, 1:] -= sign * strength / (hidden - 1)
     for pair in targets:
-        first, second = (one_piece(t) for t in pair)
+        first, second = (_one_piece(tokenizer, t) for t in pair)
         base = words[first].copy()
         words[first], words[second] = base, base
         words[first, 0], words[second, 0] = target_gap, -target_gap
 
+
+def _set_weights(model, words: np.ndarray, positions: np.ndarray) -> None:
+    """Every weight of the ``BertForMaskedLM`` by hand (see :func:`build`): the word and position embeddings
+    given, uniform attention with identity values and outputs, no feed-forward block, an identity head."""
+    import torch
+
     def put(param, value) -> None:
         param.data.copy_(torch.as_tensor(value, dtype=param.dtype))
 
+    config = model.config
+    hidden = config.hidden_size
     emb = model.bert.embeddings
     put(emb.word_embeddings.weight, words)
-    put(emb.position_embeddings.weight, zero_mean_rows(config.max_position_embeddings))
+    put(emb.position_embeddings.weight, positions)
     put(emb.token_type_embeddings.weight, np.zeros((config.type_vocab_size, hidden)))
     eye = np.eye(hidden)
     for layer in model.bert.encoder.layer:
@@ -114,13 +135,11 @@ def build(out: str | Path, *, male: Sequence[str] = (), female: Sequence[str] = 
     put(head.transform.dense.weight, eye)
     put(head.transform.dense.bias, np.zeros(hidden))
     put(head.bias, np.zeros(config.vocab_size))
-    model.eval()
-    model.save_pretrained(out)
-    tokenizer.save_pretrained(out)
-    return out
 
 
 def main(argv: Sequence[str] | None = None) -> None:
+    """``python -m wordbias.models.tiny_mlm OUT [--seed S]``: the demonstration model of the notebook
+    ``kurita2019_tiny-bert-mlm`` (career words male, family words female; he/she, boys/girls, men/women)."""
     from wordbias.datasets import stimuli
 
     ap = argparse.ArgumentParser(description="write a tiny planted BERT masked LM (career words male, family "

@@ -1,4 +1,11 @@
-"""Paper-vs-ours tables: run a paper's battery of tests and put its reported numbers beside ours."""
+"""Caliskan, Bryson & Narayanan (2017), *Science* 356:183: the tables and checks ``notebooks/caliskan2017.ipynb`` shows.
+
+Table 1 / Table S1 (ten WEATs, with the p-value computed exactly, by Monte Carlo and by the normal
+approximation, beside the paper's numbers: :func:`weat_table`, :func:`sd_check`, :func:`p_value_table`), the
+WEFATs of Figures 1-2 and the name-likeness filter (:func:`wefat_table`, :func:`name_filter_table`), the gender
+pairs of Figure 3 (:func:`figure3_pairs`) and what agrees with the paper (:func:`agreement`). The word lists and
+the paper's numbers are data (``data/stimuli/caliskan2017.yaml``, :mod:`wordbias.datasets.stimuli`).
+"""
 
 from __future__ import annotations
 
@@ -9,8 +16,15 @@ import numpy as np
 import pandas as pd
 from scipy import stats as _sps
 
+from wordbias.core import lookup
+from wordbias.core.progress import progress_bar
+from wordbias.datasets import stimuli
 from wordbias.measures import weat as _weat
 from wordbias.measures import wefat as _wefat
+
+__all__ = ["ALPHA", "round_up_to_power_of_ten", "weat_table", "word_scores", "replication_notes", "sd_check",
+           "p_value_table", "show_p_values", "p_value_notes", "wefat_table", "name_filter_table", "figure3_pairs",
+           "agreement"]
 
 #: significance level used to say whether "significance agrees" with the paper
 ALPHA = 0.05
@@ -26,73 +40,79 @@ def round_up_to_power_of_ten(p: float) -> float:
 def weat_table(embedding, specs: Sequence, *, paper_key: str = "glove", case_fold: bool = False,
                on_missing: str = "drop", balance_targets: str = "random", n_permutations: int = 100_000,
                seed: int = 0, alpha: float = ALPHA, progress: bool = False) -> pd.DataFrame:
-    """Run every WEAT in ``specs`` (``wordbias.stimuli.WeatSpec``) and tabulate ours beside the paper's.
+    """Run every WEAT in ``specs`` (:class:`wordbias.datasets.stimuli.WeatSpec`) and tabulate ours beside the
+    paper's (Table 1, or Table S1 on word2vec).
 
     Each test reports the effect size and p-values by every method: ``p_exact`` (all partitions counted,
-    with ``p_exact_count`` of them at least as extreme, where ``stats.subset_sum_tail``'s ``"auto"`` counts
-    exactly: always when |X ∪ Y| ≤ ``stats.EXACT_MAX_N``, beyond when the observed statistic is far enough
-    in a tail), ``p_monte_carlo`` (``n_permutations`` seeded random partitions, add-one rule) with its standard
-    error and ``mc_vs_exact_binomial_p`` (the two-sided binomial test of the Monte Carlo count against the
-    exact p: small values would mean they disagree), and ``p_normal`` (normal approximation) with that
-    value rounded up to a power of ten. ``p_value``/``p_method`` is the exact value where available, else
-    Monte Carlo.
+    with ``p_exact_count`` of them at least as extreme, where
+    :func:`wordbias.core.permutation.subset_sum_tail`'s ``"auto"`` counts exactly: always when
+    |X ∪ Y| ≤ ``EXACT_MAX_N``, beyond when the observed statistic is far enough in a tail), ``p_monte_carlo``
+    (``n_permutations`` seeded random partitions, add-one rule) with its standard error and
+    ``mc_vs_exact_binomial_p`` (the two-sided binomial test of the Monte Carlo count against the exact p:
+    small values would mean they disagree), and ``p_normal`` (normal approximation) with that value rounded
+    up to a power of ten. ``p_value``/``p_method`` is the exact value where available, else Monte Carlo.
     ``paper_key`` picks the paper column (``"glove"``: Table 1, ``"word2vec"``: Table S1).
     """
-    rows = []
-    iterator = specs
-    if progress:
-        from tqdm.auto import tqdm
-
-        iterator = tqdm(specs, desc="WEATs", leave=False)
-    for spec in iterator:
-        res = _weat.weat(embedding, spec.X, spec.Y, spec.A, spec.B, names=spec.names, on_missing=on_missing,
-                         case_fold=case_fold, balance_targets=balance_targets, p_method="auto",
-                         n_permutations=n_permutations, seed=seed)
-        pooled_n = len(res.s_x) + len(res.s_y)
-        mc = res.p if res.p.p_method == "monte-carlo" else _weat.p_value(
-            res.s_x, res.s_y, p_method="monte-carlo", n_permutations=n_permutations, seed=seed)
-        normal = _weat.p_value(res.s_x, res.s_y, p_method="normal")
-        exact = res.p if res.p.p_method == "exact" else None
-        agreement = (_sps.binomtest(mc.n_extreme, mc.n_permutations, exact.p_value).pvalue if exact else np.nan)
-        paper = (spec.paper or {}).get(paper_key) or {}
-        paper_d = paper.get("d")
-        paper_p = paper.get("p")
-        row = {
-            "test": spec.id,
-            "title": spec.title,
-            **{k: v for k, v in res.summary().items() if k not in ("p_value", "p_method", "p_resolution")},
-            "effect_size_population_std": _weat.effect_size(res.s_x, res.s_y, ddof=0),
-            "p_value": res.p_value,
-            "p_method": res.p_method,
-            "p_exact": exact.p_value if exact else np.nan,
-            "p_exact_count": exact.n_extreme if exact else None,
-            "p_monte_carlo": mc.p_value,
-            "p_monte_carlo_se": mc.se,
-            "mc_vs_exact_binomial_p": agreement,
-            "p_normal": normal.p_value,
-            "p_normal_rounded": round_up_to_power_of_ten(normal.p_value),
-            "n_partitions": res.p.n_partitions if pooled_n < 1000 else np.nan,
-            "paper_n_target": paper.get("n_target"),
-            "paper_n_attribute": paper.get("n_attribute"),
-            "paper_effect_size": paper_d,
-            "paper_p_value": paper_p,
-            "paper_p_text": paper.get("p_text"),
-        }
-        if paper_d is not None:
-            row["d_difference"] = res.effect_size - paper_d
-            row["sign_agrees"] = bool(np.sign(res.effect_size) == np.sign(paper_d))
-        if paper_p is not None:
-            row["significance_agrees"] = bool((res.p_value < alpha) == (paper_p < alpha))
-        rows.append(row)
+    with progress_bar(len(specs), desc="WEATs", unit="test", enabled=progress) as bar:
+        rows = []
+        for spec in specs:
+            rows.append(_weat_row(embedding, spec, paper_key=paper_key, case_fold=case_fold, on_missing=on_missing,
+                                  balance_targets=balance_targets, n_permutations=n_permutations, seed=seed,
+                                  alpha=alpha))
+            bar.update(1)
     table = pd.DataFrame(rows)
     # exact integer counts (may exceed float precision and int64): Python ints, empty where not counted
     table["p_exact_count"] = pd.Series([r["p_exact_count"] for r in rows], dtype=object)
     return table
 
 
+def _weat_row(embedding, spec, *, paper_key: str, case_fold: bool, on_missing: str, balance_targets: str,
+              n_permutations: int, seed: int, alpha: float) -> dict:
+    """One row of :func:`weat_table`: our WEAT of ``spec`` by every p method, beside the paper's numbers."""
+    res = _weat.weat(embedding, spec.X, spec.Y, spec.A, spec.B, names=spec.names, on_missing=on_missing,
+                     case_fold=case_fold, balance_targets=balance_targets, p_method="auto",
+                     n_permutations=n_permutations, seed=seed)
+    pooled_n = len(res.s_x) + len(res.s_y)
+    mc = res.p if res.p.p_method == "monte-carlo" else _weat.p_value(
+        res.s_x, res.s_y, p_method="monte-carlo", n_permutations=n_permutations, seed=seed)
+    normal = _weat.p_value(res.s_x, res.s_y, p_method="normal")
+    exact = res.p if res.p.p_method == "exact" else None
+    agreement = (_sps.binomtest(mc.n_extreme, mc.n_permutations, exact.p_value).pvalue if exact else np.nan)
+    paper = (spec.paper or {}).get(paper_key) or {}
+    paper_d = paper.get("d")
+    paper_p = paper.get("p")
+    row = {
+        "test": spec.id,
+        "title": spec.title,
+        **{k: v for k, v in res.summary().items() if k not in ("p_value", "p_method", "p_resolution")},
+        "effect_size_population_std": _weat.effect_size(res.s_x, res.s_y, ddof=0),
+        "p_value": res.p_value,
+        "p_method": res.p_method,
+        "p_exact": exact.p_value if exact else np.nan,
+        "p_exact_count": exact.n_extreme if exact else None,
+        "p_monte_carlo": mc.p_value,
+        "p_monte_carlo_se": mc.se,
+        "mc_vs_exact_binomial_p": agreement,
+        "p_normal": normal.p_value,
+        "p_normal_rounded": round_up_to_power_of_ten(normal.p_value),
+        "n_partitions": res.p.n_partitions if pooled_n < 1000 else np.nan,
+        "paper_n_target": paper.get("n_target"),
+        "paper_n_attribute": paper.get("n_attribute"),
+        "paper_effect_size": paper_d,
+        "paper_p_value": paper_p,
+        "paper_p_text": paper.get("p_text"),
+    }
+    if paper_d is not None:
+        row["d_difference"] = res.effect_size - paper_d
+        row["sign_agrees"] = bool(np.sign(res.effect_size) == np.sign(paper_d))
+    if paper_p is not None:
+        row["significance_agrees"] = bool((res.p_value < alpha) == (paper_p < alpha))
+    return row
+
+
 def wefat_table(embedding, specs: Sequence, *, paper_key: str = "glove", case_fold: bool = False,
                 on_missing: str = "drop", name_filter: bool = False) -> tuple[pd.DataFrame, dict]:
-    """Run every WEFAT in ``specs`` (``wordbias.stimuli.WefatSpec``): one summary row per test, and the
+    """Run every WEFAT in ``specs`` (:class:`wordbias.datasets.stimuli.WefatSpec`): one summary row per test, and the
     per-word results (``WefatResult``) by test id for the figures. ``name_filter=True`` applies each
     spec's name-likeness filter (``spec.name_filter['drop_fraction']``) where it has one."""
     rows, results = [], {}
@@ -120,4 +140,136 @@ def wefat_table(embedding, specs: Sequence, *, paper_key: str = "glove", case_fo
     return pd.DataFrame(rows), results
 
 
-__all__ = ["ALPHA", "round_up_to_power_of_ten", "weat_table", "wefat_table"]
+# --------------------------------------------------------------------------------------------------
+# Table 1 checks: the scores of one test, the standard deviation, the p-values three ways
+# --------------------------------------------------------------------------------------------------
+
+def word_scores(result: _weat.WeatResult) -> pd.DataFrame:
+    """s(w, A, B) of every target word of a WEAT (index: the word; columns ``s(w,A,B)`` and ``set``), in
+    decreasing order of s."""
+    s = pd.concat([pd.Series(result.s_x, index=result.X.words, name="s(w,A,B)").to_frame().assign(set=result.X.name),
+                   pd.Series(result.s_y, index=result.Y.words, name="s(w,A,B)").to_frame().assign(set=result.Y.name)])
+    return s.sort_values("s(w,A,B)", ascending=False)
+
+
+def replication_notes(table1: pd.DataFrame, alpha: float = ALPHA) -> str:
+    """How close :func:`weat_table`'s effect sizes are to the paper's, agreement in sign and significance, and
+    the words dropped as unknown or balanced out (the replication target on the authors' vectors is
+    |d − paper d| ≤ 0.005)."""
+    diff = (table1.effect_size - table1.paper_effect_size)
+    lines = [f"largest |d - paper d| = {diff.abs().max():.4f} ({table1.test[diff.abs().idxmax()]})",
+             f"within 0.005 of the paper: {int((diff.abs() <= 0.005).sum())} of {len(table1)}",
+             f"same sign as the paper: {int(table1.sign_agrees.sum())} of {len(table1)}; "
+             f"same significance at alpha = {alpha}: {int(table1.significance_agrees.sum())} of {len(table1)}"]
+    for _, r in table1.iterrows():
+        if r.missing or r.balanced_out:
+            lines.append(f"{r.test}: dropped as unknown: {r.missing or '-'}; balanced out at random: "
+                         f"{r.balanced_out or '-'}")
+    return "\n".join(lines)
+
+
+def sd_check(table1: pd.DataFrame) -> pd.DataFrame:
+    """d with the sample and with the population standard deviation beside the paper's d, and which of the
+    two is closer to it."""
+    out = pd.DataFrame({
+        "test": table1.test,
+        "paper_d": table1.paper_effect_size,
+        "d_sample_std": table1.effect_size.round(4),
+        "d_population_std": table1.effect_size_population_std.round(4),
+    })
+    out["closer"] = np.where((out.d_sample_std - out.paper_d).abs()
+                             <= (out.d_population_std - out.paper_d).abs(), "sample", "population")
+    return out
+
+
+#: the p-value columns of :func:`p_value_table`, shown in scientific notation
+P_COLUMNS = ["paper_p_value", "p_exact", "p_monte_carlo", "p_monte_carlo_se", "mc_vs_exact_binomial_p", "p_normal",
+             "p_normal_rounded"]
+
+
+def p_value_table(table1: pd.DataFrame) -> pd.DataFrame:
+    """The p-values three ways beside the paper's, with whether the paper's bound equals the normal p rounded
+    up to a power of ten and whether it holds for the exact (else Monte Carlo) p."""
+    pv = table1[["test", "paper_p_text", *P_COLUMNS]].copy()
+    pv["paper_bound_matches_normal"] = np.isclose(pv.paper_p_value, pv.p_normal_rounded)
+    pv["paper_bound_holds_exact_or_mc"] = np.where(pv.p_exact.notna(), pv.p_exact, pv.p_monte_carlo) <= pv.paper_p_value
+    return pv
+
+
+def show_p_values(pv: pd.DataFrame) -> pd.DataFrame:
+    """:func:`p_value_table` for display: p-values as text in scientific notation, indexed by test."""
+    pv = pv.copy()
+    for c in P_COLUMNS:
+        pv[c] = pv[c].map(lambda p: "" if pd.isna(p) else f"{p:.2e}")
+    return pv.rename(columns={"mc_vs_exact_binomial_p": "mc_vs_exact"}).set_index("test")
+
+
+def p_value_notes(table1: pd.DataFrame, n_permutations: int) -> str:
+    """Which tests have an exact p, the Monte Carlo floor 1/(R+1), the agreement of Monte Carlo with the exact
+    p, the ratio of the normal approximation to it, and how often the paper's p is the rounded normal p."""
+    pv = p_value_table(table1)
+    has_exact = table1.p_exact.notna()
+    lines = [f"exact p for {int(has_exact.sum())} of {len(table1)} tests"
+             + (f"; Monte Carlo only for {', '.join(table1.test[~has_exact])}" if (~has_exact).any() else ""),
+             f"Monte Carlo: R = {n_permutations:,} random partitions, floor 1/(R+1) = {1 / (n_permutations + 1):.1e}"]
+    if has_exact.any():
+        agree = table1.mc_vs_exact_binomial_p[has_exact] > 1e-3
+        ratio = table1.p_normal[has_exact] / table1.p_exact[has_exact]
+        lines.append(f"Monte Carlo consistent with the exact p (binomial test p > 0.001) in {int(agree.sum())} of "
+                     f"{int(has_exact.sum())} tests")
+        lines.append(f"normal approximation / exact p: {ratio.min():.2g} to {ratio.max():.3g}")
+    lines.append(f"paper's p equals the normal p rounded up to a power of ten in "
+                 f"{int(pv.paper_bound_matches_normal.sum())} of {len(pv)} tests")
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------------------------------
+# WEFAT 2's name-likeness filter, Figure 3's pairs, what agrees
+# --------------------------------------------------------------------------------------------------
+
+def name_filter_table(embedding, spec, *, case_fold: bool = False) -> pd.DataFrame:
+    """WEFAT 2 (``spec``) three ways: on the printed 50 names, with the name-likeness filter applied again to
+    them, and with the filter applied to the 60 candidates of the authors' census file
+    (:func:`wordbias.datasets.stimuli.androgynous_name_candidates`) that the embedding has. A run left
+    without enough names gets a row with n = 0 and the reason."""
+    cand = stimuli.androgynous_name_candidates()
+    rows = []
+    for what, words, prop, filt in [
+            ("printed 50 names (no further filter)", spec.W, spec.property, None),
+            ("printed 50, filter again (euclidean)", spec.W, spec.property, 0.2),
+            ("60 census candidates, filter (euclidean)", tuple(cand.index), cand["percent_female"], 0.2)]:
+        try:
+            res = _wefat.wefat(embedding, words, spec.A, spec.B, prop, case_fold=case_fold, name_filter=filt)
+        except _weat.DegenerateSetError as err:
+            rows.append({"names": what, "n": 0, "pearson_r": np.nan, "p_value": np.nan, "dropped": str(err)})
+            continue
+        rows.append({"names": what, "n": res.n, "pearson_r": round(res.pearson_r, 3), "p_value": f"{res.p_value:.1e}",
+                     "dropped": " ".join(res.dropped_by_filter), "missing": " ".join(res.W.missing)})
+    return pd.DataFrame(rows)
+
+
+def figure3_pairs(embedding, *, case_fold: bool = False) -> tuple[list[str], list[str]]:
+    """The male and female words of the stimuli's gender pairs (Figure 3) whose two words ``embedding`` has."""
+    pairs = stimuli.load_stimuli("caliskan2017")["figure3_pairs"]
+    found = lookup.pair_vectors(embedding, pairs, name="figure 3 pairs", case_fold=case_fold)
+    return [m for m, _ in found.pairs], [f for _, f in found.pairs]
+
+
+def agreement(table1: pd.DataFrame, wefat_summary: pd.DataFrame, alpha: float = ALPHA) -> str:
+    """Markdown: the WEATs that agree with the paper in sign and significance, those that differ, the spread
+    of |d − paper d|, and each WEFAT's ρ beside the paper's."""
+    lines = []
+    diff = (table1.effect_size - table1.paper_effect_size)
+    agree = table1[table1.sign_agrees & table1.significance_agrees]
+    differ = table1[~(table1.sign_agrees & table1.significance_agrees)]
+    lines.append(f"* **{len(agree)} of {len(table1)} WEATs agree with the paper in sign and significance** "
+                 f"(alpha = {alpha}): {', '.join(agree.test)}.")
+    if len(differ):
+        for _, r in differ.iterrows():
+            lines.append(f"* {r.test} ({r.title}) differs: d = {r.effect_size:.2f} (paper {r.paper_effect_size:.2f}), "
+                         f"p = {r.p_value:.2g} ({r.p_method}; paper {r.paper_p_text}).")
+    lines.append(f"* Effect sizes: median |d − paper d| = {diff.abs().median():.3f}, largest {diff.abs().max():.3f}.")
+    for _, r in wefat_summary.iterrows():
+        lines.append(f"* {r.test}: ρ = {r.pearson_r:.2f} (paper {r.paper_r:.2f}), p = {r.p_value:.1e} "
+                     f"(paper {r.paper_p_text}), n = {r.n}.")
+    return "\n".join(lines)

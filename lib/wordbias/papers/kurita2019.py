@@ -1,36 +1,104 @@
-"""The experiments of Kurita, Vyas, Pareek, Black & Tsvetkov (2019), assembled from the library's parts.
+"""Kurita, Vyas, Pareek, Black & Tsvetkov (2019), Tables 3 and 5: what the notebook ``kurita2019`` shows.
 
-- :func:`categories`: the five WEAT categories of Tables 1-3 (``data/stimuli/kurita2019.yaml``).
-- :func:`reduce_to_vocabulary`: §3.1's word lists: target words absent from the BERT vocabulary are removed
-  and the larger target set is cut at random (seeded) to the size of the smaller; attributes are kept
-  (a word of several WordPieces is represented by the mean of its pieces).
-- Table 3's three methods: :func:`weat_on_embedding` (WEAT on GloVe with the reduced lists),
-  :func:`weat_on_contextual` (WEAT on final-layer vectors of the words in the Table 1 templates, §3.1),
-  :func:`log_prob_test` (the log-probability bias score with the Table 2 templates and targets, §3.2);
-  :func:`table3` puts them side by side with the paper's numbers, naming the model behind each.
-- Table 5: :func:`table5_attributes` (job titles, traits, skills from ``data/kurita2019``) and
-  :func:`table5` (the share of attributes whose score favours *he* over *she*).
-- :func:`topic_word_scores`: the §4 word scores ("TARGET are interested in ATTRIBUTE", men vs women) used
-  by the GAP topic bias (:mod:`wordbias.gap`).
+The five WEAT categories (:func:`categories`) and §3.1's lists reduced to the BERT vocabulary
+(:func:`reduce_to_vocabulary`); Table 3's three methods side by side with the paper (:func:`table3`: WEAT on
+GloVe, WEAT on contextual vectors, the log-probability bias score of §3.2); Table 5's share of attributes
+that favour *he* (:func:`table5`); loading the models the notebook names (:func:`load_models`). Section 4
+(GAP, Tables 4 and 6) is :mod:`wordbias.papers.kurita2019_gap`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
-from wordbias.models import contextual
-from wordbias.measures import mlm
+from wordbias.core import figures as plots
 from wordbias.core import paths
 from wordbias.datasets import stimuli
-from wordbias.measures import weat
+from wordbias.measures import mlm, weat
+from wordbias.models import contextual
 
 ROLES = ("X", "Y", "A", "B")
 #: significance level of Table 3 ("* indicates significant at p < 0.01")
 ALPHA = 0.01
+
+
+# --------------------------------------------------------------------------------------------------
+# the models
+# --------------------------------------------------------------------------------------------------
+
+
+def try_load(loader: Callable[[str], contextual.Model], name: str) -> tuple[contextual.Model | None, str | None]:
+    """``(loader(name), None)``, or ``(None, reason)`` when the model is not on this machine
+    (:class:`wordbias.models.contextual.ModelUnavailable`, whose message names the model and where to get it).
+    Other errors propagate.
+
+    Examples
+    --------
+    >>> def absent(name):
+    ...     raise contextual.ModelUnavailable(f"model {name!r} is not available")
+    >>> try_load(absent, "bert-base-uncased")
+    (None, "model 'bert-base-uncased' is not available")
+    """
+    try:
+        return loader(name), None
+    except contextual.ModelUnavailable as exc:
+        return None, str(exc)
+
+
+@dataclass(frozen=True)
+class Models:
+    """The models of a notebook run (:func:`load_models`): ``masked_lm`` and ``encoder`` (None when not on
+    this machine), ``status`` the reason for each missing one (by role), ``mlm_name`` the masked LM asked for."""
+
+    masked_lm: contextual.Model | None
+    encoder: contextual.Model | None
+    status: Mapping[str, str | None]
+    mlm_name: str
+
+    @property
+    def vocabulary_model(self) -> contextual.Model | None:
+        """The model whose tokenizer decides the reduced lists: the encoder, else the masked LM."""
+        return self.encoder if self.encoder is not None else self.masked_lm
+
+    @property
+    def run(self) -> str:
+        """The run's name (the result folder): the labels of the loaded models, e.g. ``all-minilm-l6-v2``."""
+        return "+".join(dict.fromkeys(m.label for m in (self.encoder, self.masked_lm) if m is not None))
+
+    @property
+    def no_mlm(self) -> str:
+        """The note for the masked-LM columns when there is no masked LM ("" when there is one)."""
+        return f"no masked LM: {self.mlm_name!r} is not available" if self.masked_lm is None else ""
+
+    def describe(self) -> str:
+        """Markdown lines: the models used, the result folder and why any model is missing."""
+        lines = [f"- masked LM: **{self.masked_lm.label if self.masked_lm else 'none'}**",
+                 f"- encoder: **{self.encoder.label if self.encoder else 'none'}**",
+                 f"- results: `results/kurita2019/{self.run}/`"]
+        lines += [f"- {k}: {v}" for k, v in self.status.items() if v]
+        return "\n".join(lines)
+
+
+def load_models(mlm_model: str, encoder_model: str, fallback_encoder: str) -> Models:
+    """Load the masked LM and the encoder the notebook names, never substituting silently: an encoder that is
+    not on this machine is replaced by ``fallback_encoder`` (the bundled MiniLM) and the status says so; a
+    missing masked LM stays None (its sections say why)."""
+    status: dict[str, str | None] = {}
+    masked_lm, status["masked LM"] = try_load(mlm.load_mlm, mlm_model)
+    encoder, status["encoder"] = try_load(contextual.load_encoder, encoder_model)
+    if encoder is None:
+        encoder, status["fallback encoder"] = try_load(contextual.load_encoder, fallback_encoder)
+        status["encoder"] += f" Falling back to {fallback_encoder!r}."
+    return Models(masked_lm=masked_lm, encoder=encoder, status=status, mlm_name=mlm_model)
+
+
+# --------------------------------------------------------------------------------------------------
+# Table 3
+# --------------------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -176,6 +244,30 @@ def table3(cats: Sequence[Category], *, embedding, embedding_name: str, encoder:
     return pd.DataFrame(rows)
 
 
+def table3_shown(t3: pd.DataFrame) -> pd.DataFrame:
+    """Table 3 for display: ``paper`` and ``ours`` as effect sizes with "*" when significant, ``p`` rounded
+    (a "-" where a method had no model).
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"paper_effect_size": [1.2], "paper_significant": [True], "effect_size": [0.5],
+    ...                   "significant": [False], "p_value": [0.0123]})
+    >>> table3_shown(t)[["paper", "ours", "p"]].values.tolist()
+    [['1.200*', '0.500', '0.012']]
+    """
+    return t3.assign(paper=[f"{d:.3f}{'*' if s else ''}" for d, s in zip(t3.paper_effect_size, t3.paper_significant)],
+                     ours=[("-" if pd.isna(d) else f"{d:.3f}{'*' if s else ''}")
+                           for d, s in zip(t3.effect_size, t3.significant)],
+                     p=[("-" if pd.isna(p) else f"{p:.2g}") for p in t3.p_value])
+
+
+def table3_figure(t3: pd.DataFrame, *, title: str):
+    """Paper vs ours, one row per category and method (:func:`wordbias.core.figures.effect_size_comparison`)."""
+    fig_t = t3.assign(test=t3.category.str.replace(" (", "\n(", regex=False) + " | "
+                      + t3.method.str.split(" (", regex=False).str[0])
+    return plots.effect_size_comparison(fig_t, title=title)
+
+
 def vocabulary_report(cats: Sequence[Category], vocabulary_model: contextual.Model, seed: int = 0) -> pd.DataFrame:
     """For each category and target set: how many words are in the vocabulary, which were removed, and
     which were cut to balance the sets (§3.1, §3.3: "only 5 of the African American names")."""
@@ -246,11 +338,34 @@ def table5(masked_lm: contextual.Model | None, *, batch_size: int = 32, progress
     return pd.DataFrame(rows), scores
 
 
-def topic_word_scores(masked_lm: contextual.Model, words: Sequence[str], *, batch_size: int = 32,
-                      progress: bool = False) -> dict[str, float]:
-    """§4: the log-probability bias score of each word in "TARGET are interested in ATTRIBUTE" with
-    TARGET = men vs women (positive = male), as used for the topic bias scores."""
-    g = stimuli.load_stimuli("kurita2019")["gap"]["topics"]
-    pairs = mlm.TemplatePairs(g["template"], tuple((a, b) for a, b in g["targets"]))
-    s = mlm.log_prob_bias_scores(masked_lm, list(words), [pairs], batch_size=batch_size, progress=progress)
-    return dict(zip(words, s.tolist()))
+def table5_score_tables(scores: Mapping[str, np.ndarray]) -> dict[str, pd.DataFrame]:
+    """Each Table 5 set's attributes with their bias scores (as :func:`table5` returns them), lowest first."""
+    attributes = table5_attributes()
+    out = {}
+    for key, sc in scores.items():
+        order = np.argsort(sc, kind="stable")
+        out[key] = pd.DataFrame({"attribute": np.array(attributes[key])[order], "bias_score": sc[order]})
+    return out
+
+
+def table5_extremes(scores: Mapping[str, np.ndarray], n: int = 5) -> pd.DataFrame:
+    """The ``n`` most male and most female attributes of each Table 5 set (one row per set)."""
+    attributes = table5_attributes()
+    ends = {key: (", ".join(np.array(attributes[key])[np.argsort(sc, kind="stable")[-n:][::-1]]),
+                  ", ".join(np.array(attributes[key])[np.argsort(sc, kind="stable")[:n]]))
+            for key, sc in scores.items()}
+    return pd.DataFrame(ends, index=["most male", "most female"]).T
+
+
+def table5_figure(scores: Mapping[str, np.ndarray]):
+    """A histogram of the bias scores of each Table 5 set, titled with the share above 0."""
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, len(scores), figsize=(3 * len(scores), 2.6), sharey=False)
+    for ax, (key, sc) in zip(np.atleast_1d(axes), scores.items()):
+        ax.hist(sc, bins=30, color="#4c72b0")
+        ax.axvline(0, color="black", lw=0.6)
+        ax.set_title(f"{key} ({100 * np.mean(sc > 0):.1f}% > 0)")
+        ax.set_xlabel("bias score he − she")
+    fig.tight_layout()
+    return fig

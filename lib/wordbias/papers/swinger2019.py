@@ -1,30 +1,87 @@
-"""Tables and crowdsourcing materials for an Unsupervised Bias Enumeration run (Swinger et al. 2019).
+"""Swinger et al. (2019), "What are the biases in my word embedding?": what its notebook shows.
 
-- :func:`name_list`            the names of Appendix C.1/C.2 mapped to an embedding's tokens.
-- :func:`group_table`          Tables 3 and 6: illustrative names, "+N", and a-posteriori demographics.
-- :func:`display_order`        the paper's column order (first names by decreasing % female).
-- :func:`significance_summary` Table 4's first column and Section 4.2's indirect-bias statistic.
-- :func:`qualification_exam`, :func:`matching_tasks`, :func:`rating_tasks`: Section 4.1's human evaluation,
-  as CSV-ready tables a class can run (the crowd's answers are not part of this project).
-
-Demographics never enter the algorithm: they are computed after it, from the bundled SSA, Tzioumis and
-Census tables (:mod:`wordbias.names`).
+UBE itself is :mod:`wordbias.measures.ube`; this module maps the names of Appendix C.1/C.2 to an embedding, runs
+UBE with the paper's group order, and builds and writes the tables (3-8), Figure 1, Section 4.2's indirect-bias
+count and Section 4.1's crowdsourcing files, each beside the paper's numbers (``data/stimuli/swinger2019.yaml``).
+Demographics never enter the algorithm: they are computed after it, from the bundled SSA, Tzioumis and Census
+tables (:mod:`wordbias.datasets.names`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Sequence
 
 import numpy as np
 import pandas as pd
 
+from wordbias import embeddings
+from wordbias.core import figures
 from wordbias.datasets import names as _names
+from wordbias.measures import debias, ube, weat
 from wordbias.measures.ube import UBEResult, illustrative_names
 from wordbias.measures.weat import unit_rows
 
+__all__ = [
+    "Crowdsourcing", "Lemma1Check", "NameList", "RunTables",
+    "cells_table", "cleaning_table", "crowdsourcing", "debias_summary", "debiased_embedding", "debiasing_by_group",
+    "demographics", "describe_names", "describe_run", "display_order", "figure1", "grid", "group_cards",
+    "group_shares", "group_table", "indirect_bias_table", "labels", "lemma1_check", "matching_tasks",
+    "n_significant_one_sex", "name_list", "paper_grid", "paper_table3", "paper_table6", "pct_female_table",
+    "qualification_exam", "rating_tasks", "run", "save_run", "shares_table", "significance_summary",
+    "summary_row", "table4", "write_summary",
+]
 
-@dataclass
+
+# --------------------------------------------------------------------------------------------------
+# Section 2.1: Lemma 1 on one WEAT
+# --------------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Lemma1Check:
+    """Lemma 1 on one WEAT: ``s`` = s(X, A, Y, B) and ``g`` = g(X, A, Y, B) for |X| = |Y| = ``k``."""
+
+    k: int
+    s: float
+    g: float
+
+    @property
+    def two_x_g(self) -> float:
+        """2|X| g(X, A, Y, B), which Lemma 1 says equals ``s``."""
+        return 2 * self.k * self.g
+
+
+def lemma1_check(kv, spec, *, cased: bool) -> Lemma1Check:
+    """Lemma 1 (s = 2|X| g for two equal-sized groups) on the WEAT ``spec`` (a
+    :class:`wordbias.datasets.stimuli.WeatSpec`): words the embedding lacks are dropped (lower-cased first when
+    the embedding is not ``cased``), then X and Y are cut to the shorter one's length.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> from wordbias.embeddings import to_keyed_vectors
+    >>> kv = to_keyed_vectors(["x1", "x2", "y1", "a", "b"],
+    ...                       np.array([[1, 0], [1, 1], [0, 1], [1, 0.2], [0.1, 1]], dtype=np.float32))
+    >>> spec = SimpleNamespace(X=("X1", "X2"), Y=("Y1", "Y2"), A=("A",), B=("B",))
+    >>> check = lemma1_check(kv, spec, cased=False)
+    >>> check.k, round(check.s, 6) == round(check.two_x_g, 6)
+    (1, True)
+    """
+    X, Y, A, B = ([w for w in (ws if cased else [v.lower() for v in ws]) if w in kv.key_to_index]
+                  for ws in (spec.X, spec.Y, spec.A, spec.B))
+    k = min(len(X), len(Y))
+    X, Y = X[:k], Y[:k]
+    s_stat = weat.test_statistic(weat.association(kv[X], kv[A], kv[B]), weat.association(kv[Y], kv[A], kv[B]))
+    g_val = ube.g([kv[X], kv[Y]], [kv[A], kv[B]])
+    return Lemma1Check(k=k, s=s_stat, g=g_val)
+
+
+# --------------------------------------------------------------------------------------------------
+# Step 1: names (Appendix C), one UBE run in the paper's group order, Figure 1
+# --------------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
 class NameList:
     """Names of one source mapped to an embedding: ``tokens`` in frequency order of the source,
     ``counts`` the source's counts (births or people) per token, ``missing`` the names without a token."""
@@ -38,7 +95,18 @@ class NameList:
 
 def name_list(kind: str, kv, *, cased: bool) -> NameList:
     """Appendix C.1 (``kind="first"``: SSA 1938–2017, ≥ 1,000 births) or C.2 (``"last"``: 2010 Census
-    surnames, ≥ 1,000 people), restricted to the names the embedding has."""
+    surnames, ≥ 1,000 people), restricted to the names the embedding has.
+
+    Examples
+    --------
+    >>> from wordbias.embeddings import to_keyed_vectors
+    >>> kv = to_keyed_vectors(["mary", "the", "john"], np.eye(3, dtype=np.float32))
+    >>> names = name_list("first", kv, cased=False)
+    >>> names.tokens, names.counts.tolist()
+    (['john', 'mary'], [3546765, 2104548])
+    >>> describe_names(names)
+    'first names: 9,670 in the data (>= 1,000), 2 in the embedding, 9,668 missing'
+    """
     if kind == "first":
         table = _names.ssa_first_names()
     elif kind == "last":
@@ -52,23 +120,78 @@ def name_list(kind: str, kv, *, cased: bool) -> NameList:
                     n_source=len(table))
 
 
+def describe_names(names: NameList) -> str:
+    """One line: how many names the source has and how many of them the embedding has."""
+    return (f"{names.kind} names: {names.n_source:,} in the data (>= 1,000), {len(names.tokens):,} in the "
+            f"embedding, {len(names.missing):,} missing")
+
+
 def demographics(res: UBEResult, kind: str) -> pd.DataFrame:
-    """:func:`wordbias.names.group_demographics` of the result's groups (in the result's group order)."""
+    """:func:`wordbias.datasets.names.group_demographics` of the result's groups (in the result's group order)."""
     return _names.group_demographics(res.groups(), kind=kind).reset_index(drop=True)
 
 
 def display_order(demo: pd.DataFrame, kind: str) -> list[int]:
     """The paper's group order: first names by decreasing % female (Tables 3, 6); the paper does not say how
-    it orders last-name groups, so those go by decreasing % White (a choice of ours)."""
+    it orders last-name groups, so those go by decreasing % White (a choice of ours). NaN goes last.
+
+    Examples
+    --------
+    >>> demo = pd.DataFrame(dict(pct_female=[10.0, np.nan, 90.0], pct_white=[50.0, 90.0, 10.0]))
+    >>> display_order(demo, "first"), display_order(demo, "last")
+    ([2, 0, 1], [1, 0, 2])
+    """
     key = "pct_female" if kind == "first" else "pct_white"
     values = demo[key].to_numpy(dtype=float)
     return [int(i) for i in np.argsort(-np.nan_to_num(values, nan=-np.inf), kind="stable")]  # positions
 
 
 def labels(kind: str, n: int) -> list[str]:
-    """F1..Fn for first names, L1..Ln for last names (the paper's labels)."""
+    """F1..Fn for first names, L1..Ln for last names (the paper's labels).
+
+    Examples
+    --------
+    >>> labels("first", 3), labels("last", 2)
+    (['F1', 'F2', 'F3'], ['L1', 'L2'])
+    """
     return [f"{'F' if kind == 'first' else 'L'}{i + 1}" for i in range(n)]
 
+
+def run(kv, names: NameList, *, cased: bool, progress: bool = False, **options) -> UBEResult:
+    """:func:`wordbias.measures.ube.run` on ``names`` (which are also kept out of the SVM's non-names), with
+    the groups put in the paper's order (:func:`display_order` of their :func:`demographics`).
+
+    ``options`` are :func:`~wordbias.measures.ube.run`'s (n, m, M, t, alpha, R, seed, ...); a misspelt one
+    raises ``TypeError`` there.
+    """
+    res = ube.run(kv, names.tokens, name_exclusions=names.tokens, cased=cased, progress=progress, **options)
+    demo = demographics(res, names.kind)
+    return res.reorder(display_order(demo, names.kind))
+
+
+def describe_run(res: UBEResult) -> str:
+    """One line: names before and after cleaning, words and categories, and how many cells have a test."""
+    cl = res.cleaning
+    return (f"{len(cl.tokens):,} names -> {len(res.names):,} after cleaning ({(~cl.kept).sum():,} removed); "
+            f"{len(res.words):,} words in {res.m} categories; {np.isfinite(res.sigma).sum()} of {res.n * res.m} "
+            f"(group, category) cells have a test (>= {res.params['t']} words in the Voronoi set)")
+
+
+def figure1(res: UBEResult, names: NameList, kv, embedding: str):
+    """Figure 1 (:func:`wordbias.core.figures.zipf_names`) for the names ``res`` cleaned: each name's log
+    share of the name data against its index in ``kv``'s vocabulary, kept vs removed. ``embedding`` is the
+    label in the title."""
+    cl = res.cleaning
+    counts = names.counts.loc[cl.tokens].to_numpy(dtype=float)
+    rank = np.array([kv.key_to_index[w] for w in cl.tokens])
+    return figures.zipf_names(rank, np.log(counts / names.counts.sum()), cl.kept,
+                              [w.capitalize() for w in cl.tokens],
+                              title=f"Figure 1 ({names.kind} names, {embedding})")
+
+
+# --------------------------------------------------------------------------------------------------
+# Tables 3, 5, 6, 7, 8: one run's tables and their CSV files
+# --------------------------------------------------------------------------------------------------
 
 def group_table(res: UBEResult, kv, kind: str, *, k: int = 5) -> pd.DataFrame:
     """Tables 3 / 6 for a result whose groups are already in display order: the k illustrative names
@@ -88,6 +211,124 @@ def group_table(res: UBEResult, kv, kind: str, *, k: int = 5) -> pd.DataFrame:
     return pd.concat([out, demo[cols]], axis=1)
 
 
+def grid(res: UBEResult, kind: str, *, top: int = 12, censor=None) -> pd.DataFrame:
+    """Tables 5 / 8: :meth:`UBEResult.grid` of the ``top`` WEATs with the paper's group labels; ``censor``
+    (e.g. :func:`wordbias.core.censor.censor`) maps each non-empty cell to its displayed form."""
+    return res.grid(top=top, labels=labels(kind, res.n), censor=censor)
+
+
+def cells_table(res: UBEResult, kind: str) -> pd.DataFrame:
+    """All n·m (group, category) cells (:meth:`UBEResult.tests`) with the paper's group labels."""
+    lab = labels(kind, res.n)
+    return res.tests().assign(group=lambda d: d["group"].map(dict(enumerate(lab))))
+
+
+def cleaning_table(res: UBEResult) -> pd.DataFrame:
+    """Appendix C.3's cleaning: each name token, its SVM margin, and whether it was kept."""
+    cl = res.cleaning
+    return pd.DataFrame(dict(token=cl.tokens, margin=cl.margin, kept=cl.kept))
+
+
+@dataclass(frozen=True)
+class RunTables:
+    """The tables of one UBE run, as :func:`save_run` writes them (``top12`` uncensored)."""
+
+    cleaning: pd.DataFrame
+    groups: pd.DataFrame
+    tests: pd.DataFrame
+    top12: pd.DataFrame
+
+
+def save_run(res: UBEResult, kv, kind: str, folder, tag: str) -> RunTables:
+    """Build one run's tables and write them to ``folder`` as ``{tag}_cleaning.csv``, ``{tag}_groups.csv``
+    (Table 3/6), ``{tag}_tests.csv`` (every cell) and ``{tag}_top12.csv`` (Table 5/8, uncensored)."""
+    folder = Path(folder)
+    tables = RunTables(cleaning=cleaning_table(res), groups=group_table(res, kv, kind),
+                       tests=cells_table(res, kind), top12=grid(res, kind))
+    tables.cleaning.to_csv(folder / f"{tag}_cleaning.csv", index=False, float_format="%.6g")
+    tables.groups.to_csv(folder / f"{tag}_groups.csv", index=False, float_format="%.4g")
+    tables.tests.to_csv(folder / f"{tag}_tests.csv", index=False, float_format="%.6g")
+    tables.top12.to_csv(folder / f"{tag}_top12.csv")
+    return tables
+
+
+# --------------------------------------------------------------------------------------------------
+# Tables 3 and 6: ours beside the paper's
+# --------------------------------------------------------------------------------------------------
+
+def paper_table3(paper: dict) -> pd.DataFrame:
+    """The paper's Table 3 (w2v first names) from ``data/stimuli/swinger2019.yaml``, illustrative names joined."""
+    p3 = pd.DataFrame(paper["table3"]["groups"])
+    p3["illustrative"] = p3["illustrative"].map(", ".join)
+    return p3
+
+
+def paper_table6(paper: dict, embedding: str) -> pd.DataFrame:
+    """The a-posteriori statistics of one embedding's groups in the paper's Table 6 ("fast", "glove", "deb",
+    "w2v_last"): one column per group, rows "more", the percentages and (first names) mean year."""
+    p6 = pd.DataFrame(paper["table6"][embedding]["groups"]).set_index("group")
+    return p6[[c for c in p6.columns if c.startswith("pct_") or c in ("mean_year", "more")]].T
+
+
+def group_shares(groups: pd.DataFrame) -> dict:
+    """How the groups split: the range of % female, the number of groups majority Black, Hispanic and Asian,
+    and of groups over 90% one sex (``None`` for the sex entries of last-name tables).
+
+    Examples
+    --------
+    >>> groups = pd.DataFrame(dict(pct_female=[95.0, 40.0, 3.0], pct_black=[60.0, 5.0, 10.0],
+    ...                            pct_hispanic=[1.0, 2.0, 3.0], pct_asian=[0.0, 55.0, 0.0]))
+    >>> shares = group_shares(groups)
+    >>> shares["pct_female_range"], shares["majority_black"], shares["groups_over_90pct_one_sex"]
+    ('3-95', 1, 2)
+    >>> group_shares(groups.drop(columns="pct_female"))["pct_female_range"] is None
+    True
+    """
+    df = groups
+    first = "pct_female" in df
+    return dict(
+        pct_female_range=f'{df["pct_female"].min():.0f}-{df["pct_female"].max():.0f}' if first else None,
+        majority_black=int((df["pct_black"] > 50).sum()), majority_hispanic=int((df["pct_hispanic"] > 50).sum()),
+        majority_asian=int((df["pct_asian"] > 50).sum()),
+        groups_over_90pct_one_sex=int(((df["pct_female"] > 90) | (df["pct_female"] < 10)).sum()) if first else None)
+
+
+def shares_table(groups: pd.DataFrame, paper: dict) -> pd.DataFrame:
+    """:func:`group_shares` of our first-name groups beside those of the paper's Table 3."""
+    return pd.DataFrame({"ours": group_shares(groups), "paper (w2v)": group_shares(paper_table3(paper))})
+
+
+def pct_female_table(groups: pd.DataFrame, paper: dict, embedding: str) -> pd.DataFrame:
+    """% female of each first-name group: ours (rounded), the paper's w2v (Table 3) and its fast, glove and
+    deb. embeddings (Table 6); one row per embedding, one column per group."""
+    p3 = paper_table3(paper)
+    table6 = {f"{e} (Table 6)": pd.DataFrame(paper["table6"][e]["groups"]).set_index("group")["pct_female"]
+              for e in ("fast", "glove", "deb")}
+    pct_f = pd.DataFrame({f"ours ({embedding})": groups.set_index("group")["pct_female"].round(0),
+                          "w2v (Table 3)": p3.set_index("group")["pct_female"]} | table6)
+    return pct_f.T[list(pct_f.index)]
+
+
+def paper_grid(table: dict) -> pd.DataFrame:
+    """The paper's Table 5 or 8 (``paper["table5"]``, ``paper["table8"]``) in :func:`grid`'s layout, rows
+    named by our topic labels (the paper does not name them).
+
+    Examples
+    --------
+    >>> table = dict(columns=["F1", "F2"], rows=[dict(topic_ours="food", cells={"F2": ["rice", "tea"]}),
+    ...                                          dict(topic_ours="sport", cells={"F1": ["golf"]})])
+    >>> paper_grid(table).to_dict(orient="index")
+    {'food': {'F1': '', 'F2': 'rice, tea'}, 'sport': {'F1': 'golf', 'F2': ''}}
+    """
+    rows = [{g: ", ".join(ws) for g, ws in row["cells"].items()} | {"topic (our label)": row["topic_ours"]}
+            for row in table["rows"]]
+    return pd.DataFrame(rows).set_index("topic (our label)").reindex(columns=table["columns"]).fillna("")
+
+
+# --------------------------------------------------------------------------------------------------
+# Table 4, Section 4.2 and the summary
+# --------------------------------------------------------------------------------------------------
+
 def significance_summary(res: UBEResult) -> dict:
     """Table 4's "# significant" and Section 4.2's potential indirect biases (eq. 1) for one run."""
     hits, total = res.indirect_bias()
@@ -95,6 +336,77 @@ def significance_summary(res: UBEResult) -> dict:
                 n_cells=res.n * res.m, critical_p=res.critical_p,
                 min_p=float(res.p.min()), fourtuples=total,
                 pct_indirect_bias=(100.0 * hits / total) if total else float("nan"))
+
+
+def summary_row(res: UBEResult, run: str) -> dict:
+    """One row of ``summary.csv``: the ``run``'s name, then :func:`significance_summary`."""
+    return dict(run=run, **significance_summary(res))
+
+
+def write_summary(rows: Sequence[dict], embedding: str, folder) -> pd.DataFrame:
+    """The :func:`summary_row` of every run, with the embedding's label, written to ``folder/summary.csv``."""
+    summary = pd.DataFrame(list(rows))
+    summary.insert(1, "embedding", embedding)
+    summary.to_csv(Path(folder) / "summary.csv", index=False, float_format="%.6g")
+    return summary
+
+
+def table4(summary: dict, paper: dict, embedding: str) -> pd.DataFrame:
+    """Table 4: our number of significant associations beside the paper's three embeddings (the accuracy and
+    offensiveness columns need crowd workers)."""
+    p4 = pd.DataFrame(paper["table4"]).set_index("embedding")
+    ours = {"embedding": embedding, "# significant": summary["n_significant"],
+            "% accurate": "needs crowd workers", "% offensive": "needs crowd workers"}
+    theirs = {f"paper: {e}": {"embedding": e, "# significant": r.n_significant, "% accurate": r.pct_accurate,
+                              "% offensive": r.pct_offensive} for e, r in p4.iterrows()}
+    return pd.DataFrame({"ours": ours} | theirs).T
+
+
+def indirect_bias_table(summary: dict, paper: dict, embedding: str) -> pd.DataFrame:
+    """Section 4.2: significant fourtuples and % potential indirect bias, ours beside the paper's."""
+    pi = pd.DataFrame(paper["indirect_bias"]).set_index("embedding")
+    ours = f"ours ({embedding})"
+    return pd.DataFrame({
+        "significant fourtuples": {ours: summary["fourtuples"], **pi["n_fourtuples"].to_dict()},
+        "% potential indirect bias": {ours: round(summary["pct_indirect_bias"], 1),
+                                      **pi["pct_potential_indirect_bias"].to_dict()}})
+
+
+# --------------------------------------------------------------------------------------------------
+# Table 7: a hard-debiased embedding
+# --------------------------------------------------------------------------------------------------
+
+def debiased_embedding(debiased: str, kv):
+    """Table 7's embedding and the debiasing report: ``"auto"`` hard-debiases ``kv``
+    (:func:`wordbias.measures.debias.hard_debias`); another non-empty string is an embedding name or path to
+    load (report ``None``); ``""`` gives ``(None, None)``."""
+    if debiased == "auto":
+        return debias.hard_debias(kv)
+    if debiased:
+        return embeddings.load(debiased, progress=False), None
+    return None, None
+
+
+def debias_summary(report) -> dict:
+    """The scalar entries of a :class:`~wordbias.measures.debias.HardDebiasReport`, floats to 4 decimals."""
+    return {k: (round(v, 4) if isinstance(v, float) else v) for k, v in report.summary().items()
+            if not isinstance(v, (list, dict))}
+
+
+def debiasing_by_group(groups: pd.DataFrame, res: UBEResult, groups_deb: pd.DataFrame,
+                       res_deb: UBEResult) -> pd.DataFrame:
+    """Table 7's comparison: per first-name group, % female and # significant associations, original and
+    hard-debiased (group k of one run beside group k of the other, both in display order)."""
+    return pd.DataFrame({
+        "original: % female": groups["pct_female"].round(0).to_numpy(),
+        "original: # significant": res.significant.sum(axis=1),
+        "debiased: % female": groups_deb["pct_female"].round(0).to_numpy(),
+        "debiased: # significant": res_deb.significant.sum(axis=1)}, index=labels("first", res.n))
+
+
+def n_significant_one_sex(groups: pd.DataFrame, res: UBEResult) -> int:
+    """Significant associations of the groups over 90% or under 10% female."""
+    return int(res.significant[((groups["pct_female"] > 90) | (groups["pct_female"] < 10)).to_numpy()].sum())
 
 
 # --------------------------------------------------------------------------------------------------
@@ -148,3 +460,32 @@ def rating_tasks(matching: pd.DataFrame) -> pd.DataFrame:
     out = matching[["weat", "category", "answer", "words"]].rename(columns={"answer": "group"}).copy()
     out["rating_1_to_7"] = ""
     return out
+
+
+@dataclass(frozen=True)
+class Crowdsourcing:
+    """Section 4.1's materials for one run: group cards, qualification exam, matching and rating tasks."""
+
+    cards: pd.DataFrame
+    exam: pd.DataFrame
+    matching: pd.DataFrame
+    rating: pd.DataFrame
+
+    def write(self, folder) -> None:
+        """Write the four tables to ``folder`` (created if needed) as ``group_cards.csv``,
+        ``qualification_exam.csv``, ``matching_tasks.csv`` and ``rating_tasks.csv``."""
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        self.cards.to_csv(folder / "group_cards.csv", index=False)
+        self.exam.to_csv(folder / "qualification_exam.csv", index=False)
+        self.matching.to_csv(folder / "matching_tasks.csv", index=False)
+        self.rating.to_csv(folder / "rating_tasks.csv", index=False)
+
+
+def crowdsourcing(res: UBEResult, kv, kind: str, *, seed: int = 0) -> Crowdsourcing:
+    """All of Section 4.1's materials; the exam draws no name that the group cards show."""
+    cards = group_cards(res, kv, kind)
+    shown = [g.lower().split(", ") for g in cards["illustrative"]]
+    exam = qualification_exam(res, kind, seed=seed, exclude=shown)
+    matching = matching_tasks(res, kind)
+    return Crowdsourcing(cards=cards, exam=exam, matching=matching, rating=rating_tasks(matching))

@@ -279,22 +279,3 @@ def test_wefat_tests():
     assert f1.paper["glove"]["r"] == 0.90 and f2.paper["glove"]["r"] == 0.84
     assert f1.A[0] == "female" and f1.B[0] == "male"
     assert not math.isnan(f1.property.mean())
-
-
-def test_racial_bias_sets_apply_removals_and_the_intersection_rule():
-    from wordbias.datasets import stimuli as st
-
-    attrs = st.load_stimuli("racial_bias_report")["attributes"]
-    for kind, a in attrs.items():
-        A1, A2 = st.racial_bias_sets(kind)
-        assert not set(A1) & set(A2)
-        assert not set(a["removed"]["A2"]) & set(A2) and not set(a["removed"]["A1"]) & set(A1)
-        assert set(A1) <= set(a["A1"]) and set(A2) <= set(a["A2"])
-        if not a["intersection_removed"]:
-            assert len(A1) == len(a["A1"]) - len(a["removed"]["A1"])
-        lower = st.racial_bias_sets(kind, cased=False)
-        assert lower == (tuple(w.lower() for w in A1), tuple(w.lower() for w in A2))
-    A1, A2 = st.racial_bias_sets("implicit")
-    assert "Mikayla" not in A2
-    with pytest.raises(KeyError, match="unknown"):
-        st.racial_bias_sets("nope")

@@ -280,44 +280,6 @@ def test_hard_debias_out_argument():
 
 
 # --------------------------------------------------------------------------------------------------
-# the cached debiased embedding
-# --------------------------------------------------------------------------------------------------
-
-
-def test_load_debiased_caches(tmp_path, monkeypatch):
-    monkeypatch.setenv("WORDBIAS_EMBEDDINGS", str(tmp_path / "emb"))
-    source = embeddings.save(synthetic(), tmp_path / "small")
-    expected, report = D.hard_debias(embeddings.load(source))
-    first = D.load_debiased(source)
-    folder = D.cache_dir(source)
-    assert folder.parent == tmp_path / "emb" / embeddings.CACHE_DIRNAME
-    stored = json.loads((folder / "hard_debias.json").read_text())
-    assert stored["report"]["n_neutralized"] == report.n_neutralized
-    np.testing.assert_array_equal(first.vectors, expected.vectors)
-    assert first.index_to_key == expected.index_to_key
-
-    def fail(*args, **kwargs):
-        raise AssertionError("recomputed despite a fresh cache")
-
-    monkeypatch.setattr(D, "hard_debias", fail)
-    np.testing.assert_array_equal(D.load_debiased(source).vectors, expected.vectors)
-    monkeypatch.undo()
-    monkeypatch.setenv("WORDBIAS_EMBEDDINGS", str(tmp_path / "emb"))
-    embeddings.save(synthetic(seed=1), source)  # new vectors under the same name: rebuilt
-    np.testing.assert_array_equal(D.load_debiased(source).vectors,
-                                  D.hard_debias(embeddings.load(source))[0].vectors)
-    assert not np.array_equal(D.load_debiased(source).vectors, expected.vectors)
-
-
-def test_load_debiased_without_cache_writes_nothing(tmp_path, monkeypatch):
-    monkeypatch.setenv("WORDBIAS_EMBEDDINGS", str(tmp_path / "emb"))
-    source = embeddings.save(synthetic(), tmp_path / "small")
-    kv = D.load_debiased(source, cache=False)
-    assert kv.vectors.dtype == np.float32
-    assert not (tmp_path / "emb").exists()
-
-
-# --------------------------------------------------------------------------------------------------
 # GloVe 6B 50d (bundled; memory-mapped, loads in well under 2 s)
 # --------------------------------------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""Tests for wordbias.ube: the generalised WEAT (Lemmas 1-3 of Swinger et al. 2019), the word selection,
+"""Tests for wordbias.measures.ube: the generalised WEAT (Lemmas 1-3 of Swinger et al. 2019), the word selection,
 the fast rotational null against explicit d×d Haar rotations, BH, determinism, and planted/null
 embeddings."""
 
@@ -166,10 +166,10 @@ def test_fast_null_equals_explicit_rotation_of_every_name(seed):
 
 def test_rotational_null_is_deterministic_whatever_batch_and_workers():
     W, cat, Xbar, Abar = _random_problem(3)
-    a = ube.rotational_null(W, cat, Xbar, Abar, 3, 150, seed=7, batch=8, workers=2, progress=False)
-    b = ube.rotational_null(W, cat, Xbar, Abar, 3, 150, seed=7, batch=3, workers=1, progress=False)
-    c = ube.rotational_null(W, cat, Xbar, Abar, 3, 150, seed=8, batch=8, workers=2, progress=False)
-    d = ube.rotational_null(W, cat, Xbar, Abar, 3, 70, seed=7, batch=8, workers=2, progress=False)
+    a = ube.rotational_null(W, cat, Xbar, Abar, 3, 150, seed=7, batch_size=8, workers=2, progress=False)
+    b = ube.rotational_null(W, cat, Xbar, Abar, 3, 150, seed=7, batch_size=3, workers=1, progress=False)
+    c = ube.rotational_null(W, cat, Xbar, Abar, 3, 150, seed=8, batch_size=8, workers=2, progress=False)
+    d = ube.rotational_null(W, cat, Xbar, Abar, 3, 70, seed=7, batch_size=8, workers=2, progress=False)
     assert np.array_equal(a, b)
     assert np.array_equal(a[:70], d)          # a prefix of the rotations is the smaller null
     assert not np.array_equal(a, c)

@@ -1,6 +1,6 @@
 """The log-probability bias score (Kurita et al. 2019, §2, §3.2) on tiny BERT masked LMs built here.
 
-The planted model (:mod:`wordbias.tiny_mlm`) makes the expected sign known; a randomly initialised BERT
+The planted model (:mod:`wordbias.models.tiny_mlm`) makes the expected sign known; a randomly initialised BERT
 checks the pipeline against a plain one-sentence-at-a-time computation.
 """
 

@@ -1,4 +1,4 @@
-"""Tests for wordbias.repro: classify regenerated outputs against a temporary git repository."""
+"""Tests for wordbias.core.repro: classify regenerated outputs against a temporary git repository."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from wordbias.core import permutation as stats
+from wordbias.core import permutation
 
 
 def brute_count(values, k, threshold):
@@ -19,20 +19,20 @@ def test_meet_in_the_middle_matches_enumeration(n, k, seed):
     rng = np.random.default_rng(seed)
     values = rng.normal(size=n)
     for threshold in (values[:k].sum(), 0.0, values.max() * k, -10.0):
-        assert stats.count_subsets_at_least(values, k, threshold) == brute_count(values, k, threshold)
+        assert permutation.count_subsets_at_least(values, k, threshold) == brute_count(values, k, threshold)
 
 
 def test_ties_are_counted_as_extreme():
     values = np.array([1.0, 1.0, 1.0, 0.0, 0.0, 0.0])  # many equal subset sums
     for thr in (0, 1, 2, 3):
-        assert stats.count_subsets_at_least(values, 3, thr) == brute_count(values, 3, thr)
-    p = stats.subset_sum_tail_exact(values, 3, 3.0)
+        assert permutation.count_subsets_at_least(values, 3, thr) == brute_count(values, 3, thr)
+    p = permutation.subset_sum_tail_exact(values, 3, 3.0)
     assert p.p_value == 1 / comb(6, 3)  # only the observed partition reaches the maximum
 
 
 def test_exact_p_is_never_zero_and_has_resolution():
     values = np.arange(10.0)
-    p = stats.subset_sum_tail_exact(values, 5, values[5:].sum())
+    p = permutation.subset_sum_tail_exact(values, 5, values[5:].sum())
     assert p.p_value == 1 / comb(10, 5) == p.resolution
 
 
@@ -40,8 +40,8 @@ def test_monte_carlo_agrees_with_exact_within_error():
     rng = np.random.default_rng(7)
     values = rng.normal(size=16)
     obs = np.sort(values)[-8:].sum() - 1.5
-    exact = stats.subset_sum_tail_exact(values, 8, obs)
-    mc = stats.subset_sum_tail_mc(values, 8, obs, n_permutations=200_000, seed=3)
+    exact = permutation.subset_sum_tail_exact(values, 8, obs)
+    mc = permutation.subset_sum_tail_mc(values, 8, obs, n_permutations=200_000, seed=3)
     assert mc.p_method == "monte-carlo" and mc.n_permutations == 200_000
     assert abs(mc.p_value - exact.p_value) < 4 * mc.se + 1 / 200_001
 
@@ -49,12 +49,12 @@ def test_monte_carlo_agrees_with_exact_within_error():
 def test_monte_carlo_add_one_rule_and_determinism():
     values = np.arange(20.0)
     top = values[10:].sum()
-    mc = stats.subset_sum_tail_mc(values, 10, top, n_permutations=1000, seed=1)
+    mc = permutation.subset_sum_tail_mc(values, 10, top, n_permutations=1000, seed=1)
     # the maximum is one partition in 184756: almost surely never drawn, so p = 1/(R+1)
     assert mc.p_value == pytest.approx((mc.n_extreme + 1) / 1001)
-    again = stats.subset_sum_tail_mc(values, 10, 95.0, n_permutations=5000, seed=11)
-    same = stats.subset_sum_tail_mc(values, 10, 95.0, n_permutations=5000, seed=11)
-    other = stats.subset_sum_tail_mc(values, 10, 95.0, n_permutations=5000, seed=12)
+    again = permutation.subset_sum_tail_mc(values, 10, 95.0, n_permutations=5000, seed=11)
+    same = permutation.subset_sum_tail_mc(values, 10, 95.0, n_permutations=5000, seed=11)
+    other = permutation.subset_sum_tail_mc(values, 10, 95.0, n_permutations=5000, seed=12)
     assert again == same
     assert again.n_extreme != other.n_extreme or again.p_value != other.p_value
 
@@ -62,7 +62,7 @@ def test_monte_carlo_add_one_rule_and_determinism():
 def test_random_subsets_are_uniform():
     # each element should be in a random k-subset with probability k/N
     values = np.eye(6)[0]  # only element 0 counts
-    sums = stats.random_subset_sums(values, 2, 60_000, np.random.default_rng(0))
+    sums = permutation.random_subset_sums(values, 2, 60_000, np.random.default_rng(0))
     assert abs(sums.mean() - 2 / 6) < 0.01
 
 
@@ -70,7 +70,7 @@ def test_normal_moments_match_enumeration():
     rng = np.random.default_rng(5)
     values = rng.normal(size=10)
     sums = np.array([values[list(c)].sum() for c in itertools.combinations(range(10), 4)])
-    mean, sd = stats.subset_sum_moments(values, 4)
+    mean, sd = permutation.subset_sum_moments(values, 4)
     assert mean == pytest.approx(sums.mean())
     assert sd == pytest.approx(sums.std(ddof=0))
 
@@ -79,24 +79,24 @@ def test_normal_approximation_close_for_large_sets():
     rng = np.random.default_rng(9)
     values = rng.normal(size=40)
     obs = values[:20].sum() + 2.0
-    exact = stats.subset_sum_tail_exact(values, 20, obs).p_value
-    normal = stats.subset_sum_tail_normal(values, 20, obs).p_value
+    exact = permutation.subset_sum_tail_exact(values, 20, obs).p_value
+    normal = permutation.subset_sum_tail_normal(values, 20, obs).p_value
     assert abs(exact - normal) < 0.02
 
 
 def test_dispatch_and_errors():
     values = np.arange(8.0)
-    assert stats.subset_sum_tail(values, 4, 20.0).p_method == "exact"
+    assert permutation.subset_sum_tail(values, 4, 20.0).p_method == "exact"
     big = np.arange(60.0)
-    assert stats.subset_sum_tail(big, 30, 900.0, n_permutations=1000).p_method == "monte-carlo"
+    assert permutation.subset_sum_tail(big, 30, 900.0, n_permutations=1000).p_method == "monte-carlo"
     with pytest.raises(ValueError, match="unknown p-value method"):
-        stats.subset_sum_tail(values, 4, 1.0, p_method="bogus")
+        permutation.subset_sum_tail(values, 4, 1.0, p_method="bogus")
     with pytest.raises(ValueError, match="between 1 and N-1"):
-        stats.subset_sum_tail(values, 0, 1.0)
+        permutation.subset_sum_tail(values, 0, 1.0)
     with pytest.raises(ValueError, match="NaN"):
-        stats.subset_sum_tail(np.array([1.0, np.nan, 2.0]), 1, 1.0)
+        permutation.subset_sum_tail(np.array([1.0, np.nan, 2.0]), 1, 1.0)
     with pytest.raises(ValueError, match="degenerate"):
-        stats.subset_sum_tail_normal(np.ones(6), 3, 3.0)
+        permutation.subset_sum_tail_normal(np.ones(6), 3, 3.0)
 
 
 def test_exact_matches_scipy_permutation_test():
@@ -106,7 +106,7 @@ def test_exact_matches_scipy_permutation_test():
     res = sps.permutation_test((x, y), lambda a, b, axis: a.sum(axis=axis) - b.sum(axis=axis),
                                permutation_type="independent", alternative="greater",
                                n_resamples=10**6, vectorized=True)
-    ours = stats.subset_sum_tail_exact(np.concatenate([x, y]), 7, x.sum())
+    ours = permutation.subset_sum_tail_exact(np.concatenate([x, y]), 7, x.sum())
     assert ours.p_value == pytest.approx(res.pvalue, rel=1e-12)
 
 
@@ -144,15 +144,15 @@ def test_exact_count_matches_dynamic_programme(n, k, seed):
     if n <= 41:  # every subset sum is kept: thresholds anywhere
         thresholds += [values[:k].sum(), k * values.mean(), srt[-k:].sum(), srt[:k].sum()]
     for thr in thresholds:
-        assert stats.count_subsets_at_least(values, k, thr) == dp_count(values, k, thr), thr
-    assert stats.count_subsets_at_least(values, k, srt[-k:].sum()) >= 1  # the top subset reaches its own sum
+        assert permutation.count_subsets_at_least(values, k, thr) == dp_count(values, k, thr), thr
+    assert permutation.count_subsets_at_least(values, k, srt[-k:].sum()) >= 1  # the top subset reaches its own sum
 
 
 def test_exact_count_does_not_depend_on_order_or_threads():
     rng = np.random.default_rng(4)
     values = rng.normal(size=64)
     obs = np.sort(values)[-32:].sum() - 4.0   # far in the upper tail: the pruned count
-    counts = {stats.count_subsets_at_least(values[rng.permutation(64)], 32, obs, workers=w) for w in (1, 2)
+    counts = {permutation.count_subsets_at_least(values[rng.permutation(64)], 32, obs, workers=w) for w in (1, 2)
               for _ in range(2)}
     assert len(counts) == 1 and counts.pop() > 0
 
@@ -160,13 +160,13 @@ def test_exact_count_does_not_depend_on_order_or_threads():
 def test_exact_count_too_large_is_reported_and_auto_falls_back():
     rng = np.random.default_rng(6)
     values = rng.normal(size=64)
-    with pytest.raises(stats.ExactCountTooLarge, match="monte-carlo"):
-        stats.count_subsets_at_least(values, 32, values[:32].sum(), max_sums=10_000)
-    auto = stats.subset_sum_tail(values, 32, values[:32].sum(), n_permutations=1000)
+    with pytest.raises(permutation.ExactCountTooLarge, match="monte-carlo"):
+        permutation.count_subsets_at_least(values, 32, values[:32].sum(), max_sums=10_000)
+    auto = permutation.subset_sum_tail(values, 32, values[:32].sum(), n_permutations=1000)
     assert auto.p_method == "monte-carlo"
-    far = stats.subset_sum_tail(values, 32, np.sort(values)[-32:].sum() - 2.0, n_permutations=1000)
+    far = permutation.subset_sum_tail(values, 32, np.sort(values)[-32:].sum() - 2.0, n_permutations=1000)
     assert far.p_method == "exact" and far.n_extreme >= 1  # far in the tail: the pruned count is cheap
-    assert stats.EXACT_MAX_N >= 50  # "auto" counts every 25+25 test exactly
+    assert permutation.EXACT_MAX_N >= 50  # "auto" counts every 25+25 test exactly
 
 
 # --------------------------------------------------------------------------------------------------
@@ -176,23 +176,23 @@ def test_exact_count_too_large_is_reported_and_auto_falls_back():
 def test_monte_carlo_bit_identical_on_any_number_of_threads():
     rng = np.random.default_rng(8)
     values = rng.normal(size=30)
-    runs = [stats.subset_sum_tail_mc(values, 15, values[:15].sum(), n_permutations=3 * stats.MC_BLOCK + 17, seed=5,
+    runs = [permutation.subset_sum_tail_mc(values, 15, values[:15].sum(), n_permutations=3 * permutation.MC_BLOCK + 17, seed=5,
                                      workers=w) for w in (1, 2, 3)]
     assert runs[0] == runs[1] == runs[2]
-    sums = [stats.random_subset_sums(values, 11, 2 * stats.MC_BLOCK + 5, 9, workers=w) for w in (1, 3)]
+    sums = [permutation.random_subset_sums(values, 11, 2 * permutation.MC_BLOCK + 5, 9, workers=w) for w in (1, 3)]
     assert np.array_equal(sums[0], sums[1])
     # the first R draws do not depend on how many follow
-    longer = stats.random_subset_sums(values, 11, 4 * stats.MC_BLOCK, 9)
+    longer = permutation.random_subset_sums(values, 11, 4 * permutation.MC_BLOCK, 9)
     assert np.array_equal(longer[:sums[0].size], sums[0])
 
 
 def test_monte_carlo_seed_from_generator_is_reproducible():
     values = np.arange(12.0)
-    a = stats.subset_sum_tail_mc(values, 6, 40.0, n_permutations=5000, seed=np.random.default_rng(3))
-    b = stats.subset_sum_tail_mc(values, 6, 40.0, n_permutations=5000, seed=np.random.default_rng(3))
+    a = permutation.subset_sum_tail_mc(values, 6, 40.0, n_permutations=5000, seed=np.random.default_rng(3))
+    b = permutation.subset_sum_tail_mc(values, 6, 40.0, n_permutations=5000, seed=np.random.default_rng(3))
     g = np.random.default_rng(3)
-    c1 = stats.subset_sum_tail_mc(values, 6, 40.0, n_permutations=5000, seed=g)
-    c2 = stats.subset_sum_tail_mc(values, 6, 40.0, n_permutations=5000, seed=g)  # the generator has moved on
+    c1 = permutation.subset_sum_tail_mc(values, 6, 40.0, n_permutations=5000, seed=g)
+    c2 = permutation.subset_sum_tail_mc(values, 6, 40.0, n_permutations=5000, seed=g)  # the generator has moved on
     assert a == b == c1 and c2.n_extreme != c1.n_extreme
 
 
@@ -204,17 +204,17 @@ def test_monte_carlo_draws_every_subset_equally_often_and_independently(k):
     values = 2.0 ** np.arange(6)
     expected = np.sort([sum(values[list(c)]) for c in itertools.combinations(range(6), k)])
     m = expected.size
-    sums = stats.random_subset_sums(values, k, 200_000, 0)
+    sums = permutation.random_subset_sums(values, k, 200_000, 0)
     codes = np.searchsorted(expected, sums)
     assert np.array_equal(expected[codes], sums)
     assert sps.chisquare(np.bincount(codes, minlength=m)).pvalue > 1e-3
     assert sps.chisquare(np.bincount(codes[:-1] * m + codes[1:], minlength=m * m)).pvalue > 1e-3
-    first = [stats.random_subset_sums(values, k, 1, seed)[0] for seed in range(3000)]
+    first = [permutation.random_subset_sums(values, k, 1, seed)[0] for seed in range(3000)]
     assert sps.chisquare(np.bincount(np.searchsorted(expected, first), minlength=m)).pvalue > 1e-3
 
 
 # --------------------------------------------------------------------------------------------------
-# differential tests against scipy.stats.permutation_test on the same data
+# differential tests against scipy.permutation.permutation_test on the same data
 # --------------------------------------------------------------------------------------------------
 
 def _weat_d(a, b, axis):

@@ -12,6 +12,7 @@ import pytest
 
 from wordbias.models import contextual
 from wordbias.papers import kurita2019 as kurita
+from wordbias.papers import kurita2019_gap as kgap
 from wordbias.measures import mlm
 from wordbias.core import paths
 from wordbias.datasets import stimuli
@@ -73,7 +74,7 @@ def test_categories_match_tables_1_and_2():
 
 @pytest.fixture(scope="module")
 def planted(tmp_path_factory):
-    """Career words planted male, family words female (as `python -m wordbias.tiny_mlm`)."""
+    """Career words planted male, family words female (as `python -m wordbias.models.tiny_mlm`)."""
     cf = stimuli.load_stimuli("kurita2019")["categories"]["career_family"]
     path = tiny_mlm.build(tmp_path_factory.mktemp("tiny"), male=[w.lower() for w in cf["A"]],
                           female=[w.lower() for w in cf["B"]], targets=[("he", "she"), ("boys", "girls"), ("men", "women")])
@@ -151,5 +152,54 @@ def test_table5_and_topic_scores(planted):
     assert t5.loc[0, "percent_male"] == pytest.approx(100 * np.mean(scores["salary"] > noise))
     t0, s0 = kurita.table5(None, unavailable="none")
     assert t0.percent_male.isna().all() and s0 == {}
-    w = kurita.topic_word_scores(m, ["career", "family", "music"])
+    w = kgap.topic_word_scores(m, ["career", "family", "music"])
     assert w["career"] > 0 > w["family"]
+    scorer, source = kgap.topic_word_scorer(m, batch_size=8)
+    assert scorer(["career", "family", "music"]) == pytest.approx(w) and m.label in source
+    assert kgap.topic_word_scorer(None) == (None, None)
+
+
+def test_table5_displays(planted):
+    m, _ = planted
+    _, scores = kurita.table5(m)
+    tables = kurita.table5_score_tables(scores)
+    assert list(tables) == list(scores)
+    for key, t in tables.items():
+        assert list(t.columns) == ["attribute", "bias_score"] and t.bias_score.is_monotonic_increasing
+        assert sorted(t.attribute) == sorted(kurita.table5_attributes()[key])
+    ends = kurita.table5_extremes(scores, n=2)
+    assert list(ends.columns) == ["most male", "most female"] and list(ends.index) == list(scores)
+    top = tables["salary"].attribute.tolist()
+    assert ends.loc["salary", "most male"] == f"{top[-1]}, {top[-2]}"
+    assert ends.loc["salary", "most female"] == f"{top[0]}, {top[1]}"
+    fig = kurita.table5_figure(scores)
+    assert len(fig.axes) == len(scores)
+
+
+def test_load_models_falls_back_and_says_why(planted, tmp_path, monkeypatch):
+    m, _ = planted
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    missing = str(tmp_path / "no-such-model")
+    models = kurita.load_models(m.path, missing, m.path)
+    assert models.masked_lm.label == m.label and models.encoder.kind == "encoder"
+    assert "no-such-model" in models.status["encoder"] and models.status["encoder"].endswith(
+        f"Falling back to {m.path!r}.")
+    assert models.vocabulary_model is models.encoder and models.run == m.label and models.no_mlm == ""
+    assert f"- results: `results/kurita2019/{m.label}/`" in models.describe()
+    none = kurita.load_models(missing, missing, missing)
+    assert none.masked_lm is None and none.encoder is None and none.vocabulary_model is None
+    assert none.no_mlm == f"no masked LM: {missing!r} is not available" and none.run == ""
+    assert kurita.try_load(lambda name: name.upper(), "x") == ("X", None)
+
+
+def test_table3_display():
+    t3 = pd.DataFrame({"category": ["Career (a)", "Career (a)"],
+                       "method": ["WEAT on GloVe (reduced lists)", "log probability bias score"],
+                       "paper_effect_size": [1.5, 1.126], "paper_significant": [True, False],
+                       "effect_size": [0.61234, np.nan], "significant": [False, None], "p_value": [0.0123, np.nan]})
+    shown = kurita.table3_shown(t3)
+    assert shown.paper.tolist() == ["1.500*", "1.126"] and shown.ours.tolist() == ["0.612", "-"]
+    assert shown.p.tolist() == ["0.012", "-"]
+    fig = kurita.table3_figure(t3, title="t")
+    assert sorted(t.get_text() for t in fig.axes[0].get_yticklabels()) == [
+        "Career\n(a) | WEAT on GloVe", "Career\n(a) | log probability bias score"]

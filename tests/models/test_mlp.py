@@ -1,0 +1,145 @@
+"""The Kaggle MLP of Kurita et al. (2019), Section 4 (wordbias.models.mlp), on planted data: it learns, is
+deterministic, restores its best weights, equals a plain torch model, and its seed study equals lone fits."""
+
+import numpy as np
+import pytest
+
+from wordbias.models import mlp
+
+
+def _planted(n=600, d=12, seed=1):
+    """Features whose class is the argmax of three fixed linear functions of the input."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d)).astype(np.float32)
+    y = np.argmax(X @ rng.normal(size=(d, 3)), axis=1)
+    return X, y
+
+
+SMALL = mlp.MLPConfig(hidden=16, dropout=0.2, max_epochs=60, patience=10, n_folds=3)
+
+
+def test_mlp_learns_a_planted_signal_and_is_deterministic():
+    import torch
+
+    X, y = _planted()
+    threads, det = torch.get_num_threads(), torch.are_deterministic_algorithms_enabled()
+    state = torch.random.get_rng_state()
+    a = mlp.fit_predict(X[:450], y[:450], X[450:], cfg=SMALL, seed=3)
+    assert mlp.scores(y[450:], a.proba)["accuracy"] > 0.75  # chance is about 1/3
+    assert np.allclose(a.proba.sum(axis=1), 1) and a.proba.shape == (150, 3)
+    b = mlp.fit_predict(X[:450], y[:450], X[450:], cfg=SMALL, seed=3)
+    np.testing.assert_array_equal(a.proba, b.proba)  # bit for bit
+    c = mlp.fit_predict(X[:450], y[:450], X[450:], cfg=SMALL, seed=4)
+    assert not np.array_equal(a.proba, c.proba)
+    # global torch state is left as it was
+    assert torch.get_num_threads() == threads and torch.are_deterministic_algorithms_enabled() == det
+    assert torch.equal(torch.random.get_rng_state(), state)
+    # shuffled labels: nothing to learn
+    rng = np.random.default_rng(0)
+    d = mlp.fit_predict(X[:450], rng.permutation(y[:450]), X[450:], cfg=SMALL, seed=3)
+    assert mlp.scores(y[450:], d.proba)["accuracy"] < 0.5
+
+
+def test_early_stopping_restores_the_best_weights():
+    import torch
+
+    X, y = _planted(n=300)
+    folds = mlp.fold_indices(len(X), SMALL, seed=0)
+    ens = mlp.train_ensemble(X, y, folds, cfg=SMALL, seed=0)
+    assert ens.n_models == 3
+    held = ens.fold_proba(X)
+    pen = SMALL.l2 * (ens.params["W2"] ** 2).sum(dim=(1, 2)).detach().numpy()
+    for k, (tr, va) in enumerate(folds):
+        assert mlp.log_loss(y[va], held[k, va]) + pen[k] == pytest.approx(ens.best_val_loss[k], rel=1e-4)
+        assert ens.epochs_run[k] == min(ens.best_epochs[k] + SMALL.patience, SMALL.max_epochs)
+        assert len(np.intersect1d(tr, va)) == 0 and len(tr) + len(va) == len(X)
+    # the folds partition the rows; one-fold mode holds out a seeded fraction
+    assert np.array_equal(np.sort(np.concatenate([va for _, va in folds])), np.arange(len(X)))
+    (tr, va), = mlp.fold_indices(100, mlp.MLPConfig(n_folds=1, holdout=0.2), seed=0)
+    assert len(va) == 20 and len(tr) == 80
+    assert isinstance(ens.params["W1"], torch.Tensor)
+    with pytest.raises(ValueError, match="class indices"):
+        mlp.train_ensemble(X, y + 3, folds, cfg=SMALL)
+
+
+def test_training_matches_a_plain_torch_model():
+    """With one batch per epoch and no dropout, the stacked trainer is Keras' model written with torch.nn and
+    torch.optim.Adam: same initial weights, same steps, same weights and BatchNorm statistics after them."""
+    import torch
+    from torch import nn
+
+    X, y = _planted(n=80, d=6)
+    cfg = mlp.MLPConfig(hidden=5, dropout=0.0, max_epochs=4, patience=10, batch_size=64, n_folds=1)
+    tr, va = np.arange(64), np.arange(64, 80)
+    ens = mlp.train_ensemble(X, y, [(tr, va)], cfg=cfg, seed=7)
+    steps = ens.best_epochs[0]
+    assert steps >= 1
+    P0 = mlp._init_params(1, 6, cfg, torch.Generator().manual_seed(7))  # the trainer's first draws
+    net = nn.Sequential(nn.Linear(6, 5), nn.BatchNorm1d(5, eps=1e-3, momentum=0.01), nn.ReLU(), nn.Linear(5, 3))
+    with torch.no_grad():
+        net[0].weight.copy_(P0["W1"][0].T)
+        net[0].bias.zero_()
+        net[3].weight.copy_(P0["W2"][0].T)
+        net[3].bias.zero_()
+    opt = torch.optim.Adam(net.parameters(), lr=cfg.lr, eps=cfg.adam_eps)
+    Xt, yt = torch.as_tensor(X[tr]), torch.as_tensor(y[tr])
+    for _ in range(steps):
+        loss = nn.functional.cross_entropy(net(Xt), yt) + 0.1 * (net[3].weight ** 2).sum()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    close = dict(rtol=1e-4, atol=1e-6)
+    np.testing.assert_allclose(ens.params["W1"][0].T.numpy(), net[0].weight.detach().numpy(), **close)
+    np.testing.assert_allclose(ens.params["W2"][0].T.numpy(), net[3].weight.detach().numpy(), **close)
+    np.testing.assert_allclose(ens.params["gamma"][0, 0].numpy(), net[1].weight.detach().numpy(), **close)
+    # the hidden bias b1 has a zero gradient in exact arithmetic (BatchNorm removes it); Adam turns the float
+    # noise of that gradient into ±lr steps that differ between the two implementations. b1 cancels in the
+    # output but enters the moving mean, hence the looser tolerance there (Keras has the same quirk).
+    np.testing.assert_allclose(ens.running_mean[0, 0].numpy(), net[1].running_mean.numpy(), atol=1e-4)
+    np.testing.assert_allclose(ens.running_var[0, 0].numpy(), net[1].running_var.numpy(), **close)
+    # inference: our trained weights and statistics in the torch model give our probabilities
+    with torch.no_grad():
+        net[0].bias.copy_(ens.params["b1"][0, 0])
+        net[1].bias.copy_(ens.params["beta"][0, 0])
+        net[3].bias.copy_(ens.params["b2"][0, 0])
+        net[1].running_mean.copy_(ens.running_mean[0, 0])
+        net[1].running_var.copy_(ens.running_var[0, 0])
+        for i, k in ((0, "W1"), (3, "W2")):
+            net[i].weight.copy_(ens.params[k][0].T)
+        net[1].weight.copy_(ens.params["gamma"][0, 0])
+    net.eval()
+    with torch.no_grad():
+        ref = torch.softmax(net(torch.as_tensor(X[va])).double(), dim=1).numpy()
+    np.testing.assert_allclose(ens.predict_proba(X[va]), ref, rtol=1e-5, atol=1e-7)
+
+
+def test_scores():
+    proba = np.array([[0.7, 0.2, 0.1], [0.1, 0.1, 0.8]])
+    s = mlp.scores(["A", "B"], proba)
+    assert s["accuracy"] == 0.5 and s["log_loss"] == pytest.approx(-(np.log(0.7) + np.log(0.1)) / 2)
+
+
+def test_seed_study_equals_lone_fits_whatever_the_workers(tmp_path):
+    X, y = _planted()
+    lone = [mlp.fit_predict(X[:450], y[:450], X[450:], cfg=SMALL, seed=s).proba for s in (3, 4)]
+    one = mlp.fit_predict_seeds(X[:450], y[:450], X[450:], cfg=SMALL, seeds=[3, 4], workers=1)
+    two = mlp.fit_predict_seeds(X[:450], y[:450], X[450:], cfg=SMALL, seeds=[3, 4], workers=2, cache_dir=tmp_path)
+    for study in (one, two):
+        assert study.proba.shape == (2, 150, 3) and study.best_epochs.shape == (2, SMALL.n_folds)
+        for k in range(2):
+            np.testing.assert_array_equal(study.proba[k], lone[k])  # bit for bit
+    again = mlp.fit_predict_seeds(X[:450], y[:450], X[450:], cfg=SMALL, seeds=[3, 4], cache_dir=tmp_path)
+    assert again.cached and not two.cached
+    np.testing.assert_array_equal(again.proba, two.proba)
+    # another configuration is another key: never served from the cache
+    other = mlp.fit_predict_seeds(X[:450], y[:450], X[450:], cfg=mlp.MLPConfig(**{**vars(SMALL), "hidden": 8}),
+                                  seeds=[3, 4], cache_dir=tmp_path, workers=1)
+    assert not other.cached
+    # a damaged cache file is recomputed, not returned or raised
+    for f in tmp_path.glob("mlp-*.npz"):
+        f.write_bytes(f.read_bytes()[:100])
+    fixed = mlp.fit_predict_seeds(X[:450], y[:450], X[450:], cfg=SMALL, seeds=[3, 4], cache_dir=tmp_path, workers=1)
+    assert not fixed.cached
+    np.testing.assert_array_equal(fixed.proba, two.proba)
+    with pytest.raises(ValueError, match="distinct"):
+        mlp.fit_predict_seeds(X[:450], y[:450], X[450:], cfg=SMALL, seeds=[3, 3])

@@ -1,0 +1,170 @@
+"""The racial bias report (Section 3, Appendix A): its bias, permutation test and CI by hand; Table 1, the
+figures and the direct bias on a toy embedding; the attribute sets of Appendix B."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from wordbias import embeddings
+from wordbias.core.lookup import DegenerateSetError
+from wordbias.datasets import stimuli
+from wordbias.papers import racial_bias_report as report
+
+
+def test_cosine_bias_hand_computed():
+    c = report.cosine_bias([1.0, 0.0], [1.0, 1.0])
+    assert c.cosine == pytest.approx(1 / np.sqrt(2))
+    assert c.angle == pytest.approx(45.0)
+    assert report.cosine_bias([0, 0, 2], [0, 3, 0]).angle == pytest.approx(90.0)
+    with pytest.raises(DegenerateSetError):
+        report.cosine_bias([0.0, 0.0], [1.0, 0.0])
+
+
+def test_permutation_test_directions_unequal_sizes_hand_computed():
+    # A1 = {(2,0,0)}, A2 = {(0,1,0), (0,-1,0), (0,0,2)}: r = (2,0,0) - (0,0,2/3);
+    # T1 = {(1,1,0)}, T2 = {(1,0,0), (1,0,0)+...}
+    A1 = np.array([[2.0, 0, 0]])
+    A2 = np.array([[0, 1.0, 0], [0, -1.0, 0], [0, 0, 2.0]])
+    T1 = np.array([[1.0, 1, 0], [3.0, 1, 0]])
+    T2 = np.array([[0, 0, 1.0]])
+    res = report.direction_permutation_test(T1, T2, A1, A2, n_permutations=100, seed=0)
+    r = np.array([2, 0, -2 / 3])
+    s = np.array([2, 1, -1])
+    assert res.cosine == pytest.approx(r @ s / np.linalg.norm(r) / np.linalg.norm(s))
+    # 4 ways to choose A1's single element; the null takes those values only
+    values = []
+    A = np.vstack([A1, A2])
+    for i in range(4):
+        d = A[i] - np.delete(A, i, axis=0).mean(axis=0)
+        values.append(d @ s / np.linalg.norm(d) / np.linalg.norm(s))
+    assert np.all(np.min(np.abs(res.null[:, None] - np.array(values)[None, :]), axis=1) < 1e-12)
+    assert res.n_extreme == np.sum(res.null >= res.cosine - 1e-12)
+
+
+def test_permutation_test_deterministic_and_ci():
+    rng = np.random.default_rng(3)
+    A1, A2 = rng.normal(size=(12, 8)), rng.normal(size=(9, 8))
+    T1, T2 = rng.normal(size=(5, 8)), rng.normal(size=(6, 8))
+    a = report.direction_permutation_test(T1, T2, A1, A2, n_permutations=2000, seed=7)
+    b = report.direction_permutation_test(T1, T2, A1, A2, n_permutations=2000, seed=7, batch_size=2000)
+    assert a.p == b.p and np.array_equal(a.null, b.null)
+    assert 0 < a.p <= 1
+    assert a.ci[0] <= a.p <= a.ci[1]
+    from scipy import stats
+    outcomes = (a.null >= a.cosine - 1e-12).astype(float)
+    lo, hi = stats.norm.interval(0.95, loc=outcomes.mean(), scale=outcomes.std(ddof=1) / np.sqrt(len(outcomes)))
+    assert a.ci == pytest.approx((lo, hi))
+    assert report.p_value_ci(outcomes) == pytest.approx((lo, hi))
+    # the report's Table 1 row Google (Implicit): p = 0.0748 over 10,000 -> (0.0696, 0.08)
+    assert np.round(report.p_value_ci(748, 10_000), 4).tolist() == [0.0696, 0.08]
+
+
+def test_permutation_test_planted_and_null():
+    rng = np.random.default_rng(0)
+    d = 10
+    axis = np.eye(d)[0]
+    A1 = rng.normal(size=(15, d)) + 2 * axis
+    A2 = rng.normal(size=(15, d)) - 2 * axis
+    T1 = rng.normal(size=(8, d)) + 2 * axis
+    T2 = rng.normal(size=(8, d)) - 2 * axis
+    planted = report.direction_permutation_test(T1, T2, A1, A2, n_permutations=1000, seed=1)
+    assert planted.cosine > 0.8 and planted.p < 0.01
+    ps = []
+    for i in range(40):
+        g = np.random.default_rng(100 + i)
+        ps.append(report.direction_permutation_test(g.normal(size=(8, d)), g.normal(size=(8, d)),
+                                                    g.normal(size=(10, d)), g.normal(size=(12, d)),
+                                                    n_permutations=200, seed=i).p)
+    ps = np.array(ps)
+    assert 0.2 < ps.mean() < 0.8 and np.mean(ps < 0.05) < 0.25
+
+
+def test_permutation_test_errors():
+    x = np.eye(3)
+    with pytest.raises(DegenerateSetError, match="A1"):
+        report.direction_permutation_test(x[:1], x[1:2], np.empty((0, 3)), x)
+    with pytest.raises(ValueError, match="share"):
+        report.direction_permutation_test(x[:1], x[1:2], x[:2], x[1:])
+    with pytest.raises(DegenerateSetError, match="zero"):
+        report.direction_permutation_test(x[:1], x[1:2], np.zeros((1, 3)), x)
+
+
+# ---------------------------------------------------------------------- Appendix B: the attribute sets
+
+
+def test_racial_bias_sets_apply_removals_and_the_intersection_rule():
+    attrs = stimuli.load_stimuli("racial_bias_report")["attributes"]
+    for kind, a in attrs.items():
+        A1, A2 = report.attribute_sets(kind)
+        assert not set(A1) & set(A2)
+        assert not set(a["removed"]["A2"]) & set(A2) and not set(a["removed"]["A1"]) & set(A1)
+        assert set(A1) <= set(a["A1"]) and set(A2) <= set(a["A2"])
+        if not a["intersection_removed"]:
+            assert len(A1) == len(a["A1"]) - len(a["removed"]["A1"])
+        lower = report.attribute_sets(kind, cased=False)
+        assert lower == (tuple(w.lower() for w in A1), tuple(w.lower() for w in A2))
+    A1, A2 = report.attribute_sets("implicit")
+    assert "Mikayla" not in A2
+    with pytest.raises(KeyError, match="unknown"):
+        report.attribute_sets("nope")
+
+
+# ---------------------------------------------------------------------- Table 1 and the figures, on a toy embedding
+
+
+@pytest.fixture(scope="module")
+def toy():
+    """Random 8-d vectors for every (lower-cased) word of the report and of the debiaswe lists, minus two."""
+    from wordbias.measures import debias
+
+    words = set(w for ws in report.target_sets() for w in ws)
+    for kind in report.KINDS:
+        words |= set(w for ws in report.attribute_sets(kind, cased=False) for w in ws)
+    lists = debias.word_lists(cased=False)
+    words |= set(lists.professions) | {w for p in lists.definitional_pairs for w in p}
+    words -= {"lazy", "rivka"}  # one target word and one name missing
+    words = sorted(words)
+    rng = np.random.default_rng(0)
+    return embeddings.to_keyed_vectors(words, rng.normal(size=(len(words), 8)).astype(np.float32))
+
+
+def test_table1_matches_the_test_by_hand(toy, tmp_path):
+    result = report.table1({"toy": toy}, n_permutations=200, seed=3)
+    assert result.labels == ["toy"] and result.to_frame().equals(result.table)
+    assert result.table.attributes.tolist() == list(report.KINDS)
+    T1, T2 = report.target_sets()
+    t1 = toy[[w for w in T1 if w in toy.key_to_index]].astype(np.float64)
+    t2 = toy[[w for w in T2 if w in toy.key_to_index]].astype(np.float64)
+    A1, A2 = report.attribute_sets("explicit", cased=False)
+    by_hand = report.direction_permutation_test(t1, t2, toy[list(A1)], toy[list(A2)], n_permutations=200, seed=3)
+    row = result.table.set_index("attributes").loc["explicit"]
+    assert (row.bias, row.angle, row.p, row.ci_low, row.ci_high) == (by_hand.cosine, by_hand.angle, by_hand.p,
+                                                                     *by_hand.ci)
+    missing = result.missing.set_index("set")
+    assert missing.loc["targets", "missing_A2"] == "lazy" and missing.loc["implicit", "missing_A1"] == "rivka"
+    words, p1, p2 = result.projections["toy", "implicit"]
+    assert len(words[0]) == len(p1) == 12 and len(words[1]) == len(p2) == 11
+    paths = result.save(tmp_path)
+    assert paths == [tmp_path / "toy" / "table1.csv"]
+    assert pd.read_csv(paths[0]).columns.tolist() == ["embedding", "attributes", "n_A1", "n_A2", "bias", "angle",
+                                                       "p", "ci_low", "ci_high"]
+    shown = report.show_table1(result.table)
+    assert "ci" in shown and "ci_low" not in shown
+    text = report.differences(result, report.reported_table1(), 200)
+    assert text.startswith("**toy** vs the report's Wikipedia") and "set/embedding pairs with words dropped" in text
+
+
+def test_figures_and_direct_bias(toy):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    result = report.table1({"toy": toy}, n_permutations=50)
+    assert len(report.figure1(result).axes) == 1 and len(report.figure2(result).axes) == 2
+    db = report.direct_bias_table({"toy": toy})
+    assert db.embedding.tolist() == ["toy"] and db.pairs[0] == 10 and 0 < db.direct_bias_c1[0] < 1
+
+
+def test_reported_table1():
+    rep = report.reported_table1()
+    assert len(rep) == 9 and rep.angle.between(0, 180).all()
+    assert rep.ci[0] == "(0.0696, 0.08)" and rep.ci_high[0] == 0.08
