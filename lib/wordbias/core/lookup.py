@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from wordbias.core.errors import DegenerateSetError
+
 __all__ = [
     "ON_MISSING",
     "DegenerateSetError",
@@ -31,10 +33,6 @@ __all__ = [
 
 #: the unknown-word policies
 ON_MISSING = ("drop", "raise")
-
-
-class DegenerateSetError(ValueError):
-    """A word set is empty, too small, or makes a statistic undefined."""
 
 
 def _check_on_missing(on_missing: str) -> None:

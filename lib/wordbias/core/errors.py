@@ -1,0 +1,50 @@
+"""The exceptions and warnings wordbias raises, in one place, so users can catch or filter them by kind.
+
+Errors name what is wrong: the parameter or word set, the value, and what is allowed. Warnings are for
+things a measure does to the user's input that change the result (words dropped or balanced out, a test
+left with little power); they are ``UserWarning`` subclasses, so ``warnings.simplefilter("error",
+MissingWordsWarning)`` turns them into errors.
+"""
+from __future__ import annotations
+
+__all__ = ["InvalidParameterError", "DegenerateSetError", "TooCostlyError", "EmbeddingFormatError",
+           "CacheError", "WordbiasWarning", "MissingWordsWarning", "BalancedOutWarning", "LowPowerWarning"]
+
+
+class InvalidParameterError(ValueError, TypeError):
+    """A parameter has the wrong type or a value outside what is allowed (a ``ValueError`` and a
+    ``TypeError``, as in scikit-learn, so code catching either keeps working)."""
+
+
+class DegenerateSetError(ValueError):
+    """A word set is empty, too small, or makes a statistic undefined."""
+
+
+class TooCostlyError(ValueError):
+    """A request whose time or memory is out of proportion, refused before any work, with the estimate and
+    the way out."""
+
+
+class EmbeddingFormatError(ValueError):
+    """An embedding file is malformed: the message names the file, the line or byte offset and the reason."""
+
+
+class CacheError(RuntimeError):
+    """A cache cannot be read or written safely."""
+
+
+class WordbiasWarning(UserWarning):
+    """Base class of wordbias's warnings."""
+
+
+class MissingWordsWarning(WordbiasWarning):
+    """Words of a set are not in the embedding and were dropped (the set and the words are named)."""
+
+
+class BalancedOutWarning(WordbiasWarning):
+    """Words were removed to give two target sets equal sizes (the words are named)."""
+
+
+class LowPowerWarning(WordbiasWarning):
+    """A test is left with so few words that it can hardly reach significance (the smallest attainable p is
+    named)."""
