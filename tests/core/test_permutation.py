@@ -89,7 +89,7 @@ def test_dispatch_and_errors():
     assert permutation.subset_sum_tail(values, 4, 20.0).p_method == "exact"
     big = np.arange(60.0)
     assert permutation.subset_sum_tail(big, 30, 900.0, n_permutations=1000).p_method == "monte-carlo"
-    with pytest.raises(ValueError, match="unknown p-value method"):
+    with pytest.raises(ValueError, match="p_method must be one of"):
         permutation.subset_sum_tail(values, 4, 1.0, p_method="bogus")
     with pytest.raises(ValueError, match="between 1 and N-1"):
         permutation.subset_sum_tail(values, 0, 1.0)
@@ -262,3 +262,18 @@ def test_25_plus_25_exact_against_dp_and_monte_carlo_against_scipy():
     se = sqrt(exact.p_value * (1 - exact.p_value) / R)
     assert abs(ours.p_value - exact.p_value) < 4 * se + 1 / (R + 1)
     assert abs(res.pvalue - exact.p_value) < 4 * se + 1 / (R + 1)
+
+
+# issue 13: cost checked before work
+def test_mc_cost_estimates_and_refusals():
+    from wordbias.core.errors import TooCostlyError
+
+    seconds, n_bytes = permutation.mc_cost(50, 25, 10 ** 20, workers=1)
+    assert 4.8e16 < n_bytes < 4.9e16 and seconds > 1e12          # 43 PiB of block counts
+    seconds, n_bytes = permutation.mc_cost(16, 8, 10 ** 7, workers=2, store=True)
+    assert seconds < 1 and n_bytes == pytest.approx(8e7 + 8 * (10 ** 7 / permutation.MC_BLOCK + 1))
+    permutation.check_mc_cost(50, 25, 10 ** 7)                    # the Caliskan notebook's request: accepted
+    with pytest.raises(TooCostlyError, match=r"estimated to take .* p_method='normal'"):
+        permutation.check_mc_cost(16, 8, 10 ** 12)
+    with pytest.raises(TooCostlyError, match="p_method='normal'"):
+        permutation.subset_sum_tail_exact(np.random.default_rng(1).normal(size=60), 30, 0.0, max_sums=2 ** 10)

@@ -158,6 +158,33 @@ def test_features_are_the_span_tokens_hidden_states(tiny, tmp_path, monkeypatch)
         gap.features(tiny, other, cache_dir=tmp_path)
 
 
+@pytest.mark.parametrize("damage", ["wrong shape", "truncated", "not a zip", "no features"])
+def test_damaged_feature_cache_is_reported_and_recomputed(tiny, tmp_path, damage):
+    """A feature cache with the right key but wrong-shaped data, or a truncated one (BadZipFile), is never
+    returned nor raised forever: it warns, is recomputed and overwritten (issue 13)."""
+    from wordbias.core.cache import CacheRebuiltWarning
+
+    df = _frame()
+    X = gap.features(tiny, df, cache_dir=tmp_path)
+    (cache_file,) = tmp_path.glob("*.npz")
+    with np.load(cache_file, allow_pickle=False) as z:
+        key = z["key"]
+    if damage == "wrong shape":
+        np.savez(cache_file, features=np.zeros((2, 5), dtype=np.float32), key=key)
+    elif damage == "truncated":
+        cache_file.write_bytes(cache_file.read_bytes()[:200])
+    elif damage == "not a zip":
+        cache_file.write_bytes(b"garbage")
+    else:
+        np.savez(cache_file, key=key)
+    with pytest.warns(CacheRebuiltWarning, match=re.escape(cache_file.name)):
+        again = gap.features(tiny, df, cache_dir=tmp_path)
+    np.testing.assert_allclose(again, X, atol=1e-6)
+    assert again.shape == X.shape
+    with np.load(cache_file, allow_pickle=False) as z:  # overwritten with good data
+        assert z["features"].shape == X.shape
+
+
 def test_label_codes():
     assert gap.label_codes(["neither", "A", "B"]).tolist() == [2, 0, 1]
     with pytest.raises(ValueError, match="unknown label 'C'"):

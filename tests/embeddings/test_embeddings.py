@@ -150,9 +150,14 @@ def test_find_source(emb_dir):
 # --------------------------------------------------------------------------------------------------
 
 
-def test_empty_files(tmp_path):
-    assert E.load(write_file(tmp_path / "e.bin", b"0 5\n"), cache=False).vectors.shape == (0, 5)
-    assert E.load(write_file(tmp_path / "e.vec", b"0 5\n")).vectors.shape == (0, 5)
+def test_empty_files_are_refused(tmp_path):
+    from wordbias.core.errors import EmbeddingFormatError
+
+    with pytest.raises(EmbeddingFormatError, match=r"e\.bin, byte offset 0: no vectors"):
+        E.load(write_file(tmp_path / "e.bin", b"0 5\n"), cache=False)
+    with pytest.raises(EmbeddingFormatError, match=r"e\.vec: no vectors"):
+        E.load(write_file(tmp_path / "e.vec", b"0 5\n"))
+    assert not (tmp_path / E.CACHE_DIRNAME / "e.vec").exists()
 
 
 def test_in_memory_vectors_are_writable(tmp_path):

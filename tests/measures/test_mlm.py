@@ -222,3 +222,28 @@ def test_missing_model_is_named(tmp_path, monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     with pytest.raises(contextual.ModelUnavailable, match="nope-model"):
         mlm.load_mlm(str(tmp_path / "nope-model"))
+
+
+# --------------------------------------------------------------------------------------------------
+# issue 13: a template holds exactly the placeholders it needs (property-based)
+# --------------------------------------------------------------------------------------------------
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from wordbias.core.errors import InvalidParameterError  # noqa: E402
+
+_PIECES = st.lists(st.sampled_from(["TARGET", "ATTRIBUTE", "[MASK]", "[CLS]", " is ", " a ", "likes", " "]),
+                   max_size=6)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_PIECES)
+def test_check_template_accepts_exactly_one_of_each_placeholder_and_no_special_token(pieces):
+    template = "".join(pieces)
+    ok = (template.count("TARGET") == 1 and template.count("ATTRIBUTE") == 1
+          and "[MASK]" not in template and "[CLS]" not in template)
+    if ok:
+        assert mlm.check_template(template, ["[MASK]", "[CLS]"]) == template
+    else:
+        with pytest.raises(InvalidParameterError, match="placeholder|special token"):
+            mlm.check_template(template, ["[MASK]", "[CLS]"])

@@ -89,3 +89,30 @@ def test_wefat_with_filter_and_case_fold():
     upper = {k.upper(): v for k, v in prop.items()}
     r = wefat.wefat(emb, list(upper), ["A1", "A2"], ["B1", "B2"], upper, case_fold=True, name_filter=0.2)
     assert "w5" in r.dropped_by_filter and r.n == 24
+
+
+# issue 13: the property, checked at the boundary
+def test_property_must_be_a_mapping_and_vary():
+    import warnings as _w
+
+    import pandas as pd
+
+    from wordbias.core.errors import DegenerateSetError, InvalidParameterError, MissingWordsWarning
+    from wordbias.embeddings import to_keyed_vectors
+    from wordbias.measures.wefat import wefat
+
+    women = {"nurse": 90.0, "teacher": 70.0, "pilot": 8.0, "miner": 2.0}
+    V = np.array([[0.9, 0.2], [0.6, 0.5], [0.3, 0.9], [0.1, 1.0], [1.0, 0.0], [0.0, 1.0]])
+    kv = to_keyed_vectors([*women, "she", "he"], V.astype(np.float32))
+    as_dict = wefat(kv, list(women), ["she"], ["he"], women)
+    as_series = wefat(kv, list(women), ["she"], ["he"], pd.Series(women))
+    assert as_dict.pearson_r == as_series.pearson_r
+    with pytest.raises(InvalidParameterError, match="prop must map each target word to a number"):
+        wefat(kv, list(women), ["she"], ["he"], list(women.values()))
+    with pytest.raises(DegenerateSetError, match="the property is the same"):
+        wefat(kv, list(women), ["she"], ["he"], dict.fromkeys(women, 5.0))
+    with pytest.warns(MissingWordsWarning, match=r"no \(finite\) property value, dropped: \['miner'\]"):
+        wefat(kv, list(women), ["she"], ["he"], {**women, "miner": float("nan")})
+    with _w.catch_warnings():
+        _w.simplefilter("error")              # nothing dropped: no warning
+        wefat(kv, list(women), ["she"], ["he"], women)

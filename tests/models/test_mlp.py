@@ -135,11 +135,24 @@ def test_seed_study_equals_lone_fits_whatever_the_workers(tmp_path):
     other = mlp.fit_predict_seeds(X[:450], y[:450], X[450:], cfg=mlp.MLPConfig(**{**vars(SMALL), "hidden": 8}),
                                   seeds=[3, 4], cache_dir=tmp_path, workers=1)
     assert not other.cached
-    # a damaged cache file is recomputed, not returned or raised
-    for f in tmp_path.glob("mlp-*.npz"):
-        f.write_bytes(f.read_bytes()[:100])
-    fixed = mlp.fit_predict_seeds(X[:450], y[:450], X[450:], cfg=SMALL, seeds=[3, 4], cache_dir=tmp_path, workers=1)
-    assert not fixed.cached
-    np.testing.assert_array_equal(fixed.proba, two.proba)
+    # a damaged cache file (truncated, or the right key with wrong-shaped data) warns and is recomputed,
+    # never returned or raised
+    from wordbias.core.cache import CacheRebuiltWarning
+
+    (study_file,) = [f for f in tmp_path.glob("mlp-*.npz") if np.load(f)["proba"].shape == (2, 150, 3)
+                     and np.array_equal(np.load(f)["proba"], two.proba)]
+    with np.load(study_file) as z:
+        good = {k: z[k] for k in z.files}
+    for damage in ("truncated", "wrong shape"):
+        if damage == "truncated":
+            study_file.write_bytes(study_file.read_bytes()[:100])
+        else:
+            np.savez(study_file, **{**good, "proba": good["proba"][:, :10]})
+        with pytest.warns(CacheRebuiltWarning, match="MLP seed-study cache .*" + damage.split()[-1][:5]
+                          if damage == "wrong shape" else "MLP seed-study cache .*unreadable"):
+            fixed = mlp.fit_predict_seeds(X[:450], y[:450], X[450:], cfg=SMALL, seeds=[3, 4], cache_dir=tmp_path,
+                                          workers=1)
+        assert not fixed.cached
+        np.testing.assert_array_equal(fixed.proba, two.proba)
     with pytest.raises(ValueError, match="distinct"):
         mlp.fit_predict_seeds(X[:450], y[:450], X[450:], cfg=SMALL, seeds=[3, 3])

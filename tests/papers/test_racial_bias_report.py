@@ -168,3 +168,29 @@ def test_reported_table1():
     rep = report.reported_table1()
     assert len(rep) == 9 and rep.angle.between(0, 180).all()
     assert rep.ci[0] == "(0.0696, 0.08)" and rep.ci_high[0] == 0.08
+
+
+# issue 13: the notebook's parameters and the cost of the permutation test, checked before any work
+def test_check_parameters():
+    from wordbias.core.errors import InvalidParameterError
+    from wordbias.papers import racial_bias_report as report
+
+    assert report.check_parameters(("glove-6b-50d", "/x/v.txt"), 100, 3) == (["glove-6b-50d", "/x/v.txt"], 100, 3)
+    for bad in ("/x/v.txt", [], [""], [3], None):
+        with pytest.raises(InvalidParameterError, match="embeddings must"):
+            report.check_parameters(bad, 100, 0)
+    with pytest.raises(InvalidParameterError, match="n_permutations"):
+        report.check_parameters(["glove-6b-50d"], "1000", 0)
+
+
+def test_direction_test_cost_is_checked_before_work():
+    from wordbias.core.errors import TooCostlyError
+    from wordbias.papers import racial_bias_report as report
+
+    rng = np.random.default_rng(0)
+    T1, T2, A1, A2 = (rng.normal(size=(5, 8)) for _ in range(4))
+    with pytest.raises(TooCostlyError, match="max_seconds"):
+        report.direction_permutation_test(T1, T2, A1, A2, n_permutations=10 ** 9)
+    with pytest.raises(TooCostlyError):
+        report.direction_permutation_test(T1, T2, A1, A2, n_permutations=10_000, max_seconds=1e-9)
+    assert report.direction_permutation_test(T1, T2, A1, A2, n_permutations=100).n_permutations == 100

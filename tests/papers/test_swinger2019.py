@@ -131,7 +131,7 @@ def test_name_list_case_mismatch_finds_nothing_and_bad_kind_raises():
     kv = _tiny_kv(["mary", "john"])
     nl = swinger2019.name_list("first", kv, cased=True)     # looks up "Mary", the embedding has "mary"
     assert nl.tokens == [] and len(nl.counts) == 0 and len(nl.missing) == nl.n_source
-    with pytest.raises(ValueError, match="first' or 'last"):
+    with pytest.raises(ValueError, match="kind must be one of 'first', 'last'; not 'middle'"):
         swinger2019.name_list("middle", kv, cased=True)
 
 

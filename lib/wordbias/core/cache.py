@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import tempfile
 import uuid
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
+
+from wordbias.core.errors import CacheRebuiltWarning  # noqa: F401 - re-exported: the cache modules warn with it
+
+__all__ = ["atomic_file", "atomic_folder", "CacheRebuiltWarning"]
 
 
 @contextmanager
@@ -41,23 +46,84 @@ def atomic_file(path: str | os.PathLike) -> Iterator[Path]:
 
 @contextmanager
 def atomic_folder(path: str | os.PathLike, *, is_complete=None) -> Iterator[Path]:
-    """Yield a new temporary folder beside ``path`` to fill; on success it replaces ``path``, on error it is
-    removed. ``is_complete(path)``, if given, tells whether a folder that a concurrent writer renamed into
-    place first is a finished cache (then ours is discarded instead of failing).
+    """Yield a new temporary folder beside ``path`` to fill; on success it takes ``path``'s place, on error it
+    is removed.
+
+    A reader never finds ``path`` missing once it exists: the new folder is renamed in when ``path`` is
+    absent, and otherwise swapped with the old one in one atomic step (Linux ``renameat2(RENAME_EXCHANGE)``)
+    before the old one is deleted; where that call is missing, the old folder is renamed aside first (a
+    window of two renames, which readers cover by retrying). The only good copy is never deleted before the
+    new one is in place. ``is_complete(path)``, if given, tells whether the folder already at ``path`` (a
+    concurrent writer's, or an earlier one) is a finished, valid result: then it is kept and ours discarded.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> target = pathlib.Path(tempfile.mkdtemp()) / "folder"
+    >>> for text in ("old", "new"):
+    ...     with atomic_folder(target) as tmp:
+    ...         _ = (tmp / "x.txt").write_text(text)
+    >>> (target / "x.txt").read_text(), sorted(p.name for p in target.parent.iterdir())
+    ('new', ['folder'])
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".tmp-{path.name}-", dir=path.parent))
     try:
         yield tmp
-        if path.exists():
-            shutil.rmtree(path)
-        try:
-            os.replace(tmp, path)
-        except OSError:
-            if is_complete is None or not is_complete(path):
-                raise
-            shutil.rmtree(tmp, ignore_errors=True)
+        _move_into_place(tmp, path, is_complete)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+
+
+def _move_into_place(tmp: Path, path: Path, is_complete) -> None:
+    """Put the finished folder ``tmp`` at ``path`` (see :func:`atomic_folder`); ``tmp`` is gone afterwards."""
+    for _attempt in range(10):
+        if path.exists() and is_complete is not None and is_complete(path):
+            shutil.rmtree(tmp, ignore_errors=True)  # a concurrent writer finished first: keep theirs
+            return
+        if not path.exists():
+            try:
+                os.rename(tmp, path)  # fails if a concurrent writer has just put a (non-empty) folder there
+                return
+            except OSError:
+                continue
+        if _exchange(tmp, path):  # tmp now holds the old folder
+            shutil.rmtree(tmp, ignore_errors=True)
+            return
+        aside = path.with_name(f".old-{path.name}-{uuid.uuid4().hex[:12]}")
+        try:
+            os.rename(path, aside)
+        except FileNotFoundError:
+            continue
+        try:
+            os.rename(tmp, path)
+        except OSError:
+            continue  # another writer got in between; our tmp is still there
+        finally:
+            shutil.rmtree(aside, ignore_errors=True)
+        return
+    raise OSError(f"could not move {tmp} into place at {path}: target exists and keeps changing")
+
+
+_RENAME_EXCHANGE = 2
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Atomically swap two existing paths (Linux ``renameat2`` with ``RENAME_EXCHANGE``); False where the
+    system lacks the call or refuses it (then the caller falls back to two renames)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        renameat2 = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    at_fdcwd = -100
+    result = renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), _RENAME_EXCHANGE)
+    return result == 0
+
+

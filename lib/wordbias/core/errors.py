@@ -7,8 +7,11 @@ MissingWordsWarning)`` turns them into errors.
 """
 from __future__ import annotations
 
+import warnings
+
 __all__ = ["InvalidParameterError", "DegenerateSetError", "TooCostlyError", "EmbeddingFormatError",
-           "CacheError", "WordbiasWarning", "MissingWordsWarning", "BalancedOutWarning", "LowPowerWarning"]
+           "CacheError", "WordbiasWarning", "MissingWordsWarning", "BalancedOutWarning", "LowPowerWarning",
+           "CacheRebuiltWarning"]
 
 
 class InvalidParameterError(ValueError, TypeError):
@@ -45,6 +48,23 @@ class BalancedOutWarning(WordbiasWarning):
     """Words were removed to give two target sets equal sizes (the words are named)."""
 
 
+class CacheRebuiltWarning(WordbiasWarning):
+    """A cache file or folder was found damaged (wrong shape, truncated, checksum mismatch) and is being
+    recomputed from its source; the message names the file and what was wrong."""
+
+
 class LowPowerWarning(WordbiasWarning):
     """A test is left with so few words that it can hardly reach significance (the smallest attainable p is
     named)."""
+
+
+def _format_warning(message, category, filename, lineno, line=None, _default=warnings.formatwarning):
+    """Show wordbias's warnings as ``Category: message`` alone: the message names the set and the words, and
+    leaving out the caller's file (a temporary file with a process id in notebooks) keeps executed notebooks
+    identical from run to run. Other warnings keep Python's format."""
+    if isinstance(category, type) and issubclass(category, WordbiasWarning):
+        return f"{category.__name__}: {message}\n"
+    return _default(message, category, filename, lineno, line)
+
+
+warnings.formatwarning = _format_warning

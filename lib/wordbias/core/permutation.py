@@ -9,11 +9,15 @@ of the size-k subsets of N values whose sum reaches the observed one. Three ways
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from math import comb, sqrt
 
 import numpy as np
 from scipy import stats as _sps
+
+from wordbias.core.errors import TooCostlyError
+from wordbias.core.validation import check_int, check_option, check_real, check_seed
 
 # default_workers is used below and stays importable from here (wordbias.datasets.gap used to import it so)
 from wordbias.core.parallel import default_workers, run_tasks
@@ -39,8 +43,98 @@ EXACT_TAIL_MAX_N = 128
 MC_BLOCK = 2 ** 14
 
 
-class ExactCountTooLarge(ValueError):
-    """The exact count would need more subset sums than its budget allows (use Monte Carlo)."""
+#: the p-value methods of :func:`subset_sum_tail` ("mc" is an alias of "monte-carlo")
+P_METHODS = ("auto", "exact", "monte-carlo", "mc", "normal")
+
+#: the default time budget of one Monte Carlo p-value (seconds): a request estimated to take longer is
+#: refused up front (:func:`check_mc_cost`); pass ``max_seconds`` to allow more (``float("inf")``: no limit)
+MAX_SECONDS = 600.0
+
+#: drawn values per second and thread of :func:`~wordbias.core.kernels.mc_blocks`, measured on a laptop
+#: core (5-6e8 for N = 16 to 200); an estimate's time is (draws x (smaller side + 1)) / (rate x threads)
+MC_VALUES_PER_SECOND = 5e8
+
+
+class ExactCountTooLarge(TooCostlyError):
+    """The exact count would need more subset sums than its budget allows (use Monte Carlo or the normal
+    approximation). A :class:`~wordbias.core.errors.TooCostlyError` (hence still a ``ValueError``)."""
+
+
+#: the most memory one request may allocate by default (bytes), capped at half the machine's memory
+MAX_BYTES = 4 * 2 ** 30
+
+
+def memory_limit() -> int:
+    """The most one request may allocate: :data:`MAX_BYTES`, or half the machine's physical memory if less."""
+    try:
+        half = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2
+    except (ValueError, OSError, AttributeError):  # not POSIX
+        half = MAX_BYTES
+    return min(MAX_BYTES, half)
+
+
+def _bytes(n: float) -> str:
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"):
+        if n < 1024 or unit == "EiB":
+            return f"{n:.3g} {unit}"
+        n /= 1024
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 120:
+        return f"{seconds:.3g} s"
+    if seconds < 2 * 3600:
+        return f"{seconds / 60:.3g} min"
+    if seconds < 2 * 86400:
+        return f"{seconds / 3600:.3g} h"
+    return f"{seconds / 86400:.3g} days"
+
+
+def check_cost(what: str, seconds: float, n_bytes: float, max_seconds: float, way_out: str) -> None:
+    """Refuse, before any work, a request estimated to take more than ``max_seconds`` or to allocate more
+    than :func:`memory_limit` (raise :data:`MAX_BYTES` to allow more): :class:`~wordbias.core.errors.TooCostlyError` with the estimate and
+    ``way_out``.
+
+    Examples
+    --------
+    >>> check_cost("10 draws", 1.0, 80, max_seconds=60, way_out="-")     # within budget: nothing happens
+    """
+    max_seconds = check_real("max_seconds", max_seconds, low=0, low_open=True) if max_seconds != float("inf") \
+        else max_seconds
+    limit = memory_limit()
+    if seconds > max_seconds or n_bytes > limit:
+        raise TooCostlyError(
+            f"{what} is estimated to take {_duration(seconds)} and {_bytes(n_bytes)} of memory, over the budget "
+            f"(max_seconds={max_seconds:g}, memory {_bytes(limit)}: wordbias.core.permutation.MAX_BYTES or half "
+            f"this machine's); refused before any work. {way_out}")
+
+
+def mc_cost(n: int, k: int, n_permutations: int, workers: int, store: bool = False) -> tuple[float, float]:
+    """(seconds, bytes) estimated for ``n_permutations`` Monte Carlo draws of size-k subsets of N = ``n``
+    values: time from :data:`MC_VALUES_PER_SECOND`, memory for the per-block counts (and the sums if stored).
+
+    Examples
+    --------
+    >>> seconds, n_bytes = mc_cost(50, 25, 10 ** 20, workers=1)
+    >>> f"{n_bytes / 2 ** 50:.0f} PiB"
+    '43 PiB'
+    """
+    kk = min(k, n - k)
+    seconds = n_permutations * (kk + 1) / (MC_VALUES_PER_SECOND * max(1, workers))
+    n_bytes = 8.0 * (n_permutations / MC_BLOCK + 1) + (8.0 * n_permutations if store else 0.0)
+    return seconds, n_bytes
+
+
+def check_mc_cost(n: int, k: int, n_permutations: int, *, workers: int | None = None, store: bool = False,
+                  max_seconds: float = MAX_SECONDS) -> None:
+    """Refuse a Monte Carlo request out of proportion (:func:`mc_cost` over ``max_seconds`` or memory),
+    saying how long and how much memory it would take and what to do instead."""
+    workers = default_workers() if workers is None else max(1, int(workers))
+    seconds, n_bytes = mc_cost(n, k, n_permutations, workers, store)
+    check_cost(f"a Monte Carlo p-value with n_permutations={n_permutations:,} (N={n}, k={k}, {workers} thread(s))",
+               seconds, n_bytes, max_seconds,
+               "Use fewer permutations (10**5 to 10**7 resolve p to 1e-5 to 1e-7), p_method='normal' (the normal "
+               "approximation, instant), or pass a larger max_seconds if you mean it.")
 
 
 @dataclass(frozen=True)
@@ -134,8 +228,10 @@ def _count_at_least(values: np.ndarray, k: int, thr: float, strict: bool, max_su
         if not ok:
             raise ExactCountTooLarge(
                 f"the exact count of the {comb(n, k):.3g} partitions (N={n}, k={k}) needs more than {max_sums:,} "
-                f"subset sums per half (the observed statistic is not far enough in a tail for the pruning to "
-                f"keep fewer); use p_method='monte-carlo' or a larger max_sums (16 bytes each, per half)")
+                f"subset sums per half ({_bytes(16.0 * max_sums)}; without pruning up to {full:,} sums, "
+                f"{_bytes(16.0 * full)}): the observed statistic is not far enough in a tail for the pruning to "
+                f"keep fewer. Use p_method='monte-carlo' (n_permutations random partitions), p_method='normal', "
+                f"or a larger max_sums (16 bytes each, per half)")
         built[h] = (out if which == 0 else scratch), off
         return 1
 
@@ -250,7 +346,8 @@ def _mc_run(values: np.ndarray, k: int, thr: float, n_permutations: int, key: np
 
 
 def random_subset_sums(values, k: int, n_permutations: int, seed: np.random.Generator | int, *,
-                       progress: bool = False, workers: int | None = None) -> np.ndarray:
+                       progress: bool = False, workers: int | None = None,
+                       max_seconds: float = MAX_SECONDS) -> np.ndarray:
     """Sums over ``n_permutations`` uniformly random size-``k`` subsets (words drawn without replacement).
 
     The draws are the ones :func:`subset_sum_tail_mc` makes for the same generator or seed, so the sums
@@ -262,15 +359,16 @@ def random_subset_sums(values, k: int, n_permutations: int, seed: np.random.Gene
     array([3., 4., 5., 5., 4.])
     """
     values = _check(values, k)
-    if n_permutations < 0:
-        raise ValueError("n_permutations must be non-negative")
+    n_permutations = check_int("n_permutations", n_permutations, min=0)
+    check_seed("seed", seed)
+    check_mc_cost(values.size, k, n_permutations, workers=workers, store=True, max_seconds=max_seconds)
     _, sums = _mc_run(values, k, np.inf, n_permutations, _mc_key(seed), True, workers, progress)
     return sums
 
 
 def subset_sum_tail_mc(values, k: int, observed_sum: float, n_permutations: int = 100_000,
                        seed: int | np.random.Generator = 0, progress: bool = False,
-                       workers: int | None = None) -> TailProbability:
+                       workers: int | None = None, max_seconds: float = MAX_SECONDS) -> TailProbability:
     """Monte Carlo Pr[random size-k subset sum ≥ observed_sum] with the add-one rule.
 
     p = (1 + B) / (1 + R), where B of the R random partitions reach the observed sum (within
@@ -281,7 +379,8 @@ def subset_sum_tail_mc(values, k: int, observed_sum: float, n_permutations: int 
     Each partition is a partial Fisher–Yates shuffle (a uniformly random size-k subset; the smaller side
     of the partition is drawn) with a xoshiro256** generator. Draws come in blocks of :data:`MC_BLOCK`,
     block b seeded from (seed, b) alone, so the result is bit for bit the same for any ``workers``
-    (default: the CPUs available).
+    (default: the CPUs available). A request estimated (:func:`mc_cost`) to take more than ``max_seconds``
+    or too much memory is refused before any draw (:class:`~wordbias.core.errors.TooCostlyError`).
 
     Examples
     --------
@@ -290,8 +389,9 @@ def subset_sum_tail_mc(values, k: int, observed_sum: float, n_permutations: int 
     (43, 0.044, 0.0065)
     """
     values = _check(values, k)
-    if n_permutations < 1:
-        raise ValueError("n_permutations must be at least 1")
+    n_permutations = check_int("n_permutations", n_permutations, min=1)
+    check_seed("seed", seed)
+    check_mc_cost(values.size, k, n_permutations, workers=workers, max_seconds=max_seconds)
     thr = observed_sum - _tolerance(values)
     extreme, _ = _mc_run(values, k, thr, int(n_permutations), _mc_key(seed), False, workers, progress)
     p = (extreme + 1) / (n_permutations + 1)
@@ -342,7 +442,8 @@ def subset_sum_tail_normal(values, k: int, observed_sum: float) -> TailProbabili
 
 def subset_sum_tail(values, k: int, observed_sum: float, p_method: str = "auto",
                     n_permutations: int = 100_000, seed: int | np.random.Generator = 0,
-                    exact_max_n: int = EXACT_MAX_N, progress: bool = False) -> TailProbability:
+                    exact_max_n: int = EXACT_MAX_N, progress: bool = False,
+                    max_seconds: float = MAX_SECONDS) -> TailProbability:
     """Dispatch to the exact, Monte Carlo or normal tail.
 
     ``p_method="auto"`` counts exactly when N ≤ ``exact_max_n`` or when C(N, k) ≤ ``n_permutations`` (then
@@ -350,6 +451,8 @@ def subset_sum_tail(values, k: int, observed_sum: float, p_method: str = "auto",
     the tail-pruned exact count with a budget of :data:`AUTO_TAIL_SUMS` subset sums per half, which
     succeeds when the observed statistic is far in a tail, and otherwise uses Monte Carlo with
     ``n_permutations`` draws. ``p_method="exact"`` raises :class:`ExactCountTooLarge` rather than fall back.
+    ``p_method`` is one of :data:`P_METHODS`, ``n_permutations`` an integer >= 1, ``seed`` an integer >= 0 or
+    a generator; a Monte Carlo request over ``max_seconds`` is refused up front (:func:`check_mc_cost`).
 
     Examples
     --------
@@ -360,6 +463,9 @@ def subset_sum_tail(values, k: int, observed_sum: float, p_method: str = "auto",
     43
     """
     values = _check(values, k)
+    check_option("p_method", p_method, P_METHODS)
+    n_permutations = check_int("n_permutations", n_permutations, min=1)
+    check_seed("seed", seed)
     n = values.size
     if p_method == "auto":
         if n <= exact_max_n or comb(n, k) <= n_permutations:
@@ -374,7 +480,8 @@ def subset_sum_tail(values, k: int, observed_sum: float, p_method: str = "auto",
     if p_method == "exact":
         return subset_sum_tail_exact(values, k, observed_sum)
     if p_method in ("monte-carlo", "mc"):
-        return subset_sum_tail_mc(values, k, observed_sum, n_permutations=n_permutations, seed=seed, progress=progress)
+        return subset_sum_tail_mc(values, k, observed_sum, n_permutations=n_permutations, seed=seed, progress=progress,
+                                  max_seconds=max_seconds)
     if p_method == "normal":
         return subset_sum_tail_normal(values, k, observed_sum)
     raise ValueError(f"unknown p-value method {p_method!r}; use 'auto', 'exact', 'monte-carlo' or 'normal'")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import warnings
 from pathlib import Path
 from typing import Sequence
 
@@ -16,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from wordbias.core import paths
-from wordbias.core.cache import atomic_file
+from wordbias.core.cache import CacheRebuiltWarning, atomic_file
 from wordbias.models import contextual
 
 #: the folder holding the three GAP files and their SOURCE.md
@@ -171,7 +172,9 @@ def features(model, df: pd.DataFrame, *, batch_size: int = 32, max_length: int =
     ``<model label>-<split>-<hash[:16]>.npz`` (no pickle, written atomically), the hash covering the model
     name and path, the texts, the spans, ``max_length``, ``batch_size`` and
     :func:`wordbias.core.paths.compute_fingerprint`; a cached file is used only if its stored full hash and
-    the array's shape match.
+    the array's shape match. A cached file that is damaged (truncated, not a zip, missing arrays) or holds
+    data of the wrong shape or dtype is reported with a :class:`~wordbias.core.cache.CacheRebuiltWarning`
+    and recomputed (then overwritten).
     """
     texts = df["Text"].tolist()
     sp = spans(df)
@@ -180,10 +183,9 @@ def features(model, df: pd.DataFrame, *, batch_size: int = 32, max_length: int =
         key = _features_key(model, texts, sp, max_length, batch_size)
         split = df.attrs.get("split", "rows")
         cache_file = Path(cache_dir) / f"{model.label}-{split}-{key[:16]}.npz"
-        if cache_file.exists():
-            with np.load(cache_file, allow_pickle=False) as z:
-                if str(z["key"]) == key and z["features"].shape == (len(texts), 3 * model.model.config.hidden_size):
-                    return z["features"]
+        cached = _read_features(cache_file, key, (len(texts), 3 * model.model.config.hidden_size))
+        if cached is not None:
+            return cached
     vecs = contextual.span_embeddings(model, texts, sp, batch_size=batch_size, max_length=max_length,
                                       progress=progress, desc=f"GAP {df.attrs.get('split', '')}".strip())
     X = vecs.reshape(len(texts), -1)
@@ -191,6 +193,27 @@ def features(model, df: pd.DataFrame, *, batch_size: int = 32, max_length: int =
         with atomic_file(cache_file) as tmp:
             np.savez(tmp, features=X, key=np.array(key))
     return X
+
+
+def _read_features(path: Path, key: str, shape: tuple[int, int]) -> np.ndarray | None:
+    """The cached features at ``path`` if it holds ``key`` and a float32 array of ``shape``; ``None`` if the
+    file is absent, or (with a :class:`~wordbias.core.cache.CacheRebuiltWarning`) damaged or wrong."""
+    import zipfile
+
+    if not path.exists():
+        return None
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            stored_key, X = str(z["key"]), z["features"]
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
+        problem = f"unreadable ({type(exc).__name__}: {exc})"
+    else:
+        if stored_key == key and X.shape == shape and X.dtype == np.float32:
+            return X
+        problem = (f"holds key {stored_key[:16]}..., shape {X.shape}, dtype {X.dtype}; expected key "
+                   f"{key[:16]}..., shape {shape}, float32")
+    warnings.warn(f"GAP feature cache {path}: {problem}; recomputing it", CacheRebuiltWarning, stacklevel=3)
+    return None
 
 
 def label_codes(labels) -> np.ndarray:

@@ -16,9 +16,13 @@ from pathlib import Path
 
 from gensim.models import KeyedVectors
 
+from wordbias.core.cache import CacheRebuiltWarning
+from wordbias.core.errors import CacheError, EmbeddingFormatError, InvalidParameterError
 from wordbias.embeddings.cache import (
     CACHE_DIRNAME,
     CACHE_VERSION,
+    MMAP_MODES,
+    check_mmap_mode,
     cache_dir_for,
     convert,
     load_cached,
@@ -54,6 +58,10 @@ __all__ = [
     "EmbeddingSpec",
     "EmbeddingNotFoundError",
     "DuplicateWordsWarning",
+    "EmbeddingFormatError",
+    "CacheError",
+    "CacheRebuiltWarning",
+    "MMAP_MODES",
     "load",
     "available",
     "find_source",
@@ -79,6 +87,7 @@ def load(
     format: str | None = None,
     member: str | None = None,
     mmap_mode: str | None = "r",
+    zero_vectors: str = "error",
 ) -> KeyedVectors:
     """Load a registered embedding (by name) or any embedding file or cache folder (by path).
 
@@ -97,8 +106,12 @@ def load(
     member
         The file to read inside a ``.zip`` holding several files (paths only).
     mmap_mode
-        Mode for opening ``.npy`` matrices (``"r"`` read-only, ``"c"`` copy-on-write, ``None`` read into
-        memory).
+        Mode for opening ``.npy`` matrices: ``"r"`` (read-only memory map) or ``None`` (read into memory, a
+        writable copy). Writable maps (``"r+"``, ``"w+"``, ``"c"``) are refused: they could empty or edit the
+        cache or an installed package's files.
+    zero_vectors
+        ``"error"`` (default): an all-zero vector in a parsed file is an
+        :class:`~wordbias.core.errors.EmbeddingFormatError` (it has no direction); ``"keep"``: keep it.
 
     Returns
     -------
@@ -116,14 +129,20 @@ def load(
 
     The formats are described in :func:`wordbias.embeddings.formats.iter_chunks`. Words are decoded as UTF-8
     (invalid bytes become U+FFFD, with a warning); a repeated word keeps its first vector, with a
-    :class:`DuplicateWordsWarning` (GloVe 840B has a few). Malformed input raises ValueError naming the file
-    and the line (text) or byte offset (binary) at fault.
+    :class:`DuplicateWordsWarning` (GloVe 840B has a few); a leading UTF-8 byte order mark is skipped.
+    Malformed input (no vectors, header/row mismatches, non-finite values, a format that does not match the
+    bytes, a truncated or damaged ``.gz``/``.zip``) raises
+    :class:`~wordbias.core.errors.EmbeddingFormatError` (a ValueError) naming the file and the line (text)
+    or byte offset (binary) at fault.
 
     A text or binary source is parsed once into a cache folder (:mod:`wordbias.embeddings.cache`):
     ``<embeddings_dir>/.wordbias-cache/<name>/`` for a registered name, ``<folder>/.wordbias-cache/<file
-    name>/`` beside a file given by path. It is rebuilt when the source's size or modification time changes,
-    used alone when a registered source has been deleted, and skipped (parsing into memory, with a warning)
-    when it cannot be written.
+    name>/`` beside a file given by path. It is verified on every open (sizes, shape, dtype, checksums:
+    :func:`wordbias.embeddings.cache.verify`), rebuilt when damaged (with a
+    :class:`~wordbias.core.cache.CacheRebuiltWarning`) or when the source's size, modification time or
+    content changes, used alone when a registered source has been deleted (a damaged one then raises
+    :class:`~wordbias.core.errors.CacheError`), and skipped (parsing into memory, with a warning) when it
+    cannot be written.
 
     Examples
     --------
@@ -136,9 +155,18 @@ def load(
     >>> kv.most_similar("king", topn=1)[0][0]
     'queen'
     """
+    if not isinstance(name_or_path, (str, os.PathLike)):
+        raise InvalidParameterError(
+            f"name_or_path must be a registered embedding name ({', '.join(REGISTRY)}) or a path, "
+            f"not {name_or_path!r} ({type(name_or_path).__name__})"
+        )
+    check_mmap_mode(mmap_mode)
+    if zero_vectors not in ("error", "keep"):
+        raise InvalidParameterError(f"zero_vectors must be 'error' or 'keep'; not {zero_vectors!r}")
     key = os.fspath(name_or_path)
     if isinstance(name_or_path, str) and key in REGISTRY:
-        return _load_registered(REGISTRY[key], cache=cache, progress=progress, mmap_mode=mmap_mode)
+        return _load_registered(REGISTRY[key], cache=cache, progress=progress, mmap_mode=mmap_mode,
+                                zero_vectors=zero_vectors)
     path = Path(key).expanduser()
     if not path.exists():
         raise FileNotFoundError(
@@ -154,8 +182,9 @@ def load(
     if path.suffix.lower() == ".zip":
         member = zip_member(path, member)
     if not cache:
-        return read_keyed_vectors(path, format=fmt, member=member, progress=progress)
-    return load_cached(path, cache_dir_for(path, member=member), fmt, member, progress, mmap_mode)
+        return read_keyed_vectors(path, format=fmt, member=member, progress=progress, zero_vectors=zero_vectors)
+    return load_cached(path, cache_dir_for(path, member=member), fmt, member, progress, mmap_mode,
+                       zero_vectors=zero_vectors)
 
 
 def available() -> "pandas.DataFrame":  # noqa: F821 - pandas imported lazily
@@ -225,7 +254,8 @@ def label(name_or_path: str | os.PathLike) -> str:
 # --------------------------------------------------------------------------------------------------
 
 
-def _load_registered(spec: EmbeddingSpec, *, cache: bool, progress: bool, mmap_mode: str | None) -> KeyedVectors:
+def _load_registered(spec: EmbeddingSpec, *, cache: bool, progress: bool, mmap_mode: str | None,
+                     zero_vectors: str = "error") -> KeyedVectors:
     """Load a registered embedding from its package, the bundled data or the user folder."""
     if spec.source == "package":
         kv = _load_kumo(spec, mmap_mode)
@@ -233,29 +263,33 @@ def _load_registered(spec: EmbeddingSpec, *, cache: bool, progress: bool, mmap_m
         path = BUNDLED_DIR / spec.files[0]
         if not path.exists():
             raise EmbeddingNotFoundError(not_found_message(spec))
-        kv = read_keyed_vectors(path, format=spec.format, progress=progress, dim=spec.dim)
+        kv = read_keyed_vectors(path, format=spec.format, progress=progress, dim=spec.dim,
+                                zero_vectors=zero_vectors)
     else:
-        kv = _load_user(spec, cache=cache, progress=progress, mmap_mode=mmap_mode)
+        kv = _load_user(spec, cache=cache, progress=progress, mmap_mode=mmap_mode, zero_vectors=zero_vectors)
     if kv.vector_size != spec.dim:
         raise ValueError(f"{spec.name}: expected {spec.dim}-d vectors, got {kv.vector_size}-d")
     return kv
 
 
-def _load_user(spec: EmbeddingSpec, *, cache: bool, progress: bool, mmap_mode: str | None) -> KeyedVectors:
+def _load_user(spec: EmbeddingSpec, *, cache: bool, progress: bool, mmap_mode: str | None,
+               zero_vectors: str = "error") -> KeyedVectors:
     """Load one of the full embeddings from the user folder, via its cache."""
     cache_dir = registered_cache_dir(spec.name)
     path = existing_source(spec)
     if path is None:
-        if cache and read_meta(cache_dir) is not None:
+        if cache and cache_dir.exists():
             log.info("%s: source file absent, using its cache %s", spec.name, cache_dir)
-            return open_cache(cache_dir, mmap_mode=mmap_mode)
+            return open_cache(cache_dir, mmap_mode=mmap_mode)  # verified; CacheError if damaged
         raise EmbeddingNotFoundError(not_found_message(spec))
     member = spec.zip_member if path.suffix.lower() == ".zip" else None
     if path.suffix.lower() == ".zip":
         member = zip_member(path, member)
     if not cache:
-        return read_keyed_vectors(path, format=spec.format, member=member, progress=progress, dim=spec.dim)
-    return load_cached(path, cache_dir, spec.format, member, progress, mmap_mode, dim=spec.dim, name=spec.name)
+        return read_keyed_vectors(path, format=spec.format, member=member, progress=progress, dim=spec.dim,
+                                  zero_vectors=zero_vectors)
+    return load_cached(path, cache_dir, spec.format, member, progress, mmap_mode, dim=spec.dim, name=spec.name,
+                       zero_vectors=zero_vectors)
 
 
 def _load_kumo(spec: EmbeddingSpec, mmap_mode: str | None) -> KeyedVectors:

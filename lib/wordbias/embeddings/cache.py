@@ -2,25 +2,46 @@
 well under a second, instead of parsing multi-GB text for minutes.
 
 A cache folder holds ``vectors.npy`` (float32, one row per word, streamed to disk while parsing),
-``vocab.txt`` (the words, one per line, UTF-8) and ``meta.json`` (source file name, size and modification
-time for invalidation, format, shape, counts); no pickle. It is rebuilt when the source changes.
+``vocab.txt`` (the words, one per line, UTF-8) and ``meta.json`` (format, shape, dtype, counts, checksums and
+the fingerprint of the source); no pickle.
+
+A cache cannot lie (:func:`verify`): every open checks that meta.json is this version's, that both files
+have the byte sizes recorded, that the ``.npy`` header has the recorded shape and dtype, the SHA-256 of the
+whole vocabulary, and the SHA-256 of a sample of the matrix (:data:`SAMPLE_BLOCKS` blocks of
+:data:`SAMPLE_BYTES`, evenly spaced, first and last included: about 1 MiB read whatever the size). The
+SHA-256 of the whole matrix is recorded when the cache is written (``verify="full"`` checks it). Measured on
+GloVe 6B 50d (400,000 x 50, an 80 MB matrix and a 3.4 MB vocabulary; 2-core VM, files in the page cache):
+opening the cache takes 281 ms with the checks against 272 ms without (the KeyedVectors index dominates);
+the checks alone take 58 ms, the full matrix check 174 ms; writing (with the full hash) 0.95 s.
+
+A cache is stale when its source changed: name, size, modification time, or content (:func:`source_fingerprint`
+hashes the source's first and last MiB and evenly spaced blocks, or all of it below 8 MiB, so an edit that
+keeps the size and restores the mtime is seen; about 6 ms per load, measured on 3.4 MB hashed whole and on
+80 MB sampled). A damaged cache is rebuilt from the source with a
+:class:`~wordbias.core.cache.CacheRebuiltWarning`, a stale one silently. Writes go through
+:func:`~wordbias.core.cache.atomic_folder` (never a moment without a complete cache at the final name) and
+readers open the three files through one directory handle, retrying if a writer swapped the folder, so
+concurrent first loads of the same file are safe.
 """
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import logging
 import os
 import time
 import warnings
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
 from gensim.models import KeyedVectors
 
 from wordbias.core import paths
-from wordbias.core.cache import atomic_folder
+from wordbias.core.cache import CacheRebuiltWarning, atomic_folder
+from wordbias.core.errors import CacheError, InvalidParameterError
 from wordbias.embeddings.formats import VECTORS_FILE, VOCAB_FILE, check_format, detect_format, zip_member
 from wordbias.embeddings.keyed_vectors import to_keyed_vectors
 from wordbias.embeddings.reader import parse_into, read_keyed_vectors
@@ -28,20 +49,40 @@ from wordbias.embeddings.reader import parse_into, read_keyed_vectors
 __all__ = [
     "CACHE_DIRNAME",
     "CACHE_VERSION",
+    "MMAP_MODES",
     "convert",
     "open_cache",
+    "verify",
     "save",
     "cache_dir_for",
     "registered_cache_dir",
     "load_cached",
     "read_meta",
+    "source_fingerprint",
 ]
 
 log = logging.getLogger(__name__)
 
 CACHE_DIRNAME = ".wordbias-cache"
-CACHE_VERSION = 1
+CACHE_VERSION = 2
+#: The memory-map modes accepted: read-only or in memory. Writable maps ("r+", "w+", "c") are refused: they
+#: would write through to (or empty) the cache, or the files of an installed package.
+MMAP_MODES = (None, "r")
+SAMPLE_BLOCKS = 16
+SAMPLE_BYTES = 1 << 16
+_SMALL_SOURCE = 8 << 20  # sources up to this size are hashed whole
 _META_FILE = "meta.json"
+_OPEN_RETRIES = 8
+
+
+def check_mmap_mode(mmap_mode) -> None:
+    """Refuse any ``mmap_mode`` but ``None`` and ``"r"`` (see :data:`MMAP_MODES`)."""
+    if not (mmap_mode is None or (isinstance(mmap_mode, str) and mmap_mode == "r")):
+        raise InvalidParameterError(
+            f"mmap_mode must be None (read into memory) or 'r' (read-only memory map); not {mmap_mode!r}: "
+            "writable maps ('r+', 'w+', 'c') would write to the cache or the package's files. Copy the vectors "
+            "(np.array(kv.vectors)) to edit them"
+        )
 
 
 def convert(
@@ -53,12 +94,14 @@ def convert(
     progress: bool = True,
     dim: int | None = None,
     name: str | None = None,
+    zero_vectors: str = "error",
 ) -> Path:
     """Parse ``path`` and write the cache folder ``cache_dir`` (vectors.npy, vocab.txt, meta.json).
 
     The matrix is streamed to disk, so memory use stays at a few blocks whatever the file size. The folder is
-    built under a temporary name and renamed into place when complete (if a concurrent conversion put a
-    complete cache there first, that one is kept). Returns ``cache_dir``.
+    built under a temporary name and put into place when complete (:func:`~wordbias.core.cache.atomic_folder`;
+    if a concurrent conversion put a valid cache of the same source there first, that one is kept). Returns
+    ``cache_dir``.
 
     Examples
     --------
@@ -77,38 +120,221 @@ def convert(
     check_format(fmt, parseable=True)
     if path.suffix.lower() == ".zip":
         member = zip_member(path, member)
-    with atomic_folder(cache_dir, is_complete=lambda folder: read_meta(folder) is not None) as tmp:
+    source = source_fingerprint(path, member)
+
+    def is_complete(folder: Path) -> bool:
+        return _matching_meta(folder, source, fmt, zero_vectors) is not None
+
+    with atomic_folder(cache_dir, is_complete=is_complete) as tmp:
         with _NpyFileSink(tmp / VECTORS_FILE) as sink:
-            words, _index, stats = parse_into(path, fmt, member, sink, progress=progress, dim=dim)
+            words, _index, stats = parse_into(path, fmt, member, sink, progress=progress, dim=dim,
+                                              zero_vectors=zero_vectors)
         _write_vocab(tmp / VOCAB_FILE, words)
         meta = {
             "wordbias_cache_version": CACHE_VERSION,
             "name": name,
             "format": fmt,
-            "source": _source_fingerprint(path, member),
+            "zero_vectors": zero_vectors,
+            "source": source,
             "shape": [len(words), sink.dim],
             "dtype": "float32",
             **stats,
+            "checksums": _checksums(tmp, full_vectors=sink.sha256.hexdigest()),
             "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         }
         _write_meta(tmp, meta)
     return cache_dir
 
 
-def open_cache(cache_dir: str | os.PathLike, *, mmap_mode: str | None = "r") -> KeyedVectors:
-    """Open a cache folder written by :func:`convert` or :func:`save` (the matrix memory-mapped)."""
+def open_cache(cache_dir: str | os.PathLike, *, mmap_mode: str | None = "r", verify: str = "sample") -> KeyedVectors:
+    """Open a cache folder written by :func:`convert` or :func:`save` (the matrix memory-mapped read-only).
+
+    The folder is checked first (:func:`verify`; ``verify="full"`` also hashes the whole matrix); a damaged
+    or foreign folder raises :class:`~wordbias.core.errors.CacheError` naming the file and what is wrong.
+    ``mmap_mode`` is ``"r"`` or ``None`` (read into memory).
+    """
+    check_mmap_mode(mmap_mode)
+    if verify not in ("sample", "full"):
+        raise InvalidParameterError(f"verify must be 'sample' or 'full'; not {verify!r}")
     cache_dir = Path(cache_dir)
-    vectors = np.load(cache_dir / VECTORS_FILE, mmap_mode=mmap_mode, allow_pickle=False)
-    words = _read_vocab(cache_dir / VOCAB_FILE)
-    if vectors.ndim != 2 or vectors.shape[0] != len(words):
-        raise ValueError(
-            f"{cache_dir}: {VECTORS_FILE} has shape {vectors.shape} but {VOCAB_FILE} has {len(words)} words"
+    last = None
+    for attempt in range(_OPEN_RETRIES):
+        try:
+            return _open_once(cache_dir, mmap_mode, verify)[0]
+        except FileNotFoundError as exc:  # a writer swapped the folder while we opened it: look again
+            last = exc
+            time.sleep(0.01 * (attempt + 1))
+    raise CacheError(f"{cache_dir}: not a complete wordbias cache ({last})")
+
+
+def verify(cache_dir: str | os.PathLike, *, full: bool = False) -> dict:
+    """Check a cache folder against its meta.json (sizes, shape, dtype, vocabulary hash, matrix sample hash,
+    and with ``full`` the whole matrix's hash); returns the meta, or raises
+    :class:`~wordbias.core.errors.CacheError` naming the file at fault."""
+    return _open_once(Path(cache_dir), "r", "full" if full else "sample", build=False)[1]
+
+
+def _open_once(cache_dir: Path, mmap_mode: str | None, verify: str,
+               *, build: bool = True) -> tuple[KeyedVectors | None, dict]:
+    """Open and verify the three files of ``cache_dir`` through one directory handle (a consistent snapshot
+    even if a writer swaps the folder meanwhile); ``(KeyedVectors, meta)``, or ``(None, meta)`` when not
+    ``build`` (checks only)."""
+    try:
+        dfd = os.open(cache_dir, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except NotADirectoryError as exc:
+        raise CacheError(f"{cache_dir}: not a cache folder") from exc
+    try:
+        meta = _read_meta_at(cache_dir, dfd)
+        vocab_bytes = _read_bytes_at(dfd, VOCAB_FILE)
+        fd = os.open(VECTORS_FILE, os.O_RDONLY, dir_fd=dfd)
+        with os.fdopen(fd, "rb") as f:
+            _check_files(cache_dir, meta, vocab_bytes, f, verify)
+            vectors = _read_matrix(cache_dir / VECTORS_FILE, f, mmap_mode)
+    finally:
+        os.close(dfd)
+    words = _decode_vocab(cache_dir / VOCAB_FILE, vocab_bytes)
+    if not build and meta["wordbias_cache_version"] == CACHE_VERSION:  # sizes and checksums already matched
+        return None, meta
+    if vectors.ndim != 2 or vectors.shape[0] != len(words) or vectors.dtype != np.float32:
+        raise CacheError(
+            f"{cache_dir}: {VECTORS_FILE} has shape {vectors.shape} and dtype {vectors.dtype} but {VOCAB_FILE} has "
+            f"{len(words)} words (float32 expected)"
         )
-    return to_keyed_vectors(words, vectors)
+    return (to_keyed_vectors(words, vectors) if build else None), meta
+
+
+def _read_matrix(where: Path, f, mmap_mode: str | None) -> np.ndarray:
+    """The float32 matrix of the open ``.npy`` file ``f``: memory-mapped read-only, or read into memory."""
+    f.seek(0)
+    try:
+        shape, fortran, dtype = _read_npy_header(f)
+    except (ValueError, OSError, EOFError) as exc:
+        raise CacheError(f"{where}: unreadable .npy header ({exc})") from exc
+    if len(shape) != 2 or fortran or dtype != np.dtype("<f4"):
+        raise CacheError(f"{where}: expected a 2-d C-ordered float32 matrix, found shape {shape}, dtype {dtype}")
+    start, count = f.tell(), shape[0] * shape[1]
+    if os.fstat(f.fileno()).st_size != start + 4 * count:
+        raise CacheError(f"{where}: {os.fstat(f.fileno()).st_size} bytes, the header's shape {shape} needs "
+                         f"{start + 4 * count} (truncated?)")
+    if count == 0:
+        return np.zeros(shape, dtype=np.float32)
+    if mmap_mode == "r":
+        return np.memmap(f, dtype="<f4", mode="r", offset=start, shape=shape)
+    return np.fromfile(f, dtype="<f4", count=count).reshape(shape)
+
+
+def _read_bytes_at(dfd: int, name: str) -> bytes:
+    """The bytes of file ``name`` in the directory ``dfd``."""
+    fd = os.open(name, os.O_RDONLY, dir_fd=dfd)
+    with os.fdopen(fd, "rb") as f:
+        return f.read()
+
+
+def _read_meta_at(cache_dir: Path, dfd: int) -> dict:
+    """meta.json as a dict of a known version, else CacheError."""
+    where = cache_dir / _META_FILE
+    try:
+        meta = json.loads(_read_bytes_at(dfd, _META_FILE).decode("utf-8"))
+    except FileNotFoundError:
+        if not any(os.path.exists(cache_dir / n) for n in (VECTORS_FILE, VOCAB_FILE)):
+            raise
+        raise CacheError(f"{where}: missing: the cache is incomplete") from None
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise CacheError(f"{where}: not valid JSON ({exc})") from exc
+    if not isinstance(meta, dict):
+        raise CacheError(f"{where}: expected a JSON object, found a {type(meta).__name__}")
+    version = meta.get("wordbias_cache_version")
+    if version not in (1, CACHE_VERSION):
+        raise CacheError(f"{where}: cache version {version!r}, expected {CACHE_VERSION}; rebuild it from its source")
+    return meta
+
+
+def _check_files(cache_dir: Path, meta: dict, vocab_bytes: bytes, vectors_file, verify: str) -> None:
+    """Compare the vocabulary and matrix with meta.json's shape, dtype, sizes and checksums."""
+    if meta["wordbias_cache_version"] == 1:  # legacy folder written by save() before checksums: shape only
+        return
+    sums = meta.get("checksums")
+    shape = meta.get("shape")
+    if not isinstance(sums, dict) or not isinstance(shape, list) or meta.get("dtype") != "float32":
+        raise CacheError(f"{cache_dir / _META_FILE}: no checksums, shape or dtype recorded")
+    if len(vocab_bytes) != sums.get("vocab_bytes") or _sha256(vocab_bytes) != sums.get("vocab_sha256"):
+        raise CacheError(f"{cache_dir / VOCAB_FILE}: size or SHA-256 differs from meta.json (damaged or edited)")
+    size = os.fstat(vectors_file.fileno()).st_size
+    if size != sums.get("vectors_bytes"):
+        raise CacheError(
+            f"{cache_dir / VECTORS_FILE}: {size} bytes, meta.json records {sums.get('vectors_bytes')} (truncated?)"
+        )
+    try:
+        header = _read_npy_header(vectors_file)
+    except (ValueError, OSError, EOFError) as exc:
+        raise CacheError(f"{cache_dir / VECTORS_FILE}: unreadable .npy header ({exc})") from exc
+    file_shape, fortran, dtype = header
+    if list(file_shape) != shape or fortran or dtype != np.dtype("<f4"):
+        raise CacheError(
+            f"{cache_dir / VECTORS_FILE}: shape {file_shape}, dtype {dtype}; meta.json records {shape} float32"
+        )
+    start = vectors_file.tell()
+    if _sample_sha256(vectors_file, start, size) != sums.get("vectors_sample_sha256"):
+        raise CacheError(f"{cache_dir / VECTORS_FILE}: the sampled matrix blocks differ from meta.json's checksum "
+                         "(damaged or edited)")
+    if verify == "full" and _file_sha256(vectors_file, start) != sums.get("vectors_sha256"):
+        raise CacheError(f"{cache_dir / VECTORS_FILE}: the matrix's SHA-256 differs from meta.json (damaged)")
+
+
+def _read_npy_header(f) -> tuple:
+    """``(shape, fortran_order, dtype)`` of the ``.npy`` file ``f``, leaving it at the start of the data."""
+    version = np.lib.format.read_magic(f)
+    if version == (1, 0):
+        return np.lib.format.read_array_header_1_0(f)
+    return np.lib.format.read_array_header_2_0(f)
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _sample_sha256(f, start: int, end: int) -> str:
+    """SHA-256 of :data:`SAMPLE_BLOCKS` blocks of :data:`SAMPLE_BYTES` evenly spaced over bytes
+    ``[start, end)`` of file ``f`` (the first and last included; all of it when shorter)."""
+    h = hashlib.sha256()
+    length = end - start
+    if length <= SAMPLE_BLOCKS * SAMPLE_BYTES:
+        offsets = [start]
+        width = length
+    else:
+        step = (length - SAMPLE_BYTES) / (SAMPLE_BLOCKS - 1)
+        offsets = [start + int(round(i * step)) for i in range(SAMPLE_BLOCKS)]
+        width = SAMPLE_BYTES
+    for offset in offsets:
+        h.update(os.pread(f.fileno(), width, offset))
+    return h.hexdigest()
+
+
+def _file_sha256(f, start: int) -> str:
+    """SHA-256 of file ``f`` from byte ``start`` to its end."""
+    h = hashlib.sha256()
+    f.seek(start)
+    for block in iter(lambda: f.read(1 << 22), b""):
+        h.update(block)
+    return h.hexdigest()
+
+
+def _checksums(folder: Path, *, full_vectors: str | None = None) -> dict:
+    """The checksums meta.json records for the files of ``folder`` (see the module docstring)."""
+    vocab = (folder / VOCAB_FILE).read_bytes()
+    with open(folder / VECTORS_FILE, "rb") as f:
+        _read_npy_header(f)
+        start = f.tell()
+        size = os.fstat(f.fileno()).st_size
+        sample = _sample_sha256(f, start, size)
+        full = full_vectors or _file_sha256(f, start)
+    return {"vocab_bytes": len(vocab), "vocab_sha256": _sha256(vocab), "vectors_bytes": size,
+            "vectors_sample_sha256": sample, "vectors_sha256": full}
 
 
 def save(kv: KeyedVectors, cache_dir: str | os.PathLike, *, name: str | None = None) -> Path:
-    """Write ``kv`` as a cache folder (float32 vectors.npy, vocab.txt, meta.json) loadable by :func:`load`.
+    """Write ``kv`` as a cache folder (float32 vectors.npy, vocab.txt, meta.json) loadable by :func:`load`,
+    atomically (an existing folder is replaced only once the new one is complete).
 
     Examples
     --------
@@ -124,20 +350,21 @@ def save(kv: KeyedVectors, cache_dir: str | os.PathLike, *, name: str | None = N
     for w in words:
         if "\n" in w:
             raise ValueError(f"cannot save word {w!r}: words must not contain a newline")
-    cache_dir.mkdir(parents=True, exist_ok=True)
-    vectors = np.asarray(kv.vectors, dtype=np.float32)
-    np.save(cache_dir / VECTORS_FILE, vectors, allow_pickle=False)
-    _write_vocab(cache_dir / VOCAB_FILE, words)
-    meta = {
-        "wordbias_cache_version": CACHE_VERSION,
-        "name": name,
-        "format": "npy-cache",
-        "source": None,
-        "shape": list(vectors.shape),
-        "dtype": "float32",
-        "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-    }
-    _write_meta(cache_dir, meta)
+    vectors = np.ascontiguousarray(kv.vectors, dtype="<f4")  # C order: the layout open_cache maps
+    with atomic_folder(cache_dir) as tmp:
+        np.save(tmp / VECTORS_FILE, vectors, allow_pickle=False)
+        _write_vocab(tmp / VOCAB_FILE, words)
+        meta = {
+            "wordbias_cache_version": CACHE_VERSION,
+            "name": name,
+            "format": "npy-cache",
+            "source": None,
+            "shape": list(vectors.shape),
+            "dtype": "float32",
+            "checksums": _checksums(tmp),
+            "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        }
+        _write_meta(tmp, meta)
     return cache_dir
 
 
@@ -163,10 +390,16 @@ def load_cached(
     *,
     dim: int | None = None,
     name: str | None = None,
+    zero_vectors: str = "error",
 ) -> KeyedVectors:
-    """Open the cache of ``path`` if it is up to date, else (re)build it; parse into memory if unwritable."""
-    if _cache_is_fresh(cache_dir, path, member, fmt):
-        return open_cache(cache_dir, mmap_mode=mmap_mode)
+    """Open the cache of ``path`` if it is a valid cache of the source as it is now, else (re)build it (with
+    a :class:`~wordbias.core.cache.CacheRebuiltWarning` if it was damaged); parse into memory if the cache
+    cannot be written."""
+    check_mmap_mode(mmap_mode)
+    source = source_fingerprint(path, member)
+    kv = _open_if_matching(cache_dir, source, fmt, zero_vectors, mmap_mode)
+    if kv is not None:
+        return kv
     try:
         cache_dir.parent.mkdir(parents=True, exist_ok=True)
         writable = os.access(cache_dir.parent, os.W_OK)
@@ -174,23 +407,71 @@ def load_cached(
         writable = False
     if not writable:
         warnings.warn(f"cannot write the cache {cache_dir}; parsing {path} into memory", stacklevel=3)
-        return read_keyed_vectors(path, format=fmt, member=member, progress=progress, dim=dim)
+        return read_keyed_vectors(path, format=fmt, member=member, progress=progress, dim=dim,
+                                  zero_vectors=zero_vectors)
     log.info("converting %s to the cache %s", path, cache_dir)
-    convert(path, cache_dir, format=fmt, member=member, progress=progress, dim=dim, name=name)
-    return open_cache(cache_dir, mmap_mode=mmap_mode)
+    convert(path, cache_dir, format=fmt, member=member, progress=progress, dim=dim, name=name,
+            zero_vectors=zero_vectors)
+    kv = _open_if_matching(cache_dir, source, fmt, zero_vectors, mmap_mode, rebuilding=False)
+    if kv is None:
+        raise CacheError(f"{cache_dir}: the cache just written for {path} does not match it (the source changed "
+                         "while it was read?); load again")
+    return kv
+
+
+def _open_if_matching(cache_dir: Path, source: dict, fmt: str, zero_vectors: str, mmap_mode: str | None,
+                      *, rebuilding: bool = True) -> KeyedVectors | None:
+    """The cache at ``cache_dir`` if it is a valid cache of ``source`` (else ``None``, warning when it is
+    damaged and ``rebuilding``); retried if a writer swaps the folder while it is opened."""
+    for attempt in range(_OPEN_RETRIES):
+        try:
+            kv, meta = _open_once(cache_dir, mmap_mode, "sample")
+        except FileNotFoundError:
+            if not cache_dir.exists():
+                return None
+            time.sleep(0.01 * (attempt + 1))
+            continue
+        except CacheError as exc:
+            if rebuilding:
+                warnings.warn(f"{exc}; rebuilding the cache from {source['path']}", CacheRebuiltWarning,
+                              stacklevel=4)
+            return None
+        if _meta_matches(meta, source, fmt, zero_vectors):
+            return kv
+        log.info("%s: cache of another version of the source; rebuilding it", cache_dir)
+        return None
+    return None
+
+
+def _matching_meta(cache_dir: Path, source: dict, fmt: str, zero_vectors: str) -> dict | None:
+    """meta.json of ``cache_dir`` if it is a valid cache of ``source``, else ``None``."""
+    try:
+        meta = verify(cache_dir)
+    except (CacheError, OSError):
+        return None
+    return meta if _meta_matches(meta, source, fmt, zero_vectors) else None
+
+
+def _meta_matches(meta: dict, source: dict, fmt: str, zero_vectors: str) -> bool:
+    """Whether a cache's meta describes this source (name, member, size, mtime, content), format and
+    zero-vector policy (a cache parsed strictly serves ``zero_vectors="keep"`` too)."""
+    if meta.get("wordbias_cache_version") != CACHE_VERSION or meta.get("format") != fmt:
+        return False
+    if meta.get("zero_vectors") not in (zero_vectors, "error"):
+        return False
+    recorded = meta.get("source")
+    if not isinstance(recorded, dict):
+        return False
+    return all(recorded.get(k) == source[k] for k in ("file", "member", "size", "mtime_ns", "content_sha256"))
 
 
 def read_meta(cache_dir: Path) -> dict | None:
-    """The cache's meta.json if the cache folder is complete and of this version, else ``None``."""
+    """The cache's meta.json if the folder is a complete, valid cache of this version, else ``None``."""
     try:
-        meta = json.loads((cache_dir / _META_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        meta = verify(cache_dir)
+    except (CacheError, OSError):
         return None
-    if meta.get("wordbias_cache_version") != CACHE_VERSION:
-        return None
-    if not ((cache_dir / VECTORS_FILE).is_file() and (cache_dir / VOCAB_FILE).is_file()):
-        return None
-    return meta
+    return meta if meta.get("wordbias_cache_version") == CACHE_VERSION else None
 
 
 def _write_meta(cache_dir: Path, meta: dict) -> None:
@@ -198,26 +479,32 @@ def _write_meta(cache_dir: Path, meta: dict) -> None:
     (cache_dir / _META_FILE).write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
-def _source_fingerprint(path: Path, member: str | None) -> dict:
-    """Name, absolute path, size and mtime of a source file (what cache invalidation compares)."""
+def source_fingerprint(path: Path, member: str | None) -> dict:
+    """Name, absolute path, size, mtime and a content hash of a source file (what invalidation compares).
+
+    ``content_sha256`` hashes the whole file up to 8 MiB; above, its size, first and last MiB and
+    :data:`SAMPLE_BLOCKS` evenly spaced blocks of :data:`SAMPLE_BYTES` (about 3 MiB read, a few ms), so an
+    edit keeping the size and the modification time is caught unless it falls between the samples.
+    """
+    path = Path(path)
     st = path.stat()
+    h = hashlib.sha256(str(st.st_size).encode())
+    with open(path, "rb") as f:
+        if st.st_size <= _SMALL_SOURCE:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                h.update(block)
+        else:
+            h.update(os.pread(f.fileno(), 1 << 20, 0))
+            h.update(os.pread(f.fileno(), 1 << 20, st.st_size - (1 << 20)))
+            h.update(_sample_sha256(f, 0, st.st_size).encode())
     return {
         "file": path.name,
         "path": str(path.resolve()),
         "member": member,
         "size": st.st_size,
         "mtime_ns": st.st_mtime_ns,
+        "content_sha256": h.hexdigest(),
     }
-
-
-def _cache_is_fresh(cache_dir: Path, path: Path, member: str | None, fmt: str) -> bool:
-    """Whether ``cache_dir`` holds a cache of exactly this source file (name, size, mtime, member, format)."""
-    meta = read_meta(cache_dir)
-    if meta is None or meta.get("format") != fmt:
-        return False
-    recorded = meta.get("source") or {}
-    current = _source_fingerprint(path, member)
-    return all(recorded.get(k) == current[k] for k in ("file", "member", "size", "mtime_ns"))
 
 
 def _write_vocab(path: Path, words: list[str]) -> None:
@@ -227,13 +514,16 @@ def _write_vocab(path: Path, words: list[str]) -> None:
             f.write("".join(w + "\n" for w in words[start : start + 100_000]))
 
 
-def _read_vocab(path: Path) -> list[str]:
+def _decode_vocab(path: Path, data: bytes) -> list[str]:
     """Inverse of :func:`_write_vocab` (split on ``\\n`` only: words may contain U+2028, U+0085, ...)."""
-    text = path.read_bytes().decode("utf-8")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise CacheError(f"{path}: invalid UTF-8 at byte offset {exc.start} (damaged file)") from exc
     if not text:
         return []
     if not text.endswith("\n"):
-        raise ValueError(f"{path}: truncated vocabulary file (no final newline)")
+        raise CacheError(f"{path}: truncated vocabulary file (no final newline)")
     return text[:-1].split("\n")
 
 
@@ -245,6 +535,7 @@ class _NpyFileSink:
         self.rows = 0
         self.dim = 0
         self.header_len = len(self._header((0, 1)))
+        self.sha256 = hashlib.sha256()  # of the rows as written (the full-matrix checksum of meta.json)
 
     @staticmethod
     def _header(shape: tuple[int, int]) -> bytes:
@@ -261,7 +552,9 @@ class _NpyFileSink:
         """Append rows."""
         self.dim = block.shape[1]
         self.rows += block.shape[0]
-        self.file.write(np.ascontiguousarray(block, dtype="<f4").data)
+        data = np.ascontiguousarray(block, dtype="<f4").data
+        self.sha256.update(data)
+        self.file.write(data)
 
     def __exit__(self, exc_type, exc, tb):
         try:

@@ -19,6 +19,8 @@ from pathlib import Path
 
 import numpy as np
 
+from wordbias.core.errors import EmbeddingFormatError, InvalidParameterError
+
 __all__ = [
     "PARSEABLE_FORMATS",
     "FORMATS",
@@ -45,6 +47,8 @@ VOCAB_FILE = "vocab.txt"
 _BLOCK_BYTES = 1 << 24  # text/binary read in blocks of 16 MiB
 _MAX_WORD_BYTES = 1 << 16  # longest word accepted in a binary record
 _MAX_LINE_BYTES = 1 << 26  # longest text line accepted
+_MAX_DIM = 1 << 20  # largest dimension a header may announce
+_BOM = b"\xef\xbb\xbf"  # the UTF-8 byte order mark, stripped from the start of a source
 
 
 # --------------------------------------------------------------------------------------------------
@@ -56,8 +60,10 @@ def check_format(fmt: str, *, parseable: bool = False) -> None:
     """Reject unknown format names (with ``parseable``: any but the text and binary ones of
     :data:`PARSEABLE_FORMATS`)."""
     allowed = PARSEABLE_FORMATS if parseable else FORMATS
-    if fmt not in allowed:
-        raise ValueError(f"unknown embedding format {fmt!r}; expected one of {', '.join(allowed)}")
+    if not isinstance(fmt, str) or fmt not in allowed:
+        raise InvalidParameterError(
+            f"unknown embedding format {fmt!r}; format must be one of {', '.join(map(repr, allowed))}"
+        )
 
 
 def detect_format(path: str | os.PathLike, *, member: str | None = None) -> str:
@@ -81,7 +87,7 @@ def detect_format(path: str | os.PathLike, *, member: str | None = None) -> str:
     if path.is_dir():
         if (path / VECTORS_FILE).exists() and (path / VOCAB_FILE).exists():
             return "npy-cache"
-        raise ValueError(f"{path} is a folder but not a wordbias cache (no {VECTORS_FILE} and {VOCAB_FILE})")
+        raise EmbeddingFormatError(f"{path} is a folder but not a wordbias cache (no {VECTORS_FILE} and {VOCAB_FILE})")
     inner = path.name
     if path.suffix.lower() == ".zip":
         member = zip_member(path, member)
@@ -93,6 +99,8 @@ def detect_format(path: str | os.PathLike, *, member: str | None = None) -> str:
         return "word2vec-binary"
     with open_source(path, member) as (stream, _total, _tell):
         head = stream.read(1 << 16)
+    if head.startswith(_BOM):
+        head = head[len(_BOM):]
     first, newline, rest = head.partition(b"\n")
     if _parse_header(first) is None:
         return "glove"
@@ -103,36 +111,64 @@ def detect_format(path: str | os.PathLike, *, member: str | None = None) -> str:
 
 def zip_member(path: Path, member: str | None) -> str:
     """The member to read in a zip: ``member`` if given and present, else the archive's only file."""
-    with zipfile.ZipFile(path) as zf:
+    with _compression_errors(str(path)), zipfile.ZipFile(path) as zf:
         names = [i.filename for i in zf.infolist() if not i.is_dir()]
     if member is not None:
         if member not in names:
-            raise ValueError(f"{path}: no member {member!r} in the archive (it holds {', '.join(names)})")
+            raise EmbeddingFormatError(f"{path}: no member {member!r} in the archive (it holds {', '.join(names)})")
         return member
     if len(names) != 1:
-        raise ValueError(f"{path} holds {len(names)} files ({', '.join(names)}); say which with member=")
+        raise EmbeddingFormatError(f"{path} holds {len(names)} files ({', '.join(names)}); say which with member=")
     return names[0]
 
 
 @contextmanager
 def open_source(path: Path, member: str | None):
-    """Open a plain, gzip or zip source for binary reading.
+    """Open a plain, gzip or zip source for binary reading, a leading UTF-8 BOM skipped.
 
     Yields ``(stream, total, tell)``: ``total`` and ``tell()`` measure progress in the same unit (file bytes
     for plain and gzip files, uncompressed bytes for zip members; ``tell`` is ``None`` when progress must be
-    counted from the bytes read).
+    counted from the bytes read). A damaged or truncated compressed file (gzip or zip) raises
+    :class:`EmbeddingFormatError` naming the file, instead of numpy's or zlib's raw error.
     """
-    if path.suffix.lower() == ".zip":
-        with zipfile.ZipFile(path) as zf:
-            info = zf.getinfo(zip_member(path, member))
-            with zf.open(info) as stream:
-                yield stream, info.file_size, None
-    elif path.suffix.lower() == ".gz":
-        with open(path, "rb") as raw, gzip.GzipFile(fileobj=raw, mode="rb") as stream:
-            yield stream, os.fstat(raw.fileno()).st_size, raw.tell
-    else:
-        with open(path, "rb") as stream:
-            yield stream, os.fstat(stream.fileno()).st_size, stream.tell
+    label = source_label(path, member)
+    with _compression_errors(label):
+        if path.suffix.lower() == ".zip":
+            with zipfile.ZipFile(path) as zf:
+                info = zf.getinfo(zip_member(path, member))
+                with zf.open(info) as stream:
+                    _skip_bom(stream)
+                    yield stream, info.file_size, None
+        elif path.suffix.lower() == ".gz":
+            with open(path, "rb") as raw, gzip.GzipFile(fileobj=raw, mode="rb") as stream:
+                _skip_bom(stream)
+                yield stream, os.fstat(raw.fileno()).st_size, raw.tell
+        else:
+            with open(path, "rb") as stream:
+                _skip_bom(stream)
+                yield stream, os.fstat(stream.fileno()).st_size, stream.tell
+
+
+def _skip_bom(stream) -> None:
+    """Move past a UTF-8 byte order mark at the start of ``stream`` (else back to the start)."""
+    head = stream.read(len(_BOM))
+    if head != _BOM:
+        stream.seek(0)
+
+
+@contextmanager
+def _compression_errors(label: str):
+    """Turn the errors of a broken ``.gz`` or ``.zip`` into :class:`EmbeddingFormatError` naming the file."""
+    import zlib
+
+    try:
+        yield
+    except EOFError as exc:
+        raise EmbeddingFormatError(
+            f"{label}: the compressed file ends early (truncated download?): {exc}"
+        ) from exc
+    except (gzip.BadGzipFile, zipfile.BadZipFile, zlib.error) as exc:
+        raise EmbeddingFormatError(f"{label}: damaged compressed file ({type(exc).__name__}: {exc})") from exc
 
 
 def source_label(path: Path, member: str | None) -> str:
@@ -159,7 +195,9 @@ def _looks_binary(sample: bytes) -> bool:
     return False
 
 
-def iter_chunks(stream, label: str, fmt: str, dim: int | None) -> Iterator[tuple[list[bytes], np.ndarray, int]]:
+def iter_chunks(
+    stream, label: str, fmt: str, dim: int | None, *, zero_vectors: str = "error"
+) -> Iterator[tuple[list[bytes], np.ndarray, int]]:
     """Parse a text or binary ``stream`` (from :func:`open_source`) in chunks ``(raw_words, block, n_bytes)``.
 
     ``raw_words`` are undecoded, ``block`` is float32 ``(len(raw_words), dim)``, ``n_bytes`` the bytes of the
@@ -178,11 +216,37 @@ def iter_chunks(stream, label: str, fmt: str, dim: int | None) -> Iterator[tuple
         little-endian float32 values; a newline after each record is allowed (the C tool writes one, gensim
         does not).
 
-    Blank lines are skipped.
+    Blank lines are skipped and a leading UTF-8 byte order mark is ignored. Rejected, with
+    :class:`EmbeddingFormatError` naming the file and the line (text) or record and byte offset (binary): a
+    source with no vectors (empty, blank lines only, header ``0 <dim>``), a header count that does not match
+    the rows, a row with the wrong number of values (a GloVe "word" whose extra leading fields are all numbers
+    is a row with too many values, not a word with spaces), a non-numeric, NaN, infinite or float32-overflowing
+    value, an all-zero vector unless ``zero_vectors="keep"``, and a text file read as ``word2vec-binary``.
     """
+    if zero_vectors not in ("error", "keep"):
+        raise InvalidParameterError(f"zero_vectors must be 'error' or 'keep'; not {zero_vectors!r}")
+    allow_zero = zero_vectors == "keep"
     if fmt == "word2vec-binary":
-        return _iter_binary(stream, label, dim)
-    return _iter_text(stream, label, fmt, dim)
+        return _iter_binary(stream, label, dim, allow_zero=allow_zero)
+    return _iter_text(stream, label, fmt, dim, allow_zero=allow_zero)
+
+
+def _first_bad_row(block: np.ndarray, allow_zero: bool) -> tuple[int, str] | None:
+    """``(row, reason)`` of the first row of ``block`` with a non-finite value (or, unless ``allow_zero``,
+    all zeros), else ``None``. Two vectorised passes per chunk: negligible next to parsing."""
+    finite = np.isfinite(block).all(axis=1)
+    bad = ~finite
+    if not allow_zero:
+        bad |= ~block.any(axis=1)
+    if not bad.any():
+        return None
+    row = int(np.argmax(bad))
+    if not finite[row]:
+        values = block[row][~np.isfinite(block[row])]
+        return row, (f"non-finite value {values[0]!r} (NaN, infinity, or beyond the float32 range of "
+                     "+-3.4e38); vectors must be finite")
+    return row, ("the vector is all zeros (it has no direction: similarities are undefined); pass "
+                 "zero_vectors='keep' to keep such rows")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -203,7 +267,7 @@ def _iter_lines(stream, label: str, block_bytes: int | None = None) -> Iterator[
         lines = data.split(b"\n")
         carry = lines.pop()
         if len(carry) > _MAX_LINE_BYTES:
-            raise ValueError(
+            raise EmbeddingFormatError(
                 f"{label}, line {line_no + len(lines)}: longer than {_MAX_LINE_BYTES} bytes: not a text embedding file?"
             )
         if lines:
@@ -214,7 +278,7 @@ def _iter_lines(stream, label: str, block_bytes: int | None = None) -> Iterator[
 
 
 def _iter_text(
-    stream, label: str, fmt: str, dim: int | None
+    stream, label: str, fmt: str, dim: int | None, *, allow_zero: bool = False
 ) -> Iterator[tuple[list[bytes], np.ndarray, int]]:
     """Yield ``(raw_words, float32 block, n_bytes)`` chunks of a GloVe / word2vec-text / fastText file."""
     has_header = fmt != "glove"
@@ -225,17 +289,21 @@ def _iter_text(
             if has_header:
                 header = _parse_header(lines[0])
                 if header is None:
-                    raise ValueError(
+                    raise EmbeddingFormatError(
                         f"{label}, line 1: expected a header '<count> <dimension>' ({fmt} format), "
                         f"found {_preview(lines[0])}"
                     )
                 header_count, header_dim = header
                 if dim is not None and header_dim != dim:
-                    raise ValueError(f"{label}, line 1: header says dimension {header_dim}, expected {dim}")
+                    raise EmbeddingFormatError(f"{label}, line 1: header says dimension {header_dim}, expected {dim}")
+                if not 0 < header_dim <= _MAX_DIM:
+                    raise EmbeddingFormatError(
+                        f"{label}, line 1: header says dimension {header_dim}; expected 1 to {_MAX_DIM}"
+                    )
                 dim = header_dim
                 lines, first_no = lines[1:], 2
             elif dim != 1 and _parse_header(lines[0]) is not None:
-                raise ValueError(
+                raise EmbeddingFormatError(
                     f"{label}, line 1: looks like a word2vec header ({_preview(lines[0])}) but the format is "
                     "'glove' (no header); use format='word2vec-text'"
                 )
@@ -244,18 +312,28 @@ def _iter_text(
             if dim is None:
                 continue
         if dim <= 0:
-            raise ValueError(f"{label}, line 1: dimension must be positive, got {dim}")
+            raise EmbeddingFormatError(f"{label}, line 1: dimension must be positive, got {dim}")
         raw_words, block = _parse_text_chunk(lines, dim, first_no, label)
+        bad = _first_bad_row(block, allow_zero)
+        if bad is not None:
+            row, reason = bad
+            line_no = first_no + _index_of_nth_vector(lines, row)
+            raise EmbeddingFormatError(f"{label}, line {line_no}: word {raw_words[row][:40]!r}: {reason}")
         n_vectors += len(raw_words)
         if header_count is not None and n_vectors > header_count:
             excess_line = first_no + _index_of_nth_vector(lines, header_count - (n_vectors - len(raw_words)))
-            raise ValueError(
+            raise EmbeddingFormatError(
                 f"{label}, line {excess_line}: header says {header_count} words but the file has more vector lines"
             )
         yield raw_words, block, n_bytes
     if header_count is not None and n_vectors != header_count:
-        raise ValueError(
+        raise EmbeddingFormatError(
             f"{label}, line 1: header says {header_count} words but the file has {n_vectors} vector lines"
+        )
+    if n_vectors == 0:
+        raise EmbeddingFormatError(
+            f"{label}: no vectors: the file is empty, holds only blank lines, or its header announces 0 words "
+            f"({fmt} format)"
         )
 
 
@@ -270,7 +348,7 @@ def _first_line_dim(lines: list[bytes], label: str, first_no: int) -> int | None
         fields = line.split()
         if fields:
             if len(fields) < 2:
-                raise ValueError(f"{label}, line {first_no + offset}: a word with no values ({_preview(line)})")
+                raise EmbeddingFormatError(f"{label}, line {first_no + offset}: a word with no values ({_preview(line)})")
             return len(fields) - 1
     return None
 
@@ -329,10 +407,10 @@ def _parse_text_chunk(lines: list[bytes], dim: int, first_no: int, label: str) -
         block = _parse_numbers(rests)
     except ValueError as exc:
         _diagnose_chunk(lines, dim, first_no, label)
-        raise ValueError(f"{where}: {exc}") from exc
+        raise EmbeddingFormatError(f"{where}: {exc}") from exc
     if block.shape != (len(words), dim):
         _diagnose_chunk(lines, dim, first_no, label)
-        raise ValueError(f"{where}: wrong number of values (expected {len(words)} x {dim}, got {block.shape})")
+        raise EmbeddingFormatError(f"{where}: wrong number of values (expected {len(words)} x {dim}, got {block.shape})")
     return words, block
 
 
@@ -349,11 +427,17 @@ def _parse_line_slow(
         return None
     if len(parts) < dim + 1:
         found = len(parts) - 1
-        raise ValueError(
+        raise EmbeddingFormatError(
             f"{label}, line {line_no}: wrong number of values: expected a word and {dim} values, "
             f"found {found} value{'s' if found != 1 else ''} ({_preview(line)})"
         )
     word = parts[0].strip()
+    extra = word.split()[1:]
+    if extra and all(_is_number(f) for f in extra):
+        raise EmbeddingFormatError(
+            f"{label}, line {line_no}: wrong number of values: expected a word and {dim} values, found "
+            f"{dim + len(extra)} values ({_preview(line)}); a header or first line gives the dimension {dim}"
+        )
     values = b" ".join(parts[1:])
     if check_values:
         try:
@@ -363,12 +447,21 @@ def _parse_line_slow(
                 try:
                     _parse_numbers([token])
                 except ValueError:
-                    raise ValueError(
+                    raise EmbeddingFormatError(
                         f"{label}, line {line_no}: non-numeric value {token[:40]!r} (value {j + 1} of {dim} "
                         f"for word {word[:40]!r})"
                     ) from None
-            raise
+            raise EmbeddingFormatError(f"{label}, line {line_no}: unparseable values ({_preview(line)})") from None
     return word, values
+
+
+def _is_number(field: bytes) -> bool:
+    """Whether a whitespace-free field parses as a float (``1``, ``-0.5``, ``1e40``, ``nan``)."""
+    try:
+        float(field)
+    except ValueError:
+        return False
+    return True
 
 
 def _diagnose_chunk(lines: list[bytes], dim: int, first_no: int, label: str) -> None:
@@ -385,7 +478,7 @@ def _diagnose_chunk(lines: list[bytes], dim: int, first_no: int, label: str) -> 
 
 
 def _iter_binary(
-    stream, label: str, dim: int | None, records_per_chunk: int = 20_000
+    stream, label: str, dim: int | None, records_per_chunk: int = 20_000, *, allow_zero: bool = False
 ) -> Iterator[tuple[list[bytes], np.ndarray, int]]:
     """Yield ``(raw_words, float32 block, n_bytes)`` chunks of a word2vec binary file.
 
@@ -394,10 +487,11 @@ def _iter_binary(
     the uncompressed stream) of the record at fault.
     """
     header_len, count, dim = _read_binary_header(stream, label, dim)
+    if count == 0:
+        raise EmbeddingFormatError(f"{label}, byte offset 0: no vectors: the header announces 0 words")
     source = _BinarySource(stream, header_len, record=4 * dim, max_word=_MAX_WORD_BYTES)
     try:
-        if count == 0:
-            yield [], np.zeros((0, dim), dtype=np.float32), 0
+        _reject_text_records(source, label, dim)
         n_done = 0
         while n_done < count:
             start_offset = source.offset
@@ -405,10 +499,32 @@ def _iter_binary(
             raw_words = _clean_binary_words(raw_words, label, start_offset)
             n_done += len(raw_words)
             block = np.frombuffer(b"".join(payload), dtype="<f4").reshape(len(raw_words), dim)
+            bad = _first_bad_row(block, allow_zero)
+            if bad is not None:
+                row, reason = bad
+                raise EmbeddingFormatError(
+                    f"{label}, record {n_done - len(raw_words) + row + 1} (in the records from byte offset "
+                    f"{start_offset}): word {raw_words[row][:40]!r}: {reason}"
+                )
             yield raw_words, block, source.offset - start_offset
         source.check_only_whitespace_left(label, count)
     finally:
         source.close()
+
+
+def _reject_text_records(source: "_BinarySource", label: str, dim: int) -> None:
+    """Raise if the first record after the header is a text line ``word v1 ... vD`` (a text file opened as
+    ``word2vec-binary`` would otherwise give garbage vectors): ``dim`` numeric fields after the word."""
+    if not source.eof:
+        source.refill()
+    sample = bytes(source.buf[source.pos : source.pos + 4 * dim + _MAX_WORD_BYTES]).lstrip(b"\n")
+    line, newline, _ = sample.partition(b"\n")
+    fields = line.split()
+    if newline and len(fields) == dim + 1 and all(_is_number(f) for f in fields[1:]):
+        raise EmbeddingFormatError(
+            f"{label}, byte offset {source.offset}: the file is text ({_preview(line)}), not word2vec binary "
+            "records; use format='word2vec-text' (or 'glove' without a header)"
+        )
 
 
 def _read_binary_header(stream, label: str, dim: int | None) -> tuple[int, int, int]:
@@ -416,12 +532,16 @@ def _read_binary_header(stream, label: str, dim: int | None) -> tuple[int, int, 
     header_line = stream.readline(1024)
     header = _parse_header(header_line)
     if header is None or not header_line.endswith(b"\n"):
-        raise ValueError(
+        raise EmbeddingFormatError(
             f"{label}, byte offset 0: expected a header line '<count> <dimension>', found {_preview(header_line)}"
         )
     count, header_dim = header
     if dim is not None and header_dim != dim:
-        raise ValueError(f"{label}, byte offset 0: header says dimension {header_dim}, expected {dim}")
+        raise EmbeddingFormatError(f"{label}, byte offset 0: header says dimension {header_dim}, expected {dim}")
+    if not 0 < header_dim <= _MAX_DIM:
+        raise EmbeddingFormatError(
+            f"{label}, byte offset 0: header says dimension {header_dim}; expected 1 to {_MAX_DIM}"
+        )
     return len(header_line), count, header_dim
 
 
@@ -441,7 +561,8 @@ class _BinarySource:
         self.mapped = None
         if type(stream) is io.BufferedReader:  # a plain file: map it instead of copying blocks
             self.mapped = mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ)
-            self.buf, self.pos, self.base, self.eof = self.mapped, header_len, 0, True
+            # start where the header ended (after a byte order mark, if any)
+            self.buf, self.pos, self.base, self.eof = self.mapped, stream.tell(), 0, True
         else:
             self.buf, self.pos, self.base, self.eof = b"", 0, header_len, False
 
@@ -477,7 +598,7 @@ class _BinarySource:
             if space < 0 or end > size:
                 self.pos = pos
                 if space < 0 and size - pos >= max_word:
-                    raise ValueError(
+                    raise EmbeddingFormatError(
                         f"{label}, byte offset {self.base + pos}: malformed record: no space within {max_word} "
                         f"bytes after the start of a word ({_preview(buf[pos : pos + 60])})"
                     )
@@ -497,7 +618,7 @@ class _BinarySource:
         while True:
             tail = self.buf[self.pos : self.pos + (1 << 20)] if self.mapped is not None else self.buf[self.pos :]
             if tail.strip():
-                raise ValueError(
+                raise EmbeddingFormatError(
                     f"{label}, byte offset {self.offset + len(tail) - len(tail.lstrip())}: header count mismatch: "
                     f"data after the {count} records announced by the header"
                 )
@@ -521,12 +642,12 @@ def _clean_binary_words(raw_words: list[bytes], label: str, start_offset: int) -
         raw_words = [w.lstrip(b"\n") for w in raw_words]
         bad = next((w for w in raw_words if b"\n" in w), None)
         if bad is not None:
-            raise ValueError(
+            raise EmbeddingFormatError(
                 f"{label}, records from byte offset {start_offset}: malformed record: word {bad[:40]!r} "
                 "contains a newline"
             )
     if b"" in raw_words:
-        raise ValueError(f"{label}, records from byte offset {start_offset}: malformed record: empty word")
+        raise EmbeddingFormatError(f"{label}, records from byte offset {start_offset}: malformed record: empty word")
     return raw_words
 
 
@@ -537,16 +658,16 @@ def _raise_binary_end(label: str, buf, pos: int, base: int, count: int, n_read: 
     rest = rest[skipped:]
     offset = base + pos + skipped
     if not rest:
-        raise ValueError(
+        raise EmbeddingFormatError(
             f"{label}, byte offset {offset}: header count mismatch: header says {count} words but "
             f"the file ends after {n_read} records"
         )
     space = rest.find(b" ")
     if space < 0:
-        raise ValueError(
+        raise EmbeddingFormatError(
             f"{label}, byte offset {offset}: truncated record: no space after the word ({_preview(rest)})"
         )
-    raise ValueError(
+    raise EmbeddingFormatError(
         f"{label}, byte offset {offset}: truncated binary record for word {rest[:space][:40]!r}: expected "
         f"{record} bytes of float32 values, found {len(rest) - space - 1}"
     )
@@ -562,7 +683,7 @@ def kumo_files(folder: str | os.PathLike) -> tuple[Path, Path]:
     folder = Path(folder)
     npy, parquet = sorted(folder.glob("*.npy")), sorted(folder.glob("*.parquet"))
     if len(npy) != 1 or len(parquet) != 1:
-        raise ValueError(
+        raise EmbeddingFormatError(
             f"{folder}: a kumo-npy folder holds one .npy matrix and one .parquet word index, found "
             f"{len(npy)} .npy and {len(parquet)} .parquet files"
         )

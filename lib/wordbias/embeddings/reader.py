@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 from gensim.models import KeyedVectors
 
+from wordbias.core.errors import WordbiasWarning
 from wordbias.core.progress import progress_bar
 from wordbias.embeddings.formats import check_format, detect_format, iter_chunks, open_source, source_label, zip_member
 from wordbias.embeddings.keyed_vectors import to_keyed_vectors
@@ -24,7 +25,7 @@ log = logging.getLogger(__name__)
 _PROGRESS_MIN_BYTES = 20 << 20  # no progress bar for sources smaller than this
 
 
-class DuplicateWordsWarning(UserWarning):
+class DuplicateWordsWarning(WordbiasWarning):
     """A word occurred more than once in a source file; the first occurrence was kept."""
 
 
@@ -35,11 +36,13 @@ def read_vectors(
     member: str | None = None,
     progress: bool = True,
     dim: int | None = None,
+    zero_vectors: str = "error",
 ) -> tuple[list[str], np.ndarray]:
     """Parse an embedding file into memory: ``(words, float32 matrix)``, duplicates dropped (first kept).
 
     ``dim`` is the expected dimension (an error if the file disagrees); by default it comes from the header
-    or the first line.
+    or the first line. ``zero_vectors="keep"`` accepts all-zero rows (by default they are an error: they
+    have no direction). Malformed files raise :class:`~wordbias.core.errors.EmbeddingFormatError`.
 
     Examples
     --------
@@ -50,7 +53,8 @@ def read_vectors(
     >>> words, matrix.shape, matrix.dtype
     (['king', 'queen'], (2, 2), dtype('float32'))
     """
-    kv = read_keyed_vectors(Path(path), format=format, member=member, progress=progress, dim=dim)
+    kv = read_keyed_vectors(Path(path), format=format, member=member, progress=progress, dim=dim,
+                            zero_vectors=zero_vectors)
     return kv.index_to_key, kv.vectors
 
 
@@ -61,6 +65,7 @@ def read_keyed_vectors(
     member: str | None = None,
     progress: bool = True,
     dim: int | None = None,
+    zero_vectors: str = "error",
 ) -> KeyedVectors:
     """Parse a file into an in-memory KeyedVectors (reusing the word index built while parsing)."""
     fmt = format or detect_format(path, member=member)
@@ -68,12 +73,14 @@ def read_keyed_vectors(
     if path.suffix.lower() == ".zip":
         member = zip_member(path, member)
     sink = _MemorySink()
-    words, index, _stats = parse_into(path, fmt, member, sink, progress=progress, dim=dim)
+    words, index, _stats = parse_into(path, fmt, member, sink, progress=progress, dim=dim,
+                                      zero_vectors=zero_vectors)
     return to_keyed_vectors(words, sink.array(), index)
 
 
 def parse_into(
-    path: Path, fmt: str, member: str | None, sink, *, progress: bool, dim: int | None
+    path: Path, fmt: str, member: str | None, sink, *, progress: bool, dim: int | None,
+    zero_vectors: str = "error",
 ) -> tuple[list[str], dict[str, int], dict]:
     """Parse a text/binary source, writing unique rows to ``sink`` (an object with ``write(block)``).
 
@@ -88,7 +95,7 @@ def parse_into(
         with progress_bar(total, desc=f"reading {Path(label).name}", unit="B", enabled=show, leave=True,
                           unit_scale=True) as bar:
             position = 0  # bytes shown so far: tell() where the stream has one, else the sum of n_bytes
-            for raw_words, block, n_bytes in iter_chunks(stream, label, fmt, dim):
+            for raw_words, block, n_bytes in iter_chunks(stream, label, fmt, dim, zero_vectors=zero_vectors):
                 keep = vocab.add(raw_words)
                 sink.write(block if keep is None else block[keep])
                 if show:

@@ -16,12 +16,16 @@ from typing import Iterable, Mapping, Sequence
 import numpy as np
 
 from wordbias.measures import weat as _weat
+from wordbias.core.errors import InvalidParameterError
 from wordbias.core.progress import progress_bar
+from wordbias.core.validation import check_bool, check_int, check_option, check_real, check_seed, check_words
 from wordbias.models.contextual import Model, ModelUnavailable, fill, load_mlm  # noqa: F401 - re-exported for users
 
 TARGET = "TARGET"
 ATTRIBUTE = "ATTRIBUTE"
 PRIOR_MASKS = ("per_piece", "single")
+#: the p-value methods of :func:`wordbias.core.permutation.subset_sum_tail`
+P_METHODS = ("auto", "exact", "monte-carlo", "mc", "normal")
 
 
 @dataclass(frozen=True)
@@ -37,10 +41,67 @@ class TemplatePairs:
         return cls(d["template"], tuple((str(x), str(y)) for x, y in d["pairs"]))
 
 
-def _check_template(template: str) -> None:
+def check_template(template, special_tokens: Sequence[str] = ()) -> str:
+    """A template must be a string holding TARGET and ATTRIBUTE exactly once each and no literal special
+    token of the model (``special_tokens``, e.g. ``[MASK]``): in ``"[MASK] TARGET is a ATTRIBUTE"`` the
+    first mask would be read as the target's and the score would be the probability of the wrong slot.
+
+    Examples
+    --------
+    >>> check_template("TARGET is a ATTRIBUTE", ["[MASK]"])
+    'TARGET is a ATTRIBUTE'
+    >>> check_template("[MASK] TARGET is a ATTRIBUTE", ["[MASK]", "[CLS]"])
+    Traceback (most recent call last):
+    ...
+    wordbias.core.errors.InvalidParameterError: template '[MASK] TARGET is a ATTRIBUTE' holds the model's special token '[MASK]'; write only the placeholders TARGET and ATTRIBUTE (the masks are put in for you)
+    """
+    if not isinstance(template, str):
+        raise InvalidParameterError(f"a template must be a string, not {template!r} ({type(template).__name__})")
     for slot in (TARGET, ATTRIBUTE):
-        if template.count(slot) != 1:
-            raise ValueError(f"template {template!r} must contain {slot} exactly once")
+        count = template.count(slot)
+        if count != 1:
+            raise InvalidParameterError(f"template {template!r} must hold the placeholder {slot} exactly once, "
+                                        f"not {count} times")
+    for token in special_tokens:
+        if token and token in template:
+            raise InvalidParameterError(f"template {template!r} holds the model's special token {token!r}; write "
+                                        f"only the placeholders {TARGET} and {ATTRIBUTE} (the masks are put in for you)")
+    return template
+
+
+def _special_tokens(m: Model) -> list[str]:
+    return list(getattr(m.tokenizer, "all_special_tokens", None) or [m.tokenizer.mask_token])
+
+
+def _check_template_list(m: Model, templates) -> list[str]:
+    """``templates`` as a non-empty list of checked templates (:func:`check_template`); a lone string is refused."""
+    if isinstance(templates, str):
+        raise InvalidParameterError(f"templates must be a list of templates, not the string {templates!r} "
+                                    f"(write [{templates!r}])")
+    templates = list(templates)
+    if not templates:
+        raise InvalidParameterError("templates is empty: give at least one template such as 'TARGET is ATTRIBUTE'")
+    special = _special_tokens(m)
+    return [check_template(t, special) for t in templates]
+
+
+def _check_template_pairs(m: Model, templates) -> list["TemplatePairs"]:
+    """``templates`` as a non-empty list of :class:`TemplatePairs` (dicts are converted), each template checked
+    (:func:`check_template`) and each pair two words."""
+    if isinstance(templates, (str, TemplatePairs)) or isinstance(templates, Mapping):
+        raise InvalidParameterError(f"templates must be a list of TemplatePairs (or dicts), not one "
+                                    f"{type(templates).__name__}: write [{templates!r}]")
+    out = [t if isinstance(t, TemplatePairs) else TemplatePairs.from_dict(t) for t in templates]
+    if not out:
+        raise InvalidParameterError("templates is empty: give at least one TemplatePairs, e.g. "
+                                    "TemplatePairs('TARGET is ATTRIBUTE', (('he', 'she'),))")
+    special = _special_tokens(m)
+    for tp in out:
+        check_template(tp.template, special)
+        for pair in tp.pairs:
+            if len(pair) != 2 or not all(isinstance(w, str) and w for w in pair):
+                raise InvalidParameterError(f"template {tp.template!r}: a target pair must be two words, not {pair!r}")
+    return out
 
 
 def word_pieces(m: Model, word: str) -> list[int]:
@@ -59,18 +120,24 @@ def sentences(m: Model, template: str, n_target: int, attribute: str, prior_mask
     Returns (target sentence, prior sentence, index of the target's first mask among the prior sentence's
     masks). In the target sentence the TARGET slot holds ``n_target`` masks and ATTRIBUTE the attribute's
     text; in the prior sentence ATTRIBUTE is masked too (one mask per WordPiece, or one in all with
-    ``prior_mask="single"``). In the target sentence the target's masks are the only ones.
+    ``prior_mask="single"``). In the target sentence the target's masks are the only ones. The template is
+    checked (:func:`check_template`).
     """
-    _check_template(template)
+    check_template(template, _special_tokens(m))
+    check_int("n_target", n_target, min=1)
+    check_option("prior_mask", prior_mask, PRIOR_MASKS)
+    return _sentences(m, template, n_target, attribute, prior_mask)
+
+
+def _sentences(m: Model, template: str, n_target: int, attribute: str, prior_mask: str) -> tuple[str, str, int]:
+    """:func:`sentences` without the checks (its callers have made them)."""
     mask = m.tokenizer.mask_token
     target_text = " ".join([mask] * n_target)
     tgt, _ = fill(template, {TARGET: target_text, ATTRIBUTE: attribute})
     if prior_mask == "per_piece":
         n_attr = len(word_pieces(m, attribute))
-    elif prior_mask == "single":
-        n_attr = 1
     else:
-        raise ValueError(f"prior_mask must be one of {PRIOR_MASKS}, not {prior_mask!r}")
+        n_attr = 1
     prior, _ = fill(template, {TARGET: target_text, ATTRIBUTE: " ".join([mask] * n_attr)})
     first = 0 if template.index(TARGET) < template.index(ATTRIBUTE) else n_attr
     return tgt, prior, first
@@ -87,6 +154,7 @@ def masked_log_probs(m: Model, requests: Mapping[str, Iterable[tuple[int, tuple[
     """
     import torch
 
+    batch_size = check_int("batch_size", batch_size, min=1)
     sentences = sorted(requests, key=lambda s: (len(s), s))
     out: dict[tuple[str, int, tuple[int, ...]], float] = {}
     mask_id = m.tokenizer.mask_token_id
@@ -143,9 +211,22 @@ def increased_log_probability(m: Model, templates: Sequence[str], targets: Seque
 
     Sentences are deduplicated (the target sentence "[MASK] likes math" serves both *he* and *she*; one prior
     sentence serves every attribute of the same length) before :func:`masked_log_probs` runs them.
+
+    Checked first: each template holds TARGET and ATTRIBUTE once and no literal special token
+    (:func:`check_template`), the lists are lists of words (a string is refused), ``batch_size`` ≥ 1.
     """
+    templates = _check_template_list(m, templates)
+    targets = list(check_words("targets", targets))
+    attributes = list(check_words("attributes", attributes, allow_duplicates=True))
+    _check_run_options(prior_mask, batch_size, progress)
     return _increased_log_probability(m, templates, targets, attributes, prior_mask=prior_mask,
                                       batch_size=batch_size, progress=progress)[0]
+
+
+def _check_run_options(prior_mask, batch_size, progress) -> None:
+    check_option("prior_mask", prior_mask, PRIOR_MASKS)
+    check_int("batch_size", batch_size, min=1)
+    check_bool("progress", progress)
 
 
 def _increased_log_probability(m: Model, templates: Sequence[str], targets: Sequence[str],
@@ -162,7 +243,7 @@ def _increased_log_probability(m: Model, templates: Sequence[str], targets: Sequ
         for ai, attribute in enumerate(attributes):
             for gi, target in enumerate(targets):
                 ids = target_ids[target]
-                tgt, prior, first = sentences(m, template, len(ids), attribute, prior_mask)
+                tgt, prior, first = _sentences(m, template, len(ids), attribute, prior_mask)
                 requests.setdefault(tgt, set()).add((0, ids))
                 requests.setdefault(prior, set()).add((first, ids))
                 plan.append((ti, gi, ai, (tgt, 0, ids), (prior, first, ids)))
@@ -198,8 +279,14 @@ def log_prob_bias_scores(m: Model, attributes: Sequence[str], templates: Sequenc
     (§3.2: "the mean log probability bias score for each attribute"). Positive = favours the first target.
 
     With ``return_noise`` returns (scores, noise): ``noise`` is :func:`rounding_noise` of the largest
-    |log probability| used, the spread under which scores are rounding noise, not a measurement."""
-    templates = [t if isinstance(t, TemplatePairs) else TemplatePairs.from_dict(t) for t in templates]
+    |log probability| used, the spread under which scores are rounding noise, not a measurement.
+
+    Checked first: ``templates`` a non-empty list (an empty one would average nothing into NaN), each template
+    with TARGET and ATTRIBUTE once and no literal special token (:func:`check_template`), ``attributes`` a
+    list of words, ``batch_size`` ≥ 1."""
+    templates = _check_template_pairs(m, templates)
+    attributes = list(check_words("attributes", attributes, allow_duplicates=True))
+    _check_run_options(prior_mask, batch_size, progress)
     rows, scale = [], 0.0
     for tp in templates:
         if not tp.pairs:
@@ -258,7 +345,7 @@ def attribute_test(scores_A, scores_B, *, A: Sequence[str] = (), B: Sequence[str
 
     Examples
     --------
-    >>> t = attribute_test([0.5, 0.9, 0.7, 0.4], [0.1, -0.2, 0.3, 0.0], A="abcd", B="efgh")
+    >>> t = attribute_test([0.5, 0.9, 0.7, 0.4], [0.1, -0.2, 0.3, 0.0], A=list("abcd"), B=list("efgh"))
     >>> round(t.statistic, 3), round(t.effect_size, 3)
     (0.575, 1.57)
     >>> t.p_method, t.p.n_partitions, t.p.n_extreme  # no other split of the 8 scores is as extreme: p = 1/70
@@ -266,6 +353,15 @@ def attribute_test(scores_A, scores_B, *, A: Sequence[str] = (), B: Sequence[str
     """
     a = np.asarray(scores_A, dtype=np.float64)
     b = np.asarray(scores_B, dtype=np.float64)
+    A, B = _check_attribute_names(A, a, "A"), _check_attribute_names(B, b, "B")
+    check_option("p_method", p_method, P_METHODS)
+    n_permutations = check_int("n_permutations", n_permutations, min=1)
+    seed = check_seed("seed", seed)
+    noise = check_real("noise", noise, low=0.0)
+    for name, v in (("scores_A", a), ("scores_B", b)):
+        if not np.isfinite(v).all():
+            raise InvalidParameterError(f"{name} holds non-finite bias scores at positions "
+                                        f"{np.flatnonzero(~np.isfinite(v)).tolist()[:10]}")
     if a.size < 2 or b.size < 2:
         raise _weat.DegenerateSetError(f"attribute sets need at least 2 words each, got {a.size} and {b.size}")
     pooled = np.concatenate([a, b])
@@ -278,6 +374,14 @@ def attribute_test(scores_A, scores_B, *, A: Sequence[str] = (), B: Sequence[str
     p = _weat.p_value(a, b, p_method=p_method, n_permutations=n_permutations, seed=seed)
     return AttributeTest(A=tuple(A), B=tuple(B), scores_A=a, scores_B=b, statistic=float(a.mean() - b.mean()),
                          effect_size=d, p=p)
+
+
+def _check_attribute_names(names, scores: np.ndarray, role: str) -> tuple[str, ...]:
+    """The attribute words of one set (a list of words; none given is allowed), one per score."""
+    names = check_words(role, names)
+    if names and len(names) != scores.size:
+        raise InvalidParameterError(f"{role} lists {len(names)} attributes but scores_{role} has {scores.size} scores")
+    return names
 
 
 def without_noise(scores, noise: float) -> np.ndarray:
@@ -303,12 +407,24 @@ def share_favouring_first(scores, noise: float = 0.0) -> float:
     --------
     >>> share_favouring_first([0.5, -0.2, 1e-9, 0.3], noise=1e-6)  # 1e-9 is rounding noise: not male
     0.5
+
+    A NaN score is an error, not a score that favours neither target: it means the score could not be
+    computed, and counting it as "not favouring" would lower the share silently.
+
+    >>> share_favouring_first([float("nan"), float("nan")])
+    Traceback (most recent call last):
+    ...
+    wordbias.core.errors.InvalidParameterError: 2 of the 2 bias scores are NaN (positions [0, 1]): the share of attributes favouring the first target is undefined; find why those scores failed
     """
     s = np.asarray(scores, dtype=np.float64)
+    noise = check_real("noise", noise, low=0.0)
     if s.size == 0:
         raise _weat.DegenerateSetError("no attributes to count")
     if np.isnan(s).any():
-        raise ValueError(f"{int(np.isnan(s).sum())} bias scores are NaN")
+        bad = np.flatnonzero(np.isnan(s))
+        raise InvalidParameterError(f"{bad.size} of the {s.size} bias scores are NaN (positions {bad.tolist()[:10]}): "
+                                    "the share of attributes favouring the first target is undefined; find why "
+                                    "those scores failed")
     if (np.abs(s) <= noise).all():
         return float("nan")
     return float(np.mean(s > noise))

@@ -18,8 +18,10 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
+from wordbias.core.errors import InvalidParameterError, LowPowerWarning, TooCostlyError
 from wordbias.core.lookup import DegenerateSetError
 from wordbias.core.parallel import default_workers, run_tasks
+from wordbias.core.validation import check_bool, check_int, check_probability, check_real, check_seed
 from wordbias.measures.weat import unit_rows
 
 #: Table 2 of the paper: the algorithm's inputs and their defaults
@@ -178,8 +180,8 @@ def cluster(unit_vectors: np.ndarray, k: int, *, seed: int = 0) -> np.ndarray:
 _LOWER = re.compile(r"^[a-z]+(?:[ _][a-z]+)*$")
 
 
-def candidate_words(kv, M: int, *, exclude: Sequence[str] = (), cased: bool | None = None) -> list[str]:
-    """Appendix C.4: the M most frequent tokens made only of the 26 lower-case letters (and spaces or
+def candidate_words(kv, M: int | None, *, exclude: Sequence[str] = (), cased: bool | None = None) -> list[str]:
+    """Appendix C.4: the M most frequent tokens (every such token when ``M`` is None) made only of the 26 lower-case letters (and spaces or
     underscores, for embeddings with phrases), omitting a lower-case token whose capitalised or
     upper-case form is more frequent ("john" is dropped because "John" comes first). The embedding's
     vocabulary must be in frequency order (true of every embedding this project loads).
@@ -211,8 +213,8 @@ def candidate_words(kv, M: int, *, exclude: Sequence[str] = (), cased: bool | No
         out.append(w)
         if len(out) == M:
             break
-    if len(out) < M:
-        warnings.warn(f"only {len(out)} candidate words found (asked for M = {M})")
+    if M is not None and len(out) < M:
+        warnings.warn(f"only {len(out)} candidate words found (asked for M = {M})", LowPowerWarning)
     return out
 
 
@@ -401,8 +403,9 @@ def rotational_null(W: np.ndarray, category: np.ndarray, Xbar: np.ndarray, Abar:
     """
     from threadpoolctl import threadpool_limits
 
-    if R < 1:
-        raise ValueError(f"R must be ≥ 1, got {R}")
+    R = check_int("R", R, min=1)
+    t = check_int("t", t, min=1)
+    batch_size = check_int("batch_size", batch_size, min=1)
     C, _ = span_factors(Xbar)
     n, r = C.shape
     d = W.shape[1]
@@ -653,7 +656,128 @@ def _word_categories(kv, M: int, m: int, *, exclude: Sequence[str], cased: bool,
     return words, W, category, Abar
 
 
-def run(kv, name_tokens: Sequence[str], *, n: int = 12, m: int = 64, M: int = 30_000, t: int = 3,
+#: the rotational null is refused up front when it would take longer than this (seconds, estimated) ...
+MAX_NULL_SECONDS = 6 * 3600
+#: ... or hold more than this many bytes (the R×n×m float32 null and the M×d float32 word matrix)
+MAX_NULL_BYTES = 8 * 2**30
+#: multiply-adds per second one worker is assumed to do in the null (``benchmarks/bench_ube.py`` measured
+#: about 4e10 at d = 300; a quarter of that keeps the estimate on the safe side for slower machines)
+NULL_MACS_PER_SECOND = 1e10
+
+
+@dataclass(frozen=True)
+class NullCost:
+    """The estimated cost of the rotational null: ``seconds`` on ``workers`` threads and ``bytes`` held."""
+
+    seconds: float
+    bytes: int
+    workers: int
+
+
+def null_cost(R: int, n: int, m: int, M: int, d: int, workers: int) -> NullCost:
+    """Estimated time and memory of :func:`rotational_null` for R rotations of n group means against M words
+    of dimension d in m categories: R·n·M·(d + 8) multiply-adds (the products and the kernel's per-word work)
+    at :data:`NULL_MACS_PER_SECOND` per worker; R·n·m float32 values of the null plus the M×d float32 words.
+
+    Examples
+    --------
+    >>> cost = null_cost(R=10_000, n=12, m=64, M=30_000, d=300, workers=1)   # Table 2 defaults, 300-d
+    >>> round(cost.seconds), cost.bytes // 2**20                            # about 2 minutes, 63 MiB
+    (111, 63)
+    """
+    macs = float(R) * n * M * (d + 8)
+    return NullCost(seconds=macs / (NULL_MACS_PER_SECOND * workers), bytes=4 * (R * n * m + M * d), workers=workers)
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds / 3600:.1f} hours" if seconds >= 3600 else f"{seconds / 60:.1f} minutes"
+
+
+def check_null_cost(R: int, n: int, m: int, M: int, d: int, workers: int) -> NullCost:
+    """Refuse (:class:`TooCostlyError`) a rotational null estimated (:func:`null_cost`) to run longer than
+    :data:`MAX_NULL_SECONDS` or to hold more than :data:`MAX_NULL_BYTES`, with the estimate and what to lower.
+
+    Examples
+    --------
+    >>> check_null_cost(R=10**9, n=12, m=64, M=30_000, d=300, workers=2)
+    Traceback (most recent call last):
+    ...
+    wordbias.core.errors.TooCostlyError: the rotational null with R = 1000000000 rotations, n = 12 groups, m = 64 categories and M = 30000 words of dimension 300 would take about 1540.0 hours on 2 workers and hold 2861.1 GiB; the limits are 6.0 hours and 8 GiB (MAX_NULL_SECONDS, MAX_NULL_BYTES in wordbias.measures.ube). Lower R (the paper uses 10,000; the smallest p is 1/(R + 1)) or M.
+    """
+    cost = null_cost(R, n, m, M, d, workers)
+    if cost.seconds > MAX_NULL_SECONDS or cost.bytes > MAX_NULL_BYTES:
+        raise TooCostlyError(
+            f"the rotational null with R = {R} rotations, n = {n} groups, m = {m} categories and M = {M} words "
+            f"of dimension {d} would take about {_duration(cost.seconds)} on {workers} worker"
+            f"{'s' if workers != 1 else ''} and hold {cost.bytes / 2**30:.1f} GiB; the limits are "
+            f"{_duration(MAX_NULL_SECONDS)} and {MAX_NULL_BYTES / 2**30:.0f} GiB (MAX_NULL_SECONDS, MAX_NULL_BYTES in "
+            f"wordbias.measures.ube). Lower R (the paper uses 10,000; the smallest p is 1/(R + 1)) or M.")
+    return cost
+
+
+def _check_words_or_none(name: str, words):
+    from wordbias.core.validation import check_words
+
+    return None if words is None else list(check_words(name, words, allow_duplicates=True))
+
+
+def check_run_parameters(*, n, m, M, t, alpha, R, seed, clean_fraction, svm_top_words, batch_size, workers,
+                         cased, progress) -> dict:
+    """The parameters of :func:`run` checked once (Table 2's meanings), returned normalised.
+
+    - ``n`` ≥ 2: Step 3 measures each group against the mean of the group means; with one group X̄_1 − μ = 0
+      and every test is empty (the n = 1 WEAT of Section 2.1 is :func:`g` with ``names`` and ``words``);
+    - ``m`` ≥ 1; ``M`` an integer ≥ m, or None for every candidate word of the vocabulary (0 is refused: it
+      reads as "no words", and a magic 0 for "all" is how a typo goes unnoticed);
+    - ``t`` ≥ 1 (t = 0 has no words to average; t larger than every category is refused after Step 2);
+    - ``alpha`` a false discovery rate in (0, 1); ``R`` ≥ 1 rotations; ``seed`` an integer ≥ 0 or a
+      ``numpy.random.Generator`` (an integer seed is drawn from it);
+    - ``clean_fraction`` in [0, 1); ``svm_top_words``, ``batch_size`` ≥ 1; ``workers`` None or ≥ 1;
+      ``cased`` None or a bool; ``progress`` a bool.
+
+    Examples
+    --------
+    >>> check_run_parameters(n=1, m=4, M=100, t=3, alpha=0.05, R=10, seed=0, clean_fraction=0.2,
+    ...                      svm_top_words=100, batch_size=8, workers=None, cased=None, progress=False)
+    Traceback (most recent call last):
+    ...
+    wordbias.core.errors.InvalidParameterError: n must be >= 2, not 1 (UBE compares groups of names; for a single group use ube.g with names= and words=, the n = 1 WEAT of Section 2.1)
+    """
+    if isinstance(n, int) and not isinstance(n, bool) and n == 1:
+        raise InvalidParameterError("n must be >= 2, not 1 (UBE compares groups of names; for a single group use "
+                                    "ube.g with names= and words=, the n = 1 WEAT of Section 2.1)")
+    out = dict(n=check_int("n", n, min=2), m=check_int("m", m, min=1), t=check_int("t", t, min=1),
+               alpha=check_probability("alpha", alpha), R=check_int("R", R, min=1),
+               clean_fraction=check_real("clean_fraction", clean_fraction, low=0.0, high=1.0, high_open=True),
+               svm_top_words=check_int("svm_top_words", svm_top_words, min=1),
+               batch_size=check_int("batch_size", batch_size, min=1),
+               workers=None if workers is None else check_int("workers", workers, min=1),
+               cased=None if cased is None else check_bool("cased", cased), progress=check_bool("progress", progress))
+    if M is not None:
+        if isinstance(M, int) and not isinstance(M, bool) and M == 0:
+            raise InvalidParameterError("M must be an integer >= m or None (every candidate word of the "
+                                        "vocabulary), not 0")
+        M = check_int("M", M, min=out["m"])
+    out["M"] = M
+    seed = check_seed("seed", seed)
+    out["seed"] = int(seed.integers(2**63)) if isinstance(seed, np.random.Generator) else seed
+    if 1.0 / (out["R"] + 1) > out["alpha"]:
+        warnings.warn(f"with R = {out['R']} rotations the smallest p-value is 1/(R + 1) = {1 / (out['R'] + 1):.3g}, "
+                      f"above alpha = {out['alpha']}: no test can be significant; raise R", LowPowerWarning,
+                      stacklevel=3)
+    return out
+
+
+def _check_t_fits(t: int, category: np.ndarray, m: int) -> None:
+    """Refuse a t larger than every category of Step 2 (no (group, category) cell could hold t words)."""
+    largest = int(np.bincount(category, minlength=m).max())
+    if t > largest:
+        raise InvalidParameterError(f"t = {t} is larger than every word category: the largest of the m = {m} "
+                                    f"categories has {largest} words, so no test could have t words per group; "
+                                    f"use t <= {largest} (the paper uses 3) or fewer categories m")
+
+
+def run(kv, name_tokens: Sequence[str], *, n: int = 12, m: int = 64, M: int | None = 30_000, t: int = 3,
         alpha: float = 0.05, R: int = 10_000, seed: int = 0, clean_fraction: float = 0.2,
         svm_top_words: int = 50_000, name_exclusions: Sequence[str] = (), word_exclusions=None,
         cased: bool | None = None, batch_size: int = 8, workers: int | None = None,
@@ -665,6 +789,9 @@ def run(kv, name_tokens: Sequence[str], *, n: int = 12, m: int = 64, M: int = 30
     and attributes are disjoint; names the SVM removed, like "may", stay available as words).
     Seeds for the SVM sample, the two K-means runs and the rotations are derived from ``seed``.
     ``batch_size`` and ``workers`` go to :func:`rotational_null` (the result does not depend on them).
+    ``M=None`` takes every candidate word of the vocabulary. Parameters are checked up front
+    (:func:`check_run_parameters`), and so is the cost of the null (:func:`check_null_cost`): a request that
+    would take hours or more memory than :data:`MAX_NULL_BYTES` is refused before any work.
 
     Examples
     --------
@@ -677,8 +804,19 @@ def run(kv, name_tokens: Sequence[str], *, n: int = 12, m: int = 64, M: int = 30
     >>> len(res.names), res.sigma.shape, res.null.shape, res.n_significant()
     (16, (2, 3), (50, 2, 3), 0)
     """
+    from wordbias.core.validation import check_words
     from wordbias.embeddings import is_cased
 
+    p = check_run_parameters(n=n, m=m, M=M, t=t, alpha=alpha, R=R, seed=seed, clean_fraction=clean_fraction,
+                             svm_top_words=svm_top_words, batch_size=batch_size, workers=workers, cased=cased,
+                             progress=progress)
+    n, m, M, t, alpha, R, seed = (p[k] for k in ("n", "m", "M", "t", "alpha", "R", "seed"))
+    name_tokens = list(check_words("name_tokens", name_tokens, allow_duplicates=True))
+    name_exclusions = _check_words_or_none("name_exclusions", name_exclusions)
+    word_exclusions = _check_words_or_none("word_exclusions", word_exclusions)
+    vocabulary = len(kv.index_to_key)
+    check_null_cost(R, n, m, vocabulary if M is None else min(M, vocabulary), kv.vector_size,
+                    p["workers"] or default_workers())
     if cased is None:
         cased = is_cased(kv)
     s_clean, s_names, s_words, s_null = (int(x) for x in np.random.SeedSequence(seed).generate_state(4))
@@ -688,8 +826,12 @@ def run(kv, name_tokens: Sequence[str], *, n: int = 12, m: int = 64, M: int = 30
     names = cleaning.kept_tokens
     exclude = names if word_exclusions is None else word_exclusions
     words, W, category, Abar = _word_categories(kv, M, m, exclude=exclude, cased=cased, s_words=s_words)
+    _check_t_fits(t, category, m)
 
     selected, sigma = select_words(W, category, Xbar, Abar, t)
+    if not np.isfinite(sigma).any():
+        warnings.warn(f"no (group, category) cell has t = {t} words in its Voronoi set: UBE has no test to "
+                      f"make (every p is 1); lower t or m", LowPowerWarning, stacklevel=2)
     null = rotational_null(W, category, Xbar, Abar, t, R, seed=s_null, batch_size=batch_size, workers=workers,
                            progress=progress)
     p = p_values(sigma, null)

@@ -9,13 +9,16 @@ sets (:func:`balance`; words are looked up by :mod:`wordbias.core.lookup`), and 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from math import comb
 from typing import Mapping, Sequence
 
 import numpy as np
 
 from wordbias.core import lookup
 from wordbias.core import permutation as _stats
+from wordbias.core.errors import BalancedOutWarning, LowPowerWarning
 from wordbias.core.lookup import DegenerateSetError, WordSet
+from wordbias.core.validation import check_bool, check_disjoint, check_int, check_option, check_seed
 
 __all__ = [
     "MIN_TARGET_SIZE",
@@ -29,7 +32,12 @@ __all__ = [
     "test_statistic",
     "effect_size",
     "p_value",
+    "BALANCE_POLICIES",
+    "ALPHA",
+    "check_ddof",
     "balance",
+    "smallest_p",
+    "warn_low_power",
     "weat_from_scores",
     "weat",
 ]
@@ -38,6 +46,12 @@ __all__ = [
 MIN_TARGET_SIZE = 2
 #: smallest attribute set (each of A, B) after unknown words are dropped
 MIN_ATTRIBUTE_SIZE = 1
+
+#: the target balancing policies of :func:`balance`
+BALANCE_POLICIES = ("random", "none", "raise")
+
+#: the significance level under which :func:`weat` warns that the test cannot reach significance
+ALPHA = 0.05
 
 
 # --------------------------------------------------------------------------------------------------
@@ -74,6 +88,11 @@ def test_statistic(s_x, s_y) -> float:
 test_statistic.__test__ = False  # not a pytest test
 
 
+def check_ddof(ddof) -> int:
+    """``ddof`` of a standard deviation: 1 (sample, the default) or 0 (population); nothing else."""
+    return check_option("ddof", check_int("ddof", ddof), (0, 1))
+
+
 def effect_size(s_x, s_y, ddof: int = 1) -> float:
     """d = [mean_{x∈X} s(x, A, B) − mean_{y∈Y} s(y, A, B)] / std-dev_{w∈X∪Y} s(w, A, B) (Methods, WEAT).
 
@@ -88,6 +107,7 @@ def effect_size(s_x, s_y, ddof: int = 1) -> float:
     >>> round(effect_size([1.0, 0.0], [-1.0, -0.5], ddof=0), 6)
     1.690309
     """
+    ddof = check_ddof(ddof)
     s_x = np.asarray(s_x, dtype=np.float64)
     s_y = np.asarray(s_y, dtype=np.float64)
     pooled = np.concatenate([s_x, s_y])
@@ -98,12 +118,15 @@ def effect_size(s_x, s_y, ddof: int = 1) -> float:
 
 
 def p_value(s_x, s_y, p_method: str = "auto", n_permutations: int = 100_000, seed=0,
-            exact_max_n: int = _stats.EXACT_MAX_N, progress: bool = False) -> _stats.TailProbability:
+            exact_max_n: int = _stats.EXACT_MAX_N, progress: bool = False,
+            max_seconds: float = _stats.MAX_SECONDS) -> _stats.TailProbability:
     """One-sided permutation p-value Pr_i[s(X_i, Y_i, A, B) ≥ s(X, Y, A, B)] (Methods, WEAT).
 
     Partitions keep the sizes of X and Y. ``p_method`` is ``"exact"`` (count all partitions),
     ``"monte-carlo"`` (seeded, add-one rule), ``"normal"`` (normal approximation with the exact moments of
-    the permutation distribution) or ``"auto"`` (exact when affordable, otherwise Monte Carlo).
+    the permutation distribution) or ``"auto"`` (exact when affordable, otherwise Monte Carlo). A Monte Carlo
+    request estimated to take more than ``max_seconds`` is refused up front
+    (:class:`~wordbias.core.errors.TooCostlyError`, :func:`wordbias.core.permutation.check_mc_cost`).
 
     Examples
     --------
@@ -116,7 +139,7 @@ def p_value(s_x, s_y, p_method: str = "auto", n_permutations: int = 100_000, see
     s_x = np.asarray(s_x, dtype=np.float64)
     pooled = np.concatenate([s_x, np.asarray(s_y, dtype=np.float64)])
     return _stats.subset_sum_tail(pooled, s_x.size, float(s_x.sum()), p_method=p_method, n_permutations=n_permutations,
-                                  seed=seed, exact_max_n=exact_max_n, progress=progress)
+                                  seed=seed, exact_max_n=exact_max_n, progress=progress, max_seconds=max_seconds)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -128,15 +151,15 @@ def balance(x: WordSet, y: WordSet, policy: str = "random", seed=0) -> tuple[Wor
 
     ``policy="random"`` deletes words chosen at random (seeded) from the larger set, as the authors did
     for the European American names; ``"none"`` keeps unequal sets (the permutation test then uses
-    partitions of the same unequal sizes); ``"raise"`` raises if the sizes differ.
+    partitions of the same unequal sizes); ``"raise"`` raises if the sizes differ. Words deleted warn
+    :class:`~wordbias.core.errors.BalancedOutWarning` naming them (they are also in ``balanced_out``).
     """
+    check_option("balance_targets", policy, BALANCE_POLICIES)
     if policy == "none" or len(x.words) == len(y.words):
         return x, y
     if policy == "raise":
         raise DegenerateSetError(
             f"target sets {x.name!r} ({len(x.words)} words) and {y.name!r} ({len(y.words)} words) differ in size")
-    if policy != "random":
-        raise ValueError(f"balance must be 'random', 'none' or 'raise', not {policy!r}")
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
     x_larger = len(x.words) > len(y.words)
     big, small = (x, y) if x_larger else (y, x)
@@ -144,6 +167,10 @@ def balance(x: WordSet, y: WordSet, policy: str = "random", seed=0) -> tuple[Wor
     kept = tuple(w for i, w in enumerate(big.words) if i not in drop)
     gone = tuple(w for i, w in enumerate(big.words) if i in drop)
     big = WordSet(big.name, big.requested, kept, big.missing, gone)
+    lookup.warn_user(BalancedOutWarning(
+        f"target set {big.name!r} had {len(big.words) + len(gone)} words and {small.name!r} {len(small.words)}: "
+        f"{len(gone)} word(s) of {big.name!r} deleted at random to balance them: {list(gone)} (the result depends "
+        f"on the seed; balance_targets='none' keeps both sets whole)"))
     return (big, small) if x_larger else (small, big)
 
 
@@ -201,17 +228,51 @@ class WeatResult:
 
 
 def weat_from_scores(s_x, s_y, *, p_method: str = "auto", n_permutations: int = 100_000, seed=0,
-                     ddof: int = 1, progress: bool = False):
+                     ddof: int = 1, progress: bool = False, max_seconds: float = _stats.MAX_SECONDS):
     """Statistic, effect size and p-value from the per-word associations s(x, A, B), s(y, A, B)."""
     return (test_statistic(s_x, s_y), effect_size(s_x, s_y, ddof=ddof),
-            p_value(s_x, s_y, p_method=p_method, n_permutations=n_permutations, seed=seed, progress=progress))
+            p_value(s_x, s_y, p_method=p_method, n_permutations=n_permutations, seed=seed, progress=progress,
+                    max_seconds=max_seconds))
+
+
+def smallest_p(n_x: int, n_y: int) -> float:
+    """The smallest p-value a permutation test over the partitions of X ∪ Y can give: 1 / C(|X|+|Y|, |X|).
+
+    Examples
+    --------
+    >>> smallest_p(3, 3)
+    0.05
+    """
+    return 1.0 / comb(n_x + n_y, n_x)
+
+
+def warn_low_power(x: WordSet, y: WordSet, alpha: float = ALPHA) -> None:
+    """Warn :class:`~wordbias.core.errors.LowPowerWarning` when the target sets are so small that no
+    partition can reach significance (p < ``alpha``): the smallest attainable p, 1/C(|X|+|Y|, |X|), is at
+    least ``alpha`` (3 targets a side: 1/20 = 0.05)."""
+    floor = smallest_p(len(x.words), len(y.words))
+    if floor >= alpha:
+        lookup.warn_user(LowPowerWarning(
+            f"target sets {x.name!r} ({len(x.words)} words) and {y.name!r} ({len(y.words)} words) are so small that "
+            f"the smallest attainable p is 1/C({len(x.words) + len(y.words)}, {len(x.words)}) = {floor:.3g} >= "
+            f"alpha = {alpha}: the test cannot reach significance (p < alpha)"))
+
+
+def _check_sets(X, Y, A, B, names: Mapping[str, str], case_fold: bool) -> tuple[tuple[str, ...], ...]:
+    """The four word lists checked (:func:`wordbias.core.lookup.check_word_list`: a string refused, a set
+    sorted, duplicates refused), and X, Y disjoint and A, B disjoint, naming the shared words."""
+    label = {k: f"{k} ({names[k]!r})" if names[k] != k else k for k in "XYAB"}
+    x, y, a, b = (lookup.check_word_list(label[k], words, case_fold) for k, words in zip("XYAB", (X, Y, A, B)))
+    check_disjoint(f"target sets {label['X']}", x, label["Y"], y)
+    check_disjoint(f"attribute sets {label['A']}", a, label["B"], b)
+    return x, y, a, b
 
 
 def weat(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Sequence[str], *,
          names: Mapping[str, str] | None = None, on_missing: str = "drop", case_fold: bool = False,
          balance_targets: str = "random",
          p_method: str = "auto", n_permutations: int = 100_000, seed: int = 0, ddof: int = 1,
-         progress: bool = False) -> WeatResult:
+         progress: bool = False, max_seconds: float = _stats.MAX_SECONDS) -> WeatResult:
     """Run one WEAT on ``embedding`` (a gensim ``KeyedVectors`` or any word → vector mapping).
 
     Unknown words follow the paper's policy (Supplementary, WEAT 3): with ``on_missing="drop"`` they are
@@ -221,6 +282,17 @@ def weat(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Seq
     :class:`DegenerateSetError` naming it. ``names`` maps "X", "Y", "A", "B" to display names used in
     messages. ``seed`` drives both the random balancing and the Monte Carlo p-value, from one generator, so
     the same call always gives the same result. ``case_fold`` lower-cases all words (uncased embeddings).
+
+    Checked on entry (issue 13): each word list is a list of distinct strings (a string is refused, a ``set``
+    is sorted so the result does not depend on ``PYTHONHASHSEED``), X and Y share no word, nor A and B;
+    ``ddof`` is 0 or 1, ``balance_targets`` one of :data:`BALANCE_POLICIES`, ``p_method`` one of
+    :data:`wordbias.core.permutation.P_METHODS`, ``n_permutations`` an integer >= 1, ``seed`` an integer
+    >= 0 or a ``numpy.random.Generator``. Nothing is silent: dropped words warn
+    :class:`~wordbias.core.errors.MissingWordsWarning`, balanced-out words
+    :class:`~wordbias.core.errors.BalancedOutWarning`, and target sets so small that the smallest attainable
+    p exceeds :data:`ALPHA` :class:`~wordbias.core.errors.LowPowerWarning`. A Monte Carlo p-value estimated
+    to take more than ``max_seconds`` is refused before any work
+    (:class:`~wordbias.core.errors.TooCostlyError`).
 
     Examples
     --------
@@ -233,19 +305,24 @@ def weat(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Seq
     (1.7153, 0.1667, 'exact', {'X': ('daisy',)})
     """
     names = {k: (names or {}).get(k, k) for k in "XYAB"}
-    policy = dict(on_missing=on_missing, case_fold=case_fold)
+    case_fold = check_bool("case_fold", case_fold)
+    X, Y, A, B = _check_sets(X, Y, A, B, names, case_fold)
+    lookup.check_on_missing(on_missing)
+    check_option("balance_targets", balance_targets, BALANCE_POLICIES)
+    check_option("p_method", p_method, _stats.P_METHODS)
+    n_permutations = check_int("n_permutations", n_permutations, min=1)
+    seed, ddof = check_seed("seed", seed), check_ddof(ddof)
+    policy = dict(on_missing=on_missing)           # already folded above
     x = lookup.word_set(embedding, X, name=names["X"], min_size=MIN_TARGET_SIZE, **policy)
     y = lookup.word_set(embedding, Y, name=names["Y"], min_size=MIN_TARGET_SIZE, **policy)
     a = lookup.word_set(embedding, A, name=names["A"], min_size=MIN_ATTRIBUTE_SIZE, **policy)
     b = lookup.word_set(embedding, B, name=names["B"], min_size=MIN_ATTRIBUTE_SIZE, **policy)
-    overlap = set(x.words) & set(y.words)
-    if overlap:
-        raise DegenerateSetError(f"target sets {x.name!r} and {y.name!r} share words {sorted(overlap)}")
     rng = np.random.default_rng(seed)
     x, y = balance(x, y, balance_targets, rng)
-    A_vec, B_vec = lookup.vectors(embedding, a.words), lookup.vectors(embedding, b.words)
-    s_x = association(lookup.vectors(embedding, x.words), A_vec, B_vec)
-    s_y = association(lookup.vectors(embedding, y.words), A_vec, B_vec)
+    warn_low_power(x, y)
+    A_vec, B_vec = (lookup.set_matrix(embedding, s.words, s.name) for s in (a, b))
+    s_x = association(lookup.set_matrix(embedding, x.words, x.name), A_vec, B_vec)
+    s_y = association(lookup.set_matrix(embedding, y.words, y.name), A_vec, B_vec)
     statistic, d, p = weat_from_scores(s_x, s_y, p_method=p_method, n_permutations=n_permutations, seed=rng,
-                                       ddof=ddof, progress=progress)
+                                       ddof=ddof, progress=progress, max_seconds=max_seconds)
     return WeatResult(X=x, Y=y, A=a, B=b, s_x=s_x, s_y=s_y, statistic=statistic, effect_size=d, p=p)

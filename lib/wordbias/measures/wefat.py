@@ -9,6 +9,7 @@ supplementary's name-likeness filter drops the names farthest from the centroid 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -17,7 +18,10 @@ import pandas as pd
 from scipy import stats as _sps
 
 from wordbias.core import lookup
-from wordbias.measures.weat import DegenerateSetError, MIN_ATTRIBUTE_SIZE, WordSet, cosine_matrix, unit_rows
+from wordbias.core.errors import InvalidParameterError, MissingWordsWarning
+from wordbias.core.validation import check_bool, check_disjoint, check_option, check_real
+from wordbias.measures.weat import (DegenerateSetError, MIN_ATTRIBUTE_SIZE, WordSet, check_ddof, cosine_matrix,
+                                    unit_rows)
 
 __all__ = ["WefatResult", "normalized_association", "centroid_distance", "name_likeness_filter", "regress", "wefat"]
 
@@ -28,6 +32,7 @@ MIN_WORDS = 3
 def normalized_association(W, A, B, ddof: int = 1) -> np.ndarray:
     """s(w, A, B) = [mean_{a∈A} cos(w, a) − mean_{b∈B} cos(w, b)] / std-dev_{x∈A∪B} cos(w, x) for every row w
     of W (Methods, WEFAT; sample std, ``ddof=1``, by default)."""
+    ddof = check_ddof(ddof)
     cos_a = cosine_matrix(W, A)
     cos_b = cosine_matrix(W, B)
     sd = np.concatenate([cos_a, cos_b], axis=1).std(axis=1, ddof=ddof)
@@ -96,10 +101,34 @@ def regress(s, prop) -> dict:
     prop = np.asarray(prop, dtype=np.float64)
     if s.size < MIN_WORDS:
         raise DegenerateSetError(f"WEFAT needs at least {MIN_WORDS} target words with a property, got {s.size}")
+    if np.ptp(prop) == 0:
+        raise DegenerateSetError(f"the property is the same ({prop[0]:g}) for all {prop.size} target words kept: "
+                                 "a correlation with it is undefined (give a property that varies)")
+    if np.ptp(s) == 0:
+        raise DegenerateSetError("every target word has the same association s(w, A, B): a correlation is undefined")
     lr = _sps.linregress(s, prop)
     sp = _sps.spearmanr(s, prop)
     return dict(pearson_r=float(lr.rvalue), p_value=float(lr.pvalue), slope=float(lr.slope),
                 intercept=float(lr.intercept), spearman_r=float(sp.statistic), spearman_p=float(sp.pvalue))
+
+
+def _property(prop, case_fold: bool) -> pd.Series:
+    """The property as a float Series indexed by word: ``prop`` must be a mapping word -> number (a dict or a
+    ``pandas.Series``); a list, an array or a string is refused, saying what a property must be."""
+    if not isinstance(prop, (Mapping, pd.Series)):
+        raise InvalidParameterError(
+            f"prop must map each target word to a number (a dict such as {{'nurse': 90.0}} or a pandas.Series "
+            f"indexed by word), not {type(prop).__name__} {prop!r:.60}")
+    try:
+        series = pd.Series(prop, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise InvalidParameterError(f"prop must map each target word to a number: {exc}") from None
+    bad = [k for k in series.index if not isinstance(k, str)]
+    if bad:
+        raise InvalidParameterError(f"prop's keys must be words (strings), not {bad[:5]!r}")
+    if case_fold:
+        series.index = series.index.str.lower()
+    return series
 
 
 def wefat(embedding, W: Sequence[str], A: Sequence[str], B: Sequence[str], prop, *,
@@ -112,6 +141,12 @@ def wefat(embedding, W: Sequence[str], A: Sequence[str], B: Sequence[str], prop,
     p_w on s(w, A, B): Pearson's ρ and its two-sided p-value (Methods, WEFAT). Words missing from the
     embedding, or without a property value, are dropped and reported (in ``W.missing``). ``name_filter``
     (e.g. 0.2) applies the name-likeness filter before scoring.
+
+    Checked on entry (issue 13): W, A and B are lists of distinct words (a string is refused, a ``set``
+    sorted), A and B share no word; ``prop`` is a mapping (a dict or a ``pandas.Series``) from words to
+    numbers; ``ddof`` is 0 or 1. Words dropped (not in the embedding, or without a property value) warn
+    :class:`~wordbias.core.errors.MissingWordsWarning`; a property with the same value for every word kept
+    is a :class:`DegenerateSetError` (the correlation would be NaN).
 
     Examples
     --------
@@ -126,20 +161,33 @@ def wefat(embedding, W: Sequence[str], A: Sequence[str], B: Sequence[str], prop,
     (4, 0.981, 0.0188)
     """
     names = {k: (names or {}).get(k, k) for k in "WAB"}
-    prop = pd.Series(prop, dtype=np.float64)
-    if case_fold:
-        W, A, B = [w.lower() for w in W], [a.lower() for a in A], [b.lower() for b in B]
-        prop.index = prop.index.str.lower()
+    case_fold = check_bool("case_fold", case_fold)
+    lookup.check_on_missing(on_missing)
+    ddof = check_ddof(ddof)
+    check_option("filter_metric", filter_metric, ("euclidean", "cosine"))
+    if name_filter is not None:
+        check_real("name_filter", name_filter, low=0, high=1, high_open=True)
+    W, A, B = (lookup.check_word_list(f"set {names[k]!r}", words, case_fold) for k, words in zip("WAB", (W, A, B)))
+    check_disjoint(f"attribute sets {names['A']!r}", A, repr(names["B"]), B)
+    prop = _property(prop, case_fold)
     no_prop = [w for w in W if w not in prop.index or not np.isfinite(prop.get(w, np.nan))]
     if no_prop and on_missing == "raise":
         raise KeyError(f"set {names['W']!r}: no property value for {no_prop}")
+    if no_prop and len(no_prop) < len(W):
+        lookup.warn_user(MissingWordsWarning(f"set {names['W']!r}: {len(no_prop)} of {len(W)} word(s) have no "
+                                          f"(finite) property value, dropped: {no_prop}"))
+    if len(no_prop) == len(W):
+        raise DegenerateSetError(f"set {names['W']!r}: no word has a property value (the property's words are "
+                                 f"{list(prop.index[:5])}{'...' if len(prop) > 5 else ''})")
     w_set = lookup.word_set(embedding, [w for w in W if w not in no_prop], name=names["W"], on_missing=on_missing,
                             min_size=MIN_WORDS)
     w_set = WordSet(w_set.name, tuple(W), w_set.words, tuple(no_prop) + w_set.missing)
     a_set = lookup.word_set(embedding, A, name=names["A"], on_missing=on_missing, min_size=MIN_ATTRIBUTE_SIZE)
     b_set = lookup.word_set(embedding, B, name=names["B"], on_missing=on_missing, min_size=MIN_ATTRIBUTE_SIZE)
+    for ws in (a_set, b_set):
+        lookup.set_matrix(embedding, ws.words, ws.name)
     words = list(w_set.words)
-    V = lookup.vectors(embedding, words)
+    V = lookup.set_matrix(embedding, words, w_set.name)
     dropped: list[str] = []
     if name_filter:
         words, dropped = name_likeness_filter(words, V, name_filter, filter_metric)

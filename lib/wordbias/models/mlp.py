@@ -14,6 +14,7 @@ import dataclasses
 import hashlib
 import json
 import time
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
@@ -21,7 +22,7 @@ from typing import Sequence
 import numpy as np
 
 from wordbias.core import paths
-from wordbias.core.cache import atomic_file
+from wordbias.core.cache import CacheRebuiltWarning, atomic_file
 from wordbias.core.parallel import default_workers
 from wordbias.datasets.gap import LABELS, label_codes
 
@@ -537,20 +538,43 @@ def _map_seeds(X_train, y_train, X_predict, cfg: MLPConfig, seeds: list[int], wo
 
 
 def _read_study(path: Path, key: str, seeds: list[int], n_predict: int) -> SeedStudy | None:
-    """A cached :class:`SeedStudy`, or None when the file is absent, unreadable, of another key or of the
-    wrong shape (then it is recomputed and overwritten)."""
+    """A cached :class:`SeedStudy`, or None when the file is absent; a file that is unreadable (truncated,
+    not a zip, missing arrays), of another key or of the wrong shapes gives a
+    :class:`~wordbias.core.cache.CacheRebuiltWarning` and None (then it is recomputed and overwritten)."""
     import zipfile
 
     if not path.exists():
         return None
     try:
         with np.load(path, allow_pickle=False) as z:
-            if str(z["key"]) != key or z["seeds"].tolist() != seeds or z["proba"].shape != (len(seeds), n_predict, 3):
-                return None
-            return SeedStudy(seeds=seeds, proba=z["proba"], fold_val_log_loss=z["fold_val_log_loss"],
-                             best_epochs=z["best_epochs"], epochs_run=z["epochs_run"], seconds=0.0, cached=True)
-    except (OSError, ValueError, KeyError, zipfile.BadZipFile):
-        return None
+            arrays = {name: z[name] for name in ("key", "seeds", "proba", "fold_val_log_loss", "best_epochs",
+                                                 "epochs_run")}
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
+        problem = f"unreadable ({type(exc).__name__}: {exc})"
+    else:
+        problem = _study_mismatch(arrays, key, seeds, n_predict)
+        if problem is None:
+            return SeedStudy(seeds=seeds, proba=arrays["proba"], fold_val_log_loss=arrays["fold_val_log_loss"],
+                             best_epochs=arrays["best_epochs"], epochs_run=arrays["epochs_run"], seconds=0.0,
+                             cached=True)
+    warnings.warn(f"MLP seed-study cache {path}: {problem}; recomputing it", CacheRebuiltWarning, stacklevel=3)
+    return None
+
+
+def _study_mismatch(arrays: dict, key: str, seeds: list[int], n_predict: int) -> str | None:
+    """What is wrong with a cached study's arrays (key, seeds, shapes), or None."""
+    n = len(seeds)
+    if str(arrays["key"]) != key:
+        return "another key"
+    if arrays["seeds"].tolist() != seeds:
+        return f"seeds {arrays['seeds'].tolist()}, expected {seeds}"
+    expected = {"proba": (n, n_predict, 3)}
+    for name in ("fold_val_log_loss", "best_epochs", "epochs_run"):
+        if arrays[name].shape[:1] != (n,):
+            return f"{name} of shape {arrays[name].shape}, expected {n} rows (one per seed)"
+    if arrays["proba"].shape != expected["proba"]:
+        return f"proba of shape {arrays['proba'].shape}, expected {expected['proba']}"
+    return None
 
 
 # ----------------------------------------------------------------------------------------------------

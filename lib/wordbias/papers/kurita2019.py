@@ -17,6 +17,8 @@ import pandas as pd
 
 from wordbias.core import figures as plots
 from wordbias.core import paths
+from wordbias.core.errors import InvalidParameterError
+from wordbias.core.validation import check_int, check_option, check_seed
 from wordbias.datasets import stimuli
 from wordbias.measures import mlm, weat
 from wordbias.models import contextual
@@ -24,6 +26,40 @@ from wordbias.models import contextual
 ROLES = ("X", "Y", "A", "B")
 #: significance level of Table 3 ("* indicates significant at p < 0.01")
 ALPHA = 0.01
+
+
+# --------------------------------------------------------------------------------------------------
+# the notebook's parameters
+# --------------------------------------------------------------------------------------------------
+
+
+def check_parameters(*, mlm_model, encoder_model, fallback_encoder, glove, seed, permutations, batch_size,
+                     gap_seeds) -> None:
+    """The notebook's parameters (papermill ``-p``) checked before any model is loaded, naming the parameter,
+    the value and what is allowed (``-p seed abc`` arrives as the string ``'abc'``): model and embedding names
+    are non-empty strings, ``seed`` an integer ≥ 0, ``permutations``, ``batch_size`` and ``gap_seeds``
+    integers ≥ 1.
+
+    Examples
+    --------
+    >>> ok = dict(mlm_model="bert-base-uncased", encoder_model="bert-base-uncased",
+    ...           fallback_encoder="all-minilm-l6-v2", glove="glove-840b-caliskan", seed=0, permutations=100_000,
+    ...           batch_size=32, gap_seeds=5)
+    >>> check_parameters(**ok)
+    >>> check_parameters(**{**ok, "seed": "abc"})
+    Traceback (most recent call last):
+    ...
+    wordbias.core.errors.InvalidParameterError: seed must be an integer, not 'abc' (str)
+    """
+    for name, value in (("mlm_model", mlm_model), ("encoder_model", encoder_model),
+                        ("fallback_encoder", fallback_encoder), ("glove", glove)):
+        if not isinstance(value, str) or not value.strip():
+            raise InvalidParameterError(f"{name} must be a model or embedding name or path (a non-empty string), "
+                                        f"not {value!r}")
+    check_int("seed", seed, min=0)
+    check_int("permutations", permutations, min=1)
+    check_int("batch_size", batch_size, min=1)
+    check_int("gap_seeds", gap_seeds, min=1)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -138,6 +174,7 @@ def reduce_to_vocabulary(cat: Category, model: contextual.Model, seed: int = 0) 
     """§3.1: drop target words (X, Y) that are not one WordPiece of ``model``'s vocabulary, then balance
     the targets by deleting random words (seeded) from the larger set. Attributes are kept whole.
     Words keep their spelling in the lists (names capitalised), so cased embeddings can use them."""
+    seed = check_seed("seed", seed)
     sets = {}
     for role in ROLES:
         words = cat.sets[role]
@@ -215,7 +252,11 @@ def table3(cats: Sequence[Category], *, embedding, embedding_name: str, encoder:
 
     ``vocabulary_model`` decides the reduced lists (its tokenizer; MiniLM shares bert-base-uncased's).
     A method whose model is ``None`` gets a row with empty numbers and ``unavailable`` as its note.
+    ``seed``, ``p_method`` and ``n_permutations`` are checked before any work.
     """
+    check_seed("seed", seed)
+    check_option("p_method", p_method, mlm.P_METHODS)
+    check_int("n_permutations", n_permutations, min=1)
     rows = []
     for cat in cats:
         reduced = reduce_to_vocabulary(cat, vocabulary_model, seed=seed)
@@ -314,6 +355,7 @@ def table5(masked_lm: contextual.Model | None, *, batch_size: int = 32, progress
     Returns the table and each set's per-attribute scores (empty when no masked LM is given), with the
     scores within float rounding of 0 (:func:`wordbias.mlm.rounding_noise`) set to 0 and counted in
     ``tied_within_rounding``."""
+    check_int("batch_size", batch_size, min=1)
     data = stimuli.load_stimuli("kurita2019")["table5"]
     attributes = table5_attributes()
     x, y = data["targets"][0]

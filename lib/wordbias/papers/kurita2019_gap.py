@@ -18,6 +18,8 @@ import numpy as np
 import pandas as pd
 
 from wordbias.core.permutation import TailProbability, subset_sum_tail
+from wordbias.core.errors import InvalidParameterError
+from wordbias.core.validation import check_int, check_option, check_seed
 from wordbias.datasets import gap, stimuli
 from wordbias.measures import mlm
 from wordbias.measures.topics import (Topics, bias_correlation, fit_topics, matched_spread, refit_topics,
@@ -83,6 +85,10 @@ class GenderTest:
                 f"{self.alternative} p = {self.p_value:.3g} ({how})")
 
 
+#: the alternatives of :func:`gender_permutation_test`
+ALTERNATIVES = ("greater", "less", "two-sided")
+
+
 def gender_permutation_test(p_neither, gender, *, alternative: str = "greater", p_method: str = "auto",
                             n_permutations: int = 100_000, seed: int = 0) -> GenderTest:
     """§4 "Results": is P(neither) higher for female pronouns than a random relabelling of genders gives?
@@ -97,7 +103,14 @@ def gender_permutation_test(p_neither, gender, *, alternative: str = "greater", 
     >>> t = gender_permutation_test([0.9, 0.5, 0.4, 0.1, 0.2, 0.3], ["female"] * 3 + ["male"] * 3)
     >>> round(t.difference, 3), t.p_value, t.tail.p_method  # 1 of the C(6, 3) = 20 relabellings is as extreme
     (0.4, 0.05, 'exact')
+
+    The options are checked first: ``alternative`` and ``p_method`` against their lists, ``n_permutations``
+    an integer ≥ 1, ``seed`` an integer ≥ 0 or a ``numpy.random.Generator``.
     """
+    check_option("alternative", alternative, ALTERNATIVES)
+    check_option("p_method", p_method, mlm.P_METHODS)
+    n_permutations = check_int("n_permutations", n_permutations, min=1)
+    seed = check_seed("seed", seed)
     p = np.asarray(p_neither, dtype=np.float64)
     gender = np.asarray(gender, dtype=object)
     if p.shape != gender.shape:
@@ -120,11 +133,9 @@ def gender_permutation_test(p_neither, gender, *, alternative: str = "greater", 
     elif alternative == "less":
         t = tail(-1.0)
         pv = t.p_value
-    elif alternative == "two-sided":
+    else:  # "two-sided"
         t = min(tail(1.0), tail(-1.0), key=lambda r: r.p_value)
         pv = min(1.0, 2 * t.p_value)
-    else:
-        raise ValueError(f"alternative must be 'greater', 'less' or 'two-sided', not {alternative!r}")
     return GenderTest(difference=diff, n_female=nf, n_male=nm, alternative=alternative, p_value=pv, tail=t)
 
 
@@ -242,6 +253,23 @@ def seed_study(encoder, *, seeds: Sequence[int], cfg: mlp.MLPConfig = mlp.MLPCon
     return data["development"], study
 
 
+def _check_run_options(seed, seeds, n_permutations, n_topics, n_topic_words, nmf_restarts) -> None:
+    """The options of :func:`run` (integers: a Generator cannot seed the per-seed refits and the NMF)."""
+    check_int("seed", seed, min=0)
+    if seeds is not None:
+        if isinstance(seeds, (str, bytes)):
+            raise InvalidParameterError(f"seeds must be a list of integer seeds, not the string {seeds!r}")
+        seeds = list(seeds)
+        if not seeds:
+            raise InvalidParameterError("seeds is empty: give at least one training seed")
+        for i, s in enumerate(seeds):
+            check_int(f"seeds[{i}]", s, min=0)
+    check_int("n_permutations", n_permutations, min=1)
+    check_int("n_topics", n_topics, min=1)
+    check_int("n_topic_words", n_topic_words, min=1)
+    check_int("nmf_restarts", nmf_restarts, min=0)
+
+
 def run(encoder, word_scores: Mapping[str, float] | Callable[[list[str]], Mapping[str, float]] | None = None, *,
         seed: int = 0, seeds: Sequence[int] | None = None, n_permutations: int = 100_000,
         cfg: mlp.MLPConfig = mlp.MLPConfig(), n_topics: int = 20, n_topic_words: int = 15, nmf_restarts: int = 10,
@@ -261,7 +289,11 @@ def run(encoder, word_scores: Mapping[str, float] | Callable[[list[str]], Mappin
     ``word_score_source``); otherwise it is a mapping word → score or a function of the list of words
     needed returning one (e.g. the first item of :func:`topic_word_scorer`), and ``score_source``
     names the scores (default "caller's word scores").
+
+    ``seed`` and each of ``seeds`` must be integers ≥ 0; ``n_permutations``, ``n_topics``, ``n_topic_words``
+    integers ≥ 1 and ``nmf_restarts`` ≥ 0 (checked before any work).
     """
+    _check_run_options(seed, seeds, n_permutations, n_topics, n_topic_words, nmf_restarts)
     seeds = [int(seed)] if seeds is None else [int(s) for s in seeds]
     timings: dict = {}
     dev, study = seed_study(encoder, seeds=seeds, cfg=cfg, cache_dir=cache_dir, progress=progress, timings=timings)

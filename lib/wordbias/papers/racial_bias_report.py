@@ -22,12 +22,16 @@ from scipy import stats
 
 from wordbias import embeddings
 from wordbias.core import lookup
+from wordbias.core.errors import InvalidParameterError
+from wordbias.core.permutation import MAX_SECONDS, check_cost
+from wordbias.core.validation import check_bool, check_int, check_seed
 from wordbias.datasets import stimuli
 from wordbias.measures import debias, direction
 from wordbias.measures.direction import DegenerateSetError, unit_rows, unit_vector
 
 __all__ = [
     "KINDS",
+    "check_parameters",
     "attribute_sets",
     "target_sets",
     "CosineBias",
@@ -47,6 +51,40 @@ __all__ = [
 
 #: the report's three pairs of attribute sets (Appendix B.1-B.3)
 KINDS = ("implicit", "explicit", "stereotypical")
+
+
+#: seconds per permutation of :func:`direction_permutation_test` per attribute word, and per attribute word
+#: and dimension (measured: 2 µs for 40 words of 50 dimensions, 11 µs for 200 words of 300 dimensions)
+SECONDS_PER_WORD, SECONDS_PER_WORD_DIM = 4.8e-8, 2.5e-11
+
+
+def check_parameters(embeddings, n_permutations, seed) -> tuple[list[str], int, int]:
+    """The notebook's parameters checked (its first cell after the parameters cell calls this): a list of
+    embedding names or paths, ``n_permutations`` an integer >= 2 and ``seed`` an integer >= 0.
+
+    A string where the list belongs (papermill's ``-p embeddings /path``) is refused, saying how to pass a
+    list (its letters would otherwise be read as embedding names).
+
+    Examples
+    --------
+    >>> check_parameters(["glove-6b-50d"], 10_000, 0)
+    (['glove-6b-50d'], 10000, 0)
+    >>> check_parameters("glove-6b-50d", 10_000, 0)
+    Traceback (most recent call last):
+    ...
+    wordbias.core.errors.InvalidParameterError: embeddings must be a list of embedding names or paths, not the string 'glove-6b-50d': write ['glove-6b-50d'] (papermill: -y "embeddings: [glove-6b-50d]")
+    """
+    if isinstance(embeddings, (str, bytes)):
+        raise InvalidParameterError(
+            f"embeddings must be a list of embedding names or paths, not the string {embeddings!r}: write "
+            f"[{embeddings!r}] (papermill: -y \"embeddings: [{embeddings}]\")")
+    if not isinstance(embeddings, (list, tuple)) or not embeddings:
+        raise InvalidParameterError(f"embeddings must be a non-empty list of embedding names or paths, not "
+                                    f"{embeddings!r:.80}")
+    bad = [e for e in embeddings if not isinstance(e, (str, Path)) or not str(e)]
+    if bad:
+        raise InvalidParameterError(f"embeddings must hold names or paths (non-empty strings), not {bad!r:.80}")
+    return list(embeddings), check_int("n_permutations", n_permutations, min=2), check_seed("seed", seed)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -207,8 +245,19 @@ def _null_cosines(A: np.ndarray, l1: int, s: np.ndarray, n_permutations: int, se
     return null
 
 
+def _check_test_cost(m: int, d: int, n_permutations: int, batch_size: int, max_seconds: float) -> None:
+    """Refuse a permutation test out of proportion before drawing (time and memory estimates)."""
+    seconds = n_permutations * (SECONDS_PER_WORD * m + SECONDS_PER_WORD_DIM * m * d)
+    n_bytes = 8.0 * n_permutations + 8.0 * min(batch_size, n_permutations) * (3 * m + d)
+    check_cost(f"the direction permutation test with n_permutations={n_permutations:,} ({m} attribute words, "
+               f"{d} dimensions)", seconds, n_bytes, max_seconds,
+               "Use fewer permutations (10,000 as in the report resolves p to about ±0.004 near 0.05), or pass a "
+               "larger max_seconds if you mean it.")
+
+
 def direction_permutation_test(T1, T2, A1, A2, n_permutations: int = 10_000, seed: int = 0, *,
-                               normalize: bool = False, batch_size: int = 2_000) -> PermutationResult:
+                               normalize: bool = False, batch_size: int = 2_000,
+                               max_seconds: float = MAX_SECONDS) -> PermutationResult:
     """The report's bias and permutation test (Section 3, steps 1-8; Appendix A ``bias``/``permutation_test``).
 
     r = mean(A1) − mean(A2) (racial direction, attribute sets), s = mean(T1) − mean(T2) (semantic direction,
@@ -219,6 +268,12 @@ def direction_permutation_test(T1, T2, A1, A2, n_permutations: int = 10_000, see
     Appendix A (p may be 0). The 95% CI is :func:`p_value_ci`. ``normalize=False`` (default) uses the raw
     vectors like Appendix A (gensim ``get_vector``); ``True`` normalises each vector first.
 
+    ``n_permutations`` is an integer >= 2, ``seed`` an integer >= 0 or a generator, ``batch_size`` an integer
+    >= 1. A request estimated (from the measured :data:`SECONDS_PER_WORD`, :data:`SECONDS_PER_WORD_DIM`) to take
+    more than ``max_seconds``, or to need more memory than :func:`wordbias.core.permutation.memory_limit` (8
+    bytes a permutation), is
+    refused before any work with :class:`~wordbias.core.errors.TooCostlyError`.
+
     Examples
     --------
     >>> rng = np.random.default_rng(0)
@@ -228,12 +283,14 @@ def direction_permutation_test(T1, T2, A1, A2, n_permutations: int = 10_000, see
     >>> round(res.cosine, 3), res.p, res.n_extreme, res.n_permutations
     (0.914, 0.053, 53, 1000)
     """
-    if n_permutations < 2:
-        raise ValueError(f"n_permutations must be at least 2, not {n_permutations}")
+    n_permutations = check_int("n_permutations", n_permutations, min=2)
+    seed, normalize = check_seed("seed", seed), check_bool("normalize", normalize)
+    batch_size = check_int("batch_size", batch_size, min=1)
     T1, T2 = _set(T1, "T1", normalize), _set(T2, "T2", normalize)
     A1, A2 = _set(A1, "A1", normalize), _set(A2, "A2", normalize)
     if len({X.shape[1] for X in (T1, T2, A1, A2)}) != 1:
         raise ValueError("the four sets have vectors of different dimensions")
+    _check_test_cost(len(A1) + len(A2), A1.shape[1], n_permutations, batch_size, max_seconds)
     _disjoint(T1, T2, "T1", "T2")
     _disjoint(A1, A2, "A1", "A2")
     s = unit_vector(T1.mean(axis=0) - T2.mean(axis=0), "semantic direction mean(T1) - mean(T2)")
@@ -281,14 +338,16 @@ class Table1:
         return out
 
 
-def _embedding_rows(kv: KeyedVectors, label: str, n_permutations: int, seed: int) -> tuple[list, list, dict]:
+def _embedding_rows(kv: KeyedVectors, label: str, n_permutations: int, seed: int,
+                    max_seconds: float = MAX_SECONDS) -> tuple[list, list, dict]:
     """Table 1's rows, missing words and projections for one embedding (raw vectors, Appendix A)."""
     rows, missing, proj = [], [], {}
     cased = embeddings.is_cased(kv)   # names are lower-cased for an uncased vocabulary
     t = lookup.set_vectors(kv, *target_sets(), name="targets")
     for kind in KINDS:
         a = lookup.set_vectors(kv, *attribute_sets(kind, cased=cased), name=kind)
-        res = direction_permutation_test(t.A, t.B, a.A, a.B, n_permutations=n_permutations, seed=seed)
+        res = direction_permutation_test(t.A, t.B, a.A, a.B, n_permutations=n_permutations, seed=seed,
+                                         max_seconds=max_seconds)
         r = direction.mean_difference_direction(a.A, a.B, normalize=False)   # racial direction, as in the test
         proj[label, kind] = (t.words, direction.projections(t.A, r), direction.projections(t.B, r))
         rows.append(dict(embedding=label, attributes=kind, n_A1=len(a.A), n_A2=len(a.B), bias=res.cosine,
@@ -300,13 +359,19 @@ def _embedding_rows(kv: KeyedVectors, label: str, n_permutations: int, seed: int
     return rows, missing, proj
 
 
-def table1(kvs: Mapping[str, KeyedVectors], *, n_permutations: int = 10_000, seed: int = 0) -> Table1:
+def table1(kvs: Mapping[str, KeyedVectors], *, n_permutations: int = 10_000, seed: int = 0,
+           max_seconds: float = MAX_SECONDS) -> Table1:
     """Table 1 for each embedding of ``kvs`` (label -> ``KeyedVectors``): for each attribute set, the
     bias cos(r, s), its angle, p and its 95% CI (:func:`direction_permutation_test`, raw vectors), with names
-    lower-cased for uncased embeddings (Appendix A's ``tolower``)."""
+    lower-cased for uncased embeddings (Appendix A's ``tolower``). Words missing from an embedding warn
+    :class:`~wordbias.core.errors.MissingWordsWarning` and are listed in ``Table1.missing``."""
+    if not isinstance(kvs, Mapping):
+        raise InvalidParameterError(f"kvs must map labels to embeddings, e.g. {{'GloVe': kv}}, not "
+                                    f"{type(kvs).__name__}")
+    n_permutations, seed = check_int("n_permutations", n_permutations, min=2), check_seed("seed", seed)
     rows, missing, proj = [], [], {}
     for label, kv in kvs.items():
-        r, m, p = _embedding_rows(kv, label, n_permutations, seed)
+        r, m, p = _embedding_rows(kv, label, n_permutations, seed, max_seconds)
         rows += r
         missing += m
         proj.update(p)

@@ -18,6 +18,8 @@ import pandas as pd
 
 from wordbias import embeddings
 from wordbias.core import figures
+from wordbias.core.errors import InvalidParameterError
+from wordbias.core.validation import check_bool, check_option
 from wordbias.datasets import names as _names
 from wordbias.measures import debias, ube, weat
 from wordbias.measures.ube import UBEResult, illustrative_names
@@ -25,13 +27,54 @@ from wordbias.measures.weat import unit_rows
 
 __all__ = [
     "Crowdsourcing", "Lemma1Check", "NameList", "RunTables",
-    "cells_table", "cleaning_table", "crowdsourcing", "debias_summary", "debiased_embedding", "debiasing_by_group",
+    "cells_table", "check_parameters", "cleaning_table", "crowdsourcing", "debias_summary", "debiased_embedding", "debiasing_by_group",
     "demographics", "describe_names", "describe_run", "display_order", "figure1", "grid", "group_cards",
     "group_shares", "group_table", "indirect_bias_table", "labels", "lemma1_check", "matching_tasks",
     "n_significant_one_sex", "name_list", "paper_grid", "paper_table3", "paper_table6", "pct_female_table",
     "qualification_exam", "rating_tasks", "run", "save_run", "shares_table", "significance_summary",
     "summary_row", "table4", "write_summary",
 ]
+
+
+# --------------------------------------------------------------------------------------------------
+# the notebook's parameters
+# --------------------------------------------------------------------------------------------------
+
+NAME_SOURCES = ("first", "last")
+
+
+def _check_name(name: str, value, what: str, *, empty_ok: bool = False) -> str:
+    if not isinstance(value, (str, Path)) or (not empty_ok and not str(value)):
+        raise InvalidParameterError(f"{name} must be {what}, not {value!r}")
+    return str(value)
+
+
+def check_parameters(*, embedding, names_source, n, m, M, t, alpha, R, seed, debiased, last_names,
+                     censor_slurs) -> dict:
+    """The notebook's parameters (papermill ``-p``) checked before any work, with the parameter, the value
+    and what is allowed in the message (``-p seed abc`` arrives as the string ``'abc'``). Returns UBE's
+    options (n, m, M, t, alpha, R, seed) for :func:`run`; their rules are
+    :func:`wordbias.measures.ube.check_run_parameters`'s, and the cost of the null is checked by ``run``.
+
+    Examples
+    --------
+    >>> ok = dict(embedding="glove-6b-50d", names_source="first", n=12, m=64, M=30_000, t=3, alpha=0.05,
+    ...           R=10_000, seed=0, debiased="auto", last_names=True, censor_slurs=True)
+    >>> check_parameters(**ok)
+    {'n': 12, 'm': 64, 'M': 30000, 't': 3, 'alpha': 0.05, 'R': 10000, 'seed': 0}
+    >>> check_parameters(**{**ok, "seed": "abc"})
+    Traceback (most recent call last):
+    ...
+    wordbias.core.errors.InvalidParameterError: seed must be an integer >= 0 or a numpy.random.Generator, not 'abc'
+    """
+    _check_name("embedding", embedding, "an embedding name or path (a non-empty string)")
+    check_option("names_source", names_source, NAME_SOURCES)
+    _check_name("debiased", debiased, "'auto', an embedding name or path, or '' to skip Table 7", empty_ok=True)
+    check_bool("last_names", last_names)
+    check_bool("censor_slurs", censor_slurs)
+    checked = ube.check_run_parameters(n=n, m=m, M=M, t=t, alpha=alpha, R=R, seed=seed, clean_fraction=0.2,
+                                       svm_top_words=1, batch_size=1, workers=None, cased=None, progress=False)
+    return {k: checked[k] for k in ("n", "m", "M", "t", "alpha", "R", "seed")}
 
 
 # --------------------------------------------------------------------------------------------------
@@ -107,12 +150,8 @@ def name_list(kind: str, kv, *, cased: bool) -> NameList:
     >>> describe_names(names)
     'first names: 9,670 in the data (>= 1,000), 2 in the embedding, 9,668 missing'
     """
-    if kind == "first":
-        table = _names.ssa_first_names()
-    elif kind == "last":
-        table = _names.census_surnames()
-    else:
-        raise ValueError(f"kind must be 'first' or 'last', got {kind!r}")
+    check_option("kind", kind, NAME_SOURCES)
+    table = _names.ssa_first_names() if kind == "first" else _names.census_surnames()
     mapped = _names.name_tokens(table["name"], kv, cased)
     counts = table.set_index("name")["count"]
     tok_counts = pd.Series(counts.loc[mapped.names].to_numpy(), index=mapped.tokens, name="count")

@@ -1,0 +1,203 @@
+"""Catalogue cases for the caches (issue 13, "Data loss and integrity"): writable memory maps are refused
+(they emptied or edited caches and the installed package's files); a damaged embedding cache is detected on
+open (sizes, shape, dtype, checksums in meta.json) and rebuilt from its source with a warning, or, opened
+directly, raises CacheError naming the file; the GAP feature and MLP seed-study caches warn and recompute.
+Right answers (stale source with the same size and mtime, data intact after a refused mode) are plain tests."""
+import json
+import os
+import re
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from catalogue import Case, check
+from wordbias import embeddings as E
+from wordbias.core.cache import CacheRebuiltWarning
+from wordbias.core.errors import CacheError, InvalidParameterError
+
+F = "caches"
+WORDS = ["the", "of", "and", "to"]
+MATRIX = np.arange(1, 13, dtype=np.float32).reshape(4, 3) / 10
+
+
+def _source() -> Path:
+    """A fresh GloVe text file with its cache built."""
+    path = Path(tempfile.mkdtemp(prefix="wb-caches-")) / "v.txt"
+    path.write_text("".join(w + " " + " ".join(f"{x:.1f}" for x in row) + "\n" for w, row in zip(WORDS, MATRIX)))
+    E.load(path, progress=False)
+    return path
+
+
+def _damaged(damage):
+    path = _source()
+    damage(E.cache_dir_for(path))
+    return path
+
+
+def _rebuilds(damage):
+    """Damage a cache, then load its source: must warn and return the right vectors."""
+    def call():
+        kv = E.load(_damaged(damage), progress=False)
+        assert kv.index_to_key == WORDS and np.array_equal(np.asarray(kv.vectors), MATRIX), "wrong vectors"
+    return call
+
+
+def _opened(damage):
+    """Damage a cache, then open the cache folder itself (no source to rebuild from)."""
+    return lambda: E.load(E.cache_dir_for(_damaged(damage)), progress=False)
+
+
+def _meta_list(d):
+    (d / "meta.json").write_text("[1, 2]")
+
+
+def _vocab_bad_utf8(d):
+    (d / "vocab.txt").write_bytes(b"the\nof\n\xff\xfeand\nto\n")
+
+
+def _truncate_vectors(d):
+    (d / "vectors.npy").write_bytes((d / "vectors.npy").read_bytes()[:-8])
+
+
+def _shift_vocab(d):
+    (d / "vocab.txt").write_text("of\nand\nto\nthe\n")
+
+
+def _zero_vectors(d):
+    data = (d / "vectors.npy").read_bytes()
+    (d / "vectors.npy").write_bytes(data[:128] + bytes(len(data) - 128))
+
+
+def _no_meta(d):
+    (d / "meta.json").unlink()
+
+
+def _meta_bad_json(d):
+    (d / "meta.json").write_text("{not json")
+
+
+def _meta_shape(d):
+    meta = json.loads((d / "meta.json").read_text())
+    meta["shape"] = [5, 3]
+    (d / "meta.json").write_text(json.dumps(meta))
+
+
+def _gap_cache(damage):
+    from wordbias.datasets import gap
+
+    def call():
+        path = Path(tempfile.mkdtemp()) / "tiny-dev-0.npz"
+        if damage == "wrong shape":
+            np.savez(path, features=np.zeros((2, 6), dtype=np.float32), key=np.array("k" * 64))
+        else:
+            np.savez(path, features=np.zeros((3, 6), dtype=np.float32), key=np.array("k" * 64))
+            path.write_bytes(path.read_bytes()[:150])
+        assert gap._read_features(path, "k" * 64, (3, 6)) is None
+    return call
+
+
+def _mlp_cache(damage):
+    from wordbias.models import mlp
+
+    def call():
+        path = Path(tempfile.mkdtemp()) / "mlp-x.npz"
+        arrays = dict(key=np.array("k"), seeds=np.array([1, 2]), proba=np.zeros((2, 4, 3)),
+                      fold_val_log_loss=np.zeros(2), best_epochs=np.zeros((2, 5)), epochs_run=np.zeros((2, 5)))
+        if damage == "wrong shape":
+            arrays["proba"] = np.zeros((2, 3, 3))
+        np.savez(path, **arrays)
+        if damage == "truncated":
+            path.write_bytes(path.read_bytes()[:150])
+        assert mlp._read_study(path, "k", [1, 2], 4) is None
+    return call
+
+
+CASES_MMAP = [
+    Case(F, f"load(path, mmap_mode={mode!r})", lambda mode=mode: E.load(_source(), mmap_mode=mode),
+         InvalidParameterError, match=f"mmap_mode must be None .* or 'r' .*not {re.escape(repr(mode))}")
+    for mode in ("w+", "r+", "c")
+] + [
+    Case(F, f"load('glove-6b-50d', mmap_mode={mode!r})", lambda mode=mode: E.load("glove-6b-50d", mmap_mode=mode),
+         InvalidParameterError, match="writable maps .* the package's files")
+    # not "w+" on the installed package: on code without the check (the catalogue is also run against the code
+    # before issue 13) that call empties the package's vector file; "r+" and "c" only write when written to
+    for mode in ("r+", "c")
+] + [
+    Case(F, "load(cache folder, mmap_mode='w+')", lambda: E.load(E.cache_dir_for(_source()), mmap_mode="w+"),
+         InvalidParameterError, match="mmap_mode"),
+    Case(F, "open_cache(mmap_mode='r+')", lambda: E.open_cache(E.cache_dir_for(_source()), mmap_mode="r+"),
+         InvalidParameterError, match="mmap_mode"),
+]
+
+_DAMAGES = [
+    ("meta.json is a list", _meta_list, r"meta\.json: expected a JSON object, found a list"),
+    ("meta.json is not JSON", _meta_bad_json, r"meta\.json: not valid JSON"),
+    ("meta.json missing", _no_meta, r"meta\.json: missing"),
+    ("meta.json shape edited", _meta_shape, r"vectors\.npy: shape \(4, 3\).*records \[5, 3\]"),
+    ("vocab.txt with bad UTF-8", _vocab_bad_utf8, r"vocab\.txt: size or SHA-256 differs"),
+    ("vocab.txt shifted by one line", _shift_vocab, r"vocab\.txt: size or SHA-256 differs"),
+    ("vectors.npy truncated", _truncate_vectors, r"vectors\.npy: \d+ bytes, meta\.json records \d+ \(truncated"),
+    ("vectors.npy replaced by zeros", _zero_vectors, r"vectors\.npy: the sampled matrix blocks differ"),
+]
+
+CASES_EMBEDDING_CACHE = [
+    Case(F, f"{name}: load(source) rebuilds", _rebuilds(damage), warning=CacheRebuiltWarning,
+         match=match + ".*rebuilding the cache from")
+    for name, damage, match in _DAMAGES
+] + [
+    Case(F, f"{name}: load(cache folder)", _opened(damage), CacheError, match=match)
+    for name, damage, match in _DAMAGES
+]
+
+CASES_FEATURE_CACHES = [
+    Case(F, "GAP feature cache: right key, wrong shape", _gap_cache("wrong shape"), warning=CacheRebuiltWarning,
+         match=r"GAP feature cache .*shape \(2, 6\).*expected .*shape \(3, 6\).*recomputing"),
+    Case(F, "GAP feature cache: truncated (BadZipFile)", _gap_cache("truncated"), warning=CacheRebuiltWarning,
+         match=r"GAP feature cache .*unreadable \(BadZipFile.*recomputing"),
+    Case(F, "MLP seed-study cache: right key, wrong shape", _mlp_cache("wrong shape"), warning=CacheRebuiltWarning,
+         match=r"MLP seed-study cache .*proba of shape \(2, 3, 3\), expected \(2, 4, 3\)"),
+    Case(F, "MLP seed-study cache: truncated", _mlp_cache("truncated"), warning=CacheRebuiltWarning,
+         match=r"MLP seed-study cache .*unreadable"),
+]
+
+
+@pytest.mark.parametrize("case", CASES_MMAP + CASES_EMBEDDING_CACHE + CASES_FEATURE_CACHES, ids=lambda c: c.id)
+def test_case(case):
+    check(case)
+
+
+def test_refused_modes_leave_the_cache_and_the_package_intact():
+    path = _source()
+    for mode in ("w+", "r+", "c"):
+        with pytest.raises(InvalidParameterError):
+            E.load(path, mmap_mode=mode)
+    kv = E.load(path, progress=False)
+    assert np.array_equal(np.asarray(kv.vectors), MATRIX)
+    with pytest.raises(ValueError):  # the default map is read-only
+        kv.vectors[0, 0] = 1
+    glove = E.load("glove-6b-50d")
+    assert not glove.vectors.flags.writeable  # the package's file is mapped read-only
+
+
+def test_stale_source_with_same_size_and_restored_mtime_is_reparsed():
+    path = _source()
+    st = path.stat()
+    text = path.read_text().replace("0.1 0.2", "0.2 0.1", 1)
+    assert len(text) == st.st_size
+    path.write_text(text)
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    kv = E.load(path, progress=False)
+    assert kv["the"][0] == np.float32(0.2)
+
+
+def test_a_rebuilt_cache_is_good_again():
+    path = _damaged(_truncate_vectors)
+    with pytest.warns(CacheRebuiltWarning):
+        E.load(path, progress=False)
+    E.cache.verify(E.cache_dir_for(path), full=True)
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        E.load(path, progress=False)
