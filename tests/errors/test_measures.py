@@ -10,6 +10,7 @@ from wordbias.core import permutation as P
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError, TooCostlyError
 from wordbias.measures import weat as W
 from wordbias.measures.wefat import wefat
+from wordbias.papers import kurita2019_gap as kgap
 from wordbias.papers import racial_bias_report as report
 
 KV = small_kv()
@@ -84,6 +85,9 @@ CASES_COST = [
          lambda: report.direction_permutation_test(T1, T2, A1, A2, n_permutations=10 ** 9), TooCostlyError,
          match=r"direction permutation test with n_permutations=1,000,000,000 .* estimated to take .*fewer "
                r"permutations.*max_seconds"),
+    Case(C, "GAP gender test n_permutations=10**12",
+         lambda: kgap.gender_permutation_test(np.linspace(0, 1, 100), np.array(["female", "male"] * 50),
+                                              n_permutations=10 ** 12), TooCostlyError, match=r"estimated to take"),
     Case(C, "exact count over budget",
          lambda: P.subset_sum_tail_exact(np.random.default_rng(1).normal(size=60), 30, 0.0, max_sums=2 ** 10),
          TooCostlyError, match=r"subset sums per half \(16 KiB; without pruning up to .*p_method='normal'"),
