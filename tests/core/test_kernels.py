@@ -125,3 +125,21 @@ def test_count_pairs_matches_brute_force(strict):
     for thr in (-1.0, 3.0, 5.0, 12.0):
         expected = sum((x + y > thr) if strict else (x + y >= thr) for x in a for y in b)
         assert kernels.count_pairs(a, b, thr, strict) == expected
+
+
+def test_monte_carlo_lower_tail_count_leaves_the_upper_count_alone():
+    """Issue 14: mc_blocks counts both tails of the same draws in one pass when given a lower threshold; the
+    upper count (the pinned one-sided p) must not change, and the lower count must equal the stored sums'."""
+    from wordbias.core import kernels
+
+    values = np.random.default_rng(8).normal(size=30)
+    key, R, blk = permutation._mc_key(5), 3 * 2 ** 14 + 17, 2 ** 14
+    nb = -(-R // blk)
+    thr, thr_lo = values[:15].sum(), values[:15].sum() - 0.5
+    up1, up2, lo2 = np.zeros(nb, np.int64), np.zeros(nb, np.int64), np.zeros(nb, np.int64)
+    sums = np.empty(R)
+    kernels.mc_blocks(values, 15, False, float(values.sum()), thr, key, 0, nb, R, blk, np.empty(0), up1, 0.0,
+                      np.zeros(0, np.int64))
+    kernels.mc_blocks(values, 15, False, float(values.sum()), thr, key, 0, nb, R, blk, sums, up2, thr_lo, lo2)
+    assert int(up1.sum()) == int(up2.sum()) == 31715     # the pinned count of test_monte_carlo_counts_and_p_values
+    assert int(lo2.sum()) == int((sums <= thr_lo).sum()) and int(up2.sum()) == int((sums >= thr).sum())

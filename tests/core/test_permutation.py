@@ -277,3 +277,130 @@ def test_mc_cost_estimates_and_refusals():
         permutation.check_mc_cost(16, 8, 10 ** 12)
     with pytest.raises(TooCostlyError, match="p_method='normal'"):
         permutation.subset_sum_tail_exact(np.random.default_rng(1).normal(size=60), 30, 0.0, max_sums=2 ** 10)
+
+
+# --------------------------------------------------------------------------------------------------
+# alternatives: "less" and "two-sided" (SciPy's doubling rule), against enumeration and SciPy
+# --------------------------------------------------------------------------------------------------
+
+def brute_tails(values, k, obs):
+    sums = np.array([np.asarray(values)[list(c)].sum() for c in itertools.combinations(range(len(values)), k)])
+    p_ge, p_le = np.mean(sums >= obs - 1e-9), np.mean(sums <= obs + 1e-9)
+    return p_ge, p_le, min(1.0, 2 * min(p_ge, p_le))
+
+
+@pytest.mark.parametrize("n,k,seed", [(6, 3, 0), (9, 4, 1), (12, 6, 2), (13, 5, 3)])
+def test_exact_alternatives_match_enumeration(n, k, seed):
+    rng = np.random.default_rng(seed)
+    values = rng.exponential(size=n)                     # skewed: the two tails differ
+    for obs in (values[:k].sum(), values[-k:].sum(), np.sort(values)[:k].sum(), np.median(values) * k):
+        p_ge, p_le, p_two = brute_tails(values, k, obs)
+        got = {a: permutation.subset_sum_tail_exact(values, k, obs, alternative=a) for a in permutation.ALTERNATIVES}
+        assert got["greater"].p_value == pytest.approx(p_ge, rel=1e-12)
+        assert got["less"].p_value == pytest.approx(p_le, rel=1e-12)
+        assert got["two-sided"].p_value == pytest.approx(p_two, rel=1e-12)
+        assert [got[a].alternative for a in permutation.ALTERNATIVES] == list(permutation.ALTERNATIVES)
+        assert got["two-sided"].n_extreme == min(got["greater"].n_extreme, got["less"].n_extreme)
+
+
+def test_exact_alternatives_by_hand():
+    # the C(4, 2) = 6 sums of {1, 2, 3, 4}: 3, 4, 5, 5, 6, 7
+    values = [1.0, 2.0, 3.0, 4.0]
+    tail = lambda obs, a: permutation.subset_sum_tail_exact(values, 2, obs, alternative=a).p_value  # noqa: E731
+    assert tail(4.0, "less") == 2 / 6 and tail(4.0, "greater") == 5 / 6 and tail(4.0, "two-sided") == 4 / 6
+    assert tail(5.0, "less") == 4 / 6 and tail(5.0, "greater") == 4 / 6 and tail(5.0, "two-sided") == 1.0  # capped
+    assert tail(3.0, "two-sided") == 2 / 6
+
+
+@pytest.mark.parametrize("alternative", ["less", "two-sided", "greater"])
+@pytest.mark.parametrize("seed,shift", [(21, 0.6), (22, -0.6), (23, 0.0)])
+def test_exact_alternatives_match_scipy_permutation_test(alternative, seed, shift):
+    rng = np.random.default_rng(seed)
+    x, y = rng.gamma(2.0, size=7) + shift, rng.gamma(2.0, size=6)
+    res = sps.permutation_test((x, y), lambda a, b, axis: a.sum(axis=axis), permutation_type="independent",
+                               alternative=alternative, n_resamples=10**6, vectorized=True)
+    ours = permutation.subset_sum_tail(np.concatenate([x, y]), 7, x.sum(), alternative=alternative)
+    assert ours.p_method == "exact" and ours.alternative == alternative
+    assert ours.p_value == pytest.approx(res.pvalue, rel=1e-12)
+
+
+def test_exact_alternatives_with_ties_match_scipy():
+    values = np.array([0.0, 0.0, 1.0, 1.0, 1.0, 2.0, 2.0, 3.0])   # many equal subset sums
+    x, y = values[[1, 2, 5, 7]], values[[0, 3, 4, 6]]
+    for alternative in permutation.ALTERNATIVES:
+        res = sps.permutation_test((x, y), lambda a, b, axis: a.sum(axis=axis), permutation_type="independent",
+                                   alternative=alternative, n_resamples=10**6, vectorized=True)
+        ours = permutation.subset_sum_tail_exact(np.concatenate([x, y]), 4, x.sum(), alternative=alternative)
+        assert ours.p_value == pytest.approx(res.pvalue, rel=1e-12)
+
+
+def test_monte_carlo_default_unchanged_and_tails_share_draws():
+    values = np.random.default_rng(8).normal(size=30)
+    obs = values[:12].sum() - 1.5
+    kw = dict(n_permutations=3 * permutation.MC_BLOCK + 11, seed=4)
+    default = permutation.subset_sum_tail_mc(values, 12, obs, **kw)
+    greater = permutation.subset_sum_tail_mc(values, 12, obs, alternative="greater", **kw)
+    less = permutation.subset_sum_tail_mc(values, 12, obs, alternative="less", **kw)
+    two = permutation.subset_sum_tail_mc(values, 12, obs, alternative="two-sided", **kw)
+    assert default == greater and default.alternative == "greater"
+    # the same draws, stored, counted by numpy
+    sums = permutation.random_subset_sums(values, 12, kw["n_permutations"], 4)
+    tol = permutation.TIE_RTOL * np.abs(values).sum()
+    assert greater.n_extreme == int((sums >= obs - tol).sum())
+    assert less.n_extreme == int((sums <= obs + tol).sum())
+    R = kw["n_permutations"]
+    assert less.p_value == (less.n_extreme + 1) / (R + 1)
+    assert two.p_value == min(1.0, 2 * min(greater.p_value, less.p_value))
+    assert two.n_extreme == min(greater.n_extreme, less.n_extreme) and two.resolution == 2 / (R + 1)
+    # "less" is "greater" on the negated values, bit for bit (the same draws, negated sums)
+    neg = permutation.subset_sum_tail_mc(-values, 12, -obs, **kw)
+    assert (neg.n_extreme, neg.p_value, neg.se) == (less.n_extreme, less.p_value, less.se)
+    # workers do not matter
+    assert permutation.subset_sum_tail_mc(values, 12, obs, alternative="two-sided", workers=3, **kw) == two
+    # draws the complement side (k > N − k) as well
+    big = permutation.subset_sum_tail_mc(values, 20, values[:20].sum(), alternative="less", **kw)
+    sums20 = permutation.random_subset_sums(values, 20, R, 4)
+    assert big.n_extreme == int((sums20 <= values[:20].sum() + tol).sum())
+
+
+@pytest.mark.parametrize("alternative", ["less", "two-sided"])
+def test_monte_carlo_alternatives_near_exact_and_scipy(alternative):
+    rng = np.random.default_rng(31)
+    x, y = rng.exponential(size=9) - 0.2, rng.exponential(size=9)
+    values, obs = np.concatenate([x, y]), x.sum()
+    exact = permutation.subset_sum_tail_exact(values, 9, obs, alternative=alternative).p_value
+    R = 40_000
+    mc = permutation.subset_sum_tail_mc(values, 9, obs, n_permutations=R, seed=2, alternative=alternative)
+    res = sps.permutation_test((x, y), lambda a, b, axis: a.sum(axis=axis), permutation_type="independent",
+                               alternative=alternative, n_resamples=R, vectorized=True, random_state=2)
+    se = 2 * sqrt(exact * (1 - min(exact, 0.999)) / R) + 2 / (R + 1)
+    assert 0.02 < exact < 0.9
+    assert abs(mc.p_value - exact) < 4 * se and abs(res.pvalue - exact) < 4 * se
+
+
+def test_normal_alternatives():
+    values = np.random.default_rng(5).normal(size=20)
+    mean, sd = permutation.subset_sum_moments(values, 8)
+    for obs in (mean + 1.3 * sd, mean - 0.7 * sd):
+        z = (obs - mean) / sd
+        g, le, two = (permutation.subset_sum_tail_normal(values, 8, obs, alternative=a).p_value
+                      for a in permutation.ALTERNATIVES)
+        assert g == pytest.approx(sps.norm.sf(z)) and le == pytest.approx(sps.norm.cdf(z))
+        assert two == pytest.approx(2 * sps.norm.sf(abs(z)))
+
+
+def test_auto_pruned_exact_two_sided_for_large_n():
+    values = np.random.default_rng(4).normal(size=64)
+    obs = np.sort(values)[:32].sum() + 2.0                  # far in the lower tail: the pruned count finishes
+    less = permutation.subset_sum_tail(values, 32, obs, alternative="less", n_permutations=1000)
+    two = permutation.subset_sum_tail(values, 32, obs, alternative="two-sided", n_permutations=1000)
+    assert less.p_method == "exact" and two.p_method == "exact"
+    assert less.n_extreme == permutation.count_subsets_at_least(-values, 32, -obs)
+    assert two.p_value == 2 * less.p_value and two.n_extreme == less.n_extreme
+
+
+def test_alternative_is_checked():
+    with pytest.raises(ValueError, match="alternative"):
+        permutation.subset_sum_tail(np.arange(6.0), 3, 3.0, alternative="both")
+    with pytest.raises(ValueError, match="alternative"):
+        permutation.subset_sum_tail_mc(np.arange(6.0), 3, 3.0, alternative="two_sided")

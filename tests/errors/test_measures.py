@@ -6,6 +6,7 @@ import pytest
 
 from _fixtures13 import FLOWERS, INSECTS, PLEASANT, UNPLEASANT, small_kv
 from catalogue import Case, check
+from wordbias.core import multiple
 from wordbias.core import permutation as P
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError, TooCostlyError
 from wordbias.measures import weat as W
@@ -70,6 +71,16 @@ CASES_MEASURES = [
          InvalidParameterError, match=r"n_permutations must be an integer, not 10000\.0"),
 ]
 
+CASES_ALTERNATIVES = [
+    Case("measures", "alternative 'two_sided' (misspelt)",
+         lambda: W.p_value(np.arange(3.0), np.arange(3.0) + 1, alternative="two_sided"), InvalidParameterError,
+         match=r"alternative must be one of 'greater', 'less', 'two-sided'"),
+    Case("measures", "Holm with a p of 1.5", lambda: multiple.holm([0.1, 1.5]), InvalidParameterError,
+         match=r"positions \[1\] hold \[1\.5\]"),
+    Case("measures", "Benjamini-Hochberg with a NaN p", lambda: multiple.benjamini_hochberg([0.1, float("nan")]),
+         InvalidParameterError, match=r"p-values in \[0, 1\]"),
+]
+
 CASES_COST = [
     Case(C, "Monte Carlo n_permutations=10**12",
          lambda: P.subset_sum_tail_mc(VALUES, 8, 0.0, n_permutations=10 ** 12), TooCostlyError,
@@ -94,7 +105,7 @@ CASES_COST = [
 ]
 
 
-@pytest.mark.parametrize("case", CASES_MEASURES + CASES_COST, ids=lambda c: c.id)
+@pytest.mark.parametrize("case", CASES_MEASURES + CASES_ALTERNATIVES + CASES_COST, ids=lambda c: c.id)
 def test_case(case):
     check(case)
 

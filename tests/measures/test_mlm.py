@@ -247,3 +247,20 @@ def test_check_template_accepts_exactly_one_of_each_placeholder_and_no_special_t
     else:
         with pytest.raises(InvalidParameterError, match="placeholder|special token"):
             mlm.check_template(template, ["[MASK]", "[CLS]"])
+
+
+def test_attribute_test_alternatives():
+    a, b = [0.5, 0.9, 0.7, 0.4], [0.1, -0.2, 0.3, 0.0]
+    base = mlm.attribute_test(a, b)
+    assert base.alternative == "greater" and base.p == mlm.attribute_test(a, b, alternative="greater").p
+    assert "alternative" not in base.summary()                             # table columns unchanged
+    # A's four scores are the four largest: 1 of the C(8, 4) = 70 splits reaches them, all 70 are <= them
+    less = mlm.attribute_test(a, b, alternative="less")
+    two = mlm.attribute_test(a, b, alternative="two-sided")
+    assert less.p_value == 1.0 and two.p_value == 2 / 70 and two.alternative == "two-sided"
+    flipped = mlm.attribute_test(b, a, alternative="two-sided")
+    assert flipped.p_value == 2 / 70 and mlm.attribute_test(b, a).p_value == 1.0
+    undefined = mlm.attribute_test(np.full(3, 1e-9), np.full(3, 1e-9), noise=1e-6, alternative="less")
+    assert undefined.p is None and undefined.alternative == "less"
+    with pytest.raises(ValueError, match="alternative"):
+        mlm.attribute_test(a, b, alternative="bigger")

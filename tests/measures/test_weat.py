@@ -190,3 +190,53 @@ def test_warnings_name_dropped_and_balanced_words(tiny):
         r = weat.weat(dict(tiny, x3=np.array([2.0, 1.0])), ["x1", "x2", "x3"], ["y1", "y2"], ["a"], ["b"],
                       balance_targets="random")
     assert str(list(r.balanced_out["X"])) in str(rec[0].message)
+
+
+# --------------------------------------------------------------------------------------------------
+# alternatives (issue 14): "less" and "two-sided" named in the result; the default is unchanged
+# --------------------------------------------------------------------------------------------------
+
+def test_p_value_alternatives_by_hand():
+    # pooled {1, 0, -1, -1/sqrt5}, k = 2: the 6 pair sums are 1, 1 - 1/sqrt5, 0, -1/sqrt5, -1, -1 - 1/sqrt5;
+    # the observed X = {1, 0} has the largest sum: greater 1/6, less 6/6, two-sided 2/6
+    got = {a: weat.p_value(S_X, S_Y, alternative=a) for a in ("greater", "less", "two-sided")}
+    assert got["greater"].p_value == 1 / 6 and got["less"].p_value == 1.0 and got["two-sided"].p_value == 2 / 6
+    assert [g.alternative for g in got.values()] == ["greater", "less", "two-sided"]
+    # swapping X and Y mirrors the tails: the negative d has p near 1 one-sided, small two-sided
+    swapped = weat.p_value(S_Y, S_X, alternative="two-sided")
+    assert weat.p_value(S_Y, S_X).p_value == 1.0 and swapped.p_value == 2 / 6
+
+
+def test_weat_default_unchanged_and_alternative_named(tiny):
+    base = weat.weat(tiny, ["x1", "x2"], ["y1", "y2"], ["a"], ["b"])
+    same = weat.weat(tiny, ["x1", "x2"], ["y1", "y2"], ["a"], ["b"], alternative="greater")
+    assert base.p == same.p and base.alternative == "greater"
+    assert set(base.summary()) == set(same.summary()) and "alternative" not in base.summary()  # tables unchanged
+    rev = weat.weat(tiny, ["y1", "y2"], ["x1", "x2"], ["a"], ["b"], alternative="two-sided")
+    assert rev.effect_size < 0 and rev.alternative == "two-sided" and rev.p_value == pytest.approx(2 / 6)
+    with pytest.raises(ValueError, match="alternative"):
+        weat.weat(tiny, ["x1", "x2"], ["y1", "y2"], ["a"], ["b"], alternative="both")
+
+
+@pytest.mark.parametrize("alternative", ["greater", "less", "two-sided"])
+def test_weat_from_scores_alternatives_match_scipy(alternative):
+    from scipy import stats as sps
+
+    rng = np.random.default_rng(5)
+    x, y = rng.normal(-0.3, 1, size=8), rng.normal(0, 1, size=7)
+    s, d, p = weat.weat_from_scores(x, y, alternative=alternative)
+    res = sps.permutation_test((x, y), lambda a, b, axis: a.sum(axis=axis) - b.sum(axis=axis),
+                               permutation_type="independent", alternative=alternative, n_resamples=10**6,
+                               vectorized=True)
+    assert p.p_method == "exact" and p.alternative == alternative
+    assert p.p_value == pytest.approx(res.pvalue, rel=1e-12)
+
+
+def test_monte_carlo_two_sided_same_draws_as_one_sided():
+    rng = np.random.default_rng(6)
+    x, y = rng.normal(0.2, 1, size=40), rng.normal(0, 1, size=40)
+    kw = dict(p_method="monte-carlo", n_permutations=5000, seed=3)
+    g, le, two = (weat.p_value(x, y, alternative=a, **kw) for a in ("greater", "less", "two-sided"))
+    assert g == weat.p_value(x, y, **kw)                                   # default bit for bit
+    assert two.p_value == min(1.0, 2 * min(g.p_value, le.p_value))
+    assert g.n_extreme + le.n_extreme >= 5000                               # the two tails cover every draw

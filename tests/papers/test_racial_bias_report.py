@@ -194,3 +194,22 @@ def test_direction_test_cost_is_checked_before_work():
     with pytest.raises(TooCostlyError):
         report.direction_permutation_test(T1, T2, A1, A2, n_permutations=10_000, max_seconds=1e-9)
     assert report.direction_permutation_test(T1, T2, A1, A2, n_permutations=100).n_permutations == 100
+
+
+def test_permutation_test_alternatives_share_the_permutations():
+    rng = np.random.default_rng(3)
+    A1, A2 = rng.normal(size=(12, 8)), rng.normal(size=(9, 8))
+    T1, T2 = rng.normal(size=(5, 8)), rng.normal(size=(6, 8))
+    kw = dict(n_permutations=2000, seed=7)
+    g = report.direction_permutation_test(T1, T2, A1, A2, **kw)
+    same = report.direction_permutation_test(T1, T2, A1, A2, alternative="greater", **kw)
+    assert (same.p, same.n_extreme, same.ci, same.cosine) == (g.p, g.n_extreme, g.ci, g.cosine)
+    le = report.direction_permutation_test(T1, T2, A1, A2, alternative="less", **kw)
+    two = report.direction_permutation_test(T1, T2, A1, A2, alternative="two-sided", **kw)
+    assert np.array_equal(g.null, le.null) and np.array_equal(g.null, two.null)
+    assert g.alternative == "greater" and le.alternative == "less" and two.alternative == "two-sided"
+    assert le.n_extreme == np.sum(le.null <= le.cosine + 1e-12) and le.p == le.n_extreme / 2000
+    assert two.p == min(1.0, 2 * min(g.p, le.p)) and two.n_extreme == min(g.n_extreme, le.n_extreme)
+    assert two.ci == pytest.approx(tuple(2 * x for x in report.p_value_ci(two.n_extreme, 2000)))
+    with pytest.raises(ValueError, match="alternative"):
+        report.direction_permutation_test(T1, T2, A1, A2, alternative="two_sided", **kw)

@@ -221,16 +221,20 @@ def _draw_sum(w, kk, s0, s1, s2, s3):  # pragma: no cover - compiled
 
 
 @njit(nogil=True, cache=True)
-def mc_blocks(values, kk, complement, total, thr, key, b0, b1, n_permutations, block, sums, counts):
+def mc_blocks(values, kk, complement, total, thr, key, b0, b1, n_permutations, block, sums, counts, thr_lo,
+              counts_lo):
     # pragma: no cover - compiled
     """Blocks b0..b1−1 of the Monte Carlo draws: draws ``blk·block`` up to ``min((blk + 1)·block,
     n_permutations)``. Each draw's sum (or ``total`` minus it, when ``complement``) is stored in ``sums``
-    (when not empty) and compared with ``thr``; ``counts[blk]`` gets the number reaching it. Block ``blk``
-    restarts from ``values`` with xoshiro256** seeded from (key, blk), so it does not depend on which
-    thread runs it."""
+    (when not empty) and compared with ``thr``; ``counts[blk]`` gets the number reaching it (s ≥ thr).
+    When ``counts_lo`` is not empty, the same draws are also compared with ``thr_lo`` and
+    ``counts_lo[blk]`` gets the number at or below it (s ≤ thr_lo): both tails of a two-sided test in one
+    pass. Block ``blk`` restarts from ``values`` with xoshiro256** seeded from (key, blk), so it does not
+    depend on which thread runs it."""
     n = values.size
     w = np.empty(n, np.float64)
     store = sums.size > 0
+    lower = counts_lo.size > 0
     for blk in range(b0, b1):
         for i in range(n):
             w[i] = values[i]
@@ -238,6 +242,7 @@ def mc_blocks(values, kk, complement, total, thr, key, b0, b1, n_permutations, b
         start = blk * block
         stop = min(start + block, n_permutations)
         cnt = 0
+        cnt_lo = 0
         for d in range(start, stop):
             acc, s0, s1, s2, s3 = _draw_sum(w, kk, s0, s1, s2, s3)
             s = total - acc if complement else acc
@@ -245,7 +250,11 @@ def mc_blocks(values, kk, complement, total, thr, key, b0, b1, n_permutations, b
                 sums[d] = s
             if s >= thr:
                 cnt += 1
+            if lower and s <= thr_lo:
+                cnt_lo += 1
         counts[blk] = cnt
+        if lower:
+            counts_lo[blk] = cnt_lo
 
 
 # --------------------------------------------------------------------------------------------------

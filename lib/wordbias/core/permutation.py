@@ -1,10 +1,20 @@
-"""The permutation engine: one-sided p-values over the equal-size partitions of a pooled set (WEAT, Kurita, GAP).
+"""The permutation engine: one- and two-sided p-values over the partitions of a pooled set (WEAT, Kurita, GAP).
 
 A test statistic such as WEAT's s(X_i, Y_i, A, B) = 2 Σ_{w∈X_i} s(w) − Σ_{w∈X∪Y} s(w) (Caliskan et al. 2017,
 Methods) increases with the subset sum over X_i, so each p-value here is a *subset-sum tail*: the fraction
 of the size-k subsets of N values whose sum reaches the observed one. Three ways to get it: exact
 (:func:`subset_sum_tail_exact`), Monte Carlo (:func:`subset_sum_tail_mc`) and the normal approximation
 (:func:`subset_sum_tail_normal`); :func:`subset_sum_tail` chooses. The loops are in :mod:`wordbias.core.kernels`.
+
+Every tail takes ``alternative`` as :func:`scipy.stats.permutation_test` does: ``"greater"`` (the default,
+Pr[S ≥ s_obs]), ``"less"`` (Pr[S ≤ s_obs]) or ``"two-sided"``. The two-sided p is SciPy's: twice the smaller
+one-sided p, capped at 1, p₂ = min(1, 2·min(p_≥, p_≤)) (SciPy's ``permutation_test``, "alternative"; the
+"doubling" rule of Kulinskaya 2008, arXiv:0810.2124, and of Good, *Permutation, Parametric and Bootstrap
+Tests of Hypotheses*, 3rd ed., Springer 2005, §3.2). It is chosen over the "as far from the mean"
+rule Pr[|S − E S| ≥ |s_obs − E S|] because it needs no symmetry of the permutation distribution (a
+subset-sum distribution is skewed when the values are), it is the one a reader can check with SciPy, and each
+one-sided count it doubles is one the engine already makes: the exact count of the lower tail is the
+upper-tail count on the negated values, and one Monte Carlo pass counts both tails of the same draws.
 """
 
 from __future__ import annotations
@@ -45,6 +55,9 @@ MC_BLOCK = 2 ** 14
 
 #: the p-value methods of :func:`subset_sum_tail` ("mc" is an alias of "monte-carlo")
 P_METHODS = ("auto", "exact", "monte-carlo", "mc", "normal")
+
+#: the alternatives of every tail, as :func:`scipy.stats.permutation_test` names them
+ALTERNATIVES = ("greater", "less", "two-sided")
 
 #: the default time budget of one Monte Carlo p-value (seconds): a request estimated to take longer is
 #: refused up front (:func:`check_mc_cost`); pass ``max_seconds`` to allow more (``float("inf")``: no limit)
@@ -146,7 +159,11 @@ class TailProbability:
     partitions at least as extreme as the observed one. For Monte Carlo, ``n_permutations`` is the number of
     random partitions drawn, ``n_extreme`` how many reached the observed statistic, and ``se`` the
     binomial standard error of the estimate; ``resolution`` is the smallest p the method can report
-    (1/C(N,k) exact, 1/(R+1) Monte Carlo, 0 for the normal approximation).
+    (1/C(N,k) exact, 1/(R+1) Monte Carlo, 0 for the normal approximation; twice these when two-sided).
+
+    ``alternative`` names the tail: ``"greater"`` (Pr[S ≥ s_obs]), ``"less"`` (Pr[S ≤ s_obs]) or
+    ``"two-sided"``, min(1, 2·min of the two one-sided p) as in :func:`scipy.stats.permutation_test`; then
+    ``n_extreme`` counts the smaller tail (the one doubled) and ``se`` is twice its standard error.
     """
 
     p_value: float
@@ -155,13 +172,15 @@ class TailProbability:
     n_permutations: int | None = None
     n_extreme: int | None = None
     se: float | None = None
+    alternative: str = "greater"
 
     @property
     def resolution(self) -> float:
+        sides = 2.0 if self.alternative == "two-sided" else 1.0
         if self.p_method == "exact":
-            return 1.0 / self.n_partitions
+            return sides / self.n_partitions
         if self.p_method == "monte-carlo":
-            return 1.0 / (self.n_permutations + 1)
+            return sides / (self.n_permutations + 1)
         return 0.0
 
 
@@ -286,22 +305,46 @@ def count_subsets_at_least(values, k: int, threshold: float, *, max_sums: int = 
     return comb(n, k) - _count_at_least(-values, k, -thr, True, max_sums, workers)
 
 
+def _two_sided(p_greater: float, p_less: float) -> float:
+    """SciPy's two-sided p (``scipy.stats.permutation_test``): twice the smaller one-sided p, capped at 1."""
+    return min(1.0, 2 * min(p_greater, p_less))
+
+
 def subset_sum_tail_exact(values, k: int, observed_sum: float, *, max_sums: int = EXACT_MAX_SUMS,
-                          workers: int | None = None) -> TailProbability:
+                          workers: int | None = None, alternative: str = "greater") -> TailProbability:
     """Exact Pr[sum of a uniformly random size-k subset ≥ observed_sum], counting all C(N, k) subsets
     with :func:`count_subsets_at_least`. The observed partition counts as at least as extreme, so p is
     never 0.
+
+    ``alternative="less"`` gives Pr[sum ≤ observed_sum] (the upper-tail count of the negated values), and
+    ``"two-sided"`` min(1, 2·min(p_≥, p_≤)), SciPy's convention (see the module docstring); its
+    ``n_extreme`` is the count of the smaller tail.
 
     Examples
     --------
     >>> p = subset_sum_tail_exact([1.0, 2.0, 3.0, 4.0], 2, 7.0)   # only {3, 4} of the 6 pairs
     >>> p.p_value, p.n_extreme, p.n_partitions
     (0.16666666666666666, 1, 6)
+    >>> subset_sum_tail_exact([1.0, 2.0, 3.0, 4.0], 2, 7.0, alternative="less").n_extreme   # all 6 are ≤ 7
+    6
+    >>> subset_sum_tail_exact([1.0, 2.0, 3.0, 4.0], 2, 7.0, alternative="two-sided").p_value   # 2 · 1/6
+    0.3333333333333333
     """
     values = _check(values, k)
+    check_option("alternative", alternative, ALTERNATIVES)
     total = comb(values.size, k)
-    count = count_subsets_at_least(values, k, observed_sum, max_sums=max_sums, workers=workers)
-    return TailProbability(p_value=count / total, p_method="exact", n_partitions=total, n_extreme=count)
+    if alternative == "greater":
+        count = count_subsets_at_least(values, k, observed_sum, max_sums=max_sums, workers=workers)
+        return TailProbability(p_value=count / total, p_method="exact", n_partitions=total, n_extreme=count)
+    # sum ≤ obs  ⇔  (−sum) ≥ −obs: the same count on the negated values (the same tolerance, Σ|values|)
+    lower = count_subsets_at_least(-values, k, -float(observed_sum), max_sums=max_sums, workers=workers)
+    if alternative == "less":
+        return TailProbability(p_value=lower / total, p_method="exact", n_partitions=total, n_extreme=lower,
+                               alternative="less")
+    upper = count_subsets_at_least(values, k, observed_sum, max_sums=max_sums, workers=workers)
+    count = min(upper, lower)
+    return TailProbability(p_value=_two_sided(upper / total, lower / total), p_method="exact",
+                           n_partitions=total, n_extreme=count, alternative="two-sided")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -317,9 +360,11 @@ def _mc_key(seed) -> np.uint64:
 
 
 def _mc_run(values: np.ndarray, k: int, thr: float, n_permutations: int, key: np.uint64, store: bool,
-            workers: int | None, progress: bool) -> tuple[int, np.ndarray | None]:
+            workers: int | None, progress: bool, thr_lo: float | None = None
+            ) -> tuple[int, np.ndarray | None] | tuple[int, np.ndarray | None, int]:
     """Draw ``n_permutations`` random size-k subsets with :func:`~wordbias.core.kernels.mc_blocks`, in
-    blocks of :data:`MC_BLOCK` spread over ``workers`` threads; returns (#{sums ≥ thr}, the sums or None).
+    blocks of :data:`MC_BLOCK` spread over ``workers`` threads; returns (#{sums ≥ thr}, the sums or None),
+    and also #{sums ≤ thr_lo} of the same draws when ``thr_lo`` is given.
     Each block writes its own slice of the preallocated outputs, so the order in which they finish does
     not matter."""
     from wordbias.core import kernels     # imports numba (0.3 s): only when draws are needed
@@ -330,6 +375,8 @@ def _mc_run(values: np.ndarray, k: int, thr: float, n_permutations: int, key: np
     total = float(values.sum())
     n_blocks = (n_permutations + MC_BLOCK - 1) // MC_BLOCK
     counts = np.zeros(n_blocks, dtype=np.int64)
+    counts_lo = np.zeros(n_blocks if thr_lo is not None else 0, dtype=np.int64)
+    lo = float(thr_lo) if thr_lo is not None else -np.inf
     sums = np.empty(n_permutations if store else 0, dtype=np.float64)
     workers = default_workers() if workers is None else max(1, int(workers))
     per_task = max(1, min(64, -(-n_blocks // (4 * workers))))
@@ -337,11 +384,14 @@ def _mc_run(values: np.ndarray, k: int, thr: float, n_permutations: int, key: np
 
     def run(task) -> int:
         b0, b1 = task
-        kernels.mc_blocks(values, kk, complement, total, thr, key, b0, b1, n_permutations, MC_BLOCK, sums, counts)
+        kernels.mc_blocks(values, kk, complement, total, thr, key, b0, b1, n_permutations, MC_BLOCK, sums, counts,
+                          lo, counts_lo)
         return min(b1 * MC_BLOCK, n_permutations) - b0 * MC_BLOCK
 
     run_tasks(run, tasks, workers=workers, total=n_permutations, desc="random partitions", unit="partition",
               progress=progress)
+    if thr_lo is not None:
+        return int(counts.sum()), (sums if store else None), int(counts_lo.sum())
     return int(counts.sum()), (sums if store else None)
 
 
@@ -368,7 +418,8 @@ def random_subset_sums(values, k: int, n_permutations: int, seed: np.random.Gene
 
 def subset_sum_tail_mc(values, k: int, observed_sum: float, n_permutations: int = 100_000,
                        seed: int | np.random.Generator = 0, progress: bool = False,
-                       workers: int | None = None, max_seconds: float = MAX_SECONDS) -> TailProbability:
+                       workers: int | None = None, max_seconds: float = MAX_SECONDS,
+                       alternative: str = "greater") -> TailProbability:
     """Monte Carlo Pr[random size-k subset sum ≥ observed_sum] with the add-one rule.
 
     p = (1 + B) / (1 + R), where B of the R random partitions reach the observed sum (within
@@ -382,22 +433,49 @@ def subset_sum_tail_mc(values, k: int, observed_sum: float, n_permutations: int 
     (default: the CPUs available). A request estimated (:func:`mc_cost`) to take more than ``max_seconds``
     or too much memory is refused before any draw (:class:`~wordbias.core.errors.TooCostlyError`).
 
+    ``alternative="less"`` counts the draws with sum ≤ observed_sum (+ the tie tolerance) instead, and
+    ``"two-sided"`` counts both tails of the *same* draws in one pass and returns min(1, 2·min(p_≥, p_≤)),
+    each one-sided p with the add-one rule, as :func:`scipy.stats.permutation_test` does; ``n_extreme`` is
+    then the smaller tail's count and ``se`` twice its standard error. The draws do not depend on
+    ``alternative``, so its "greater" and "less" results are those of the two-sided call.
+
     Examples
     --------
     >>> p = subset_sum_tail_mc([0.0, 1.0, 2.0, 3.0, 4.0, 5.0], 3, 12.0, n_permutations=1000, seed=0)
     >>> p.n_extreme, round(p.p_value, 4), round(p.se, 4)   # (1 + 43) / 1001; exact: 1 / C(6, 3) = 0.05
     (43, 0.044, 0.0065)
+    >>> two = subset_sum_tail_mc([0.0, 1.0, 2.0, 3.0, 4.0, 5.0], 3, 12.0, n_permutations=1000, seed=0,
+    ...                          alternative="two-sided")
+    >>> two.n_extreme, round(two.p_value, 4)                 # 2 · (1 + 43) / 1001
+    (43, 0.0879)
     """
     values = _check(values, k)
     n_permutations = check_int("n_permutations", n_permutations, min=1)
     check_seed("seed", seed)
+    check_option("alternative", alternative, ALTERNATIVES)
     check_mc_cost(values.size, k, n_permutations, workers=workers, max_seconds=max_seconds)
-    thr = observed_sum - _tolerance(values)
-    extreme, _ = _mc_run(values, k, thr, int(n_permutations), _mc_key(seed), False, workers, progress)
-    p = (extreme + 1) / (n_permutations + 1)
-    se = sqrt(p * (1 - p) / n_permutations)
-    return TailProbability(p_value=p, p_method="monte-carlo", n_partitions=comb(values.size, k),
-                           n_permutations=n_permutations, n_extreme=extreme, se=se)
+    tol = _tolerance(values)
+    thr = observed_sum - tol
+    n_partitions = comb(values.size, k)
+    if alternative == "greater":
+        extreme, _ = _mc_run(values, k, thr, int(n_permutations), _mc_key(seed), False, workers, progress)
+        p = (extreme + 1) / (n_permutations + 1)
+        se = sqrt(p * (1 - p) / n_permutations)
+        return TailProbability(p_value=p, p_method="monte-carlo", n_partitions=n_partitions,
+                               n_permutations=n_permutations, n_extreme=extreme, se=se)
+    # the lower tail: sum ≤ obs + tol, i.e. −sum ≥ −obs − tol, the "greater" rule on the negated values
+    upper, _, lower = _mc_run(values, k, thr, int(n_permutations), _mc_key(seed), False, workers, progress,
+                              thr_lo=float(observed_sum) + tol)
+    p_hi = (upper + 1) / (n_permutations + 1)
+    p_lo = (lower + 1) / (n_permutations + 1)
+    if alternative == "less":
+        return TailProbability(p_value=p_lo, p_method="monte-carlo", n_partitions=n_partitions,
+                               n_permutations=n_permutations, n_extreme=lower,
+                               se=sqrt(p_lo * (1 - p_lo) / n_permutations), alternative="less")
+    extreme, q = (upper, p_hi) if p_hi <= p_lo else (lower, p_lo)
+    return TailProbability(p_value=_two_sided(p_hi, p_lo), p_method="monte-carlo", n_partitions=n_partitions,
+                           n_permutations=n_permutations, n_extreme=extreme,
+                           se=min(1.0, 2 * sqrt(q * (1 - q) / n_permutations)), alternative="two-sided")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -423,27 +501,37 @@ def subset_sum_moments(values, k: int) -> tuple[float, float]:
     return k * mu, sqrt(k * var * (n - k) / (n - 1))
 
 
-def subset_sum_tail_normal(values, k: int, observed_sum: float) -> TailProbability:
+def subset_sum_tail_normal(values, k: int, observed_sum: float, alternative: str = "greater") -> TailProbability:
     """Normal approximation of the permutation distribution: 1 − Φ((observed − mean) / sd), with the exact
     mean and standard deviation of :func:`subset_sum_moments`.
+
+    ``alternative="less"``: Φ(z); ``"two-sided"``: min(1, 2·min(1 − Φ(z), Φ(z))) = 2·(1 − Φ(|z|)).
 
     Examples
     --------
     >>> round(subset_sum_tail_normal([0.0, 1.0, 2.0, 3.0, 4.0, 5.0], 3, 12.0).p_value, 4)
     0.0248
+    >>> round(subset_sum_tail_normal([0.0, 1.0, 2.0, 3.0, 4.0, 5.0], 3, 12.0, alternative="two-sided").p_value, 4)
+    0.0495
     """
     values = _check(values, k)
+    check_option("alternative", alternative, ALTERNATIVES)
     mean, sd = subset_sum_moments(values, k)
     if sd == 0:
         raise ValueError("all values are equal: the permutation distribution is degenerate")
-    p = float(_sps.norm.sf((observed_sum - mean) / sd))
-    return TailProbability(p_value=p, p_method="normal", n_partitions=comb(values.size, k))
+    z = (observed_sum - mean) / sd
+    p_hi = float(_sps.norm.sf(z))
+    if alternative == "greater":
+        return TailProbability(p_value=p_hi, p_method="normal", n_partitions=comb(values.size, k))
+    p_lo = float(_sps.norm.cdf(z))
+    p = p_lo if alternative == "less" else _two_sided(p_hi, p_lo)
+    return TailProbability(p_value=p, p_method="normal", n_partitions=comb(values.size, k), alternative=alternative)
 
 
 def subset_sum_tail(values, k: int, observed_sum: float, p_method: str = "auto",
                     n_permutations: int = 100_000, seed: int | np.random.Generator = 0,
                     exact_max_n: int = EXACT_MAX_N, progress: bool = False,
-                    max_seconds: float = MAX_SECONDS) -> TailProbability:
+                    max_seconds: float = MAX_SECONDS, alternative: str = "greater") -> TailProbability:
     """Dispatch to the exact, Monte Carlo or normal tail.
 
     ``p_method="auto"`` counts exactly when N ≤ ``exact_max_n`` or when C(N, k) ≤ ``n_permutations`` (then
@@ -453,17 +541,22 @@ def subset_sum_tail(values, k: int, observed_sum: float, p_method: str = "auto",
     ``n_permutations`` draws. ``p_method="exact"`` raises :class:`ExactCountTooLarge` rather than fall back.
     ``p_method`` is one of :data:`P_METHODS`, ``n_permutations`` an integer >= 1, ``seed`` an integer >= 0 or
     a generator; a Monte Carlo request over ``max_seconds`` is refused up front (:func:`check_mc_cost`).
+    ``alternative`` is ``"greater"`` (the default), ``"less"`` or ``"two-sided"`` (SciPy's doubling rule,
+    see the module docstring); the result names it.
 
     Examples
     --------
     >>> values = [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]     # observed: {3, 4, 5}, the largest of the 20 subsets
     >>> subset_sum_tail(values, 3, 12.0)
-    TailProbability(p_value=0.05, p_method='exact', n_partitions=20, n_permutations=None, n_extreme=1, se=None)
+    TailProbability(p_value=0.05, p_method='exact', n_partitions=20, n_permutations=None, n_extreme=1, se=None, alternative='greater')
     >>> subset_sum_tail(values, 3, 12.0, p_method="monte-carlo", n_permutations=1000, seed=0).n_extreme
     43
+    >>> subset_sum_tail(values, 3, 12.0, alternative="two-sided").p_value     # 2 · 1/20
+    0.1
     """
     values = _check(values, k)
     check_option("p_method", p_method, P_METHODS)
+    check_option("alternative", alternative, ALTERNATIVES)
     n_permutations = check_int("n_permutations", n_permutations, min=1)
     check_seed("seed", seed)
     n = values.size
@@ -473,15 +566,16 @@ def subset_sum_tail(values, k: int, observed_sum: float, p_method: str = "auto",
         else:
             if n <= EXACT_TAIL_MAX_N:
                 try:
-                    return subset_sum_tail_exact(values, k, observed_sum, max_sums=AUTO_TAIL_SUMS)
+                    return subset_sum_tail_exact(values, k, observed_sum, max_sums=AUTO_TAIL_SUMS,
+                                                 alternative=alternative)
                 except ExactCountTooLarge:
                     pass
             p_method = "monte-carlo"
     if p_method == "exact":
-        return subset_sum_tail_exact(values, k, observed_sum)
+        return subset_sum_tail_exact(values, k, observed_sum, alternative=alternative)
     if p_method in ("monte-carlo", "mc"):
         return subset_sum_tail_mc(values, k, observed_sum, n_permutations=n_permutations, seed=seed, progress=progress,
-                                  max_seconds=max_seconds)
+                                  max_seconds=max_seconds, alternative=alternative)
     if p_method == "normal":
-        return subset_sum_tail_normal(values, k, observed_sum)
+        return subset_sum_tail_normal(values, k, observed_sum, alternative=alternative)
     raise ValueError(f"unknown p-value method {p_method!r}; use 'auto', 'exact', 'monte-carlo' or 'normal'")

@@ -8,4 +8,9 @@
 - :mod:`~wordbias.measures.ube`        unsupervised bias enumeration (Swinger et al. 2019)
 - :mod:`~wordbias.measures.mlm`        masked-LM log-probability bias scores (Kurita et al. 2019)
 - :mod:`~wordbias.measures.topics`     NMF topics and the bias of topics and documents (Kurita et al. 2019, §4)
+- :mod:`~wordbias.measures.bootstrap`  bootstrap intervals over the words for WEAT's effect size and statistic
+- :mod:`~wordbias.measures.ripa`       RIPA (Ethayarajh et al. 2019): per-pair scores, their spread, a sign-flip test
+- :mod:`~wordbias.measures.scweat`     SC-WEAT, the single-category WEAT (Caliskan et al. 2022) and its test
+- :mod:`~wordbias.measures.sensitivity`  each word's influence on d, and d when words are dropped at random
+- :mod:`~wordbias.measures.frequency`  frequency ranks of the stimuli and the frequency confound of a test
 """

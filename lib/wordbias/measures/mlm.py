@@ -16,6 +16,7 @@ from typing import Iterable, Mapping, Sequence
 import numpy as np
 
 from wordbias.measures import weat as _weat
+from wordbias.core import permutation as _stats
 from wordbias.core.errors import InvalidParameterError
 from wordbias.core.progress import progress_bar
 from wordbias.core.validation import check_bool, check_int, check_option, check_real, check_seed, check_words
@@ -305,7 +306,11 @@ def log_prob_bias_scores(m: Model, attributes: Sequence[str], templates: Sequenc
 
 @dataclass(frozen=True)
 class AttributeTest:
-    """§3.2's test: per-attribute scores, statistic, effect size and the permutation p over attributes."""
+    """§3.2's test: per-attribute scores, statistic, effect size and the permutation p over attributes.
+
+    ``alternative`` names the tail of ``p`` ("greater", the paper's; "less"; "two-sided"); :meth:`summary`
+    keeps its columns.
+    """
 
     A: tuple[str, ...]
     B: tuple[str, ...]
@@ -315,6 +320,7 @@ class AttributeTest:
     effect_size: float
     p: "wordbias.core.permutation.TailProbability | None"  # noqa: F821  (None when undefined)
     undefined: str = ""  # why the effect size and p are undefined (scores equal up to rounding), else ""
+    alternative: str = "greater"
 
     @property
     def p_value(self) -> float:
@@ -332,12 +338,15 @@ class AttributeTest:
 
 
 def attribute_test(scores_A, scores_B, *, A: Sequence[str] = (), B: Sequence[str] = (), p_method: str = "auto",
-                   n_permutations: int = 100_000, seed: int = 0, noise: float = 0.0) -> AttributeTest:
+                   n_permutations: int = 100_000, seed: int = 0, noise: float = 0.0,
+                   alternative: str = "greater") -> AttributeTest:
     """Effect size and permutation test over attributes (§3.2).
 
     statistic = mean_{a∈A} score(a) − mean_{b∈B} score(b); effect size = statistic / std over A ∪ B of the
     mean scores (sample std, as :func:`wordbias.weat.effect_size`); p = Pr[statistic of a random split of
     A ∪ B into sets of the sizes of A and B ≥ observed] (one-sided, exact when affordable).
+    ``alternative="less"`` tests the other direction and ``"two-sided"`` gives min(1, 2·min of the two
+    one-sided p), SciPy's rule (:func:`wordbias.measures.weat.p_value`).
 
     ``noise`` (:func:`rounding_noise`): when every score of A ∪ B lies within ``noise`` of every other, the
     scores are equal up to float rounding and their differences are noise, so the effect size and p are
@@ -350,11 +359,14 @@ def attribute_test(scores_A, scores_B, *, A: Sequence[str] = (), B: Sequence[str
     (0.575, 1.57)
     >>> t.p_method, t.p.n_partitions, t.p.n_extreme  # no other split of the 8 scores is as extreme: p = 1/70
     ('exact', 70, 1)
+    >>> attribute_test([0.5, 0.9, 0.7, 0.4], [0.1, -0.2, 0.3, 0.0], alternative="two-sided").p_value  # 2/70
+    0.02857142857142857
     """
     a = np.asarray(scores_A, dtype=np.float64)
     b = np.asarray(scores_B, dtype=np.float64)
     A, B = _check_attribute_names(A, a, "A"), _check_attribute_names(B, b, "B")
     check_option("p_method", p_method, P_METHODS)
+    check_option("alternative", alternative, _stats.ALTERNATIVES)
     n_permutations = check_int("n_permutations", n_permutations, min=1)
     seed = check_seed("seed", seed)
     noise = check_real("noise", noise, low=0.0)
@@ -369,11 +381,11 @@ def attribute_test(scores_A, scores_B, *, A: Sequence[str] = (), B: Sequence[str
         why = (f"undefined: all {pooled.size} bias scores are equal up to float rounding (within {noise:.1e}, "
                f"{ROUNDING_ULPS} float32 ULPs of the log probabilities)")
         return AttributeTest(A=tuple(A), B=tuple(B), scores_A=a, scores_B=b, statistic=float("nan"),
-                             effect_size=float("nan"), p=None, undefined=why)
+                             effect_size=float("nan"), p=None, undefined=why, alternative=alternative)
     d = _weat.effect_size(a, b)
-    p = _weat.p_value(a, b, p_method=p_method, n_permutations=n_permutations, seed=seed)
+    p = _weat.p_value(a, b, p_method=p_method, n_permutations=n_permutations, seed=seed, alternative=alternative)
     return AttributeTest(A=tuple(A), B=tuple(B), scores_A=a, scores_B=b, statistic=float(a.mean() - b.mean()),
-                         effect_size=d, p=p)
+                         effect_size=d, p=p, alternative=alternative)
 
 
 def _check_attribute_names(names, scores: np.ndarray, role: str) -> tuple[str, ...]:

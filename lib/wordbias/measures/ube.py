@@ -450,8 +450,9 @@ def p_values(sigma: np.ndarray, null: np.ndarray) -> np.ndarray:
 
 def benjamini_hochberg(p: np.ndarray, alpha: float) -> tuple[np.ndarray, float]:
     """Benjamini & Hochberg (1995) over all the p-values (any shape): returns (significant, critical p),
-    the critical p being the largest p_(k) ≤ kα/N (0 when nothing is significant). Uses
-    ``scipy.stats.false_discovery_control`` for the adjusted p-values.
+    the critical p being the largest p_(k) ≤ kα/N (0 when nothing is significant). The adjusted p-values are
+    :func:`wordbias.core.multiple.benjamini_hochberg` (equal to the bit to
+    ``scipy.stats.false_discovery_control(p, method="bh")``, which this used before).
 
     Examples
     --------
@@ -459,10 +460,10 @@ def benjamini_hochberg(p: np.ndarray, alpha: float) -> tuple[np.ndarray, float]:
     >>> significant, critical
     (array([ True,  True,  True, False]), 0.03)
     """
-    from scipy.stats import false_discovery_control
+    from wordbias.core.multiple import benjamini_hochberg as adjusted_bh
 
     flat = np.asarray(p, dtype=np.float64).ravel()
-    adjusted = false_discovery_control(flat, method="bh")
+    adjusted = adjusted_bh(flat)
     significant = adjusted <= alpha
     critical = float(flat[significant].max()) if significant.any() else 0.0
     return significant.reshape(np.shape(p)), critical

@@ -35,6 +35,7 @@ __all__ = [
     "BALANCE_POLICIES",
     "ALPHA",
     "check_ddof",
+    "check_sets",
     "balance",
     "smallest_p",
     "warn_low_power",
@@ -119,7 +120,7 @@ def effect_size(s_x, s_y, ddof: int = 1) -> float:
 
 def p_value(s_x, s_y, p_method: str = "auto", n_permutations: int = 100_000, seed=0,
             exact_max_n: int = _stats.EXACT_MAX_N, progress: bool = False,
-            max_seconds: float = _stats.MAX_SECONDS) -> _stats.TailProbability:
+            max_seconds: float = _stats.MAX_SECONDS, alternative: str = "greater") -> _stats.TailProbability:
     """One-sided permutation p-value Pr_i[s(X_i, Y_i, A, B) ≥ s(X, Y, A, B)] (Methods, WEAT).
 
     Partitions keep the sizes of X and Y. ``p_method`` is ``"exact"`` (count all partitions),
@@ -128,6 +129,12 @@ def p_value(s_x, s_y, p_method: str = "auto", n_permutations: int = 100_000, see
     request estimated to take more than ``max_seconds`` is refused up front
     (:class:`~wordbias.core.errors.TooCostlyError`, :func:`wordbias.core.permutation.check_mc_cost`).
 
+    ``alternative``: ``"greater"`` (the paper's test, the default), ``"less"`` (Pr_i[s(X_i, Y_i, A, B) ≤
+    s(X, Y, A, B)]: is Y the one closer to A?) or ``"two-sided"``, min(1, 2·min of the two), the doubling
+    rule of :func:`scipy.stats.permutation_test` (see :mod:`wordbias.core.permutation`). The paper reports
+    only the one-sided p, so a negative effect size gives p near 1 there; the two-sided p is small for a
+    large |d| of either sign. The result's ``alternative`` names the tail.
+
     Examples
     --------
     Of the 6 partitions of {1, 0, −1, −0.5} into two pairs only the observed one reaches s = 1 − (−1.5):
@@ -135,11 +142,14 @@ def p_value(s_x, s_y, p_method: str = "auto", n_permutations: int = 100_000, see
     >>> p = p_value([1.0, 0.0], [-1.0, -0.5])
     >>> p.p_method, p.n_extreme, p.n_partitions, round(p.p_value, 4)
     ('exact', 1, 6, 0.1667)
+    >>> p_value([-1.0, -0.5], [1.0, 0.0]).p_value, p_value([-1.0, -0.5], [1.0, 0.0], alternative="two-sided").p_value
+    (1.0, 0.3333333333333333)
     """
     s_x = np.asarray(s_x, dtype=np.float64)
     pooled = np.concatenate([s_x, np.asarray(s_y, dtype=np.float64)])
     return _stats.subset_sum_tail(pooled, s_x.size, float(s_x.sum()), p_method=p_method, n_permutations=n_permutations,
-                                  seed=seed, exact_max_n=exact_max_n, progress=progress, max_seconds=max_seconds)
+                                  seed=seed, exact_max_n=exact_max_n, progress=progress, max_seconds=max_seconds,
+                                  alternative=alternative)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -180,7 +190,12 @@ def balance(x: WordSet, y: WordSet, policy: str = "random", seed=0) -> tuple[Wor
 
 @dataclass(frozen=True)
 class WeatResult:
-    """Everything a WEAT reports: sizes, statistic, effect size, p-value and how it was obtained."""
+    """Everything a WEAT reports: sizes, statistic, effect size, p-value and how it was obtained.
+
+    ``alternative`` (from ``p``) names the tail of the p-value: "greater" (the paper's), "less" or
+    "two-sided". :meth:`summary` keeps its columns (the committed tables are built from it); read the
+    alternative from the result.
+    """
 
     X: WordSet
     Y: WordSet
@@ -199,6 +214,11 @@ class WeatResult:
     @property
     def p_method(self) -> str:
         return self.p.p_method
+
+    @property
+    def alternative(self) -> str:
+        """The alternative of the p-value: "greater", "less" or "two-sided"."""
+        return self.p.alternative
 
     @property
     def missing(self) -> dict[str, tuple[str, ...]]:
@@ -228,11 +248,21 @@ class WeatResult:
 
 
 def weat_from_scores(s_x, s_y, *, p_method: str = "auto", n_permutations: int = 100_000, seed=0,
-                     ddof: int = 1, progress: bool = False, max_seconds: float = _stats.MAX_SECONDS):
-    """Statistic, effect size and p-value from the per-word associations s(x, A, B), s(y, A, B)."""
+                     ddof: int = 1, progress: bool = False, max_seconds: float = _stats.MAX_SECONDS,
+                     alternative: str = "greater"):
+    """Statistic, effect size and p-value (:func:`p_value`, with its ``alternative``) from the per-word
+    associations s(x, A, B), s(y, A, B).
+
+    Examples
+    --------
+    >>> s, d, p = weat_from_scores([1.0, 0.0], [-1.0, -0.5], alternative="two-sided")
+    >>> s, round(d, 4), p.alternative, round(p.p_value, 4)
+    (2.5, 1.4639, 'two-sided', 0.3333)
+    """
+    check_option("alternative", alternative, _stats.ALTERNATIVES)
     return (test_statistic(s_x, s_y), effect_size(s_x, s_y, ddof=ddof),
             p_value(s_x, s_y, p_method=p_method, n_permutations=n_permutations, seed=seed, progress=progress,
-                    max_seconds=max_seconds))
+                    max_seconds=max_seconds, alternative=alternative))
 
 
 def smallest_p(n_x: int, n_y: int) -> float:
@@ -258,7 +288,7 @@ def warn_low_power(x: WordSet, y: WordSet, alpha: float = ALPHA) -> None:
             f"alpha = {alpha}: the test cannot reach significance (p < alpha)"))
 
 
-def _check_sets(X, Y, A, B, names: Mapping[str, str], case_fold: bool) -> tuple[tuple[str, ...], ...]:
+def check_sets(X, Y, A, B, names: Mapping[str, str], case_fold: bool = False) -> tuple[tuple[str, ...], ...]:
     """The four word lists checked (:func:`wordbias.core.lookup.check_word_list`: a string refused, a set
     sorted, duplicates refused), and X, Y disjoint and A, B disjoint, naming the shared words."""
     label = {k: f"{k} ({names[k]!r})" if names[k] != k else k for k in "XYAB"}
@@ -272,7 +302,8 @@ def weat(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Seq
          names: Mapping[str, str] | None = None, on_missing: str = "drop", case_fold: bool = False,
          balance_targets: str = "random",
          p_method: str = "auto", n_permutations: int = 100_000, seed: int = 0, ddof: int = 1,
-         progress: bool = False, max_seconds: float = _stats.MAX_SECONDS) -> WeatResult:
+         progress: bool = False, max_seconds: float = _stats.MAX_SECONDS,
+         alternative: str = "greater") -> WeatResult:
     """Run one WEAT on ``embedding`` (a gensim ``KeyedVectors`` or any word → vector mapping).
 
     Unknown words follow the paper's policy (Supplementary, WEAT 3): with ``on_missing="drop"`` they are
@@ -292,7 +323,8 @@ def weat(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Seq
     :class:`~wordbias.core.errors.BalancedOutWarning`, and target sets so small that the smallest attainable
     p exceeds :data:`ALPHA` :class:`~wordbias.core.errors.LowPowerWarning`. A Monte Carlo p-value estimated
     to take more than ``max_seconds`` is refused before any work
-    (:class:`~wordbias.core.errors.TooCostlyError`).
+    (:class:`~wordbias.core.errors.TooCostlyError`). ``alternative`` ("greater", the paper's one-sided test;
+    "less"; "two-sided") is passed to :func:`p_value` and shown by the result.
 
     Examples
     --------
@@ -303,13 +335,16 @@ def weat(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Seq
     >>> r = weat(kv, ["rose", "tulip", "daisy"], ["ant", "wasp"], ["love"], ["hate"])
     >>> round(r.effect_size, 4), round(r.p_value, 4), r.p_method, r.missing
     (1.7153, 0.1667, 'exact', {'X': ('daisy',)})
+    >>> r.alternative
+    'greater'
     """
     names = {k: (names or {}).get(k, k) for k in "XYAB"}
     case_fold = check_bool("case_fold", case_fold)
-    X, Y, A, B = _check_sets(X, Y, A, B, names, case_fold)
+    X, Y, A, B = check_sets(X, Y, A, B, names, case_fold)
     lookup.check_on_missing(on_missing)
     check_option("balance_targets", balance_targets, BALANCE_POLICIES)
     check_option("p_method", p_method, _stats.P_METHODS)
+    check_option("alternative", alternative, _stats.ALTERNATIVES)
     n_permutations = check_int("n_permutations", n_permutations, min=1)
     seed, ddof = check_seed("seed", seed), check_ddof(ddof)
     policy = dict(on_missing=on_missing)           # already folded above
@@ -324,5 +359,6 @@ def weat(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Seq
     s_x = association(lookup.set_matrix(embedding, x.words, x.name), A_vec, B_vec)
     s_y = association(lookup.set_matrix(embedding, y.words, y.name), A_vec, B_vec)
     statistic, d, p = weat_from_scores(s_x, s_y, p_method=p_method, n_permutations=n_permutations, seed=rng,
-                                       ddof=ddof, progress=progress, max_seconds=max_seconds)
+                                       ddof=ddof, progress=progress, max_seconds=max_seconds,
+                                       alternative=alternative)
     return WeatResult(X=x, Y=y, A=a, B=b, s_x=s_x, s_y=s_y, statistic=statistic, effect_size=d, p=p)

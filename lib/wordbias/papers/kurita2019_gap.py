@@ -69,7 +69,7 @@ class GenderTest:
     n_male: int
     alternative: str
     p_value: float
-    tail: TailProbability  # the one-sided tail (for "two-sided": the smaller one, before doubling)
+    tail: TailProbability  # the engine's p, naming its alternative (two-sided: n_extreme counts the smaller tail)
 
     def describe(self) -> str:
         """One line: the statistic, p, and how p was obtained."""
@@ -96,7 +96,8 @@ def gender_permutation_test(p_neither, gender, *, alternative: str = "greater", 
     The statistic mean(female) − mean(male) is increasing in the sum over the female rows, so the
     permutation p is the subset-sum tail of :func:`wordbias.core.permutation.subset_sum_tail` (k = number of
     female rows). ``alternative``: "greater" (the paper's direction, female higher), "less", or "two-sided"
-    (twice the smaller one-sided p, capped at 1). ``p_method`` "auto" is Monte Carlo for GAP's 2,000 rows.
+    (twice the smaller one-sided p, capped at 1: the engine's ``alternative``, both tails from the same
+    draws). ``p_method`` "auto" is Monte Carlo for GAP's 2,000 rows.
 
     Examples
     --------
@@ -122,21 +123,9 @@ def gender_permutation_test(p_neither, gender, *, alternative: str = "greater", 
     nf, nm = int(fem.sum()), int((~fem).sum())
     diff = float(p[fem].mean() - p[~fem].mean())
 
-    def tail(sign: float) -> TailProbability:
-        v = sign * p
-        return subset_sum_tail(v, k=nf, observed_sum=float(v[fem].sum()), p_method=p_method,
-                               n_permutations=n_permutations, seed=seed)
-
-    if alternative == "greater":
-        t = tail(1.0)
-        pv = t.p_value
-    elif alternative == "less":
-        t = tail(-1.0)
-        pv = t.p_value
-    else:  # "two-sided"
-        t = min(tail(1.0), tail(-1.0), key=lambda r: r.p_value)
-        pv = min(1.0, 2 * t.p_value)
-    return GenderTest(difference=diff, n_female=nf, n_male=nm, alternative=alternative, p_value=pv, tail=t)
+    t = subset_sum_tail(p, k=nf, observed_sum=float(p[fem].sum()), p_method=p_method,
+                        n_permutations=n_permutations, seed=seed, alternative=alternative)
+    return GenderTest(difference=diff, n_female=nf, n_male=nm, alternative=alternative, p_value=t.p_value, tail=t)
 
 
 # ----------------------------------------------------------------------------------------------------

@@ -23,8 +23,8 @@ from scipy import stats
 from wordbias import embeddings
 from wordbias.core import lookup
 from wordbias.core.errors import InvalidParameterError
-from wordbias.core.permutation import MAX_SECONDS, check_cost
-from wordbias.core.validation import check_bool, check_int, check_seed
+from wordbias.core.permutation import ALTERNATIVES, MAX_SECONDS, check_cost
+from wordbias.core.validation import check_bool, check_int, check_option, check_seed
 from wordbias.datasets import stimuli
 from wordbias.measures import debias, direction
 from wordbias.measures.direction import DegenerateSetError, unit_rows, unit_vector
@@ -188,17 +188,20 @@ def p_value_ci(hits, n_permutations: int | None = None, level: float = 0.95) -> 
 
 @dataclass(frozen=True)
 class PermutationResult:
-    """The result of :func:`direction_permutation_test`."""
+    """The result of :func:`direction_permutation_test`; ``alternative`` names the tail of ``p``."""
 
     cosine: float
     angle: float
     p: float
     ci: tuple[float, float]
-    #: permutations with a cosine at least the observed one, and permutations drawn
+    #: permutations with a cosine at least the observed one (the smaller tail's count when two-sided, at most
+    #: the observed one when "less"), and permutations drawn
     n_extreme: int
     n_permutations: int
     #: the cosine of each permutation, in the order drawn
     null: np.ndarray = field(repr=False)
+    #: "greater" (the report's), "less" or "two-sided"
+    alternative: str = "greater"
 
 
 def _set(X, name: str, normalize: bool) -> np.ndarray:
@@ -257,7 +260,7 @@ def _check_test_cost(m: int, d: int, n_permutations: int, batch_size: int, max_s
 
 def direction_permutation_test(T1, T2, A1, A2, n_permutations: int = 10_000, seed: int = 0, *,
                                normalize: bool = False, batch_size: int = 2_000,
-                               max_seconds: float = MAX_SECONDS) -> PermutationResult:
+                               max_seconds: float = MAX_SECONDS, alternative: str = "greater") -> PermutationResult:
     """The report's bias and permutation test (Section 3, steps 1-8; Appendix A ``bias``/``permutation_test``).
 
     r = mean(A1) − mean(A2) (racial direction, attribute sets), s = mean(T1) − mean(T2) (semantic direction,
@@ -267,6 +270,12 @@ def direction_permutation_test(T1, T2, A1, A2, n_permutations: int = 10_000, see
     sizes, and p = (number of permutations with cos(r_perm, s) ≥ cos(r, s)) / n_permutations, one-sided as in
     Appendix A (p may be 0). The 95% CI is :func:`p_value_ci`. ``normalize=False`` (default) uses the raw
     vectors like Appendix A (gensim ``get_vector``); ``True`` normalises each vector first.
+
+    ``alternative``: ``"greater"`` (the report's test, the default), ``"less"`` (p = #{cos(r_perm, s) ≤
+    cos(r, s)} / n_permutations) or ``"two-sided"``: min(1, 2·min of the two one-sided p) over the same
+    permutations, the doubling rule of :func:`scipy.stats.permutation_test` (see
+    :mod:`wordbias.core.permutation`); then ``n_extreme`` is the smaller tail's count and the CI is twice
+    that tail's Wald interval.
 
     ``n_permutations`` is an integer >= 2, ``seed`` an integer >= 0 or a generator, ``batch_size`` an integer
     >= 1. A request estimated (from the measured :data:`SECONDS_PER_WORD`, :data:`SECONDS_PER_WORD_DIM`) to take
@@ -282,7 +291,11 @@ def direction_permutation_test(T1, T2, A1, A2, n_permutations: int = 10_000, see
     >>> res = direction_permutation_test(T1, T2, A1, A2, n_permutations=1_000, seed=0)
     >>> round(res.cosine, 3), res.p, res.n_extreme, res.n_permutations
     (0.914, 0.053, 53, 1000)
+    >>> two = direction_permutation_test(T1, T2, A1, A2, n_permutations=1_000, seed=0, alternative="two-sided")
+    >>> two.p, two.n_extreme, two.alternative                  # 2 · 53 / 1000, the same permutations
+    (0.106, 53, 'two-sided')
     """
+    check_option("alternative", alternative, ALTERNATIVES)
     n_permutations = check_int("n_permutations", n_permutations, min=2)
     seed, normalize = check_seed("seed", seed), check_bool("normalize", normalize)
     batch_size = check_int("batch_size", batch_size, min=1)
@@ -299,8 +312,17 @@ def direction_permutation_test(T1, T2, A1, A2, n_permutations: int = 10_000, see
     null = _null_cosines(np.vstack([A1, A2]), len(A1), s, n_permutations, seed, batch_size)
     # compare with a tolerance so that a permutation equal to the observed split counts as "as extreme"
     hits = int(np.sum(null >= observed.cosine - 1e-12))
-    return PermutationResult(observed.cosine, observed.angle, hits / n_permutations,
-                             p_value_ci(hits, n_permutations), hits, n_permutations, null)
+    if alternative == "greater":
+        return PermutationResult(observed.cosine, observed.angle, hits / n_permutations,
+                                 p_value_ci(hits, n_permutations), hits, n_permutations, null)
+    low = int(np.sum(null <= observed.cosine + 1e-12))
+    if alternative == "less":
+        return PermutationResult(observed.cosine, observed.angle, low / n_permutations,
+                                 p_value_ci(low, n_permutations), low, n_permutations, null, alternative="less")
+    count = min(hits, low)
+    ci = tuple(2 * x for x in p_value_ci(count, n_permutations))
+    return PermutationResult(observed.cosine, observed.angle, min(1.0, 2 * count / n_permutations), ci, count,
+                             n_permutations, null, alternative="two-sided")
 
 
 # --------------------------------------------------------------------------------------------------

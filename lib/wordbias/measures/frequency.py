@@ -1,0 +1,265 @@
+"""Frequency diagnostics of a WEAT: each stimulus word's frequency rank, and the frequency confound test.
+
+Word frequency alone produces apparent bias in embedding association measures. Valentini, Rosati, Fernandez
+Slezak & Altszyler (2022), "The Undesirable Dependence on Frequency of Gender Bias Metrics Based on Word
+Embeddings", Findings of EMNLP 2022, arXiv:2301.00792:
+SGNS and GloVe cosine metrics lean male on frequent words and female on rare ones, even on shuffled corpora.
+van Loon, Giorgi, Willer & Eichstaedt (2022), "Negative Associations in Word Embeddings Predict Anti-black
+Bias across Regions -- but only via Name Frequency", ICWSM 2022 (arXiv:2201.08451): WEAT estimates on names
+were explained by the relative frequency of Black and White names, because embeddings put frequent words near
+positive ones. Hence, for a test (X, Y, A, B):
+
+* each stimulus word's **frequency rank** (:func:`frequency_ranks`): GloVe and word2vec files list words by
+  decreasing corpus frequency, so the rank is the row index + 1. ``wordbias.embeddings.load`` and its cache
+  keep the rows in the order of the source file (the cache stores the matrix and ``vocab.txt`` in file order,
+  so ``key_to_index[w] + 1`` IS the rank; the few duplicate words of GloVe 840B are dropped after their first
+  row, which keeps the order). An embedding that is not in frequency order (fastText's ``.bin``, a trained
+  model sorted otherwise, a dict) needs the user's own counts: ``counts`` maps word -> corpus count, and the
+  rank is then 1 + the number of words counted more often (ties share the smaller rank). The bundled subsets
+  differ: ``glove-840b-caliskan`` (485 words) is in ALPHABETICAL order (data/vectors/SOURCE.md), so its row
+  index is no rank and is refused (:func:`looks_alphabetical`; pass ``counts``); ``word2vec-gnews-sweater-subset``
+  keeps the GoogleNews file's relative order, so its ranks are ranks WITHIN the 6,751-word subset, not corpus
+  ranks, but every statistic below depends only on the relative order of the words (Spearman, Mann-Whitney,
+  rank-biserial), so those are the same as with the full file's ranks;
+* the two target sets' rank distributions side by side (:meth:`FrequencyReport.rank_table`);
+* the Spearman correlation of s(w, A, B) (Caliskan et al. 2017, Methods) with log rank over X ∪ Y
+  (``scipy.stats.spearmanr``; a rank correlation, so log rank and rank give the same ρ);
+* a flag for a test whose target sets differ strongly in frequency: the two-sided Mann-Whitney U test of the
+  ranks of X against those of Y (``scipy.stats.mannwhitneyu``), with the rank-biserial correlation
+  r = 2U/(|X||Y|) − 1 = P(rank_x > rank_y) − P(rank_x < rank_y) as its effect size (Kerby 2014, "The simple
+  difference formula", Comprehensive Psychology 3, https://doi.org/10.2466/11.IT.3.1); r > 0: X is the rarer
+  set. The test is flagged when p < ``alpha``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping, Sequence
+
+import numpy as np
+
+from wordbias.core import lookup
+from wordbias.measures.weat import check_sets as weat_check_sets
+from wordbias.core.errors import DegenerateSetError, InvalidParameterError
+from wordbias.core.validation import check_bool, check_probability
+from wordbias.measures.weat import MIN_ATTRIBUTE_SIZE, MIN_TARGET_SIZE, association
+
+__all__ = [
+    "FrequencyReport",
+    "counts_to_ranks",
+    "frequency_ranks",
+    "looks_alphabetical",
+    "rank_biserial",
+    "frequency_diagnostics",
+]
+
+
+def _check_lists(X, Y, A, B, case_fold: bool):
+    """The four word lists checked as :func:`wordbias.measures.weat.check_sets` checks them."""
+    return weat_check_sets(X, Y, A, B, {k: k for k in "XYAB"}, check_bool("case_fold", case_fold))
+
+
+def counts_to_ranks(counts: Mapping[str, float]) -> dict[str, int]:
+    """Frequency ranks from corpus counts: 1 + the number of words with a larger count (ties share the
+    smaller rank, as ``scipy.stats.rankdata(..., method="min")`` on the negated counts).
+
+    Examples
+    --------
+    >>> counts_to_ranks({"the": 100, "cat": 5, "dog": 5, "gnu": 1})
+    {'the': 1, 'cat': 2, 'dog': 2, 'gnu': 4}
+    """
+    if not isinstance(counts, Mapping):
+        raise InvalidParameterError(f"counts must be a mapping word -> count, not {type(counts).__name__}")
+    words = list(counts)
+    values = np.array([counts[w] for w in words], dtype=np.float64)
+    if values.size and (not np.all(np.isfinite(values)) or np.any(values < 0)):
+        raise InvalidParameterError("counts must be finite and >= 0")
+    desc = np.sort(-values)
+    ranks = np.searchsorted(desc, -values, side="left") + 1
+    return {w: int(r) for w, r in zip(words, ranks)}
+
+
+#: a vocabulary whose adjacent words are in (case-insensitive) alphabetical order this often is refused as a
+#: frequency order; a frequency-ordered vocabulary has about one half (GloVe 6B, the word2vec subset: 0.50)
+ALPHABETICAL_FRACTION = 0.9
+
+
+def looks_alphabetical(words: Sequence[str], threshold: float = ALPHABETICAL_FRACTION) -> bool:
+    """True when at least ``threshold`` of the adjacent pairs of ``words`` (20 words or more) are in
+    case-insensitive alphabetical order: a sorted vocabulary, whose row order says nothing of frequency.
+
+    Examples
+    --------
+    >>> looks_alphabetical([f"w{i:02d}" for i in range(30)]), looks_alphabetical(["the", "of"] * 15)
+    (True, False)
+    """
+    words = list(words)
+    if len(words) < 20:
+        return False
+    ordered = sum(a.lower() <= b.lower() for a, b in zip(words, words[1:]))
+    return ordered >= threshold * (len(words) - 1)
+
+
+def _rank_lookup(embedding, counts):
+    """word -> rank: from ``counts``, else from the embedding's order (KeyedVectors' index, a mapping's order),
+    refusing an alphabetical order."""
+    if counts is not None:
+        return counts_to_ranks(counts)
+    if hasattr(embedding, "key_to_index"):
+        ranks = {w: i + 1 for w, i in embedding.key_to_index.items()}
+    elif isinstance(embedding, Mapping):
+        ranks = {w: i + 1 for i, w in enumerate(embedding)}
+    else:
+        raise InvalidParameterError("the embedding has no order to read ranks from: pass counts (word -> count)")
+    if looks_alphabetical(ranks):
+        raise InvalidParameterError(
+            f"the embedding's {len(ranks):,} words are in alphabetical order, not frequency order (e.g. the bundled "
+            "'glove-840b-caliskan' subset): its row index is no frequency rank; pass counts (word -> corpus count)")
+    return ranks
+
+
+def frequency_ranks(embedding, words: Sequence[str], *, counts: Mapping[str, float] | None = None,
+                    name: str = "words", on_missing: str = "drop", case_fold: bool = False):
+    """``(words kept, ranks)``: each word's frequency rank, 1 = most frequent.
+
+    Without ``counts`` the rank is the word's row in the embedding + 1 (``key_to_index[w] + 1`` of a
+    ``KeyedVectors``; a mapping's insertion order): right for GloVe and word2vec files, which are in frequency
+    order, and for ``wordbias.embeddings.load``, whose cache keeps the file's order. With ``counts`` (word ->
+    corpus count) the rank is computed from the counts (:func:`counts_to_ranks`) and a word must be in them.
+    Words not found follow ``on_missing`` (:func:`wordbias.core.lookup.word_set`).
+
+    Examples
+    --------
+    >>> from wordbias.embeddings import to_keyed_vectors
+    >>> kv = to_keyed_vectors(["the", "of", "rose", "tulip"], np.eye(4, dtype=np.float32))
+    >>> frequency_ranks(kv, ["tulip", "rose"])
+    (('tulip', 'rose'), array([4, 3]))
+    >>> frequency_ranks(kv, ["tulip", "rose"], counts={"tulip": 50, "rose": 10, "the": 900})
+    (('tulip', 'rose'), array([2, 3]))
+    """
+    ranks = _rank_lookup(embedding, counts)
+    ws = lookup.word_set(ranks if counts is not None else embedding, words, name=name, on_missing=on_missing,
+                         case_fold=case_fold)
+    return ws.words, np.array([ranks[w] for w in ws.words], dtype=np.int64)
+
+
+def rank_biserial(u: float, n_x: int, n_y: int) -> float:
+    """The rank-biserial correlation r = 2U/(n_x n_y) − 1 of a Mann-Whitney U of the first sample (Kerby 2014):
+    P(x > y) − P(x < y), between −1 and 1.
+
+    Examples
+    --------
+    >>> rank_biserial(9.0, 3, 3), rank_biserial(4.5, 3, 3)
+    (1.0, 0.0)
+    """
+    return float(2.0 * u / (n_x * n_y) - 1.0)
+
+
+@dataclass(frozen=True)
+class FrequencyReport:
+    """Frequency ranks of a test's words and the frequency confound checks (see the module docstring).
+
+    ``words`` is the per-word table's data: set, word, rank, s (s(w, A, B) for targets, NaN for attributes).
+    ``spearman_rho``/``spearman_p``: s(w, A, B) against log rank over X ∪ Y. ``mann_whitney_u`` (of X),
+    ``mann_whitney_p`` (two-sided) and ``rank_biserial`` compare the ranks of X and Y; ``flagged`` is
+    ``mann_whitney_p < alpha``. ``source`` says where the ranks come from.
+    """
+
+    sets: tuple[str, ...]
+    word: tuple[str, ...]
+    rank: np.ndarray = field(repr=False)
+    s: np.ndarray = field(repr=False)
+    spearman_rho: float
+    spearman_p: float
+    mann_whitney_u: float
+    mann_whitney_p: float
+    rank_biserial: float
+    alpha: float
+    source: str
+    missing: dict = field(default_factory=dict)
+
+    @property
+    def flagged(self) -> bool:
+        """The target sets differ in frequency (Mann-Whitney p < alpha)."""
+        return bool(self.mann_whitney_p < self.alpha)
+
+    def to_frame(self):
+        """One row per word: set, word, rank, log10_rank, s."""
+        import pandas as pd
+
+        return pd.DataFrame({"set": list(self.sets), "word": list(self.word), "rank": self.rank,
+                             "log10_rank": np.log10(self.rank), "s": self.s})
+
+    def rank_table(self):
+        """The rank distributions of the sets side by side: one column per set (X, Y, A, B), rows n, min,
+        25%, median, 75%, max and the median of log10 rank."""
+        import pandas as pd
+
+        cols = {}
+        for key in dict.fromkeys(self.sets):
+            r = self.rank[np.array(self.sets) == key].astype(float)
+            q = np.quantile(r, [0.0, 0.25, 0.5, 0.75, 1.0])
+            cols[key] = {"n": r.size, "min": q[0], "25%": q[1], "median": q[2], "75%": q[3], "max": q[4],
+                         "median log10 rank": float(np.median(np.log10(r)))}
+        return pd.DataFrame(cols)
+
+    def summary(self) -> dict:
+        """A flat dict for one table row."""
+        return {"spearman_rho": self.spearman_rho, "spearman_p": self.spearman_p,
+                "mann_whitney_u": self.mann_whitney_u, "mann_whitney_p": self.mann_whitney_p,
+                "rank_biserial": self.rank_biserial, "frequency_flag": self.flagged, "rank_source": self.source}
+
+
+def frequency_diagnostics(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Sequence[str], *,
+                          counts: Mapping[str, float] | None = None, alpha: float = 0.05,
+                          on_missing: str = "drop", case_fold: bool = False) -> FrequencyReport:
+    """Frequency ranks of a WEAT's words, the correlation of s(w, A, B) with log rank, and the X-vs-Y
+    frequency test (Valentini et al. 2022; van Loon et al. 2022; see the module docstring).
+
+    Ranks as :func:`frequency_ranks` (the embedding's order, or ``counts``); a word must have a vector (for
+    s) and a rank, else it follows ``on_missing``. The target sets are used whole (no balancing).
+
+    Examples
+    --------
+    >>> from wordbias.embeddings import to_keyed_vectors
+    >>> words = ["a", "b", "x1", "x2", "x3", "y1", "y2", "y3"]      # in "frequency order"
+    >>> kv = to_keyed_vectors(words, np.array([[1, 0], [0, 1], [1, .1], [1, .3], [1, .5], [.1, 1], [.3, 1],
+    ...                                        [.5, 1]], dtype=np.float32))
+    >>> rep = frequency_diagnostics(kv, ["x1", "x2", "x3"], ["y1", "y2", "y3"], ["a"], ["b"])
+    >>> rep.rank_biserial, round(rep.mann_whitney_p, 3), rep.flagged      # every x is more frequent
+    (-1.0, 0.1, False)
+    >>> rep.rank_table().loc["median"].tolist()
+    [4.0, 7.0, 1.0, 2.0]
+    """
+    from scipy import stats
+
+    alpha = check_probability("alpha", alpha)
+    X, Y, A, B = _check_lists(X, Y, A, B, case_fold)
+    ranks = _rank_lookup(embedding, counts)
+    known = lookup.vocabulary(embedding)
+    both = {w for w in ranks if w in known}
+    sets, missing = {}, {}
+    for key, words, size in (("X", X, MIN_TARGET_SIZE), ("Y", Y, MIN_TARGET_SIZE), ("A", A, MIN_ATTRIBUTE_SIZE),
+                             ("B", B, MIN_ATTRIBUTE_SIZE)):
+        ws = lookup.word_set(both, words, name=key, on_missing=on_missing, min_size=size)
+        sets[key] = ws.words
+        if ws.missing:
+            missing[key] = ws.missing
+    vec = {k: lookup.set_matrix(embedding, w, k) for k, w in sets.items()}
+    s_x, s_y = association(vec["X"], vec["A"], vec["B"]), association(vec["Y"], vec["A"], vec["B"])
+    rank = {k: np.array([ranks[w] for w in sets[k]], dtype=np.int64) for k in sets}
+    targets_rank = np.concatenate([rank["X"], rank["Y"]])
+    targets_s = np.concatenate([s_x, s_y])
+    if np.all(targets_rank == targets_rank[0]) or np.all(targets_s == targets_s[0]):
+        raise DegenerateSetError("the targets' ranks or associations are all equal: no correlation")
+    rho, p_rho = stats.spearmanr(targets_s, np.log(targets_rank))
+    mw = stats.mannwhitneyu(rank["X"], rank["Y"], alternative="two-sided")
+    u = float(mw.statistic)
+    order = ("X", "Y", "A", "B")
+    return FrequencyReport(
+        sets=tuple(k for k in order for _ in sets[k]), word=tuple(w for k in order for w in sets[k]),
+        rank=np.concatenate([rank[k] for k in order]),
+        s=np.concatenate([s_x, s_y, np.full(len(sets["A"]) + len(sets["B"]), np.nan)]),
+        spearman_rho=float(rho), spearman_p=float(p_rho), mann_whitney_u=u, mann_whitney_p=float(mw.pvalue),
+        rank_biserial=rank_biserial(u, rank["X"].size, rank["Y"].size), alpha=alpha,
+        source="counts" if counts is not None else "embedding order (row index + 1)", missing=missing)

@@ -1,0 +1,224 @@
+"""SC-WEAT, the single-category WEAT: the association of ONE word with two attribute sets, and its test.
+
+Caliskan, A., Ajay, P. P., Charlesworth, T., Wolfe, R. & Banaji, M. R. (2022). "Gender Bias in Word
+Embeddings: A Comprehensive Analysis of Frequency, Syntax, and Semantics". In *Proceedings of the 2022
+AAAI/ACM Conference on AI, Ethics, and Society (AIES '22)*, https://doi.org/10.1145/3514094.3534162 (the
+SC-WEAT of its methods); earlier Toney-Wails & Caliskan (2021), "ValNorm Quantifies Semantics to Reveal
+Consistent Valence Biases Across Languages and Over Centuries", EMNLP 2021, arXiv:2006.03950, who use it to
+score each word's valence. For a word w and
+attribute sets A and B:
+
+    ES(w, A, B) = [mean_{a∈A} cos(w, a) − mean_{b∈B} cos(w, b)] / std-dev_{x∈A∪B} cos(w, x)
+
+and its one-sided p-value is that of a permutation test over the attribute words: the fraction of the
+re-partitions {A_i, B_i} of A ∪ B into sets of the sizes of A and B for which mean cos(w, A_i) − mean
+cos(w, B_i) is at least the observed difference (Caliskan et al. 2022, following the WEAT test of
+Caliskan et al. 2017 with the roles of targets and attributes exchanged). That difference is
+S_i (1/|A| + 1/|B|) − Σ_{A∪B} cos(w, x)/|B| with S_i the sum of cos(w, ·) over A_i, increasing in S_i, so the
+test is the subset-sum tail of :mod:`wordbias.core.permutation` (the same engine as WEAT's,
+:func:`wordbias.measures.weat.p_value`: exact for |A ∪ B| ≤ 50, else Monte Carlo).
+
+For a CATEGORY of words (several w), :func:`sc_weat` also reports a one-sample sign-flip test of the per-word
+differences s(w, A, B) (:func:`wordbias.measures.ripa.sign_flip_test`): under H0 the category is no closer to A
+than to B, each word's difference is symmetric about 0. This is the single-category test of the R packages
+sweater (Chan 2022, JOSS, https://doi.org/10.21105/joss.04036) and PsychWordVec (Bao 2022), which flip the
+signs of the per-word differences.
+
+The standard deviation is the sample one (``ddof=1``), as this package's WEAT (which reproduces Caliskan et al.
+2017's Table 1); ``ddof=0`` gives the population one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import numpy as np
+
+from wordbias.core import lookup
+from wordbias.core import permutation as _stats
+from wordbias.core.errors import DegenerateSetError
+from wordbias.core.validation import check_disjoint, check_int, check_option, check_seed
+from wordbias.measures.ripa import ALTERNATIVES, SignFlipTest, sign_flip_test
+from wordbias.measures.weat import check_ddof, cosine_matrix
+
+__all__ = [
+    "ScWeatResult",
+    "sc_weat_effect_size",
+    "sc_weat_difference",
+    "sc_weat_p_value",
+    "sc_weat",
+]
+
+
+def sc_weat_difference(cos_a, cos_b) -> float:
+    """mean_{a∈A} cos(w, a) − mean_{b∈B} cos(w, b), the numerator of SC-WEAT (Caliskan et al. 2022).
+
+    Examples
+    --------
+    >>> sc_weat_difference([0.9, 0.7], [0.1, 0.3, 0.2])
+    0.6
+    """
+    return float(np.mean(cos_a) - np.mean(cos_b))
+
+
+def sc_weat_effect_size(cos_a, cos_b, ddof: int = 1) -> float:
+    """ES(w, A, B) = [mean cos(w, A) − mean cos(w, B)] / std-dev_{x∈A∪B} cos(w, x) (Caliskan et al. 2022).
+
+    ``cos_a`` and ``cos_b`` are the cosines of the word with each attribute word; ``ddof=1`` (default) is
+    the sample standard deviation, ``ddof=0`` the population one.
+
+    Examples
+    --------
+    Cosines (1, 0) with A and (0, 0) with B: difference 0.5, sample sd of {1, 0, 0, 0} = 0.5:
+
+    >>> sc_weat_effect_size([1.0, 0.0], [0.0, 0.0])
+    1.0
+    >>> round(sc_weat_effect_size([1.0, 0.0], [0.0, 0.0], ddof=0), 6)      # population sd sqrt(3)/4
+    1.154701
+    """
+    ddof = check_ddof(ddof)
+    cos_a = np.asarray(cos_a, dtype=np.float64).ravel()
+    cos_b = np.asarray(cos_b, dtype=np.float64).ravel()
+    if cos_a.size < 1 or cos_b.size < 1:
+        raise DegenerateSetError("SC-WEAT needs at least one word in each attribute set")
+    pooled = np.concatenate([cos_a, cos_b])
+    sd = pooled.std(ddof=ddof)
+    if not sd > 1e-14 * max(1.0, float(np.abs(pooled).max())):     # equal up to rounding
+        raise DegenerateSetError("the word has the same cosine with every attribute word: the SC-WEAT effect "
+                                 "size is undefined")
+    return float((cos_a.mean() - cos_b.mean()) / sd)
+
+
+#: ``p_method="auto"`` counts SC-WEAT's partitions exactly up to this |A ∪ B| (beyond: the tail-pruned exact
+#: count when the word is far in a tail, else Monte Carlo). Lower than WEAT's 50: SC-WEAT runs one test per
+#: word, and the full count at N = 50 takes seconds per word (95 s for the 25 flowers of WEAT 1, two-sided)
+SC_WEAT_EXACT_MAX_N = 30
+
+
+def sc_weat_p_value(cos_a, cos_b, *, alternative: str = "greater", p_method: str = "auto",
+                    n_permutations: int = 100_000, seed=0,
+                    exact_max_n: int = SC_WEAT_EXACT_MAX_N) -> _stats.TailProbability:
+    """The permutation p-value of SC-WEAT over the re-partitions of A ∪ B (Caliskan et al. 2022).
+
+    ``"greater"`` (the paper's one-sided test): Pr_i[mean cos(w, A_i) − mean cos(w, B_i) ≥ observed];
+    ``"less"``: ≤ observed; ``"two-sided"``: the probability of a difference at least as far from its
+    permutation mean (0) as the observed one, in either direction (the sum of the two tails beyond ±|observed
+    deviation|, capped at 1). The observed partition counts, so p > 0. ``p_method`` as
+    :func:`wordbias.core.permutation.subset_sum_tail`, except that ``"auto"`` counts exactly only up to
+    |A ∪ B| = ``exact_max_n`` (default 30; the ``TailProbability`` it returns; for two-sided, its
+    ``n_extreme`` is the sum of the two tails' counts, ``se`` the larger of their standard errors).
+
+    Examples
+    --------
+    A word with cosines (1, 0.5) with A and (0, −0.5) with B: of the C(4, 2) = 6 re-partitions only the
+    observed one reaches its difference, and only its mirror image the opposite one:
+
+    >>> sc_weat_p_value([1.0, 0.5], [0.0, -0.5]).p_value
+    0.16666666666666666
+    >>> sc_weat_p_value([1.0, 0.5], [0.0, -0.5], alternative="two-sided").p_value
+    0.3333333333333333
+    """
+    check_option("alternative", alternative, ALTERNATIVES)
+    cos_a = np.asarray(cos_a, dtype=np.float64).ravel()
+    pooled = np.concatenate([cos_a, np.asarray(cos_b, dtype=np.float64).ravel()])
+    k, observed = cos_a.size, float(cos_a.sum())
+    opts = dict(p_method=p_method, n_permutations=n_permutations, seed=seed,
+                exact_max_n=check_int("exact_max_n", exact_max_n, min=2))
+    if alternative == "greater":
+        return _stats.subset_sum_tail(pooled, k, observed, **opts)
+    if alternative == "less":
+        return _stats.subset_sum_tail(-pooled, k, -observed, **opts)
+    centre = k * float(pooled.mean())
+    dev = abs(observed - centre)
+    upper = _stats.subset_sum_tail(pooled, k, centre + dev, **opts)
+    lower = _stats.subset_sum_tail(-pooled, k, -(centre - dev), **opts)
+    if upper.p_method != lower.p_method:       # "auto" chose differently for the two tails: redo both by MC
+        opts["p_method"] = "monte-carlo"
+        upper = _stats.subset_sum_tail(pooled, k, centre + dev, **opts)
+        lower = _stats.subset_sum_tail(-pooled, k, -(centre - dev), **opts)
+    if upper.p_method == "monte-carlo":
+        n_ext = upper.n_extreme + lower.n_extreme
+        p = min(1.0, (n_ext + 1) / (upper.n_permutations + 1))
+    else:
+        n_ext = None if upper.n_extreme is None else upper.n_extreme + lower.n_extreme
+        p = min(1.0, upper.p_value + lower.p_value)
+    se = None if upper.se is None else max(upper.se, lower.se)
+    return _stats.TailProbability(p_value=p, p_method=upper.p_method, n_partitions=upper.n_partitions,
+                                  n_permutations=upper.n_permutations, n_extreme=n_ext, se=se)
+
+
+@dataclass(frozen=True)
+class ScWeatResult:
+    """SC-WEAT of each word of a list: effect size, difference of mean cosines and p-value per word, and the
+    sign-flip test of the category (the words together) in ``category``."""
+
+    words: tuple[str, ...]
+    A: tuple[str, ...]
+    B: tuple[str, ...]
+    difference: np.ndarray = field(repr=False)
+    effect_size: np.ndarray = field(repr=False)
+    p: tuple[_stats.TailProbability, ...] = field(repr=False)
+    alternative: str
+    category: SignFlipTest | None
+    missing: dict = field(default_factory=dict)
+
+    @property
+    def p_values(self) -> np.ndarray:
+        return np.array([p.p_value for p in self.p])
+
+    def to_frame(self):
+        """One row per word: word, difference, effect_size, p_value, p_method, alternative."""
+        import pandas as pd
+
+        return pd.DataFrame({"word": list(self.words), "difference": self.difference,
+                             "effect_size": self.effect_size, "p_value": self.p_values,
+                             "p_method": [p.p_method for p in self.p], "alternative": self.alternative})
+
+
+def sc_weat(embedding, words: Sequence[str], A: Sequence[str], B: Sequence[str], *,
+            alternative: str = "greater", p_method: str = "auto", n_permutations: int = 100_000,
+            n_resamples: int = 10_000, seed=0, ddof: int = 1, exact_max_n: int = SC_WEAT_EXACT_MAX_N,
+            on_missing: str = "drop", case_fold: bool = False) -> ScWeatResult:
+    """SC-WEAT of each of ``words`` against attribute sets ``A`` and ``B`` (Caliskan et al. 2022).
+
+    For each word: the difference of mean cosines, the effect size (:func:`sc_weat_effect_size`) and the
+    permutation p-value over the re-partitions of A ∪ B (:func:`sc_weat_p_value`, ``alternative`` as SciPy;
+    the paper's is ``"greater"``; ``p_method``, ``n_permutations`` and ``exact_max_n`` as there). With two
+    words or more, ``category`` is the sign-flip test of the mean per-word difference
+    (:func:`wordbias.measures.ripa.sign_flip_test`, same ``alternative``, exact up to 20
+    words, else ``n_resamples`` seeded draws). Words are looked up by :func:`wordbias.core.lookup.word_set`
+    and :func:`~wordbias.core.lookup.set_vectors` (unknown words dropped with a warning, named in
+    ``missing``).
+
+    Examples
+    --------
+    >>> from wordbias.embeddings import to_keyed_vectors
+    >>> kv = to_keyed_vectors(["w", "a1", "a2", "b1", "b2"],
+    ...                       np.array([[1, 0], [1, 0], [1, 1], [0, 1], [-1, 1]], dtype=np.float32))
+    >>> r = sc_weat(kv, ["w"], ["a1", "a2"], ["b1", "b2"])    # cosines (1, 0.7071) with A, (0, -0.7071) with B
+    >>> round(float(r.difference[0]), 4), round(float(r.effect_size[0]), 4), round(float(r.p_values[0]), 4)
+    (1.2071, 1.5805, 0.1667)
+    """
+    check_option("alternative", alternative, ALTERNATIVES)
+    check_option("p_method", p_method, _stats.P_METHODS)
+    n_permutations = check_int("n_permutations", n_permutations, min=1)
+    n_resamples = check_int("n_resamples", n_resamples, min=1)
+    seed, ddof = check_seed("seed", seed), check_ddof(ddof)
+    ws = lookup.word_set(embedding, words, name="words", on_missing=on_missing, case_fold=case_fold)
+    attrs = lookup.set_vectors(embedding, A, B, name="attributes", on_missing=on_missing, case_fold=case_fold)
+    (a_words, b_words), (miss_a, miss_b) = attrs.words, attrs.missing
+    check_disjoint("words", ws.words, "attributes", a_words + b_words)
+    W = lookup.set_matrix(embedding, ws.words, "words")
+    ca, cb = cosine_matrix(W, attrs.A), cosine_matrix(W, attrs.B)
+    rng = np.random.default_rng(seed) if not isinstance(seed, np.random.Generator) else seed
+    diff = ca.mean(axis=1) - cb.mean(axis=1)
+    es = np.array([sc_weat_effect_size(ca[i], cb[i], ddof=ddof) for i in range(len(ws.words))])
+    ps = tuple(sc_weat_p_value(ca[i], cb[i], alternative=alternative, p_method=p_method,
+                               n_permutations=n_permutations, seed=rng, exact_max_n=exact_max_n)
+               for i in range(len(ws.words)))
+    category = (sign_flip_test(diff, alternative=alternative, n_resamples=n_resamples, seed=rng)
+                if diff.size >= 2 else None)
+    missing = {k: v for k, v in (("words", ws.missing), ("A", miss_a), ("B", miss_b)) if v}
+    return ScWeatResult(words=ws.words, A=a_words, B=b_words, difference=diff, effect_size=es, p=ps,
+                        alternative=alternative, category=category, missing=missing)
