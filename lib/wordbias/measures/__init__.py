@@ -13,4 +13,5 @@
 - :mod:`~wordbias.measures.scweat`     SC-WEAT, the single-category WEAT (Caliskan et al. 2022) and its test
 - :mod:`~wordbias.measures.sensitivity`  each word's influence on d, and d when words are dropped at random
 - :mod:`~wordbias.measures.frequency`  frequency ranks of the stimuli and the frequency confound of a test
+- :mod:`~wordbias.measures.ceat`       CEAT's random-effects pooling of per-context effect sizes (Guo & Caliskan 2021)
 """

@@ -54,11 +54,6 @@ __all__ = [
 ]
 
 
-def _check_lists(X, Y, A, B, case_fold: bool):
-    """The four word lists checked as :func:`wordbias.measures.weat.check_sets` checks them."""
-    return weat_check_sets(X, Y, A, B, {k: k for k in "XYAB"}, check_bool("case_fold", case_fold))
-
-
 def counts_to_ranks(counts: Mapping[str, float]) -> dict[str, int]:
     """Frequency ranks from corpus counts: 1 + the number of words with a larger count (ties share the
     smaller rank, as ``scipy.stats.rankdata(..., method="min")`` on the negated counts).
@@ -234,7 +229,7 @@ def frequency_diagnostics(embedding, X: Sequence[str], Y: Sequence[str], A: Sequ
     from scipy import stats
 
     alpha = check_probability("alpha", alpha)
-    X, Y, A, B = _check_lists(X, Y, A, B, case_fold)
+    X, Y, A, B = weat_check_sets(X, Y, A, B, case_fold=check_bool("case_fold", case_fold))
     ranks = _rank_lookup(embedding, counts)
     known = lookup.vocabulary(embedding)
     both = {w for w in ranks if w in known}

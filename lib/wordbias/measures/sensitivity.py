@@ -49,11 +49,6 @@ __all__ = [
     "plot_drop_curve",
 ]
 
-def _check_lists(X, Y, A, B, case_fold: bool):
-    """The four word lists checked as :func:`wordbias.measures.weat.check_sets` checks them."""
-    return weat_check_sets(X, Y, A, B, {k: k for k in "XYAB"}, check_bool("case_fold", case_fold))
-
-
 #: the fractions of each list dropped by :func:`drop_curve` by default
 DEFAULT_FRACTIONS = (0.1, 0.2, 0.3, 0.4, 0.5)
 
@@ -102,7 +97,7 @@ def weat_cosines(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str]
     >>> np.round(c.s_x, 4), np.round(c.s_y, 4)
     (array([1., 0.]), array([-1.    , -1.4142]))
     """
-    X, Y, A, B = _check_lists(X, Y, A, B, case_fold)
+    X, Y, A, B = weat_check_sets(X, Y, A, B, case_fold=check_bool("case_fold", case_fold))
     sets = {}
     for key, words, size in (("X", X, MIN_TARGET_SIZE), ("Y", Y, MIN_TARGET_SIZE), ("A", A, MIN_ATTRIBUTE_SIZE),
                              ("B", B, MIN_ATTRIBUTE_SIZE)):

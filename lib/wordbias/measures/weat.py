@@ -288,9 +288,10 @@ def warn_low_power(x: WordSet, y: WordSet, alpha: float = ALPHA) -> None:
             f"alpha = {alpha}: the test cannot reach significance (p < alpha)"))
 
 
-def check_sets(X, Y, A, B, names: Mapping[str, str], case_fold: bool = False) -> tuple[tuple[str, ...], ...]:
+def check_sets(X, Y, A, B, names: Mapping[str, str] | None = None, case_fold: bool = False) -> tuple[tuple[str, ...], ...]:
     """The four word lists checked (:func:`wordbias.core.lookup.check_word_list`: a string refused, a set
     sorted, duplicates refused), and X, Y disjoint and A, B disjoint, naming the shared words."""
+    names = names or {k: k for k in "XYAB"}
     label = {k: f"{k} ({names[k]!r})" if names[k] != k else k for k in "XYAB"}
     x, y, a, b = (lookup.check_word_list(label[k], words, case_fold) for k, words in zip("XYAB", (X, Y, A, B)))
     check_disjoint(f"target sets {label['X']}", x, label["Y"], y)
