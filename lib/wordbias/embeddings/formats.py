@@ -176,6 +176,14 @@ def source_label(path: Path, member: str | None) -> str:
     return str(path) if member is None else f"{path}[{member}]"
 
 
+def _check_header_dim(where: str, header_dim: int, dim: int | None) -> None:
+    """A word2vec header's dimension: the one asked for (``dim``), and within 1 to ``_MAX_DIM``."""
+    if dim is not None and header_dim != dim:
+        raise EmbeddingFormatError(f"{where}: header says dimension {header_dim}, expected {dim}")
+    if not 0 < header_dim <= _MAX_DIM:
+        raise EmbeddingFormatError(f"{where}: header says dimension {header_dim}; expected 1 to {_MAX_DIM}")
+
+
 def _parse_header(line: bytes) -> tuple[int, int] | None:
     """``(count, dim)`` if ``line`` is a word2vec header (two non-negative integers), else ``None``."""
     parts = line.split()
@@ -294,12 +302,7 @@ def _iter_text(
                         f"found {_preview(lines[0])}"
                     )
                 header_count, header_dim = header
-                if dim is not None and header_dim != dim:
-                    raise EmbeddingFormatError(f"{label}, line 1: header says dimension {header_dim}, expected {dim}")
-                if not 0 < header_dim <= _MAX_DIM:
-                    raise EmbeddingFormatError(
-                        f"{label}, line 1: header says dimension {header_dim}; expected 1 to {_MAX_DIM}"
-                    )
+                _check_header_dim(f"{label}, line 1", header_dim, dim)
                 dim = header_dim
                 lines, first_no = lines[1:], 2
             elif dim != 1 and _parse_header(lines[0]) is not None:
@@ -536,12 +539,7 @@ def _read_binary_header(stream, label: str, dim: int | None) -> tuple[int, int, 
             f"{label}, byte offset 0: expected a header line '<count> <dimension>', found {_preview(header_line)}"
         )
     count, header_dim = header
-    if dim is not None and header_dim != dim:
-        raise EmbeddingFormatError(f"{label}, byte offset 0: header says dimension {header_dim}, expected {dim}")
-    if not 0 < header_dim <= _MAX_DIM:
-        raise EmbeddingFormatError(
-            f"{label}, byte offset 0: header says dimension {header_dim}; expected 1 to {_MAX_DIM}"
-        )
+    _check_header_dim(f"{label}, byte offset 0", header_dim, dim)
     return len(header_line), count, header_dim
 
 

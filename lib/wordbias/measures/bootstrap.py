@@ -259,6 +259,13 @@ def _rng(seed):
     return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
 
 
+def _check_options(n_resamples, confidence_level, method, ddof, resample, seed, sets: Sequence[str]):
+    """The bootstrap options checked once: (n_resamples, confidence_level, ddof, resampled sets, generator)."""
+    check_option("method", method, BOOTSTRAP_METHODS)
+    return (check_int("n_resamples", n_resamples, min=2), check_probability("confidence_level", confidence_level),
+            _weat.check_ddof(ddof), _check_resample(resample, sets), _rng(seed))
+
+
 class _Row:
     """Row ``i`` of a multi-output :class:`scipy.stats.BootstrapResult`."""
 
@@ -291,12 +298,8 @@ def weat_bootstrap_from_cosines(C, n_x: int, n_a: int, *, n_resamples: int = 10_
     >>> round(r.statistic.estimate, 4), r.sizes
     (2.4, (2, 2, 2, 2))
     """
-    n_resamples = check_int("n_resamples", n_resamples, min=2)
-    confidence_level = check_probability("confidence_level", confidence_level)
-    check_option("method", method, BOOTSTRAP_METHODS)
-    ddof = _weat.check_ddof(ddof)
-    resampled = _check_resample(resample, WEAT_SETS)
-    rng = _rng(seed)
+    n_resamples, confidence_level, ddof, resampled, rng = _check_options(
+        n_resamples, confidence_level, method, ddof, resample, seed, WEAT_SETS)
     C = np.asarray(C, dtype=np.float64)
     if C.ndim != 2 or not np.all(np.isfinite(C)):
         raise InvalidParameterError(f"C must be a finite 2-D cosine matrix, not an array of shape {C.shape}")
@@ -465,12 +468,8 @@ def wefat_bootstrap_from_vectors(W, A, B, prop, *, n_resamples: int = 10_000, co
     >>> r.statistic, r.low < r.estimate < r.high, r.resampled
     ('pearson_r', True, ('W', 'A', 'B'))
     """
-    n_resamples = check_int("n_resamples", n_resamples, min=2)
-    confidence_level = check_probability("confidence_level", confidence_level)
-    check_option("method", method, BOOTSTRAP_METHODS)
-    ddof = _weat.check_ddof(ddof)
-    resampled = _check_resample(resample, WEFAT_SETS)
-    rng = _rng(seed)
+    n_resamples, confidence_level, ddof, resampled, rng = _check_options(
+        n_resamples, confidence_level, method, ddof, resample, seed, WEFAT_SETS)
     W, A, B = (np.atleast_2d(np.asarray(v, dtype=np.float64)) for v in (W, A, B))
     prop = np.asarray(prop, dtype=np.float64)
     if prop.shape != (W.shape[0],) or not np.all(np.isfinite(prop)):

@@ -45,8 +45,7 @@ __all__ = [
     "pool_templates",
 ]
 
-#: the alternatives of the z test of the pooled effect (named as SciPy names them)
-ALTERNATIVES = ("two-sided", "greater", "less")
+from wordbias.core.permutation import ALTERNATIVES  # the alternatives of every test, named as SciPy names them
 #: the within-sample variances of a WEAT effect size offered by :func:`weat_variance`
 VARIANCE_METHODS = ("ceat", "hedges_olkin")
 
@@ -55,19 +54,24 @@ VARIANCE_METHODS = ("ceat", "hedges_olkin")
 # input checks
 # --------------------------------------------------------------------------------------------------
 
-def _vector(name: str, values) -> np.ndarray:
+def _array(name: str, values, ndim: int, what: str) -> np.ndarray:
+    """``values`` as a finite float64 array of ``ndim`` dimensions, else an error naming ``name``."""
     if isinstance(values, (str, bytes)):
-        raise InvalidParameterError(f"{name} must be a sequence of numbers, not the string {values!r}")
+        raise InvalidParameterError(f"{name} must be {what}, not the string {values!r}")
     try:
         a = np.asarray(values, dtype=np.float64)
     except (TypeError, ValueError) as exc:
-        raise InvalidParameterError(f"{name} must be a sequence of numbers: {exc}") from None
-    if a.ndim != 1:
-        raise InvalidParameterError(f"{name} must be one-dimensional, not of shape {a.shape}")
+        raise InvalidParameterError(f"{name} must be {what}: {exc}") from None
+    if a.ndim != ndim:
+        raise InvalidParameterError(f"{name} must be {what} ({ndim}-D), not of shape {a.shape}")
     if not np.all(np.isfinite(a)):
-        bad = np.flatnonzero(~np.isfinite(a)).tolist()
+        bad = np.argwhere(~np.isfinite(a)).tolist()
         raise InvalidParameterError(f"{name} must be finite; entries {bad} are not")
     return a
+
+
+def _vector(name: str, values) -> np.ndarray:
+    return _array(name, values, 1, "a sequence of numbers")
 
 
 def _check_studies(effect_sizes, variances) -> tuple[np.ndarray, np.ndarray]:
@@ -84,17 +88,7 @@ def _check_studies(effect_sizes, variances) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _scores(name: str, scores) -> np.ndarray:
-    if isinstance(scores, (str, bytes)):
-        raise InvalidParameterError(f"{name} must be an array of scores (templates × words), not a string")
-    try:
-        s = np.asarray(scores, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise InvalidParameterError(f"{name} must be an array of numbers: {exc}") from None
-    if s.ndim != 2:
-        raise InvalidParameterError(f"{name} must be 2-D (templates × words), not of shape {s.shape}")
-    if not np.all(np.isfinite(s)):
-        raise InvalidParameterError(f"{name} must be finite")
-    return s
+    return _array(name, scores, 2, "an array of scores (templates × words)")
 
 
 # --------------------------------------------------------------------------------------------------

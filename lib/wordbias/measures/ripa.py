@@ -51,8 +51,7 @@ __all__ = [
     "ripa",
 ]
 
-#: the alternatives of a test, as in SciPy
-ALTERNATIVES = ("two-sided", "greater", "less")
+from wordbias.core.permutation import ALTERNATIVES  # the alternatives of every test, named as SciPy names them
 
 #: what :func:`ripa`'s sign-flip test flips: the base pairs or the words
 RIPA_UNITS = ("pairs", "words")

@@ -17,7 +17,7 @@ from typing import Callable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from wordbias.core.permutation import TailProbability, subset_sum_tail
+from wordbias.core.permutation import ALTERNATIVES, TailProbability, subset_sum_tail
 from wordbias.core.errors import InvalidParameterError
 from wordbias.core.validation import check_int, check_option, check_seed
 from wordbias.datasets import gap, stimuli
@@ -85,8 +85,6 @@ class GenderTest:
                 f"{self.alternative} p = {self.p_value:.3g} ({how})")
 
 
-#: the alternatives of :func:`gender_permutation_test`
-ALTERNATIVES = ("greater", "less", "two-sided")
 
 
 def gender_permutation_test(p_neither, gender, *, alternative: str = "greater", p_method: str = "auto",
