@@ -7,8 +7,8 @@ from scipy import stats
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError, MissingWordsWarning
 from wordbias.embeddings import to_keyed_vectors
 from wordbias.measures import weat
-from wordbias.measures.frequency import (counts_to_ranks, frequency_diagnostics, frequency_ranks,
-                                         rank_biserial)
+from wordbias.measures.frequency import (EMBEDDING_ORDER, counts_to_ranks, frequency_diagnostics, frequency_ranks,
+                                         plot_frequency, rank_biserial, reference_counts)
 
 WORDS = ["the", "good", "bad", "x1", "y1", "x2", "x3", "y2", "y3", "x4", "y4"]
 
@@ -129,3 +129,40 @@ def test_rank_statistics_depend_only_on_relative_order(kv):
     assert not np.array_equal(sub.rank, full.rank)
     assert (sub.spearman_rho, sub.mann_whitney_u, sub.rank_biserial) == pytest.approx(
         (full.spearman_rho, full.mann_whitney_u, full.rank_biserial))
+
+
+def test_reference_counts_borrow_another_embeddings_order():
+    ref = to_keyed_vectors(["the", "of", "rose", "tulip", "daisy"], np.eye(5, dtype=np.float32))
+    mine = to_keyed_vectors(["Daisy", "Rose", "rose", "aardvark"], np.eye(4, dtype=np.float32))
+    counts = reference_counts(mine, ref)
+    assert counts == {"Daisy": 1 / 5, "Rose": 1 / 3, "rose": 1 / 3}        # aardvark has no rank
+    assert reference_counts(mine, ref, case_fold=False) == {"rose": 1 / 3}
+    assert counts_to_ranks(counts) == {"Rose": 1, "rose": 1, "Daisy": 3}   # the reference's order, ties shared
+    with pytest.raises(InvalidParameterError, match="no word of the embedding"):
+        reference_counts(to_keyed_vectors(["zz"], np.eye(1, dtype=np.float32)), ref)
+    with pytest.raises(InvalidParameterError, match="case_fold"):
+        reference_counts(mine, ref, case_fold="yes")
+
+
+def test_source_names_the_counts_and_missing_ranks_warn(kv):
+    X, Y, A, B = ["x1", "x2", "x3"], ["y1", "y2", "y3"], ["good"], ["bad"]
+    counts = {w: 100.0 - i for i, w in enumerate(["good", "bad", "x1", "x2", "y1", "y2", "y3"])}   # no x3
+    with pytest.warns(MissingWordsWarning, match=r"set 'X': 1 of 3 word\(s\) without a vector or a frequency rank "
+                                                 r"\(counts\), dropped: \['x3'\]"):
+        rep = frequency_diagnostics(kv, X, Y, A, B, counts=counts, source="my corpus counts")
+    assert rep.source == "my corpus counts" and rep.missing == {"X": ("x3",)}
+    with pytest.raises(InvalidParameterError, match="source"):
+        frequency_diagnostics(kv, X, Y, A, B, counts=counts, source=3)
+    assert frequency_diagnostics(kv, X, Y, A, B).source == EMBEDDING_ORDER
+
+
+def test_plot_frequency_draws_both_target_sets(kv):
+    import matplotlib
+    matplotlib.use("Agg")
+    rep = frequency_diagnostics(kv, ["x1", "x2", "x3"], ["y1", "y2", "y3"], ["good"], ["bad"])
+    fig = plot_frequency(rep, names={"X": "Flowers", "Y": "Insects"}, title="t")
+    ax = fig.axes[0]
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert labels[0].startswith("Flowers (median rank") and labels[1].startswith("Insects (median rank")
+    assert ax.get_xscale() == "log" and "of the embedding" in ax.get_xlabel()
+    np.testing.assert_array_equal(np.concatenate([c.get_offsets()[:, 0] for c in ax.collections]), rep.rank[:6])

@@ -84,20 +84,29 @@ def pca_pairs(words_a: Sequence[str], words_b: Sequence[str], vectors_a, vectors
 
 
 def effect_size_comparison(table: pd.DataFrame, *, title: str, ours: str = "effect_size",
-                           paper: str = "paper_effect_size", label: str = "test"):
-    """Paper vs ours: one row per test, the paper's d as an open circle and ours as a filled dot."""
-    fig, ax = plt.subplots(figsize=(6, 0.35 * len(table) + 1.2))
+                           paper: str = "paper_effect_size", label: str = "test", low: str | None = None,
+                           high: str | None = None):
+    """Paper vs ours: one row per test, the paper's d as an open circle (drawn above ours, so both show) and
+    ours as a filled dot, with our interval [``low``, ``high``] as a bar when those columns are named."""
+    fig, ax = plt.subplots(figsize=(6.5, 0.38 * len(table) + 1.3))
     y = np.arange(len(table))[::-1]
-    ax.scatter(table[paper], y, facecolors="none", edgecolors="black", label="paper", zorder=3)
-    ax.scatter(table[ours], y, color="#d62728", label="ours", zorder=3, s=14)
-    for yi, a, b in zip(y, table[paper], table[ours]):
-        ax.plot([a, b], [yi, yi], color="grey", lw=0.6, zorder=2)
+    values = [table[paper], table[ours]]
+    if low is not None and high is not None:
+        ax.hlines(y, table[low], table[high], color="#d62728", lw=1.6, alpha=0.45, zorder=2,
+                  label="ours, 95% interval")
+        values += [table[low], table[high]]
+    else:
+        for yi, a, b in zip(y, table[paper], table[ours]):
+            ax.plot([a, b], [yi, yi], color="grey", lw=0.6, zorder=2)
+    ax.scatter(table[ours], y, color="#d62728", label="ours", zorder=3, s=16)
+    ax.scatter(table[paper], y, facecolors="none", edgecolors="black", label="paper", zorder=4, s=42, lw=1.1)
     ax.axvline(0, color="black", lw=0.5)
     ax.set_yticks(y, table[label])
     ax.set_xlabel("effect size d")
-    ax.set_xlim(min(-0.2, float(np.nanmin(table[[paper, ours]].to_numpy())) - 0.1), 2.05)
+    finite = pd.concat(values).astype(float)
+    ax.set_xlim(min(-0.2, float(np.nanmin(finite)) - 0.1), max(2.05, float(np.nanmax(finite)) + 0.1))
     ax.set_title(title)
-    ax.legend(frameon=False, loc="lower left")
+    ax.legend(frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     fig.tight_layout()
     return fig
 

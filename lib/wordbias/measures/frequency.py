@@ -40,18 +40,24 @@ import numpy as np
 
 from wordbias.core import lookup
 from wordbias.measures.weat import check_sets as weat_check_sets
-from wordbias.core.errors import DegenerateSetError, InvalidParameterError
+from wordbias.core.errors import DegenerateSetError, InvalidParameterError, MissingWordsWarning
 from wordbias.core.validation import check_bool, check_probability
 from wordbias.measures.weat import MIN_ATTRIBUTE_SIZE, MIN_TARGET_SIZE, association
 
 __all__ = [
     "FrequencyReport",
     "counts_to_ranks",
+    "reference_counts",
     "frequency_ranks",
     "looks_alphabetical",
     "rank_biserial",
     "frequency_diagnostics",
+    "plot_frequency",
 ]
+
+
+#: :attr:`FrequencyReport.source` when the ranks are the embedding's own row order
+EMBEDDING_ORDER = "embedding order (row index + 1)"
 
 
 def counts_to_ranks(counts: Mapping[str, float]) -> dict[str, int]:
@@ -77,6 +83,39 @@ def counts_to_ranks(counts: Mapping[str, float]) -> dict[str, int]:
 #: a vocabulary whose adjacent words are in (case-insensitive) alphabetical order this often is refused as a
 #: frequency order; a frequency-ordered vocabulary has about one half (GloVe 6B, the word2vec subset: 0.50)
 ALPHABETICAL_FRACTION = 0.9
+
+
+def reference_counts(embedding, reference, *, case_fold: bool = True) -> dict[str, float]:
+    """Zipf pseudo-counts 1/rank for the words of ``embedding``, read from the frequency order of another
+    embedding ``reference``: a frequency proxy for an embedding whose own order is not by frequency (the
+    bundled ``glove-840b-caliskan`` subset is alphabetical).
+
+    Each word w of ``embedding`` found in ``reference`` (as ``w.lower()`` when ``case_fold``; then the cased
+    forms *Rose* and *rose* share one rank) gets 1/rank, its rank being its row in ``reference`` + 1.
+    Under Zipf's law a word's count is proportional to 1/rank; only the order matters to
+    :func:`frequency_diagnostics` (its statistics are rank statistics), so these are valid ``counts`` there.
+    The proxy is as good as the agreement of the two corpora's frequency orders: GloVe 6B (Wikipedia 2014 +
+    Gigaword 5) for the Common Crawl of GloVe 840B, say. Words ``reference`` lacks are left out (and then
+    reported as missing by :func:`frequency_diagnostics`).
+
+    Examples
+    --------
+    >>> from wordbias.embeddings import to_keyed_vectors
+    >>> ref = to_keyed_vectors(["the", "rose", "tulip"], np.eye(3, dtype=np.float32))
+    >>> mine = to_keyed_vectors(["Rose", "aardvark", "tulip"], np.eye(3, dtype=np.float32))
+    >>> reference_counts(mine, ref)
+    {'Rose': 0.5, 'tulip': 0.3333333333333333}
+    """
+    case_fold = check_bool("case_fold", case_fold)
+    ranks = _rank_lookup(reference, None)
+    out = {}
+    for w in lookup.vocabulary(embedding):
+        r = ranks.get(w.lower() if case_fold else w)
+        if r is not None:
+            out[w] = 1.0 / r
+    if not out:
+        raise InvalidParameterError("no word of the embedding is in the reference embedding: no frequency proxy")
+    return out
 
 
 def looks_alphabetical(words: Sequence[str], threshold: float = ALPHABETICAL_FRACTION) -> bool:
@@ -207,12 +246,15 @@ class FrequencyReport:
 
 def frequency_diagnostics(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Sequence[str], *,
                           counts: Mapping[str, float] | None = None, alpha: float = 0.05,
-                          on_missing: str = "drop", case_fold: bool = False) -> FrequencyReport:
+                          on_missing: str = "drop", case_fold: bool = False,
+                          source: str | None = None) -> FrequencyReport:
     """Frequency ranks of a WEAT's words, the correlation of s(w, A, B) with log rank, and the X-vs-Y
     frequency test (Valentini et al. 2022; van Loon et al. 2022; see the module docstring).
 
     Ranks as :func:`frequency_ranks` (the embedding's order, or ``counts``); a word must have a vector (for
     s) and a rank, else it follows ``on_missing``. The target sets are used whole (no balancing).
+    ``source`` says where ``counts`` come from (for example "GloVe 6B order (proxy)"); it is stored in the
+    report's ``source``.
 
     Examples
     --------
@@ -229,6 +271,9 @@ def frequency_diagnostics(embedding, X: Sequence[str], Y: Sequence[str], A: Sequ
     from scipy import stats
 
     alpha = check_probability("alpha", alpha)
+    if source is not None and not isinstance(source, str):
+        raise InvalidParameterError(f"source must be a short text saying where counts come from, not "
+                                    f"{type(source).__name__}")
     X, Y, A, B = weat_check_sets(X, Y, A, B, case_fold=check_bool("case_fold", case_fold))
     ranks = _rank_lookup(embedding, counts)
     known = lookup.vocabulary(embedding)
@@ -236,10 +281,13 @@ def frequency_diagnostics(embedding, X: Sequence[str], Y: Sequence[str], A: Sequ
     sets, missing = {}, {}
     for key, words, size in (("X", X, MIN_TARGET_SIZE), ("Y", Y, MIN_TARGET_SIZE), ("A", A, MIN_ATTRIBUTE_SIZE),
                              ("B", B, MIN_ATTRIBUTE_SIZE)):
-        ws = lookup.word_set(both, words, name=key, on_missing=on_missing, min_size=size)
+        ws = lookup.word_set(both, words, name=key, on_missing=on_missing, min_size=size, warn=False)
         sets[key] = ws.words
         if ws.missing:
             missing[key] = ws.missing
+            lookup.warn_user(MissingWordsWarning(
+                f"set {key!r}: {len(ws.missing)} of {len(words)} word(s) without a vector or a frequency rank "
+                f"({'counts' if counts is not None else 'the embedding'}), dropped: {list(ws.missing)}"))
     vec = {k: lookup.set_matrix(embedding, w, k) for k, w in sets.items()}
     s_x, s_y = association(vec["X"], vec["A"], vec["B"]), association(vec["Y"], vec["A"], vec["B"])
     rank = {k: np.array([ranks[w] for w in sets[k]], dtype=np.int64) for k in sets}
@@ -257,4 +305,30 @@ def frequency_diagnostics(embedding, X: Sequence[str], Y: Sequence[str], A: Sequ
         s=np.concatenate([s_x, s_y, np.full(len(sets["A"]) + len(sets["B"]), np.nan)]),
         spearman_rho=float(rho), spearman_p=float(p_rho), mann_whitney_u=u, mann_whitney_p=float(mw.pvalue),
         rank_biserial=rank_biserial(u, rank["X"].size, rank["Y"].size), alpha=alpha,
-        source="counts" if counts is not None else "embedding order (row index + 1)", missing=missing)
+        source=(source or "counts") if counts is not None else EMBEDDING_ORDER, missing=missing)
+
+
+def plot_frequency(report: FrequencyReport, *, title: str | None = None, names=None, ax=None):
+    """s(w, A, B) of each target word against its frequency rank (log scale), one colour per target set, with
+    Spearman's ρ and the Mann-Whitney test of the two sets' ranks in the legend's title: a test whose target
+    sets sit at different frequencies, with s following frequency, may measure frequency rather than meaning."""
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7.5, 3.8))
+    sets = np.array(report.sets)
+    for key, colour in (("X", "#1f77b4"), ("Y", "#ff7f0e")):
+        k = sets == key
+        ax.scatter(report.rank[k], report.s[k], s=18, color=colour, label=f"{(names or {}).get(key, key)} (median rank "
+                   f"{np.median(report.rank[k]):,.0f})", zorder=3)
+    ax.set_xscale("log")
+    ax.axhline(0, color="black", lw=0.5)
+    among = "word of the embedding" if report.source == EMBEDDING_ORDER else "of the words with counts"
+    ax.set_xlabel(f"frequency rank (1 = most frequent {among}; log scale)")
+    ax.set_ylabel("s(w, A, B)")
+    ax.legend(title=f"Spearman ρ = {report.spearman_rho:.2f}; ranks X vs Y: p = {report.mann_whitney_p:.2g}",
+              fontsize=8, title_fontsize=8, frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    if title:
+        ax.set_title(title)
+    ax.figure.tight_layout()
+    return ax.figure

@@ -17,17 +17,25 @@ import pandas as pd
 from scipy import stats as _sps
 
 from wordbias.core import lookup
+from wordbias.core import multiple
 from wordbias.core.progress import progress_bar
+from wordbias.core.validation import check_int, check_probability
 from wordbias.datasets import stimuli
+from wordbias.measures import bootstrap as _bootstrap
+from wordbias.measures import frequency as _frequency
+from wordbias.measures import sensitivity as _sensitivity
 from wordbias.measures import weat as _weat
 from wordbias.measures import wefat as _wefat
 
-__all__ = ["ALPHA", "round_up_to_power_of_ten", "weat_table", "word_scores", "replication_notes", "sd_check",
+__all__ = ["ALPHA", "N_RESAMPLES", "round_up_to_power_of_ten", "weat_table", "show_table1", "show_wefat", "show_frequency", "word_scores", "replication_notes", "sd_check",
            "p_value_table", "show_p_values", "p_value_notes", "wefat_table", "name_filter_table", "figure3_pairs",
-           "agreement"]
+           "agreement", "word_sensitivity", "frequency_counts", "frequency_table", "frequency_report",
+           "trust_notes", "REFERENCE_EMBEDDING"]
 
 #: significance level used to say whether "significance agrees" with the paper
 ALPHA = 0.05
+#: bootstrap resamples for the intervals of d and of WEFAT's r (BCa; 10,000 takes about 0.01 s a test)
+N_RESAMPLES = 10_000
 
 
 def round_up_to_power_of_ten(p: float) -> float:
@@ -39,7 +47,8 @@ def round_up_to_power_of_ten(p: float) -> float:
 
 def weat_table(embedding, specs: Sequence, *, paper_key: str = "glove", case_fold: bool = False,
                on_missing: str = "drop", balance_targets: str = "random", n_permutations: int = 100_000,
-               seed: int = 0, alpha: float = ALPHA, progress: bool = False) -> pd.DataFrame:
+               seed: int = 0, alpha: float = ALPHA, n_resamples: int = N_RESAMPLES,
+               confidence_level: float = 0.95, progress: bool = False) -> pd.DataFrame:
     """Run every WEAT in ``specs`` (:class:`wordbias.datasets.stimuli.WeatSpec`) and tabulate ours beside the
     paper's (Table 1, or Table S1 on word2vec).
 
@@ -50,24 +59,37 @@ def weat_table(embedding, specs: Sequence, *, paper_key: str = "glove", case_fol
     (``n_permutations`` seeded random partitions, add-one rule) with its standard error and
     ``mc_vs_exact_binomial_p`` (the two-sided binomial test of the Monte Carlo count against the exact p:
     small values would mean they disagree), and ``p_normal`` (normal approximation) with that value rounded
-    up to a power of ten. ``p_value``/``p_method`` is the exact value where available, else Monte Carlo.
+    up to a power of ten. ``p_value``/``p_method`` is the exact value where available, else Monte Carlo; it
+    is one-sided (``alternative`` = "greater", the paper's test), and ``p_two_sided`` is the two-sided p of
+    the same method (SciPy's doubling rule, :func:`wordbias.measures.weat.p_value`).
     ``paper_key`` picks the paper column (``"glove"``: Table 1, ``"word2vec"``: Table S1).
+
+    Uncertainty (issue 14): ``effect_size_ci_low``/``effect_size_ci_high`` is the BCa bootstrap interval of
+    d at ``confidence_level`` over the words (X, Y, A and B each resampled, ``n_resamples`` resamples seeded
+    by ``seed``; :func:`wordbias.measures.bootstrap.weat_bootstrap`), with its standard error
+    ``effect_size_se``; ``p_holm`` and ``p_bh`` are Holm's and Benjamini-Hochberg's adjusted ``p_value``
+    over the family of all tests of the table (named in ``p_family``; :func:`wordbias.core.multiple.adjust`).
     """
+    n_resamples = check_int("n_resamples", n_resamples, min=2)
+    confidence_level = check_probability("confidence_level", confidence_level)
     with progress_bar(len(specs), desc="WEATs", unit="test", enabled=progress) as bar:
         rows = []
         for spec in specs:
             rows.append(_weat_row(embedding, spec, paper_key=paper_key, case_fold=case_fold, on_missing=on_missing,
                                   balance_targets=balance_targets, n_permutations=n_permutations, seed=seed,
-                                  alpha=alpha))
+                                  alpha=alpha, n_resamples=n_resamples, confidence_level=confidence_level))
             bar.update(1)
     table = pd.DataFrame(rows)
     # exact integer counts (may exceed float precision and int64): Python ints, empty where not counted
     table["p_exact_count"] = pd.Series([r["p_exact_count"] for r in rows], dtype=object)
+    adjusted = multiple.adjust(table.p_value.to_numpy(), tests=list(table.test),
+                               family=f"the {len(table)} WEATs of this table (one-sided p)")
+    table["p_holm"], table["p_bh"], table["p_family"] = adjusted.p_holm, adjusted.p_bh, adjusted.family
     return table
 
 
 def _weat_row(embedding, spec, *, paper_key: str, case_fold: bool, on_missing: str, balance_targets: str,
-              n_permutations: int, seed: int, alpha: float) -> dict:
+              n_permutations: int, seed: int, alpha: float, n_resamples: int, confidence_level: float) -> dict:
     """One row of :func:`weat_table`: our WEAT of ``spec`` by every p method, beside the paper's numbers."""
     res = _weat.weat(embedding, spec.X, spec.Y, spec.A, spec.B, names=spec.names, on_missing=on_missing,
                      case_fold=case_fold, balance_targets=balance_targets, p_method="auto",
@@ -76,6 +98,10 @@ def _weat_row(embedding, spec, *, paper_key: str, case_fold: bool, on_missing: s
     mc = res.p if res.p.p_method == "monte-carlo" else _weat.p_value(
         res.s_x, res.s_y, p_method="monte-carlo", n_permutations=n_permutations, seed=seed)
     normal = _weat.p_value(res.s_x, res.s_y, p_method="normal")
+    two_sided = _weat.p_value(res.s_x, res.s_y, p_method=res.p_method, n_permutations=n_permutations, seed=seed,
+                              alternative="two-sided")
+    ci = _bootstrap.weat_bootstrap(embedding, res, n_resamples=n_resamples, confidence_level=confidence_level,
+                                   seed=seed).effect_size
     exact = res.p if res.p.p_method == "exact" else None
     agreement = (_sps.binomtest(mc.n_extreme, mc.n_permutations, exact.p_value).pvalue if exact else np.nan)
     paper = (spec.paper or {}).get(paper_key) or {}
@@ -86,8 +112,15 @@ def _weat_row(embedding, spec, *, paper_key: str, case_fold: bool, on_missing: s
         "title": spec.title,
         **{k: v for k, v in res.summary().items() if k not in ("p_value", "p_method", "p_resolution")},
         "effect_size_population_std": _weat.effect_size(res.s_x, res.s_y, ddof=0),
+        "effect_size_ci_low": ci.low,
+        "effect_size_ci_high": ci.high,
+        "effect_size_se": ci.standard_error,
+        "effect_size_ci": f"{ci.method} {ci.confidence_level:.0%}, {ci.n_resamples:,} resamples of "
+                          f"{''.join(ci.resampled)}",
         "p_value": res.p_value,
         "p_method": res.p_method,
+        "alternative": res.alternative,
+        "p_two_sided": two_sided.p_value,
         "p_exact": exact.p_value if exact else np.nan,
         "p_exact_count": exact.n_extreme if exact else None,
         "p_monte_carlo": mc.p_value,
@@ -111,10 +144,18 @@ def _weat_row(embedding, spec, *, paper_key: str, case_fold: bool, on_missing: s
 
 
 def wefat_table(embedding, specs: Sequence, *, paper_key: str = "glove", case_fold: bool = False,
-                on_missing: str = "drop", name_filter: bool = False) -> tuple[pd.DataFrame, dict]:
+                on_missing: str = "drop", name_filter: bool = False, n_resamples: int = N_RESAMPLES,
+                confidence_level: float = 0.95, seed: int = 0) -> tuple[pd.DataFrame, dict]:
     """Run every WEFAT in ``specs`` (:class:`wordbias.datasets.stimuli.WefatSpec`): one summary row per test, and the
     per-word results (``WefatResult``) by test id for the figures. ``name_filter=True`` applies each
-    spec's name-likeness filter (``spec.name_filter['drop_fraction']``) where it has one."""
+    spec's name-likeness filter (``spec.name_filter['drop_fraction']``) where it has one.
+
+    ``pearson_r_ci_low``/``pearson_r_ci_high``: the BCa bootstrap interval of Pearson's r at
+    ``confidence_level`` (the target words with their property resampled as pairs, and the attribute words;
+    ``n_resamples`` resamples seeded by ``seed``; :func:`wordbias.measures.bootstrap.wefat_bootstrap`).
+    """
+    n_resamples = check_int("n_resamples", n_resamples, min=2)
+    confidence_level = check_probability("confidence_level", confidence_level)
     rows, results = [], {}
     for spec in specs:
         drop = (spec.name_filter or {}).get("drop_fraction") if name_filter else None
@@ -122,11 +163,15 @@ def wefat_table(embedding, specs: Sequence, *, paper_key: str = "glove", case_fo
                            case_fold=case_fold, name_filter=drop)
         paper = (spec.paper or {}).get(paper_key) or {}
         results[spec.id] = res
+        ci = _bootstrap.wefat_bootstrap(embedding, res, n_resamples=n_resamples, confidence_level=confidence_level,
+                                        seed=seed)
         rows.append({
             "test": spec.id,
             "title": spec.title,
             "n": res.n,
             "pearson_r": res.pearson_r,
+            "pearson_r_ci_low": ci.low,
+            "pearson_r_ci_high": ci.high,
             "p_value": res.p_value,
             "spearman_r": res.spearman_r,
             "slope": res.slope,
@@ -143,6 +188,56 @@ def wefat_table(embedding, specs: Sequence, *, paper_key: str = "glove", case_fo
 # --------------------------------------------------------------------------------------------------
 # Table 1 checks: the scores of one test, the standard deviation, the p-values three ways
 # --------------------------------------------------------------------------------------------------
+
+def _p_text(p) -> str:
+    return "" if pd.isna(p) else f"{p:.1e}"
+
+
+def show_table1(table1: pd.DataFrame) -> pd.DataFrame:
+    """:func:`weat_table` for display, narrow enough for a laptop: the paper's d and ours with its 95%
+    interval, the one-sided p (the paper's test) and the two-sided p, Holm's and Benjamini-Hochberg's adjusted
+    p over the table's tests, and the paper's p, indexed by test (every column stays in the CSV)."""
+    out = pd.DataFrame({
+        "test": table1.test,
+        "n": [f"{a}/{b}" for a, b in zip(table1.n_target, table1.n_attribute)],   # words per target/attribute set
+        "paper d": table1.paper_effect_size,
+        "d": table1.effect_size.round(2),
+        "95% interval": [f"[{lo:.2f}, {hi:.2f}]" for lo, hi in zip(table1.effect_size_ci_low,
+                                                                     table1.effect_size_ci_high)],
+        "p": table1.p_value.map(_p_text),
+        "p two-sided": table1.p_two_sided.map(_p_text),
+        "p Holm": table1.p_holm.map(_p_text),
+        "p BH": table1.p_bh.map(_p_text),
+        "paper p": table1.paper_p_text,
+        "p method": table1.p_method,
+    })
+    return out.set_index("test")
+
+
+def show_wefat(summary: pd.DataFrame) -> pd.DataFrame:
+    """:func:`wefat_table` for display: n, the paper's r and ours with its 95% interval, p and the paper's p,
+    Spearman's ρ and the words missing, indexed by test."""
+    out = pd.DataFrame({
+        "test": summary.test, "n": summary.n, "paper r": summary.paper_r, "r": summary.pearson_r.round(3),
+        "95% interval": [f"[{lo:.2f}, {hi:.2f}]" for lo, hi in zip(summary.pearson_r_ci_low,
+                                                                     summary.pearson_r_ci_high)],
+        "p": summary.p_value.map(_p_text), "paper p": summary.paper_p_text,
+        "Spearman ρ": summary.spearman_r.round(3), "missing": summary.missing})
+    return out.set_index("test")
+
+
+def show_frequency(frequency: pd.DataFrame) -> pd.DataFrame:
+    """:func:`frequency_table` for display: the X-vs-Y rank test and the association-frequency correlation."""
+    out = pd.DataFrame({
+        "test": frequency.test,
+        "ranks X vs Y: p": frequency.mann_whitney_p.map(_p_text),
+        "rank-biserial r": frequency.rank_biserial.round(2),
+        "differ in frequency": frequency.frequency_flag.map({True: "yes", False: "no"}),
+        "Spearman ρ (s, log rank)": frequency.spearman_rho.round(2),
+        "ρ's p": frequency.spearman_p.map(_p_text),
+        "no rank": frequency.no_rank})
+    return out.set_index("test")
+
 
 def word_scores(result: _weat.WeatResult) -> pd.DataFrame:
     """s(w, A, B) of every target word of a WEAT (index: the word; columns ``s(w,A,B)`` and ``set``), in
@@ -272,4 +367,96 @@ def agreement(table1: pd.DataFrame, wefat_summary: pd.DataFrame, alpha: float = 
     for _, r in wefat_summary.iterrows():
         lines.append(f"* {r.test}: ρ = {r.pearson_r:.2f} (paper {r.paper_r:.2f}), p = {r.p_value:.1e} "
                      f"(paper {r.paper_p_text}), n = {r.n}.")
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------------------------------
+# How much should we trust these numbers? (issue 14): word influence, shorter lists, frequency
+# --------------------------------------------------------------------------------------------------
+
+#: the embedding whose frequency order stands in for one that has none (the alphabetical 840B subset)
+REFERENCE_EMBEDDING = "glove-6b-50d"
+
+
+def _table_weat(embedding, spec, *, case_fold: bool, seed: int) -> _weat.WeatResult:
+    """The WEAT of ``spec`` with the words :func:`weat_table` used (the same unknown-word policy and seeded
+    balancing; the p-value is not needed here, so the normal approximation is asked for)."""
+    return _weat.weat(embedding, spec.X, spec.Y, spec.A, spec.B, names=spec.names, case_fold=case_fold,
+                      seed=seed, p_method="normal")
+
+
+def word_sensitivity(embedding, spec, *, case_fold: bool = False, seed: int = 0, n_draws: int = 1000):
+    """``(influence, drop curve)`` of one WEAT of Table 1 on the words :func:`weat_table` used (Antoniak &
+    Mimno 2021; :func:`wordbias.measures.sensitivity.influence` and
+    :func:`~wordbias.measures.sensitivity.drop_curve`, ``n_draws`` draws seeded by ``seed``)."""
+    res = _table_weat(embedding, spec, case_fold=case_fold, seed=seed)
+    cos = _sensitivity.weat_cosines(embedding, res.X.words, res.Y.words, res.A.words, res.B.words,
+                                    on_missing="raise")
+    return _sensitivity.influence(cos), _sensitivity.drop_curve(cos, n_draws=n_draws, seed=seed)
+
+
+def frequency_counts(embedding, reference=None) -> tuple[dict | None, str]:
+    """``(counts, source)`` for :func:`frequency_table`: ``(None, "embedding order")`` when the embedding's
+    own rows are in frequency order, else Zipf pseudo-counts from the order of ``reference`` (default: the
+    bundled :data:`REFERENCE_EMBEDDING`, loaded offline) with a ``source`` that says it is a proxy
+    (:func:`wordbias.measures.frequency.reference_counts`)."""
+    from wordbias import embeddings
+
+    if not _frequency.looks_alphabetical(list(lookup.vocabulary(embedding))):
+        return None, _frequency.EMBEDDING_ORDER
+    name = REFERENCE_EMBEDDING if reference is None else embeddings.label(reference)
+    ref = embeddings.load(REFERENCE_EMBEDDING if reference is None else reference, progress=False)
+    return (_frequency.reference_counts(embedding, ref, case_fold=True),
+            f"proxy: the frequency order of {name} (lower-cased look-up), since this embedding's rows are "
+            "alphabetical")
+
+
+def frequency_report(embedding, spec, *, counts=None, source: str | None = None, case_fold: bool = False,
+                     seed: int = 0, alpha: float = ALPHA) -> _frequency.FrequencyReport:
+    """:func:`wordbias.measures.frequency.frequency_diagnostics` of one WEAT on the words :func:`weat_table`
+    used (Valentini et al. 2022; van Loon et al. 2022)."""
+    res = _table_weat(embedding, spec, case_fold=case_fold, seed=seed)
+    return _frequency.frequency_diagnostics(embedding, res.X.words, res.Y.words, res.A.words, res.B.words,
+                                            counts=counts, source=source, alpha=alpha, on_missing="drop")
+
+
+def frequency_table(embedding, specs: Sequence, *, counts=None, source: str | None = None, case_fold: bool = False,
+                    seed: int = 0, alpha: float = ALPHA) -> pd.DataFrame:
+    """One row per WEAT: do the two target sets differ in frequency (two-sided Mann-Whitney p, the
+    rank-biserial r > 0 when X is the rarer set, ``frequency_flag`` when p < ``alpha``), and does s(w, A, B)
+    follow frequency (Spearman's ρ with log rank over X ∪ Y); ``no_rank`` lists the words without a rank."""
+    rows = []
+    for spec in specs:
+        rep = frequency_report(embedding, spec, counts=counts, source=source, case_fold=case_fold, seed=seed,
+                               alpha=alpha)
+        rows.append({"test": spec.id, "title": spec.title, **rep.summary(),
+                     "no_rank": " ".join(w for ws in rep.missing.values() for w in ws)})
+    return pd.DataFrame(rows)
+
+
+def trust_notes(table1: pd.DataFrame, frequency: pd.DataFrame, influence, curve, test: str) -> str:
+    """Markdown: what the intervals, the adjusted p, one test's most influential words and drop curve, and the
+    frequency checks say, computed from the tables (nothing here is a stated fact of one embedding)."""
+    wide = table1.assign(width=table1.effect_size_ci_high - table1.effect_size_ci_low)
+    crosses = wide[wide.effect_size_ci_low <= 0]
+    holm_sig = int((table1.p_holm < ALPHA).sum())
+    lines = [f"* **Intervals.** The 95% intervals of d run from {wide.width.min():.2f} "
+             f"({wide.test[wide.width.idxmin()]}) to {wide.width.max():.2f} ({wide.test[wide.width.idxmax()]}) "
+             f"wide; {len(crosses)} of {len(table1)} include 0"
+             + (f" ({', '.join(crosses.test)})" if len(crosses) else "") + ".",
+             f"* **Ten tests at once.** {int((table1.p_value < ALPHA).sum())} of {len(table1)} one-sided p are below "
+             f"{ALPHA}; after Holm's correction {holm_sig}, after Benjamini-Hochberg's "
+             f"{int((table1.p_bh < ALPHA).sum())}."]
+    top = influence.top(3)
+    lines.append(f"* **{test}'s words.** Without *{top.word[0]}* ({top.set[0]}) d would be "
+                 f"{top.d_without[0]:.2f} instead of {influence.d:.2f}; the next most influential words are "
+                 f"*{top.word[1]}* ({top.change[1]:+.2f}) and *{top.word[2]}* ({top.change[2]:+.2f}).")
+    c = curve.to_frame()
+    half = c.iloc[(c.fraction - 0.5).abs().argmin()]
+    lines.append(f"* **Shorter lists.** Keeping {1 - half.fraction:.0%} of each list, d ranges over "
+                 f"[{half['q0.025']:.2f}, {half['q0.975']:.2f}] (95% of {curve.n_draws:,} draws).")
+    flagged = frequency[frequency.frequency_flag]
+    lines.append(f"* **Frequency.** {len(flagged)} of {len(frequency)} tests have target sets that differ in "
+                 f"frequency (Mann-Whitney p < {ALPHA})" + (f": {', '.join(flagged.test)}" if len(flagged) else "")
+                 + f"; |Spearman ρ| of s(w, A, B) with log rank is at most {frequency.spearman_rho.abs().max():.2f}.")
     return "\n".join(lines)

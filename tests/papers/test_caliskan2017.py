@@ -1,0 +1,108 @@
+"""papers.caliskan2017: Table 1 with intervals, two-sided and adjusted p; WEFAT intervals; the trust section."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+from wordbias import embeddings
+from wordbias.core import multiple
+from wordbias.core.errors import WordbiasWarning
+from wordbias.datasets import stimuli
+from wordbias.embeddings import to_keyed_vectors
+from wordbias.measures import bootstrap, frequency, weat
+from wordbias.papers import caliskan2017
+
+
+@pytest.fixture(scope="module")
+def kv():
+    return embeddings.load("glove-840b-caliskan", progress=False)
+
+
+@pytest.fixture(scope="module")
+def specs():
+    return stimuli.weat_tests("caliskan2017", variant="glove")
+
+
+@pytest.fixture(scope="module")
+def table(kv, specs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", WordbiasWarning)
+        return caliskan2017.weat_table(kv, specs, n_permutations=10_000, n_resamples=2_000, seed=0)
+
+
+def test_table1_replicates_the_paper(table):
+    # the replication target on the authors' vectors: |d - paper d| <= 0.005 for every test
+    assert (table.effect_size - table.paper_effect_size).abs().max() <= 0.005
+
+
+def test_interval_is_the_bootstrap_of_the_tests_words(kv, specs, table):
+    row = table.iloc[0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", WordbiasWarning)
+        res = weat.weat(kv, specs[0].X, specs[0].Y, specs[0].A, specs[0].B, seed=0, p_method="normal")
+    direct = bootstrap.weat_bootstrap(kv, res, n_resamples=2_000, seed=0).effect_size
+    assert (row.effect_size_ci_low, row.effect_size_ci_high) == (direct.low, direct.high)
+    assert (table.effect_size_ci_low < table.effect_size).all() and (table.effect_size < table.effect_size_ci_high).all()
+    assert table.effect_size_ci.str.startswith("BCa 95%, 2,000 resamples of XYAB").all()
+
+
+def test_two_sided_p_doubles_the_smaller_tail(kv, specs, table):
+    for spec, (_, row) in zip(specs, table.iterrows()):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", WordbiasWarning)
+            res = weat.weat(kv, spec.X, spec.Y, spec.A, spec.B, seed=0, p_method="exact")
+        less = weat.p_value(res.s_x, res.s_y, p_method="exact", alternative="less").p_value
+        assert row.p_method == "exact" and row.alternative == "greater"
+        assert row.p_two_sided == pytest.approx(min(1.0, 2 * min(row.p_value, less)), rel=1e-12)
+
+
+def test_adjusted_p_over_the_named_family(table):
+    np.testing.assert_array_equal(table.p_holm, multiple.holm(table.p_value.to_numpy()))
+    np.testing.assert_array_equal(table.p_bh, multiple.benjamini_hochberg(table.p_value.to_numpy()))
+    assert (table.p_family == "the 10 WEATs of this table (one-sided p)").all()
+    shown = caliskan2017.show_table1(table)
+    assert list(shown.columns) == ["n", "paper d", "d", "95% interval", "p", "p two-sided", "p Holm", "p BH",
+                                   "paper p", "p method"]
+    assert shown.loc["WEAT7", "95% interval"].startswith("[-")     # WEAT 7's interval includes 0
+
+
+def test_bad_resample_options_are_refused_before_work(kv, specs):
+    with pytest.raises(ValueError, match="n_resamples"):
+        caliskan2017.weat_table(kv, specs[:1], n_resamples=1)
+    with pytest.raises(ValueError, match="confidence_level"):
+        caliskan2017.wefat_table(kv, stimuli.wefat_tests("caliskan2017"), confidence_level=1.5)
+
+
+def test_wefat_interval_contains_r(kv):
+    summary, _ = caliskan2017.wefat_table(kv, stimuli.wefat_tests("caliskan2017"), n_resamples=2_000)
+    assert (summary.pearson_r_ci_low < summary.pearson_r).all()
+    assert (summary.pearson_r < summary.pearson_r_ci_high).all()
+    assert (summary.pearson_r_ci_high <= 1).all()
+
+
+def test_word_sensitivity_uses_the_tables_words(kv, specs, table):
+    spec = {s.id: s for s in specs}["WEAT9"]
+    inf, curve = caliskan2017.word_sensitivity(kv, spec, seed=0, n_draws=200)
+    assert inf.d == pytest.approx(table.set_index("test").loc["WEAT9", "effect_size"], abs=1e-12)
+    assert curve.n_draws == 200 and curve.d == inf.d
+
+
+def test_frequency_proxy_for_the_alphabetical_subset(kv, specs, table):
+    counts, source = caliskan2017.frequency_counts(kv)
+    assert source.startswith("proxy: the frequency order of glove-6b-50d")
+    ref = embeddings.load("glove-6b-50d", progress=False)
+    assert counts["Adam"] == pytest.approx(1.0 / (ref.key_to_index["adam"] + 1))
+    with pytest.warns(WordbiasWarning, match="without a vector or a frequency rank"):
+        freq = caliskan2017.frequency_table(kv, specs, counts=counts, source=source)
+    assert freq.loc[0, "no_rank"] == "gladiola"          # in the 840B subset, not in GloVe 6B
+    assert (freq.rank_source == source).all()
+    notes = caliskan2017.trust_notes(table, freq, *caliskan2017.word_sensitivity(kv, specs[8], n_draws=200), "WEAT9")
+    n_zero = int((table.effect_size_ci_low <= 0).sum())
+    assert f"{n_zero} of 10 include 0" in notes
+    assert f"{int(freq.frequency_flag.sum())} of 10 tests have target sets that differ in frequency" in notes
+
+
+def test_frequency_counts_keeps_a_frequency_ordered_embedding():
+    kv = to_keyed_vectors(["the", "of", "zebra", "apple"], np.eye(4, dtype=np.float32))
+    assert caliskan2017.frequency_counts(kv) == (None, frequency.EMBEDDING_ORDER)
