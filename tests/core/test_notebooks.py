@@ -39,3 +39,46 @@ def test_committed_notebooks_are_clean():
     for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
         nb = json.loads(path.read_text(encoding="utf-8"))
         assert notebooks.clean(copy.deepcopy(nb)) == nb, f"{path.name} is not cleaned"
+
+
+def _cell(tag, lines):
+    return {"cell_type": "code", "metadata": {"tags": [tag]}, "source": lines, "outputs": [], "execution_count": 1}
+
+
+def test_fold_parameters_makes_the_parameters_cell_hold_the_values_run():
+    from wordbias.core.notebooks import fold_parameters
+
+    nb = {"cells": [_cell("parameters", ["embedding = \"glove-840b-caliskan\"   # which vectors\n", "seed = 0\n",
+                                         "lists = [\"a\",\n", "         \"b\"]\n"]),
+                    {"cell_type": "markdown", "metadata": {}, "source": ["text"]},
+                    _cell("injected-parameters", ["# Parameters\n", "embedding = \"/data/mine.w2v.txt\"\n",
+                                                  "seed = 7\n", "lists = [\"c\"]\n", "unknown = 1\n"])]}
+    fold_parameters(nb)
+    assert [c["cell_type"] for c in nb["cells"]] == ["code", "markdown"]       # the injected cell is gone
+    assert "".join(nb["cells"][0]["source"]) == (
+        "embedding = \"/data/mine.w2v.txt\"    # which vectors\n"    # the comment stays in its column
+        "seed = 7\n"
+        "lists = [\"a\",\n         \"b\"]\n"                          # a multi-line value is not edited in place...
+        "lists = [\"c\"]\n"                                           # ...the new value follows it and wins
+        "unknown = 1   # passed to papermill; not a parameter of this notebook\n")
+    # executing the folded cell gives the values papermill injected
+    env = {}
+    exec("".join(nb["cells"][0]["source"]), env)
+    assert (env["embedding"], env["seed"], env["lists"], env["unknown"]) == ("/data/mine.w2v.txt", 7, ["c"], 1)
+
+
+def test_fold_parameters_keeps_the_comment_column_when_the_value_is_shorter():
+    from wordbias.core.notebooks import fold_parameters
+
+    nb = {"cells": [_cell("parameters", ["embedding = \"glove-840b-caliskan\"   # which\n"]),
+                    _cell("injected-parameters", ["embedding = \"x\"\n"])]}
+    line = "".join(fold_parameters(nb)["cells"][0]["source"])
+    assert line == "embedding = \"x\"" + " " * 21 + "# which\n"
+    assert line.index("#") == "embedding = \"glove-840b-caliskan\"   # which\n".index("#")
+
+
+def test_fold_parameters_leaves_a_notebook_without_injected_cell_alone():
+    from wordbias.core.notebooks import fold_parameters
+
+    nb = {"cells": [_cell("parameters", ["seed = 0\n"])]}
+    assert fold_parameters(nb) == {"cells": [_cell("parameters", ["seed = 0\n"])]}

@@ -186,7 +186,14 @@ def test_is_cased_and_label():
     assert emb.is_cased(emb.load("glove-840b-caliskan", progress=False))
     assert not emb.is_cased(emb.load("glove-6b-50d", progress=False))
     assert emb.label("glove-6b-50d") == "glove-6b-50d"
-    assert emb.label("/x/y/GoogleNews-vectors-negative300.bin.gz") == "GoogleNews-vectors-negative300"
+    # a file: its name without extensions and a hash of its absolute path, so labels cannot collide
+    import hashlib
+
+    digest = hashlib.sha256(b"/x/y/GoogleNews-vectors-negative300.bin.gz").hexdigest()[:8]
+    assert emb.label("/x/y/GoogleNews-vectors-negative300.bin.gz") == f"GoogleNews-vectors-negative300-{digest}"
+    labels = {emb.label(p) for p in ("/u/mine.w2v.txt", "/u/mine.w2v.bin", "/v/mine.w2v.txt", "/u/vectors.txt")}
+    assert len(labels) == 4
+    assert emb.label("/u/a b/x?y.txt").startswith("x_y-")   # folder-safe characters only
 
 
 def test_kumo_npy_folder_by_path(tmp_path):

@@ -2,11 +2,14 @@
 
 ``python -m wordbias.core.notebooks NOTEBOOK...`` removes start/end times, durations and execution
 timestamps, and merges stream outputs that the kernel split at random, so that ``make`` regenerates
-byte-identical notebooks from the same parameters.
+byte-identical notebooks from the same parameters. It also folds papermill's injected parameters into the
+notebook's own parameters cell (:func:`fold_parameters`): otherwise the injected cell, below it, would win over
+any value a reader edits in the parameters cell and re-runs.
 """
 
 from __future__ import annotations
 
+import ast
 import json
 import sys
 from pathlib import Path
@@ -38,9 +41,79 @@ def merge_streams(outputs: list) -> list:
     return merged
 
 
+def _source(cell: dict) -> str:
+    src = cell.get("source", "")
+    return "".join(src) if isinstance(src, list) else src
+
+
+def _tagged(cell: dict, tag: str) -> bool:
+    return tag in cell.get("metadata", {}).get("tags", [])
+
+
+def _assignments(text: str) -> dict[str, ast.Assign]:
+    """name -> its (last) top-level single-target assignment in ``text``."""
+    out = {}
+    for node in ast.parse(text).body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            out[node.targets[0].id] = node
+    return out
+
+
+def fold_parameters(nb: dict) -> dict:
+    r"""Move the values of papermill's ``injected-parameters`` cell into the ``parameters`` cell and drop the
+    injected cell (in place): each ``name = value`` of the parameters cell gets the injected value, its comment
+    kept; a name the parameters cell does not define is appended with a comment saying so. A notebook without
+    both cells is returned unchanged.
+
+    Examples
+    --------
+    >>> nb = {"cells": [
+    ...     {"cell_type": "code", "metadata": {"tags": ["parameters"]},
+    ...      "source": ["seed = 0      # the seed\n", "embedding = 'a'\n"]},
+    ...     {"cell_type": "code", "metadata": {"tags": ["injected-parameters"]},
+    ...      "source": ["# Parameters\n", "embedding = \"glove-6b-50d\"\n"]}]}
+    >>> print(_source(fold_parameters(nb)["cells"][0]), end="")
+    seed = 0      # the seed
+    embedding = "glove-6b-50d"
+    >>> len(nb["cells"])
+    1
+    """
+    cells = nb.get("cells", [])
+    params = next((c for c in cells if _tagged(c, "parameters")), None)
+    injected = next((c for c in cells if _tagged(c, "injected-parameters")), None)
+    if params is None or injected is None:
+        return nb
+    text, new = _source(params), _source(injected)
+    values = {name: ast.get_source_segment(new, node.value) for name, node in _assignments(new).items()}
+    lines = text.splitlines(keepends=True)
+    extra = []
+    for name, value in values.items():
+        node = _assignments("".join(lines)).get(name)
+        if node is None or node.lineno != node.end_lineno or node.value.lineno != node.value.end_lineno:
+            extra.append(f"{name} = {value}   # passed to papermill; not a parameter of this notebook\n"
+                         if node is None else f"{name} = {value}\n")
+            continue
+        i = node.lineno - 1
+        line = lines[i]
+        # col offsets are in UTF-8 bytes
+        raw = line.encode("utf-8")
+        head, tail = raw[:node.value.col_offset] + value.encode("utf-8"), raw[node.value.end_col_offset:]
+        comment = tail.lstrip(b" ")
+        if comment.startswith(b"#"):      # keep the comment's column where the new value leaves room
+            tail = b" " * max(2, node.value.end_col_offset + len(tail) - len(comment) - len(head)) + comment
+        lines[i] = (head + tail).decode("utf-8")
+    out = "".join(lines)
+    if extra:
+        out = out + ("" if out.endswith("\n") or not out else "\n") + "".join(extra)
+    params["source"] = out.splitlines(keepends=True)
+    cells.remove(injected)
+    return nb
+
+
 def clean(nb: dict) -> dict:
     """Return ``nb`` without timestamps, durations and random cell ids, with each cell's consecutive stream
-    outputs merged (in place)."""
+    outputs merged and papermill's injected parameters folded into the parameters cell (in place)."""
+    fold_parameters(nb)
     pm = nb.get("metadata", {}).get("papermill", {})
     for key in _VOLATILE + ("input_path", "output_path"):
         pm.pop(key, None)

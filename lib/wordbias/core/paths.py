@@ -15,6 +15,8 @@ DATA = ROOT / "data"
 STIMULI = DATA / "stimuli"
 RESULTS = ROOT / "results"
 FIGURES = ROOT / "figures"
+#: runs on embeddings other than a notebook's committed defaults (``WORDBIAS_RUNS`` moves it; git ignores it)
+RUNS = Path(os.environ.get("WORDBIAS_RUNS", ROOT / "runs"))
 #: caches of slow, deterministic results (features, trained models); ``WORDBIAS_CACHE`` moves it
 CACHE = Path(os.environ.get("WORDBIAS_CACHE", ROOT / ".cache"))
 

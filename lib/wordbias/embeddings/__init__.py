@@ -10,6 +10,7 @@ are re-exported here; use them as ``embeddings.load(...)``.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
 from pathlib import Path
@@ -230,23 +231,30 @@ def available() -> "pandas.DataFrame":  # noqa: F821 - pandas imported lazily
 
 
 def label(name_or_path: str | os.PathLike) -> str:
-    """A short folder-safe label for an embedding: the registry name, or the file name without extensions.
+    """A short folder-safe label for an embedding: the registry name, or, for a file, its name without
+    extensions and a short hash of its absolute path, so that two files never share a label (``mine.w2v.txt``
+    and ``mine.w2v.bin``, or two ``vectors.txt`` in different folders, would otherwise write into one folder).
 
     Examples
     --------
     >>> label("glove-6b-50d")
     'glove-6b-50d'
     >>> label("/data/GoogleNews-vectors-negative300.bin.gz")
-    'GoogleNews-vectors-negative300'
+    'GoogleNews-vectors-negative300-1c192061'
+    >>> label("/data/mine.w2v.txt") != label("/data/mine.w2v.bin")
+    True
     """
     name = str(name_or_path)
     if name in REGISTRY:
         return name
-    base = Path(name).name
+    path = Path(name).expanduser()
+    base = path.name
     for ext in (".gz", ".zip", ".bin", ".txt", ".vec", ".npy"):
         if base.endswith(ext):
             base = base[: -len(ext)]
-    return "".join(c if c.isalnum() or c in "-_." else "_" for c in base) or "embedding"
+    base = "".join(c if c.isalnum() or c in "-_." else "_" for c in base) or "embedding"
+    digest = hashlib.sha256(str(path.absolute()).encode("utf-8")).hexdigest()[:8]
+    return f"{base}-{digest}"
 
 
 # --------------------------------------------------------------------------------------------------
