@@ -16,6 +16,9 @@ export PYTHONHASHSEED := 0
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
+# make keeps its caches (converted embeddings, GAP features, trained models) with the checkout; outside make
+# wordbias uses the platform's per-user cache folder (wordbias.core.paths.cache_dir)
+export WORDBIAS_CACHE ?= $(CURDIR)/.cache
 
 # ---------------------------------------------------------------------------------------------------------
 # Pinned compute kernels (README, "Reproducibility"). numpy, OpenBLAS (numpy's and SciPy's), PyTorch's ATen,

@@ -4,6 +4,13 @@ import numpy as np
 import pytest
 
 
+@pytest.fixture(autouse=True)
+def _private_cache(tmp_path_factory, monkeypatch):
+    """Every test gets its own embedding-cache root (``WORDBIAS_CACHE``), so that no test sees a cache another
+    test (or the user) left, and none writes into the user's per-user cache folder."""
+    monkeypatch.setenv("WORDBIAS_CACHE", str(tmp_path_factory.mktemp("wordbias-cache")))
+
+
 @pytest.fixture
 def tiny():
     """A 2-D embedding whose WEAT values are computed by hand in test_weat.py."""

@@ -81,7 +81,8 @@ def test_concurrent_first_loads(tmp_path):
             bad = [g for g in got if g != expected]
             if bad:
                 failures.append(f"run {run}: {bad}")
-            leftovers = [p.name for p in (folder / E.CACHE_DIRNAME).iterdir() if p.name.startswith(".")]
+            cache = E.cache_dir_for(path)
+            leftovers = [p.name for p in cache.parent.iterdir() if p.name.startswith(f".tmp-{cache.name}-")]
             if leftovers:
                 failures.append(f"run {run}: temporary folders left: {leftovers}")
     finally:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 
 import numpy as np
 import pytest
@@ -17,7 +18,7 @@ def test_cache_created_then_reused(tmp_path, monkeypatch):
     vectors = make_matrix()
     path = write_file(tmp_path / "v.txt", text_bytes(WORDS, vectors, header=False))
     kv1 = E.load(path)
-    cache_dir = tmp_path / ".wordbias-cache" / "v.txt"
+    cache_dir = E.cache_dir_for(tmp_path / "v.txt")
     assert {p.name for p in cache_dir.iterdir()} == {"vectors.npy", "vocab.txt", "meta.json"}
     meta = json.loads((cache_dir / "meta.json").read_text())
     assert meta["source"]["file"] == "v.txt"
@@ -107,3 +108,45 @@ def test_convert_accepts_a_concurrent_conversion_that_finished_first(tmp_path, m
     assert_same(embedding_cache.open_cache(target), WORDS, make_matrix())
     assert (target.stat().st_ino == other_inode) == other_is_complete
     assert not list(tmp_path.glob(".tmp-*")) and not list(tmp_path.glob(".old-*"))
+
+
+def test_caches_live_in_the_user_cache_folder_and_can_be_listed_and_cleared(tmp_path, monkeypatch):
+    root = tmp_path / "cache"
+    monkeypatch.setenv("WORDBIAS_CACHE", str(root))
+    data = tmp_path / "data"
+    data.mkdir()
+    a = write_file(data / "a.txt", text_bytes(WORDS, make_matrix(), header=False))
+    b = write_file(data / "b.txt", text_bytes(WORDS, make_matrix(), header=False))
+    E.load(a, progress=False)
+    E.load(b, progress=False)
+    assert sorted(p.name for p in data.iterdir()) == ["a.txt", "b.txt"]          # nothing beside the files
+    assert E.cache_dir_for(a).parent == root / "embeddings"
+    table = E.list_caches()
+    assert sorted(table.name.str.split("-").str[0]) == ["a.txt", "b.txt"] or table.valid.all()
+    assert table.valid.all() and set(table.source) == {str(a.resolve()), str(b.resolve())}
+    assert (table.bytes > 0).all()
+    # a folder that is not a cache is never removed
+    (root / "embeddings" / "notes").mkdir()
+    (root / "embeddings" / "notes" / "mine.txt").write_text("keep me")
+    removed = E.clear_caches([E.cache_dir_for(a).name])
+    assert removed == [E.cache_dir_for(a)] and not E.cache_dir_for(a).exists() and E.cache_dir_for(b).exists()
+    assert E.clear_caches() == [E.cache_dir_for(b)]
+    assert (root / "embeddings" / "notes" / "mine.txt").read_text() == "keep me"
+    kv = E.load(a, progress=False)                                               # rebuilt from the source
+    assert kv.index_to_key == list(WORDS)
+    with pytest.raises(Exception, match="names must be a list"):
+        E.clear_caches("a.txt")
+
+
+def test_cache_dir_parameter_and_platform_default(tmp_path, monkeypatch):
+    from wordbias.core import paths
+
+    path = write_file(tmp_path / "v.txt", text_bytes(WORDS, make_matrix(), header=False))
+    E.load(path, progress=False, cache_dir=tmp_path / "mine")
+    assert (tmp_path / "mine" / E.cache_dir_for(path).name / "meta.json").exists()
+    monkeypatch.delenv("WORDBIAS_CACHE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    if sys.platform.startswith("linux"):
+        assert paths.cache_dir() == tmp_path / "xdg" / "wordbias"
+    with pytest.raises(Exception, match="cache_dir must be a folder path"):
+        E.load(path, cache_dir=3)

@@ -115,7 +115,7 @@ def test_env_var_folder_is_used(emb_dir, monkeypatch):
     assert table.loc["glove-6b-50d", "available"] and table.loc["glove-840b-caliskan", "available"]
     kv = E.load("glove-twitter-200")
     assert_same(kv, words, vectors)
-    cache_dir = emb_dir / ".wordbias-cache" / "glove-twitter-200"
+    cache_dir = E.registered_cache_dir("glove-twitter-200")
     assert json.loads((cache_dir / "meta.json").read_text())["name"] == "glove-twitter-200"
     # the source may be deleted once converted: the cache is used
     (emb_dir / "glove.twitter.27B.200d.txt").unlink()
@@ -157,7 +157,8 @@ def test_empty_files_are_refused(tmp_path):
         E.load(write_file(tmp_path / "e.bin", b"0 5\n"), cache=False)
     with pytest.raises(EmbeddingFormatError, match=r"e\.vec: no vectors"):
         E.load(write_file(tmp_path / "e.vec", b"0 5\n"))
-    assert not (tmp_path / E.CACHE_DIRNAME / "e.vec").exists()
+    assert not E.cache_dir_for(tmp_path / "e.vec").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["e.bin", "e.vec"]      # nothing written beside them
 
 
 def test_in_memory_vectors_are_writable(tmp_path):
@@ -211,6 +212,6 @@ def test_kumo_npy_folder_by_path(tmp_path):
 def test_all_lists_the_public_api():
     public = {"load", "available", "find_source", "detect_format", "read_vectors", "convert", "open_cache", "save",
               "cache_dir_for", "to_keyed_vectors", "is_cased", "label", "DEFAULT_EMBEDDING", "REGISTRY", "FORMATS",
-              "CACHE_DIRNAME", "EmbeddingSpec", "EmbeddingNotFoundError", "DuplicateWordsWarning"}
+              "cache_root", "list_caches", "clear_caches", "EmbeddingSpec", "EmbeddingNotFoundError", "DuplicateWordsWarning"}
     assert public <= set(E.__all__)
     assert all(hasattr(E, name) for name in E.__all__)

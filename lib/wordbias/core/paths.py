@@ -17,8 +17,25 @@ RESULTS = ROOT / "results"
 FIGURES = ROOT / "figures"
 #: runs on embeddings other than a notebook's committed defaults (``WORDBIAS_RUNS`` moves it; git ignores it)
 RUNS = Path(os.environ.get("WORDBIAS_RUNS", ROOT / "runs"))
-#: caches of slow, deterministic results (features, trained models); ``WORDBIAS_CACHE`` moves it
-CACHE = Path(os.environ.get("WORDBIAS_CACHE", ROOT / ".cache"))
+
+
+def cache_dir() -> Path:
+    """The root of wordbias's caches (converted embeddings, GAP features, trained models), read at each call:
+    ``WORDBIAS_CACHE`` if set, else the platform's per-user cache folder (``platformdirs.user_cache_dir``:
+    ``$XDG_CACHE_HOME/wordbias`` or ``~/.cache/wordbias`` on Linux, ``~/Library/Caches/wordbias`` on macOS,
+    ``%LOCALAPPDATA%\\wordbias\\Cache`` on Windows). The Makefile sets ``WORDBIAS_CACHE`` to the repository's
+    ``.cache/`` so that ``make`` keeps its caches with the checkout. ``wordbias cache list`` / ``clear`` (or
+    :func:`wordbias.embeddings.cache.list_caches`) show and remove them."""
+    env = os.environ.get("WORDBIAS_CACHE")
+    if env:
+        return Path(env).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("wordbias", appauthor=False))
+
+
+#: the cache root when the package was imported (:func:`cache_dir` reads the environment at each call)
+CACHE = cache_dir()
 
 #: environment variables that choose the CPU code paths of numpy, OpenBLAS, torch, oneDNN, MKL and numba
 #: (the Makefile's KERNELS setting); results that depend on float rounding are cached per setting

@@ -20,7 +20,6 @@ from gensim.models import KeyedVectors
 from wordbias.core.cache import CacheRebuiltWarning
 from wordbias.core.errors import CacheError, EmbeddingFormatError, InvalidParameterError
 from wordbias.embeddings.cache import (
-    CACHE_DIRNAME,
     CACHE_VERSION,
     MMAP_MODES,
     check_mmap_mode,
@@ -30,6 +29,9 @@ from wordbias.embeddings.cache import (
     open_cache,
     read_meta,
     registered_cache_dir,
+    list_caches,
+    clear_caches,
+    cache_root,
     save,
 )
 from wordbias.embeddings.formats import FORMATS, check_format, detect_format, kumo_files, read_kumo, zip_member
@@ -52,7 +54,6 @@ __all__ = [
     "DEFAULT_EMBEDDING",
     "ENV_VAR",
     "BUNDLED_DIR",
-    "CACHE_DIRNAME",
     "CACHE_VERSION",
     "FORMATS",
     "REGISTRY",
@@ -72,6 +73,9 @@ __all__ = [
     "open_cache",
     "save",
     "cache_dir_for",
+    "cache_root",
+    "list_caches",
+    "clear_caches",
     "to_keyed_vectors",
     "is_cased",
     "label",
@@ -89,6 +93,7 @@ def load(
     member: str | None = None,
     mmap_mode: str | None = "r",
     zero_vectors: str = "error",
+    cache_dir: str | os.PathLike | None = None,
 ) -> KeyedVectors:
     """Load a registered embedding (by name) or any embedding file or cache folder (by path).
 
@@ -113,6 +118,9 @@ def load(
     zero_vectors
         ``"error"`` (default): an all-zero vector in a parsed file is an
         :class:`~wordbias.core.errors.EmbeddingFormatError` (it has no direction); ``"keep"``: keep it.
+    cache_dir
+        The folder for the converted caches (default :func:`wordbias.embeddings.cache.cache_root`:
+        ``WORDBIAS_CACHE``/embeddings, else the platform's per-user cache folder).
 
     Returns
     -------
@@ -136,9 +144,11 @@ def load(
     :class:`~wordbias.core.errors.EmbeddingFormatError` (a ValueError) naming the file and the line (text)
     or byte offset (binary) at fault.
 
-    A text or binary source is parsed once into a cache folder (:mod:`wordbias.embeddings.cache`):
-    ``<embeddings_dir>/.wordbias-cache/<name>/`` for a registered name, ``<folder>/.wordbias-cache/<file
-    name>/`` beside a file given by path. It is verified on every open (sizes, shape, dtype, checksums:
+    A text or binary source is parsed once into a cache folder (:mod:`wordbias.embeddings.cache`) under
+    ``cache_dir`` (default: ``embeddings/`` in :func:`wordbias.core.paths.cache_dir`, that is
+    ``WORDBIAS_CACHE`` or the platform's per-user cache folder, ``~/.cache/wordbias`` on Linux):
+    ``<name>/`` for a registered name, ``<file name>-<hash of its path>/`` for a file given by path; nothing is
+    written beside the user's file. ``wordbias cache list`` and ``wordbias cache clear`` show and remove them. It is verified on every open (sizes, shape, dtype, checksums:
     :func:`wordbias.embeddings.cache.verify`), rebuilt when damaged (with a
     :class:`~wordbias.core.cache.CacheRebuiltWarning`) or when the source's size, modification time or
     content changes, used alone when a registered source has been deleted (a damaged one then raises
@@ -162,12 +172,14 @@ def load(
             f"not {name_or_path!r} ({type(name_or_path).__name__})"
         )
     check_mmap_mode(mmap_mode)
+    if cache_dir is not None and not isinstance(cache_dir, (str, os.PathLike)):
+        raise InvalidParameterError(f"cache_dir must be a folder path or None, not {type(cache_dir).__name__}")
     if zero_vectors not in ("error", "keep"):
         raise InvalidParameterError(f"zero_vectors must be 'error' or 'keep'; not {zero_vectors!r}")
     key = os.fspath(name_or_path)
     if isinstance(name_or_path, str) and key in REGISTRY:
         return _load_registered(REGISTRY[key], cache=cache, progress=progress, mmap_mode=mmap_mode,
-                                zero_vectors=zero_vectors)
+                                zero_vectors=zero_vectors, cache_dir=cache_dir)
     path = Path(key).expanduser()
     if not path.exists():
         raise FileNotFoundError(
@@ -184,7 +196,7 @@ def load(
         member = zip_member(path, member)
     if not cache:
         return read_keyed_vectors(path, format=fmt, member=member, progress=progress, zero_vectors=zero_vectors)
-    return load_cached(path, cache_dir_for(path, member=member), fmt, member, progress, mmap_mode,
+    return load_cached(path, cache_dir_for(path, member=member, cache_dir=cache_dir), fmt, member, progress, mmap_mode,
                        zero_vectors=zero_vectors)
 
 
@@ -263,7 +275,7 @@ def label(name_or_path: str | os.PathLike) -> str:
 
 
 def _load_registered(spec: EmbeddingSpec, *, cache: bool, progress: bool, mmap_mode: str | None,
-                     zero_vectors: str = "error") -> KeyedVectors:
+                     zero_vectors: str = "error", cache_dir=None) -> KeyedVectors:
     """Load a registered embedding from its package, the bundled data or the user folder."""
     if spec.source == "package":
         kv = _load_kumo(spec, mmap_mode)
@@ -274,16 +286,17 @@ def _load_registered(spec: EmbeddingSpec, *, cache: bool, progress: bool, mmap_m
         kv = read_keyed_vectors(path, format=spec.format, progress=progress, dim=spec.dim,
                                 zero_vectors=zero_vectors)
     else:
-        kv = _load_user(spec, cache=cache, progress=progress, mmap_mode=mmap_mode, zero_vectors=zero_vectors)
+        kv = _load_user(spec, cache=cache, progress=progress, mmap_mode=mmap_mode, zero_vectors=zero_vectors,
+                        cache_dir=cache_dir)
     if kv.vector_size != spec.dim:
         raise ValueError(f"{spec.name}: expected {spec.dim}-d vectors, got {kv.vector_size}-d")
     return kv
 
 
 def _load_user(spec: EmbeddingSpec, *, cache: bool, progress: bool, mmap_mode: str | None,
-               zero_vectors: str = "error") -> KeyedVectors:
+               zero_vectors: str = "error", cache_dir=None) -> KeyedVectors:
     """Load one of the full embeddings from the user folder, via its cache."""
-    cache_dir = registered_cache_dir(spec.name)
+    cache_dir = registered_cache_dir(spec.name, cache_dir=cache_dir)
     path = existing_source(spec)
     if path is None:
         if cache and cache_dir.exists():

@@ -35,6 +35,7 @@ import time
 import warnings
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Sequence
 
 import numpy as np
 from gensim.models import KeyedVectors
@@ -47,15 +48,17 @@ from wordbias.embeddings.keyed_vectors import to_keyed_vectors
 from wordbias.embeddings.reader import parse_into, read_keyed_vectors
 
 __all__ = [
-    "CACHE_DIRNAME",
     "CACHE_VERSION",
     "MMAP_MODES",
     "convert",
     "open_cache",
     "verify",
     "save",
+    "cache_root",
     "cache_dir_for",
     "registered_cache_dir",
+    "list_caches",
+    "clear_caches",
     "load_cached",
     "read_meta",
     "source_fingerprint",
@@ -63,7 +66,6 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-CACHE_DIRNAME = ".wordbias-cache"
 CACHE_VERSION = 2
 #: The memory-map modes accepted: read-only or in memory. Writable maps ("r+", "w+", "c") are refused: they
 #: would write through to (or empty) the cache, or the files of an installed package.
@@ -368,16 +370,79 @@ def save(kv: KeyedVectors, cache_dir: str | os.PathLike, *, name: str | None = N
     return cache_dir
 
 
-def cache_dir_for(path: str | os.PathLike, *, member: str | None = None) -> Path:
-    """The cache folder of an embedding file given by path: ``<folder>/.wordbias-cache/<file name>``."""
-    path = Path(path)
-    label = path.name if member is None else f"{path.name}__{member.replace('/', '_')}"
-    return path.parent / CACHE_DIRNAME / label
+def cache_root(cache_dir: str | os.PathLike | None = None) -> Path:
+    """The folder holding the embedding caches: ``cache_dir`` if given, else ``<wordbias cache>/embeddings``
+    (:func:`wordbias.core.paths.cache_dir`: ``WORDBIAS_CACHE`` or the platform's per-user cache folder)."""
+    return Path(cache_dir).expanduser() if cache_dir is not None else paths.cache_dir() / "embeddings"
 
 
-def registered_cache_dir(name: str) -> Path:
-    """The cache folder of registered embedding ``name``: ``<embeddings_dir>/.wordbias-cache/<name>``."""
-    return paths.embeddings_dir() / CACHE_DIRNAME / name
+def cache_dir_for(path: str | os.PathLike, *, member: str | None = None,
+                  cache_dir: str | os.PathLike | None = None) -> Path:
+    """The cache folder of an embedding file given by path: ``<cache root>/<file name>-<hash>``, the hash
+    (8 hex digits of SHA-256) of the file's absolute path, so that two files of the same name in different
+    folders never share a cache; ``__<member>`` is added for a member of a ``.zip``.
+
+    Examples
+    --------
+    >>> cache_dir_for("/data/mine.txt", cache_dir="/c").as_posix()
+    '/c/mine.txt-bcb93623'
+    >>> cache_dir_for("/data/v.zip", member="a/b.txt", cache_dir="/c").name
+    'v.zip__a_b.txt-c910293e'
+    """
+    path = Path(path).expanduser()
+    digest = hashlib.sha256(str(path.absolute()).encode("utf-8")).hexdigest()[:8]
+    name = path.name if member is None else f"{path.name}__{member.replace('/', '_')}"
+    return cache_root(cache_dir) / f"{name}-{digest}"
+
+
+def registered_cache_dir(name: str, *, cache_dir: str | os.PathLike | None = None) -> Path:
+    """The cache folder of registered embedding ``name``: ``<cache root>/<name>``."""
+    return cache_root(cache_dir) / name
+
+
+def list_caches(cache_dir: str | os.PathLike | None = None) -> "pandas.DataFrame":  # noqa: F821
+    """The embedding caches under :func:`cache_root`: one row per folder with ``folder``, ``name`` (the
+    registered name or the source file), ``source`` (the source file's path when it was converted from one),
+    ``shape``, ``bytes`` (on disk), ``created`` and ``valid`` (a complete cache of this version; else the
+    folder is damaged, of an older version, or a leftover of an interrupted write)."""
+    import pandas as pd
+
+    root = cache_root(cache_dir)
+    rows = []
+    for folder in sorted(root.iterdir()) if root.is_dir() else ():
+        if not folder.is_dir():
+            continue
+        meta = read_meta(folder)
+        size = sum(f.stat().st_size for f in folder.rglob("*") if f.is_file())
+        src = (meta or {}).get("source") or {}
+        rows.append({"folder": str(folder), "name": (meta or {}).get("name") or folder.name,
+                     "source": src.get("path") if isinstance(src, dict) else None,
+                     "shape": "x".join(map(str, (meta or {}).get("shape", []))) or None, "bytes": size,
+                     "created": (meta or {}).get("created"), "valid": meta is not None})
+    return pd.DataFrame(rows, columns=["folder", "name", "source", "shape", "bytes", "created", "valid"])
+
+
+def clear_caches(names: Sequence[str] | None = None, *, cache_dir: str | os.PathLike | None = None) -> list[Path]:
+    """Remove embedding caches under :func:`cache_root` (all of them, or the folders whose ``name`` or folder
+    name is in ``names``) and return the folders removed. Only folders that hold a cache's files
+    (``meta.json``, ``vectors``/``vocab`` files) or are a writer's leftovers are removed; anything else under the
+    root is left alone. The next load rebuilds a cache from its source."""
+    import shutil
+
+    if names is not None and (isinstance(names, str) or not all(isinstance(n, str) for n in names)):
+        raise InvalidParameterError(f"names must be a list of cache names, not {names!r}")
+    table = list_caches(cache_dir)
+    removed = []
+    for row in table.itertuples():
+        folder = Path(row.folder)
+        if names is not None and row.name not in names and folder.name not in names:
+            continue
+        ours = {p.name for p in folder.iterdir()} & {_META_FILE, VECTORS_FILE, VOCAB_FILE}
+        if not ours and not folder.name.startswith("."):
+            continue
+        shutil.rmtree(folder)
+        removed.append(folder)
+    return removed
 
 
 def load_cached(

@@ -1,0 +1,473 @@
+"""The ``wordbias`` command: the papers' tests on your own embedding or word lists, as one tidy table.
+
+``wordbias weat``, ``report`` and ``compare`` run the batteries of :mod:`wordbias.battery` and write
+``tidy.csv`` (the schema of :mod:`wordbias.core.tidy`), ``summary.html`` and figures into ``--out``, with a
+short table on stdout; ``wordbias lists`` shows the word lists shipped (with their citations), a user's file
+(checked) or the template of the YAML format (:mod:`wordbias.datasets.user_lists`). Progress bars go to
+stderr; ``--quiet`` silences them and the table. Exit status: 0 done, 1 the run failed (one line
+``wordbias: error: ...`` on stderr; ``--debug`` shows the traceback), 2 a usage error.
+
+Examples
+--------
+>>> main(["--version"])                 # doctest: +ELLIPSIS
+wordbias ...
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import textwrap
+import traceback
+import warnings
+from pathlib import Path
+
+__all__ = ["main", "build_parser"]
+
+PROG = "wordbias"
+
+_EXAMPLES = """\
+examples:
+  wordbias lists                                   the batteries and word lists shipped, with citations
+  wordbias lists caliskan2017                      a battery's tests and words
+  wordbias lists --template > my_lists.yaml        start your own lists from the commented template
+  wordbias lists my_lists.yaml                     check your file and show its tests
+  wordbias weat glove-6b-50d --out out/weat        Caliskan et al.'s ten WEATs on a registered embedding
+  wordbias weat vectors.txt --lists my_lists.yaml --out out/mine
+                                                   your lists on your word2vec/GloVe/fastText file
+  wordbias report vectors.bin --out out/report     every static test of the four papers + summary.html
+  wordbias compare a.txt b.txt --out out/ab        one table and a heat map across embeddings
+
+EMBEDDING is a registered name (see wordbias.embeddings.available()) or a path to a word2vec (text or
+binary), GloVe or fastText .vec file, plain, .gz or .zip. Results: DIR/tidy.csv (one row per test: effect
+size, 95% interval, p one- and two-sided with their method, Holm and Benjamini-Hochberg adjusted p, the
+words dropped), DIR/summary.html, figures. Exit status: 0 ok, 1 the run failed, 2 usage error.
+"""
+
+
+# --------------------------------------------------------------------------------------------------
+# argument parsing
+# --------------------------------------------------------------------------------------------------
+
+def _nonnegative(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an integer, not {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, not {value}")
+    return value
+
+
+def _positive(minimum: int):
+    def parse(text: str) -> int:
+        value = _nonnegative(text)
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be >= {minimum}, not {value}")
+        return value
+    parse.__name__ = "integer"
+    return parse
+
+
+def _common() -> argparse.ArgumentParser:
+    """The options every command takes."""
+    p = argparse.ArgumentParser(add_help=False)
+    g = p.add_argument_group("common options")
+    g.add_argument("--seed", type=_nonnegative, default=0, help="seed of every random step (default 0)")
+    g.add_argument("--n-permutations", type=_positive(1), default=100_000, metavar="N",
+                   help="Monte Carlo draws of a permutation test when it cannot be counted exactly (default 100000)")
+    g.add_argument("--n-resamples", type=_positive(2), default=10_000, metavar="N",
+                   help="bootstrap resamples of each interval (default 10000)")
+    g.add_argument("-q", "--quiet", action="store_true", help="no progress bars and no table on stdout")
+    g.add_argument("--debug", action="store_true", help="show the traceback of an error")
+    return p
+
+
+def _run_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--out", required=True, metavar="DIR",
+                   help="folder for tidy.csv, summary.html and figures (created; never the repository's "
+                        "results/ or figures/)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``wordbias`` argument parser (subcommands ``weat``, ``report``, ``compare``, ``lists``).
+
+    Examples
+    --------
+    >>> args = build_parser().parse_args(["weat", "glove-6b-50d", "--out", "o", "--seed", "3"])
+    >>> args.command, args.embedding, args.battery, args.seed, args.n_permutations
+    ('weat', 'glove-6b-50d', None, 3, 100000)
+    """
+    from wordbias import __version__
+
+    fmt = argparse.RawDescriptionHelpFormatter
+    parser = argparse.ArgumentParser(
+        prog=PROG, formatter_class=fmt, epilog=_EXAMPLES,
+        description="Measure social bias in word embeddings with the tests of Caliskan et al. (2017), the "
+                    "racial bias report, Swinger et al. (2019), Ethayarajh et al. (2019) and Kurita et al. "
+                    "(2019), on the papers' word lists or your own.")
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    common = _common()
+
+    p = sub.add_parser("weat", parents=[common], formatter_class=fmt,
+                       help="WEATs of a battery or of your own lists on one embedding",
+                       description="Run WEATs (Caliskan et al. 2017) on one embedding: d with its 95%% BCa "
+                                   "bootstrap interval, the permutation p (one- and two-sided, method named), "
+                                   "Holm and Benjamini-Hochberg adjusted p over the battery, and every word "
+                                   "dropped.",
+                       epilog="examples:\n  wordbias weat glove-6b-50d --out out/weat\n"
+                              "  wordbias weat GoogleNews-vectors-negative300.bin.gz --variant word2vec --out out/w2v\n"
+                              "  wordbias weat vectors.txt --lists my_lists.yaml --out out/mine\n")
+    p.add_argument("embedding", metavar="EMBEDDING", help="a registered name or a path to an embedding file")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--battery", choices=["caliskan2017"], default=None,
+                       help="a shipped battery (default caliskan2017)")
+    which.add_argument("--lists", metavar="FILE.yaml", help="your own word lists (see `wordbias lists --template`)")
+    p.add_argument("--variant", choices=["glove", "original", "word2vec"], default=None,
+                   help="Caliskan et al.'s word lists: as run on GloVe (default), as printed, or as run on "
+                        "word2vec (Table S1); never guessed from the file name")
+    p.add_argument("--case-fold", choices=["auto", "on", "off"], default="auto",
+                   help="fold case when looking words up: auto (default) folds for an uncased vocabulary")
+    p.add_argument("--label", help="the embedding's name in the outputs (default: the registered name or the "
+                                   "file name)")
+    _run_options(p)
+
+    p = sub.add_parser("report", parents=[common], formatter_class=fmt,
+                       help="every static-embedding test of the four papers, with an HTML summary",
+                       description="Every test of the four papers that applies to a static embedding: "
+                                   "Caliskan et al.'s WEATs and WEFATs, the racial report's direction tests and "
+                                   "direct bias, RIPA on the gender pairs, and a UBE run scaled to the "
+                                   "vocabulary; one tidy table and a one-page HTML summary with a forest plot.",
+                       epilog="example:\n  wordbias report vectors.txt --out out/report\n")
+    p.add_argument("embedding", metavar="EMBEDDING", help="a registered name or a path to an embedding file")
+    p.add_argument("--label", help="the embedding's name in the outputs")
+    p.add_argument("--no-ube", action="store_true", help="leave out the UBE run (the slowest part)")
+    _run_options(p)
+
+    p = sub.add_parser("compare", parents=[common], formatter_class=fmt,
+                       help="the report's battery across embeddings: one table and a heat map",
+                       description="The report's tests on each embedding, stacked into one tidy table, with a "
+                                   "heat map (test x embedding, effect sizes with their intervals).",
+                       epilog="example:\n  wordbias compare glove-6b-50d mine.w2v.txt --out out/compare\n")
+    p.add_argument("embeddings", metavar="EMBEDDING", nargs="+", help="two or more names or paths")
+    p.add_argument("--no-ube", action="store_true", help="leave out the UBE runs")
+    _run_options(p)
+
+    p = sub.add_parser("lists", parents=[common], formatter_class=fmt,
+                       help="the batteries and word lists shipped, a lists file, or the YAML template",
+                       description="Without NAME: the batteries shipped, with their citations. With a battery "
+                                   "NAME: its tests and words. With a path to your YAML file: the file checked "
+                                   "and its tests shown. --template: the commented template of the format.",
+                       epilog="examples:\n  wordbias lists\n  wordbias lists kurita2019\n"
+                              "  wordbias lists --template > my_lists.yaml\n  wordbias lists my_lists.yaml\n")
+    p.add_argument("name", nargs="?", metavar="NAME", help="a battery name or a path to your YAML lists")
+    p.add_argument("--template", action="store_true", help="print the template of the YAML format (and its path)")
+    p.add_argument("--variant", choices=["glove", "original", "word2vec"], default="glove",
+                   help="which Caliskan lists to show (default glove)")
+    return parser
+
+
+# --------------------------------------------------------------------------------------------------
+# helpers
+# --------------------------------------------------------------------------------------------------
+
+class _RunError(Exception):
+    """An error of the command itself (bad output folder, a module missing), shown as one line."""
+
+
+def _label(name_or_path: str) -> str:
+    """The embedding's label in outputs: the registered name, else the file name with its extensions
+    (``mine.w2v.txt`` and ``mine.w2v.bin`` stay apart)."""
+    from wordbias.embeddings import REGISTRY
+
+    if name_or_path in REGISTRY:
+        return name_or_path
+    return Path(name_or_path).name or str(name_or_path)
+
+
+def _labels(names: list[str]) -> list[str]:
+    """Labels for several embeddings, the full path as given where file names collide."""
+    labels = [_label(n) for n in names]
+    if len(set(names)) != len(names):
+        dup = sorted({n for n in names if names.count(n) > 1})
+        raise _RunError(f"the same embedding is given twice: {dup}")
+    return [n if labels.count(lab) > 1 else lab for n, lab in zip(names, labels)]
+
+
+def _out_dir(out: str) -> Path:
+    """The output folder, created; the repository's results/ and figures/ are refused."""
+    from wordbias.core import paths
+
+    path = Path(out).expanduser()
+    resolved = path.resolve()
+    for protected in (paths.RESULTS, paths.FIGURES):
+        protected = Path(protected).resolve()
+        if resolved == protected or protected in resolved.parents:
+            raise _RunError(f"--out {out} is inside {protected}, which holds the committed results; "
+                            "choose another folder")
+    if path.exists() and not path.is_dir():
+        raise _RunError(f"--out {out} exists and is not a folder")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def _load(name_or_path: str, quiet: bool):
+    from wordbias import embeddings
+
+    return embeddings.load(name_or_path, progress=not quiet)
+
+
+def _fmt(x, digits: int = 3) -> str:
+    import math
+
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return ""
+    try:
+        import pandas as pd
+
+        if x is pd.NA:
+            return ""
+    except ImportError:  # pragma: no cover
+        pass
+    x = float(x)
+    if x != 0 and abs(x) < 10 ** -digits:
+        return f"{x:.1e}"
+    return f"{x:.{digits}f}"
+
+
+def short_table(frame) -> str:
+    """The few columns of a tidy table shown on stdout: test, sizes, effect size with its interval, p, the
+    adjusted p and the number of words dropped."""
+    import pandas as pd
+
+    several = frame["embedding"].nunique(dropna=True) > 1
+    rows = []
+    for _, r in frame.iterrows():
+        sizes = "/".join(str(int(v)) for v in (r.n_x, r.n_y, r.n_a, r.n_b) if v is not pd.NA and not pd.isna(v))
+        ci = f"[{_fmt(r.ci_low, 2)}, {_fmt(r.ci_high, 2)}]" if pd.notna(r.ci_low) and pd.notna(r.ci_high) else ""
+        effect = f"{r.effect_size_name}={_fmt(r.effect_size)}" if pd.notna(r.effect_size) else "not run"
+        dropped = r.dropped if isinstance(r.dropped, str) else ""
+        n_dropped = sum(len(part.split(":", 1)[-1].split()) for part in dropped.split(";") if part.strip())
+        row = {"test": r.test, "n": sizes, "effect": effect, "95% CI": ci,
+               "p": _fmt(r.p_value, 4) + (f" ({r.p_method})" if pd.notna(r.p_method) else ""),
+               "p two-sided": _fmt(r.p_two_sided, 4), "p Holm": _fmt(r.p_holm, 4), "dropped": n_dropped or ""}
+        rows.append({"embedding": r.embedding, **row} if several else row)
+    if not rows:
+        return "(no tests)"
+    return pd.DataFrame(rows).to_string(index=False)
+
+
+def _write_outputs(frame, out: Path, title: str, *, heatmap: bool = False) -> list[Path]:
+    """tidy.csv, then summary.html (and the heat map) where the battery's summary modules are present."""
+    from wordbias.core import tidy
+
+    written = [tidy.write_tidy(frame, out / "tidy.csv")]
+    if heatmap:
+        from wordbias.battery import compare as _compare
+        from wordbias.core import figures
+
+        fig = _compare.heatmap(frame)
+        fig = getattr(fig, "figure", fig)
+        written += figures.save(fig, out, "heatmap")
+        import matplotlib.pyplot as plt
+
+        plt.close(fig)
+    from wordbias.battery import summary
+
+    path = out / "summary.html"
+    result = summary.write_html(frame, path, title=title)
+    written.append(Path(result) if isinstance(result, (str, os.PathLike)) else path)
+    return written
+
+
+def _finish(frame, written: list[Path], args) -> None:
+    if args.quiet:
+        return
+    print(short_table(frame))
+    print()
+    print("wrote " + ", ".join(str(p) for p in written))
+
+
+# --------------------------------------------------------------------------------------------------
+# commands
+# --------------------------------------------------------------------------------------------------
+
+def _cmd_weat(args) -> int:
+    from wordbias.battery import static
+    from wordbias.datasets import stimuli, user_lists
+
+    if args.lists is not None:
+        if args.variant is not None:
+            raise _RunError("--variant picks Caliskan et al.'s lists; it does not apply to --lists")
+        lists = user_lists.read_user_lists(args.lists)
+        if not lists.weat:
+            raise _RunError(f"{args.lists} has no WEATs (a 'weat' list); `wordbias weat` runs WEATs")
+        if lists.wefat:
+            print(f"wordbias: note: the {len(lists.wefat)} WEFAT(s) of {args.lists} are not run by `wordbias "
+                  "weat` (only its WEATs)", file=sys.stderr)
+        specs, battery, paper = list(lists.weat), f"user:{lists.battery}", "user"
+        title = f"{lists.battery} ({Path(args.lists).name})"
+    else:
+        variant = args.variant or "glove"
+        specs, paper = stimuli.weat_tests("caliskan2017", variant=variant), "caliskan2017"
+        battery = "caliskan2017" if variant == "glove" else f"caliskan2017:{variant}"
+        title = f"Caliskan et al. (2017) WEATs, {variant} lists"
+    out = _out_dir(args.out)
+    label = args.label or _label(args.embedding)
+    kv = _load(args.embedding, args.quiet)
+    case_fold = {"auto": None, "on": True, "off": False}[args.case_fold]
+    frame = static.weat_battery(kv, specs, label=label, battery=battery, paper=paper, seed=args.seed,
+                                n_permutations=args.n_permutations, n_resamples=args.n_resamples,
+                                case_fold=case_fold, progress=not args.quiet)
+    written = _write_outputs(frame, out, f"wordbias weat: {title} on {label}")
+    _finish(frame, written, args)
+    return 0
+
+
+def _cmd_report(args) -> int:
+    from wordbias.battery import static
+
+    out = _out_dir(args.out)
+    label = args.label or _label(args.embedding)
+    kv = _load(args.embedding, args.quiet)
+    frame = static.report(kv, label=label, seed=args.seed, n_permutations=args.n_permutations,
+                          n_resamples=args.n_resamples, ube=not args.no_ube, progress=not args.quiet)
+    written = _write_outputs(frame, out, f"wordbias report on {label}")
+    _finish(frame, written, args)
+    return 0
+
+
+def _cmd_compare(args) -> int:
+    from wordbias.battery import compare
+
+    if len(args.embeddings) < 2:
+        raise _RunError("compare needs two or more embeddings (use `wordbias report` for one)")
+    labels = _labels(args.embeddings)
+    out = _out_dir(args.out)
+    loaded = {lab: _load(name, args.quiet) for lab, name in zip(labels, args.embeddings)}
+    frame = compare.compare(loaded, seed=args.seed, n_permutations=args.n_permutations,
+                            n_resamples=args.n_resamples, ube=not args.no_ube, progress=not args.quiet)
+    written = _write_outputs(frame, out, "wordbias compare: " + ", ".join(labels), heatmap=True)
+    _finish(frame, written, args)
+    return 0
+
+
+def _wrap(words, width: int = 100, limit: int = 60) -> str:
+    words = list(words)
+    text = " ".join(words[:limit]) + (f" ... ({len(words) - limit} more)" if len(words) > limit else "")
+    return textwrap.fill(text, width=width, initial_indent="      ", subsequent_indent="      ")
+
+
+def _print_sets(rows) -> None:
+    """Print a battery's sets grouped by test (rows: dicts with test, title, set, set_name, words, note)."""
+    last = None
+    for r in rows:
+        if r["test"] != last:
+            print(f"\n{r['test']}: {r['title']}")
+            last = r["test"]
+        print(f"  {r['set']}  {r['set_name']} ({len(r['words'])} words)"
+              + (f"  [{r['note']}]" if isinstance(r.get("note"), str) and r["note"] else ""))
+        if r["words"]:
+            print(_wrap(r["words"]))
+
+
+def _cmd_lists(args) -> int:
+    from wordbias.datasets import user_lists
+
+    if args.template:
+        if args.name:
+            raise _RunError("give either NAME or --template, not both")
+        print(f"# wordbias word-list template: {user_lists.TEMPLATE}")
+        print(user_lists.TEMPLATE.read_text(encoding="utf-8"), end="")
+        return 0
+    if args.name is None:
+        table = user_lists.batteries()
+        for _, r in table.iterrows():
+            print(f"{r['name']}  ({r['n_tests']} tests or lists)")
+            print(textwrap.fill(r["contents"], width=100, initial_indent="  ", subsequent_indent="  "))
+            print(textwrap.fill("citation: " + r["citation"], width=100, initial_indent="  ",
+                                subsequent_indent="    "))
+            print()
+        print("Your own lists: `wordbias lists --template > my_lists.yaml`, edit, then "
+              "`wordbias weat EMBEDDING --lists my_lists.yaml --out DIR`.")
+        return 0
+    if args.name in user_lists.BATTERIES:
+        table = user_lists.battery_words(args.name, variant=args.variant)
+        citation = user_lists.batteries().set_index("name").loc[args.name, "citation"]
+        print(f"{args.name}" + (f" (variant {args.variant})" if args.name == "caliskan2017" else ""))
+        print(textwrap.fill("citation: " + citation, width=100, subsequent_indent="  "))
+        _print_sets(table.to_dict("records"))
+        return 0
+    path = Path(args.name)
+    if path.suffix.lower() in (".yaml", ".yml") or path.exists():
+        lists = user_lists.read_user_lists(path)
+        print(f"{path}: battery {lists.battery!r}, {len(lists.weat)} WEAT(s), {len(lists.wefat)} WEFAT(s): valid")
+        if lists.citation:
+            print(textwrap.fill("citation: " + lists.citation, width=100, subsequent_indent="  "))
+        rows = []
+        for s in lists.weat:
+            rows += [{"test": s.id, "title": s.title, "set": r, "set_name": s.names[r], "words": getattr(s, r)}
+                     for r in ("X", "Y", "A", "B")]
+        for s in lists.wefat:
+            rows += [{"test": s.id, "title": s.title, "set": r, "set_name": r, "words": getattr(s, r),
+                      "note": f"property: {s.property.name}" if r == "W" else None} for r in ("W", "A", "B")]
+        _print_sets(rows)
+        return 0
+    raise _RunError(f"unknown battery {args.name!r}; shipped: {', '.join(user_lists.BATTERIES)} "
+                    "(or give the path of your YAML lists)")
+
+
+_COMMANDS = {"weat": _cmd_weat, "report": _cmd_report, "compare": _cmd_compare, "lists": _cmd_lists}
+
+
+def _message(exc: BaseException) -> str:
+    msg = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
+    msg = " ".join(line.strip() for line in msg.splitlines() if line.strip()) or type(exc).__name__
+    return msg
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the ``wordbias`` command with ``argv`` (default ``sys.argv[1:]``) and return the exit status:
+    0 done, 1 the run failed (``wordbias: error: ...`` on stderr), 2 a usage error (argparse's message).
+
+    Examples
+    --------
+    >>> main(["lists", "no-such-battery"])
+    1
+    """
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:          # --help, --version (0) and usage errors (2)
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        with warnings.catch_warnings():
+            if args.quiet:
+                warnings.simplefilter("ignore", category=FutureWarning)
+            return _COMMANDS[args.command](args)
+    except KeyboardInterrupt:
+        print("wordbias: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:            # stdout closed early (`wordbias lists | head`): stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)   # as the Python docs advise (signal module, SIGPIPE)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+    except ModuleNotFoundError as exc:
+        if args.debug:
+            traceback.print_exc()
+        name = exc.name or ""
+        hint = (" (this command needs the battery modules of this version of wordbias)"
+                if name.startswith("wordbias") else "")
+        print(f"wordbias: error: {_message(exc)}{hint}", file=sys.stderr)
+        return 1
+    except Exception as exc:  # noqa: BLE001 - the command's boundary: one line, or the traceback with --debug
+        if args.debug:
+            traceback.print_exc()
+        print(f"wordbias: error: {_message(exc)}", file=sys.stderr)
+        return 1

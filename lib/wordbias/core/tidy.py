@@ -1,0 +1,309 @@
+"""One tidy results table for every test the package runs: one row per test, the same columns everywhere.
+
+The command (``wordbias weat/report/compare``), the batteries (:mod:`wordbias.battery`) and the notebooks
+write their results in this schema, so a WEAT of Caliskan et al. (2017), a direction test of the racial bias
+report, RIPA, UBE or a Kurita log-probability score can be stacked, filtered and compared across embeddings
+(a "tidy" table in Wickham's sense: one observation, a test, per row; Wickham 2014, "Tidy data", *Journal of
+Statistical Software* 59(10), https://doi.org/10.18637/jss.v059.i10).
+
+Columns (:data:`COLUMNS`, in this order; NA where a measure has no such thing):
+
+* ``embedding`` the embedding's or model's label; ``paper`` (:data:`PAPERS`); ``battery`` (``caliskan2017``,
+  ``user:<file stem>``...); ``test`` (``WEAT1``, ``WEFAT2``, ``explicit``, ``RIPA:<pairs>``...); ``title``;
+  ``measure`` (:data:`MEASURES`)
+* ``n_x``, ``n_y``, ``n_a``, ``n_b``: words used per set (nullable integers)
+* ``statistic_name``, ``statistic``, ``effect_size_name`` (``d``, ``r``, ``cos``, ``ripa``...), ``effect_size``
+* ``ci_low``, ``ci_high``, ``ci_level``, ``ci_method``: the interval of the effect size
+* ``p_value``, ``alternative`` (``greater``, ``less``, ``two-sided``, as SciPy), ``p_method``, ``p_two_sided``
+* ``p_holm``, ``p_bh``, ``p_family``: Holm and Benjamini–Hochberg adjusted p over the named family
+  (:func:`adjust_family`, via :func:`wordbias.core.multiple.adjust`)
+* ``dropped`` (``"X: w1 w2; A: w3"``: words dropped as unknown or balanced out, ``""`` when none),
+  ``seed``, ``n_permutations``, ``n_resamples``, ``wordbias_version``, ``note``
+
+Files (:func:`write_tidy`, :func:`read_tidy`) are CSV with floats written as ``"%.6g"`` (six significant
+digits, as the committed results; far finer than the Monte Carlo error of any p or interval here) and
+missing values as ``NA`` (R's and pandas' spelling), so ``""`` (no word dropped) and NA (the measure drops
+no words) stay apart. Reading a written file and writing it again gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from wordbias.core.cache import atomic_file
+from wordbias.core.errors import InvalidParameterError
+from wordbias.core.multiple import adjust
+
+__all__ = ["COLUMNS", "DTYPES", "PAPERS", "MEASURES", "ALTERNATIVES", "FLOAT_FORMAT", "tidy_frame", "check_tidy",
+           "adjust_family", "dropped_text", "write_tidy", "read_tidy"]
+
+COLUMNS: tuple[str, ...] = (
+    "embedding", "paper", "battery", "test", "title", "measure",
+    "n_x", "n_y", "n_a", "n_b",
+    "statistic_name", "statistic", "effect_size_name", "effect_size",
+    "ci_low", "ci_high", "ci_level", "ci_method",
+    "p_value", "alternative", "p_method", "p_two_sided", "p_holm", "p_bh", "p_family",
+    "dropped", "seed", "n_permutations", "n_resamples", "wordbias_version", "note",
+)
+
+_INT = ("n_x", "n_y", "n_a", "n_b", "seed", "n_permutations", "n_resamples")
+_FLOAT = ("statistic", "effect_size", "ci_low", "ci_high", "ci_level", "p_value", "p_two_sided", "p_holm", "p_bh")
+#: the dtype of each column: pandas' nullable ``string`` and ``Int64``, and ``float64`` (NaN as NA)
+DTYPES: dict[str, str] = {c: "Int64" if c in _INT else "float64" if c in _FLOAT else "string" for c in COLUMNS}
+
+#: the values of ``paper`` (``user``: a user's own word lists)
+PAPERS = ("caliskan2017", "swinger2019", "kurita2019", "racial_bias_report", "ethayarajh2019", "user")
+#: the values of ``measure``
+MEASURES = ("weat", "wefat", "direction", "direct_bias", "ripa", "ube", "mlm_log_prob", "contextual_weat", "sc_weat")
+#: the values of ``alternative`` (SciPy's names)
+ALTERNATIVES = ("greater", "less", "two-sided")
+#: how :func:`write_tidy` writes floats by default: six significant digits
+FLOAT_FORMAT = "%.6g"
+_NA = "NA"
+_P_COLUMNS = ("p_value", "p_two_sided", "p_holm", "p_bh")
+_KEY = ("embedding", "battery", "test", "measure")
+
+
+def _version() -> str:
+    from wordbias import __version__
+
+    return __version__
+
+
+def _column(name: str, values: list) -> pd.Series:
+    """``values`` as the column ``name`` with its dtype, or an error naming the column and the bad value."""
+    dtype = DTYPES[name]
+    values = [pd.NA if v is None or (isinstance(v, float) and np.isnan(v)) or v is pd.NA else v for v in values]
+    try:
+        if dtype == "string":
+            bad = [v for v in values if v is not pd.NA and not isinstance(v, str)]
+            if bad:
+                raise TypeError(f"{bad[0]!r} ({type(bad[0]).__name__}) is not a string")
+            return pd.Series(pd.array(values, dtype="string"), name=name)
+        if dtype == "Int64":
+            bad = [v for v in values if v is not pd.NA
+                   and (isinstance(v, (bool, np.bool_)) or not float(v).is_integer())]
+            if bad:
+                raise TypeError(f"{bad[0]!r} is not an integer")
+            return pd.Series(pd.array([v if v is pd.NA else int(v) for v in values], dtype="Int64"), name=name)
+        bad = [v for v in values if v is not pd.NA and (isinstance(v, (bool, np.bool_, str)))]
+        if bad:
+            raise TypeError(f"{bad[0]!r} is not a number")
+        return pd.Series(np.array([np.nan if v is pd.NA else float(v) for v in values], dtype=np.float64), name=name)
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise InvalidParameterError(f"tidy column {name!r} ({dtype}): {exc}") from None
+
+
+def tidy_frame(rows: Iterable[Mapping]) -> pd.DataFrame:
+    """The tidy table of ``rows`` (one mapping per test): columns in :data:`COLUMNS` order with :data:`DTYPES`,
+    missing keys as NA, ``wordbias_version`` filled with this package's version where not given.
+
+    A key that is not a column is an error naming it (a misspelt ``pvalue`` would otherwise vanish); the
+    result is checked by :func:`check_tidy`.
+
+    Examples
+    --------
+    >>> t = tidy_frame([{"embedding": "glove-6b-50d", "paper": "user", "battery": "user:mine", "test": "t1",
+    ...                  "measure": "weat", "n_x": 8, "effect_size_name": "d", "effect_size": 1.25,
+    ...                  "p_value": 0.001, "alternative": "greater", "dropped": ""}])
+    >>> t.shape, t.columns[:4].tolist(), str(t["n_x"].dtype), t.loc[0, "effect_size"], t.loc[0, "n_y"]
+    ((1, 31), ['embedding', 'paper', 'battery', 'test'], 'Int64', np.float64(1.25), <NA>)
+    >>> tidy_frame([{"test": "t1", "pvalue": 0.5}])
+    Traceback (most recent call last):
+    ...
+    wordbias.core.errors.InvalidParameterError: tidy row 0 has keys that are not tidy columns: ['pvalue'] (the columns are embedding, paper, battery, test, title, measure, n_x, n_y, n_a, n_b, statistic_name, statistic, effect_size_name, effect_size, ci_low, ci_high, ci_level, ci_method, p_value, alternative, p_method, p_two_sided, p_holm, p_bh, p_family, dropped, seed, n_permutations, n_resamples, wordbias_version, note)
+    """
+    if isinstance(rows, (str, bytes, Mapping)) or not isinstance(rows, Iterable):
+        raise InvalidParameterError(f"rows must be an iterable of mappings (one per test), not {type(rows).__name__}")
+    rows = list(rows)
+    known = set(COLUMNS)
+    for i, row in enumerate(rows):
+        if not isinstance(row, Mapping):
+            raise InvalidParameterError(f"tidy row {i} must be a mapping of column to value, not {type(row).__name__}")
+        unknown = [k for k in row if k not in known]
+        if unknown:
+            raise InvalidParameterError(f"tidy row {i} has keys that are not tidy columns: {unknown} "
+                                        f"(the columns are {', '.join(COLUMNS)})")
+    version = _version()
+    data = {}
+    for c in COLUMNS:
+        values = [row.get(c) for row in rows]
+        if c == "wordbias_version":
+            values = [version if v is None or v is pd.NA else v for v in values]
+        data[c] = _column(c, values)
+    frame = pd.DataFrame(data, columns=list(COLUMNS))
+    check_tidy(frame)
+    return frame
+
+
+def check_tidy(frame: pd.DataFrame) -> pd.DataFrame:
+    """Check that ``frame`` is a tidy results table and return it; otherwise raise
+    :class:`~wordbias.core.errors.InvalidParameterError` naming what is wrong.
+
+    Checked: the columns (names and order), their dtypes, the known ``paper``, ``measure`` and
+    ``alternative`` values, p-values in [0, 1], ``ci_level`` in (0, 1), ``ci_low <= ci_high``, set sizes and
+    counts >= 0, and one row per (embedding, battery, test, measure).
+
+    Examples
+    --------
+    >>> check_tidy(tidy_frame([]))["test"].tolist()
+    []
+    >>> check_tidy(tidy_frame([{"test": "a"}]).drop(columns="note"))
+    Traceback (most recent call last):
+    ...
+    wordbias.core.errors.InvalidParameterError: not a tidy table: columns missing: ['note']
+    """
+    if not isinstance(frame, pd.DataFrame):
+        raise InvalidParameterError(f"a tidy table is a pandas DataFrame, not {type(frame).__name__}")
+    cols = list(frame.columns)
+    missing = [c for c in COLUMNS if c not in cols]
+    extra = [c for c in cols if c not in COLUMNS]
+    if missing or extra:
+        parts = ([f"columns missing: {missing}"] if missing else []) + ([f"unknown columns: {extra}"] if extra else [])
+        raise InvalidParameterError("not a tidy table: " + "; ".join(parts))
+    if cols != list(COLUMNS):
+        raise InvalidParameterError(f"not a tidy table: columns out of order; expected {list(COLUMNS)}")
+    wrong = {c: str(frame[c].dtype) for c in COLUMNS if str(frame[c].dtype) != DTYPES[c]}
+    if wrong:
+        raise InvalidParameterError("not a tidy table: wrong dtypes " + ", ".join(
+            f"{c}: {d} (expected {DTYPES[c]})" for c, d in wrong.items()))
+    for col, allowed in (("paper", PAPERS), ("measure", MEASURES), ("alternative", ALTERNATIVES)):
+        bad = sorted(set(frame[col].dropna()) - set(allowed))
+        if bad:
+            raise InvalidParameterError(f"tidy column {col!r} holds {bad}; allowed: {', '.join(allowed)} (or NA)")
+    for col in _P_COLUMNS:
+        v = frame[col]
+        bad = v[v.notna() & ~((v >= 0) & (v <= 1))]
+        if len(bad):
+            raise InvalidParameterError(f"tidy column {col!r} must hold p-values in [0, 1]; rows {bad.index.tolist()[:10]}"
+                                        f" hold {bad.tolist()[:10]}")
+    level = frame["ci_level"]
+    bad = level[level.notna() & ~((level > 0) & (level < 1))]
+    if len(bad):
+        raise InvalidParameterError(f"tidy column 'ci_level' must be in (0, 1); rows {bad.index.tolist()[:10]}")
+    lo, hi = frame["ci_low"], frame["ci_high"]
+    bad = frame.index[(lo > hi).to_numpy()]
+    if len(bad):
+        raise InvalidParameterError(f"tidy rows {bad.tolist()[:10]} have ci_low > ci_high")
+    for col in ("n_x", "n_y", "n_a", "n_b", "seed", "n_permutations", "n_resamples"):
+        v = frame[col]
+        bad = v[v.notna() & (v < 0)]
+        if len(bad):
+            raise InvalidParameterError(f"tidy column {col!r} must be >= 0; rows {bad.index.tolist()[:10]}")
+    key = frame[list(_KEY)].astype(object).where(frame[list(_KEY)].notna(), None)
+    dup = key.duplicated(keep=False)
+    if dup.any():
+        rows = [tuple(r) for r in key[dup].drop_duplicates().itertuples(index=False)][:5]
+        raise InvalidParameterError(f"tidy table has several rows for the same {'/'.join(_KEY)}: {rows}")
+    return frame
+
+
+def adjust_family(frame: pd.DataFrame, family: str) -> pd.DataFrame:
+    """A copy of ``frame`` with ``p_holm``, ``p_bh`` and ``p_family`` filled over the rows that have a
+    ``p_value`` (the family), by Holm (1979) and Benjamini–Hochberg (1995)
+    (:func:`wordbias.core.multiple.adjust`); rows without a p get NA in the three columns.
+
+    Examples
+    --------
+    >>> t = tidy_frame([{"test": "a", "p_value": 0.01}, {"test": "b", "p_value": 0.04}, {"test": "c"}])
+    >>> a = adjust_family(t, "my battery")
+    >>> a["p_holm"].tolist()[:2], a["p_bh"].tolist()[:2], a["p_family"].tolist()   # m = 2: Holm 2·0.01, 1·0.04
+    ([0.02, 0.04], [0.02, 0.04], ['my battery', 'my battery', <NA>])
+    """
+    check_tidy(frame)
+    out = frame.copy()
+    has_p = out["p_value"].notna().to_numpy()
+    out["p_holm"] = np.nan
+    out["p_bh"] = np.nan
+    out["p_family"] = pd.array([pd.NA] * len(out), dtype="string")
+    if has_p.any():
+        result = adjust(out.loc[has_p, "p_value"].to_numpy(), [str(i) for i in range(int(has_p.sum()))], family=family)
+        out.loc[has_p, "p_holm"] = result.p_holm
+        out.loc[has_p, "p_bh"] = result.p_bh
+        out.loc[has_p, "p_family"] = family
+    return out
+
+
+def dropped_text(dropped: Mapping[str, Iterable[str]]) -> str:
+    """The ``dropped`` cell for words dropped per set: ``"X: w1 w2; A: w3"``, sets in the given order, sets
+    with no dropped word left out, ``""`` when none.
+
+    Examples
+    --------
+    >>> dropped_text({"X": ["aster", "clover"], "Y": [], "A": ("caress",)})
+    'X: aster clover; A: caress'
+    >>> dropped_text({})
+    ''
+    """
+    return "; ".join(f"{k}: {' '.join(map(str, v))}" for k, v in dropped.items() if v and len(list(v)))
+
+
+def write_tidy(frame: pd.DataFrame, path: str | os.PathLike, *, float_format: str | None = FLOAT_FORMAT) -> Path:
+    """Write a tidy table (checked first) to ``path`` as CSV, atomically (a reader never sees half a file).
+
+    Floats are written with ``float_format`` (default ``"%.6g"``, six significant digits; ``None``: the
+    shortest text that reads back as the same float), missing values as ``NA``, text quoted where needed.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "tidy.csv"
+    >>> _ = write_tidy(tidy_frame([{"test": "t", "effect_size": 1.23456789, "dropped": ""}]), path)
+    >>> line = path.read_text().splitlines()[1]
+    >>> "1.23457" in line, line.startswith("NA,NA,NA,t,")
+    (True, True)
+    """
+    check_tidy(frame)
+    path = Path(path)
+    with atomic_file(path) as tmp:
+        frame.to_csv(tmp, index=False, float_format=float_format, na_rep=_NA, quoting=csv.QUOTE_MINIMAL,
+                     lineterminator="\n", encoding="utf-8")
+    return path
+
+
+def read_tidy(path: str | os.PathLike) -> pd.DataFrame:
+    """Read a tidy table written by :func:`write_tidy`, with its dtypes, and check it.
+
+    Only ``NA`` is read as missing (an empty text cell stays ``""``); a file whose columns are not
+    :data:`COLUMNS` is refused, naming the file.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "tidy.csv"
+    >>> t = tidy_frame([{"test": "t", "effect_size": 0.5, "n_x": 8, "dropped": ""}])
+    >>> back = read_tidy(write_tidy(t, path))
+    >>> back.equals(t), back.loc[0, "dropped"], back.loc[0, "note"]
+    (True, '', <NA>)
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"no tidy results file at {path}")
+    raw = pd.read_csv(path, dtype=str, keep_default_na=False, na_values=[_NA], encoding="utf-8")
+    try:
+        cols = list(raw.columns)
+        if cols != list(COLUMNS):
+            missing = [c for c in COLUMNS if c not in cols]
+            extra = [c for c in cols if c not in COLUMNS]
+            raise InvalidParameterError(f"columns are not the tidy columns (missing: {missing}; unknown: {extra})"
+                                        if missing or extra else "columns out of order")
+        data = {}
+        for c in COLUMNS:
+            values = raw[c].tolist()
+            if DTYPES[c] != "string":
+                try:
+                    values = [v if v is pd.NA or (isinstance(v, float) and np.isnan(v)) else
+                              (int(v) if DTYPES[c] == "Int64" else float(v)) for v in values]
+                except ValueError as exc:
+                    raise InvalidParameterError(f"tidy column {c!r}: {exc}") from None
+            data[c] = _column(c, values)
+        frame = pd.DataFrame(data, columns=list(COLUMNS))
+        return check_tidy(frame)
+    except InvalidParameterError as exc:
+        raise InvalidParameterError(f"{path}: {exc}") from None
