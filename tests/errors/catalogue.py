@@ -52,3 +52,85 @@ def check(case: Case) -> None:
     kind, detail = outcome(case)
     want = "clear error" if case.error is not None else "warning"
     assert kind == want, f"{case.id}: expected {want} ({(case.error or case.warning).__name__} ~ {case.match!r}); got {kind}: {detail}"
+
+
+# --------------------------------------------------------------------------------------------------
+# issue 14: the report's cosine-bias bootstrap, the two-sample effect-size bootstrap, Kurita's attribute test
+# (the calls import their modules lazily, so importing this file stays cheap; run by a test module that
+# adds CASES_UNCERTAINTY_REPORT_MLM to its parametrize list)
+# --------------------------------------------------------------------------------------------------
+
+def _direction_sets(dim: int = 4):
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    return [rng.normal(size=(n, dim)) for n in (5, 6, 7, 8)]
+
+
+def _direction_ci(*sets, **kw):
+    from wordbias.measures.bootstrap import direction_bootstrap_from_vectors
+
+    return lambda: direction_bootstrap_from_vectors(*(sets or _direction_sets()), **kw)
+
+
+def _effect_ci(s_a=(0.5, 0.9, 0.7, 0.4), s_b=(0.1, -0.2, 0.3, 0.0), **kw):
+    from wordbias.measures.bootstrap import effect_size_bootstrap
+
+    return lambda: effect_size_bootstrap(list(s_a), list(s_b), **kw)
+
+
+def _attribute_test(**kw):
+    def call():
+        from wordbias.measures.mlm import attribute_test
+
+        return attribute_test([0.5, 0.9, 0.7, 0.4], [0.1, -0.2, 0.3, 0.0], **kw)
+    return call
+
+
+def _uncertainty_cases() -> list[Case]:
+    import numpy as np
+
+    from wordbias.core.errors import DegenerateSetError, InvalidParameterError
+
+    T1, T2, A1, A2 = _direction_sets()
+    U = "uncertainty"
+    return [
+        Case(U, "direction bootstrap: empty A1", _direction_ci(T1, T2, np.empty((0, 4)), A2), DegenerateSetError,
+             match=r"set A1 is empty"),
+        Case(U, "direction bootstrap: a zero vector in T2", _direction_ci(T1, np.vstack([T2[:1], np.zeros(4)]), A1, A2),
+             DegenerateSetError, match=r"set T2: zero vector\(s\) at row\(s\) \[1\]"),
+        Case(U, "direction bootstrap: A1 of 3 dimensions, the others 4", _direction_ci(T1, T2, A1[:, :3], A2),
+             InvalidParameterError, match=r"different dimensions: \{'T1': 4, 'T2': 4, 'A1': 3, 'A2': 4\}"),
+        Case(U, "direction bootstrap: one vector (1-D) for A1", _direction_ci(T1, T2, A1[0], A2), InvalidParameterError,
+             match=r"set A1: expected a 2-D array"),
+        Case(U, "direction bootstrap: inf in A2", _direction_ci(T1, T2, A1, np.full((2, 4), np.inf)),
+             InvalidParameterError, match=r"set A2 holds non-finite values"),
+        Case(U, "direction bootstrap: n_resamples 0", _direction_ci(n_resamples=0), InvalidParameterError,
+             match=r"n_resamples must be >= 2"),
+        Case(U, "direction bootstrap: method 'bca'", _direction_ci(method="bca"), InvalidParameterError,
+             match=r"method must be one of 'BCa', 'percentile', 'basic'; not 'bca'"),
+        Case(U, "direction bootstrap: resample A3", _direction_ci(resample=("A1", "A3")), InvalidParameterError,
+             match=r"resample must be one of 'T1', 'T2', 'A1', 'A2'"),
+        Case(U, "direction bootstrap: one word in a resampled set", _direction_ci(T1, T2, A1[:1], A2),
+             DegenerateSetError, match=r"set A1 has 1 word: resampling it changes nothing"),
+        Case(U, "direction bootstrap: mean(A1) = mean(A2)", _direction_ci(T1, T2, A1, A1 + 0.0), DegenerateSetError,
+             match=r"zero direction has no cosine"),
+        Case(U, "effect-size bootstrap: one score in s_a", _effect_ci(s_a=(1.0,)), DegenerateSetError,
+             match=r"s_a has 1 score\(s\)"),
+        Case(U, "effect-size bootstrap: all scores equal", _effect_ci(s_a=(1.0, 1.0), s_b=(1.0, 1.0)),
+             DegenerateSetError, match=r"every score of s_a and s_b is 1.0: the effect size is undefined"),
+        Case(U, "effect-size bootstrap: NaN score", _effect_ci(s_b=(0.1, float("nan"))), InvalidParameterError,
+             match=r"s_b holds non-finite scores at positions \[1\]"),
+        Case(U, "effect-size bootstrap: confidence_level 95", _effect_ci(confidence_level=95), InvalidParameterError,
+             match=r"confidence_level must be < 1"),
+        Case(U, "attribute_test n_resamples 1", _attribute_test(n_resamples=1), InvalidParameterError,
+             match=r"n_resamples must be 0 \(no interval\) or an integer >= 2, not 1"),
+        Case(U, "attribute_test method 'bca'", _attribute_test(method="bca"), InvalidParameterError,
+             match=r"method must be one of 'BCa', 'percentile', 'basic'; not 'bca'"),
+        Case(U, "racial report table1 n_resamples 1", lambda: __import__(
+             "wordbias.papers.racial_bias_report", fromlist=["table1"]).table1({}, n_resamples=1),
+             InvalidParameterError, match=r"n_resamples must be >= 2, not 1"),
+    ]
+
+
+CASES_UNCERTAINTY_REPORT_MLM = _uncertainty_cases()

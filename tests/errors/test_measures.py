@@ -65,9 +65,9 @@ CASES_MEASURES = [
          match=r"n_permutations must be an integer, not 1\.5"),
     Case(M, "direction test seed -1", lambda: report.direction_permutation_test(T1, T2, A1, A2, seed=-1),
          InvalidParameterError, match=r"seed must be an integer >= 0"),
-    Case(M, "racial notebook -p seed abc", lambda: report.check_parameters(["glove-6b-50d"], 10_000, "abc"),
+    Case(M, "racial notebook -p seed abc", lambda: report.check_parameters("glove-6b-50d", [], 10_000, "abc"),
          InvalidParameterError, match=r"seed must be .* not 'abc'"),
-    Case(M, "racial notebook -p n_permutations 1e4", lambda: report.check_parameters(["glove-6b-50d"], 1e4, 0),
+    Case(M, "racial notebook -p n_permutations 1e4", lambda: report.check_parameters("glove-6b-50d", [], 1e4, 0),
          InvalidParameterError, match=r"n_permutations must be an integer, not 10000\.0"),
 ]
 

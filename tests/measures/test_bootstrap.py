@@ -253,3 +253,191 @@ def test_wefat_bootstrap_from_result_and_bad_input():
         bs.wefat_bootstrap_from_vectors(W, A, B, prop[:-1])
     with pytest.raises(InvalidParameterError, match="resample"):
         bs.wefat_bootstrap_from_vectors(W, A, B, prop, resample="X")
+
+
+# --------------------------------------------------------------------------------------------------
+# two samples of scores (Kurita's attribute test)
+# --------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("method", ["percentile", "BCa", "basic"])
+def test_effect_size_bootstrap_equals_scipy_with_brute_force_statistic(method):
+    rng = np.random.default_rng(4)
+    a, b = rng.normal(0.5, 1, 7), rng.normal(0, 1, 9)
+    got = bs.effect_size_bootstrap(a, b, n_resamples=300, method=method, seed=5)
+
+    def stat(x, y):                          # one resample at a time, the public weat.effect_size
+        return np.array([weat.effect_size(x, y), np.mean(x) - np.mean(y)])
+
+    ref = sps.bootstrap((a, b), stat, n_resamples=300, vectorized=False, method=method, rng=np.random.default_rng(5))
+    for i, r in enumerate((got.effect_size, got.statistic)):
+        assert r.low == pytest.approx(ref.confidence_interval.low[i], rel=1e-10)
+        assert r.high == pytest.approx(ref.confidence_interval.high[i], rel=1e-10)
+        assert r.standard_error == pytest.approx(ref.standard_error[i], rel=1e-10)
+    assert got.effect_size.estimate == pytest.approx(weat.effect_size(a, b))
+    assert got.statistic.estimate == pytest.approx(a.mean() - b.mean())
+    assert got.sizes == (7, 9) and got.statistic.statistic == "mean_difference"
+    assert got.effect_size.resampled == ("a", "b")
+
+
+def test_effect_size_bootstrap_percentile_by_hand_and_as_a_weat():
+    a, b = np.array([0.5, 0.9, 0.7, 0.4]), np.array([0.1, -0.2, 0.3, 0.0])
+    got = bs.effect_size_bootstrap(a, b, n_resamples=400, method="percentile", seed=2)
+    # sum of squared deviations from 0.3375 is 0.93875: d = 0.575 / sqrt(0.93875 / 7)
+    assert got.effect_size.estimate == pytest.approx(0.575 / np.sqrt(0.93875 / 7), rel=1e-12)
+    rng = np.random.default_rng(2)                                         # SciPy's draws: a, then b
+    ia, ib = rng.integers(0, 4, (400, 4)), rng.integers(0, 4, (400, 4))
+    d = [weat.effect_size(a[i], b[j]) for i, j in zip(ia, ib)]
+    assert got.effect_size.low == pytest.approx(np.percentile(d, 2.5), rel=1e-12)
+    assert got.effect_size.high == pytest.approx(np.percentile(d, 97.5), rel=1e-12)
+    # the same resamples as WEAT's bootstrap with the scores as the associations s(w, A, B) (one column
+    # A holding the scores, B zero) and only the targets resampled: the same d; s(X, Y, A, B) = 4 x mean difference
+    C = np.column_stack([np.concatenate([a, b]), np.zeros(8)])
+    w = bs.weat_bootstrap_from_cosines(C, 4, 1, n_resamples=400, method="percentile", resample="XY", seed=2)
+    assert (w.effect_size.low, w.effect_size.high) == pytest.approx((got.effect_size.low, got.effect_size.high))
+    assert (w.statistic.low / 4, w.statistic.high / 4) == pytest.approx((got.statistic.low, got.statistic.high))
+
+
+def test_effect_size_bootstrap_seeded_and_bad_input():
+    a, b = [0.5, 0.9, 0.7, 0.4], [0.1, -0.2, 0.3, 0.0]
+    assert bs.effect_size_bootstrap(a, b, n_resamples=200, seed=1) == bs.effect_size_bootstrap(a, b, n_resamples=200,
+                                                                                                seed=1)
+    assert bs.effect_size_bootstrap(a, b, n_resamples=200, seed=1) != bs.effect_size_bootstrap(a, b, n_resamples=200,
+                                                                                                seed=2)
+    with pytest.raises(DegenerateSetError, match="s_a has 1 score"):
+        bs.effect_size_bootstrap([1.0], b)
+    with pytest.raises(DegenerateSetError, match="every score of s_a and s_b is 1.0"):
+        bs.effect_size_bootstrap([1.0, 1.0], [1.0, 1.0])
+    with pytest.raises(InvalidParameterError, match="non-finite"):
+        bs.effect_size_bootstrap(a, [0.1, np.nan])
+    with pytest.raises(InvalidParameterError, match="1-D"):
+        bs.effect_size_bootstrap(np.ones((2, 2)), b)
+    with pytest.raises(InvalidParameterError, match="n_resamples"):
+        bs.effect_size_bootstrap(a, b, n_resamples=1)
+    with pytest.raises(InvalidParameterError, match="method"):
+        bs.effect_size_bootstrap(a, b, method="BCA")
+    with pytest.raises(InvalidParameterError, match="ddof"):
+        bs.effect_size_bootstrap(a, b, ddof=2)
+
+
+# --------------------------------------------------------------------------------------------------
+# the cosine of two mean-difference directions (the racial bias report)
+# --------------------------------------------------------------------------------------------------
+
+def direction_problem(n=(5, 6, 7, 8), dim=30, seed=0):
+    rng = np.random.default_rng(seed)
+    u = np.eye(dim)[0] * 1.5
+    return tuple(rng.normal(size=(k, dim)) + sign * u for k, sign in zip(n, (1, -1, 1, -1)))
+
+
+def brute_cosine(T1, T2, A1, A2):
+    r, s = A1.mean(0) - A2.mean(0), T1.mean(0) - T2.mean(0)
+    return r @ s / np.linalg.norm(r) / np.linalg.norm(s)
+
+
+def test_span_coordinates_keep_inner_products():
+    mats = direction_problem()
+    Z = bs._span_coordinates(mats)
+    assert [z.shape for z in Z] == [(5, 26), (6, 26), (7, 26), (8, 26)]     # 26 words < 30 dimensions
+    X, ZZ = np.vstack(mats), np.vstack(Z)
+    np.testing.assert_allclose(ZZ @ ZZ.T, X @ X.T, atol=1e-10)
+    low = direction_problem(dim=3)
+    assert all(z is m for z, m in zip(bs._span_coordinates(low), low))      # already fewer dimensions than words
+
+
+def test_resampled_mean_difference_cosine_equals_brute_force():
+    mats = direction_problem()
+    rng = np.random.default_rng(1)
+    idx = [rng.integers(0, len(m), (40, len(m))) for m in mats]
+    got = bs.resampled_mean_difference_cosine(*mats, *idx)
+    got_span = bs.resampled_mean_difference_cosine(*bs._span_coordinates(mats), *idx)
+    ref = [brute_cosine(*(m[i[r]] for m, i in zip(mats, idx))) for r in range(40)]
+    np.testing.assert_allclose(got, ref, atol=1e-12)
+    np.testing.assert_allclose(got_span, ref, atol=1e-12)
+    # a resample with mean(A1*) = mean(A2*) has no direction: NaN
+    same = np.ones((2, 3))
+    assert np.isnan(bs.resampled_mean_difference_cosine(np.eye(3)[:1], np.eye(3)[1:2], same, same, [0], [0], [0], [0]))
+
+
+@pytest.mark.parametrize("method", ["percentile", "BCa", "basic"])
+@pytest.mark.parametrize("resample", [("T1", "T2", "A1", "A2"), ("A1", "A2")])
+def test_direction_interval_equals_scipy_with_brute_force_statistic(method, resample):
+    mats = direction_problem()
+    sets = dict(zip(bs.DIRECTION_SETS, mats))
+    got = bs.direction_bootstrap_from_vectors(*mats, n_resamples=300, method=method, resample=resample, seed=7)
+
+    def stat(*idx):                          # on the vectors themselves, one resample at a time
+        m = dict(sets)
+        m.update({k: sets[k][np.asarray(i, int)] for k, i in zip(resample, idx)})
+        return brute_cosine(m["T1"], m["T2"], m["A1"], m["A2"])
+
+    ref = sps.bootstrap(tuple(np.arange(len(sets[k])) for k in resample), stat, n_resamples=300, vectorized=False,
+                        method=method, rng=np.random.default_rng(7))
+    assert got.low == pytest.approx(ref.confidence_interval.low, rel=1e-10)
+    assert got.high == pytest.approx(ref.confidence_interval.high, rel=1e-10)
+    assert got.standard_error == pytest.approx(ref.standard_error, rel=1e-10)
+    assert got.estimate == pytest.approx(brute_cosine(*mats))
+    assert got.statistic == "cosine_bias" and got.resampled == resample and got.n_undefined == 0
+
+
+def test_direction_percentile_by_hand_and_the_report():
+    from wordbias.papers import racial_bias_report as report
+
+    mats = direction_problem()
+    got = bs.direction_bootstrap_from_vectors(*mats, n_resamples=500, method="percentile", seed=3)
+    rng = np.random.default_rng(3)
+    idx = [rng.integers(0, len(m), size=(500, len(m))) for m in mats]
+    c = [brute_cosine(*(m[i[r]] for m, i in zip(mats, idx))) for r in range(500)]
+    assert got.low == pytest.approx(np.percentile(c, 2.5), rel=1e-10)
+    assert got.high == pytest.approx(np.percentile(c, 97.5), rel=1e-10)
+    assert got.estimate == pytest.approx(report.direction_permutation_test(*mats, n_permutations=10).cosine)
+    # normalize=True is the bootstrap of the unit vectors
+    unit = [m / np.linalg.norm(m, axis=1, keepdims=True) for m in mats]
+    a = bs.direction_bootstrap_from_vectors(*mats, n_resamples=300, normalize=True, seed=1)
+    b = bs.direction_bootstrap_from_vectors(*unit, n_resamples=300, seed=1)
+    assert (a.estimate, a.low, a.high) == pytest.approx((b.estimate, b.low, b.high), rel=1e-10)
+    # batch= (SciPy's) draws the resamples batch by batch: other draws, the same distribution
+    big = bs.direction_bootstrap_from_vectors(*mats, n_resamples=4000, seed=1)
+    batched = bs.direction_bootstrap_from_vectors(*mats, n_resamples=4000, seed=1, batch=500)
+    assert batched.estimate == big.estimate and batched.low != big.low
+    assert batched.standard_error == pytest.approx(big.standard_error, rel=0.1)
+
+
+def test_direction_bootstrap_seeded_and_deterministic():
+    mats = direction_problem()
+    a = bs.direction_bootstrap_from_vectors(*mats, n_resamples=400, seed=11)
+    assert a == bs.direction_bootstrap_from_vectors(*mats, n_resamples=400, seed=11)
+    assert a == bs.direction_bootstrap_from_vectors(*mats, n_resamples=400, seed=np.random.default_rng(11))
+    assert a.low != bs.direction_bootstrap_from_vectors(*mats, n_resamples=400, seed=12).low
+    assert a.method == "BCa" and a.confidence_level == 0.95 and a.low < a.estimate < a.high
+
+
+def test_direction_bootstrap_bad_input():
+    T1, T2, A1, A2 = direction_problem(dim=4)
+    f = bs.direction_bootstrap_from_vectors
+    with pytest.raises(DegenerateSetError, match="set A1 is empty"):
+        f(T1, T2, np.empty((0, 4)), A2)
+    with pytest.raises(DegenerateSetError, match=r"set T2: zero vector\(s\) at row\(s\) \[1\]"):
+        f(T1, np.vstack([T2[:1], np.zeros(4)]), A1, A2)
+    with pytest.raises(DegenerateSetError, match="set T2: zero"):
+        f(T1, np.vstack([T2[:1], np.zeros(4)]), A1, A2, normalize=True)
+    with pytest.raises(InvalidParameterError, match="different dimensions"):
+        f(T1, T2, A1[:, :3], A2)
+    with pytest.raises(InvalidParameterError, match="2-D"):
+        f(T1, T2, A1[0], A2)
+    with pytest.raises(InvalidParameterError, match="non-finite"):
+        f(T1, T2, A1, np.full((2, 4), np.inf))
+    with pytest.raises(InvalidParameterError, match="n_resamples"):
+        f(T1, T2, A1, A2, n_resamples=0)
+    with pytest.raises(InvalidParameterError, match="method must be one of 'BCa'"):
+        f(T1, T2, A1, A2, method="bca")
+    with pytest.raises(InvalidParameterError, match="resample"):
+        f(T1, T2, A1, A2, resample=("A1", "A3"))
+    with pytest.raises(InvalidParameterError, match="normalize"):
+        f(T1, T2, A1, A2, normalize="yes")
+    with pytest.raises(InvalidParameterError, match="batch"):
+        f(T1, T2, A1, A2, batch=0)
+    with pytest.raises(DegenerateSetError, match="set A1 has 1 word"):
+        f(T1, T2, A1[:1], A2)
+    assert f(T1, T2, A1[:1], A2, resample=("T1", "T2", "A2"), n_resamples=100).resampled == ("T1", "T2", "A2")
+    with pytest.raises(DegenerateSetError, match="zero direction"):
+        f(T1, T2, A1, A1 + 0.0)

@@ -264,3 +264,50 @@ def test_attribute_test_alternatives():
     assert undefined.p is None and undefined.alternative == "less"
     with pytest.raises(ValueError, match="alternative"):
         mlm.attribute_test(a, b, alternative="bigger")
+
+
+# --------------------------------------------------------------------------------------------------
+# issue 14: the two-sided p and the bootstrap interval of the effect size over the attribute words
+# --------------------------------------------------------------------------------------------------
+
+def test_attribute_test_two_sided_p_and_interval_by_hand():
+    a, b = np.array([0.5, 0.9, 0.7, 0.4]), np.array([0.1, -0.2, 0.3, 0.0])
+    t = mlm.attribute_test(a, b, A=list("abcd"), B=list("efgh"))
+    # the earlier numbers unchanged: exact p = 1/70, d = 0.575 / sd(8 scores, ddof 1)
+    assert t.p_value == 1 / 70 and t.effect_size == pytest.approx(0.575 / np.sqrt(0.93875 / 7))
+    assert t.p_two_sided == 2 / 70                        # 2 x min(1/70, 70/70)
+    flipped = mlm.attribute_test(b, a)
+    assert flipped.p_value == 1.0 and flipped.p_two_sided == 2 / 70
+    two = mlm.attribute_test(a, b, alternative="two-sided")
+    assert two.p_two_sided == two.p_value == 2 / 70
+    # the interval resamples A and B separately (seeded by seed): percentile by hand with SciPy's draws
+    pct = mlm.attribute_test(a, b, n_resamples=500, method="percentile", seed=4)
+    rng = np.random.default_rng(4)
+    ia, ib = rng.integers(0, 4, (500, 4)), rng.integers(0, 4, (500, 4))
+    d = [weat.effect_size(a[i], b[j]) for i, j in zip(ia, ib)]
+    ci = pct.effect_size_ci
+    assert (ci.low, ci.high) == pytest.approx((np.percentile(d, 2.5), np.percentile(d, 97.5)), rel=1e-12)
+    assert ci.estimate == pct.effect_size and ci.resampled == ("a", "b") and ci.n_resamples == 500
+    # the default: BCa, 95%, 10,000 resamples, seed 0, as effect_size_bootstrap
+    from wordbias.measures import bootstrap
+    assert t.effect_size_ci == bootstrap.effect_size_bootstrap(a, b, seed=0).effect_size
+    assert t.effect_size_ci.method == "BCa" and t.effect_size_ci.n_resamples == 10_000
+    s = t.summary()
+    assert (s["effect_size_ci_low"], s["effect_size_ci_high"]) == (t.effect_size_ci.low, t.effect_size_ci.high)
+    assert s["p_two_sided"] == 2 / 70
+    assert list(s)[:7] == ["n_attribute", "mean_score_A", "mean_score_B", "effect_size", "p_value", "p_method",
+                           "undefined"]                   # the earlier columns first, unchanged
+
+
+def test_attribute_test_without_interval_and_undefined():
+    a, b = [0.5, 0.9, 0.7, 0.4], [0.1, -0.2, 0.3, 0.0]
+    none = mlm.attribute_test(a, b, n_resamples=0)
+    assert none.effect_size_ci is None and np.isnan(none.summary()["effect_size_ci_low"])
+    assert none.p == mlm.attribute_test(a, b).p
+    tied = mlm.attribute_test(np.full(3, 1e-9), np.full(3, 1e-9), noise=1e-6)
+    assert tied.effect_size_ci is None and np.isnan(tied.p_two_sided)
+    assert np.isnan(tied.summary()["effect_size_ci_high"])
+    for kw, match in (({"n_resamples": 1}, "n_resamples must be 0"), ({"n_resamples": -5}, "n_resamples"),
+                      ({"method": "bca"}, "method must be one of 'BCa'"), ({"confidence_level": 95}, "confidence_level")):
+        with pytest.raises(InvalidParameterError, match=match):
+            mlm.attribute_test(a, b, **kw)

@@ -138,20 +138,29 @@ def test_table1_matches_the_test_by_hand(toy, tmp_path):
     A1, A2 = report.attribute_sets("explicit", cased=False)
     by_hand = report.direction_permutation_test(t1, t2, toy[list(A1)], toy[list(A2)], n_permutations=200, seed=3)
     row = result.table.set_index("attributes").loc["explicit"]
-    assert (row.bias, row.angle, row.p, row.ci_low, row.ci_high) == (by_hand.cosine, by_hand.angle, by_hand.p,
-                                                                     *by_hand.ci)
+    assert (row.bias, row.angle, row.p, row.p_ci_low, row.p_ci_high) == (by_hand.cosine, by_hand.angle, by_hand.p,
+                                                                         *by_hand.ci)
     missing = result.missing.set_index("set")
     assert missing.loc["targets", "missing_A2"] == "lazy" and missing.loc["implicit", "missing_A1"] == "rivka"
     words, p1, p2 = result.projections["toy", "implicit"]
     assert len(words[0]) == len(p1) == 12 and len(words[1]) == len(p2) == 11
-    paths = result.save(tmp_path)
-    assert paths == [tmp_path / "toy" / "table1.csv"]
-    assert pd.read_csv(paths[0]).columns.tolist() == ["embedding", "attributes", "n_A1", "n_A2", "bias", "angle",
-                                                       "p", "ci_low", "ci_high"]
+    path = result.save(tmp_path)
+    assert path == tmp_path / "table1.csv"
+    assert pd.read_csv(path).columns.tolist() == ["embedding", "attributes", "n_A1", "n_A2", "bias", "bias_ci_low",
+                                                       "bias_ci_high", "angle", "p", "p_ci_low", "p_ci_high",
+                                                       "p_two_sided", "p_holm", "p_bh", "p_family"]
     shown = report.show_table1(result.table)
-    assert "ci" in shown and "ci_low" not in shown
+    assert shown.columns.tolist() == ["embedding", "attributes", "n_A1", "n_A2", "bias", "bias_ci", "angle", "p", "p_ci",
+                                      "p_two_sided", "p_holm", "p_bh"]
+    assert shown.p_ci[1] == f"({row.p_ci_low:.4f}, {row.p_ci_high:.4f})"
     text = report.differences(result, report.reported_table1(), 200)
     assert text.startswith("**toy** vs the report's Wikipedia") and "set/embedding pairs with words dropped" in text
+    assert "another corpus, or one not known here" in text and "Wikipedia 2014" not in text.split("\n")[0]
+    # with the vectors, the facts are computed from them (not stated for GloVe 6B)
+    text = report.differences(result, report.reported_table1(), 200, {"toy": toy})
+    assert text.startswith(f"**toy** vs the report's Wikipedia GloVe 300d ({toy.vector_size} vs 300 dimensions, "
+                           f"{len(toy):,} vs 400,000 words")
+    assert report.describe_embeddings({"toy": toy}).startswith(f"toy: {toy.vector_size} dimensions, {len(toy):,} words")
 
 
 def test_figures_and_direct_bias(toy):
@@ -167,7 +176,7 @@ def test_figures_and_direct_bias(toy):
 def test_reported_table1():
     rep = report.reported_table1()
     assert len(rep) == 9 and rep.angle.between(0, 180).all()
-    assert rep.ci[0] == "(0.0696, 0.08)" and rep.ci_high[0] == 0.08
+    assert rep.p_ci[0] == "(0.0696, 0.08)" and rep.p_ci_high[0] == 0.08 and "ci" not in rep
 
 
 # issue 13: the notebook's parameters and the cost of the permutation test, checked before any work
@@ -175,12 +184,18 @@ def test_check_parameters():
     from wordbias.core.errors import InvalidParameterError
     from wordbias.papers import racial_bias_report as report
 
-    assert report.check_parameters(("glove-6b-50d", "/x/v.txt"), 100, 3) == (["glove-6b-50d", "/x/v.txt"], 100, 3)
-    for bad in ("/x/v.txt", [], [""], [3], None):
-        with pytest.raises(InvalidParameterError, match="embeddings must"):
-            report.check_parameters(bad, 100, 0)
+    assert report.check_parameters("glove-6b-50d", ("/x/v.txt",), 100, 3) == (["glove-6b-50d", "/x/v.txt"], 100, 3)
+    assert report.check_parameters("/x/v.txt", [], 100, 3) == (["/x/v.txt"], 100, 3)
+    for bad in ("/x/v.txt", [""], [3], None, {"a": 1}):
+        with pytest.raises(InvalidParameterError, match="compare_with must"):
+            report.check_parameters("glove-6b-50d", bad, 100, 0)
+    for bad in ("", ["glove-6b-50d"], None, 3):
+        with pytest.raises(InvalidParameterError, match="embedding must be one embedding"):
+            report.check_parameters(bad, [], 100, 0)
+    with pytest.raises(InvalidParameterError, match="named twice"):
+        report.check_parameters("glove-6b-50d", ["glove-6b-50d"], 100, 0)
     with pytest.raises(InvalidParameterError, match="n_permutations"):
-        report.check_parameters(["glove-6b-50d"], "1000", 0)
+        report.check_parameters("glove-6b-50d", [], "1000", 0)
 
 
 def test_direction_test_cost_is_checked_before_work():
@@ -213,3 +228,35 @@ def test_permutation_test_alternatives_share_the_permutations():
     assert two.ci == pytest.approx(tuple(2 * x for x in report.p_value_ci(two.n_extreme, 2000)))
     with pytest.raises(ValueError, match="alternative"):
         report.direction_permutation_test(T1, T2, A1, A2, alternative="two_sided", **kw)
+
+
+# issue 14: the bootstrap interval of the bias, the two-sided p and the adjusted p of Table 1
+def test_table1_bias_interval_two_sided_p_and_adjusted_p(toy):
+    from wordbias.core import multiple
+    from wordbias.measures import bootstrap
+
+    result = report.table1({"toy": toy, "toy2": toy}, n_permutations=300, seed=5, n_resamples=500)
+    t = result.table
+    T1, T2 = report.target_sets()
+    t1 = toy[[w for w in T1 if w in toy.key_to_index]].astype(np.float64)
+    t2 = toy[[w for w in T2 if w in toy.key_to_index]].astype(np.float64)
+    A1, A2 = report.attribute_sets("stereotypical", cased=False)
+    a1, a2 = (toy[[w for w in A if w in toy.key_to_index]].astype(np.float64) for A in (A1, A2))
+    row = t.set_index(["embedding", "attributes"]).loc[("toy", "stereotypical")]
+    ci = bootstrap.direction_bootstrap_from_vectors(t1, t2, a1, a2, n_resamples=500, seed=5)
+    assert (row.bias_ci_low, row.bias_ci_high) == (ci.low, ci.high) and ci.method == "BCa"
+    assert ci.estimate == pytest.approx(row.bias, abs=1e-12)
+    two = report.direction_permutation_test(t1, t2, a1, a2, n_permutations=300, seed=5, alternative="two-sided")
+    assert row.p_two_sided == two.p
+    # p_two_sided = min(1, 2 min(p, p_less)) over the same permutations: at most 2 p
+    assert (t.p_two_sided <= np.minimum(1, 2 * t.p) + 1e-12).all()
+    # one family: the six rows (3 attribute sets x 2 embeddings), by Holm and BH on the one-sided p
+    assert len(t) == 6 and t.p_family.nunique() == 1 and "6 tests" in t.p_family[0] and "2 embeddings" in t.p_family[0]
+    np.testing.assert_array_equal(t.p_holm, multiple.holm(t.p.to_numpy()))
+    np.testing.assert_array_equal(t.p_bh, multiple.benjamini_hochberg(t.p.to_numpy()))
+    p = t.p.to_numpy()
+    order = np.argsort(p, kind="stable")
+    holm_by_hand = np.minimum(1, np.maximum.accumulate(p[order] * np.arange(6, 0, -1)))
+    np.testing.assert_allclose(t.p_holm.to_numpy()[order], holm_by_hand)
+    with pytest.raises(ValueError, match="n_resamples"):
+        report.table1({"toy": toy}, n_permutations=100, n_resamples=1)

@@ -4,8 +4,8 @@ The *increased log probability* of a target given an attribute is log(p_tgt / p_
 P([MASK] = he | "[MASK] is a programmer") and p_prior = P([MASK] = he | "[MASK] is a [MASK]")
 (:func:`increased_log_probability`); an attribute's *log probability bias score* is its difference between
 two targets, he − she (:func:`log_prob_bias_scores`). §3.2 tests the scores over attributes like a WEAT
-(:func:`attribute_test`); Table 5 counts the attributes that favour the first target
-(:func:`share_favouring_first`).
+(:func:`attribute_test`, with a bootstrap interval of its effect size over the attribute words); Table 5 counts
+the attributes that favour the first target (:func:`share_favouring_first`).
 """
 
 from __future__ import annotations
@@ -15,11 +15,13 @@ from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 
+from wordbias.measures import bootstrap as _bootstrap
 from wordbias.measures import weat as _weat
 from wordbias.core import permutation as _stats
 from wordbias.core.errors import InvalidParameterError
 from wordbias.core.progress import progress_bar
-from wordbias.core.validation import check_bool, check_int, check_option, check_real, check_seed, check_words
+from wordbias.core.validation import (check_bool, check_int, check_option, check_probability, check_real, check_seed,
+                                     check_words)
 from wordbias.models.contextual import Model, ModelUnavailable, fill, load_mlm  # noqa: F401 - re-exported for users
 
 TARGET = "TARGET"
@@ -308,8 +310,12 @@ def log_prob_bias_scores(m: Model, attributes: Sequence[str], templates: Sequenc
 class AttributeTest:
     """§3.2's test: per-attribute scores, statistic, effect size and the permutation p over attributes.
 
-    ``alternative`` names the tail of ``p`` ("greater", the paper's; "less"; "two-sided"); :meth:`summary`
-    keeps its columns.
+    ``alternative`` names the tail of ``p`` ("greater", the paper's; "less"; "two-sided"); ``p_two_sided`` is
+    the two-sided p of the same test (SciPy's doubling rule), whatever ``alternative`` is. ``effect_size_ci``
+    is the bootstrap interval of the effect size over the attribute words
+    (:func:`wordbias.measures.bootstrap.effect_size_bootstrap`), ``None`` when the test is undefined or no
+    interval was asked for (``n_resamples=0``). :meth:`summary` keeps its earlier columns and adds
+    ``p_two_sided``, ``effect_size_ci_low`` and ``effect_size_ci_high`` (NaN without an interval).
     """
 
     A: tuple[str, ...]
@@ -321,6 +327,8 @@ class AttributeTest:
     p: "wordbias.core.permutation.TailProbability | None"  # noqa: F821  (None when undefined)
     undefined: str = ""  # why the effect size and p are undefined (scores equal up to rounding), else ""
     alternative: str = "greater"
+    p_two_sided: float = float("nan")
+    effect_size_ci: "_bootstrap.BootstrapInterval | None" = None
 
     @property
     def p_value(self) -> float:
@@ -334,12 +342,15 @@ class AttributeTest:
         return {"n_attribute": len(self.A) if len(self.A) == len(self.B) else f"{len(self.A)}x{len(self.B)}",
                 "mean_score_A": float(np.mean(self.scores_A)), "mean_score_B": float(np.mean(self.scores_B)),
                 "effect_size": self.effect_size, "p_value": self.p_value, "p_method": self.p_method,
-                "undefined": self.undefined}
+                "undefined": self.undefined, "p_two_sided": self.p_two_sided,
+                "effect_size_ci_low": float("nan") if self.effect_size_ci is None else self.effect_size_ci.low,
+                "effect_size_ci_high": float("nan") if self.effect_size_ci is None else self.effect_size_ci.high}
 
 
 def attribute_test(scores_A, scores_B, *, A: Sequence[str] = (), B: Sequence[str] = (), p_method: str = "auto",
                    n_permutations: int = 100_000, seed: int = 0, noise: float = 0.0,
-                   alternative: str = "greater") -> AttributeTest:
+                   alternative: str = "greater", n_resamples: int = 10_000, confidence_level: float = 0.95,
+                   method: str = "BCa") -> AttributeTest:
     """Effect size and permutation test over attributes (§3.2).
 
     statistic = mean_{a∈A} score(a) − mean_{b∈B} score(b); effect size = statistic / std over A ∪ B of the
@@ -352,6 +363,19 @@ def attribute_test(scores_A, scores_B, *, A: Sequence[str] = (), B: Sequence[str
     scores are equal up to float rounding and their differences are noise, so the effect size and p are
     undefined (NaN, with the reason in ``undefined``) rather than computed from the noise.
 
+    ``p_two_sided`` is the two-sided p (:func:`wordbias.measures.weat.p_value` with ``alternative="two-sided"``,
+    the same ``p_method``, ``n_permutations`` and ``seed``; it is ``p`` itself when ``alternative`` is
+    ``"two-sided"``).
+
+    ``effect_size_ci``: a bootstrap interval of the effect size (``method`` "BCa", "percentile" or "basic" at
+    ``confidence_level``, ``n_resamples`` resamples, seeded by ``seed``;
+    :func:`wordbias.measures.bootstrap.effect_size_bootstrap`) that resamples the attribute words of A and of B
+    separately, with replacement: the words the permutation test permutes, the paper's unit. It says how far
+    the effect size would move with other attribute lists of the same sizes. It holds the templates and the
+    target pairs fixed (each attribute keeps its score, averaged over them): the spread across templates is
+    not in it (see :mod:`wordbias.measures.ceat`). ``n_resamples=0`` computes no interval (``None``); it is
+    ``None`` too when the test is undefined.
+
     Examples
     --------
     >>> t = attribute_test([0.5, 0.9, 0.7, 0.4], [0.1, -0.2, 0.3, 0.0], A=list("abcd"), B=list("efgh"))
@@ -361,6 +385,8 @@ def attribute_test(scores_A, scores_B, *, A: Sequence[str] = (), B: Sequence[str
     ('exact', 70, 1)
     >>> attribute_test([0.5, 0.9, 0.7, 0.4], [0.1, -0.2, 0.3, 0.0], alternative="two-sided").p_value  # 2/70
     0.02857142857142857
+    >>> t.p_two_sided, t.effect_size_ci.method, bool(t.effect_size_ci.low < t.effect_size < t.effect_size_ci.high)
+    (0.02857142857142857, 'BCa', True)
     """
     a = np.asarray(scores_A, dtype=np.float64)
     b = np.asarray(scores_B, dtype=np.float64)
@@ -370,6 +396,11 @@ def attribute_test(scores_A, scores_B, *, A: Sequence[str] = (), B: Sequence[str
     n_permutations = check_int("n_permutations", n_permutations, min=1)
     seed = check_seed("seed", seed)
     noise = check_real("noise", noise, low=0.0)
+    n_resamples = check_int("n_resamples", n_resamples, min=0)
+    if n_resamples == 1:
+        raise InvalidParameterError("n_resamples must be 0 (no interval) or an integer >= 2, not 1")
+    confidence_level = check_probability("confidence_level", confidence_level)
+    check_option("method", method, _bootstrap.BOOTSTRAP_METHODS)
     for name, v in (("scores_A", a), ("scores_B", b)):
         if not np.isfinite(v).all():
             raise InvalidParameterError(f"{name} holds non-finite bias scores at positions "
@@ -384,8 +415,12 @@ def attribute_test(scores_A, scores_B, *, A: Sequence[str] = (), B: Sequence[str
                              effect_size=float("nan"), p=None, undefined=why, alternative=alternative)
     d = _weat.effect_size(a, b)
     p = _weat.p_value(a, b, p_method=p_method, n_permutations=n_permutations, seed=seed, alternative=alternative)
+    two = p if alternative == "two-sided" else _weat.p_value(a, b, p_method=p_method, n_permutations=n_permutations,
+                                                             seed=seed, alternative="two-sided")
+    ci = None if n_resamples == 0 else _bootstrap.effect_size_bootstrap(
+        a, b, n_resamples=n_resamples, confidence_level=confidence_level, method=method, seed=seed).effect_size
     return AttributeTest(A=tuple(A), B=tuple(B), scores_A=a, scores_B=b, statistic=float(a.mean() - b.mean()),
-                         effect_size=d, p=p, alternative=alternative)
+                         effect_size=d, p=p, alternative=alternative, p_two_sided=two.p_value, effect_size_ci=ci)
 
 
 def _check_attribute_names(names, scores: np.ndarray, role: str) -> tuple[str, ...]:

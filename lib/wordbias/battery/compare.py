@@ -1,0 +1,198 @@
+"""The same battery across several embeddings (issue 15, ``wordbias compare``): one tidy table and one heat map.
+
+:func:`compare` runs :func:`wordbias.battery.static.report` on each embedding and stacks the tables (adjusted p
+stay within each embedding's report, the family named in ``p_family``); :func:`heatmap` shows test x
+embedding, each cell coloured by its effect size and annotated with the value and its interval.
+"""
+
+from __future__ import annotations
+
+import os
+import textwrap
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from wordbias.core import tidy as _tidy
+from wordbias.core.errors import InvalidParameterError
+
+__all__ = ["EFFECT_SCALES", "compare", "heatmap", "cell_text"]
+
+#: the largest possible |effect size| of each kind, by which :func:`heatmap` scales the colours (|d| <= 2 for
+#: WEAT's d with the sample std of two equal sets, a correlation or a cosine <= 1); a kind not listed (RIPA,
+#: a user's measure) is scaled by the largest |value| of its row
+EFFECT_SCALES = {"d": 2.0, "r": 1.0, "cos": 1.0, "direct_bias": 1.0}
+
+
+def _pairs(embeddings) -> list[tuple[str, object]]:
+    """``embeddings`` (a mapping label -> embedding, or a sequence of (label, embedding) pairs) as a list of
+    pairs, the labels checked: non-empty strings, unique."""
+    if isinstance(embeddings, Mapping):
+        pairs = list(embeddings.items())
+    elif isinstance(embeddings, Sequence) and not isinstance(embeddings, (str, bytes)):
+        pairs = []
+        for item in embeddings:
+            if not (isinstance(item, Sequence) and not isinstance(item, (str, bytes)) and len(item) == 2):
+                raise InvalidParameterError(f"embeddings must map labels to embeddings or be (label, embedding) "
+                                            f"pairs; got {item!r:.60}")
+            pairs.append(tuple(item))
+    else:
+        raise InvalidParameterError(f"embeddings must map labels to embeddings, not {type(embeddings).__name__}")
+    if len(pairs) < 1:
+        raise InvalidParameterError("embeddings is empty: give at least one (label, embedding)")
+    labels = [str(k) if isinstance(k, os.PathLike) else k for k, _ in pairs]
+    bad = [k for k in labels if not isinstance(k, str) or not k]
+    if bad:
+        raise InvalidParameterError(f"embedding labels must be non-empty strings, not {bad!r:.80}")
+    dup = sorted({k for k in labels if labels.count(k) > 1})
+    if dup:
+        raise InvalidParameterError(f"embedding labels must be unique; {dup} given more than once (rows of the "
+                                    "table could not be told apart): give each embedding its own label")
+    return [(k, e) for k, (_, e) in zip(labels, pairs)]
+
+
+def compare(embeddings, **report_kwargs) -> pd.DataFrame:
+    """:func:`wordbias.battery.static.report` on each embedding, as one tidy table (the rows of every embedding,
+    in the order given).
+
+    ``embeddings`` maps a label to an embedding (a registry name, a path, ``KeyedVectors`` or a word -> vector
+    mapping), or is a sequence of (label, embedding) pairs; labels must be unique non-empty strings
+    (:class:`~wordbias.core.errors.InvalidParameterError` otherwise). ``report_kwargs`` go to ``report``
+    (``seed``, ``n_permutations``, ``n_resamples``, ``ube``, ``progress``; not ``label``). Holm and
+    Benjamini-Hochberg adjusted p are over each embedding's report (its family named in ``p_family``); the
+    time of each part is in ``frame.attrs["timings"][label]``.
+
+    Examples
+    --------
+    >>> from wordbias.embeddings import to_keyed_vectors
+    >>> kv = to_keyed_vectors(["a", "b"], np.eye(2, dtype=np.float32))
+    >>> compare([("one", kv), ("one", kv)])
+    Traceback (most recent call last):
+    ...
+    wordbias.core.errors.InvalidParameterError: embedding labels must be unique; ['one'] given more than once (rows of the table could not be told apart): give each embedding its own label
+    """
+    from wordbias.battery import static
+
+    pairs = _pairs(embeddings)
+    if "label" in report_kwargs:
+        raise InvalidParameterError("compare takes the labels from embeddings; do not pass label")
+    frames, timings, parameters = [], {}, {}
+    for label, emb in pairs:
+        f = static.report(emb, label=label, **report_kwargs)
+        frames.append(f)
+        timings[label] = f.attrs.get("timings", {})
+        parameters[label] = f.attrs.get("parameters", {})
+    out = _tidy.check_tidy(pd.concat(frames, ignore_index=True))
+    out.attrs = {"timings": timings, "parameters": parameters}
+    return out
+
+
+def _num(x: float) -> str:
+    return "NA" if pd.isna(x) else f"{x:.2f}"
+
+
+def cell_text(row) -> str:
+    """A heat-map cell: ``"1.23\\n[0.95, 1.51]"`` (the effect size and its interval), the statistic for a test
+    without an effect size (UBE), ``"not run"`` for a test that did not run.
+
+    Examples
+    --------
+    >>> cell_text(pd.Series({"effect_size": 1.234, "ci_low": 0.9, "ci_high": 1.5, "note": ""}))
+    '1.23\\n[0.90, 1.50]'
+    >>> cell_text(pd.Series({"effect_size": float("nan"), "note": "not run: too few words"}))
+    'not run'
+    """
+    note = row.get("note")
+    if isinstance(note, str) and note.startswith("not run"):
+        return "not run"
+    if pd.isna(row.get("effect_size")):
+        stat = row.get("statistic")
+        if stat is None or pd.isna(stat):
+            return "no effect size"
+        return "\n".join(textwrap.wrap(f"{row.get('statistic_name', 'statistic')}: {stat:g}", 22))
+    lo, hi = row.get("ci_low"), row.get("ci_high")
+    interval = "" if pd.isna(lo) or pd.isna(hi) else f"\n[{_num(lo)}, {_num(hi)}]"
+    return f"{_num(row['effect_size'])}{interval}"
+
+
+def heatmap(frame: pd.DataFrame, *, ax=None, title: str | None = None):
+    """Test x embedding heat map of a tidy table: each cell coloured by its effect size divided by the largest
+    possible |value| of its kind (:data:`EFFECT_SCALES`; d by 2, r and cosines by 1, others by the largest
+    |value| in the row), so that one colour bar serves d, r and cos; annotated with the effect size and its
+    interval (:func:`cell_text`); grey cells are tests not run or without an effect size, listed under the
+    figure with the reason. Returns the matplotlib ``Figure``.
+
+    Examples
+    --------
+    >>> t = _tidy.tidy_frame([{"embedding": e, "test": "WEAT1", "measure": "weat", "effect_size_name": "d",
+    ...                        "effect_size": v, "ci_low": v - 0.2, "ci_high": v + 0.2}
+    ...                       for e, v in (("a", 1.5), ("b", 0.5))])
+    >>> fig = heatmap(t)
+    >>> [x.get_text() for x in fig.axes[0].texts]
+    ['1.50\\n[1.30, 1.70]', '0.50\\n[0.30, 0.70]']
+    """
+    from matplotlib.figure import Figure
+    import seaborn as sns
+
+    _tidy.check_tidy(frame)
+    if frame.empty:
+        raise InvalidParameterError("the table is empty: nothing to draw")
+    tests = list(dict.fromkeys(zip(frame.battery.fillna(""), frame.test.fillna(""))))
+    embs = list(dict.fromkeys(frame.embedding.fillna("")))
+    value = np.full((len(tests), len(embs)), np.nan)
+    text = np.full((len(tests), len(embs)), "", dtype=object)
+    kinds = {}
+    for _, row in frame.iterrows():
+        i = tests.index((row.battery if pd.notna(row.battery) else "", row.test if pd.notna(row.test) else ""))
+        j = embs.index(row.embedding if pd.notna(row.embedding) else "")
+        value[i, j] = row.effect_size
+        text[i, j] = cell_text(row)
+        if pd.notna(row.effect_size_name):
+            kinds[i] = row.effect_size_name
+    scaled = value.copy()
+    for i in range(len(tests)):
+        scale = EFFECT_SCALES.get(kinds.get(i))
+        if scale is None:                       # no fixed bound: the largest |estimate or interval end| of the row
+            rows = frame[[(b if pd.notna(b) else "", t if pd.notna(t) else "") == tests[i]
+                          for b, t in zip(frame.battery, frame.test)]]
+            ends = np.abs(rows[["effect_size", "ci_low", "ci_high"]].to_numpy(dtype=float))
+            ends = ends[np.isfinite(ends)]
+            scale = ends.max() if ends.size and ends.max() > 0 else 1.0
+        scaled[i] = value[i] / scale
+    ylabels = [f"{t} ({kinds[i]})" if i in kinds else t for i, (_, t) in enumerate(tests)]
+    not_run = frame[frame.effect_size.isna()]
+    notes = [f"{r.embedding} / {r.test}: {r.note if pd.notna(r.note) else 'no effect size'}"
+             for r in not_run.itertuples()]
+    notes = notes[:12] + ([f"... and {len(notes) - 12} more"] if len(notes) > 12 else [])
+    # the layout in inches: labels on the left, 1.7 in a column, the colour bar, the notes under the map
+    left = 0.35 + 0.065 * max(len(y) for y in ylabels)
+    width = max(6.0, left + 1.7 * len(embs) + 1.4)
+    foot = [line for n in notes for line in textwrap.wrap(n, int(width * 21), subsequent_indent="    ")]
+    top, bottom = 0.45, 0.55 + 0.13 * (len(foot) + 1 if foot else 0)
+    height = top + 0.52 * len(tests) + bottom
+    fig = Figure(figsize=(width, height))
+    if ax is None:
+        ax = fig.add_axes((left / width, bottom / height, 1.7 * len(embs) / width, 0.52 * len(tests) / height))
+    else:
+        fig = ax.figure
+    cax = fig.add_axes(((left + 1.7 * len(embs) + 0.25) / width, bottom / height, 0.15 / width,
+                        min(3.0, 0.52 * len(tests)) / height))
+    ax.set_facecolor("0.88")
+    sns.heatmap(scaled, ax=ax, cbar_ax=cax, mask=~np.isfinite(scaled), cmap="RdBu_r", vmin=-1, vmax=1, annot=text,
+                fmt="", annot_kws={"fontsize": 7.5}, linewidths=0.5, linecolor="white", xticklabels=embs,
+                yticklabels=ylabels, cbar_kws={"label": "effect size / largest possible |value|"})
+    cax.tick_params(labelsize=7)
+    cax.yaxis.label.set_size(7.5)
+    for (i, j), t in np.ndenumerate(text):          # grey cells: write their text too
+        if not np.isfinite(scaled[i, j]) and t:
+            ax.text(j + 0.5, i + 0.5, t, ha="center", va="center", fontsize=7, color="0.3")
+    ax.set_xlabel("")
+    ax.set_ylabel("")
+    ax.tick_params(axis="x", labelrotation=0, labelsize=8)
+    ax.tick_params(axis="y", labelsize=8, labelrotation=0)
+    ax.set_title(title or "Effect sizes with 95% intervals (test x embedding)", fontsize=10)
+    if foot:
+        fig.text(0.1 / width, (bottom - 0.45) / height, "Grey cells:\n" + "\n".join(foot), fontsize=6.5, va="top",
+                 ha="left", color="0.25")
+    return fig

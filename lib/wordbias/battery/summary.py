@@ -1,0 +1,282 @@
+"""The one-page summary of a tidy results table (issue 15, ``wordbias report`` / ``compare``): a forest plot of
+the effect sizes with their intervals (:func:`forest_plot`) and a self-contained HTML page (:func:`write_html`:
+the figures inline as PNG, no network reference) with the parameters, the table and the words dropped.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from wordbias.core import tidy as _tidy
+from wordbias.core.cache import atomic_file
+from wordbias.core.errors import InvalidParameterError
+
+__all__ = ["ALPHA", "forest_plot", "format_p", "figure_png", "write_html"]
+
+#: the level at which the forest plot fills a marker (Holm-adjusted p below it)
+ALPHA = 0.05
+
+#: what each kind of effect size is, for the panels' axis labels
+_EFFECT_LABELS = {"d": "WEAT effect size d", "r": "WEFAT Pearson r", "cos": "direction test cos(r, s)",
+                  "direct_bias": "DirectBias_1", "ripa": "RIPA (mean beta over pairs)"}
+
+
+def format_p(p) -> str:
+    """A p-value as text: ``"NA"``, ``"0"`` (a Monte Carlo count of zero, as the racial report computes it),
+    two significant digits, scientific below 0.001.
+
+    Examples
+    --------
+    >>> [format_p(p) for p in (float("nan"), 0.0, 0.0123, 0.5, 1.45e-09)]
+    ['NA', '0', '0.012', '0.5', '1.4e-09']
+    """
+    if p is None or pd.isna(p):
+        return "NA"
+    if p == 0:
+        return "0"
+    return f"{p:.2g}" if p >= 1e-3 else f"{p:.1e}"
+
+
+def forest_plot(frame: pd.DataFrame, *, title: str | None = None):
+    """Forest plot of a tidy table: one row per test with an effect size, the estimate as a dot and its interval
+    as a line, one panel per kind of effect size (d, r, cos, DirectBias, RIPA have different scales), a dashed
+    line at 0. A filled dot: Holm-adjusted p < :data:`ALPHA`; hollow: not, or no test. With several embeddings
+    each test has one line per embedding, in colours named in the legend. Tests without an effect size (not
+    run, or UBE) are listed under the figure. Returns the matplotlib ``Figure``.
+
+    Examples
+    --------
+    >>> t = _tidy.tidy_frame([{"embedding": "e", "test": f"WEAT{i}", "measure": "weat", "effect_size_name": "d",
+    ...                        "effect_size": 0.5 * i, "ci_low": 0.5 * i - 0.3, "ci_high": 0.5 * i + 0.3}
+    ...                       for i in (1, 2)] + [{"embedding": "e", "test": "WEFAT1", "measure": "wefat",
+    ...                        "effect_size_name": "r", "effect_size": 0.4, "ci_low": 0.2, "ci_high": 0.6}])
+    >>> fig = forest_plot(t)
+    >>> [ax.get_xlabel() for ax in fig.axes]
+    ['WEAT effect size d', 'WEFAT Pearson r']
+    """
+    from matplotlib.figure import Figure
+    from matplotlib.transforms import blended_transform_factory
+
+    _tidy.check_tidy(frame)
+    if frame.empty:
+        raise InvalidParameterError("the table is empty: nothing to draw")
+    shown = frame[frame.effect_size.notna()]
+    missing = frame[frame.effect_size.isna()]
+    embs = list(dict.fromkeys(frame.embedding.fillna("")))
+    kinds = list(dict.fromkeys(shown.effect_size_name.fillna("effect size")))
+    tests = {k: list(dict.fromkeys(shown[shown.effect_size_name.fillna("effect size") == k].test)) for k in kinds}
+    foot = [f"{r.embedding} / {r.test}: " + (r.note if pd.notna(r.note) else "no effect size")
+            for r in missing.itertuples()]
+    foot = foot[:10] + ([f"... and {len(foot) - 10} more"] if len(foot) > 10 else [])
+    foot = [line for f in foot for line in textwrap.wrap(f, 165, subsequent_indent="    ")]
+    per_test = 0.28 + 0.16 * (len(embs) - 1)
+    heights = [max(1.0, per_test * len(tests[k]) + 0.7) for k in kinds] or [1.0]
+    height = sum(heights) + 0.8 + 0.15 * len(foot)
+    fig = Figure(figsize=(8.0, height), layout="constrained")
+    axes = fig.subplots(max(1, len(kinds)) + (1 if foot else 0), 1,
+                        height_ratios=heights + ([0.15 * len(foot) + 0.1] if foot else []), squeeze=False)[:, 0]
+    colours = [f"C{i % 10}" for i in range(len(embs))]
+    for ax, kind in zip(axes, kinds):
+        sub = shown[shown.effect_size_name.fillna("effect size") == kind]
+        names = tests[kind]
+        for e, (emb, colour) in enumerate(zip(embs, colours)):
+            rows = sub[sub.embedding.fillna("") == emb]
+            offset = (e - (len(embs) - 1) / 2) * 0.8 / max(len(embs), 1) if len(embs) > 1 else 0.0
+            y = np.array([names.index(t) for t in rows.test]) + offset
+            est = rows.effect_size.to_numpy()
+            lo = np.where(rows.ci_low.notna(), rows.ci_low, est)
+            hi = np.where(rows.ci_high.notna(), rows.ci_high, est)
+            ax.hlines(y, lo, hi, color=colour, lw=1.6)
+            sig = (rows.p_holm < ALPHA).to_numpy()
+            ax.scatter(est[sig], y[sig], color=colour, s=28, zorder=3, label=emb if len(embs) > 1 else None)
+            ax.scatter(est[~sig], y[~sig], facecolor="white", edgecolor=colour, s=28, zorder=3,
+                       label=emb if (len(embs) > 1 and not sig.any()) else None)
+        ax.axvline(0, ls="--", color="0.5", lw=0.8)
+        ax.set_yticks(range(len(names)))
+        titles = dict(zip(sub.test, sub.title.fillna("")))
+        ax.set_yticklabels([textwrap.shorten(f"{t}  {titles.get(t, '')}", 48, placeholder="...") for t in names],
+                           fontsize=7.5)
+        ax.set_ylim(len(names) - 0.5, -0.5)
+        ax.set_xlabel(_EFFECT_LABELS.get(kind, kind), fontsize=8.5)
+        ax.tick_params(axis="x", labelsize=8)
+        ax.grid(axis="x", color="0.9")
+    if len(embs) > 1 and kinds:
+        axes[0].legend(fontsize=7.5, loc="best")
+    if foot:
+        axes[-1].axis("off")
+        axes[-1].text(0.01, 1, "No effect size:\n" + "\n".join(foot), fontsize=6.5, va="top", color="0.25",
+                      transform=blended_transform_factory(fig.transFigure, axes[-1].transAxes))
+    fig.suptitle(title or "Effect sizes with 95% intervals (filled: Holm-adjusted p < 0.05)", fontsize=10)
+    return fig
+
+
+def figure_png(fig, dpi: int = 110) -> bytes:
+    """The PNG bytes of a matplotlib figure (no timestamp or software metadata, so the same figure gives the
+    same bytes)."""
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi, metadata={"Software": None})
+    return buf.getvalue()
+
+
+_CSS = """
+body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 1.5em auto; max-width: 1200px;
+       color: #222; padding: 0 1em; }
+h1 { font-size: 1.5em; } h2 { font-size: 1.15em; margin-top: 1.6em; border-bottom: 1px solid #ddd; }
+table { border-collapse: collapse; font-size: 0.8em; }
+th, td { border: 1px solid #ddd; padding: 3px 6px; vertical-align: top; }
+th { background: #f3f3f3; position: sticky; top: 0; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+tr.notrun td { color: #888; }
+td.note { max-width: 28em; font-size: 0.92em; color: #555; }
+dl.params { display: grid; grid-template-columns: max-content auto; gap: 2px 12px; font-size: 0.9em; }
+dl.params dt { font-weight: 600; } dl.params dd { margin: 0; }
+img { max-width: 100%; height: auto; }
+.small { font-size: 0.85em; color: #555; }
+"""
+
+
+def _e(x) -> str:
+    return "" if x is None or (not isinstance(x, str) and pd.isna(x)) else html.escape(str(x))
+
+
+def _sizes(r) -> str:
+    parts = [f"{k}={int(v)}" for k, v in (("X", r.n_x), ("Y", r.n_y), ("A", r.n_a), ("B", r.n_b)) if pd.notna(v)]
+    return " ".join(parts)
+
+
+def _effect(r) -> str:
+    if pd.isna(r.effect_size):
+        return ""
+    interval = "" if pd.isna(r.ci_low) else f" [{r.ci_low:.3f}, {r.ci_high:.3f}]"
+    return f"{r.effect_size_name if pd.notna(r.effect_size_name) else ''} = {r.effect_size:.3f}{interval}"
+
+
+def _table_html(frame: pd.DataFrame) -> str:
+    several = frame.embedding.nunique(dropna=False) > 1
+    head = (["embedding"] if several else []) + ["test", "title", "words used", "effect size [95% interval]",
+                                                 "statistic", "p", "alternative", "p method", "p two-sided",
+                                                 "p Holm", "p BH", "note"]
+    out = ["<table>", "<thead><tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr></thead>", "<tbody>"]
+    for r in frame.itertuples():
+        not_run = isinstance(r.note, str) and r.note.startswith("not run")
+        stat = "" if pd.isna(r.statistic) else f"{_e(r.statistic_name)} = {r.statistic:.4g}"
+        cells = ([f"<td>{_e(r.embedding)}</td>"] if several else []) + [
+            f"<td>{_e(r.test)}</td>", f"<td>{_e(r.title)}</td>", f"<td>{_e(_sizes(r))}</td>",
+            f"<td class='num'>{_e(_effect(r))}</td>", f"<td class='num'>{stat}</td>",
+            f"<td class='num'>{format_p(r.p_value)}</td>", f"<td>{_e(r.alternative)}</td>",
+            f"<td>{_e(r.p_method)}</td>", f"<td class='num'>{format_p(r.p_two_sided)}</td>",
+            f"<td class='num'>{format_p(r.p_holm)}</td>", f"<td class='num'>{format_p(r.p_bh)}</td>",
+            f"<td class='note'>{_e(r.note)}</td>"]
+        out.append(f"<tr{' class=notrun' if not_run else ''}>" + "".join(cells) + "</tr>")
+    out += ["</tbody>", "</table>"]
+    return "\n".join(out)
+
+
+def _parameters_html(frame: pd.DataFrame) -> str:
+    def values(col):
+        v = [str(x) for x in dict.fromkeys(frame[col].dropna())]
+        return ", ".join(v) if v else "NA"
+
+    items = [("embedding", values("embedding")), ("wordbias version", values("wordbias_version")),
+             ("seed", values("seed")),
+             ("permutations", "; ".join(f"{r.test}: {int(r.n_permutations):,}" for r in frame.itertuples()
+                                        if pd.notna(r.n_permutations)) or "NA"),
+             ("bootstrap resamples", values("n_resamples")), ("interval level", values("ci_level")),
+             ("multiple testing", " | ".join(str(x) for x in dict.fromkeys(frame.p_family.dropna())) or "NA")]
+    params = frame.attrs.get("parameters") or {}
+    params = params if all(isinstance(v, dict) for v in params.values()) and params else {"": params}
+    for label, p in params.items():
+        if p:
+            items.append((f"embedding {label}".strip(), ", ".join(
+                f"{k} = {v:,}" if isinstance(v, int) and not isinstance(v, bool) else f"{k} = {v}"
+                for k, v in p.items() if k in ("vocabulary", "dimension", "cased", "ube"))))
+    timings = frame.attrs.get("timings") or {}
+    timings = timings if all(isinstance(v, dict) for v in timings.values()) and timings else {"": timings}
+    for label, t in timings.items():
+        if t:
+            items.append((f"time {label}".strip(), ", ".join(f"{k} {v:.1f} s" for k, v in t.items())
+                          + f" (total {sum(t.values()):.1f} s)"))
+    return "<dl class='params'>" + "".join(f"<dt>{_e(k)}</dt><dd>{_e(v)}</dd>" for k, v in items) + "</dl>"
+
+
+def _dropped_html(frame: pd.DataFrame) -> str:
+    rows = frame[frame.dropped.fillna("") != ""]
+    if rows.empty:
+        return "<p>No word was dropped.</p>"
+    several = frame.embedding.nunique(dropna=False) > 1
+    items = "".join(f"<li><b>{_e((r.embedding + ' / ') if several else '')}{_e(r.test)}</b>: {_e(r.dropped)}</li>"
+                    for r in rows.itertuples())
+    return ("<p class='small'>Words dropped because the embedding does not have them, or deleted at random to "
+            "balance the target sets (\"balanced out\"), per test and word set.</p><ul>" + items + "</ul>")
+
+
+def write_html(frame: pd.DataFrame, path, *, title: str, figures=None) -> Path:
+    """Write a one-page, self-contained HTML summary of a tidy table to ``path`` (atomically) and return the path.
+
+    The page holds the title, the parameters (embedding, seed, permutations, resamples, version, the family of
+    the adjusted p, and the time each part took when the table carries it in ``attrs``), the forest plot
+    (:func:`forest_plot`) and, for several embeddings, the heat map (:func:`wordbias.battery.compare.heatmap`)
+    as inline base64 PNG, the table with formatted p-values, and the words dropped. It references nothing
+    outside itself (no CDN, no font, no script). ``figures`` (optional) maps a caption to further matplotlib
+    figures to include.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> t = _tidy.tidy_frame([{"embedding": "e", "test": "WEAT1", "measure": "weat", "effect_size_name": "d",
+    ...                        "effect_size": 1.2, "ci_low": 0.8, "ci_high": 1.5, "p_value": 1e-5,
+    ...                        "dropped": "X: aster"}])
+    >>> page = write_html(t, pathlib.Path(tempfile.mkdtemp()) / "summary.html", title="My embedding").read_text()
+    >>> "<title>My embedding</title>" in page, "X: aster" in page, "data:image/png;base64," in page, "http" in page
+    (True, True, True, False)
+    """
+    from wordbias.battery.compare import heatmap
+
+    _tidy.check_tidy(frame)
+    if not isinstance(title, str) or not title:
+        raise InvalidParameterError(f"title must be a non-empty string, not {title!r}")
+    figs = []
+    if frame.effect_size.notna().any() or len(frame):
+        figs.append(("Effect sizes and 95% intervals, one panel per kind of effect size", forest_plot(frame)))
+    if frame.embedding.nunique(dropna=False) > 1:
+        figs.append(("Test x embedding", heatmap(frame)))
+    figs += list((figures or {}).items())
+    fig_html = "".join(
+        f"<figure><img alt='{_e(cap)}' src='data:image/png;base64,{base64.b64encode(figure_png(f)).decode()}'>"
+        f"<figcaption class='small'>{_e(cap)}</figcaption></figure>" for cap, f in figs)
+    n_run = int((~frame.note.fillna("").str.startswith("not run")).sum())
+    page = f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{_e(title)}</title>
+<style>{_CSS}</style>
+</head>
+<body>
+<h1>{_e(title)}</h1>
+<p class="small">{len(frame)} tests, {n_run} run. Each row is one test; the effect size's interval is a bootstrap
+interval over the words (its method is in the CSV's <code>ci_method</code>); p is the test's own p-value,
+"p Holm" and "p BH" are adjusted over the family named below.</p>
+<h2>Parameters</h2>
+{_parameters_html(frame)}
+<h2>Figures</h2>
+{fig_html}
+<h2>Results</h2>
+{_table_html(frame)}
+<h2>Dropped words</h2>
+{_dropped_html(frame)}
+</body>
+</html>
+"""
+    path = Path(path)
+    with atomic_file(path) as tmp:
+        Path(tmp).write_text(page, encoding="utf-8")
+    return path

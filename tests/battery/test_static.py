@@ -1,0 +1,221 @@
+"""battery.static: the WEAT battery and the whole report as tidy tables (issue 15)."""
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from wordbias import embeddings
+from wordbias.battery import static
+from wordbias.core import multiple, tidy
+from wordbias.core.errors import DegenerateSetError, InvalidParameterError, WordbiasWarning
+from wordbias.datasets import stimuli
+from wordbias.embeddings import to_keyed_vectors
+
+SUBSET = 20_000     # the 20,000 most frequent words of GloVe 6B 50d: a "user's small embedding"
+
+
+@pytest.fixture(scope="module")
+def small():
+    kv = embeddings.load("glove-6b-50d", progress=False)
+    words = kv.index_to_key[:SUBSET]
+    return to_keyed_vectors(words, np.asarray(kv[words]))
+
+
+@pytest.fixture(scope="module")
+def table(small):
+    return static.report(small, label="glove20k", n_permutations=10_000, n_resamples=2_000, progress=False)
+
+
+def _toy():
+    """Six words in 2-D; X leans to A (the first coordinate), Y to B."""
+    words = ["rose", "tulip", "lily", "ant", "wasp", "moth", "love", "peace", "hate", "war"]
+    vecs = np.array([[1.0, 0.1], [0.9, 0.3], [0.8, 0.2], [0.1, 1.0], [0.2, 0.8], [0.3, 0.9],
+                     [1.0, 0.0], [0.9, 0.1], [0.0, 1.0], [0.1, 0.9]], dtype=np.float32)
+    return to_keyed_vectors(words, vecs)
+
+
+SPEC = {"id": "flowers", "title": "flowers vs insects", "X": ["rose", "tulip", "lily"], "Y": ["ant", "wasp", "moth"],
+        "A": ["love", "peace"], "B": ["hate", "war"]}
+
+
+def _cos(u, v):
+    return u @ v / np.linalg.norm(u) / np.linalg.norm(v)
+
+
+def test_weat_battery_matches_a_hand_computed_weat():
+    kv = _toy()
+    t = static.weat_battery(kv, [SPEC], label="toy", battery="user:toy", paper="user", n_resamples=500)
+    s = {w: np.mean([_cos(kv[w], kv[a]) for a in SPEC["A"]]) - np.mean([_cos(kv[w], kv[b]) for b in SPEC["B"]])
+         for w in SPEC["X"] + SPEC["Y"]}
+    sx, sy = [s[w] for w in SPEC["X"]], [s[w] for w in SPEC["Y"]]
+    d = (np.mean(sx) - np.mean(sy)) / np.std(sx + sy, ddof=1)
+    row = t.iloc[0]
+    assert row.effect_size == pytest.approx(d, rel=1e-5)
+    assert row.statistic == pytest.approx(sum(sx) - sum(sy), rel=1e-5)
+    # X is the most associated half of 6 words: 1 of the C(6, 3) = 20 partitions is as extreme
+    assert row.p_value == pytest.approx(1 / 20) and row.p_method == "exact" and row.alternative == "greater"
+    assert row.p_two_sided == pytest.approx(2 / 20)
+    assert (row.n_x, row.n_y, row.n_a, row.n_b) == (3, 3, 2, 2)
+    assert row.ci_low <= row.effect_size <= row.ci_high and row.ci_level == 0.95
+    assert row.dropped == "" and row.battery == "user:toy" and row.paper == "user"
+
+
+def test_weat_battery_reports_dropped_words_and_small_lists():
+    kv = _toy()
+    too_small = {**SPEC, "id": "tiny", "X": ["rose", "orchid"], "Y": ["ant", "beetle"]}   # 1 target word left
+    dropped = {**SPEC, "id": "dropped", "X": ["rose", "tulip", "lily", "daisy"]}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")          # nothing escapes as a warning: it is all in the table
+        t = static.weat_battery(kv, [SPEC, too_small, dropped], label="toy", battery="user:toy", paper="user",
+                                n_resamples=200)
+    tiny = t.set_index("test").loc["tiny"]
+    assert pd.isna(tiny.effect_size) and pd.isna(tiny.p_value) and pd.isna(tiny.p_holm)
+    assert tiny.note.startswith("not run: DegenerateSetError") and "X" in tiny.note
+    assert t.set_index("test").loc["dropped", "dropped"] == "X: daisy"
+    # the family is the two tests that ran
+    assert t.p_family.notna().sum() == 2 and "2 WEATs" in t.p_family.dropna().iloc[0]
+
+
+def test_weat_battery_one_word_sets_keep_d_and_p_without_interval():
+    kv = _toy()
+    one = {**SPEC, "id": "one", "A": ["love"], "B": ["hate"]}
+    row = static.weat_battery(kv, [one], label="toy", battery="user:toy", paper="user", n_resamples=200).iloc[0]
+    assert np.isfinite(row.effect_size) and np.isfinite(row.p_value)
+    assert pd.isna(row.ci_low) and row.note.startswith("no bootstrap interval")
+
+
+def test_weat_battery_case_fold_is_automatic():
+    kv = _toy()                                      # uncased: upper-case stimuli are folded
+    upper = {k: ([w.upper() for w in v] if k in "XYAB" else v) for k, v in SPEC.items()}
+    t = static.weat_battery(kv, [upper], label="toy", battery="b", paper="user", n_resamples=200)
+    assert t.loc[0, "n_x"] == 3 and t.loc[0, "dropped"] == ""
+    t = static.weat_battery(kv, [upper], label="toy", battery="b", paper="user", n_resamples=200, case_fold=False)
+    assert t.loc[0, "note"].startswith("not run")
+
+
+def test_weat_battery_checks_its_arguments():
+    kv = _toy()
+    with pytest.raises(InvalidParameterError, match="paper must be one of"):
+        static.weat_battery(kv, [SPEC], label="toy", battery="b", paper="mine")
+    with pytest.raises(InvalidParameterError, match="non-empty list of WEAT specs"):
+        static.weat_battery(kv, SPEC, label="toy", battery="b", paper="user")
+    with pytest.raises(InvalidParameterError, match="lacks"):
+        static.weat_battery(kv, [{"id": "x", "X": ["rose"]}], label="toy", battery="b", paper="user")
+    with pytest.raises(InvalidParameterError, match="label"):
+        static.weat_battery(kv, [SPEC], label="", battery="b", paper="user")
+
+
+def test_weat_battery_is_caliskan_weat_table(small):
+    specs = stimuli.weat_tests("caliskan2017", "glove")[:3]
+    from wordbias.papers import caliskan2017
+    t = static.weat_battery(small, specs, label="g", battery="caliskan2017", paper="caliskan2017",
+                            n_permutations=10_000, n_resamples=500)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", WordbiasWarning)
+        ref = caliskan2017.weat_table(small, specs, case_fold=True, n_permutations=10_000, n_resamples=500)
+    np.testing.assert_allclose(t.effect_size, ref.effect_size)
+    np.testing.assert_allclose(t.ci_low, ref.effect_size_ci_low)
+    np.testing.assert_allclose(t.p_value, ref.p_value)
+    np.testing.assert_allclose(t.p_holm, ref.p_holm)          # the same family: the battery's tests
+
+
+def test_report_is_tidy(table):
+    assert list(table.columns) == list(tidy.COLUMNS)
+    assert {c: str(table[c].dtype) for c in table.columns} == tidy.DTYPES
+    tidy.check_tidy(table)
+    assert table.test.tolist() == ([f"WEAT{i}" for i in range(1, 11)] + ["WEFAT1", "WEFAT2", "implicit", "explicit",
+                                   "stereotypical", "direct_bias", "RIPA:definitional_pairs", "UBE:first_names"])
+    assert set(table.measure) == {"weat", "wefat", "direction", "direct_bias", "ripa", "ube"}
+    assert (table.embedding == "glove20k").all() and (table.seed == 0).all()
+    assert table.dropped.notna().all()
+    assert set(table.attrs["timings"]) == {"WEAT", "WEFAT", "direction", "direct bias", "RIPA", "UBE"}
+
+
+def test_report_intervals_contain_the_estimates(table):
+    ci = table[table.ci_low.notna()]
+    assert len(ci) >= 15
+    assert ((ci.ci_low <= ci.effect_size) & (ci.effect_size <= ci.ci_high)).all()
+    assert (ci.ci_level == 0.95).all() and ci.ci_method.notna().all()
+
+
+def test_report_adjusted_p_over_the_whole_report(table):
+    has_p = table[table.p_value.notna()]
+    p = has_p.p_value.to_numpy()
+    adj = multiple.adjust(p, list(has_p.test), family="x")
+    np.testing.assert_allclose(has_p.p_holm, adj.p_holm)
+    np.testing.assert_allclose(has_p.p_bh, adj.p_bh)
+    np.testing.assert_allclose(has_p.p_bh, stats.false_discovery_control(p))      # an independent reference
+    m, order = len(p), np.argsort(p)                                              # Holm by hand
+    holm = np.minimum(1, np.maximum.accumulate(p[order] * (m - np.arange(m))))
+    np.testing.assert_allclose(has_p.p_holm.to_numpy()[order], holm)
+    assert has_p.p_family.nunique() == 1 and f"the {m} tests" in has_p.p_family.iloc[0]
+    assert table[table.p_value.isna()].p_holm.isna().all()
+
+
+def test_report_p_values_are_consistent(table):
+    one = table[table.alternative == "greater"]
+    assert (one.p_two_sided.dropna() >= one.loc[one.p_two_sided.notna(), "p_value"]).all()
+    two = table[table.alternative == "two-sided"]
+    np.testing.assert_allclose(two.p_two_sided, two.p_value)
+
+
+def test_report_ube_is_scaled_to_the_vocabulary(table):
+    ube = table.set_index("test").loc["UBE:first_names"]
+    params = static.ube_parameters(SUBSET, 10_000, 50)
+    assert params["M"] == 5_000 and ube.n_a == 5_000
+    assert f"M={params['M']}" in ube.note and f"m={params['m']}" in ube.note
+    assert pd.isna(ube.effect_size) and 0 < ube.p_value <= 1 and ube.n_permutations == 10_000
+
+
+def test_ube_parameters_rule():
+    assert static.ube_parameters(400_000, 7_071, 50) == dict(n=12, m=64, M=30_000, t=3, R=10_000)
+    p = static.ube_parameters(8_000, 250, 100)
+    assert p == dict(n=5, m=4, M=2_000, t=3, R=10_000)
+    # time-bounded: the estimated null of the scaled run fits the budget
+    from wordbias.measures import ube
+    p = static.ube_parameters(3_000_000, 9_000, 300, workers=1, max_null_seconds=30)
+    assert ube.null_cost(p["R"], p["n"], p["m"], p["M"], 300, 1).seconds <= 30.0 + 1e-9
+    with pytest.raises(DegenerateSetError, match="first names"):
+        static.ube_parameters(8_000, 99, 100)
+
+
+def test_report_direction_rows_match_the_racial_report(small, table):
+    from wordbias.papers import racial_bias_report as rbr
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", WordbiasWarning)
+        ref = rbr.table1({"g": small}, n_permutations=10_000, n_resamples=2_000, seed=0).table
+    ours = table[table.measure == "direction"]
+    np.testing.assert_allclose(ours.effect_size, ref.bias)
+    np.testing.assert_allclose(ours.p_value, ref.p)
+    np.testing.assert_allclose(ours.ci_high, ref.bias_ci_high)
+
+
+def test_report_on_unknown_words_gives_rows_with_reasons():
+    kv = to_keyed_vectors([f"w{i}" for i in range(30)], np.random.default_rng(1).normal(size=(30, 4)))
+    t = static.report(kv, label="nothing", n_resamples=100, progress=False)
+    assert len(t) == 18 and t.effect_size.isna().all() and t.p_value.isna().all()
+    assert t.note.str.startswith("not run:").all()
+    assert "first names" in t.set_index("test").loc["UBE:first_names", "note"]
+
+
+def test_report_is_deterministic():
+    kv = _toy()
+    a = static.report(kv, ube=False, n_resamples=200, progress=False)
+    b = static.report(kv, ube=False, n_resamples=200, progress=False)
+    pd.testing.assert_frame_equal(a, b)
+
+
+def test_report_is_deterministic_on_words(small):
+    words = small.index_to_key[:4_000]
+    kv = {w: small[w] for w in words}        # a plain mapping is accepted
+    a = static.report(kv, label="g4k", n_permutations=2_000, n_resamples=300, progress=False)
+    b = static.report(kv, label="g4k", n_permutations=2_000, n_resamples=300, progress=False)
+    pd.testing.assert_frame_equal(a, b)
+    assert a.effect_size.notna().sum() >= 5          # 4,000 words: some lists are too short, each says why
+    na = a[a.effect_size.isna() & (a.test != "UBE:first_names")]
+    assert len(na) and na.note.str.startswith("not run: DegenerateSetError").all()
+    c = static.report(kv, label="g4k", n_permutations=2_000, n_resamples=300, progress=False, seed=1, ube=False)
+    assert not np.allclose(a.ci_low.iloc[:17].fillna(0), c.ci_low.fillna(0))      # another seed, other resamples

@@ -1,0 +1,103 @@
+"""battery.summary: the forest plot and the self-contained HTML page (issue 15)."""
+
+import base64
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from wordbias.battery import summary
+from wordbias.core import tidy
+from wordbias.core.errors import InvalidParameterError
+
+
+def _frame(embeddings=("e",)):
+    rows = []
+    for k, e in enumerate(embeddings):
+        for i in range(1, 4):
+            rows.append({"embedding": e, "paper": "caliskan2017", "battery": "caliskan2017", "test": f"WEAT{i}",
+                         "title": f"test <{i}>", "measure": "weat", "n_x": 8, "n_y": 8, "n_a": 8, "n_b": 8,
+                         "statistic_name": "s(X,Y,A,B)", "statistic": 0.1 * i, "effect_size_name": "d",
+                         "effect_size": 0.5 * i - k, "ci_low": 0.5 * i - k - 0.4, "ci_high": 0.5 * i - k + 0.3,
+                         "ci_level": 0.95, "p_value": 10.0 ** -i, "alternative": "greater", "p_method": "exact",
+                         "dropped": "X: aster; A: caress" if i == 1 else "", "seed": 0})
+        rows.append({"embedding": e, "paper": "caliskan2017", "battery": "caliskan2017", "test": "WEFAT1",
+                     "measure": "wefat", "effect_size_name": "r", "effect_size": 0.6, "ci_low": 0.4, "ci_high": 0.8,
+                     "p_value": 0.2, "alternative": "two-sided", "dropped": ""})
+        rows.append({"embedding": e, "paper": "swinger2019", "battery": "swinger2019", "test": "UBE:first_names",
+                     "measure": "ube", "statistic_name": "significant cells", "statistic": 7.0, "p_value": 0.01,
+                     "note": "no effect size"})
+        rows.append({"embedding": e, "paper": "racial_bias_report", "battery": "racial_bias_report",
+                     "test": "explicit", "measure": "direction", "effect_size_name": "cos",
+                     "note": "not run: DegenerateSetError: set explicit is empty"})
+    frame = tidy.tidy_frame(rows)
+    out = []
+    for e in embeddings:
+        out.append(tidy.adjust_family(frame[frame.embedding == e].reset_index(drop=True), f"report on {e}"))
+    return pd.concat(out, ignore_index=True)
+
+
+def test_format_p():
+    assert summary.format_p(np.nan) == "NA" and summary.format_p(None) == "NA"
+    assert summary.format_p(0.0) == "0" and summary.format_p(1.0) == "1"
+    assert summary.format_p(0.04567) == "0.046" and summary.format_p(2.5e-7) == "2.5e-07"
+
+
+def test_forest_plot_one_panel_per_kind_of_effect_size():
+    fig = summary.forest_plot(_frame())
+    xlabels = [ax.get_xlabel() for ax in fig.axes]
+    assert xlabels[:2] == ["WEAT effect size d", "WEFAT Pearson r"]
+    weat = fig.axes[0]
+    assert [t.get_text()[:5] for t in weat.get_yticklabels()] == ["WEAT1", "WEAT2", "WEAT3"]
+    # the interval lines span [ci_low, ci_high]
+    segs = weat.collections[0].get_segments()
+    np.testing.assert_allclose([s[:, 0] for s in segs], [[0.1, 0.8], [0.6, 1.3], [1.1, 1.8]])
+    foot = " ".join(t.get_text() for t in fig.axes[-1].texts)
+    assert "e / UBE:first_names: no effect size" in foot and "e / explicit: not run" in foot
+
+
+def test_forest_plot_several_embeddings_get_a_legend():
+    fig = summary.forest_plot(_frame(("a", "b")))
+    legend = fig.axes[0].get_legend()
+    assert legend is not None and [t.get_text() for t in legend.get_texts()] == ["a", "b"]
+
+
+def test_forest_plot_refuses_an_empty_table():
+    with pytest.raises(InvalidParameterError, match="empty"):
+        summary.forest_plot(tidy.tidy_frame([]))
+
+
+def test_write_html_is_self_contained(tmp_path):
+    frame = _frame()
+    frame.attrs["timings"] = {"WEAT": 1.5, "UBE": 10.0}
+    path = summary.write_html(frame, tmp_path / "out" / "summary.html", title="Report on <mine>")
+    page = path.read_text(encoding="utf-8")
+    assert not re.search(r"https?:", page) and "<script" not in page and "<link" not in page
+    assert "<title>Report on &lt;mine&gt;</title>" in page
+    for test in frame.test:
+        assert f"<td>{test}</td>" in page
+    assert "test &lt;1&gt;" in page                                # titles are escaped
+    assert "X: aster; A: caress" in page                           # the dropped words
+    assert "<td class='num'>0.001</td>" in page and "report on e" in page   # formatted p, the family
+    assert "WEAT 1.5 s, UBE 10.0 s (total 11.5 s)" in page         # the timings of attrs
+    images = re.findall(r"data:image/png;base64,([A-Za-z0-9+/=]+)", page)
+    assert len(images) == 1 and base64.b64decode(images[0])[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_write_html_several_embeddings_has_the_heatmap(tmp_path):
+    page = summary.write_html(_frame(("a", "b")), tmp_path / "s.html", title="t").read_text()
+    assert len(re.findall(r"data:image/png;base64,", page)) == 2 and "<td>a</td>" in page and "<td>b</td>" in page
+
+
+def test_write_html_checks_its_arguments(tmp_path):
+    with pytest.raises(InvalidParameterError, match="title"):
+        summary.write_html(_frame(), tmp_path / "s.html", title="")
+    with pytest.raises(InvalidParameterError, match="tidy"):
+        summary.write_html(pd.DataFrame({"x": [1]}), tmp_path / "s.html", title="t")
+
+
+def test_figure_png_is_deterministic():
+    a = summary.figure_png(summary.forest_plot(_frame()))
+    b = summary.figure_png(summary.forest_plot(_frame()))
+    assert a == b
