@@ -46,6 +46,13 @@ def _write_w2v(path, vectors):
     return path
 
 
+@pytest.fixture(autouse=True)
+def cache_in_tmp(tmp_path, monkeypatch):
+    """Embedding caches go under tmp_path, never the user's cache folder."""
+    monkeypatch.setenv("WORDBIAS_CACHE", str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
 @pytest.fixture
 def emb(tmp_path):
     return _write_w2v(tmp_path / "mine.w2v.txt", _vectors())
@@ -292,8 +299,57 @@ def test_labels_keep_extensions_and_disambiguate(tmp_path):
 def test_short_table_formats(tmp_path):
     t = tidy.tidy_frame([{"embedding": "e", "test": "t", "n_x": 3, "n_y": 3, "effect_size_name": "d",
                           "effect_size": 1.23456, "ci_low": 0.5, "ci_high": 1.9, "p_value": 1e-6, "p_method": "exact",
-                          "dropped": "X: a b; A: c"}, {"embedding": "e", "test": "u"}])
+                          "dropped": "X: a b; A: c"}, {"embedding": "e", "test": "u", "note": "not run: KeyError: x"},
+                         {"embedding": "e", "test": "v", "p_value": 0.5, "p_method": "rotational null, Simes over 9"}])
     text = cli.short_table(t)
     lines = text.splitlines()
     assert "d=1.235" in lines[1] and "[0.50, 1.90]" in lines[1] and "1.0e-06 (exact)" in lines[1]
+    assert lines[0].split() == ["test", "n", "effect", "95%", "CI", "p", "p", "two-sided", "p", "Holm", "dropped"]
     assert lines[1].rstrip().endswith("3") and "not run" in lines[2]
+    assert "0.5000 (rotational null)" in lines[3] and "Simes" not in lines[3]
+
+
+# ---------------------------------------------------------------------------------------------- cache
+
+def test_cache_list_and_clear(capsys, tmp_path, emb, lists, cache_in_tmp):
+    code, out, _ = run(capsys, "cache", "list")
+    assert code == 0 and "(none)" in out
+    code, _, err = run(capsys, "weat", str(emb), "--lists", str(lists), "--out", str(tmp_path / "o"), "-q",
+                       "--n-resamples", "20")
+    assert code == 0, err
+    folders = [p.name for p in (cache_in_tmp / "embeddings").iterdir()]
+    assert len(folders) == 1 and folders[0].startswith("mine.w2v.txt-")
+    assert not any(p.name.startswith(".wordbias-cache") for p in tmp_path.iterdir())   # nothing beside the file
+    code, out, _ = run(capsys, "cache", "list")
+    assert code == 0 and "mine.w2v.txt" in out and "34x6" in out
+    code, _, err = run(capsys, "cache", "clear")
+    assert code == 1 and "needs cache names or --all" in err
+    code, _, err = run(capsys, "cache", "clear", "nope")
+    assert code == 1 and "no cache named ['nope']" in err
+    code, out, _ = run(capsys, "cache", "clear", folders[0])
+    assert code == 0 and out.startswith("removed ") and not (cache_in_tmp / "embeddings" / folders[0]).exists()
+
+
+def test_cache_dir_option(capsys, tmp_path, emb, lists):
+    code, _, err = run(capsys, "weat", str(emb), "--lists", str(lists), "--out", str(tmp_path / "o"), "-q",
+                       "--n-resamples", "20", "--cache-dir", str(tmp_path / "mycache"))
+    assert code == 0, err
+    assert [p.name.split("-")[0] for p in (tmp_path / "mycache").iterdir()] == ["mine.w2v.txt"]
+    code, out, _ = run(capsys, "cache", "list", "--cache-dir", str(tmp_path / "mycache"))
+    assert code == 0 and "mine.w2v.txt" in out
+    code, out, _ = run(capsys, "cache", "clear", "--all", "--cache-dir", str(tmp_path / "mycache"))
+    assert code == 0 and list((tmp_path / "mycache").iterdir()) == []
+
+
+def test_weat_lists_with_wefat_notes_them_and_wefat_only_is_refused(capsys, tmp_path, emb):
+    code, out, err = run(capsys, "weat", str(emb), "--lists", str(user_lists.TEMPLATE), "--out", str(tmp_path / "t"),
+                         "-q", "--n-resamples", "20")
+    assert code == 0, err
+    assert "the 1 WEFAT(s) of" in err and "are not run by `wordbias weat`" in err
+    t = tidy.read_tidy(tmp_path / "t" / "tidy.csv")
+    assert t.test.tolist() == ["career_family", "flowers_insects"] and set(t.battery) == {"user:my_study"}
+    only = tmp_path / "wefat_only.yaml"
+    only.write_text("wefat:\n  - id: j\n    targets: {W: [rose]}\n    attributes: {A: [love], B: [hate]}\n"
+                    "    property: {name: p, values: {rose: 1}}\n")
+    code, _, err = run(capsys, "weat", str(emb), "--lists", str(only), "--out", str(tmp_path / "w"))
+    assert code == 1 and "has no WEATs" in err

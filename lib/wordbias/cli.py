@@ -3,7 +3,8 @@
 ``wordbias weat``, ``report`` and ``compare`` run the batteries of :mod:`wordbias.battery` and write
 ``tidy.csv`` (the schema of :mod:`wordbias.core.tidy`), ``summary.html`` and figures into ``--out``, with a
 short table on stdout; ``wordbias lists`` shows the word lists shipped (with their citations), a user's file
-(checked) or the template of the YAML format (:mod:`wordbias.datasets.user_lists`). Progress bars go to
+(checked) or the template of the YAML format (:mod:`wordbias.datasets.user_lists`); ``wordbias cache
+list`` / ``clear`` show and remove the converted embedding caches. Progress bars go to
 stderr; ``--quiet`` silences them and the table. Exit status: 0 done, 1 the run failed (one line
 ``wordbias: error: ...`` on stderr; ``--debug`` shows the traceback), 2 a usage error.
 
@@ -39,6 +40,7 @@ examples:
                                                    your lists on your word2vec/GloVe/fastText file
   wordbias report vectors.bin --out out/report     every static test of the four papers + summary.html
   wordbias compare a.txt b.txt --out out/ab        one table and a heat map across embeddings
+  wordbias cache list                              the converted embedding caches (and `cache clear`)
 
 EMBEDDING is a registered name (see wordbias.embeddings.available()) or a path to a word2vec (text or
 binary), GloVe or fastText .vec file, plain, .gz or .zip. Results: DIR/tidy.csv (one row per test: effect
@@ -89,6 +91,9 @@ def _run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", required=True, metavar="DIR",
                    help="folder for tidy.csv, summary.html and figures (created; never the repository's "
                         "results/ or figures/)")
+    p.add_argument("--cache-dir", metavar="DIR", default=None,
+                   help="folder for the converted embedding caches (default: WORDBIAS_CACHE, else the "
+                        "per-user cache folder; see `wordbias cache list`)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -114,7 +119,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("weat", parents=[common], formatter_class=fmt,
                        help="WEATs of a battery or of your own lists on one embedding",
-                       description="Run WEATs (Caliskan et al. 2017) on one embedding: d with its 95%% BCa "
+                       description="Run WEATs (Caliskan et al. 2017) on one embedding: d with its 95% BCa "
                                    "bootstrap interval, the permutation p (one- and two-sided, method named), "
                                    "Holm and Benjamini-Hochberg adjusted p over the battery, and every word "
                                    "dropped.",
@@ -167,6 +172,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--template", action="store_true", help="print the template of the YAML format (and its path)")
     p.add_argument("--variant", choices=["glove", "original", "word2vec"], default="glove",
                    help="which Caliskan lists to show (default glove)")
+
+    p = sub.add_parser("cache", formatter_class=fmt, help="list or clear the converted embedding caches",
+                       description="The caches of converted embeddings (a memory-mappable copy of each text or "
+                                   "binary file loaded), under WORDBIAS_CACHE or the per-user cache folder.",
+                       epilog="examples:\n  wordbias cache list\n  wordbias cache clear mine.w2v.txt-1a2b3c4d\n"
+                              "  wordbias cache clear --all\n")
+    p.add_argument("action", choices=["list", "clear"], help="list the caches, or remove some (or --all)")
+    p.add_argument("names", nargs="*", metavar="NAME", help="with clear: the caches to remove (name or folder)")
+    p.add_argument("--all", action="store_true", help="with clear: remove every cache")
+    p.add_argument("--cache-dir", metavar="DIR", default=None, help="the cache folder (default: as loading uses)")
+    p.add_argument("-q", "--quiet", action="store_true", help="print nothing")
+    p.add_argument("--debug", action="store_true", help="show the traceback of an error")
     return parser
 
 
@@ -214,10 +231,11 @@ def _out_dir(out: str) -> Path:
     return path
 
 
-def _load(name_or_path: str, quiet: bool):
+def _load(name_or_path: str, args):
     from wordbias import embeddings
 
-    return embeddings.load(name_or_path, progress=not quiet)
+    options = {} if args.cache_dir is None else {"cache_dir": args.cache_dir}
+    return embeddings.load(name_or_path, progress=not args.quiet, **options)
 
 
 def _fmt(x, digits: int = 3) -> str:
@@ -239,25 +257,44 @@ def _fmt(x, digits: int = 3) -> str:
 
 
 def short_table(frame) -> str:
-    """The few columns of a tidy table shown on stdout: test, sizes, effect size with its interval, p, the
-    adjusted p and the number of words dropped."""
+    """The few columns of a tidy table shown on stdout: (embedding,) test, set sizes, effect size with its
+    interval, p with its method, two-sided p, Holm's adjusted p and the number of words dropped.
+
+    Examples
+    --------
+    >>> from wordbias.core.tidy import tidy_frame
+    >>> print(short_table(tidy_frame([{"test": "WEAT1", "n_x": 8, "n_y": 8, "effect_size_name": "d",
+    ...     "effect_size": 1.5, "ci_low": 0.9, "ci_high": 1.8, "p_value": 2e-4, "p_method": "exact",
+    ...     "p_holm": 4e-4, "dropped": "X: aster"}])))
+    test   n    effect   95% CI        p               p two-sided  p Holm  dropped
+    WEAT1  8/8  d=1.500  [0.90, 1.80]  0.0002 (exact)               0.0004  1
+    """
     import pandas as pd
 
     several = frame["embedding"].nunique(dropna=True) > 1
     rows = []
     for _, r in frame.iterrows():
-        sizes = "/".join(str(int(v)) for v in (r.n_x, r.n_y, r.n_a, r.n_b) if v is not pd.NA and not pd.isna(v))
-        ci = f"[{_fmt(r.ci_low, 2)}, {_fmt(r.ci_high, 2)}]" if pd.notna(r.ci_low) and pd.notna(r.ci_high) else ""
-        effect = f"{r.effect_size_name}={_fmt(r.effect_size)}" if pd.notna(r.effect_size) else "not run"
+        sizes = "/".join(str(int(v)) for v in (r.n_x, r.n_y, r.n_a, r.n_b) if not pd.isna(v))
+        ci = f"[{r.ci_low:.2f}, {r.ci_high:.2f}]" if pd.notna(r.ci_low) and pd.notna(r.ci_high) else ""
+        note = r.note if isinstance(r.note, str) else ""
+        if pd.notna(r.effect_size):
+            effect = f"{r.effect_size_name}={_fmt(r.effect_size)}"
+        else:
+            effect = "not run" if note.startswith("not run") else ""
+        method = r.p_method.split(",")[0].strip() if isinstance(r.p_method, str) else ""
         dropped = r.dropped if isinstance(r.dropped, str) else ""
         n_dropped = sum(len(part.split(":", 1)[-1].split()) for part in dropped.split(";") if part.strip())
-        row = {"test": r.test, "n": sizes, "effect": effect, "95% CI": ci,
-               "p": _fmt(r.p_value, 4) + (f" ({r.p_method})" if pd.notna(r.p_method) else ""),
-               "p two-sided": _fmt(r.p_two_sided, 4), "p Holm": _fmt(r.p_holm, 4), "dropped": n_dropped or ""}
-        rows.append({"embedding": r.embedding, **row} if several else row)
+        row = [str(r.test), sizes, effect, ci, _fmt(r.p_value, 4) + (f" ({method})" if method and pd.notna(r.p_value)
+                                                                     else ""),
+               _fmt(r.p_two_sided, 4), _fmt(r.p_holm, 4), str(n_dropped or "")]
+        rows.append(([str(r.embedding)] if several else []) + row)
     if not rows:
         return "(no tests)"
-    return pd.DataFrame(rows).to_string(index=False)
+    header = (["embedding"] if several else []) + ["test", "n", "effect", "95% CI", "p", "p two-sided", "p Holm",
+                                                   "dropped"]
+    widths = [max(len(x[i]) for x in rows + [header]) for i in range(len(header))]
+    lines = ["  ".join(x[i].ljust(widths[i]) for i in range(len(header))).rstrip() for x in [header] + rows]
+    return "\n".join(lines)
 
 
 def _write_outputs(frame, out: Path, title: str, *, heatmap: bool = False) -> list[Path]:
@@ -317,7 +354,7 @@ def _cmd_weat(args) -> int:
         title = f"Caliskan et al. (2017) WEATs, {variant} lists"
     out = _out_dir(args.out)
     label = args.label or _label(args.embedding)
-    kv = _load(args.embedding, args.quiet)
+    kv = _load(args.embedding, args)
     case_fold = {"auto": None, "on": True, "off": False}[args.case_fold]
     frame = static.weat_battery(kv, specs, label=label, battery=battery, paper=paper, seed=args.seed,
                                 n_permutations=args.n_permutations, n_resamples=args.n_resamples,
@@ -332,7 +369,7 @@ def _cmd_report(args) -> int:
 
     out = _out_dir(args.out)
     label = args.label or _label(args.embedding)
-    kv = _load(args.embedding, args.quiet)
+    kv = _load(args.embedding, args)
     frame = static.report(kv, label=label, seed=args.seed, n_permutations=args.n_permutations,
                           n_resamples=args.n_resamples, ube=not args.no_ube, progress=not args.quiet)
     written = _write_outputs(frame, out, f"wordbias report on {label}")
@@ -347,7 +384,7 @@ def _cmd_compare(args) -> int:
         raise _RunError("compare needs two or more embeddings (use `wordbias report` for one)")
     labels = _labels(args.embeddings)
     out = _out_dir(args.out)
-    loaded = {lab: _load(name, args.quiet) for lab, name in zip(labels, args.embeddings)}
+    loaded = {lab: _load(name, args) for lab, name in zip(labels, args.embeddings)}
     frame = compare.compare(loaded, seed=args.seed, n_permutations=args.n_permutations,
                             n_resamples=args.n_resamples, ube=not args.no_ube, progress=not args.quiet)
     written = _write_outputs(frame, out, "wordbias compare: " + ", ".join(labels), heatmap=True)
@@ -420,7 +457,38 @@ def _cmd_lists(args) -> int:
                     "(or give the path of your YAML lists)")
 
 
-_COMMANDS = {"weat": _cmd_weat, "report": _cmd_report, "compare": _cmd_compare, "lists": _cmd_lists}
+def _cmd_cache(args) -> int:
+    from wordbias.embeddings import cache
+
+    if args.action == "list":
+        if args.names or args.all:
+            raise _RunError("`wordbias cache list` takes no names and no --all")
+        table = cache.list_caches(args.cache_dir)
+        if not args.quiet:
+            print(f"caches under {cache.cache_root(args.cache_dir)}:")
+            if table.empty:
+                print("(none)")
+            else:
+                shown = table.assign(MB=(table["bytes"] / 2**20).round(1)).drop(columns=["bytes", "folder"])
+                print(shown.to_string(index=False))
+        return 0
+    if bool(args.names) == bool(args.all):
+        raise _RunError("`wordbias cache clear` needs cache names or --all (not both)")
+    removed = cache.clear_caches(None if args.all else args.names, cache_dir=args.cache_dir)
+    missing = [n for n in args.names if not any(p.name == n or p.name.startswith(n + "-") for p in removed)]
+    if not args.quiet:
+        for p in removed:
+            print(f"removed {p}")
+        if not removed:
+            print("nothing removed")
+    if missing and not removed:
+        raise _RunError(f"no cache named {missing} under {cache.cache_root(args.cache_dir)} "
+                        "(see `wordbias cache list`)")
+    return 0
+
+
+_COMMANDS = {"weat": _cmd_weat, "report": _cmd_report, "compare": _cmd_compare, "lists": _cmd_lists,
+             "cache": _cmd_cache}
 
 
 def _message(exc: BaseException) -> str:
