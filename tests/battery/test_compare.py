@@ -1,5 +1,7 @@
 """battery.compare: several embeddings in one tidy table, and the test x embedding heat map (issue 15)."""
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -55,6 +57,8 @@ def test_compare_refuses_duplicate_labels():
     kv = to_keyed_vectors(["a", "b"], np.eye(2, dtype=np.float32))
     with pytest.raises(InvalidParameterError, match=r"unique; \['x'\]"):
         compare.compare([("x", kv), ("y", kv), ("x", kv)])
+    with pytest.raises(InvalidParameterError, match="unique"):
+        compare.compare({Path("x"): kv, "x": kv})                  # a path and a string naming the same label
     with pytest.raises(InvalidParameterError, match="empty"):
         compare.compare({})
     with pytest.raises(InvalidParameterError, match="non-empty strings"):
@@ -89,7 +93,8 @@ def test_heatmap_marks_tests_not_run():
 
 
 def test_cell_text():
-    assert compare.cell_text(pd.Series({"effect_size": -0.456, "ci_low": -0.9, "ci_high": 0.1})) == "-0.46\n[-0.90, 0.10]"
+    text = compare.cell_text(pd.Series({"effect_size": -0.456, "ci_low": -0.9, "ci_high": 0.1}))
+    assert text == "-0.46\n[-0.90, 0.10]"
     assert compare.cell_text(pd.Series({"effect_size": 0.5, "ci_low": np.nan, "ci_high": np.nan})) == "0.50"
     assert compare.cell_text(pd.Series({"effect_size": np.nan, "statistic": 77.0,
                                         "statistic_name": "significant cells"})) == "significant cells: 77"

@@ -198,6 +198,10 @@ def test_report_on_unknown_words_gives_rows_with_reasons():
     t = static.report(kv, label="nothing", n_resamples=100, progress=False)
     assert len(t) == 18 and t.effect_size.isna().all() and t.p_value.isna().all()
     assert t.note.str.startswith("not run:").all()
+    # every word is unknown, and each row lists its words as dropped
+    weat1 = stimuli.weat_tests("caliskan2017", "glove")[0]
+    assert t.loc[0, "dropped"].startswith("X: " + " ".join(w.lower() for w in weat1.X) + "; Y: ")
+    assert t[t.test != "UBE:first_names"].dropped.str.len().gt(0).all()
     assert "first names" in t.set_index("test").loc["UBE:first_names", "note"]
 
 

@@ -2,6 +2,7 @@
 
 import base64
 import re
+from html.parser import HTMLParser
 
 import numpy as np
 import pandas as pd
@@ -101,3 +102,29 @@ def test_figure_png_is_deterministic():
     a = summary.figure_png(summary.forest_plot(_frame()))
     b = summary.figure_png(summary.forest_plot(_frame()))
     assert a == b
+
+
+class _Tags(HTMLParser):
+    """Checks that every opened element (but the void ones) is closed, in order."""
+
+    VOID = {"meta", "img", "br", "hr", "link", "input"}
+
+    def __init__(self):
+        super().__init__()
+        self.stack, self.errors = [], []
+
+    def handle_starttag(self, tag, attrs):
+        if tag not in self.VOID:
+            self.stack.append(tag)
+
+    def handle_endtag(self, tag):
+        if not self.stack or self.stack.pop() != tag:
+            self.errors.append(tag)
+
+
+def test_write_html_is_well_formed(tmp_path):
+    page = summary.write_html(_frame(("a", "b")), tmp_path / "s.html", title="t & <u>").read_text()
+    parser = _Tags()
+    parser.feed(page)
+    assert parser.errors == [] and parser.stack == []
+    assert page.count("<tr") == 1 + len(_frame(("a", "b")))      # the header and one row per test

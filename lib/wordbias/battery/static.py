@@ -216,7 +216,8 @@ def _weat_without_interval(kv, spec, err: BaseException, *, base: dict, case_fol
                                 alternative="two-sided")
     except _NOT_RUN as err2:
         return _not_run(base, spec.id, spec.title, "weat", err2, statistic_name="s(X,Y,A,B)",
-                        effect_size_name="d", alternative="greater")
+                        effect_size_name="d", alternative="greater",
+                        dropped=_unknown(kv, {r: getattr(spec, r) for r in "XYAB"}, case_fold))
     s = res.summary()
     return {**base, "test": spec.id, "title": spec.title, "measure": "weat", "n_x": len(res.X.words),
             "n_y": len(res.Y.words), "n_a": len(res.A.words), "n_b": len(res.B.words),
@@ -226,6 +227,13 @@ def _weat_without_interval(kv, spec, err: BaseException, *, base: dict, case_fol
             "dropped": _weat_dropped(spec, s["missing"], s["balanced_out"]),
             "n_permutations": n_permutations if res.p_method == "monte-carlo" else None, "n_resamples": None,
             "note": _join(f"no bootstrap interval: {err}", _warned(caught))}
+
+
+def _unknown(kv, sets: Mapping[str, Sequence[str]], case_fold: bool) -> str:
+    """The ``dropped`` cell of a test that did not run: the words of each set the embedding lacks."""
+    fold = str.lower if case_fold else (lambda w: w)
+    index = kv.key_to_index
+    return _tidy.dropped_text({k: [w for w in words if fold(w) not in index] for k, words in sets.items()})
 
 
 def _wefat_rows(kv, *, base: dict, case_fold: bool, seed: int, n_resamples: int) -> list[dict]:
@@ -240,7 +248,8 @@ def _wefat_rows(kv, *, base: dict, case_fold: bool, seed: int, n_resamples: int)
                                                           confidence_level=CONFIDENCE_LEVEL, seed=seed)
         except _NOT_RUN as err:
             rows.append(_not_run(base, spec.id, spec.title, "wefat", err, statistic_name="Pearson r",
-                                 effect_size_name="r", alternative="two-sided"))
+                                 effect_size_name="r", alternative="two-sided",
+                                 dropped=_unknown(kv, {"W": spec.W, "A": spec.A, "B": spec.B}, case_fold)))
             continue
         t, res = table.iloc[0], results[spec.id]
         paper = (spec.paper or {}).get("glove") or {}
@@ -282,7 +291,7 @@ def weat_battery(embedding, specs: Sequence, *, label: str, battery: str, paper:
     >>> t = weat_battery(kv, [spec], label="toy", battery="user:toy", paper="user", n_resamples=200)
     >>> t.loc[0, ["test", "effect_size_name", "p_method", "dropped"]].tolist(), int(t.loc[0, "n_x"])
     (['flowers', 'd', 'exact', 'X: lily'], 2)
-    >>> round(float(t.loc[0, "effect_size"]), 3), round(float(t.loc[0, "p_value"]), 3), bool(t.p_holm[0] == t.p_value[0])
+    >>> round(float(t.effect_size[0]), 3), round(float(t.p_value[0]), 3), bool(t.p_holm[0] == t.p_value[0])
     (1.726, 0.167, True)
     >>> t.loc[0, "note"][:71]                  # one word per attribute set: d and p, but no interval
     'no bootstrap interval: each sample in `data` must contain two or more o'
@@ -332,8 +341,13 @@ def _direction_rows(kv, label: str, *, base: dict, seed: int, n_permutations: in
             result = rbr.table1({label: kv}, n_permutations=n_permutations, seed=seed, n_resamples=n_resamples)
             targets = lookup.set_vectors(kv, *rbr.target_sets(), name="targets", warn=False)
     except _NOT_RUN as err:
+        T1, T2 = rbr.target_sets()
+        cased = _embeddings.is_cased(kv)
         return [_not_run(base, kind, _KIND_TITLES[kind], "direction", err, statistic_name="cos(r, s)",
-                         effect_size_name="cos", alternative="greater") for kind in rbr.KINDS]
+                         effect_size_name="cos", alternative="greater",
+                         dropped=_unknown(kv, dict(zip(("T1", "T2", "A1", "A2"),
+                                                       (T1, T2, *rbr.attribute_sets(kind, cased=cased)))), False))
+                for kind in rbr.KINDS]
     miss = result.missing.set_index("set")
     t_drop = {"T1": targets.missing[0], "T2": targets.missing[1]}
     rows = []
@@ -367,8 +381,10 @@ def _direct_bias_row(kv, *, base: dict, seed: int, n_resamples: int) -> dict:
         value = direction.direct_bias(X, g.direction, c=1)
         lo, hi = _bootstrap_mean(np.abs(direction.cosines(X, g.direction)), n_resamples=n_resamples, seed=seed)
     except _NOT_RUN as err:
+        lists = debias.word_lists_for(kv)
         return _not_run(base, "direct_bias", title, "direct_bias", err, statistic_name="DirectBias_1",
-                        effect_size_name="direct_bias")
+                        effect_size_name="direct_bias", dropped=_unknown(kv, {
+                            "N": lists.professions, "pairs": [w for p in lists.definitional_pairs for w in p]}, False))
     return {**base, "test": "direct_bias", "title": title, "measure": "direct_bias", "n_x": len(profs.words),
             "n_a": len(pairs.pairs), "n_b": len(pairs.pairs), "statistic_name": "DirectBias_1", "statistic": value,
             "effect_size_name": "direct_bias", "effect_size": value, "ci_low": lo, "ci_high": hi,
@@ -390,8 +406,10 @@ def _ripa_row(kv, *, base: dict, seed: int, n_resamples: int) -> dict:
                            n_resamples=n_resamples, seed=seed)
         lo, hi = _bootstrap_mean(r.per_pair, n_resamples=n_resamples, seed=seed)
     except _NOT_RUN as err:
-        return _not_run(base, test, title, "ripa", err, statistic_name="mean beta", effect_size_name="ripa",
-                        alternative="two-sided")
+        lists = debias.word_lists_for(kv)
+        return _not_run(base, test, title, "ripa", err, statistic_name="mean beta over pairs",
+                        effect_size_name="ripa", alternative="two-sided", dropped=_unknown(kv, {
+                            "N": lists.professions, "pairs": [w for p in lists.definitional_pairs for w in p]}, False))
     first = r.pairs[0][0] if r.pairs else "the first words"
     low, high = r.range
     return {**base, "test": test, "title": title, "measure": "ripa", "n_x": len(r.words), "n_a": len(r.pairs),
@@ -484,7 +502,8 @@ def _ube_row(kv, *, base: dict, seed: int, progress: bool) -> dict:
             "p_method": f"rotational null, Simes over {int(finite.sum())} cells",
             "dropped": "", "n_permutations": params["R"],
             "note": _join(f"no effect size; {summary['n_significant']} of {summary['n_tests']} testable cells "
-                          f"significant (Benjamini-Hochberg, alpha {res.params['alpha']}); parameters scaled to the vocabulary: n={params['n']}, m={params['m']}, "
+                          f"significant (Benjamini-Hochberg, alpha {res.params['alpha']}); parameters scaled to "
+                          f"the vocabulary: n={params['n']}, m={params['m']}, "
                           f"M={params['M']}, t={params['t']}, R={params['R']}; {len(names.tokens):,} first names "
                           f"in the vocabulary, {len(res.names):,} after cleaning", _warned(caught))}
 

@@ -101,7 +101,7 @@ def forest_plot(frame: pd.DataFrame, *, title: str | None = None):
         ax.axvline(0, ls="--", color="0.5", lw=0.8)
         ax.set_yticks(range(len(names)))
         titles = dict(zip(sub.test, sub.title.fillna("")))
-        ax.set_yticklabels([textwrap.shorten(f"{t}  {titles.get(t, '')}", 48, placeholder="...") for t in names],
+        ax.set_yticklabels([textwrap.shorten(f"{t}  {titles.get(t, '')}", 58, placeholder="...") for t in names],
                            fontsize=7.5)
         ax.set_ylim(len(names) - 0.5, -0.5)
         ax.set_xlabel(_EFFECT_LABELS.get(kind, kind), fontsize=8.5)
@@ -186,8 +186,8 @@ def _parameters_html(frame: pd.DataFrame) -> str:
 
     items = [("embedding", values("embedding")), ("wordbias version", values("wordbias_version")),
              ("seed", values("seed")),
-             ("permutations", "; ".join(f"{r.test}: {int(r.n_permutations):,}" for r in frame.itertuples()
-                                        if pd.notna(r.n_permutations)) or "NA"),
+             ("permutations", "; ".join(dict.fromkeys(f"{r.test}: {int(r.n_permutations):,}" for r in frame.itertuples()
+                                                      if pd.notna(r.n_permutations))) or "NA"),
              ("bootstrap resamples", values("n_resamples")), ("interval level", values("ci_level")),
              ("multiple testing", " | ".join(str(x) for x in dict.fromkeys(frame.p_family.dropna())) or "NA")]
     params = frame.attrs.get("parameters") or {}
