@@ -203,3 +203,220 @@ def test_table3_display():
     fig = kurita.table3_figure(t3, title="t")
     assert sorted(t.get_text() for t in fig.axes[0].get_yticklabels()) == [
         "Career\n(a) | WEAT on GloVe", "Career\n(a) | log probability bias score"]
+
+
+# --------------------------------------------------------------------------------------------------
+# issue 14: the template spread (CEAT's random-effects pooling) and Table 3's intervals and adjusted p
+# --------------------------------------------------------------------------------------------------
+
+from scipy import stats as sps  # noqa: E402
+
+from wordbias.core import multiple  # noqa: E402
+from wordbias.core.errors import InvalidParameterError  # noqa: E402
+
+
+def _dl_by_hand(y, v):
+    """DerSimonian & Laird (1986) written out: (pooled, se, tau2, q, i2)."""
+    y, v = np.asarray(y, float), np.asarray(v, float)
+    w = 1 / v
+    ybar = (w * y).sum() / w.sum()
+    q = (w * (y - ybar) ** 2).sum()
+    c = w.sum() - (w ** 2).sum() / w.sum()
+    tau2 = max(0.0, (q - (len(y) - 1)) / c)
+    ws = 1 / (v + tau2)
+    return (ws * y).sum() / ws.sum(), np.sqrt(1 / ws.sum()), tau2, q, max(0.0, (q - (len(y) - 1)) / q) if q else 0.0
+
+
+def test_equal_templates_have_no_between_template_variance():
+    sx, sy = [1.0, 0.0, 0.4], [-1.0, -0.5, 0.1]
+    r = kurita.template_spread([sx] * 3, [sy] * 3, templates=["a", "b", "c"])
+    d = (np.mean(sx) - np.mean(sy)) / np.std(sx + sy, ddof=1)  # WEAT's d by hand
+    np.testing.assert_allclose(r.effect_sizes, [d] * 3)
+    for name, pooled in r.pooled.items():
+        assert pooled.pooled.tau2 == 0 and pooled.pooled.i2 == 0 and pooled.pooled.q == pytest.approx(0, abs=1e-12)
+        assert pooled.pooled.pooled == pytest.approx(d)
+    v_ceat = np.var(sx + sy, ddof=1)
+    assert r.pooled["ceat"].pooled.se == pytest.approx(np.sqrt(v_ceat / 3))
+    v_ho = 6 / 9 + d * d / 12  # (n_x + n_y)/(n_x n_y) + d²/(2(n_x + n_y)), Hedges & Olkin
+    assert r.pooled["hedges_olkin"].pooled.se == pytest.approx(np.sqrt(v_ho / 3))
+
+
+def test_one_template_pooled_is_its_own_d():
+    sx, sy = [[0.9, 0.2, 0.5]], [[-0.3, 0.1, -0.6]]
+    r = kurita.template_spread(sx, sy, templates=["only"])
+    d = weat.effect_size(sx[0], sy[0])
+    for name, pooled in r.pooled.items():
+        p = pooled.pooled
+        v = pooled.variances[0]
+        assert p.k == 1 and p.pooled == pytest.approx(d) and p.se == pytest.approx(np.sqrt(v))
+        assert p.tau2 == 0 and p.q == pytest.approx(0, abs=1e-12) and p.i2 == 0
+        z = sps.norm.ppf(0.975)
+        assert (p.low, p.high) == pytest.approx((d - z * np.sqrt(v), d + z * np.sqrt(v)))
+        assert p.p_value == pytest.approx(2 * sps.norm.sf(abs(d) / np.sqrt(v)))
+        assert p.weights.tolist() == pytest.approx([1 / v])
+    frame = r.to_frame()
+    assert list(frame.template) == ["only", kurita.POOLED] * 2 and list(frame.columns) == kurita.FRAME_COLUMNS
+
+
+def test_template_spread_matches_random_effects_by_hand():
+    rng = np.random.default_rng(5)
+    sx = rng.normal(0.3, 0.2, (4, 6)) + np.array([[0.0], [0.2], [-0.1], [0.4]])
+    sy = rng.normal(0.0, 0.2, (4, 6))
+    r = kurita.template_spread(sx, sy, templates=list("abcd"), category="c", method="m", model="x")
+    d = np.array([weat.effect_size(a, b) for a, b in zip(sx, sy)])
+    np.testing.assert_allclose(r.effect_sizes, d)
+    for name, var in (("ceat", [np.var(np.r_[a, b], ddof=1) for a, b in zip(sx, sy)]),
+                      ("hedges_olkin", 12 / 36 + d ** 2 / 24)):
+        pooled, se, tau2, q, i2 = _dl_by_hand(d, var)
+        p = r.pooled[name].pooled
+        assert (p.pooled, p.se, p.tau2, p.q, p.i2) == pytest.approx((pooled, se, tau2, q, i2))
+    assert r.pooled["ceat"].pooled.tau2 > 0  # the templates were made to differ
+    frame = r.to_frame()
+    assert len(frame) == 2 * 5 and set(frame.variance_method) == {"ceat", "hedges_olkin"}
+    per = frame[frame.template != kurita.POOLED]
+    assert per.groupby("variance_method").relative_weight.sum().tolist() == pytest.approx([1, 1])
+    pooled_rows = frame[frame.template == kurita.POOLED].set_index("variance_method")
+    assert pooled_rows.loc["ceat", "d"] == pytest.approx(r.pooled["ceat"].pooled.pooled)
+    assert pooled_rows.loc["ceat", "variance"] == pytest.approx(r.pooled["ceat"].pooled.se ** 2)
+    # deterministic
+    pd.testing.assert_frame_equal(frame, kurita.template_spread(sx, sy, templates=list("abcd"), category="c",
+                                                                method="m", model="x").to_frame())
+
+
+def test_template_spread_is_undefined_within_rounding_and_checks_its_input():
+    r = kurita.template_spread([[1.0, 1.0 + 1e-9], [0.5, 0.0]], [[1.0, 1.0], [-0.5, 0.1]], templates=["flat", "ok"],
+                               noise=1e-6)
+    assert r.pooled == {} and "'flat'" in r.undefined and "'ok'" not in r.undefined
+    assert np.isnan(r.effect_sizes[0]) and r.effect_sizes[1] == pytest.approx(weat.effect_size([0.5, 0.0], [-0.5, 0.1]))
+    frame = r.to_frame()
+    assert list(frame.template) == ["flat", "ok"] and frame.note.str.startswith("undefined").all()
+    with pytest.raises(InvalidParameterError, match="one row per template"):
+        kurita.template_spread([[1.0, 0.0]], [[0.0, 1.0]], templates=["a", "b"])
+    with pytest.raises(InvalidParameterError, match="not the string"):
+        kurita.template_spread([[1.0, 0.0]], [[0.0, 1.0]], templates="a")
+    with pytest.raises(InvalidParameterError, match="noise"):
+        kurita.template_spread([[1.0, 0.0]], [[0.0, 1.0]], templates=["a"], noise=-1)
+
+
+def test_template_associations_by_brute_force():
+    rng = np.random.default_rng(2)
+    words = {r: [f"{r}{i}" for i in range(3)] for r in "XYAB"}
+    vecs = {w: rng.normal(size=(2, 4)) for ws in words.values() for w in ws}
+    sx, sy = kurita.template_associations(vecs, *(words[r] for r in "XYAB"))
+    assert sx.shape == (2, 3) and sy.shape == (2, 3)
+
+    def cos(a, b):
+        return a @ b / np.linalg.norm(a) / np.linalg.norm(b)
+
+    for t in range(2):
+        for j, w in enumerate(words["Y"]):
+            want = (np.mean([cos(vecs[w][t], vecs[a][t]) for a in words["A"]])
+                    - np.mean([cos(vecs[w][t], vecs[b][t]) for b in words["B"]]))
+            assert sy[t, j] == pytest.approx(want)
+    with pytest.raises(InvalidParameterError, match="no template vectors"):
+        kurita.template_associations(vecs, ["nope"], words["Y"], words["A"], words["B"])
+
+
+def test_contextual_template_spread_on_the_planted_model(planted):
+    _, enc = planted
+    cat = kurita.categories()[2]
+    red = kurita.reduce_to_vocabulary(cat, enc)
+    by_t = kurita.contextual_vectors_by_template(cat, red, enc)
+    avg = kurita.contextual_vectors(cat, red, enc)
+    assert by_t[red["X"].words[0]].shape[0] == len(cat.cosine_templates)
+    for w in avg:
+        np.testing.assert_allclose(by_t[w].mean(axis=0), avg[w], rtol=1e-5, atol=1e-6)
+    spread = kurita.contextual_template_spread(cat, red, enc, vectors=by_t)
+    # each template's d is WEAT on the vectors of that one template, computed independently
+    for i, template in enumerate(cat.cosine_templates):
+        one = {}
+        for role in kurita.ROLES:
+            slot = cat.slots[role]
+            other = "ATTRIBUTE" if slot == "TARGET" else "TARGET"
+            v = contextual.word_in_template_embeddings(enc, red[role].words, [template], slot=slot, other=other)
+            one.update(zip(red[role].words, v))
+        want = weat.weat(one, *(red[r].words for r in kurita.ROLES), balance_targets="raise").effect_size
+        assert spread.effect_sizes[i] == pytest.approx(want, rel=1e-5)
+    assert spread.templates == cat.cosine_templates and spread.model == enc.label
+    assert spread.to_frame().equals(kurita.contextual_template_spread(cat, red, enc).to_frame())
+
+
+def test_log_prob_template_spread_on_the_planted_model(planted):
+    m, _ = planted
+    cat = kurita.categories()[2]  # career/family: career words planted male, family words female
+    sa, sb, noise = kurita.log_prob_template_scores(cat, m)
+    A, B = list(cat.sets["A"]), list(cat.sets["B"])
+    for i, tp in enumerate(cat.log_prob_templates):
+        want = mlm.log_prob_bias_scores(m, A + B, [tp])
+        np.testing.assert_allclose(np.r_[sa[i], sb[i]], want)
+    assert (sa > 0).all() and (sb < 0).all() and noise > 0
+    spread = kurita.log_prob_template_spread(cat, m)
+    assert spread.undefined == "" and (spread.effect_sizes > 1.5).all()
+    assert spread.templates[1] == "TARGET like ATTRIBUTE (boys/girls, men/women)"
+    assert spread.pooled["ceat"].pooled.pooled > 1.5
+    table = kurita.template_table(cat, kurita.reduce_to_vocabulary(cat, m), encoder=None, masked_lm=m)
+    assert set(table.method) == {kurita.LOG_PROB} and len(table) == 2 * (len(cat.log_prob_templates) + 1)
+    pd.testing.assert_frame_equal(table, kurita.template_table(cat, kurita.reduce_to_vocabulary(cat, m),
+                                                               encoder=None, masked_lm=m))
+
+
+def test_template_tables_summary_and_figure(planted):
+    m, enc = planted
+    cats = kurita.categories()[2:4]
+    tv = kurita.template_vectors(cats, enc, m)
+    tt = kurita.template_tables(cats, encoder=enc, masked_lm=m, vocabulary_model=m, template_vectors=tv)
+    assert list(tt.columns) == kurita.FRAME_COLUMNS
+    assert list(dict.fromkeys(tt.category)) == [c.title for c in cats]
+    pd.testing.assert_frame_equal(tt, kurita.template_tables(cats, encoder=enc, masked_lm=m, vocabulary_model=m))
+    summary = kurita.template_summary(tt)
+    assert len(summary) == 4 and summary.columns[:4].tolist() == ["category", "method", "model", "per template"]
+    fig = kurita.template_figure(tt, title="t")
+    assert len(fig.axes) == 2 and fig.axes[0].get_title(loc="left").startswith(kurita.CONTEXTUAL_WEAT)
+    labels = [t.get_text() for t in fig.axes[0].get_yticklabels()]
+    assert cats[0].title in labels and "TARGET is interested in ATTRIBUTE" in labels
+    import matplotlib.pyplot as plt
+    plt.close("all")
+
+
+def test_table3_intervals_two_sided_and_adjusted_p(planted):
+    m, enc = planted
+    cats = kurita.categories()[2:4]
+    glove = {w: np.random.default_rng(len(w)).normal(size=5) for c in cats for r in "XYAB" for w in c.sets[r]}
+    kw = dict(embedding=glove, embedding_name="toy", encoder=enc, masked_lm=m, vocabulary_model=m, n_resamples=500)
+    t = kurita.table3(cats, **kw)
+    for col in ("effect_size_ci_low", "effect_size_ci_high", "p_two_sided", "alternative", "p_holm", "p_bh",
+                "p_family"):
+        assert col in t.columns
+    # Holm and BH within each method, against core.multiple directly
+    for method, rows in t[t.p_value.notna()].groupby("method"):
+        adj = multiple.adjust(rows.p_value.to_numpy(), family="x")
+        np.testing.assert_allclose(rows.p_holm, adj.p_holm)
+        np.testing.assert_allclose(rows.p_bh, adj.p_bh)
+        assert (rows.p_family == kurita.table3_family(method, len(rows))).all()
+    assert t.loc[t.p_value.isna(), ["p_holm", "p_bh"]].isna().all().all()
+    # the WEAT rows' interval and two-sided p, recomputed from their parts
+    cat = cats[0]
+    red = kurita.reduce_to_vocabulary(cat, m)
+    g = kurita.weat_on_embedding(cat, red, glove)
+    row = t[(t.category == cat.title) & (t.method == kurita.GLOVE_WEAT)].iloc[0]
+    from wordbias.measures import bootstrap
+    ci = bootstrap.weat_bootstrap(glove, g, n_resamples=500, seed=0).effect_size
+    assert (row.effect_size_ci_low, row.effect_size_ci_high) == (ci.low, ci.high)
+    assert row.p_two_sided == weat.p_value(g.s_x, g.s_y, alternative="two-sided").p_value
+    ctx = t[t.method == kurita.CONTEXTUAL_WEAT]
+    assert (ctx.effect_size_ci_low <= ctx.effect_size).all() and (ctx.effect_size <= ctx.effect_size_ci_high).all()
+    lp = t[(t.method == kurita.LOG_PROB) & t.p_value.notna()].iloc[0]
+    test = kurita.log_prob_test(cat, m, n_resamples=500)
+    assert lp.p_two_sided == pytest.approx(weat.p_value(test.scores_A, test.scores_B, alternative="two-sided").p_value)
+    if getattr(test, "effect_size_ci", None) is not None:
+        assert (lp.effect_size_ci_low, lp.effect_size_ci_high) == (test.effect_size_ci.low, test.effect_size_ci.high)
+    # vectors computed once (template_vectors) give the same contextual rows, up to float rounding
+    tv = kurita.template_vectors(cats, enc, m)
+    reused = kurita.table3(cats, template_vectors=tv, **kw)
+    np.testing.assert_allclose(reused.effect_size.astype(float), t.effect_size.astype(float), rtol=1e-6)
+    with pytest.raises(InvalidParameterError, match="template vectors lack"):
+        kurita.table3(cats, template_vectors={c.key: {} for c in cats}, **kw)
+    with pytest.raises(InvalidParameterError, match="confidence_level"):
+        kurita.table3(cats, **{**kw, "confidence_level": 1.5})
+    shown = kurita.table3_shown(t)
+    assert shown.ci.str.match(r"^(\[-?\d+\.\d\d, -?\d+\.\d\d\]|-)$").all()

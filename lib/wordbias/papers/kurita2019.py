@@ -5,27 +5,48 @@ The five WEAT categories (:func:`categories`) and §3.1's lists reduced to the B
 GloVe, WEAT on contextual vectors, the log-probability bias score of §3.2); Table 5's share of attributes
 that favour *he* (:func:`table5`); loading the models the notebook names (:func:`load_models`). Section 4
 (GAP, Tables 4 and 6) is :mod:`wordbias.papers.kurita2019_gap`.
+
+Uncertainty (issue 14): Table 3 gives each effect size a bootstrap interval over the words, the two-sided p
+and Holm and Benjamini-Hochberg adjusted p-values per method (:func:`table3`); and both contextual methods are
+also run template by template, the per-template effect sizes pooled by CEAT's random-effects model (Guo &
+Caliskan 2021, https://doi.org/10.1145/3461702.3462536; :mod:`wordbias.measures.ceat`) with the
+between-template variance τ² (:func:`template_tables`, :func:`template_figure`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import inspect
+from dataclasses import dataclass, field, replace
 from typing import Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
 from wordbias.core import figures as plots
-from wordbias.core import paths
+from wordbias.core import multiple, paths
 from wordbias.core.errors import InvalidParameterError
-from wordbias.core.validation import check_int, check_option, check_seed
+from wordbias.core.permutation import ALTERNATIVES
+from wordbias.core.validation import check_int, check_option, check_probability, check_real, check_seed
 from wordbias.datasets import stimuli
-from wordbias.measures import mlm, weat
+from wordbias.measures import bootstrap, ceat, mlm, weat
 from wordbias.models import contextual
 
 ROLES = ("X", "Y", "A", "B")
+#: the static embedding of Table 3's first column in the committed runs (the authors' GloVe 840B vectors of the
+#: stimuli); a run on another one gets its own output folder
+DEFAULT_GLOVE = "glove-840b-caliskan"
 #: significance level of Table 3 ("* indicates significant at p < 0.01")
 ALPHA = 0.01
+#: Table 3's three methods, as its rows name them
+GLOVE_WEAT = "WEAT on GloVe (reduced lists)"
+CONTEXTUAL_WEAT = "WEAT on BERT (contextual vectors)"
+LOG_PROB = "log probability bias score"
+#: bootstrap resamples for the intervals of d in Table 3 (BCa; 10,000 take about 0.01 s a test)
+N_RESAMPLES = 10_000
+#: the within-template variances the template spread is pooled with (:func:`wordbias.measures.ceat.weat_variance`)
+TEMPLATE_VARIANCES = ceat.VARIANCE_METHODS
+#: the label of the pooled row of a template table
+POOLED = "pooled (random effects)"
 
 
 # --------------------------------------------------------------------------------------------------
@@ -200,6 +221,48 @@ def weat_on_embedding(cat: Category, reduced: Mapping[str, weat.WordSet], embedd
                      seed=seed, p_method=p_method, n_permutations=n_permutations)
 
 
+def contextual_vectors_by_template(cat: Category, reduced: Mapping[str, weat.WordSet], encoder: contextual.Model, *,
+                                   batch_size: int = 64, progress: bool = False) -> dict[str, np.ndarray]:
+    """Each word's final-layer vector in each Table 1 template, the other slot masked (§3.1): word → array
+    [templates, hidden], templates in the order of ``cat.cosine_templates``.
+
+    :func:`wordbias.models.contextual.word_in_template_embeddings` is called with one template at a time (it
+    averages over the templates it is given); the mean over templates of these vectors is the vector of
+    :func:`contextual_vectors` (the same sentences, run in other batches: equal up to float rounding).
+    """
+    check_int("batch_size", batch_size, min=1)
+    vectors: dict[str, list[np.ndarray]] = {}
+    for role in ROLES:
+        slot = cat.slots[role]
+        other = mlm.ATTRIBUTE if slot == mlm.TARGET else mlm.TARGET
+        words = reduced[role].words
+        per = [contextual.word_in_template_embeddings(encoder, words, [t], slot=slot, other=other,
+                                                      batch_size=batch_size, progress=progress)
+               for t in cat.cosine_templates]
+        vectors.update(zip(words, np.stack(per, axis=1)))
+    return vectors
+
+
+def template_vectors(cats: Sequence[Category], encoder: contextual.Model, vocabulary_model: contextual.Model, *,
+                     seed: int = 0, batch_size: int = 64, progress: bool = False) -> dict[str, dict[str, np.ndarray]]:
+    """:func:`contextual_vectors_by_template` of every category (by ``cat.key``) on its reduced lists
+    (:func:`reduce_to_vocabulary` with ``vocabulary_model`` and ``seed``, as :func:`table3` reduces them):
+    computed once, they serve both :func:`table3` (their mean over templates) and :func:`template_tables`."""
+    return {cat.key: contextual_vectors_by_template(cat, reduce_to_vocabulary(cat, vocabulary_model, seed=seed),
+                                                    encoder, batch_size=batch_size, progress=progress)
+            for cat in cats}
+
+
+def _averaged(cat: Category, reduced: Mapping[str, weat.WordSet], by_template: Mapping[str, np.ndarray]) -> dict:
+    """The mean over templates of :func:`contextual_vectors_by_template`'s vectors (= :func:`contextual_vectors`)."""
+    words = [w for r in ROLES for w in reduced[r].words]
+    missing = [w for w in words if w not in by_template]
+    if missing:
+        raise InvalidParameterError(f"{cat.title}: the template vectors lack {missing[:10]}; compute them with "
+                                    "template_vectors() on the same vocabulary model and seed")
+    return {w: np.asarray(by_template[w], dtype=np.float64).mean(axis=0) for w in words}
+
+
 def contextual_vectors(cat: Category, reduced: Mapping[str, weat.WordSet], encoder: contextual.Model, *,
                        batch_size: int = 64, progress: bool = False) -> dict[str, np.ndarray]:
     """Each word's final-layer vector, averaged over the Table 1 templates, with the other slot masked (§3.1)."""
@@ -214,80 +277,200 @@ def contextual_vectors(cat: Category, reduced: Mapping[str, weat.WordSet], encod
     return vectors
 
 
+def _weat_on_vectors(cat: Category, reduced: Mapping[str, weat.WordSet], vectors, *, seed, p_method,
+                     n_permutations) -> weat.WeatResult:
+    return weat.weat(vectors, *(reduced[r].words for r in ROLES), names=dict(cat.names), balance_targets="raise",
+                     seed=seed, p_method=p_method, n_permutations=n_permutations)
+
+
 def weat_on_contextual(cat: Category, reduced: Mapping[str, weat.WordSet], encoder: contextual.Model, *,
                        seed: int = 0, p_method: str = "auto", n_permutations: int = 100_000,
                        batch_size: int = 64) -> weat.WeatResult:
     """WEAT on BERT (§3.1): the WEAT core on the contextual vectors of :func:`contextual_vectors`;
     the p-value permutes the targets."""
     vectors = contextual_vectors(cat, reduced, encoder, batch_size=batch_size)
-    return weat.weat(vectors, *(reduced[r].words for r in ROLES), names=dict(cat.names), balance_targets="raise",
-                     seed=seed, p_method=p_method, n_permutations=n_permutations)
+    return _weat_on_vectors(cat, reduced, vectors, seed=seed, p_method=p_method, n_permutations=n_permutations)
 
 
 def log_prob_test(cat: Category, model: contextual.Model, *, seed: int = 0, p_method: str = "auto",
                   n_permutations: int = 100_000, prior_mask: str = "per_piece", batch_size: int = 32,
-                  progress: bool = False) -> mlm.AttributeTest:
+                  progress: bool = False, n_resamples: int = N_RESAMPLES,
+                  confidence_level: float = 0.95) -> mlm.AttributeTest:
     """§3.2: mean log-probability bias score of every attribute over the Table 2 templates and target
-    pairs, then the effect size and the permutation test over attributes."""
+    pairs, then the effect size and the permutation test over attributes. ``n_resamples`` and
+    ``confidence_level`` go to :func:`wordbias.measures.mlm.attribute_test`'s bootstrap interval of d where it
+    has one (its ``effect_size_ci``)."""
     role_a, role_b = cat.log_prob_attributes
     A, B = cat.sets[role_a], cat.sets[role_b]
     scores, noise = mlm.log_prob_bias_scores(model, list(A) + list(B), cat.log_prob_templates,
                                              prior_mask=prior_mask, batch_size=batch_size, progress=progress,
                                              return_noise=True)
+    accepted = inspect.signature(mlm.attribute_test).parameters
+    interval = {k: v for k, v in (("n_resamples", n_resamples), ("confidence_level", confidence_level))
+                if k in accepted}
     return mlm.attribute_test(scores[:len(A)], scores[len(A):], A=A, B=B, p_method=p_method, n_permutations=n_permutations,
-                              seed=seed, noise=noise)
+                              seed=seed, noise=noise, **interval)
+
+
+_NAN = float("nan")
 
 
 def _row(cat: Category, method: str, model: str, paper_d, paper_sig, d=None, p=None, p_method=None, n=None,
-         note: str = "") -> dict:
+         note: str = "", ci_low=_NAN, ci_high=_NAN, p_two_sided=_NAN, alternative=None) -> dict:
     return {"category": cat.title, "method": method, "model": model, "paper_effect_size": paper_d,
-            "paper_significant": paper_sig, "effect_size": d, "p_value": p, "p_method": p_method,
-            "significant": None if p is None else bool(p < ALPHA), "n": n, "note": note}
+            "paper_significant": paper_sig, "effect_size": d, "effect_size_ci_low": ci_low,
+            "effect_size_ci_high": ci_high, "p_value": p, "p_method": p_method, "alternative": alternative,
+            "p_two_sided": p_two_sided, "significant": None if p is None else bool(p < ALPHA), "n": n, "note": note}
+
+
+def _weat_uncertainty(result: weat.WeatResult, vectors, *, seed, n_permutations, n_resamples,
+                      confidence_level) -> dict:
+    """The bootstrap interval of d (:func:`wordbias.measures.bootstrap.weat_bootstrap` on ``vectors``, the words of
+    ``result``) and the two-sided p by the same p method."""
+    ci = bootstrap.weat_bootstrap(vectors, result, n_resamples=n_resamples, confidence_level=confidence_level,
+                                  seed=seed).effect_size
+    two = weat.p_value(result.s_x, result.s_y, p_method=result.p_method, n_permutations=n_permutations, seed=seed,
+                       alternative="two-sided")
+    return {"ci_low": ci.low, "ci_high": ci.high, "p_two_sided": two.p_value, "alternative": result.alternative}
+
+
+def _attribute_uncertainty(t: mlm.AttributeTest, *, seed, n_permutations) -> dict:
+    """The attribute test's bootstrap interval of d (``effect_size_ci``, where :mod:`wordbias.measures.mlm`
+    provides it) and its two-sided p (its ``p_two_sided`` where given, else by :func:`wordbias.measures.weat.p_value`
+    with the same p method)."""
+    ci = getattr(t, "effect_size_ci", None)
+    out = {"ci_low": _NAN if ci is None else float(ci.low), "ci_high": _NAN if ci is None else float(ci.high),
+           "alternative": getattr(t, "alternative", None), "p_two_sided": _NAN}
+    if t.p is not None:
+        two = getattr(t, "p_two_sided", None)
+        if two is None or np.isnan(two):
+            two = weat.p_value(t.scores_A, t.scores_B, p_method=t.p_method, n_permutations=n_permutations, seed=seed,
+                               alternative="two-sided").p_value
+        out["p_two_sided"] = float(two)
+    return out
+
+
+def table3_family(method: str, n: int) -> str:
+    """The name of Table 3's family of tests for ``method``: the ``n`` categories run by that method.
+
+    Examples
+    --------
+    >>> table3_family("log probability bias score", 5)
+    'Table 3, log probability bias score: 5 categories (one-sided p)'
+    """
+    return f"Table 3, {method}: {n} categor{'y' if n == 1 else 'ies'} (one-sided p)"
+
+
+def adjust_per_method(t3: pd.DataFrame) -> pd.DataFrame:
+    """``t3`` with ``p_holm``, ``p_bh`` (Holm 1979; Benjamini & Hochberg 1995; :func:`wordbias.core.multiple.adjust`)
+    and ``p_family``: the one-sided ``p_value`` adjusted within each method over its categories.
+
+    One family per method, because each method (a column of the paper's Table 3) is its own replication
+    question, "does this measure find the five WEAT biases?", asked of its own model; the three methods test
+    the same five hypotheses on the same word lists, so one family of all rows would count each hypothesis
+    three times and penalise a method for the others being run beside it. Rows without a p (no model, or an
+    undefined test) are not in any family (NaN).
+
+    Examples
+    --------
+    Method m1: Holm 3·0.01, max(2·0.02, 0.03), 0.04; BH 3·0.01/1, 3·0.02/2, 3·0.04/3. m2 has one p:
+
+    >>> t = pd.DataFrame({"category": ["a", "b", "c", "a", "b"], "method": ["m1", "m1", "m1", "m2", "m2"],
+    ...                   "p_value": [0.01, 0.02, 0.04, 0.02, float("nan")]})
+    >>> a = adjust_per_method(t)
+    >>> a[["p_holm", "p_bh"]].round(3).values.tolist()
+    [[0.03, 0.03], [0.04, 0.03], [0.04, 0.04], [0.02, 0.02], [nan, nan]]
+    >>> a.p_family.tolist()[2:]
+    ['Table 3, m1: 3 categories (one-sided p)', 'Table 3, m2: 1 category (one-sided p)', None]
+    """
+    out = t3.assign(p_holm=np.nan, p_bh=np.nan, p_family=None)
+    for method, rows in out.groupby("method", sort=False):
+        rows = rows[rows.p_value.notna()]
+        if rows.empty:
+            continue
+        adj = multiple.adjust(rows.p_value.to_numpy(float), tests=[str(c) for c in rows.category],
+                              family=table3_family(str(method), len(rows)))
+        out.loc[rows.index, "p_holm"] = adj.p_holm
+        out.loc[rows.index, "p_bh"] = adj.p_bh
+        out.loc[rows.index, "p_family"] = adj.family
+    return out
 
 
 def table3(cats: Sequence[Category], *, embedding, embedding_name: str, encoder: contextual.Model | None,
            masked_lm: contextual.Model | None, vocabulary_model: contextual.Model, case_fold: bool = False,
-           seed: int = 0, p_method: str = "auto", n_permutations: int = 100_000, unavailable: str = "") -> pd.DataFrame:
+           seed: int = 0, p_method: str = "auto", n_permutations: int = 100_000, unavailable: str = "",
+           n_resamples: int = N_RESAMPLES, confidence_level: float = 0.95,
+           template_vectors: Mapping[str, Mapping[str, np.ndarray]] | None = None) -> pd.DataFrame:
     """Table 3, long format: one row per category and method, paper next to ours, with the model used.
 
     ``vocabulary_model`` decides the reduced lists (its tokenizer; MiniLM shares bert-base-uncased's).
     A method whose model is ``None`` gets a row with empty numbers and ``unavailable`` as its note.
-    ``seed``, ``p_method`` and ``n_permutations`` are checked before any work.
+    ``seed``, ``p_method``, ``n_permutations``, ``n_resamples`` and ``confidence_level`` are checked before any work.
+    ``template_vectors`` (:func:`template_vectors`, by category key) reuses vectors already computed for the
+    template spread: the contextual WEAT then runs on their mean over templates, which is
+    :func:`contextual_vectors` (same sentences; equal up to float rounding).
+
+    Uncertainty (issue 14): ``p_value`` is one-sided (``alternative`` "greater", the paper's test) and
+    ``p_two_sided`` the two-sided p of the same method (SciPy's doubling rule). ``effect_size_ci_low`` /
+    ``effect_size_ci_high``: the BCa bootstrap interval of d at ``confidence_level`` over the words (each set
+    resampled, ``n_resamples`` resamples seeded by ``seed``): for the WEAT rows
+    :func:`wordbias.measures.bootstrap.weat_bootstrap` on the GloVe vectors or on the contextual vectors, for the
+    log-probability rows the attribute test's ``effect_size_ci`` where :mod:`wordbias.measures.mlm` gives one
+    (else NaN). ``p_holm``, ``p_bh`` and ``p_family``: the one-sided p adjusted within each method
+    (:func:`adjust_per_method`, which says why a family per method).
     """
     check_seed("seed", seed)
     check_option("p_method", p_method, mlm.P_METHODS)
     check_int("n_permutations", n_permutations, min=1)
+    n_resamples = check_int("n_resamples", n_resamples, min=2)
+    confidence_level = check_probability("confidence_level", confidence_level)
+    unc = dict(seed=seed, n_permutations=n_permutations)
     rows = []
     for cat in cats:
         reduced = reduce_to_vocabulary(cat, vocabulary_model, seed=seed)
         n = f"{len(reduced['X'].words)}x2 targets"
         g = weat_on_embedding(cat, reduced, embedding, case_fold=case_fold, seed=seed, p_method=p_method,
                               n_permutations=n_permutations)
-        rows.append(_row(cat, "WEAT on GloVe (reduced lists)", embedding_name, cat.paper["glove"],
+        rows.append(_row(cat, GLOVE_WEAT, embedding_name, cat.paper["glove"],
                          cat.paper["glove_significant"], g.effect_size, g.p_value, g.p_method,
                          f"{len(g.X.words)}x2 targets",
-                         "; ".join(f"not in {embedding_name}: {' '.join(v)}" for v in g.missing.values())))
+                         "; ".join(f"not in {embedding_name}: {' '.join(v)}" for v in g.missing.values()),
+                         **_weat_uncertainty(g, embedding, n_resamples=n_resamples,
+                                             confidence_level=confidence_level, **unc)))
         if encoder is not None:
-            c = weat_on_contextual(cat, reduced, encoder, seed=seed, p_method=p_method, n_permutations=n_permutations)
-            rows.append(_row(cat, "WEAT on BERT (contextual vectors)", encoder.label, cat.paper["bert_weat"],
-                             cat.paper["bert_weat_significant"], c.effect_size, c.p_value, c.p_method, n))
+            if template_vectors is not None and cat.key in template_vectors:
+                vectors = _averaged(cat, reduced, template_vectors[cat.key])
+            else:
+                vectors = contextual_vectors(cat, reduced, encoder)
+            c = _weat_on_vectors(cat, reduced, vectors, seed=seed, p_method=p_method, n_permutations=n_permutations)
+            rows.append(_row(cat, CONTEXTUAL_WEAT, encoder.label, cat.paper["bert_weat"],
+                             cat.paper["bert_weat_significant"], c.effect_size, c.p_value, c.p_method, n,
+                             **_weat_uncertainty(c, vectors, n_resamples=n_resamples,
+                                                 confidence_level=confidence_level, **unc)))
         else:
-            rows.append(_row(cat, "WEAT on BERT (contextual vectors)", "-", cat.paper["bert_weat"],
+            rows.append(_row(cat, CONTEXTUAL_WEAT, "-", cat.paper["bert_weat"],
                              cat.paper["bert_weat_significant"], note=unavailable))
         if masked_lm is not None:
-            t = log_prob_test(cat, masked_lm, seed=seed, p_method=p_method, n_permutations=n_permutations)
-            rows.append(_row(cat, "log probability bias score", masked_lm.label, cat.paper["log_prob"],
+            t = log_prob_test(cat, masked_lm, seed=seed, p_method=p_method, n_permutations=n_permutations,
+                              n_resamples=n_resamples, confidence_level=confidence_level)
+            rows.append(_row(cat, LOG_PROB, masked_lm.label, cat.paper["log_prob"],
                              cat.paper["log_prob_significant"], t.effect_size, None if t.p is None else t.p_value,
-                             t.p_method, f"{len(t.A)}+{len(t.B)} attributes", t.undefined))
+                             t.p_method, f"{len(t.A)}+{len(t.B)} attributes", t.undefined,
+                             **_attribute_uncertainty(t, **unc)))
         else:
-            rows.append(_row(cat, "log probability bias score", "-", cat.paper["log_prob"],
+            rows.append(_row(cat, LOG_PROB, "-", cat.paper["log_prob"],
                              cat.paper["log_prob_significant"], note=unavailable))
-    return pd.DataFrame(rows)
+    return adjust_per_method(pd.DataFrame(rows))
+
+
+def _interval_text(low, high) -> str:
+    return "-" if pd.isna(low) or pd.isna(high) else f"[{low:.2f}, {high:.2f}]"
 
 
 def table3_shown(t3: pd.DataFrame) -> pd.DataFrame:
     """Table 3 for display: ``paper`` and ``ours`` as effect sizes with "*" when significant, ``p`` rounded
-    (a "-" where a method had no model).
+    (a "-" where a method had no model); where ``t3`` has them, ``ci`` the interval of d as "[lo, hi]", and
+    ``p two-sided``, ``p Holm`` and ``p BH`` rounded.
 
     Examples
     --------
@@ -295,18 +478,359 @@ def table3_shown(t3: pd.DataFrame) -> pd.DataFrame:
     ...                   "significant": [False], "p_value": [0.0123]})
     >>> table3_shown(t)[["paper", "ours", "p"]].values.tolist()
     [['1.200*', '0.500', '0.012']]
+    >>> t = t.assign(effect_size_ci_low=[0.1], effect_size_ci_high=[0.93], p_two_sided=[0.0246], p_holm=[0.0369],
+    ...              p_bh=[0.0123])
+    >>> table3_shown(t)[["ci", "p two-sided", "p Holm", "p BH"]].values.tolist()
+    [['[0.10, 0.93]', '0.025', '0.037', '0.012']]
     """
-    return t3.assign(paper=[f"{d:.3f}{'*' if s else ''}" for d, s in zip(t3.paper_effect_size, t3.paper_significant)],
-                     ours=[("-" if pd.isna(d) else f"{d:.3f}{'*' if s else ''}")
-                           for d, s in zip(t3.effect_size, t3.significant)],
-                     p=[("-" if pd.isna(p) else f"{p:.2g}") for p in t3.p_value])
+    def p_text(values):
+        return [("-" if pd.isna(p) else f"{p:.2g}") for p in values]
+
+    out = t3.assign(paper=[f"{d:.3f}{'*' if s else ''}" for d, s in zip(t3.paper_effect_size, t3.paper_significant)],
+                    ours=[("-" if pd.isna(d) else f"{d:.3f}{'*' if s else ''}")
+                          for d, s in zip(t3.effect_size, t3.significant)],
+                    p=p_text(t3.p_value))
+    if {"effect_size_ci_low", "effect_size_ci_high"} <= set(t3.columns):
+        out["ci"] = [_interval_text(lo, hi) for lo, hi in zip(t3.effect_size_ci_low, t3.effect_size_ci_high)]
+    for column, shown in (("p_two_sided", "p two-sided"), ("p_holm", "p Holm"), ("p_bh", "p BH")):
+        if column in t3.columns:
+            out[shown] = p_text(t3[column])
+    return out
 
 
 def table3_figure(t3: pd.DataFrame, *, title: str):
     """Paper vs ours, one row per category and method (:func:`wordbias.core.figures.effect_size_comparison`)."""
     fig_t = t3.assign(test=t3.category.str.replace(" (", "\n(", regex=False) + " | "
                       + t3.method.str.split(" (", regex=False).str[0])
-    return plots.effect_size_comparison(fig_t, title=title)
+    ci = {"low": "effect_size_ci_low", "high": "effect_size_ci_high"} if "effect_size_ci_low" in t3 else {}
+    return plots.effect_size_comparison(fig_t, title=title, **ci)
+
+
+# --------------------------------------------------------------------------------------------------
+# the template spread (issue 14, item 7): per-template effect sizes pooled by CEAT's random-effects model
+# --------------------------------------------------------------------------------------------------
+
+
+def template_associations(vectors: Mapping[str, np.ndarray], X: Sequence[str], Y: Sequence[str], A: Sequence[str],
+                          B: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    """s(w, A_t, B_t) of every target word in every template t (Caliskan et al. 2017, Methods, on Kurita et
+    al.'s §3.1 contextual vectors): ``vectors`` maps each word to its vectors [templates, dim]
+    (:func:`contextual_vectors_by_template`); within template t, each target's vector in t is compared with
+    the attributes' vectors in t. Returns (scores_x [templates, |X|], scores_y [templates, |Y|]), the input of
+    :func:`wordbias.measures.ceat.pool_templates`.
+
+    Examples
+    --------
+    Two templates (rows); in the second, x's vector turns from a towards b:
+
+    >>> v = {"x": [[1, 0], [0, 1]], "y": [[0, 1], [0, 1]], "a": [[1, 0], [1, 0]], "b": [[0, 1], [0, 1]]}
+    >>> sx, sy = template_associations(v, ["x"], ["y"], ["a"], ["b"])
+    >>> sx.tolist(), sy.tolist()
+    ([[1.0], [-1.0]], [[-1.0], [-1.0]])
+    """
+    sets = {}
+    for role, words in zip(ROLES, (X, Y, A, B)):
+        if isinstance(words, str) or not len(words):
+            raise InvalidParameterError(f"{role} must be a non-empty list of words, not {words!r}")
+        missing = [w for w in words if w not in vectors]
+        if missing:
+            raise InvalidParameterError(f"set {role}: no template vectors for {missing[:10]}")
+        sets[role] = np.stack([np.asarray(vectors[w], dtype=np.float64) for w in words], axis=1)  # [T, n, dim]
+    shapes = {r: m.shape for r, m in sets.items()}
+    if len({(s[0], s[2]) for s in shapes.values()}) != 1 or sets["X"].ndim != 3:
+        raise InvalidParameterError(f"every word needs vectors of the same shape [templates, dim]; got {shapes}")
+    T = sets["X"].shape[0]
+    return (np.stack([weat.association(sets["X"][t], sets["A"][t], sets["B"][t]) for t in range(T)]),
+            np.stack([weat.association(sets["Y"][t], sets["A"][t], sets["B"][t]) for t in range(T)]))
+
+
+def log_prob_template_scores(cat: Category, model: contextual.Model, *, prior_mask: str = "per_piece",
+                             batch_size: int = 32, progress: bool = False) -> tuple[np.ndarray, np.ndarray, float]:
+    """Kurita et al.'s log probability bias score (§2) of every attribute, template by template: each Table 2
+    template with its own target pairs (:func:`wordbias.measures.mlm.log_prob_bias_scores` on that one template,
+    the mean over its pairs). Returns (scores of the first attribute set [templates, |A|], of the second
+    [templates, |B|], rounding noise: the largest :func:`wordbias.measures.mlm.rounding_noise` of the templates).
+    The §3.2 score of :func:`log_prob_test` is the mean over all (template, pair) rows, so with a template of two
+    pairs it is not the plain mean of these rows."""
+    role_a, role_b = cat.log_prob_attributes
+    A, B = list(cat.sets[role_a]), list(cat.sets[role_b])
+    rows, noise = [], 0.0
+    for tp in cat.log_prob_templates:
+        s, n = mlm.log_prob_bias_scores(model, A + B, [tp], prior_mask=prior_mask, batch_size=batch_size,
+                                        progress=progress, return_noise=True)
+        rows.append(s)
+        noise = max(noise, n)
+    scores = np.stack(rows)
+    return scores[:, :len(A)], scores[:, len(A):], noise
+
+
+@dataclass(frozen=True)
+class TemplateSpread:
+    """One category and method run template by template: the per-template effect sizes d_t pooled by CEAT's
+    random-effects model (Guo & Caliskan 2021), once per within-template variance (``pooled``, by
+    :data:`TEMPLATE_VARIANCES` name: "ceat", CEAT's own, and "hedges_olkin", the sampling variance of d; see
+    :func:`wordbias.measures.ceat.weat_variance` for why Q and I² under "ceat" mislead). ``effect_sizes`` has
+    NaN for a template where d is undefined, and then ``pooled`` is empty and ``undefined`` says why."""
+
+    category: str
+    method: str
+    model: str
+    templates: tuple[str, ...]
+    effect_sizes: np.ndarray = field(repr=False)
+    pooled: Mapping[str, ceat.PooledTemplates] = field(repr=False)
+    undefined: str = ""
+
+    def to_frame(self) -> pd.DataFrame:
+        """The tidy table: per variance method, one row per template (template, d, variance, weight
+        1/(v + τ²), relative_weight) and the pooled row (template :data:`POOLED`; d the pooled estimate, variance
+        its SE², low/high its Wald interval, tau2, i2, q, p_value (two-sided z test), k). With ``pooled``
+        empty, one row per template (d, NaN where undefined) and ``note`` says why."""
+        head = {"category": self.category, "method": self.method, "model": self.model}
+        if not self.pooled:
+            return pd.DataFrame([{**head, "variance_method": None, "template": t, "d": d, "note": self.undefined}
+                                 for t, d in zip(self.templates, self.effect_sizes)], columns=FRAME_COLUMNS)
+        frames = []
+        for name, r in self.pooled.items():
+            per = r.to_frame().rename(columns={"effect_size": "d"})
+            p = r.pooled
+            pooled = pd.DataFrame([{"template": POOLED, "d": p.pooled, "variance": p.se ** 2, "low": p.low,
+                                    "high": p.high, "tau2": p.tau2, "i2": p.i2, "q": p.q, "p_value": p.p_value,
+                                    "k": p.k}])
+            frames.append(pd.concat([per, pooled], ignore_index=True).assign(variance_method=name, **head))
+        return pd.concat(frames, ignore_index=True).assign(note=self.undefined)[FRAME_COLUMNS]
+
+
+#: the columns of :meth:`TemplateSpread.to_frame`
+FRAME_COLUMNS = ["category", "method", "model", "variance_method", "template", "d", "variance", "weight",
+                 "relative_weight", "low", "high", "tau2", "i2", "q", "p_value", "k", "note"]
+
+
+def template_spread(scores_x, scores_y, *, templates: Sequence[str], category: str = "", method: str = "",
+                    model: str = "", noise: float = 0.0, confidence_level: float = 0.95,
+                    alternative: str = "two-sided") -> TemplateSpread:
+    """Per-template effect sizes d_t = [mean_X s − mean_Y s] / std_{X∪Y} s and their random-effects pooling
+    (CEAT: Guo & Caliskan 2021, §"Random-effects model"; :func:`wordbias.measures.ceat.pool_templates`), under
+    each within-template variance of :data:`TEMPLATE_VARIANCES`.
+
+    ``scores_x`` [templates, n_X] and ``scores_y`` [templates, n_Y]: one score per word per template (s(w, A, B)
+    of the targets for WEAT on contextual vectors, :func:`template_associations`; the bias scores of the two
+    attribute sets for the log-probability score, :func:`log_prob_template_scores`). ``noise``: a template
+    whose scores all lie within ``noise`` of each other has no d (its differences are float rounding, as in
+    :func:`wordbias.measures.mlm.attribute_test`); then nothing is pooled and ``undefined`` says which.
+
+    A single template is pooled as itself: d, its variance, τ² = Q = I² = 0 (no between-template variance can
+    be estimated), computed by :func:`wordbias.measures.ceat.random_effects` on the template given twice at
+    twice its variance (the same inverse-variance mean and standard error), with k reset to 1.
+
+    Examples
+    --------
+    >>> sx, sy = [[1.0, 0.0], [2.0, 1.0]], [[-1.0, -0.5], [0.0, 0.5]]
+    >>> r = template_spread(sx, sy, templates=["t1", "t2"])
+    >>> r.effect_sizes.round(4).tolist(), round(r.pooled["ceat"].pooled.pooled, 4), r.pooled["ceat"].pooled.tau2
+    ([1.4639, 1.4639], 1.4639, 0.0)
+    >>> template_spread([[1.0, 1.0]], [[1.0, 1.0]], templates=["t"], noise=1e-6).undefined
+    "undefined: the scores of template(s) ['t'] are all equal up to float rounding (within 1.0e-06)"
+    """
+    noise = check_real("noise", noise, low=0.0)
+    check_probability("confidence_level", confidence_level)
+    check_option("alternative", alternative, ALTERNATIVES)
+    if isinstance(templates, str):
+        raise InvalidParameterError(f"templates must be a list of labels, not the string {templates!r}")
+    labels = tuple(str(t) for t in templates)
+    sx, sy = ceat._scores("scores_x", scores_x), ceat._scores("scores_y", scores_y)
+    if not (sx.shape[0] == sy.shape[0] == len(labels)) or sx.shape[0] < 1:
+        raise InvalidParameterError(f"scores_x, scores_y and templates must have one row per template each, not "
+                                    f"{sx.shape[0]}, {sy.shape[0]} and {len(labels)}")
+    flat = [np.ptp(np.concatenate([a, b])) <= noise for a, b in zip(sx, sy)]
+    head = dict(category=category, method=method, model=model, templates=labels)
+    if any(flat):
+        d = np.array([_NAN if f else weat.effect_size(a, b) for f, a, b in zip(flat, sx, sy)])
+        bad = [t for t, f in zip(labels, flat) if f]
+        return TemplateSpread(**head, effect_sizes=d, pooled={},
+                              undefined=f"undefined: the scores of template(s) {bad} are all equal up to float "
+                                        f"rounding (within {noise:.1e})")
+    pooled = {v: _pool(sx, sy, labels, v, confidence_level, alternative) for v in TEMPLATE_VARIANCES}
+    return TemplateSpread(**head, effect_sizes=pooled[TEMPLATE_VARIANCES[0]].effect_sizes, pooled=pooled)
+
+
+def _pool(sx, sy, labels, variance, confidence_level, alternative) -> ceat.PooledTemplates:
+    """:func:`wordbias.measures.ceat.pool_templates`, and a single template pooled as itself."""
+    if len(labels) > 1:
+        return ceat.pool_templates(sx, sy, templates=labels, variance=variance, confidence_level=confidence_level,
+                                   alternative=alternative)
+    d, v = ceat.per_template_weat(sx, sy, variance=variance)
+    r = ceat.random_effects(np.repeat(d, 2), np.repeat(2 * v, 2), confidence_level=confidence_level,
+                            alternative=alternative)
+    r = replace(r, k=1, weights=1.0 / v, effect_sizes=d, variances=v)
+    return ceat.PooledTemplates(templates=labels, effect_sizes=d, variances=v, variance=variance, pooled=r)
+
+
+def contextual_template_spread(cat: Category, reduced: Mapping[str, weat.WordSet], encoder: contextual.Model, *,
+                               vectors: Mapping[str, np.ndarray] | None = None, batch_size: int = 64,
+                               confidence_level: float = 0.95) -> TemplateSpread:
+    """WEAT on contextual vectors (§3.1) template by template, pooled (:func:`template_spread`): each target's
+    and attribute's vector in one Table 1 template (:func:`contextual_vectors_by_template`, or ``vectors``
+    already computed by it) gives s(w, A, B) per template (:func:`template_associations`)."""
+    if vectors is None:
+        vectors = contextual_vectors_by_template(cat, reduced, encoder, batch_size=batch_size)
+    sx, sy = template_associations(vectors, *(reduced[r].words for r in ROLES))
+    return template_spread(sx, sy, templates=cat.cosine_templates, category=cat.title, method=CONTEXTUAL_WEAT,
+                           model=encoder.label, confidence_level=confidence_level)
+
+
+def _template_label(tp: mlm.TemplatePairs) -> str:
+    return f"{tp.template} ({', '.join('/'.join(p) for p in tp.pairs)})"
+
+
+def log_prob_template_spread(cat: Category, masked_lm: contextual.Model, *, prior_mask: str = "per_piece",
+                             batch_size: int = 32, confidence_level: float = 0.95) -> TemplateSpread:
+    """The log probability bias score (§3.2) template by template, pooled (:func:`template_spread`): d per
+    Table 2 template over the attributes, the first attribute set against the second (the roles of X and Y in
+    :func:`wordbias.measures.ceat.per_template_weat`), from :func:`log_prob_template_scores`. Templates are
+    labelled with their target pairs."""
+    sa, sb, noise = log_prob_template_scores(cat, masked_lm, prior_mask=prior_mask, batch_size=batch_size)
+    return template_spread(sa, sb, templates=[_template_label(t) for t in cat.log_prob_templates],
+                           category=cat.title, method=LOG_PROB, model=masked_lm.label, noise=noise,
+                           confidence_level=confidence_level)
+
+
+def template_table(cat: Category, reduced: Mapping[str, weat.WordSet], *, encoder: contextual.Model | None,
+                   masked_lm: contextual.Model | None, vectors: Mapping[str, np.ndarray] | None = None,
+                   batch_size: int = 32, confidence_level: float = 0.95) -> pd.DataFrame:
+    """One category's tidy template table (:meth:`TemplateSpread.to_frame`): WEAT on contextual vectors
+    (with ``encoder``) and the log probability bias score (with ``masked_lm``), template by template, pooled.
+    A method whose model is None is left out."""
+    spreads = []
+    if encoder is not None:
+        spreads.append(contextual_template_spread(cat, reduced, encoder, vectors=vectors,
+                                                  confidence_level=confidence_level))
+    if masked_lm is not None:
+        spreads.append(log_prob_template_spread(cat, masked_lm, batch_size=batch_size,
+                                                confidence_level=confidence_level))
+    if not spreads:
+        return pd.DataFrame(columns=FRAME_COLUMNS)
+    return pd.concat([s.to_frame() for s in spreads], ignore_index=True)
+
+
+def template_tables(cats: Sequence[Category], *, encoder: contextual.Model | None, masked_lm: contextual.Model | None,
+                    vocabulary_model: contextual.Model, seed: int = 0,
+                    template_vectors: Mapping[str, Mapping[str, np.ndarray]] | None = None, batch_size: int = 32,
+                    confidence_level: float = 0.95) -> pd.DataFrame:
+    """:func:`template_table` of every category (its reduced lists as :func:`table3` makes them), one long table.
+    ``template_vectors`` (:func:`template_vectors`) reuses the contextual vectors already computed."""
+    seed = check_seed("seed", seed)
+    check_int("batch_size", batch_size, min=1)
+    check_probability("confidence_level", confidence_level)
+    frames = []
+    for cat in cats:
+        reduced = reduce_to_vocabulary(cat, vocabulary_model, seed=seed)
+        vectors = None if template_vectors is None else template_vectors.get(cat.key)
+        frames.append(template_table(cat, reduced, encoder=encoder, masked_lm=masked_lm, vectors=vectors,
+                                     batch_size=batch_size, confidence_level=confidence_level))
+    return pd.concat(frames, ignore_index=True)
+
+
+def template_summary(table: pd.DataFrame) -> pd.DataFrame:
+    """The pooled rows of :func:`template_tables`, one per category and method, narrow for display: the
+    per-template d's (``per template``), the pooled d with its interval and τ, I² under CEAT's variance
+    (``ceat``) and under Hedges & Olkin's (``HO``).
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"category": ["c"] * 6, "method": ["m"] * 6, "model": ["x"] * 6,
+    ...                   "variance_method": ["ceat"] * 3 + ["hedges_olkin"] * 3,
+    ...                   "template": ["a", "b", POOLED] * 2, "d": [0.4, 0.6, 0.5, 0.4, 0.6, 0.5],
+    ...                   "low": [None, None, 0.3, None, None, 0.1], "high": [None, None, 0.7, None, None, 0.9],
+    ...                   "tau2": [None, None, 0.01, None, None, 0.0], "i2": [None, None, 0.9, None, None, 0.0],
+    ...                   "note": [""] * 6})
+    >>> template_summary(t).iloc[0].tolist()
+    ['c', 'm', 'x', '0.40, 0.60', '0.50 [0.30, 0.70]', '0.10', '0.90', '0.50 [0.10, 0.90]', '0.00', '0.00', '']
+    """
+    rows = []
+    for (category, method), g in table.groupby(["category", "method"], sort=False):
+        per = g[(g.template != POOLED) & (g.variance_method.isna() | (g.variance_method == TEMPLATE_VARIANCES[0]))]
+        row = {"category": category, "method": method, "model": g.model.iloc[0],
+               "per template": ", ".join("-" if pd.isna(d) else f"{d:.2f}" for d in per.d)}
+        for v, short in zip(TEMPLATE_VARIANCES, ("ceat", "HO")):
+            p = g[(g.template == POOLED) & (g.variance_method == v)]
+            ok = len(p) == 1
+            row[f"pooled ({short})"] = (f"{p.d.item():.2f} {_interval_text(p.low.item(), p.high.item())}"
+                                        if ok else "-")
+            row[f"tau ({short})"] = f"{np.sqrt(p.tau2.item()):.2f}" if ok else "-"
+            if short == "ceat":
+                row["I2 (ceat)"] = f"{p.i2.item():.2f}" if ok else "-"
+            else:
+                row["I2 (HO)"] = f"{p.i2.item():.2f}" if ok else "-"
+        note = g.note.iloc[0] or ""
+        row["note"] = "undefined: scores equal up to float rounding" if note.startswith("undefined") else note
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def template_figure(table: pd.DataFrame, *, title: str):
+    """A forest plot of :func:`template_tables`: one panel per method (the same d axis), one block per category
+    (its name as a header); each template's d as a dot (with ±1.96·SE of Hedges & Olkin's variance as a thin
+    bar: the spread expected from drawing the words alone), then the pooled d with its 95% interval under
+    CEAT's variance (black diamond) and under Hedges & Olkin's (open square), labelled with τ. Templates are
+    labelled in full; a category whose d is undefined gets one row saying so."""
+    import matplotlib.pyplot as plt
+
+    methods = list(dict.fromkeys(table.method))
+    blocks = {m: table[table.method == m] for m in methods}
+
+    def n_rows(b):
+        return sum(1 + (len(g[g.template != POOLED].template.unique()) + 2 if g.d.notna().any() else 1)
+                   for _, g in b.groupby("category", sort=False))
+
+    heights = [n_rows(b) for b in blocks.values()] or [1]
+    fig, axes = plt.subplots(len(methods) or 1, 1, figsize=(10, 0.24 * sum(heights) + 0.9 * len(heights) + 0.9),
+                             gridspec_kw={"height_ratios": heights}, squeeze=False, sharex=True)
+    styles = {"ceat": ("D", "black", "pooled, CEAT's variance (95% CI)", "CEAT"),
+              "hedges_olkin": ("s", "none", "pooled, Hedges–Olkin variance (95% CI)", "Hedges–Olkin")}
+    for ax, method in zip(axes[:, 0], methods):
+        labels, y = [], 0.0
+        for category, g in blocks[method].groupby("category", sort=False):
+            labels.append((-y, category, True))
+            y += 1
+            if not g.d.notna().any():
+                labels.append((-y, "undefined (scores equal up to float rounding)", False))
+                y += 1.5
+                continue
+            per = g[g.template != POOLED]
+            ho = per[per.variance_method == "hedges_olkin"].set_index("template")
+            for template, d in per.drop_duplicates("template")[["template", "d"]].itertuples(index=False):
+                if template in ho.index and not pd.isna(d):
+                    half = 1.96 * np.sqrt(ho.loc[template, "variance"])
+                    ax.hlines(-y, d - half, d + half, color="#4c72b0", lw=0.9, alpha=0.6)
+                ax.plot([d], [-y], "o", color="#4c72b0", ms=5, label="one template's d (±1.96 SE, Hedges–Olkin)")
+                labels.append((-y, template, False))
+                y += 1
+            for v, (marker, face, name, short) in styles.items():
+                p = g[(g.template == POOLED) & (g.variance_method == v)]
+                if len(p) == 1:
+                    r = p.iloc[0]
+                    ax.hlines(-y, r.low, r.high, color="black", lw=1.4)
+                    ax.plot([r.d], [-y], marker, mfc=face, mec="black", color="black", ms=6, label=name)
+                    labels.append((-y, f"pooled ({short}): d = {r.d:.2f}, τ = {np.sqrt(r.tau2):.2f}", False))
+                y += 1
+            y += 0.5
+        ax.axvline(0, color="black", lw=0.5)
+        ax.set_yticks([t for t, _, _ in labels], [lab for _, lab, _ in labels], fontsize=8)
+        for tick, (_, _, bold) in zip(ax.get_yticklabels(), labels):
+            tick.set_fontweight("bold" if bold else "normal")
+        ax.tick_params(axis="y", length=0)
+        ax.set_ylim(-y + 0.2, 0.8)
+        ax.set_title(f"{method} ({', '.join(dict.fromkeys(blocks[method].model))})", fontsize=10, loc="left")
+        ax.grid(axis="x", color="#dddddd", lw=0.5)
+    axes[-1, 0].set_xlabel("effect size d")
+    handles = {}
+    for ax in axes[:, 0]:
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(lab, h)
+    fig.legend(handles.values(), handles.keys(), frameon=False, fontsize=8, loc="lower center", ncol=3)
+    fig.suptitle(title, fontsize=11)
+    fig.tight_layout(rect=(0, 0.04, 1, 0.98))
+    return fig
 
 
 def vocabulary_report(cats: Sequence[Category], vocabulary_model: contextual.Model, seed: int = 0) -> pd.DataFrame:
