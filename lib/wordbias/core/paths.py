@@ -1,17 +1,43 @@
-"""Where the project's data, results and figures live.
+"""Where the project's data, results, figures, runs and caches live.
 
-The package is installed in editable mode from the repository (``pip install -e .``), so the
-repository root is three levels above this file (``lib/wordbias/core/paths.py``). ``WORDBIAS_ROOT`` overrides it (for example when the
-package is installed elsewhere and the data folder is copied next to the notebooks).
+Two ways to have the package:
+
+* **a checkout of the repository** (``pip install -e .``, what ``make`` does): the root is three levels above this
+  file (``lib/wordbias/core/paths.py``); the data are the repository's ``data/``, tables and figures of the
+  committed runs go to ``results/`` and ``figures/``, other runs to ``runs/``;
+* **an installed wheel** (``pip install wordbias``): the data ship inside the package (``wordbias/data``, read
+  through :mod:`importlib.resources`); the root, under which ``results/``, ``figures/`` and ``runs/`` are made, is
+  the current folder.
+
+``WORDBIAS_ROOT`` overrides the root (``WORDBIAS_DATA`` the data folder, ``WORDBIAS_RUNS`` the runs folder,
+``WORDBIAS_EMBEDDINGS`` the folder of full embedding files, ``WORDBIAS_CACHE`` the caches).
 """
 
 from __future__ import annotations
 
 import os
+from importlib import resources
 from pathlib import Path
 
-ROOT = Path(os.environ.get("WORDBIAS_ROOT", Path(__file__).resolve().parents[3]))
-DATA = ROOT / "data"
+_CHECKOUT = Path(__file__).resolve().parents[3]
+#: whether the package runs from a checkout of the repository (editable install) rather than an installed wheel
+IN_CHECKOUT = (_CHECKOUT / "pyproject.toml").is_file() and (_CHECKOUT / "lib" / "wordbias").is_dir()
+
+
+def _data_dir() -> Path:
+    """The data folder: ``WORDBIAS_DATA``; else the package's own ``wordbias/data`` when it holds the data (an
+    installed wheel), else the checkout's ``data/``."""
+    env = os.environ.get("WORDBIAS_DATA")
+    if env:
+        return Path(env)
+    packaged = Path(str(resources.files("wordbias").joinpath("data")))
+    if (packaged / "stimuli").is_dir():
+        return packaged
+    return (Path(os.environ["WORDBIAS_ROOT"]) if "WORDBIAS_ROOT" in os.environ else _CHECKOUT) / "data"
+
+
+ROOT = Path(os.environ.get("WORDBIAS_ROOT") or (_CHECKOUT if IN_CHECKOUT else Path.cwd()))
+DATA = _data_dir()
 STIMULI = DATA / "stimuli"
 RESULTS = ROOT / "results"
 FIGURES = ROOT / "figures"
@@ -44,8 +70,17 @@ KERNEL_VARIABLES = ("WORDBIAS_KERNELS", "OPENBLAS_CORETYPE", "NPY_DISABLE_CPU_FE
 
 
 def embeddings_dir() -> Path:
-    """The folder holding user-supplied full embeddings (``WORDBIAS_EMBEDDINGS``, default ``data/embeddings``)."""
-    return Path(os.environ.get("WORDBIAS_EMBEDDINGS", DATA / "embeddings"))
+    """The folder holding user-supplied full embeddings: ``WORDBIAS_EMBEDDINGS``, else the checkout's
+    ``data/embeddings`` (or ``<root>/data/embeddings`` with ``WORDBIAS_ROOT``), else, for an installed wheel, the
+    platform's per-user data folder (``platformdirs.user_data_dir``, e.g. ``~/.local/share/wordbias/embeddings``)."""
+    env = os.environ.get("WORDBIAS_EMBEDDINGS")
+    if env:
+        return Path(env)
+    if IN_CHECKOUT or "WORDBIAS_ROOT" in os.environ:
+        return ROOT / "data" / "embeddings"
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("wordbias", appauthor=False)) / "embeddings"
 
 
 def compute_fingerprint() -> dict:
