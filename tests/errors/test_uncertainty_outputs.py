@@ -6,7 +6,7 @@ from catalogue import CASES_UNCERTAINTY_REPORT_MLM, Case, check
 from wordbias import embeddings as E
 from wordbias.core.errors import InvalidParameterError, MissingWordsWarning
 from wordbias.measures import frequency
-from wordbias.papers import caliskan2017, outputs
+from wordbias.papers import caliskan2017, kurita2019, outputs
 
 F = "uncertainty and outputs"
 
@@ -44,6 +44,21 @@ CASES_UNCERTAINTY_OUTPUTS = [
          InvalidParameterError, match=r"label must be a folder name"),
     Case(F, "load: cache_dir not a path", lambda: E.load("glove-840b-caliskan", cache_dir=3), InvalidParameterError,
          match=r"cache_dir must be a folder path or None, not int"),
+    Case(F, "template_spread: templates as a string", lambda: kurita2019.template_spread(
+         [[0.1, 0.2], [0.3, 0.1]], [[-0.1, 0.0], [0.0, -0.2]], templates="ab"), InvalidParameterError,
+         match=r"not the string"),
+    Case(F, "template_spread: one label for two templates", lambda: kurita2019.template_spread(
+         [[0.1, 0.2], [0.3, 0.1]], [[-0.1, 0.0], [0.0, -0.2]], templates=["a"]), InvalidParameterError,
+         match=r"one (row|label) per template"),
+    Case(F, "template_spread: negative noise", lambda: kurita2019.template_spread(
+         [[0.1, 0.2], [0.3, 0.1]], [[-0.1, 0.0], [0.0, -0.2]], templates=["a", "b"], noise=-1), InvalidParameterError,
+         match=r"noise"),
+    Case(F, "template_spread: alternative 'up'", lambda: kurita2019.template_spread(
+         [[0.1, 0.2], [0.3, 0.1]], [[-0.1, 0.0], [0.0, -0.2]], templates=["a", "b"], alternative="up"),
+         InvalidParameterError, match=r"alternative"),
+    Case(F, "template_associations: a word without vectors", lambda: kurita2019.template_associations(
+         {"x": np.ones((2, 3))}, ["x", "x2"], ["y"], ["a"], ["b"]), InvalidParameterError,
+         match=r"no template vectors for"),
     Case(F, "clear_caches: a string for names", lambda: E.clear_caches("glove-840b-300d"), InvalidParameterError,
          match=r"names must be a list of cache names"),
 ]
