@@ -148,7 +148,8 @@ def test_table1_matches_the_test_by_hand(toy, tmp_path):
     assert path == tmp_path / "table1.csv"
     assert pd.read_csv(path).columns.tolist() == ["embedding", "attributes", "n_A1", "n_A2", "bias", "bias_ci_low",
                                                        "bias_ci_high", "angle", "p", "p_ci_low", "p_ci_high",
-                                                       "p_two_sided", "p_holm", "p_bh", "p_family"]
+                                                       "p_two_sided", "bias_ci_resampled", "p_holm", "p_bh",
+                                                       "p_family"]
     shown = report.show_table1(result.table)
     assert shown.columns.tolist() == ["embedding", "attributes", "n_A1", "n_A2", "bias", "bias_ci", "angle", "p", "p_ci",
                                       "p_two_sided", "p_holm", "p_bh"]
@@ -260,3 +261,18 @@ def test_table1_bias_interval_two_sided_p_and_adjusted_p(toy):
     np.testing.assert_allclose(t.p_holm.to_numpy()[order], holm_by_hand)
     with pytest.raises(ValueError, match="n_resamples"):
         report.table1({"toy": toy}, n_permutations=100, n_resamples=1)
+
+
+def test_a_set_of_one_word_is_held_fixed_by_the_interval(toy):
+    """With one negative target word left, the test still runs; the interval resamples the other three sets."""
+    kv = toy
+    T1, T2 = report.target_sets()
+    keep = set(T2[:1])
+    from wordbias.embeddings import to_keyed_vectors
+
+    words = [w for w in kv.index_to_key if w not in T2 or w in keep]
+    small = to_keyed_vectors(words, np.stack([kv[w] for w in words]))
+    with pytest.warns(Warning):
+        result = report.table1({"small": small}, n_permutations=50, n_resamples=200)
+    assert (result.table.bias_ci_resampled == "T1A1A2").all()
+    assert (result.table.bias_ci_low <= result.table.bias_ci_high).all()

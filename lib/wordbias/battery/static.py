@@ -360,7 +360,8 @@ def _direction_rows(kv, label: str, *, base: dict, seed: int, n_permutations: in
                      "n_a": int(t.n_A1), "n_b": int(t.n_A2), "statistic_name": "cos(r, s)", "statistic": t.bias,
                      "effect_size_name": "cos", "effect_size": t.bias, "ci_low": t.bias_ci_low,
                      "ci_high": t.bias_ci_high, "ci_level": CONFIDENCE_LEVEL,
-                     "ci_method": f"BCa {CONFIDENCE_LEVEL:.0%}, {n_resamples:,} resamples of T1, T2, A1, A2",
+                     "ci_method": f"BCa {CONFIDENCE_LEVEL:.0%}, {n_resamples:,} resamples of "
+                                  + ", ".join(k for k in ("T1", "T2", "A1", "A2") if k in t.bias_ci_resampled),
                      "p_value": t.p, "alternative": "greater", "p_method": "monte-carlo",
                      "p_two_sided": t.p_two_sided, "dropped": dropped, "n_permutations": n_permutations,
                      "note": f"angle {t.angle:.1f} degrees; p as the report computes it (no add-one rule, may be 0), "

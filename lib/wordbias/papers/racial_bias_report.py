@@ -358,7 +358,7 @@ class Table1:
     """Table 1 over one or more embeddings, the words each lacks, and the projections for the figures."""
 
     #: one row per embedding and attribute set: n_A1, n_A2, bias, bias_ci_low, bias_ci_high, angle, p, p_ci_low,
-    #: p_ci_high, p_two_sided, p_holm, p_bh, p_family (see :func:`table1`)
+    #: p_ci_high, p_two_sided, bias_ci_resampled, p_holm, p_bh, p_family (see :func:`table1`)
     table: pd.DataFrame = field(repr=False)
     #: the words dropped as missing, one row per embedding and word set (A1/A2 columns)
     missing: pd.DataFrame = field(repr=False)
@@ -394,12 +394,16 @@ def _embedding_rows(kv: KeyedVectors, label: str, n_permutations: int, seed: int
                                          max_seconds=max_seconds)
         two = direction_permutation_test(t.A, t.B, a.A, a.B, n_permutations=n_permutations, seed=seed,
                                          max_seconds=max_seconds, alternative="two-sided")   # the same permutations
-        ci = bootstrap.direction_bootstrap_from_vectors(t.A, t.B, a.A, a.B, n_resamples=n_resamples, seed=seed)
+        # a set of one word cannot be resampled: the interval then resamples the others (and says so)
+        sets = dict(zip(bootstrap.DIRECTION_SETS, (t.A, t.B, a.A, a.B)))
+        resample = tuple(k for k, m in sets.items() if len(m) >= 2)
+        ci = bootstrap.direction_bootstrap_from_vectors(t.A, t.B, a.A, a.B, n_resamples=n_resamples, seed=seed,
+                                                        resample=resample)
         r = direction.mean_difference_direction(a.A, a.B, normalize=False)   # racial direction, as in the test
         proj[label, kind] = (t.words, direction.projections(t.A, r), direction.projections(t.B, r))
         rows.append(dict(embedding=label, attributes=kind, n_A1=len(a.A), n_A2=len(a.B), bias=res.cosine,
                          bias_ci_low=ci.low, bias_ci_high=ci.high, angle=res.angle, p=res.p, p_ci_low=res.ci[0],
-                         p_ci_high=res.ci[1], p_two_sided=two.p))
+                         p_ci_high=res.ci[1], p_two_sided=two.p, bias_ci_resampled="".join(ci.resampled)))
         missing.append(dict(embedding=label, set=kind, missing_A1=", ".join(a.missing[0]),
                             missing_A2=", ".join(a.missing[1])))
     missing.append(dict(embedding=label, set="targets", missing_A1=", ".join(t.missing[0]),
@@ -419,7 +423,9 @@ def table1(kvs: Mapping[str, KeyedVectors], *, n_permutations: int = 10_000, see
     :func:`wordbias.measures.bootstrap.direction_bootstrap_from_vectors`: how far the bias would move with other
     word lists of the same sizes); ``p`` (one-sided, the report's) with ``p_ci_low``, ``p_ci_high``, Appendix
     A's Wald interval, which covers only the Monte Carlo error of p (:func:`p_value_ci`), not the bias;
-    ``p_two_sided`` (the same permutations, SciPy's doubling rule); ``p_holm``, ``p_bh``: the one-sided p
+    ``p_two_sided`` (the same permutations, SciPy's doubling rule); ``bias_ci_resampled``: the sets the interval
+    resampled (all four, except a set left with one word, which cannot be resampled and is then held fixed, so
+    the interval is narrower than it would be); ``p_holm``, ``p_bh``: the one-sided p
     (the report's directional hypothesis) adjusted by Holm (1979) and Benjamini-Hochberg (1995) over the family
     of all the table's rows (every attribute set x embedding of this call), named in ``p_family``
     (:func:`wordbias.core.multiple.adjust`)."""
