@@ -40,6 +40,8 @@ examples:
                                                    your lists on your word2vec/GloVe/fastText file
   wordbias report vectors.bin --out out/report     every static test of the four papers + summary.html
   wordbias compare a.txt b.txt --out out/ab        one table and a heat map across embeddings
+  wordbias contextual bert-base-uncased --out out/bert
+                                                   Kurita et al.'s contextual WEAT and log-probability test
   wordbias cache list                              the converted embedding caches (and `cache clear`)
 
 EMBEDDING is a registered name (see wordbias.embeddings.available()) or a path to a word2vec (text or
@@ -161,6 +163,29 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-ube", action="store_true", help="leave out the UBE runs")
     _run_options(p)
 
+    p = sub.add_parser("contextual", parents=[common], formatter_class=fmt,
+                       help="Kurita et al.'s contextual WEAT and log-probability test on a model",
+                       description="Kurita et al. (2019) on a contextual model: WEAT on contextual vectors (any "
+                                   "encoder) and the log-probability bias score with its attribute test (a masked "
+                                   "language model), over the paper's five categories and templates or your own "
+                                   "lists, with 95%% intervals, one- and two-sided p and Holm/Benjamini-Hochberg "
+                                   "adjusted p. A model without a masked-LM head gets the log-probability rows "
+                                   "with the reason instead of numbers. Needs the contextual extra "
+                                   "(pip install \"wordbias[contextual]\").",
+                       epilog="examples:\n  wordbias contextual bert-base-uncased --out out/bert\n"
+                              "  wordbias contextual /models/my-bert --lists my_lists.yaml --template "
+                              "'TARGET is ATTRIBUTE.' --out out/mine\n")
+    p.add_argument("model", metavar="MODEL", help="a local model folder, or a Hugging Face id already on this "
+                                                  "machine (HF_HUB_OFFLINE=1 keeps it offline)")
+    p.add_argument("--lists", metavar="FILE.yaml", help="your own word lists (their WEATs; X, Y fill TARGET, "
+                                                        "A, B fill ATTRIBUTE)")
+    p.add_argument("--template", action="append", metavar="TEXT", dest="templates",
+                   help="a template with TARGET and ATTRIBUTE, for --lists (repeat for several; default: "
+                        "'TARGET is ATTRIBUTE.' and 'TARGET are ATTRIBUTE.')")
+    p.add_argument("--device", default=None, help="cpu, cuda, cuda:1, mps (default: a GPU if torch sees one)")
+    p.add_argument("--label", help="the model's name in the outputs")
+    _run_options(p)
+
     p = sub.add_parser("lists", parents=[common], formatter_class=fmt,
                        help="the batteries and word lists shipped, a lists file, or the YAML template",
                        description="Without NAME: the batteries shipped, with their citations. With a battery "
@@ -272,6 +297,7 @@ def short_table(frame) -> str:
     import pandas as pd
 
     several = frame["embedding"].nunique(dropna=True) > 1
+    by_measure = frame.duplicated(["embedding", "test"]).any()     # a test run by several measures: name them
     rows = []
     for _, r in frame.iterrows():
         sizes = "/".join(str(int(v)) for v in (r.n_x, r.n_y, r.n_a, r.n_b) if not pd.isna(v))
@@ -284,7 +310,8 @@ def short_table(frame) -> str:
         method = r.p_method.split(",")[0].strip() if isinstance(r.p_method, str) else ""
         dropped = r.dropped if isinstance(r.dropped, str) else ""
         n_dropped = sum(len(part.split(":", 1)[-1].split()) for part in dropped.split(";") if part.strip())
-        row = [str(r.test), sizes, effect, ci, _fmt(r.p_value, 4) + (f" ({method})" if method and pd.notna(r.p_value)
+        test = f"{r.test} ({r.measure})" if by_measure and isinstance(r.measure, str) else str(r.test)
+        row = [test, sizes, effect, ci, _fmt(r.p_value, 4) + (f" ({method})" if method and pd.notna(r.p_value)
                                                                      else ""),
                _fmt(r.p_two_sided, 4), _fmt(r.p_holm, 4), str(n_dropped or "")]
         rows.append(([str(r.embedding)] if several else []) + row)
@@ -487,8 +514,30 @@ def _cmd_cache(args) -> int:
     return 0
 
 
-_COMMANDS = {"weat": _cmd_weat, "report": _cmd_report, "compare": _cmd_compare, "lists": _cmd_lists,
-             "cache": _cmd_cache}
+def _cmd_contextual(args) -> int:
+    from wordbias.battery import contextual
+    from wordbias.datasets import user_lists
+
+    specs, battery = None, None
+    if args.lists is not None:
+        lists = user_lists.read_user_lists(args.lists)
+        if not lists.weat:
+            raise _RunError(f"{args.lists} has no WEATs (a 'weat' list); `wordbias contextual` runs WEATs")
+        specs, battery = list(lists.weat), f"user:{lists.battery}"
+    elif args.templates:
+        raise _RunError("--template applies to --lists; the paper's categories use the paper's templates")
+    out = _out_dir(args.out)
+    frame = contextual.report(args.model, label=args.label, specs=specs,
+                              templates=tuple(args.templates or contextual.DEFAULT_TEMPLATES), battery=battery,
+                              seed=args.seed, n_permutations=args.n_permutations, n_resamples=args.n_resamples,
+                              device=args.device, progress=not args.quiet)
+    written = _write_outputs(frame, out, f"wordbias contextual on {frame['embedding'].iloc[0]}")
+    _finish(frame, written, args)
+    return 0
+
+
+_COMMANDS = {"weat": _cmd_weat, "report": _cmd_report, "compare": _cmd_compare, "contextual": _cmd_contextual,
+             "lists": _cmd_lists, "cache": _cmd_cache}
 
 
 def _message(exc: BaseException) -> str:

@@ -1,0 +1,100 @@
+"""battery.contextual and `wordbias contextual`: Kurita et al.'s tests on a model as a tidy table."""
+import numpy as np
+import pandas as pd
+import pytest
+
+from wordbias.battery import contextual as C
+from wordbias.core import multiple, tidy
+from wordbias.core.errors import InvalidParameterError
+from wordbias.datasets import stimuli
+from wordbias.datasets.stimuli import WeatSpec
+from wordbias.measures import weat
+from wordbias.models import tiny_mlm
+from wordbias.papers import kurita2019
+
+_CAREER = stimuli.load_stimuli("kurita2019")["categories"]["career_family"]
+MALE = tuple(w.lower() for w in _CAREER["A"])
+FEMALE = tuple(w.lower() for w in _CAREER["B"])
+
+
+@pytest.fixture(scope="module")
+def model(tmp_path_factory):
+    """The notebook's tiny masked LM: Kurita's career words planted male, family words female (he/she,
+    boys/girls, men/women), as ``python -m wordbias.models.tiny_mlm`` builds it."""
+    out = tmp_path_factory.mktemp("tiny")
+    tiny_mlm.main([str(out)])
+    return str(out)
+
+
+@pytest.fixture(scope="module")
+def frame(model):
+    return C.report(model, n_permutations=2000, n_resamples=300, seed=0)
+
+
+def test_the_papers_categories_as_a_tidy_table(frame):
+    tidy.check_tidy(frame)
+    assert list(frame.test.unique()) == [c.key for c in kurita2019.categories()]
+    assert frame.measure.value_counts().to_dict() == {"contextual_weat": 5, "mlm_log_prob": 5}
+    career = frame[(frame.test == "career_family") & (frame.measure == "mlm_log_prob")].iloc[0]
+    assert career.effect_size > 1.5 and career.p_value < 0.01            # the planted bias is found
+    assert career.ci_low <= career.effect_size <= career.ci_high
+    # Holm and BH within each measure, over the rows with a p
+    for measure, sub in frame.groupby("measure"):
+        has_p = sub[sub.p_value.notna()]
+        np.testing.assert_allclose(has_p.p_holm, multiple.holm(has_p.p_value.to_numpy(float)))
+        np.testing.assert_allclose(has_p.p_bh, multiple.benjamini_hochberg(has_p.p_value.to_numpy(float)))
+        assert has_p.p_family.str.contains(measure).all()
+
+
+def test_contextual_weat_row_is_the_weat_of_the_contextual_vectors(model, frame):
+    from wordbias.models import contextual
+
+    enc = contextual.load_encoder(model)
+    cat = kurita2019.categories()[2]
+    reduced = kurita2019.reduce_to_vocabulary(cat, enc, seed=0)
+    vectors = kurita2019.contextual_vectors(cat, reduced, enc)
+    res = weat.weat(vectors, *(reduced[r].words for r in kurita2019.ROLES), balance_targets="raise", seed=0,
+                    n_permutations=2000)
+    row = frame[(frame.test == cat.key) & (frame.measure == "contextual_weat")].iloc[0]
+    assert row.effect_size == pytest.approx(res.effect_size, abs=1e-9)
+    assert row.p_value == pytest.approx(res.p_value, abs=1e-12)
+
+
+def test_undefined_scores_are_a_note_not_a_number(frame):
+    # math/arts words are not planted: their log-probability scores are equal up to float rounding
+    row = frame[(frame.test == "math_arts") & (frame.measure == "mlm_log_prob")].iloc[0]
+    assert pd.isna(row.effect_size) and "undefined" in row.note
+
+
+def test_an_encoder_without_masked_lm_head_reports_why():
+    f = C.report("all-minilm-l6-v2", n_permutations=500, n_resamples=200)
+    lp = f[f.measure == "mlm_log_prob"]
+    assert lp.effect_size.isna().all() and lp.note.str.startswith("not run: needs a masked language model").all()
+    assert f[f.measure == "contextual_weat"].effect_size.notna().all()
+
+
+def test_user_lists_and_templates(model):
+    spec = WeatSpec("gender_career", "Gender and career", ("he", "man"), ("she", "woman"), MALE[:4], FEMALE[:4],
+                    names={"X": "male", "Y": "female", "A": "career", "B": "family"}, paper={},
+                    original_finding=None)
+    f = C.report(model, specs=[spec], templates=["TARGET is ATTRIBUTE.", "TARGET likes ATTRIBUTE."],
+                 n_permutations=500, n_resamples=200, battery="user:mine")
+    assert set(f.battery) == {"user:mine"} and set(f.paper) == {"user"}
+    lp = f[f.measure == "mlm_log_prob"].iloc[0]
+    assert lp.effect_size > 1 and "2 templates, 4 (template, target pair)s" in lp.note
+    with pytest.raises(InvalidParameterError):
+        C.user_categories([spec], templates=["no slots here"])
+    with pytest.raises(InvalidParameterError):
+        C.user_categories([spec], templates="TARGET is ATTRIBUTE.")
+
+
+def test_the_command(model, tmp_path, capsys):
+    from wordbias import cli
+
+    assert cli.main(["contextual", model, "--out", str(tmp_path / "o"), "--n-permutations", "500",
+                     "--n-resamples", "200", "-q"]) == 0
+    assert sorted(p.name for p in (tmp_path / "o").iterdir())[-2:] == ["summary.html", "tidy.csv"]
+    assert len(tidy.read_tidy(tmp_path / "o" / "tidy.csv")) == 10
+    assert cli.main(["contextual", "/nonexistent/model", "--out", str(tmp_path / "x")]) == 1
+    assert "wordbias: error:" in capsys.readouterr().err
+    assert cli.main(["contextual", model, "--template", "TARGET is ATTRIBUTE.", "--out", str(tmp_path / "y")]) == 1
