@@ -88,15 +88,20 @@ METHODS = ("BCa", "percentile")
 SYNTHETIC = {"synthetic": (0.6, 1.5), "synthetic-noisy": (0.5, 0.5)}
 
 
-def synthetic_pools(pool: int = POOL, dim: int = 50, delta: float = 0.6, gamma: float = 1.5,
-                    mean_norm: float = 3.0, seed: int = 0):
-    """The four synthetic pools (X, Y, A, B) as vector matrices."""
-    rng = np.random.default_rng(seed)
+def mean_and_direction(rng: np.random.Generator, dim: int, mean_norm: float) -> tuple[np.ndarray, np.ndarray]:
+    """A shared mean m of norm ``mean_norm`` and a unit bias direction u orthogonal to it (in this order of draws)."""
     m = rng.normal(size=dim)
     m *= mean_norm / np.linalg.norm(m)
     u = rng.normal(size=dim)
     u -= (u @ m) / (m @ m) * m
-    u /= np.linalg.norm(u)
+    return m, u / np.linalg.norm(u)
+
+
+def synthetic_pools(pool: int = POOL, dim: int = 50, delta: float = 0.6, gamma: float = 1.5,
+                    mean_norm: float = 3.0, seed: int = 0):
+    """The four synthetic pools (X, Y, A, B) as vector matrices."""
+    rng = np.random.default_rng(seed)
+    m, u = mean_and_direction(rng, dim, mean_norm)
     return [m + sign * shift * u + rng.normal(size=(pool, dim))
             for sign, shift in ((1, delta), (-1, delta), (1, gamma), (-1, gamma))]
 
@@ -206,11 +211,7 @@ def wefat_synthetic_pools(pool_w: int = WEFAT_POOL_W, pool_a: int = WEFAT_POOL_A
     8 + 8 words is dominated by which words are drawn, and r shrinks).
     """
     rng = np.random.default_rng(seed)
-    m = rng.normal(size=dim)
-    m *= mean_norm / np.linalg.norm(m)
-    u = rng.normal(size=dim)
-    u -= (u @ m) / (m @ m) * m
-    u /= np.linalg.norm(u)
+    m, u = mean_and_direction(rng, dim, mean_norm)
     t = rng.normal(size=pool_w)
     W = m + beta * t[:, None] * u + rng.normal(size=(pool_w, dim))
     A, B = (m + sign * gamma * u + rng.normal(size=(pool_a, dim)) for sign in (1, -1))

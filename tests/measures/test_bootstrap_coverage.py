@@ -11,6 +11,9 @@ The same for WEFAT's correlation r (below): the BCa interval covers the pool cor
 attribute words shrink r little, and fails at the paper's sizes when they shrink it a lot.
 """
 
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -18,19 +21,14 @@ from wordbias.measures import bootstrap as bs
 from wordbias.measures.weat import cosine_matrix
 from wordbias.measures.wefat import normalized_association
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+import coverage_bootstrap as cb  # noqa: E402 - the study's own pool generators
+
 POOL = 200
 
 
 def pools(delta=0.6, gamma=1.5, dim=50, seed=0):
-    rng = np.random.default_rng(seed)
-    m = rng.normal(size=dim)
-    m *= 3 / np.linalg.norm(m)
-    u = rng.normal(size=dim)
-    u -= (u @ m) / (m @ m) * m
-    u /= np.linalg.norm(u)
-    mats = [m + s * shift * u + rng.normal(size=(POOL, dim))
-            for s, shift in ((1, delta), (-1, delta), (1, gamma), (-1, gamma))]
-    return bs.target_attribute_cosines(*mats)
+    return bs.target_attribute_cosines(*cb.synthetic_pools(POOL, dim, delta, gamma, seed=seed))
 
 
 def draw(rng, n, reps):
@@ -98,16 +96,7 @@ W_POOL, A_POOL = 1000, 200
 
 
 def wefat_pools(gamma, beta=2.5, dim=50, seed=0):
-    rng = np.random.default_rng(seed)
-    m = rng.normal(size=dim)
-    m *= 3 / np.linalg.norm(m)
-    u = rng.normal(size=dim)
-    u -= (u @ m) / (m @ m) * m
-    u /= np.linalg.norm(u)
-    t = rng.normal(size=W_POOL)
-    W = m + beta * t[:, None] * u + rng.normal(size=(W_POOL, dim))
-    A, B = (m + s * gamma * u + rng.normal(size=(A_POOL, dim)) for s in (1, -1))
-    return W, A, B, t
+    return cb.wefat_synthetic_pools(W_POOL, A_POOL, dim, beta=beta, gamma=gamma, seed=seed)
 
 
 def drawn_r(C_a, C_b, p, iw, ia, ib):

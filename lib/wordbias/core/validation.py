@@ -155,14 +155,26 @@ def check_words(name: str, words, *, allow_duplicates: bool = False) -> tuple[st
     if unordered:
         words = tuple(sorted(words))
     if not allow_duplicates:
-        seen, dups = set(), []
-        for w in words:
-            if w in seen and w not in dups:
-                dups.append(w)
-            seen.add(w)
+        dups = repeated(words)
         if dups:
             raise InvalidParameterError(f"{name} lists these words more than once: {dups}")
     return words
+
+
+def repeated(words) -> list:
+    """The words listed more than once, each once, in the order of their second appearance.
+
+    Examples
+    --------
+    >>> repeated(["a", "b", "a", "c", "b", "a"])
+    ['a', 'b']
+    """
+    seen, dups = set(), []
+    for w in words:
+        if w in seen and w not in dups:
+            dups.append(w)
+        seen.add(w)
+    return dups
 
 
 def check_disjoint(name_a: str, a: Sequence[str], name_b: str, b: Sequence[str]) -> None:

@@ -49,6 +49,7 @@ import yaml
 
 from wordbias.core import paths
 from wordbias.core.errors import InvalidParameterError
+from wordbias.core.validation import repeated
 from wordbias.datasets.stimuli import VARIANTS, WeatSpec, WefatSpec, load_stimuli, weat_tests
 
 __all__ = ["TEMPLATE", "UserLists", "read_user_lists", "load_user_lists", "load_user_wefat", "batteries",
@@ -140,11 +141,7 @@ def _words(w: _Where, value, *, test: str, field: str) -> tuple[str, ...]:
             w.fail(f"item {i + 1} is an empty string", test=test, field=field)
         if word != word.strip():
             w.fail(f"item {i + 1} {word!r} has leading or trailing spaces", test=test, field=field)
-    seen, dups = set(), []
-    for word in value:
-        if word in seen and word not in dups:
-            dups.append(word)
-        seen.add(word)
+    dups = repeated(value)
     if dups:
         w.fail(f"lists these words more than once: {dups}", test=test, field=field)
     return tuple(value)
