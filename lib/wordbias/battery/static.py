@@ -47,7 +47,8 @@ from wordbias.datasets import stimuli
 from wordbias.measures import debias, direction, ube
 from wordbias.measures import ripa as _ripa
 
-__all__ = ["CONFIDENCE_LEVEL", "UBE_DEFAULTS", "UBE_NULL_SECONDS", "ube_parameters", "weat_battery", "report"]
+__all__ = ["CONFIDENCE_LEVEL", "UBE_DEFAULTS", "UBE_NULL_SECONDS", "ube_parameters", "weat_battery", "direction_battery",
+           "report"]
 
 #: the level of every interval of the report
 CONFIDENCE_LEVEL = 0.95
@@ -312,6 +313,34 @@ def weat_battery(embedding, specs: Sequence, *, label: str, battery: str, paper:
     frame = _tidy.tidy_frame(rows)
     n_p = int(frame.p_value.notna().sum())
     return _tidy.adjust_family(frame, f"{battery} on {label}: the {n_p} WEATs with a p-value (one-sided p)")
+
+
+def direction_battery(embedding, *, label: str, seed: int = 0, n_permutations: int = 10_000,
+                      n_resamples: int = 10_000) -> pd.DataFrame:
+    """The racial bias report's three direction tests (implicit, explicit, stereotypical attribute sets) on
+    ``embedding`` as a tidy table: the cosine bias with its bootstrap interval, the report's one-sided
+    permutation p and the two-sided p, Holm's and Benjamini-Hochberg's adjusted p over the three tests (the
+    family of :func:`wordbias.papers.racial_bias_report.table1` on one embedding), through that table.
+
+    Examples
+    --------
+    >>> from wordbias.embeddings import to_keyed_vectors
+    >>> kv = to_keyed_vectors([f"w{i}" for i in range(30)], np.random.default_rng(0).normal(size=(30, 5)))
+    >>> t = direction_battery(kv, label="random", n_resamples=100)
+    >>> t.test.tolist(), t.note.str.startswith("not run").all()          # none of the report's words is known
+    (['implicit', 'explicit', 'stereotypical'], np.True_)
+    """
+    _check_names(label=label)
+    seed = check_seed("seed", seed)
+    n_permutations = check_int("n_permutations", n_permutations, min=1)
+    n_resamples = check_int("n_resamples", n_resamples, min=2)
+    kv = _as_keyed_vectors(embedding)
+    rows = _direction_rows(kv, label, base=dict(embedding=label, seed=seed, n_resamples=n_resamples), seed=seed,
+                           n_permutations=n_permutations, n_resamples=n_resamples)
+    frame = _tidy.tidy_frame(rows)
+    n_p = int(frame.p_value.notna().sum())
+    return _tidy.adjust_family(frame, f"racial_bias_report on {label}: the {n_p} direction tests with a p-value "
+                                      "(one-sided p)")
 
 
 def _check_names(**names) -> None:
