@@ -98,3 +98,17 @@ def test_the_command(model, tmp_path, capsys):
     assert cli.main(["contextual", "/nonexistent/model", "--out", str(tmp_path / "x")]) == 1
     assert "wordbias: error:" in capsys.readouterr().err
     assert cli.main(["contextual", model, "--template", "TARGET is ATTRIBUTE.", "--out", str(tmp_path / "y")]) == 1
+
+
+def test_report_models_takes_an_encoder_and_a_separate_masked_lm(model):
+    from wordbias.models import contextual
+
+    with pytest.raises(InvalidParameterError, match="needs an encoder"):
+        C.report_models(None)
+    enc, mlm_model = contextual.load_encoder("all-minilm-l6-v2"), contextual.load_mlm(model)
+    f = C.report_models(enc, mlm_model, n_permutations=500, n_resamples=200)
+    assert set(f.embedding) == {f"all-minilm-l6-v2+{mlm_model.label}"}
+    career = f[(f.test == "career_family") & (f.measure == "mlm_log_prob")].iloc[0]
+    assert career.effect_size > 1.5                              # the masked LM's planted bias
+    f2 = C.report_models(enc, None, why_no_mlm="not on this machine", n_permutations=500, n_resamples=200)
+    assert f2[f2.measure == "mlm_log_prob"].note.str.contains("not on this machine").all()

@@ -223,3 +223,23 @@ def test_report_is_deterministic_on_words(small):
     assert len(na) and na.note.str.startswith("not run: DegenerateSetError").all()
     c = static.report(kv, label="g4k", n_permutations=2_000, n_resamples=300, progress=False, seed=1, ube=False)
     assert not np.allclose(a.ci_low.iloc[:17].fillna(0), c.ci_low.fillna(0))      # another seed, other resamples
+
+
+def test_ube_battery_sums_up_runs_already_made(small):
+    from wordbias.core import multiple
+    from wordbias.papers import swinger2019 as sw
+
+    names = sw.name_list("first", small, cased=False)
+    runs = {"first names": sw.run(small, names, cased=False, n=2, m=4, M=600, t=3, R=200, seed=0),
+            "first names, seed 1": sw.run(small, names, cased=False, n=2, m=4, M=600, t=3, R=200, seed=1)}
+    t = static.ube_battery(runs, label="glove20k", seed=0)
+    tidy.check_tidy(t)
+    assert t.test.tolist() == ["UBE:first_names", "UBE:first_names,_seed_1"]
+    for (_, row), res in zip(t.iterrows(), runs.values()):
+        finite = np.isfinite(res.sigma)
+        assert row.statistic == sw.significance_summary(res)["n_significant"]
+        assert row.p_value == pytest.approx(multiple.benjamini_hochberg(res.p[finite]).min())
+        assert row.n_x == len(res.names) and row.n_a == len(res.words) and pd.isna(row.effect_size)
+    np.testing.assert_allclose(t.p_holm, multiple.holm(t.p_value.to_numpy(float)))
+    with pytest.raises(Exception, match="runs must map names"):
+        static.ube_battery([], label="x")

@@ -32,7 +32,7 @@ from wordbias.core.validation import check_int, check_seed
 from wordbias.measures import bootstrap, mlm, weat
 from wordbias.papers import kurita2019
 
-__all__ = ["DEFAULT_TEMPLATES", "CONFIDENCE_LEVEL", "user_categories", "report"]
+__all__ = ["DEFAULT_TEMPLATES", "CONFIDENCE_LEVEL", "user_categories", "report", "report_models"]
 
 #: the templates of a user's lists (Kurita et al.'s Table 1 form: TARGET is / are ATTRIBUTE)
 DEFAULT_TEMPLATES = ("TARGET is ATTRIBUTE.", "TARGET are ATTRIBUTE.")
@@ -140,22 +140,43 @@ def report(model: str, *, label: str | None = None, specs: Sequence | None = Non
 
     The encoder is required (:func:`wordbias.models.contextual.load_encoder`: a missing or damaged model raises
     its clear error). The masked LM is optional: a model without an MLM head (e.g. the bundled MiniLM) gets the
-    log-probability rows with NA numbers and the reason in ``note``, never a random head. A category whose
-    targets are not in the model's vocabulary gets rows with the reason. Holm and Benjamini-Hochberg adjust each
-    measure over its categories (the family is named).
+    log-probability rows with NA numbers and the reason in ``note``, never a random head. See
+    :func:`report_models`.
     """
     from wordbias.models import contextual
 
+    encoder = contextual.load_encoder(model, device)
+    try:
+        masked_lm, why = contextual.load_mlm(model, device), ""
+    except contextual.ModelUnavailable as err:
+        masked_lm, why = None, str(err)
+    return report_models(encoder, masked_lm, why_no_mlm=why, label=label, specs=specs, templates=templates,
+                         battery=battery, seed=seed, n_permutations=n_permutations, n_resamples=n_resamples,
+                         batch_size=batch_size, progress=progress)
+
+
+def report_models(encoder, masked_lm=None, *, why_no_mlm: str = "", label: str | None = None,
+                  specs: Sequence | None = None, templates: Sequence[str] = DEFAULT_TEMPLATES,
+                  battery: str | None = None, seed: int = 0, n_permutations: int = 100_000, n_resamples: int = 10_000,
+                  batch_size: int = 32, progress: bool = False) -> pd.DataFrame:
+    """:func:`report` on models already loaded (:class:`wordbias.models.contextual.Model`): ``encoder`` for the
+    contextual WEAT (its tokenizer also decides which target words are one WordPiece, §3.1), ``masked_lm`` (or
+    ``None``, with ``why_no_mlm`` saying why) for the log-probability test. A category whose targets are not in
+    the vocabulary gets rows with the reason. Holm and Benjamini-Hochberg adjust each measure over its
+    categories (the family is named). ``label`` names the model(s) (default: the encoder's label, joined with
+    the masked LM's when it differs).
+    """
+    if encoder is None:
+        raise InvalidParameterError("report_models needs an encoder (a wordbias.models.contextual.Model) for the "
+                                    "contextual WEAT and the vocabulary; none was given")
     seed = check_seed("seed", seed)
     n_permutations = check_int("n_permutations", n_permutations, min=1)
     n_resamples = check_int("n_resamples", n_resamples, min=2)
     batch_size = check_int("batch_size", batch_size, min=1)
-    encoder = contextual.load_encoder(model, device)
-    try:
-        masked_lm, mlm_why = contextual.load_mlm(model, device), ""
-    except contextual.ModelUnavailable as err:
-        masked_lm, mlm_why = None, f"needs a masked language model: {err}"
-    label = label or encoder.label
+    mlm_why = "" if masked_lm is not None else f"needs a masked language model: {why_no_mlm or 'none given'}"
+    if label is None:
+        label = encoder.label if masked_lm is None or masked_lm.label == encoder.label else \
+            f"{encoder.label}+{masked_lm.label}"
     if specs is None:
         cats, paper, battery = kurita2019.categories(), "kurita2019", battery or "kurita2019"
     else:

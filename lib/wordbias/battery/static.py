@@ -47,7 +47,7 @@ from wordbias.datasets import stimuli
 from wordbias.measures import debias, direction, ube
 from wordbias.measures import ripa as _ripa
 
-__all__ = ["CONFIDENCE_LEVEL", "UBE_DEFAULTS", "UBE_NULL_SECONDS", "ube_parameters", "weat_battery", "direction_battery",
+__all__ = ["CONFIDENCE_LEVEL", "UBE_DEFAULTS", "UBE_NULL_SECONDS", "ube_parameters", "ube_row", "ube_battery", "weat_battery", "direction_battery",
            "report"]
 
 #: the level of every interval of the report
@@ -343,6 +343,20 @@ def direction_battery(embedding, *, label: str, seed: int = 0, n_permutations: i
                                       "(one-sided p)")
 
 
+def ube_battery(runs: Mapping, *, label: str, seed: int = 0) -> pd.DataFrame:
+    """UBE runs already made (Swinger et al. 2019; :func:`wordbias.papers.swinger2019.run`), by name (e.g.
+    ``{"first names": res, "last names": res_last}``), as a tidy table: one :func:`ube_row` each (test
+    ``UBE:<name>``), with Holm and Benjamini-Hochberg over their global p."""
+    _check_names(label=label)
+    if not isinstance(runs, Mapping) or not runs:
+        raise InvalidParameterError(f"runs must map names to UBE results, not {type(runs).__name__}")
+    base = dict(embedding=label, paper="swinger2019", battery="swinger2019", seed=check_seed("seed", seed))
+    rows = [ube_row(res, base=base, test=f"UBE:{name.replace(' ', '_')}",
+                    title=f"UBE: {name} groups x word categories (rotational null)") for name, res in runs.items()]
+    frame = _tidy.tidy_frame(rows)
+    return _tidy.adjust_family(frame, f"swinger2019 on {label}: the {len(frame)} UBE runs (Simes' global p)")
+
+
 def _check_names(**names) -> None:
     for k, v in names.items():
         if not isinstance(v, str) or not v:
@@ -522,20 +536,30 @@ def _ube_row(kv, *, base: dict, seed: int, progress: bool) -> dict:
     except _NOT_RUN as err:
         return _not_run(base, test, title, "ube", err, statistic_name="significant cells",
                         alternative="greater")
+    return ube_row(res, base=base, test=test, title=title,
+                   note=_join(f"parameters scaled to the vocabulary: n={params['n']}, m={params['m']}, "
+                              f"M={params['M']}, t={params['t']}, R={params['R']}; {len(names.tokens):,} first "
+                              f"names in the vocabulary, {len(res.names):,} after cleaning", _warned(caught)))
+
+
+def ube_row(res, *, base: dict, test: str, title: str, note: str = "") -> dict:
+    """One tidy row (a dict of :data:`wordbias.core.tidy.COLUMNS`) summing up a UBE run (Swinger et al.
+    2019; :func:`wordbias.papers.swinger2019.run`): the number of significant (group, category) cells as the
+    statistic (UBE has no single effect size), and Simes' global p over the testable cells' rotational-null p
+    (the smallest Benjamini-Hochberg adjusted p) as the p-value. ``base`` holds the row's embedding, paper,
+    battery and seed."""
+    from wordbias.papers import swinger2019 as sw
+
     finite = np.isfinite(res.sigma)
     summary = sw.significance_summary(res)
     simes = float(multiple.benjamini_hochberg(res.p[finite]).min()) if finite.any() else math.nan
     return {**base, "test": test, "title": title, "measure": "ube", "n_x": len(res.names), "n_a": len(res.words),
-            "statistic_name": "significant cells",
-            "statistic": float(summary["n_significant"]),
+            "statistic_name": "significant cells", "statistic": float(summary["n_significant"]),
             "p_value": simes, "alternative": "greater",
-            "p_method": f"rotational null, Simes over {int(finite.sum())} cells",
-            "dropped": "", "n_permutations": params["R"],
+            "p_method": f"rotational null, Simes over {int(finite.sum())} cells", "dropped": "",
+            "n_permutations": res.params["R"],
             "note": _join(f"no effect size; {summary['n_significant']} of {summary['n_tests']} testable cells "
-                          f"significant (Benjamini-Hochberg, alpha {res.params['alpha']}); parameters scaled to "
-                          f"the vocabulary: n={params['n']}, m={params['m']}, "
-                          f"M={params['M']}, t={params['t']}, R={params['R']}; {len(names.tokens):,} first names "
-                          f"in the vocabulary, {len(res.names):,} after cleaning", _warned(caught))}
+                          f"significant (Benjamini-Hochberg, alpha {res.params['alpha']})", note)}
 
 
 # --------------------------------------------------------------------------------------------------
