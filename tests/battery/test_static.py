@@ -234,7 +234,7 @@ def test_ube_battery_sums_up_runs_already_made(small):
             "first names, seed 1": sw.run(small, names, cased=False, n=2, m=4, M=600, t=3, R=200, seed=1)}
     t = static.ube_battery(runs, label="glove20k", seed=0)
     tidy.check_tidy(t)
-    assert t.test.tolist() == ["UBE:first_names", "UBE:first_names,_seed_1"]
+    assert t.test.tolist() == ["UBE:first_names", "UBE:first_names_seed_1"]
     for (_, row), res in zip(t.iterrows(), runs.values()):
         finite = np.isfinite(res.sigma)
         assert row.statistic == sw.significance_summary(res)["n_significant"]

@@ -351,7 +351,7 @@ def ube_battery(runs: Mapping, *, label: str, seed: int = 0) -> pd.DataFrame:
     if not isinstance(runs, Mapping) or not runs:
         raise InvalidParameterError(f"runs must map names to UBE results, not {type(runs).__name__}")
     base = dict(embedding=label, paper="swinger2019", battery="swinger2019", seed=check_seed("seed", seed))
-    rows = [ube_row(res, base=base, test=f"UBE:{name.replace(' ', '_')}",
+    rows = [ube_row(res, base=base, test="UBE:" + "_".join(name.replace(",", " ").split()),
                     title=f"UBE: {name} groups x word categories (rotational null)") for name, res in runs.items()]
     frame = _tidy.tidy_frame(rows)
     return _tidy.adjust_family(frame, f"swinger2019 on {label}: the {len(frame)} UBE runs (Simes' global p)")
