@@ -257,7 +257,7 @@ def test_pool_templates_equals_random_effects_on_the_table():
 
 @pytest.mark.parametrize("y, v", [
     ([0.1, 0.2], [0.1]),                 # lengths differ
-    ([0.1], [0.1]),                      # one study
+    ([], []),                            # no study
     ([0.1, 0.2], [0.1, 0.0]),            # zero variance
     ([0.1, 0.2], [0.1, -0.2]),           # negative variance
     ([0.1, float("nan")], [0.1, 0.1]),   # not finite
@@ -347,3 +347,11 @@ def test_pool_templates_on_contextual_vectors():
         assert r.effect_sizes == pytest.approx([effect_size(a, b) for a, b in zip(sx, sy)])
         ref = _textbook(r.effect_sizes, r.variances)
         assert r.pooled.pooled == pytest.approx(ref["pooled"]) and r.pooled.tau2 == pytest.approx(ref["tau2"])
+
+
+def test_one_study_is_pooled_as_itself():
+    """k = 1: Q = C = 0, so tau2 = 0 and the pooled estimate is the study's own, with its own standard error."""
+    r = random_effects([0.8], [0.04], alternative="greater")
+    assert (r.pooled, r.tau2, r.q, r.i2, r.k) == (0.8, 0.0, 0.0, 0.0, 1)
+    assert r.se == pytest.approx(0.2) and r.z == pytest.approx(4.0)
+    assert r.p_value == pytest.approx(stats.norm.sf(4.0))

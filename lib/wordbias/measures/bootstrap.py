@@ -55,6 +55,7 @@ from wordbias.core import lookup
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError
 from wordbias.core.validation import check_bool, check_int, check_option, check_probability, check_seed
 from wordbias.measures import weat as _weat
+from wordbias.measures.direction import vector_set
 from wordbias.measures import wefat as _wefat
 
 __all__ = [
@@ -615,22 +616,6 @@ def effect_size_bootstrap(s_a, s_b, *, n_resamples: int = 10_000, confidence_lev
 DIRECTION_SETS = ("T1", "T2", "A1", "A2")
 
 
-def _vector_set(X, name: str, normalize: bool) -> np.ndarray:
-    """One word set as a finite 2-D float64 array of non-zero rows (unit rows with ``normalize``)."""
-    X = np.asarray(X, dtype=np.float64)
-    if X.size == 0:
-        raise DegenerateSetError(f"set {name} is empty")
-    if X.ndim != 2:
-        raise InvalidParameterError(f"set {name}: expected a 2-D array of vectors (one row per word), got shape "
-                                    f"{X.shape}")
-    if not np.all(np.isfinite(X)):
-        raise InvalidParameterError(f"set {name} holds non-finite values")
-    zero = np.flatnonzero(~(np.linalg.norm(X, axis=1) > 0))
-    if zero.size:
-        raise DegenerateSetError(f"set {name}: zero vector(s) at row(s) {zero.tolist()[:10]}")
-    return X / np.linalg.norm(X, axis=1, keepdims=True) if normalize else X
-
-
 def _span_coordinates(mats: Sequence[np.ndarray]) -> list[np.ndarray]:
     """The rows of ``mats`` in an orthonormal basis of the span of all of them, when that has fewer coordinates
     than the dimension (m words of d > m dimensions: X = R^T Q^T with Q^T Q = I, so the coordinates R^T keep every
@@ -708,7 +693,7 @@ def direction_bootstrap_from_vectors(T1, T2, A1, A2, *, n_resamples: int = 10_00
     normalize = check_bool("normalize", normalize)
     if batch is not None:
         batch = check_int("batch", batch, min=1)
-    mats = [_vector_set(X, k, normalize) for X, k in zip((T1, T2, A1, A2), DIRECTION_SETS)]
+    mats = [vector_set(X, k, normalize) for X, k in zip((T1, T2, A1, A2), DIRECTION_SETS)]
     dims = [m.shape[1] for m in mats]
     if len(set(dims)) != 1:
         raise InvalidParameterError(f"the four sets have vectors of different dimensions: "

@@ -79,8 +79,8 @@ def _check_studies(effect_sizes, variances) -> tuple[np.ndarray, np.ndarray]:
     v = _vector("variances", variances)
     if y.shape != v.shape:
         raise InvalidParameterError(f"effect_sizes and variances must have the same length, not {y.size} and {v.size}")
-    if y.size < 2:
-        raise InvalidParameterError(f"a random-effects model needs at least 2 effect sizes, not {y.size}")
+    if y.size < 1:
+        raise InvalidParameterError("a random-effects model needs at least 1 effect size, not 0")
     if np.any(v <= 0):
         bad = np.flatnonzero(v <= 0).tolist()
         raise InvalidParameterError(f"variances must be > 0; entries {bad} are not")
@@ -200,7 +200,8 @@ def random_effects(effect_sizes, variances, *, confidence_level: float = 0.95,
     ``alternative``); ``alternative`` ("two-sided", "greater", "less", as SciPy) names the tail of the
     p-value: two-sided 2·Pr[Z ≥ |z|], "greater" Pr[Z ≥ z] (CEAT's), "less" Pr[Z ≤ z].
 
-    Checked first: both are 1-D, finite, of the same length k ≥ 2; every variance > 0.
+    Checked first: both are 1-D, finite, of the same length k ≥ 1; every variance > 0. One study (k = 1) is
+    pooled as itself: Q = 0, τ² = 0 (C = 0), I² = 0, μ̂ = y₁ and SE = √v₁.
 
     Examples
     --------
@@ -209,6 +210,9 @@ def random_effects(effect_sizes, variances, *, confidence_level: float = 0.95,
     (0.5, 0.25, 0.5, 0.5)
     >>> round(r.low, 4), round(r.high, 4), round(r.p_value, 4)
     (-0.48, 1.48, 0.3173)
+    >>> one = random_effects([0.8], [0.04])
+    >>> one.pooled, round(one.se, 6), one.tau2, one.q, one.k
+    (0.8, 0.2, 0.0, 0.0, 1)
     """
     y, v = _check_studies(effect_sizes, variances)
     level = check_probability("confidence_level", confidence_level)

@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from wordbias.core.errors import InvalidParameterError
 from wordbias.measures.weat import DegenerateSetError, unit_rows
 
 __all__ = [
@@ -21,6 +22,7 @@ __all__ = [
     "PCADirection",
     "unit_rows",
     "unit_vector",
+    "vector_set",
     "scalar_projection",
     "project",
     "reject",
@@ -31,6 +33,30 @@ __all__ = [
     "mean_difference_direction",
     "direct_bias",
 ]
+
+def vector_set(X, name: str, normalize: bool = False) -> np.ndarray:
+    """One word set as a finite 2-D float64 array of non-zero rows (unit rows with ``normalize``), checked:
+    an empty set, zero rows (``DegenerateSetError``), another shape or non-finite values (``InvalidParameterError``)
+    are errors naming the set.
+
+    Examples
+    --------
+    >>> vector_set([[3.0, 4.0]], "A", normalize=True)
+    array([[0.6, 0.8]])
+    """
+    X = np.asarray(X, dtype=np.float64)
+    if X.size == 0:
+        raise DegenerateSetError(f"set {name} is empty")
+    if X.ndim != 2:
+        raise InvalidParameterError(f"set {name}: expected a 2-D array of vectors (one row per word), got shape "
+                                    f"{X.shape}")
+    if not np.all(np.isfinite(X)):
+        raise InvalidParameterError(f"set {name} holds non-finite values")
+    zero = np.flatnonzero(~(np.linalg.norm(X, axis=1) > 0))
+    if zero.size:
+        raise DegenerateSetError(f"set {name}: zero vector(s) at row(s) {zero.tolist()[:10]}")
+    return X / np.linalg.norm(X, axis=1, keepdims=True) if normalize else X
+
 
 #: how far from 1 the norm of a "unit" direction (or from orthonormal a basis) may be
 UNIT_TOLERANCE = 1e-6

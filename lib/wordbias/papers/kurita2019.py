@@ -15,8 +15,7 @@ between-template variance τ² (:func:`template_tables`, :func:`template_figure`
 
 from __future__ import annotations
 
-import inspect
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Callable, Mapping, Sequence
 
 import numpy as np
@@ -305,11 +304,8 @@ def log_prob_test(cat: Category, model: contextual.Model, *, seed: int = 0, p_me
     scores, noise = mlm.log_prob_bias_scores(model, list(A) + list(B), cat.log_prob_templates,
                                              prior_mask=prior_mask, batch_size=batch_size, progress=progress,
                                              return_noise=True)
-    accepted = inspect.signature(mlm.attribute_test).parameters
-    interval = {k: v for k, v in (("n_resamples", n_resamples), ("confidence_level", confidence_level))
-                if k in accepted}
     return mlm.attribute_test(scores[:len(A)], scores[len(A):], A=A, B=B, p_method=p_method, n_permutations=n_permutations,
-                              seed=seed, noise=noise, **interval)
+                              seed=seed, noise=noise, n_resamples=n_resamples, confidence_level=confidence_level)
 
 
 _NAN = float("nan")
@@ -334,20 +330,11 @@ def _weat_uncertainty(result: weat.WeatResult, vectors, *, seed, n_permutations,
     return {"ci_low": ci.low, "ci_high": ci.high, "p_two_sided": two.p_value, "alternative": result.alternative}
 
 
-def _attribute_uncertainty(t: mlm.AttributeTest, *, seed, n_permutations) -> dict:
-    """The attribute test's bootstrap interval of d (``effect_size_ci``, where :mod:`wordbias.measures.mlm`
-    provides it) and its two-sided p (its ``p_two_sided`` where given, else by :func:`wordbias.measures.weat.p_value`
-    with the same p method)."""
-    ci = getattr(t, "effect_size_ci", None)
-    out = {"ci_low": _NAN if ci is None else float(ci.low), "ci_high": _NAN if ci is None else float(ci.high),
-           "alternative": getattr(t, "alternative", None), "p_two_sided": _NAN}
-    if t.p is not None:
-        two = getattr(t, "p_two_sided", None)
-        if two is None or np.isnan(two):
-            two = weat.p_value(t.scores_A, t.scores_B, p_method=t.p_method, n_permutations=n_permutations, seed=seed,
-                               alternative="two-sided").p_value
-        out["p_two_sided"] = float(two)
-    return out
+def _attribute_uncertainty(t: mlm.AttributeTest) -> dict:
+    """The attribute test's bootstrap interval of d (``effect_size_ci``) and its two-sided p."""
+    ci = t.effect_size_ci
+    return {"ci_low": _NAN if ci is None else float(ci.low), "ci_high": _NAN if ci is None else float(ci.high),
+            "alternative": t.alternative, "p_two_sided": _NAN if t.p is None else float(t.p_two_sided)}
 
 
 def table3_family(method: str, n: int) -> str:
@@ -456,7 +443,7 @@ def table3(cats: Sequence[Category], *, embedding, embedding_name: str, encoder:
             rows.append(_row(cat, LOG_PROB, masked_lm.label, cat.paper["log_prob"],
                              cat.paper["log_prob_significant"], t.effect_size, None if t.p is None else t.p_value,
                              t.p_method, f"{len(t.A)}+{len(t.B)} attributes", t.undefined,
-                             **_attribute_uncertainty(t, **unc)))
+                             **_attribute_uncertainty(t)))
         else:
             rows.append(_row(cat, LOG_PROB, "-", cat.paper["log_prob"],
                              cat.paper["log_prob_significant"], note=unavailable))
@@ -619,8 +606,7 @@ def template_spread(scores_x, scores_y, *, templates: Sequence[str], category: s
     :func:`wordbias.measures.mlm.attribute_test`); then nothing is pooled and ``undefined`` says which.
 
     A single template is pooled as itself: d, its variance, τ² = Q = I² = 0 (no between-template variance can
-    be estimated), computed by :func:`wordbias.measures.ceat.random_effects` on the template given twice at
-    twice its variance (the same inverse-variance mean and standard error), with k reset to 1.
+    be estimated; :func:`wordbias.measures.ceat.random_effects` with k = 1).
 
     Examples
     --------
@@ -649,20 +635,9 @@ def template_spread(scores_x, scores_y, *, templates: Sequence[str], category: s
         return TemplateSpread(**head, effect_sizes=d, pooled={},
                               undefined=f"undefined: the scores of template(s) {bad} are all equal up to float "
                                         f"rounding (within {noise:.1e})")
-    pooled = {v: _pool(sx, sy, labels, v, confidence_level, alternative) for v in TEMPLATE_VARIANCES}
+    pooled = {v: ceat.pool_templates(sx, sy, templates=labels, variance=v, confidence_level=confidence_level,
+                                     alternative=alternative) for v in TEMPLATE_VARIANCES}
     return TemplateSpread(**head, effect_sizes=pooled[TEMPLATE_VARIANCES[0]].effect_sizes, pooled=pooled)
-
-
-def _pool(sx, sy, labels, variance, confidence_level, alternative) -> ceat.PooledTemplates:
-    """:func:`wordbias.measures.ceat.pool_templates`, and a single template pooled as itself."""
-    if len(labels) > 1:
-        return ceat.pool_templates(sx, sy, templates=labels, variance=variance, confidence_level=confidence_level,
-                                   alternative=alternative)
-    d, v = ceat.per_template_weat(sx, sy, variance=variance)
-    r = ceat.random_effects(np.repeat(d, 2), np.repeat(2 * v, 2), confidence_level=confidence_level,
-                            alternative=alternative)
-    r = replace(r, k=1, weights=1.0 / v, effect_sizes=d, variances=v)
-    return ceat.PooledTemplates(templates=labels, effect_sizes=d, variances=v, variance=variance, pooled=r)
 
 
 def contextual_template_spread(cat: Category, reduced: Mapping[str, weat.WordSet], encoder: contextual.Model, *,
@@ -728,6 +703,43 @@ def template_tables(cats: Sequence[Category], *, encoder: contextual.Model | Non
         frames.append(template_table(cat, reduced, encoder=encoder, masked_lm=masked_lm, vectors=vectors,
                                      batch_size=batch_size, confidence_level=confidence_level))
     return pd.concat(frames, ignore_index=True)
+
+
+def template_notes(table: pd.DataFrame) -> str:
+    """Markdown computed from :func:`template_tables`' table, one line per method: the largest between-template
+    spread τ under each within-template variance, how far apart the templates' d's are (the median over categories
+    of the range of d) against the typical standard error of one template's d from drawing the words alone
+    (Hedges & Olkin's variance), and the median of CEAT's within-template variance (the variance of the scores,
+    whose unit sets CEAT's interval). Nothing here is a stated fact of one model.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"category": ["c"] * 6, "method": ["m"] * 6, "model": ["x"] * 6,
+    ...                   "variance_method": ["ceat"] * 3 + ["hedges_olkin"] * 3,
+    ...                   "template": ["a", "b", POOLED] * 2, "d": [0.4, 0.6, 0.5, 0.4, 0.6, 0.5],
+    ...                   "variance": [0.001, 0.001, None, 0.25, 0.25, None],
+    ...                   "tau2": [None, None, 0.01, None, None, 0.0]})
+    >>> print(template_notes(t))
+    - **m**: τ at most 0.10 under CEAT's variance and 0.00 under Hedges & Olkin's; the templates' d's lie 0.20 apart (median range), one template's d has a standard error of 0.50 from the words alone, so the choice of words matters more than the choice among these templates; CEAT's within-template variance is 0.001 (median).
+    """
+    lines = []
+    for method, g in table.groupby("method", sort=False):
+        pooled = g[g.template == POOLED]
+        per = g[g.template != POOLED]
+        tau = {v: np.sqrt(pooled[pooled.variance_method == v].tau2.max()) for v in TEMPLATE_VARIANCES}
+        if per.d.notna().sum() == 0 or pooled.empty:
+            lines.append(f"- **{method}**: no category has a defined d in every template.")
+            continue
+        ranges = per[per.variance_method == TEMPLATE_VARIANCES[0]].groupby("category").d.agg(lambda d: d.max() - d.min())
+        se = np.sqrt(per[per.variance_method == "hedges_olkin"].variance.median())
+        spread = ranges.median()
+        verdict = ("the choice of words matters more than the choice among these templates" if spread < se
+                   else "the templates move d at least as much as drawing other words would")
+        lines.append(f"- **{method}**: τ at most {tau['ceat']:.2f} under CEAT's variance and {tau['hedges_olkin']:.2f} "
+                     f"under Hedges & Olkin's; the templates' d's lie {spread:.2f} apart (median range), one "
+                     f"template's d has a standard error of {se:.2f} from the words alone, so {verdict}; CEAT's "
+                     f"within-template variance is {per[per.variance_method == 'ceat'].variance.median():.3g} (median).")
+    return "\n".join(lines)
 
 
 def template_summary(table: pd.DataFrame) -> pd.DataFrame:

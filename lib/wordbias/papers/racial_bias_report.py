@@ -228,20 +228,6 @@ class PermutationResult:
     alternative: str = "greater"
 
 
-def _set(X, name: str, normalize: bool) -> np.ndarray:
-    X = np.asarray(X, dtype=np.float64)
-    if X.size == 0:
-        raise DegenerateSetError(f"set {name} is empty")
-    if X.ndim != 2:
-        raise ValueError(f"set {name}: expected a 2-D array of vectors, got shape {X.shape}")
-    if normalize:
-        return unit_rows(X, f"set {name}")
-    zero = np.flatnonzero(~(np.linalg.norm(X, axis=1) > 0))
-    if zero.size:
-        raise DegenerateSetError(f"set {name}: zero vector(s) at row(s) {zero.tolist()}")
-    return X
-
-
 def _disjoint(X, Y, nx: str, ny: str) -> None:
     same = np.flatnonzero((X[:, None, :] == Y[None, :, :]).all(axis=2).any(axis=1))
     if same.size:
@@ -323,8 +309,8 @@ def direction_permutation_test(T1, T2, A1, A2, n_permutations: int = 10_000, see
     n_permutations = check_int("n_permutations", n_permutations, min=2)
     seed, normalize = check_seed("seed", seed), check_bool("normalize", normalize)
     batch_size = check_int("batch_size", batch_size, min=1)
-    T1, T2 = _set(T1, "T1", normalize), _set(T2, "T2", normalize)
-    A1, A2 = _set(A1, "A1", normalize), _set(A2, "A2", normalize)
+    T1, T2 = direction.vector_set(T1, "T1", normalize), direction.vector_set(T2, "T2", normalize)
+    A1, A2 = direction.vector_set(A1, "A1", normalize), direction.vector_set(A2, "A2", normalize)
     if len({X.shape[1] for X in (T1, T2, A1, A2)}) != 1:
         raise ValueError("the four sets have vectors of different dimensions")
     _check_test_cost(len(A1) + len(A2), A1.shape[1], n_permutations, batch_size, max_seconds)
