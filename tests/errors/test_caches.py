@@ -70,6 +70,17 @@ def _zero_vectors(d):
     (d / "vectors.npy").write_bytes(data[:128] + bytes(len(data) - 128))
 
 
+def _swap_index_rows(d):
+    """Swap the rows of the first two words in vocab_index.npy (each word would find the other's vector)."""
+    index = np.load(d / "vocab_index.npy")
+    index[1, [0, 1]] = index[1, [1, 0]]
+    np.save(d / "vocab_index.npy", index)
+
+
+def _no_index(d):
+    (d / "vocab_index.npy").unlink()
+
+
 def _no_meta(d):
     (d / "meta.json").unlink()
 
@@ -140,6 +151,7 @@ _DAMAGES = [
     ("vocab.txt shifted by one line", _shift_vocab, r"vocab\.txt: size or SHA-256 differs"),
     ("vectors.npy truncated", _truncate_vectors, r"vectors\.npy: \d+ bytes, meta\.json records \d+ \(truncated"),
     ("vectors.npy replaced by zeros", _zero_vectors, r"vectors\.npy: the sampled matrix blocks differ"),
+    ("vocab_index.npy rows swapped", _swap_index_rows, r"vocab_index\.npy: size or SHA-256 differs"),
 ]
 
 CASES_EMBEDDING_CACHE = [
@@ -149,6 +161,9 @@ CASES_EMBEDDING_CACHE = [
 ] + [
     Case(F, f"{name}: load(cache folder)", _opened(damage), CacheError, match=match)
     for name, damage, match in _DAMAGES
+] + [
+    Case(F, "vocab_index.npy missing: load(cache folder)", _opened(_no_index), CacheError,
+         match=r"not a complete wordbias cache .*vocab_index\.npy"),
 ]
 
 CASES_FEATURE_CACHES = [

@@ -2,8 +2,11 @@
 well under a second, instead of parsing multi-GB text for minutes.
 
 A cache folder holds ``vectors.npy`` (float32, one row per word, streamed to disk while parsing),
-``vocab.txt`` (the words, one per line, UTF-8) and ``meta.json`` (format, shape, dtype, counts, checksums and
-the fingerprint of the source); no pickle.
+``vocab.txt`` (the words, one per line, UTF-8), ``vocab_index.npy`` (the word -> row index,
+:mod:`wordbias.embeddings.vocab_index`: opening a cache builds no dict of the vocabulary) and ``meta.json``
+(format, shape, dtype, counts, checksums and the fingerprint of the source); no pickle. Caches of version 2
+(before the index) are still read, with a dict built at open; a registered embedding or a converted file
+rebuilds its cache at the next load.
 
 A cache cannot lie (:func:`verify`): every open checks that meta.json is this version's, that both files
 have the byte sizes recorded, that the ``.npy`` header has the recorded shape and dtype, the SHA-256 of the
@@ -11,8 +14,10 @@ whole vocabulary, and the SHA-256 of a sample of the matrix (:data:`SAMPLE_BLOCK
 :data:`SAMPLE_BYTES`, evenly spaced, first and last included: about 1 MiB read whatever the size). The
 SHA-256 of the whole matrix is recorded when the cache is written (``verify="full"`` checks it). Measured on
 GloVe 6B 50d (400,000 x 50, an 80 MB matrix and a 3.4 MB vocabulary; 2-core VM, files in the page cache):
-opening the cache takes 281 ms with the checks against 272 ms without (the KeyedVectors index dominates);
-the checks alone take 58 ms, the full matrix check 174 ms; writing (with the full hash) 0.95 s.
+opening the cache took 281 ms with the checks against 272 ms without when it built a dict of the
+vocabulary at every open (version 2); the checks alone take 58 ms, the full matrix check 174 ms; writing (with
+the full hash) 0.95 s. The stored index takes the dict out of the open: ``benchmarks/bench_scale.py`` measures it
+on 3,000,000 words.
 
 A cache is stale when its source changed: name, size, modification time, or content (:func:`source_fingerprint`
 hashes the source's first and last MiB and evenly spaced blocks, or all of it below 8 MiB, so an edit that
@@ -46,6 +51,7 @@ from wordbias.core.errors import CacheError, InvalidParameterError
 from wordbias.embeddings.formats import VECTORS_FILE, VOCAB_FILE, check_format, detect_format, zip_member
 from wordbias.embeddings.keyed_vectors import to_keyed_vectors
 from wordbias.embeddings.reader import parse_into, read_keyed_vectors
+from wordbias.embeddings.vocab_index import VocabularyIndex, build_index
 
 __all__ = [
     "CACHE_VERSION",
@@ -66,7 +72,10 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-CACHE_VERSION = 2
+CACHE_VERSION = 3
+#: Versions still opened: 1 (save() before checksums: shape only) and 2 (checksums, no index: a dict is built).
+READABLE_VERSIONS = (1, 2, CACHE_VERSION)
+INDEX_FILE = "vocab_index.npy"
 #: The memory-map modes accepted: read-only or in memory. Writable maps ("r+", "w+", "c") are refused: they
 #: would write through to (or empty) the cache, or the files of an installed package.
 MMAP_MODES = (None, "r")
@@ -112,7 +121,7 @@ def convert(
     >>> _ = (folder / "tiny.txt").write_text("king 0.5 0.1\\nqueen 0.4 0.2\\n")
     >>> cache = convert(folder / "tiny.txt", folder / "tiny-cache", progress=False)
     >>> sorted(p.name for p in cache.iterdir())
-    ['meta.json', 'vectors.npy', 'vocab.txt']
+    ['meta.json', 'vectors.npy', 'vocab.txt', 'vocab_index.npy']
     >>> open_cache(cache).index_to_key
     ['king', 'queen']
     """
@@ -132,6 +141,7 @@ def convert(
             words, _index, stats = parse_into(path, fmt, member, sink, progress=progress, dim=dim,
                                               zero_vectors=zero_vectors)
         _write_vocab(tmp / VOCAB_FILE, words)
+        _write_index(tmp)
         meta = {
             "wordbias_cache_version": CACHE_VERSION,
             "name": name,
@@ -192,9 +202,12 @@ def _open_once(cache_dir: Path, mmap_mode: str | None, verify: str,
         with os.fdopen(fd, "rb") as f:
             _check_files(cache_dir, meta, vocab_bytes, f, verify)
             vectors = _read_matrix(cache_dir / VECTORS_FILE, f, mmap_mode)
+        index = _read_index(cache_dir, dfd, meta)
     finally:
         os.close(dfd)
     words = _decode_vocab(cache_dir / VOCAB_FILE, vocab_bytes)
+    if index is not None and index.shape != (2, len(words)):
+        raise CacheError(f"{cache_dir / INDEX_FILE}: an index of shape {index.shape} for {len(words)} words")
     if not build and meta["wordbias_cache_version"] == CACHE_VERSION:  # sizes and checksums already matched
         return None, meta
     if vectors.ndim != 2 or vectors.shape[0] != len(words) or vectors.dtype != np.float32:
@@ -202,7 +215,33 @@ def _open_once(cache_dir: Path, mmap_mode: str | None, verify: str,
             f"{cache_dir}: {VECTORS_FILE} has shape {vectors.shape} and dtype {vectors.dtype} but {VOCAB_FILE} has "
             f"{len(words)} words (float32 expected)"
         )
-    return (to_keyed_vectors(words, vectors) if build else None), meta
+    if not build:
+        return None, meta
+    if index is None:
+        return to_keyed_vectors(words, vectors), meta
+    return to_keyed_vectors(words, vectors, VocabularyIndex(words, index)), meta
+
+
+def _write_index(folder: Path) -> None:
+    """Write ``vocab_index.npy`` for the ``vocab.txt`` of ``folder``."""
+    np.save(folder / INDEX_FILE, build_index((folder / VOCAB_FILE).read_bytes()), allow_pickle=False)
+
+
+def _read_index(cache_dir: Path, dfd: int, meta: dict) -> np.ndarray | None:
+    """The ``(2, n)`` uint64 index of a version-3 cache, checked against meta.json's size and SHA-256
+    (``None`` for older versions, which have none)."""
+    if meta["wordbias_cache_version"] < 3:
+        return None
+    where = cache_dir / INDEX_FILE
+    data = _read_bytes_at(dfd, INDEX_FILE)  # missing: FileNotFoundError, as for the other files (a writer's swap)
+    sums = meta["checksums"]
+    if len(data) != sums.get("index_bytes") or _sha256(data) != sums.get("index_sha256"):
+        raise CacheError(f"{where}: size or SHA-256 differs from meta.json (damaged or edited)")
+    f = io.BytesIO(data)
+    shape, fortran, dtype = _read_npy_header(f)
+    if len(shape) != 2 or fortran or dtype != np.dtype("<u8"):
+        raise CacheError(f"{where}: expected a 2-d uint64 array, found shape {shape}, dtype {dtype}")
+    return np.frombuffer(data, dtype="<u8", offset=f.tell()).reshape(shape)
 
 
 def _read_matrix(where: Path, f, mmap_mode: str | None) -> np.ndarray:
@@ -246,7 +285,7 @@ def _read_meta_at(cache_dir: Path, dfd: int) -> dict:
     if not isinstance(meta, dict):
         raise CacheError(f"{where}: expected a JSON object, found a {type(meta).__name__}")
     version = meta.get("wordbias_cache_version")
-    if version not in (1, CACHE_VERSION):
+    if version not in READABLE_VERSIONS:
         raise CacheError(f"{where}: cache version {version!r}, expected {CACHE_VERSION}; rebuild it from its source")
     return meta
 
@@ -330,8 +369,12 @@ def _checksums(folder: Path, *, full_vectors: str | None = None) -> dict:
         size = os.fstat(f.fileno()).st_size
         sample = _sample_sha256(f, start, size)
         full = full_vectors or _file_sha256(f, start)
-    return {"vocab_bytes": len(vocab), "vocab_sha256": _sha256(vocab), "vectors_bytes": size,
+    sums = {"vocab_bytes": len(vocab), "vocab_sha256": _sha256(vocab), "vectors_bytes": size,
             "vectors_sample_sha256": sample, "vectors_sha256": full}
+    if (folder / INDEX_FILE).exists():
+        index = (folder / INDEX_FILE).read_bytes()
+        sums.update(index_bytes=len(index), index_sha256=_sha256(index))
+    return sums
 
 
 def save(kv: KeyedVectors, cache_dir: str | os.PathLike, *, name: str | None = None) -> Path:
@@ -356,6 +399,7 @@ def save(kv: KeyedVectors, cache_dir: str | os.PathLike, *, name: str | None = N
     with atomic_folder(cache_dir) as tmp:
         np.save(tmp / VECTORS_FILE, vectors, allow_pickle=False)
         _write_vocab(tmp / VOCAB_FILE, words)
+        _write_index(tmp)
         meta = {
             "wordbias_cache_version": CACHE_VERSION,
             "name": name,
@@ -437,7 +481,7 @@ def clear_caches(names: Sequence[str] | None = None, *, cache_dir: str | os.Path
         folder = Path(row.folder)
         if names is not None and row.name not in names and folder.name not in names:
             continue
-        ours = {p.name for p in folder.iterdir()} & {_META_FILE, VECTORS_FILE, VOCAB_FILE}
+        ours = {p.name for p in folder.iterdir()} & {_META_FILE, VECTORS_FILE, VOCAB_FILE, INDEX_FILE}
         if not ours and not folder.name.startswith("."):
             continue
         shutil.rmtree(folder)

@@ -449,5 +449,5 @@ def hard_debias(
         max_abs_cos_after=max_after if n_neutral else float("nan"),
         equalize_from=equalize_from,
     )
-    debiased = embeddings.to_keyed_vectors(list(kv.index_to_key), out, dict(kv.key_to_index))
+    debiased = embeddings.to_keyed_vectors(list(kv.index_to_key), out, dict(kv.key_to_index.items()))
     return debiased, report
