@@ -87,11 +87,19 @@ PARAMS_kurita2019_tiny-bert-mlm := -p mlm_model ../$(TINY_MLM)
 DATA_kurita2019 := data/stimuli data/kurita2019 data/gap data/vectors
 
 NOTEBOOK_FILES := $(NOTEBOOKS:%=notebooks/%.ipynb)
+
+# The lesson path (notebooks/lessons/lessons.yaml): each instructor source notebooks/lessons/src/NN_*.ipynb (exercise
+# solutions in) runs into notebooks/lessons/NN_*.ipynb, which nbval checks; the student versions (solutions replaced
+# by placeholders, outputs cleared) are written to notebooks/lessons/student/ by wordbias.teaching.assign.
+LESSON_SRC   := $(sort $(wildcard notebooks/lessons/src/*.ipynb))
+LESSON_FILES := $(LESSON_SRC:notebooks/lessons/src/%=notebooks/lessons/%)
+STUDENT_FILES := $(LESSON_SRC:notebooks/lessons/src/%=notebooks/lessons/student/%)
 # library files each notebook source imports (read from the sources by a stdlib script, no environment needed)
 deps = $(shell python3 scripts/notebook_deps.py notebooks/src/$(1).ipynb)
+deps_of = $(shell python3 scripts/notebook_deps.py $(1))
 $(foreach src,$(sort $(foreach n,$(NOTEBOOKS),$(SRC_$(n)))),$(eval LIB_$(src) := $(call deps,$(src))))
 
-.PHONY: all env notebooks test unit nbval check-results repro-check lab bench clean
+.PHONY: all env notebooks lessons site test unit nbval check-results repro-check lab bench clean
 
 # $(call run_notebook,SOURCE,PAPERMILL-ARGS): execute SOURCE into the target with papermill, strip run-dependent
 # metadata, and print one line with the notebook's wall time
@@ -101,7 +109,7 @@ define run_notebook
   printf 'make: %-42s %4d.%d s  (KERNELS=%s)\n' $@ $$((ms / 1000)) $$((ms % 1000 / 100)) $(KERNELS)
 endef
 
-all: notebooks
+all: notebooks lessons
 
 env: $(STAMP)
 
@@ -122,6 +130,26 @@ notebooks/%.ipynb: notebooks/src/$$(SRC_$$*).ipynb $$(LIB_$$(SRC_$$*)) $$(shell 
                    $(STAMP) scripts/notebook_deps.py
 	$(call run_notebook,src/$(SRC_$*).ipynb,$(PARAMS_$*))
 
+lessons: $(LESSON_FILES) $(STUDENT_FILES)
+
+# a lesson runs in notebooks/lessons/ (papermill, as the paper notebooks); lesson 4 reads the Swinger notebook's
+# results and lesson 5 uses the tiny masked LM, so every lesson waits for the paper notebooks
+$(foreach f,$(LESSON_SRC),$(eval LIB_lesson_$(notdir $(f)) := $(call deps_of,$(f))))
+notebooks/lessons/%.ipynb: notebooks/lessons/src/%.ipynb $$(LIB_lesson_$$*.ipynb) notebooks/lessons/lessons.yaml \
+                           $(STAMP) | $(NOTEBOOK_FILES) $(TINY_MLM)/config.json
+	@start=$$(date +%s%N); cd notebooks/lessons && ../../$(PAPERMILL) src/$*.ipynb $*.ipynb && cd ../.. && \
+	  $(PY) -m wordbias.core.notebooks $@ && ms=$$(( ($$(date +%s%N) - start) / 1000000 )) && \
+	  printf 'make: %-42s %4d.%d s  (KERNELS=%s)\n' $@ $$((ms / 1000)) $$((ms % 1000 / 100)) $(KERNELS)
+
+$(STUDENT_FILES) &: $(LESSON_SRC) lib/wordbias/teaching/assign.py $(STAMP)
+	$(PY) -m wordbias.teaching.assign notebooks/lessons/src notebooks/lessons/student
+
+# the static site of the lessons and the paper notebooks (build/site), then a real-browser check of every page
+# (headless Chromium: math typeset offline, every figure loaded) that also writes docs/screenshots/
+site: $(STAMP) $(NOTEBOOK_FILES) $(LESSON_FILES)
+	$(PY) scripts/build_site.py build/site
+	$(PY) scripts/check_site.py build/site --screenshots docs/screenshots
+
 # the tiny MLM run reuses the GAP features and MLP the MiniLM run caches, so it waits for it
 notebooks/kurita2019_tiny-bert-mlm.ipynb: $(TINY_MLM)/config.json | notebooks/kurita2019.ipynb
 
@@ -133,7 +161,7 @@ $(TINY_MLM)/config.json: lib/wordbias/models/tiny_mlm.py $(STAMP)
 test: $(STAMP) $(TINY_MLM)/config.json
 	$(VENV)/bin/pytest -q tests lib/wordbias
 	$(PY) -m wordbias.core.repro compare --ref $(REF)
-	$(VENV)/bin/pytest -q --nbval --nbval-current-env -p no:cacheprovider $(NOTEBOOK_FILES)
+	$(VENV)/bin/pytest -q --nbval --nbval-current-env -p no:cacheprovider $(NOTEBOOK_FILES) $(LESSON_FILES)
 
 REF ?= HEAD
 check-results: $(STAMP)
@@ -147,7 +175,7 @@ unit: $(STAMP)
 	$(VENV)/bin/pytest -q tests lib/wordbias
 
 nbval: $(STAMP) $(TINY_MLM)/config.json
-	$(VENV)/bin/pytest -q --nbval --nbval-current-env -p no:cacheprovider $(NOTEBOOK_FILES)
+	$(VENV)/bin/pytest -q --nbval --nbval-current-env -p no:cacheprovider $(NOTEBOOK_FILES) $(LESSON_FILES)
 
 lab: $(STAMP)
 	$(VENV)/bin/jupyter lab notebooks/
@@ -173,6 +201,7 @@ bench: $(STAMP) $(WEFE_STAMP)
 	$(PY) benchmarks/check_wefe.py
 	$(PY) benchmarks/bench_ube.py
 	$(PY) benchmarks/bench_embeddings.py
+	$(PY) benchmarks/swinger_case_filter.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache

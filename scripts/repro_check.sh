@@ -27,9 +27,9 @@ for setting in $SETTINGS; do
   rm -rf "$dir" && mkdir -p "$dir"
   export WORDBIAS_CACHE=$PWD/$dir/cache NUMBA_CACHE_DIR=$PWD/$dir/numba
   echo "== repro-check: $setting (KERNELS=$kernels${prefix:+, one CPU})"
-  touch notebooks/src/*.ipynb
+  touch notebooks/src/*.ipynb notebooks/lessons/src/*.ipynb
   start=$(date +%s)
-  "${prefix[@]}" make --no-print-directory notebooks KERNELS="$kernels" > "$dir/make.log" 2>&1; made=$?
+  "${prefix[@]}" make --no-print-directory all KERNELS="$kernels" > "$dir/make.log" 2>&1; made=$?
   grep '^make: notebooks' "$dir/make.log"
   t_make=$(( $(date +%s) - start ))
   .venv/bin/python -m wordbias.core.repro compare --report "$dir/compare.csv" > "$dir/compare.log" 2>&1; compared=$?

@@ -21,8 +21,9 @@ def _kv():
 
 
 def _run(**changes):
-    """ube.run on the toy embedding of its doctest (20 names, n=2, m=3, M=60, t=2, R=50) with ``changes``."""
-    options = dict(n=2, m=3, M=60, t=2, R=50, svm_top_words=120, progress=False)
+    """ube.run on the toy embedding of its doctest (20 names, n=2, m=3, M=60, t=2, R=50, no case rule: its
+    two-letter tokens are not English words) with ``changes``."""
+    options = dict(n=2, m=3, M=60, t=2, R=50, svm_top_words=120, progress=False, case_source=None)
     options.update(changes)
     return lambda: ube.run(_kv(), TOKENS[:20], **options)
 
@@ -63,6 +64,21 @@ CASES_UBE = [
          match="name_exclusions must be a list of words, not the string 'ab'"),
     Case("UBE", "R too small for any significance", _run(R=10), warning=LowPowerWarning,
          match=r"smallest p-value is 1/\(R \+ 1\) = 0\.0909, above alpha = 0\.05"),
+    Case("UBE", "case_source misspelt", _run(case_source="Wordlist"), E,
+         match="case_source must be one of 'auto', 'embedding', 'wordlist' or None, not 'Wordlist'"),
+    Case("UBE", "case_source 'none' (a string, not None)", _run(case_source="none"), E,
+         match="case_source must be one of .* not 'none'"),
+    Case("UBE", "case_source True", _run(case_source=True), E, match="case_source must be one of .* not True"),
+    Case("UBE", "case_source 'embedding' on an uncased vocabulary (C.4 would drop nothing)",
+         _run(case_source="embedding"), E, match="case_source 'embedding' .* this vocabulary is uncased"),
+    Case("UBE", "wordlist given without the word-list rule", _run(wordlist=["dog"]), E,
+         match="wordlist is used only by case_source 'wordlist'"),
+    Case("UBE", "wordlist without a lower-case word", _run(case_source="wordlist", wordlist=["Texas", "TV"]), E,
+         match="wordlist has no word spelt in lower case"),
+    Case("UBE", "wordlist given as a string", _run(case_source="wordlist", wordlist="dog"), E,
+         match="words must be a collection of words, not the string 'dog'"),
+    Case("UBE", "the word list leaves fewer than M words", _run(case_source="auto"), warning=LowPowerWarning,
+         match=r"only \d+ candidate words found \(asked for M = 60\)"),
     Case("UBE", "rotational_null batch_size 0",
          lambda: ube.rotational_null(np.eye(4), np.arange(4) % 2, np.eye(2, 4), np.eye(2, 4), 1, 5, batch_size=0),
          E, match="batch_size must be >= 1, not 0"),
@@ -93,6 +109,8 @@ CASES_SWINGER_NOTEBOOK = [
     Case("Swinger notebook", "-p last_names yes", _notebook(last_names="yes"), E,
          match="last_names must be True or False, not 'yes'"),
     Case("Swinger notebook", "-p embedding ''", _notebook(embedding=""), E, match="embedding must be an embedding name"),
+    Case("Swinger notebook", "-p case_source word-list", _notebook(case_source="word-list"), E,
+         match="case_source must be one of 'auto', 'embedding', 'wordlist' or None, not 'word-list'"),
 ]
 
 
@@ -103,15 +121,16 @@ def test_case(case):
 
 def test_M_none_takes_every_candidate_word():
     """M=None is the documented way to ask for the whole vocabulary (0 is refused above)."""
-    res = ube.run(_kv(), TOKENS[:20], n=2, m=3, M=None, t=2, R=50, svm_top_words=120, progress=False)
+    res = ube.run(_kv(), TOKENS[:20], n=2, m=3, M=None, t=2, R=50, svm_top_words=120, progress=False,
+                  case_source=None)
     assert len(res.words) == len(TOKENS) - len(res.names)
     assert res.params["M"] is None
 
 
 def test_a_generator_seed_is_accepted_and_reproducible():
     a = ube.run(_kv(), TOKENS[:20], n=2, m=3, M=60, t=2, R=50, svm_top_words=120, progress=False,
-                seed=np.random.default_rng(5))
+                seed=np.random.default_rng(5), case_source=None)
     b = ube.run(_kv(), TOKENS[:20], n=2, m=3, M=60, t=2, R=50, svm_top_words=120, progress=False,
-                seed=np.random.default_rng(5))
+                seed=np.random.default_rng(5), case_source=None)
     np.testing.assert_array_equal(a.null, b.null)
     assert a.params["seed"] == b.params["seed"]

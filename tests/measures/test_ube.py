@@ -364,3 +364,79 @@ def test_cleaning_removes_word_like_names():
     assert not set(cl.non_names) & set(names)
     with pytest.raises(weat.DegenerateSetError, match="at least 10"):
         ube.clean_names(kv2, names[:5])
+
+
+# --------------------------------------------------------------------------------------------------
+# Step 2's case rule on an uncased vocabulary (issue 17), category labels, the tidy table
+# --------------------------------------------------------------------------------------------------
+
+def _uncased_run(wordlist, seed=0):
+    kv, names, _ = synthetic_embedding(2, planted=True)
+    return kv, names, ube.run(kv, names, n=3, m=4, M=None, t=3, R=60, seed=seed,
+                              svm_top_words=len(kv.index_to_key), clean_fraction=0.1, cased=False,
+                              case_source="wordlist", wordlist=wordlist, progress=False)
+
+
+def test_run_with_the_stand_in_keeps_only_words_the_list_has_in_lower_case():
+    kv, names, _ = synthetic_embedding(2, planted=True)
+    vocab = [w for w in kv.index_to_key if w not in set(names)]
+    listed = vocab[::2]                                      # every other token is a listed lower-case word
+    wordlist = listed + [w.capitalize() for w in vocab[1::2]]  # the others are listed only capitalised
+    _, _, res = _uncased_run(wordlist)
+    assert res.params["case_source"] == "wordlist"
+    assert set(res.words) <= set(listed) and res.words == [w for w in kv.index_to_key if w in set(res.words)]
+    assert len(res.words) == len([w for w in listed if w not in set(res.names)])
+    # deterministic: the same list (in another order) gives the same result
+    _, _, again = _uncased_run(list(reversed(wordlist)))
+    assert again.words == res.words and np.array_equal(again.p, res.p) and again.tests().equals(res.tests())
+
+
+def test_run_records_the_resolved_case_rule():
+    kv, names, _ = synthetic_embedding(3, planted=False)
+    res = ube.run(kv, names, n=3, m=4, M=240, t=3, R=20, svm_top_words=len(kv.index_to_key),
+                  clean_fraction=0.1, cased=True, progress=False)
+    assert res.params["case_source"] == "embedding"           # "auto" on a cased vocabulary: C.4 itself
+    with pytest.raises(ube.InvalidParameterError, match="vocabulary is uncased"):
+        ube.run(kv, names, n=3, m=4, M=240, t=3, R=20, cased=False, case_source="embedding", progress=False)
+
+
+def test_central_words_are_the_closest_to_the_category_mean():
+    kv, names, _ = synthetic_embedding(1, planted=True)
+    res = _run(kv, names, seed=0, R=20)
+    for j in range(res.m):
+        members = [w for w, c in zip(res.words, res.word_category) if c == j]
+        U = np.array([kv[w] / np.linalg.norm(kv[w]) for w in members], dtype=np.float64)
+        cos = U @ U.mean(axis=0)
+        expected = [members[k] for k in np.argsort(-cos, kind="stable")[:3]]
+        assert res.central_words(j) == expected
+        assert res.category_label(j) == f"A{j}: {', '.join(expected)}" and res.category_label(j, 0) == f"A{j}"
+    labels = res.grid(top=4).index
+    assert labels.name == "category: most central words" and all(": " in x for x in labels)
+    assert res.grid(top=4, central=0).index.tolist() == [x.split(":")[0] for x in labels]
+
+
+def test_central_words_ignore_a_perturbation_of_1e6_in_the_vectors():
+    rng = np.random.default_rng(0)
+    W = rng.normal(size=(300, 20))
+    W /= np.linalg.norm(W, axis=1, keepdims=True)
+    category = rng.integers(0, 5, size=300)
+    Abar = np.stack([W[category == j].mean(axis=0) for j in range(5)])
+    a = ube.central_words(W, category, Abar)
+    Wp = W + 1e-7 * rng.normal(size=W.shape)
+    b = ube.central_words(Wp, category, np.stack([Wp[category == j].mean(axis=0) for j in range(5)]))
+    assert [x.tolist() for x in a] == [x.tolist() for x in b]
+
+
+def test_tests_table_shows_no_inf_for_cells_without_a_test():
+    import dataclasses
+
+    kv, names, _ = synthetic_embedding(1, planted=True)
+    res = _run(kv, names, seed=0, R=20)
+    sigma = res.sigma.copy()
+    sigma[0, 1] = -np.inf                               # a cell with fewer than t words in its Voronoi set
+    table = dataclasses.replace(res, sigma=sigma).tests()
+    row = table[(table.group == 0) & (table.category == 1)].iloc[0]
+    assert not row.tested and np.isnan(row.sigma) and np.isnan(row.p)
+    assert np.isfinite(table.sigma.dropna()).all() and table.tested.sum() == res.n * res.m - 1
+    assert "inf" not in table.to_csv(index=False)
+    assert (table.central_words == table.category.map(lambda j: ", ".join(res.central_words(j)))).all()

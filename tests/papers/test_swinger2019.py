@@ -514,7 +514,8 @@ def test_describe_run(ordered):
     cl = res.cleaning
     assert line.startswith(f"{len(cl.tokens):,} names -> {len(res.names):,} after cleaning "
                            f"({(~cl.kept).sum():,} removed); ")
-    assert f"{len(res.words):,} words in 4 categories; {np.isfinite(res.sigma).sum()} of 12 " in line
+    assert (f"{len(res.words):,} words (Appendix C.4 on the embedding's case) in 4 categories; "
+            f"{np.isfinite(res.sigma).sum()} of 12 ") in line
     assert line.endswith("(>= 3 words in the Voronoi set)")
 
 
@@ -546,7 +547,7 @@ def test_grid_and_cells_table_use_the_papers_labels(ordered):
     assert g.equals(res.grid(top=1, labels=["L1", "L2", "L3"]))
     shouted = swinger2019.grid(res, "first", censor=str.upper)
     plain = swinger2019.grid(res, "first")
-    assert shouted.equals(plain.apply(lambda col: col.str.upper()))
+    assert shouted.equals(plain.apply(lambda col: col.str.upper()).set_axis(plain.index.str.upper()))  # labels too
     cells = swinger2019.cells_table(res, "first")
     raw = res.tests()
     assert cells.drop(columns="group").equals(raw.drop(columns="group"))
@@ -706,3 +707,67 @@ def test_bleep_censoring_of_a_displayed_grid(ordered):
     plain = swinger2019.grid(res, "first")
     shown = swinger2019.grid(res, "first", censor=censor.censor)
     assert shown.equals(plain.apply(lambda col: [censor.censor(c) if c else c for c in col]))
+
+
+# --------------------------------------------------------------------------------------------------
+# issue 17: readable Table 5, natural group order, the case rule's effect
+# --------------------------------------------------------------------------------------------------
+
+def test_natural_key_orders_group_labels_by_number():
+    labels = [f"F{i}" for i in range(1, 13)]
+    assert sorted(sorted(labels), key=swinger2019.natural_key) == labels      # string order undone
+    assert sorted(["L2", "F10", "F2"], key=swinger2019.natural_key) == ["F2", "F10", "L2"]
+
+
+def test_pct_female_table_columns_in_natural_order(ordered):
+    """A run with fewer groups than the paper's twelve printed F1, F10, F11, F12, F2, ... (a pandas union sort)."""
+    kv, res, _ = ordered
+    pct = swinger2019.pct_female_table(swinger2019.group_table(res, kv, "first"), PAPER, "toy")
+    assert list(pct.columns) == [f"F{i}" for i in range(1, 13)]
+
+
+def test_grid_rows_are_labelled_by_central_words(ordered):
+    _, res, _ = ordered
+    g = swinger2019.grid(res, "first")
+    cats = [j for j in res.category_order() if res.significant[:, j].any()][:12]
+    assert g.index.tolist() == [f"A{j}: {', '.join(res.central_words(j))}" for j in cats]
+    assert swinger2019.grid(res, "first", central=0).index.tolist() == [f"A{j}" for j in cats]
+    assert swinger2019.grid(res, "first", censor=str.upper).index.tolist() == [x.upper() for x in g.index]
+
+
+def test_table_words_are_the_grids_words(ordered):
+    _, res, _ = ordered
+    g = swinger2019.grid(res, "first")
+    from_grid = [w for _, row in g.iterrows() for cell in row if cell for w in cell.split(", ")]
+    assert swinger2019.table_words(res) == from_grid
+    every = swinger2019.table_words(res, top=None)
+    assert len(every) == res.params["t"] * res.n_significant()
+
+
+def test_case_effect_table_counts_with_a_given_judge(ordered):
+    _, res, _ = ordered
+    words = swinger2019.table_words(res)
+    counts = pd.DataFrame({"lower": [0, 5], "capitalised": [5, 0]}, index=pd.Index(words[:2], name="word"))
+    table = swinger2019.case_effect_table({"a": res}, counts=counts)
+    row = table.loc["a"]
+    assert row["case rule"] == swinger2019.CASE_RULES["embedding"]
+    assert row["# significant"] == res.n_significant() and row["words in Table 5"] == len(words)
+    proper = int(words[0] == words[0]) if len(set(words[:2])) == 2 else None
+    if proper is not None:                      # two distinct words judged: one proper, one common
+        n0 = words.count(words[0])
+        n1 = words.count(words[1])
+        assert row["judged (in GAP)"] == n0 + n1
+        assert row["% proper nouns (GAP)"] == round(100 * n0 / (n0 + n1), 1)
+
+
+def test_case_source_is_a_notebook_parameter_passed_to_run(ordered):
+    ok = dict(embedding="glove-6b-50d", names_source="first", n=12, m=64, M=30_000, t=3, alpha=0.05, R=10_000,
+              seed=0, debiased="auto", last_names=True, censor_slurs=True)
+    assert swinger2019.check_parameters(**ok)["case_source"] == "auto"
+    assert swinger2019.check_parameters(**ok, case_source=None)["case_source"] is None
+    with pytest.raises(swinger2019.InvalidParameterError, match="case_source must be one of"):
+        swinger2019.check_parameters(**ok, case_source="dictionary")
+    assert swinger2019.comparison_case_source("auto") is None and swinger2019.comparison_case_source(None) == "auto"
+    assert swinger2019.case_tag(None) == "no_case_rule"
+    _, res, _ = ordered
+    assert "Appendix C.4 on the embedding's case" in swinger2019.describe_run(res)

@@ -539,7 +539,8 @@ def _ube_row(kv, *, base: dict, seed: int, progress: bool) -> dict:
     return ube_row(res, base=base, test=test, title=title,
                    note=_join(f"parameters scaled to the vocabulary: n={params['n']}, m={params['m']}, "
                               f"M={params['M']}, t={params['t']}, R={params['R']}; {len(names.tokens):,} first "
-                              f"names in the vocabulary, {len(res.names):,} after cleaning", _warned(caught)))
+                              f"names in the vocabulary, {len(res.names):,} after cleaning; case rule "
+                              f"{res.params.get('case_source')!s}", _warned(caught)))
 
 
 def ube_row(res, *, base: dict, test: str, title: str, note: str = "") -> dict:

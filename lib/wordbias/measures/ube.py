@@ -179,15 +179,59 @@ def cluster(unit_vectors: np.ndarray, k: int, *, seed: int = 0) -> np.ndarray:
 
 _LOWER = re.compile(r"^[a-z]+(?:[ _][a-z]+)*$")
 
+#: where Step 2 takes case from (:func:`case_rule`): "auto" (the embedding's own case when it is cased, else the
+#: word list), "embedding" (Appendix C.4 itself), "wordlist" (the stand-in for uncased vocabularies) or None (no
+#: case rule: every lower-case token is a candidate)
+CASE_SOURCES = ("auto", "embedding", "wordlist", None)
 
-def candidate_words(kv, M: int | None, *, exclude: Sequence[str] = (), cased: bool | None = None) -> list[str]:
-    """Appendix C.4: the M most frequent tokens (every such token when ``M`` is None) made only of the 26 lower-case letters (and spaces or
-    underscores, for embeddings with phrases), omitting a lower-case token whose capitalised or
-    upper-case form is more frequent ("john" is dropped because "John" comes first). The embedding's
-    vocabulary must be in frequency order (true of every embedding this project loads).
 
-    For an uncased embedding (every token lower case, e.g. GloVe 6B) the capitalisation rule cannot be
-    applied; ``exclude`` then keeps the name tokens out of the categories (see the notebook).
+def case_rule(case_source, cased: bool) -> str | None:
+    """The case rule Step 2 applies: ``"embedding"`` (Appendix C.4: drop a lower-case token whose capitalised
+    or upper-case form is more frequent in the embedding), ``"wordlist"`` (the stand-in for an uncased
+    vocabulary, a deviation from the paper: keep a token only when a cased English word list spells it in lower
+    case; :mod:`wordbias.datasets.casing`) or ``None`` (no rule). ``"auto"`` is ``"embedding"`` on a ``cased``
+    vocabulary and ``"wordlist"`` on an uncased one. ``"embedding"`` on an uncased vocabulary is refused: it has
+    no capitalised forms, so C.4 would silently drop nothing.
+
+    Examples
+    --------
+    >>> case_rule("auto", cased=True), case_rule("auto", cased=False), case_rule(None, cased=False)
+    ('embedding', 'wordlist', None)
+    >>> case_rule("embedding", cased=False)
+    Traceback (most recent call last):
+    ...
+    wordbias.core.errors.InvalidParameterError: case_source 'embedding' applies Appendix C.4 with the embedding's own capitalisation, but this vocabulary is uncased (no token has an upper-case letter); use 'wordlist' (the stand-in: a cased English word list) or None (no case rule)
+    """
+    if not (case_source is None or (isinstance(case_source, str) and case_source in CASE_SOURCES)):
+        raise InvalidParameterError(f"case_source must be one of 'auto', 'embedding', 'wordlist' or None, "
+                                    f"not {case_source!r}")
+    if case_source == "auto":
+        return "embedding" if cased else "wordlist"
+    if case_source == "embedding" and not cased:
+        raise InvalidParameterError("case_source 'embedding' applies Appendix C.4 with the embedding's own "
+                                    "capitalisation, but this vocabulary is uncased (no token has an upper-case "
+                                    "letter); use 'wordlist' (the stand-in: a cased English word list) or None "
+                                    "(no case rule)")
+    return case_source
+
+
+def candidate_words(kv, M: int | None, *, exclude: Sequence[str] = (), cased: bool | None = None,
+                    case_source: str | None = "auto", wordlist=None) -> list[str]:
+    """Appendix C.4: the M most frequent tokens (every such token when ``M`` is None) made only of the 26
+    lower-case letters (and spaces or underscores, for embeddings with phrases) that pass the case rule
+    :func:`case_rule` picks from ``case_source``. The embedding's vocabulary must be in frequency order (true of
+    every embedding this project loads). Tokens in ``exclude`` (e.g. the cleaned names) are never candidates.
+
+    * ``"embedding"``, the paper's rule: omit a lower-case token whose capitalised or upper-case form is more
+      frequent ("john" is dropped because "John" comes first);
+    * ``"wordlist"``, the stand-in for an uncased embedding (e.g. GloVe 6B), a deviation from the paper: keep a
+      token only when a cased English word list spells it (each part of a phrase) in lower case. ``wordlist``
+      is that list (any collection of words, case kept); by default SCOWL size 50
+      (:func:`wordbias.datasets.casing.cased_wordlist`): "bill" and "may" stay ("bill" and "Bill" are both
+      listed), "texas", "lufthansa" and "tv" go, and so does a token the list lacks;
+    * ``None``: no case rule.
+
+    ``cased`` (default: :func:`wordbias.embeddings.is_cased`) says whether the vocabulary has case.
 
     Examples
     --------
@@ -195,21 +239,37 @@ def candidate_words(kv, M: int | None, *, exclude: Sequence[str] = (), cased: bo
     >>> kv = to_keyed_vectors(["the", "John", "john", "new_york", "u.s.", "city"], np.ones((6, 2)))
     >>> candidate_words(kv, 3)           # "john" comes after "John"; "u.s." is not letters only
     ['the', 'new_york', 'city']
+    >>> kv = to_keyed_vectors(["the", "texas", "bill", "lufthansa", "dog"], np.ones((5, 2)))   # uncased
+    >>> candidate_words(kv, None), candidate_words(kv, None, case_source=None)
+    (['the', 'bill', 'dog'], ['the', 'texas', 'bill', 'lufthansa', 'dog'])
     """
     vocab = kv.index_to_key
     if cased is None:
         from wordbias.embeddings import is_cased
         cased = is_cased(kv)
+    rule = case_rule(case_source, bool(cased))
+    if wordlist is not None and rule != "wordlist":
+        raise InvalidParameterError(f"wordlist is used only by case_source 'wordlist' (here the rule is {rule!r}); "
+                                    f"leave it None or set case_source='wordlist'")
+    lower = None
+    if rule == "wordlist":
+        from wordbias.datasets import casing
+        lower = casing.lowercase_words(wordlist)
+        if not lower:
+            raise InvalidParameterError("wordlist has no word spelt in lower case, so the stand-in would drop "
+                                        "every token")
     rank = kv.key_to_index
     excluded = set(exclude)
     out: list[str] = []
     for i, w in enumerate(vocab):
         if not _LOWER.match(w) or w in excluded:
             continue
-        if cased:
+        if rule == "embedding":
             title = "_".join(p[:1].upper() + p[1:] for p in w.split("_")) if "_" in w else w.capitalize()
             if rank.get(title, 1 << 62) < i or rank.get(w.upper(), 1 << 62) < i:
                 continue
+        elif rule == "wordlist" and not all(part in lower for part in re.split(r"[_ ]", w)):
+            continue
         out.append(w)
         if len(out) == M:
             break
@@ -530,6 +590,29 @@ def indirect_bias(Abar_sel: Mapping[tuple[int, int], np.ndarray], significant: n
     return hits, total
 
 
+def central_words(W: np.ndarray, category: np.ndarray, Abar: np.ndarray, k: int = 5) -> list[np.ndarray]:
+    """For each category j, the (row) indices of its k words closest to the category mean 𝒜̄_j (largest
+    w̄·𝒜̄_j, i.e. cosine, since the rows of W are unit vectors), ties broken by row (frequency) order. The paper
+    leaves its categories unnamed; their most central words say what each is about, as a cluster's medoid does.
+    The scores are rounded to 6 decimals before sorting, so a 1e-7 difference in the vectors (another CPU's
+    BLAS) leaves the labels alone unless two words tie to 6 decimals.
+
+    Examples
+    --------
+    >>> W = np.array([[1.0, 0.0], [0.6, 0.8], [0.0, 1.0], [0.8, 0.6]])
+    >>> category = np.array([0, 0, 1, 0])
+    >>> Abar = np.stack([W[category == j].mean(axis=0) for j in range(2)])
+    >>> [c.tolist() for c in central_words(W, category, Abar, k=2)]
+    [[3, 1], [2]]
+    """
+    score = np.round(np.einsum("wd,wd->w", W, Abar[category]), 6)
+    out = []
+    for j in range(len(Abar)):
+        idx = np.flatnonzero(category == j)
+        out.append(idx[np.lexsort((idx, -score[idx]))][:k])
+    return out
+
+
 # --------------------------------------------------------------------------------------------------
 # the whole algorithm
 # --------------------------------------------------------------------------------------------------
@@ -555,6 +638,7 @@ class UBEResult:
     significant: np.ndarray          # n×m bool
     critical_p: float
     Asel: dict = field(repr=False, default_factory=dict)   # (i, j) -> mean unit vector of A_ij
+    central: list = field(repr=False, default_factory=list)  # central[j]: indices into words, most central first
 
     @property
     def n(self) -> int:
@@ -595,25 +679,51 @@ class UBEResult:
             Asel={(int(inv[i]), j): v for (i, j), v in self.Asel.items()},
         )
 
+    def central_words(self, j: int, k: int = 3) -> list[str]:
+        """The k words of category j closest to its mean (largest w̄·𝒜̄_j, ties by frequency): a label for
+        what the category is about (the paper does not name its categories; :func:`central_words`)."""
+        if not self.central:
+            raise ValueError("this result has no central words (made before they were recorded); re-run UBE")
+        return [self.words[w] for w in self.central[j][:k]]
+
+    def category_label(self, j: int, k: int = 3) -> str:
+        """``"A{j}: w1, w2, w3"``: the category's K-means label and its k most central words (k = 0: ``"A{j}"``).
+
+        Examples
+        --------
+        >>> from types import SimpleNamespace
+        >>> fake = SimpleNamespace(words=["ceo", "firm", "company"], central=[[2, 1, 0]],
+        ...                        central_words=lambda j, k: UBEResult.central_words(fake, j, k))
+        >>> UBEResult.category_label(fake, 0, 2)
+        'A0: company, firm'
+        """
+        return f"A{j}: {', '.join(self.central_words(j, k))}" if k else f"A{j}"
+
     def tests(self):
-        """All n·m (group, category) cells as a tidy DataFrame: words, σ, p, significance."""
+        """All n·m (group, category) cells as a tidy DataFrame: the category's most central words, the words
+        A_ij, the size of the Voronoi set, whether the cell has a test (≥ t words), σ, p and significance.
+        A cell without a test has σ and p missing (NaN), not the −inf and 1 the algorithm uses internally."""
         import pandas as pd
 
         rank = {j: r for r, j in enumerate(self.category_order())}
         rows = []
         for j in range(self.m):
+            central = ", ".join(self.central_words(j)) if self.central else ""
             for i in range(self.n):
-                rows.append(dict(category=j, category_rank=rank[j] + 1, group=i,
+                tested = bool(np.isfinite(self.sigma[i, j]))
+                rows.append(dict(category=j, category_rank=rank[j] + 1, central_words=central, group=i,
                                  words=", ".join(self.selected_words(i, j)),
                                  n_voronoi=int(np.sum((self.word_group == i) & (self.word_category == j))),
-                                 sigma=self.sigma[i, j], p=self.p[i, j],
+                                 tested=tested, sigma=self.sigma[i, j] if tested else np.nan,
+                                 p=self.p[i, j] if tested else np.nan,
                                  significant=bool(self.significant[i, j])))
         return pd.DataFrame(rows).sort_values(["category_rank", "group"], kind="stable").reset_index(drop=True)
 
-    def grid(self, top: int = 12, labels: Sequence[str] | None = None, censor=None):
+    def grid(self, top: int = 12, labels: Sequence[str] | None = None, censor=None, central: int = 3):
         """The paper's Table 5 layout: rows are the ``top`` categories in output order, columns the groups,
-        a cell holds A_ij when significant and is empty otherwise. ``censor`` maps a cell's text to its
-        displayed form (e.g. :func:`wordbias.censor.censor`)."""
+        a cell holds A_ij when significant and is empty otherwise. Rows are labelled by :meth:`category_label`
+        (the ``central`` most central words of the category; 0 gives the bare ``A{j}``). ``censor`` maps a
+        cell's or label's text to its displayed form (e.g. :func:`wordbias.censor.censor`)."""
         import pandas as pd
 
         labels = list(labels) if labels is not None else [f"G{i + 1}" for i in range(self.n)]
@@ -625,7 +735,10 @@ class UBEResult:
                 text = ", ".join(self.selected_words(i, j)) if self.significant[i, j] else ""
                 row.append(censor(text) if (censor and text) else text)
             body.append(row)
-        return pd.DataFrame(body, columns=labels, index=pd.Index([f"A{j}" for j in cats], name="category"))
+        names = [self.category_label(j, central if self.central else 0) for j in cats]
+        names = [censor(x) for x in names] if censor else names
+        return pd.DataFrame(body, columns=labels, index=pd.Index(names, name="category: most central words"
+                                                                 if central and self.central else "category"))
 
     def indirect_bias(self) -> tuple[int, int]:
         """(potential indirect biases, significant fourtuples): eq. (1) over all significant fourtuples."""
@@ -647,10 +760,11 @@ def _name_groups(kv, name_tokens: Sequence[str], n: int, *, clean_fraction: floa
     return cleaning, name_group, Xbar
 
 
-def _word_categories(kv, M: int, m: int, *, exclude: Sequence[str], cased: bool, s_words: int):
-    """Step 2: the M candidate words (:func:`candidate_words`) clustered into m categories. Returns (words,
-    their M×d unit vectors W, category of each word, m×d category means 𝒜̄)."""
-    words = candidate_words(kv, M, exclude=exclude, cased=cased)
+def _word_categories(kv, M: int, m: int, *, exclude: Sequence[str], cased: bool, s_words: int,
+                     case_source="auto", wordlist=None):
+    """Step 2: the M candidate words (:func:`candidate_words`, with ``case_source``'s rule) clustered into m
+    categories. Returns (words, their M×d unit vectors W, category of each word, m×d category means 𝒜̄)."""
+    words = candidate_words(kv, M, exclude=exclude, cased=cased, case_source=case_source, wordlist=wordlist)
     W = unit_rows(kv[words], "words")
     category = cluster(W, m, seed=s_words)
     Abar = np.stack([W[category == j].mean(axis=0) for j in range(m)])
@@ -723,7 +837,7 @@ def _check_words_or_none(name: str, words):
 
 
 def check_run_parameters(*, n, m, M, t, alpha, R, seed, clean_fraction, svm_top_words, batch_size, workers,
-                         cased, progress) -> dict:
+                         cased, progress, case_source="auto") -> dict:
     """The parameters of :func:`run` checked once (Table 2's meanings), returned normalised.
 
     - ``n`` ≥ 2: Step 3 measures each group against the mean of the group means; with one group X̄_1 − μ = 0
@@ -734,7 +848,8 @@ def check_run_parameters(*, n, m, M, t, alpha, R, seed, clean_fraction, svm_top_
     - ``alpha`` a false discovery rate in (0, 1); ``R`` ≥ 1 rotations; ``seed`` an integer ≥ 0 or a
       ``numpy.random.Generator`` (an integer seed is drawn from it);
     - ``clean_fraction`` in [0, 1); ``svm_top_words``, ``batch_size`` ≥ 1; ``workers`` None or ≥ 1;
-      ``cased`` None or a bool; ``progress`` a bool.
+      ``cased`` None or a bool; ``progress`` a bool;
+    - ``case_source`` one of :data:`CASE_SOURCES` (Step 2's case rule, :func:`case_rule`).
 
     Examples
     --------
@@ -754,6 +869,10 @@ def check_run_parameters(*, n, m, M, t, alpha, R, seed, clean_fraction, svm_top_
                batch_size=check_int("batch_size", batch_size, min=1),
                workers=None if workers is None else check_int("workers", workers, min=1),
                cased=None if cased is None else check_bool("cased", cased), progress=check_bool("progress", progress))
+    if not (case_source is None or (isinstance(case_source, str) and case_source in CASE_SOURCES)):
+        raise InvalidParameterError(f"case_source must be one of 'auto', 'embedding', 'wordlist' or None, "
+                                    f"not {case_source!r}")
+    out["case_source"] = case_source
     if M is not None:
         if isinstance(M, int) and not isinstance(M, bool) and M == 0:
             raise InvalidParameterError("M must be an integer >= m or None (every candidate word of the "
@@ -782,7 +901,7 @@ def run(kv, name_tokens: Sequence[str], *, n: int = 12, m: int = 64, M: int | No
         alpha: float = 0.05, R: int = 10_000, seed: int = 0, clean_fraction: float = 0.2,
         svm_top_words: int = 50_000, name_exclusions: Sequence[str] = (), word_exclusions=None,
         cased: bool | None = None, batch_size: int = 8, workers: int | None = None,
-        progress: bool = True) -> UBEResult:
+        progress: bool = True, case_source: str | None = "auto", wordlist=None) -> UBEResult:
     """Run the UBE algorithm (Section 3, Table 2 defaults) on embedding ``kv`` with the given name tokens.
 
     ``name_exclusions``: tokens never drawn as non-names for the SVM (e.g. the whole name list).
@@ -790,7 +909,10 @@ def run(kv, name_tokens: Sequence[str], *, n: int = 12, m: int = 64, M: int | No
     and attributes are disjoint; names the SVM removed, like "may", stay available as words).
     Seeds for the SVM sample, the two K-means runs and the rotations are derived from ``seed``.
     ``batch_size`` and ``workers`` go to :func:`rotational_null` (the result does not depend on them).
-    ``M=None`` takes every candidate word of the vocabulary. Parameters are checked up front
+    ``M=None`` takes every candidate word of the vocabulary. ``case_source`` picks Step 2's case rule
+    (:func:`case_rule`): by default Appendix C.4 on a cased embedding and, on an uncased one, the word-list
+    stand-in (a deviation from the paper; ``wordlist`` replaces the shipped list); None applies no case rule.
+    Parameters are checked up front
     (:func:`check_run_parameters`), and so is the cost of the null (:func:`check_null_cost`): a request that
     would take hours or more memory than :data:`MAX_NULL_BYTES` is refused before any work.
 
@@ -801,7 +923,7 @@ def run(kv, name_tokens: Sequence[str], *, n: int = 12, m: int = 64, M: int | No
     >>> from wordbias.embeddings import to_keyed_vectors
     >>> tokens = [a + b for a in "abcdefghij" for b in "abcdefghijkl"]
     >>> kv = to_keyed_vectors(tokens, np.random.default_rng(0).normal(size=(120, 8)).astype(np.float32))
-    >>> res = run(kv, tokens[:20], n=2, m=3, M=60, t=2, R=50, svm_top_words=120, progress=False)
+    >>> res = run(kv, tokens[:20], n=2, m=3, M=60, t=2, R=50, svm_top_words=120, progress=False, case_source=None)
     >>> len(res.names), res.sigma.shape, res.null.shape, res.n_significant()
     (16, (2, 3), (50, 2, 3), 0)
     """
@@ -810,7 +932,7 @@ def run(kv, name_tokens: Sequence[str], *, n: int = 12, m: int = 64, M: int | No
 
     p = check_run_parameters(n=n, m=m, M=M, t=t, alpha=alpha, R=R, seed=seed, clean_fraction=clean_fraction,
                              svm_top_words=svm_top_words, batch_size=batch_size, workers=workers, cased=cased,
-                             progress=progress)
+                             progress=progress, case_source=case_source)
     n, m, M, t, alpha, R, seed = (p[k] for k in ("n", "m", "M", "t", "alpha", "R", "seed"))
     name_tokens = list(check_words("name_tokens", name_tokens, allow_duplicates=True))
     name_exclusions = _check_words_or_none("name_exclusions", name_exclusions)
@@ -820,13 +942,15 @@ def run(kv, name_tokens: Sequence[str], *, n: int = 12, m: int = 64, M: int | No
                     p["workers"] or default_workers())
     if cased is None:
         cased = is_cased(kv)
+    rule = case_rule(case_source, bool(cased))      # refused up front, before the names are cleaned
     s_clean, s_names, s_words, s_null = (int(x) for x in np.random.SeedSequence(seed).generate_state(4))
     cleaning, name_group, Xbar = _name_groups(kv, name_tokens, n, clean_fraction=clean_fraction,
                                               svm_top_words=svm_top_words, name_exclusions=name_exclusions,
                                               s_clean=s_clean, s_names=s_names)
     names = cleaning.kept_tokens
     exclude = names if word_exclusions is None else word_exclusions
-    words, W, category, Abar = _word_categories(kv, M, m, exclude=exclude, cased=cased, s_words=s_words)
+    words, W, category, Abar = _word_categories(kv, M, m, exclude=exclude, cased=cased, s_words=s_words,
+                                                case_source=rule, wordlist=wordlist)
     _check_t_fits(t, category, m)
 
     selected, sigma = select_words(W, category, Xbar, Abar, t)
@@ -839,9 +963,10 @@ def run(kv, name_tokens: Sequence[str], *, n: int = 12, m: int = 64, M: int | No
     significant, critical = benjamini_hochberg(p, alpha)
     significant &= np.isfinite(sigma)
     Asel = {(i, j): W[selected[i][j]].mean(axis=0) for i in range(n) for j in range(m) if len(selected[i][j])}
+    central = central_words(W, category, Abar)
     params = dict(n=n, m=m, M=M, t=t, alpha=alpha, R=R, seed=seed, clean_fraction=clean_fraction,
-                  svm_top_words=svm_top_words, cased=cased)
+                  svm_top_words=svm_top_words, cased=cased, case_source=rule)
     return UBEResult(params=params, cleaning=cleaning, names=names, name_group=name_group, words=words,
                      word_category=category, word_group=voronoi(W, Xbar), Xbar=Xbar, Abar=Abar,
                      selected=selected, sigma=sigma, null=null, p=p, significant=significant,
-                     critical_p=critical, Asel=Asel)
+                     critical_p=critical, Asel=Asel, central=central)

@@ -9,6 +9,7 @@ tables (:mod:`wordbias.datasets.names`).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
@@ -27,7 +28,7 @@ from wordbias.measures.weat import unit_rows
 
 __all__ = [
     "Crowdsourcing", "Lemma1Check", "NameList", "RunTables",
-    "cells_table", "check_parameters", "cleaning_table", "crowdsourcing", "debias_summary", "debiased_embedding", "debiasing_by_group",
+    "CASE_RULES", "case_effect_table", "case_tag", "comparison_case_source", "cells_table", "check_parameters", "natural_key", "table_words", "cleaning_table", "crowdsourcing", "debias_summary", "debiased_embedding", "debiasing_by_group",
     "demographics", "describe_names", "describe_run", "display_order", "figure1", "grid", "group_cards",
     "group_shares", "group_table", "indirect_bias_table", "labels", "lemma1_check", "matching_tasks",
     "n_significant_one_sex", "name_list", "paper_grid", "paper_table3", "paper_table6", "pct_female_table",
@@ -50,10 +51,10 @@ def _check_name(name: str, value, what: str, *, empty_ok: bool = False) -> str:
 
 
 def check_parameters(*, embedding, names_source, n, m, M, t, alpha, R, seed, debiased, last_names,
-                     censor_slurs) -> dict:
+                     censor_slurs, case_source="auto") -> dict:
     """The notebook's parameters (papermill ``-p``) checked before any work, with the parameter, the value
     and what is allowed in the message (``-p seed abc`` arrives as the string ``'abc'``). Returns UBE's
-    options (n, m, M, t, alpha, R, seed) for :func:`run`; their rules are
+    options (n, m, M, t, alpha, R, seed, case_source) for :func:`run`; their rules are
     :func:`wordbias.measures.ube.check_run_parameters`'s, and the cost of the null is checked by ``run``.
 
     Examples
@@ -61,7 +62,7 @@ def check_parameters(*, embedding, names_source, n, m, M, t, alpha, R, seed, deb
     >>> ok = dict(embedding="glove-6b-50d", names_source="first", n=12, m=64, M=30_000, t=3, alpha=0.05,
     ...           R=10_000, seed=0, debiased="auto", last_names=True, censor_slurs=True)
     >>> check_parameters(**ok)
-    {'n': 12, 'm': 64, 'M': 30000, 't': 3, 'alpha': 0.05, 'R': 10000, 'seed': 0}
+    {'n': 12, 'm': 64, 'M': 30000, 't': 3, 'alpha': 0.05, 'R': 10000, 'seed': 0, 'case_source': 'auto'}
     >>> check_parameters(**{**ok, "seed": "abc"})
     Traceback (most recent call last):
     ...
@@ -73,8 +74,9 @@ def check_parameters(*, embedding, names_source, n, m, M, t, alpha, R, seed, deb
     check_bool("last_names", last_names)
     check_bool("censor_slurs", censor_slurs)
     checked = ube.check_run_parameters(n=n, m=m, M=M, t=t, alpha=alpha, R=R, seed=seed, clean_fraction=0.2,
-                                       svm_top_words=1, batch_size=1, workers=None, cased=None, progress=False)
-    return {k: checked[k] for k in ("n", "m", "M", "t", "alpha", "R", "seed")}
+                                       svm_top_words=1, batch_size=1, workers=None, cased=None, progress=False,
+                                       case_source=case_source)
+    return {k: checked[k] for k in ("n", "m", "M", "t", "alpha", "R", "seed", "case_source")}
 
 
 # --------------------------------------------------------------------------------------------------
@@ -208,11 +210,44 @@ def run(kv, names: NameList, *, cased: bool, progress: bool = False, **options) 
     return res.reorder(display_order(demo, names.kind))
 
 
+#: how :func:`describe_run` and :func:`case_effect_table` name Step 2's case rules
+#: (:func:`wordbias.measures.ube.case_rule`)
+CASE_RULES = {"embedding": "Appendix C.4 on the embedding's case",
+              "wordlist": "stand-in for C.4: lower case in a cased word list",
+              None: "no case rule"}
+
+
+def comparison_case_source(case_source):
+    """The case rule the notebook compares a run with: no case rule (None) when ``case_source`` applies one,
+    else the default ``"auto"``.
+
+    Examples
+    --------
+    >>> comparison_case_source("auto"), comparison_case_source("wordlist"), comparison_case_source(None)
+    (None, None, 'auto')
+    """
+    ube.case_rule(case_source, cased=True)          # the same check as run's (a bad value raises here)
+    return "auto" if case_source is None else None
+
+
+def case_tag(rule) -> str:
+    """File tag of a run made with case rule ``rule`` (:func:`save_run`'s ``tag`` suffix).
+
+    Examples
+    --------
+    >>> case_tag(None), case_tag("wordlist")
+    ('no_case_rule', 'case_wordlist')
+    """
+    return "no_case_rule" if rule is None else f"case_{rule}"
+
+
 def describe_run(res: UBEResult) -> str:
     """One line: names before and after cleaning, words and categories, and how many cells have a test."""
     cl = res.cleaning
+    rule = CASE_RULES.get(res.params.get("case_source", "embedding" if res.params.get("cased") else None), "?")
     return (f"{len(cl.tokens):,} names -> {len(res.names):,} after cleaning ({(~cl.kept).sum():,} removed); "
-            f"{len(res.words):,} words in {res.m} categories; {np.isfinite(res.sigma).sum()} of {res.n * res.m} "
+            f"{len(res.words):,} words ({rule}) in {res.m} categories; "
+            f"{np.isfinite(res.sigma).sum()} of {res.n * res.m} "
             f"(group, category) cells have a test (>= {res.params['t']} words in the Voronoi set)")
 
 
@@ -250,10 +285,24 @@ def group_table(res: UBEResult, kv, kind: str, *, k: int = 5) -> pd.DataFrame:
     return pd.concat([out, demo[cols]], axis=1)
 
 
-def grid(res: UBEResult, kind: str, *, top: int = 12, censor=None) -> pd.DataFrame:
-    """Tables 5 / 8: :meth:`UBEResult.grid` of the ``top`` WEATs with the paper's group labels; ``censor``
-    (e.g. :func:`wordbias.core.censor.censor`) maps each non-empty cell to its displayed form."""
-    return res.grid(top=top, labels=labels(kind, res.n), censor=censor)
+def grid(res: UBEResult, kind: str, *, top: int = 12, censor=None, central: int = 3) -> pd.DataFrame:
+    """Tables 5 / 8: :meth:`UBEResult.grid` of the ``top`` WEATs with the paper's group labels in natural order
+    (F1, F2, ..., F12), each row labelled by the ``central`` most central words of its category (the paper does
+    not name its categories); ``censor`` (e.g. :func:`wordbias.core.censor.censor`) maps each non-empty cell and
+    label to its displayed form."""
+    return res.grid(top=top, labels=labels(kind, res.n), censor=censor, central=central)
+
+
+def natural_key(label: str) -> tuple:
+    """Sort key that orders the numbers inside a label by value: F2 before F10 (a string sort puts F10 first).
+
+    Examples
+    --------
+    >>> sorted(["F10", "F2", "F1", "F12", "L3"], key=natural_key)
+    ['F1', 'F2', 'F10', 'F12', 'L3']
+    """
+    return tuple((0, int(part), "") if part.isdigit() else (1, 0, part)
+                 for part in re.split(r"(\d+)", str(label)) if part)
 
 
 def cells_table(res: UBEResult, kind: str) -> pd.DataFrame:
@@ -345,7 +394,7 @@ def pct_female_table(groups: pd.DataFrame, paper: dict, embedding: str) -> pd.Da
               for e in ("fast", "glove", "deb")}
     pct_f = pd.DataFrame({f"ours ({embedding})": groups.set_index("group")["pct_female"].round(0),
                           "w2v (Table 3)": p3.set_index("group")["pct_female"]} | table6)
-    return pct_f.T[list(pct_f.index)]
+    return pct_f.T[sorted(pct_f.index, key=natural_key)]
 
 
 def paper_grid(table: dict) -> pd.DataFrame:
@@ -441,6 +490,43 @@ def debiasing_by_group(groups: pd.DataFrame, res: UBEResult, groups_deb: pd.Data
         "original: # significant": res.significant.sum(axis=1),
         "debiased: % female": groups_deb["pct_female"].round(0).to_numpy(),
         "debiased: # significant": res_deb.significant.sum(axis=1)}, index=labels("first", res.n))
+
+
+def table_words(res: UBEResult, *, top: int | None = 12) -> list[str]:
+    """The words of the significant cells of the ``top`` categories in output order (Table 5's words; ``None``:
+    of every significant cell), one entry per word of each cell, in the grid's order (category, then group).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> fake = SimpleNamespace(n=2, significant=np.array([[True, False], [True, True]]),
+    ...                        category_order=lambda: [1, 0], selected_words=lambda i, j: [f"w{i}{j}"])
+    >>> table_words(fake), table_words(fake, top=1)
+    (['w11', 'w00', 'w10'], ['w11'])
+    """
+    cats = [j for j in res.category_order() if res.significant[:, j].any()]
+    cats = cats if top is None else cats[:top]
+    return [w for j in cats for i in range(res.n) if res.significant[i, j] for w in res.selected_words(i, j)]
+
+
+def case_effect_table(runs: dict, *, top: int | None = 12, counts: pd.DataFrame | None = None) -> pd.DataFrame:
+    """What Step 2's case rule changes, one row per run (``runs`` maps a run's name to its :class:`UBEResult`):
+    the rule, the number of candidate words, # significant (Table 4), the words of Table 5 (:func:`table_words`
+    of the ``top`` categories) and the share of them that are proper nouns as judged by their capitalisation in
+    the middle of sentences of the GAP passages (:func:`wordbias.datasets.casing.judge_proper_nouns`; ``counts``
+    replaces GAP's), a source independent of the word list the stand-in filters with. ``judged`` counts the
+    words GAP has at least twice; the share is over them."""
+    from wordbias.datasets import casing
+
+    rows = []
+    for run_name, res in runs.items():
+        words = table_words(res, top=top)
+        share = casing.proper_noun_share(casing.judge_proper_nouns(words, counts))
+        rows.append({"run": run_name, "case rule": CASE_RULES.get(res.params.get("case_source"), "?"),
+                     "candidate words": len(res.words), "# significant": res.n_significant(),
+                     "words in Table 5": len(words), "judged (in GAP)": share["judged"],
+                     "% proper nouns (GAP)": round(100 * share["share"], 1)})
+    return pd.DataFrame(rows).set_index("run")
 
 
 def n_significant_one_sex(groups: pd.DataFrame, res: UBEResult) -> int:

@@ -1,0 +1,366 @@
+"""A WEAT explorer for the lessons: edit X, Y, A and B and see d, its interval, p and each word's s(w, A, B).
+
+Three layers, the first two usable without a browser:
+
+* :func:`explore` (pure): one WEAT (:func:`wordbias.measures.weat.weat`: unknown words dropped and reported,
+  target sets balanced, the one-sided p), the bootstrap interval of d over the words
+  (:func:`wordbias.measures.bootstrap.weat_bootstrap`) and the two-sided p
+  (:func:`wordbias.measures.weat.p_value`), returned as an :class:`Exploration`; no statistic is computed here.
+* :func:`plot_scores`: a seaborn bar chart of each target word's s(w, A, B), coloured by target set.
+* :func:`weat_explorer`: an ipywidgets UI (four text areas, a button or live update, an output area) whose
+  callback (:meth:`WeatExplorer.update`) calls the two; bad input (an empty list, unknown words, a word in both
+  X and Y) shows a message in the output, never a traceback.
+
+Caliskan, Bryson & Narayanan (2017), *Science* 356:183, https://doi.org/10.1126/science.aal4230 (Methods).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import warnings
+from dataclasses import dataclass, field
+from typing import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from wordbias.core import permutation as _permutation
+from wordbias.core.validation import check_int, check_seed
+from wordbias.measures import bootstrap as _bootstrap
+from wordbias.measures import weat as _weat
+
+__all__ = ["Exploration", "explore", "word_lists", "parse_words", "plot_scores", "permutation_null", "plot_null",
+           "WeatExplorer", "weat_explorer", "N_RESAMPLES", "N_PERMUTATIONS", "SETS"]
+
+#: bootstrap resamples of the interval of d (2,000 keep a widget update well under a second; BCa's end points
+#: then move by about 0.01 with the seed, against 0.005 with 10,000)
+N_RESAMPLES = 2_000
+#: Monte Carlo permutations when the exact p is too dear (small lists are counted exactly)
+N_PERMUTATIONS = 10_000
+#: the four word sets, in the paper's notation
+SETS = ("X", "Y", "A", "B")
+
+_COLOURS = {"X": "#1f77b4", "Y": "#ff7f0e"}
+
+
+@dataclass(frozen=True)
+class Exploration:
+    """One run of :func:`explore`: the WEAT (``result``), the bootstrap interval of d (``interval``), the
+    two-sided p (``p_two``) and the warnings the run gave (``notes``: dropped words, balancing, low power)."""
+
+    result: _weat.WeatResult = field(repr=False)
+    interval: _bootstrap.BootstrapInterval = field(repr=False)
+    p_two: object = field(repr=False)
+    notes: tuple[str, ...] = ()
+
+    @property
+    def d(self) -> float:
+        """The effect size d."""
+        return self.result.effect_size
+
+    @property
+    def ci(self) -> tuple[float, float]:
+        """The bootstrap interval of d (``interval.confidence_level``, ``interval.method``)."""
+        return self.interval.low, self.interval.high
+
+    @property
+    def p_one_sided(self) -> float:
+        """Pr[s(X_i, Y_i, A, B) ≥ s(X, Y, A, B)], the paper's one-sided p."""
+        return self.result.p_value
+
+    @property
+    def p_two_sided(self) -> float:
+        """min(1, 2·min of the two one-sided p)."""
+        return self.p_two.p_value
+
+    @property
+    def p_method(self) -> str:
+        """How p was obtained: "exact", "monte-carlo" or "normal"."""
+        return self.result.p_method
+
+    @property
+    def dropped(self) -> dict[str, tuple[str, ...]]:
+        """Words not in the embedding, per set (only sets that lost words)."""
+        return self.result.missing
+
+    @property
+    def balanced_out(self) -> dict[str, tuple[str, ...]]:
+        """Words deleted at random to give X and Y the same size."""
+        return self.result.balanced_out
+
+    @property
+    def scores(self) -> pd.DataFrame:
+        """One row per target word: ``set`` ("X" or "Y"), ``group`` (its display name), ``word`` and ``s`` =
+        s(w, A, B), in decreasing order of s."""
+        r = self.result
+        frame = pd.DataFrame({"set": ["X"] * len(r.X.words) + ["Y"] * len(r.Y.words),
+                              "group": [r.X.name] * len(r.X.words) + [r.Y.name] * len(r.Y.words),
+                              "word": list(r.X.words) + list(r.Y.words),
+                              "s": np.concatenate([r.s_x, r.s_y])})
+        return frame.sort_values("s", ascending=False, kind="stable").reset_index(drop=True)
+
+    def summary(self) -> dict:
+        """A flat dict: sizes, d, its interval, both p and the method, dropped words."""
+        r = self.result
+        return {"n_X": len(r.X.words), "n_Y": len(r.Y.words), "n_A": len(r.A.words), "n_B": len(r.B.words),
+                "d": self.d, "ci_low": self.ci[0], "ci_high": self.ci[1],
+                "ci": f"{self.interval.method} bootstrap, {self.interval.n_resamples:,} resamples",
+                "p_one_sided": self.p_one_sided, "p_two_sided": self.p_two_sided, "p_method": self.p_method,
+                "dropped": "; ".join(f"{k}: {', '.join(v)}" for k, v in self.dropped.items()),
+                "balanced_out": "; ".join(f"{k}: {', '.join(v)}" for k, v in self.balanced_out.items())}
+
+    def text(self) -> str:
+        """The result in three or four plain lines."""
+        s = self.summary()
+        lines = [f"d = {s['d']:.2f}, {self.interval.confidence_level:.0%} interval [{s['ci_low']:.2f}, "
+                 f"{s['ci_high']:.2f}] ({s['ci']})",
+                 f"p one-sided = {s['p_one_sided']:.3g}, two-sided = {s['p_two_sided']:.3g} ({s['p_method']}); "
+                 f"|X| = {s['n_X']}, |Y| = {s['n_Y']}, |A| = {s['n_A']}, |B| = {s['n_B']}"]
+        if s["dropped"]:
+            lines.append(f"not in the embedding, dropped: {s['dropped']}")
+        if s["balanced_out"]:
+            lines.append(f"deleted at random to balance X and Y: {s['balanced_out']}")
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def _repr_html_(self) -> str:
+        return "<pre>" + html.escape(self.text()) + "</pre>"
+
+
+def explore(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Sequence[str], *,
+            names: Mapping[str, str] | None = None, seed: int = 0, n_resamples: int = N_RESAMPLES,
+            n_permutations: int = N_PERMUTATIONS, case_fold: bool = False,
+            balance_targets: str = "random") -> Exploration:
+    """One WEAT with everything a student looks at: d, its bootstrap interval, the one- and two-sided p (and
+    how they were computed), the dropped words and each target word's s(w, A, B).
+
+    The WEAT is :func:`wordbias.measures.weat.weat` (its checks and its unknown-word policy: dropped and
+    reported), the interval :func:`wordbias.measures.bootstrap.weat_bootstrap` (BCa, each set resampled,
+    ``n_resamples``, ``seed``) and the two-sided p :func:`wordbias.measures.weat.p_value` by the same method as
+    the one-sided one. The library's warnings are recorded in ``notes`` instead of being shown.
+
+    Examples
+    --------
+    >>> from wordbias.embeddings import to_keyed_vectors
+    >>> words = ["rose", "tulip", "lily", "ant", "wasp", "moth", "love", "joy", "hate", "ugly"]
+    >>> V = np.array([[1, .1], [.9, .3], [.8, .2], [.1, 1], [.2, .8], [.3, .9], [1, 0], [.9, .1], [0, 1], [.1, .9]])
+    >>> e = explore(to_keyed_vectors(words, V.astype(np.float32)), words[:3] + ["daisy"], words[3:6], words[6:8],
+    ...             words[8:], n_resamples=1000)
+    >>> round(e.d, 4), e.p_method, round(e.p_one_sided, 4), round(e.p_two_sided, 4), e.dropped
+    (1.8069, 'exact', 0.05, 0.1, {'X': ('daisy',)})
+    """
+    seed = check_seed("seed", seed)
+    n_resamples = check_int("n_resamples", n_resamples, min=2)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = _weat.weat(embedding, X, Y, A, B, names=names, case_fold=case_fold, seed=seed,
+                         n_permutations=n_permutations, balance_targets=balance_targets)
+        interval = _bootstrap.weat_bootstrap(embedding, res, n_resamples=n_resamples, seed=seed).effect_size
+        p_two = _weat.p_value(res.s_x, res.s_y, p_method=res.p_method, n_permutations=n_permutations, seed=seed,
+                              alternative="two-sided")
+    notes = tuple(dict.fromkeys(str(w.message) for w in caught))
+    return Exploration(res, interval, p_two, notes)
+
+
+def word_lists(X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Sequence[str], *,
+               names: Mapping[str, str] | None = None) -> pd.DataFrame:
+    """The four word lists of a test as a table to read: one row per set (X, Y, A, B) with its name, size and
+    words.
+
+    Examples
+    --------
+    >>> t = word_lists(["rose"], ["ant"], ["love"], ["hate", "ugly"], names={"X": "flowers"})
+    >>> t.loc["X", "name"], int(t.loc["B", "words"]), t.loc["B", "list"]
+    ('flowers', 2, 'hate, ugly')
+    """
+    names = names or {}
+    return pd.DataFrame({"name": [names.get(k, k) for k in SETS], "words": [len(w) for w in (X, Y, A, B)],
+                         "list": [", ".join(w) for w in (X, Y, A, B)]}, index=pd.Index(SETS, name="set"))
+
+
+def parse_words(text: str) -> list[str]:
+    """The words of a text area: separated by commas, semicolons, spaces or new lines; empty items skipped.
+
+    Examples
+    --------
+    >>> parse_words("rose, tulip\\n lily;;  daisy ")
+    ['rose', 'tulip', 'lily', 'daisy']
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"expected the text of a text area, not {type(text).__name__}")
+    return [w for w in re.split(r"[,;\s]+", text) if w]
+
+
+def plot_scores(exploration: Exploration, *, title: str | None = None, ax=None):
+    """Horizontal bars of s(w, A, B) for every target word, largest first, coloured by target set (seaborn),
+    with d, its interval and p in the title; the legend sits outside the bars. Returns the figure."""
+    import matplotlib.pyplot as plt
+    import seaborn as sns
+
+    frame = exploration.scores
+    names = exploration.result
+    palette = {names.X.name: _COLOURS["X"], names.Y.name: _COLOURS["Y"]}
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, max(2.6, 0.5 + 0.24 * len(frame))))
+    sns.barplot(data=frame, x="s", y="word", hue="group", hue_order=list(palette), palette=palette, dodge=False,
+                orient="h", ax=ax)
+    ax.axvline(0, color="black", lw=0.6)
+    ax.set_xlabel(f"s(w, A, B): closer to {names.A.name} (right) or to {names.B.name} (left)")
+    ax.set_ylabel("")
+    ax.tick_params(axis="y", labelsize=9 if len(frame) <= 30 else 7)
+    lo, hi = exploration.ci
+    ax.set_title(title or f"d = {exploration.d:.2f} [{lo:.2f}, {hi:.2f}], one-sided p = "
+                          f"{exploration.p_one_sided:.2g}", fontsize=11)
+    ax.legend(title="target set", loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, fontsize=9)
+    ax.figure.tight_layout()
+    return ax.figure
+
+
+def permutation_null(s_x, s_y, *, n_permutations: int = N_PERMUTATIONS, seed: int = 0) -> np.ndarray:
+    """The test statistic s(X_i, Y_i, A, B) of ``n_permutations`` random relabellings (X_i, Y_i) of the target
+    words, sizes kept: the null distribution the permutation test compares s(X, Y, A, B) with (Caliskan et al.
+    2017, Methods). The draws are :func:`wordbias.core.permutation.random_subset_sums`'s (the Monte Carlo test's
+    for the same seed); with Σ_{X_i} s the sum over a random subset and Σ s over all targets, s(X_i, Y_i, A, B)
+    = 2 Σ_{X_i} s − Σ s.
+
+    Examples
+    --------
+    >>> permutation_null([1.0, 0.0], [-1.0, -0.5], n_permutations=4, seed=0).tolist()
+    [1.5, -0.5, -2.5, -2.5]
+    """
+    pooled = np.concatenate([np.asarray(s_x, dtype=np.float64), np.asarray(s_y, dtype=np.float64)])
+    sums = _permutation.random_subset_sums(pooled, len(s_x), check_int("n_permutations", n_permutations, min=1),
+                                           seed=check_seed("seed", seed))
+    return 2.0 * sums - pooled.sum()
+
+
+def plot_null(null, observed: float, *, ax=None):
+    """A histogram (seaborn) of the permutation statistics ``null`` with the observed s(X, Y, A, B) marked, and
+    the share of permutations at least as large (within 1e-9 relative, so that a draw equal to the observed
+    labelling counts on every CPU) in the legend below the axes. Returns the figure."""
+    import matplotlib.pyplot as plt
+    import seaborn as sns
+
+    null = np.asarray(null, dtype=np.float64)
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 3.8))
+    distinct = np.unique(np.round(null, 12)).size       # few target words: few distinct values, fewer bins
+    # the observed labelling is among the draws: count it whatever the rounding of its sum (as the library does)
+    share = float(np.mean(null >= observed - 1e-9 * max(1.0, abs(observed))))
+    sns.histplot(null, bins=int(min(40, max(distinct, 1))), color="#9e9e9e", ax=ax,
+                 label=f"{null.size:,} random relabellings")
+    ax.axvline(observed, color="#c62828", lw=2,
+               label=f"observed s(X, Y, A, B) = {observed:.3f} (share of relabellings ≥ it: "
+                     f"{share:.3g})")
+    ax.set_xlabel("s(X_i, Y_i, A, B) of a random relabelling of the target words")
+    ax.set_ylabel("relabellings")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.22), frameon=False, fontsize=9, ncol=1)
+    ax.figure.tight_layout()
+    return ax.figure
+
+
+def _check_lists(lists: Mapping[str, list[str]], names: Mapping[str, str]) -> str:
+    """A message for the mistakes a student makes in the text areas ('' when none): an empty list, too few
+    target words, a word in both target sets or both attribute sets."""
+    for key in SETS:
+        if not lists[key]:
+            return f"{names[key]} ({key}) is empty: type at least {2 if key in 'XY' else 1} word(s), separated by commas."
+    for key in "XY":
+        if len(lists[key]) < _weat.MIN_TARGET_SIZE:
+            return f"{names[key]} ({key}) has one word; a target set needs at least {_weat.MIN_TARGET_SIZE}."
+    for a, b in (("X", "Y"), ("A", "B")):
+        both = [w for w in lists[a] if w in set(lists[b])]
+        if both:
+            return f"{both} in both {names[a]} ({a}) and {names[b]} ({b}); a word may be in only one of them."
+    return ""
+
+
+class WeatExplorer:
+    """The widget of :func:`weat_explorer`: ``areas`` (the four ``Textarea``), ``button``, ``output`` and, after
+    each :meth:`update`, ``exploration`` (an :class:`Exploration`, or None) and ``message`` (the text shown)."""
+
+    def __init__(self, embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Sequence[str], *,
+                 names: Mapping[str, str] | None = None, seed: int = 0, n_resamples: int = N_RESAMPLES,
+                 n_permutations: int = N_PERMUTATIONS, case_fold: bool = False, live: bool = False,
+                 plot: bool = True):
+        import ipywidgets as w
+
+        self.embedding = embedding
+        self.names = {k: (names or {}).get(k, k) for k in SETS}
+        self.options = dict(seed=check_seed("seed", seed), n_resamples=check_int("n_resamples", n_resamples, min=2),
+                            n_permutations=check_int("n_permutations", n_permutations, min=1), case_fold=case_fold)
+        self.plot = plot
+        self.areas = {k: w.Textarea(value=", ".join(words), description=f"{k}: {self.names[k]}"[:24],
+                                    layout=w.Layout(width="48%", height="80px"),
+                                    style={"description_width": "110px"})
+                      for k, words in zip(SETS, (X, Y, A, B))}
+        self.button = w.Button(description="Run the test", button_style="primary")
+        self.output = w.Output()
+        self.button.on_click(lambda _: self.update())
+        if live:
+            for area in self.areas.values():
+                area.observe(lambda _: self.update(), names="value")
+        self.widget = w.VBox([w.HBox([self.areas["X"], self.areas["Y"]]), w.HBox([self.areas["A"], self.areas["B"]]),
+                              self.button, self.output])
+        self.exploration: Exploration | None = None
+        self.figure = None
+        self.message = ""
+
+    def lists(self) -> dict[str, list[str]]:
+        """The words now in the four text areas."""
+        return {k: parse_words(a.value) for k, a in self.areas.items()}
+
+    def compute(self) -> None:
+        """Run :func:`explore` on the text areas' words; set ``exploration`` and ``message`` (a clear message,
+        and ``exploration = None``, for bad input or any error of the library)."""
+        lists = self.lists()
+        self.exploration, self.figure = None, None
+        problem = _check_lists(lists, self.names)
+        if problem:
+            self.message = f"Cannot run the test: {problem}"
+            return
+        try:
+            self.exploration = explore(self.embedding, *(lists[k] for k in SETS), names=self.names, **self.options)
+        except Exception as err:   # shown to the student as a message, never a traceback
+            self.message = f"Cannot run the test: {err}"
+            return
+        self.message = self.exploration.text()
+
+    def update(self) -> None:
+        """The callback of the button (and of live edits): :meth:`compute`, then show the message and the bar
+        chart in the output area."""
+        from IPython.display import HTML, display
+
+        self.compute()
+        self.output.clear_output(wait=True)
+        with self.output:
+            colour = "#c62828" if self.exploration is None else "black"
+            display(HTML(f'<pre style="color:{colour}">{html.escape(self.message)}</pre>'))
+            if self.exploration is not None and self.plot:
+                import matplotlib.pyplot as plt
+
+                self.figure = plot_scores(self.exploration)
+                display(self.figure)
+                plt.close(self.figure)
+
+    def _ipython_display_(self) -> None:
+        from IPython.display import display
+
+        display(self.widget)
+
+
+def weat_explorer(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Sequence[str], *,
+                  names: Mapping[str, str] | None = None, seed: int = 0, n_resamples: int = N_RESAMPLES,
+                  n_permutations: int = N_PERMUTATIONS, case_fold: bool = False, live: bool = False,
+                  run: bool = True) -> WeatExplorer:
+    """The explorer widget, filled with X, Y, A, B (display it as a cell's last expression). ``live=True``
+    reruns the test on every edit (each takes a fraction of a second); otherwise the button does. ``run=True``
+    runs it once at once, so the output area is not empty. Needs ``ipywidgets``."""
+    ui = WeatExplorer(embedding, X, Y, A, B, names=names, seed=seed, n_resamples=n_resamples,
+                      n_permutations=n_permutations, case_fold=case_fold, live=live)
+    if run:
+        ui.update()
+    return ui

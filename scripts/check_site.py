@@ -1,0 +1,330 @@
+#!/usr/bin/env python
+"""Check the static site in a real browser (headless Chromium), offline (issue 16, item 5).
+
+    python scripts/check_site.py SITE_DIR [--screenshots DIR] [--jobs N] [--budget-ms MS] [--verbose]
+
+For every page listed in SITE_DIR/site.json (written by scripts/build_site.py; a listed page that is not there
+fails the check):
+
+1. a static check of the HTML: nothing may be *loaded* from outside the site (``src=``/``<link href=>``/CSS
+   ``url()``/``import()`` of an http(s) or protocol-relative URL; hyperlinks to papers are fine), and every link
+   to another ``.html`` page of the site must lead to a file that exists;
+2. a copy of the page, with a small script added at the end of its body, is opened by headless Chromium with every
+   host name unresolvable (``--host-resolver-rules="MAP * ~NOTFOUND"``); the script waits until MathJax has
+   typeset the page (``MathJax.Hub.Queue`` after the startup typeset) and writes a JSON verdict into the DOM, read
+   back with ``--dump-dom``: TeX delimiters left in the visible text (``$$``, ``\\(``, ``\\[``, ``$…$``), MathJax
+   errors (TeX parse errors, files or fonts that failed to load, ``merror`` nodes), the number of typeset formulas,
+   images that failed to load (naturalWidth 0) and any request that left the machine (Resource Timing).
+
+A problem is one line on stderr and the exit status is 1. With ``--screenshots DIR``, the landing page and the
+first lesson (or, without lessons, the first page) are saved as DIR/landing.png and DIR/lesson.png (1280x2000).
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+SITE_MARKER = "site.json"
+VERDICT_ID = "wb-site-check-verdict"
+WINDOW = "1280,2000"
+
+# Elements whose text MathJax does not typeset (tex2jax's skipTags and ignoreClass) or that MathJax wrote itself:
+# TeX delimiters in them are not raw math on the page.
+VERDICT_SCRIPT = r"""
+<script>
+(function () {
+  var ID = "%(id)s", TIMEOUT_MS = %(timeout)d;
+  var problems = [], done = false;
+  var SKIP = "script, noscript, style, textarea, pre, code, annotation, annotation-xml, .tex2jax_ignore, " +
+             ".MathJax, .MathJax_Display, .MathJax_Preview, .MathJax_CHTML, .MJX_Assistive_MathML, " +
+             "#MathJax_Message, #MathJax_Hidden, #MathJax_Font_Test, .MathJax_SVG, .MathJax_MathML, #" + ID;
+  function visibleText() {
+    var body = document.body.cloneNode(true);
+    Array.prototype.forEach.call(body.querySelectorAll(SKIP), function (el) { el.remove(); });
+    return body.textContent;
+  }
+  function rawTex(text) {
+    var found = [];
+    var patterns = [
+      ["$$", /\$\$/g], ["\\(", /\\\(/g], ["\\[", /\\\[/g], ["\\begin", /\\begin\{/g],
+      ["$...$", /\$[^\s$][^$\n]{0,300}?[^\s$\\]\$(?!\d)|\$[^\s$]\$(?!\d)/g]
+    ];
+    patterns.forEach(function (p) {
+      var m;
+      while ((m = p[1].exec(text)) !== null && found.length < 20) {
+        var a = Math.max(0, m.index - 30), b = Math.min(text.length, m.index + m[0].length + 30);
+        found.push(p[0] + " in: " + text.slice(a, b).replace(/\s+/g, " "));
+      }
+    });
+    return found;
+  }
+  function verdict(reason) {
+    if (done) return;
+    done = true;
+    var mj = window.MathJax && window.MathJax.Hub && window.MathJax.Hub.getAllJax ? window.MathJax : null;
+    var jax = mj ? mj.Hub.getAllJax() : [];
+    var unrendered = jax.filter(function (j) { return !document.getElementById(j.inputID + "-Frame"); }).length;
+    var mathErrors = problems.slice();
+    var merror = document.querySelectorAll(".merror, .MathJax_Error, .noError").length;
+    if (merror) mathErrors.push(merror + " formula(s) typeset as an error");
+    var text = visibleText();
+    if (/\[Math Processing Error\]/.test(text)) mathErrors.push("[Math Processing Error] on the page");
+    // MathJax_Blank is HTML-CSS's probe that is meant to fail (its src is about:blank)
+    if (document.fonts) document.fonts.forEach(function (f) {
+      if (f.status === "error" && f.family.replace(/["']/g, "") !== "MathJax_Blank") {
+        mathErrors.push("font failed to load: " + f.family);
+      }
+    });
+    var imgs = Array.prototype.slice.call(document.images);
+    var broken = imgs.filter(function (i) { return !(i.complete && i.naturalWidth > 0); })
+                     .map(function (i) { return (i.getAttribute("src") || "").slice(0, 100); });
+    var network = (performance.getEntriesByType ? performance.getEntriesByType("resource") : [])
+        .map(function (e) { return e.name; })
+        .filter(function (u) { return !/^(file|data|blob|about):/.test(u); });
+    var hasMathJaxScript = !!document.querySelector('script[src*="MathJax.js"]');
+    var v = {
+      reason: reason, mathjax_loaded: !!mj, mathjax_expected: hasMathJaxScript, formulas: jax.length,
+      unrendered: unrendered, math_errors: mathErrors, raw_tex: rawTex(text), images: imgs.length,
+      broken_images: broken, network: network,
+      loaded_files: mj && mj.Ajax ? Object.keys(mj.Ajax.loaded).map(function (u) {
+        return u.replace(/^.*?\/assets\/mathjax\//, "");
+      }) : []
+    };
+    var el = document.createElement("script");
+    el.type = "application/json";
+    el.id = ID;
+    el.textContent = JSON.stringify(v).replace(/</g, "\\u003c");
+    document.body.appendChild(el);
+  }
+  function afterLoad(fn) {
+    if (document.readyState === "complete") fn(); else window.addEventListener("load", fn);
+  }
+  var MJ = window.MathJax;
+  if (MJ && MJ.Hub && MJ.Hub.Register) {
+    MJ.Hub.signal.Interest(function (m) {
+      var s = String(m instanceof Array ? m.join(" ") : m);
+      if (/error|fail/i.test(s)) problems.push(s.slice(0, 300));
+    });
+    MJ.Hub.Startup.signal.Interest(function (m) {
+      var s = String(m instanceof Array ? m.join(" ") : m);
+      if (/image fonts|no valid font|not available|fail/i.test(s)) problems.push(s.slice(0, 300));
+    });
+    MJ.Hub.Register.StartupHook("End", function () {
+      MJ.Hub.Queue(function () { afterLoad(function () { verdict("typeset"); }); });
+    });
+  } else {
+    afterLoad(function () { verdict("no MathJax"); });
+  }
+  setTimeout(function () { afterLoad(function () { verdict("timeout"); }); }, TIMEOUT_MS);
+})();
+</script>
+"""
+
+# URLs a page would *load*: script/img/iframe/source/embed/audio/video/track src, <link href>, <object data>,
+# CSS url() and @import, JavaScript import().
+LOAD_PATTERNS = (
+    re.compile(r"<(?:script|img|iframe|source|embed|audio|video|track|input)\b[^>]*?\ssrc\s*=\s*"
+               r"[\"']?((?:https?:)?//[^\"'\s>]+)", re.I),
+    re.compile(r"<link\b[^>]*?\shref\s*=\s*[\"']?((?:https?:)?//[^\"'\s>]+)", re.I),
+    re.compile(r"<object\b[^>]*?\sdata\s*=\s*[\"']?((?:https?:)?//[^\"'\s>]+)", re.I),
+    re.compile(r"url\(\s*[\"']?((?:https?:)?//[^\"')\s]+)", re.I),
+    re.compile(r"@import\s+[\"']((?:https?:)?//[^\"']+)", re.I),
+    re.compile(r"\bimport\(\s*[\"']((?:https?:)?//[^\"']+)", re.I),
+)
+HREF_HTML = re.compile(r"<a\b[^>]*?\shref=\"([^\"#:?]*?\.html)?(?:#([^\"]*))?\"", re.I)
+ID_ATTR = re.compile(r"\sid=\"([^\"]+)\"")
+
+
+def find_chromium() -> str | None:
+    """The headless browser: $CHROMIUM, else chromium or chromium-browser on PATH."""
+    for name in (os.environ.get("CHROMIUM"), "chromium", "chromium-browser"):
+        if name and shutil.which(name):
+            return shutil.which(name)
+    return None
+
+
+def static_problems(site: Path, page: str, text: str) -> list[str]:
+    """Network loads, and links to site pages or anchors that do not exist, in the HTML source of one page."""
+    out = []
+    for pattern in LOAD_PATTERNS:
+        for match in pattern.finditer(text):
+            out.append(f"{page}: loads {match.group(1)} from the network")
+    ids: dict[str, set[str] | None] = {page: {html.unescape(i) for i in ID_ATTR.findall(text)}}
+    for match in HREF_HTML.finditer(text):
+        target, anchor = match.group(1), match.group(2)
+        if target is None and anchor is None:
+            continue
+        target = html.unescape(target) if target else page
+        if target not in ids:
+            path = site / target
+            ids[target] = {html.unescape(i) for i in ID_ATTR.findall(path.read_text(encoding="utf-8"))} \
+                if path.is_file() else None
+        if ids[target] is None:
+            out.append(f"{page}: links to {target}, which is not on the site")
+        elif anchor and html.unescape(anchor) not in ids[target]:
+            out.append(f"{page}: links to {target}#{anchor}, which has no such anchor")
+    return out
+
+
+def inject(text: str, timeout_ms: int) -> str:
+    """The page with the verdict script added at the end of its body."""
+    script = VERDICT_SCRIPT % {"id": VERDICT_ID, "timeout": timeout_ms}
+    idx = text.lower().rfind("</body>")
+    if idx == -1:
+        return text + script
+    return text[:idx] + script + text[idx:]
+
+
+def chromium_args(chromium: str, profile: Path, budget_ms: int) -> list[str]:
+    return [
+        chromium,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--no-first-run",
+        "--disable-extensions",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--hide-scrollbars",
+        "--mute-audio",
+        f"--user-data-dir={profile}",
+        '--host-resolver-rules=MAP * ~NOTFOUND',
+        f"--virtual-time-budget={budget_ms}",
+    ]
+
+
+def browser_verdict(chromium: str, page_path: Path, budget_ms: int, timeout_s: float) -> dict:
+    """Open one (injected) page in headless Chromium and return the verdict its script wrote into the DOM."""
+    with tempfile.TemporaryDirectory(prefix="wb-chromium-") as profile:
+        cmd = chromium_args(chromium, Path(profile), budget_ms) + ["--dump-dom", page_path.resolve().as_uri()]
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            return {"error": f"Chromium did not finish in {timeout_s:.0f} s"}
+    match = re.search(rf'<script type="application/json" id="{VERDICT_ID}">(.*?)</script>', proc.stdout, re.S)
+    if not match:
+        tail = (proc.stderr or "").strip().splitlines()[-3:]
+        return {"error": f"no verdict in the DOM (Chromium exit {proc.returncode}; {' | '.join(tail)})"}
+    return json.loads(match.group(1))
+
+
+def verdict_problems(page: str, v: dict) -> list[str]:
+    """One line per problem in a page's browser verdict."""
+    if "error" in v:
+        return [f"{page}: {v['error']}"]
+    out = []
+    if v["mathjax_expected"] and not v["mathjax_loaded"]:
+        out.append(f"{page}: MathJax did not load")
+    if v["reason"] == "timeout":
+        out.append(f"{page}: MathJax did not finish typesetting in the time budget")
+    out += [f"{page}: raw math left in the text: {r}" for r in v["raw_tex"]]
+    out += [f"{page}: math error: {e}" for e in v["math_errors"]]
+    if v["unrendered"]:
+        out.append(f"{page}: {v['unrendered']} of {v['formulas']} formulas were not rendered")
+    out += [f"{page}: image failed to load: {b}" for b in v["broken_images"]]
+    out += [f"{page}: requested {u} from the network" for u in v["network"]]
+    return out
+
+
+def screenshot(chromium: str, page_path: Path, png: Path, budget_ms: int, timeout_s: float) -> None:
+    """A 1280x2000 screenshot of one page, after MathJax has run (virtual time)."""
+    png.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="wb-chromium-") as profile:
+        cmd = chromium_args(chromium, Path(profile), budget_ms) + [
+            f"--window-size={WINDOW}",
+            f"--screenshot={png.resolve()}",
+            page_path.resolve().as_uri(),
+        ]
+        subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s, check=False)
+    if not png.is_file() or png.stat().st_size == 0:
+        raise RuntimeError(f"Chromium wrote no screenshot of {page_path.name} to {png}")
+
+
+def check(site: Path, screenshots: Path | None = None, jobs: int = 2, budget_ms: int = 60000,
+          timeout_s: float = 120.0, verbose: bool = False, only: list[str] | None = None) -> list[str]:
+    """All problems found on the site (an empty list when it passes); ``only``: check just these pages."""
+    listing_path = site / SITE_MARKER
+    if not listing_path.is_file():
+        return [f"{site}: no {SITE_MARKER}: not a site built by scripts/build_site.py"]
+    listing = json.loads(listing_path.read_text(encoding="utf-8"))
+    pages = [p["file"] for p in listing["pages"]]
+    if only:
+        unknown = sorted(set(only) - set(pages))
+        if unknown:
+            return [f"{u}: not a page of the site ({SITE_MARKER})" for u in unknown]
+        pages = [p for p in pages if p in only]
+    problems = [f"{p}: listed in {SITE_MARKER} but missing" for p in pages if not (site / p).is_file()]
+    present = [p for p in pages if (site / p).is_file()]
+    texts = {p: (site / p).read_text(encoding="utf-8") for p in present}
+    for p in present:
+        problems += static_problems(site, p, texts[p])
+
+    chromium = find_chromium()
+    if chromium is None:
+        problems.append("chromium is not on PATH (Debian: apt-get install chromium): the browser check cannot run")
+        return problems
+    with tempfile.TemporaryDirectory(prefix="wb-site-check-") as tmp:
+        copy = Path(tmp) / "site"
+        shutil.copytree(site, copy)
+        for p in present:
+            (copy / p).write_text(inject(texts[p], timeout_ms=budget_ms - 5000), encoding="utf-8")
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            results = pool.map(lambda p: browser_verdict(chromium, copy / p, budget_ms, timeout_s), present)
+            verdicts = dict(zip(present, results))
+    for p in present:
+        v = verdicts[p]
+        problems += verdict_problems(p, v)
+        if "error" not in v:
+            print(f"  {p}: {v['formulas']} formulas, {v['images']} images"
+                  + (f"; MathJax files: {', '.join(sorted(v['loaded_files']))}" if verbose else ""))
+
+    if screenshots is not None:
+        lessons = [p["file"] for p in listing["pages"] if p["kind"] == "lesson" and p["file"] in present]
+        shots = {"landing.png": "index.html", "lesson.png": lessons[0] if lessons else None}
+        if shots["lesson.png"] is None:
+            print("note: the site has no lesson yet: no lesson.png")
+            del shots["lesson.png"]
+        for name, page in shots.items():
+            if page in present:
+                screenshot(chromium, site / page, screenshots / name, budget_ms, timeout_s)
+                print(f"  screenshot of {page}: {screenshots / name}")
+    return problems
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("site", nargs="?", default="build/site", help="the built site (default build/site)")
+    parser.add_argument("--screenshots", type=Path, help="save landing.png and lesson.png into this folder")
+    parser.add_argument("--jobs", type=int, default=2, help="pages checked at once (default 2)")
+    parser.add_argument("--budget-ms", type=int, default=60000,
+                        help="Chromium virtual-time budget per page in ms (default 60000; virtual time runs fast)")
+    parser.add_argument("--verbose", action="store_true", help="list the MathJax files each page loaded")
+    parser.add_argument("--page", action="append", help="check only this page (repeatable)")
+    args = parser.parse_args(argv)
+    start = time.perf_counter()
+    problems = check(Path(args.site), args.screenshots, args.jobs, args.budget_ms, verbose=args.verbose,
+                     only=args.page)
+    for line in problems:
+        print(f"check_site: {line}", file=sys.stderr)
+    elapsed = time.perf_counter() - start
+    if problems:
+        print(f"check_site: FAILED, {len(problems)} problem(s) ({elapsed:.1f} s)", file=sys.stderr)
+        return 1
+    print(f"check_site: OK ({elapsed:.1f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

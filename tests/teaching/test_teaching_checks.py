@@ -1,0 +1,230 @@
+"""wordbias.teaching.checks: the right answer passes, the placeholder asks to fill in, each recognised mistake
+gives its own message, any other wrong value a hint; strict mode raises."""
+
+import math
+
+import numpy as np
+import pytest
+
+from wordbias.measures import sensitivity, weat
+from wordbias.teaching import checks
+from wordbias.teaching.checks import CheckFailed, CheckResult
+
+
+@pytest.fixture
+def vectors():
+    rng = np.random.default_rng(0)
+    return rng.normal(size=(3, 6)), rng.normal(size=(4, 6)), rng.normal(size=(5, 6))
+
+
+def assert_status(result, status, *fragments):
+    assert isinstance(result, CheckResult)
+    assert result.status == status, result.message
+    assert bool(result) is (status == "correct")
+    for fragment in fragments:
+        assert fragment in result.message, (fragment, result.message)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# the result object and the placeholder
+# ---------------------------------------------------------------------------------------------------------
+
+def test_result_prints_and_renders(capsys):
+    r = checks.number(0.5, 0.5, exercise="half", what="one half", hint="divide")
+    assert capsys.readouterr().out.strip() == str(r)
+    assert repr(r).startswith("✔ half: right")
+    html = r._repr_html_()
+    assert "<div" in html and "half" in html
+    wrong = checks.number(3.0, 0.5, exercise="a<b", what="one half", hint="divide")
+    assert "a&lt;b" in wrong._repr_html_() and repr(wrong).startswith("✘")
+
+
+@pytest.mark.parametrize("placeholder", [..., "...", [..., "word"], (...,)])
+def test_placeholder_asks_to_fill_in(placeholder):
+    assert_status(checks.number(placeholder, 1.0, exercise="e", what="x", hint="h"), "unanswered", "fill in ...")
+    assert_status(checks.word_list(placeholder, {"a": [1.0]}, what="words"), "unanswered", "fill in ...")
+    assert_status(checks.choice(placeholder, "a", {"a": "yes", "b": "no"}, exercise="q"), "unanswered",
+                  "fill in ...")
+    assert_status(checks.same_set(placeholder, ["x"], exercise="s", what="w"), "unanswered", "fill in ...")
+
+
+@pytest.mark.parametrize("value", ["0.3", None, True, [0.1, 0.2], {"x": 1}])
+def test_number_refuses_non_numbers(value):
+    assert_status(checks.number(value, 0.3, exercise="e", what="a cosine", hint="h"), "invalid", "expected a number")
+
+
+def test_number_accepts_numpy_and_one_element_arrays():
+    assert checks.number(np.float32(0.25), 0.25, exercise="e", what="w", hint="h")
+    assert checks.number(np.array([0.25]), 0.25, exercise="e", what="w", hint="h")
+    assert_status(checks.number(float("nan"), 0.25, exercise="e", what="w", hint="h"), "invalid", "not a finite")
+
+
+def test_number_tolerance_accepts_rounding_to_four_figures_only():
+    assert checks.number(0.3052, 0.30523518, exercise="e", what="w", hint="h")
+    assert not checks.number(0.305, 0.30523518 * 1.01, exercise="e", what="w", hint="h")
+
+
+def test_a_mistake_equal_to_the_answer_is_ignored():
+    # e.g. the sign-flip mistake when the answer is 0: the right value must pass
+    assert checks.number(0.0, 0.0, exercise="e", what="w", hint="h", mistakes=[(-0.0, "flipped")])
+
+
+def test_strict_mode_raises_on_failure_only(monkeypatch):
+    monkeypatch.setenv(checks.STRICT_ENV, "1")
+    assert checks.number(1.0, 1.0, exercise="e", what="w", hint="h")
+    with pytest.raises(CheckFailed, match="fill in"):
+        checks.number(..., 1.0, exercise="e", what="w", hint="h")
+    monkeypatch.setenv(checks.STRICT_ENV, "0")
+    assert not checks.number(2.0, 1.0, exercise="e", what="w", hint="h")
+
+
+# ---------------------------------------------------------------------------------------------------------
+# lesson 1
+# ---------------------------------------------------------------------------------------------------------
+
+def test_cosine(vectors):
+    u, v = vectors[0][0] * 3.0, vectors[0][1]
+    cos = float(u @ v / (np.linalg.norm(u) * np.linalg.norm(v)))
+    assert_status(checks.cosine(cos, u, v), "correct")
+    assert_status(checks.cosine(float(u @ v), u, v), "wrong", "dot product")
+    assert_status(checks.cosine(float(u @ v) / np.linalg.norm(u), u, v), "wrong", "one length only")
+    assert_status(checks.cosine(1.0 - cos, u, v), "wrong", "cosine distance")
+    assert_status(checks.cosine(cos + 0.5, u, v), "wrong", "Hint")
+
+
+def test_association(vectors):
+    w, A, B = vectors[0][0], vectors[1], vectors[2]
+    cos_a = A @ w / (np.linalg.norm(A, axis=1) * np.linalg.norm(w))
+    cos_b = B @ w / (np.linalg.norm(B, axis=1) * np.linalg.norm(w))
+    s = cos_a.mean() - cos_b.mean()
+    assert_status(checks.association(s, w, A, B), "correct")
+    assert_status(checks.association(-s, w, A, B), "wrong", "sign is flipped")
+    assert_status(checks.association(cos_a.sum() - cos_b.sum(), w, A, B), "wrong", "summed")
+    assert_status(checks.association(cos_a.mean(), w, A, B), "wrong", "subtract the mean over B")
+    assert_status(checks.association((A @ w).mean() - (B @ w).mean(), w, A, B), "wrong", "dot products")
+
+
+def test_test_statistic():
+    s_x, s_y = np.array([0.3, 0.1, 0.2]), np.array([-0.1, 0.05, -0.2])
+    S = s_x.sum() - s_y.sum()
+    assert_status(checks.test_statistic(S, s_x, s_y), "correct")
+    assert_status(checks.test_statistic(s_x.mean() - s_y.mean(), s_x, s_y), "wrong", "difference of the means")
+    assert_status(checks.test_statistic(-S, s_x, s_y), "wrong", "sign is flipped")
+
+
+def test_effect_size():
+    s_x, s_y = np.array([0.3, 0.1, 0.2, 0.25]), np.array([-0.1, 0.05, -0.2, 0.0])
+    pooled = np.concatenate([s_x, s_y])
+    d = (s_x.mean() - s_y.mean()) / pooled.std(ddof=1)
+    assert d == pytest.approx(weat.effect_size(s_x, s_y))
+    assert_status(checks.effect_size(d, s_x, s_y), "correct")
+    assert_status(checks.effect_size((s_x.mean() - s_y.mean()) / pooled.std(), s_x, s_y), "wrong",
+                  "population standard deviation", "ddof=1")
+    assert_status(checks.effect_size(-d, s_x, s_y), "wrong", "sign is flipped")
+    assert_status(checks.effect_size(s_x.mean() - s_y.mean(), s_x, s_y), "wrong", "divide it by the standard")
+    within = math.sqrt((3 * s_x.var(ddof=1) + 3 * s_y.var(ddof=1)) / 6)
+    assert_status(checks.effect_size((s_x.mean() - s_y.mean()) / within, s_x, s_y), "wrong", "Cohen's d")
+
+
+# ---------------------------------------------------------------------------------------------------------
+# lesson 2
+# ---------------------------------------------------------------------------------------------------------
+
+def test_monte_carlo_floor():
+    assert_status(checks.monte_carlo_floor(1 / 10_001, 10_000), "correct")
+    assert_status(checks.monte_carlo_floor(1 / 10_000, 10_000), "wrong", "1/(R + 1)")
+    assert_status(checks.monte_carlo_floor(0, 10_000), "wrong", "never 0")
+
+
+def test_exact_floor():
+    assert_status(checks.exact_floor(1 / 70, 4, 4), "correct")
+    assert_status(checks.exact_floor(1 / math.factorial(8), 4, 4), "wrong", "orderings")
+    assert_status(checks.exact_floor(1 / 2 ** 8, 4, 4), "wrong", "every subset")
+    assert_status(checks.exact_floor(2 / 70, 4, 4), "wrong", "two-sided floor")
+
+
+def test_two_sided():
+    assert_status(checks.two_sided(0.04, 0.98, 0.02), "correct")
+    assert_status(checks.two_sided(0.02, 0.98, 0.02), "wrong", "doubles it")
+    assert_status(checks.two_sided(1.0, 0.98, 0.02), "wrong", "larger tail")
+    assert_status(checks.two_sided(1.2, 0.6, 0.6), "wrong", "cap")
+    assert_status(checks.two_sided(1.0, 0.6, 0.6), "correct")
+
+
+def test_choice():
+    options = {"a": "no: a", "b": "yes: b"}
+    assert_status(checks.choice(" B ", "b", options, exercise="q"), "correct", "yes: b")
+    assert_status(checks.choice("a", "b", options, exercise="q"), "wrong", "not this one: no: a")
+    assert_status(checks.choice("z", "b", options, exercise="q"), "invalid", "one letter")
+    assert_status(checks.choice(2, "b", options, exercise="q"), "invalid", "one letter")
+    with pytest.raises(ValueError, match="not one of the options"):
+        checks.choice("a", "c", options, exercise="q")
+
+
+def test_same_set():
+    expected = ["WEAT7", "WEAT9"]
+    assert_status(checks.same_set(["WEAT9", "WEAT7"], expected, exercise="s", what="w"), "correct")
+    assert_status(checks.same_set(["WEAT7"], expected, exercise="s", what="w"), "wrong", "missing ['WEAT9']")
+    assert_status(checks.same_set(["WEAT7", "WEAT9", "WEAT1"], expected, exercise="s", what="w"), "wrong",
+                  "['WEAT1'] should not be there")
+    assert_status(checks.same_set("WEAT7", expected, exercise="s", what="w"), "invalid", "a list of names")
+    assert_status(checks.same_set([], [], exercise="s", what="w"), "correct", "none")
+
+
+# ---------------------------------------------------------------------------------------------------------
+# lesson 3
+# ---------------------------------------------------------------------------------------------------------
+
+EMB = {w: np.ones(2) for w in ["math", "algebra", "poetry", "art", "dance", "novel"]}
+
+
+def test_word_list():
+    assert_status(checks.word_list(["poetry", "art", "dance"], EMB, what="arts", min_size=3, other=["math"]),
+                  "correct")
+    assert_status(checks.word_list(["poetry", "zzz", "art"], EMB, what="arts"), "wrong", "['zzz']")
+    assert_status(checks.word_list(["poetry", "math"], EMB, what="arts", other=["math", "algebra"],
+                                   other_name="X (Math)"), "wrong", "['math'] also in X (Math)")
+    assert_status(checks.word_list(["poetry"], EMB, what="arts", min_size=2), "wrong", "at least 2")
+    assert_status(checks.word_list("poetry", EMB, what="arts"), "invalid", "not the string")
+    assert_status(checks.word_list(["art", "art"], EMB, what="arts"), "invalid", "art")
+
+
+def test_most_influential(random_embedding):
+    words = list(random_embedding)
+    cos = sensitivity.weat_cosines(random_embedding, words[:8], words[20:28], words[40:45], words[45:50])
+    inf = sensitivity.influence(cos)
+    top = inf.top(2)
+    assert_status(checks.most_influential(top.word[0], inf), "correct")
+    assert_status(checks.most_influential(top.word[1], inf), "wrong", "another word moves it more")
+    assert_status(checks.most_influential("nonsense", inf), "wrong", "not a word of this test")
+    assert_status(checks.most_influential(3, inf), "invalid", "one word")
+
+
+def test_differ_in_frequency():
+    class Report:   # the two attributes the check reads from a FrequencyReport
+        def __init__(self, p):
+            self.mann_whitney_p, self.alpha, self.flagged = p, 0.05, p < 0.05
+    assert_status(checks.differ_in_frequency(True, Report(0.01)), "correct", "below")
+    assert_status(checks.differ_in_frequency(np.bool_(False), Report(0.2)), "correct", "not below")
+    assert_status(checks.differ_in_frequency(False, Report(0.01)), "wrong", "compare it with 0.05")
+    assert_status(checks.differ_in_frequency("yes", Report(0.01)), "invalid", "True or False")
+
+
+# ---------------------------------------------------------------------------------------------------------
+# lesson 4
+# ---------------------------------------------------------------------------------------------------------
+
+def test_angle():
+    c = 0.4213
+    assert_status(checks.angle(np.degrees(np.arccos(c)), c), "correct")
+    assert_status(checks.angle(np.arccos(c), c), "wrong", "radians")
+    assert_status(checks.angle(90 - np.degrees(np.arccos(c)), c), "wrong", "90°")
+
+
+def test_significant_associations():
+    import pandas as pd
+    summary = pd.DataFrame({"significant associations": [77], "tests": [569]}, index=["first names"])
+    assert_status(checks.significant_associations(77, summary), "correct")
+    assert_status(checks.significant_associations(np.int64(569), summary), "wrong", "number of tests")
+    with pytest.raises(ValueError, match="not in the summary"):
+        checks.significant_associations(77, summary, run="last names")
