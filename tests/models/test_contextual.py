@@ -89,3 +89,17 @@ def test_bundled_minilm_path_exists():
 
     p = Path(contextual.model_path("all-minilm-l6-v2"))
     assert (p / "config.json").exists() and (p / "vocab.txt").exists()
+
+
+def test_a_hub_model_missing_offline_gets_one_clear_line(tmp_path, monkeypatch):
+    """Issue 16: not transformers' "OSError: We couldn't connect to 'https://huggingface.co'..." but what is
+    missing, why, and where to get it; the original error stays attached as the cause."""
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("HF_HOME", str(tmp_path))                   # an empty Hugging Face cache
+    with pytest.raises(contextual.ModelUnavailable) as err:
+        contextual.load_encoder("wordbias-test/no-such-model", device="cpu")
+    text = str(err.value)
+    assert text.startswith("model 'wordbias-test/no-such-model' is not on this machine (it is not in the Hugging "
+                           "Face cache, and HF_HUB_OFFLINE is set, so nothing is downloaded). To get it: ")
+    assert "\n" not in text and "couldn't connect" not in text.lower() and "OSError" not in text
+    assert isinstance(err.value.__cause__, OSError)

@@ -62,9 +62,33 @@ def test_adjusted_p_over_the_named_family(table):
     np.testing.assert_array_equal(table.p_bh, multiple.benjamini_hochberg(table.p_value.to_numpy()))
     assert (table.p_family == "the 10 WEATs of this table (one-sided p)").all()
     shown = caliskan2017.show_table1(table)
-    assert list(shown.columns) == ["n", "paper d", "d", "95% interval", "p", "p two-sided", "p Holm", "p BH",
-                                   "paper p", "p method"]
-    assert shown.loc["WEAT7", "95% interval"].startswith("[-")     # WEAT 7's interval includes 0
+    assert list(shown.columns) == ["Compares", "Words (target/attribute set)", "d (paper)", "d (ours)",
+                                   "95% interval of d", "p (one-sided)", "p (paper)"]
+    assert shown.loc["WEAT7", "95% interval of d"].startswith("[-")     # WEAT 7's interval includes 0
+    adjusted = caliskan2017.show_adjusted_p(table)
+    assert list(adjusted.columns) == ["p (one-sided)", "p (two-sided)", "p Holm", "p Benjamini-Hochberg", "computed"]
+    assert adjusted.loc["WEAT1", "p Holm"] == f"{table.p_holm[0]:.1e}"
+
+
+def test_student_tables_are_narrow_and_every_p_fits_one_line(kv, table):
+    """Issue 16: at most 7 columns, plain names, full test names, no p that wraps ("1.45e-" / "09")."""
+    summary, _ = caliskan2017.wefat_table(kv, stimuli.wefat_tests("caliskan2017"), n_resamples=200)
+    shown = {"table 1": caliskan2017.show_table1(table), "adjusted p": caliskan2017.show_adjusted_p(table),
+             "p three ways": caliskan2017.show_p_values(caliskan2017.p_value_table(table)),
+             "wefat": caliskan2017.show_wefat(summary)}
+    for name, frame in shown.items():
+        assert frame.shape[1] <= 7, name
+        assert not [c for c in frame.columns if "_" in c], name                  # no jargon like p_value_exact
+        for column in frame.columns:
+            if column.startswith("p ") or column in ("exact", "Monte Carlo", "normal approx."):
+                assert frame[column].map(len).max() <= 8, (name, column)
+    t1 = shown["table 1"]
+    assert t1.Compares.tolist() == table.title.tolist()                       # the full names, never cut
+    assert t1.loc["WEAT1", "d (ours)"] == f"{table.effect_size[0]:.2f}"
+    assert t1.loc["WEAT7", "p (one-sided)"] == f"{table.p_value[6]:.3g}"        # 0.0157, not 1.57e-02
+    # the p table's "yes/no" is computed: the paper's .018 for WEAT 7 is not a power of ten
+    assert shown["p three ways"]["paper = rounded normal?"].tolist().count("no") >= 1
+    assert "missing words" not in shown["wefat"]                              # only when some words are missing
 
 
 def test_bad_resample_options_are_refused_before_work(kv, specs):

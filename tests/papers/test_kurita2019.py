@@ -205,6 +205,40 @@ def test_table3_display():
         "Career\n(a) | WEAT on GloVe", "Career\n(a) | log probability bias score"]
 
 
+def test_table3_for_students_is_narrow_and_names_the_model():
+    t3 = pd.DataFrame({"category": ["Career (a)", "Career (a)"],
+                       "method": ["WEAT on GloVe (reduced lists)", "log probability bias score"],
+                       "model": ["glove-840b-caliskan", "-"],
+                       "paper_effect_size": [1.5, 1.126], "paper_significant": [True, False],
+                       "effect_size": [0.61234, np.nan], "significant": [False, None], "p_value": [0.0123, np.nan],
+                       "effect_size_ci_low": [-0.1, np.nan], "effect_size_ci_high": [1.3, np.nan],
+                       "p_two_sided": [0.0246, np.nan], "p_holm": [1.2e-5, np.nan], "p_bh": [0.0123, np.nan],
+                       "p_method": ["exact", None], "n": ["8x2 targets", None],
+                       "note": [None, "no masked LM: 'bert-base-uncased' is not available"]})
+    shown = kurita.table3_student(t3)
+    assert shown.shape[1] <= 7 and not [c for c in shown.columns if "_" in c]
+    row = shown.loc[("Career (a)", "WEAT on GloVe")]
+    assert (row["Model"], row["d (paper)"], row["d (ours)"], row["95% interval of d"], row["p (one-sided)"],
+            row["p Holm"]) == ("glove-840b-caliskan", "1.500*", "0.612", "[-0.10, 1.30]", "0.0123", "1.2e-05")
+    assert shown.loc[("Career (a)", "log probability bias score"), "d (ours)"] == "-"
+    details = kurita.table3_details(t3)
+    assert details.loc[("Career (a)", "log probability bias score"), "note"].startswith("no masked LM")
+    assert details.loc[("Career (a)", "WEAT on GloVe"), "p (two-sided)"] == "0.0246"
+
+
+def test_a_missing_masked_lm_is_one_clear_message(tmp_path, monkeypatch):
+    """Issue 16: offline, no transformers' "We couldn't connect to 'https://huggingface.co'": the model, that it
+    is not on this machine, what the notebook does without it and how to run those sections."""
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("HF_HOME", str(tmp_path))                   # an empty Hugging Face cache
+    models = kurita.load_models("wordbias-test/no-such-mlm", str(tmp_path / "none"), str(tmp_path / "none"))
+    why = models.status["masked LM"]
+    assert why.startswith("model 'wordbias-test/no-such-mlm' is not on this machine (it is not in the Hugging "
+                          "Face cache, and HF_HUB_OFFLINE is set")
+    assert "couldn't connect" not in why.lower() and "OSError" not in why
+    assert "Table 5 stay empty" in why and "-p mlm_model" in why
+
+
 # --------------------------------------------------------------------------------------------------
 # issue 14: the template spread (CEAT's random-effects pooling) and Table 3's intervals and adjusted p
 # --------------------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ import pytest
 from wordbias import embeddings
 from wordbias.core.lookup import DegenerateSetError
 from wordbias.datasets import stimuli
+from wordbias.core import tables
 from wordbias.papers import racial_bias_report as report
 
 
@@ -151,9 +152,15 @@ def test_table1_matches_the_test_by_hand(toy, tmp_path):
                                                        "p_two_sided", "bias_ci_resampled", "p_holm", "p_bh",
                                                        "p_family"]
     shown = report.show_table1(result.table)
-    assert shown.columns.tolist() == ["embedding", "attributes", "n_A1", "n_A2", "bias", "bias_ci", "angle", "p", "p_ci",
-                                      "p_two_sided", "p_holm", "p_bh"]
-    assert shown.p_ci[1] == f"({row.p_ci_low:.4f}, {row.p_ci_high:.4f})"
+    assert shown.columns.tolist() == ["Words (A1/A2)", "Bias cos(r, s)", "95% interval of the bias", "Angle",
+                                      "p (one-sided)", "95% interval of p (Monte Carlo)"]
+    assert shown.index.tolist() == ["implicit", "explicit", "stereotypical"]
+    assert shown.loc["explicit", "95% interval of p (Monte Carlo)"] == (
+        f"[{tables.small_number_text(row.p_ci_low)}, {tables.small_number_text(row.p_ci_high)}]")
+    assert shown.loc["explicit", "95% interval of the bias"] == f"[{row.bias_ci_low:.2f}, {row.bias_ci_high:.2f}]"
+    adjusted = report.show_adjusted_p(result.table)
+    assert adjusted.columns.tolist() == ["p (one-sided)", "p (two-sided)", "p Holm", "p Benjamini-Hochberg"]
+    assert adjusted.loc["explicit", "p Holm"] == tables.p_text(result.table.p_holm[1])
     text = report.differences(result, report.reported_table1(), 200)
     assert text.startswith("**toy** vs the report's Wikipedia") and "set/embedding pairs with words dropped" in text
     assert "another corpus, or one not known here" in text and "Wikipedia 2014" not in text.split("\n")[0]
@@ -174,8 +181,41 @@ def test_figures_and_direct_bias(toy):
     assert db.embedding.tolist() == ["toy"] and db.pairs[0] == 10 and 0 < db.direct_bias_c1[0] < 1
 
 
+def test_report_figures_on_glove_have_no_overlapping_labels_and_legends_off_the_data():
+    """Issue 16: the report's figures on the bundled GloVe (where "unintelligent" and "uneducated" overlapped):
+    every word labelled, no two labels overlapping, the legend over no point, the same placement for
+    projections that differ by 1e-6 (another CPU differs by ~1e-7)."""
+    import dataclasses
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from wordbias import embeddings
+    from wordbias.core import figures
+
+    kv = embeddings.load("glove-6b-50d", progress=False)
+    result = report.table1({"glove-6b-50d": kv}, n_permutations=100, n_resamples=100)
+    for make in (report.figure1, report.figure2):
+        fig = make(result)
+        for ax in fig.axes:
+            words = [w for ws in result.projections["glove-6b-50d", "implicit"][0] for w in ws]
+            assert sorted(t.get_text() for t in ax.texts) == sorted(words)
+            assert figures.overlapping_labels(ax.texts) == []
+            assert figures.points_under_legend(ax) == 0
+        moved = {key: (ws, p1 + 1e-6 * np.sin(np.arange(len(p1))), p2 - 1e-6)
+                 for key, (ws, p1, p2) in result.projections.items()}
+        again = make(dataclasses.replace(result, projections=moved))
+        for ax, ax2 in zip(fig.axes, again.axes):
+            np.testing.assert_array_equal([t.get_position() for t in ax.texts],
+                                          [t.get_position() for t in ax2.texts])
+    matplotlib.pyplot.close("all")
+
+
 def test_reported_table1():
     rep = report.reported_table1()
+    shown = report.show_reported(rep)
+    assert shown.shape == (9, 4) and shown.loc[("Google", "implicit"), "95% interval of p (Monte Carlo)"] == \
+        "[0.0696, 0.08]"
     assert len(rep) == 9 and rep.angle.between(0, 180).all()
     assert rep.p_ci[0] == "(0.0696, 0.08)" and rep.p_ci_high[0] == 0.08 and "ci" not in rep
 

@@ -9,7 +9,8 @@
                                      exceptions and warnings by kind; parameter checks at the public boundary
 - :mod:`~wordbias.core.parallel`, :mod:`~wordbias.core.progress`, :mod:`~wordbias.core.cache`
                                      worker threads, progress bars, atomic cache writes
-- :mod:`~wordbias.core.figures`      figure types and reproducible saving
+- :mod:`~wordbias.core.figures`      figure types, label placement and reproducible saving
+- :mod:`~wordbias.core.tables`       narrow, plain-named table views for readers (the CSVs keep every column)
 - :mod:`~wordbias.core.censor`       bleeping slurs in displayed word lists
 - :mod:`~wordbias.core.notebooks`, :mod:`~wordbias.core.repro`
                                      cleaning executed notebooks; checking outputs against committed ones

@@ -1,15 +1,33 @@
-"""The papers' figures, drawn with matplotlib and saved reproducibly (PNG + PDF, no timestamps)."""
+"""The papers' figures, drawn with matplotlib and seaborn and saved reproducibly (PNG + PDF, no timestamps).
+
+Labels of scattered points are placed by :func:`place_labels` (adjustText) so that none overlap, and legends sit
+outside the axes (:func:`legend_outside`), never over data."""
 
 from __future__ import annotations
 
+import math
+import textwrap
 from pathlib import Path
 from typing import Sequence
 
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+import seaborn as sns
+
+from wordbias.core.errors import InvalidParameterError
 
 plt.rcParams.update({"figure.dpi": 100, "savefig.dpi": 150, "font.size": 9, "svg.hashsalt": "wordbias"})
+
+#: significant digits (of an axis' span) to which :func:`place_labels` rounds the coordinates and limits it uses:
+#: a coordinate that moves by 1e-7 on another CPU gives the same rounded input, so the same label positions
+#: (1e-4 of a 5-inch axis at 150 dpi is 0.08 pixel: nothing visible is lost)
+LABEL_DIGITS = 4
+#: iterations of adjustText's force-directed placement; fixed (never a time limit, which would make the result
+#: depend on the machine's speed)
+LABEL_ITERATIONS = 400
+#: characters per line of a wrapped test name in :func:`effect_size_comparison`
+WRAP_WIDTH = 38
 
 
 def save(fig, folder: Path | str, name: str, *, tight: bool = True) -> list[Path]:
@@ -29,37 +47,163 @@ def save(fig, folder: Path | str, name: str, *, tight: bool = True) -> list[Path
     return [png, pdf]
 
 
+# --------------------------------------------------------------------------------------------------
+# labels that do not overlap, legends off the data
+# --------------------------------------------------------------------------------------------------
+
+def label_grid(low: float, high: float, digits: int = LABEL_DIGITS) -> float:
+    """The rounding step of an axis from ``low`` to ``high``: ``digits`` significant digits of its span
+    (a power of ten), e.g. 0.001 for a span of 3.2 and 4 digits."""
+    span = abs(float(high) - float(low))
+    if not math.isfinite(span) or span == 0:
+        raise InvalidParameterError(f"an axis from {low} to {high} has no span to place labels in")
+    return 10.0 ** (math.floor(math.log10(span)) - (digits - 1))
+
+
+def _rounded(values, step: float) -> np.ndarray:
+    return np.round(np.asarray(values, dtype=np.float64) / step) * step
+
+
+def freeze_limits(ax, digits: int = LABEL_DIGITS) -> tuple[float, float]:
+    """Set ``ax``'s current x and y limits, rounded to ``digits`` significant digits of their span
+    (:func:`label_grid`), so that the data-to-pixel transform no longer moves with the last digits of the data;
+    return the two rounding steps (x, y)."""
+    steps = []
+    for get, set_ in ((ax.get_xlim, ax.set_xlim), (ax.get_ylim, ax.set_ylim)):
+        lo, hi = get()
+        step = label_grid(lo, hi, digits)
+        set_(*(float(v) for v in _rounded([lo, hi], step)))
+        steps.append(step)
+    return steps[0], steps[1]
+
+
+def place_labels(ax, x, y, labels: Sequence[str], *, colors=None, fontsize: float = 7,
+                 iterations: int = LABEL_ITERATIONS, digits: int = LABEL_DIGITS) -> list:
+    """Label the points (``x``, ``y``) of ``ax`` with ``labels`` so that no two labels overlap and none covers
+    a point: adjustText's force-directed placement (Flor, https://github.com/Phlya/adjustText), with a thin grey
+    line from a label to its point where the label had to move away from it. Returns the text artists.
+
+    Call it last, once the figure's layout is final (after ``fig.tight_layout()``): it works in pixels. Call
+    :func:`freeze_limits` before the layout, so that the layout itself does not move with the data's last digits.
+    Reproducible across CPUs: the axis limits are frozen (:func:`freeze_limits`), the coordinates handed to
+    the placer are rounded to ``digits`` significant digits of each axis' span, and it runs exactly
+    ``iterations`` steps with no time limit, so coordinates that differ by 1e-7 give the same placement."""
+    from adjustText import adjust_text
+
+    x = np.asarray(x, dtype=np.float64).ravel()
+    y = np.asarray(y, dtype=np.float64).ravel()
+    labels = [str(w) for w in labels]
+    if not (len(x) == len(y) == len(labels)):
+        raise InvalidParameterError(f"place_labels needs as many labels as points: {len(labels)} labels, "
+                                    f"{len(x)} x and {len(y)} y values")
+    if not (np.isfinite(x).all() and np.isfinite(y).all()):
+        bad = [w for w, a, b in zip(labels, x, y) if not (math.isfinite(a) and math.isfinite(b))]
+        raise InvalidParameterError(f"place_labels: the points of {bad[:5]} are not finite numbers")
+    if iterations < 1:
+        raise InvalidParameterError(f"iterations must be at least 1, not {iterations}")
+    if colors is None or isinstance(colors, str):
+        colors = [colors or "black"] * len(labels)
+    if len(colors) != len(labels):
+        raise InvalidParameterError(f"place_labels: {len(colors)} colours for {len(labels)} labels")
+    if not labels:
+        return []
+    step_x, step_y = freeze_limits(ax, digits)
+    xr, yr = _rounded(x, step_x), _rounded(y, step_y)
+    texts = [ax.text(a, b, w, fontsize=fontsize, color=c) for a, b, w, c in zip(xr, yr, labels, colors)]
+    adjust_text(texts, x=xr, y=yr, ax=ax, iter_lim=iterations, time_lim=None, expand=(1.15, 1.45),
+                min_arrow_len=8, arrowprops=dict(arrowstyle="-", color="#888888", lw=0.5, shrinkA=1, shrinkB=2))
+    return texts
+
+
+def overlapping_labels(texts: Sequence, pad: float = 0.0) -> list[tuple[str, str]]:
+    """The pairs of ``texts`` whose boxes on the drawn figure overlap (by more than ``pad`` pixels): empty
+    after :func:`place_labels` succeeded."""
+    if not texts:
+        return []
+    fig = texts[0].figure
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    boxes = [t.get_window_extent(renderer) for t in texts]
+    out = []
+    for i in range(len(texts)):
+        for j in range(i + 1, len(texts)):
+            a, b = boxes[i], boxes[j]
+            if (min(a.x1, b.x1) - max(a.x0, b.x0) > pad) and (min(a.y1, b.y1) - max(a.y0, b.y0) > pad):
+                out.append((texts[i].get_text(), texts[j].get_text()))
+    return out
+
+
+def legend_outside(ax, **kwargs):
+    """A legend to the right of ``ax``, outside it (never over data): ``loc="upper left"`` anchored at
+    (1.02, 1) in axes coordinates. Keyword arguments go to ``ax.legend``."""
+    kwargs = {"loc": "upper left", "bbox_to_anchor": (1.02, 1.0), "borderaxespad": 0.0, "frameon": False,
+              **kwargs}
+    return ax.legend(**kwargs)
+
+
+def points_under_legend(ax) -> int:
+    """How many of ``ax``'s scattered points lie inside the box of its legend on the drawn figure (0 when
+    the legend is off the data, as :func:`legend_outside` puts it)."""
+    legend = ax.get_legend()
+    if legend is None:
+        return 0
+    ax.figure.canvas.draw()
+    box = legend.get_window_extent(ax.figure.canvas.get_renderer())
+    n = 0
+    for coll in ax.collections:
+        offsets = coll.get_offsets()
+        if len(offsets) == 0:
+            continue
+        pix = coll.get_offset_transform().transform(np.asarray(offsets, dtype=float))
+        n += int(np.sum((pix[:, 0] >= box.x0) & (pix[:, 0] <= box.x1) & (pix[:, 1] >= box.y0) & (pix[:, 1] <= box.y1)))
+    return n
+
+
+def wrap_label(label: str, width: int = WRAP_WIDTH) -> str:
+    """``label`` wrapped at ``width`` characters per line (existing line breaks kept), never cut: joining
+    the lines with spaces gives the label back."""
+    return "\n".join(textwrap.fill(part, width=width, break_long_words=False, break_on_hyphens=False) or part
+                     for part in str(label).split("\n"))
+
+
+# --------------------------------------------------------------------------------------------------
+# the papers' figures
+# --------------------------------------------------------------------------------------------------
+
 def wefat_scatter(table: pd.DataFrame, *, x: str = "property", y: str = "s", label: str = "word",
                   xlabel: str, ylabel: str, title: str, r: float, p: float, annotate: bool = True,
                   dropped: pd.DataFrame | None = None):
     """Caliskan et al. (2017) Figures 1-2: each target word's WEFAT score against its real-world property,
-    with the least-squares line and Pearson's ρ. ``dropped`` rows (e.g. names removed by the
-    name-likeness filter) are drawn as hollow grey markers, not used in the fit."""
-    fig, ax = plt.subplots(figsize=(6.5, 5))
-    ax.scatter(table[x], table[y], s=18, color="#1f77b4", zorder=3)
-    slope, intercept = np.polyfit(table[x], table[y], 1)
-    xs = np.linspace(table[x].min(), table[x].max(), 2)
-    ax.plot(xs, intercept + slope * xs, color="#d62728", lw=1, zorder=2)
+    with the least-squares line (seaborn's ``regplot``, no band) and Pearson's ρ. ``dropped`` rows (e.g. names
+    removed by the name-likeness filter) are drawn as hollow grey markers, not used in the fit. Labels do not
+    overlap (:func:`place_labels`); the legend, if any, sits outside the axes."""
+    fig, ax = plt.subplots(figsize=(7.5, 6))
+    sns.regplot(data=table, x=x, y=y, ci=None, ax=ax, truncate=True,
+                scatter_kws={"s": 18, "color": "#1f77b4", "zorder": 3},
+                line_kws={"color": "#d62728", "lw": 1, "zorder": 2})
+    frames = [table]
     if dropped is not None and len(dropped):
         ax.scatter(dropped[x], dropped[y], s=18, facecolors="none", edgecolors="grey", zorder=3,
                    label="removed by name-likeness filter")
-        ax.legend(loc="lower right", frameon=False)
-    if annotate:
-        frames = [table] + ([dropped] if dropped is not None else [])
-        for frame in frames:
-            for _, row in frame.iterrows():
-                ax.annotate(row[label], (row[x], row[y]), xytext=(2, 2), textcoords="offset points", fontsize=6)
+        legend_outside(ax)
+        frames.append(dropped)
     ax.axhline(0, color="black", lw=0.5)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(f"{title}\nPearson's ρ = {r:.2f}, p = {p:.1e}, n = {len(table)}")
+    if annotate:
+        freeze_limits(ax)        # before the layout, so that it does not move with the data's last digits
     fig.tight_layout()
+    if annotate:
+        both = pd.concat([f[[x, y, label]] for f in frames], ignore_index=True)
+        place_labels(ax, both[x], both[y], both[label], fontsize=6.5)
     return fig
 
 
 def pca_pairs(words_a: Sequence[str], words_b: Sequence[str], vectors_a, vectors_b, *, title: str):
     """Caliskan et al. (2017) Figure 3: the first two principal components of pairs of words that differ
-    only by gender, with a line joining each pair. PCA is fitted on the pair vectors themselves."""
+    only by gender, with a line joining each pair. PCA is fitted on the pair vectors themselves. Labels do not
+    overlap (:func:`place_labels`); the legend sits outside the axes."""
     V = np.vstack([vectors_a, vectors_b]).astype(np.float64)
     centred = V - V.mean(axis=0)
     _, _, vt = np.linalg.svd(centred, full_matrices=False)
@@ -68,45 +212,57 @@ def pca_pairs(words_a: Sequence[str], words_b: Sequence[str], vectors_a, vectors
     comps *= np.sign(comps[np.arange(2), np.abs(comps).argmax(axis=1)])[:, None]
     xy = centred @ comps.T
     n = len(words_a)
-    fig, ax = plt.subplots(figsize=(6, 5))
+    fig, ax = plt.subplots(figsize=(7, 5))
     for i in range(n):
         ax.plot([xy[i, 0], xy[n + i, 0]], [xy[i, 1], xy[n + i, 1]], color="grey", lw=0.8, zorder=1)
     ax.scatter(xy[:n, 0], xy[:n, 1], color="#1f77b4", zorder=2, label="male")
     ax.scatter(xy[n:, 0], xy[n:, 1], color="#d62728", zorder=2, label="female")
-    for i, w in enumerate(list(words_a) + list(words_b)):
-        ax.annotate(w, xy[i], xytext=(3, 2), textcoords="offset points", fontsize=8)
     ax.set_xlabel("principal component 1")
     ax.set_ylabel("principal component 2")
     ax.set_title(title)
-    ax.legend(frameon=False)
+    legend_outside(ax)
+    ax.margins(0.08)
+    freeze_limits(ax)            # before the layout, so that it does not move with the data's last digits
     fig.tight_layout()
+    place_labels(ax, xy[:, 0], xy[:, 1], list(words_a) + list(words_b), fontsize=8)
     return fig
 
 
 def effect_size_comparison(table: pd.DataFrame, *, title: str, ours: str = "effect_size",
                            paper: str = "paper_effect_size", label: str = "test", low: str | None = None,
-                           high: str | None = None):
-    """Paper vs ours: one row per test, the paper's d as an open circle (drawn above ours, so both show) and
-    ours as a filled dot, with our interval [``low``, ``high``] as a bar when those columns are named."""
-    fig, ax = plt.subplots(figsize=(6.5, 0.38 * len(table) + 1.3))
-    y = np.arange(len(table))[::-1]
+                           high: str | None = None, wrap: int = WRAP_WIDTH):
+    """Paper vs ours: one row per test, labelled with its full name wrapped at ``wrap`` characters
+    (:func:`wrap_label`, never cut). In each row the paper's d (open black circle) sits just above ours
+    (filled red dot), so both show even when they agree; our interval [``low``, ``high``] is drawn as a bar
+    through our dot when those columns are named, else a grey line joins the two values. The legend sits outside
+    the axes."""
+    names = [wrap_label(v, wrap) for v in table[label]]
+    lines = np.array([n.count("\n") + 1 for n in names])
+    spacing = np.maximum(1.0, 0.42 * lines + 0.35)          # taller rows for names of several lines
+    centres = np.cumsum(spacing) - spacing / 2
+    y = centres[-1] - centres if len(centres) else centres  # first row at the top
+    off = 0.17                                               # the paper's row above, ours below
+    fig, ax = plt.subplots(figsize=(7.5, 0.34 * float(spacing.sum()) + 1.3))
     values = [table[paper], table[ours]]
     if low is not None and high is not None:
-        ax.hlines(y, table[low], table[high], color="#d62728", lw=1.6, alpha=0.45, zorder=2,
+        ax.hlines(y - off, table[low], table[high], color="#d62728", lw=1.6, alpha=0.45, zorder=2,
                   label="ours, 95% interval")
         values += [table[low], table[high]]
     else:
         for yi, a, b in zip(y, table[paper], table[ours]):
-            ax.plot([a, b], [yi, yi], color="grey", lw=0.6, zorder=2)
-    ax.scatter(table[ours], y, color="#d62728", label="ours", zorder=3, s=16)
-    ax.scatter(table[paper], y, facecolors="none", edgecolors="black", label="paper", zorder=4, s=42, lw=1.1)
+            ax.plot([a, b], [yi + off, yi - off], color="grey", lw=0.6, zorder=2)
+    ax.scatter(table[ours], y - off, color="#d62728", label="ours", zorder=3, s=16)
+    ax.scatter(table[paper], y + off, facecolors="none", edgecolors="black", label="paper", zorder=4, s=36, lw=1.1)
     ax.axvline(0, color="black", lw=0.5)
-    ax.set_yticks(y, table[label])
+    ax.set_yticks(y, names)
+    ax.set_ylim(-float(spacing[-1]) / 2 - 0.1 if len(y) else -1, float(y[0] + spacing[0] / 2 + 0.1) if len(y) else 1)
+    ax.tick_params(axis="y", labelsize=8)
     ax.set_xlabel("effect size d")
     finite = pd.concat(values).astype(float)
     ax.set_xlim(min(-0.2, float(np.nanmin(finite)) - 0.1), max(2.05, float(np.nanmax(finite)) + 0.1))
+    ax.grid(axis="x", color="#e5e5e5", lw=0.5, zorder=0)
     ax.set_title(title)
-    ax.legend(frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    legend_outside(ax)
     fig.tight_layout()
     return fig
 
@@ -134,5 +290,31 @@ def zipf_names(rank, log_prob, kept, labels=None, *, title: str, annotate: int =
                         textcoords="offset points", color="#d62728")
     ax.set_title(title)
     ax.legend(loc="upper right", markerscale=3)
+    fig.tight_layout()
+    return fig
+
+
+def word_scores_swarm(scores: pd.DataFrame, *, title: str, score: str = "s(w,A,B)", group: str = "set",
+                      xlabel: str | None = None):
+    """Each target word's association s(w, A, B) as one dot, a row per target set (seaborn's ``swarmplot``:
+    dots pushed apart, never drawn over each other, no random jitter), with each set's mean as a black bar:
+    the WEAT's effect size is the distance between the two bars in units of the pooled standard deviation.
+    ``scores`` is :func:`wordbias.papers.caliskan2017.word_scores` (or any frame with ``score`` and ``group``
+    columns)."""
+    missing = [c for c in (score, group) if c not in scores.columns]
+    if missing:
+        raise InvalidParameterError(f"word_scores_swarm needs the columns {missing}; the frame has "
+                                    f"{list(scores.columns)}")
+    order = list(dict.fromkeys(scores[group]))
+    fig, ax = plt.subplots(figsize=(7, 1.1 + 0.8 * len(order)))
+    sns.swarmplot(data=scores, x=score, y=group, hue=group, order=order, hue_order=order, legend=False, size=5,
+                  ax=ax, palette=["#1f77b4", "#d62728", "#2ca02c", "#9467bd"][:len(order)])
+    means = scores.groupby(group, sort=False)[score].mean()
+    for i, name in enumerate(order):
+        ax.plot([means[name]] * 2, [i - 0.35, i + 0.35], color="black", lw=2, zorder=5)
+    ax.axvline(0, color="grey", lw=0.6, ls=":")
+    ax.set_xlabel(xlabel or f"{score}: closer to A (right) or to B (left); black bar: the set's mean")
+    ax.set_ylabel("")
+    ax.set_title(title)
     fig.tight_layout()
     return fig

@@ -220,9 +220,16 @@ def _not_found(name: str, exc: Exception) -> ModelUnavailable:
             return ModelUnavailable(f"model {s!r}: the folder {p} holds no config.json; give a folder saved by "
                                     "save_pretrained (config.json, the weights and the tokenizer files)")
     where = _SOURCES.get(label(name), "the Hugging Face hub or a local folder holding config.json and the weights")
-    offline = " (HF_HUB_OFFLINE is set: only local files are looked at)" if os.environ.get("HF_HUB_OFFLINE") else ""
-    return ModelUnavailable(f"model {name!r} is not available on this machine{offline}: {exc.__class__.__name__}: "
-                            f"{str(exc).splitlines()[0] if str(exc) else ''}. Get it from {where}.")
+    first = str(exc).splitlines()[0] if str(exc) else ""
+    if isinstance(exc, OSError) and os.environ.get("HF_HUB_OFFLINE") not in (None, "", "0"):
+        # the usual case offline: one clear line, not transformers' message about connecting to the hub
+        return ModelUnavailable(f"model {name!r} is not on this machine (it is not in the Hugging Face cache, and "
+                                f"HF_HUB_OFFLINE is set, so nothing is downloaded). To get it: {where}.")
+    if isinstance(exc, OSError) and "couldn't connect" in first.lower():
+        return ModelUnavailable(f"model {name!r} is not on this machine (it is not in the Hugging Face cache, and "
+                                f"the Hugging Face hub could not be reached). To get it: {where}.")
+    return ModelUnavailable(f"model {name!r} is not available on this machine: {exc.__class__.__name__}: "
+                            f"{first}. Get it from {where}.")
 
 
 def _load(name: str, kind: str, device: str | None, dtype=None) -> Model:

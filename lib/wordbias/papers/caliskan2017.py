@@ -18,6 +18,7 @@ from scipy import stats as _sps
 
 from wordbias.core import lookup
 from wordbias.core import multiple
+from wordbias.core import tables as _tables
 from wordbias.core.progress import progress_bar
 from wordbias.core.validation import check_int, check_probability
 from wordbias.datasets import stimuli
@@ -27,7 +28,7 @@ from wordbias.measures import sensitivity as _sensitivity
 from wordbias.measures import weat as _weat
 from wordbias.measures import wefat as _wefat
 
-__all__ = ["ALPHA", "N_RESAMPLES", "round_up_to_power_of_ten", "weat_table", "show_table1", "show_wefat", "show_frequency", "word_scores", "replication_notes", "sd_check",
+__all__ = ["ALPHA", "N_RESAMPLES", "round_up_to_power_of_ten", "weat_table", "show_table1", "show_adjusted_p", "show_wefat", "show_frequency", "word_scores", "replication_notes", "sd_check",
            "p_value_table", "show_p_values", "p_value_notes", "wefat_table", "name_filter_table", "figure3_pairs",
            "agreement", "word_sensitivity", "frequency_counts", "frequency_table", "frequency_report",
            "trust_notes", "REFERENCE_EMBEDDING"]
@@ -190,51 +191,65 @@ def wefat_table(embedding, specs: Sequence, *, paper_key: str = "glove", case_fo
 # --------------------------------------------------------------------------------------------------
 
 def _p_text(p) -> str:
-    return "" if pd.isna(p) else f"{p:.1e}"
+    return _tables.p_text(p)
 
 
 def show_table1(table1: pd.DataFrame) -> pd.DataFrame:
-    """:func:`weat_table` for display, narrow enough for a laptop: the paper's d and ours with its 95%
-    interval, the one-sided p (the paper's test) and the two-sided p, Holm's and Benjamini-Hochberg's adjusted
-    p over the table's tests, and the paper's p, indexed by test (every column stays in the CSV)."""
+    """:func:`weat_table` for a student, narrow enough for a laptop (7 columns, indexed by test): what the test
+    compares, the words per target/attribute set, the paper's d and ours with its 95% interval, our one-sided p
+    (the paper's test) and the paper's p, each p on one line (:func:`wordbias.core.tables.p_text`). The
+    two-sided and adjusted p are :func:`show_adjusted_p`; every column, and more, stays in the CSV."""
     out = pd.DataFrame({
-        "test": table1.test,
-        "n": [f"{a}/{b}" for a, b in zip(table1.n_target, table1.n_attribute)],   # words per target/attribute set
-        "paper d": table1.paper_effect_size,
-        "d": table1.effect_size.round(2),
-        "95% interval": [f"[{lo:.2f}, {hi:.2f}]" for lo, hi in zip(table1.effect_size_ci_low,
-                                                                     table1.effect_size_ci_high)],
-        "p": table1.p_value.map(_p_text),
-        "p two-sided": table1.p_two_sided.map(_p_text),
-        "p Holm": table1.p_holm.map(_p_text),
-        "p BH": table1.p_bh.map(_p_text),
-        "paper p": table1.paper_p_text,
-        "p method": table1.p_method,
+        "Test": table1.test,
+        "Compares": table1.title,
+        "Words (target/attribute set)": [f"{a}/{b}" for a, b in zip(table1.n_target, table1.n_attribute)],
+        "d (paper)": table1.paper_effect_size.map(_tables.number_text),
+        "d (ours)": table1.effect_size.map(_tables.number_text),
+        "95% interval of d": _tables.interval_column(table1.effect_size_ci_low, table1.effect_size_ci_high),
+        "p (one-sided)": _tables.p_column(table1.p_value),
+        "p (paper)": table1.paper_p_text.fillna(_tables.MISSING),
     })
-    return out.set_index("test")
+    return out.set_index("Test")
+
+
+def show_adjusted_p(table1: pd.DataFrame) -> pd.DataFrame:
+    """The p-values of :func:`weat_table` for a student: one-sided (the paper's test), two-sided, adjusted for
+    the table's tests by Holm and by Benjamini-Hochberg, and how the one-sided p was computed, indexed by test."""
+    out = pd.DataFrame({
+        "Test": table1.test,
+        "p (one-sided)": _tables.p_column(table1.p_value),
+        "p (two-sided)": _tables.p_column(table1.p_two_sided),
+        "p Holm": _tables.p_column(table1.p_holm),
+        "p Benjamini-Hochberg": _tables.p_column(table1.p_bh),
+        "computed": table1.p_method,
+    })
+    return out.set_index("Test")
 
 
 def show_wefat(summary: pd.DataFrame) -> pd.DataFrame:
-    """:func:`wefat_table` for display: n, the paper's r and ours with its 95% interval, p and the paper's p,
-    Spearman's ρ and the words missing, indexed by test."""
+    """:func:`wefat_table` for a student: n, the paper's r and ours with its 95% interval, p and the paper's p,
+    Spearman's ρ, indexed by test; a column of the words missing from the embedding only when some are."""
     out = pd.DataFrame({
-        "test": summary.test, "n": summary.n, "paper r": summary.paper_r, "r": summary.pearson_r.round(3),
-        "95% interval": [f"[{lo:.2f}, {hi:.2f}]" for lo, hi in zip(summary.pearson_r_ci_low,
-                                                                     summary.pearson_r_ci_high)],
-        "p": summary.p_value.map(_p_text), "paper p": summary.paper_p_text,
-        "Spearman ρ": summary.spearman_r.round(3), "missing": summary.missing})
-    return out.set_index("test")
+        "Test": summary.test, "n": summary.n, "r (paper)": summary.paper_r.map(_tables.number_text),
+        "r (ours)": summary.pearson_r.map(_tables.number_text),
+        "95% interval of r": _tables.interval_column(summary.pearson_r_ci_low, summary.pearson_r_ci_high),
+        "p (ours)": _tables.p_column(summary.p_value), "p (paper)": summary.paper_p_text.fillna(_tables.MISSING),
+        "Spearman ρ": summary.spearman_r.map(_tables.number_text)})
+    missing = summary.missing.fillna("")
+    if (missing != "").any():
+        out["missing words"] = missing
+    return out.set_index("Test")
 
 
 def show_frequency(frequency: pd.DataFrame) -> pd.DataFrame:
     """:func:`frequency_table` for display: the X-vs-Y rank test and the association-frequency correlation."""
     out = pd.DataFrame({
         "test": frequency.test,
-        "ranks X vs Y: p": frequency.mann_whitney_p.map(_p_text),
+        "ranks X vs Y: p": _tables.p_column(frequency.mann_whitney_p),
         "rank-biserial r": frequency.rank_biserial.round(2),
         "differ in frequency": frequency.frequency_flag.map({True: "yes", False: "no"}),
         "Spearman ρ (s, log rank)": frequency.spearman_rho.round(2),
-        "ρ's p": frequency.spearman_p.map(_p_text),
+        "ρ's p": _tables.p_column(frequency.spearman_p),
         "no rank": frequency.no_rank})
     return out.set_index("test")
 
@@ -292,11 +307,20 @@ def p_value_table(table1: pd.DataFrame) -> pd.DataFrame:
 
 
 def show_p_values(pv: pd.DataFrame) -> pd.DataFrame:
-    """:func:`p_value_table` for display: p-values as text in scientific notation, indexed by test."""
-    pv = pv.copy()
-    for c in P_COLUMNS:
-        pv[c] = pv[c].map(lambda p: "" if pd.isna(p) else f"{p:.2e}")
-    return pv.rename(columns={"mc_vs_exact_binomial_p": "mc_vs_exact"}).set_index("test")
+    """:func:`p_value_table` for a student, indexed by test: the paper's p, ours exactly, by Monte Carlo and by
+    the normal approximation, that approximation rounded up to a power of ten, and whether the paper's p is that
+    rounded value. The Monte Carlo standard error, its agreement with the exact p and whether the paper's bound
+    holds are summarised by :func:`p_value_notes` (and are in :func:`p_value_table`)."""
+    out = pd.DataFrame({
+        "Test": pv.test,
+        "p (paper)": pv.paper_p_text.fillna(_tables.MISSING),
+        "exact": _tables.p_column(pv.p_exact),
+        "Monte Carlo": _tables.p_column(pv.p_monte_carlo),
+        "normal approx.": _tables.p_column(pv.p_normal),
+        "normal, rounded up": _tables.p_column(pv.p_normal_rounded),
+        "paper = rounded normal?": _tables.yes_no(pv.paper_bound_matches_normal),
+    })
+    return out.set_index("Test")
 
 
 def p_value_notes(table1: pd.DataFrame, n_permutations: int) -> str:
@@ -315,6 +339,8 @@ def p_value_notes(table1: pd.DataFrame, n_permutations: int) -> str:
         lines.append(f"normal approximation / exact p: {ratio.min():.2g} to {ratio.max():.3g}")
     lines.append(f"paper's p equals the normal p rounded up to a power of ten in "
                  f"{int(pv.paper_bound_matches_normal.sum())} of {len(pv)} tests")
+    lines.append(f"the paper's p is an upper bound of ours (exact, else Monte Carlo) in "
+                 f"{int(pv.paper_bound_holds_exact_or_mc.sum())} of {len(pv)} tests")
     return "\n".join(lines)
 
 

@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from wordbias.core import figures as plots
+from wordbias.core import tables as _tables
 from wordbias.core import multiple, paths
 from wordbias.core.errors import InvalidParameterError
 from wordbias.core.permutation import ALTERNATIVES
@@ -145,6 +146,10 @@ def load_models(mlm_model: str, encoder_model: str, fallback_encoder: str) -> Mo
     missing masked LM stays None (its sections say why)."""
     status: dict[str, str | None] = {}
     masked_lm, status["masked LM"] = try_load(mlm.load_mlm, mlm_model)
+    if masked_lm is None:
+        status["masked LM"] += (" Without a masked LM, the log-probability column of Table 3 and Table 5 stay empty "
+                                "and the GAP topic scores use the encoder's cosine stand-in; to run them, pass "
+                                "`-p mlm_model <hub id or folder>` once the model is on this machine.")
     encoder, status["encoder"] = try_load(contextual.load_encoder, encoder_model)
     if encoder is None:
         encoder, status["fallback encoder"] = try_load(contextual.load_encoder, fallback_encoder)
@@ -483,6 +488,38 @@ def table3_shown(t3: pd.DataFrame) -> pd.DataFrame:
         if column in t3.columns:
             out[shown] = p_text(t3[column])
     return out
+
+
+def table3_student(t3: pd.DataFrame) -> pd.DataFrame:
+    """Table 3 for a student (6 columns, indexed by category and method): the model behind the number, the
+    paper's d and ours ("*" where p < 0.01, the paper's asterisk), our 95% interval of d, the one-sided p and the
+    Holm-adjusted p, each p on one line (:func:`wordbias.core.tables.p_text`; "-" where a method had no model).
+    The two-sided and Benjamini-Hochberg p, the p method and the notes are :func:`table3_details`."""
+    shown = t3.assign(d_paper=[f"{d:.3f}{'*' if s else ''}" for d, s in zip(t3.paper_effect_size,
+                                                                            t3.paper_significant)],
+                      d_ours=[(_tables.MISSING if pd.isna(d) else f"{d:.3f}{'*' if s else ''}")
+                              for d, s in zip(t3.effect_size, t3.significant)])
+    out = pd.DataFrame({
+        "Category": t3.category, "Method": t3.method.str.split(" (", regex=False).str[0],
+        "Model": t3.model, "d (paper)": shown.d_paper, "d (ours)": shown.d_ours,
+        "95% interval of d": (_tables.interval_column(t3.effect_size_ci_low, t3.effect_size_ci_high)
+                              if "effect_size_ci_low" in t3 else _tables.MISSING),
+        "p (one-sided)": _tables.p_column(t3.p_value),
+        "p Holm": _tables.p_column(t3.p_holm) if "p_holm" in t3 else _tables.MISSING,
+    })
+    return out.set_index(["Category", "Method"])
+
+
+def table3_details(t3: pd.DataFrame) -> pd.DataFrame:
+    """The rest of Table 3 for display, indexed as :func:`table3_student`: the two-sided and Benjamini-Hochberg
+    p, how p was computed, the words used and the note (why a value is missing, words the embedding lacks)."""
+    out = pd.DataFrame({
+        "Category": t3.category, "Method": t3.method.str.split(" (", regex=False).str[0],
+        "p (two-sided)": _tables.p_column(t3.p_two_sided) if "p_two_sided" in t3 else _tables.MISSING,
+        "p Benjamini-Hochberg": _tables.p_column(t3.p_bh) if "p_bh" in t3 else _tables.MISSING,
+        "p computed": t3.p_method.fillna(_tables.MISSING),
+        "words": t3.n.fillna(_tables.MISSING), "note": t3.note.fillna("")})
+    return out.set_index(["Category", "Method"])
 
 
 def table3_figure(t3: pd.DataFrame, *, title: str):
@@ -936,12 +973,15 @@ def table5_extremes(scores: Mapping[str, np.ndarray], n: int = 5) -> pd.DataFram
 
 
 def table5_figure(scores: Mapping[str, np.ndarray]):
-    """A histogram of the bias scores of each Table 5 set, titled with the share above 0."""
+    """A histogram of the bias scores of each Table 5 set (seaborn's ``histplot``, 30 bins), titled with the share
+    above 0."""
     import matplotlib.pyplot as plt
+    import seaborn as sns
 
     fig, axes = plt.subplots(1, len(scores), figsize=(3 * len(scores), 2.6), sharey=False)
     for ax, (key, sc) in zip(np.atleast_1d(axes), scores.items()):
-        ax.hist(sc, bins=30, color="#4c72b0")
+        sns.histplot(x=np.asarray(sc, dtype=float), bins=30, color="#4c72b0", alpha=1.0, ax=ax)
+        ax.set_ylabel("attributes")
         ax.axvline(0, color="black", lw=0.6)
         ax.set_title(f"{key} ({100 * np.mean(sc > 0):.1f}% > 0)")
         ax.set_xlabel("bias score he − she")

@@ -28,7 +28,9 @@ from gensim.models import KeyedVectors
 from scipy import stats
 
 from wordbias import embeddings
+from wordbias.core import figures as plots
 from wordbias.core import lookup, multiple
+from wordbias.core import tables as _tables
 from wordbias.core.errors import InvalidParameterError
 from wordbias.core.permutation import ALTERNATIVES, MAX_SECONDS, check_cost
 from wordbias.core.validation import check_bool, check_int, check_option, check_seed
@@ -50,6 +52,8 @@ __all__ = [
     "table1",
     "reported_table1",
     "show_table1",
+    "show_adjusted_p",
+    "show_reported",
     "figure1",
     "figure2",
     "direct_bias_table",
@@ -447,61 +451,114 @@ def reported_table1() -> pd.DataFrame:
     return rep.rename(columns={"ci": "p_ci"})
 
 
+def _index(table: pd.DataFrame, out: pd.DataFrame) -> pd.DataFrame:
+    """Index ``out`` by attribute set, and by embedding first when ``table`` has more than one."""
+    out.insert(0, "Attributes", list(table.attributes))
+    if table.embedding.nunique() > 1:
+        out.insert(0, "Embedding", list(table.embedding))
+        return out.set_index(["Embedding", "Attributes"])
+    return out.set_index("Attributes")
+
+
 def show_table1(table: pd.DataFrame) -> pd.DataFrame:
-    """:attr:`Table1.table` for display: each interval as one text column (``bias_ci``, ``p_ci``), numbers
-    rounded to 4 decimals, without ``p_family`` (one name for the whole table: print it under the table)."""
-    shown = table.copy()
-    for name in ("bias", "p"):
-        shown[f"{name}_ci"] = [f"({lo:.4f}, {hi:.4f})" for lo, hi in zip(table[f"{name}_ci_low"],
-                                                                         table[f"{name}_ci_high"])]
-    cols = ["embedding", "attributes", "n_A1", "n_A2", "bias", "bias_ci", "angle", "p", "p_ci", "p_two_sided",
-            "p_holm", "p_bh"]
-    return shown[cols].round(4)
+    """:attr:`Table1.table` for a student (6 columns, indexed by attribute set, and embedding when there are
+    several): the words per attribute set, the bias cos(r, s) with its 95% bootstrap interval (over the words:
+    how far the bias moves with other lists), the angle, the one-sided p and the report's 95% interval on p
+    (Appendix A: the Monte Carlo precision of p only, not an interval on the bias). Adjusted p:
+    :func:`show_adjusted_p`; every column stays in the CSV."""
+    out = pd.DataFrame({
+        "Words (A1/A2)": [f"{a}/{b}" for a, b in zip(table.n_A1, table.n_A2)],
+        "Bias cos(r, s)": table.bias.map(lambda v: _tables.number_text(v, 3)),
+        "95% interval of the bias": _tables.interval_column(table.bias_ci_low, table.bias_ci_high),
+        "Angle": [f"{a:.1f}°" for a in table.angle],
+        "p (one-sided)": _tables.p_column(table.p),
+        "95% interval of p (Monte Carlo)": [f"[{_tables.small_number_text(lo)}, {_tables.small_number_text(hi)}]"
+                                            for lo, hi in zip(table.p_ci_low, table.p_ci_high)],
+    })
+    return _index(table, out)
+
+
+def show_adjusted_p(table: pd.DataFrame) -> pd.DataFrame:
+    """The p-values of :attr:`Table1.table` for a student: one-sided (the report's test), two-sided, and the
+    one-sided p adjusted over the table's tests by Holm and by Benjamini-Hochberg."""
+    out = pd.DataFrame({
+        "p (one-sided)": _tables.p_column(table.p),
+        "p (two-sided)": _tables.p_column(table.p_two_sided),
+        "p Holm": _tables.p_column(table.p_holm),
+        "p Benjamini-Hochberg": _tables.p_column(table.p_bh),
+    })
+    return _index(table, out)
+
+
+def show_reported(reported: pd.DataFrame) -> pd.DataFrame:
+    """:func:`reported_table1` for a student: for each model and attribute set, the report's bias, its angle
+    (computed here), p and its 95% interval on p (Appendix A; Monte Carlo precision only)."""
+    out = pd.DataFrame({
+        "Model": reported.model, "Attributes": reported.attributes,
+        "Bias cos(r, s)": reported.bias.map(lambda v: _tables.number_text(v, 3)),
+        "Angle": [f"{a:.1f}°" for a in reported.angle],
+        "p (one-sided)": _tables.p_column(reported.p),
+        "95% interval of p (Monte Carlo)": reported.p_ci.str.replace("(", "[", regex=False).str.replace(
+            ")", "]", regex=False)})
+    return out.set_index(["Model", "Attributes"])
 
 
 # --------------------------------------------------------------------------------------------------
 # Figures 1 and 2, the direct bias, what differs
 # --------------------------------------------------------------------------------------------------
 
-def _panel(ax, result: Table1, label: str, kind: str, seed: int) -> None:
-    """One panel: each target word at its projection on the racial direction, with a seeded jitter."""
+def _panel(ax, result: Table1, label: str, kind: str, seed: int) -> tuple[np.ndarray, np.ndarray, list, list]:
+    """One panel: each target word at its projection on the racial direction, with a seeded jitter. Returns the
+    points and their words and colours, to be labelled once the figure's layout is final."""
     words, p1, p2 = result.projections[label, kind]
     rng = np.random.default_rng(seed)
     sets = ((words[0], p1, "tab:blue", "positive (T1)"), (words[1], p2, "tab:red", "negative (T2)"))
-    for ws, ps, colour, name in sets:
+    xs, ys, ws, colours = [], [], [], []
+    for w, ps, colour, name in sets:
         y = rng.uniform(0, 1, len(ps))
         ax.scatter(ps, y, s=12, color=colour, label=name)
-        for w, x_, y_ in zip(ws, ps, y):
-            ax.annotate(w, (x_, y_), fontsize=7, color=colour, xytext=(2, 2), textcoords="offset points")
+        xs.append(np.asarray(ps, dtype=float))
+        ys.append(y)
+        ws += list(w)
+        colours += [colour] * len(ps)
     ax.axvline(0, ls=":", color="k")
     ax.set_yticks([])
+    ax.set_ylim(-0.08, 1.08)
+    ax.margins(x=0.06)
     ax.set_title(f"{label}: {kind}", fontsize=9)
     ax.set_xlabel("projection on the racial direction (white →)")
+    return np.concatenate(xs), np.concatenate(ys), ws, colours
+
+
+def _panels(result: Table1, layout: list[list[tuple[str, str]]], title: str, seed: int):
+    """Figures 1-2: one panel per (embedding label, attribute kind) of ``layout`` (rows of panels), the legend
+    outside the top right panel, the words labelled without overlaps (:func:`wordbias.core.figures.place_labels`)."""
+    n_rows, n_cols = len(layout), max(len(row) for row in layout)
+    fig, axes = plt.subplots(n_rows, n_cols, figsize=(6.5 * n_cols + 1.2, 3.8 * n_rows), squeeze=False)
+    points = []
+    for row_axes, row in zip(axes, layout):
+        for ax, (label, kind) in zip(row_axes, row):
+            points.append((ax, _panel(ax, result, label, kind, seed)))
+    plots.legend_outside(axes[0][-1], fontsize=7)
+    fig.suptitle(title)
+    for ax, _ in points:
+        plots.freeze_limits(ax)  # before the layout, so that it does not move with the data's last digits
+    fig.tight_layout()
+    for ax, (xs, ys, ws, colours) in points:
+        plots.place_labels(ax, xs, ys, ws, colors=colours, fontsize=7)
+    return fig
 
 
 def figure1(result: Table1, seed: int = 0):
     """Figure 1: the target words on the implicit racial direction, one panel per embedding."""
-    labels = result.labels
-    fig, axes = plt.subplots(1, len(labels), figsize=(6 * len(labels), 3.5), squeeze=False)
-    for ax, label in zip(axes[0], labels):
-        _panel(ax, result, label, "implicit", seed)
-    axes[0][0].legend(fontsize=7, loc="lower left")
-    fig.suptitle("Figure 1: target words on the implicit racial direction")
-    fig.tight_layout()
-    return fig
+    return _panels(result, [[(label, "implicit") for label in result.labels]],
+                   "Figure 1: target words on the implicit racial direction", seed)
 
 
 def figure2(result: Table1, seed: int = 0):
     """Figure 2: the target words on the explicit and stereotypical racial directions, a row per embedding."""
-    labels = result.labels
-    fig, axes = plt.subplots(len(labels), 2, figsize=(12, 3.5 * len(labels)), squeeze=False)
-    for row, label in zip(axes, labels):
-        for ax, kind in zip(row, ["explicit", "stereotypical"]):
-            _panel(ax, result, label, kind, seed)
-    axes[0][0].legend(fontsize=7, loc="lower left")
-    fig.suptitle("Figure 2: target words on the explicit and stereotypical racial directions")
-    fig.tight_layout()
-    return fig
+    return _panels(result, [[(label, kind) for kind in ("explicit", "stereotypical")] for label in result.labels],
+                   "Figure 2: target words on the explicit and stereotypical racial directions", seed)
 
 
 def direct_bias_table(kvs: Mapping[str, KeyedVectors]) -> pd.DataFrame:

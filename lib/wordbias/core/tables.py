@@ -1,0 +1,100 @@
+"""Student-facing views of the papers' tables: few columns, plain names, numbers that fit on one line.
+
+The full tables stay in the CSVs the notebooks write; these functions only format what a notebook displays
+(:func:`p_text` for p-values, :func:`interval_text` for intervals, :func:`number_text` for estimates)."""
+
+from __future__ import annotations
+
+import math
+from typing import Iterable
+
+import numpy as np
+import pandas as pd
+
+from wordbias.core.errors import InvalidParameterError
+
+__all__ = ["MISSING", "p_text", "number_text", "interval_text", "p_column", "interval_column", "yes_no", "small_number_text"]
+
+#: what a cell shows when there is no value (a method without a model, a p not computed)
+MISSING = "-"
+#: below this a p-value is shown in scientific notation with two significant digits
+SCIENTIFIC_BELOW = 1e-3
+
+
+def _missing(value) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value)) or (
+        not isinstance(value, str) and pd.isna(value))
+
+
+def p_text(p) -> str:
+    """A p-value as short text that fits one line: three significant digits from 0.001 up (``0.0157``,
+    ``0.359``, ``1``), two in scientific notation below (``1.5e-09``), ``0`` for 0 and :data:`MISSING` where
+    there is none.
+
+    Examples
+    --------
+    >>> [p_text(p) for p in (1.46e-9, 0.015678, 0.35917, 1.0, 0.001, 0.0, float("nan"))]
+    ['1.5e-09', '0.0157', '0.359', '1', '0.001', '0', '-']
+    """
+    if _missing(p):
+        return MISSING
+    if not 0 <= float(p) <= 1:
+        raise InvalidParameterError(f"a p-value must lie in [0, 1], not {p}")
+    return small_number_text(p)
+
+
+def small_number_text(value) -> str:
+    """A number formatted as :func:`p_text` formats p-values, of any sign: for the ends of an interval on p,
+    which Appendix A's Wald interval does not clip to [0, 1].
+
+    Examples
+    --------
+    >>> small_number_text(-0.00012), small_number_text(0.0536), small_number_text(0)
+    ('-1.2e-04', '0.0536', '0')
+    """
+    if _missing(value):
+        return MISSING
+    v = float(value)
+    if v == 0:
+        return "0"
+    if abs(v) < SCIENTIFIC_BELOW:
+        return f"{v:.1e}"
+    return f"{v:.3g}"
+
+
+def number_text(value, decimals: int = 2) -> str:
+    """An estimate rounded to ``decimals`` places (``1.50``, ``-0.08``), :data:`MISSING` where there is none."""
+    if _missing(value):
+        return MISSING
+    return f"{float(value):.{decimals}f}"
+
+
+def interval_text(low, high, decimals: int = 2) -> str:
+    """An interval as ``[low, high]`` rounded to ``decimals`` places, :data:`MISSING` if either end is missing.
+
+    Examples
+    --------
+    >>> interval_text(1.0931, 1.7544), interval_text(-0.0812, 1.74), interval_text(None, 1)
+    ('[1.09, 1.75]', '[-0.08, 1.74]', '-')
+    """
+    if _missing(low) or _missing(high):
+        return MISSING
+    return f"[{float(low):.{decimals}f}, {float(high):.{decimals}f}]"
+
+
+def p_column(values: Iterable) -> list[str]:
+    """:func:`p_text` of each value."""
+    return [p_text(p) for p in values]
+
+
+def interval_column(lows: Iterable, highs: Iterable, decimals: int = 2) -> list[str]:
+    """:func:`interval_text` of each pair; the two columns must have the same length."""
+    lows, highs = list(lows), list(highs)
+    if len(lows) != len(highs):
+        raise InvalidParameterError(f"{len(lows)} lower and {len(highs)} upper ends of intervals")
+    return [interval_text(lo, hi, decimals) for lo, hi in zip(lows, highs)]
+
+
+def yes_no(values: Iterable) -> list[str]:
+    """``"yes"``/``"no"`` for true/false values, :data:`MISSING` where there is none."""
+    return [MISSING if _missing(v) else ("yes" if bool(v) else "no") for v in np.asarray(list(values), dtype=object)]
