@@ -230,6 +230,8 @@ def nav_html(page: dict, pages: list[dict], bottom: bool = False) -> str:
         first_lesson = next((p for p in pages if p["kind"] == "lesson"), None)
         if first_lesson:
             parts.append(f'<a href="{first_lesson["out"]}">start the lessons &rarr;</a>')
+    for label, url in page.get("launch", ()):  # run the student version elsewhere (a repository is configured)
+        parts.append(f'<a class="wb-launch" href="{esc(url)}">{esc(label)}</a>')
     guide = next((p for p in pages if p["kind"] == "guide"), None)
     if guide and guide is not page:
         parts.append(f'<a href="{guide["out"]}">teacher\'s guide</a>')
@@ -481,11 +483,39 @@ def prepare_out_dir(out: Path) -> None:
     out.mkdir(parents=True)
 
 
-def build(out: Path, manifest_path: Path, root: Path) -> dict:
-    """Build the site into ``out``; returns the page list written to ``site.json``."""
+REPOSITORY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9][A-Za-z0-9_.-]*$")
+
+
+def launch_links(student_path: str, repository: str, branch: str = "main") -> list[tuple[str, str]]:
+    """"Open in Colab" and "Binder" links to a lesson's student version in the GitHub ``repository``
+    (``owner/name``) at ``branch``: Colab opens the notebook from GitHub; Binder builds ``binder/`` (the light
+    environment, no torch) and opens it in JupyterLab.
+
+    >>> [url for _, url in launch_links("notebooks/lessons/student/01_a.ipynb", "me/wordbias")]  # doctest: +NORMALIZE_WHITESPACE
+    ['https://colab.research.google.com/github/me/wordbias/blob/main/notebooks/lessons/student/01_a.ipynb',
+     'https://mybinder.org/v2/gh/me/wordbias/main?labpath=notebooks%2Flessons%2Fstudent%2F01_a.ipynb']
+    """
+    if not REPOSITORY.match(repository):
+        raise SiteError(f"repository must be a GitHub 'owner/name', not {repository!r}")
+    from urllib.parse import quote
+
+    return [("open in Colab", f"https://colab.research.google.com/github/{repository}/blob/{branch}/{student_path}"),
+            ("open in Binder", f"https://mybinder.org/v2/gh/{repository}/{branch}?labpath={quote(student_path, safe='')}")]
+
+
+def build(out: Path, manifest_path: Path, root: Path, *, repository: str | None = None,
+          branch: str = "main") -> dict:
+    """Build the site into ``out``; returns the page list written to ``site.json``. With ``repository`` (or the
+    manifest's ``repository``), each lesson page links to its student version on Colab and Binder."""
     manifest = load_manifest(manifest_path)
     root = root.resolve()
     pages = plan_pages(root, manifest)
+    repository = repository or manifest.get("repository")
+    if repository:
+        for page in pages:
+            if page["kind"] == "lesson":
+                student = (page["source"].parent / "student" / page["source"].name).relative_to(root)
+                page["launch"] = launch_links(student.as_posix(), repository, branch)
     prepare_out_dir(out)
     mathjax_bytes = copy_mathjax(out / "assets" / "mathjax")
     shutil.copyfile(ASSETS / "site.css", out / "assets" / "site.css")
@@ -570,10 +600,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("out", nargs="?", default="build/site", help="output folder (default build/site)")
     parser.add_argument("--manifest", default=str(ASSETS / "site.yaml"), help="site manifest (YAML)")
     parser.add_argument("--root", default=str(ROOT), help="repository root the manifest's paths are relative to")
+    parser.add_argument("--repository", default=None, metavar="OWNER/NAME",
+                        help="the project's GitHub repository: adds 'open in Colab' and 'open in Binder' links to "
+                             "each lesson's student version (default: the manifest's 'repository', else none)")
+    parser.add_argument("--branch", default="main", help="the branch those links open (default main)")
     args = parser.parse_args(argv)
     out = Path(args.out)
     try:
-        listing = build(out, Path(args.manifest), Path(args.root))
+        listing = build(out, Path(args.manifest), Path(args.root), repository=args.repository, branch=args.branch)
     except SiteError as err:
         print(f"build_site: error: {err}", file=sys.stderr)
         return 2

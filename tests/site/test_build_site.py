@@ -314,3 +314,16 @@ def test_the_real_manifest_names_existing_paper_notebooks():
     for paper in manifest["papers"]:
         assert (root / paper["file"]).is_file(), paper["file"]
         assert paper.get("title") and paper.get("label"), paper["file"]
+
+
+def test_lesson_pages_link_to_colab_and_binder_when_a_repository_is_set(site, tmp_path):
+    assert "colab.research.google.com" not in _read(site, "01-vectors.html")  # none configured: no links
+    out = tmp_path / "site"
+    build_site.build(out, site["manifest"], site["root"], repository="someone/wordbias", branch="dev")
+    page = (out / "01-vectors.html").read_text(encoding="utf-8")
+    student = "notebooks/lessons/student/01-vectors.ipynb"
+    assert f'href="https://colab.research.google.com/github/someone/wordbias/blob/dev/{student}"' in page
+    assert 'href="https://mybinder.org/v2/gh/someone/wordbias/dev?labpath=notebooks%2Flessons%2Fstudent%2F01-vectors.ipynb"' in page
+    assert "colab.research.google.com" not in (out / "paper.html").read_text(encoding="utf-8")
+    with pytest.raises(build_site.SiteError, match="owner/name"):
+        build_site.build(tmp_path / "bad", site["manifest"], site["root"], repository="not a repo")

@@ -96,13 +96,14 @@ def ube_associations(kind: str = "first", *, top: int = 5, embedding: str = "glo
     grid = read_results("swinger2019", f"{_kind(kind)}_top12.csv", embedding).head(top)
     groups = ube_groups(kind, embedding)
     rows = []
+    label = grid.columns[0]  # "category" or, since the categories are named, "category: most central words"
     for _, row in grid.iterrows():
         for group in grid.columns[1:]:
             words = row[group]
             if isinstance(words, str) and words:
                 g = groups.loc[group]
                 about = (f"{g['% female']}% female, " if "% female" in groups else "") + g["largest share"]
-                rows.append({"category": row["category"], "group": group,
+                rows.append({"category": row[label], "group": group,
                              "group's names (first 3)": ", ".join(g["illustrative names"].split(", ")[:3]),
                              "group (a posteriori)": about, "words": _censor.censor(words, enabled=censored)})
     return pd.DataFrame(rows)
