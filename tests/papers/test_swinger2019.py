@@ -771,3 +771,29 @@ def test_case_source_is_a_notebook_parameter_passed_to_run(ordered):
     assert swinger2019.case_tag(None) == "no_case_rule"
     _, res, _ = ordered
     assert "Appendix C.4 on the embedding's case" in swinger2019.describe_run(res)
+
+
+def test_zipf_names_labels_do_not_overlap_and_survive_tiny_changes():
+    """Figure 1's labels on its log-scaled x axis: a crowded cluster of removed names gets labels that do not
+    overlap, the legend covers no point, and log-probabilities moved by 1e-9 (another CPU's last digits) give the
+    same label positions (the placement rounds in the axis' own, logarithmic, coordinates)."""
+    rng = np.random.default_rng(1)
+    rank = np.r_[np.arange(16, 40, 2), np.arange(100, 4000, 13)].astype(float)
+    log_prob = -rng.uniform(9, 12.5, size=len(rank))
+    kept = np.ones(len(rank), dtype=bool)
+    kept[:12] = False  # twelve removed names crowded at small ranks, as in GloVe 6B's Figure 1
+    labels = [f"Name{k}" for k in range(len(rank))]
+
+    def positions(lp):
+        fig = figures.zipf_names(rank, lp, kept, labels, title="t", annotate=12)
+        try:
+            ax = fig.axes[0]
+            assert figures.overlapping_labels(ax.texts) == []
+            assert figures.points_under_legend(ax) == 0
+            return [t.get_position() for t in ax.texts]
+        finally:
+            plt.close(fig)
+
+    base = positions(log_prob)
+    assert len(base) == 12
+    assert positions(log_prob + 1e-9) == base

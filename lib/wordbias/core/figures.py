@@ -67,14 +67,27 @@ def _rounded(values, step: float) -> np.ndarray:
 def freeze_limits(ax, digits: int = LABEL_DIGITS) -> tuple[float, float]:
     """Set ``ax``'s current x and y limits, rounded to ``digits`` significant digits of their span
     (:func:`label_grid`), so that the data-to-pixel transform no longer moves with the last digits of the data;
-    return the two rounding steps (x, y)."""
+    return the two rounding steps (x, y). On a log-scaled axis the span, the step and the rounding are those
+    of the base-10 logarithms (the axis' own coordinates)."""
     steps = []
-    for get, set_ in ((ax.get_xlim, ax.set_xlim), (ax.get_ylim, ax.set_ylim)):
+    for get, set_, scale in ((ax.get_xlim, ax.set_xlim, ax.get_xscale()), (ax.get_ylim, ax.set_ylim, ax.get_yscale())):
         lo, hi = get()
+        log = scale == "log"
+        if log:
+            lo, hi = math.log10(lo), math.log10(hi)
         step = label_grid(lo, hi, digits)
-        set_(*(float(v) for v in _rounded([lo, hi], step)))
+        limits = _rounded([lo, hi], step)
+        set_(*(float(10.0 ** v if log else v) for v in limits))
         steps.append(step)
     return steps[0], steps[1]
+
+
+def _rounded_on(ax, axis: str, values, step: float) -> np.ndarray:
+    """``values`` rounded to ``step`` in the coordinates of ``ax``'s ``axis`` ("x" or "y"): the base-10
+    logarithm on a log scale, the values themselves otherwise."""
+    if (ax.get_xscale() if axis == "x" else ax.get_yscale()) == "log":
+        return 10.0 ** _rounded(np.log10(np.asarray(values, dtype=np.float64)), step)
+    return _rounded(values, step)
 
 
 def place_labels(ax, x, y, labels: Sequence[str], *, colors=None, fontsize: float = 7,
@@ -108,7 +121,7 @@ def place_labels(ax, x, y, labels: Sequence[str], *, colors=None, fontsize: floa
     if not labels:
         return []
     step_x, step_y = freeze_limits(ax, digits)
-    xr, yr = _rounded(x, step_x), _rounded(y, step_y)
+    xr, yr = _rounded_on(ax, "x", x, step_x), _rounded_on(ax, "y", y, step_y)
     texts = [ax.text(a, b, w, fontsize=fontsize, color=c) for a, b, w, c in zip(xr, yr, labels, colors)]
     adjust_text(texts, x=xr, y=yr, ax=ax, iter_lim=iterations, time_lim=None, expand=(1.15, 1.45),
                 min_arrow_len=8, arrowprops=dict(arrowstyle="-", color="#888888", lw=0.5, shrinkA=1, shrinkB=2))
@@ -275,7 +288,7 @@ def zipf_names(rank, log_prob, kept, labels=None, *, title: str, annotate: int =
     rank = np.asarray(rank)
     log_prob = np.asarray(log_prob)
     kept = np.asarray(kept, dtype=bool)
-    fig, ax = plt.subplots(figsize=(6.5, 4.5))
+    fig, ax = plt.subplots(figsize=(8.2, 4.5))
     ax.scatter(rank[kept], log_prob[kept], s=4, color="#ff7f0e", alpha=0.6, label=f"kept ({kept.sum()})",
                rasterized=True)
     ax.scatter(rank[~kept], log_prob[~kept], s=6, color="#1f77b4", alpha=0.8,
@@ -283,14 +296,14 @@ def zipf_names(rank, log_prob, kept, labels=None, *, title: str, annotate: int =
     ax.set_xscale("log")
     ax.set_xlabel("index in the embedding's vocabulary (frequency order)")
     ax.set_ylabel("log probability in the name data")
-    if labels is not None and annotate:
-        removed = np.flatnonzero(~kept)
-        for k in removed[np.argsort(rank[removed], kind="stable")][:annotate]:
-            ax.annotate(str(labels[k]), (rank[k], log_prob[k]), fontsize=7, xytext=(3, 2),
-                        textcoords="offset points", color="#d62728")
     ax.set_title(title)
-    ax.legend(loc="upper right", markerscale=3)
+    legend_outside(ax, markerscale=3)
+    freeze_limits(ax)
     fig.tight_layout()
+    if labels is not None and annotate:  # last: place_labels works in pixels of the final layout
+        removed = np.flatnonzero(~kept)
+        first = removed[np.argsort(rank[removed], kind="stable")][:annotate]
+        place_labels(ax, rank[first], log_prob[first], [str(labels[k]) for k in first], colors="#d62728")
     return fig
 
 
