@@ -103,17 +103,24 @@ def student_source(source: str, where: str = "cell") -> str:
     return "\n".join(out)
 
 
+#: the kernel the student versions ask for: Jupyter's default Python kernel, present in every environment
+STUDENT_KERNEL = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
+
+
 def _has_markers(source: str) -> bool:
     return any(_MARKER.match(line) for line in source.split("\n"))
 
 
 def student_notebook(nb: dict, name: str = "notebook") -> dict:
     """The student version of a notebook (nbformat 4 as a dict): solutions replaced in code cells, every
-    output and execution count cleared, papermill's metadata dropped. A code cell with markers must carry the
-    ``solution`` tag and a cell with the tag must have markers; markers in a markdown cell are refused (the
-    lessons keep written answers in code cells, as strings)."""
+    output and execution count cleared, papermill's metadata dropped, and the kernel set to the generic
+    :data:`STUDENT_KERNEL` (``python3``: the kernel of whatever environment Jupyter, Binder or Colab runs in,
+    where the sources name the ``wordbias`` kernel that ``make env`` registers). A code cell with markers must
+    carry the ``solution`` tag and a cell with the tag must have markers; markers in a markdown cell are refused
+    (the lessons keep written answers in code cells, as strings)."""
     nb = copy.deepcopy(nb)
     nb.get("metadata", {}).pop("papermill", None)
+    nb.setdefault("metadata", {})["kernelspec"] = dict(STUDENT_KERNEL)
     for index, cell in enumerate(nb.get("cells", [])):
         where = f"{name}, cell {index}"
         source = "".join(cell.get("source", ""))
