@@ -35,8 +35,24 @@ def test_clean_removes_timestamps_and_merges_streams():
     assert out["cells"][0]["outputs"] == [_stream("stderr", "a\n", "b\n")]
 
 
+def test_widget_ids_become_positions_and_the_saved_state_goes():
+    """Two runs of a widget cell differ only in the kernel's random model id: cleaned, they are identical."""
+    def run(model_id):
+        view = {"model_id": model_id, "version_major": 2, "version_minor": 0}
+        return {"metadata": {"widgets": {"application/vnd.jupyter.widget-state+json": {"state": {model_id: {}}}}},
+                "cells": [{"cell_type": "markdown", "metadata": {}, "source": "x"},
+                          {"cell_type": "code", "metadata": {}, "outputs": [
+                              _stream("stdout", "a\n"),
+                              {"output_type": "display_data", "metadata": {},
+                               "data": {notebooks.WIDGET_VIEW: view, "text/plain": "VBox()"}}]}]}
+    a, b = notebooks.clean(run("485422017549474d9cc3209207d46688")), notebooks.clean(run("0f1e2d3c"))
+    assert a == b and "widgets" not in a["metadata"]
+    assert a["cells"][1]["outputs"][1]["data"][notebooks.WIDGET_VIEW]["model_id"] == "cell1-output1"
+    assert a["cells"][1]["outputs"][1]["data"]["text/plain"] == "VBox()"
+
+
 def test_committed_notebooks_are_clean():
-    for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
+    for path in sorted((ROOT / "notebooks").glob("*.ipynb")) + sorted((ROOT / "notebooks" / "lessons").glob("*.ipynb")):
         nb = json.loads(path.read_text(encoding="utf-8"))
         assert notebooks.clean(copy.deepcopy(nb)) == nb, f"{path.name} is not cleaned"
 

@@ -1,7 +1,8 @@
 """Strip the run-dependent metadata that papermill and Jupyter write into an executed notebook.
 
 ``python -m wordbias.core.notebooks NOTEBOOK...`` removes start/end times, durations and execution
-timestamps, and merges stream outputs that the kernel split at random, so that ``make`` regenerates
+timestamps, replaces the random ids of ipywidgets outputs (:func:`stable_widgets`), and merges stream outputs
+that the kernel split at random, so that ``make`` regenerates
 byte-identical notebooks from the same parameters. It also folds papermill's injected parameters into the
 notebook's own parameters cell (:func:`fold_parameters`): otherwise the injected cell, below it, would win over
 any value a reader edits in the parameters cell and re-runs.
@@ -110,10 +111,29 @@ def fold_parameters(nb: dict) -> dict:
     return nb
 
 
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+def stable_widgets(nb: dict) -> dict:
+    """Give each ipywidgets output a model id made from its position (``cell<i>-output<j>``) instead of the
+    random one the kernel drew, and drop the saved widget state (keyed by those random ids), in place. Saved
+    widgets cannot run without their kernel anyway: a reader re-runs the cell to get a live one (and the
+    site shows a note instead)."""
+    nb.get("metadata", {}).pop("widgets", None)
+    for i, cell in enumerate(nb.get("cells", [])):
+        for j, output in enumerate(cell.get("outputs", [])):
+            view = output.get("data", {}).get(WIDGET_VIEW)
+            if isinstance(view, dict) and "model_id" in view:
+                view["model_id"] = f"cell{i}-output{j}"
+    return nb
+
+
 def clean(nb: dict) -> dict:
-    """Return ``nb`` without timestamps, durations and random cell ids, with each cell's consecutive stream
-    outputs merged and papermill's injected parameters folded into the parameters cell (in place)."""
+    """Return ``nb`` without timestamps, durations, random cell ids and random widget ids, with each cell's
+    consecutive stream outputs merged and papermill's injected parameters folded into the parameters cell (in
+    place)."""
     fold_parameters(nb)
+    stable_widgets(nb)
     pm = nb.get("metadata", {}).get("papermill", {})
     for key in _VOLATILE + ("input_path", "output_path"):
         pm.pop(key, None)
