@@ -20,9 +20,21 @@ def test_split_streams_are_merged_whatever_the_split():
 
 
 def test_different_streams_and_other_outputs_stay_apart():
-    outs = [_stream("stdout", "x\n"), _stream("stderr", "y\n"), {"output_type": "display_data", "data": {}},
+    outs = [_stream("stderr", "y\n"), _stream("stdout", "x\n"), {"output_type": "display_data", "data": {}},
             _stream("stderr", "z\n")]
     assert notebooks.merge_streams(copy.deepcopy(outs)) == outs
+
+
+def test_the_race_between_stdout_and_stderr_gives_one_order():
+    """A print and a warning issued close together arrive in either order (separate channels): the cleaned
+    outputs are the same, stderr first, each stream's text in its own order; a display output ends the run."""
+    a = [_stream("stdout", "templates\n"), _stream("stderr", "Warning\n"), _stream("stdout", "more\n")]
+    b = [_stream("stderr", "Warning\n"), _stream("stdout", "templates\n", "more\n")]
+    want = [_stream("stderr", "Warning\n"), _stream("stdout", "templates\n", "more\n")]
+    assert notebooks.merge_streams(copy.deepcopy(a)) == want == notebooks.merge_streams(copy.deepcopy(b))
+    shown = {"output_type": "display_data", "data": {}}
+    c = [_stream("stdout", "1\n"), shown, _stream("stderr", "2\n")]
+    assert notebooks.merge_streams(copy.deepcopy(c)) == c
 
 
 def test_clean_removes_timestamps_and_merges_streams():

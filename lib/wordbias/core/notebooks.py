@@ -18,27 +18,46 @@ from pathlib import Path
 _VOLATILE = ("start_time", "end_time", "duration", "exception")
 
 
+#: the order of the streams within a run of stream outputs (see :func:`merge_streams`)
+STREAM_ORDER = ("stderr", "stdout")
+
+
 def merge_streams(outputs: list) -> list:
-    """Consecutive stream outputs of the same stream (stdout, stderr) as one output: how the kernel splits a
-    stream into chunks depends on timing, not on the notebook (nbval compares them merged too).
+    """Each run of consecutive stream outputs as at most two outputs, stderr then stdout, each holding its
+    stream's text in order. How the kernel splits a stream into chunks depends on timing, not on the notebook
+    (nbval compares them merged too); and stdout and stderr reach the notebook by separate channels, so which of
+    a print and a warning issued close together arrives first is a race (seen: a lesson's warning before its
+    print on one run, after it on another). Within each stream the order is kept.
 
     Examples
     --------
-    >>> out = [{"output_type": "stream", "name": "stderr", "text": ["a\\n"]},
-    ...        {"output_type": "stream", "name": "stderr", "text": ["b\\n"]}]
-    >>> merge_streams(out)
-    [{'output_type': 'stream', 'name': 'stderr', 'text': ['a\\n', 'b\\n']}]
+    >>> out = [{"output_type": "stream", "name": "stdout", "text": ["a\\n"]},
+    ...        {"output_type": "stream", "name": "stderr", "text": ["w\\n"]},
+    ...        {"output_type": "stream", "name": "stdout", "text": ["b\\n"]}]
+    >>> [(o["name"], o["text"]) for o in merge_streams(out)]
+    [('stderr', ['w\\n']), ('stdout', ['a\\n', 'b\\n'])]
     """
     merged: list = []
+    run: dict[str, dict] = {}
+
+    def flush():
+        merged.extend(run[name] for name in sorted(run, key=lambda n: (STREAM_ORDER.index(n)
+                                                                       if n in STREAM_ORDER else 2, n)))
+        run.clear()
+
     for out in outputs:
-        last = merged[-1] if merged else None
-        if (out.get("output_type") == "stream" and last is not None and last.get("output_type") == "stream"
-                and last.get("name") == out.get("name")):
-            text = last["text"] if isinstance(last["text"], list) else [last["text"]]
-            more = out["text"] if isinstance(out["text"], list) else [out["text"]]
-            last["text"] = text + more
-        else:
+        if out.get("output_type") != "stream":
+            flush()
             merged.append(out)
+            continue
+        name = out.get("name")
+        more = out["text"] if isinstance(out["text"], list) else [out["text"]]
+        if name in run:
+            text = run[name]["text"]
+            run[name]["text"] = (text if isinstance(text, list) else [text]) + more
+        else:
+            run[name] = out
+    flush()
     return merged
 
 
