@@ -116,6 +116,15 @@ def test_drop_curve_seeded_and_sizes(emb):
     assert np.allclose(drop_curve(c, fractions=[0.0], n_draws=5).draws, c1.d)
 
 
+def test_drop_curve_keeping_every_word_has_sd_exactly_zero(emb):
+    """Draws that keep every word all equal d in exact arithmetic; their ULP-level differences (summation order
+    picked by the BLAS) are rounded away, so the sd is exactly 0 on every run, not 0 or 2e-16."""
+    c = weat_cosines(emb, X, Y, A, B)
+    curve = drop_curve(c, fractions=[0.0], n_draws=50, seed=0)
+    assert np.unique(curve.draws).size == 1
+    assert curve.to_frame()["sd"].iloc[0] == 0.0
+
+
 def test_validation(emb):
     c = weat_cosines(emb, X, Y, A, B)
     with pytest.raises(InvalidParameterError):

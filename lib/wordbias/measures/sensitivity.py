@@ -218,6 +218,10 @@ def influence(cos: WeatCosines, *, ddof: int = 1) -> Influence:
     return Influence(d=d, set=tuple(out_set), word=tuple(out_word), d_without=d_without, change=d_without - d)
 
 
+#: decimals to which :func:`drop_curve` rounds each draw's d (far below its 6 reported digits, far above a ULP)
+DRAW_DECIMALS = 12
+
+
 @dataclass(frozen=True)
 class DropCurve:
     """d when a fraction of each word list is dropped at random: per fraction, the words kept per set, and
@@ -241,7 +245,9 @@ class DropCurve:
             ok = d[np.isfinite(d)]
             q = np.quantile(ok, QUANTILES) if ok.size else np.full(len(QUANTILES), np.nan)
             rows.append({"fraction": f, **{f"n_{k}": v for k, v in kept.items()}, "mean": ok.mean(),
-                         "sd": ok.std(ddof=1) if ok.size > 1 else np.nan,
+                         # centred on the first draw (the sd does not change): equal draws give exactly 0,
+                         # whatever order numpy's SIMD summation takes for the mean
+                         "sd": (ok - ok[0]).std(ddof=1) if ok.size > 1 else np.nan,
                          **{f"q{p:g}": v for p, v in zip(QUANTILES, q)}})
         return pd.DataFrame(rows)
 
@@ -300,7 +306,10 @@ def drop_curve(cos: WeatCosines, *, fractions: Sequence[float] = DEFAULT_FRACTIO
         m_a, m_b = _masks(rng, n_draws, na, k["A"]), _masks(rng, n_draws, nb, k["B"])
         s_x = cos.XA @ m_a / k["A"] - cos.XB @ m_b / k["B"]          # (|X|, n_draws)
         s_y = cos.YA @ m_a / k["A"] - cos.YB @ m_b / k["B"]
-        draws[i] = effect_sizes(s_x, s_y, ddof, w_x=m_x, w_y=m_y)
+        # rounded to 12 decimals: the masked sums above come from matrix products whose summation order the
+        # BLAS picks, a few ULP apart from run to run; where every draw keeps every word (all draws equal d in
+        # exact arithmetic) that noise alone made the sd 2.2e-16 on one run and 0 on the next
+        draws[i] = np.round(effect_sizes(s_x, s_y, ddof, w_x=m_x, w_y=m_y), DRAW_DECIMALS)
     return DropCurve(d=d_full, fractions=fractions, kept=tuple(kept), draws=draws, n_draws=n_draws,
                      seed=seed if not isinstance(seed, np.random.Generator) else "generator")
 
