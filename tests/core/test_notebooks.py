@@ -110,3 +110,10 @@ def test_fold_parameters_leaves_a_notebook_without_injected_cell_alone():
 
     nb = {"cells": [_cell("parameters", ["seed = 0\n"])]}
     assert fold_parameters(nb) == {"cells": [_cell("parameters", ["seed = 0\n"])]}
+
+
+def test_a_line_cut_in_two_chunks_is_one_line():
+    """The kernel may send a printed line and its newline as two chunks: cleaned, the same as one."""
+    a = [_stream("stdout", "right: 9.999e-05\n")]
+    b = [_stream("stdout", "right: 9.999e-05", "\n")]
+    assert notebooks.merge_streams(copy.deepcopy(a)) == notebooks.merge_streams(copy.deepcopy(b)) == a

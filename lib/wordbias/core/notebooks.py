@@ -58,6 +58,10 @@ def merge_streams(outputs: list) -> list:
         else:
             run[name] = out
     flush()
+    for out in merged:  # one canonical split into lines: the kernel's chunking may cut a line in two
+        if out.get("output_type") == "stream":
+            text = out["text"] if isinstance(out["text"], list) else [out["text"]]
+            out["text"] = "".join(text).splitlines(keepends=True)
     return merged
 
 
