@@ -10,7 +10,7 @@ from wordbias.core import cache
 
 
 def _write_folder(path, text):
-    with cache.atomic_folder(path) as tmp:
+    with cache.atomic_folder(path, kind="output") as tmp:
         (tmp / "x.txt").write_text(text)
 
 
@@ -26,7 +26,7 @@ def test_failed_write_keeps_the_old_folder(tmp_path):
     target = tmp_path / "c"
     _write_folder(target, "good")
     with pytest.raises(RuntimeError):
-        with cache.atomic_folder(target) as tmp:
+        with cache.atomic_folder(target, kind="output") as tmp:
             (tmp / "x.txt").write_text("half")
             raise RuntimeError("interrupted")
     assert (target / "x.txt").read_text() == "good"
@@ -36,7 +36,7 @@ def test_failed_write_keeps_the_old_folder(tmp_path):
 def test_complete_folder_of_a_concurrent_writer_is_kept(tmp_path):
     target = tmp_path / "c"
     _write_folder(target, "theirs")
-    with cache.atomic_folder(target, is_complete=lambda p: (p / "x.txt").exists()) as tmp:
+    with cache.atomic_folder(target, kind="output", is_complete=lambda p: (p / "x.txt").exists()) as tmp:
         (tmp / "x.txt").write_text("ours")
     assert (target / "x.txt").read_text() == "theirs"
 
@@ -74,3 +74,63 @@ def test_atomic_file_replaces(tmp_path):
         assert tmp.suffix == ".npz"
         tmp.write_bytes(b"1")
     assert target.read_bytes() == b"1"
+
+
+# --- issue 23: a user's folder survives every operation that removes or replaces a folder ----------------------
+
+def _users_folder(path):
+    """A folder of a user's own files (the issue's case: an embedding, notes and a thesis)."""
+    path.mkdir(parents=True, exist_ok=True)
+    files = {"glove.840B.300d.txt": "the 0.1 0.2\n", "notes.md": "# notes\n", "thesis.tex": "\\begin{document}\n"}
+    for name, text in files.items():
+        (path / name).write_text(text)
+    return files
+
+
+def _intact(path, files):
+    return {p.name: p.read_text() for p in path.iterdir()} == files
+
+
+def test_atomic_folder_refuses_a_users_folder_and_leaves_it_intact(tmp_path):
+    from wordbias.core.errors import FolderNotOursError
+
+    target = tmp_path / "thesis"
+    files = _users_folder(target)
+    with pytest.raises(FolderNotOursError, match=r"refusing to replace .*thesis: wordbias did not create it"):
+        _write_folder(target, "ours")
+    assert _intact(target, files)
+    assert [p.name for p in tmp_path.iterdir()] == ["thesis"]  # no temporary folder left behind
+
+
+def test_atomic_folder_checks_again_just_before_the_swap(tmp_path):
+    """A user's files put where the folder is going while it is being written are not replaced either."""
+    from wordbias.core.errors import FolderNotOursError
+
+    target = tmp_path / "c"
+    with pytest.raises(FolderNotOursError):
+        with cache.atomic_folder(target, kind="output") as tmp:
+            (tmp / "x.txt").write_text("ours")
+            files = _users_folder(target)
+    assert _intact(target, files)
+
+
+def test_atomic_folder_replaces_an_empty_folder_and_marks_its_own(tmp_path):
+    from wordbias.core import ownership
+
+    target = tmp_path / "c"
+    target.mkdir()
+    _write_folder(target, "one")
+    assert ownership.owner(target) == "output" and (target / "x.txt").read_text() == "one"
+
+
+def test_atomic_folder_refuses_a_symlink_and_a_file(tmp_path):
+    from wordbias.core.errors import FolderNotOursError
+
+    real = tmp_path / "real"
+    files = _users_folder(real)
+    (tmp_path / "link").symlink_to(real)
+    (tmp_path / "file").write_text("mine")
+    for name in ("link", "file"):
+        with pytest.raises(FolderNotOursError, match=name):
+            _write_folder(tmp_path / name, "ours")
+    assert _intact(real, files) and (tmp_path / "file").read_text() == "mine"

@@ -19,7 +19,7 @@ def test_cache_created_then_reused(tmp_path, monkeypatch):
     path = write_file(tmp_path / "v.txt", text_bytes(WORDS, vectors, header=False))
     kv1 = E.load(path)
     cache_dir = E.cache_dir_for(tmp_path / "v.txt")
-    assert {p.name for p in cache_dir.iterdir()} == {"vectors.npy", "vocab.txt", "vocab_index.npy", "meta.json"}
+    assert {p.name for p in cache_dir.iterdir()} == {".wordbias-folder", "vectors.npy", "vocab.txt", "vocab_index.npy", "meta.json"}
     meta = json.loads((cache_dir / "meta.json").read_text())
     assert meta["source"]["file"] == "v.txt"
     assert meta["source"]["size"] == path.stat().st_size

@@ -216,3 +216,82 @@ def test_a_rebuilt_cache_is_good_again():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         E.load(path, progress=False)
+
+
+def _big_source(tmp: Path, n_words: int = 60_000) -> Path:
+    """A GloVe text file above the 8 MiB whole-hash limit (sampled hashing applies)."""
+    rng = np.random.default_rng(0)
+    rows = rng.normal(size=(n_words, 20)).round(4)
+    path = tmp / "big.txt"
+    path.write_text("".join(f"w{i} " + " ".join(f"{x:.4f}" for x in row) + "\n" for i, row in enumerate(rows)))
+    assert path.stat().st_size > 8 << 20
+    return path
+
+
+def _edit_between_samples(path: Path) -> int:
+    """Change one digit of a line that no sampled block of source_fingerprint covers, keeping the size and
+    restoring the modification time; returns the edited line's word index."""
+    from wordbias.embeddings import cache as C
+
+    st = path.stat()
+    data = bytearray(path.read_bytes())
+    before = C.source_fingerprint(path, None)["content_sha256"]
+    for word in range(30_000, 31_000):  # a line in the middle, found between the samples by trial
+        at = data.index(f"\nw{word} ".encode()) + len(f"\nw{word} ")
+        digit = at + data[at:].index(b".") + 1
+        old = data[digit]
+        data[digit] = ord("9") if old != ord("9") else ord("1")
+        path.write_bytes(bytes(data))
+        os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+        if C.source_fingerprint(path, None)["content_sha256"] == before:
+            return word
+        data[digit] = old
+    raise AssertionError("no line between the samples")
+
+
+def test_an_edit_between_the_samples_keeping_size_and_mtime_is_seen(tmp_path):
+    """Issue 23: a cache was served stale after an edit that kept the size and the modification time and
+    fell between the sampled blocks; the status-change time sends the load to the whole-file hash."""
+    path = _big_source(tmp_path)
+    first = E.load(path, cache_dir=tmp_path / "c", progress=False)
+    old = np.array(first[f"w{30_000}"])
+    word = _edit_between_samples(path)
+    again = E.load(path, cache_dir=tmp_path / "c", progress=False)
+    expected = np.array([float(x) for x in path.read_text().split("\n")[word].split()[1:]], dtype=np.float32)
+    assert np.array_equal(np.asarray(again[f"w{word}"]), expected)
+    assert word != 30_000 or not np.array_equal(old, expected)
+
+
+def test_a_copied_source_with_the_same_content_is_not_reparsed(tmp_path):
+    """cp -p keeps the mtime but not the inode or status-change time: the whole-file hash confirms the content,
+    the cache is reused, and its record is refreshed so that the next load trusts the stat at once."""
+    import shutil
+
+    from wordbias.embeddings import cache as C
+
+    path = _big_source(tmp_path)
+    E.load(path, cache_dir=tmp_path / "c", progress=False)
+    folder = C.cache_dir_for(path, cache_dir=tmp_path / "c")
+    vectors_mtime = (folder / "vectors.npy").stat().st_mtime_ns
+    shutil.copy2(path, tmp_path / "copy.txt")
+    os.replace(tmp_path / "copy.txt", path)  # a new inode, same bytes and mtime
+    E.load(path, cache_dir=tmp_path / "c", progress=False)
+    assert (folder / "vectors.npy").stat().st_mtime_ns == vectors_mtime  # not rebuilt
+    assert json.loads((folder / "meta.json").read_text())["source"]["inode"] == path.stat().st_ino
+
+
+def test_a_warning_of_the_first_load_is_given_on_every_later_load(tmp_path):
+    """Issue 23: the repeated-words warning was given when the source was parsed, then never again."""
+    from wordbias.embeddings import DuplicateWordsWarning
+
+    path = tmp_path / "dup.txt"
+    path.write_text("the 1 2\nof 3 4\nthe 5 6\n")
+    messages = []
+    for _ in range(3):
+        with pytest.warns(DuplicateWordsWarning) as record:
+            kv = E.load(path, cache_dir=tmp_path / "c", progress=False)
+        messages.append([str(w.message) for w in record if w.category is DuplicateWordsWarning])
+        assert kv.index_to_key == ["the", "of"]
+    assert messages[0] == messages[1] == messages[2] and "1 repeated word(s) ('the')" in messages[0][0]
+    with pytest.warns(DuplicateWordsWarning):  # the cache folder opened directly warns too
+        E.load(E.cache_dir_for(path, cache_dir=tmp_path / "c"), progress=False)

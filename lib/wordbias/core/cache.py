@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Iterator
 
 from wordbias.core.errors import CacheRebuiltWarning  # noqa: F401 - re-exported: the cache modules warn with it
+from wordbias.core.ownership import check_replaceable, mark
 
 __all__ = ["atomic_file", "atomic_folder", "CacheRebuiltWarning"]
 
@@ -45,9 +46,15 @@ def atomic_file(path: str | os.PathLike) -> Iterator[Path]:
 
 
 @contextmanager
-def atomic_folder(path: str | os.PathLike, *, is_complete=None) -> Iterator[Path]:
+def atomic_folder(path: str | os.PathLike, *, kind: str, is_complete=None) -> Iterator[Path]:
     """Yield a new temporary folder beside ``path`` to fill; on success it takes ``path``'s place, on error it
     is removed.
+
+    Only a folder of wordbias's may be replaced (:func:`wordbias.core.ownership.check_replaceable`: marked,
+    empty, or an unmarked cache of an earlier version): a user's folder at ``path`` raises
+    :class:`~wordbias.core.errors.FolderNotOursError` before any work and is left untouched. The new folder
+    carries the marker of ``kind`` (one of :data:`wordbias.core.ownership.KINDS`) from the moment it is created,
+    so even a writer's leftover is recognisably wordbias's.
 
     A reader never finds ``path`` missing once it exists: the new folder is renamed in when ``path`` is
     absent, and otherwise swapped with the old one in one atomic step (Linux ``renameat2(RENAME_EXCHANGE)``)
@@ -61,15 +68,17 @@ def atomic_folder(path: str | os.PathLike, *, is_complete=None) -> Iterator[Path
     >>> import tempfile, pathlib
     >>> target = pathlib.Path(tempfile.mkdtemp()) / "folder"
     >>> for text in ("old", "new"):
-    ...     with atomic_folder(target) as tmp:
+    ...     with atomic_folder(target, kind="output") as tmp:
     ...         _ = (tmp / "x.txt").write_text(text)
     >>> (target / "x.txt").read_text(), sorted(p.name for p in target.parent.iterdir())
     ('new', ['folder'])
     """
     path = Path(path)
+    check_replaceable(path)  # before any work: a user's folder is refused at once
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".tmp-{path.name}-", dir=path.parent))
     try:
+        mark(tmp, kind)
         yield tmp
         _move_into_place(tmp, path, is_complete)
     except BaseException:
@@ -83,12 +92,13 @@ def _move_into_place(tmp: Path, path: Path, is_complete) -> None:
         if path.exists() and is_complete is not None and is_complete(path):
             shutil.rmtree(tmp, ignore_errors=True)  # a concurrent writer finished first: keep theirs
             return
-        if not path.exists():
+        if not os.path.lexists(path):
             try:
                 os.rename(tmp, path)  # fails if a concurrent writer has just put a (non-empty) folder there
                 return
             except OSError:
                 continue
+        check_replaceable(path)  # checked again just before the swap: a user's folder is never replaced
         if _exchange(tmp, path):  # tmp now holds the old folder
             shutil.rmtree(tmp, ignore_errors=True)
             return

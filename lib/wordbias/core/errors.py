@@ -10,7 +10,7 @@ from __future__ import annotations
 import warnings
 
 __all__ = ["InvalidParameterError", "DegenerateSetError", "TooCostlyError", "EmbeddingFormatError",
-           "CacheError", "WordbiasWarning", "MissingWordsWarning", "BalancedOutWarning", "LowPowerWarning",
+           "CacheError", "FolderNotOursError", "WordbiasWarning", "MissingWordsWarning", "BalancedOutWarning", "LowPowerWarning",
            "CacheRebuiltWarning"]
 
 
@@ -34,6 +34,11 @@ class EmbeddingFormatError(ValueError):
 
 class CacheError(RuntimeError):
     """A cache cannot be read or written safely."""
+
+
+class FolderNotOursError(PermissionError):
+    """wordbias was asked to remove or replace a folder it did not create (no marker file: see
+    :mod:`wordbias.core.ownership`); the folder is left as it is and the message names it."""
 
 
 class WordbiasWarning(UserWarning):

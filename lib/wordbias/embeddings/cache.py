@@ -20,10 +20,17 @@ the full hash) 0.95 s. The stored index takes the dict out of the open: ``benchm
 on 3,000,000 words.
 
 A cache is stale when its source changed: name, size, modification time, or content (:func:`source_fingerprint`
-hashes the source's first and last MiB and evenly spaced blocks, or all of it below 8 MiB, so an edit that
-keeps the size and restores the mtime is seen; about 6 ms per load, measured on 3.4 MB hashed whole and on
-80 MB sampled). A damaged cache is rebuilt from the source with a
-:class:`~wordbias.core.cache.CacheRebuiltWarning`, a stale one silently. Writes go through
+hashes the source's first and last MiB and evenly spaced blocks, or all of it below 8 MiB; about 6 ms per load,
+measured on 3.4 MB hashed whole and on 80 MB sampled). An edit between the samples that keeps the size and
+restores the mtime still changes the file's status-change time and perhaps its inode, which no user can set
+back: then a source above 8 MiB is hashed whole and compared with the hash recorded when the cache was written
+(:func:`_source_unchanged`), so no edit is served stale. A damaged cache is rebuilt from the source with a
+:class:`~wordbias.core.cache.CacheRebuiltWarning`, a stale one silently. The warnings the parse gave (repeated
+words, invalid UTF-8) are recorded in meta.json and given again on every load from the cache.
+
+Every cache folder carries wordbias's marker (:mod:`wordbias.core.ownership`): :func:`list_caches` lists and
+:func:`clear_caches` removes only marked folders (or caches of an earlier version, recognised by their own
+files), and a conversion or :func:`save` into a user's folder is refused, the folder left as it was. Writes go through
 :func:`~wordbias.core.cache.atomic_folder` (never a moment without a complete cache at the final name) and
 readers open the three files through one directory handle, retrying if a writer swapped the folder, so
 concurrent first loads of the same file are safe.
@@ -45,12 +52,12 @@ from typing import Sequence
 import numpy as np
 from gensim.models import KeyedVectors
 
-from wordbias.core import paths
-from wordbias.core.cache import CacheRebuiltWarning, atomic_folder
+from wordbias.core import ownership, paths
+from wordbias.core.cache import CacheRebuiltWarning, atomic_file, atomic_folder
 from wordbias.core.errors import CacheError, InvalidParameterError
 from wordbias.embeddings.formats import VECTORS_FILE, VOCAB_FILE, check_format, detect_format, zip_member
 from wordbias.embeddings.keyed_vectors import to_keyed_vectors
-from wordbias.embeddings.reader import parse_into, read_keyed_vectors
+from wordbias.embeddings.reader import parse_into, read_keyed_vectors, replay_notes
 from wordbias.embeddings.vocab_index import VocabularyIndex, build_index
 
 __all__ = [
@@ -65,6 +72,7 @@ __all__ = [
     "registered_cache_dir",
     "list_caches",
     "clear_caches",
+    "foreign_folders",
     "load_cached",
     "read_meta",
     "source_fingerprint",
@@ -121,7 +129,7 @@ def convert(
     >>> _ = (folder / "tiny.txt").write_text("king 0.5 0.1\\nqueen 0.4 0.2\\n")
     >>> cache = convert(folder / "tiny.txt", folder / "tiny-cache", progress=False)
     >>> sorted(p.name for p in cache.iterdir())
-    ['meta.json', 'vectors.npy', 'vocab.txt', 'vocab_index.npy']
+    ['.wordbias-folder', 'meta.json', 'vectors.npy', 'vocab.txt', 'vocab_index.npy']
     >>> open_cache(cache).index_to_key
     ['king', 'queen']
     """
@@ -132,11 +140,16 @@ def convert(
     if path.suffix.lower() == ".zip":
         member = zip_member(path, member)
     source = source_fingerprint(path, member)
+    if source["size"] > _SMALL_SOURCE:  # the whole file's hash, for a later load that cannot trust the stat
+        with open(path, "rb") as f:
+            source["full_sha256"] = _file_sha256(f, 0)
 
-    def is_complete(folder: Path) -> bool:
-        return _matching_meta(folder, source, fmt, zero_vectors) is not None
+    def is_complete(folder: Path) -> bool:  # a concurrent writer's cache of this very content
+        meta = _matching_meta(folder, source, fmt, zero_vectors)
+        return meta is not None and (source["size"] <= _SMALL_SOURCE
+                                     or meta["source"].get("full_sha256") == source["full_sha256"])
 
-    with atomic_folder(cache_dir, is_complete=is_complete) as tmp:
+    with atomic_folder(cache_dir, kind="embedding-cache", is_complete=is_complete) as tmp:
         with _NpyFileSink(tmp / VECTORS_FILE) as sink:
             words, _index, stats = parse_into(path, fmt, member, sink, progress=progress, dim=dim,
                                               zero_vectors=zero_vectors)
@@ -172,10 +185,13 @@ def open_cache(cache_dir: str | os.PathLike, *, mmap_mode: str | None = "r", ver
     last = None
     for attempt in range(_OPEN_RETRIES):
         try:
-            return _open_once(cache_dir, mmap_mode, verify)[0]
+            kv, meta = _open_once(cache_dir, mmap_mode, verify)
         except FileNotFoundError as exc:  # a writer swapped the folder while we opened it: look again
             last = exc
             time.sleep(0.01 * (attempt + 1))
+            continue
+        replay_notes(meta.get("warnings"), stacklevel=3)  # what the parse of its source warned, every time
+        return kv
     raise CacheError(f"{cache_dir}: not a complete wordbias cache ({last})")
 
 
@@ -396,7 +412,7 @@ def save(kv: KeyedVectors, cache_dir: str | os.PathLike, *, name: str | None = N
         if "\n" in w:
             raise ValueError(f"cannot save word {w!r}: words must not contain a newline")
     vectors = np.ascontiguousarray(kv.vectors, dtype="<f4")  # C order: the layout open_cache maps
-    with atomic_folder(cache_dir) as tmp:
+    with atomic_folder(cache_dir, kind="embedding") as tmp:
         np.save(tmp / VECTORS_FILE, vectors, allow_pickle=False)
         _write_vocab(tmp / VOCAB_FILE, words)
         _write_index(tmp)
@@ -445,17 +461,18 @@ def registered_cache_dir(name: str, *, cache_dir: str | os.PathLike | None = Non
 
 
 def list_caches(cache_dir: str | os.PathLike | None = None) -> "pandas.DataFrame":  # noqa: F821
-    """The embedding caches under :func:`cache_root`: one row per folder with ``folder``, ``name`` (the
-    registered name or the source file), ``source`` (the source file's path when it was converted from one),
-    ``shape``, ``bytes`` (on disk), ``created`` and ``valid`` (a complete cache of this version; else the
-    folder is damaged, of an older version, or a leftover of an interrupted write)."""
+    """The embedding caches under :func:`cache_root`: one row per wordbias folder with ``folder``, ``name``
+    (the registered name or the source file), ``source`` (the source file's path when it was converted from
+    one), ``shape``, ``bytes`` (on disk), ``created`` and ``valid`` (a complete cache of this version; else the
+    folder is damaged, of an older version, or a leftover of an interrupted write).
+
+    Only folders wordbias wrote are listed (:func:`wordbias.core.ownership.owner`: the marker, or a cache of
+    an earlier version); anything else under the root is someone else's and is left out
+    (:func:`foreign_folders` names it)."""
     import pandas as pd
 
-    root = cache_root(cache_dir)
     rows = []
-    for folder in sorted(root.iterdir()) if root.is_dir() else ():
-        if not folder.is_dir():
-            continue
+    for folder in _cache_folders(cache_dir):
         meta = read_meta(folder)
         size = sum(f.stat().st_size for f in folder.rglob("*") if f.is_file())
         src = (meta or {}).get("source") or {}
@@ -466,13 +483,30 @@ def list_caches(cache_dir: str | os.PathLike | None = None) -> "pandas.DataFrame
     return pd.DataFrame(rows, columns=["folder", "name", "source", "shape", "bytes", "created", "valid"])
 
 
+def _subfolders(cache_dir) -> list[Path]:
+    root = cache_root(cache_dir)
+    return [f for f in sorted(root.iterdir()) if f.is_dir() and not f.is_symlink()] if root.is_dir() else []
+
+
+def _cache_folders(cache_dir) -> list[Path]:
+    """The folders under the cache root that wordbias wrote as embedding caches or saved embeddings."""
+    return [f for f in _subfolders(cache_dir) if ownership.is_ours(f, ("embedding-cache", "embedding"))]
+
+
+def foreign_folders(cache_dir: str | os.PathLike | None = None) -> list[Path]:
+    """The folders under :func:`cache_root` that are not wordbias's (no marker): never listed nor removed."""
+    ours = set(_cache_folders(cache_dir))
+    return [f for f in _subfolders(cache_dir) if f not in ours and not ownership.is_ours(f)]
+
+
 def clear_caches(names: Sequence[str] | None = None, *, cache_dir: str | os.PathLike | None = None) -> list[Path]:
     """Remove embedding caches under :func:`cache_root` (all of them, or the folders whose ``name`` or folder
-    name is in ``names``) and return the folders removed. Only folders that hold a cache's files
-    (``meta.json``, ``vectors``/``vocab`` files) or are a writer's leftovers are removed; anything else under the
-    root is left alone. The next load rebuilds a cache from its source."""
-    import shutil
+    name is in ``names``) and return the folders removed.
 
+    Only folders wordbias wrote are removed (those :func:`list_caches` lists: each is checked for its marker
+    again just before it is deleted, :func:`wordbias.core.ownership.remove_folder`); anything else under the
+    root, a project's ``.git`` or ``.venv`` included, is left alone (:func:`foreign_folders`). The next load
+    rebuilds a cache from its source."""
     if names is not None and (isinstance(names, str) or not all(isinstance(n, str) for n in names)):
         raise InvalidParameterError(f"names must be a list of cache names, not {names!r}")
     table = list_caches(cache_dir)
@@ -481,10 +515,7 @@ def clear_caches(names: Sequence[str] | None = None, *, cache_dir: str | os.Path
         folder = Path(row.folder)
         if names is not None and row.name not in names and folder.name not in names:
             continue
-        ours = {p.name for p in folder.iterdir()} & {_META_FILE, VECTORS_FILE, VOCAB_FILE, INDEX_FILE}
-        if not ours and not folder.name.startswith("."):
-            continue
-        shutil.rmtree(folder)
+        ownership.remove_folder(folder)
         removed.append(folder)
     return removed
 
@@ -506,7 +537,7 @@ def load_cached(
     cannot be written."""
     check_mmap_mode(mmap_mode)
     source = source_fingerprint(path, member)
-    kv = _open_if_matching(cache_dir, source, fmt, zero_vectors, mmap_mode)
+    kv = _open_if_matching(cache_dir, source, fmt, zero_vectors, mmap_mode, replay=True)
     if kv is not None:
         return kv
     try:
@@ -529,9 +560,11 @@ def load_cached(
 
 
 def _open_if_matching(cache_dir: Path, source: dict, fmt: str, zero_vectors: str, mmap_mode: str | None,
-                      *, rebuilding: bool = True) -> KeyedVectors | None:
+                      *, rebuilding: bool = True, replay: bool = False) -> KeyedVectors | None:
     """The cache at ``cache_dir`` if it is a valid cache of ``source`` (else ``None``, warning when it is
-    damaged and ``rebuilding``); retried if a writer swaps the folder while it is opened."""
+    damaged and ``rebuilding``); retried if a writer swaps the folder while it is opened. With ``replay``, the
+    warnings recorded when the source was parsed are given again (a load from the cache warns as the first
+    load did)."""
     for attempt in range(_OPEN_RETRIES):
         try:
             kv, meta = _open_once(cache_dir, mmap_mode, "sample")
@@ -545,7 +578,9 @@ def _open_if_matching(cache_dir: Path, source: dict, fmt: str, zero_vectors: str
                 warnings.warn(f"{exc}; rebuilding the cache from {source['path']}", CacheRebuiltWarning,
                               stacklevel=4)
             return None
-        if _meta_matches(meta, source, fmt, zero_vectors):
+        if _meta_matches(meta, source, fmt, zero_vectors) and _source_unchanged(cache_dir, meta, source):
+            if replay:
+                replay_notes(meta.get("warnings"), stacklevel=5)
             return kv
         log.info("%s: cache of another version of the source; rebuilding it", cache_dir)
         return None
@@ -574,6 +609,35 @@ def _meta_matches(meta: dict, source: dict, fmt: str, zero_vectors: str) -> bool
     return all(recorded.get(k) == source[k] for k in ("file", "member", "size", "mtime_ns", "content_sha256"))
 
 
+def _source_unchanged(cache_dir: Path, meta: dict, source: dict) -> bool:
+    """Whether a source whose name, size, mtime and sampled content match the cache's record is the very file
+    the cache was built from.
+
+    The sampled hash misses an edit between its samples when the size and mtime are kept (``touch -d``, a
+    tool that restores timestamps). The status-change time and the inode cannot be set back by a user: when
+    they match too, the file has not been written since. When they differ (the file was edited, or only
+    copied, moved or chmod-ed), a source above 8 MiB is hashed whole and compared with the hash recorded at
+    conversion (a few seconds per GB, only on that load: the record is refreshed when the content matches);
+    up to 8 MiB the content hash is already of the whole file."""
+    recorded = meta["source"]
+    if recorded.get("ctime_ns") == source["ctime_ns"] and recorded.get("inode") == source["inode"]:
+        return True
+    if source["size"] <= _SMALL_SOURCE:
+        return True
+    if not recorded.get("full_sha256"):
+        return False  # a cache from before the whole-file hash: rebuild once
+    with open(source["path"], "rb") as f:
+        if _file_sha256(f, 0) != recorded["full_sha256"]:
+            return False
+    try:  # the same content: remember the new status so that the next load trusts it at once
+        refreshed = {**meta, "source": {**recorded, "ctime_ns": source["ctime_ns"], "inode": source["inode"]}}
+        with atomic_file(cache_dir / _META_FILE) as tmp:
+            _write_meta_file(tmp, refreshed)
+    except OSError:
+        pass  # a read-only cache: the next load hashes again
+    return True
+
+
 def read_meta(cache_dir: Path) -> dict | None:
     """The cache's meta.json if the folder is a complete, valid cache of this version, else ``None``."""
     try:
@@ -585,11 +649,16 @@ def read_meta(cache_dir: Path) -> dict | None:
 
 def _write_meta(cache_dir: Path, meta: dict) -> None:
     """Write meta.json (UTF-8, indented)."""
-    (cache_dir / _META_FILE).write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    _write_meta_file(cache_dir / _META_FILE, meta)
+
+
+def _write_meta_file(path: Path, meta: dict) -> None:
+    path.write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
 def source_fingerprint(path: Path, member: str | None) -> dict:
-    """Name, absolute path, size, mtime and a content hash of a source file (what invalidation compares).
+    """Name, absolute path, size, mtime, status-change time, inode and a content hash of a source file (what
+    invalidation compares: :func:`_meta_matches`, then :func:`_source_unchanged`).
 
     ``content_sha256`` hashes the whole file up to 8 MiB; above, its size, first and last MiB and
     :data:`SAMPLE_BLOCKS` evenly spaced blocks of :data:`SAMPLE_BYTES` (about 3 MiB read, a few ms), so an
@@ -612,6 +681,8 @@ def source_fingerprint(path: Path, member: str | None) -> dict:
         "member": member,
         "size": st.st_size,
         "mtime_ns": st.st_mtime_ns,
+        "ctime_ns": st.st_ctime_ns,
+        "inode": st.st_ino,
         "content_sha256": h.hexdigest(),
     }
 

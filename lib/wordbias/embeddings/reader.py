@@ -18,7 +18,7 @@ from wordbias.core.progress import progress_bar
 from wordbias.embeddings.formats import check_format, detect_format, iter_chunks, open_source, source_label, zip_member
 from wordbias.embeddings.keyed_vectors import to_keyed_vectors
 
-__all__ = ["DuplicateWordsWarning", "read_vectors", "read_keyed_vectors", "parse_into"]
+__all__ = ["DuplicateWordsWarning", "read_vectors", "read_keyed_vectors", "parse_into", "replay_notes"]
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +85,8 @@ def parse_into(
     """Parse a text/binary source, writing unique rows to ``sink`` (an object with ``write(block)``).
 
     Returns ``(words, key_to_index, stats)``; ``stats`` counts dropped duplicates, multi-token words and
-    words with invalid UTF-8, and the corresponding warnings are issued. ``progress`` shows a byte bar for
+    words with invalid UTF-8, and the corresponding warnings are issued (and listed in ``stats["warnings"]``,
+    which a cache records). ``progress`` shows a byte bar for
     sources of 20 MB or more.
     """
     label = source_label(path, member)
@@ -102,8 +103,8 @@ def parse_into(
                     new = tell() if tell is not None else position + n_bytes
                     bar.update(new - position)
                     position = new
-    vocab.warn(label)
-    return vocab.words, vocab.index, vocab.stats()
+    notes = vocab.warn(label)
+    return vocab.words, vocab.index, {**vocab.stats(), "warnings": notes}
 
 
 class _MemorySink:
@@ -180,20 +181,38 @@ class _Vocabulary:
             "invalid_utf8_words": self.n_invalid,
         }
 
-    def warn(self, label: str) -> None:
-        """Issue the warnings (duplicates, invalid UTF-8) and log words containing spaces."""
+    def notes(self, label: str) -> list[dict[str, str]]:
+        """The warnings this parse gives (repeated words, invalid UTF-8), as ``{"category", "message"}``: issued
+        by :func:`parse_into` and recorded in a cache's meta.json, so that every later load from the cache gives
+        them again (:func:`replay_notes`)."""
+        notes = []
         if self.duplicates:
             shown = ", ".join(repr(w) for w in self.duplicates[:10])
             more = ", ..." if len(self.duplicates) > 10 else ""
-            warnings.warn(
-                f"{label}: {len(self.duplicates)} repeated word(s) ({shown}{more}); "
-                "kept the first occurrence of each",
-                DuplicateWordsWarning,
-                stacklevel=5,
-            )
+            notes.append({"category": "DuplicateWordsWarning",
+                          "message": f"{label}: {len(self.duplicates)} repeated word(s) ({shown}{more}); "
+                                     "kept the first occurrence of each"})
         if self.n_invalid:
-            warnings.warn(
-                f"{label}: {self.n_invalid} word(s) with invalid UTF-8, decoded with U+FFFD", stacklevel=5
-            )
+            notes.append({"category": "UserWarning",
+                          "message": f"{label}: {self.n_invalid} word(s) with invalid UTF-8, decoded with U+FFFD"})
+        return notes
+
+    def warn(self, label: str) -> list[dict[str, str]]:
+        """Issue the warnings (duplicates, invalid UTF-8), log words containing spaces; returns the notes."""
+        notes = self.notes(label)
+        replay_notes(notes, stacklevel=6)
         if self.multi_token:
             log.info("%s: %d word(s) contain spaces, e.g. %s", label, len(self.multi_token), self.multi_token[:5])
+        return notes
+
+
+_NOTE_CATEGORIES = {"DuplicateWordsWarning": DuplicateWordsWarning, "UserWarning": UserWarning}
+
+
+def replay_notes(notes, *, stacklevel: int = 3) -> None:
+    """Issue recorded parse warnings (:meth:`_Vocabulary.notes`) again, with the same category and message as
+    when the source was parsed: a load from the cache warns exactly as the first load did."""
+    for note in notes or ():
+        if isinstance(note, dict) and isinstance(note.get("message"), str):
+            category = _NOTE_CATEGORIES.get(note.get("category"), WordbiasWarning)
+            warnings.warn(note["message"], category, stacklevel=stacklevel)
