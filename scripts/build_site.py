@@ -33,6 +33,8 @@ import yaml
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
+from wordbias.core.yaml_io import load_yaml
+
 SCRIPTS = Path(__file__).resolve().parent
 ROOT = SCRIPTS.parent
 ASSETS = SCRIPTS / "site_assets"
@@ -101,7 +103,7 @@ class SiteError(Exception):
 def read_yaml(path: Path) -> dict:
     """A YAML mapping, or a SiteError naming the file and the line."""
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = load_yaml(path)
     except yaml.YAMLError as err:
         raise SiteError(f"{path} is not valid YAML: {err}".replace("\n", " ")) from err
     if data is None:

@@ -13,9 +13,8 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import overload
 
-import yaml
-
 from wordbias.core import paths
+from wordbias.core.yaml_io import load_yaml
 
 __all__ = ["CENSOR_FILE", "bleep", "censor", "censor_terms"]
 
@@ -41,8 +40,7 @@ def bleep(word: str) -> str:
 
 @functools.lru_cache(maxsize=None)
 def _default_terms() -> tuple[tuple[str, tuple[str, ...]], ...]:
-    with open(CENSOR_FILE, encoding="utf-8") as fh:
-        doc = yaml.safe_load(fh)
+    doc = load_yaml(CENSOR_FILE)
     return tuple((t["term"], tuple(t.get("bleep") or t["term"].split())) for t in doc["terms"])
 
 

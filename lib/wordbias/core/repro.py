@@ -25,6 +25,8 @@ import numpy as np
 import pandas as pd
 import yaml
 
+from wordbias.core.yaml_io import load_yaml
+
 DEFAULT_TOLERANCES = Path(__file__).with_name("repro_tolerances.yaml")
 DEFAULT_PATHS = ("results", "figures", "notebooks")
 STATUSES = ("identical", "within tolerance", "different", "new")
@@ -259,7 +261,7 @@ def _parse_png_rule(i: int, raw: Any) -> PngRule:
 
 def load_tolerances(path: str | Path = DEFAULT_TOLERANCES) -> Tolerances:
     """Read and validate the tolerance YAML; raise ValueError on any malformed entry."""
-    raw = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
+    raw = load_yaml(Path(path)) or {}
     if not isinstance(raw, dict):
         raise ValueError(f"{path}: top level must be a mapping")
     unknown = set(raw) - _TOP_KEYS

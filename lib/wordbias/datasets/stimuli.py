@@ -12,12 +12,13 @@ from __future__ import annotations
 import copy
 import functools
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
-import yaml
 
 from wordbias.core import paths
+from wordbias.core.yaml_io import load_yaml
 
 __all__ = ["VARIANTS", "WeatSpec", "WefatSpec", "load_stimuli", "weat_tests", "wefat_tests",
            "androgynous_name_candidates"]
@@ -74,8 +75,7 @@ class WefatSpec:
 
 @functools.lru_cache(maxsize=None)
 def _load(path: str) -> dict:
-    with open(path, encoding="utf-8") as fh:
-        return yaml.safe_load(fh)
+    return load_yaml(Path(path), aliases=True)   # kurita2019.yaml shares a list through an alias (bounded)
 
 
 def load_stimuli(paper: str = "caliskan2017") -> dict:

@@ -30,7 +30,8 @@ accepted as another name for ``weat:``. WEAT specs are :class:`~wordbias.dataset
 takes them; WEFAT specs are :class:`~wordbias.datasets.stimuli.WefatSpec`.
 
 Errors (:class:`~wordbias.core.errors.InvalidParameterError`) name the file, the test and the field: a YAML
-syntax error (with its line and column), a missing or unknown key, an empty list, a word that is not a
+syntax error (with its line and column), a key given twice (with both lines), a YAML anchor or alias (refused:
+:func:`~wordbias.core.yaml_io.load_yaml`), a missing or unknown key, an empty list, a word that is not a
 string (YAML reads ``yes``, ``no``, ``null``, ``12`` as other types: quote them), a word listed twice in a
 set, a word in both sets of a pair (X and Y, A and B), two tests with one id.
 """
@@ -45,11 +46,11 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
-import yaml
 
 from wordbias.core import paths
 from wordbias.core.errors import InvalidParameterError
 from wordbias.core.validation import repeated
+from wordbias.core.yaml_io import load_yaml
 from wordbias.datasets.stimuli import VARIANTS, WeatSpec, WefatSpec, load_stimuli, weat_tests
 
 __all__ = ["TEMPLATE", "UserLists", "read_user_lists", "load_user_lists", "load_user_wefat", "batteries",
@@ -97,17 +98,8 @@ class _Where:
 
 
 def _parse_yaml(path: Path) -> Any:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise InvalidParameterError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-    try:
-        return yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        where = f", line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
-        raise InvalidParameterError(f"{path}{where}: YAML syntax error: {problem}") from None
+    """The file's YAML (:func:`~wordbias.core.yaml_io.load_yaml`: no key twice, no anchors or aliases)."""
+    return load_yaml(path, source=str(path))
 
 
 def _check_keys(w: _Where, obj: Mapping, allowed, required, *, test=None, field=None) -> None:

@@ -11,9 +11,8 @@ import dataclasses
 import importlib.util
 from pathlib import Path
 
-import yaml
-
 from wordbias.core import paths
+from wordbias.core.yaml_io import load_yaml
 from wordbias.embeddings.formats import FORMATS
 
 __all__ = [
@@ -77,7 +76,7 @@ def read_registry(path: str | Path = REGISTRY_FILE) -> dict[str, EmbeddingSpec]:
     >>> specs["glove-840b-caliskan"].format, specs["glove-840b-caliskan"].dim
     ('glove', 300)
     """
-    raw = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    raw = load_yaml(Path(path), aliases=True)   # the citations are shared through anchors (bounded)
     specs: dict[str, EmbeddingSpec] = {}
     for entry in raw["embeddings"]:
         entry = dict(entry)
