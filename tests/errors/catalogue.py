@@ -1,7 +1,10 @@
 """The catalogue of bad inputs (issue 13): each case is a call and what it must do -- raise a given error
 whose message holds a fragment, or warn. `tests/errors/test_*.py` hold the cases, one list per family, and
 run them; `scripts/error_catalogue.py` runs them all and prints the table (family, cases, clear errors,
-warnings, silent, wrong)."""
+warnings, silent, wrong, data loss).
+
+A case whose call could destroy a user's files checks them itself and raises :class:`DataLoss` when any is
+gone or changed (:func:`files_survive`): that outcome is counted on its own, and must stay at 0."""
 from __future__ import annotations
 
 import re
@@ -30,12 +33,41 @@ class Case:
         return f"{self.family}: {self.name}"
 
 
+class DataLoss(AssertionError):
+    """A user's file was deleted or changed by the call under test."""
+
+
+def snapshot(root) -> dict[str, bytes]:
+    """Every file under ``root`` (hidden ones included) with its bytes."""
+    from pathlib import Path
+
+    root = Path(root)
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def files_survive(root, call: Callable[[], object]) -> Callable[[], object]:
+    """``call`` wrapped so that, whatever it raises, the files under ``root`` are compared with what they were
+    before: :class:`DataLoss` (naming the files) if any was removed or changed (new files are allowed)."""
+    def wrapped():
+        before = snapshot(root)
+        try:
+            return call()
+        finally:
+            after = snapshot(root)
+            lost = sorted(k for k in before if after.get(k) != before[k])
+            if lost:
+                raise DataLoss(f"user's files removed or changed: {lost[:8]}")
+    return wrapped
+
+
 def outcome(case: Case) -> tuple[str, str]:
-    """Run a case: ('clear error' | 'warning' | 'silent' | 'wrong', detail)."""
+    """Run a case: ('clear error' | 'warning' | 'silent' | 'wrong' | 'data loss', detail)."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
             case.call()
+        except DataLoss as exc:
+            return "data loss", str(exc)
         except BaseException as exc:  # noqa: BLE001 - classifying any failure is the point
             if case.error is not None and isinstance(exc, case.error) and re.search(case.match, str(exc)):
                 return "clear error", f"{type(exc).__name__}: {exc}"

@@ -14,6 +14,8 @@ from typing import Sequence
 
 import numpy as np
 
+from wordbias.core import ownership
+
 
 def bert_uncased_tokenizer(source: str | Path | None = None):
     """bert-base-uncased's fast WordPiece tokenizer (30,522 pieces), as shipped with the bundled MiniLM
@@ -30,6 +32,10 @@ def build(out: str | Path, *, male: Sequence[str] = (), female: Sequence[str] = 
           strength: float = 2.0, target_gap: float = 1.0, hidden: int = 32, layers: int = 1, seed: int = 0,
           tokenizer_source: str | Path | None = None) -> Path:
     """Write a planted tiny ``BertForMaskedLM`` and its fast tokenizer to ``out``; returns the folder.
+
+    ``out`` must be new, empty, or a folder wordbias wrote (:mod:`wordbias.core.ownership`): a user's folder
+    is refused (:class:`~wordbias.core.errors.FolderNotOursError`), since the model's files would overwrite
+    files of the same names there.
 
     ``layers`` layer(s) of ``hidden`` dimensions, the real bert-base-uncased WordPiece vocabulary (taken from
     the bundled MiniLM, which shares it), and weights set by hand:
@@ -50,10 +56,10 @@ def build(out: str | Path, *, male: Sequence[str] = (), female: Sequence[str] = 
     grows with ``strength``. Each planted word must be a single WordPiece. ``layers=0`` gives a model whose
     prediction at a mask ignores the context (every bias score is exactly 0).
     """
+    out = Path(out)
+    ownership.check_replaceable(out, action="write a model into")  # save_pretrained overwrites config.json...
     from transformers import BertConfig, BertForMaskedLM
 
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
     tokenizer = bert_uncased_tokenizer(tokenizer_source)
     config = BertConfig(vocab_size=len(tokenizer), hidden_size=hidden, num_hidden_layers=layers,
                         num_attention_heads=2, intermediate_size=2 * hidden, hidden_act="linear",
@@ -65,6 +71,7 @@ def build(out: str | Path, *, male: Sequence[str] = (), female: Sequence[str] = 
     _plant(words, tokenizer, male=male, female=female, targets=targets, strength=strength, target_gap=target_gap)
     _set_weights(model, words, positions=_zero_mean_rows(rng, config.max_position_embeddings, hidden))
     model.eval()
+    ownership.mark(out, "model")
     model.save_pretrained(out)
     tokenizer.save_pretrained(out)
     return out
