@@ -186,3 +186,13 @@ def test_only_the_named_shipped_files_use_aliases():
     for path in shipped_yaml():
         if path.name not in WITH_ALIASES:
             load_yaml(path)
+
+
+def test_deep_nesting_is_refused_with_the_line_not_a_recursion_error():
+    """Found by the fuzzing pass (issue 23): 1,000 nested brackets ended in Python's RecursionError."""
+    from wordbias.core.yaml_io import MAX_DEPTH, YamlFileError, load_yaml
+
+    with pytest.raises(YamlFileError, match=rf"lists\.yaml, line 1, column \d+: values nested more than {MAX_DEPTH}"):
+        load_yaml("weat: " + "[" * 1000 + "]" * 1000 + "\n", source="lists.yaml")
+    deep = "[" * MAX_DEPTH + "]" * MAX_DEPTH
+    assert load_yaml(f"x: {deep[1:-1]}\n") is not None  # MAX_DEPTH levels, the mapping included, still read

@@ -27,11 +27,14 @@ from yaml.nodes import MappingNode, Node, SequenceNode
 
 from wordbias.core.errors import InvalidParameterError
 
-__all__ = ["YamlFileError", "load_yaml", "MAX_EXPANDED_NODES"]
+__all__ = ["YamlFileError", "load_yaml", "MAX_EXPANDED_NODES", "MAX_DEPTH"]
 
 #: with ``aliases=True``: the most values (scalars, lists, mappings) a document may hold once its aliases
 #: are expanded; the shipped files hold a few thousand
 MAX_EXPANDED_NODES = 100_000
+#: the deepest nesting read (a list in a list in ...): the shipped files go 6 levels deep; PyYAML composes and
+#: builds values recursively, so 1,000 brackets would end in Python's RecursionError instead of a message
+MAX_DEPTH = 100
 
 _MERGE_TAG = "tag:yaml.org,2002:merge"
 _NO_ALIASES = ("wordbias reads this file without YAML anchors and aliases (&name, *name), so that a small file "
@@ -68,6 +71,7 @@ class _SafeLoader(yaml.SafeLoader):
         self.name = source          # PyYAML's marks print the file's name, not "<unicode string>"
         self._source = source
         self._aliases = aliases
+        self._depth = 0
 
     def compose_node(self, parent, index):
         """Refuse an anchor or an alias when the parser reaches it, before anything is composed from it."""
@@ -81,7 +85,16 @@ class _SafeLoader(yaml.SafeLoader):
                 raise YamlFileError(f"{self._source}, line {_line(event.start_mark)}, column "
                                     f"{event.start_mark.column + 1}: YAML anchor &{_cut(event.anchor)} "
                                     f"refused: {_NO_ALIASES}")
-        return super().compose_node(parent, index)
+        self._depth += 1
+        try:
+            if self._depth > MAX_DEPTH:
+                event = self.peek_event()
+                raise YamlFileError(f"{self._source}, line {_line(event.start_mark)}, column "
+                                    f"{event.start_mark.column + 1}: values nested more than {MAX_DEPTH} deep "
+                                    "(lists in lists, mappings in mappings); wordbias's files need a few levels")
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
 
     def construct_mapping(self, node, deep=False):
         """Refuse a key given twice (``yaml.safe_load`` keeps the last silently), then build the mapping."""
