@@ -76,7 +76,7 @@ CASES_LOADERS = [
     Case(F, "BadZipFile", _load("bad.zip", b"PK this is not a zip"), EmbeddingFormatError,
          match=r"bad\.zip: damaged compressed file \(BadZipFile"),
     Case(F, "load(None)", lambda: E.load(None), InvalidParameterError,
-         match="name_or_path must be a registered embedding name .* or a path, not None"),
+         match="name_or_path must be a registered embedding name .* a path, .*; not None"),
     Case(F, "load(3)", lambda: E.load(3), InvalidParameterError, match="not 3 \\(int\\)"),
     Case(F, "unknown format", _load("g.txt", GOOD, format="glvoe"), InvalidParameterError,
          match="unknown embedding format 'glvoe'"),

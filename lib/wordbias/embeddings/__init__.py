@@ -181,7 +181,7 @@ def load(
         raise InvalidParameterError(
             f"name_or_path must be a registered embedding name ({', '.join(REGISTRY)}), a path, a gensim "
             f"KeyedVectors or Word2Vec/FastText model, or a word->vector mapping; not "
-            f"{str(name_or_path)[:80]!r} ({type(name_or_path).__name__})"
+            f"{_shown(name_or_path)} ({type(name_or_path).__name__})"
         )
     if cache_dir is not None and not isinstance(cache_dir, (str, os.PathLike)):
         raise InvalidParameterError(f"cache_dir must be a folder path or None, not {type(cache_dir).__name__}")
@@ -211,6 +211,11 @@ def load(
         return read_keyed_vectors(path, format=fmt, member=member, progress=progress, zero_vectors=zero_vectors)
     return load_cached(path, cache_dir_for(path, member=member, cache_dir=cache_dir), fmt, member, progress, mmap_mode,
                        zero_vectors=zero_vectors)
+
+
+def _shown(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def available() -> "pandas.DataFrame":  # noqa: F821 - pandas imported lazily
