@@ -1,6 +1,7 @@
 """The `wordbias` command, run in-process through cli.main (stdout, stderr, exit status) and once as
 `python -m wordbias`. End-to-end runs use tiny embeddings written to tmp_path; nothing is written in the repo."""
 
+import pathlib
 import subprocess
 import sys
 
@@ -265,8 +266,18 @@ def test_weat_quiet_prints_nothing_and_same_seed_same_table(capsys, tmp_path, em
 def test_weat_caliskan_battery_on_a_tiny_embedding(capsys, tmp_path, emb):
     code, out, err = run(capsys, "weat", str(emb), "--out", str(tmp_path / "c"), "-q", "--n-resamples", "50",
                          "--label", "tiny")
-    assert code == 0, err
+    # the tiny vocabulary lacks most of Caliskan's words: the table is written, the tests not run are named on
+    # stderr with the reason, and the exit status (3) tells a script
+    assert code == cli.EXIT_NOT_RUN == 3 and out == ""
     t = tidy.read_tidy(tmp_path / "c" / "tidy.csv")
+    skipped, partial = tidy.not_run(t), tidy.run_in_part(t)
+    assert len(skipped) >= 1 and "WEAT1" not in set(skipped.test)             # flowers/insects runs
+    lines = err.strip().splitlines()
+    assert len(lines) == len(skipped) + len(partial) + 1 and "Traceback" not in err
+    assert lines[0].startswith(f"wordbias: not run: {skipped.test.iloc[0]} (weat): DegenerateSetError: set ")
+    counts = f"{len(skipped)} were not run" + (f" and {len(partial)} ran only in part" if len(partial) else "")
+    assert lines[-1] == (f"wordbias: of 10 tests, {counts} (the reasons above, also in the note "
+                         f"column of {tmp_path / 'c' / 'tidy.csv'}); exit status 3")
     assert t["test"].tolist() == [f"WEAT{i}" for i in range(1, 11)]
     assert set(t.embedding) == {"tiny"} and set(t.battery) == {"caliskan2017"}
     assert set(t.paper) == {"caliskan2017"}
@@ -276,13 +287,15 @@ def test_report_and_compare_end_to_end(capsys, tmp_path, emb):
     other = _write_w2v(tmp_path / "mine.w2v.bin.txt", _vectors(seed=1, lean=-2.0))
     code, out, err = run(capsys, "report", str(emb), "--out", str(tmp_path / "r"), "--no-ube",
                          "--n-resamples", "50", "--n-permutations", "200")
-    assert code == 0, err
+    assert code == cli.EXIT_NOT_RUN, err                # most of the papers' words are not in the tiny vocabulary
+    assert "wordbias: not run: WEAT2 (weat): DegenerateSetError" in err
     t = tidy.read_tidy(tmp_path / "r" / "tidy.csv")
     assert set(t.embedding) == {"mine.w2v.txt"} and {"weat", "wefat"} <= set(t.measure)
     assert (tmp_path / "r" / "summary.html").exists()
     code, out, err = run(capsys, "compare", str(emb), str(other), "--out", str(tmp_path / "cmp"), "--no-ube",
                          "--n-resamples", "50", "--n-permutations", "200")
-    assert code == 0, err
+    assert code == cli.EXIT_NOT_RUN, err
+    assert "wordbias: not run: mine.w2v.txt / WEAT2 (weat): " in err and "/ WEAT2 (weat)" in err
     t = tidy.read_tidy(tmp_path / "cmp" / "tidy.csv")
     assert t.embedding.unique().tolist() == ["mine.w2v.txt", "mine.w2v.bin.txt"]
     files = sorted(p.name for p in (tmp_path / "cmp").iterdir())
@@ -344,7 +357,8 @@ def test_cache_dir_option(capsys, tmp_path, emb, lists):
 def test_weat_lists_with_wefat_notes_them_and_wefat_only_is_refused(capsys, tmp_path, emb):
     code, out, err = run(capsys, "weat", str(emb), "--lists", str(user_lists.TEMPLATE), "--out", str(tmp_path / "t"),
                          "-q", "--n-resamples", "20")
-    assert code == 0, err
+    assert code == cli.EXIT_NOT_RUN, err           # the template's career/family words are not in the tiny file
+    assert "wordbias: not run: career_family (weat): " in err
     assert "the 1 WEFAT(s) of" in err and "are not run by `wordbias weat`" in err
     t = tidy.read_tidy(tmp_path / "t" / "tidy.csv")
     assert t.test.tolist() == ["career_family", "flowers_insects"] and set(t.battery) == {"user:my_study"}
@@ -353,3 +367,179 @@ def test_weat_lists_with_wefat_notes_them_and_wefat_only_is_refused(capsys, tmp_
                     "    property: {name: p, values: {rose: 1}}\n")
     code, _, err = run(capsys, "weat", str(emb), "--lists", str(only), "--out", str(tmp_path / "w"))
     assert code == 1 and "has no WEATs" in err
+
+
+# ---------------------------------------------------------------------------------------------- issue 23: outputs
+
+def _refused(capsys, emb, out, fragment):
+    code, stdout, err = run(capsys, "weat", str(emb), "--out", out)
+    assert code == 1 and stdout == "", err
+    assert err.startswith("wordbias: error: --out ") and fragment in err, err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    return err
+
+
+def test_out_folders_refused_by_one_check(capsys, tmp_path, emb, monkeypatch):
+    """Empty, the checkout's root, home and / (under any spelling), the package, data/, a file and a path under
+    a file: one line each, naming the path and what to do, and nothing is created."""
+    _refused(capsys, emb, "", "--out is empty ('')")
+    _refused(capsys, emb, "   ", "--out is empty")
+    if paths.IN_CHECKOUT:
+        monkeypatch.chdir(paths.ROOT / "lib")
+        _refused(capsys, emb, "..", "the root of the wordbias checkout")
+        _refused(capsys, emb, str(paths.ROOT) + "/", "the root of the wordbias checkout")
+        monkeypatch.chdir(tmp_path)
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    _refused(capsys, emb, "~", "your home folder")
+    _refused(capsys, emb, "~/.", "your home folder")
+    _refused(capsys, emb, "/", "the file system's root")
+    _refused(capsys, emb, "/..", "the file system's root")
+    package = pathlib.Path(wordbias.__file__).resolve().parent
+    _refused(capsys, emb, str(package / "cli-out"), "the installed wordbias package")
+    _refused(capsys, emb, str(paths.DATA / "stimuli" / "cli-out"), "data folder")
+    f = tmp_path / "file.txt"
+    f.write_text("x")
+    _refused(capsys, emb, str(f / "sub"), f"cannot be a folder: {f} is a file")
+    assert not (package / "cli-out").exists() and not (paths.DATA / "stimuli" / "cli-out").exists()
+    assert list(home.iterdir()) == []
+
+
+def test_out_through_a_symlink_to_results_is_refused(capsys, tmp_path, emb):
+    link = tmp_path / "link"
+    link.symlink_to(paths.RESULTS, target_is_directory=True)
+    _refused(capsys, emb, str(link / "mine"), "holds the committed results")
+
+
+def test_out_an_existing_folder_keeps_its_other_files(capsys, tmp_path, emb, lists):
+    out = tmp_path / "mine"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine")
+    (out / "sub").mkdir()
+    code, _, err = run(capsys, "weat", str(emb), "--lists", str(lists), "--out", str(out), "-q", "--n-resamples",
+                       "20")
+    assert code == 0, err
+    assert sorted(p.name for p in out.iterdir()) == ["notes.txt", "sub", "summary.html", "tidy.csv"]
+    assert (out / "notes.txt").read_text() == "mine"
+
+
+def _big_lists(tmp_path):
+    """A WEAT of 66 + 66 target words (Monte Carlo p: too many partitions to count) beside a small one, and an
+    embedding holding them."""
+    X, Y = [f"x{i}" for i in range(66)], [f"y{i}" for i in range(66)]
+    A, B = ["a1", "a2", "a3"], ["b1", "b2", "b3"]
+    words = X + Y + A + B
+    v = np.random.default_rng(0).normal(size=(len(words), 4))
+    emb = tmp_path / "big.txt"
+    emb.write_text(f"{len(words)} 4\n" + "\n".join(w + " " + " ".join(f"{x:.4f}" for x in r)
+                                                    for w, r in zip(words, v)) + "\n")
+    lists = tmp_path / "big.yaml"
+    lists.write_text(f"battery: big\nweat:\n  - id: big\n    targets: {{X: [{', '.join(X)}], Y: [{', '.join(Y)}]}}\n"
+                     f"    attributes: {{A: [{', '.join(A)}], B: [{', '.join(B)}]}}\n"
+                     "  - id: small\n    targets: {X: [x1, x2, x3], Y: [y1, y2, y3]}\n"
+                     f"    attributes: {{A: [{', '.join(A)}], B: [{', '.join(B)}]}}\n")
+    return emb, lists
+
+
+def test_a_test_refused_for_its_cost_is_named_on_stderr_and_exits_3(capsys, tmp_path):
+    emb, lists = _big_lists(tmp_path)
+    out = tmp_path / "o"
+    code, stdout, err = run(capsys, "weat", str(emb), "--lists", str(lists), "--out", str(out), "-q",
+                            "--n-resamples", "20", "--n-permutations", str(10 ** 12))
+    assert code == 3 and stdout == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 3 and "Traceback" not in err
+    assert lines[0].startswith("wordbias: not run: big (weat): TooCostlyError: a Monte Carlo p-value with "
+                               "n_permutations=1,000,000,000,000")
+    assert "Use fewer permutations" in lines[0] and "lower --n-permutations" in lines[0]
+    # the small test has its exact d and p, but its interval was refused for the same cost
+    assert lines[1].startswith("wordbias: run in part: small (weat): no bootstrap interval: TooCostlyError: ")
+    assert lines[2].startswith("wordbias: of 2 tests, 1 were not run and 1 ran only in part (")
+    assert lines[2].endswith("exit status 3")
+    t = tidy.read_tidy(out / "tidy.csv")                      # the other test is written, the refusal kept in note
+    assert t.test.tolist() == ["big", "small"] and (out / "summary.html").exists()
+    assert t.note[0].startswith("not run: TooCostlyError: ") and pd.notna(t.effect_size[1])
+    assert "Exit status: " in cli.build_parser().epilog and "3 some tests" in cli.build_parser().epilog
+
+
+@pytest.mark.parametrize("spelling", ["dot", "absolute", "symlink", "parent"])
+def test_compare_one_file_under_two_spellings_is_refused(capsys, tmp_path, emb, monkeypatch, spelling):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "link.txt").symlink_to(emb)
+    other = {"dot": "./mine.w2v.txt", "absolute": str(emb), "symlink": "link.txt",
+             "parent": "sub/../mine.w2v.txt"}[spelling]
+    code, _, err = run(capsys, "compare", "mine.w2v.txt", other, "--out", str(tmp_path / "o"))
+    assert code == 1 and err.count("\n") == 1
+    assert f"the same embedding is given twice: 'mine.w2v.txt' and {other!r} are one file ({emb})" in err
+    assert not (tmp_path / "o").exists()
+
+
+def test_compare_a_registered_name_and_its_file_is_refused(capsys, tmp_path):
+    from wordbias.embeddings import REGISTRY, registry
+
+    found = registry.existing_source(REGISTRY["glove-840b-caliskan"])
+    if found is None:
+        pytest.skip("the bundled glove-840b-caliskan file is absent")
+    code, _, err = run(capsys, "compare", "glove-840b-caliskan", str(found), "--out", str(tmp_path / "o"))
+    assert code == 1 and f"'glove-840b-caliskan' and {str(found)!r} are one file" in err
+
+
+def test_a_full_disk_is_one_line_naming_the_file_and_the_way_out(capsys, tmp_path, emb, lists, monkeypatch):
+    import errno
+
+    def full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(pd.DataFrame, "to_csv", full)
+    out = tmp_path / "o"
+    code, _, err = run(capsys, "weat", str(emb), "--lists", str(lists), "--out", str(out), "-q", "--n-resamples",
+                       "20")
+    assert code == 1 and err.count("\n") == 1 and "Traceback" not in err
+    assert err.startswith(f"wordbias: error: cannot write the tidy table to {out / 'tidy.csv'}: no space left on "
+                          "the device ([Errno 28] No space left on device")
+    assert "free on that disk" in err and "another --out folder" in err
+    assert [p.name for p in out.iterdir()] == []               # no half-written temporary file left
+    code, _, err = run(capsys, "weat", str(emb), "--lists", str(lists), "--out", str(out), "--debug")
+    assert code == 1 and "DiskFullError" in err and "Traceback" in err
+
+
+def test_a_full_disk_while_writing_the_heat_map(capsys, tmp_path, emb, monkeypatch):
+    import errno
+
+    from wordbias.core import figures
+
+    other = _write_w2v(tmp_path / "other.txt", _vectors(seed=1))
+
+    def full(*args, **kwargs):
+        raise OSError(errno.EDQUOT, "Disk quota exceeded", str(tmp_path / "o" / "heatmap.png"))
+
+    monkeypatch.setattr(figures, "save", full)
+    code, _, err = run(capsys, "compare", str(emb), str(other), "--out", str(tmp_path / "o"), "-q", "--no-ube",
+                       "--n-resamples", "20", "--n-permutations", "100")
+    assert code == 1 and err.count("\n") == 1
+    assert "cannot write the heat map to " in err and "the disk quota is exceeded" in err
+
+
+def test_an_interval_refused_for_its_cost_is_named_on_stderr_and_exits_3(capsys, tmp_path, emb, lists):
+    """d and p computed, the bootstrap interval refused before any work: the row is written with the reason,
+    the command says so and exits 3."""
+    out = tmp_path / "o"
+    code, _, err = run(capsys, "weat", str(emb), "--lists", str(lists), "--out", str(out), "-q", "--n-resamples",
+                       str(10 ** 9))
+    assert code == 3 and "Traceback" not in err
+    lines = err.strip().splitlines()
+    assert lines[0].startswith("wordbias: run in part: flowers (weat): no bootstrap interval: TooCostlyError: a WEAT "
+                               "bootstrap with n_resamples=1,000,000,000")
+    assert "lower --n-permutations or --n-resamples" in lines[0]
+    assert lines[1].startswith("wordbias: of 1 tests, 1 ran only in part (the reasons above")
+    r = tidy.read_tidy(out / "tidy.csv").iloc[0]
+    assert pd.notna(r.effect_size) and pd.notna(r.p_value) and pd.isna(r.ci_low)
+    assert r.note.startswith("no bootstrap interval: TooCostlyError: ")
+
+
+def test_every_test_run_in_full_exits_0_and_says_nothing_on_stderr(capsys, tmp_path, emb, lists):
+    code, out, err = run(capsys, "weat", str(emb), "--lists", str(lists), "--out", str(tmp_path / "o"), "-q",
+                         "--n-resamples", "50")
+    assert code == 0 and out == "" and err == ""

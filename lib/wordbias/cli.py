@@ -6,7 +6,14 @@ short table on stdout; ``wordbias lists`` shows the word lists shipped (with the
 (checked) or the template of the YAML format (:mod:`wordbias.datasets.user_lists`); ``wordbias cache
 list`` / ``clear`` show and remove the converted embedding caches. Progress bars go to
 stderr; ``--quiet`` silences them and the table. Exit status: 0 done, 1 the run failed (one line
-``wordbias: error: ...`` on stderr; ``--debug`` shows the traceback), 2 a usage error.
+``wordbias: error: ...`` on stderr; ``--debug`` shows the traceback), 2 a usage error, 3 the outputs were
+written but some tests were not run, or ran without their interval (each named on stderr with the reason,
+e.g. a request refused for its cost with the way out; the reason is also in tidy.csv's ``note``).
+
+``--out`` is checked by :func:`wordbias.core.paths.check_output_dir` (never empty, the checkout's root, the
+home folder or ``/``, nor inside the package, the data or the repository's results/ and figures/); the
+command writes its named files there and deletes nothing. A full disk is reported with the file being
+written and the space left (:mod:`wordbias.core.io_errors`).
 
 Examples
 --------
@@ -25,7 +32,7 @@ import traceback
 import warnings
 from pathlib import Path
 
-__all__ = ["main", "build_parser"]
+__all__ = ["main", "build_parser", "EXIT_NOT_RUN"]
 
 PROG = "wordbias"
 
@@ -47,7 +54,9 @@ examples:
 EMBEDDING is a registered name (see wordbias.embeddings.available()) or a path to a word2vec (text or
 binary), GloVe or fastText .vec file, plain, .gz or .zip. Results: DIR/tidy.csv (one row per test: effect
 size, 95% interval, p one- and two-sided with their method, Holm and Benjamini-Hochberg adjusted p, the
-words dropped), DIR/summary.html, figures. Exit status: 0 ok, 1 the run failed, 2 usage error.
+words dropped), DIR/summary.html, figures. Exit status: 0 ok, 1 the run failed, 2 usage error, 3 some tests
+were not run or ran only in part (outputs written; each such test and why on stderr, and in the note column
+of tidy.csv).
 """
 
 
@@ -91,8 +100,9 @@ def _common() -> argparse.ArgumentParser:
 
 def _run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", required=True, metavar="DIR",
-                   help="folder for tidy.csv, summary.html and figures (created; never the repository's "
-                        "results/ or figures/)")
+                   help="folder for tidy.csv, summary.html and figures (created; other files in it are left "
+                        "alone; never the checkout's root, ~ or /, nor inside the package, data/, results/ or "
+                        "figures/)")
     p.add_argument("--cache-dir", metavar="DIR", default=None,
                    help="folder for the converted embedding caches (default: WORDBIAS_CACHE, else the "
                         "per-user cache folder; see `wordbias cache list`)")
@@ -231,29 +241,25 @@ def _label(name_or_path: str) -> str:
 
 
 def _labels(names: list[str]) -> list[str]:
-    """Labels for several embeddings, the full path as given where file names collide."""
-    labels = [_label(n) for n in names]
+    """Labels for several embeddings, the full path as given where file names collide; one embedding given
+    twice, under any spelling (``a.txt`` and ``./a.txt``, an absolute path, a symbolic link, a registered name
+    and its file), is refused (:func:`wordbias.battery.compare.check_distinct`)."""
+    from wordbias.battery import compare
+
     if len(set(names)) != len(names):
         dup = sorted({n for n in names if names.count(n) > 1})
-        raise _RunError(f"the same embedding is given twice: {dup}")
+        raise _RunError(f"the same embedding is given twice: {dup}; compare needs different embeddings")
+    compare.check_distinct([(n, n) for n in names])
+    labels = [_label(n) for n in names]
     return [n if labels.count(lab) > 1 else lab for n, lab in zip(names, labels)]
 
 
 def _out_dir(out: str) -> Path:
-    """The output folder, created; the repository's results/ and figures/ are refused."""
+    """The ``--out`` folder, checked and created (:func:`wordbias.core.paths.check_output_dir`: not empty, not
+    the checkout's root, home or ``/``, not inside the package, the data, results/ or figures/, not a file)."""
     from wordbias.core import paths
 
-    path = Path(out).expanduser()
-    resolved = path.resolve()
-    for protected in (paths.RESULTS, paths.FIGURES):
-        protected = Path(protected).resolve()
-        if resolved == protected or protected in resolved.parents:
-            raise _RunError(f"--out {out} is inside {protected}, which holds the committed results; "
-                            "choose another folder")
-    if path.exists() and not path.is_dir():
-        raise _RunError(f"--out {out} exists and is not a folder")
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+    return paths.check_output_dir(out, what="--out", create=True)
 
 
 def _load(name_or_path: str, args):
@@ -325,8 +331,11 @@ def short_table(frame) -> str:
 
 
 def _write_outputs(frame, out: Path, title: str, *, heatmap: bool = False) -> list[Path]:
-    """tidy.csv, then summary.html (and the heat map) where the battery's summary modules are present."""
+    """tidy.csv, then summary.html (and the heat map) where the battery's summary modules are present; named
+    files only, nothing else in ``out`` is touched. A full disk raises
+    :class:`~wordbias.core.io_errors.DiskFullError` naming the file."""
     from wordbias.core import tidy
+    from wordbias.core.io_errors import reraise_disk_full
 
     written = [tidy.write_tidy(frame, out / "tidy.csv")]
     if heatmap:
@@ -335,7 +344,8 @@ def _write_outputs(frame, out: Path, title: str, *, heatmap: bool = False) -> li
 
         fig = _compare.heatmap(frame)
         fig = getattr(fig, "figure", fig)
-        written += figures.save(fig, out, "heatmap")
+        with reraise_disk_full(out / "heatmap.png", "the heat map"):
+            written += figures.save(fig, out, "heatmap")
         import matplotlib.pyplot as plt
 
         plt.close(fig)
@@ -347,12 +357,61 @@ def _write_outputs(frame, out: Path, title: str, *, heatmap: bool = False) -> li
     return written
 
 
-def _finish(frame, written: list[Path], args) -> None:
-    if args.quiet:
-        return
-    print(short_table(frame))
-    print()
-    print("wrote " + ", ".join(str(p) for p in written))
+#: exit status of a run whose outputs were written but some of whose tests were not run, or ran only in part
+EXIT_NOT_RUN = 3
+#: the most tests not run named one by one on stderr (the rest are counted; all are in tidy.csv's note)
+_NOT_RUN_SHOWN = 20
+#: the most characters of a reason shown on stderr (tidy.csv's note has it in full)
+_REASON_WIDTH = 700
+#: the command's way out of a test refused for its cost (the reason names the library's)
+_COSTLY_HINT = ("With the command: lower --n-permutations or --n-resamples (or leave UBE out with --no-ube), "
+                "then run again.")
+
+
+def _reason_line(note: str, prefix: str) -> str:
+    """The reason of a ``note`` after ``prefix``, on one line, shortened, with the command's way out of a cost
+    refusal."""
+    reason = textwrap.shorten(_one_line(note[len(prefix):].lstrip(": ")), _REASON_WIDTH,
+                              placeholder=" ... (in full in tidy.csv)")
+    if any(f"{name}:" in reason for name in ("TooCostlyError", "ExactCountTooLarge")):
+        reason += f" {_COSTLY_HINT}"
+    return reason
+
+
+def _report_not_run(frame, written: list[Path]) -> int:
+    """Name on stderr each test of ``frame`` that did not run, or ran without a part (its interval), with the
+    embedding, the test, the measure and the reason (which says what to do, e.g. a cost refusal's estimate
+    and way out), and return :data:`EXIT_NOT_RUN`; 0 when every test ran in full."""
+    from wordbias.core import tidy
+
+    skipped, partial = tidy.not_run(frame), tidy.run_in_part(frame)
+    if skipped.empty and partial.empty:
+        return 0
+    several = frame["embedding"].nunique(dropna=True) > 1
+    lines = [("not run", r, _reason_line(str(r.note), tidy.NOT_RUN)) for r in skipped.itertuples()]
+    lines += [("run in part", r, _reason_line(str(r.note), "")) for r in partial.itertuples()]
+    for kind, r, reason in lines[:_NOT_RUN_SHOWN]:
+        who = f"{r.embedding} / {r.test}" if several else str(r.test)
+        measure = f" ({r.measure})" if isinstance(r.measure, str) else ""
+        print(f"wordbias: {kind}: {who}{measure}: {reason}", file=sys.stderr)
+    if len(lines) > _NOT_RUN_SHOWN:
+        print(f"wordbias: ... and {len(lines) - _NOT_RUN_SHOWN} more", file=sys.stderr)
+    csv = next((str(p) for p in written if p.name == "tidy.csv"), "tidy.csv")
+    counts = ([f"{len(skipped)} were not run"] if len(skipped) else []) + \
+        ([f"{len(partial)} ran only in part"] if len(partial) else [])
+    print(f"wordbias: of {len(frame)} tests, {' and '.join(counts)} (the reasons above, also in the note column of {csv}); exit status "
+          f"{EXIT_NOT_RUN}", file=sys.stderr)
+    return EXIT_NOT_RUN
+
+
+def _finish(frame, written: list[Path], args) -> int:
+    """Print the short table and the files written (unless ``--quiet``), report the tests not run on stderr
+    (always); return the exit status: 0, or :data:`EXIT_NOT_RUN` when some tests were not run."""
+    if not args.quiet:
+        print(short_table(frame))
+        print()
+        print("wrote " + ", ".join(str(p) for p in written))
+    return _report_not_run(frame, written)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -387,8 +446,7 @@ def _cmd_weat(args) -> int:
                                 n_permutations=args.n_permutations, n_resamples=args.n_resamples,
                                 case_fold=case_fold, progress=not args.quiet)
     written = _write_outputs(frame, out, f"wordbias weat: {title} on {label}")
-    _finish(frame, written, args)
-    return 0
+    return _finish(frame, written, args)
 
 
 def _cmd_report(args) -> int:
@@ -400,8 +458,7 @@ def _cmd_report(args) -> int:
     frame = static.report(kv, label=label, seed=args.seed, n_permutations=args.n_permutations,
                           n_resamples=args.n_resamples, ube=not args.no_ube, progress=not args.quiet)
     written = _write_outputs(frame, out, f"wordbias report on {label}")
-    _finish(frame, written, args)
-    return 0
+    return _finish(frame, written, args)
 
 
 def _cmd_compare(args) -> int:
@@ -415,8 +472,7 @@ def _cmd_compare(args) -> int:
     frame = compare.compare(loaded, seed=args.seed, n_permutations=args.n_permutations,
                             n_resamples=args.n_resamples, ube=not args.no_ube, progress=not args.quiet)
     written = _write_outputs(frame, out, "wordbias compare: " + ", ".join(labels), heatmap=True)
-    _finish(frame, written, args)
-    return 0
+    return _finish(frame, written, args)
 
 
 def _wrap(words, width: int = 100, limit: int = 60) -> str:
@@ -498,6 +554,9 @@ def _cmd_cache(args) -> int:
             else:
                 shown = table.assign(MB=(table["bytes"] / 2**20).round(1)).drop(columns=["bytes", "folder"])
                 print(shown.to_string(index=False))
+            others = cache.foreign_folders(args.cache_dir)
+            if others:
+                print(f"({len(others)} other folder(s) there are not wordbias caches and are never cleared)")
         return 0
     if bool(args.names) == bool(args.all):
         raise _RunError("`wordbias cache clear` needs cache names or --all (not both)")
@@ -508,9 +567,17 @@ def _cmd_cache(args) -> int:
             print(f"removed {p}")
         if not removed:
             print("nothing removed")
+        kept = cache.foreign_folders(args.cache_dir)
+        if kept and removed:
+            print(f"kept {len(kept)} folder(s) that wordbias did not write: "
+                  + ", ".join(p.name for p in kept[:10]) + (", ..." if len(kept) > 10 else ""))
     if missing and not removed:
         raise _RunError(f"no cache named {missing} under {cache.cache_root(args.cache_dir)} "
                         "(see `wordbias cache list`)")
+    others = cache.foreign_folders(args.cache_dir)
+    if args.all and not removed and others:
+        raise _RunError(f"{cache.cache_root(args.cache_dir)} holds no wordbias cache; its {len(others)} other "
+                        "folder(s) were left alone: is it the cache folder? (see `wordbias cache list`)")
     return 0
 
 
@@ -532,23 +599,30 @@ def _cmd_contextual(args) -> int:
                               seed=args.seed, n_permutations=args.n_permutations, n_resamples=args.n_resamples,
                               device=args.device, progress=not args.quiet)
     written = _write_outputs(frame, out, f"wordbias contextual on {frame['embedding'].iloc[0]}")
-    _finish(frame, written, args)
-    return 0
+    return _finish(frame, written, args)
 
 
 _COMMANDS = {"weat": _cmd_weat, "report": _cmd_report, "compare": _cmd_compare, "contextual": _cmd_contextual,
              "lists": _cmd_lists, "cache": _cmd_cache}
 
 
+def _one_line(text: str) -> str:
+    """``text`` on one line (its lines stripped and joined by spaces)."""
+    return " ".join(line.strip() for line in str(text).splitlines() if line.strip())
+
+
 def _message(exc: BaseException) -> str:
+    """An error as the one line the command prints (a ``KeyError``'s key without quotes)."""
     msg = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
-    msg = " ".join(line.strip() for line in msg.splitlines() if line.strip()) or type(exc).__name__
-    return msg
+    return _one_line(msg) or type(exc).__name__
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the ``wordbias`` command with ``argv`` (default ``sys.argv[1:]``) and return the exit status:
-    0 done, 1 the run failed (``wordbias: error: ...`` on stderr), 2 a usage error (argparse's message).
+    0 done, 1 the run failed (``wordbias: error: ...`` on stderr, one line: a bad ``--out``, a full disk, a
+    missing file...), 2 a usage error (argparse's message), 3 (:data:`EXIT_NOT_RUN`) the outputs were written
+    but some tests were not run or ran only in part (``wordbias: not run: ...`` / ``wordbias: run in part:
+    ...`` on stderr, one line each, with the reason).
 
     Examples
     --------

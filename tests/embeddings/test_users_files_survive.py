@@ -45,9 +45,9 @@ def _embedding_file(folder):
 
 def test_cache_clear_all_on_a_project_folder_removes_nothing_of_the_users(tmp_path, capsys):
     before = _project(tmp_path)
-    assert cli.main(["cache", "clear", "--all", "--cache-dir", str(tmp_path)]) == 0
-    out = capsys.readouterr().out
-    assert "nothing removed" in out and "kept 5 folder(s) that wordbias did not write" in out
+    assert cli.main(["cache", "clear", "--all", "--cache-dir", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert "holds no wordbias cache; its 5 other folder(s) were left alone" in err
     assert _snapshot(tmp_path) == before
 
 
@@ -59,7 +59,8 @@ def test_cache_clear_all_removes_the_caches_and_only_them(tmp_path, capsys):
     E.save(_kv(), tmp_path / "saved")
     assert len(cache.list_caches(tmp_path)) == 2                   # .git, .venv, src are not listed as caches
     assert cli.main(["cache", "clear", "--all", "--cache-dir", str(tmp_path)]) == 0
-    assert "removed" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert out.count("removed ") == 2 and "kept 5 folder(s) that wordbias did not write" in out
     assert _snapshot(tmp_path) == before
 
 

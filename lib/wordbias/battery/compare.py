@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import textwrap
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -17,7 +18,8 @@ import pandas as pd
 from wordbias.core import tidy as _tidy
 from wordbias.core.errors import InvalidParameterError
 
-__all__ = ["EFFECT_SCALES", "compare", "heatmap", "cell_text"]
+__all__ = ["EFFECT_SCALES", "compare", "check_distinct", "embedding_files", "same_file", "heatmap",
+           "cell_text"]
 
 #: the largest possible |effect size| of each kind, by which :func:`heatmap` scales the colours (|d| <= 2 for
 #: WEAT's d with the sample std of two equal sets, a correlation or a cosine <= 1); a kind not listed (RIPA,
@@ -52,13 +54,100 @@ def _pairs(embeddings) -> list[tuple[str, object]]:
     return [(k, e) for k, (_, e) in zip(labels, pairs)]
 
 
+def embedding_files(embedding) -> list[Path]:
+    """The files an embedding reads, to tell whether two arguments are one embedding: a registered name's
+    file(s) where they are on this machine (none otherwise), a path as given (``~`` expanded); nothing for
+    vectors already loaded.
+
+    Examples
+    --------
+    >>> embedding_files("~/vectors.txt") == [Path("~/vectors.txt").expanduser()]
+    True
+    >>> embedding_files({"a": [1.0]})
+    []
+    """
+    from wordbias.embeddings import REGISTRY, registry
+
+    if not isinstance(embedding, (str, os.PathLike)):
+        return []
+    if isinstance(embedding, str) and embedding in REGISTRY:
+        spec = REGISTRY[embedding]
+        found = registry.existing_source(spec)
+        if found is None:
+            return []
+        if spec.source == "package":                # a folder holding the files
+            return [found] + [found / f for f in spec.files]
+        return [found]
+    return [Path(embedding).expanduser()]
+
+
+def same_file(a: Path, b: Path) -> bool:
+    """Whether two paths name one file: :func:`os.path.samefile` where both exist (hard and symbolic links,
+    ``./``, ``..``), else their resolved forms.
+
+    Examples
+    --------
+    >>> same_file(Path("a.txt"), Path("./a.txt")), same_file(Path("a.txt"), Path("x/../b.txt"))
+    (True, False)
+    """
+    try:
+        if a.exists() and b.exists():
+            return os.path.samefile(a, b)
+        return a.resolve() == b.resolve()
+    except (OSError, RuntimeError, ValueError):
+        return os.path.abspath(a) == os.path.abspath(b)
+
+
+def _resolved(path: Path) -> Path:
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):
+        return path.absolute()
+
+
+def _shown(label: str, embedding) -> str:
+    spelling = os.fspath(embedding) if isinstance(embedding, (str, os.PathLike)) else None
+    return f"{label!r}" if spelling is None or spelling == label else f"{label!r} ({spelling})"
+
+
+def check_distinct(pairs: Sequence[tuple[str, object]]) -> None:
+    """Refuse one embedding given twice (:class:`~wordbias.core.errors.InvalidParameterError` naming both
+    spellings): one file under two spellings (a relative and an absolute path, ``./``, a symbolic link, a
+    registered name and the path of its file, :func:`embedding_files`, :func:`same_file`), or one loaded object
+    under two labels. Comparing an embedding with itself gives identical rows, never a comparison.
+
+    Examples
+    --------
+    >>> try:
+    ...     check_distinct([("a.txt", "a.txt"), ("./a.txt", "./a.txt")])
+    ... except InvalidParameterError as err:
+    ...     print(str(err)[:71])
+    the same embedding is given twice: 'a.txt' and './a.txt' are one file (
+    >>> check_distinct([("a", "a.txt"), ("b", "b.txt")])        # two files: nothing to say
+    """
+    files = [embedding_files(e) for _, e in pairs]
+    for i in range(len(pairs)):
+        for j in range(i + 1, len(pairs)):
+            (li, ei), (lj, ej) = pairs[i], pairs[j]
+            if ei is ej and not isinstance(ei, (str, os.PathLike)):
+                raise InvalidParameterError(f"the same embedding is given twice: {li!r} and {lj!r} are one object "
+                                            f"({type(ei).__name__}); compare needs different embeddings")
+            same = next(((a, b) for a in files[i] for b in files[j] if same_file(a, b)), None)
+            if same is not None:
+                raise InvalidParameterError(
+                    f"the same embedding is given twice: {_shown(li, ei)} and {_shown(lj, ej)} are one file "
+                    f"({_resolved(same[0])}); compare needs different embeddings (comparing a file with itself gives "
+                    "identical rows)")
+
+
 def compare(embeddings, **report_kwargs) -> pd.DataFrame:
     """:func:`wordbias.battery.static.report` on each embedding, as one tidy table (the rows of every embedding,
     in the order given).
 
     ``embeddings`` maps a label to an embedding (a registry name, a path, ``KeyedVectors`` or a word -> vector
-    mapping), or is a sequence of (label, embedding) pairs; labels must be unique non-empty strings
-    (:class:`~wordbias.core.errors.InvalidParameterError` otherwise). ``report_kwargs`` go to ``report``
+    mapping), or is a sequence of (label, embedding) pairs; labels must be unique non-empty strings, and one
+    embedding may not be given twice (one file under two spellings, one object under two labels:
+    :func:`check_distinct`) (:class:`~wordbias.core.errors.InvalidParameterError` otherwise). ``report_kwargs`` go to ``report``
     (``seed``, ``n_permutations``, ``n_resamples``, ``ube``, ``progress``; not ``label``). Holm and
     Benjamini-Hochberg adjusted p are over each embedding's report (its family named in ``p_family``); the
     time of each part is in ``frame.attrs["timings"][label]``.
@@ -75,6 +164,7 @@ def compare(embeddings, **report_kwargs) -> pd.DataFrame:
     from wordbias.battery import static
 
     pairs = _pairs(embeddings)
+    check_distinct(pairs)
     if "label" in report_kwargs:
         raise InvalidParameterError("compare takes the labels from embeddings; do not pass label")
     frames, timings, parameters = [], {}, {}
@@ -104,7 +194,7 @@ def cell_text(row) -> str:
     'not run'
     """
     note = row.get("note")
-    if isinstance(note, str) and note.startswith("not run"):
+    if isinstance(note, str) and note.startswith(_tidy.NOT_RUN):
         return "not run"
     if pd.isna(row.get("effect_size")):
         stat = row.get("statistic")

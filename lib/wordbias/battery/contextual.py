@@ -127,7 +127,7 @@ def _log_prob_row(cat, masked_lm, base: dict, *, seed: int, n_permutations: int,
 
 
 def _not_run(base: dict, measure: str, why: str) -> dict:
-    return {**base, "measure": measure, "effect_size_name": "d", "note": f"not run: {why}"}
+    return {**base, "measure": measure, "effect_size_name": "d", "note": tidy.not_run_note(why)}
 
 
 def report(model: str, *, label: str | None = None, specs: Sequence | None = None,

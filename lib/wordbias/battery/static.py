@@ -92,10 +92,9 @@ def _label(embedding, label) -> str:
 
 
 def _not_run(base: dict, test: str, title: str, measure: str, err: BaseException, **extra) -> dict:
-    """The row of a test that could not run: NA numbers, the reason in ``note``."""
-    msg = str(err.args[0]) if isinstance(err, KeyError) and err.args else str(err)
-    return {**base, "test": test, "title": title, "measure": measure, **extra,
-            "note": f"not run: {type(err).__name__}: {msg}"}
+    """The row of a test that could not run: NA numbers, the reason in ``note``
+    (:func:`wordbias.core.tidy.not_run_note`; the command reports such rows on stderr and exits with 3)."""
+    return {**base, "test": test, "title": title, "measure": measure, **extra, "note": _tidy.not_run_note(err)}
 
 
 def _warned(caught) -> str:
@@ -227,7 +226,7 @@ def _weat_without_interval(kv, spec, err: BaseException, *, base: dict, case_fol
             "p_method": res.p_method, "p_two_sided": two.p_value,
             "dropped": _weat_dropped(spec, s["missing"], s["balanced_out"]),
             "n_permutations": n_permutations if res.p_method == "monte-carlo" else None, "n_resamples": None,
-            "note": _join(f"no bootstrap interval: {err}", _warned(caught))}
+            "note": _join(_tidy.part_missing_note("bootstrap interval", err), _warned(caught))}
 
 
 def _unknown(kv, sets: Mapping[str, Sequence[str]], case_fold: bool) -> str:
@@ -295,7 +294,7 @@ def weat_battery(embedding, specs: Sequence, *, label: str, battery: str, paper:
     >>> round(float(t.effect_size[0]), 3), round(float(t.p_value[0]), 3), bool(t.p_holm[0] == t.p_value[0])
     (1.726, 0.167, True)
     >>> t.loc[0, "note"][:71]                  # one word per attribute set: d and p, but no interval
-    'no bootstrap interval: each sample in `data` must contain two or more o'
+    'no bootstrap interval: ValueError: each sample in `data` must contain t'
 
     """
     _check_names(label=label, battery=battery, paper=paper)

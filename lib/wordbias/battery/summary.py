@@ -17,6 +17,8 @@ import pandas as pd
 from wordbias.core import tidy as _tidy
 from wordbias.core.cache import atomic_file
 from wordbias.core.errors import InvalidParameterError
+from wordbias.core.io_errors import reraise_disk_full
+from wordbias.core.paths import check_output_file
 
 __all__ = ["ALPHA", "forest_plot", "format_p", "figure_png", "write_html"]
 
@@ -165,7 +167,7 @@ def _table_html(frame: pd.DataFrame) -> str:
                                                  "p Holm", "p BH", "note"]
     out = ["<table>", "<thead><tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr></thead>", "<tbody>"]
     for r in frame.itertuples():
-        not_run = isinstance(r.note, str) and r.note.startswith("not run")
+        not_run = isinstance(r.note, str) and r.note.startswith(_tidy.NOT_RUN)
         stat = "" if pd.isna(r.statistic) else f"{_e(r.statistic_name)} = {r.statistic:.4g}"
         cells = ([f"<td>{_e(r.embedding)}</td>"] if several else []) + [
             f"<td>{_e(r.test)}</td>", f"<td>{_e(r.title)}</td>", f"<td>{_e(_sizes(r))}</td>",
@@ -220,6 +222,9 @@ def _dropped_html(frame: pd.DataFrame) -> str:
 def write_html(frame: pd.DataFrame, path, *, title: str, figures=None) -> Path:
     """Write a one-page, self-contained HTML summary of a tidy table to ``path`` (atomically) and return the path.
 
+    ``path`` is checked first (:func:`wordbias.core.paths.check_output_file`: not empty, not a folder, not inside
+    the package or the data folder); a full disk raises :class:`wordbias.core.io_errors.DiskFullError` naming it.
+
     The page holds the title, the parameters (embedding, seed, permutations, resamples, version, the family of
     the adjusted p, and the time each part took when the table carries it in ``attrs``), the forest plot
     (:func:`forest_plot`) and, for several embeddings, the heat map (:func:`wordbias.battery.compare.heatmap`)
@@ -242,6 +247,7 @@ def write_html(frame: pd.DataFrame, path, *, title: str, figures=None) -> Path:
     _tidy.check_tidy(frame)
     if not isinstance(title, str) or not title:
         raise InvalidParameterError(f"title must be a non-empty string, not {title!r}")
+    check_output_file(path, what="path")
     figs = []
     if frame.effect_size.notna().any() or len(frame):
         figs.append(("Effect sizes and 95% intervals, one panel per kind of effect size", forest_plot(frame)))
@@ -251,7 +257,7 @@ def write_html(frame: pd.DataFrame, path, *, title: str, figures=None) -> Path:
     fig_html = "".join(
         f"<figure><img alt='{_e(cap)}' src='data:image/png;base64,{base64.b64encode(figure_png(f)).decode()}'>"
         f"<figcaption class='small'>{_e(cap)}</figcaption></figure>" for cap, f in figs)
-    n_run = int((~frame.note.fillna("").str.startswith("not run")).sum())
+    n_run = len(frame) - len(_tidy.not_run(frame))
     page = f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -277,6 +283,6 @@ interval over the words (its method is in the CSV's <code>ci_method</code>); p i
 </html>
 """
     path = Path(path)
-    with atomic_file(path) as tmp:
+    with reraise_disk_full(path, "the HTML summary"), atomic_file(path) as tmp:
         Path(tmp).write_text(page, encoding="utf-8")
     return path

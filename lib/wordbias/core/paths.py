@@ -19,6 +19,8 @@ import os
 from importlib import resources
 from pathlib import Path
 
+from wordbias.core.errors import InvalidParameterError
+
 _CHECKOUT = Path(__file__).resolve().parents[3]
 #: whether the package runs from a checkout of the repository (editable install) rather than an installed wheel
 IN_CHECKOUT = (_CHECKOUT / "pyproject.toml").is_file() and (_CHECKOUT / "lib" / "wordbias").is_dir()
@@ -81,6 +83,196 @@ def embeddings_dir() -> Path:
     import platformdirs
 
     return Path(platformdirs.user_data_dir("wordbias", appauthor=False)) / "embeddings"
+
+
+# --------------------------------------------------------------------------------------------------
+# folders and files the user chooses for outputs: one check, used by the command and the functions that write
+# --------------------------------------------------------------------------------------------------
+
+def _package_dir() -> Path:
+    """The installed ``wordbias`` package folder (``lib/wordbias`` in a checkout)."""
+    return Path(__file__).resolve().parents[1]
+
+
+def _resolved(path: Path) -> Path | None:
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):        # a symlink loop; resolve() is not strict otherwise
+        return None
+
+
+def _inside(path: Path, folder: Path | None) -> bool:
+    return folder is not None and (path == folder or folder in path.parents)
+
+
+def _kept_folders() -> list[tuple[Path | None, str]]:
+    """Folders nothing may be written into, anywhere below: the package, the data (and a checkout's .git)."""
+    data = [(_resolved(Path(DATA)), "wordbias's data folder, which holds the word lists and embeddings")]
+    if IN_CHECKOUT:
+        data.append((_resolved(_CHECKOUT / "data"), "the checkout's data/ folder, which holds the word lists and "
+                                                     "embeddings"))
+        data.append((_resolved(_CHECKOUT / ".git"), "the checkout's git folder"))
+    return [(_resolved(_package_dir()), "the installed wordbias package")] + data
+
+
+def _committed_folders() -> list[tuple[Path | None, str]]:
+    """The repository's results/ and figures/: the committed runs' outputs (written by ``make`` only)."""
+    return [(_resolved(Path(RESULTS)), "the repository's results/ folder, which holds the committed results"),
+            (_resolved(Path(FIGURES)), "the repository's figures/ folder, which holds the committed results")]
+
+
+def _shared_roots() -> list[tuple[Path | None, str]]:
+    """Folders that are fine to write under but not into directly: the checkout's root, home, ``/``."""
+    roots = []
+    if IN_CHECKOUT:
+        roots.append((_resolved(_CHECKOUT), "the root of the wordbias checkout"))
+    if os.environ.get("WORDBIAS_ROOT"):
+        roots.append((_resolved(Path(ROOT)), "wordbias's root folder (WORDBIAS_ROOT)"))
+    try:
+        roots.append((_resolved(Path.home()), "your home folder"))
+    except (RuntimeError, KeyError):      # no home folder known
+        pass
+    return roots
+
+
+def _as_path(path, what: str) -> Path:
+    """``path`` (a non-empty ``str`` or ``os.PathLike``) as a ``Path`` with ``~`` expanded."""
+    if isinstance(path, bytes) or not isinstance(path, (str, os.PathLike)):
+        raise InvalidParameterError(f"{what} must be a path (a str or os.PathLike), not {type(path).__name__} "
+                                    f"{path!r:.60}")
+    text = os.fspath(path)
+    if not str(text).strip():
+        raise InvalidParameterError(f"{what} is empty ({text!r}): give the folder to write the outputs to, "
+                                    "e.g. out/run1 (it is created if needed)")
+    if "\0" in str(text):
+        raise InvalidParameterError(f"{what} {text!r} holds a NUL character: give a valid path")
+    return Path(text).expanduser()
+
+
+def _refusal(resolved: Path, *, committed: bool, roots: bool) -> str | None:
+    """Why ``resolved`` may not receive outputs, or ``None``."""
+    for folder, why in _kept_folders() + (_committed_folders() if committed else []):
+        if _inside(resolved, folder):
+            where = "is" if resolved == folder else "is inside"
+            return f"{where} {folder}, {why}"
+    anchor = Path(resolved.anchor) if resolved.anchor else None
+    shared = (_shared_roots() + [(anchor, "the file system's root")]) if roots else []
+    for folder, why in shared:
+        if folder is not None and resolved == folder:
+            return f"is {folder}, {why}: the outputs would be mixed with what is there"
+    for parent in (resolved, *resolved.parents):   # a file where a folder is needed
+        if parent.exists():
+            if not parent.is_dir():
+                return (f"exists and is not a folder ({parent} is a file)" if parent == resolved
+                        else f"cannot be a folder: {parent} is a file")
+            break
+    return None
+
+
+def check_output_dir(path, *, what: str = "--out", create: bool = False) -> Path:
+    """Check a folder the user chose for outputs and return it resolved (absolute, symlinks followed);
+    ``create=True`` also creates it (and its parents).
+
+    Refused with :class:`~wordbias.core.errors.InvalidParameterError`, naming ``what``, the path, the reason and
+    what to do: an empty path; the checkout's root, the home folder or ``/`` themselves (``.``, ``~``, ``..``
+    where they lead there); anything inside the installed package (``wordbias.__file__``'s folder), inside the
+    data folder (:data:`DATA`, and the checkout's ``data/``) or inside the repository's ``results/`` and
+    ``figures/`` (:data:`RESULTS`, :data:`FIGURES`, which only ``make`` writes); an existing file, or a path
+    under a file. Writing into an existing folder that holds other files is allowed: callers write their own
+    named files there and delete nothing. A full disk while creating the folder raises
+    :class:`~wordbias.core.io_errors.DiskFullError`; another failure to create it, or a folder that cannot be
+    written (no permission), an ``InvalidParameterError`` naming it.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The folder (``~`` is expanded; a relative path is taken from the current folder).
+    what : str
+        How the caller names it in messages: ``"--out"`` for the command, ``"output"`` for a function's
+        parameter.
+    create : bool
+        Create the folder (and its parents) after the checks.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> base = Path(tempfile.mkdtemp())
+    >>> check_output_dir(base / "run1", create=True) == (base / "run1").resolve(), (base / "run1").is_dir()
+    (True, True)
+    >>> check_output_dir("")
+    Traceback (most recent call last):
+    ...
+    wordbias.core.errors.InvalidParameterError: --out is empty (''): give the folder to write the outputs to, e.g. out/run1 (it is created if needed)
+    >>> try:
+    ...     check_output_dir(RESULTS / "mine", what="output")
+    ... except InvalidParameterError as err:
+    ...     print("holds the committed results; choose a folder of its own" in str(err))
+    True
+    """
+    given = _as_path(path, what)
+    resolved = _resolved(given)
+    if resolved is None:
+        raise InvalidParameterError(f"{what} {os.fspath(path)!r} cannot be resolved (a symbolic link loop?): give "
+                                    "another folder")
+    why = _refusal(resolved, committed=True, roots=True)
+    if why is not None:
+        raise InvalidParameterError(f"{what} {os.fspath(path)!r}: it {why}; choose a folder of its own for the "
+                                    "outputs, e.g. out/run1 under the current folder or a new folder elsewhere "
+                                    "(it is created)")
+    if create:
+        _make_dir(resolved, what, path)
+    return resolved
+
+
+def _make_dir(resolved: Path, what: str, given) -> None:
+    from wordbias.core.io_errors import reraise_disk_full
+
+    try:
+        with reraise_disk_full(resolved, f"the {what} folder"):
+            resolved.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        from wordbias.core.io_errors import DiskFullError
+
+        if isinstance(exc, DiskFullError):
+            raise
+        raise InvalidParameterError(f"{what} {os.fspath(given)!r}: cannot create the folder {resolved} "
+                                    f"({exc.strerror or exc}); choose a folder you can write to") from exc
+    if not os.access(resolved, os.W_OK | os.X_OK):
+        raise InvalidParameterError(f"{what} {os.fspath(given)!r}: the folder {resolved} is not writable "
+                                    "(permission denied); choose a folder you can write to")
+
+
+def check_output_file(path, *, what: str = "path") -> Path:
+    """Check a file path the user chose for an output (a table, a page) and return it resolved.
+
+    The rule of :func:`check_output_dir` for the file's folder, except that the repository's ``results/`` and
+    ``figures/`` are allowed (the notebooks write their committed tables through the same functions) and so
+    are the checkout's root and the home folder; refused: an empty path, an existing folder, a path under a
+    file, anything inside the installed package or the data folder.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> base = Path(tempfile.mkdtemp())
+    >>> check_output_file(base / "tidy.csv") == (base / "tidy.csv").resolve()
+    True
+    >>> try:
+    ...     check_output_file(base)
+    ... except InvalidParameterError as err:
+    ...     print(str(err).split(": ")[1][:50])
+    it is a folder; give the path of the file to write
+    """
+    given = _as_path(path, what)
+    resolved = _resolved(given)
+    if resolved is None:
+        raise InvalidParameterError(f"{what} {os.fspath(path)!r} cannot be resolved (a symbolic link loop?)")
+    if resolved.is_dir():
+        raise InvalidParameterError(f"{what} {os.fspath(path)!r}: it is a folder; give the path of the file to "
+                                    f"write (e.g. {os.fspath(path)} / tidy.csv)")
+    why = _refusal(resolved.parent, committed=False, roots=False)
+    if why is not None:
+        raise InvalidParameterError(f"{what} {os.fspath(path)!r}: its folder {why}; write the file elsewhere")
+    return resolved
 
 
 def compute_fingerprint() -> dict:

@@ -38,10 +38,13 @@ import pandas as pd
 
 from wordbias.core.cache import atomic_file
 from wordbias.core.errors import InvalidParameterError
+from wordbias.core.io_errors import reraise_disk_full
+from wordbias.core.paths import check_output_file
 from wordbias.core.multiple import adjust
 
 __all__ = ["COLUMNS", "DTYPES", "PAPERS", "MEASURES", "ALTERNATIVES", "FLOAT_FORMAT", "tidy_frame", "check_tidy",
-           "adjust_family", "dropped_text", "write_tidy", "read_tidy"]
+           "adjust_family", "dropped_text", "NOT_RUN", "PARTS", "not_run_note", "not_run",
+           "part_missing_note", "run_in_part", "write_tidy", "read_tidy"]
 
 COLUMNS: tuple[str, ...] = (
     "embedding", "paper", "battery", "test", "title", "measure",
@@ -65,6 +68,12 @@ MEASURES = ("weat", "wefat", "direction", "direct_bias", "ripa", "ube", "mlm_log
 ALTERNATIVES = ("greater", "less", "two-sided")
 #: how :func:`write_tidy` writes floats by default: six significant digits
 FLOAT_FORMAT = "%.6g"
+#: how the ``note`` of a test that did not run begins (its numbers are NA; the reason follows): the batteries
+#: write it (:func:`not_run_note`), the summaries grey such rows and the command reports them (:func:`not_run`)
+NOT_RUN = "not run"
+#: the parts of a test that may be missing while the rest ran: the note then begins ``"no <part>: "`` and the
+#: reason follows (:func:`part_missing_note`, :func:`run_in_part`)
+PARTS = ("bootstrap interval",)
 _NA = "NA"
 _P_COLUMNS = ("p_value", "p_two_sided", "p_holm", "p_bh")
 _KEY = ("embedding", "battery", "test", "measure")
@@ -244,8 +253,79 @@ def dropped_text(dropped: Mapping[str, Iterable[str]]) -> str:
     return "; ".join(f"{k}: {' '.join(map(str, v))}" for k, v in dropped.items() if v and len(list(v)))
 
 
+def _reason(reason) -> str:
+    """A reason as text: an exception as its class and message (a ``KeyError``'s key without quotes)."""
+    if isinstance(reason, BaseException):
+        msg = str(reason.args[0]) if isinstance(reason, KeyError) and reason.args else str(reason)
+        return f"{type(reason).__name__}: {msg}"
+    return str(reason)
+
+
+def not_run_note(reason) -> str:
+    """The ``note`` of a test that did not run: ``"not run: <reason>"``; an exception gives its class and
+    message (a ``KeyError``'s key without quotes), e.g. the estimate and the way out of a
+    :class:`~wordbias.core.errors.TooCostlyError`.
+
+    Examples
+    --------
+    >>> not_run_note(KeyError("no vector for 'aster'"))
+    "not run: KeyError: no vector for 'aster'"
+    >>> not_run_note("needs a masked language model")
+    'not run: needs a masked language model'
+    """
+    return f"{NOT_RUN}: {_reason(reason)}"
+
+
+def part_missing_note(part: str, reason) -> str:
+    """The ``note`` of a test run without one of its :data:`PARTS` (e.g. d and p without their interval):
+    ``"no <part>: <reason>"``.
+
+    Examples
+    --------
+    >>> part_missing_note("bootstrap interval", ValueError("a set of one word"))
+    'no bootstrap interval: ValueError: a set of one word'
+    """
+    if part not in PARTS:
+        raise InvalidParameterError(f"part must be one of {PARTS}, not {part!r}")
+    return f"no {part}: {_reason(reason)}"
+
+
+def not_run(frame: pd.DataFrame) -> pd.DataFrame:
+    """The rows of a tidy table whose test did not run (their ``note`` begins with :data:`NOT_RUN`).
+
+    Examples
+    --------
+    >>> t = tidy_frame([{"test": "a", "effect_size": 1.0}, {"test": "b", "note": not_run_note("too few words")}])
+    >>> not_run(t).test.tolist()
+    ['b']
+    """
+    return _note_starts(frame, (NOT_RUN,))
+
+
+def run_in_part(frame: pd.DataFrame) -> pd.DataFrame:
+    """The rows of a tidy table whose test ran without one of its :data:`PARTS` (the note begins
+    ``"no <part>: "``, :func:`part_missing_note`).
+
+    Examples
+    --------
+    >>> t = tidy_frame([{"test": "a"}, {"test": "b", "note": part_missing_note("bootstrap interval", "one word")}])
+    >>> run_in_part(t).test.tolist()
+    ['b']
+    """
+    return _note_starts(frame, tuple(f"no {part}:" for part in PARTS))
+
+
+def _note_starts(frame: pd.DataFrame, prefixes: tuple[str, ...]) -> pd.DataFrame:
+    if "note" not in frame.columns or frame.empty:
+        return frame.iloc[0:0]
+    return frame[frame["note"].fillna("").astype(str).str.startswith(prefixes)]
+
+
 def write_tidy(frame: pd.DataFrame, path: str | os.PathLike, *, float_format: str | None = FLOAT_FORMAT) -> Path:
     """Write a tidy table (checked first) to ``path`` as CSV, atomically (a reader never sees half a file).
+
+    ``path`` is checked by :func:`wordbias.core.paths.check_output_file` (not empty, not a folder, not inside the
+    package or the data folder); a full disk raises :class:`wordbias.core.io_errors.DiskFullError` naming it.
 
     Floats are written with ``float_format`` (default ``"%.6g"``, six significant digits; ``None``: the
     shortest text that reads back as the same float), missing values as ``NA``, text quoted where needed.
@@ -260,8 +340,9 @@ def write_tidy(frame: pd.DataFrame, path: str | os.PathLike, *, float_format: st
     (True, True)
     """
     check_tidy(frame)
+    check_output_file(path, what="path")
     path = Path(path)
-    with atomic_file(path) as tmp:
+    with reraise_disk_full(path, "the tidy table"), atomic_file(path) as tmp:
         frame.to_csv(tmp, index=False, float_format=float_format, na_rep=_NA, quoting=csv.QUOTE_MINIMAL,
                      lineterminator="\n", encoding="utf-8")
     return path

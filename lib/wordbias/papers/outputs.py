@@ -16,6 +16,7 @@ from pathlib import Path
 
 from wordbias.core import paths
 from wordbias.core.errors import InvalidParameterError
+from wordbias.core.io_errors import reraise_disk_full
 
 __all__ = ["COMMITTED", "OutputFolders", "output_folders"]
 
@@ -48,9 +49,11 @@ class OutputFolders:
                 + ("" if self.committed else " (not the committed folders)"))
 
     def make(self) -> "OutputFolders":
-        """Create both folders (and parents); return self."""
-        self.results.mkdir(parents=True, exist_ok=True)
-        self.figures.mkdir(parents=True, exist_ok=True)
+        """Create both folders (and parents); return self. A full disk raises
+        :class:`~wordbias.core.io_errors.DiskFullError` naming the folder."""
+        for folder, what in ((self.results, "the results folder"), (self.figures, "the figures folder")):
+            with reraise_disk_full(folder, what):
+                folder.mkdir(parents=True, exist_ok=True)
         return self
 
 
@@ -58,8 +61,12 @@ def output_folders(paper: str, label: str, output: str | Path | None = None) -> 
     """The results and figures folders of a run of ``paper`` on the embedding labelled ``label``.
 
     ``output`` given: ``output/results/<paper>/<label>`` and ``output/figures/<paper>/<label>`` (never the
-    committed folders, even for a default label). ``output=None``: the repository's ``results/`` and
-    ``figures/`` for a label in :data:`COMMITTED`, else the same layout under :data:`wordbias.core.paths.RUNS`.
+    committed folders, even for a default label); ``output`` is checked by
+    :func:`wordbias.core.paths.check_output_dir` (not empty, not the checkout's root, the home folder or ``/``,
+    not inside the package, the data or the repository's ``results/`` and ``figures/``, not a file:
+    :class:`~wordbias.core.errors.InvalidParameterError` naming it). ``output=None``: the repository's
+    ``results/`` and ``figures/`` for a label in :data:`COMMITTED`, else the same layout under
+    :data:`wordbias.core.paths.RUNS`.
 
     Examples
     --------
@@ -79,6 +86,7 @@ def output_folders(paper: str, label: str, output: str | Path | None = None) -> 
     if not isinstance(label, str) or not label or "/" in label or "\\" in label or label in (".", ".."):
         raise InvalidParameterError(f"label must be a folder name (wordbias.embeddings.label), not {label!r}")
     if output is not None:
+        paths.check_output_dir(output, what="output")
         root = Path(output).expanduser()
         return OutputFolders(root / "results" / paper / label, root / "figures" / paper / label, False)
     if label in COMMITTED[paper]:
