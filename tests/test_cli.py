@@ -229,7 +229,7 @@ def test_weat_with_user_lists_end_to_end(capsys, tmp_path, emb, lists):
     code, out, err = run(capsys, "weat", str(emb), "--lists", str(lists), "--out", str(out_dir),
                          "--n-resamples", "200", "--seed", "1")
     assert code == 0, err
-    assert sorted(p.name for p in out_dir.iterdir()) == ["summary.html", "tidy.csv"]
+    assert sorted(p.name for p in out_dir.iterdir()) == [".wordbias-folder", "summary.html", "tidy.csv"]
     t = tidy.read_tidy(out_dir / "tidy.csv")
     assert len(t) == 1
     r = t.iloc[0]
@@ -299,7 +299,7 @@ def test_report_and_compare_end_to_end(capsys, tmp_path, emb):
     t = tidy.read_tidy(tmp_path / "cmp" / "tidy.csv")
     assert t.embedding.unique().tolist() == ["mine.w2v.txt", "mine.w2v.bin.txt"]
     files = sorted(p.name for p in (tmp_path / "cmp").iterdir())
-    assert files == ["heatmap.pdf", "heatmap.png", "summary.html", "tidy.csv"]
+    assert files == [".wordbias-folder", "heatmap.pdf", "heatmap.png", "summary.html", "tidy.csv"]
     assert "embedding" in out.splitlines()[0]
 
 
@@ -500,7 +500,7 @@ def test_a_full_disk_is_one_line_naming_the_file_and_the_way_out(capsys, tmp_pat
     assert err.startswith(f"wordbias: error: cannot write the tidy table to {out / 'tidy.csv'}: no space left on "
                           "the device ([Errno 28] No space left on device")
     assert "free on that disk" in err and "another --out folder" in err
-    assert [p.name for p in out.iterdir()] == []               # no half-written temporary file left
+    assert [p.name for p in out.iterdir()] == [".wordbias-folder"]  # no half-written temporary file left
     code, _, err = run(capsys, "weat", str(emb), "--lists", str(lists), "--out", str(out), "--debug")
     assert code == 1 and "DiskFullError" in err and "Traceback" in err
 

@@ -295,3 +295,23 @@ def test_a_warning_of_the_first_load_is_given_on_every_later_load(tmp_path):
     assert messages[0] == messages[1] == messages[2] and "1 repeated word(s) ('the')" in messages[0][0]
     with pytest.warns(DuplicateWordsWarning):  # the cache folder opened directly warns too
         E.load(E.cache_dir_for(path, cache_dir=tmp_path / "c"), progress=False)
+
+
+def test_a_full_disk_while_writing_a_cache_names_the_cache_and_the_way_out(tmp_path, monkeypatch):
+    """Issue 23: a full disk was reported as a bare '[Errno 28] No space left on device' naming a temporary file."""
+    import errno
+
+    from wordbias.core.io_errors import DiskFullError
+    from wordbias.embeddings import cache as C
+
+    path = tmp_path / "v.txt"
+    path.write_text("king 1.0 2.0\nqueen 2.0 1.0\n")
+
+    def full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device", str(tmp_path / "c" / ".tmp-x" / "vocab.txt"))
+
+    monkeypatch.setattr(C, "_write_vocab", full)
+    with pytest.raises(DiskFullError, match=r"the cache .*v\.txt-\w+.*WORDBIAS_CACHE") as info:
+        E.load(path, cache_dir=tmp_path / "c", progress=False)
+    assert info.value.errno == errno.ENOSPC
+    assert [p.name for p in (tmp_path / "c").iterdir()] == []  # the half-written folder is gone

@@ -7,19 +7,22 @@ import shutil
 import sys
 import tempfile
 import uuid
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Iterator
 
 from wordbias.core.errors import CacheRebuiltWarning  # noqa: F401 - re-exported: the cache modules warn with it
+from wordbias.core.io_errors import CACHE_WAY_OUT, reraise_disk_full
 from wordbias.core.ownership import check_replaceable, mark
 
 __all__ = ["atomic_file", "atomic_folder", "CacheRebuiltWarning"]
 
 
 @contextmanager
-def atomic_file(path: str | os.PathLike) -> Iterator[Path]:
-    """Yield a temporary path beside ``path`` to write; on success it replaces ``path``, on error it is removed.
+def atomic_file(path: str | os.PathLike, *, what: str | None = None) -> Iterator[Path]:
+    """Yield a temporary path beside ``path`` to write; on success it replaces ``path``, on error it is removed
+    (with ``what``, the cache being written, a full disk raises :class:`~wordbias.core.io_errors.DiskFullError`
+    naming ``what``, ``path`` and how to make room for caches; outputs wrap their own message around it).
 
     The temporary name keeps ``path``'s suffix (``np.savez`` and friends look at it) and is unique per writer,
     so concurrent writers of the same cache do not collide; the last to finish wins.
@@ -34,12 +37,13 @@ def atomic_file(path: str | os.PathLike) -> Iterator[Path]:
     'done'
     """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     # a fresh name the writer creates itself, so the file gets the usual permissions (mkstemp's are 0600)
     tmp = path.with_name(f".tmp-{path.stem}-{os.getpid()}-{uuid.uuid4().hex[:12]}{path.suffix}")
     try:
-        yield tmp
-        os.replace(tmp, path)
+        with reraise_disk_full(path, what, way_out=CACHE_WAY_OUT) if what else nullcontext():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            yield tmp
+            os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
@@ -54,7 +58,8 @@ def atomic_folder(path: str | os.PathLike, *, kind: str, is_complete=None) -> It
     empty, or an unmarked cache of an earlier version): a user's folder at ``path`` raises
     :class:`~wordbias.core.errors.FolderNotOursError` before any work and is left untouched. The new folder
     carries the marker of ``kind`` (one of :data:`wordbias.core.ownership.KINDS`) from the moment it is created,
-    so even a writer's leftover is recognisably wordbias's.
+    so even a writer's leftover is recognisably wordbias's. A full disk raises
+    :class:`~wordbias.core.io_errors.DiskFullError` naming ``path``, the space left and what to do.
 
     A reader never finds ``path`` missing once it exists: the new folder is renamed in when ``path`` is
     absent, and otherwise swapped with the old one in one atomic step (Linux ``renameat2(RENAME_EXCHANGE)``)
@@ -75,15 +80,17 @@ def atomic_folder(path: str | os.PathLike, *, kind: str, is_complete=None) -> It
     """
     path = Path(path)
     check_replaceable(path)  # before any work: a user's folder is refused at once
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".tmp-{path.name}-", dir=path.parent))
-    try:
-        mark(tmp, kind)
-        yield tmp
-        _move_into_place(tmp, path, is_complete)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
+    cache = kind == "embedding-cache"
+    with reraise_disk_full(path, "the cache" if cache else "the folder", way_out=CACHE_WAY_OUT if cache else None):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".tmp-{path.name}-", dir=path.parent))
+        try:
+            mark(tmp, kind)
+            yield tmp
+            _move_into_place(tmp, path, is_complete)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
 
 
 def _move_into_place(tmp: Path, path: Path, is_complete) -> None:

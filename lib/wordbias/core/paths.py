@@ -227,9 +227,14 @@ def check_output_dir(path, *, what: str = "--out", create: bool = False) -> Path
 def _make_dir(resolved: Path, what: str, given) -> None:
     from wordbias.core.io_errors import reraise_disk_full
 
+    new = not os.path.lexists(resolved)
     try:
         with reraise_disk_full(resolved, f"the {what} folder"):
             resolved.mkdir(parents=True, exist_ok=True)
+            if new:  # a folder wordbias created carries its marker (wordbias.core.ownership)
+                from wordbias.core.ownership import mark
+
+                mark(resolved, "output")
     except OSError as exc:
         from wordbias.core.io_errors import DiskFullError
 

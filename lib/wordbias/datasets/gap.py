@@ -190,7 +190,7 @@ def features(model, df: pd.DataFrame, *, batch_size: int = 32, max_length: int =
                                       progress=progress, desc=f"GAP {df.attrs.get('split', '')}".strip())
     X = vecs.reshape(len(texts), -1)
     if cache_file is not None:
-        with atomic_file(cache_file) as tmp:
+        with atomic_file(cache_file, what="the GAP feature cache") as tmp:
             np.savez(tmp, features=X, key=np.array(key))
     return X
 

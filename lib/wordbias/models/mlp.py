@@ -511,7 +511,7 @@ def fit_predict_seeds(X_train, y_train, X_predict, *, cfg: MLPConfig = MLPConfig
                       best_epochs=np.array([f.best_epochs for f in fits]),
                       epochs_run=np.array([f.epochs_run for f in fits]), seconds=time.perf_counter() - t0)
     if cache_file is not None:
-        with atomic_file(cache_file) as tmp:
+        with atomic_file(cache_file, what="the seed study cache") as tmp:
             np.savez(tmp, key=np.array(key), seeds=np.array(seeds), proba=study.proba,
                      fold_val_log_loss=study.fold_val_log_loss, best_epochs=study.best_epochs,
                      epochs_run=study.epochs_run)
