@@ -190,7 +190,7 @@ def open_cache(cache_dir: str | os.PathLike, *, mmap_mode: str | None = "r", ver
             last = exc
             time.sleep(0.01 * (attempt + 1))
             continue
-        replay_notes(meta.get("warnings"), stacklevel=3)  # what the parse of its source warned, every time
+        replay_notes(meta.get("warnings"))  # what the parse of its source warned, every time
         return kv
     raise CacheError(f"{cache_dir}: not a complete wordbias cache ({last})")
 
@@ -580,7 +580,7 @@ def _open_if_matching(cache_dir: Path, source: dict, fmt: str, zero_vectors: str
             return None
         if _meta_matches(meta, source, fmt, zero_vectors) and _source_unchanged(cache_dir, meta, source):
             if replay:
-                replay_notes(meta.get("warnings"), stacklevel=5)
+                replay_notes(meta.get("warnings"))
             return kv
         log.info("%s: cache of another version of the source; rebuilding it", cache_dir)
         return None

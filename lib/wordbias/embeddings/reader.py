@@ -14,6 +14,7 @@ import numpy as np
 from gensim.models import KeyedVectors
 
 from wordbias.core.errors import WordbiasWarning
+from wordbias.core.lookup import warn_user
 from wordbias.core.progress import progress_bar
 from wordbias.embeddings.formats import check_format, detect_format, iter_chunks, open_source, source_label, zip_member
 from wordbias.embeddings.keyed_vectors import to_keyed_vectors
@@ -200,7 +201,7 @@ class _Vocabulary:
     def warn(self, label: str) -> list[dict[str, str]]:
         """Issue the warnings (duplicates, invalid UTF-8), log words containing spaces; returns the notes."""
         notes = self.notes(label)
-        replay_notes(notes, stacklevel=6)
+        replay_notes(notes)
         if self.multi_token:
             log.info("%s: %d word(s) contain spaces, e.g. %s", label, len(self.multi_token), self.multi_token[:5])
         return notes
@@ -209,10 +210,11 @@ class _Vocabulary:
 _NOTE_CATEGORIES = {"DuplicateWordsWarning": DuplicateWordsWarning, "UserWarning": UserWarning}
 
 
-def replay_notes(notes, *, stacklevel: int = 3) -> None:
+def replay_notes(notes) -> None:
     """Issue recorded parse warnings (:meth:`_Vocabulary.notes`) again, with the same category and message as
-    when the source was parsed: a load from the cache warns exactly as the first load did."""
+    when the source was parsed, attributed to the user's line (:func:`wordbias.core.lookup.warn_user`): a load
+    from the cache warns exactly as the first load did."""
     for note in notes or ():
         if isinstance(note, dict) and isinstance(note.get("message"), str):
             category = _NOTE_CATEGORIES.get(note.get("category"), WordbiasWarning)
-            warnings.warn(note["message"], category, stacklevel=stacklevel)
+            warn_user(category(note["message"]))
