@@ -50,10 +50,11 @@ examples:
   wordbias contextual bert-base-uncased --out out/bert
                                                    Kurita et al.'s contextual WEAT and log-probability test
   wordbias cache list                              the converted embedding caches (and `cache clear`)
+  wordbias embeddings                              the registered embeddings, whether each is on this machine
 
-EMBEDDING is a registered name (see wordbias.embeddings.available()) or a path to a word2vec (text or
-binary), GloVe or fastText .vec file, plain, .gz or .zip. Results: DIR/tidy.csv (one row per test: effect
-size, 95% interval, p one- and two-sided with their method, Holm and Benjamini-Hochberg adjusted p, the
+EMBEDDING is a registered name (`wordbias embeddings`) or a path to a word2vec (text or binary), GloVe or
+fastText .vec file (plain, .gz or .zip) or a file gensim saved (.kv, .model); LABEL=PATH names it in compare.
+Results: DIR/tidy.csv (one row per test: effect size, 95% interval, p one- and two-sided with their method, Holm and Benjamini-Hochberg adjusted p, the
 words dropped), DIR/summary.html, figures. Exit status: 0 ok, 1 the run failed, 2 usage error, 3 some tests
 were not run or ran only in part (outputs written; each such test and why on stderr, and in the note column
 of tidy.csv).
@@ -161,6 +162,8 @@ def build_parser() -> argparse.ArgumentParser:
                        epilog="example:\n  wordbias report vectors.txt --out out/report\n")
     p.add_argument("embedding", metavar="EMBEDDING", help="a registered name or a path to an embedding file")
     p.add_argument("--label", help="the embedding's name in the outputs")
+    p.add_argument("--lists", metavar="FILE.yaml", help="your own word lists: their WEATs instead of the papers' "
+                                                        "battery (see `wordbias lists --template`)")
     p.add_argument("--no-ube", action="store_true", help="leave out the UBE run (the slowest part)")
     _run_options(p)
 
@@ -168,8 +171,13 @@ def build_parser() -> argparse.ArgumentParser:
                        help="the report's battery across embeddings: one table and a heat map",
                        description="The report's tests on each embedding, stacked into one tidy table, with a "
                                    "heat map (test x embedding, effect sizes with their intervals).",
-                       epilog="example:\n  wordbias compare glove-6b-50d mine.w2v.txt --out out/compare\n")
-    p.add_argument("embeddings", metavar="EMBEDDING", nargs="+", help="two or more names or paths")
+                       epilog="examples:\n  wordbias compare glove-6b-50d mine.w2v.txt --out out/compare\n"
+                              "  wordbias compare glove-6b-50d mine=runs/seed1.txt --lists my_lists.yaml "
+                              "--out out/mine\n")
+    p.add_argument("embeddings", metavar="EMBEDDING", nargs="+",
+                   help="two or more names or paths; LABEL=PATH names one in the outputs")
+    p.add_argument("--lists", metavar="FILE.yaml", help="your own word lists: their WEATs on every embedding "
+                                                        "instead of the report's battery")
     p.add_argument("--no-ube", action="store_true", help="leave out the UBE runs")
     _run_options(p)
 
@@ -208,6 +216,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--variant", choices=["glove", "original", "word2vec"], default="glove",
                    help="which Caliskan lists to show (default glove)")
 
+    p = sub.add_parser("embeddings", parents=[common], formatter_class=fmt,
+                       help="the registered embeddings: whether each is on this machine, its size, citation",
+                       description="The embeddings wordbias knows by name: where each comes from, whether it is "
+                                   "on this machine (and where), its size and its citation. Any other embedding "
+                                   "is given by its path.",
+                       epilog="example:\n  wordbias embeddings\n")
+    p.add_argument("name", nargs="?", metavar="NAME", help="one registered embedding, in full")
+
     p = sub.add_parser("cache", formatter_class=fmt, help="list or clear the converted embedding caches",
                        description="The caches of converted embeddings (a memory-mappable copy of each text or "
                                    "binary file loaded), under WORDBIAS_CACHE or the per-user cache folder.",
@@ -238,6 +254,19 @@ def _label(name_or_path: str) -> str:
     if name_or_path in REGISTRY:
         return name_or_path
     return Path(name_or_path).name or str(name_or_path)
+
+
+def _split_label(arg: str) -> tuple[str | None, str]:
+    """``LABEL=PATH`` as (label, path); an argument that is an existing path or a registered name as it is
+    (a file name may hold ``=``)."""
+    from wordbias.embeddings import REGISTRY
+
+    label, eq, rest = arg.partition("=")
+    if not eq or arg in REGISTRY or os.path.lexists(arg):
+        return None, arg
+    if not label.strip() or not rest:
+        raise _RunError(f"{arg!r}: write LABEL=PATH (a label, '=', then a registered name or a path)")
+    return label.strip(), rest
 
 
 def _labels(names: list[str]) -> list[str]:
@@ -449,15 +478,40 @@ def _cmd_weat(args) -> int:
     return _finish(frame, written, args)
 
 
+def _user_lists(path: str, command: str):
+    """A user's lists for ``command``: their WEATs, with a note on stderr for WEFATs it does not run."""
+    from wordbias.datasets import user_lists
+
+    lists = user_lists.read_user_lists(path)
+    if not lists.weat:
+        raise _RunError(f"{path} has no WEATs (a 'weat' list); `wordbias {command}` runs a lists file's WEATs")
+    if lists.wefat:
+        print(f"wordbias: note: the {len(lists.wefat)} WEFAT(s) of {path} are not run by `wordbias {command}` "
+              "(only its WEATs)", file=sys.stderr)
+    return lists
+
+
 def _cmd_report(args) -> int:
     from wordbias.battery import static
 
+    lists = None
+    if args.lists is not None:
+        if args.no_ube:
+            raise _RunError("--no-ube applies to the report's battery; with --lists no UBE run is made")
+        lists = _user_lists(args.lists, "report")
     out = _out_dir(args.out)
     label = args.label or _label(args.embedding)
     kv = _load(args.embedding, args)
-    frame = static.report(kv, label=label, seed=args.seed, n_permutations=args.n_permutations,
-                          n_resamples=args.n_resamples, ube=not args.no_ube, progress=not args.quiet)
-    written = _write_outputs(frame, out, f"wordbias report on {label}")
+    if lists is None:
+        frame = static.report(kv, label=label, seed=args.seed, n_permutations=args.n_permutations,
+                              n_resamples=args.n_resamples, ube=not args.no_ube, progress=not args.quiet)
+        title = f"wordbias report on {label}"
+    else:
+        frame = static.weat_battery(kv, list(lists.weat), label=label, battery=f"user:{lists.battery}",
+                                    paper="user", seed=args.seed, n_permutations=args.n_permutations,
+                                    n_resamples=args.n_resamples, progress=not args.quiet)
+        title = f"wordbias report: {lists.battery} ({Path(args.lists).name}) on {label}"
+    written = _write_outputs(frame, out, title)
     return _finish(frame, written, args)
 
 
@@ -466,11 +520,24 @@ def _cmd_compare(args) -> int:
 
     if len(args.embeddings) < 2:
         raise _RunError("compare needs two or more embeddings (use `wordbias report` for one)")
-    labels = _labels(args.embeddings)
+    given = [_split_label(a) for a in args.embeddings]
+    names = [name for _, name in given]
+    labels = _labels(names)
+    labels = [own or lab for (own, _), lab in zip(given, labels)]
+    if len(set(labels)) != len(labels):
+        raise _RunError(f"two embeddings share a label: {sorted({x for x in labels if labels.count(x) > 1})}; "
+                        "give each its own with LABEL=PATH")
+    options = {"seed": args.seed, "n_permutations": args.n_permutations, "n_resamples": args.n_resamples,
+               "progress": not args.quiet}
+    if args.lists is not None:
+        if args.no_ube:
+            raise _RunError("--no-ube applies to the report's battery; with --lists no UBE run is made")
+        options["lists"] = _user_lists(args.lists, "compare")
+    else:
+        options["ube"] = not args.no_ube
     out = _out_dir(args.out)
-    loaded = {lab: _load(name, args) for lab, name in zip(labels, args.embeddings)}
-    frame = compare.compare(loaded, seed=args.seed, n_permutations=args.n_permutations,
-                            n_resamples=args.n_resamples, ube=not args.no_ube, progress=not args.quiet)
+    loaded = {lab: _load(name, args) for lab, name in zip(labels, names)}
+    frame = compare.compare(loaded, **options)
     written = _write_outputs(frame, out, "wordbias compare: " + ", ".join(labels), heatmap=True)
     return _finish(frame, written, args)
 
@@ -581,6 +648,33 @@ def _cmd_cache(args) -> int:
     return 0
 
 
+def _cmd_embeddings(args) -> int:
+    from wordbias import embeddings
+
+    table = embeddings.available()
+    if args.name is not None:
+        if args.name not in embeddings.REGISTRY:
+            raise _RunError(embeddings.unknown_name_message(args.name))
+        spec, row = embeddings.REGISTRY[args.name], table.set_index("name").loc[args.name]
+        print(f"{spec.name}: {spec.description}")
+        print(f"  format {spec.format}, {spec.n_words:,} words x {spec.dim} dimensions, "
+              f"{'cased' if spec.cased else 'uncased'}" if spec.n_words else
+              f"  format {spec.format}, {spec.dim} dimensions, {'cased' if spec.cased else 'uncased'}")
+        print(f"  on this machine: {'yes, ' + str(row['path']) if row['available'] else 'no'}"
+              + (" (cached)" if row["cached"] else ""))
+        if not row["available"]:
+            print(f"  get it from {spec.url} and put {' or '.join(spec.files)} in {row['folder']}")
+        print(textwrap.fill("citation: " + spec.citation, width=100, initial_indent="  ", subsequent_indent="    "))
+        return 0
+    for _, r in table.iterrows():
+        spec = embeddings.REGISTRY[r["name"]]
+        size = f"{spec.n_words:,} x {spec.dim}" if spec.n_words else f"{spec.dim}d"
+        print(f"{r['name']:<32} {'here' if r['available'] else 'absent':<7} {size:<16} {spec.format}")
+    print(f"\n{int(table['available'].sum())} of {len(table)} on this machine; `wordbias embeddings NAME` for "
+          "one (where to get it, its citation). Any other embedding: give its path.")
+    return 0
+
+
 def _cmd_contextual(args) -> int:
     from wordbias.battery import contextual
     from wordbias.datasets import user_lists
@@ -603,7 +697,7 @@ def _cmd_contextual(args) -> int:
 
 
 _COMMANDS = {"weat": _cmd_weat, "report": _cmd_report, "compare": _cmd_compare, "contextual": _cmd_contextual,
-             "lists": _cmd_lists, "cache": _cmd_cache}
+             "lists": _cmd_lists, "cache": _cmd_cache, "embeddings": _cmd_embeddings}
 
 
 def _one_line(text: str) -> str:

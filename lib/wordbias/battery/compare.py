@@ -140,9 +140,12 @@ def check_distinct(pairs: Sequence[tuple[str, object]]) -> None:
                     "identical rows)")
 
 
-def compare(embeddings, **report_kwargs) -> pd.DataFrame:
+def compare(embeddings, *, lists=None, **report_kwargs) -> pd.DataFrame:
     """:func:`wordbias.battery.static.report` on each embedding, as one tidy table (the rows of every embedding,
-    in the order given).
+    in the order given); with ``lists``, the WEATs of a user's lists instead (a path to a YAML file of
+    :mod:`wordbias.datasets.user_lists` or its :class:`~wordbias.datasets.user_lists.UserLists`), through
+    :func:`wordbias.battery.static.weat_battery` (``report_kwargs``: ``seed``, ``n_permutations``,
+    ``n_resamples``, ``progress``).
 
     ``embeddings`` maps a label to an embedding (a registry name, a path, ``KeyedVectors`` or a word -> vector
     mapping), or is a sequence of (label, embedding) pairs; labels must be unique non-empty strings, and one
@@ -167,15 +170,37 @@ def compare(embeddings, **report_kwargs) -> pd.DataFrame:
     check_distinct(pairs)
     if "label" in report_kwargs:
         raise InvalidParameterError("compare takes the labels from embeddings; do not pass label")
+    run = static.report if lists is None else _lists_runner(lists, report_kwargs)
     frames, timings, parameters = [], {}, {}
     for label, emb in pairs:
-        f = static.report(emb, label=label, **report_kwargs)
+        f = run(emb, label=label, **report_kwargs)
         frames.append(f)
         timings[label] = f.attrs.get("timings", {})
         parameters[label] = f.attrs.get("parameters", {})
     out = _tidy.check_tidy(pd.concat(frames, ignore_index=True))
     out.attrs = {"timings": timings, "parameters": parameters}
     return out
+
+
+def _lists_runner(lists, report_kwargs):
+    """``weat_battery`` bound to the WEATs of a user's lists (a path or a ``UserLists``)."""
+    from wordbias.battery import static
+    from wordbias.datasets import user_lists
+
+    if "ube" in report_kwargs:
+        raise InvalidParameterError("ube applies to the report's battery, not to a user's lists")
+    if isinstance(lists, (str, os.PathLike)):
+        lists = user_lists.read_user_lists(lists)
+    if not isinstance(lists, user_lists.UserLists):
+        raise InvalidParameterError(f"lists must be the path of a YAML lists file or a UserLists, not "
+                                    f"{type(lists).__name__}")
+    if not lists.weat:
+        raise InvalidParameterError(f"the lists {lists.battery!r} hold no WEATs (a 'weat' list)")
+
+    def run(embedding, *, label, **kwargs):
+        return static.weat_battery(embedding, list(lists.weat), label=label, battery=f"user:{lists.battery}",
+                                   paper="user", **kwargs)
+    return run
 
 
 def _num(x: float) -> str:

@@ -62,6 +62,7 @@ __all__ = [
     "EmbeddingSpec",
     "EmbeddingNotFoundError",
     "DuplicateWordsWarning",
+    "unknown_name_message",
     "EmbeddingFormatError",
     "CacheError",
     "CacheRebuiltWarning",
@@ -193,10 +194,7 @@ def load(
                                 zero_vectors=zero_vectors, cache_dir=cache_dir)
     path = Path(key).expanduser()
     if not path.exists():
-        raise FileNotFoundError(
-            f"{key!r} is neither a registered embedding name nor an existing file or folder. "
-            f"Registered names: {', '.join(REGISTRY)}."
-        )
+        raise FileNotFoundError(unknown_name_message(key))
     fmt = format or detect_format(path, member=member)
     check_format(fmt)
     if fmt == "npy-cache":
@@ -211,6 +209,23 @@ def load(
         return read_keyed_vectors(path, format=fmt, member=member, progress=progress, zero_vectors=zero_vectors)
     return load_cached(path, cache_dir_for(path, member=member, cache_dir=cache_dir), fmt, member, progress, mmap_mode,
                        zero_vectors=zero_vectors)
+
+
+def unknown_name_message(key: str) -> str:
+    """What to say about ``key``, neither a registered name nor an existing path: the closest registered names
+    ("did you mean"), and the list.
+
+    Examples
+    --------
+    >>> unknown_name_message("glove-6b-50")  # doctest: +ELLIPSIS
+    "'glove-6b-50' is neither a registered embedding name nor an existing file or folder; did you mean 'glove-6b-50d'? ..."
+    """
+    import difflib
+
+    close = difflib.get_close_matches(key, list(REGISTRY), n=3, cutoff=0.6)
+    hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else "."
+    return (f"{key!r} is neither a registered embedding name nor an existing file or folder{hint} "
+            f"Registered names: {', '.join(REGISTRY)} (`wordbias embeddings` says which are on this machine).")
 
 
 def _shown(value) -> str:
