@@ -54,8 +54,8 @@ examples:
 
 EMBEDDING is a registered name (`wordbias embeddings`) or a path to a word2vec (text or binary), GloVe or
 fastText .vec file (plain, .gz or .zip) or a file gensim saved (.kv, .model); LABEL=PATH names it in compare.
-Results: DIR/tidy.csv (one row per test: effect size, 95% interval, p one- and two-sided with their method, Holm and Benjamini-Hochberg adjusted p, the
-words dropped), DIR/summary.html, figures. Exit status: 0 ok, 1 the run failed, 2 usage error, 3 some tests
+Results: DIR/tidy.csv (one row per test: effect size, 95% interval, p one- and two-sided with their method,
+Holm and Benjamini-Hochberg adjusted p, the words dropped), DIR/summary.html, figures. Exit status: 0 ok, 1 the run failed, 2 usage error, 3 some tests
 were not run or ran only in part (outputs written; each such test and why on stderr, and in the note column
 of tidy.csv).
 """
