@@ -10,8 +10,22 @@ The package says what kind of thing lives where:
 - :mod:`wordbias.datasets`    word lists, names and the GAP data set shipped under ``data/``
 - :mod:`wordbias.papers`      one module per paper: the tables and figures its notebook shows
 
+The two calls most researchers need are at the top: ``wordbias.load`` (:func:`wordbias.embeddings.load`: a
+registered name, a path in any supported format, a gensim ``KeyedVectors`` or model, a word -> vector mapping)
+and ``wordbias.weat`` (:func:`wordbias.measures.measurement.weat`: d with its interval, p one- and two-sided, the
+words used and dropped, in one call).
+
 Examples
 --------
+>>> import wordbias as wb
+>>> r = wb.weat({"rose": [1, .1], "tulip": [.9, .3], "lily": [.8, .2], "daisy": [.9, .1], "ant": [.1, 1],
+...              "wasp": [.2, .8], "moth": [.3, .9], "flea": [.2, 1], "love": [1, 0], "joy": [.9, .1],
+...              "peace": [.8, .1], "cheer": [1, .2], "hate": [0, 1], "ugly": [.1, .9], "war": [.1, 1],
+...              "grief": [.2, .9]},
+...             ["rose", "tulip", "lily", "daisy"], ["ant", "wasp", "moth", "flea"],
+...             ["love", "joy", "peace", "cheer"], ["hate", "ugly", "war", "grief"], n_resamples=2000)
+>>> round(r.effect_size, 2), (round(r.ci_low, 2), round(r.ci_high, 2)), r.p_method, round(r.p_value, 4)
+(1.85, (1.84, 1.86), 'exact', 0.0143)
 >>> import numpy as np
 >>> from wordbias import embeddings
 >>> from wordbias.measures import weat
@@ -22,3 +36,18 @@ Examples
 """
 
 __version__ = "0.1.0"
+
+__all__ = ["load", "weat", "__version__"]
+
+
+def __getattr__(name):
+    """``wordbias.load`` and ``wordbias.weat``, imported on first use (``import wordbias`` stays light)."""
+    if name == "load":
+        from wordbias.embeddings import load
+
+        return load
+    if name == "weat":
+        from wordbias.measures.measurement import weat
+
+        return weat
+    raise AttributeError(f"module 'wordbias' has no attribute {name!r}")

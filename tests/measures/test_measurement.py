@@ -1,0 +1,95 @@
+"""wordbias.weat: one call, one Measurement with the interval, both p-values and the word sets (issue 24)."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import wordbias as wb
+from wordbias.core.errors import InvalidParameterError, MissingWordsWarning
+from wordbias.datasets import stimuli
+from wordbias.measures import bootstrap, weat as weat_measure
+from wordbias.measures.measurement import Measurement, low_coverage
+
+WEAT1 = stimuli.weat_tests("caliskan2017")[0]
+
+
+@pytest.fixture(scope="module")
+def glove():
+    return wb.load("glove-6b-50d", progress=False)
+
+
+@pytest.fixture(scope="module")
+def weat1(glove):
+    with pytest.warns(MissingWordsWarning):
+        return wb.weat(glove, WEAT1.X, WEAT1.Y, WEAT1.A, WEAT1.B, n_resamples=2000)
+
+
+def test_one_call_gives_what_two_modules_gave(glove, weat1):
+    """The same d, p and interval as the two-step route (measures.weat.weat, then bootstrap.weat_bootstrap)."""
+    r = weat_measure.weat(glove, WEAT1.X, WEAT1.Y, WEAT1.A, WEAT1.B, case_fold=True)
+    boot = bootstrap.weat_bootstrap(glove, r, n_resamples=2000, case_fold=True)
+    assert isinstance(weat1, Measurement) and weat1.result is not None
+    assert weat1.effect_size == r.effect_size and weat1.p_value == r.p_value and weat1.p_method == "exact"
+    assert (weat1.ci_low, weat1.ci_high) == (boot.effect_size.low, boot.effect_size.high)
+    assert weat1.ci_low < weat1.effect_size < weat1.ci_high
+    two = weat_measure.p_value(r.s_x, r.s_y, p_method="exact", alternative="two-sided")
+    assert weat1.p_two_sided == two.p_value
+
+
+def test_the_word_sets_are_part_of_the_result(weat1):
+    x = weat1.sets[0]
+    assert x.letter == "X" and len(x.asked) == 25 and x.missing == ("gladiola",) and len(x.used) == 24
+    assert weat1.coverage.startswith("X 24/25; Y 25/25") and not weat1.low_coverage
+    assert sum(len(s.balanced_out) for s in weat1.sets) == 1   # 25 insects balanced to 24
+    assert any("gladiola" in w for w in weat1.warnings)
+
+
+def test_views_never_recompute_and_read_well(weat1):
+    text = str(weat1)
+    assert len(text) < 800 and "d = 1.094, 95% CI [" in text and "(BCa, 2,000 resamples)" in text
+    assert "X missing: gladiola" in text and "two-sided" in text
+    frame = weat1.to_frame()
+    assert frame.shape[0] == 1 and frame.loc[0, "effect_size"] == weat1.effect_size
+    assert {"ci_low", "ci_high", "p_two_sided", "coverage", "low_coverage", "dropped"} <= set(frame.columns)
+    page = weat1._repr_html_()
+    assert page.startswith("<table>") and "gladiola" in page and "two-sided" in page
+
+
+def test_a_nearly_empty_list_is_flagged_and_warned(glove):
+    """The issue's trap: a confident number from lists mostly missing from the vocabulary."""
+    X = list(WEAT1.X[:5]) + [f"zzunknown{i}" for i in range(20)]
+    with pytest.warns(MissingWordsWarning, match=r"low coverage: X 5/25 \(fewer than 4 words, or less than 50%"):
+        r = wb.weat(glove, X, WEAT1.Y, WEAT1.A, WEAT1.B, n_resamples=200)
+    assert r.low_coverage and r.flagged == ("X 5/25",) and "low coverage: X 5/25" in str(r)
+    assert r.to_frame().loc[0, "low_coverage"]
+
+
+def test_thresholds_are_the_users(glove):
+    X = list(WEAT1.X[:5]) + [f"zzunknown{i}" for i in range(20)]
+    with pytest.warns(MissingWordsWarning):
+        r = wb.weat(glove, X, WEAT1.Y, WEAT1.A, WEAT1.B, n_resamples=0, min_fraction=0.2)
+    assert not r.low_coverage and math.isnan(r.ci_low) and r.ci_method == "none"
+    for bad in ({"min_words": 0}, {"min_fraction": 1.5}, {"n_resamples": 1}):
+        with pytest.raises(InvalidParameterError, match=next(iter(bad))):
+            wb.weat(glove, WEAT1.X, WEAT1.Y, WEAT1.A, WEAT1.B, **bad)
+
+
+def test_low_coverage_rule():
+    assert low_coverage(1, 12) and low_coverage(5, 25) and low_coverage(3, 3)
+    assert not low_coverage(4, 8) and not low_coverage(24, 25)
+    assert not low_coverage(2, 3, min_words=2, min_fraction=0.5)
+
+
+def test_any_embedding_the_loader_takes(tmp_path):
+    words = {"rose": [1, .1], "tulip": [.9, .3], "lily": [.8, .2], "daisy": [.9, .1], "ant": [.1, 1],
+             "wasp": [.2, .8], "moth": [.3, .9], "flea": [.2, 1], "love": [1, 0], "joy": [.9, .1],
+             "peace": [.8, .1], "cheer": [1, .2], "hate": [0, 1], "ugly": [.1, .9], "war": [.1, 1],
+             "grief": [.2, .9]}
+    sets = [list(words)[i:i + 4] for i in range(0, 16, 4)]
+    path = tmp_path / "toy.txt"
+    path.write_text("".join(f"{w} {v[0]} {v[1]}\n" for w, v in words.items()))
+    a = wb.weat(words, *sets, n_resamples=200)
+    b = wb.weat(path, *sets, n_resamples=200)
+    assert a.effect_size == pytest.approx(b.effect_size, abs=1e-6) and a.p_value == b.p_value
