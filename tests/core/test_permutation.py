@@ -93,7 +93,7 @@ def test_dispatch_and_errors():
         permutation.subset_sum_tail(values, 4, 1.0, p_method="bogus")
     with pytest.raises(ValueError, match="between 1 and N-1"):
         permutation.subset_sum_tail(values, 0, 1.0)
-    with pytest.raises(ValueError, match="NaN"):
+    with pytest.raises(ValueError, match=r"non-finite values at positions \[1\]"):
         permutation.subset_sum_tail(np.array([1.0, np.nan, 2.0]), 1, 1.0)
     with pytest.raises(ValueError, match="degenerate"):
         permutation.subset_sum_tail_normal(np.ones(6), 3, 3.0)
@@ -404,3 +404,32 @@ def test_alternative_is_checked():
         permutation.subset_sum_tail(np.arange(6.0), 3, 3.0, alternative="both")
     with pytest.raises(ValueError, match="alternative"):
         permutation.subset_sum_tail_mc(np.arange(6.0), 3, 3.0, alternative="two_sided")
+
+
+@pytest.mark.parametrize("k", [np.uint8(1), np.uint16(1), np.uint64(1), np.int8(1), np.int64(1)])
+def test_numpy_integer_k_is_a_python_int(k):
+    """Found by the fuzzing pass: an unsigned numpy k wrapped around in k - j (IndexError, OverflowError).
+    Every method gives the result of the Python int k, bit for bit."""
+    values = [0.0, 1.0, 2.0, 3.0]
+    assert permutation.subset_sum_tail(values, k, 3.0).p_value == 0.25
+    assert permutation.subset_sum_tail_exact(values, k, 3.0) == permutation.subset_sum_tail_exact(values, 1, 3.0)
+    assert permutation.count_subsets_at_least(values, k, 3.0) == 1
+    assert (permutation.subset_sum_tail_mc(values, k, 3.0, n_permutations=500, seed=np.uint8(3))
+            == permutation.subset_sum_tail_mc(values, 1, 3.0, n_permutations=500, seed=3))
+    assert permutation.subset_sum_tail_normal(values, k, 3.0) == permutation.subset_sum_tail_normal(values, 1, 3.0)
+    assert permutation.subset_sum_moments(values, k) == permutation.subset_sum_moments(values, 1)
+
+
+def test_boundary_errors_are_wordbias_errors():
+    from wordbias.core.errors import DegenerateSetError, InvalidParameterError
+
+    with pytest.raises(DegenerateSetError, match=r"values holds 0 value\(s\)"):
+        permutation.subset_sum_tail([], 0, 0.0)
+    with pytest.raises(InvalidParameterError, match=r"k must be an integer, not '1'"):
+        permutation.subset_sum_tail([0.0, 1.0], "1", 0.0)
+    with pytest.raises(InvalidParameterError, match=r"observed_sum must be a number, not None"):
+        permutation.subset_sum_tail([0.0, 0.0], 1, None)
+    with pytest.raises(InvalidParameterError, match=r"observed_sum must be finite"):
+        permutation.subset_sum_tail_mc([0.0, 1.0, 2.0], 1, float("nan"), n_permutations=10)
+    with pytest.raises(InvalidParameterError, match=r"between 1 and N-1 \(N=2\)"):
+        permutation.subset_sum_tail([0.0, 1.0], 2 ** 64, 0.0)

@@ -224,3 +224,29 @@ def test_direct_bias_errors():
         R.direct_bias([[1.0, 0.0]], [1.0, 0.0], c=-1)
     with pytest.raises(DegenerateSetError, match="zero"):
         R.direct_bias([[1.0, 0.0]], [0.0, 0.0])
+
+
+def test_direct_bias_boundary_errors_are_wordbias_errors():
+    """Found by the fuzzing pass: plain ValueError / TypeError from direct_bias and the directions."""
+    from wordbias.core.errors import InvalidParameterError
+
+    for kwargs, match in (({"c": "1"}, r"c must be a number"), ({"c": float("inf")}, r"c must be finite"),
+                          ({"c": True}, r"c must be a number"), ({"atol": -1.0}, r"atol must be >= 0"),
+                          ({"atol": "0"}, r"atol must be a number")):
+        with pytest.raises(InvalidParameterError, match=match):
+            R.direct_bias([[1.0, 0.0]], [1.0, 0.0], **kwargs)
+    with pytest.raises(InvalidParameterError, match=r"X: expected a 2-D array"):
+        R.direct_bias([1.0, 0.0], [1.0, 0.0])
+    with pytest.raises(InvalidParameterError, match=r"direction: expected a 1-D vector"):
+        R.direct_bias([[1.0, 0.0]], [[1.0, 0.0]])
+    with pytest.raises(InvalidParameterError, match=r"do not match a direction of dimension 1"):
+        R.direct_bias([[1.0, 0.0]], [1.0])
+    with pytest.raises(InvalidParameterError, match=r"X must be a set of word vectors"):
+        R.direct_bias("ab", [1.0])
+    with pytest.raises(InvalidParameterError, match=r"do not match a direction of dimension 2"):
+        R.cosines([1.0, 0.0, 0.0], [1.0, 0.0])
+    with pytest.raises(InvalidParameterError, match=r"different dimensions: \{'A': 2, 'B': 1\}"):
+        R.mean_difference_direction([[1.0, 0.0]], [[1.0]])
+    # valid inputs: the same numbers as before (c converted to float, an int c included)
+    X = [[1.0, 0.0], [1.0, 1.0], [0.0, 1.0], [-2.0, 0.0]]
+    assert R.direct_bias(X, [1.0, 0.0], c=np.int64(2)) == R.direct_bias(X, [1.0, 0.0], c=2.0)

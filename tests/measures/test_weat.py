@@ -240,3 +240,30 @@ def test_monte_carlo_two_sided_same_draws_as_one_sided():
     assert g == weat.p_value(x, y, **kw)                                   # default bit for bit
     assert two.p_value == min(1.0, 2 * min(g.p_value, le.p_value))
     assert g.n_extreme + le.n_extreme >= 5000                               # the two tails cover every draw
+
+
+def test_names_are_checked():
+    """Found by the fuzzing pass: names="XYAB" failed with AttributeError deep inside weat()."""
+    from wordbias.core.errors import InvalidParameterError
+
+    assert weat.check_names(None) == {"X": "X", "Y": "Y", "A": "A", "B": "B"}
+    assert weat.check_names({}) == weat.check_names(None)
+    assert weat.check_names({"B": "bad"})["B"] == "bad"
+    for bad, match in (("XYAB", r"not str 'XYAB'"), (["X"], r"not list"), ({"X": 1}, r"not \{'X': 1\}"),
+                       ({"X": ""}, r"non-empty string"), ({"W": "w"}, r"not \['W'\]")):
+        with pytest.raises(InvalidParameterError, match=match):
+            weat.check_names(bad)
+    # check_sets with a partial mapping (it used to raise KeyError for the sets left out)
+    x, y, a, b = weat.check_sets(["rose"], ["ant"], ["love"], ["hate"], {"X": "flowers"})
+    assert x == ("rose",)
+
+
+def test_scores_are_finite_and_not_empty():
+    from wordbias.core.errors import InvalidParameterError
+
+    with pytest.raises(InvalidParameterError, match=r"s_x holds non-finite scores at positions \[0\]"):
+        weat.weat_from_scores([float("nan"), 1.0], [0.0, 1.0])
+    with pytest.raises(weat.DegenerateSetError, match=r"s_x has 0 score\(s\)"):
+        weat.weat_from_scores([], [0.0, 1.0])
+    with pytest.raises(weat.DegenerateSetError, match=r"s_y has 0 score\(s\)"):
+        weat.effect_size([0.0, 1.0], [])

@@ -28,17 +28,14 @@ import numpy as np
 import pandas as pd
 
 from wordbias.core.errors import InvalidParameterError
+from wordbias.core.validation import as_float_array
 
 __all__ = ["AdjustedPValues", "adjust", "benjamini_hochberg", "holm"]
 
 
 def _check_p(p, name: str = "p") -> np.ndarray:
     """The p-values as a 1-D float64 array: finite, in [0, 1], at least one."""
-    try:
-        arr = np.asarray(p, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise InvalidParameterError(f"{name} must be numbers (p-values), not {type(p).__name__}") from None
-    arr = arr.ravel()
+    arr = as_float_array(name, p, what="numbers (p-values)").ravel()
     if arr.size == 0:
         raise InvalidParameterError(f"{name} is empty: a family needs at least one test")
     bad = np.flatnonzero(~((arr >= 0) & (arr <= 1)))      # NaN fails both comparisons

@@ -21,13 +21,15 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from math import comb, sqrt
+from fractions import Fraction
+from math import comb, lgamma, log, log10, sqrt
 
 import numpy as np
 from scipy import stats as _sps
 
-from wordbias.core.errors import TooCostlyError
-from wordbias.core.validation import check_int, check_option, check_real, check_seed
+from wordbias.core.errors import DegenerateSetError, InvalidParameterError, TooCostlyError
+from wordbias.core.validation import (as_float_array, check_finite, check_int, check_option, check_real, check_seed,
+                                     degenerate_spread, spread_tolerance)
 
 # default_workers is used below and stays importable from here (wordbias.datasets.gap used to import it so)
 from wordbias.core.parallel import default_workers, run_tasks
@@ -86,7 +88,96 @@ def memory_limit() -> int:
     return min(MAX_BYTES, half)
 
 
+# --------------------------------------------------------------------------------------------------
+# counts too large for a float (issue 23, item 2): C(10000, 5000) has 3,009 digits
+# --------------------------------------------------------------------------------------------------
+
+def log10_count(count: int) -> float:
+    """log10 of a positive integer of any size, without converting it to a float (which overflows past
+    ~1.8e308): from its top 53 bits and its bit length.
+
+    Examples
+    --------
+    >>> round(log10_count(comb(10_000, 5_000)), 3)
+    3008.202
+    """
+    count = int(count)
+    if count <= 0:
+        raise ValueError(f"log10_count needs a positive integer, not {count}")
+    shift = max(0, count.bit_length() - 53)
+    return log10(count >> shift) + shift * log10(2.0)
+
+
+def log10_comb(n: int, k: int) -> float:
+    """log10 C(n, k) = [lnΓ(n + 1) − lnΓ(k + 1) − lnΓ(n − k + 1)] / ln 10, for sizes whose count would
+    overflow a float (to about 1e-12 relative; :func:`log10_count` of ``math.comb`` is exact to rounding).
+
+    Examples
+    --------
+    >>> round(log10_comb(10_000, 5_000), 3)
+    3008.202
+    """
+    return (lgamma(n + 1) - lgamma(k + 1) - lgamma(n - k + 1)) / log(10.0)
+
+
+#: integers up to this are shown in full or with ``:.3g``; larger ones as a power of ten
+_FLOAT_SAFE = 2 ** 1000
+
+
+def count_text(count: int) -> str:
+    """A count for a message: as ``:.3g`` would show it (``1.26e+14``) when a float holds it, else
+    ``~10^3008`` (never an ``OverflowError``, nor Python's limit on the digits of ``str(int)``).
+
+    Examples
+    --------
+    >>> count_text(comb(50, 25)), count_text(comb(10_000, 5_000))
+    ('1.26e+14', '~1.59x10^3008')
+    """
+    count = int(count)
+    if count < _FLOAT_SAFE:
+        return f"{count:.3g}"
+    return power_text(log10_count(count))
+
+
+def power_text(log10_value: float) -> str:
+    """A positive number given by its log10, as ``~1.59x10^3008`` (for numbers past a float's range).
+
+    Examples
+    --------
+    >>> power_text(3008.2014)
+    '~1.59x10^3008'
+    """
+    whole = int(log10_value // 1)
+    return f"~{10 ** (log10_value - whole):.3g}x10^{whole}"
+
+
+def ratio(numerator: float, count: int) -> float:
+    """``numerator / count`` as a float for an integer ``count`` of any size: the same float as before when the
+    count fits in a float, else correctly rounded through :class:`fractions.Fraction` (down to 0.0 below the
+    smallest float) instead of ``OverflowError: int too large to convert to float``.
+
+    Examples
+    --------
+    >>> ratio(1.0, 20), ratio(2.0, comb(1_030, 515)), ratio(1.0, comb(10_000, 5_000))    # 515 + 515 words: 7e-309
+    (0.05, 6.99388398449197e-309, 0.0)
+    """
+    if isinstance(count, int) and abs(count) >= _FLOAT_SAFE:
+        return float(Fraction(numerator) / count)
+    return numerator / count
+
+
+def _as_float(n) -> float:
+    """``float(n)``, or infinity when the integer is too large for a float (cost estimates)."""
+    try:
+        return float(n)
+    except OverflowError:
+        return float("inf")
+
+
 def _bytes(n: float) -> str:
+    n = _as_float(n)
+    if n == float("inf"):
+        return "more than 10^300 B"
     for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"):
         if n < 1024 or unit == "EiB":
             return f"{n:.3g} {unit}"
@@ -94,6 +185,9 @@ def _bytes(n: float) -> str:
 
 
 def _duration(seconds: float) -> str:
+    seconds = _as_float(seconds)
+    if seconds == float("inf"):
+        return "forever (an estimate past 10^300 s)"
     if seconds < 120:
         return f"{seconds:.3g} s"
     if seconds < 2 * 3600:
@@ -132,9 +226,11 @@ def mc_cost(n: int, k: int, n_permutations: int, workers: int, store: bool = Fal
     >>> f"{n_bytes / 2 ** 50:.0f} PiB"
     '43 PiB'
     """
+    n, k = check_int("n", n, min=0), check_int("k", k, min=0)
     kk = min(k, n - k)
-    seconds = n_permutations * (kk + 1) / (MC_VALUES_PER_SECOND * max(1, workers))
-    n_bytes = 8.0 * (n_permutations / MC_BLOCK + 1) + (8.0 * n_permutations if store else 0.0)
+    draws = _as_float(check_int("n_permutations", n_permutations, min=1))              # 10**400 draws: an infinite estimate, not an OverflowError
+    seconds = draws * (kk + 1) / (MC_VALUES_PER_SECOND * max(1, workers))
+    n_bytes = 8.0 * (draws / MC_BLOCK + 1) + (8.0 * draws if store else 0.0)
     return seconds, n_bytes
 
 
@@ -142,12 +238,67 @@ def check_mc_cost(n: int, k: int, n_permutations: int, *, workers: int | None = 
                   max_seconds: float = MAX_SECONDS) -> None:
     """Refuse a Monte Carlo request out of proportion (:func:`mc_cost` over ``max_seconds`` or memory),
     saying how long and how much memory it would take and what to do instead."""
-    workers = default_workers() if workers is None else max(1, int(workers))
+    n_permutations = check_int("n_permutations", n_permutations, min=1)
+    n, k = check_int("n", n, min=0), check_int("k", k, min=0)
+    workers = _workers(workers)
+    workers = default_workers() if workers is None else workers
     seconds, n_bytes = mc_cost(n, k, n_permutations, workers, store)
-    check_cost(f"a Monte Carlo p-value with n_permutations={n_permutations:,} (N={n}, k={k}, {workers} thread(s))",
-               seconds, n_bytes, max_seconds,
+    check_cost(f"a Monte Carlo p-value with n_permutations={_draws_text(n_permutations)} (N={n}, k={k}, "
+               f"{workers} thread(s))", seconds, n_bytes, max_seconds,
                "Use fewer permutations (10**5 to 10**7 resolve p to 1e-5 to 1e-7), p_method='normal' (the normal "
                "approximation, instant), or pass a larger max_seconds if you mean it.")
+
+
+def _draws_text(n: int) -> str:
+    return f"{n:,}" if n < 10 ** 15 else count_text(n)
+
+
+#: multiply-adds per second of numpy's vectorised resampling statistics (gathers, index counts, matrix
+#: products over a batch of resamples), a conservative figure for one laptop core
+RESAMPLE_OPS_PER_SECOND = 2e8
+
+
+def resampling_cost(n_draws: int, ops_per_draw: float, bytes_per_draw: float, *, held_draws: int | None = None,
+                    fixed_bytes: float = 0.0, rate: float = RESAMPLE_OPS_PER_SECOND) -> tuple[float, float]:
+    """(seconds, bytes) of ``n_draws`` resamples (bootstrap replicates, random partitions, sign patterns,
+    random subsets of a word list): time = n_draws × ``ops_per_draw`` / ``rate``; memory = ``held_draws``
+    (the resamples held at once: all of them unless the computation goes in batches) × ``bytes_per_draw`` +
+    ``fixed_bytes``. Integers of any size give an infinite estimate, not an ``OverflowError``.
+
+    Examples
+    --------
+    >>> resampling_cost(10_000, 2_000, 800)
+    (0.1, 8000000.0)
+    """
+    draws = _as_float(check_int("n_draws", n_draws, min=1))
+    held = draws if held_draws is None else min(draws, _as_float(held_draws))
+    return draws * ops_per_draw / rate, held * bytes_per_draw + fixed_bytes
+
+
+def check_resampling_cost(what: str, name: str, n_draws: int, ops_per_draw: float, bytes_per_draw: float, *,
+                          max_seconds: float = MAX_SECONDS, held_draws: int | None = None, fixed_bytes: float = 0.0,
+                          rate: float = RESAMPLE_OPS_PER_SECOND, way_out: str = "") -> None:
+    """The one cost check of every resampling entry point (bootstraps, sign-flip draws, the random word
+    lists of the sensitivity curve): refuse, before any work, ``n_draws`` resamples whose estimate
+    (:func:`resampling_cost`) is over ``max_seconds`` or :func:`memory_limit`, with
+    :class:`~wordbias.core.errors.TooCostlyError` naming ``name`` = ``n_draws``, the estimate and the way out
+    (a smaller ``name``, ``way_out``, or a larger ``max_seconds``). The Monte Carlo p-value has its own
+    estimate (:func:`check_mc_cost`) through the same :func:`check_cost`.
+
+    Examples
+    --------
+    >>> check_resampling_cost("a bootstrap", "n_resamples", 10 ** 12, 1_000, 800)
+    Traceback (most recent call last):
+    ...
+    wordbias.core.errors.TooCostlyError: a bootstrap with n_resamples=1,000,000,000,000 is estimated to take 57.9 days and 728 TiB of memory, over the budget (max_seconds=600, memory 4 GiB: wordbias.core.permutation.MAX_BYTES or half this machine's); refused before any work. Use a smaller n_resamples (10,000 is the usual number), or pass a larger max_seconds if you mean it.
+    """
+    n_draws = check_int(name, n_draws, min=1)
+    seconds, n_bytes = resampling_cost(n_draws, ops_per_draw, bytes_per_draw, held_draws=held_draws,
+                                       fixed_bytes=fixed_bytes, rate=rate)
+    usual = "10,000 is the usual number" if name == "n_resamples" else "a few thousand are usually enough"
+    check_cost(f"{what} with {name}={_draws_text(n_draws)}", seconds, n_bytes, max_seconds,
+               f"Use a smaller {name} ({usual}){', ' + way_out if way_out else ''}, or pass a larger max_seconds "
+               f"if you mean it.")
 
 
 @dataclass(frozen=True)
@@ -178,20 +329,45 @@ class TailProbability:
     def resolution(self) -> float:
         sides = 2.0 if self.alternative == "two-sided" else 1.0
         if self.p_method == "exact":
-            return sides / self.n_partitions
+            return ratio(sides, self.n_partitions)
         if self.p_method == "monte-carlo":
             return sides / (self.n_permutations + 1)
         return 0.0
 
 
-def _check(values: np.ndarray, k: int) -> np.ndarray:
-    values = np.asarray(values, dtype=np.float64).ravel()
+def _check(values, k) -> tuple[np.ndarray, int]:
+    """The pooled values and the subset size, checked at the boundary of every public function here: the
+    values as a finite float64 array (raveled; :func:`~wordbias.core.validation.as_float_array`, NaN or infinity
+    refused naming the positions), at least 2 of them (:class:`~wordbias.core.errors.DegenerateSetError`), and
+    ``k`` as a Python ``int`` in [1, N − 1] (:func:`~wordbias.core.validation.check_int`: a numpy integer is
+    converted, so an unsigned one cannot wrap around in ``k − j``; a float, a bool or a string is refused)."""
+    values = as_float_array("values", values, what="a list of numbers (the pooled scores)").ravel()
+    check_finite("values", values)
+    k = check_int("k", k)
     n = values.size
+    if n < 2:
+        raise DegenerateSetError(f"values holds {n} value(s): a partition into a size-k subset and the rest needs "
+                                 f"at least 2")
     if not 0 < k < n:
-        raise ValueError(f"subset size k={k} must be between 1 and N-1 (N={n})")
-    if not np.all(np.isfinite(values)):
-        raise ValueError("values contain NaN or infinity")
-    return values
+        raise InvalidParameterError(f"subset size k={k} must be between 1 and N-1 (N={n})")
+    return values, k
+
+
+def _observed(name: str, value) -> float:
+    """The observed sum (or threshold) as a finite float (:func:`~wordbias.core.validation.check_real`)."""
+    return check_real(name, value)
+
+
+def _workers(workers) -> int | None:
+    """``workers``: None (the CPUs available) or an integer (at least 1 is used)."""
+    return None if workers is None else max(1, check_int("workers", workers))
+
+
+def _max_seconds(max_seconds) -> float:
+    """The time budget: a number > 0 or infinity (no limit), checked on entry (as :func:`check_cost` does)."""
+    if isinstance(max_seconds, float) and max_seconds == float("inf"):
+        return max_seconds
+    return check_real("max_seconds", max_seconds, low=0, low_open=True)
 
 
 def _tolerance(values: np.ndarray) -> float:
@@ -246,9 +422,9 @@ def _count_at_least(values: np.ndarray, k: int, thr: float, strict: bool, max_su
         off, which, ok = kernels.subset_sums_by_size(vals, k_lo, k_hi, tau, best, out, scratch)
         if not ok:
             raise ExactCountTooLarge(
-                f"the exact count of the {comb(n, k):.3g} partitions (N={n}, k={k}) needs more than {max_sums:,} "
-                f"subset sums per half ({_bytes(16.0 * max_sums)}; without pruning up to {full:,} sums, "
-                f"{_bytes(16.0 * full)}): the observed statistic is not far enough in a tail for the pruning to "
+                f"the exact count of the {count_text(comb(n, k))} partitions (N={n}, k={k}) needs more than "
+                f"{max_sums:,} subset sums per half ({_bytes(16.0 * max_sums)}; without pruning up to "
+                f"{_draws_text(full)} sums, {_bytes(16 * full)}): the observed statistic is not far enough in a tail for the pruning to "
                 f"keep fewer. Use p_method='monte-carlo' (n_permutations random partitions), p_method='normal', "
                 f"or a larger max_sums (16 bytes each, per half)")
         built[h] = (out if which == 0 else scratch), off
@@ -295,14 +471,73 @@ def count_subsets_at_least(values, k: int, threshold: float, *, max_sums: int = 
     >>> count_subsets_at_least([1.0, 2.0, 3.0, 4.0], 2, 7.0)     # {3, 4}
     1
     """
-    values = _check(values, k)
+    values, k = _check(values, k)
+    threshold = _observed("threshold", threshold)
+    max_sums = check_int("max_sums", max_sums, min=1)
+    workers = _workers(workers)
     n = values.size
     thr = float(threshold) - _tolerance(values)
-    workers = default_workers() if workers is None else max(1, int(workers))
+    check_exact_reach(values, k, thr, max_sums)
+    workers = default_workers() if workers is None else workers
     if thr >= k * values.mean():
         return _count_at_least(values, k, thr, False, max_sums, workers)
     # sum ≥ thr  ⇔  not (sum < thr)  ⇔  not (−sum > −thr): count the lower tail on the negated values
     return comb(n, k) - _count_at_least(-values, k, -thr, True, max_sums, workers)
+
+
+#: :func:`check_exact_reach` refuses only when the smaller tail holds at least this share of the partitions
+#: by the normal approximation (the statistic is not in a tail: there the approximation is sound) ...
+REACH_MIN_TAIL = 1e-3
+#: ... and the partitions outnumber the pairs of subset sums the budget can form by this many orders of ten
+REACH_MARGIN_DECADES = 8.0
+
+
+def check_exact_reach(values, k: int, threshold: float, max_sums: int = EXACT_MAX_SUMS) -> None:
+    """Refuse, before any work, an exact count that cannot succeed: :class:`ExactCountTooLarge` (a
+    :class:`~wordbias.core.errors.TooCostlyError`).
+
+    The meet in the middle counts each qualifying subset as a pair of kept subset sums, one per half, so it
+    can count at most ``max_sums``² subsets; when the observed sum is not in a tail (its smaller tail holds at
+    least :data:`REACH_MIN_TAIL` of the partitions by the normal approximation,
+    :func:`subset_sum_moments`) and C(N, k) exceeds ``max_sums``² by :data:`REACH_MARGIN_DECADES` orders of
+    ten, the tail holds far more subsets than that and the count would run for a while only to fail. The
+    decision uses logarithms (:func:`log10_comb`), so N = 10,000 is refused at once; it never applies for
+    N ≤ 52 at the default budget, where every subset sum is kept. The pruning bounds of each half, a table of
+    (N/2 + 1)² floats, must also fit in :func:`memory_limit` (N = 40,000 would need 6 GiB).
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> check_exact_reach(rng.normal(size=200), 100, 0.0)
+    Traceback (most recent call last):
+    ...
+    wordbias.core.permutation.ExactCountTooLarge: the exact count of the 9.05e+58 partitions (N=200, k=100) needs more than 67,108,864 subset sums per half (1 GiB; without pruning up to 1.27e+30 sums, 1.76e+13 EiB) and cannot succeed: by the normal approximation about 41% of them (~3.72x10^58) reach the observed sum, and the meet in the middle can count at most 67,108,864² = 4.5e+15 (max_sums per half, squared); refused before any work. Use p_method='monte-carlo' (n_permutations random partitions), p_method='normal', or a larger max_sums.
+    """
+    values, k = _check(values, k)
+    threshold = _observed("threshold", threshold)
+    max_sums = check_int("max_sums", max_sums, min=1)
+    n = values.size
+    half = (n + 1) // 2                 # the pruning bounds of each half: an (m + 1) x (m + 1) float64 table
+    check_cost(f"the exact count of the partitions of N={n} values", 0.0, 2 * 8.0 * (half + 1) ** 2, float("inf"),
+               "Use p_method='monte-carlo' (n_permutations random partitions) or p_method='normal'.")
+    log_count = log10_comb(n, k)
+    if log_count <= 2 * log10(max_sums) + REACH_MARGIN_DECADES:
+        return
+    mean, sd = k * float(values.mean()), sqrt(k * float(values.var()) * (n - k) / (n - 1))
+    if not sd > 0:
+        return
+    tail = float(_sps.norm.sf(abs(float(threshold) - mean) / sd))
+    if tail < REACH_MIN_TAIL:
+        return
+    m = half                                   # the larger half: every subset sum of size <= k it could keep
+    full = 2 ** m if k >= m else sum(comb(m, j) for j in range(k + 1))
+    raise ExactCountTooLarge(
+        f"the exact count of the {count_text(comb(n, k))} partitions (N={n}, k={k}) needs more than {max_sums:,} "
+        f"subset sums per half ({_bytes(16.0 * max_sums)}; without pruning up to {_draws_text(full)} sums, "
+        f"{_bytes(16 * full)}) and cannot succeed: by the normal approximation about {tail:.0%} of them "
+        f"({power_text(log_count + log10(tail))}) reach the observed sum, and the meet in the middle can count at most "
+        f"{max_sums:,}² = {float(max_sums) ** 2:.2g} (max_sums per half, squared); refused before any work. Use "
+        f"p_method='monte-carlo' (n_permutations random partitions), p_method='normal', or a larger max_sums.")
 
 
 def _two_sided(p_greater: float, p_less: float) -> float:
@@ -330,7 +565,10 @@ def subset_sum_tail_exact(values, k: int, observed_sum: float, *, max_sums: int 
     >>> subset_sum_tail_exact([1.0, 2.0, 3.0, 4.0], 2, 7.0, alternative="two-sided").p_value   # 2 · 1/6
     0.3333333333333333
     """
-    values = _check(values, k)
+    values, k = _check(values, k)
+    observed_sum = _observed("observed_sum", observed_sum)
+    max_sums = check_int("max_sums", max_sums, min=1)
+    workers = _workers(workers)
     check_option("alternative", alternative, ALTERNATIVES)
     total = comb(values.size, k)
     if alternative == "greater":
@@ -408,9 +646,10 @@ def random_subset_sums(values, k: int, n_permutations: int, seed: np.random.Gene
     >>> random_subset_sums([0.0, 1.0, 2.0, 3.0], 2, 5, seed=0)
     array([3., 4., 5., 5., 4.])
     """
-    values = _check(values, k)
-    n_permutations = check_int("n_permutations", n_permutations, min=0)
-    check_seed("seed", seed)
+    values, k = _check(values, k)
+    n_permutations = check_int("n_permutations", n_permutations, min=1)
+    seed = check_seed("seed", seed)
+    workers = _workers(workers)
     check_mc_cost(values.size, k, n_permutations, workers=workers, store=True, max_seconds=max_seconds)
     _, sums = _mc_run(values, k, np.inf, n_permutations, _mc_key(seed), True, workers, progress)
     return sums
@@ -449,9 +688,11 @@ def subset_sum_tail_mc(values, k: int, observed_sum: float, n_permutations: int 
     >>> two.n_extreme, round(two.p_value, 4)                 # 2 · (1 + 43) / 1001
     (43, 0.0879)
     """
-    values = _check(values, k)
+    values, k = _check(values, k)
+    observed_sum = _observed("observed_sum", observed_sum)
     n_permutations = check_int("n_permutations", n_permutations, min=1)
-    check_seed("seed", seed)
+    seed = check_seed("seed", seed)
+    workers = _workers(workers)
     check_option("alternative", alternative, ALTERNATIVES)
     check_mc_cost(values.size, k, n_permutations, workers=workers, max_seconds=max_seconds)
     tol = _tolerance(values)
@@ -494,7 +735,7 @@ def subset_sum_moments(values, k: int) -> tuple[float, float]:
     >>> float(mean), round(sd, 4)
     (7.5, 2.2913)
     """
-    values = _check(values, k)
+    values, k = _check(values, k)
     n = values.size
     mu = values.mean()
     var = values.var(ddof=0)
@@ -514,11 +755,14 @@ def subset_sum_tail_normal(values, k: int, observed_sum: float, alternative: str
     >>> round(subset_sum_tail_normal([0.0, 1.0, 2.0, 3.0, 4.0, 5.0], 3, 12.0, alternative="two-sided").p_value, 4)
     0.0495
     """
-    values = _check(values, k)
+    values, k = _check(values, k)
+    observed_sum = _observed("observed_sum", observed_sum)
     check_option("alternative", alternative, ALTERNATIVES)
     mean, sd = subset_sum_moments(values, k)
-    if sd == 0:
-        raise ValueError("all values are equal: the permutation distribution is degenerate")
+    if degenerate_spread(values.std(), values):      # sd is that spread times sqrt(k (N − k) / (N − 1))
+        raise DegenerateSetError(f"all values are equal{'' if sd == 0 else ' up to rounding'} (spread "
+                                 f"{values.std():.3g}, rounding level {spread_tolerance(values):.3g}): the "
+                                 f"permutation distribution is degenerate and the normal approximation undefined")
     z = (observed_sum - mean) / sd
     p_hi = float(_sps.norm.sf(z))
     if alternative == "greater":
@@ -554,11 +798,14 @@ def subset_sum_tail(values, k: int, observed_sum: float, p_method: str = "auto",
     >>> subset_sum_tail(values, 3, 12.0, alternative="two-sided").p_value     # 2 · 1/20
     0.1
     """
-    values = _check(values, k)
+    values, k = _check(values, k)
+    observed_sum = _observed("observed_sum", observed_sum)
     check_option("p_method", p_method, P_METHODS)
     check_option("alternative", alternative, ALTERNATIVES)
     n_permutations = check_int("n_permutations", n_permutations, min=1)
-    check_seed("seed", seed)
+    seed = check_seed("seed", seed)
+    exact_max_n = check_int("exact_max_n", exact_max_n, min=0)
+    max_seconds = _max_seconds(max_seconds)
     n = values.size
     if p_method == "auto":
         if n <= exact_max_n or comb(n, k) <= n_permutations:
@@ -578,4 +825,5 @@ def subset_sum_tail(values, k: int, observed_sum: float, p_method: str = "auto",
                                   max_seconds=max_seconds, alternative=alternative)
     if p_method == "normal":
         return subset_sum_tail_normal(values, k, observed_sum, alternative=alternative)
-    raise ValueError(f"unknown p-value method {p_method!r}; use 'auto', 'exact', 'monte-carlo' or 'normal'")
+    raise InvalidParameterError(f"unknown p-value method {p_method!r}; use 'auto', 'exact', 'monte-carlo' or "
+                                f"'normal'")

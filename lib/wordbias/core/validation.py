@@ -11,10 +11,11 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
-from wordbias.core.errors import InvalidParameterError
+from wordbias.core.errors import DegenerateSetError, InvalidParameterError
 
 __all__ = ["check_int", "check_real", "check_probability", "check_option", "check_seed", "check_bool",
-           "check_words", "check_disjoint"]
+           "check_words", "check_disjoint", "as_float_array", "spread_tolerance", "degenerate_spread",
+           "check_spread", "SPREAD_SLACK", "check_finite", "check_same_dimension"]
 
 
 def _show(value) -> str:
@@ -55,7 +56,10 @@ def check_real(name: str, value, *, low: float | None = None, high: float | None
     """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise InvalidParameterError(f"{name} must be a number, not {_show(value)} ({type(value).__name__})")
-    value = float(value)
+    try:
+        value = float(value)
+    except OverflowError:                      # an integer past a float's range (10**400)
+        raise InvalidParameterError(f"{name} must be finite, not {_show(value)}") from None
     if not math.isfinite(value):
         raise InvalidParameterError(f"{name} must be finite, not {value}")
     if low is not None and (value < low or (low_open and value == low)):
@@ -191,3 +195,219 @@ def check_disjoint(name_a: str, a: Sequence[str], name_b: str, b: Sequence[str])
     shared = [w for w in dict.fromkeys(a) if w in set(b)]
     if shared:
         raise InvalidParameterError(f"{name_a} and {name_b} share words: {shared}")
+
+
+# --------------------------------------------------------------------------------------------------
+# arrays from other libraries (issue 23, item 4): one conversion for every measure that takes numbers
+# --------------------------------------------------------------------------------------------------
+
+def _is_torch_tensor(value) -> bool:
+    """A ``torch.Tensor``, recognised without importing torch (it may not be installed)."""
+    return type(value).__module__.split(".")[0] == "torch" and hasattr(value, "detach") and hasattr(value, "cpu")
+
+
+def _row_lengths(rows) -> dict:
+    """{length: [positions]} of the rows of a list of vectors (a scalar row counts as length None)."""
+    found: dict = {}
+    for i, row in enumerate(rows):
+        try:
+            n = len(row)
+        except TypeError:
+            n = None
+        found.setdefault(n, []).append(i)
+    return found
+
+
+def as_float_array(name: str, value, *, ndim: int | None = None, what: str | None = None) -> np.ndarray:
+    """``value`` as a float64 ``numpy`` array, converting what can be converted without ambiguity, and refusing
+    the rest with :class:`~wordbias.core.errors.InvalidParameterError` naming ``name``, the type and why.
+
+    Converted: a ``numpy`` array or anything ``numpy`` reads as numbers (a list, a tuple, a list of equal-length
+    vectors), a ``torch.Tensor`` (``value.detach().cpu().numpy()``: no gradient, any device) and a
+    ``pandas.Series`` (``value.to_numpy()``). Refused: a string; a ``pandas.DataFrame`` (which column is meant?
+    pass one column ``df["score"]`` for scores, or ``df.to_numpy()`` when each row is a word's vector); a mapping
+    (a dict of word -> vector is not a vector set, nor a dict of scores a score list: pass a list, or a
+    ``KeyedVectors`` and word lists); a ``set`` (no order); a ragged list (the row lengths found are named);
+    anything that is not numbers. ``ndim`` (optional) is the number of dimensions required; ``what`` describes
+    the value in messages ("a list of scores", "a set of word vectors (rows)").
+
+    Valid input converts exactly as ``np.asarray(value, dtype=np.float64)``, so results do not change.
+
+    Examples
+    --------
+    >>> as_float_array("s_x", [1, 2.5])
+    array([1. , 2.5])
+    >>> as_float_array("X", [[1.0, 2.0], [3.0]])
+    Traceback (most recent call last):
+    ...
+    wordbias.core.errors.InvalidParameterError: X is a ragged list: its rows have different lengths (length 2: rows [0]; length 1: rows [1]); every vector of a set must have the same dimension
+    >>> as_float_array("A", {"good": [1.0, 0.0]})
+    Traceback (most recent call last):
+    ...
+    wordbias.core.errors.InvalidParameterError: A is a dict ('good' -> ...): a mapping of word -> value is not an array; pass a list of vectors or scores (e.g. list(A.values())), or a KeyedVectors and the word list
+    """
+    what = what or ("a list of numbers" if ndim == 1 else "an array of numbers")
+    kind = type(value).__name__
+    if isinstance(value, (str, bytes)):
+        raise InvalidParameterError(f"{name} must be {what}, not the string {_show(value)}")
+    if value is None:                                  # numpy reads None as NaN
+        raise InvalidParameterError(f"{name} must be {what}, not None")
+    if _is_torch_tensor(value):
+        try:
+            value = value.detach().cpu().numpy()
+        except (TypeError, RuntimeError) as exc:     # e.g. a sparse or meta tensor
+            raise InvalidParameterError(f"{name}: the torch tensor cannot be converted to numpy ({exc})") from None
+    else:
+        module = type(value).__module__.split(".")[0]
+        if module == "pandas" and kind == "DataFrame":
+            cols = list(value.columns)
+            raise InvalidParameterError(
+                f"{name} is a pandas DataFrame of shape {value.shape} (columns {cols[:6]}{'...' if len(cols) > 6 else ''})"
+                f": which column is meant? Pass one column (e.g. {name}[{cols[0]!r}] or df[{cols[0]!r}]) for a list of "
+                f"scores, or df.to_numpy() when each row is one word's vector" if cols else
+                f"{name} is an empty pandas DataFrame: pass {what}")
+        if module == "pandas" and hasattr(value, "to_numpy") and getattr(value, "ndim", None) == 1:
+            try:
+                value = value.to_numpy(dtype=np.float64)
+            except (TypeError, ValueError) as exc:
+                raise InvalidParameterError(f"{name} is a pandas {kind} whose values are not numbers ({exc})") from None
+        elif isinstance(value, Mapping):
+            keys = list(value)[:1]
+            shown = f" ({_show(keys[0])} -> ...)" if keys else ""
+            raise InvalidParameterError(
+                f"{name} is a {kind}{shown}: a mapping of word -> value is not an array; pass a list of vectors or "
+                f"scores (e.g. list({name}.values())), or a KeyedVectors and the word list")
+        elif isinstance(value, (set, frozenset)):
+            raise InvalidParameterError(f"{name} is a {kind}, which has no order: pass a list ({what})")
+    try:
+        arr = np.asarray(value, dtype=np.float64)
+    except ValueError as exc:
+        if isinstance(value, (list, tuple)) and value and any(hasattr(r, "__len__") for r in value):
+            lengths = _row_lengths(value)
+            if len(lengths) > 1:
+                shown = "; ".join(f"length {n}: rows {rows[:8]}{'...' if len(rows) > 8 else ''}"
+                                  for n, rows in lengths.items())
+                raise InvalidParameterError(
+                    f"{name} is a ragged list: its rows have different lengths ({shown}); every vector of a set must "
+                    f"have the same dimension") from None
+        raise InvalidParameterError(f"{name} must be {what}, not {kind}: {exc}") from None
+    except TypeError as exc:
+        raise InvalidParameterError(f"{name} must be {what}, not {kind} {_show(value)} ({exc})") from None
+    if isinstance(value, (list, tuple)) and not np.all(np.isfinite(arr)) \
+            and _holds_none(value):                    # numpy reads None as NaN: a missing value, not a number
+        raise InvalidParameterError(f"{name} must be {what}: it holds None (a missing value) where a number belongs")
+    if ndim is not None and arr.ndim != ndim:
+        raise InvalidParameterError(f"{name} must be {what} ({ndim}-D), not an array of shape {arr.shape}")
+    return arr
+
+
+def _holds_none(value) -> bool:
+    """Whether a (nested) list or tuple holds ``None``."""
+    return any(v is None or (isinstance(v, (list, tuple)) and _holds_none(v)) for v in value)
+
+
+def check_finite(name: str, values: np.ndarray, what: str = "values") -> np.ndarray:
+    """``values`` (an array) if every entry is finite, else :class:`~wordbias.core.errors.InvalidParameterError`
+    naming ``name`` and the (flat) positions of the NaN or infinite entries, the first ten.
+
+    Examples
+    --------
+    >>> check_finite("s_x", np.array([0.5, np.nan, np.inf]), "scores")
+    Traceback (most recent call last):
+    ...
+    wordbias.core.errors.InvalidParameterError: s_x holds non-finite scores at positions [1, 2]
+    """
+    ok = np.isfinite(values)
+    if not np.all(ok):
+        bad = np.flatnonzero(~ok)
+        raise InvalidParameterError(f"{name} holds non-finite {what} at positions {bad.tolist()[:10]}"
+                                    f"{'...' if bad.size > 10 else ''}")
+    return values
+
+
+def check_same_dimension(sets: Mapping[str, np.ndarray], what: str | None = None) -> int:
+    """The one dimension shared by several sets of vectors (arrays whose last axis is the dimension, keyed by
+    the set's name), else :class:`~wordbias.core.errors.InvalidParameterError` naming each set's dimension.
+    Every measure that takes more than one set of vectors calls it before combining them (stacking, products),
+    so a mismatch is named instead of failing inside numpy.
+
+    Examples
+    --------
+    >>> check_same_dimension({"A": np.ones((2, 3)), "B": np.ones((1, 3))})
+    3
+    >>> check_same_dimension({"X": np.ones((2, 2)), "Y": np.ones((2, 1))})
+    Traceback (most recent call last):
+    ...
+    wordbias.core.errors.InvalidParameterError: the sets X and Y have vectors of different dimensions: {'X': 2, 'Y': 1}
+    """
+    dims = {name: (int(np.shape(m)[-1]) if np.ndim(m) else None) for name, m in sets.items()}
+    if len(set(dims.values())) > 1:
+        what = what or f"the sets {', '.join(list(dims)[:-1])} and {list(dims)[-1]}"
+        raise InvalidParameterError(f"{what} have vectors of different dimensions: {dims}")
+    return next(iter(dims.values()), None)
+
+
+# --------------------------------------------------------------------------------------------------
+# spreads at rounding level (issue 23, item 4): one tolerance for every standardised statistic
+# --------------------------------------------------------------------------------------------------
+
+#: units of eps added to the count of terms in :func:`spread_tolerance`, for the rounding of the scores
+#: themselves (each a mean over attribute words, a cosine: a few dozen roundings that differ with the order)
+SPREAD_SLACK = 32
+
+
+def spread_tolerance(values, axis=None):
+    """The largest standard deviation (or range) that rounding alone gives ``values`` that are equal in exact
+    arithmetic: (n + :data:`SPREAD_SLACK`)·eps·max(max |values|, tiny), n the number of values (along ``axis``).
+
+    Why: a sum of n float64 terms carries a relative error up to (n − 1)·eps times Σ|terms| (Higham 2002,
+    *Accuracy and Stability of Numerical Algorithms*, §4.2, recursive summation; pairwise summation does
+    better), and the mean and the deviations of a standard deviation are such sums, so n equal scores can
+    show a spread of about n·eps·max|s|; the scores themselves arrive rounded (a cosine, a mean over the
+    attribute words, summed in some order), which :data:`SPREAD_SLACK` more units absorb. Any spread at or
+    below this is rounding noise, and a statistic divided by it is a ratio of noise. Far below any genuine
+    spread: 10,000 scores near 0.3 give 6.7e-13.
+
+    Examples
+    --------
+    >>> float(spread_tolerance([0.3, 0.3 + 1e-17]))                # (2 + 32)·eps·0.3
+    2.264854970235319e-15
+    """
+    a = np.abs(np.asarray(values, dtype=np.float64))
+    n = a.size if axis is None else a.shape[axis]
+    scale = np.maximum(a.max(axis=axis, initial=0.0), np.finfo(np.float64).tiny)
+    return (n + SPREAD_SLACK) * np.finfo(np.float64).eps * scale
+
+
+def degenerate_spread(spread, values, axis=None):
+    """Whether ``spread`` (a standard deviation or range of ``values``, along ``axis``) is at rounding level:
+    not above :func:`spread_tolerance` (NaN counts as degenerate). Elementwise for arrays.
+
+    Examples
+    --------
+    >>> bool(degenerate_spread(1e-17, [0.3, 0.3])), bool(degenerate_spread(1e-9, [0.3, 0.3]))
+    (True, False)
+    """
+    out = ~(np.asarray(spread, dtype=np.float64) > spread_tolerance(values, axis))
+    return bool(out) if np.ndim(out) == 0 else out
+
+
+def check_spread(values, spread: float, message: str) -> float:
+    """``spread`` if it is above the rounding level of ``values`` (:func:`degenerate_spread`), else
+    :class:`~wordbias.core.errors.DegenerateSetError` with ``message`` and the two numbers.
+
+    Examples
+    --------
+    >>> check_spread([0.3, 0.3], 0.0, "all scores are equal: the effect size is undefined")
+    Traceback (most recent call last):
+    ...
+    wordbias.core.errors.DegenerateSetError: all scores are equal: the effect size is undefined
+    """
+    if degenerate_spread(spread, values):
+        if spread == 0 or not np.isfinite(spread):
+            raise DegenerateSetError(message)
+        raise DegenerateSetError(
+            f"{message} (their spread {float(spread):.3g} is at rounding level: at most "
+            f"{float(spread_tolerance(values)):.3g} = (n + {SPREAD_SLACK})·eps·max|value| for n = {np.size(values)}; "
+            f"the scores are equal up to rounding, and a ratio with that spread is noise)")
+    return spread

@@ -52,8 +52,11 @@ import pandas as pd
 from scipy import stats as _sps
 
 from wordbias.core import lookup
+from wordbias.core import permutation as _perm
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError
-from wordbias.core.validation import check_bool, check_int, check_option, check_probability, check_seed
+from wordbias.core.validation import (SPREAD_SLACK, as_float_array, check_bool, check_finite, check_int, check_option,
+                                     check_probability, check_same_dimension, check_seed, check_spread,
+                                     degenerate_spread, spread_tolerance)
 from wordbias.measures import weat as _weat
 from wordbias.measures.direction import vector_set
 from wordbias.measures import wefat as _wefat
@@ -136,7 +139,8 @@ class WeatBootstrap:
 
 def target_attribute_cosines(X, Y, A, B) -> np.ndarray:
     """cos(w, v) for every target word w of X ∪ Y (rows: X then Y) and attribute word v of A ∪ B (columns:
-    A then B), the only quantity WEAT needs from the vectors (Caliskan et al. 2017, Methods).
+    A then B), the only quantity WEAT needs from the vectors (Caliskan et al. 2017, Methods). The four sets must
+    have vectors of one dimension (:func:`wordbias.core.validation.check_same_dimension`, naming each set's).
 
     Examples
     --------
@@ -144,8 +148,34 @@ def target_attribute_cosines(X, Y, A, B) -> np.ndarray:
     >>> np.round(C, 4).tolist()
     [[1.0, 0.7071], [0.0, 0.7071]]
     """
-    return _weat.cosine_matrix(np.vstack([np.asarray(X, float), np.asarray(Y, float)]),
-                               np.vstack([np.asarray(A, float), np.asarray(B, float)]))
+    X, Y, A, B = (_vectors(k, v) for k, v in zip(WEAT_SETS, (X, Y, A, B)))
+    check_same_dimension(dict(zip(WEAT_SETS, (X, Y, A, B))), "the four sets")
+    return _weat.cosine_matrix(np.vstack([X, Y]), np.vstack([A, B]))
+
+
+def _vectors(name: str, vectors) -> np.ndarray:
+    """One set of word vectors (rows) as float64 (:func:`wordbias.core.validation.as_float_array`)."""
+    return as_float_array(f"set {name}", vectors, what="a set of word vectors (one row per word)")
+
+
+def _vector_sets(names: Sequence[str], values: Sequence, least: Sequence[int], what: str, who: str) -> list[np.ndarray]:
+    """Several sets of word vectors, each as a 2-D float64 array of rows (one vector, 1-D, is one row), checked
+    on entry: another shape (:class:`~wordbias.core.errors.InvalidParameterError`), fewer rows than ``least``
+    (:class:`~wordbias.core.errors.DegenerateSetError`, naming the set and ``who`` needs them), and vectors of
+    different dimensions (:func:`wordbias.core.validation.check_same_dimension`, naming each set's, as
+    ``what``)."""
+    mats = []
+    for k, v, n_min in zip(names, values, least):
+        m = _vectors(k, v)
+        if m.ndim > 2:
+            raise InvalidParameterError(f"set {k}: expected a 2-D array of word vectors (one row per word), got "
+                                        f"shape {m.shape}")
+        n = 0 if m.size == 0 else np.atleast_2d(m).shape[0]
+        if n < n_min:
+            raise DegenerateSetError(f"set {k} has {n} word(s); {who} needs at least {n_min}")
+        mats.append(np.atleast_2d(m))
+    check_same_dimension(dict(zip(names, mats)), what)
+    return mats
 
 
 def index_counts(idx, n: int) -> np.ndarray:
@@ -187,7 +217,8 @@ def resampled_weat(C, n_x: int, n_a: int, ix, iy, ia, ib, ddof: int = 1) -> tupl
     """The test statistic s(X*, Y*, A*, B*) and the effect size d* (Methods, WEAT) of each resample, given
     the cosine matrix ``C`` of :func:`target_attribute_cosines` (the first ``n_x`` rows are X, the first
     ``n_a`` columns A) and index arrays into X, Y, A and B whose leading shapes broadcast. A resample whose
-    s(w, A*, B*) are all equal has d* = NaN.
+    s(w, A*, B*) are all equal, up to rounding (:func:`wordbias.core.validation.degenerate_spread`), has
+    d* = NaN.
 
     Examples
     --------
@@ -200,15 +231,17 @@ def resampled_weat(C, n_x: int, n_a: int, ix, iy, ia, ib, ddof: int = 1) -> tupl
     >>> bool(np.isclose(d, _weat.effect_size(sw[:2], sw[2:])))
     True
     """
+    ddof = _weat.check_ddof(ddof)
     lead = np.broadcast_shapes(*(np.shape(i)[:-1] for i in (ix, iy, ia, ib)))
     ix, iy, ia, ib = (np.broadcast_to(i, lead + np.shape(i)[-1:]) for i in (ix, iy, ia, ib))
     s = resampled_association(C[:, :n_a], C[:, n_a:], ia, ib)            # (..., n_x + n_y)
     s_x = np.take_along_axis(s, ix, axis=-1)
     s_y = np.take_along_axis(s, iy + n_x, axis=-1)
     stat = s_x.sum(-1) - s_y.sum(-1)
-    sd = np.concatenate([s_x, s_y], axis=-1).std(axis=-1, ddof=ddof)
+    pooled = np.concatenate([s_x, s_y], axis=-1)
+    sd = pooled.std(axis=-1, ddof=ddof)
     with np.errstate(divide="ignore", invalid="ignore"):
-        d = (s_x.mean(-1) - s_y.mean(-1)) / np.where(sd > 1e-12 * (1 + np.abs(s).max()), sd, np.nan)
+        d = (s_x.mean(-1) - s_y.mean(-1)) / np.where(degenerate_spread(sd, pooled, axis=-1), np.nan, sd)
     return stat, d
 
 
@@ -240,13 +273,16 @@ def pool_effect_size_from_cosines(C, n_x: int, n_a: int, ddof: int = 0) -> float
     >>> bool(np.isclose(pool_effect_size_from_cosines(C, 2, 1), _weat.effect_size(s[:2], s[2:], ddof=0)))
     True
     """
-    C = np.asarray(C, dtype=np.float64)
+    ddof = _weat.check_ddof(ddof)
+    C = as_float_array("C", C, ndim=2, what="a cosine matrix (targets x attributes)")
     s = C[:, :n_a].mean(1) - C[:, n_a:].mean(1)
     s_x, s_y = s[:n_x], s[n_x:]
     mean = (s_x.mean() + s_y.mean()) / 2
     var = (((s_x - mean) ** 2).mean() + ((s_y - mean) ** 2).mean()) / 2
     if ddof:
         var *= s.size / (s.size - ddof)
+    check_spread(s, np.sqrt(var), "all target words have the same association s(w, A, B): the pool's effect size "
+                                  "is undefined")
     return float((s_x.mean() - s_y.mean()) / np.sqrt(var))
 
 
@@ -281,6 +317,31 @@ def _check_options(n_resamples, confidence_level, method, ddof, resample, seed, 
             _weat.check_ddof(ddof), _check_resample(resample, sets), _rng(seed))
 
 
+def check_bootstrap_cost(what: str, n_resamples: int, sizes: Sequence[int], ops_per_draw: float,
+                         bytes_per_draw: float, *, method: str, max_seconds: float, batch: int | None = None) -> None:
+    """Refuse a bootstrap out of proportion before any resample
+    (:func:`wordbias.core.permutation.check_resampling_cost`, :class:`~wordbias.core.errors.TooCostlyError`).
+
+    :func:`scipy.stats.bootstrap` holds ``batch`` resamples at once (all of them by default), each an index
+    array per resampled set (``sizes``) and the statistic's intermediates (``bytes_per_draw``), plus one float
+    per replicate; BCa adds a jackknife over each set, as many leave-one-out samples as the largest set.
+
+    Examples
+    --------
+    >>> check_bootstrap_cost("a WEAT bootstrap", 10 ** 9, [25, 25], 5_000, 8_000, method="BCa", max_seconds=600)
+    Traceback (most recent call last):
+    ...
+    wordbias.core.errors.TooCostlyError: a WEAT bootstrap with n_resamples=1,000,000,000 is estimated to take 6.94 h and 7.65 TiB of memory, over the budget (max_seconds=600, memory 4 GiB: wordbias.core.permutation.MAX_BYTES or half this machine's); refused before any work. Use a smaller n_resamples (10,000 is the usual number), or pass a larger max_seconds if you mean it.
+    """
+    held = n_resamples if batch is None else min(batch, n_resamples)
+    if method == "BCa":
+        held = max(held, max(sizes))
+    per_draw = bytes_per_draw + 8.0 * sum(sizes)
+    _perm.check_resampling_cost(what, "n_resamples", n_resamples, ops_per_draw, per_draw, max_seconds=max_seconds,
+                                held_draws=held, fixed_bytes=8.0 * _perm._as_float(n_resamples),
+                                way_out="a batch (resamples held at once)" if batch is not None else "")
+
+
 class _Row:
     """Row ``i`` of a multi-output :class:`scipy.stats.BootstrapResult`."""
 
@@ -302,7 +363,8 @@ def _interval(name, estimate, res, confidence_level, method, n_resamples, resamp
 
 def weat_bootstrap_from_cosines(C, n_x: int, n_a: int, *, n_resamples: int = 10_000,
                                 confidence_level: float = 0.95, method: str = "BCa",
-                                resample: Sequence[str] = WEAT_SETS, seed=0, ddof: int = 1) -> WeatBootstrap:
+                                resample: Sequence[str] = WEAT_SETS, seed=0, ddof: int = 1,
+                                max_seconds: float = _perm.MAX_SECONDS) -> WeatBootstrap:
     """:func:`weat_bootstrap_from_vectors` from the cosine matrix ``C`` of :func:`target_attribute_cosines`
     (rows: the ``n_x`` words of X, then Y; columns: the ``n_a`` words of A, then B).
 
@@ -315,12 +377,15 @@ def weat_bootstrap_from_cosines(C, n_x: int, n_a: int, *, n_resamples: int = 10_
     """
     n_resamples, confidence_level, ddof, resampled, rng = _check_options(
         n_resamples, confidence_level, method, ddof, resample, seed, WEAT_SETS)
-    C = np.asarray(C, dtype=np.float64)
+    C = as_float_array("C", C, what="a cosine matrix (targets x attributes)")
     if C.ndim != 2 or not np.all(np.isfinite(C)):
         raise InvalidParameterError(f"C must be a finite 2-D cosine matrix, not an array of shape {C.shape}")
     n_x = check_int("n_x", n_x, min=2, max=C.shape[0] - 2)
     n_a = check_int("n_a", n_a, min=1, max=C.shape[1] - 1)
     sizes = (n_x, C.shape[0] - n_x, n_a, C.shape[1] - n_a)
+    n_t, n_v = C.shape
+    check_bootstrap_cost("a WEAT bootstrap", n_resamples, [n for k, n in zip(WEAT_SETS, sizes) if k in resampled],
+                         n_v * n_t + 10 * n_t, 8.0 * (3 * n_v + 8 * n_t), method=method, max_seconds=max_seconds)
     full = {k: np.arange(n) for k, n in zip(WEAT_SETS, sizes)}
     stat0, d0 = resampled_weat(C, n_x, n_a, *full.values(), ddof=ddof)
     if not np.isfinite(d0):
@@ -345,7 +410,7 @@ def weat_bootstrap_from_cosines(C, n_x: int, n_a: int, *, n_resamples: int = 10_
 
 def weat_bootstrap_from_vectors(X, Y, A, B, *, n_resamples: int = 10_000, confidence_level: float = 0.95,
                                 method: str = "BCa", resample: Sequence[str] = WEAT_SETS, seed=0,
-                                ddof: int = 1) -> WeatBootstrap:
+                                ddof: int = 1, max_seconds: float = _perm.MAX_SECONDS) -> WeatBootstrap:
     """Bootstrap intervals of WEAT's effect size d and test statistic s(X, Y, A, B) (Caliskan et al. 2017,
     Methods) from the vectors of the four word sets (rows), resampling each set named in ``resample``
     separately, with replacement (multi-sample bootstrap; Efron & Tibshirani 1993, ch. 8), by
@@ -354,7 +419,10 @@ def weat_bootstrap_from_vectors(X, Y, A, B, *, n_resamples: int = 10_000, confid
     ``method`` is ``"BCa"`` (bias-corrected and accelerated; Efron 1987, JASA 82:171,
     doi:10.1080/01621459.1987.10478410), ``"percentile"`` or ``"basic"``. The same ``seed`` gives the same
     intervals. A resample where d is undefined (all s(w, A*, B*) equal; possible only with tiny sets) makes
-    SciPy's interval of d NaN (with its ``DegenerateDataWarning``); ``n_undefined`` counts them.
+    SciPy's interval of d NaN (with its ``DegenerateDataWarning``); ``n_undefined`` counts them. A request
+    estimated to take more than ``max_seconds`` or more memory than
+    :func:`wordbias.core.permutation.memory_limit` is refused before any resample
+    (:func:`check_bootstrap_cost`, :class:`~wordbias.core.errors.TooCostlyError`).
 
     Examples
     --------
@@ -365,19 +433,16 @@ def weat_bootstrap_from_vectors(X, Y, A, B, *, n_resamples: int = 10_000, confid
     >>> r.effect_size.low < r.effect_size.estimate < r.effect_size.high, r.effect_size.method
     (True, 'BCa')
     """
-    mats = [np.atleast_2d(np.asarray(v, dtype=np.float64)) for v in (X, Y, A, B)]
-    for k, m, least in zip(WEAT_SETS, mats, (2, 2, 1, 1)):
-        if m.shape[0] < least:
-            raise DegenerateSetError(f"set {k} has {m.shape[0]} word(s); WEAT's bootstrap needs at least {least}")
+    mats = _vector_sets(WEAT_SETS, (X, Y, A, B), (2, 2, 1, 1), "the four sets", "WEAT's bootstrap")
     return weat_bootstrap_from_cosines(target_attribute_cosines(*mats), mats[0].shape[0], mats[2].shape[0],
                                        n_resamples=n_resamples, confidence_level=confidence_level, method=method,
-                                       resample=resample, seed=seed, ddof=ddof)
+                                       resample=resample, seed=seed, ddof=ddof, max_seconds=max_seconds)
 
 
 def weat_bootstrap(embedding, X, Y: Sequence[str] | None = None, A: Sequence[str] | None = None,
                    B: Sequence[str] | None = None, *, n_resamples: int = 10_000, confidence_level: float = 0.95,
                    method: str = "BCa", resample: Sequence[str] = WEAT_SETS, seed=0, ddof: int = 1,
-                   case_fold: bool = False) -> WeatBootstrap:
+                   case_fold: bool = False, max_seconds: float = _perm.MAX_SECONDS) -> WeatBootstrap:
     """Bootstrap intervals of a WEAT's d and s(X, Y, A, B) on ``embedding`` (Caliskan et al. 2017, Methods;
     :func:`weat_bootstrap_from_vectors`).
 
@@ -413,7 +478,8 @@ def weat_bootstrap(embedding, X, Y: Sequence[str] | None = None, A: Sequence[str
             raise KeyError(f"set {name!r}: {missing} not in the embedding (run weat() first to drop them)")
         vecs.append(lookup.set_matrix(embedding, list(words), name))
     return weat_bootstrap_from_vectors(*vecs, n_resamples=n_resamples, confidence_level=confidence_level,
-                                       method=method, resample=resample, seed=seed, ddof=ddof)
+                                       method=method, resample=resample, seed=seed, ddof=ddof,
+                                       max_seconds=max_seconds)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -428,7 +494,8 @@ def resampled_normalized_association(C_a, C_b, ia, ib, ddof: int = 1) -> np.ndar
     """WEFAT's s(w, A*, B*) = [mean_{a∈A*} cos(w, a) − mean_{b∈B*} cos(w, b)] / std-dev_{x∈A*∪B*} cos(w, x)
     (Caliskan et al. 2017, Methods, WEFAT) for every target word w (rows of ``C_a``, ``C_b``) and every
     resample A*, B* given as index arrays (a repeated word counts as often as it is drawn): shape
-    (..., n_w). A zero standard deviation gives NaN.
+    (..., n_w). A standard deviation at rounding level (:func:`wordbias.core.validation.spread_tolerance`)
+    gives NaN.
 
     Examples
     --------
@@ -441,6 +508,7 @@ def resampled_normalized_association(C_a, C_b, ia, ib, ddof: int = 1) -> np.ndar
     >>> bool(np.allclose(s, _wefat.normalized_association(W, A, B)))
     True
     """
+    ddof = _weat.check_ddof(ddof)
     ia, ib = np.asarray(ia), np.asarray(ib)
     k_a, k_b = ia.shape[-1], ib.shape[-1]
     ca, cb = index_counts(ia, C_a.shape[1]), index_counts(ib, C_b.shape[1])
@@ -450,21 +518,27 @@ def resampled_normalized_association(C_a, C_b, ia, ib, ddof: int = 1) -> np.ndar
     mean = (sum_a + sum_b) / n
     var = np.maximum(sq / n - mean ** 2, 0.0) * n / (n - ddof)
     sd = np.sqrt(var)
+    # the rounding level of each word's spread: (k_a + k_b + slack)·eps·max |cos(w, ·)| (one tolerance for all)
+    tol = spread_tolerance(np.concatenate([C_a, C_b], axis=1), axis=1) * (n + SPREAD_SLACK) / (
+        C_a.shape[1] + C_b.shape[1] + SPREAD_SLACK)
     with np.errstate(divide="ignore", invalid="ignore"):
-        return (sum_a / k_a - sum_b / k_b) / np.where(sd > 1e-12, sd, np.nan)
+        return (sum_a / k_a - sum_b / k_b) / np.where(sd > tol, sd, np.nan)
 
 
 def _pearson(s, p) -> np.ndarray:
-    """Pearson's r along the last axis (NaN where either is constant)."""
+    """Pearson's r along the last axis (NaN where either is constant, up to rounding:
+    :func:`wordbias.core.validation.degenerate_spread` of each standard deviation)."""
+    flat = [degenerate_spread(np.sqrt(((v - v.mean(-1, keepdims=True)) ** 2).mean(-1)), v, axis=-1) for v in (s, p)]
     s = s - s.mean(-1, keepdims=True)
     p = p - p.mean(-1, keepdims=True)
     with np.errstate(divide="ignore", invalid="ignore"):
-        return (s * p).sum(-1) / np.sqrt((s * s).sum(-1) * (p * p).sum(-1))
+        r = (s * p).sum(-1) / np.sqrt((s * s).sum(-1) * (p * p).sum(-1))
+    return np.where(flat[0] | flat[1], np.nan, r)
 
 
 def wefat_bootstrap_from_vectors(W, A, B, prop, *, n_resamples: int = 10_000, confidence_level: float = 0.95,
                                  method: str = "BCa", resample: Sequence[str] = WEFAT_SETS, seed=0,
-                                 ddof: int = 1) -> BootstrapInterval:
+                                 ddof: int = 1, max_seconds: float = _perm.MAX_SECONDS) -> BootstrapInterval:
     """Bootstrap interval of WEFAT's Pearson correlation between s(w, A, B) and the property p_w (Caliskan et
     al. 2017, Methods, WEFAT) from the vectors of W, A, B (rows) and ``prop`` (one value per row of W).
 
@@ -485,13 +559,17 @@ def wefat_bootstrap_from_vectors(W, A, B, prop, *, n_resamples: int = 10_000, co
     """
     n_resamples, confidence_level, ddof, resampled, rng = _check_options(
         n_resamples, confidence_level, method, ddof, resample, seed, WEFAT_SETS)
-    W, A, B = (np.atleast_2d(np.asarray(v, dtype=np.float64)) for v in (W, A, B))
-    prop = np.asarray(prop, dtype=np.float64)
+    W, A, B = _vector_sets(WEFAT_SETS, (W, A, B), (1, 1, 1), "the three sets", "WEFAT's bootstrap")
+    prop = as_float_array("prop", prop, what="one property value per row of W")
     if prop.shape != (W.shape[0],) or not np.all(np.isfinite(prop)):
         raise InvalidParameterError(f"prop must hold one finite value per row of W ({W.shape[0]}), "
                                     f"not shape {prop.shape}")
     if W.shape[0] < _wefat.MIN_WORDS:
         raise DegenerateSetError(f"WEFAT needs at least {_wefat.MIN_WORDS} target words, got {W.shape[0]}")
+    n_w, n_v = W.shape[0], A.shape[0] + B.shape[0]
+    check_bootstrap_cost("a WEFAT bootstrap", n_resamples,
+                         [n for k, n in zip(WEFAT_SETS, (n_w, A.shape[0], B.shape[0])) if k in resampled],
+                         3 * n_v * n_w + 20 * n_w, 8.0 * (3 * n_v + 14 * n_w), method=method, max_seconds=max_seconds)
     C_a, C_b = _weat.cosine_matrix(W, A), _weat.cosine_matrix(W, B)
     full = {"W": np.arange(W.shape[0]), "A": np.arange(A.shape[0]), "B": np.arange(B.shape[0])}
 
@@ -514,10 +592,13 @@ def wefat_bootstrap_from_vectors(W, A, B, prop, *, n_resamples: int = 10_000, co
 
 def wefat_bootstrap(embedding, result: "_wefat.WefatResult", *, n_resamples: int = 10_000,
                     confidence_level: float = 0.95, method: str = "BCa", resample: Sequence[str] = WEFAT_SETS,
-                    seed=0, ddof: int = 1) -> BootstrapInterval:
+                    seed=0, ddof: int = 1, max_seconds: float = _perm.MAX_SECONDS) -> BootstrapInterval:
     """Bootstrap interval of the Pearson correlation of a :class:`~wordbias.measures.wefat.WefatResult`
     (its words and property values, after unknown words and the name filter), on ``embedding``
     (:func:`wefat_bootstrap_from_vectors`; ``ddof`` must be the one the WEFAT was run with).
+
+    With one attribute word a side, s(w, A, B) = ±sqrt(2) for every word, so a resample of words on one side
+    has s equal up to rounding and no correlation (NaN, counted in ``n_undefined``): use two words or more.
 
     Examples
     --------
@@ -526,9 +607,9 @@ def wefat_bootstrap(embedding, result: "_wefat.WefatResult", *, n_resamples: int
     >>> women = {"nurse": 90.0, "teacher": 70.0, "clerk": 60.0, "cook": 40.0, "judge": 30.0, "pilot": 8.0,
     ...          "miner": 2.0}
     >>> V = np.array([[0.9, 0.2], [0.6, 0.5], [0.7, 0.6], [0.55, 0.45], [0.4, 0.7], [0.3, 0.9], [0.1, 1.0],
-    ...               [1.0, 0.0], [0.0, 1.0]])
-    >>> kv = to_keyed_vectors([*women, "she", "he"], V.astype(np.float32))
-    >>> res = wefat(kv, list(women), ["she"], ["he"], women)
+    ...               [1.0, 0.0], [0.0, 1.0], [0.9, 0.3], [0.2, 1.0]])
+    >>> kv = to_keyed_vectors([*women, "she", "he", "woman", "man"], V.astype(np.float32))
+    >>> res = wefat(kv, list(women), ["she", "woman"], ["he", "man"], women)
     >>> r = wefat_bootstrap(kv, res, n_resamples=500, resample="W", method="percentile")
     >>> bool(np.isclose(r.estimate, res.pearson_r)), r.resampled, r.low < r.estimate < r.high
     (True, ('W',), True)
@@ -540,7 +621,7 @@ def wefat_bootstrap(embedding, result: "_wefat.WefatResult", *, n_resamples: int
     A, B = (lookup.vectors(embedding, list(s.words)) for s in (result.A, result.B))
     return wefat_bootstrap_from_vectors(W, A, B, result.table["property"].to_numpy(), n_resamples=n_resamples,
                                         confidence_level=confidence_level, method=method, resample=resample,
-                                        seed=seed, ddof=ddof)
+                                        seed=seed, ddof=ddof, max_seconds=max_seconds)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -548,19 +629,17 @@ def wefat_bootstrap(embedding, result: "_wefat.WefatResult", *, n_resamples: int
 # --------------------------------------------------------------------------------------------------
 
 def _scores(v, name: str) -> np.ndarray:
-    v = np.asarray(v, dtype=np.float64)
+    v = as_float_array(name, v, what="a 1-D list of scores")
     if v.ndim != 1:
         raise InvalidParameterError(f"{name} must be a 1-D array of scores, not an array of shape {v.shape}")
-    if not np.all(np.isfinite(v)):
-        raise InvalidParameterError(f"{name} holds non-finite scores at positions "
-                                    f"{np.flatnonzero(~np.isfinite(v)).tolist()[:10]}")
+    check_finite(name, v, "scores")
     if v.size < 2:
         raise DegenerateSetError(f"{name} has {v.size} score(s); the bootstrap needs at least 2 per sample")
     return v
 
 
 def effect_size_bootstrap(s_a, s_b, *, n_resamples: int = 10_000, confidence_level: float = 0.95,
-                          method: str = "BCa", seed=0, ddof: int = 1) -> WeatBootstrap:
+                          method: str = "BCa", seed=0, ddof: int = 1, max_seconds: float = _perm.MAX_SECONDS) -> WeatBootstrap:
     """Bootstrap intervals of the effect size d = [mean(s_a) − mean(s_b)] / std-dev(s_a ∪ s_b)
     (:func:`wordbias.measures.weat.effect_size`, Caliskan et al. 2017, Methods) and of the mean difference
     mean(s_a) − mean(s_b) of two samples of scores already computed, each sample resampled separately with
@@ -572,7 +651,9 @@ def effect_size_bootstrap(s_a, s_b, *, n_resamples: int = 10_000, confidence_lev
     other word sets) is held fixed. ``effect_size.statistic`` is ``"effect_size"``, ``statistic.statistic``
     ``"mean_difference"``; ``sizes`` is (len(s_a), len(s_b)). All the scores equal is an error
     (:class:`~wordbias.core.errors.DegenerateSetError`); a resample whose scores are all equal has d = NaN,
-    counted in ``n_undefined`` (SciPy's interval of d is then NaN).
+    counted in ``n_undefined`` (SciPy's interval of d is then NaN). "Equal" is up to rounding
+    (:func:`wordbias.core.validation.spread_tolerance`): a spread of 1e-17 around 0.3 is refused, as the d it
+    would give is a ratio of noise. A request out of proportion is refused (:func:`check_bootstrap_cost`).
 
     Examples
     --------
@@ -586,10 +667,15 @@ def effect_size_bootstrap(s_a, s_b, *, n_resamples: int = 10_000, confidence_lev
     n_resamples, confidence_level, ddof, resampled, rng = _check_options(
         n_resamples, confidence_level, method, ddof, ("a", "b"), seed, ("a", "b"))
     a, b = _scores(s_a, "s_a"), _scores(s_b, "s_b")
-    if np.ptp(np.concatenate([a, b])) == 0:
-        raise DegenerateSetError(f"every score of s_a and s_b is {float(a[0])!r}: the effect size is undefined")
+    pooled = np.concatenate([a, b])
+    exact = np.ptp(pooled) == 0
+    check_spread(pooled, 0.0 if exact else pooled.std(ddof=ddof),
+                 f"every score of s_a and s_b is {float(a[0])!r}{'' if exact else ' up to rounding'}: the effect size is "
+                 f"undefined")
+    check_bootstrap_cost("an effect-size bootstrap", n_resamples, [a.size, b.size], 12 * pooled.size,
+                         8.0 * 6 * pooled.size, method=method, max_seconds=max_seconds)
     d0 = _weat.effect_size(a, b, ddof=ddof)
-    scale = 1e-12 * (1 + max(np.abs(a).max(), np.abs(b).max()))
+    tol = spread_tolerance(pooled)          # a resample's values are among these: the same rounding level
 
     def both(x, y, axis=-1):                # one call, the same resamples for d and the mean difference
         lead = np.broadcast_shapes(x.shape[:-1], y.shape[:-1])
@@ -597,7 +683,7 @@ def effect_size_bootstrap(s_a, s_b, *, n_resamples: int = 10_000, confidence_lev
         diff = x.mean(-1) - y.mean(-1)
         sd = np.concatenate([x, y], axis=-1).std(axis=-1, ddof=ddof)
         with np.errstate(divide="ignore", invalid="ignore"):
-            d = diff / np.where(sd > scale, sd, np.nan)
+            d = diff / np.where(sd > tol, sd, np.nan)
         return np.stack([d, diff])
 
     with np.errstate(invalid="ignore"):
@@ -657,7 +743,8 @@ def resampled_mean_difference_cosine(T1, T2, A1, A2, i1, i2, j1, j2) -> np.ndarr
 
 def direction_bootstrap_from_vectors(T1, T2, A1, A2, *, n_resamples: int = 10_000, confidence_level: float = 0.95,
                                      method: str = "BCa", resample: Sequence[str] = DIRECTION_SETS, seed=0,
-                                     normalize: bool = False, batch: int | None = None) -> BootstrapInterval:
+                                     normalize: bool = False, batch: int | None = None,
+                                     max_seconds: float = _perm.MAX_SECONDS) -> BootstrapInterval:
     """Bootstrap interval of the cosine bias cos(r, s), r = mean(A1) − mean(A2), s = mean(T1) − mean(T2) (the
     report "Racial bias in pre-trained word embeddings", Section 3 and Appendix A; any two mean-difference
     directions), resampling each set named in ``resample`` separately, with replacement (multi-sample bootstrap;
@@ -694,14 +781,17 @@ def direction_bootstrap_from_vectors(T1, T2, A1, A2, *, n_resamples: int = 10_00
     if batch is not None:
         batch = check_int("batch", batch, min=1)
     mats = [vector_set(X, k, normalize) for X, k in zip((T1, T2, A1, A2), DIRECTION_SETS)]
-    dims = [m.shape[1] for m in mats]
-    if len(set(dims)) != 1:
-        raise InvalidParameterError(f"the four sets have vectors of different dimensions: "
-                                    f"{dict(zip(DIRECTION_SETS, dims))}")
+    check_same_dimension(dict(zip(DIRECTION_SETS, mats)), "the four sets")
     for k, m in zip(DIRECTION_SETS, mats):
         if k in resampled and len(m) < 2:
             raise DegenerateSetError(f"set {k} has 1 word: resampling it changes nothing (leave it out of resample)")
     mats = _span_coordinates(mats)
+    r = mats[0].shape[1]
+    n_all = sum(len(m) for m in mats)
+    check_bootstrap_cost("a direction bootstrap", n_resamples, [len(m) for k, m in zip(DIRECTION_SETS, mats)
+                                                                 if k in resampled],
+                         2 * n_all * r + 10 * r, 8.0 * (2 * n_all + 8 * r), method=method, max_seconds=max_seconds,
+                         batch=batch)
     full = {k: np.arange(len(m)) for k, m in zip(DIRECTION_SETS, mats)}
     c0 = float(resampled_mean_difference_cosine(*mats, *full.values()))
     if not np.isfinite(c0):

@@ -31,7 +31,7 @@ from typing import Sequence
 import numpy as np
 
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError
-from wordbias.core.validation import check_option, check_probability
+from wordbias.core.validation import as_float_array, check_option, check_probability, check_spread
 
 __all__ = [
     "ALTERNATIVES",
@@ -56,12 +56,7 @@ VARIANCE_METHODS = ("ceat", "hedges_olkin")
 
 def _array(name: str, values, ndim: int, what: str) -> np.ndarray:
     """``values`` as a finite float64 array of ``ndim`` dimensions, else an error naming ``name``."""
-    if isinstance(values, (str, bytes)):
-        raise InvalidParameterError(f"{name} must be {what}, not the string {values!r}")
-    try:
-        a = np.asarray(values, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise InvalidParameterError(f"{name} must be {what}: {exc}") from None
+    a = as_float_array(name, values, what=what)
     if a.ndim != ndim:
         raise InvalidParameterError(f"{name} must be {what} ({ndim}-D), not of shape {a.shape}")
     if not np.all(np.isfinite(a)):
@@ -277,9 +272,9 @@ def weat_variance(s_x, s_y, *, method: str = "ceat", ddof: int = 1) -> float:
     if s_x.size < 1 or s_y.size < 1 or s_x.size + s_y.size <= ddof:
         raise DegenerateSetError("s_x and s_y need enough words for a variance")
     if method == "ceat":
-        var = float(np.concatenate([s_x, s_y]).var(ddof=ddof))
-        if not var > 0:
-            raise DegenerateSetError("all target words have the same association s(w, A, B): the variance is 0")
+        pooled = np.concatenate([s_x, s_y])
+        var = float(pooled.var(ddof=ddof))
+        check_spread(pooled, np.sqrt(var), "all target words have the same association s(w, A, B): the variance is 0")
         return var
     d = effect_size(s_x, s_y, ddof=ddof)
     n_x, n_y = s_x.size, s_y.size

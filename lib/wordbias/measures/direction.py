@@ -5,7 +5,10 @@ Debiasing Word Embeddings", NIPS 2016: the gender direction as the first princip
 definitional pairs (Sections 5.1 and 6, :func:`pca_direction`), projection and rejection (:func:`project`,
 :func:`reject`) and DirectBias_c (Section 5.2, :func:`direct_bias`); and the difference of two set means
 (:func:`mean_difference_direction`). Everything works on float64 vectors (rows of 2-D arrays); words are
-looked up by :mod:`wordbias.core.lookup`. A zero row is an error (:class:`DegenerateSetError`).
+looked up by :mod:`wordbias.core.lookup`. A zero row is an error (:class:`DegenerateSetError`). Inputs are
+checked on entry through :mod:`wordbias.core.validation` (``as_float_array``, ``check_real``,
+``check_same_dimension``): a wrong type, shape or value is an
+:class:`~wordbias.core.errors.InvalidParameterError` naming the parameter.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from wordbias.core.validation import as_float_array, check_real, check_same_dimension
 from wordbias.core.errors import InvalidParameterError
 from wordbias.measures.weat import DegenerateSetError, unit_rows
 
@@ -44,7 +48,7 @@ def vector_set(X, name: str, normalize: bool = False) -> np.ndarray:
     >>> vector_set([[3.0, 4.0]], "A", normalize=True)
     array([[0.6, 0.8]])
     """
-    X = np.asarray(X, dtype=np.float64)
+    X = as_float_array(f"set {name}", X, what="a set of word vectors (one row per word)")
     if X.size == 0:
         raise DegenerateSetError(f"set {name} is empty")
     if X.ndim != 2:
@@ -67,10 +71,11 @@ UNIT_TOLERANCE = 1e-6
 # --------------------------------------------------------------------------------------------------
 
 def unit_vector(v, name: str = "direction") -> np.ndarray:
-    """``v / ‖v‖`` as a 1-D float64 array. A zero, non-finite or non-1-D ``v`` is an error."""
-    v = np.asarray(v, dtype=np.float64)
+    """``v / ‖v‖`` as a 1-D float64 array. A zero or non-finite ``v`` is a :class:`DegenerateSetError`; anything
+    but a 1-D vector of numbers an :class:`~wordbias.core.errors.InvalidParameterError`."""
+    v = as_float_array(name, v, what="a vector (a 1-D list of numbers)")
     if v.ndim != 1:
-        raise ValueError(f"{name}: expected a 1-D vector, got shape {v.shape}")
+        raise InvalidParameterError(f"{name}: expected a 1-D vector, got shape {v.shape}")
     norm = np.linalg.norm(v)
     if not (np.isfinite(norm) and norm > 0):
         raise DegenerateSetError(f"{name} is a zero or non-finite vector; it has no direction")
@@ -79,24 +84,28 @@ def unit_vector(v, name: str = "direction") -> np.ndarray:
 
 def _basis(g, name: str = "direction") -> np.ndarray:
     """``g`` as a float64 1-D unit vector or a 2-D array of orthonormal rows (checked, not normalised)."""
-    g = np.asarray(g, dtype=np.float64)
+    g = as_float_array(name, g, what="a unit vector or an orthonormal basis (rows)")
     if g.ndim == 1:
         norm = np.linalg.norm(g)
         if not abs(norm - 1.0) <= UNIT_TOLERANCE:
-            raise ValueError(f"{name} must have unit length (norm {norm:.6g}); normalise it with unit_vector()")
+            raise InvalidParameterError(f"{name} must have unit length (norm {norm:.6g}); normalise it with "
+                                        f"unit_vector()")
     elif g.ndim == 2:
         gram = g @ g.T
         if not np.allclose(gram, np.eye(len(g)), rtol=0, atol=UNIT_TOLERANCE):
-            raise ValueError(f"the rows of {name} must be orthonormal (a basis of the subspace)")
+            raise InvalidParameterError(f"the rows of {name} must be orthonormal (a basis of the subspace)")
     else:
-        raise ValueError(f"{name}: expected a 1-D unit vector or a 2-D orthonormal basis, got shape {g.shape}")
+        raise InvalidParameterError(f"{name}: expected a 1-D unit vector or a 2-D orthonormal basis, got shape "
+                                    f"{g.shape}")
     return g
 
 
-def _rows(X, g: np.ndarray) -> np.ndarray:
-    X = np.asarray(X, dtype=np.float64)
+def _rows(X, g: np.ndarray, name: str = "vectors") -> np.ndarray:
+    """``X`` (one vector or rows of vectors) as float64, of the dimension of the direction ``g``."""
+    X = as_float_array(name, X, what="a vector or a set of vectors (one row per word)")
     if X.ndim not in (1, 2) or X.shape[-1] != g.shape[-1]:
-        raise ValueError(f"vectors of shape {X.shape} do not match a direction of dimension {g.shape[-1]}")
+        raise InvalidParameterError(f"vectors of shape {X.shape} do not match a direction of dimension "
+                                    f"{g.shape[-1]}")
     return X
 
 
@@ -131,7 +140,7 @@ def reject(X, g) -> np.ndarray:
 def cosines(X, g) -> np.ndarray:
     """cos(x, g) for each row x of ``X`` (``g`` need not be unit length; zero rows are an error)."""
     g = unit_vector(g)
-    X = np.asarray(X, dtype=np.float64)
+    X = _rows(X, g)
     if X.ndim == 1:
         return unit_rows(X[None, :], "vectors")[0] @ g
     return unit_rows(_rows(X, g), "vectors") @ g
@@ -164,18 +173,18 @@ class PCADirection(NamedTuple):  # a NamedTuple, not a dataclass: callers unpack
 def _as_pairs(A, B) -> tuple[np.ndarray, np.ndarray]:
     """Two ``(k, d)`` float64 arrays from ``(A, B)`` or from one ``(k, 2, d)`` array / sequence of pairs."""
     if B is None:
-        P = np.asarray(A, dtype=np.float64)
+        P = as_float_array("A", A, what="a sequence of pairs of vectors, shape (k, 2, d)")
         if P.size == 0:
             raise DegenerateSetError("no pairs: a direction needs at least one pair of vectors")
         if P.ndim != 3 or P.shape[1] != 2:
-            raise ValueError(f"expected pairs of vectors, shape (k, 2, d); got shape {P.shape}")
+            raise InvalidParameterError(f"expected pairs of vectors, shape (k, 2, d); got shape {P.shape}")
         return P[:, 0, :], P[:, 1, :]
-    A = np.asarray(A, dtype=np.float64)
-    B = np.asarray(B, dtype=np.float64)
+    A = as_float_array("A", A, what="the first words' vectors (one row per pair)")
+    B = as_float_array("B", B, what="the second words' vectors (one row per pair)")
     if A.size == 0 or B.size == 0:
         raise DegenerateSetError("no pairs: a direction needs at least one pair of vectors")
     if A.ndim != 2 or A.shape != B.shape:
-        raise ValueError(
+        raise InvalidParameterError(
             f"A and B must be 2-D arrays of the same shape (one row per pair); got {A.shape} and {B.shape}")
     return A, B
 
@@ -256,17 +265,16 @@ def mean_difference_direction(A, B, *, normalize: bool = True, unit: bool = True
     Returns the unit vector of that difference (``unit=False``: the difference itself), pointing from the
     mean of ``B`` to the mean of ``A``. Empty sets, zero rows and equal means are errors.
     """
-    means = []
+    sets = {}
     for name, X in (("A", A), ("B", B)):
-        X = np.asarray(X, dtype=np.float64)
+        X = as_float_array(f"set {name}", X, what="a set of word vectors (one row per word)")
         if X.size == 0:
             raise DegenerateSetError(f"set {name} is empty: a mean-difference direction needs vectors in both sets")
         if X.ndim != 2:
-            raise ValueError(f"set {name}: expected a 2-D array of vectors, got shape {X.shape}")
-        means.append((unit_rows(X, f"set {name}") if normalize else X).mean(axis=0))
-    if means[0].shape != means[1].shape:
-        raise ValueError(
-            f"sets A and B have vectors of different dimensions: {means[0].shape[0]} and {means[1].shape[0]}")
+            raise InvalidParameterError(f"set {name}: expected a 2-D array of vectors, got shape {X.shape}")
+        sets[name] = X
+    check_same_dimension(sets, "sets A and B")
+    means = [(unit_rows(X, f"set {name}") if normalize else X).mean(axis=0) for name, X in sets.items()]
     diff = means[0] - means[1]
     return unit_vector(diff, "mean(A) - mean(B)") if unit else diff
 
@@ -282,7 +290,8 @@ def direct_bias(X, g, c: float = 1.0, *, atol: float = 0.0) -> float:
     necessarily unit length). ``c`` ≥ 0 sets how strict the measure is; for c = 0 the paper counts a word
     as 1 if it has any overlap with g and 0 otherwise (the fraction of words not orthogonal to g), which is
     what is computed (not 0**0 = 1). Cosines with |cos| ≤ ``atol`` count as 0 (use e.g. 1e-6 with c = 0 on
-    a debiased embedding, where float rounding leaves cosines of order 1e-8).
+    a debiased embedding, where float rounding leaves cosines of order 1e-8). ``c`` and ``atol`` are finite
+    numbers >= 0; ``X`` a non-empty 2-D array (one row per word) of the dimension of ``g``, a 1-D vector.
 
     Examples
     --------
@@ -290,13 +299,13 @@ def direct_bias(X, g, c: float = 1.0, *, atol: float = 0.0) -> float:
     >>> round(direct_bias(X, [1.0, 0.0]), 4), direct_bias(X, [1.0, 0.0], c=0)
     (0.6768, 0.75)
     """
-    if not c >= 0:
-        raise ValueError(f"c must be >= 0, not {c!r}")
-    X = np.asarray(X, dtype=np.float64)
+    c = check_real("c", c, low=0)
+    atol = check_real("atol", atol, low=0)
+    X = as_float_array("X", X, what="a set of word vectors (one row per word)")
     if X.size == 0:
         raise DegenerateSetError("direct bias of an empty set of words is undefined")
     if X.ndim != 2:
-        raise ValueError(f"expected a 2-D array of word vectors, got shape {X.shape}")
+        raise InvalidParameterError(f"X: expected a 2-D array of word vectors, got shape {X.shape}")
     a = np.abs(cosines(X, g))
     a[a <= atol] = 0.0
     if c == 0:

@@ -20,8 +20,8 @@ from wordbias.measures import weat as _weat
 from wordbias.core import permutation as _stats
 from wordbias.core.errors import InvalidParameterError
 from wordbias.core.progress import progress_bar
-from wordbias.core.validation import (check_bool, check_int, check_option, check_probability, check_real, check_seed,
-                                     check_words)
+from wordbias.core.validation import (as_float_array, check_bool, check_int, check_option, check_probability,
+                                     check_real, check_seed, check_words, degenerate_spread, spread_tolerance)
 from wordbias.models.contextual import Model, ModelUnavailable, fill, load_mlm  # noqa: F401 - re-exported for users
 
 TARGET = "TARGET"
@@ -388,8 +388,8 @@ def attribute_test(scores_A, scores_B, *, A: Sequence[str] = (), B: Sequence[str
     >>> t.p_two_sided, t.effect_size_ci.method, bool(t.effect_size_ci.low < t.effect_size < t.effect_size_ci.high)
     (0.02857142857142857, 'BCa', True)
     """
-    a = np.asarray(scores_A, dtype=np.float64)
-    b = np.asarray(scores_B, dtype=np.float64)
+    a = as_float_array("scores_A", scores_A, what="a list of bias scores")
+    b = as_float_array("scores_B", scores_B, what="a list of bias scores")
     A, B = _check_attribute_names(A, a, "A"), _check_attribute_names(B, b, "B")
     check_option("p_method", p_method, P_METHODS)
     check_option("alternative", alternative, _stats.ALTERNATIVES)
@@ -408,9 +408,12 @@ def attribute_test(scores_A, scores_B, *, A: Sequence[str] = (), B: Sequence[str
     if a.size < 2 or b.size < 2:
         raise _weat.DegenerateSetError(f"attribute sets need at least 2 words each, got {a.size} and {b.size}")
     pooled = np.concatenate([a, b])
-    if np.ptp(pooled) <= noise:
+    if np.ptp(pooled) <= noise or degenerate_spread(pooled.std(), pooled):
         why = (f"undefined: all {pooled.size} bias scores are equal up to float rounding (within {noise:.1e}, "
-               f"{ROUNDING_ULPS} float32 ULPs of the log probabilities)")
+               f"{ROUNDING_ULPS} float32 ULPs of the log probabilities)" if np.ptp(pooled) <= noise else
+               f"undefined: all {pooled.size} bias scores are equal up to float64 rounding (spread "
+               f"{pooled.std():.3g}, at most {spread_tolerance(pooled):.3g}: wordbias.core.validation."
+               f"spread_tolerance)")
         return AttributeTest(A=tuple(A), B=tuple(B), scores_A=a, scores_B=b, statistic=float("nan"),
                              effect_size=float("nan"), p=None, undefined=why, alternative=alternative)
     d = _weat.effect_size(a, b)

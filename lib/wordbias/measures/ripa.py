@@ -38,7 +38,8 @@ import numpy as np
 
 from wordbias.core import lookup
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError
-from wordbias.core.validation import check_bool, check_int, check_option, check_seed
+from wordbias.core import permutation as _perm
+from wordbias.core.validation import as_float_array, check_bool, check_int, check_option, check_seed
 
 __all__ = [
     "ALTERNATIVES",
@@ -71,7 +72,7 @@ def relation_vector(x, y) -> np.ndarray:
     >>> relation_vector([3.0, 0.0], [0.0, 4.0])
     array([ 0.6, -0.8])
     """
-    b = np.asarray(x, dtype=np.float64) - np.asarray(y, dtype=np.float64)
+    b = as_float_array("x", x, what="a word vector") - as_float_array("y", y, what="a word vector")
     norm = np.linalg.norm(b)
     if b.ndim != 1:
         raise InvalidParameterError(f"a base pair needs two 1-D vectors, got shape {b.shape}")
@@ -91,9 +92,8 @@ def ripa_scores(W, X, Y) -> np.ndarray:
     >>> ripa_scores([[1.0, 2.0]], [[3.0, 0.0], [1.0, 0.0]], [[0.0, 4.0], [0.0, 0.0]])   # 0.6 - 1.6; 1.0
     array([[-1.,  1.]])
     """
-    W = np.atleast_2d(np.asarray(W, dtype=np.float64))
-    X = np.atleast_2d(np.asarray(X, dtype=np.float64))
-    Y = np.atleast_2d(np.asarray(Y, dtype=np.float64))
+    W, X, Y = (np.atleast_2d(as_float_array(k, v, what="a set of word vectors (one row per word)"))
+               for k, v in (("W", W), ("X", X), ("Y", Y)))
     if X.shape != Y.shape:
         raise InvalidParameterError(f"X and Y (the two words of each pair) must have the same shape: {X.shape} "
                                     f"vs {Y.shape}")
@@ -119,7 +119,7 @@ class SignFlipTest:
 
 
 def sign_flip_test(values, *, alternative: str = "two-sided", n_resamples: int = 10_000, seed=0,
-                   exact_max_n: int = SIGN_FLIP_EXACT_MAX_N) -> SignFlipTest:
+                   exact_max_n: int = SIGN_FLIP_EXACT_MAX_N, max_seconds: float = _perm.MAX_SECONDS) -> SignFlipTest:
     """Sign-flip test of H0: the distribution of ``values`` is symmetric about 0 (Fisher 1935; Pitman 1937).
 
     The statistic is the mean. Each of the 2^n sign patterns ε is equally likely under H0; the p-value is
@@ -127,7 +127,9 @@ def sign_flip_test(values, *, alternative: str = "two-sided", n_resamples: int =
     |mean(v)| (``"two-sided"``), ties (within 1e-10 relative) counting as extreme, so the observed pattern
     always counts and p > 0. With n ≤ ``exact_max_n`` every pattern is enumerated; beyond, ``n_resamples``
     seeded random patterns are drawn and p = (1 + B)/(1 + R) (the add-one rule, as
-    :func:`wordbias.core.permutation.subset_sum_tail_mc`).
+    :func:`wordbias.core.permutation.subset_sum_tail_mc`); a number of draws estimated to take more than
+    ``max_seconds`` or too much memory is refused before any draw
+    (:func:`wordbias.core.permutation.check_resampling_cost`, :class:`~wordbias.core.errors.TooCostlyError`).
 
     Examples
     --------
@@ -140,7 +142,7 @@ def sign_flip_test(values, *, alternative: str = "two-sided", n_resamples: int =
     >>> sign_flip_test([1.0, 2.0, 3.0]).p_value
     0.25
     """
-    v = np.asarray(values, dtype=np.float64).ravel()
+    v = as_float_array("values", values, what="a list of numbers").ravel()
     check_option("alternative", alternative, ALTERNATIVES)
     n_resamples = check_int("n_resamples", n_resamples, min=1)
     exact_max_n = check_int("exact_max_n", exact_max_n, min=0, max=26)
@@ -150,6 +152,9 @@ def sign_flip_test(values, *, alternative: str = "two-sided", n_resamples: int =
     if not np.all(np.isfinite(v)):
         raise InvalidParameterError("the sign-flip test's values contain NaN or infinity")
     n = v.size
+    if n > exact_max_n:             # random patterns: n multiply-adds each, a float kept per pattern
+        _perm.check_resampling_cost(f"a sign-flip test of {n} values", "n_resamples", n_resamples, 2 * n, 8.0,
+                                    max_seconds=max_seconds, fixed_bytes=8.0 * 3 * 4096 * n)
     observed = float(v.mean())
     tol = _TIE_RTOL * max(float(np.abs(v).max()), 1e-300)
     if n <= exact_max_n:
@@ -244,7 +249,7 @@ class RipaResult:
 
 def ripa(embedding, words: Sequence[str], pairs: Sequence[Sequence[str]], *, units: str = "pairs",
          alternative: str = "two-sided", n_resamples: int = 10_000, seed=0, normalize: bool = False,
-         on_missing: str = "drop", case_fold: bool = False) -> RipaResult:
+         on_missing: str = "drop", case_fold: bool = False, max_seconds: float = _perm.MAX_SECONDS) -> RipaResult:
     """RIPA of ``words`` against each base pair of ``pairs``, with its spread across pairs and a sign-flip test.
 
     β(w; b) = ⟨w, b/‖b‖⟩, b = x − y for each base pair (x, y) (Ethayarajh, Duvenaud & Hirst 2019, ACL,
@@ -282,6 +287,7 @@ def ripa(embedding, words: Sequence[str], pairs: Sequence[Sequence[str]], *, uni
     except DegenerateSetError as err:
         raise DegenerateSetError(f"base pairs {list(pv.pairs)}: {err}") from None
     unit_values = scores.mean(axis=0) if units == "pairs" else scores.mean(axis=1)
-    test = sign_flip_test(unit_values, alternative=alternative, n_resamples=n_resamples, seed=seed)
+    test = sign_flip_test(unit_values, alternative=alternative, n_resamples=n_resamples, seed=seed,
+                          max_seconds=max_seconds)
     return RipaResult(words=ws.words, pairs=pv.pairs, scores=scores, units=units, test=test,
                       missing_words=ws.missing, missing_pairs=tuple(p for p, _ in pv.missing))

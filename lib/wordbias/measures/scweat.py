@@ -38,7 +38,7 @@ import numpy as np
 from wordbias.core import lookup
 from wordbias.core import permutation as _stats
 from wordbias.core.errors import DegenerateSetError
-from wordbias.core.validation import check_disjoint, check_int, check_option, check_seed
+from wordbias.core.validation import as_float_array, check_disjoint, check_int, check_option, check_seed, check_spread
 from wordbias.measures.ripa import ALTERNATIVES, SignFlipTest, sign_flip_test
 from wordbias.measures.weat import check_ddof, cosine_matrix
 
@@ -51,6 +51,12 @@ __all__ = [
 ]
 
 
+def _cosines(name: str, values) -> np.ndarray:
+    """A word's cosines with one attribute set as a flat float64 array (a tensor or Series converted, a
+    DataFrame, dict or ragged list refused: :func:`wordbias.core.validation.as_float_array`)."""
+    return as_float_array(name, values, what="the cosines of the word with the attribute words").ravel()
+
+
 def sc_weat_difference(cos_a, cos_b) -> float:
     """mean_{a∈A} cos(w, a) − mean_{b∈B} cos(w, b), the numerator of SC-WEAT (Caliskan et al. 2022).
 
@@ -59,7 +65,7 @@ def sc_weat_difference(cos_a, cos_b) -> float:
     >>> sc_weat_difference([0.9, 0.7], [0.1, 0.3, 0.2])
     0.6
     """
-    return float(np.mean(cos_a) - np.mean(cos_b))
+    return float(np.mean(_cosines("cos_a", cos_a)) - np.mean(_cosines("cos_b", cos_b)))
 
 
 def sc_weat_effect_size(cos_a, cos_b, ddof: int = 1) -> float:
@@ -78,15 +84,13 @@ def sc_weat_effect_size(cos_a, cos_b, ddof: int = 1) -> float:
     1.154701
     """
     ddof = check_ddof(ddof)
-    cos_a = np.asarray(cos_a, dtype=np.float64).ravel()
-    cos_b = np.asarray(cos_b, dtype=np.float64).ravel()
+    cos_a, cos_b = _cosines("cos_a", cos_a), _cosines("cos_b", cos_b)
     if cos_a.size < 1 or cos_b.size < 1:
         raise DegenerateSetError("SC-WEAT needs at least one word in each attribute set")
     pooled = np.concatenate([cos_a, cos_b])
     sd = pooled.std(ddof=ddof)
-    if not sd > 1e-14 * max(1.0, float(np.abs(pooled).max())):     # equal up to rounding
-        raise DegenerateSetError("the word has the same cosine with every attribute word: the SC-WEAT effect "
-                                 "size is undefined")
+    check_spread(pooled, sd, "the word has the same cosine with every attribute word: the SC-WEAT effect "
+                             "size is undefined")                  # equal, or equal up to rounding
     return float((cos_a.mean() - cos_b.mean()) / sd)
 
 
@@ -120,8 +124,8 @@ def sc_weat_p_value(cos_a, cos_b, *, alternative: str = "greater", p_method: str
     0.3333333333333333
     """
     check_option("alternative", alternative, ALTERNATIVES)
-    cos_a = np.asarray(cos_a, dtype=np.float64).ravel()
-    pooled = np.concatenate([cos_a, np.asarray(cos_b, dtype=np.float64).ravel()])
+    cos_a = _cosines("cos_a", cos_a)
+    pooled = np.concatenate([cos_a, _cosines("cos_b", cos_b)])
     k, observed = cos_a.size, float(cos_a.sum())
     opts = dict(p_method=p_method, n_permutations=n_permutations, seed=seed,
                 exact_max_n=check_int("exact_max_n", exact_max_n, min=2))

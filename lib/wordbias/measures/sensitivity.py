@@ -33,7 +33,8 @@ import numpy as np
 from wordbias.core import lookup
 from wordbias.measures.weat import check_sets as weat_check_sets
 from wordbias.core.errors import DegenerateSetError
-from wordbias.core.validation import check_bool, check_int, check_real, check_seed
+from wordbias.core import permutation as _perm
+from wordbias.core.validation import as_float_array, check_bool, check_int, check_real, check_seed, spread_tolerance
 from wordbias.measures.weat import (MIN_ATTRIBUTE_SIZE, MIN_TARGET_SIZE, check_ddof, cosine_matrix,
                                     effect_size)
 
@@ -113,7 +114,8 @@ def effect_sizes(s_x, s_y, ddof: int = 1, *, w_x=None, w_y=None) -> np.ndarray:
     """WEAT's d for many columns at once: ``s_x`` (|X| x m) and ``s_y`` (|Y| x m) hold s(w, A, B) of one
     variant of the test per column; ``w_x``, ``w_y`` (0/1 masks of the same shapes, optional) say which
     targets each variant keeps. d = [mean_X s − mean_Y s] / std_{X∪Y} s (Caliskan et al. 2017, Methods), each
-    over the kept targets; NaN where the standard deviation is 0.
+    over the kept targets; NaN where the standard deviation is at rounding level
+    (:func:`wordbias.core.validation.spread_tolerance`).
 
     Examples
     --------
@@ -121,9 +123,10 @@ def effect_sizes(s_x, s_y, ddof: int = 1, *, w_x=None, w_y=None) -> np.ndarray:
     array([1.46385])
     """
     ddof = check_ddof(ddof)
-    s_x, s_y = np.atleast_2d(np.asarray(s_x, float)), np.atleast_2d(np.asarray(s_y, float))
-    w_x = np.ones_like(s_x) if w_x is None else np.asarray(w_x, float)
-    w_y = np.ones_like(s_y) if w_y is None else np.asarray(w_y, float)
+    s_x, s_y = (np.atleast_2d(as_float_array(k, v, what="scores s(w, A, B) (words x variants)"))
+                for k, v in (("s_x", s_x), ("s_y", s_y)))
+    w_x = np.ones_like(s_x) if w_x is None else as_float_array("w_x", w_x, what="a 0/1 mask")
+    w_y = np.ones_like(s_y) if w_y is None else as_float_array("w_y", w_y, what="a 0/1 mask")
     n_x, n_y = w_x.sum(axis=0), w_y.sum(axis=0)
     sum_x, sum_y = (w_x * s_x).sum(axis=0), (w_y * s_y).sum(axis=0)
     n = n_x + n_y
@@ -132,7 +135,9 @@ def effect_sizes(s_x, s_y, ddof: int = 1, *, w_x=None, w_y=None) -> np.ndarray:
     sd = np.sqrt(ss / (n - ddof))
     with np.errstate(invalid="ignore", divide="ignore"):
         d = (sum_x / n_x - sum_y / n_y) / sd
-    return np.where(sd > 1e-15 * np.maximum(1.0, np.abs(mean)), d, np.nan)
+    # one tolerance for every effect size (wordbias.core.validation.spread_tolerance), per column over all its scores
+    tol = spread_tolerance(np.concatenate([s_x, s_y], axis=0), axis=0)
+    return np.where(sd > tol, d, np.nan)
 
 
 @dataclass(frozen=True)
@@ -265,14 +270,16 @@ def _masks(rng: np.random.Generator, n_draws: int, n: int, k: int) -> np.ndarray
 
 
 def drop_curve(cos: WeatCosines, *, fractions: Sequence[float] = DEFAULT_FRACTIONS, n_draws: int = 1000,
-               seed=0, ddof: int = 1) -> DropCurve:
+               seed=0, ddof: int = 1, max_seconds: float = _perm.MAX_SECONDS) -> DropCurve:
     """The spread of WEAT's d when a fraction of each list is dropped at random (a delete-d jackknife).
 
     For each fraction f, ``n_draws`` draws each keep a uniformly random ⌈(1 − f)·n⌉ words of X, Y, A and B
     (independently; at least 2 targets and 1 attribute a set), and d is recomputed on the cosine matrix:
     s(w) = (cos(w, A) · m_A)/|m_A| − (cos(w, B) · m_B)/|m_B| for all draws at once (matrix products with the
     0/1 masks), then d over the kept targets (:func:`effect_sizes`). Seeded: the same ``seed`` gives the same
-    draws. Cost: O(n_draws · |X ∪ Y| · |A ∪ B|) per fraction.
+    draws. Cost: O(n_draws · |X ∪ Y| · |A ∪ B|) per fraction; a request estimated over ``max_seconds`` or
+    :func:`wordbias.core.permutation.memory_limit` is refused before any draw
+    (:func:`wordbias.core.permutation.check_resampling_cost`, :class:`~wordbias.core.errors.TooCostlyError`).
 
     Examples
     --------
@@ -294,9 +301,13 @@ def drop_curve(cos: WeatCosines, *, fractions: Sequence[float] = DEFAULT_FRACTIO
     fractions = tuple(check_real("fractions", f, low=0.0, high=1.0, high_open=True) for f in fractions)
     if not fractions:
         raise DegenerateSetError("drop_curve needs at least one fraction")
+    nx, ny, na, nb = len(cos.X), len(cos.Y), len(cos.A), len(cos.B)
+    n_t, n_v = nx + ny, na + nb
+    _perm.check_resampling_cost(f"a drop curve over {len(fractions)} fraction(s)", "n_draws", n_draws,
+                                len(fractions) * (n_t * n_v + 3 * (n_t + n_v) * 8), 8.0 * (4 * (n_t + n_v) + 6 * n_t),
+                                max_seconds=max_seconds, fixed_bytes=8.0 * len(fractions) * _perm._as_float(n_draws))
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
     d_full = float(effect_size(cos.s_x, cos.s_y, ddof=ddof))
-    nx, ny, na, nb = len(cos.X), len(cos.Y), len(cos.A), len(cos.B)
     draws, kept = np.empty((len(fractions), n_draws)), []
     for i, f in enumerate(fractions):
         k = {"X": _kept(nx, f, MIN_TARGET_SIZE), "Y": _kept(ny, f, MIN_TARGET_SIZE),

@@ -522,6 +522,7 @@ def benjamini_hochberg(p: np.ndarray, alpha: float) -> tuple[np.ndarray, float]:
     """
     from wordbias.core.multiple import benjamini_hochberg as adjusted_bh
 
+    alpha = check_probability("alpha", alpha)
     flat = np.asarray(p, dtype=np.float64).ravel()
     adjusted = adjusted_bh(flat)
     significant = adjusted <= alpha

@@ -16,9 +16,10 @@ import numpy as np
 
 from wordbias.core import lookup
 from wordbias.core import permutation as _stats
-from wordbias.core.errors import BalancedOutWarning, LowPowerWarning
+from wordbias.core.errors import BalancedOutWarning, InvalidParameterError, LowPowerWarning
 from wordbias.core.lookup import DegenerateSetError, WordSet
-from wordbias.core.validation import check_bool, check_disjoint, check_int, check_option, check_seed
+from wordbias.core.validation import (as_float_array, check_bool, check_disjoint, check_finite, check_int,
+                                     check_option, check_probability, check_same_dimension, check_seed, check_spread)
 
 __all__ = [
     "MIN_TARGET_SIZE",
@@ -35,6 +36,7 @@ __all__ = [
     "BALANCE_POLICIES",
     "ALPHA",
     "check_ddof",
+    "check_names",
     "check_sets",
     "balance",
     "smallest_p",
@@ -61,9 +63,9 @@ ALPHA = 0.05
 
 def unit_rows(vectors, name: str = "vectors") -> np.ndarray:
     """Rows scaled to unit length (float64), so that dot products are cosines. A zero row is an error."""
-    m = np.asarray(vectors, dtype=np.float64)
+    m = as_float_array(name, vectors, what="a set of word vectors (one row per word)")
     if m.ndim != 2:
-        raise ValueError(f"{name}: expected a 2-D array of word vectors, got shape {m.shape}")
+        raise InvalidParameterError(f"{name}: expected a 2-D array of word vectors, got shape {m.shape}")
     norms = np.linalg.norm(m, axis=1)
     if np.any(norms == 0) or not np.all(np.isfinite(norms)):
         bad = np.flatnonzero((norms == 0) | ~np.isfinite(norms)).tolist()
@@ -72,8 +74,11 @@ def unit_rows(vectors, name: str = "vectors") -> np.ndarray:
 
 
 def cosine_matrix(W, V) -> np.ndarray:
-    """cos(w, v) for every row w of W and v of V (supplementary, 'Cosine similarity')."""
-    return unit_rows(W, "W") @ unit_rows(V, "V").T
+    """cos(w, v) for every row w of W and v of V (supplementary, 'Cosine similarity'). W and V must have
+    vectors of the same dimension (:func:`wordbias.core.validation.check_same_dimension`)."""
+    W, V = unit_rows(W, "W"), unit_rows(V, "V")
+    check_same_dimension({"W": W, "V": V})
+    return W @ V.T
 
 
 def association(W, A, B) -> np.ndarray:
@@ -83,7 +88,26 @@ def association(W, A, B) -> np.ndarray:
 
 def test_statistic(s_x, s_y) -> float:
     """s(X, Y, A, B) = Σ_x s(x, A, B) − Σ_y s(y, A, B) (Methods, WEAT)."""
-    return float(np.sum(s_x) - np.sum(s_y))
+    return float(np.sum(scores("s_x", s_x)) - np.sum(scores("s_y", s_y)))
+
+
+def scores(name: str, values, min_size: int = 0) -> np.ndarray:
+    """Association scores s(w, A, B) as a finite 1-D float64 array (:func:`wordbias.core.validation.as_float_array`:
+    a torch tensor or a pandas Series is converted, a DataFrame, a dict or a ragged list refused, naming
+    ``name``; NaN or infinity is refused naming the positions, :func:`wordbias.core.validation.check_finite`),
+    of at least ``min_size`` scores (:class:`DegenerateSetError`).
+
+    Examples
+    --------
+    >>> scores("s_x", [float("nan"), 1.0])
+    Traceback (most recent call last):
+    ...
+    wordbias.core.errors.InvalidParameterError: s_x holds non-finite scores at positions [0]
+    """
+    v = check_finite(name, as_float_array(name, values, ndim=1, what="a 1-D list of association scores"), "scores")
+    if v.size < min_size:
+        raise DegenerateSetError(f"{name} has {v.size} score(s); it needs at least {min_size} (one per target word)")
+    return v
 
 
 test_statistic.__test__ = False  # not a pytest test
@@ -99,7 +123,9 @@ def effect_size(s_x, s_y, ddof: int = 1) -> float:
 
     The standard deviation is the *sample* one by default (``ddof=1``, as R's ``sd``): it is the one that
     reproduces Table 1 on the authors' GloVe vectors; the population std (``ddof=0``) gives values larger by
-    the factor sqrt(N/(N−1)).
+    the factor sqrt(N/(N−1)). Scores equal up to rounding (a standard deviation at or below
+    :func:`wordbias.core.validation.spread_tolerance`) make d a ratio of noise: a
+    :class:`DegenerateSetError`, as exactly equal scores.
 
     Examples
     --------
@@ -109,12 +135,10 @@ def effect_size(s_x, s_y, ddof: int = 1) -> float:
     1.690309
     """
     ddof = check_ddof(ddof)
-    s_x = np.asarray(s_x, dtype=np.float64)
-    s_y = np.asarray(s_y, dtype=np.float64)
+    s_x, s_y = scores("s_x", s_x, 1), scores("s_y", s_y, 1)
     pooled = np.concatenate([s_x, s_y])
     sd = pooled.std(ddof=ddof)
-    if not sd > 0:
-        raise DegenerateSetError("all target words have the same association s(w, A, B): the effect size is undefined")
+    check_spread(pooled, sd, "all target words have the same association s(w, A, B): the effect size is undefined")
     return float((s_x.mean() - s_y.mean()) / sd)
 
 
@@ -145,8 +169,8 @@ def p_value(s_x, s_y, p_method: str = "auto", n_permutations: int = 100_000, see
     >>> p_value([-1.0, -0.5], [1.0, 0.0]).p_value, p_value([-1.0, -0.5], [1.0, 0.0], alternative="two-sided").p_value
     (1.0, 0.3333333333333333)
     """
-    s_x = np.asarray(s_x, dtype=np.float64)
-    pooled = np.concatenate([s_x, np.asarray(s_y, dtype=np.float64)])
+    s_x = scores("s_x", s_x, 1)
+    pooled = np.concatenate([s_x, scores("s_y", s_y, 1)])
     return _stats.subset_sum_tail(pooled, s_x.size, float(s_x.sum()), p_method=p_method, n_permutations=n_permutations,
                                   seed=seed, exact_max_n=exact_max_n, progress=progress, max_seconds=max_seconds,
                                   alternative=alternative)
@@ -260,6 +284,7 @@ def weat_from_scores(s_x, s_y, *, p_method: str = "auto", n_permutations: int = 
     (2.5, 1.4639, 'two-sided', 0.3333)
     """
     check_option("alternative", alternative, _stats.ALTERNATIVES)
+    s_x, s_y = scores("s_x", s_x, 1), scores("s_y", s_y, 1)
     return (test_statistic(s_x, s_y), effect_size(s_x, s_y, ddof=ddof),
             p_value(s_x, s_y, p_method=p_method, n_permutations=n_permutations, seed=seed, progress=progress,
                     max_seconds=max_seconds, alternative=alternative))
@@ -268,18 +293,29 @@ def weat_from_scores(s_x, s_y, *, p_method: str = "auto", n_permutations: int = 
 def smallest_p(n_x: int, n_y: int) -> float:
     """The smallest p-value a permutation test over the partitions of X ∪ Y can give: 1 / C(|X|+|Y|, |X|).
 
+    The count is a Python integer, exact at any size; the ratio is rounded once
+    (:func:`wordbias.core.permutation.ratio`), so 515 words a side give 7e-309 and 5,000 a side 0.0 (the true
+    value, 10^-3008, is below the smallest float) instead of an ``OverflowError``.
+
     Examples
     --------
     >>> smallest_p(3, 3)
     0.05
+    >>> smallest_p(5_000, 5_000)
+    0.0
     """
-    return 1.0 / comb(n_x + n_y, n_x)
+    n_x, n_y = check_int("n_x", n_x, min=0), check_int("n_y", n_y, min=0)
+    return _stats.ratio(1.0, comb(n_x + n_y, n_x))
 
 
 def warn_low_power(x: WordSet, y: WordSet, alpha: float = ALPHA) -> None:
     """Warn :class:`~wordbias.core.errors.LowPowerWarning` when the target sets are so small that no
     partition can reach significance (p < ``alpha``): the smallest attainable p, 1/C(|X|+|Y|, |X|), is at
-    least ``alpha`` (3 targets a side: 1/20 = 0.05)."""
+    least ``alpha`` (3 targets a side: 1/20 = 0.05), a probability in (0, 1). The count is compared in
+    integers (C(|X|+|Y|, |X|) ≤ 1/alpha), so any set size works."""
+    alpha = check_probability("alpha", alpha)
+    if comb(len(x.words) + len(y.words), len(x.words)) > 2.0 / alpha:     # clearly enough partitions (integers)
+        return
     floor = smallest_p(len(x.words), len(y.words))
     if floor >= alpha:
         lookup.warn_user(LowPowerWarning(
@@ -288,10 +324,47 @@ def warn_low_power(x: WordSet, y: WordSet, alpha: float = ALPHA) -> None:
             f"alpha = {alpha}: the test cannot reach significance (p < alpha)"))
 
 
+#: the WEAT word sets, in the paper's notation (the keys of ``names``)
+SETS = ("X", "Y", "A", "B")
+
+
+def check_names(names) -> dict[str, str]:
+    """``names`` (display names of the sets, used in messages and results) as a dict of all four sets: ``None``
+    or a mapping of some of "X", "Y", "A", "B" to non-empty strings; a set left out keeps its letter. Anything
+    else (a string, a list, another key, a name that is not a string) is
+    :class:`~wordbias.core.errors.InvalidParameterError`.
+
+    Examples
+    --------
+    >>> check_names({"X": "flowers"})
+    {'X': 'flowers', 'Y': 'Y', 'A': 'A', 'B': 'B'}
+    >>> check_names("XYAB")
+    Traceback (most recent call last):
+    ...
+    wordbias.core.errors.InvalidParameterError: names must be a mapping of the sets 'X', 'Y', 'A', 'B' to display names (e.g. {'X': 'flowers'}), not str 'XYAB'
+    """
+    if names is None:
+        return {k: k for k in SETS}
+    if not isinstance(names, Mapping):
+        shown = repr(names)
+        raise InvalidParameterError(
+            f"names must be a mapping of the sets 'X', 'Y', 'A', 'B' to display names (e.g. {{'X': 'flowers'}}), "
+            f"not {type(names).__name__} {shown if len(shown) <= 60 else shown[:57] + '...'}")
+    unknown = [k for k in names if k not in SETS]
+    if unknown:
+        raise InvalidParameterError(f"names may map only the sets 'X', 'Y', 'A', 'B' to display names; not "
+                                    f"{unknown[:5]!r}")
+    bad = {k: v for k, v in names.items() if not isinstance(v, str) or not v.strip()}
+    if bad:
+        raise InvalidParameterError(f"names must give each set a non-empty string as its display name, not {bad!r:.100}")
+    return {k: names.get(k, k) for k in SETS}
+
+
 def check_sets(X, Y, A, B, names: Mapping[str, str] | None = None, case_fold: bool = False) -> tuple[tuple[str, ...], ...]:
     """The four word lists checked (:func:`wordbias.core.lookup.check_word_list`: a string refused, a set
-    sorted, duplicates refused), and X, Y disjoint and A, B disjoint, naming the shared words."""
-    names = names or {k: k for k in "XYAB"}
+    sorted, duplicates refused), and X, Y disjoint and A, B disjoint, naming the shared words. ``names``: the
+    display names of the sets (:func:`check_names`)."""
+    names = check_names(names)
     label = {k: f"{k} ({names[k]!r})" if names[k] != k else k for k in "XYAB"}
     x, y, a, b = (lookup.check_word_list(label[k], words, case_fold) for k, words in zip("XYAB", (X, Y, A, B)))
     check_disjoint(f"target sets {label['X']}", x, label["Y"], y)
@@ -312,8 +385,10 @@ def weat(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Seq
     deleting words at random from the larger one (``balance_targets``, :func:`balance`). A set left with
     fewer than ``MIN_TARGET_SIZE`` (targets) or ``MIN_ATTRIBUTE_SIZE`` (attributes) words fails with a
     :class:`DegenerateSetError` naming it. ``names`` maps "X", "Y", "A", "B" to display names used in
-    messages. ``seed`` drives both the random balancing and the Monte Carlo p-value, from one generator, so
-    the same call always gives the same result. ``case_fold`` lower-cases all words (uncased embeddings).
+    messages and in the result (a mapping of some of the four letters to non-empty strings, :func:`check_names`;
+    anything else is an :class:`~wordbias.core.errors.InvalidParameterError`). ``seed`` drives both the random
+    balancing and the Monte Carlo p-value, from one generator, so the same call always gives the same result.
+    ``case_fold`` lower-cases all words (uncased embeddings).
 
     Checked on entry (issue 13): each word list is a list of distinct strings (a string is refused, a ``set``
     is sorted so the result does not depend on ``PYTHONHASHSEED``), X and Y share no word, nor A and B;
@@ -339,7 +414,7 @@ def weat(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Seq
     >>> r.alternative
     'greater'
     """
-    names = {k: (names or {}).get(k, k) for k in "XYAB"}
+    names = check_names(names)
     case_fold = check_bool("case_fold", case_fold)
     X, Y, A, B = check_sets(X, Y, A, B, names, case_fold)
     lookup.check_on_missing(on_missing)

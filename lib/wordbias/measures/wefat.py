@@ -19,7 +19,8 @@ from scipy import stats as _sps
 
 from wordbias.core import lookup
 from wordbias.core.errors import InvalidParameterError, MissingWordsWarning
-from wordbias.core.validation import check_bool, check_disjoint, check_option, check_real
+from wordbias.core.validation import (as_float_array, check_bool, check_disjoint, check_option, check_real,
+                                     check_spread, degenerate_spread)
 from wordbias.measures.weat import (DegenerateSetError, MIN_ATTRIBUTE_SIZE, WordSet, check_ddof, cosine_matrix,
                                     unit_rows)
 
@@ -35,9 +36,13 @@ def normalized_association(W, A, B, ddof: int = 1) -> np.ndarray:
     ddof = check_ddof(ddof)
     cos_a = cosine_matrix(W, A)
     cos_b = cosine_matrix(W, B)
-    sd = np.concatenate([cos_a, cos_b], axis=1).std(axis=1, ddof=ddof)
-    if np.any(sd == 0):
-        raise DegenerateSetError("a target word has the same cosine with every attribute word: s(w, A, B) undefined")
+    pooled = np.concatenate([cos_a, cos_b], axis=1)
+    sd = pooled.std(axis=1, ddof=ddof)
+    flat = np.flatnonzero(degenerate_spread(sd, pooled, axis=1))      # equal up to rounding
+    if flat.size:
+        i = int(flat[0])
+        check_spread(pooled[i], sd[i], f"a target word (row {i}) has the same cosine with every attribute word: "
+                                       f"s(w, A, B) undefined")
     return (cos_a.mean(axis=1) - cos_b.mean(axis=1)) / sd
 
 
@@ -97,15 +102,14 @@ class WefatResult:
 
 def regress(s, prop) -> dict:
     """Least-squares line of ``prop`` on ``s``, Pearson's ρ with its two-sided p, and Spearman's ρ."""
-    s = np.asarray(s, dtype=np.float64)
-    prop = np.asarray(prop, dtype=np.float64)
+    s = as_float_array("s", s, ndim=1, what="a 1-D list of association scores")
+    prop = as_float_array("prop", prop, ndim=1, what="a 1-D list of property values")
     if s.size < MIN_WORDS:
         raise DegenerateSetError(f"WEFAT needs at least {MIN_WORDS} target words with a property, got {s.size}")
     if np.ptp(prop) == 0:
         raise DegenerateSetError(f"the property is the same ({prop[0]:g}) for all {prop.size} target words kept: "
                                  "a correlation with it is undefined (give a property that varies)")
-    if np.ptp(s) == 0:
-        raise DegenerateSetError("every target word has the same association s(w, A, B): a correlation is undefined")
+    check_spread(s, np.ptp(s), "every target word has the same association s(w, A, B): a correlation is undefined")
     lr = _sps.linregress(s, prop)
     sp = _sps.spearmanr(s, prop)
     return dict(pearson_r=float(lr.rvalue), p_value=float(lr.pvalue), slope=float(lr.slope),
@@ -123,6 +127,8 @@ def _property(prop, case_fold: bool) -> pd.Series:
         series = pd.Series(prop, dtype=np.float64)
     except (TypeError, ValueError) as exc:
         raise InvalidParameterError(f"prop must map each target word to a number: {exc}") from None
+    if series.empty:
+        raise InvalidParameterError("prop is empty: it must map each target word to a number")
     bad = [k for k in series.index if not isinstance(k, str)]
     if bad:
         raise InvalidParameterError(f"prop's keys must be words (strings), not {bad[:5]!r}")
