@@ -543,3 +543,43 @@ def test_every_test_run_in_full_exits_0_and_says_nothing_on_stderr(capsys, tmp_p
     code, out, err = run(capsys, "weat", str(emb), "--lists", str(lists), "--out", str(tmp_path / "o"), "-q",
                          "--n-resamples", "50")
     assert code == 0 and out == "" and err == ""
+
+
+# ---------------------------------------------------------------------------------------------- coverage (issue 24)
+
+def test_weat_marks_low_coverage_in_the_table_and_the_outputs(capsys, tmp_path, emb, lists):
+    # the toy lists keep 4/4 X, 4/5 Y, 3/3 A and 3/3 B: A and B are below 4 words
+    from wordbias.core.errors import LowCoverageWarning
+
+    with pytest.warns(LowCoverageWarning, match=r"flowers on mine.w2v.txt ran on too few of its words: A 3/3 "
+                                                r"\(below 4 words\)"):
+        code, out, err = run(capsys, "weat", str(emb), "--lists", str(lists), "--out", str(tmp_path / "o"),
+                             "--n-resamples", "200")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[1].startswith("flowers") and "4/4/3/3!" in lines[1]
+    assert "n = words used per set: X/Y/A/B" in out and "d > 0: X is closer to A" in out
+    assert "! = low coverage: a set kept fewer than 4 of its words or less than 50% of its list" in out
+    t = tidy.read_tidy(tmp_path / "o" / "tidy.csv")
+    assert t.coverage[0] == "X 4/4; Y 4/5; A 3/3; B 3/3" and t.low_coverage[0]
+    assert t.note[0].startswith("low coverage: A 3/3 (below 4 words), B 3/3 (below 4 words)")
+    page = (tmp_path / "o" / "summary.html").read_text()
+    assert "<tr class=lowcov>" in page and "! low coverage" in page
+
+
+def test_weat_coverage_thresholds_from_the_command_line(capsys, tmp_path, emb, lists):
+    import warnings
+
+    from wordbias.core.errors import LowCoverageWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", LowCoverageWarning)
+        code, out, err = run(capsys, "weat", str(emb), "--lists", str(lists), "--out", str(tmp_path / "o"),
+                             "--n-resamples", "200", "--min-words", "3", "--min-coverage", "0.8")
+    assert code == 0, err
+    assert "!" not in out.splitlines()[1]
+    t = tidy.read_tidy(tmp_path / "o" / "tidy.csv")
+    assert not t.low_coverage[0] and t.coverage[0] == "X 4/4; Y 4/5; A 3/3; B 3/3"
+    code, _, err = run(capsys, "weat", str(emb), "--lists", str(lists), "--out", str(tmp_path / "o"),
+                       "--min-coverage", "1.2")
+    assert code == 2 and "--min-coverage: must be in [0, 1]" in err

@@ -107,6 +107,33 @@ def _run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--cache-dir", metavar="DIR", default=None,
                    help="folder for the converted embedding caches (default: WORDBIAS_CACHE, else the "
                         "per-user cache folder; see `wordbias cache list`)")
+    command = p.prog.split()[-1]
+    if command not in ("weat", "report", "compare"):
+        return
+    from wordbias.core import tidy
+
+    def fraction(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be a number in [0, 1], not {text!r}") from None
+        if not 0 <= value <= 1:
+            raise argparse.ArgumentTypeError(f"must be in [0, 1] (a fraction of the list, 0.5 for half), not {text}")
+        return value
+    fraction.__name__ = "fraction"
+    g = p.add_argument_group("coverage (how much of each word list the embedding has)")
+    g.add_argument("--min-words", type=_nonnegative, default=tidy.MIN_WORDS, metavar="N",
+                   help=f"flag a test (low_coverage in tidy.csv, ! in the table, a note) when a set keeps fewer "
+                        f"than N of its words (default {tidy.MIN_WORDS}: with 3 words a side a WEAT's smallest "
+                        "p is 1/C(6,3) = 0.05; 0 turns the rule off)")
+    g.add_argument("--min-coverage", type=fraction, default=tidy.MIN_FRACTION, metavar="FRACTION",
+                   help=f"flag a test when a set keeps less than FRACTION of its list (default "
+                        f"{tidy.MIN_FRACTION}: past half the list missing, the test measures what the surviving "
+                        "words share; 0 turns the rule off)")
+    if command == "compare":
+        g.add_argument("--common-vocabulary", action="store_true",
+                       help="measure every embedding on the words all of them have (each set of each test "
+                            "restricted to the words present in every embedding; UBE is not restricted)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -318,26 +345,41 @@ def _fmt(x, digits: int = 3) -> str:
 
 def short_table(frame) -> str:
     """The few columns of a tidy table shown on stdout: (embedding,) test, set sizes, effect size with its
-    interval, p with its method, two-sided p, Holm's adjusted p and the number of words dropped.
+    interval, p with its method, two-sided p, Holm's adjusted p and the number of words dropped, then a legend:
+    what ``n`` and the sign of d mean, and, when a test ran on too few of its words (``low_coverage``, marked
+    ``!`` after its n), the rule that flagged it.
 
     Examples
     --------
     >>> from wordbias.core.tidy import tidy_frame
     >>> print(short_table(tidy_frame([{"test": "WEAT1", "n_x": 8, "n_y": 8, "effect_size_name": "d",
     ...     "effect_size": 1.5, "ci_low": 0.9, "ci_high": 1.8, "p_value": 2e-4, "p_method": "exact",
-    ...     "p_holm": 4e-4, "dropped": "X: aster"}])))
-    test   n    effect   95% CI        p               p two-sided  p Holm  dropped
-    WEAT1  8/8  d=1.500  [0.90, 1.80]  0.0002 (exact)               0.0004  1
+    ...     "p_holm": 4e-4, "dropped": "X: aster", "coverage": "X 8/9; Y 8/8", "low_coverage": False},
+    ...     {"test": "WEAT2", "n_x": 3, "n_y": 3, "effect_size_name": "d", "effect_size": 0.5,
+    ...     "coverage": "X 3/8; Y 3/8", "low_coverage": True}])))
+    test   n     effect   95% CI        p               p two-sided  p Holm  dropped
+    WEAT1  8/8   d=1.500  [0.90, 1.80]  0.0002 (exact)               0.0004  1
+    WEAT2  3/3!  d=0.500
+    n = words used per set: X/Y/A/B (WEFAT W/A/B; direction tests T1/T2/A1/A2; direct bias and RIPA professions/pairs)
+    d > 0: X is closer to A (relative to B) than Y is
+    ! = low coverage: a set kept fewer than 4 of its words or less than 50% of its list (note column of tidy.csv)
     """
     import pandas as pd
 
+    from wordbias.core import tidy
+
     several = frame["embedding"].nunique(dropna=True) > 1
     by_measure = frame.duplicated(["embedding", "test"]).any()     # a test run by several measures: name them
-    rows = []
+    rows, flagged = [], 0
     for _, r in frame.iterrows():
         sizes = "/".join(str(int(v)) for v in (r.n_x, r.n_y, r.n_a, r.n_b) if not pd.isna(v))
         ci = f"[{r.ci_low:.2f}, {r.ci_high:.2f}]" if pd.notna(r.ci_low) and pd.notna(r.ci_high) else ""
         note = r.note if isinstance(r.note, str) else ""
+        low = r.get("low_coverage")
+        low = low is not None and not pd.isna(low) and bool(low) and not note.startswith(tidy.NOT_RUN)
+        if low:
+            flagged += 1
+            sizes += "!"
         if pd.notna(r.effect_size):
             effect = f"{r.effect_size_name}={_fmt(r.effect_size)}"
         else:
@@ -356,6 +398,17 @@ def short_table(frame) -> str:
                                                    "dropped"]
     widths = [max(len(x[i]) for x in rows + [header]) for i in range(len(header))]
     lines = ["  ".join(x[i].ljust(widths[i]) for i in range(len(header))).rstrip() for x in [header] + rows]
+    lines.append("n = words used per set: X/Y/A/B (WEFAT W/A/B; direction tests T1/T2/A1/A2; direct bias and RIPA "
+                 "professions/pairs)")
+    if (frame["effect_size_name"] == "d").fillna(False).any():
+        lines.append("d > 0: X is closer to A (relative to B) than Y is")
+    if flagged:
+        params = frame.attrs.get("parameters") or {}
+        params = next((v for v in params.values() if isinstance(v, dict)), params)   # compare: per embedding
+        min_words = params.get("min_words", tidy.MIN_WORDS)
+        min_fraction = params.get("min_fraction", tidy.MIN_FRACTION)
+        lines.append(f"! = low coverage: a set kept fewer than {min_words} of its words or less than "
+                     f"{min_fraction:.0%} of its list (note column of tidy.csv)")
     return "\n".join(lines)
 
 
@@ -473,7 +526,8 @@ def _cmd_weat(args) -> int:
     case_fold = {"auto": None, "on": True, "off": False}[args.case_fold]
     frame = static.weat_battery(kv, specs, label=label, battery=battery, paper=paper, seed=args.seed,
                                 n_permutations=args.n_permutations, n_resamples=args.n_resamples,
-                                case_fold=case_fold, progress=not args.quiet)
+                                case_fold=case_fold, progress=not args.quiet, min_words=args.min_words,
+                                min_fraction=args.min_coverage)
     written = _write_outputs(frame, out, f"wordbias weat: {title} on {label}")
     return _finish(frame, written, args)
 
@@ -504,12 +558,14 @@ def _cmd_report(args) -> int:
     kv = _load(args.embedding, args)
     if lists is None:
         frame = static.report(kv, label=label, seed=args.seed, n_permutations=args.n_permutations,
-                              n_resamples=args.n_resamples, ube=not args.no_ube, progress=not args.quiet)
+                              n_resamples=args.n_resamples, ube=not args.no_ube, progress=not args.quiet,
+                              min_words=args.min_words, min_fraction=args.min_coverage)
         title = f"wordbias report on {label}"
     else:
         frame = static.weat_battery(kv, list(lists.weat), label=label, battery=f"user:{lists.battery}",
                                     paper="user", seed=args.seed, n_permutations=args.n_permutations,
-                                    n_resamples=args.n_resamples, progress=not args.quiet)
+                                    n_resamples=args.n_resamples, progress=not args.quiet,
+                                    min_words=args.min_words, min_fraction=args.min_coverage)
         title = f"wordbias report: {lists.battery} ({Path(args.lists).name}) on {label}"
     written = _write_outputs(frame, out, title)
     return _finish(frame, written, args)
@@ -528,7 +584,8 @@ def _cmd_compare(args) -> int:
         raise _RunError(f"two embeddings share a label: {sorted({x for x in labels if labels.count(x) > 1})}; "
                         "give each its own with LABEL=PATH")
     options = {"seed": args.seed, "n_permutations": args.n_permutations, "n_resamples": args.n_resamples,
-               "progress": not args.quiet}
+               "progress": not args.quiet, "min_words": args.min_words, "min_fraction": args.min_coverage,
+               "common_vocabulary": args.common_vocabulary}
     if args.lists is not None:
         if args.no_ube:
             raise _RunError("--no-ube applies to the report's battery; with --lists no UBE run is made")

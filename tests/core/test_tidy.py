@@ -23,7 +23,7 @@ def _row(test="t1", **kw):
 
 
 def test_columns_order_and_dtypes():
-    assert len(tidy.COLUMNS) == 31 and len(set(tidy.COLUMNS)) == 31
+    assert len(tidy.COLUMNS) == 33 and len(set(tidy.COLUMNS)) == 33
     assert tidy.COLUMNS[:6] == ("embedding", "paper", "battery", "test", "title", "measure")
     assert tidy.COLUMNS[-2:] == ("wordbias_version", "note")
     t = tidy.tidy_frame([_row()])
@@ -46,7 +46,7 @@ def test_missing_keys_become_na_and_version_filled():
 
 def test_empty_rows_give_an_empty_typed_table():
     t = tidy.tidy_frame([])
-    assert t.shape == (0, 31) and {c: str(t[c].dtype) for c in t.columns} == tidy.DTYPES
+    assert t.shape == (0, 33) and {c: str(t[c].dtype) for c in t.columns} == tidy.DTYPES
 
 
 def test_unknown_keys_are_named():

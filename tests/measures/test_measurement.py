@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import wordbias as wb
-from wordbias.core.errors import InvalidParameterError, MissingWordsWarning
+from wordbias.core.errors import InvalidParameterError, LowCoverageWarning, MissingWordsWarning
 from wordbias.datasets import stimuli
 from wordbias.measures import bootstrap, weat as weat_measure
 from wordbias.measures.measurement import Measurement, low_coverage
@@ -60,9 +60,10 @@ def test_views_never_recompute_and_read_well(weat1):
 def test_a_nearly_empty_list_is_flagged_and_warned(glove):
     """The issue's trap: a confident number from lists mostly missing from the vocabulary."""
     X = list(WEAT1.X[:5]) + [f"zzunknown{i}" for i in range(20)]
-    with pytest.warns(MissingWordsWarning, match=r"low coverage: X 5/25 \(fewer than 4 words, or less than 50%"):
+    with pytest.warns(LowCoverageWarning, match=r"ran on too few of its words: X 5/25 \(below 50% of the list\)"):
         r = wb.weat(glove, X, WEAT1.Y, WEAT1.A, WEAT1.B, n_resamples=200)
-    assert r.low_coverage and r.flagged == ("X 5/25",) and "low coverage: X 5/25" in str(r)
+    assert r.low_coverage and r.flagged == ("X 5/25 (below 50% of the list)",)
+    assert "note: low coverage: X 5/25 (below 50% of the list)" in str(r)
     assert r.to_frame().loc[0, "low_coverage"]
 
 
@@ -71,7 +72,7 @@ def test_thresholds_are_the_users(glove):
     with pytest.warns(MissingWordsWarning):
         r = wb.weat(glove, X, WEAT1.Y, WEAT1.A, WEAT1.B, n_resamples=0, min_fraction=0.2)
     assert not r.low_coverage and math.isnan(r.ci_low) and r.ci_method == "none"
-    for bad in ({"min_words": 0}, {"min_fraction": 1.5}, {"n_resamples": 1}):
+    for bad in ({"min_words": -1}, {"min_fraction": 1.5}, {"n_resamples": 1}):
         with pytest.raises(InvalidParameterError, match=next(iter(bad))):
             wb.weat(glove, WEAT1.X, WEAT1.Y, WEAT1.A, WEAT1.B, **bad)
 

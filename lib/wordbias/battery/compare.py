@@ -17,6 +17,7 @@ import pandas as pd
 
 from wordbias.core import tidy as _tidy
 from wordbias.core.errors import InvalidParameterError
+from wordbias.core.validation import check_bool
 
 __all__ = ["EFFECT_SCALES", "compare", "check_distinct", "embedding_files", "same_file", "heatmap",
            "cell_text"]
@@ -140,7 +141,7 @@ def check_distinct(pairs: Sequence[tuple[str, object]]) -> None:
                     "identical rows)")
 
 
-def compare(embeddings, *, lists=None, **report_kwargs) -> pd.DataFrame:
+def compare(embeddings, *, lists=None, common_vocabulary: bool = False, **report_kwargs) -> pd.DataFrame:
     """:func:`wordbias.battery.static.report` on each embedding, as one tidy table (the rows of every embedding,
     in the order given); with ``lists``, the WEATs of a user's lists instead (a path to a YAML file of
     :mod:`wordbias.datasets.user_lists` or its :class:`~wordbias.datasets.user_lists.UserLists`), through
@@ -153,7 +154,17 @@ def compare(embeddings, *, lists=None, **report_kwargs) -> pd.DataFrame:
     :func:`check_distinct`) (:class:`~wordbias.core.errors.InvalidParameterError` otherwise). ``report_kwargs`` go to ``report``
     (``seed``, ``n_permutations``, ``n_resamples``, ``ube``, ``progress``; not ``label``). Holm and
     Benjamini-Hochberg adjusted p are over each embedding's report (its family named in ``p_family``); the
-    time of each part is in ``frame.attrs["timings"][label]``.
+    time of each part is in ``frame.attrs["timings"][label]``. ``min_words`` and ``min_fraction`` (in
+    ``report_kwargs``) flag the rows of low coverage as in :func:`wordbias.battery.static.report`.
+
+    A test measured on different words in different embeddings (a word of a set in one vocabulary and not in
+    another) has a note on each of its rows, ``"measured on different words across embeddings: X 5/25 on a.txt,
+    24/25 on glove-6b-50d"`` (words in the vocabulary of those asked, per set that differs), and warns
+    :class:`~wordbias.core.errors.LowCoverageWarning` once per test. ``common_vocabulary=True`` measures every
+    embedding on the words they all have: the words of the tests' sets (:func:`wordbias.battery.static.report_words`,
+    or the user's lists) that one embedding lacks are removed from the others before measuring (words compared
+    in lower case, so a cased and an uncased embedding match; each embedding is copied without those words, its
+    other words kept: UBE's names and words, the vocabulary's own, are not restricted).
 
     Examples
     --------
@@ -171,15 +182,110 @@ def compare(embeddings, *, lists=None, **report_kwargs) -> pd.DataFrame:
     if "label" in report_kwargs:
         raise InvalidParameterError("compare takes the labels from embeddings; do not pass label")
     run = static.report if lists is None else _lists_runner(lists, report_kwargs)
+    common_vocabulary = check_bool("common_vocabulary", common_vocabulary)
+    removed = {}
+    if common_vocabulary:
+        pairs, removed = _common_vocabulary(pairs, lists)
     frames, timings, parameters = [], {}, {}
     for label, emb in pairs:
         f = run(emb, label=label, **report_kwargs)
         frames.append(f)
         timings[label] = f.attrs.get("timings", {})
         parameters[label] = f.attrs.get("parameters", {})
-    out = _tidy.check_tidy(pd.concat(frames, ignore_index=True))
+        if common_vocabulary:
+            parameters[label] = {**parameters[label], "common_vocabulary": True,
+                                 "words_removed_for_common_vocabulary": len(removed[label])}
+    out = _tidy.check_tidy(_note_different_words(pd.concat(frames, ignore_index=True)))
     out.attrs = {"timings": timings, "parameters": parameters}
     return out
+
+
+#: the note of a test measured on different words across embeddings (:func:`compare`)
+DIFFERENT_WORDS = "measured on different words across embeddings"
+
+
+def _set_words(kv, lists) -> set[str]:
+    """The words the tests look up in ``kv``: the report's (:func:`wordbias.battery.static.report_words`) or
+    those of the WEATs of a user's ``lists``, case-folded as an uncased vocabulary is searched."""
+    from wordbias import embeddings as _embeddings
+    from wordbias.battery import static
+    from wordbias.datasets import user_lists
+
+    if lists is None:
+        return static.report_words(kv)
+    if isinstance(lists, (str, os.PathLike)):
+        lists = user_lists.read_user_lists(lists)
+    fold = str.lower if not _embeddings.is_cased(kv) else (lambda w: w)
+    return {fold(w) for spec in lists.weat for r in "XYAB" for w in getattr(spec, r)}
+
+
+def _common_vocabulary(pairs, lists):
+    """Each embedding without the set words (compared in lower case) that some other embedding lacks, and the
+    words removed from each, by label."""
+    from wordbias import embeddings as _embeddings
+    from wordbias.battery import static
+
+    kvs = [(label, static._as_keyed_vectors(emb)) for label, emb in pairs]
+    asked = {label: _set_words(kv, lists) for label, kv in kvs}
+    lacking = {w.lower() for label, kv in kvs for w in asked[label] if w not in kv.key_to_index}
+    out, removed = [], {}
+    for label, kv in kvs:
+        gone = {w for w in asked[label] if w in kv.key_to_index and w.lower() in lacking}
+        removed[label] = sorted(gone)
+        if gone:
+            keep = np.array([w not in gone for w in kv.index_to_key])
+            kv = _embeddings.to_keyed_vectors([w for w, k in zip(kv.index_to_key, keep) if k],
+                                              np.asarray(kv.vectors[keep]))
+        out.append((label, kv))
+    return out, removed
+
+
+def _kept_words(row) -> dict[str, tuple[int, int, frozenset]]:
+    """Per set of a row: (kept, asked, the words missing, lower-cased) from ``coverage`` and ``dropped``."""
+    missing: dict[str, set] = {}
+    for part in str(row.dropped if isinstance(row.dropped, str) else "").split("; "):
+        name, sep, words = part.partition(": ")
+        if sep and not name.endswith(" balanced out"):
+            missing.setdefault(name, set()).update(w.lower() for w in words.split())
+    out = {}
+    for part in str(row.coverage).split("; "):
+        name, _, counts = part.rpartition(" ")
+        kept, _, asked = counts.partition("/")
+        if name and kept.isdigit() and asked.isdigit():
+            out[name] = (int(kept), int(asked), frozenset(missing.get(name, ())))
+    return out
+
+
+def _note_different_words(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with a note on the rows of each test whose sets kept different words in different embeddings
+    (:data:`DIFFERENT_WORDS`), one :class:`~wordbias.core.errors.LowCoverageWarning` per such test."""
+    from wordbias.core.errors import LowCoverageWarning
+    from wordbias.core.lookup import warn_user
+
+    if frame.empty or frame.embedding.nunique(dropna=True) < 2:
+        return frame
+    frame = frame.copy()
+    has = frame.coverage.notna()
+    keys = ["battery", "test", "measure"]
+    for _, group in frame[has].groupby([frame[k].fillna("") for k in keys], sort=False):
+        if group.embedding.nunique() < 2:
+            continue
+        sets = {r.Index: _kept_words(r) for r in group.itertuples()}
+        names = list(dict.fromkeys(n for s in sets.values() for n in s))
+        differ = [n for n in names if len({s.get(n) for s in sets.values()}) > 1]
+        if not differ:
+            continue
+        text = "; ".join(n + " " + ", ".join(
+            f"{s[n][0]}/{s[n][1]} on {frame.at[i, 'embedding']}" if n in s else f"not measured on {frame.at[i, 'embedding']}"
+            for i, s in sets.items()) for n in differ)
+        note = f"{DIFFERENT_WORDS}: {text}"
+        for i in group.index:
+            old = frame.at[i, "note"]
+            frame.at[i, "note"] = note if pd.isna(old) or not old else f"{old}; {note}"
+        r = group.iloc[0]
+        warn_user(LowCoverageWarning(f"{r.test} was {note} (kept/asked; compare(common_vocabulary=True), or "
+                                     "--common-vocabulary, measures every embedding on the words they share)"))
+    return frame
 
 
 def _lists_runner(lists, report_kwargs):

@@ -105,6 +105,12 @@ def _weat_row(cat, reduced, encoder, base: dict, *, seed: int, n_permutations: i
                                           _paper_note(cat, "bert_weat")) if x)}
 
 
+def _coverage(reduced) -> tidy.Coverage:
+    """The sets' words in the vocabulary (one WordPiece, §3.1) of those asked; balanced-out words count as kept."""
+    return tidy.coverage({r: (len(reduced[r].requested) - len(reduced[r].missing), len(reduced[r].requested))
+                          for r in kurita2019.ROLES})
+
+
 def _log_prob_row(cat, masked_lm, base: dict, *, seed: int, n_permutations: int, n_resamples: int,
                   batch_size: int) -> dict:
     """§3.2 on ``masked_lm``: the attribute test over the log-probability bias scores, with its interval."""
@@ -196,8 +202,9 @@ def report_models(encoder, masked_lm=None, *, why_no_mlm: str = "", label: str |
                 rows.append(_not_run(base, "mlm_log_prob", mlm_why or str(err)))
                 bar.update(1)
                 continue
-            rows.append(_weat_row(cat, reduced, encoder, base, seed=seed, n_permutations=n_permutations,
-                                  n_resamples=n_resamples, batch_size=batch_size))
+            rows.append(tidy.with_coverage(_weat_row(cat, reduced, encoder, base, seed=seed,
+                                                     n_permutations=n_permutations, n_resamples=n_resamples,
+                                                     batch_size=batch_size), _coverage(reduced)))
             if masked_lm is None:
                 rows.append(_not_run(base, "mlm_log_prob", mlm_why))
             else:
@@ -205,6 +212,7 @@ def report_models(encoder, masked_lm=None, *, why_no_mlm: str = "", label: str |
                                           n_resamples=n_resamples, batch_size=batch_size))
             bar.update(1)
     frame = tidy.tidy_frame(rows)
+    tidy.warn_low_coverage(frame)
     parts = []
     for measure, sub in frame.groupby("measure", sort=False):
         fam = f"{battery} on {label}, {measure}: {int(sub.p_value.notna().sum())} tests (one-sided p)"

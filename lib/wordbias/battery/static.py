@@ -48,7 +48,7 @@ from wordbias.measures import debias, direction, ube
 from wordbias.measures import ripa as _ripa
 
 __all__ = ["CONFIDENCE_LEVEL", "UBE_DEFAULTS", "UBE_NULL_SECONDS", "ube_parameters", "ube_row", "ube_battery", "weat_battery", "direction_battery",
-           "report"]
+           "report", "report_words"]
 
 #: the level of every interval of the report
 CONFIDENCE_LEVEL = 0.95
@@ -129,6 +129,31 @@ def _weat_dropped(spec, missing: str, balanced: str) -> str:
     return "; ".join(out)
 
 
+def _in_vocabulary(kv, words, case_fold: bool = False) -> int:
+    """How many of ``words`` the embedding has (case-folded first if asked), as the measures look them up."""
+    index = kv.key_to_index
+    return sum((w.lower() if case_fold else w) in index for w in words)
+
+
+def _coverage(kv, sets: Mapping[str, Sequence], cov: Mapping, case_fold: bool = False) -> _tidy.Coverage:
+    """The coverage of a test's sets (name -> the words asked; a pair counts when both its words are known),
+    judged by ``cov`` (``min_words``, ``min_fraction``; :func:`wordbias.core.tidy.coverage`)."""
+    counts = {}
+    for name, words in sets.items():
+        words = list(words)
+        if words and not isinstance(words[0], str):             # pairs
+            kept = sum(_in_vocabulary(kv, p, case_fold) == len(p) for p in words)
+        else:
+            kept = _in_vocabulary(kv, words, case_fold)
+        counts[name] = (kept, len(words))
+    return _tidy.coverage(counts, **cov)
+
+
+def _thresholds(min_words, min_fraction) -> dict:
+    min_words, min_fraction = _tidy.check_coverage_thresholds(min_words, min_fraction)
+    return dict(min_words=min_words, min_fraction=min_fraction)
+
+
 def _as_spec(spec) -> stimuli.WeatSpec:
     """A :class:`~wordbias.datasets.stimuli.WeatSpec`, or a mapping / object with ``id``, ``X``, ``Y``, ``A``,
     ``B`` (and optionally ``title``, ``names``, ``paper``), as a ``WeatSpec``."""
@@ -169,13 +194,14 @@ def _bootstrap_mean(values, *, n_resamples: int, seed: int):
 # --------------------------------------------------------------------------------------------------
 
 def _weat_rows(kv, specs, *, base: dict, paper_key: str, case_fold: bool, seed: int, n_permutations: int,
-               n_resamples: int, progress: bool) -> list[dict]:
+               n_resamples: int, progress: bool, cov: Mapping) -> list[dict]:
     from wordbias.papers import caliskan2017
 
     rows = []
     with progress_bar(len(specs), desc="WEATs", unit="test", enabled=progress) as bar:
         for spec in specs:
             spec = _as_spec(spec)
+            cover = _coverage(kv, {r: getattr(spec, r) for r in "XYAB"}, cov, case_fold)
             try:
                 with warnings.catch_warnings(record=True) as caught:
                     warnings.simplefilter("always")
@@ -183,12 +209,13 @@ def _weat_rows(kv, specs, *, base: dict, paper_key: str, case_fold: bool, seed: 
                                                 n_permutations=n_permutations, seed=seed, n_resamples=n_resamples,
                                                 confidence_level=CONFIDENCE_LEVEL).iloc[0]
             except _NOT_RUN as err:
-                rows.append(_weat_without_interval(kv, spec, err, base=base, case_fold=case_fold, seed=seed,
-                                                   n_permutations=n_permutations))
+                rows.append(_tidy.with_coverage(_weat_without_interval(
+                    kv, spec, err, base=base, case_fold=case_fold, seed=seed, n_permutations=n_permutations), cover))
                 bar.update(1)
                 continue
             (n_x, n_y), (n_a, n_b) = _sizes(t.n_target), _sizes(t.n_attribute)
-            rows.append({**base, "test": spec.id, "title": spec.title, "measure": "weat", "n_x": n_x, "n_y": n_y,
+            rows.append(_tidy.with_coverage({**base, "test": spec.id, "title": spec.title, "measure": "weat",
+                         "n_x": n_x, "n_y": n_y,
                          "n_a": n_a, "n_b": n_b, "statistic_name": "s(X,Y,A,B)", "statistic": t.statistic,
                          "effect_size_name": "d", "effect_size": t.effect_size, "ci_low": t.effect_size_ci_low,
                          "ci_high": t.effect_size_ci_high, "ci_level": CONFIDENCE_LEVEL,
@@ -196,7 +223,7 @@ def _weat_rows(kv, specs, *, base: dict, paper_key: str, case_fold: bool, seed: 
                          "p_method": t.p_method, "p_two_sided": t.p_two_sided,
                          "dropped": _weat_dropped(spec, t.missing, t.balanced_out),
                          "n_permutations": n_permutations if t.p_method == "monte-carlo" else None,
-                         "note": _join(_paper_note(spec, paper_key), _warned(caught))})
+                         "note": _join(_paper_note(spec, paper_key), _warned(caught))}, cover))
             bar.update(1)
     return rows
 
@@ -236,24 +263,27 @@ def _unknown(kv, sets: Mapping[str, Sequence[str]], case_fold: bool) -> str:
     return _tidy.dropped_text({k: [w for w in words if fold(w) not in index] for k, words in sets.items()})
 
 
-def _wefat_rows(kv, *, base: dict, case_fold: bool, seed: int, n_resamples: int) -> list[dict]:
+def _wefat_rows(kv, *, base: dict, case_fold: bool, seed: int, n_resamples: int, cov: Mapping) -> list[dict]:
     from wordbias.papers import caliskan2017
 
     rows = []
     for spec in stimuli.wefat_tests("caliskan2017"):
+        cover = _coverage(kv, {"W": spec.W, "A": spec.A, "B": spec.B}, cov, case_fold)
         try:
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
                 table, results = caliskan2017.wefat_table(kv, [spec], case_fold=case_fold, n_resamples=n_resamples,
                                                           confidence_level=CONFIDENCE_LEVEL, seed=seed)
         except _NOT_RUN as err:
-            rows.append(_not_run(base, spec.id, spec.title, "wefat", err, statistic_name="Pearson r",
-                                 effect_size_name="r", alternative="two-sided",
-                                 dropped=_unknown(kv, {"W": spec.W, "A": spec.A, "B": spec.B}, case_fold)))
+            rows.append(_tidy.with_coverage(_not_run(
+                base, spec.id, spec.title, "wefat", err, statistic_name="Pearson r", effect_size_name="r",
+                alternative="two-sided", dropped=_unknown(kv, {"W": spec.W, "A": spec.A, "B": spec.B}, case_fold)),
+                cover))
             continue
         t, res = table.iloc[0], results[spec.id]
         paper = (spec.paper or {}).get("glove") or {}
-        rows.append({**base, "test": spec.id, "title": spec.title, "measure": "wefat", "n_x": int(t.n),
+        rows.append(_tidy.with_coverage({**base, "test": spec.id, "title": spec.title, "measure": "wefat",
+                     "n_x": int(t.n),
                      "n_a": len(res.A.words), "n_b": len(res.B.words), "statistic_name": "Pearson r",
                      "statistic": t.pearson_r, "effect_size_name": "r", "effect_size": t.pearson_r,
                      "ci_low": t.pearson_r_ci_low, "ci_high": t.pearson_r_ci_high, "ci_level": CONFIDENCE_LEVEL,
@@ -263,13 +293,14 @@ def _wefat_rows(kv, *, base: dict, case_fold: bool, seed: int, n_resamples: int)
                      "dropped": _tidy.dropped_text({"W": res.W.missing, "A": res.A.missing, "B": res.B.missing}),
                      "n_resamples": n_resamples,
                      "note": _join(f"paper: r = {paper['r']:.2f}" if paper.get("r") is not None else "",
-                                   _warned(caught))})
+                                   _warned(caught))}, cover))
     return rows
 
 
 def weat_battery(embedding, specs: Sequence, *, label: str, battery: str, paper: str, seed: int = 0,
                  n_permutations: int = 100_000, n_resamples: int = 10_000, case_fold: bool | None = None,
-                 progress: bool = False) -> pd.DataFrame:
+                 progress: bool = False, min_words: int = _tidy.MIN_WORDS,
+                 min_fraction: float = _tidy.MIN_FRACTION) -> pd.DataFrame:
     """The WEATs of ``specs`` on ``embedding`` as a tidy table (:mod:`wordbias.core.tidy`), one row per test.
 
     Each row has d (Caliskan et al. 2017, Methods) with its BCa bootstrap interval over the words
@@ -280,7 +311,11 @@ def weat_battery(embedding, specs: Sequence, *, label: str, battery: str, paper:
     :class:`~wordbias.datasets.stimuli.WeatSpec` (or mappings with ``id``, ``X``, ``Y``, ``A``, ``B``, and
     optionally ``title``, ``names``, ``paper``). ``case_fold=None`` folds case for an uncased vocabulary
     (:func:`wordbias.embeddings.is_cased`). Unknown and balanced-out words go to ``dropped`` (``"X: w1; A:
-    w2"``); a test whose lists are left too small gets NA numbers and the reason in ``note``.
+    w2"``); a test whose lists are left too small gets NA numbers and the reason in ``note``. ``coverage`` gives
+    each set's words in the vocabulary of those asked; a set keeping fewer than ``min_words`` words or less than
+    ``min_fraction`` of its list (:func:`wordbias.core.tidy.coverage_flag`, defaults 4 and 0.5, justified at
+    :data:`wordbias.core.tidy.MIN_WORDS`) flags the row (``low_coverage``, the note begins ``"low coverage:"``)
+    and warns :class:`~wordbias.core.errors.LowCoverageWarning`.
 
     Examples
     --------
@@ -295,12 +330,17 @@ def weat_battery(embedding, specs: Sequence, *, label: str, battery: str, paper:
     (1.726, 0.167, True)
     >>> t.loc[0, "note"][:71]                  # one word per attribute set: d and p, but no interval
     'no bootstrap interval: ValueError: each sample in `data` must contain t'
+    >>> t.loc[0, "coverage"], bool(t.loc[0, "low_coverage"])       # and so few words are flagged
+    ('X 2/3; Y 2/2; A 1/1; B 1/1', True)
+    >>> t.loc[0, "note"].split("; low coverage: ")[1][:35]
+    'X 2/3 (below 4 words), Y 2/2 (below'
 
     """
     _check_names(label=label, battery=battery, paper=paper)
     seed = check_seed("seed", seed)
     n_permutations = check_int("n_permutations", n_permutations, min=1)
     n_resamples = check_int("n_resamples", n_resamples, min=2)
+    cov = _thresholds(min_words, min_fraction)
     if isinstance(specs, (str, bytes, Mapping)) or not isinstance(specs, Sequence) or not specs:
         raise InvalidParameterError(f"specs must be a non-empty list of WEAT specs, not {type(specs).__name__}")
     kv = _as_keyed_vectors(embedding)
@@ -308,18 +348,22 @@ def weat_battery(embedding, specs: Sequence, *, label: str, battery: str, paper:
     base = dict(embedding=label, paper=paper, battery=battery, seed=seed, n_resamples=n_resamples)
     paper_key = "word2vec" if all(getattr(_as_spec(s), "variant", "glove") == "word2vec" for s in specs) else "glove"
     rows = _weat_rows(kv, specs, base=base, paper_key=paper_key, case_fold=case_fold, seed=seed,
-                      n_permutations=n_permutations, n_resamples=n_resamples, progress=progress)
+                      n_permutations=n_permutations, n_resamples=n_resamples, progress=progress, cov=cov)
     frame = _tidy.tidy_frame(rows)
+    _tidy.warn_low_coverage(frame)
     n_p = int(frame.p_value.notna().sum())
     return _tidy.adjust_family(frame, f"{battery} on {label}: the {n_p} WEATs with a p-value (one-sided p)")
 
 
 def direction_battery(embedding, *, label: str, seed: int = 0, n_permutations: int = 10_000,
-                      n_resamples: int = 10_000) -> pd.DataFrame:
+                      n_resamples: int = 10_000, min_words: int = _tidy.MIN_WORDS,
+                      min_fraction: float = _tidy.MIN_FRACTION) -> pd.DataFrame:
     """The racial bias report's three direction tests (implicit, explicit, stereotypical attribute sets) on
     ``embedding`` as a tidy table: the cosine bias with its bootstrap interval, the report's one-sided
     permutation p and the two-sided p, Holm's and Benjamini-Hochberg's adjusted p over the three tests (the
-    family of :func:`wordbias.papers.racial_bias_report.table1` on one embedding), through that table.
+    family of :func:`wordbias.papers.racial_bias_report.table1` on one embedding), through that table. Each
+    row's ``coverage`` gives T1, T2, A1, A2's words in the vocabulary of those asked; ``min_words`` and
+    ``min_fraction`` flag a row as in :func:`weat_battery`.
 
     Examples
     --------
@@ -333,10 +377,12 @@ def direction_battery(embedding, *, label: str, seed: int = 0, n_permutations: i
     seed = check_seed("seed", seed)
     n_permutations = check_int("n_permutations", n_permutations, min=1)
     n_resamples = check_int("n_resamples", n_resamples, min=2)
+    cov = _thresholds(min_words, min_fraction)
     kv = _as_keyed_vectors(embedding)
     rows = _direction_rows(kv, label, base=dict(embedding=label, seed=seed, n_resamples=n_resamples), seed=seed,
-                           n_permutations=n_permutations, n_resamples=n_resamples)
+                           n_permutations=n_permutations, n_resamples=n_resamples, cov=cov)
     frame = _tidy.tidy_frame(rows)
+    _tidy.warn_low_coverage(frame)
     n_p = int(frame.p_value.notna().sum())
     return _tidy.adjust_family(frame, f"racial_bias_report on {label}: the {n_p} direction tests with a p-value "
                                       "(one-sided p)")
@@ -373,22 +419,27 @@ _KIND_TITLES = {"implicit": "Race direction from names vs positive-negative word
                 "stereotypical": "Race direction from stereotypical words vs positive-negative words"}
 
 
-def _direction_rows(kv, label: str, *, base: dict, seed: int, n_permutations: int, n_resamples: int) -> list[dict]:
+def _direction_rows(kv, label: str, *, base: dict, seed: int, n_permutations: int, n_resamples: int,
+                    cov: Mapping) -> list[dict]:
     from wordbias.papers import racial_bias_report as rbr
 
     base = {**base, "paper": "racial_bias_report", "battery": "racial_bias_report"}
+    T1, T2 = rbr.target_sets()
+    cased = _embeddings.is_cased(kv)
+    cover = {kind: _coverage(kv, dict(zip(("T1", "T2", "A1", "A2"), (T1, T2, *rbr.attribute_sets(kind, cased=cased)))),
+                             cov) for kind in rbr.KINDS}
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             result = rbr.table1({label: kv}, n_permutations=n_permutations, seed=seed, n_resamples=n_resamples)
             targets = lookup.set_vectors(kv, *rbr.target_sets(), name="targets", warn=False)
     except _NOT_RUN as err:
-        T1, T2 = rbr.target_sets()
-        cased = _embeddings.is_cased(kv)
-        return [_not_run(base, kind, _KIND_TITLES[kind], "direction", err, statistic_name="cos(r, s)",
-                         effect_size_name="cos", alternative="greater",
-                         dropped=_unknown(kv, dict(zip(("T1", "T2", "A1", "A2"),
-                                                       (T1, T2, *rbr.attribute_sets(kind, cased=cased)))), False))
+        return [_tidy.with_coverage(_not_run(
+                    base, kind, _KIND_TITLES[kind], "direction", err, statistic_name="cos(r, s)",
+                    effect_size_name="cos", alternative="greater",
+                    dropped=_unknown(kv, dict(zip(("T1", "T2", "A1", "A2"),
+                                                  (T1, T2, *rbr.attribute_sets(kind, cased=cased)))), False)),
+                    cover[kind])
                 for kind in rbr.KINDS]
     miss = result.missing.set_index("set")
     t_drop = {"T1": targets.missing[0], "T2": targets.missing[1]}
@@ -397,7 +448,8 @@ def _direction_rows(kv, label: str, *, base: dict, seed: int, n_permutations: in
         m = miss.loc[t.attributes]
         dropped = _tidy.dropped_text({**t_drop, "A1": [w for w in m.missing_A1.split(", ") if w],
                                       "A2": [w for w in m.missing_A2.split(", ") if w]})
-        rows.append({**base, "test": t.attributes, "title": _KIND_TITLES.get(t.attributes, t.attributes),
+        rows.append(_tidy.with_coverage({**base, "test": t.attributes,
+                     "title": _KIND_TITLES.get(t.attributes, t.attributes),
                      "measure": "direction", "n_x": len(targets.words[0]), "n_y": len(targets.words[1]),
                      "n_a": int(t.n_A1), "n_b": int(t.n_A2), "statistic_name": "cos(r, s)", "statistic": t.bias,
                      "effect_size_name": "cos", "effect_size": t.bias, "ci_low": t.bias_ci_low,
@@ -407,11 +459,50 @@ def _direction_rows(kv, label: str, *, base: dict, seed: int, n_permutations: in
                      "p_value": t.p, "alternative": "greater", "p_method": "monte-carlo",
                      "p_two_sided": t.p_two_sided, "dropped": dropped, "n_permutations": n_permutations,
                      "note": f"angle {t.angle:.1f} degrees; p as the report computes it (no add-one rule, may be 0), "
-                             f"Appendix A's Wald interval on p [{t.p_ci_low:.4f}, {t.p_ci_high:.4f}]"})
+                             f"Appendix A's Wald interval on p [{t.p_ci_low:.4f}, {t.p_ci_high:.4f}]"},
+                    cover.get(t.attributes)))
     return rows
 
 
-def _direct_bias_row(kv, *, base: dict, seed: int, n_resamples: int) -> dict:
+def report_words(kv) -> set[str]:
+    """The words :func:`report` looks up in ``kv`` for its word-set tests, as it looks them up (case-folded for an
+    uncased vocabulary): Caliskan et al.'s WEAT ("glove" lists) and WEFAT lists, the racial bias report's target
+    and attribute sets, the debiaswe professions and definitional pairs. UBE's names and words (the vocabulary's
+    own) are not among them. :func:`wordbias.battery.compare.compare` uses it to measure every embedding on the
+    words they share (``common_vocabulary=True``)."""
+    from wordbias.papers import racial_bias_report as rbr
+
+    case_fold = not _embeddings.is_cased(kv)
+    fold = str.lower if case_fold else (lambda w: w)
+    words: set[str] = set()
+    for spec in stimuli.weat_tests("caliskan2017", "glove"):
+        words.update(fold(w) for r in "XYAB" for w in getattr(spec, r))
+    for spec in stimuli.wefat_tests("caliskan2017"):
+        words.update(fold(w) for r in ("W", "A", "B") for w in getattr(spec, r))
+    for t in rbr.target_sets():
+        words.update(t)
+    for kind in rbr.KINDS:
+        for a in rbr.attribute_sets(kind, cased=not case_fold):
+            words.update(a)
+    lists = debias.word_lists_for(kv)
+    words.update(lists.professions)
+    words.update(w for p in lists.definitional_pairs for w in p)
+    return words
+
+
+def _professions_coverage(kv, cov: Mapping) -> _tidy.Coverage:
+    """The coverage of the debiaswe professions (N) and definitional pairs (a pair counts when both words are
+    known), for the direct bias and RIPA."""
+    lists = debias.word_lists_for(kv)
+    return _coverage(kv, {"N": lists.professions, "pairs": lists.definitional_pairs}, cov)
+
+
+def _direct_bias_row(kv, *, base: dict, seed: int, n_resamples: int, cov: Mapping) -> dict:
+    return _tidy.with_coverage(_direct_bias(kv, base=base, seed=seed, n_resamples=n_resamples),
+                               _professions_coverage(kv, cov))
+
+
+def _direct_bias(kv, *, base: dict, seed: int, n_resamples: int) -> dict:
     base = {**base, "paper": "racial_bias_report", "battery": "racial_bias_report"}
     title = "Professions on the PCA gender direction: DirectBias_1 (Bolukbasi et al. 2016)"
     try:
@@ -438,7 +529,12 @@ def _direct_bias_row(kv, *, base: dict, seed: int, n_resamples: int) -> dict:
                     f"{len(pairs.pairs)} definitional pairs' variance"}
 
 
-def _ripa_row(kv, *, base: dict, seed: int, n_resamples: int) -> dict:
+def _ripa_row(kv, *, base: dict, seed: int, n_resamples: int, cov: Mapping) -> dict:
+    return _tidy.with_coverage(_ripa_only(kv, base=base, seed=seed, n_resamples=n_resamples),
+                               _professions_coverage(kv, cov))
+
+
+def _ripa_only(kv, *, base: dict, seed: int, n_resamples: int) -> dict:
     base = {**base, "paper": "ethayarajh2019", "battery": "ethayarajh2019"}
     test, title = "RIPA:definitional_pairs", "Professions on each definitional gender pair (debiaswe)"
     try:
@@ -535,7 +631,7 @@ def _ube_row(kv, *, base: dict, seed: int, progress: bool) -> dict:
     except _NOT_RUN as err:
         return _not_run(base, test, title, "ube", err, statistic_name="significant cells",
                         alternative="greater")
-    return ube_row(res, base=base, test=test, title=title,
+    return ube_row(res, base=base, test=test, title=title,  # coverage NA: the names and words are the vocabulary's
                    note=_join(f"parameters scaled to the vocabulary: n={params['n']}, m={params['m']}, "
                               f"M={params['M']}, t={params['t']}, R={params['R']}; {len(names.tokens):,} first "
                               f"names in the vocabulary, {len(res.names):,} after cleaning; case rule "
@@ -567,7 +663,8 @@ def ube_row(res, *, base: dict, test: str, title: str, note: str = "") -> dict:
 # --------------------------------------------------------------------------------------------------
 
 def report(embedding, *, label: str | None = None, seed: int = 0, n_permutations: int = 100_000,
-           n_resamples: int = 10_000, ube: bool = True, progress: bool = True) -> pd.DataFrame:
+           n_resamples: int = 10_000, ube: bool = True, progress: bool = True, min_words: int = _tidy.MIN_WORDS,
+           min_fraction: float = _tidy.MIN_FRACTION) -> pd.DataFrame:
     """Every test of the four papers that applies to a static embedding, as one tidy table (issue 15).
 
     The rows, in order: Caliskan et al.'s ten WEATs (the "glove" lists) and two WEFATs; the racial bias
@@ -580,6 +677,13 @@ def report(embedding, *, label: str | None = None, seed: int = 0, n_permutations
     family is named in ``p_family``). The time each part took is in ``frame.attrs["timings"]`` (wall-clock
     seconds; the process's CPU seconds, all threads, in ``frame.attrs["cpu_timings"]``), the parameters in
     ``frame.attrs["parameters"]``.
+
+    Each row's ``coverage`` gives its sets' words in the vocabulary of those asked (WEAT X, Y, A, B; WEFAT W, A,
+    B; direction T1, T2, A1, A2; direct bias and RIPA the professions N and the definitional pairs; NA for UBE,
+    which samples the vocabulary); a set keeping fewer than ``min_words`` words or less than ``min_fraction`` of
+    its list flags the row (``low_coverage``, the note begins ``"low coverage:"``, one
+    :class:`~wordbias.core.errors.LowCoverageWarning` per flagged test that ran;
+    :func:`wordbias.core.tidy.coverage_flag`).
 
     Examples
     --------
@@ -594,6 +698,7 @@ def report(embedding, *, label: str | None = None, seed: int = 0, n_permutations
     n_resamples = check_int("n_resamples", n_resamples, min=2)
     ube = check_bool("ube", ube)
     progress = check_bool("progress", progress)
+    cov = _thresholds(min_words, min_fraction)
     label = _label(embedding, label)
     kv = _as_keyed_vectors(embedding)
     case_fold = not _embeddings.is_cased(kv)
@@ -602,12 +707,13 @@ def report(embedding, *, label: str | None = None, seed: int = 0, n_permutations
     parts = [
         ("WEAT", lambda: _weat_rows(kv, stimuli.weat_tests("caliskan2017", "glove"), base=cal, paper_key="glove",
                                     case_fold=case_fold, seed=seed, n_permutations=n_permutations,
-                                    n_resamples=n_resamples, progress=False)),
-        ("WEFAT", lambda: _wefat_rows(kv, base=cal, case_fold=case_fold, seed=seed, n_resamples=n_resamples)),
+                                    n_resamples=n_resamples, progress=False, cov=cov)),
+        ("WEFAT", lambda: _wefat_rows(kv, base=cal, case_fold=case_fold, seed=seed, n_resamples=n_resamples,
+                                      cov=cov)),
         ("direction", lambda: _direction_rows(kv, label, base=base, seed=seed, n_permutations=n_permutations,
-                                              n_resamples=n_resamples)),
-        ("direct bias", lambda: [_direct_bias_row(kv, base=base, seed=seed, n_resamples=n_resamples)]),
-        ("RIPA", lambda: [_ripa_row(kv, base=base, seed=seed, n_resamples=n_resamples)]),
+                                              n_resamples=n_resamples, cov=cov)),
+        ("direct bias", lambda: [_direct_bias_row(kv, base=base, seed=seed, n_resamples=n_resamples, cov=cov)]),
+        ("RIPA", lambda: [_ripa_row(kv, base=base, seed=seed, n_resamples=n_resamples, cov=cov)]),
     ]
     if ube:
         parts.append(("UBE", lambda: [_ube_row(kv, base={**base, "n_resamples": None}, seed=seed,
@@ -623,6 +729,7 @@ def report(embedding, *, label: str | None = None, seed: int = 0, n_permutations
             cpu[name] = time.process_time() - start_cpu
             bar.update(1)
     frame = _tidy.tidy_frame(rows)
+    _tidy.warn_low_coverage(frame)
     n_p = int(frame.p_value.notna().sum())
     frame = _tidy.adjust_family(frame, f"report on {label}: the {n_p} tests with a p-value (WEAT and direction "
                                        "one-sided; WEFAT and RIPA two-sided; UBE Simes' global p)")
@@ -630,5 +737,5 @@ def report(embedding, *, label: str | None = None, seed: int = 0, n_permutations
     frame.attrs["cpu_timings"] = cpu
     frame.attrs["parameters"] = dict(embedding=label, vocabulary=len(kv.index_to_key), dimension=kv.vector_size,
                                      cased=not case_fold, seed=seed, n_permutations=n_permutations,
-                                     n_resamples=n_resamples, ube=ube)
+                                     n_resamples=n_resamples, ube=ube, **cov)
     return frame

@@ -103,8 +103,9 @@ def forest_plot(frame: pd.DataFrame, *, title: str | None = None):
         ax.axvline(0, ls="--", color="0.5", lw=0.8)
         ax.set_yticks(range(len(names)))
         titles = dict(zip(sub.test, sub.title.fillna("")))
-        ax.set_yticklabels([textwrap.shorten(f"{t}  {titles.get(t, '')}", 58, placeholder="...") for t in names],
-                           fontsize=7.5)
+        low = set(sub.test[sub.low_coverage.fillna(False).to_numpy(dtype=bool)])
+        ax.set_yticklabels([textwrap.shorten(f"{t}{' (!)' if t in low else ''}  {titles.get(t, '')}", 58,
+                                             placeholder="...") for t in names], fontsize=7.5)
         ax.set_ylim(len(names) - 0.5, -0.5)
         ax.set_xlabel(_EFFECT_LABELS.get(kind, kind), fontsize=8.5)
         ax.tick_params(axis="x", labelsize=8)
@@ -115,7 +116,8 @@ def forest_plot(frame: pd.DataFrame, *, title: str | None = None):
         axes[-1].axis("off")
         axes[-1].text(0.01, 1, "No effect size:\n" + "\n".join(foot), fontsize=6.5, va="top", color="0.25",
                       transform=blended_transform_factory(fig.transFigure, axes[-1].transAxes))
-    fig.suptitle(title or "Effect sizes with 95% intervals (filled: Holm-adjusted p < 0.05)", fontsize=10)
+    flagged = " (!): low coverage, see the table" if shown.low_coverage.fillna(False).any() else ""
+    fig.suptitle(title or f"Effect sizes with 95% intervals (filled: Holm-adjusted p < 0.05){flagged}", fontsize=10)
     return fig
 
 
@@ -136,7 +138,10 @@ th, td { border: 1px solid #ddd; padding: 3px 6px; vertical-align: top; }
 th { background: #f3f3f3; position: sticky; top: 0; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 tr.notrun td { color: #888; }
-td.note { max-width: 28em; font-size: 0.92em; color: #555; }
+tr.lowcov td { background: #fff3e0; }
+.lowcov-mark { color: #b34700; font-weight: 700; }
+td.note { max-width: 28em; font-size: 0.92em; color: #555; white-space: normal; overflow-wrap: anywhere; }
+p.legend { font-size: 0.85em; color: #444; margin: 0.4em 0; }
 dl.params { display: grid; grid-template-columns: max-content auto; gap: 2px 12px; font-size: 0.9em; }
 dl.params dt { font-weight: 600; } dl.params dd { margin: 0; }
 img { max-width: 100%; height: auto; }
@@ -160,6 +165,35 @@ def _effect(r) -> str:
     return f"{r.effect_size_name if pd.notna(r.effect_size_name) else ''} = {r.effect_size:.3f}{interval}"
 
 
+def _low(r) -> bool:
+    """Whether a row is flagged low coverage and ran (a test not run says so itself)."""
+    low = getattr(r, "low_coverage", None)
+    note = r.note if isinstance(r.note, str) else ""
+    return low is not None and not pd.isna(low) and bool(low) and not note.startswith(_tidy.NOT_RUN)
+
+
+def _thresholds(frame: pd.DataFrame) -> tuple:
+    params = frame.attrs.get("parameters") or {}
+    params = next((v for v in params.values() if isinstance(v, dict)), params)   # compare: per embedding
+    return params.get("min_words", _tidy.MIN_WORDS), params.get("min_fraction", _tidy.MIN_FRACTION)
+
+
+def _legend_html(frame: pd.DataFrame) -> str:
+    """The legend under the results: what "words used" and the sign of d mean, and the low-coverage mark."""
+    lines = ["<b>words used</b>: the words each set kept, X/Y/A/B (WEFAT W/A/B; direction tests T1/T2/A1/A2; "
+             "direct bias and RIPA the professions and the pairs); <i>in vocabulary</i>: the words the embedding has "
+             "of those each list asks (kept/asked)."]
+    if (frame["effect_size_name"] == "d").fillna(False).any():
+        lines.append("<b>d &gt; 0</b>: X is closer to A (relative to B) than Y is.")
+    if any(_low(r) for r in frame.itertuples()):
+        words, fraction = _thresholds(frame)
+        lines.append(f"<span class='lowcov-mark'>! low coverage</span> (highlighted rows): a set kept fewer than "
+                     f"{words} of its words or less than {fraction:.0%} of its list, so the test cannot reach "
+                     "significance or measures what the surviving words share rather than the concept the list "
+                     "names; the note says which set.")
+    return "".join(f"<p class='legend'>{x}</p>" for x in lines)
+
+
 def _table_html(frame: pd.DataFrame) -> str:
     several = frame.embedding.nunique(dropna=False) > 1
     head = (["embedding"] if several else []) + ["test", "title", "words used", "effect size [95% interval]",
@@ -169,15 +203,20 @@ def _table_html(frame: pd.DataFrame) -> str:
     for r in frame.itertuples():
         not_run = isinstance(r.note, str) and r.note.startswith(_tidy.NOT_RUN)
         stat = "" if pd.isna(r.statistic) else f"{_e(r.statistic_name)} = {r.statistic:.4g}"
+        low = _low(r)
+        words = _e(_sizes(r)) + (" <span class='lowcov-mark' title='low coverage'>!</span>" if low else "")
+        if isinstance(getattr(r, "coverage", None), str) and r.coverage:
+            words += f"<br><span class='small'>in vocabulary: {_e(r.coverage)}</span>"
         cells = ([f"<td>{_e(r.embedding)}</td>"] if several else []) + [
-            f"<td>{_e(r.test)}</td>", f"<td>{_e(r.title)}</td>", f"<td>{_e(_sizes(r))}</td>",
+            f"<td>{_e(r.test)}</td>", f"<td>{_e(r.title)}</td>", f"<td>{words}</td>",
             f"<td class='num'>{_e(_effect(r))}</td>", f"<td class='num'>{stat}</td>",
             f"<td class='num'>{format_p(r.p_value)}</td>", f"<td>{_e(r.alternative)}</td>",
             f"<td>{_e(r.p_method)}</td>", f"<td class='num'>{format_p(r.p_two_sided)}</td>",
             f"<td class='num'>{format_p(r.p_holm)}</td>", f"<td class='num'>{format_p(r.p_bh)}</td>",
             f"<td class='note'>{_e(r.note)}</td>"]
-        out.append(f"<tr{' class=notrun' if not_run else ''}>" + "".join(cells) + "</tr>")
-    out += ["</tbody>", "</table>"]
+        cls = " class=notrun" if not_run else " class=lowcov" if low else ""
+        out.append(f"<tr{cls}>" + "".join(cells) + "</tr>")
+    out += ["</tbody>", "</table>", _legend_html(frame)]
     return "\n".join(out)
 
 

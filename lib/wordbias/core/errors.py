@@ -11,7 +11,7 @@ import warnings
 
 __all__ = ["InvalidParameterError", "DegenerateSetError", "TooCostlyError", "EmbeddingFormatError",
            "CacheError", "FolderNotOursError", "WordbiasWarning", "MissingWordsWarning", "BalancedOutWarning", "LowPowerWarning",
-           "CacheRebuiltWarning"]
+           "LowCoverageWarning", "CacheRebuiltWarning"]
 
 
 class InvalidParameterError(ValueError, TypeError):
@@ -61,6 +61,13 @@ class CacheRebuiltWarning(WordbiasWarning):
 class LowPowerWarning(WordbiasWarning):
     """A test is left with so few words that it can hardly reach significance (the smallest attainable p is
     named)."""
+
+
+class LowCoverageWarning(WordbiasWarning):
+    """A test ran on too little of a word list: a set kept fewer than ``min_words`` of its words, or less than
+    ``min_fraction`` of its list (:func:`wordbias.core.tidy.coverage_flag`; the test, the set and the counts are
+    named, and the row is flagged in the ``low_coverage`` column); or a comparison measured one test on
+    different words in different embeddings (:func:`wordbias.battery.compare.compare`)."""
 
 
 def _format_warning(message, category, filename, lineno, line=None, _default=warnings.formatwarning):

@@ -12,6 +12,11 @@ Columns (:data:`COLUMNS`, in this order; NA where a measure has no such thing):
   ``user:<file stem>``...); ``test`` (``WEAT1``, ``WEFAT2``, ``explicit``, ``RIPA:<pairs>``...); ``title``;
   ``measure`` (:data:`MEASURES`)
 * ``n_x``, ``n_y``, ``n_a``, ``n_b``: words used per set (nullable integers)
+* ``coverage`` (``"X 5/25; Y 24/25; A 8/8; B 8/8"``: per set, the words in the vocabulary of those asked; the
+  sets a direction test, RIPA or the direct bias uses, e.g. ``"N 209/320; pairs 9/10"``; NA where a measure has
+  no word lists to cover) and ``low_coverage`` (nullable boolean: some set keeps fewer than
+  :data:`MIN_WORDS` words or less than :data:`MIN_FRACTION` of its list, :func:`coverage`; such a row's note
+  begins with :data:`LOW_COVERAGE`)
 * ``statistic_name``, ``statistic``, ``effect_size_name`` (``d``, ``r``, ``cos``, ``ripa``...), ``effect_size``
 * ``ci_low``, ``ci_high``, ``ci_level``, ``ci_method``: the interval of the effect size
 * ``p_value``, ``alternative`` (``greater``, ``less``, ``two-sided``, as SciPy), ``p_method``, ``p_two_sided``
@@ -31,6 +36,7 @@ from __future__ import annotations
 import csv
 import os
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -41,14 +47,17 @@ from wordbias.core.errors import InvalidParameterError
 from wordbias.core.io_errors import reraise_disk_full
 from wordbias.core.paths import check_output_file
 from wordbias.core.multiple import adjust
+from wordbias.core.validation import check_int, check_real
 
 __all__ = ["COLUMNS", "DTYPES", "PAPERS", "MEASURES", "ALTERNATIVES", "FLOAT_FORMAT", "tidy_frame", "check_tidy",
-           "adjust_family", "dropped_text", "NOT_RUN", "PARTS", "not_run_note", "not_run",
+           "adjust_family", "dropped_text", "MIN_WORDS", "MIN_FRACTION", "LOW_COVERAGE", "check_coverage_thresholds",
+           "coverage_flag", "Coverage", "coverage", "with_coverage", "warn_low_coverage", "without_low_coverage",
+           "NOT_RUN", "PARTS", "not_run_note", "not_run",
            "part_missing_note", "run_in_part", "write_tidy", "read_tidy"]
 
 COLUMNS: tuple[str, ...] = (
     "embedding", "paper", "battery", "test", "title", "measure",
-    "n_x", "n_y", "n_a", "n_b",
+    "n_x", "n_y", "n_a", "n_b", "coverage", "low_coverage",
     "statistic_name", "statistic", "effect_size_name", "effect_size",
     "ci_low", "ci_high", "ci_level", "ci_method",
     "p_value", "alternative", "p_method", "p_two_sided", "p_holm", "p_bh", "p_family",
@@ -57,8 +66,10 @@ COLUMNS: tuple[str, ...] = (
 
 _INT = ("n_x", "n_y", "n_a", "n_b", "seed", "n_permutations", "n_resamples")
 _FLOAT = ("statistic", "effect_size", "ci_low", "ci_high", "ci_level", "p_value", "p_two_sided", "p_holm", "p_bh")
-#: the dtype of each column: pandas' nullable ``string`` and ``Int64``, and ``float64`` (NaN as NA)
-DTYPES: dict[str, str] = {c: "Int64" if c in _INT else "float64" if c in _FLOAT else "string" for c in COLUMNS}
+_BOOL = ("low_coverage",)
+#: the dtype of each column: pandas' nullable ``string``, ``Int64`` and ``boolean``, and ``float64`` (NaN as NA)
+DTYPES: dict[str, str] = {c: "Int64" if c in _INT else "float64" if c in _FLOAT else "boolean" if c in _BOOL
+                          else "string" for c in COLUMNS}
 
 #: the values of ``paper`` (``user``: a user's own word lists)
 PAPERS = ("caliskan2017", "swinger2019", "kurita2019", "racial_bias_report", "ethayarajh2019", "user")
@@ -75,6 +86,7 @@ NOT_RUN = "not run"
 #: reason follows (:func:`part_missing_note`, :func:`run_in_part`)
 PARTS = ("bootstrap interval",)
 _NA = "NA"
+_BOOL_TEXT = {"True": True, "False": False}
 _P_COLUMNS = ("p_value", "p_two_sided", "p_holm", "p_bh")
 _KEY = ("embedding", "battery", "test", "measure")
 
@@ -95,6 +107,11 @@ def _column(name: str, values: list) -> pd.Series:
             if bad:
                 raise TypeError(f"{bad[0]!r} ({type(bad[0]).__name__}) is not a string")
             return pd.Series(pd.array(values, dtype="string"), name=name)
+        if dtype == "boolean":
+            bad = [v for v in values if v is not pd.NA and not isinstance(v, (bool, np.bool_))]
+            if bad:
+                raise TypeError(f"{bad[0]!r} is not a boolean (True or False)")
+            return pd.Series(pd.array([v if v is pd.NA else bool(v) for v in values], dtype="boolean"), name=name)
         if dtype == "Int64":
             bad = [v for v in values if v is not pd.NA
                    and (isinstance(v, (bool, np.bool_)) or not float(v).is_integer())]
@@ -122,11 +139,11 @@ def tidy_frame(rows: Iterable[Mapping]) -> pd.DataFrame:
     ...                  "measure": "weat", "n_x": 8, "effect_size_name": "d", "effect_size": 1.25,
     ...                  "p_value": 0.001, "alternative": "greater", "dropped": ""}])
     >>> t.shape, t.columns[:4].tolist(), str(t["n_x"].dtype), t.loc[0, "effect_size"], t.loc[0, "n_y"]
-    ((1, 31), ['embedding', 'paper', 'battery', 'test'], 'Int64', np.float64(1.25), <NA>)
+    ((1, 33), ['embedding', 'paper', 'battery', 'test'], 'Int64', np.float64(1.25), <NA>)
     >>> tidy_frame([{"test": "t1", "pvalue": 0.5}])
     Traceback (most recent call last):
     ...
-    wordbias.core.errors.InvalidParameterError: tidy row 0 has keys that are not tidy columns: ['pvalue'] (the columns are embedding, paper, battery, test, title, measure, n_x, n_y, n_a, n_b, statistic_name, statistic, effect_size_name, effect_size, ci_low, ci_high, ci_level, ci_method, p_value, alternative, p_method, p_two_sided, p_holm, p_bh, p_family, dropped, seed, n_permutations, n_resamples, wordbias_version, note)
+    wordbias.core.errors.InvalidParameterError: tidy row 0 has keys that are not tidy columns: ['pvalue'] (the columns are embedding, paper, battery, test, title, measure, n_x, n_y, n_a, n_b, coverage, low_coverage, statistic_name, statistic, effect_size_name, effect_size, ci_low, ci_high, ci_level, ci_method, p_value, alternative, p_method, p_two_sided, p_holm, p_bh, p_family, dropped, seed, n_permutations, n_resamples, wordbias_version, note)
     """
     if isinstance(rows, (str, bytes, Mapping)) or not isinstance(rows, Iterable):
         raise InvalidParameterError(f"rows must be an iterable of mappings (one per test), not {type(rows).__name__}")
@@ -253,6 +270,192 @@ def dropped_text(dropped: Mapping[str, Iterable[str]]) -> str:
     return "; ".join(f"{k}: {' '.join(map(str, v))}" for k, v in dropped.items() if v and len(list(v)))
 
 
+#: the fewest words a set may keep before its test's row is flagged ``low_coverage`` (:func:`coverage_flag`).
+#: With 3 words a side, a WEAT's smallest attainable permutation p is 1/C(6, 3) = 1/20 = 0.05, so it can never
+#: be significant at 0.05 (one-sided; two-sided 0.1), and its bootstrap interval resamples 3 words, so it is
+#: as wide or as narrow as chance makes it; with 4 words a side the smallest p is 1/C(8, 4) = 1/70 = 0.014. A
+#: direction test's or a RIPA's mean over 3 words or pairs is no firmer. 4 is the least size at which a test of
+#: two word sets can reject at 0.05 at all (the printed lists of the papers have at least 4 words a set)
+MIN_WORDS = 4
+#: the least fraction of its list a set may keep before the row is flagged (:func:`coverage_flag`). A list names
+#: a concept (flowers, pleasant words, female names) through its words; when more than half of them are missing
+#: the test measures what the surviving words share, a different and unknown concept (Antoniak & Mimno 2021,
+#: "Bad Seeds: Evaluating Lexical Methods for Bias Measurement", ACL, https://doi.org/10.18653/v1/2021.acl-long.148,
+#: show that WEAT-style results change strongly with the seed words chosen: which words survive is such a
+#: choice, made by the vocabulary). Half is the point past which the surviving words are no longer most of the
+#: list the test is named after
+MIN_FRACTION = 0.5
+#: how the ``note`` of a low-coverage row begins (:meth:`Coverage.note`): ``"low coverage: B 1/12 (below 4
+#: words)"``, the flagged sets separated by ``", "``, then ``"; "`` and the rest of the note (after a test run in
+#: part, whose note begins ``"no <part>: "``, it comes second: :func:`with_coverage`)
+LOW_COVERAGE = "low coverage"
+
+
+def check_coverage_thresholds(min_words=MIN_WORDS, min_fraction=MIN_FRACTION) -> tuple[int, float]:
+    """``(min_words, min_fraction)`` checked: an integer >= 0 and a number in [0, 1] (0 turns a rule off), else
+    :class:`~wordbias.core.errors.InvalidParameterError` naming the parameter.
+
+    Examples
+    --------
+    >>> check_coverage_thresholds(4, 0.5)
+    (4, 0.5)
+    >>> check_coverage_thresholds(4, 50)
+    Traceback (most recent call last):
+    ...
+    wordbias.core.errors.InvalidParameterError: min_fraction must be <= 1.0, not 50.0
+    """
+    return check_int("min_words", min_words, min=0), check_real("min_fraction", min_fraction, low=0.0, high=1.0)
+
+
+def _shortfall(kept: int, asked: int, min_words: int, min_fraction: float) -> str:
+    """Why a set keeping ``kept`` of ``asked`` words is low coverage (``"below 4 words"``, ``"below 50% of the
+    list"``, both joined by ``and``), or ``""``."""
+    why = []
+    if kept < min_words:
+        why.append(f"below {min_words} words")
+    if asked > 0 and kept / asked < min_fraction:
+        why.append(f"below {min_fraction:.0%} of the list")
+    return " and ".join(why)
+
+
+def coverage_flag(kept: int, asked: int, *, min_words: int = MIN_WORDS, min_fraction: float = MIN_FRACTION) -> bool:
+    """Whether a word set that keeps ``kept`` (in the vocabulary) of the ``asked`` words of its list is low
+    coverage: fewer than ``min_words`` words (default :data:`MIN_WORDS`, 4), or less than ``min_fraction`` of
+    its list (default :data:`MIN_FRACTION`, a half); the reasons for both defaults are given where they are
+    defined. At the threshold (4 words, exactly half) a set is not flagged. Words balanced out to equalise two
+    target sets are not a coverage problem: ``kept`` counts them.
+
+    Examples
+    --------
+    >>> coverage_flag(1, 12), coverage_flag(4, 8), coverage_flag(3, 3), coverage_flag(5, 11)
+    (True, False, True, True)
+    >>> coverage_flag(3, 3, min_words=3), coverage_flag(5, 11, min_fraction=0.4)
+    (False, False)
+    """
+    kept, asked = check_int("kept", kept, min=0), check_int("asked", asked, min=0)
+    min_words, min_fraction = check_coverage_thresholds(min_words, min_fraction)
+    if kept > asked:
+        raise InvalidParameterError(f"kept ({kept}) cannot exceed asked ({asked})")
+    return bool(_shortfall(kept, asked, min_words, min_fraction))
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """The coverage of a test's word sets: ``sets`` maps a set's name to (kept, asked), ``low`` lists the
+    flagged sets as ``"B 1/12 (below 4 words)"``; see :func:`coverage`."""
+
+    sets: dict
+    low: tuple[str, ...]
+
+    @property
+    def text(self) -> str:
+        """The ``coverage`` cell: ``"X 5/25; Y 24/25; A 8/8; B 8/8"``."""
+        return "; ".join(f"{name} {kept}/{asked}" for name, (kept, asked) in self.sets.items())
+
+    @property
+    def flagged(self) -> bool:
+        return bool(self.low)
+
+    def note(self) -> str:
+        """The start of a flagged row's ``note``: ``"low coverage: B 1/12 (below 4 words)"``, ``""`` if none."""
+        return f"{LOW_COVERAGE}: " + ", ".join(self.low) if self.low else ""
+
+    def columns(self) -> dict:
+        """``{"coverage": ..., "low_coverage": ...}`` for a tidy row."""
+        return {"coverage": self.text, "low_coverage": self.flagged}
+
+
+def coverage(sets: Mapping[str, tuple[int, int]], *, min_words: int = MIN_WORDS,
+             min_fraction: float = MIN_FRACTION) -> Coverage:
+    """The :class:`Coverage` of a test's word sets, ``sets`` mapping each set's name to (words kept in the
+    vocabulary, words asked), each set judged by :func:`coverage_flag`.
+
+    Examples
+    --------
+    >>> c = coverage({"X": (5, 25), "Y": (24, 25), "A": (8, 8), "B": (1, 12)})
+    >>> c.text, c.flagged
+    ('X 5/25; Y 24/25; A 8/8; B 1/12', True)
+    >>> c.note()
+    'low coverage: X 5/25 (below 50% of the list), B 1/12 (below 4 words and below 50% of the list)'
+    >>> coverage({"X": (5, 25)}, min_fraction=0.2).note()
+    ''
+    """
+    min_words, min_fraction = check_coverage_thresholds(min_words, min_fraction)
+    checked, low = {}, []
+    for name, (kept, asked) in sets.items():
+        kept, asked = check_int(f"{name} kept", kept, min=0), check_int(f"{name} asked", asked, min=0)
+        if kept > asked:
+            raise InvalidParameterError(f"set {name}: kept ({kept}) cannot exceed asked ({asked})")
+        checked[str(name)] = (kept, asked)
+        why = _shortfall(kept, asked, min_words, min_fraction)
+        if why:
+            low.append(f"{name} {kept}/{asked} ({why})")
+    return Coverage(sets=checked, low=tuple(low))
+
+
+def with_coverage(row: Mapping, cov: Coverage | None) -> dict:
+    """``row`` (a tidy row as a dict) with its ``coverage`` and ``low_coverage`` filled from ``cov`` (NA for
+    ``None``: a measure with no word lists to cover), and, for a flagged test that ran, its ``note`` beginning
+    with ``cov.note()`` (:data:`LOW_COVERAGE`). A test not run keeps its note (it begins :data:`NOT_RUN`: the
+    reason, e.g. a set left too small, is the news), and is flagged in the column all the same; a test run in
+    part keeps its ``"no <part>: <reason>"`` first (:func:`run_in_part`) and the low-coverage part follows it.
+
+    Examples
+    --------
+    >>> r = with_coverage({"test": "t", "note": "paper: d = 1.50"}, coverage({"X": (2, 25), "Y": (25, 25)}))
+    >>> r["coverage"], r["low_coverage"], r["note"]
+    ('X 2/25; Y 25/25', True, 'low coverage: X 2/25 (below 4 words and below 50% of the list); paper: d = 1.50')
+    """
+    row = dict(row)
+    if cov is None:
+        row.update(coverage=None, low_coverage=None)
+        return row
+    row.update(cov.columns())
+    note = row.get("note")
+    note = note if isinstance(note, str) else ""
+    if cov.flagged and not note.startswith(NOT_RUN):
+        in_part = note.startswith(tuple(f"no {part}:" for part in PARTS))
+        row["note"] = "; ".join(p for p in ((note, cov.note()) if in_part else (cov.note(), note)) if p)
+    return row
+
+
+def warn_low_coverage(frame: pd.DataFrame) -> None:
+    """Issue one :class:`~wordbias.core.errors.LowCoverageWarning` per flagged test of ``frame`` that ran, naming
+    the embedding, the test, the sets and their counts (tests not run are reported as such, not warned)."""
+    from wordbias.core.errors import LowCoverageWarning
+    from wordbias.core.lookup import warn_user
+
+    if frame.empty:
+        return
+    flagged = frame[frame["low_coverage"].fillna(False).to_numpy(dtype=bool)]
+    for r in flagged.itertuples():
+        note = r.note if isinstance(r.note, str) else ""
+        if note.startswith(NOT_RUN):
+            continue
+        if note.startswith(LOW_COVERAGE + ": "):
+            at = 0
+        else:
+            at = note.find("; " + LOW_COVERAGE + ": ")
+            if at < 0:
+                continue
+            at += 2
+        sets = note[at + len(LOW_COVERAGE) + 2:].partition("; ")[0]
+        where = f" on {r.embedding}" if isinstance(r.embedding, str) else ""
+        warn_user(LowCoverageWarning(
+            f"{r.test}{where} ran on too few of its words: {sets} (words in the vocabulary/asked); its result "
+            "describes the words that survived rather than the lists it is named after"))
+
+
+def without_low_coverage(note: str | None) -> str:
+    """``note`` without its leading low-coverage part (``"low coverage: ...; "``), so that what follows can be
+    read as the note of a test not run or run in part (:func:`not_run`, :func:`run_in_part`)."""
+    note = "" if note is None or note is pd.NA or not isinstance(note, str) else note
+    if note.startswith(LOW_COVERAGE + ":"):
+        _, _, rest = note.partition("; ")
+        return rest
+    return note
+
+
 def _reason(reason) -> str:
     """A reason as text: an exception as its class and message (a ``KeyError``'s key without quotes)."""
     if isinstance(reason, BaseException):
@@ -318,7 +521,8 @@ def run_in_part(frame: pd.DataFrame) -> pd.DataFrame:
 def _note_starts(frame: pd.DataFrame, prefixes: tuple[str, ...]) -> pd.DataFrame:
     if "note" not in frame.columns or frame.empty:
         return frame.iloc[0:0]
-    return frame[frame["note"].fillna("").astype(str).str.startswith(prefixes)]
+    notes = frame["note"].fillna("").astype(str).map(without_low_coverage)
+    return frame[notes.str.startswith(prefixes).to_numpy()]
 
 
 def write_tidy(frame: pd.DataFrame, path: str | os.PathLike, *, float_format: str | None = FLOAT_FORMAT) -> Path:
@@ -377,7 +581,13 @@ def read_tidy(path: str | os.PathLike) -> pd.DataFrame:
         data = {}
         for c in COLUMNS:
             values = raw[c].tolist()
-            if DTYPES[c] != "string":
+            if DTYPES[c] == "boolean":
+                values = [pd.NA if not isinstance(v, str) else v for v in values]     # NA is read as NaN
+                bad = [v for v in values if v is not pd.NA and v not in _BOOL_TEXT]
+                if bad:
+                    raise InvalidParameterError(f"tidy column {c!r}: {bad[0]!r} is not True, False or NA")
+                values = [v if v is pd.NA else _BOOL_TEXT[v] for v in values]
+            elif DTYPES[c] != "string":
                 try:
                     values = [v if v is pd.NA or (isinstance(v, float) and np.isnan(v)) else
                               (int(v) if DTYPES[c] == "Int64" else float(v)) for v in values]

@@ -24,8 +24,8 @@ WEAT: X vs Y, A vs B
   d = 1.807, 95% CI [1.80, 1.81] (BCa, 1,000 resamples)
   p = 0.05 one-sided (greater, exact), 0.1 two-sided
   words used: X 3/3, Y 3/3, A 2/2, B 2/2
-  note: low coverage: X 3/3, Y 3/3, A 2/2, B 2/2 (fewer than 4 words, or less than 50% of the list, found in
-  the vocabulary): the result rests on few words
+  note: low coverage: X 3/3 (below 4 words), Y 3/3 (below 4 words), A 2/2 (below 4 words), B 2/2 (below 4
+  words)
   note: the smallest attainable p is 0.05 (3 words a side): significance at 0.05 cannot be reached
 """
 from __future__ import annotations
@@ -39,30 +39,22 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError, TooCostlyError
-from wordbias.core.validation import check_int, check_real
+from wordbias.core.tidy import MIN_FRACTION, MIN_WORDS, check_coverage_thresholds, coverage, coverage_flag
+from wordbias.core.validation import check_int
 
 __all__ = ["MIN_WORDS", "MIN_FRACTION", "SetCoverage", "Measurement", "weat", "low_coverage"]
 
-#: A set that keeps fewer words than this is flagged: with 3 target words a side the smallest attainable
-#: permutation p of a WEAT is 1/C(6, 3) = 0.05, so the test cannot reach significance at 0.05, and a mean over
-#: one to three words says little about the concept the list names.
-MIN_WORDS = 4
-#: A set that keeps less than this share of its list is flagged: the test then measures another concept than
-#: the one the list was built for (which words seed a list changes WEAT-style results strongly: Antoniak &
-#: Mimno 2021, "Bad Seeds", ACL, doi:10.18653/v1/2021.acl-long.148).
-MIN_FRACTION = 0.5
-
-
 def low_coverage(kept: int, asked: int, *, min_words: int = MIN_WORDS, min_fraction: float = MIN_FRACTION) -> bool:
-    """Whether a set that kept ``kept`` of the ``asked`` words of its list is too depleted to trust
-    (:data:`MIN_WORDS`, :data:`MIN_FRACTION`).
+    """Whether a set that kept ``kept`` of the ``asked`` words of its list is too depleted to trust: the one
+    rule of :func:`wordbias.core.tidy.coverage_flag` (fewer than :data:`~wordbias.core.tidy.MIN_WORDS` words,
+    or less than :data:`~wordbias.core.tidy.MIN_FRACTION` of the list; the reasons are given there).
 
     Examples
     --------
     >>> low_coverage(1, 12), low_coverage(5, 25), low_coverage(4, 8), low_coverage(3, 3)
     (True, True, False, True)
     """
-    return kept < min_words or kept < min_fraction * asked
+    return coverage_flag(kept, asked, min_words=min_words, min_fraction=min_fraction)
 
 
 @dataclass(frozen=True)
@@ -118,7 +110,8 @@ class Measurement:
 
     @property
     def low_coverage(self) -> bool:
-        """Whether any set kept too few of its words (:func:`low_coverage`; the sets in ``flagged``)."""
+        """Whether any set kept too few of its words (:func:`low_coverage`; the sets, with why, in
+        ``flagged``)."""
         return bool(self.flagged)
 
     @property
@@ -210,11 +203,11 @@ def weat(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Seq
     interval is :func:`wordbias.measures.bootstrap.weat_bootstrap` over the words of the four sets
     (``n_resamples=0``: none). ``case_fold=None`` folds case for an uncased vocabulary. A set that keeps fewer
     than ``min_words`` words or less than ``min_fraction`` of its list is flagged (:func:`low_coverage`), in the
-    result and with a :class:`~wordbias.core.errors.MissingWordsWarning`. ``seed`` drives the balancing, the
+    result and with a :class:`~wordbias.core.errors.LowCoverageWarning`. ``seed`` drives the balancing, the
     Monte Carlo p and the bootstrap.
     """
     from wordbias import embeddings as _embeddings
-    from wordbias.core.errors import MissingWordsWarning
+    from wordbias.core.errors import LowCoverageWarning
     from wordbias.core.lookup import warn_user
     from wordbias.measures import bootstrap as _bootstrap
     from wordbias.measures import weat as _weat
@@ -222,8 +215,7 @@ def weat(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Seq
     n_resamples = check_int("n_resamples", n_resamples, min=0)
     if n_resamples == 1:
         raise InvalidParameterError("n_resamples must be 0 (no interval) or an integer >= 2, not 1")
-    min_words = check_int("min_words", min_words, min=1)
-    min_fraction = check_real("min_fraction", min_fraction, low=0, high=1)
+    min_words, min_fraction = check_coverage_thresholds(min_words, min_fraction)
     kv = _embeddings.load(embedding, progress=progress)
     if case_fold is None:
         case_fold = not _embeddings.is_cased(kv)
@@ -249,17 +241,19 @@ def weat(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Seq
     sets = tuple(SetCoverage(letter, s.name, tuple(asked_words), tuple(s.words), tuple(s.missing),
                              tuple(getattr(s, "balanced_out", ()) or ()))
                  for letter, s, asked_words in zip("XYAB", (r.X, r.Y, r.A, r.B), asked))
-    flagged = tuple(s.text() for s in sets
-                    if low_coverage(s.in_vocabulary, len(s.asked), min_words=min_words, min_fraction=min_fraction))
+    cov = coverage({s.letter: (s.in_vocabulary, len(s.asked)) for s in sets}, min_words=min_words,
+                   min_fraction=min_fraction)
+    flagged = cov.low
     messages = []
     for w in caught:  # given again to the caller, and kept in the result
         messages.append(str(w.message))
         warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     if flagged:
-        text = (f"low coverage: {', '.join(flagged)} (fewer than {min_words} words, or less than "
-                f"{min_fraction:.0%} of the list, found in the vocabulary): the result rests on few words")
-        notes.insert(0, text)
-        warn_user(MissingWordsWarning(text))
+        notes.insert(0, cov.note())
+        text = (f"{title or 'the WEAT'} ran on too few of its words: {', '.join(flagged)} (words in the "
+                "vocabulary/asked); its result describes the words that survived rather than the lists it is "
+                "named after")
+        warn_user(LowCoverageWarning(text))
         messages.append(text)
     floor = _weat.smallest_p(len(r.X.words), len(r.Y.words))
     if floor >= _weat.ALPHA:
