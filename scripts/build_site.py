@@ -22,6 +22,7 @@ import base64
 import html
 import json
 import mimetypes
+import os
 import re
 import shutil
 import sys
@@ -39,6 +40,8 @@ SCRIPTS = Path(__file__).resolve().parent
 ROOT = SCRIPTS.parent
 ASSETS = SCRIPTS / "site_assets"
 SITE_MARKER = "site.json"  # written last; lists the pages, read by check_site.py
+# the files at the top of a site build, for builds from before the ownership marker (prepare_out_dir)
+_SITE_SUFFIXES = (".html", ".json", ".css", ".js", ".png", ".svg", ".ipynb")
 
 # MathJax 2.7 files the pages need (globs relative to jupyter_server_mathjax/static). The combined configuration
 # TeX-AMS-MML_HTMLorMML-full holds the TeX input, the HTML-CSS output and the menu; at run time MathJax loads the
@@ -475,14 +478,22 @@ def plan_pages(root: Path, manifest: dict) -> list[dict]:
 
 
 def prepare_out_dir(out: Path) -> None:
-    """Empty ``out`` for a fresh build, refusing to empty a folder that is not an earlier build of the site."""
-    if out.exists():
-        if not out.is_dir():
+    """Empty ``out`` for a fresh build, refusing to empty a folder that is not an earlier build of the site:
+    one wordbias marked as its own (:mod:`wordbias.core.ownership`), or a build from before the marker (its
+    ``site.json`` and nothing but a site's files). The new folder is marked."""
+    from wordbias.core import ownership
+
+    if os.path.lexists(out):
+        if out.is_symlink() or not out.is_dir():
             raise SiteError(f"{out} exists and is not a folder")
-        if any(out.iterdir()) and not (out / SITE_MARKER).is_file():
-            raise SiteError(f"{out} is not empty and holds no {SITE_MARKER}: not an earlier site build, not touched")
+        legacy = (out / SITE_MARKER).is_file() and all(p.is_dir() or p.suffix in _SITE_SUFFIXES
+                                                       for p in out.iterdir())
+        if any(out.iterdir()) and not ownership.is_ours(out, ("output",)) and not legacy:
+            raise SiteError(f"{out} is not empty and is not an earlier site build (no {ownership.MARKER}): "
+                            "not touched; choose another --out")
         shutil.rmtree(out)
     out.mkdir(parents=True)
+    ownership.mark(out, "output")
 
 
 REPOSITORY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9][A-Za-z0-9_.-]*$")

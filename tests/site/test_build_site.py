@@ -327,3 +327,19 @@ def test_lesson_pages_link_to_colab_and_binder_when_a_repository_is_set(site, tm
     assert "colab.research.google.com" not in (out / "paper.html").read_text(encoding="utf-8")
     with pytest.raises(build_site.SiteError, match="owner/name"):
         build_site.build(tmp_path / "bad", site["manifest"], site["root"], repository="not a repo")
+
+
+def test_rebuilds_its_own_site_and_refuses_a_users_folder_with_a_site_json(tmp_path):
+    """Issue 23: only a folder wordbias marked (or an earlier build: site.json and a site's files) is emptied."""
+    site = tmp_path / "site"
+    build_site.prepare_out_dir(site)
+    (site / "index.html").write_text("old", encoding="utf-8")
+    build_site.prepare_out_dir(site)                                  # ours: emptied and marked again
+    assert [p.name for p in site.iterdir()] == [".wordbias-folder"]
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    for name in ("site.json", "notes.md"):
+        (mine / name).write_text("keep me", encoding="utf-8")
+    with pytest.raises(build_site.SiteError, match="not an earlier site build"):
+        build_site.prepare_out_dir(mine)
+    assert sorted(p.name for p in mine.iterdir()) == ["notes.md", "site.json"]
