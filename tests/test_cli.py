@@ -201,7 +201,7 @@ def test_lists_template_prints_a_valid_file(capsys, tmp_path):
     assert code == 0 and out.startswith(f"# wordbias word-list template: {user_lists.TEMPLATE}\n")
     copy = tmp_path / "copy.yaml"
     copy.write_text(out)
-    assert [s.id for s in user_lists.load_user_lists(copy)[1]] == ["career_family", "flowers_insects"]
+    assert [s.id for s in user_lists.load_user_lists(copy)] == ["career_family", "flowers_insects"]
     code, _, err = run(capsys, "lists", "caliskan2017", "--template")
     assert code == 1 and "not both" in err
 
@@ -229,7 +229,7 @@ def test_weat_with_user_lists_end_to_end(capsys, tmp_path, emb, lists):
     code, out, err = run(capsys, "weat", str(emb), "--lists", str(lists), "--out", str(out_dir),
                          "--n-resamples", "200", "--seed", "1")
     assert code == 0, err
-    assert sorted(p.name for p in out_dir.iterdir()) == [".wordbias-folder", "summary.html", "tidy.csv"]
+    assert sorted(p.name for p in out_dir.iterdir()) == [".wordbias-folder", "forest.pdf", "forest.png", "summary.html", "tidy.csv"]
     t = tidy.read_tidy(out_dir / "tidy.csv")
     assert len(t) == 1
     r = t.iloc[0]
@@ -299,7 +299,7 @@ def test_report_and_compare_end_to_end(capsys, tmp_path, emb):
     t = tidy.read_tidy(tmp_path / "cmp" / "tidy.csv")
     assert t.embedding.unique().tolist() == ["mine.w2v.txt", "mine.w2v.bin.txt"]
     files = sorted(p.name for p in (tmp_path / "cmp").iterdir())
-    assert files == [".wordbias-folder", "heatmap.pdf", "heatmap.png", "summary.html", "tidy.csv"]
+    assert files == [".wordbias-folder", "forest.pdf", "forest.png", "heatmap.pdf", "heatmap.png", "summary.html", "tidy.csv"]
     assert "embedding" in out.splitlines()[0]
 
 
@@ -420,7 +420,7 @@ def test_out_an_existing_folder_keeps_its_other_files(capsys, tmp_path, emb, lis
     code, _, err = run(capsys, "weat", str(emb), "--lists", str(lists), "--out", str(out), "-q", "--n-resamples",
                        "20")
     assert code == 0, err
-    assert sorted(p.name for p in out.iterdir()) == ["notes.txt", "sub", "summary.html", "tidy.csv"]
+    assert sorted(p.name for p in out.iterdir()) == ["forest.pdf", "forest.png", "notes.txt", "sub", "summary.html", "tidy.csv"]
     assert (out / "notes.txt").read_text() == "mine"
 
 
@@ -512,7 +512,11 @@ def test_a_full_disk_while_writing_the_heat_map(capsys, tmp_path, emb, monkeypat
 
     other = _write_w2v(tmp_path / "other.txt", _vectors(seed=1))
 
-    def full(*args, **kwargs):
+    real = figures.save
+
+    def full(fig, folder, name, **kwargs):
+        if name != "heatmap":
+            return real(fig, folder, name, **kwargs)
         raise OSError(errno.EDQUOT, "Disk quota exceeded", str(tmp_path / "o" / "heatmap.png"))
 
     monkeypatch.setattr(figures, "save", full)

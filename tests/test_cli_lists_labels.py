@@ -119,3 +119,15 @@ def test_an_unknown_name_gets_did_you_mean(capsys, tmp_path):
     assert code == 1 and "did you mean 'glove-6b-50d'" in err
     code, _, err = run(capsys, "weat", "glove6b-50d", "--out", tmp_path / "o")
     assert code == 1 and "did you mean 'glove-6b-50d'" in err
+
+
+def test_the_forest_plot_is_written_as_png_and_pdf_and_exact_p_says_so(files, tmp_path, capsys):
+    """Issue 24: the forest plot existed only inside the HTML; 'permutations NA' when every p was exact."""
+    a, _, lists = files
+    code, out, err = run(capsys, "weat", a, "--lists", lists, "--out", tmp_path / "w", "--n-resamples", 200)
+    assert code == 0, err
+    png, pdf = tmp_path / "w" / "forest.png", tmp_path / "w" / "forest.pdf"
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and pdf.read_bytes()[:5] == b"%PDF-"
+    assert "forest.png" in out and "forest.pdf" in out
+    page = (tmp_path / "w" / "summary.html").read_text()
+    assert "none: every p exact" in page and ">NA<" not in page.split("<h2>Results</h2>")[0]

@@ -413,29 +413,22 @@ def short_table(frame) -> str:
 
 
 def _write_outputs(frame, out: Path, title: str, *, heatmap: bool = False) -> list[Path]:
-    """tidy.csv, then summary.html (and the heat map) where the battery's summary modules are present; named
-    files only, nothing else in ``out`` is touched. A full disk raises
+    """tidy.csv, summary.html, the forest plot (forest.png, forest.pdf) and for compare the heat map
+    (heatmap.png, heatmap.pdf); named files only, nothing else in ``out`` is touched. A full disk raises
     :class:`~wordbias.core.io_errors.DiskFullError` naming the file."""
+    from wordbias.battery import summary
     from wordbias.core import tidy
-    from wordbias.core.io_errors import reraise_disk_full
 
     written = [tidy.write_tidy(frame, out / "tidy.csv")]
-    if heatmap:
-        from wordbias.battery import compare as _compare
-        from wordbias.core import figures
-
-        fig = _compare.heatmap(frame)
-        fig = getattr(fig, "figure", fig)
-        with reraise_disk_full(out / "heatmap.png", "the heat map"):
-            written += figures.save(fig, out, "heatmap")
-        import matplotlib.pyplot as plt
-
-        plt.close(fig)
-    from wordbias.battery import summary
 
     path = out / "summary.html"
-    result = summary.write_html(frame, path, title=title)
+    result = summary.write_html(frame, path, title=title, figure_dir=out)
     written.append(Path(result) if isinstance(result, (str, os.PathLike)) else path)
+    names = ("forest", "heatmap") if heatmap else ("forest",)
+    written += [out / f"{n}.{ext}" for n in names for ext in ("png", "pdf") if (out / f"{n}.{ext}").exists()]
+    import matplotlib.pyplot as plt
+
+    plt.close("all")
     return written
 
 

@@ -38,8 +38,8 @@ def _weat(**sets):
 
 def test_good_file_gives_weat_specs(tmp_path):
     path = _write(tmp_path, GOOD)
-    name, specs = user_lists.load_user_lists(path)
-    assert name == "study_1" and len(specs) == 1
+    specs = user_lists.load_user_lists(path)
+    assert user_lists.read_user_lists(path).battery == "study_1" and len(specs) == 1
     s = specs[0]
     assert isinstance(s, stimuli.WeatSpec)
     assert (s.id, s.title, s.X, s.Y, s.A, s.B) == ("careers", "Career vs family", ("john", "paul"), ("amy", "joan"),
@@ -64,7 +64,7 @@ def test_template_is_valid_and_has_weat_and_wefat():
     (w,) = lists.wefat
     assert isinstance(w, stimuli.WefatSpec) and w.property.name == "percent women"
     assert w.property["nurse"] == 90.0 and list(w.property.index) == list(w.W)
-    assert user_lists.load_user_wefat(user_lists.TEMPLATE)[1][0].id == "occupations"
+    assert user_lists.load_user_wefat(user_lists.TEMPLATE)[0].id == "occupations"
 
 
 def test_wefat_property_checks(tmp_path):
@@ -147,7 +147,7 @@ def test_missing_file_folder_and_bad_encoding(tmp_path):
 
 def test_words_keep_case_and_order(tmp_path):
     path = _write(tmp_path, _weat(X="[Zoe, amy, 'New York']"))
-    (s,) = user_lists.load_user_lists(path)[1]
+    (s,) = user_lists.load_user_lists(path)
     assert s.X == ("Zoe", "amy", "New York")
 
 

@@ -228,7 +228,7 @@ def _parameters_html(frame: pd.DataFrame) -> str:
     items = [("embedding", values("embedding")), ("wordbias version", values("wordbias_version")),
              ("seed", values("seed")),
              ("permutations", "; ".join(dict.fromkeys(f"{r.test}: {int(r.n_permutations):,}" for r in frame.itertuples()
-                                                      if pd.notna(r.n_permutations))) or "NA"),
+                                                      if pd.notna(r.n_permutations))) or _no_permutations(frame)),
              ("bootstrap resamples", values("n_resamples")), ("interval level", values("ci_level")),
              ("multiple testing", " | ".join(str(x) for x in dict.fromkeys(frame.p_family.dropna())) or "NA")]
     params = frame.attrs.get("parameters") or {}
@@ -247,6 +247,14 @@ def _parameters_html(frame: pd.DataFrame) -> str:
     return "<dl class='params'>" + "".join(f"<dt>{_e(k)}</dt><dd>{_e(v)}</dd>" for k, v in items) + "</dl>"
 
 
+def _no_permutations(frame: pd.DataFrame) -> str:
+    """What the parameters say when no test drew random permutations: how the p-values were obtained."""
+    methods = sorted({m.split(",")[0].strip() for m in frame.p_method.dropna()})
+    if not methods:
+        return "none (no p-value)"
+    return "none: every p " + ("exact" if methods == ["exact"] else "by " + ", ".join(methods))
+
+
 def _dropped_html(frame: pd.DataFrame) -> str:
     rows = frame[frame.dropped.fillna("") != ""]
     if rows.empty:
@@ -258,7 +266,7 @@ def _dropped_html(frame: pd.DataFrame) -> str:
             "balance the target sets (\"balanced out\"), per test and word set.</p><ul>" + items + "</ul>")
 
 
-def write_html(frame: pd.DataFrame, path, *, title: str, figures=None) -> Path:
+def write_html(frame: pd.DataFrame, path, *, title: str, figures=None, figure_dir=None) -> Path:
     """Write a one-page, self-contained HTML summary of a tidy table to ``path`` (atomically) and return the path.
 
     ``path`` is checked first (:func:`wordbias.core.paths.check_output_file`: not empty, not a folder, not inside
@@ -269,7 +277,8 @@ def write_html(frame: pd.DataFrame, path, *, title: str, figures=None) -> Path:
     (:func:`forest_plot`) and, for several embeddings, the heat map (:func:`wordbias.battery.compare.heatmap`)
     as inline base64 PNG, the table with formatted p-values, and the words dropped. It references nothing
     outside itself (no CDN, no font, no script). ``figures`` (optional) maps a caption to further matplotlib
-    figures to include.
+    figures to include. With ``figure_dir``, the forest plot (and the heat map) are also saved there as
+    ``forest.png``/``forest.pdf`` (``heatmap.png``/``.pdf``), the same figures as on the page, drawn once.
 
     Examples
     --------
@@ -287,11 +296,24 @@ def write_html(frame: pd.DataFrame, path, *, title: str, figures=None) -> Path:
     if not isinstance(title, str) or not title:
         raise InvalidParameterError(f"title must be a non-empty string, not {title!r}")
     check_output_file(path, what="path")
-    figs = []
+    figs, named = [], []
     if frame.effect_size.notna().any() or len(frame):
-        figs.append(("Effect sizes and 95% intervals, one panel per kind of effect size", forest_plot(frame)))
+        forest = forest_plot(frame)
+        figs.append(("Effect sizes and 95% intervals, one panel per kind of effect size", forest))
+        named.append(("forest", forest))
     if frame.embedding.nunique(dropna=False) > 1:
-        figs.append(("Test x embedding", heatmap(frame)))
+        heat = heatmap(frame)
+        figs.append(("Test x embedding", heat))
+        named.append(("heatmap", heat))
+    if figure_dir is not None:
+        from wordbias.core import figures as _figures
+        from wordbias.core.io_errors import reraise_disk_full as _disk_full
+
+        for name, fig in named:
+            fig = getattr(fig, "figure", fig)
+            what = {"forest": "the forest plot", "heatmap": "the heat map"}[name]
+            with _disk_full(Path(figure_dir) / f"{name}.png", what):
+                _figures.save(fig, figure_dir, name)
     figs += list((figures or {}).items())
     fig_html = "".join(
         f"<figure><img alt='{_e(cap)}' src='data:image/png;base64,{base64.b64encode(figure_png(f)).decode()}'>"

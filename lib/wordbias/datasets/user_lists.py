@@ -284,30 +284,29 @@ def read_user_lists(path: str | os.PathLike) -> UserLists:
                      description=_text(w, doc.get("description"), field="description"), path=path)
 
 
-def load_user_lists(path: str | os.PathLike) -> tuple[str, list[WeatSpec]]:
-    """A user's WEATs: ``(battery name, [WeatSpec, ...])`` from a word-list file (:func:`read_user_lists`).
+def load_user_lists(path: str | os.PathLike) -> list[WeatSpec]:
+    """A user's WEATs as the same :class:`~wordbias.datasets.stimuli.WeatSpec` objects as the papers' (the
+    battery's name and its WEFATs: :func:`read_user_lists`).
 
     Examples
     --------
-    >>> name, specs = load_user_lists(TEMPLATE)
-    >>> name, [s.id for s in specs][:2], specs[0].paper, specs[0].original_finding
-    ('my_study', ['career_family', 'flowers_insects'], {}, None)
+    >>> specs = load_user_lists(TEMPLATE)
+    >>> [s.id for s in specs][:2], specs[0].paper, specs[0].original_finding
+    (['career_family', 'flowers_insects'], {}, None)
     """
-    lists = read_user_lists(path)
-    return lists.battery, list(lists.weat)
+    return list(read_user_lists(path).weat)
 
 
-def load_user_wefat(path: str | os.PathLike) -> tuple[str, list[WefatSpec]]:
-    """A user's WEFATs: ``(battery name, [WefatSpec, ...])`` (an empty list when the file has none).
+def load_user_wefat(path: str | os.PathLike) -> list[WefatSpec]:
+    """A user's WEFATs as :class:`~wordbias.datasets.stimuli.WefatSpec` (an empty list when the file has none).
 
     Examples
     --------
-    >>> name, specs = load_user_wefat(TEMPLATE)
+    >>> specs = load_user_wefat(TEMPLATE)
     >>> [s.id for s in specs], specs[0].property.name
     (['occupations'], 'percent women')
     """
-    lists = read_user_lists(path)
-    return lists.battery, list(lists.wefat)
+    return list(read_user_lists(path).wefat)
 
 
 # --------------------------------------------------------------------------------------------------

@@ -218,7 +218,7 @@ def unknown_name_message(key: str) -> str:
     Examples
     --------
     >>> unknown_name_message("glove-6b-50")  # doctest: +ELLIPSIS
-    "'glove-6b-50' is neither a registered embedding name nor an existing file or folder; did you mean 'glove-6b-50d'? ..."
+    "'glove-6b-50' is neither a registered embedding name nor an existing file or folder; did you mean 'glove-6b-50d'..."
     """
     import difflib
 
