@@ -131,3 +131,16 @@ def test_the_forest_plot_is_written_as_png_and_pdf_and_exact_p_says_so(files, tm
     assert "forest.png" in out and "forest.pdf" in out
     page = (tmp_path / "w" / "summary.html").read_text()
     assert "none: every p exact" in page and ">NA<" not in page.split("<h2>Results</h2>")[0]
+
+
+def test_no_progress_bar_when_stderr_is_not_a_terminal(files, tmp_path):
+    """Issue 24: in a log, the progress bar and the warnings shared lines."""
+    import subprocess
+    import sys
+
+    a, _, lists = files
+    proc = subprocess.run([sys.executable, "-m", "wordbias", "weat", str(a), "--lists", str(lists), "--out",
+                           str(tmp_path / "w"), "--n-resamples", "200"], capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert "\r" not in proc.stderr and "test/s" not in proc.stderr

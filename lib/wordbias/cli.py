@@ -318,11 +318,18 @@ def _out_dir(out: str) -> Path:
     return paths.check_output_dir(out, what="--out", create=True)
 
 
+def _progress(args) -> bool:
+    """Progress bars on stderr only when it is a terminal and not ``--quiet``: a log or a pipe gets none (a bar
+    redrawn with carriage returns would share lines with the warnings there)."""
+    stream = sys.stderr
+    return not args.quiet and bool(getattr(stream, "isatty", lambda: False)())
+
+
 def _load(name_or_path: str, args):
     from wordbias import embeddings
 
     options = {} if args.cache_dir is None else {"cache_dir": args.cache_dir}
-    return embeddings.load(name_or_path, progress=not args.quiet, **options)
+    return embeddings.load(name_or_path, progress=_progress(args), **options)
 
 
 def _fmt(x, digits: int = 3) -> str:
@@ -519,7 +526,7 @@ def _cmd_weat(args) -> int:
     case_fold = {"auto": None, "on": True, "off": False}[args.case_fold]
     frame = static.weat_battery(kv, specs, label=label, battery=battery, paper=paper, seed=args.seed,
                                 n_permutations=args.n_permutations, n_resamples=args.n_resamples,
-                                case_fold=case_fold, progress=not args.quiet, min_words=args.min_words,
+                                case_fold=case_fold, progress=_progress(args), min_words=args.min_words,
                                 min_fraction=args.min_coverage)
     written = _write_outputs(frame, out, f"wordbias weat: {title} on {label}")
     return _finish(frame, written, args)
@@ -551,13 +558,13 @@ def _cmd_report(args) -> int:
     kv = _load(args.embedding, args)
     if lists is None:
         frame = static.report(kv, label=label, seed=args.seed, n_permutations=args.n_permutations,
-                              n_resamples=args.n_resamples, ube=not args.no_ube, progress=not args.quiet,
+                              n_resamples=args.n_resamples, ube=not args.no_ube, progress=_progress(args),
                               min_words=args.min_words, min_fraction=args.min_coverage)
         title = f"wordbias report on {label}"
     else:
         frame = static.weat_battery(kv, list(lists.weat), label=label, battery=f"user:{lists.battery}",
                                     paper="user", seed=args.seed, n_permutations=args.n_permutations,
-                                    n_resamples=args.n_resamples, progress=not args.quiet,
+                                    n_resamples=args.n_resamples, progress=_progress(args),
                                     min_words=args.min_words, min_fraction=args.min_coverage)
         title = f"wordbias report: {lists.battery} ({Path(args.lists).name}) on {label}"
     written = _write_outputs(frame, out, title)
@@ -577,7 +584,7 @@ def _cmd_compare(args) -> int:
         raise _RunError(f"two embeddings share a label: {sorted({x for x in labels if labels.count(x) > 1})}; "
                         "give each its own with LABEL=PATH")
     options = {"seed": args.seed, "n_permutations": args.n_permutations, "n_resamples": args.n_resamples,
-               "progress": not args.quiet, "min_words": args.min_words, "min_fraction": args.min_coverage,
+               "progress": _progress(args), "min_words": args.min_words, "min_fraction": args.min_coverage,
                "common_vocabulary": args.common_vocabulary}
     if args.lists is not None:
         if args.no_ube:
@@ -741,7 +748,7 @@ def _cmd_contextual(args) -> int:
     frame = contextual.report(args.model, label=args.label, specs=specs,
                               templates=tuple(args.templates or contextual.DEFAULT_TEMPLATES), battery=battery,
                               seed=args.seed, n_permutations=args.n_permutations, n_resamples=args.n_resamples,
-                              device=args.device, progress=not args.quiet)
+                              device=args.device, progress=_progress(args))
     written = _write_outputs(frame, out, f"wordbias contextual on {frame['embedding'].iloc[0]}")
     return _finish(frame, written, args)
 

@@ -80,7 +80,7 @@ def test_write_html_is_self_contained(tmp_path):
         assert f"<td>{test}</td>" in page
     assert "test &lt;1&gt;" in page                                # titles are escaped
     assert "X: aster; A: caress" in page                           # the dropped words
-    assert "<td class='num'>0.001</td>" in page and "report on e" in page   # formatted p, the family
+    assert "<td class='num'>0.001 <span class='small'>(exact, greater)</span></td>" in page and "report on e" in page   # formatted p, the family
     assert "WEAT 1.5 s, UBE 10.0 s (total 11.5 s)" in page         # the timings of attrs
     images = re.findall(r"data:image/png;base64,([A-Za-z0-9+/=]+)", page)
     assert len(images) == 1 and base64.b64decode(images[0])[:8] == b"\x89PNG\r\n\x1a\n"

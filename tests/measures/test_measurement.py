@@ -50,6 +50,7 @@ def test_views_never_recompute_and_read_well(weat1):
     text = str(weat1)
     assert len(text) < 800 and "d = 1.094, 95% CI [" in text and "(BCa, 2,000 resamples)" in text
     assert "X missing: gladiola" in text and "two-sided" in text
+    assert "words found/asked: X 24/25, Y 25/25, A 25/25, B 25/25; used after balancing: 24/24/25/25" in text
     frame = weat1.to_frame()
     assert frame.shape[0] == 1 and frame.loc[0, "effect_size"] == weat1.effect_size
     assert {"ci_low", "ci_high", "p_two_sided", "coverage", "low_coverage", "dropped"} <= set(frame.columns)

@@ -95,11 +95,10 @@ def forest_plot(frame: pd.DataFrame, *, title: str | None = None):
             est = rows.effect_size.to_numpy()
             lo = np.where(rows.ci_low.notna(), rows.ci_low, est)
             hi = np.where(rows.ci_high.notna(), rows.ci_high, est)
-            ax.hlines(y, lo, hi, color=colour, lw=1.6)
+            ax.hlines(y, lo, hi, color=colour, lw=1.6, label=emb if len(embs) > 1 else None)
             sig = (rows.p_holm < ALPHA).to_numpy()
-            ax.scatter(est[sig], y[sig], color=colour, s=28, zorder=3, label=emb if len(embs) > 1 else None)
-            ax.scatter(est[~sig], y[~sig], facecolor="white", edgecolor=colour, s=28, zorder=3,
-                       label=emb if (len(embs) > 1 and not sig.any()) else None)
+            ax.scatter(est[sig], y[sig], color=colour, s=28, zorder=3)
+            ax.scatter(est[~sig], y[~sig], facecolor="white", edgecolor=colour, s=28, zorder=3)
         ax.axvline(0, ls="--", color="0.5", lw=0.8)
         ax.set_yticks(range(len(names)))
         titles = dict(zip(sub.test, sub.title.fillna("")))
@@ -110,8 +109,9 @@ def forest_plot(frame: pd.DataFrame, *, title: str | None = None):
         ax.set_xlabel(_EFFECT_LABELS.get(kind, kind), fontsize=8.5)
         ax.tick_params(axis="x", labelsize=8)
         ax.grid(axis="x", color="0.9")
-    if len(embs) > 1 and kinds:
-        axes[0].legend(fontsize=7.5, loc="best")
+    if len(embs) > 1 and kinds:  # beside the panel, never over an interval
+        axes[0].legend(fontsize=7.5, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0,
+                       title="embedding", title_fontsize=7.5, frameon=False)
     if foot:
         axes[-1].axis("off")
         axes[-1].text(0.01, 1, "No effect size:\n" + "\n".join(foot), fontsize=6.5, va="top", color="0.25",
@@ -140,7 +140,8 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: now
 tr.notrun td { color: #888; }
 tr.lowcov td { background: #fff3e0; }
 .lowcov-mark { color: #b34700; font-weight: 700; }
-td.note { max-width: 28em; font-size: 0.92em; color: #555; white-space: normal; overflow-wrap: anywhere; }
+td.note { min-width: 12em; max-width: 20em; font-size: 0.92em; color: #555; white-space: normal; }
+ol.notes { font-size: 0.85em; color: #333; } ol.notes li { margin: 0.2em 0; }
 p.legend { font-size: 0.85em; color: #444; margin: 0.4em 0; }
 dl.params { display: grid; grid-template-columns: max-content auto; gap: 2px 12px; font-size: 0.9em; }
 dl.params dt { font-weight: 600; } dl.params dd { margin: 0; }
@@ -195,29 +196,49 @@ def _legend_html(frame: pd.DataFrame) -> str:
 
 
 def _table_html(frame: pd.DataFrame) -> str:
+    """The results table, one row per test, a few columns wide at 1280 px: the notes (which can be long) are
+    numbered under the table, each row pointing to its own (:func:`_notes_html`); every column is in the CSV."""
     several = frame.embedding.nunique(dropna=False) > 1
     head = (["embedding"] if several else []) + ["test", "title", "words used", "effect size [95% interval]",
-                                                 "statistic", "p", "alternative", "p method", "p two-sided",
-                                                 "p Holm", "p BH", "note"]
+                                                 "p (one-sided)", "p two-sided", "p Holm", "p BH", "note"]
     out = ["<table>", "<thead><tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr></thead>", "<tbody>"]
+    n_note = 0
     for r in frame.itertuples():
         not_run = isinstance(r.note, str) and r.note.startswith(_tidy.NOT_RUN)
-        stat = "" if pd.isna(r.statistic) else f"{_e(r.statistic_name)} = {r.statistic:.4g}"
         low = _low(r)
         words = _e(_sizes(r)) + (" <span class='lowcov-mark' title='low coverage'>!</span>" if low else "")
         if isinstance(getattr(r, "coverage", None), str) and r.coverage:
             words += f"<br><span class='small'>in vocabulary: {_e(r.coverage)}</span>"
+        p = format_p(r.p_value)
+        how = ", ".join(_e(x) for x in (r.p_method, r.alternative) if isinstance(x, str) and x)
+        note = ""
+        if isinstance(r.note, str) and r.note:
+            n_note += 1
+            first = r.note.split(";")[0]
+            note = f"<a href='#note-{n_note}'>[{n_note}]</a> {_e(textwrap.shorten(first, 48, placeholder='...'))}"
         cells = ([f"<td>{_e(r.embedding)}</td>"] if several else []) + [
             f"<td>{_e(r.test)}</td>", f"<td>{_e(r.title)}</td>", f"<td>{words}</td>",
-            f"<td class='num'>{_e(_effect(r))}</td>", f"<td class='num'>{stat}</td>",
-            f"<td class='num'>{format_p(r.p_value)}</td>", f"<td>{_e(r.alternative)}</td>",
-            f"<td>{_e(r.p_method)}</td>", f"<td class='num'>{format_p(r.p_two_sided)}</td>",
+            f"<td class='num'>{_e(_effect(r))}</td>",
+            f"<td class='num'>{p}" + (f" <span class='small'>({how})</span>" if how and p != "NA" else "") + "</td>",
+            f"<td class='num'>{format_p(r.p_two_sided)}</td>",
             f"<td class='num'>{format_p(r.p_holm)}</td>", f"<td class='num'>{format_p(r.p_bh)}</td>",
-            f"<td class='note'>{_e(r.note)}</td>"]
+            f"<td class='note'>{note}</td>"]
         cls = " class=notrun" if not_run else " class=lowcov" if low else ""
         out.append(f"<tr{cls}>" + "".join(cells) + "</tr>")
-    out += ["</tbody>", "</table>", _legend_html(frame)]
+    out += ["</tbody>", "</table>", _legend_html(frame), _notes_html(frame)]
     return "\n".join(out)
+
+
+def _notes_html(frame: pd.DataFrame) -> str:
+    """The notes of the table's rows in full, numbered as the table points to them."""
+    several = frame.embedding.nunique(dropna=False) > 1
+    items = [(f"{r.embedding} / {r.test}" if several else str(r.test), r.note) for r in frame.itertuples()
+             if isinstance(r.note, str) and r.note]
+    if not items:
+        return ""
+    return ("<h3>Notes</h3><ol class='notes'>" + "".join(
+        f"<li id='note-{i}'><b>{_e(where)}</b>: {_e(note)}</li>" for i, (where, note) in enumerate(items, 1))
+        + "</ol>")
 
 
 def _parameters_html(frame: pd.DataFrame) -> str:

@@ -23,7 +23,7 @@ Examples
 WEAT: X vs Y, A vs B
   d = 1.807, 95% CI [1.80, 1.81] (BCa, 1,000 resamples)
   p = 0.05 one-sided (greater, exact), 0.1 two-sided
-  words used: X 3/3, Y 3/3, A 2/2, B 2/2
+  words found/asked: X 3/3, Y 3/3, A 2/2, B 2/2
   note: low coverage: X 3/3 (below 4 words), Y 3/3 (below 4 words), A 2/2 (below 4 words), B 2/2 (below 4
   words)
   note: the smallest attainable p is 0.05 (3 words a side): significance at 0.05 cannot be reached
@@ -130,7 +130,9 @@ class Measurement:
                  f"  {self.effect_size_name} = {self.effect_size:.3f}, {self._interval()}",
                  f"  p = {_p(self.p_value)} one-sided ({self.alternative}, {self.p_method}), "
                  f"{_p(self.p_two_sided)} two-sided",
-                 "  words used: " + ", ".join(s.text() for s in self.sets)]
+                 "  words found/asked: " + ", ".join(s.text() for s in self.sets)
+                 + ("; used after balancing: " + "/".join(str(len(s.used)) for s in self.sets)
+                    if any(s.balanced_out for s in self.sets) else "")]
         for s in self.sets:
             if s.missing:
                 lines.append(f"  {s.letter} missing: {_words(s.missing)}")
@@ -241,6 +243,7 @@ def weat(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Seq
     sets = tuple(SetCoverage(letter, s.name, tuple(asked_words), tuple(s.words), tuple(s.missing),
                              tuple(getattr(s, "balanced_out", ()) or ()))
                  for letter, s, asked_words in zip("XYAB", (r.X, r.Y, r.A, r.B), asked))
+    shown_title = title or f"{r.X.name} vs {r.Y.name}, {r.A.name} vs {r.B.name}"
     cov = coverage({s.letter: (s.in_vocabulary, len(s.asked)) for s in sets}, min_words=min_words,
                    min_fraction=min_fraction)
     flagged = cov.low
@@ -250,7 +253,7 @@ def weat(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Seq
         warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     if flagged:
         notes.insert(0, cov.note())
-        text = (f"{title or 'the WEAT'} ran on too few of its words: {', '.join(flagged)} (words in the "
+        text = (f"{shown_title} ran on too few of its words: {', '.join(flagged)} (words in the "
                 "vocabulary/asked); its result describes the words that survived rather than the lists it is "
                 "named after")
         warn_user(LowCoverageWarning(text))
@@ -261,7 +264,7 @@ def weat(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Seq
                      f"at {_weat.ALPHA} cannot be reached")
     names = names or {}
     return Measurement(
-        measure="weat", title=title or f"{r.X.name} vs {r.Y.name}, {r.A.name} vs {r.B.name}",
+        measure="weat", title=shown_title,
         statistic_name="s(X,Y,A,B)", statistic=float(r.statistic), effect_size_name="d",
         effect_size=float(r.effect_size), ci_low=float(ci[0]), ci_high=float(ci[1]), ci_level=confidence_level,
         ci_method=f"{ci_method}, {n_resamples:,} resamples" if n_resamples else "none",
