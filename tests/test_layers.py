@@ -1,0 +1,71 @@
+"""The package's layer order (issue 24, item 5), held by reading every module's imports (ast):
+
+    core  <-  embeddings, datasets, models  <-  measures  <-  battery, papers, teaching  <-  cli
+
+A module may import its own sub-package and any lower layer, never a higher one; within one layer, only the
+imports listed in KNOWN_SAME_LAYER are allowed. KNOWN_DEBT lists the imports that break the order today, each
+to be removed (issue 24): the test fails on any import outside these lists, and on a listed one that is gone (so
+the list only shrinks)."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import wordbias
+
+ROOT = Path(wordbias.__file__).parent
+LAYERS = {"core": 0, "embeddings": 1, "datasets": 1, "models": 1, "measures": 2, "battery": 3, "papers": 3,
+          "teaching": 3, "cli": 4, "__main__": 5, "__init__": 5}
+#: imports between sub-packages of one layer that are part of the design
+KNOWN_SAME_LAYER = {("models", "datasets")}  # a model reads the data sets it is trained or planted on
+#: (importing module, imported sub-package): imports that break the order today, to be removed
+KNOWN_DEBT = {
+    ("battery/static.py", "papers"),          # the batteries still run the Caliskan, report and Swinger tables
+    ("battery/contextual.py", "papers"),      # Kurita's categories and templates
+    ("datasets/gap.py", "models"),            # GAP features from the contextual encoder (a cycle with models/mlp.py)
+}
+
+
+def _imports(path: Path) -> set[str]:
+    """The wordbias sub-packages ``path`` imports (lazily inside functions too)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        names = []
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "wordbias":
+            names = [node.module] + ([f"wordbias.{a.name}" for a in node.names] if node.module == "wordbias" else [])
+        elif isinstance(node, ast.Import):
+            names = [a.name for a in node.names if a.name.split(".")[0] == "wordbias"]
+        found |= {n.split(".")[1] for n in names if len(n.split(".")) > 1 and n.split(".")[1] in LAYERS}
+    return found
+
+
+def _violations() -> set[tuple[str, str]]:
+    bad = set()
+    for path in ROOT.rglob("*.py"):
+        rel = path.relative_to(ROOT)
+        own = rel.parts[0] if len(rel.parts) > 1 else rel.stem
+        for target in _imports(path) - {own}:
+            if LAYERS[target] > LAYERS[own] or (LAYERS[target] == LAYERS[own]
+                                                and (own, target) not in KNOWN_SAME_LAYER):
+                bad.add((rel.as_posix(), target))
+    return bad
+
+
+def test_no_import_breaks_the_layer_order():
+    new = _violations() - KNOWN_DEBT
+    assert not new, f"imports against the layer order (core <- embeddings, datasets, models <- measures <- " \
+                    f"battery, papers, teaching <- cli): {sorted(new)}"
+
+
+def test_the_debt_list_only_shrinks():
+    gone = KNOWN_DEBT - _violations()
+    assert not gone, f"these imports are gone: remove them from KNOWN_DEBT: {sorted(gone)}"
+
+
+def test_the_check_sees_a_violation(tmp_path, monkeypatch):
+    """The check can fail: a core module importing a measure is caught."""
+    fake = tmp_path / "wordbias"
+    (fake / "core").mkdir(parents=True)
+    (fake / "core" / "bad.py").write_text("def f():\n    from wordbias.measures import weat\n")
+    monkeypatch.setattr(__import__(__name__), "ROOT", fake)
+    assert _violations() == {("core/bad.py", "measures")}
