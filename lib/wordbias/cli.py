@@ -422,7 +422,7 @@ def short_table(frame) -> str:
 def _write_outputs(frame, out: Path, title: str, *, heatmap: bool = False) -> list[Path]:
     """tidy.csv, summary.html, the forest plot (forest.png, forest.pdf) and for compare the heat map
     (heatmap.png, heatmap.pdf); named files only, nothing else in ``out`` is touched. A full disk raises
-    :class:`~wordbias.core.io_errors.DiskFullError` naming the file."""
+    :class:`~wordbias.core.errors.DiskFullError` naming the file."""
     from wordbias.battery import summary
     from wordbias.core import tidy
 

@@ -12,7 +12,8 @@ import yaml
 
 from wordbias.core import paths
 from wordbias.core.errors import InvalidParameterError
-from wordbias.core.yaml_io import MAX_EXPANDED_NODES, YamlFileError, load_yaml
+from wordbias.core.errors import YamlFileError
+from wordbias.core.yaml_io import MAX_EXPANDED_NODES, load_yaml
 
 PACKAGE = Path(__file__).resolve().parents[2] / "lib" / "wordbias"
 #: the shipped files that share values through anchors, read with aliases=True (bounded)
@@ -190,7 +191,8 @@ def test_only_the_named_shipped_files_use_aliases():
 
 def test_deep_nesting_is_refused_with_the_line_not_a_recursion_error():
     """Found by the fuzzing pass (issue 23): 1,000 nested brackets ended in Python's RecursionError."""
-    from wordbias.core.yaml_io import MAX_DEPTH, YamlFileError, load_yaml
+    from wordbias.core.errors import YamlFileError
+    from wordbias.core.yaml_io import MAX_DEPTH, load_yaml
 
     with pytest.raises(YamlFileError, match=rf"lists\.yaml, line 1, column \d+: values nested more than {MAX_DEPTH}"):
         load_yaml("weat: " + "[" * 1000 + "]" * 1000 + "\n", source="lists.yaml")

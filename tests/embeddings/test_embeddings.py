@@ -212,6 +212,7 @@ def test_kumo_npy_folder_by_path(tmp_path):
 def test_all_lists_the_public_api():
     public = {"load", "available", "find_source", "detect_format", "read_vectors", "convert", "open_cache", "save",
               "cache_dir_for", "to_keyed_vectors", "is_cased", "label", "DEFAULT_EMBEDDING", "REGISTRY", "FORMATS",
-              "cache_root", "list_caches", "clear_caches", "EmbeddingSpec", "EmbeddingNotFoundError", "DuplicateWordsWarning"}
+              "cache_root", "list_caches", "clear_caches", "EmbeddingSpec", "EmbeddingNotFoundError"}
     assert public <= set(E.__all__)
+    assert "DuplicateWordsWarning" not in E.__all__   # one import path per exception: wordbias.core.errors
     assert all(hasattr(E, name) for name in E.__all__)

@@ -8,6 +8,8 @@ import zipfile
 
 import numpy as np
 import pytest
+
+from wordbias.core.errors import DuplicateWordsWarning
 from embedding_files import FORMAT_CASES, WORDS, assert_same, binary_bytes, make_matrix, text_bytes, write_file
 
 from wordbias import embeddings as E
@@ -93,12 +95,12 @@ def test_words_with_spaces_glove_840b_style(tmp_path):
 def test_duplicates_keep_first_and_warn(tmp_path):
     data = b"a 1 2\nb 3 4\na 5 6\nc 7 8\n"
     path = write_file(tmp_path / "dup.txt", data)
-    with pytest.warns(E.DuplicateWordsWarning, match="'a'"):
+    with pytest.warns(DuplicateWordsWarning, match="'a'"):
         kv = E.load(path, cache=False)
     assert kv.index_to_key == ["a", "b", "c"]
     np.testing.assert_array_equal(kv["a"], [1, 2])
     np.testing.assert_array_equal(kv["c"], [7, 8])
-    with pytest.warns(E.DuplicateWordsWarning):
+    with pytest.warns(DuplicateWordsWarning):
         kv2 = E.load(path, cache=True)
     np.testing.assert_array_equal(np.asarray(kv2.vectors), kv.vectors)
     meta = json.loads((E.cache_dir_for(path) / "meta.json").read_text())

@@ -14,7 +14,7 @@ import pytest
 
 from catalogue import Case, check
 from wordbias import embeddings as E
-from wordbias.core.cache import CacheRebuiltWarning
+from wordbias.core.errors import CacheRebuiltWarning
 from wordbias.core.errors import CacheError, InvalidParameterError
 
 F = "caches"
@@ -282,7 +282,7 @@ def test_a_copied_source_with_the_same_content_is_not_reparsed(tmp_path):
 
 def test_a_warning_of_the_first_load_is_given_on_every_later_load(tmp_path):
     """Issue 23: the repeated-words warning was given when the source was parsed, then never again."""
-    from wordbias.embeddings import DuplicateWordsWarning
+    from wordbias.core.errors import DuplicateWordsWarning
 
     path = tmp_path / "dup.txt"
     path.write_text("the 1 2\nof 3 4\nthe 5 6\n")
@@ -301,7 +301,7 @@ def test_a_full_disk_while_writing_a_cache_names_the_cache_and_the_way_out(tmp_p
     """Issue 23: a full disk was reported as a bare '[Errno 28] No space left on device' naming a temporary file."""
     import errno
 
-    from wordbias.core.io_errors import DiskFullError
+    from wordbias.core.errors import DiskFullError
     from wordbias.embeddings import cache as C
 
     path = tmp_path / "v.txt"

@@ -24,7 +24,7 @@ from wordbias import embeddings as E
 from wordbias.battery import compare, summary
 from wordbias.core import io_errors, paths, tidy
 from wordbias.core.errors import InvalidParameterError
-from wordbias.core.io_errors import DiskFullError
+from wordbias.core.errors import DiskFullError
 from wordbias.papers import outputs
 
 F = "outputs"

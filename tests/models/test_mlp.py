@@ -137,7 +137,7 @@ def test_seed_study_equals_lone_fits_whatever_the_workers(tmp_path):
     assert not other.cached
     # a damaged cache file (truncated, or the right key with wrong-shaped data) warns and is recomputed,
     # never returned or raised
-    from wordbias.core.cache import CacheRebuiltWarning
+    from wordbias.core.errors import CacheRebuiltWarning
 
     (study_file,) = [f for f in tmp_path.glob("mlp-*.npz") if np.load(f)["proba"].shape == (2, 150, 3)
                      and np.array_equal(np.load(f)["proba"], two.proba)]

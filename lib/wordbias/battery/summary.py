@@ -291,7 +291,7 @@ def write_html(frame: pd.DataFrame, path, *, title: str, figures=None, figure_di
     """Write a one-page, self-contained HTML summary of a tidy table to ``path`` (atomically) and return the path.
 
     ``path`` is checked first (:func:`wordbias.core.paths.check_output_file`: not empty, not a folder, not inside
-    the package or the data folder); a full disk raises :class:`wordbias.core.io_errors.DiskFullError` naming it.
+    the package or the data folder); a full disk raises :class:`wordbias.core.errors.DiskFullError` naming it.
 
     The page holds the title, the parameters (embedding, seed, permutations, resamples, version, the family of
     the adjusted p, and the time each part took when the table carries it in ``attrs``), the forest plot

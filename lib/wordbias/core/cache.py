@@ -15,13 +15,13 @@ from wordbias.core.errors import CacheRebuiltWarning  # noqa: F401 - re-exported
 from wordbias.core.io_errors import CACHE_WAY_OUT, reraise_disk_full
 from wordbias.core.ownership import check_replaceable, mark
 
-__all__ = ["atomic_file", "atomic_folder", "CacheRebuiltWarning"]
+__all__ = ["atomic_file", "atomic_folder"]
 
 
 @contextmanager
 def atomic_file(path: str | os.PathLike, *, what: str | None = None) -> Iterator[Path]:
     """Yield a temporary path beside ``path`` to write; on success it replaces ``path``, on error it is removed
-    (with ``what``, the cache being written, a full disk raises :class:`~wordbias.core.io_errors.DiskFullError`
+    (with ``what``, the cache being written, a full disk raises :class:`~wordbias.core.errors.DiskFullError`
     naming ``what``, ``path`` and how to make room for caches; outputs wrap their own message around it).
 
     The temporary name keeps ``path``'s suffix (``np.savez`` and friends look at it) and is unique per writer,
@@ -59,7 +59,7 @@ def atomic_folder(path: str | os.PathLike, *, kind: str, is_complete=None) -> It
     :class:`~wordbias.core.errors.FolderNotOursError` before any work and is left untouched. The new folder
     carries the marker of ``kind`` (one of :data:`wordbias.core.ownership.KINDS`) from the moment it is created,
     so even a writer's leftover is recognisably wordbias's. A full disk raises
-    :class:`~wordbias.core.io_errors.DiskFullError` naming ``path``, the space left and what to do.
+    :class:`~wordbias.core.errors.DiskFullError` naming ``path``, the space left and what to do.
 
     A reader never finds ``path`` missing once it exists: the new folder is renamed in when ``path`` is
     absent, and otherwise swapped with the old one in one atomic step (Linux ``renameat2(RENAME_EXCHANGE)``)

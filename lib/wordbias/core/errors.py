@@ -7,10 +7,14 @@ MissingWordsWarning)`` turns them into errors.
 """
 from __future__ import annotations
 
+import os
 import warnings
 
+import yaml
+
 __all__ = ["InvalidParameterError", "DegenerateSetError", "TooCostlyError", "EmbeddingFormatError",
-           "CacheError", "FolderNotOursError", "WordbiasWarning", "MissingWordsWarning", "BalancedOutWarning", "LowPowerWarning",
+           "CacheError", "FolderNotOursError", "DiskFullError", "YamlFileError", "WordbiasWarning",
+           "DuplicateWordsWarning", "MissingWordsWarning", "BalancedOutWarning", "LowPowerWarning",
            "LowCoverageWarning", "CacheRebuiltWarning"]
 
 
@@ -41,6 +45,38 @@ class FolderNotOursError(PermissionError):
     :mod:`wordbias.core.ownership`); the folder is left as it is and the message names it."""
 
 
+class YamlFileError(InvalidParameterError, yaml.YAMLError):
+    """A YAML file or text that cannot be read (:func:`wordbias.core.yaml_io.load_yaml`): a syntax error, text
+    that is not UTF-8, a key given twice, an anchor or alias where none are allowed, nesting too deep. The
+    message names the file and the line. (An :class:`InvalidParameterError` and a ``yaml.YAMLError``.)"""
+
+
+class DiskFullError(OSError):
+    """Writing failed because the disk is full, a quota is exceeded or the file is too large
+    (:data:`wordbias.core.io_errors.DISK_FULL_ERRNOS`). An ``OSError`` with the original ``errno`` and
+    ``filename`` (the path being written), whose message names the path, the free space and what to do.
+
+    Examples
+    --------
+    >>> import errno
+    >>> err = DiskFullError("no room for /tmp/x", errno.ENOSPC, "/tmp/x")
+    >>> str(err), err.errno == errno.ENOSPC, err.filename, isinstance(err, OSError)
+    ('no room for /tmp/x', True, '/tmp/x', True)
+    """
+
+    def __init__(self, message: str, errno_: int | None = None, filename: str | None = None):
+        super().__init__(message)
+        self.errno = errno_
+        self.strerror = os.strerror(errno_) if errno_ is not None else None
+        self.filename = filename
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else "disk full"
+
+    def __reduce__(self):
+        return (type(self), (str(self), self.errno, self.filename))
+
+
 class WordbiasWarning(UserWarning):
     """Base class of wordbias's warnings."""
 
@@ -51,6 +87,10 @@ class MissingWordsWarning(WordbiasWarning):
 
 class BalancedOutWarning(WordbiasWarning):
     """Words were removed to give two target sets equal sizes (the words are named)."""
+
+
+class DuplicateWordsWarning(WordbiasWarning):
+    """A word occurred more than once in an embedding file; the first occurrence was kept."""
 
 
 class CacheRebuiltWarning(WordbiasWarning):

@@ -29,7 +29,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-__all__ = ["DISK_FULL_ERRNOS", "OUTPUT_WAY_OUT", "CACHE_WAY_OUT", "DiskFullError", "is_disk_full", "free_bytes",
+from wordbias.core.errors import DiskFullError
+
+__all__ = ["DISK_FULL_ERRNOS", "OUTPUT_WAY_OUT", "CACHE_WAY_OUT", "is_disk_full", "free_bytes",
            "disk_full_error", "reraise_disk_full"]
 
 #: the errors that mean "no room to write": no space left, disk quota exceeded, file too large
@@ -46,31 +48,6 @@ OUTPUT_WAY_OUT = ("free some space on that disk, or write the outputs elsewhere 
 CACHE_WAY_OUT = ("free some space on that disk (`wordbias cache list` / `wordbias cache clear` show and remove "
                  "old caches), or put the caches on another disk: the environment variable WORDBIAS_CACHE, "
                  "--cache-dir for the command, cache_dir= for the functions")
-
-
-class DiskFullError(OSError):
-    """Writing failed because the disk is full, a quota is exceeded or the file is too large
-    (:data:`DISK_FULL_ERRNOS`). An ``OSError`` with the original ``errno`` and ``filename`` (the path being
-    written), whose message names the path, the free space and what to do.
-
-    Examples
-    --------
-    >>> err = DiskFullError("no room for /tmp/x", errno.ENOSPC, "/tmp/x")
-    >>> str(err), err.errno == errno.ENOSPC, err.filename, isinstance(err, OSError)
-    ('no room for /tmp/x', True, '/tmp/x', True)
-    """
-
-    def __init__(self, message: str, errno_: int | None = None, filename: str | None = None):
-        super().__init__(message)
-        self.errno = errno_
-        self.strerror = _REASONS.get(errno_) if errno_ is not None else None
-        self.filename = filename
-
-    def __str__(self) -> str:
-        return str(self.args[0]) if self.args else "disk full"
-
-    def __reduce__(self):
-        return (type(self), (str(self), self.errno, self.filename))
 
 
 def is_disk_full(exc: BaseException) -> bool:

@@ -35,7 +35,7 @@ from pathlib import Path
 
 from wordbias.core.errors import FolderNotOursError
 
-__all__ = ["MARKER", "KINDS", "FolderNotOursError", "mark", "owner", "is_ours", "is_legacy_cache",
+__all__ = ["MARKER", "KINDS", "mark", "owner", "is_ours", "is_legacy_cache",
            "check_replaceable", "remove_folder"]
 
 #: The marker file's name: hidden, so it stays out of a user's way in the folder listing.

@@ -180,7 +180,7 @@ def check_output_dir(path, *, what: str = "--out", create: bool = False) -> Path
     ``figures/`` (:data:`RESULTS`, :data:`FIGURES`, which only ``make`` writes); an existing file, or a path
     under a file. Writing into an existing folder that holds other files is allowed: callers write their own
     named files there and delete nothing. A full disk while creating the folder raises
-    :class:`~wordbias.core.io_errors.DiskFullError`; another failure to create it, or a folder that cannot be
+    :class:`~wordbias.core.errors.DiskFullError`; another failure to create it, or a folder that cannot be
     written (no permission), an ``InvalidParameterError`` naming it.
 
     Parameters
@@ -236,7 +236,7 @@ def _make_dir(resolved: Path, what: str, given) -> None:
 
                 mark(resolved, "output")
     except OSError as exc:
-        from wordbias.core.io_errors import DiskFullError
+        from wordbias.core.errors import DiskFullError
 
         if isinstance(exc, DiskFullError):
             raise

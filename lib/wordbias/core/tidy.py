@@ -529,7 +529,7 @@ def write_tidy(frame: pd.DataFrame, path: str | os.PathLike, *, float_format: st
     """Write a tidy table (checked first) to ``path`` as CSV, atomically (a reader never sees half a file).
 
     ``path`` is checked by :func:`wordbias.core.paths.check_output_file` (not empty, not a folder, not inside the
-    package or the data folder); a full disk raises :class:`wordbias.core.io_errors.DiskFullError` naming it.
+    package or the data folder); a full disk raises :class:`wordbias.core.errors.DiskFullError` naming it.
 
     Floats are written with ``float_format`` (default ``"%.6g"``, six significant digits; ``None``: the
     shortest text that reads back as the same float), missing values as ``NA``, text quoted where needed.

@@ -25,9 +25,9 @@ import yaml
 from yaml.events import AliasEvent
 from yaml.nodes import MappingNode, Node, SequenceNode
 
-from wordbias.core.errors import InvalidParameterError
+from wordbias.core.errors import InvalidParameterError, YamlFileError
 
-__all__ = ["YamlFileError", "load_yaml", "MAX_EXPANDED_NODES", "MAX_DEPTH"]
+__all__ = ["load_yaml", "MAX_EXPANDED_NODES", "MAX_DEPTH"]
 
 #: with ``aliases=True``: the most values (scalars, lists, mappings) a document may hold once its aliases
 #: are expanded; the shipped files hold a few thousand
@@ -41,9 +41,6 @@ _NO_ALIASES = ("wordbias reads this file without YAML anchors and aliases (&name
                "cannot expand into a huge document; write the values out in full")
 
 
-class YamlFileError(InvalidParameterError, yaml.YAMLError):
-    """A YAML file or text that cannot be read: a syntax error, text that is not UTF-8, a key given twice, an
-    anchor or alias where none are allowed. The message names the file and the line."""
 
 
 def _short(value: Any, limit: int = 60) -> str:
@@ -235,17 +232,17 @@ def load_yaml(text_or_path: str | bytes | os.PathLike, *, source: str | None = N
     >>> load_yaml("weat: [a]\\nbattery: b\\nweat: [c]\\n", source="lists.yaml")
     Traceback (most recent call last):
     ...
-    wordbias.core.yaml_io.YamlFileError: lists.yaml, line 3: duplicate key 'weat': first at line 1, again at line 3; YAML would keep only the last one: merge the two or remove one
+    wordbias.core.errors.YamlFileError: lists.yaml, line 3: duplicate key 'weat': first at line 1, again at line 3; YAML would keep only the last one: merge the two or remove one
     >>> load_yaml("a: &x [1, 2]\\nb: *x\\n", source="s.yaml")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    wordbias.core.yaml_io.YamlFileError: s.yaml, line 1, column 4: YAML anchor &x refused: ...
+    wordbias.core.errors.YamlFileError: s.yaml, line 1, column 4: YAML anchor &x refused: ...
     >>> load_yaml("a: &x [1, 2]\\nb: *x\\n", source="s.yaml", aliases=True)
     {'a': [1, 2], 'b': [1, 2]}
     >>> load_yaml("a: [1, 2\\n", source="s.yaml")
     Traceback (most recent call last):
     ...
-    wordbias.core.yaml_io.YamlFileError: s.yaml, line 2, column 1: YAML syntax error: expected ',' or ']', but got '<stream end>' (while parsing a flow sequence at line 1)
+    wordbias.core.errors.YamlFileError: s.yaml, line 2, column 1: YAML syntax error: expected ',' or ']', but got '<stream end>' (while parsing a flow sequence at line 1)
     """
     text, source = _text(text_or_path, source)
     try:

@@ -17,7 +17,8 @@ import numpy as np
 import pandas as pd
 
 from wordbias.core import paths
-from wordbias.core.cache import CacheRebuiltWarning, atomic_file
+from wordbias.core.cache import atomic_file
+from wordbias.core.errors import CacheRebuiltWarning
 from wordbias.models import contextual
 
 #: the folder holding the three GAP files and their SOURCE.md
@@ -173,7 +174,7 @@ def features(model, df: pd.DataFrame, *, batch_size: int = 32, max_length: int =
     name and path, the texts, the spans, ``max_length``, ``batch_size`` and
     :func:`wordbias.core.paths.compute_fingerprint`; a cached file is used only if its stored full hash and
     the array's shape match. A cached file that is damaged (truncated, not a zip, missing arrays) or holds
-    data of the wrong shape or dtype is reported with a :class:`~wordbias.core.cache.CacheRebuiltWarning`
+    data of the wrong shape or dtype is reported with a :class:`~wordbias.core.errors.CacheRebuiltWarning`
     and recomputed (then overwritten).
     """
     texts = df["Text"].tolist()
@@ -197,7 +198,7 @@ def features(model, df: pd.DataFrame, *, batch_size: int = 32, max_length: int =
 
 def _read_features(path: Path, key: str, shape: tuple[int, int]) -> np.ndarray | None:
     """The cached features at ``path`` if it holds ``key`` and a float32 array of ``shape``; ``None`` if the
-    file is absent, or (with a :class:`~wordbias.core.cache.CacheRebuiltWarning`) damaged or wrong."""
+    file is absent, or (with a :class:`~wordbias.core.errors.CacheRebuiltWarning`) damaged or wrong."""
     import zipfile
 
     if not path.exists():

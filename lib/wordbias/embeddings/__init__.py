@@ -18,7 +18,6 @@ from pathlib import Path
 
 from gensim.models import KeyedVectors
 
-from wordbias.core.cache import CacheRebuiltWarning
 from wordbias.core.errors import CacheError, EmbeddingFormatError, InvalidParameterError
 from wordbias.embeddings.cache import (
     CACHE_VERSION,
@@ -38,7 +37,7 @@ from wordbias.embeddings.cache import (
 from wordbias.embeddings.formats import FORMATS, check_format, detect_format, kumo_files, read_kumo, zip_member
 from wordbias.embeddings.keyed_vectors import is_cased, to_keyed_vectors
 from wordbias.embeddings.objects import from_object, is_embedding_object, load_gensim_file
-from wordbias.embeddings.reader import DuplicateWordsWarning, read_keyed_vectors, read_vectors
+from wordbias.embeddings.reader import read_keyed_vectors, read_vectors
 from wordbias.embeddings.registry import (
     BUNDLED_DIR,
     DEFAULT_EMBEDDING,
@@ -61,11 +60,9 @@ __all__ = [
     "REGISTRY",
     "EmbeddingSpec",
     "EmbeddingNotFoundError",
-    "DuplicateWordsWarning",
     "unknown_name_message",
     "EmbeddingFormatError",
     "CacheError",
-    "CacheRebuiltWarning",
     "MMAP_MODES",
     "load",
     "available",
@@ -145,7 +142,7 @@ def load(
 
     The formats are described in :func:`wordbias.embeddings.formats.iter_chunks`. Words are decoded as UTF-8
     (invalid bytes become U+FFFD, with a warning); a repeated word keeps its first vector, with a
-    :class:`DuplicateWordsWarning` (GloVe 840B has a few); a leading UTF-8 byte order mark is skipped.
+    :class:`~wordbias.core.errors.DuplicateWordsWarning` (GloVe 840B has a few); a leading UTF-8 byte order mark is skipped.
     Malformed input (no vectors, header/row mismatches, non-finite values, a format that does not match the
     bytes, a truncated or damaged ``.gz``/``.zip``) raises
     :class:`~wordbias.core.errors.EmbeddingFormatError` (a ValueError) naming the file and the line (text)
@@ -157,7 +154,7 @@ def load(
     ``<name>/`` for a registered name, ``<file name>-<hash of its path>/`` for a file given by path; nothing is
     written beside the user's file. ``wordbias cache list`` and ``wordbias cache clear`` show and remove them. It is verified on every open (sizes, shape, dtype, checksums:
     :func:`wordbias.embeddings.cache.verify`), rebuilt when damaged (with a
-    :class:`~wordbias.core.cache.CacheRebuiltWarning`) or when the source's size, modification time or
+    :class:`~wordbias.core.errors.CacheRebuiltWarning`) or when the source's size, modification time or
     content changes, used alone when a registered source has been deleted (a damaged one then raises
     :class:`~wordbias.core.errors.CacheError`), and skipped (parsing into memory, with a warning) when it
     cannot be written.

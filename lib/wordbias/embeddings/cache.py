@@ -25,7 +25,7 @@ measured on 3.4 MB hashed whole and on 80 MB sampled). An edit between the sampl
 restores the mtime still changes the file's status-change time and perhaps its inode, which no user can set
 back: then a source above 8 MiB is hashed whole and compared with the hash recorded when the cache was written
 (:func:`_source_unchanged`), so no edit is served stale. A damaged cache is rebuilt from the source with a
-:class:`~wordbias.core.cache.CacheRebuiltWarning`, a stale one silently. The warnings the parse gave (repeated
+:class:`~wordbias.core.errors.CacheRebuiltWarning`, a stale one silently. The warnings the parse gave (repeated
 words, invalid UTF-8) are recorded in meta.json and given again on every load from the cache.
 
 Every cache folder carries wordbias's marker (:mod:`wordbias.core.ownership`): :func:`list_caches` lists and
@@ -53,7 +53,8 @@ import numpy as np
 from gensim.models import KeyedVectors
 
 from wordbias.core import ownership, paths
-from wordbias.core.cache import CacheRebuiltWarning, atomic_file, atomic_folder
+from wordbias.core.cache import atomic_file, atomic_folder
+from wordbias.core.errors import CacheRebuiltWarning
 from wordbias.core.errors import CacheError, InvalidParameterError
 from wordbias.embeddings.formats import VECTORS_FILE, VOCAB_FILE, check_format, detect_format, zip_member
 from wordbias.embeddings.keyed_vectors import to_keyed_vectors
@@ -533,7 +534,7 @@ def load_cached(
     zero_vectors: str = "error",
 ) -> KeyedVectors:
     """Open the cache of ``path`` if it is a valid cache of the source as it is now, else (re)build it (with
-    a :class:`~wordbias.core.cache.CacheRebuiltWarning` if it was damaged); parse into memory if the cache
+    a :class:`~wordbias.core.errors.CacheRebuiltWarning` if it was damaged); parse into memory if the cache
     cannot be written."""
     check_mmap_mode(mmap_mode)
     source = source_fingerprint(path, member)

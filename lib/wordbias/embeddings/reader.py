@@ -13,21 +13,19 @@ from pathlib import Path
 import numpy as np
 from gensim.models import KeyedVectors
 
-from wordbias.core.errors import WordbiasWarning
+from wordbias.core.errors import DuplicateWordsWarning, WordbiasWarning
 from wordbias.core.lookup import warn_user
 from wordbias.core.progress import progress_bar
 from wordbias.embeddings.formats import check_format, detect_format, iter_chunks, open_source, source_label, zip_member
 from wordbias.embeddings.keyed_vectors import to_keyed_vectors
 
-__all__ = ["DuplicateWordsWarning", "read_vectors", "read_keyed_vectors", "parse_into", "replay_notes"]
+__all__ = ["read_vectors", "read_keyed_vectors", "parse_into", "replay_notes"]
 
 log = logging.getLogger(__name__)
 
 _PROGRESS_MIN_BYTES = 20 << 20  # no progress bar for sources smaller than this
 
 
-class DuplicateWordsWarning(WordbiasWarning):
-    """A word occurred more than once in a source file; the first occurrence was kept."""
 
 
 def read_vectors(

@@ -22,7 +22,8 @@ from typing import Sequence
 import numpy as np
 
 from wordbias.core import paths
-from wordbias.core.cache import CacheRebuiltWarning, atomic_file
+from wordbias.core.cache import atomic_file
+from wordbias.core.errors import CacheRebuiltWarning
 from wordbias.core.parallel import default_workers
 from wordbias.datasets.gap import LABELS, label_codes
 
@@ -540,7 +541,7 @@ def _map_seeds(X_train, y_train, X_predict, cfg: MLPConfig, seeds: list[int], wo
 def _read_study(path: Path, key: str, seeds: list[int], n_predict: int) -> SeedStudy | None:
     """A cached :class:`SeedStudy`, or None when the file is absent; a file that is unreadable (truncated,
     not a zip, missing arrays), of another key or of the wrong shapes gives a
-    :class:`~wordbias.core.cache.CacheRebuiltWarning` and None (then it is recomputed and overwritten)."""
+    :class:`~wordbias.core.errors.CacheRebuiltWarning` and None (then it is recomputed and overwritten)."""
     import zipfile
 
     if not path.exists():

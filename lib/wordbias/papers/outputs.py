@@ -50,7 +50,7 @@ class OutputFolders:
 
     def make(self) -> "OutputFolders":
         """Create both folders (and parents); return self. A full disk raises
-        :class:`~wordbias.core.io_errors.DiskFullError` naming the folder."""
+        :class:`~wordbias.core.errors.DiskFullError` naming the folder."""
         for folder, what in ((self.results, "the results folder"), (self.figures, "the figures folder")):
             with reraise_disk_full(folder, what):
                 folder.mkdir(parents=True, exist_ok=True)
