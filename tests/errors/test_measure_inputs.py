@@ -81,7 +81,7 @@ def _cases():
         Case(F, "warn_low_power alpha 1.5", lambda: weat.warn_low_power(
              *(_mod("core.lookup").WordSet(k, ("a", "b"), ("a", "b"), ()) for k in "XY"), alpha=1.5), Invalid,
              match=r"alpha must be < 1.0, not 1.5"),
-        Case(F, "UBE Benjamini-Hochberg alpha 0", lambda: ube.benjamini_hochberg(np.array([0.01, 0.2]), 0), Invalid,
+        Case(F, "UBE Benjamini-Hochberg alpha 0", lambda: ube.bh_rejections(np.array([0.01, 0.2]), 0), Invalid,
              match=r"alpha must be > 0.0, not 0"),
         Case(F, "random effects confidence_level 95", lambda: ceat.random_effects([0.1, 0.5], [0.1, 0.2],
              confidence_level=95), Invalid, match=r"confidence_level must be < 1.0, not 95"),

@@ -136,7 +136,7 @@ VALID = {
     "sensitivity.influence": lambda: ((_cosines(),), {}),
     "sensitivity.drop_curve": lambda: ((_cosines(),), {"n_draws": 10}),
     "sensitivity.plot_influence": lambda: ((_influence(),), {}),
-    "ube.benjamini_hochberg": lambda: ((np.array([0.01, 0.2]), 0.05), {}),
+    "ube.bh_rejections": lambda: ((np.array([0.01, 0.2]), 0.05), {}),
     "ube.check_run_parameters": lambda: ((), _ube_params()),
     "ube.run": lambda: ((_kv()[0], ["w0", "w1"]), {}),
     "weat.effect_size": lambda: ((S_X, S_Y), {}),

@@ -191,11 +191,11 @@ def test_p_values_add_one_rule_and_cells_without_a_test():
 
 def test_benjamini_hochberg_by_hand():
     p = np.array([0.001, 0.008, 0.039, 0.041, 0.042, 0.06, 0.074, 0.205, 0.212, 0.216])
-    sig, crit = ube.benjamini_hochberg(p, 0.05)
+    sig, crit = ube.bh_rejections(p, 0.05)
     # k·α/N = 0.005, 0.010, 0.015, ...: only the first two pass, and step-up keeps it at two
     assert sig.tolist() == [True, True] + [False] * 8
     assert crit == 0.008
-    sig, crit = ube.benjamini_hochberg(np.full((2, 3), 0.5), 0.05)
+    sig, crit = ube.bh_rejections(np.full((2, 3), 0.5), 0.05)
     assert not sig.any() and crit == 0.0 and sig.shape == (2, 3)
 
 

@@ -46,10 +46,11 @@ from wordbias.core.cache import atomic_file
 from wordbias.core.errors import InvalidParameterError
 from wordbias.core.io_errors import reraise_disk_full
 from wordbias.core.paths import check_output_file
+from wordbias.core.permutation import ALTERNATIVES
 from wordbias.core.multiple import adjust
 from wordbias.core.validation import check_int, check_real
 
-__all__ = ["COLUMNS", "DTYPES", "PAPERS", "MEASURES", "ALTERNATIVES", "FLOAT_FORMAT", "tidy_frame", "check_tidy",
+__all__ = ["COLUMNS", "DTYPES", "PAPERS", "MEASURES", "FLOAT_FORMAT", "tidy_frame", "check_tidy",
            "adjust_family", "dropped_text", "MIN_WORDS", "MIN_FRACTION", "LOW_COVERAGE", "check_coverage_thresholds",
            "coverage_flag", "Coverage", "coverage", "with_coverage", "warn_low_coverage", "without_low_coverage",
            "NOT_RUN", "PARTS", "not_run_note", "not_run",
@@ -76,7 +77,6 @@ PAPERS = ("caliskan2017", "swinger2019", "kurita2019", "racial_bias_report", "et
 #: the values of ``measure``
 MEASURES = ("weat", "wefat", "direction", "direct_bias", "ripa", "ube", "mlm_log_prob", "contextual_weat", "sc_weat")
 #: the values of ``alternative`` (SciPy's names)
-ALTERNATIVES = ("greater", "less", "two-sided")
 #: how :func:`write_tidy` writes floats by default: six significant digits
 FLOAT_FORMAT = "%.6g"
 #: how the ``note`` of a test that did not run begins (its numbers are NA; the reason follows): the batteries

@@ -28,7 +28,6 @@ TARGET = "TARGET"
 ATTRIBUTE = "ATTRIBUTE"
 PRIOR_MASKS = ("per_piece", "single")
 #: the p-value methods of :func:`wordbias.core.permutation.subset_sum_tail`
-P_METHODS = ("auto", "exact", "monte-carlo", "mc", "normal")
 
 
 @dataclass(frozen=True)
@@ -391,7 +390,7 @@ def attribute_test(scores_A, scores_B, *, A: Sequence[str] = (), B: Sequence[str
     a = as_float_array("scores_A", scores_A, what="a list of bias scores")
     b = as_float_array("scores_B", scores_B, what="a list of bias scores")
     A, B = _check_attribute_names(A, a, "A"), _check_attribute_names(B, b, "B")
-    check_option("p_method", p_method, P_METHODS)
+    check_option("p_method", p_method, _stats.P_METHODS)
     check_option("alternative", alternative, _stats.ALTERNATIVES)
     n_permutations = check_int("n_permutations", n_permutations, min=1)
     seed = check_seed("seed", seed)

@@ -5,7 +5,7 @@ the M candidate words, t words per test, false discovery rate α, R rotations. V
 
 :func:`g` is the generalised WEAT (Section 2.1). :func:`run` is the algorithm (Section 3): Step 1
 :func:`clean_names` and :func:`cluster`, Step 2 :func:`candidate_words`, Step 3 :func:`select_words`, Step 4
-:func:`rotational_null`, :func:`p_values` and :func:`benjamini_hochberg`. Section 4: :func:`illustrative_names`
+:func:`rotational_null`, :func:`p_values` and :func:`bh_rejections`. Section 4: :func:`illustrative_names`
 and :func:`indirect_bias`.
 """
 
@@ -508,7 +508,7 @@ def p_values(sigma: np.ndarray, null: np.ndarray) -> np.ndarray:
     return p
 
 
-def benjamini_hochberg(p: np.ndarray, alpha: float) -> tuple[np.ndarray, float]:
+def bh_rejections(p: np.ndarray, alpha: float) -> tuple[np.ndarray, float]:
     """Benjamini & Hochberg (1995) over all the p-values (any shape): returns (significant, critical p),
     the critical p being the largest p_(k) ≤ kα/N (0 when nothing is significant). The adjusted p-values are
     :func:`wordbias.core.multiple.benjamini_hochberg` (equal to the bit to
@@ -516,7 +516,7 @@ def benjamini_hochberg(p: np.ndarray, alpha: float) -> tuple[np.ndarray, float]:
 
     Examples
     --------
-    >>> significant, critical = benjamini_hochberg(np.array([0.001, 0.01, 0.03, 0.5]), alpha=0.05)
+    >>> significant, critical = bh_rejections(np.array([0.001, 0.01, 0.03, 0.5]), alpha=0.05)
     >>> significant, critical
     (array([ True,  True,  True, False]), 0.03)
     """
@@ -961,7 +961,7 @@ def run(kv, name_tokens: Sequence[str], *, n: int = 12, m: int = 64, M: int | No
     null = rotational_null(W, category, Xbar, Abar, t, R, seed=s_null, batch_size=batch_size, workers=workers,
                            progress=progress)
     p = p_values(sigma, null)
-    significant, critical = benjamini_hochberg(p, alpha)
+    significant, critical = bh_rejections(p, alpha)
     significant &= np.isfinite(sigma)
     Asel = {(i, j): W[selected[i][j]].mean(axis=0) for i in range(n) for j in range(m) if len(selected[i][j])}
     central = central_words(W, category, Abar)

@@ -21,6 +21,7 @@ from typing import Callable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from wordbias.core.permutation import P_METHODS
 from wordbias.core import figures as plots
 from wordbias.core import tables as _tables
 from wordbias.core import multiple, paths
@@ -412,7 +413,7 @@ def table3(cats: Sequence[Category], *, embedding, embedding_name: str, encoder:
     (:func:`adjust_per_method`, which says why a family per method).
     """
     check_seed("seed", seed)
-    check_option("p_method", p_method, mlm.P_METHODS)
+    check_option("p_method", p_method, P_METHODS)
     check_int("n_permutations", n_permutations, min=1)
     n_resamples = check_int("n_resamples", n_resamples, min=2)
     confidence_level = check_probability("confidence_level", confidence_level)

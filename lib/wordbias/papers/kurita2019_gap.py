@@ -17,7 +17,7 @@ from typing import Callable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from wordbias.core.permutation import ALTERNATIVES, TailProbability, subset_sum_tail
+from wordbias.core.permutation import ALTERNATIVES, P_METHODS, TailProbability, subset_sum_tail
 from wordbias.core.errors import InvalidParameterError
 from wordbias.core.validation import check_int, check_option, check_seed
 from wordbias.datasets import gap, stimuli
@@ -107,7 +107,7 @@ def gender_permutation_test(p_neither, gender, *, alternative: str = "greater", 
     an integer ≥ 1, ``seed`` an integer ≥ 0 or a ``numpy.random.Generator``.
     """
     check_option("alternative", alternative, ALTERNATIVES)
-    check_option("p_method", p_method, mlm.P_METHODS)
+    check_option("p_method", p_method, P_METHODS)
     n_permutations = check_int("n_permutations", n_permutations, min=1)
     seed = check_seed("seed", seed)
     p = np.asarray(p_neither, dtype=np.float64)
