@@ -19,6 +19,7 @@ from pathlib import Path
 from gensim.models import KeyedVectors
 
 from wordbias.core.errors import CacheError, EmbeddingFormatError, InvalidParameterError
+from wordbias.core.validation import _show
 from wordbias.embeddings.cache import (
     CACHE_VERSION,
     MMAP_MODES,
@@ -179,7 +180,7 @@ def load(
         raise InvalidParameterError(
             f"name_or_path must be a registered embedding name ({', '.join(REGISTRY)}), a path, a gensim "
             f"KeyedVectors or Word2Vec/FastText model, or a word->vector mapping; not "
-            f"{_shown(name_or_path)} ({type(name_or_path).__name__})"
+            f"{_show(name_or_path)} ({type(name_or_path).__name__})"
         )
     if cache_dir is not None and not isinstance(cache_dir, (str, os.PathLike)):
         raise InvalidParameterError(f"cache_dir must be a folder path or None, not {type(cache_dir).__name__}")
@@ -223,11 +224,6 @@ def unknown_name_message(key: str) -> str:
     hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else "."
     return (f"{key!r} is neither a registered embedding name nor an existing file or folder{hint} "
             f"Registered names: {', '.join(REGISTRY)} (`wordbias embeddings` says which are on this machine).")
-
-
-def _shown(value) -> str:
-    text = repr(value)
-    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def available() -> "pandas.DataFrame":  # noqa: F821 - pandas imported lazily
