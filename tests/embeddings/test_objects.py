@@ -60,7 +60,8 @@ def test_float64_keyed_vectors_become_float32():
     ({}, r"mapping is empty"),
     ({"a": [0.0, 0.0]}, r"the vector of 'a' \(row 0\) is all zeros"),
     ({"a": [np.nan, 1.0]}, r"the vector of 'a' \(row 0\) holds a non-finite value"),
-    ({"a": "one two"}, r"the vector of 'a' is not numeric"),
+    ({"a": "one two"}, r"the vector of 'a' must be a list of numbers, not the string"),
+    ({"a": [[1.0, 2.0]]}, r"the vector of 'a' must be a list of numbers \(1-D\), not an array of shape \(1, 2\)"),
     (42, r"name_or_path must be a registered embedding name"),
 ])
 def test_bad_objects_are_refused_clearly(bad, match):

@@ -18,6 +18,7 @@ import numpy as np
 from gensim.models import KeyedVectors
 
 from wordbias.core.errors import EmbeddingFormatError, InvalidParameterError
+from wordbias.core.validation import as_float_array
 from wordbias.embeddings.keyed_vectors import to_keyed_vectors
 
 __all__ = ["GENSIM_SUFFIXES", "is_gensim_file", "load_gensim_file", "from_object", "is_embedding_object"]
@@ -117,14 +118,8 @@ def _from_mapping(mapping: Mapping) -> KeyedVectors:
     for word, vector in mapping.items():
         if not isinstance(word, str) or not word or "\n" in word:
             raise InvalidParameterError(f"{where}: every key must be a non-empty word without a newline, not {word!r}")
-        if hasattr(vector, "detach"):  # a torch tensor
-            vector = vector.detach().cpu().numpy()
-        try:
-            row = np.asarray(vector, dtype=np.float32)
-        except (TypeError, ValueError) as exc:
-            raise InvalidParameterError(f"{where}: the vector of {word!r} is not numeric ({exc})") from None
-        if row.ndim != 1:
-            raise InvalidParameterError(f"{where}: the vector of {word!r} has shape {row.shape}, expected 1-D")
+        # a list, an array, a torch tensor or a pandas Series; anything else refused naming the word
+        row = as_float_array(f"{where}: the vector of {word!r}", vector, ndim=1).astype(np.float32)
         if first is None:
             first = (word, row.size)
         elif row.size != first[1]:
