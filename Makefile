@@ -105,7 +105,7 @@ $(foreach src,$(sort $(foreach n,$(NOTEBOOKS),$(SRC_$(n)))),$(eval LIB_$(src) :=
 # metadata, and print one line with the notebook's wall time
 define run_notebook
 @start=$$(date +%s%N); cd notebooks && ../$(PAPERMILL) $(1) $(notdir $@) $(2) && cd .. && \
-  $(PY) -m wordbias.core.notebooks $@ && ms=$$(( ($$(date +%s%N) - start) / 1000000 )) && \
+  $(PY) -m tools.notebooks $@ && ms=$$(( ($$(date +%s%N) - start) / 1000000 )) && \
   printf 'make: %-42s %4d.%d s  (KERNELS=%s)\n' $@ $$((ms / 1000)) $$((ms % 1000 / 100)) $(KERNELS)
 endef
 
@@ -138,7 +138,7 @@ $(foreach f,$(LESSON_SRC),$(eval LIB_lesson_$(notdir $(f)) := $(call deps_of,$(f
 notebooks/lessons/%.ipynb: notebooks/lessons/src/%.ipynb $$(LIB_lesson_$$*.ipynb) notebooks/lessons/lessons.yaml \
                            $(STAMP) | $(NOTEBOOK_FILES) $(TINY_MLM)/config.json
 	@start=$$(date +%s%N); cd notebooks/lessons && ../../$(PAPERMILL) src/$*.ipynb $*.ipynb && cd ../.. && \
-	  $(PY) -m wordbias.core.notebooks $@ && ms=$$(( ($$(date +%s%N) - start) / 1000000 )) && \
+	  $(PY) -m tools.notebooks $@ && ms=$$(( ($$(date +%s%N) - start) / 1000000 )) && \
 	  printf 'make: %-42s %4d.%d s  (KERNELS=%s)\n' $@ $$((ms / 1000)) $$((ms % 1000 / 100)) $(KERNELS)
 
 $(STUDENT_FILES) &: $(LESSON_SRC) lib/wordbias/teaching/assign.py $(STAMP)
@@ -157,15 +157,15 @@ $(TINY_MLM)/config.json: lib/wordbias/models/tiny_mlm.py $(STAMP)
 	$(PY) -m wordbias.models.tiny_mlm $(TINY_MLM)
 
 # the unit tests, then the outputs in the working tree against the committed ones (identical, or within the
-# tolerances of lib/wordbias/core/repro_tolerances.yaml), then nbval re-running every notebook
+# tolerances of tools/repro_tolerances.yaml), then nbval re-running every notebook
 test: $(STAMP) $(TINY_MLM)/config.json
 	$(VENV)/bin/pytest -q tests lib/wordbias
-	$(PY) -m wordbias.core.repro compare --ref $(REF)
+	$(PY) -m tools.repro compare --ref $(REF)
 	$(VENV)/bin/pytest -q --nbval --nbval-current-env -p no:cacheprovider $(NOTEBOOK_FILES) $(LESSON_FILES)
 
 REF ?= HEAD
 check-results: $(STAMP)
-	$(PY) -m wordbias.core.repro compare --ref $(REF)
+	$(PY) -m tools.repro compare --ref $(REF)
 
 # regenerate everything, with empty caches, under each kernel setting (README, "Reproducibility")
 repro-check: $(STAMP) $(TINY_MLM)/config.json

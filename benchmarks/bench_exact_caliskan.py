@@ -25,10 +25,11 @@ from scipy import stats as sps
 
 from wordbias import embeddings
 from wordbias.core import paths
-from wordbias.core import permutation
+from wordbias.core import permutation, subset_sums
 from wordbias.core.parallel import default_workers
 from wordbias.datasets import stimuli
 from wordbias.measures import weat
+from wordbias.core.errors import ExactCountTooLarge
 
 
 _DFS = []
@@ -93,10 +94,10 @@ def main() -> None:
         try:
             ex = permutation.subset_sum_tail_exact(pooled, k, obs)
             p_exact, count = ex.p_value, ex.n_extreme
-        except permutation.ExactCountTooLarge:
+        except ExactCountTooLarge:
             p_exact, count = np.nan, None
         t_exact = time.perf_counter() - t
-        dfs = (dfs_count(pooled, k, obs - permutation.TIE_RTOL * np.abs(pooled).sum(), 300_000_000)
+        dfs = (dfs_count(pooled, k, obs - subset_sums.TIE_RTOL * np.abs(pooled).sum(), 300_000_000)
                if count is not None and count <= 300_000_000 else None)
         t = time.perf_counter()
         mc = permutation.subset_sum_tail_mc(pooled, k, obs, n_permutations=args.permutations, seed=args.seed)

@@ -37,7 +37,7 @@ pools ("flower-like", "insect-like", "pleasant-like", "unpleasant-like"), listed
 WEFAT (``--study wefat``)
 -----------------------
 The same for WEFAT's Pearson correlation r between s(w, A, B) and the property p_w
-(:func:`wordbias.measures.bootstrap.wefat_bootstrap_from_vectors`): n_W target words with their property
+(:func:`wordbias.measures.bootstrap_wefat.wefat_bootstrap_from_vectors`): n_W target words with their property
 and n_A + n_A attribute words are drawn from pools (cells n_W x n_A: 25, 50, 100 x 8, then 50 x 16, 25,
 50; the paper's WEFAT 1 and 2 have 50 targets and 8 + 8 attribute words), ``--reps`` times (300 by default); each draw's interval (nominal 95%, BCa and percentile resampling W, A and B, and BCa resampling W
 only) is checked against three estimands:
@@ -76,7 +76,8 @@ import numpy as np
 import pandas as pd
 
 from wordbias.measures import bootstrap as bs
-from wordbias.measures.weat import cosine_matrix
+from wordbias.measures import bootstrap_wefat as bw
+from wordbias.core.vectors import cosine_matrix
 
 SIZES = (8, 12, 16, 25)
 POOL = 400
@@ -259,7 +260,7 @@ def wefat_glove_pools(prop: str = "planted", pool_w: int = 1000, pool_a: int = W
     W = rest[np.argsort(-occ, kind="stable")][:pool_w]
     words = [[cand[i] for i in s] for s in (W, A, B)]
     if prop == "planted":
-        s = bs.resampled_normalized_association(cosine_matrix(V[W], V[A]), cosine_matrix(V[W], V[B]),
+        s = bw.resampled_normalized_association(cosine_matrix(V[W], V[A]), cosine_matrix(V[W], V[B]),
                                                 np.arange(pool_a), np.arange(pool_a), ddof=0)
         p = (s - s.mean()) / s.std() + noise * np.random.default_rng(seed).normal(size=pool_w)
     elif prop == "logrank":
@@ -276,7 +277,7 @@ def wefat_pool_cosines(W, A, B):
 
 def wefat_pool_r(C_a, C_b, p) -> float:
     """r_pool: the Pearson correlation over the whole W pool of s(w, A_pool, B_pool) with p_w."""
-    s = bs.resampled_normalized_association(C_a, C_b, np.arange(C_a.shape[1]), np.arange(C_b.shape[1]), ddof=0)
+    s = bw.resampled_normalized_association(C_a, C_b, np.arange(C_a.shape[1]), np.arange(C_b.shape[1]), ddof=0)
     return float(np.corrcoef(s, p)[0, 1])
 
 
@@ -310,7 +311,7 @@ def wefat_truth(C_a, C_b, p, n_w: int, n_a: int, n_draws: int, rng) -> dict:
 def wefat_conditional_r(C_a, C_b, p, ia, ib) -> np.ndarray:
     """r_{W|A,B}: for each row of ``ia``, ``ib`` (attribute words drawn), the correlation over the whole W pool
     of s(w, A, B) with p_w, these attribute words fixed: the estimand of an interval that resamples W only."""
-    s = bs.resampled_normalized_association(C_a, C_b, ia, ib)
+    s = bw.resampled_normalized_association(C_a, C_b, ia, ib)
     s = s - s.mean(-1, keepdims=True)
     q = p - p.mean()
     return (s @ q) / np.sqrt((s * s).sum(-1) * (q @ q))
@@ -324,7 +325,7 @@ def _mcse(c: float, reps: int) -> float:
 def wefat_study(W, A, B, p, sizes=WEFAT_SIZES, reps: int = 300, n_resamples: int = 2000, n_draws: int = 20_000,
                 methods=WEFAT_METHODS, seed: int = 0, label: str = "") -> pd.DataFrame:
     """One row per ((n_W, n_A), method, resampled sets): coverage of r_pool, of E[r_n] and of r_{W|A,B} by the
-    nominal 95% interval of :func:`wordbias.measures.bootstrap.wefat_bootstrap_from_vectors`, each with its
+    nominal 95% interval of :func:`wordbias.measures.bootstrap_wefat.wefat_bootstrap_from_vectors`, each with its
     Monte Carlo standard error, the interval's mean width against the true 2.5-97.5% spread of r_n, its bootstrap
     standard error against the true sd of r_n."""
     C_a, C_b = wefat_pool_cosines(W, A, B)
@@ -340,7 +341,7 @@ def wefat_study(W, A, B, p, sizes=WEFAT_SIZES, reps: int = 300, n_resamples: int
             for r in range(reps):
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
-                    b = bs.wefat_bootstrap_from_vectors(W[iw[r]], A[ia[r]], B[ib[r]], p[iw[r]], method=method,
+                    b = bw.wefat_bootstrap_from_vectors(W[iw[r]], A[ia[r]], B[ib[r]], p[iw[r]], method=method,
                                                         resample=resample, n_resamples=n_resamples, seed=r)
                 lo[r], hi[r], se[r], est[r] = b.low, b.high, b.standard_error, b.estimate
             ok = np.isfinite(lo) & np.isfinite(hi)

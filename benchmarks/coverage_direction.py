@@ -5,7 +5,7 @@ word embeddings", Section 3 and Appendix A). Synthetic pools (``--dim`` dimensio
 targets lean +-``scale`` along u, the attributes along v, with cos(u, v) = 0.5, plus N(0, 1) noise in every
 dimension; lists of the report's implicit-test sizes (12, 12, 37, 37) are drawn without replacement ``--draws``
 times, and each gets a BCa and a percentile interval (``--resamples`` resamples,
-:func:`wordbias.measures.bootstrap.direction_bootstrap_from_vectors`). Printed per scale: the pool's cosine
+:func:`wordbias.measures.bootstrap_direction.direction_bootstrap_from_vectors`). Printed per scale: the pool's cosine
 (theta_pool), the mean cosine of the drawn lists (E[cos_n]), the true spread of the cosine over draws, the mean
 bootstrap standard error, and how often each interval covers theta_pool and E[cos_n].
 
@@ -20,7 +20,7 @@ import warnings
 
 import numpy as np
 
-from wordbias.measures import bootstrap as bs
+from wordbias.measures import bootstrap_direction as bd
 
 SIZES = (12, 12, 37, 37)      # T1, T2, A1, A2 of the report's implicit test
 
@@ -34,10 +34,10 @@ def study(scale: float, *, dim: int, pool: int, draws: int, resamples: int, rng:
     r, s = pools[2].mean(0) - pools[3].mean(0), pools[0].mean(0) - pools[1].mean(0)
     theta = float(r @ s / np.linalg.norm(r) / np.linalg.norm(s))
     drawn = [[p[rng.choice(pool, n, replace=False)] for p, n in zip(pools, SIZES)] for _ in range(draws)]
-    cos = np.array([bs.resampled_mean_difference_cosine(*d, *(np.arange(n) for n in SIZES)) for d in drawn])
+    cos = np.array([bd.resampled_mean_difference_cosine(*d, *(np.arange(n) for n in SIZES)) for d in drawn])
     row = {"scale": scale, "theta_pool": theta, "E_cos_n": float(cos.mean()), "true_sd": float(cos.std(ddof=1))}
     for method in ("BCa", "percentile"):
-        cis = [bs.direction_bootstrap_from_vectors(*d, n_resamples=resamples, method=method, seed=k)
+        cis = [bd.direction_bootstrap_from_vectors(*d, n_resamples=resamples, method=method, seed=k)
                for k, d in enumerate(drawn)]
         row[f"{method}_covers_theta_pool"] = float(np.mean([c.low <= theta <= c.high for c in cis]))
         row[f"{method}_covers_E_cos_n"] = float(np.mean([c.low <= row["E_cos_n"] <= c.high for c in cis]))

@@ -32,7 +32,7 @@ for setting in $SETTINGS; do
   "${prefix[@]}" make --no-print-directory all KERNELS="$kernels" > "$dir/make.log" 2>&1; made=$?
   grep '^make: notebooks' "$dir/make.log"
   t_make=$(( $(date +%s) - start ))
-  .venv/bin/python -m wordbias.core.repro compare --report "$dir/compare.csv" > "$dir/compare.log" 2>&1; compared=$?
+  .venv/bin/python -m tools.repro compare --report "$dir/compare.csv" > "$dir/compare.log" 2>&1; compared=$?
   tail -n 1 "$dir/compare.log"
   start=$(date +%s)
   "${prefix[@]}" make --no-print-directory test KERNELS="$kernels" > "$dir/test.log" 2>&1; tested=$?

@@ -11,6 +11,7 @@ import pytest
 
 import wordbias
 from wordbias import cli
+from wordbias.cli import inputs, output
 from wordbias.core import paths, tidy
 from wordbias.datasets import user_lists
 from wordbias.measures import weat as weat_measure
@@ -304,9 +305,9 @@ def test_report_and_compare_end_to_end(capsys, tmp_path, emb):
 
 
 def test_labels_keep_extensions_and_disambiguate(tmp_path):
-    assert cli._label("glove-6b-50d") == "glove-6b-50d"
-    assert cli._labels(["x/mine.w2v.txt", "x/mine.w2v.bin"]) == ["mine.w2v.txt", "mine.w2v.bin"]
-    assert cli._labels(["a/v.txt", "b/v.txt"]) == ["a/v.txt", "b/v.txt"]
+    assert inputs.embedding_label("glove-6b-50d") == "glove-6b-50d"
+    assert inputs.embedding_labels(["x/mine.w2v.txt", "x/mine.w2v.bin"]) == ["mine.w2v.txt", "mine.w2v.bin"]
+    assert inputs.embedding_labels(["a/v.txt", "b/v.txt"]) == ["a/v.txt", "b/v.txt"]
 
 
 def test_short_table_formats(tmp_path):
@@ -314,7 +315,7 @@ def test_short_table_formats(tmp_path):
                           "effect_size": 1.23456, "ci_low": 0.5, "ci_high": 1.9, "p_value": 1e-6, "p_method": "exact",
                           "dropped": "X: a b; A: c"}, {"embedding": "e", "test": "u", "note": "not run: KeyError: x"},
                          {"embedding": "e", "test": "v", "p_value": 0.5, "p_method": "rotational null, Simes over 9"}])
-    text = cli.short_table(t)
+    text = output.short_table(t)
     lines = text.splitlines()
     assert "d=1.235" in lines[1] and "[0.50, 1.90]" in lines[1] and "1.0e-06 (exact)" in lines[1]
     assert lines[0].split() == ["test", "n", "effect", "95%", "CI", "p", "p", "two-sided", "p", "Holm", "dropped"]
@@ -449,17 +450,17 @@ def test_a_test_refused_for_its_cost_is_named_on_stderr_and_exits_3(capsys, tmp_
                             "--n-resamples", "20", "--n-permutations", str(10 ** 12))
     assert code == 3 and stdout == ""
     lines = err.strip().splitlines()
-    assert len(lines) == 3 and "Traceback" not in err
+    assert len(lines) == 2 and "Traceback" not in err
     assert lines[0].startswith("wordbias: not run: big (weat): TooCostlyError: a Monte Carlo p-value with "
                                "n_permutations=1,000,000,000,000")
     assert "Use fewer permutations" in lines[0] and "lower --n-permutations" in lines[0]
-    # the small test has its exact d and p, but its interval was refused for the same cost
-    assert lines[1].startswith("wordbias: run in part: small (weat): no bootstrap interval: TooCostlyError: ")
-    assert lines[2].startswith("wordbias: of 2 tests, 1 were not run and 1 ran only in part (")
-    assert lines[2].endswith("exit status 3")
+    # the small test is counted exactly: it needs no Monte Carlo draw, so it runs whole (d, exact p, interval)
+    assert lines[1].startswith("wordbias: of 2 tests, 1 were not run")
+    assert lines[1].endswith("exit status 3")
     t = tidy.read_tidy(out / "tidy.csv")                      # the other test is written, the refusal kept in note
     assert t.test.tolist() == ["big", "small"] and (out / "summary.html").exists()
     assert t.note[0].startswith("not run: TooCostlyError: ") and pd.notna(t.effect_size[1])
+    assert t.p_method[1] == "exact" and pd.notna(t.ci_low[1])
     assert "Exit status: " in cli.build_parser().epilog and "3 some tests" in cli.build_parser().epilog
 
 

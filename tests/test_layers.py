@@ -19,11 +19,7 @@ LAYERS = {"core": 0, "embeddings": 1, "datasets": 1, "models": 1, "measures": 2,
 #: imports between sub-packages of one layer that are part of the design
 KNOWN_SAME_LAYER = {("models", "datasets")}  # a model reads the data sets it is trained or planted on
 #: (importing module, imported sub-package): imports that break the order today, to be removed
-KNOWN_DEBT = {
-    ("battery/static.py", "papers"),          # the batteries still run the Caliskan, report and Swinger tables
-    ("battery/contextual.py", "papers"),      # Kurita's categories and templates
-    ("datasets/gap.py", "models"),            # GAP features from the contextual encoder (a cycle with models/mlp.py)
-}
+KNOWN_DEBT: set[tuple[str, str]] = set()  # none left
 
 
 def _imports(path: Path) -> set[str]:

@@ -1,6 +1,7 @@
 """The installable package (issue 15, item 4): the wheel holds the data, and an installed copy works away from
 the repository (data read through importlib.resources, outputs under the current folder)."""
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -12,13 +13,28 @@ import yaml
 from wordbias.core import paths
 
 ROOT = Path(__file__).resolve().parents[1]
+#: where the developer tools lived inside the package before they moved to tools/: the wheel must not ship them
+_DEVELOPER_TOOLS = {"wordbias/core/repro.py", "wordbias/core/notebooks.py", "wordbias/core/repro_tolerances.yaml"}
+
+
+def _clean_source(dest: Path) -> Path:
+    """The files a clean checkout of the working tree holds (tracked or new, not ignored, not deleted), copied to
+    ``dest``: built in place, setuptools would also pack what a former build left in build/lib."""
+    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+                            check=True, capture_output=True).stdout.decode().split("\0")
+    for rel in filter(None, listed):
+        if (ROOT / rel).is_file():
+            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / rel, dest / rel)
+    return dest
 
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory):
     out = tmp_path_factory.mktemp("wheel")
+    source = _clean_source(tmp_path_factory.mktemp("source"))
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(out),
-                    str(ROOT)], check=True, capture_output=True)
+                    str(source)], check=True, capture_output=True)
     (whl,) = out.glob("wordbias-*.whl")
     return whl
 
@@ -30,7 +46,7 @@ def test_the_wheel_holds_every_data_file_but_users_embeddings(wheel):
     assert tracked, "no tracked data files?"
     missing = [f for f in tracked if f"wordbias/{f}" not in names]
     assert not missing, f"data files not in the wheel: {missing}"
-    assert "wordbias/embeddings/registry.yaml" in names and "wordbias/core/repro_tolerances.yaml" in names
+    assert "wordbias/embeddings/registry.yaml" in names
     assert not [n for n in names if n.startswith("wordbias/data/embeddings/") and not n.endswith("README.md")]
     meta = next(n for n in names if n.endswith(".dist-info/METADATA"))
     text = zipfile.ZipFile(wheel).read(meta).decode()
@@ -38,6 +54,27 @@ def test_the_wheel_holds_every_data_file_but_users_embeddings(wheel):
     assert "Requires-Dist: torch" not in text.split("Provides-Extra: contextual")[0]     # torch only in the extra
     entry = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
     assert "wordbias = wordbias.cli:main" in zipfile.ZipFile(wheel).read(entry).decode()
+
+
+def _developer_tools(names) -> list[str]:
+    """The entries of a wheel listing that are developer tools (tools/, issue 24 item 5) or lie outside the
+    package: a wheel holds ``wordbias/`` and its ``.dist-info`` only."""
+    return sorted(n for n in names if n.split("/")[0] != "wordbias" and not n.split("/")[0].endswith(".dist-info")
+                  or n in _DEVELOPER_TOOLS)
+
+
+def test_the_wheel_ships_no_developer_tools(wheel):
+    """The results check and the notebook cleaner stay in the repository."""
+    names = zipfile.ZipFile(wheel).namelist()
+    assert not _developer_tools(names), f"developer tools in the wheel: {_developer_tools(names)}"
+    assert "wordbias/core/paths.py" in names          # the listing checked is the package's
+
+
+def test_the_developer_tools_check_can_fail():
+    names = ["wordbias/core/paths.py", "wordbias-0.1.0.dist-info/METADATA", "wordbias/core/repro.py",
+             "tools/notebooks.py", "wordbias/core/repro_tolerances.yaml"]
+    assert _developer_tools(names) == ["tools/notebooks.py", "wordbias/core/repro.py",
+                                       "wordbias/core/repro_tolerances.yaml"]
 
 
 def test_an_installed_copy_runs_away_from_the_repository(wheel, tmp_path):

@@ -37,17 +37,17 @@ Examples
 
 __version__ = "0.1.0"
 
-__all__ = ["load", "weat", "__version__"]
+__all__ = ["load", "weat", "wefat", "__version__"]
 
 
 def __getattr__(name):
-    """``wordbias.load`` and ``wordbias.weat``, imported on first use (``import wordbias`` stays light)."""
+    """``wordbias.load``, ``wordbias.weat`` and ``wordbias.wefat``, imported on first use (``import wordbias`` stays light)."""
     if name == "load":
         from wordbias.embeddings import load
 
         return load
-    if name == "weat":
-        from wordbias.measures.measurement import weat
+    if name in ("weat", "wefat"):
+        from wordbias.measures import measurement
 
-        return weat
+        return getattr(measurement, name)
     raise AttributeError(f"module 'wordbias' has no attribute {name!r}")

@@ -9,8 +9,9 @@ from wordbias.core.errors import InvalidParameterError
 from wordbias.datasets import stimuli
 from wordbias.datasets.stimuli import WeatSpec
 from wordbias.measures import weat
+from wordbias.datasets.contextual_tests import ROLES, kurita2019_categories
+from wordbias.measures import contextual as measures_contextual
 from wordbias.models import tiny_mlm
-from wordbias.papers import kurita2019
 
 _CAREER = stimuli.load_stimuli("kurita2019")["categories"]["career_family"]
 MALE = tuple(w.lower() for w in _CAREER["A"])
@@ -33,7 +34,7 @@ def frame(model):
 
 def test_the_papers_categories_as_a_tidy_table(frame):
     tidy.check_tidy(frame)
-    assert list(frame.test.unique()) == [c.key for c in kurita2019.categories()]
+    assert list(frame.test.unique()) == [c.key for c in kurita2019_categories()]
     assert frame.measure.value_counts().to_dict() == {"contextual_weat": 5, "mlm_log_prob": 5}
     career = frame[(frame.test == "career_family") & (frame.measure == "mlm_log_prob")].iloc[0]
     assert career.effect_size > 1.5 and career.p_value < 0.01            # the planted bias is found
@@ -50,14 +51,20 @@ def test_contextual_weat_row_is_the_weat_of_the_contextual_vectors(model, frame)
     from wordbias.models import contextual
 
     enc = contextual.load_encoder(model)
-    cat = kurita2019.categories()[2]
-    reduced = kurita2019.reduce_to_vocabulary(cat, enc, seed=0)
-    vectors = kurita2019.contextual_vectors(cat, reduced, enc)
-    res = weat.weat(vectors, *(reduced[r].words for r in kurita2019.ROLES), balance_targets="raise", seed=0,
+    cat = kurita2019_categories()[2]
+    reduced = measures_contextual.reduce_to_vocabulary(cat, enc, seed=0)
+    by_template = measures_contextual.vectors_by_template(cat, reduced, enc)
+    vectors = measures_contextual.mean_over_templates(cat, reduced, by_template)
+    res = weat.weat(vectors, *(reduced[r].words for r in ROLES), balance_targets="raise", seed=0,
                     n_permutations=2000)
     row = frame[(frame.test == cat.key) & (frame.measure == "contextual_weat")].iloc[0]
-    assert row.effect_size == pytest.approx(res.effect_size, abs=1e-9)
+    assert row.effect_size == pytest.approx(res.effect_size, abs=1e-12)
     assert row.p_value == pytest.approx(res.p_value, abs=1e-12)
+    # the same vectors computed in one pass (all templates at once): equal up to float rounding
+    one_pass = measures_contextual.contextual_vectors(cat, reduced, enc)
+    again = weat.weat(one_pass, *(reduced[r].words for r in ROLES), balance_targets="raise", seed=0,
+                      n_permutations=2000)
+    assert row.effect_size == pytest.approx(again.effect_size, rel=1e-5)
 
 
 def test_undefined_scores_are_a_note_not_a_number(frame):
@@ -112,3 +119,29 @@ def test_report_models_takes_an_encoder_and_a_separate_masked_lm(model):
     assert career.effect_size > 1.5                              # the masked LM's planted bias
     f2 = C.report_models(enc, None, why_no_mlm="not on this machine", n_permutations=500, n_resamples=200)
     assert f2[f2.measure == "mlm_log_prob"].note.str.contains("not on this machine").all()
+
+
+def test_the_tidy_table_is_a_view_of_measured_results(model, monkeypatch):
+    """Issue 24: tidy_table reads the measured results (the same numbers as the results) and runs no test."""
+    from wordbias.measures import bootstrap, mlm
+    from wordbias.models import contextual
+
+    enc, masked_lm = contextual.load_encoder(model), contextual.load_mlm(model)
+    cats = kurita2019_categories()[2:3]
+    results = measures_contextual.measure(cats, encoder=enc, masked_lm=masked_lm, n_permutations=500,
+                                          n_resamples=200)
+
+    def broken(*args, **kwargs):
+        raise AssertionError("the tidy view ran a test")
+
+    for module, name in ((weat, "weat"), (weat, "p_value"), (bootstrap, "weat_bootstrap"), (mlm, "attribute_test")):
+        monkeypatch.setattr(module, name, broken)
+    f = C.tidy_table(results, label="tiny", battery="b")
+    assert f.measure.tolist() == ["contextual_weat", "mlm_log_prob"] and set(f.embedding) == {"tiny"}
+    for r, (_, row) in zip(results, f.iterrows()):
+        assert (row.effect_size, row.p_value, row.p_two_sided, row.ci_low, row.ci_high) == pytest.approx(
+            (r.effect_size, r.p_value, r.p_two_sided, r.ci_low, r.ci_high))
+    static = measures_contextual.CategoryResult(cats[0], "weat", "glove", seed=0, n_permutations=500,
+                                                n_resamples=200, confidence_level=0.95)
+    with pytest.raises(InvalidParameterError, match="takes the measures"):
+        C.tidy_table([static], label="tiny")

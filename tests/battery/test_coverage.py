@@ -9,7 +9,9 @@ import pandas as pd
 import pytest
 
 from wordbias import cli
-from wordbias.battery import compare, static, summary
+from wordbias.cli.output import short_table
+from wordbias.battery import compare, summary
+from wordbias.battery import direction as battery_direction, report as battery_report, weat as battery_weat
 from wordbias.core import tidy
 from wordbias.core.errors import InvalidParameterError, LowCoverageWarning
 from wordbias.datasets import stimuli
@@ -27,7 +29,7 @@ def _kv(words, seed=0):
 
 
 def _battery(kv, spec=SPEC, **kw):
-    return static.weat_battery(kv, [spec], label="toy", battery="user:toy", paper="user", n_resamples=200,
+    return battery_weat.weat_battery(kv, [spec], label="toy", battery="user:toy", paper="user", n_resamples=200,
                                n_permutations=500, **kw)
 
 
@@ -69,7 +71,7 @@ def test_the_numbers_do_not_change(one_of_twelve):
 
 
 def test_terminal_table_marks_the_row_and_prints_the_legends(one_of_twelve):
-    text = cli.short_table(one_of_twelve)
+    text = short_table(one_of_twelve)
     lines = text.splitlines()
     assert "8/8/8/1!" in lines[1]
     assert any(x.startswith("n = words used per set: X/Y/A/B") for x in lines)
@@ -80,7 +82,7 @@ def test_terminal_table_marks_the_row_and_prints_the_legends(one_of_twelve):
 def test_terminal_table_without_a_flag_has_no_mark_legend():
     kv = _kv(X + Y + A + B)
     t = _battery(kv)
-    text = cli.short_table(t)
+    text = short_table(t)
     assert "!" not in text and "n = words used per set" in text
 
 
@@ -131,9 +133,9 @@ def test_invalid_thresholds_are_refused(kw, fragment):
     with pytest.raises(InvalidParameterError, match=fragment):
         _battery(kv, **kw)
     with pytest.raises(InvalidParameterError, match=fragment):
-        static.direction_battery(kv, label="toy", **kw)
+        battery_direction.direction_battery(kv, label="toy", **kw)
     with pytest.raises(InvalidParameterError, match=fragment):
-        static.report(kv, label="toy", ube=False, progress=False, **kw)
+        battery_report.report(kv, label="toy", ube=False, progress=False, **kw)
     with pytest.raises(InvalidParameterError, match=fragment):
         tidy.coverage_flag(1, 2, **kw)
 

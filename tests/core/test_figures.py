@@ -75,7 +75,7 @@ def test_effect_size_comparison_draws_our_interval_and_the_papers_circle_beside_
 def test_effect_size_labels_are_wrapped_never_cut():
     specs = stimuli.weat_tests("caliskan2017")
     names = [f"{s.id} {s.title}" for s in specs]
-    assert max(map(len, names)) > 100                  # WEAT5's name is long: it must wrap, not be cut
+    assert max(map(len, names)) > 2 * figures.WRAP_WIDTH  # WEAT5's name is long: it must wrap, not be cut
     table = pd.DataFrame({"test": names, "paper_effect_size": np.linspace(1, 1.8, len(names)),
                           "effect_size": np.linspace(1, 1.8, len(names))})
     fig = figures.effect_size_comparison(table, title="t")
@@ -83,6 +83,8 @@ def test_effect_size_labels_are_wrapped_never_cut():
     assert [" ".join(s.split()) for s in shown] == names             # every word of every name is there
     assert max(len(line) for s in shown for line in s.split("\n")) <= figures.WRAP_WIDTH
     assert len({s for s in shown}) == len(names)                     # WEAT3, 4 and 5 no longer read the same
+    first_lines = [s.split("\n")[0] for s in shown]                   # and they differ on their first line
+    assert len(set(first_lines)) == len(names)
     # wrapped rows get room: the tick labels of neighbouring rows do not overlap
     assert figures.overlapping_labels(fig.axes[0].get_yticklabels()) == []
 

@@ -1,10 +1,10 @@
 """Pins the outputs of the compiled kernels (wordbias.core.kernels), through the public functions that call
-them: exact subset counts, Monte Carlo counts, p-values and sums for fixed seeds, and UBE's Step-3 scores.
+them: exact subset counts, Monte Carlo counts, p-values and sums for fixed seeds (UBE's kernels:
+tests/measures/test_ube_kernels.py).
 
-The values were recorded before the kernels moved out of ``permutation.py`` and ``ube.py``; any change to
-the kernels must keep them bit for bit (the committed results depend on them). The inputs avoid platform
-differences: the counts and draws are scalar float64 code (no BLAS), and the UBE inputs are dyadic
-fractions, so the one matrix product involved is exact in float32 whatever the summation order.
+The values were recorded before the kernels moved out of ``permutation.py``; any change to the kernels must
+keep them bit for bit (the committed results depend on them). The inputs avoid platform differences: the
+counts and draws are scalar float64 code (no BLAS).
 """
 
 import hashlib
@@ -13,8 +13,7 @@ import itertools
 import numpy as np
 import pytest
 
-from wordbias.core import permutation
-from wordbias.measures import ube
+from wordbias.core import exact_count, montecarlo, permutation
 
 
 def digest(a: np.ndarray) -> str:
@@ -25,16 +24,16 @@ def digest(a: np.ndarray) -> str:
 def test_exact_counts_small(threshold, count):
     values = np.random.default_rng(0).normal(size=14)
     threshold = values[:7].sum() if threshold is None else threshold
-    assert permutation.count_subsets_at_least(values, 7, threshold) == count
+    assert exact_count.count_subsets_at_least(values, 7, threshold) == count
 
 
 def test_exact_counts_pruned_and_complement():
     v64 = np.random.default_rng(4).normal(size=64)
     srt = np.sort(v64)
-    assert permutation.count_subsets_at_least(v64, 32, srt[-32:].sum() - 4.0) == 673498815          # upper tail
-    assert permutation.count_subsets_at_least(v64, 32, srt[:32].sum() + 4.0) == 1832624140269091740  # lower tail
+    assert exact_count.count_subsets_at_least(v64, 32, srt[-32:].sum() - 4.0) == 673498815          # upper tail
+    assert exact_count.count_subsets_at_least(v64, 32, srt[:32].sum() + 4.0) == 1832624140269091740  # lower tail
     v40 = np.random.default_rng(1).normal(size=40)
-    assert permutation.count_subsets_at_least(v40, 13, v40[:13].sum()) == 2852257694
+    assert exact_count.count_subsets_at_least(v40, 13, v40[:13].sum()) == 2852257694
 
 
 @pytest.mark.parametrize("k,seed,R,extreme,p,se", [
@@ -65,33 +64,9 @@ def test_monte_carlo_seeded_from_a_generator():
 ])
 def test_monte_carlo_sums(k, sha, picked):
     values = np.random.default_rng(8).normal(size=30)
-    sums = permutation.random_subset_sums(values, k, 2 * 2 ** 14 + 5, 9)
+    sums = montecarlo.random_subset_sums(values, k, 2 * 2 ** 14 + 5, 9)
     assert [x.hex() for x in sums[[0, 1, 2 ** 14, -1]]] == picked
     assert digest(sums) == sha
-
-
-def test_ube_step3_scores():
-    rng = np.random.default_rng(3)
-    W = (rng.integers(-8, 9, size=(300, 6)) / 8).astype(np.float32)
-    category = rng.integers(0, 5, size=300).astype(np.int32)
-    Z = rng.integers(-8, 9, size=(3, 4, 6)) / 8
-    Abar = rng.integers(-8, 9, size=(5, 6)) / 16
-    out = ube.null_sigma_batch(W, category, Z, Abar, 3)
-    assert out.dtype == np.float64 and out.shape == (3, 4, 5)
-    assert out[0, 0, :3].tolist() == [0.607421875, 1.115234375, 1.0885416666666667]
-    assert digest(out) == "fdb3f8a31e1d5d6d"
-
-
-def test_ube_step3_scores_with_missing_tests():
-    """40 categories over 200 words: most Voronoi sets hold fewer than t = 3 words (σ = −inf)."""
-    rng = np.random.default_rng(5)
-    W = (rng.integers(-8, 9, size=(200, 5)) / 8).astype(np.float32)
-    category = rng.integers(0, 40, size=200).astype(np.int32)
-    Z = rng.integers(-8, 9, size=(2, 4, 5)) / 8
-    Abar = rng.integers(-8, 9, size=(40, 5)) / 16
-    out = ube.null_sigma_batch(W, category, Z, Abar, 3)
-    assert int(np.isinf(out).sum()) == 279
-    assert digest(out) == "6652a1b6ac6490f0"
 
 
 # --------------------------------------------------------------------------------------------------
@@ -133,7 +108,7 @@ def test_monte_carlo_lower_tail_count_leaves_the_upper_count_alone():
     from wordbias.core import kernels
 
     values = np.random.default_rng(8).normal(size=30)
-    key, R, blk = permutation._mc_key(5), 3 * 2 ** 14 + 17, 2 ** 14
+    key, R, blk = montecarlo.mc_key(5), 3 * 2 ** 14 + 17, 2 ** 14
     nb = -(-R // blk)
     thr, thr_lo = values[:15].sum(), values[:15].sum() - 0.5
     up1, up2, lo2 = np.zeros(nb, np.int64), np.zeros(nb, np.int64), np.zeros(nb, np.int64)

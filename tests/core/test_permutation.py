@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from wordbias.core import permutation
+from wordbias.core import exact_count, montecarlo, permutation, subset_sums
+from wordbias.core.errors import ExactCountTooLarge
 
 
 def brute_count(values, k, threshold):
@@ -19,13 +20,13 @@ def test_meet_in_the_middle_matches_enumeration(n, k, seed):
     rng = np.random.default_rng(seed)
     values = rng.normal(size=n)
     for threshold in (values[:k].sum(), 0.0, values.max() * k, -10.0):
-        assert permutation.count_subsets_at_least(values, k, threshold) == brute_count(values, k, threshold)
+        assert exact_count.count_subsets_at_least(values, k, threshold) == brute_count(values, k, threshold)
 
 
 def test_ties_are_counted_as_extreme():
     values = np.array([1.0, 1.0, 1.0, 0.0, 0.0, 0.0])  # many equal subset sums
     for thr in (0, 1, 2, 3):
-        assert permutation.count_subsets_at_least(values, 3, thr) == brute_count(values, 3, thr)
+        assert exact_count.count_subsets_at_least(values, 3, thr) == brute_count(values, 3, thr)
     p = permutation.subset_sum_tail_exact(values, 3, 3.0)
     assert p.p_value == 1 / comb(6, 3)  # only the observed partition reaches the maximum
 
@@ -62,7 +63,7 @@ def test_monte_carlo_add_one_rule_and_determinism():
 def test_random_subsets_are_uniform():
     # each element should be in a random k-subset with probability k/N
     values = np.eye(6)[0]  # only element 0 counts
-    sums = permutation.random_subset_sums(values, 2, 60_000, np.random.default_rng(0))
+    sums = montecarlo.random_subset_sums(values, 2, 60_000, np.random.default_rng(0))
     assert abs(sums.mean() - 2 / 6) < 0.01
 
 
@@ -70,7 +71,7 @@ def test_normal_moments_match_enumeration():
     rng = np.random.default_rng(5)
     values = rng.normal(size=10)
     sums = np.array([values[list(c)].sum() for c in itertools.combinations(range(10), 4)])
-    mean, sd = permutation.subset_sum_moments(values, 4)
+    mean, sd = subset_sums.subset_sum_moments(values, 4)
     assert mean == pytest.approx(sums.mean())
     assert sd == pytest.approx(sums.std(ddof=0))
 
@@ -144,15 +145,15 @@ def test_exact_count_matches_dynamic_programme(n, k, seed):
     if n <= 41:  # every subset sum is kept: thresholds anywhere
         thresholds += [values[:k].sum(), k * values.mean(), srt[-k:].sum(), srt[:k].sum()]
     for thr in thresholds:
-        assert permutation.count_subsets_at_least(values, k, thr) == dp_count(values, k, thr), thr
-    assert permutation.count_subsets_at_least(values, k, srt[-k:].sum()) >= 1  # the top subset reaches its own sum
+        assert exact_count.count_subsets_at_least(values, k, thr) == dp_count(values, k, thr), thr
+    assert exact_count.count_subsets_at_least(values, k, srt[-k:].sum()) >= 1  # the top subset reaches its own sum
 
 
 def test_exact_count_does_not_depend_on_order_or_threads():
     rng = np.random.default_rng(4)
     values = rng.normal(size=64)
     obs = np.sort(values)[-32:].sum() - 4.0   # far in the upper tail: the pruned count
-    counts = {permutation.count_subsets_at_least(values[rng.permutation(64)], 32, obs, workers=w) for w in (1, 2)
+    counts = {exact_count.count_subsets_at_least(values[rng.permutation(64)], 32, obs, workers=w) for w in (1, 2)
               for _ in range(2)}
     assert len(counts) == 1 and counts.pop() > 0
 
@@ -160,8 +161,8 @@ def test_exact_count_does_not_depend_on_order_or_threads():
 def test_exact_count_too_large_is_reported_and_auto_falls_back():
     rng = np.random.default_rng(6)
     values = rng.normal(size=64)
-    with pytest.raises(permutation.ExactCountTooLarge, match="monte-carlo"):
-        permutation.count_subsets_at_least(values, 32, values[:32].sum(), max_sums=10_000)
+    with pytest.raises(ExactCountTooLarge, match="monte-carlo"):
+        exact_count.count_subsets_at_least(values, 32, values[:32].sum(), max_sums=10_000)
     auto = permutation.subset_sum_tail(values, 32, values[:32].sum(), n_permutations=1000)
     assert auto.p_method == "monte-carlo"
     far = permutation.subset_sum_tail(values, 32, np.sort(values)[-32:].sum() - 2.0, n_permutations=1000)
@@ -176,13 +177,13 @@ def test_exact_count_too_large_is_reported_and_auto_falls_back():
 def test_monte_carlo_bit_identical_on_any_number_of_threads():
     rng = np.random.default_rng(8)
     values = rng.normal(size=30)
-    runs = [permutation.subset_sum_tail_mc(values, 15, values[:15].sum(), n_permutations=3 * permutation.MC_BLOCK + 17, seed=5,
+    runs = [permutation.subset_sum_tail_mc(values, 15, values[:15].sum(), n_permutations=3 * montecarlo.MC_BLOCK + 17, seed=5,
                                      workers=w) for w in (1, 2, 3)]
     assert runs[0] == runs[1] == runs[2]
-    sums = [permutation.random_subset_sums(values, 11, 2 * permutation.MC_BLOCK + 5, 9, workers=w) for w in (1, 3)]
+    sums = [montecarlo.random_subset_sums(values, 11, 2 * montecarlo.MC_BLOCK + 5, 9, workers=w) for w in (1, 3)]
     assert np.array_equal(sums[0], sums[1])
     # the first R draws do not depend on how many follow
-    longer = permutation.random_subset_sums(values, 11, 4 * permutation.MC_BLOCK, 9)
+    longer = montecarlo.random_subset_sums(values, 11, 4 * montecarlo.MC_BLOCK, 9)
     assert np.array_equal(longer[:sums[0].size], sums[0])
 
 
@@ -204,12 +205,12 @@ def test_monte_carlo_draws_every_subset_equally_often_and_independently(k):
     values = 2.0 ** np.arange(6)
     expected = np.sort([sum(values[list(c)]) for c in itertools.combinations(range(6), k)])
     m = expected.size
-    sums = permutation.random_subset_sums(values, k, 200_000, 0)
+    sums = montecarlo.random_subset_sums(values, k, 200_000, 0)
     codes = np.searchsorted(expected, sums)
     assert np.array_equal(expected[codes], sums)
     assert sps.chisquare(np.bincount(codes, minlength=m)).pvalue > 1e-3
     assert sps.chisquare(np.bincount(codes[:-1] * m + codes[1:], minlength=m * m)).pvalue > 1e-3
-    first = [permutation.random_subset_sums(values, k, 1, seed)[0] for seed in range(3000)]
+    first = [montecarlo.random_subset_sums(values, k, 1, seed)[0] for seed in range(3000)]
     assert sps.chisquare(np.bincount(np.searchsorted(expected, first), minlength=m)).pvalue > 1e-3
 
 
@@ -268,13 +269,13 @@ def test_25_plus_25_exact_against_dp_and_monte_carlo_against_scipy():
 def test_mc_cost_estimates_and_refusals():
     from wordbias.core.errors import TooCostlyError
 
-    seconds, n_bytes = permutation.mc_cost(50, 25, 10 ** 20, workers=1)
+    seconds, n_bytes = montecarlo.mc_cost(50, 25, 10 ** 20, workers=1)
     assert 4.8e16 < n_bytes < 4.9e16 and seconds > 1e12          # 43 PiB of block counts
-    seconds, n_bytes = permutation.mc_cost(16, 8, 10 ** 7, workers=2, store=True)
-    assert seconds < 1 and n_bytes == pytest.approx(8e7 + 8 * (10 ** 7 / permutation.MC_BLOCK + 1))
-    permutation.check_mc_cost(50, 25, 10 ** 7)                    # the Caliskan notebook's request: accepted
+    seconds, n_bytes = montecarlo.mc_cost(16, 8, 10 ** 7, workers=2, store=True)
+    assert seconds < 1 and n_bytes == pytest.approx(8e7 + 8 * (10 ** 7 / montecarlo.MC_BLOCK + 1))
+    montecarlo.check_mc_cost(50, 25, 10 ** 7)                    # the Caliskan notebook's request: accepted
     with pytest.raises(TooCostlyError, match=r"estimated to take .* p_method='normal'"):
-        permutation.check_mc_cost(16, 8, 10 ** 12)
+        montecarlo.check_mc_cost(16, 8, 10 ** 12)
     with pytest.raises(TooCostlyError, match="p_method='normal'"):
         permutation.subset_sum_tail_exact(np.random.default_rng(1).normal(size=60), 30, 0.0, max_sums=2 ** 10)
 
@@ -337,15 +338,15 @@ def test_exact_alternatives_with_ties_match_scipy():
 def test_monte_carlo_default_unchanged_and_tails_share_draws():
     values = np.random.default_rng(8).normal(size=30)
     obs = values[:12].sum() - 1.5
-    kw = dict(n_permutations=3 * permutation.MC_BLOCK + 11, seed=4)
+    kw = dict(n_permutations=3 * montecarlo.MC_BLOCK + 11, seed=4)
     default = permutation.subset_sum_tail_mc(values, 12, obs, **kw)
     greater = permutation.subset_sum_tail_mc(values, 12, obs, alternative="greater", **kw)
     less = permutation.subset_sum_tail_mc(values, 12, obs, alternative="less", **kw)
     two = permutation.subset_sum_tail_mc(values, 12, obs, alternative="two-sided", **kw)
     assert default == greater and default.alternative == "greater"
     # the same draws, stored, counted by numpy
-    sums = permutation.random_subset_sums(values, 12, kw["n_permutations"], 4)
-    tol = permutation.TIE_RTOL * np.abs(values).sum()
+    sums = montecarlo.random_subset_sums(values, 12, kw["n_permutations"], 4)
+    tol = subset_sums.TIE_RTOL * np.abs(values).sum()
     assert greater.n_extreme == int((sums >= obs - tol).sum())
     assert less.n_extreme == int((sums <= obs + tol).sum())
     R = kw["n_permutations"]
@@ -359,7 +360,7 @@ def test_monte_carlo_default_unchanged_and_tails_share_draws():
     assert permutation.subset_sum_tail_mc(values, 12, obs, alternative="two-sided", workers=3, **kw) == two
     # draws the complement side (k > N − k) as well
     big = permutation.subset_sum_tail_mc(values, 20, values[:20].sum(), alternative="less", **kw)
-    sums20 = permutation.random_subset_sums(values, 20, R, 4)
+    sums20 = montecarlo.random_subset_sums(values, 20, R, 4)
     assert big.n_extreme == int((sums20 <= values[:20].sum() + tol).sum())
 
 
@@ -380,7 +381,7 @@ def test_monte_carlo_alternatives_near_exact_and_scipy(alternative):
 
 def test_normal_alternatives():
     values = np.random.default_rng(5).normal(size=20)
-    mean, sd = permutation.subset_sum_moments(values, 8)
+    mean, sd = subset_sums.subset_sum_moments(values, 8)
     for obs in (mean + 1.3 * sd, mean - 0.7 * sd):
         z = (obs - mean) / sd
         g, le, two = (permutation.subset_sum_tail_normal(values, 8, obs, alternative=a).p_value
@@ -395,7 +396,7 @@ def test_auto_pruned_exact_two_sided_for_large_n():
     less = permutation.subset_sum_tail(values, 32, obs, alternative="less", n_permutations=1000)
     two = permutation.subset_sum_tail(values, 32, obs, alternative="two-sided", n_permutations=1000)
     assert less.p_method == "exact" and two.p_method == "exact"
-    assert less.n_extreme == permutation.count_subsets_at_least(-values, 32, -obs)
+    assert less.n_extreme == exact_count.count_subsets_at_least(-values, 32, -obs)
     assert two.p_value == 2 * less.p_value and two.n_extreme == less.n_extreme
 
 
@@ -413,11 +414,11 @@ def test_numpy_integer_k_is_a_python_int(k):
     values = [0.0, 1.0, 2.0, 3.0]
     assert permutation.subset_sum_tail(values, k, 3.0).p_value == 0.25
     assert permutation.subset_sum_tail_exact(values, k, 3.0) == permutation.subset_sum_tail_exact(values, 1, 3.0)
-    assert permutation.count_subsets_at_least(values, k, 3.0) == 1
+    assert exact_count.count_subsets_at_least(values, k, 3.0) == 1
     assert (permutation.subset_sum_tail_mc(values, k, 3.0, n_permutations=500, seed=np.uint8(3))
             == permutation.subset_sum_tail_mc(values, 1, 3.0, n_permutations=500, seed=3))
     assert permutation.subset_sum_tail_normal(values, k, 3.0) == permutation.subset_sum_tail_normal(values, 1, 3.0)
-    assert permutation.subset_sum_moments(values, k) == permutation.subset_sum_moments(values, 1)
+    assert subset_sums.subset_sum_moments(values, k) == subset_sums.subset_sum_moments(values, 1)
 
 
 def test_boundary_errors_are_wordbias_errors():

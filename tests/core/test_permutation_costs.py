@@ -2,9 +2,10 @@
 import numpy as np
 import pytest
 
+from wordbias.core import costs
 from wordbias.core import permutation as P
 from wordbias.core.errors import TooCostlyError
-from wordbias.measures import bootstrap, ripa, sensitivity
+from wordbias.measures import bootstrap, bootstrap_direction, bootstrap_wefat, ripa, sensitivity
 from wordbias.embeddings import to_keyed_vectors
 
 RNG = np.random.default_rng(0)
@@ -20,9 +21,10 @@ def _cosines():
 
 @pytest.mark.parametrize("call,name", [
     (lambda n: bootstrap.weat_bootstrap_from_vectors(T1, T2, A1, A2, n_resamples=n), "n_resamples"),
-    (lambda n: bootstrap.wefat_bootstrap_from_vectors(T1, A1, A2, np.arange(8.0), n_resamples=n), "n_resamples"),
+    (lambda n: bootstrap_wefat.wefat_bootstrap_from_vectors(T1, A1, A2, np.arange(8.0), n_resamples=n), "n_resamples"),
     (lambda n: bootstrap.effect_size_bootstrap([0.1, 0.5, 0.3], [0.9, 0.7], n_resamples=n), "n_resamples"),
-    (lambda n: bootstrap.direction_bootstrap_from_vectors(T1, T2, A1, A2, n_resamples=n, batch=1000), "n_resamples"),
+    (lambda n: bootstrap_direction.direction_bootstrap_from_vectors(T1, T2, A1, A2, n_resamples=n, batch=1000),
+     "n_resamples"),
     (lambda n: ripa.sign_flip_test(np.arange(1.0, 40.0), n_resamples=n), "n_resamples"),
     (lambda n: sensitivity.drop_curve(_cosines(), n_draws=n), "n_draws"),
     (lambda n: P.subset_sum_tail_mc(np.arange(20.0), 10, 100.0, n_permutations=n), "n_permutations"),
@@ -37,8 +39,8 @@ def test_huge_resampling_is_refused_before_any_work(call, name):
 
 def test_max_seconds_lets_a_long_request_through_the_check():
     with pytest.raises(TooCostlyError):
-        P.check_resampling_cost("a bootstrap", "n_resamples", 10 ** 9, 1_000, 8, held_draws=1000, max_seconds=60)
-    P.check_resampling_cost("a bootstrap", "n_resamples", 10 ** 9, 1_000, 8, held_draws=1000, max_seconds=1e6)
+        costs.check_resampling_cost("a bootstrap", "n_resamples", 10 ** 9, 1_000, 8, held_draws=1000, max_seconds=60)
+    costs.check_resampling_cost("a bootstrap", "n_resamples", 10 ** 9, 1_000, 8, held_draws=1000, max_seconds=1e6)
 
 
 def test_ordinary_requests_pass():

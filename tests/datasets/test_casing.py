@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from wordbias.core import paths
-from wordbias.core.errors import InvalidParameterError
+from wordbias.core.errors import CasingDataError, InvalidParameterError
 from wordbias.datasets import casing
 from wordbias.embeddings import to_keyed_vectors
 from wordbias.measures import ube
@@ -48,11 +48,11 @@ def test_wordlist_keeps_case():
 def test_bad_wordlist_files_name_the_file_and_line(tmp_path):
     bad = tmp_path / "bad.txt"
     bad.write_text("dog\ncat's\n")
-    with pytest.raises(casing.CasingDataError, match=r"bad\.txt, line 2: \"cat's\" is not a word of ASCII letters"):
+    with pytest.raises(CasingDataError, match=r"bad\.txt, line 2: \"cat's\" is not a word of ASCII letters"):
         casing.cased_wordlist(str(bad))
     empty = tmp_path / "empty.txt"
     empty.write_text("")
-    with pytest.raises(casing.CasingDataError, match="holds no words"):
+    with pytest.raises(CasingDataError, match="holds no words"):
         casing.cased_wordlist(str(empty))
     ok = tmp_path / "ok.txt.gz"
     ok.write_bytes(gzip.compress(b"Dog\ndog\nTexas\n"))
@@ -186,11 +186,11 @@ def test_hand_check_file_and_the_judges_error_rate():
 def test_hand_check_errors(tmp_path):
     bad = tmp_path / "h.csv"
     bad.write_text("token,hand\ndog,maybe\n")
-    with pytest.raises(casing.CasingDataError, match="must be 'proper' or 'common', not \\['maybe'\\]"):
+    with pytest.raises(CasingDataError, match="must be 'proper' or 'common', not \\['maybe'\\]"):
         casing.hand_check(bad)
     bad.write_text("token,hand\ndog,common\ndog,proper\n")
-    with pytest.raises(casing.CasingDataError, match=r"tokens judged twice: \['dog'\]"):
+    with pytest.raises(CasingDataError, match=r"tokens judged twice: \['dog'\]"):
         casing.hand_check(bad)
     bad.write_text("token,verdict\ndog,common\n")
-    with pytest.raises(casing.CasingDataError, match=r"lacks the column\(s\) \['hand'\]"):
+    with pytest.raises(CasingDataError, match=r"lacks the column\(s\) \['hand'\]"):
         casing.hand_check(bad)

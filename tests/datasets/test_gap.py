@@ -1,5 +1,6 @@
-"""The GAP data set (Kurita et al. 2019, Section 4): the checked loader on the real files and planted rows, and
-the contextual features with their on-disk cache, on a tiny BERT built here."""
+"""The GAP data set (Kurita et al. 2019, Section 4): the checked loader on the real files and planted rows, the
+spans of A, B and P and the label codes. The contextual features are tested with
+:mod:`wordbias.papers.kurita2019_gap` (tests/papers/test_kurita2019_gap.py)."""
 
 import hashlib
 import re
@@ -8,9 +9,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tiny_bert import tiny  # noqa: F401 - the tiny BERT fixture
 from wordbias.core import paths
 from wordbias.datasets import gap
+from wordbias.core.errors import GapFormatError
 
 # --------------------------------------------------------------------------------------------------
 # data
@@ -72,7 +73,7 @@ def test_read_tsv_good_and_unknown_split(tmp_path):
 
 def test_corrupted_offset_names_the_row(tmp_path):
     path = _write(tmp_path, _row(), _row("t-2", a_off=1))
-    with pytest.raises(gap.GapFormatError, match=r"mini\.tsv, line 3: row t-2: Text\[A-offset=1"):
+    with pytest.raises(GapFormatError, match=r"mini\.tsv, line 3: row t-2: Text\[A-offset=1"):
         gap.read_tsv(path)
     # the real file with one offset shifted by one character
     lines = (gap.DATA_DIR / "gap-development.tsv").read_text(encoding="utf-8").split("\n")
@@ -81,7 +82,7 @@ def test_corrupted_offset_names_the_row(tmp_path):
     lines[10] = "\t".join(fields)
     bad = tmp_path / "gap-development.tsv"
     bad.write_text("\n".join(lines), encoding="utf-8")
-    with pytest.raises(gap.GapFormatError, match=f"line 11: row {fields[0]}"):
+    with pytest.raises(GapFormatError, match=f"line 11: row {fields[0]}"):
         gap.read_tsv(bad)
 
 
@@ -94,95 +95,34 @@ def test_corrupted_offset_names_the_row(tmp_path):
     (_row(text="Alice met Bob before they left.", pronoun="they"), r"line 3: row t-1 has pronoun 'they'"),
 ])
 def test_malformed_rows_name_file_and_line(tmp_path, row, message):
-    with pytest.raises(gap.GapFormatError, match=message):
+    with pytest.raises(GapFormatError, match=message):
         gap.read_tsv(_write(tmp_path, _row("t-0"), row))
 
 
 def test_bad_header_and_duplicate_ids(tmp_path):
     path = tmp_path / "h.tsv"
     path.write_text(HEADER.replace("Pronoun-offset", "P-offset") + "\n" + _row() + "\n")
-    with pytest.raises(gap.GapFormatError, match=r"h\.tsv, line 1: header"):
+    with pytest.raises(GapFormatError, match=r"h\.tsv, line 1: header"):
         gap.read_tsv(path)
-    with pytest.raises(gap.GapFormatError, match="duplicate ID 't-1'"):
+    with pytest.raises(GapFormatError, match="duplicate ID 't-1'"):
         gap.read_tsv(_write(tmp_path, _row(), _row()))
 
 
-# --------------------------------------------------------------------------------------------------
-# contextual features, on the tiny BERT of tests/tiny_bert.py
-# --------------------------------------------------------------------------------------------------
+def test_spans_are_a_b_p_in_the_kernels_order():
+    df = pd.DataFrame({"A": ["Alice"], "A-offset": [0], "B": ["Bob"], "B-offset": [10], "Pronoun": ["she"],
+                       "Pronoun-offset": [21], "Text": ["Alice met Bob before she left."]})
+    (row,) = gap.spans(df)
+    assert [df.Text[0][s:e] for s, e in row] == ["Alice", "Bob", "she"]
 
 
-def _frame():
-    rows = [["t-1", "Alice met Bob before she left.", "she", 21, "Alice", 0, True, "Bob", 10, False],
-            ["t-2", "Mary Ann saw Robert and he ran.", "he", 24, "Mary Ann", 0, False, "Robert", 13, True],
-            ["t-3", "Zed met Bob before she left.", "she", 19, "Zed", 0, False, "Bob", 8, False]]
-    df = pd.DataFrame(rows, columns=list(gap.COLUMNS[:-1]))
-    df.attrs["split"] = "mini"
-    return df
+def test_the_data_module_reads_data_only():
+    """datasets.gap imports no model (issue 24: the features are computed where the models are used)."""
+    import ast
 
-
-def test_features_are_the_span_tokens_hidden_states(tiny, tmp_path, monkeypatch):
-    import torch
-
-    df = _frame()
-    X = gap.features(tiny, df, batch_size=2)
-    h = tiny.model.config.hidden_size
-    assert X.shape == (3, 3 * h) and X.dtype == np.float32
-    for i, text in enumerate(df["Text"]):
-        enc = tiny.tokenizer(text, return_tensors="pt")
-        with torch.no_grad():
-            states = tiny.model(**enc).last_hidden_state[0].numpy()
-        tokens = tiny.tokenizer.convert_ids_to_tokens(enc["input_ids"][0])
-        want = {"A": df.at[i, "A"].lower().split(), "B": [df.at[i, "B"].lower()], "P": [df.at[i, "Pronoun"]]}
-        if i == 1:
-            want["B"] = ["ro", "##bert"]  # "Robert" is two WordPieces: their mean
-        if i == 2:
-            want["A"] = ["[UNK]"]  # a word outside the vocabulary still has its ([UNK]) token
-        for j, key in enumerate("ABP"):
-            pos = [tokens.index(t) for t in want[key]]
-            np.testing.assert_allclose(X[i, j * h:(j + 1) * h], states[pos].mean(axis=0), atol=1e-5)
-    # the on-disk cache: written as .npz, then read back without running the model
-    Xc = gap.features(tiny, df, cache_dir=tmp_path)
-    files = list(tmp_path.glob("*.npz"))
-    assert len(files) == 1 and files[0].name.startswith(f"{tiny.label}-mini-")
-    with np.load(files[0], allow_pickle=False) as z:
-        assert sorted(z.files) == ["features", "key"]
-    np.testing.assert_allclose(Xc, X, atol=1e-5)
-    from wordbias.models import contextual
-
-    monkeypatch.setattr(contextual, "span_embeddings", lambda *a, **k: pytest.fail("cache not used"))
-    np.testing.assert_array_equal(gap.features(tiny, df, cache_dir=tmp_path), Xc)
-    other = df.copy()
-    other.loc[0, "Text"] = "Alice met Bob before she ran."
-    with pytest.raises(pytest.fail.Exception):  # different texts: a different key, so the model must run
-        gap.features(tiny, other, cache_dir=tmp_path)
-
-
-@pytest.mark.parametrize("damage", ["wrong shape", "truncated", "not a zip", "no features"])
-def test_damaged_feature_cache_is_reported_and_recomputed(tiny, tmp_path, damage):
-    """A feature cache with the right key but wrong-shaped data, or a truncated one (BadZipFile), is never
-    returned nor raised forever: it warns, is recomputed and overwritten (issue 13)."""
-    from wordbias.core.errors import CacheRebuiltWarning
-
-    df = _frame()
-    X = gap.features(tiny, df, cache_dir=tmp_path)
-    (cache_file,) = tmp_path.glob("*.npz")
-    with np.load(cache_file, allow_pickle=False) as z:
-        key = z["key"]
-    if damage == "wrong shape":
-        np.savez(cache_file, features=np.zeros((2, 5), dtype=np.float32), key=key)
-    elif damage == "truncated":
-        cache_file.write_bytes(cache_file.read_bytes()[:200])
-    elif damage == "not a zip":
-        cache_file.write_bytes(b"garbage")
-    else:
-        np.savez(cache_file, key=key)
-    with pytest.warns(CacheRebuiltWarning, match=re.escape(cache_file.name)):
-        again = gap.features(tiny, df, cache_dir=tmp_path)
-    np.testing.assert_allclose(again, X, atol=1e-6)
-    assert again.shape == X.shape
-    with np.load(cache_file, allow_pickle=False) as z:  # overwritten with good data
-        assert z["features"].shape == X.shape
+    tree = ast.parse(open(gap.__file__, encoding="utf-8").read())
+    imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+    assert not [m for m in imported if m.startswith("wordbias.models") or m.startswith("torch")]
+    assert not hasattr(gap, "features")
 
 
 def test_label_codes():

@@ -1,4 +1,5 @@
-"""Tests for wordbias.embeddings.cache: conversion, reuse, invalidation and the files of a cache folder."""
+"""Tests for wordbias.embeddings.cache (and cache_format): conversion, reuse, invalidation and the files of a cache
+folder."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from embedding_files import WORDS, assert_same, make_matrix, text_bytes, write_f
 
 from wordbias import embeddings as E
 from wordbias.embeddings import cache as embedding_cache
+from wordbias.embeddings.cache_format import open_cache
 
 
 def test_cache_created_then_reused(tmp_path, monkeypatch):
@@ -105,7 +107,7 @@ def test_convert_accepts_a_concurrent_conversion_that_finished_first(tmp_path, m
 
     monkeypatch.setattr(os, "rename", racing_rename)
     assert embedding_cache.convert(path, target, progress=False) == target
-    assert_same(embedding_cache.open_cache(target), WORDS, make_matrix())
+    assert_same(open_cache(target), WORDS, make_matrix())
     assert (target.stat().st_ino == other_inode) == other_is_complete
     assert not list(tmp_path.glob(".tmp-*")) and not list(tmp_path.glob(".old-*"))
 

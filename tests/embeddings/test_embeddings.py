@@ -13,6 +13,7 @@ import pytest
 from embedding_files import WORDS, assert_same, binary_bytes, make_matrix, text_bytes, write_file
 
 from wordbias import embeddings as E
+from wordbias.core.errors import EmbeddingNotFoundError
 
 
 @pytest.fixture
@@ -92,7 +93,7 @@ def test_unknown_format_and_name(tmp_path):
 @pytest.mark.parametrize("name", [n for n, s in E.REGISTRY.items() if s.source == "user"])
 def test_missing_registered_file_message(emb_dir, name):
     spec = E.REGISTRY[name]
-    with pytest.raises(E.EmbeddingNotFoundError) as info:
+    with pytest.raises(EmbeddingNotFoundError) as info:
         E.load(name)
     assert isinstance(info.value, FileNotFoundError)
     message = str(info.value)
@@ -135,7 +136,7 @@ def test_registered_zip_member_and_binary(emb_dir):
 
 
 def test_find_source(emb_dir):
-    with pytest.raises(E.EmbeddingNotFoundError):
+    with pytest.raises(EmbeddingNotFoundError):
         E.find_source("fasttext-crawl-300d-2m")
     data = text_bytes(WORDS, make_matrix(dim=300), header=True)
     write_file(emb_dir / "crawl-300d-2M.vec.zip", data, member="crawl-300d-2M.vec")
@@ -212,7 +213,7 @@ def test_kumo_npy_folder_by_path(tmp_path):
 def test_all_lists_the_public_api():
     public = {"load", "available", "find_source", "detect_format", "read_vectors", "convert", "open_cache", "save",
               "cache_dir_for", "to_keyed_vectors", "is_cased", "label", "DEFAULT_EMBEDDING", "REGISTRY", "FORMATS",
-              "cache_root", "list_caches", "clear_caches", "EmbeddingSpec", "EmbeddingNotFoundError"}
+              "cache_root", "list_caches", "clear_caches", "EmbeddingSpec"}
     assert public <= set(E.__all__)
     assert "DuplicateWordsWarning" not in E.__all__   # one import path per exception: wordbias.core.errors
     assert all(hasattr(E, name) for name in E.__all__)

@@ -1,5 +1,5 @@
-"""Tests for wordbias.embeddings.formats and .reader: every format and container, and errors that name the
-file and the line or byte offset at fault."""
+"""Tests for wordbias.embeddings.formats (with .text_format and .binary_format) and .reader: every format and
+container, and errors that name the file and the line or byte offset at fault."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ import zipfile
 import numpy as np
 import pytest
 
-from wordbias.core.errors import DuplicateWordsWarning
+from wordbias.core.errors import DuplicateWordsWarning, EmbeddingFormatError
 from embedding_files import FORMAT_CASES, WORDS, assert_same, binary_bytes, make_matrix, text_bytes, write_file
 
 from wordbias import embeddings as E
-from wordbias.embeddings import formats, reader
+from wordbias.embeddings import binary_format, formats, reader, text_format
 
 
 # --------------------------------------------------------------------------------------------------
@@ -78,7 +78,7 @@ def test_text_variants_crlf_tabs_blank_lines_scientific(tmp_path):
     assert kv.vectors[2, 0] == np.float32(1e-3) and kv.vectors[2, 1] == np.float32(-250.0)
     # a NaN is refused, naming the line (blank lines counted)
     write_file(path, data.replace(b" 7\n", b" nan\n"))
-    with pytest.raises(E.EmbeddingFormatError, match=r"v\.txt, line 4: word b'c': non-finite value"):
+    with pytest.raises(EmbeddingFormatError, match=r"v\.txt, line 4: word b'c': non-finite value"):
         E.load(path, cache=False)
 
 
@@ -185,7 +185,7 @@ def test_malformed_binary_header_count(tmp_path):
 
 
 def test_binary_data_read_as_glove_fails_cleanly(tmp_path, monkeypatch):
-    monkeypatch.setattr(formats, "_MAX_LINE_BYTES", 1000)
+    monkeypatch.setattr(text_format, "_MAX_LINE_BYTES", 1000)
     path = write_file(tmp_path / "noise.txt", b"x" * 5000)
     with pytest.raises(ValueError, match=r"noise\.txt, line 1: longer than 1000 bytes"):
         E.load(path, format="glove", cache=False)
@@ -196,7 +196,7 @@ def test_malformed_binary_header(tmp_path):
 
 
 def test_malformed_binary_no_space(tmp_path, monkeypatch):
-    monkeypatch.setattr(formats, "_MAX_WORD_BYTES", 64)
+    monkeypatch.setattr(binary_format, "_MAX_WORD_BYTES", 64)
     _bin_error(tmp_path, b"1 4\n" + b"x" * 200, r"byte offset 4: malformed record: no space")
 
 
@@ -208,7 +208,8 @@ def test_binary_chunks_count_every_byte(tmp_path, container):
     data = binary_bytes(words, make_matrix(50, 3), newline_after=True)
     path = write_file(tmp_path / ("v.bin" + container), data)
     with formats.open_source(path, None) as (stream, _total, _tell):
-        chunks = list(formats._iter_binary(stream, str(path), None, records_per_chunk=7))
+        chunks = list(binary_format.iter_binary(stream, str(path), None, records_per_chunk=7,
+                                                 block_bytes=formats._BLOCK_BYTES))
     assert [len(w) for w, _block, _n in chunks] == [7] * 7 + [1]
     assert sum(n for _w, _block, n in chunks) == len(data) - len(b"50 3\n") - 1  # the last newline is not a record's
 

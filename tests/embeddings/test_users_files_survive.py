@@ -11,7 +11,7 @@ from wordbias import cli
 from wordbias import embeddings as E
 from wordbias.core import ownership
 from wordbias.core.errors import FolderNotOursError
-from wordbias.embeddings import cache
+from wordbias.embeddings import cache, cache_folders
 
 WORDS = ["king", "queen", "man", "woman"]
 
@@ -57,7 +57,7 @@ def test_cache_clear_all_removes_the_caches_and_only_them(tmp_path, capsys):
     before[str(source.relative_to(tmp_path))] = source.read_bytes()
     E.load(source, cache_dir=tmp_path, progress=False)           # a cache among the user's folders
     E.save(_kv(), tmp_path / "saved")
-    assert len(cache.list_caches(tmp_path)) == 2                   # .git, .venv, src are not listed as caches
+    assert len(cache_folders.list_caches(tmp_path)) == 2           # .git, .venv, src are not listed as caches
     assert cli.main(["cache", "clear", "--all", "--cache-dir", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert out.count("removed ") == 2 and "kept 5 folder(s) that wordbias did not write" in out
@@ -66,7 +66,7 @@ def test_cache_clear_all_removes_the_caches_and_only_them(tmp_path, capsys):
 
 def test_cache_list_shows_only_wordbias_folders(tmp_path, capsys):
     _project(tmp_path)
-    assert cache.list_caches(tmp_path).empty
+    assert cache_folders.list_caches(tmp_path).empty
     assert cli.main(["cache", "list", "--cache-dir", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "(none)" in out and ".git" not in out and "5 other folder(s)" in out
@@ -74,7 +74,7 @@ def test_cache_list_shows_only_wordbias_folders(tmp_path, capsys):
 
 def test_cache_clear_by_name_never_removes_a_users_folder_of_that_name(tmp_path):
     before = _project(tmp_path)
-    assert cache.clear_caches(["src", ".git"], cache_dir=tmp_path) == []
+    assert cache_folders.clear_caches(["src", ".git"], cache_dir=tmp_path) == []
     assert _snapshot(tmp_path) == before
 
 
@@ -105,5 +105,5 @@ def test_a_cache_of_an_earlier_version_without_marker_is_still_ours(tmp_path):
     (folder / "thesis.tex").write_text("mine")                     # a user's file inside: no longer ours
     assert ownership.owner(folder) is None
     with pytest.raises(FolderNotOursError):
-        cache.clear_caches(None, cache_dir=tmp_path) or ownership.remove_folder(folder)
+        cache_folders.clear_caches(None, cache_dir=tmp_path) or ownership.remove_folder(folder)
     assert (folder / "thesis.tex").read_text() == "mine"

@@ -100,7 +100,7 @@ def _direction_sets(dim: int = 4):
 
 
 def _direction_ci(*sets, **kw):
-    from wordbias.measures.bootstrap import direction_bootstrap_from_vectors
+    from wordbias.measures.bootstrap_direction import direction_bootstrap_from_vectors
 
     return lambda: direction_bootstrap_from_vectors(*(sets or _direction_sets()), **kw)
 

@@ -96,7 +96,7 @@ def _meta_shape(d):
 
 
 def _gap_cache(damage):
-    from wordbias.datasets import gap
+    from wordbias.papers import kurita2019_gap as gap
 
     def call():
         path = Path(tempfile.mkdtemp()) / "tiny-dev-0.npz"
@@ -211,7 +211,7 @@ def test_a_rebuilt_cache_is_good_again():
     path = _damaged(_truncate_vectors)
     with pytest.warns(CacheRebuiltWarning):
         E.load(path, progress=False)
-    E.cache.verify(E.cache_dir_for(path), full=True)
+    E.cache_format.verify(E.cache_dir_for(path), full=True)
     import warnings
     with warnings.catch_warnings():
         warnings.simplefilter("error")
@@ -267,11 +267,11 @@ def test_a_copied_source_with_the_same_content_is_not_reparsed(tmp_path):
     the cache is reused, and its record is refreshed so that the next load trusts the stat at once."""
     import shutil
 
-    from wordbias.embeddings import cache as C
+    from wordbias.embeddings import cache_folders
 
     path = _big_source(tmp_path)
     E.load(path, cache_dir=tmp_path / "c", progress=False)
-    folder = C.cache_dir_for(path, cache_dir=tmp_path / "c")
+    folder = cache_folders.cache_dir_for(path, cache_dir=tmp_path / "c")
     vectors_mtime = (folder / "vectors.npy").stat().st_mtime_ns
     shutil.copy2(path, tmp_path / "copy.txt")
     os.replace(tmp_path / "copy.txt", path)  # a new inode, same bytes and mtime

@@ -5,7 +5,8 @@ import pytest
 
 from catalogue import Case, check
 from wordbias import embeddings as E
-from wordbias.battery import compare, static, summary
+from wordbias.battery import compare, summary
+from wordbias.battery import ube as battery_ube, weat as battery_weat
 from wordbias.core import tidy
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError
 from wordbias.datasets import stimuli, user_lists
@@ -49,10 +50,10 @@ def _cases():
              match=r"is True \(bool\), not a string"),
         Case(F, "user lists: no such file", lambda: user_lists.load_user_lists("/nonexistent/lists.yaml"),
              FileNotFoundError, match=r"no word-list file at"),
-        Case(F, "weat_battery: unknown paper", lambda: static.weat_battery(_kv(), [_spec()], label="e", battery="b",
+        Case(F, "weat_battery: unknown paper", lambda: battery_weat.weat_battery(_kv(), [_spec()], label="e", battery="b",
                                                                            paper="mine"),
              InvalidParameterError, match=r"paper must be one of"),
-        Case(F, "weat_battery: empty label", lambda: static.weat_battery(_kv(), [_spec()], label="", battery="b",
+        Case(F, "weat_battery: empty label", lambda: battery_weat.weat_battery(_kv(), [_spec()], label="", battery="b",
                                                                          paper="user"),
              InvalidParameterError, match=r"label"),
         Case(F, "compare: a label twice", lambda: compare.compare([("x", _kv()), ("x", _kv())]), InvalidParameterError,
@@ -63,7 +64,7 @@ def _cases():
         Case(F, "write_html: not a tidy table", lambda: summary.write_html(pd.DataFrame({"a": [1]}), "/tmp/x.html",
                                                                            title="t"),
              InvalidParameterError, match=r"tidy"),
-        Case(F, "ube_parameters: too few names", lambda: static.ube_parameters(10_000, 50, 300), DegenerateSetError,
+        Case(F, "ube_parameters: too few names", lambda: battery_ube.ube_parameters(10_000, 50, 300), DegenerateSetError,
              match=r"first names"),
     ]
 

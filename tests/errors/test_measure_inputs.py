@@ -1,8 +1,8 @@
 """Catalogue cases of issue 23 (items 2 and 4): counts past a float's range, options out of range, arrays
 from neighbouring libraries, effect sizes from spreads at rounding level, resampling requests out of
-proportion; and (item 5) the findings of the fuzzing pass, tests/fuzz. Each class is handled by one shared mechanism (wordbias.core.permutation.ratio / count_text /
-check_exact_reach; wordbias.core.validation.check_*; as_float_array; spread_tolerance;
-wordbias.core.permutation.check_resampling_cost); the cases call different public functions."""
+proportion; and (item 5) the findings of the fuzzing pass, tests/fuzz. Each class is handled by one shared mechanism (wordbias.core.costs.ratio / count_text;
+wordbias.core.exact_count.check_exact_reach; wordbias.core.validation.check_*; as_float_array; spread_tolerance;
+wordbias.core.costs.check_resampling_cost); the cases call different public functions."""
 import importlib.util
 
 import numpy as np
@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 from catalogue import Case, check
+from wordbias.core.vectors import cosine_matrix
 
 F = "measure inputs"
 RNG = np.random.default_rng(23)
@@ -62,7 +63,9 @@ def _torch_tensor():
 def _cases():
     Degenerate, Invalid, Costly = _errors()
     weat, boot = _mod("measures.weat"), _mod("measures.bootstrap")
+    boot_direction, boot_wefat = _mod("measures.bootstrap_direction"), _mod("measures.bootstrap_wefat")
     perm, ceat, scweat = _mod("core.permutation"), _mod("measures.ceat"), _mod("measures.scweat")
+    montecarlo, exact_count = _mod("core.montecarlo"), _mod("core.exact_count")
     ripa, sens, mlm, ube = _mod("measures.ripa"), _mod("measures.sensitivity"), _mod("measures.mlm"), _mod("measures.ube")
     multiple, wefat = _mod("core.multiple"), _mod("measures.wefat")
     cases = [
@@ -75,8 +78,8 @@ def _cases():
         Case(F, "Monte Carlo p with 10**400 permutations", lambda: perm.subset_sum_tail(
              np.arange(30.0), 15, 300.0, p_method="mc", n_permutations=10 ** 400), Costly,
              match=r"n_permutations=~1x10\^400 .* is estimated to take forever"),
-        Case(F, "random subset sums, 10**30 of them", lambda: perm.random_subset_sums(np.arange(30.0), 15, 10 ** 30, 0),
-             Costly, match=r"n_permutations=1e\+30 \(N=30, k=15"),
+        Case(F, "random subset sums, 10**30 of them", lambda: montecarlo.random_subset_sums(np.arange(30.0), 15,
+             10 ** 30, 0), Costly, match=r"n_permutations=1e\+30 \(N=30, k=15"),
         # 2. options out of range
         Case(F, "warn_low_power alpha 1.5", lambda: weat.warn_low_power(
              *(_mod("core.lookup").WordSet(k, ("a", "b"), ("a", "b"), ()) for k in "XY"), alpha=1.5), Invalid,
@@ -87,7 +90,7 @@ def _cases():
              confidence_level=95), Invalid, match=r"confidence_level must be < 1.0, not 95"),
         Case(F, "pool_effect_size ddof 2", lambda: boot.pool_effect_size(T1, T2, A1, A2, ddof=2), Invalid,
              match=r"ddof must be one of 0, 1; not 2"),
-        Case(F, "Monte Carlo cost of 0 permutations", lambda: perm.mc_cost(20, 10, 0, workers=1), Invalid,
+        Case(F, "Monte Carlo cost of 0 permutations", lambda: montecarlo.mc_cost(20, 10, 0, workers=1), Invalid,
              match=r"n_permutations must be >= 1, not 0"),
         Case(F, "sign-flip test n_resamples -5", lambda: ripa.sign_flip_test(np.arange(30.0), n_resamples=-5),
              Invalid, match=r"n_resamples must be >= 1, not -5"),
@@ -130,7 +133,7 @@ def _cases():
              match=r"a sign-flip test of 40 values with n_resamples=1,000,000,000,000 .* max_seconds"),
         Case(F, "drop curve with 10**12 draws", lambda: sens.drop_curve(_sens_cosines(), n_draws=10 ** 12), Costly,
              match=r"a drop curve over 5 fraction\(s\) with n_draws=1,000,000,000,000 .*Use a smaller n_draws"),
-        Case(F, "direction bootstrap with 10**12 resamples in batches", lambda: boot.direction_bootstrap_from_vectors(
+        Case(F, "direction bootstrap with 10**12 resamples in batches", lambda: boot_direction.direction_bootstrap_from_vectors(
              T1, T2, A1, A2, n_resamples=10 ** 12, batch=100), Costly,
              match=r"a direction bootstrap with n_resamples=1,000,000,000,000 is estimated to take"),
         # 6. the fuzzing pass (issue 23, item 5): each class through one shared check at the boundary
@@ -145,7 +148,7 @@ def _cases():
              exact_max_n="10"), Invalid, match=r"exact_max_n must be an integer, not '10'"),
         Case(F, "Monte Carlo tail, workers 2.5", lambda: perm.subset_sum_tail_mc([0.0, 1.0, 2.0], 1, 2.0,
              n_permutations=10, workers=2.5), Invalid, match=r"workers must be an integer, not 2\.5"),
-        # 6b. the pooled values and the observed sum (permutation._check, validation.check_finite / check_real)
+        # 6b. the pooled values and the observed sum (subset_sums.check_values_and_k, validation.check_finite / check_real)
         Case(F, "subset-sum tail of no values", lambda: perm.subset_sum_tail([], 0, 0.0), Degenerate,
              match=r"values holds 0 value\(s\): a partition .* needs at least 2"),
         Case(F, "subset-sum tail, k 0 of 4 values", lambda: perm.subset_sum_tail([0.0, 1.0, 2.0, 3.0], 0, 0.0),
@@ -158,8 +161,8 @@ def _cases():
              match=r"observed_sum must be a number, not None"),
         Case(F, "normal tail, observed sum infinite", lambda: perm.subset_sum_tail_normal([0.0, 1.0, 2.0], 1,
              float("inf")), Invalid, match=r"observed_sum must be finite, not inf"),
-        Case(F, "subset-sum count, threshold 10**400", lambda: perm.count_subsets_at_least([0.0, 1.0, 2.0], 1,
-             10 ** 400), Invalid, match=r"threshold must be finite"),
+        Case(F, "subset-sum count, threshold 10**400", lambda: exact_count.count_subsets_at_least([0.0, 1.0, 2.0],
+             1, 10 ** 400), Invalid, match=r"threshold must be finite"),
         Case(F, "subset-sum tail, max_seconds 'soon'", lambda: perm.subset_sum_tail([0.0, 1.0, 2.0], 1, 2.0,
              max_seconds="soon"), Invalid, match=r"max_seconds must be a number, not 'soon'"),
         Case(F, "WEAT from scores, s_x empty", lambda: weat.weat_from_scores([], [0.0, 1.0]), Degenerate,
@@ -200,7 +203,7 @@ def _cases():
              match=r"the four sets have vectors of different dimensions: \{'X': 2, 'Y': 1, 'A': 1, 'B': 1\}"),
         Case(F, "WEAT cosines, A of 4 dimensions", lambda: boot.target_attribute_cosines(T1, T2, A1[:, :4], A2),
              Invalid, match=r"different dimensions: \{'X': 5, 'Y': 5, 'A': 4, 'B': 5\}"),
-        Case(F, "WEFAT bootstrap, B of 3 dimensions", lambda: boot.wefat_bootstrap_from_vectors(
+        Case(F, "WEFAT bootstrap, B of 3 dimensions", lambda: boot_wefat.wefat_bootstrap_from_vectors(
              T1, A1, A2[:, :3], np.arange(8.0)), Invalid,
              match=r"the three sets have vectors of different dimensions: \{'W': 5, 'A': 5, 'B': 3\}"),
         Case(F, "WEAT bootstrap, a 3-D set", lambda: boot.weat_bootstrap_from_vectors(T1, T2, [[[1.0]]], A2),
@@ -208,7 +211,7 @@ def _cases():
         Case(F, "mean-difference direction, B of 1 dimension", lambda: _mod("measures.direction")
              .mean_difference_direction([[1.0, 0.0]], [[1.0]]), Invalid,
              match=r"sets A and B have vectors of different dimensions: \{'A': 2, 'B': 1\}"),
-        Case(F, "cosine matrix, W and V of different dimensions", lambda: weat.cosine_matrix(T1, A1[:, :2]), Invalid,
+        Case(F, "cosine matrix, W and V of different dimensions", lambda: cosine_matrix(T1, A1[:, :2]), Invalid,
              match=r"the sets W and V have vectors of different dimensions: \{'W': 5, 'V': 2\}"),
     ]
     tensor = _torch_tensor()

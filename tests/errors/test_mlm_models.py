@@ -12,7 +12,7 @@ import pytest
 
 from catalogue import Case, check
 from wordbias.core import paths
-from wordbias.core.errors import InvalidParameterError
+from wordbias.core.errors import InvalidParameterError, ModelFileError, ModelUnavailable
 from wordbias.measures import mlm
 from wordbias.models import contextual, tiny_mlm
 from wordbias.papers import kurita2019, kurita2019_gap
@@ -132,16 +132,16 @@ CASES_MODELS = [
     Case("models", "device 'gpu'", lambda: contextual.load_encoder(str(_tiny_path()), device="gpu"), E,
          match=r"device 'gpu' is not a torch device name.*available here: 'cpu'"),
     Case("models", "a truncated model.safetensors", lambda: contextual.load_mlm(
-        _damaged_copy("truncated", _truncate_weights), device="cpu"), getattr(contextual, "ModelFileError", RuntimeError),
+        _damaged_copy("truncated", _truncate_weights), device="cpu"), ModelFileError,
          match=r"the file .*truncated/model\.safetensors is damaged: truncated: the tensors end at byte [\d,]+ "
                r"but the file has 5,000 bytes"),
     Case("models", "a config.json that is not JSON", lambda: contextual.load_mlm(
-        _damaged_copy("garbled", _garble_config), device="cpu"), getattr(contextual, "ModelFileError", RuntimeError),
+        _damaged_copy("garbled", _garble_config), device="cpu"), ModelFileError,
          match=r"the file .*garbled/config\.json is damaged: not valid JSON"),
     Case("models", "a model folder that does not exist", lambda: contextual.load_mlm("/nonexistent/tiny-bert-mlm"),
-         contextual.ModelUnavailable, match="there is no folder /nonexistent/tiny-bert-mlm"),
+         ModelUnavailable, match="there is no folder /nonexistent/tiny-bert-mlm"),
     Case("models", "a file instead of the model folder",
-         lambda: contextual.load_mlm(str(_tiny_path() / "config.json")), contextual.ModelUnavailable,
+         lambda: contextual.load_mlm(str(_tiny_path() / "config.json")), ModelUnavailable,
          match="is a file; give the folder that holds config.json"),
     Case("models", "span_embeddings batch_size 0",
          lambda: contextual.span_embeddings(_tiny(), ["he is"], [[(0, 2)]], batch_size=0), E,
@@ -169,7 +169,7 @@ CASES_KURITA = [
 ]
 
 NOTEBOOK_OK = dict(mlm_model="bert-base-uncased", encoder_model="bert-base-uncased",
-                   fallback_encoder="all-minilm-l6-v2", glove="glove-840b-caliskan", seed=0, permutations=100_000,
+                   fallback_encoder="all-minilm-l6-v2", glove="glove-840b-caliskan", seed=0, n_permutations=100_000,
                    batch_size=32, gap_seeds=5)
 
 
@@ -180,8 +180,8 @@ def _notebook(**changes):
 CASES_KURITA_NOTEBOOK = [
     Case("Kurita notebook", "-p seed abc", _notebook(seed="abc"), E, match="seed must be an integer, not 'abc'"),
     Case("Kurita notebook", "-p seed -1", _notebook(seed=-1), E, match="seed must be >= 0, not -1"),
-    Case("Kurita notebook", "-p permutations abc", _notebook(permutations="abc"), E,
-         match="permutations must be an integer, not 'abc'"),
+    Case("Kurita notebook", "-p n_permutations abc", _notebook(n_permutations="abc"), E,
+         match="n_permutations must be an integer, not 'abc'"),
     Case("Kurita notebook", "-p batch_size 0", _notebook(batch_size=0), E, match="batch_size must be >= 1, not 0"),
     Case("Kurita notebook", "-p gap_seeds 0", _notebook(gap_seeds=0), E, match="gap_seeds must be >= 1, not 0"),
     Case("Kurita notebook", "-p mlm_model ''", _notebook(mlm_model=""), E, match="mlm_model must be a model"),

@@ -21,9 +21,7 @@ from hypothesis import settings
 from hypothesis import strategies as st
 
 from wordbias.core import errors as E
-from wordbias.core.permutation import ExactCountTooLarge
 from wordbias.embeddings import to_keyed_vectors
-from wordbias.embeddings.registry import EmbeddingNotFoundError
 
 # --------------------------------------------------------------------------------------------------
 # budget
@@ -50,7 +48,7 @@ def fuzz(max_examples: int) -> settings:
 
 #: wordbias's own exceptions (every public one of wordbias.core.errors, and their subclasses elsewhere)
 OWN_ERRORS = (E.InvalidParameterError, E.DegenerateSetError, E.TooCostlyError, E.EmbeddingFormatError,
-              E.CacheError, ExactCountTooLarge, EmbeddingNotFoundError)
+              E.CacheError, E.ExactCountTooLarge, E.EmbeddingNotFoundError)
 
 
 class Hang(BaseException):

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 import strategies as fz
 from wordbias.core import multiple
 from wordbias.core import permutation as perm
-from wordbias.measures import bootstrap, direction, wefat, weat
+from wordbias.measures import bootstrap, bootstrap_direction, direction, wefat, weat
 
 # --------------------------------------------------------------------------------------------------
 # WEAT, the whole test
@@ -203,7 +203,7 @@ def test_effect_size_bootstrap(s_a, s_b, opts):
        normalize=fz.BOOLS, batch=st.sampled_from([None, None, 1, 7, 0, -1, 2.5, 10 ** 12]))
 def test_direction_bootstrap(mats, opts, resample, normalize, batch):
     opts = dict(opts, n_resamples=opts.get("n_resamples", 30))
-    status, iv = fz.outcome(bootstrap.direction_bootstrap_from_vectors, *mats, resample=resample,
+    status, iv = fz.outcome(bootstrap_direction.direction_bootstrap_from_vectors, *mats, resample=resample,
                             normalize=normalize, batch=batch, **opts)
     if status == "ok":
         _check_interval(iv, opts, estimate_bound=1.0)

@@ -1,5 +1,6 @@
-"""The WEAT bootstrap (wordbias.measures.bootstrap): the vectorised statistic against brute force, the
-intervals against scipy.stats.bootstrap run on a brute-force (non-vectorised) statistic, seeds, checks."""
+"""The bootstraps (wordbias.measures.bootstrap, bootstrap_wefat, bootstrap_direction, resampling): the vectorised
+statistics against brute force, the intervals against scipy.stats.bootstrap run on a brute-force (non-vectorised)
+statistic, seeds, checks."""
 
 import warnings
 
@@ -10,7 +11,11 @@ from scipy import stats as sps
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError
 from wordbias.embeddings import to_keyed_vectors
 from wordbias.measures import bootstrap as bs
+from wordbias.measures import bootstrap_direction as bd
+from wordbias.measures import bootstrap_wefat as bw
+from wordbias.measures import resampling
 from wordbias.measures import weat
+from wordbias.core.vectors import cosine_matrix
 
 
 def problem(n_x=6, n_y=5, n_a=4, n_b=7, dim=6, seed=0):
@@ -28,13 +33,13 @@ def brute_weat(X, Y, A, B, ddof=1):
 
 def test_index_counts_by_hand():
     idx = np.array([[[0, 0, 1]], [[2, 2, 2]]])
-    assert bs.index_counts(idx, 4).tolist() == [[[2, 1, 0, 0]], [[0, 0, 3, 0]]]
+    assert resampling.index_counts(idx, 4).tolist() == [[[2, 1, 0, 0]], [[0, 0, 3, 0]]]
 
 
 def test_cosines_layout():
     X, Y, A, B = problem()
     C = bs.target_attribute_cosines(X, Y, A, B)
-    np.testing.assert_allclose(C, weat.cosine_matrix(np.vstack([X, Y]), np.vstack([A, B])))
+    np.testing.assert_allclose(C, cosine_matrix(np.vstack([X, Y]), np.vstack([A, B])))
 
 
 @pytest.mark.parametrize("ddof", [0, 1])
@@ -202,10 +207,10 @@ def wefat_problem(n_w=12, seed=0):
 def test_resampled_normalized_association_equals_wefat(ddof):
     from wordbias.measures import wefat
     W, A, B, _ = wefat_problem()
-    C_a, C_b = weat.cosine_matrix(W, A), weat.cosine_matrix(W, B)
+    C_a, C_b = cosine_matrix(W, A), cosine_matrix(W, B)
     rng = np.random.default_rng(2)
     ia, ib = rng.integers(0, 5, (20, 5)), rng.integers(0, 6, (20, 6))
-    s = bs.resampled_normalized_association(C_a, C_b, ia, ib, ddof=ddof)
+    s = bw.resampled_normalized_association(C_a, C_b, ia, ib, ddof=ddof)
     for r in range(20):
         np.testing.assert_allclose(s[r], wefat.normalized_association(W, A[ia[r]], B[ib[r]], ddof=ddof), atol=1e-12)
 
@@ -215,7 +220,7 @@ def test_wefat_interval_equals_scipy_with_brute_force_statistic(resample):
     from wordbias.measures import wefat
     W, A, B, prop = wefat_problem()
     sets = {"W": W, "A": A, "B": B}
-    got = bs.wefat_bootstrap_from_vectors(W, A, B, prop, n_resamples=300, method="BCa", resample=resample, seed=5)
+    got = bw.wefat_bootstrap_from_vectors(W, A, B, prop, n_resamples=300, method="BCa", resample=resample, seed=5)
 
     def r_of(*idx):
         m = dict(sets)
@@ -243,16 +248,16 @@ def test_wefat_bootstrap_from_result_and_bad_input():
     words = [f"w{i}" for i in range(len(W))] + ["a0", "a1", "a2", "a3", "a4"] + [f"b{i}" for i in range(6)]
     kv = to_keyed_vectors(words, np.vstack([W, A, B]).astype(np.float32))
     res = wefat.wefat(kv, words[:12], words[12:17], words[17:], dict(zip(words[:12], prop)))
-    r = bs.wefat_bootstrap(kv, res, n_resamples=200, seed=1)
+    r = bw.wefat_bootstrap(kv, res, n_resamples=200, seed=1)
     W32, A32, B32 = (m.astype(np.float32) for m in (W, A, B))     # the vectors as the embedding holds them
-    assert r == bs.wefat_bootstrap_from_vectors(W32, A32, B32, prop, n_resamples=200, seed=1)
+    assert r == bw.wefat_bootstrap_from_vectors(W32, A32, B32, prop, n_resamples=200, seed=1)
     assert r.estimate == pytest.approx(res.pearson_r)
     with pytest.raises(InvalidParameterError, match="WefatResult"):
-        bs.wefat_bootstrap(kv, "nope")
+        bw.wefat_bootstrap(kv, "nope")
     with pytest.raises(InvalidParameterError, match="prop"):
-        bs.wefat_bootstrap_from_vectors(W, A, B, prop[:-1])
+        bw.wefat_bootstrap_from_vectors(W, A, B, prop[:-1])
     with pytest.raises(InvalidParameterError, match="resample"):
-        bs.wefat_bootstrap_from_vectors(W, A, B, prop, resample="X")
+        bw.wefat_bootstrap_from_vectors(W, A, B, prop, resample="X")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -336,34 +341,34 @@ def brute_cosine(T1, T2, A1, A2):
 
 def test_span_coordinates_keep_inner_products():
     mats = direction_problem()
-    Z = bs._span_coordinates(mats)
+    Z = bd._span_coordinates(mats)
     assert [z.shape for z in Z] == [(5, 26), (6, 26), (7, 26), (8, 26)]     # 26 words < 30 dimensions
     X, ZZ = np.vstack(mats), np.vstack(Z)
     np.testing.assert_allclose(ZZ @ ZZ.T, X @ X.T, atol=1e-10)
     low = direction_problem(dim=3)
-    assert all(z is m for z, m in zip(bs._span_coordinates(low), low))      # already fewer dimensions than words
+    assert all(z is m for z, m in zip(bd._span_coordinates(low), low))      # already fewer dimensions than words
 
 
 def test_resampled_mean_difference_cosine_equals_brute_force():
     mats = direction_problem()
     rng = np.random.default_rng(1)
     idx = [rng.integers(0, len(m), (40, len(m))) for m in mats]
-    got = bs.resampled_mean_difference_cosine(*mats, *idx)
-    got_span = bs.resampled_mean_difference_cosine(*bs._span_coordinates(mats), *idx)
+    got = bd.resampled_mean_difference_cosine(*mats, *idx)
+    got_span = bd.resampled_mean_difference_cosine(*bd._span_coordinates(mats), *idx)
     ref = [brute_cosine(*(m[i[r]] for m, i in zip(mats, idx))) for r in range(40)]
     np.testing.assert_allclose(got, ref, atol=1e-12)
     np.testing.assert_allclose(got_span, ref, atol=1e-12)
     # a resample with mean(A1*) = mean(A2*) has no direction: NaN
     same = np.ones((2, 3))
-    assert np.isnan(bs.resampled_mean_difference_cosine(np.eye(3)[:1], np.eye(3)[1:2], same, same, [0], [0], [0], [0]))
+    assert np.isnan(bd.resampled_mean_difference_cosine(np.eye(3)[:1], np.eye(3)[1:2], same, same, [0], [0], [0], [0]))
 
 
 @pytest.mark.parametrize("method", ["percentile", "BCa", "basic"])
 @pytest.mark.parametrize("resample", [("T1", "T2", "A1", "A2"), ("A1", "A2")])
 def test_direction_interval_equals_scipy_with_brute_force_statistic(method, resample):
     mats = direction_problem()
-    sets = dict(zip(bs.DIRECTION_SETS, mats))
-    got = bs.direction_bootstrap_from_vectors(*mats, n_resamples=300, method=method, resample=resample, seed=7)
+    sets = dict(zip(bd.DIRECTION_SETS, mats))
+    got = bd.direction_bootstrap_from_vectors(*mats, n_resamples=300, method=method, resample=resample, seed=7)
 
     def stat(*idx):                          # on the vectors themselves, one resample at a time
         m = dict(sets)
@@ -380,40 +385,40 @@ def test_direction_interval_equals_scipy_with_brute_force_statistic(method, resa
 
 
 def test_direction_percentile_by_hand_and_the_report():
-    from wordbias.papers import racial_bias_report as report
+    from wordbias.measures.direction_permutation import direction_permutation_test
 
     mats = direction_problem()
-    got = bs.direction_bootstrap_from_vectors(*mats, n_resamples=500, method="percentile", seed=3)
+    got = bd.direction_bootstrap_from_vectors(*mats, n_resamples=500, method="percentile", seed=3)
     rng = np.random.default_rng(3)
     idx = [rng.integers(0, len(m), size=(500, len(m))) for m in mats]
     c = [brute_cosine(*(m[i[r]] for m, i in zip(mats, idx))) for r in range(500)]
     assert got.low == pytest.approx(np.percentile(c, 2.5), rel=1e-10)
     assert got.high == pytest.approx(np.percentile(c, 97.5), rel=1e-10)
-    assert got.estimate == pytest.approx(report.direction_permutation_test(*mats, n_permutations=10).cosine)
+    assert got.estimate == pytest.approx(direction_permutation_test(*mats, n_permutations=10).cosine)
     # normalize=True is the bootstrap of the unit vectors
     unit = [m / np.linalg.norm(m, axis=1, keepdims=True) for m in mats]
-    a = bs.direction_bootstrap_from_vectors(*mats, n_resamples=300, normalize=True, seed=1)
-    b = bs.direction_bootstrap_from_vectors(*unit, n_resamples=300, seed=1)
+    a = bd.direction_bootstrap_from_vectors(*mats, n_resamples=300, normalize=True, seed=1)
+    b = bd.direction_bootstrap_from_vectors(*unit, n_resamples=300, seed=1)
     assert (a.estimate, a.low, a.high) == pytest.approx((b.estimate, b.low, b.high), rel=1e-10)
     # batch= (SciPy's) draws the resamples batch by batch: other draws, the same distribution
-    big = bs.direction_bootstrap_from_vectors(*mats, n_resamples=4000, seed=1)
-    batched = bs.direction_bootstrap_from_vectors(*mats, n_resamples=4000, seed=1, batch=500)
+    big = bd.direction_bootstrap_from_vectors(*mats, n_resamples=4000, seed=1)
+    batched = bd.direction_bootstrap_from_vectors(*mats, n_resamples=4000, seed=1, batch=500)
     assert batched.estimate == big.estimate and batched.low != big.low
     assert batched.standard_error == pytest.approx(big.standard_error, rel=0.1)
 
 
 def test_direction_bootstrap_seeded_and_deterministic():
     mats = direction_problem()
-    a = bs.direction_bootstrap_from_vectors(*mats, n_resamples=400, seed=11)
-    assert a == bs.direction_bootstrap_from_vectors(*mats, n_resamples=400, seed=11)
-    assert a == bs.direction_bootstrap_from_vectors(*mats, n_resamples=400, seed=np.random.default_rng(11))
-    assert a.low != bs.direction_bootstrap_from_vectors(*mats, n_resamples=400, seed=12).low
+    a = bd.direction_bootstrap_from_vectors(*mats, n_resamples=400, seed=11)
+    assert a == bd.direction_bootstrap_from_vectors(*mats, n_resamples=400, seed=11)
+    assert a == bd.direction_bootstrap_from_vectors(*mats, n_resamples=400, seed=np.random.default_rng(11))
+    assert a.low != bd.direction_bootstrap_from_vectors(*mats, n_resamples=400, seed=12).low
     assert a.method == "BCa" and a.confidence_level == 0.95 and a.low < a.estimate < a.high
 
 
 def test_direction_bootstrap_bad_input():
     T1, T2, A1, A2 = direction_problem(dim=4)
-    f = bs.direction_bootstrap_from_vectors
+    f = bd.direction_bootstrap_from_vectors
     with pytest.raises(DegenerateSetError, match="set A1 is empty"):
         f(T1, T2, np.empty((0, 4)), A2)
     with pytest.raises(DegenerateSetError, match=r"set T2: zero vector\(s\) at row\(s\) \[1\]"):

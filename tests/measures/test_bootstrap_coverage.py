@@ -18,7 +18,8 @@ import numpy as np
 import pytest
 
 from wordbias.measures import bootstrap as bs
-from wordbias.measures.weat import cosine_matrix
+from wordbias.measures import bootstrap_wefat as bw
+from wordbias.core.vectors import cosine_matrix
 from wordbias.measures.wefat import normalized_association
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
@@ -116,15 +117,15 @@ def wefat_study(pools, n_w, n_a, reps, methods, seed=0):
         return np.argsort(rng.random((k, pool)), axis=1)[:, :n]
 
     r_n = drawn_r(C_a, C_b, p, idx(W_POOL, n_w, 20_000), idx(A_POOL, n_a, 20_000), idx(A_POOL, n_a, 20_000))
-    s_pool = bs.resampled_normalized_association(C_a, C_b, np.arange(A_POOL), np.arange(A_POOL))
+    s_pool = bw.resampled_normalized_association(C_a, C_b, np.arange(A_POOL), np.arange(A_POOL))
     iw, ia, ib = idx(W_POOL, n_w, reps), idx(A_POOL, n_a, reps), idx(A_POOL, n_a, reps)
-    s_cond = bs.resampled_normalized_association(C_a, C_b, ia, ib)                     # (reps, W_POOL)
+    s_cond = bw.resampled_normalized_association(C_a, C_b, ia, ib)                     # (reps, W_POOL)
     out = dict(r_pool=np.corrcoef(s_pool, p)[0, 1], r_n=r_n,
                r_cond=np.array([np.corrcoef(s, p)[0, 1] for s in s_cond]))
     for method, resample in methods:
         lo, hi, se = np.empty(reps), np.empty(reps), np.empty(reps)
         for r in range(reps):
-            b = bs.wefat_bootstrap_from_vectors(W[iw[r]], A[ia[r]], B[ib[r]], p[iw[r]], n_resamples=1000,
+            b = bw.wefat_bootstrap_from_vectors(W[iw[r]], A[ia[r]], B[ib[r]], p[iw[r]], n_resamples=1000,
                                                 method=method, resample=resample, seed=r)
             lo[r], hi[r], se[r] = b.low, b.high, b.standard_error
         out[method, resample] = lo, hi, se
@@ -144,7 +145,7 @@ def test_wefat_drawn_r_is_wefats_correlation():
     ref = np.corrcoef(normalized_association(W[iw], A[ia], B[ib]), p[iw])[0, 1]
     got = drawn_r(cosine_matrix(W, A), cosine_matrix(W, B), p, iw[None], ia[None], ib[None])[0]
     assert got == pytest.approx(ref, abs=1e-12)
-    b = bs.wefat_bootstrap_from_vectors(W[iw], A[ia], B[ib], p[iw], n_resamples=50, seed=0)
+    b = bw.wefat_bootstrap_from_vectors(W[iw], A[ia], B[ib], p[iw], n_resamples=50, seed=0)
     assert b.estimate == pytest.approx(ref, abs=1e-12)
 
 

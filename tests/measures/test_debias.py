@@ -11,7 +11,7 @@ from wordbias.measures import debias as D
 from wordbias.measures import direction as R
 from wordbias import embeddings
 from wordbias.core import paths
-from wordbias.measures.direction import DegenerateSetError
+from wordbias.core.errors import DegenerateSetError
 
 # --------------------------------------------------------------------------------------------------
 # the data and the word lists

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from wordbias.measures import direction as R
-from wordbias.measures.direction import DegenerateSetError
+from wordbias.core.errors import DegenerateSetError
+from wordbias.core.vectors import unit_rows
 
 # --------------------------------------------------------------------------------------------------
 # unit vectors, projection, rejection, cosines
@@ -151,7 +152,7 @@ def test_pca_direction_matches_sklearn_pca():
     assert np.all(ratio[10:] < 1e-20)  # rank at most k = 10
     assert ratio[0] > 0.5  # the planted direction dominates
     # orientation: the first words lie on the positive side on average
-    An, Bn = R.unit_rows(A), R.unit_rows(B)
+    An, Bn = unit_rows(A), unit_rows(B)
     assert np.sum((An - Bn) @ g) > 0
     assert abs(g @ R.unit_vector(gender)) > 0.9
 

@@ -43,12 +43,12 @@ def test_the_word_sets_are_part_of_the_result(weat1):
     assert x.letter == "X" and len(x.asked) == 25 and x.missing == ("gladiola",) and len(x.used) == 24
     assert weat1.coverage.startswith("X 24/25; Y 25/25") and not weat1.low_coverage
     assert sum(len(s.balanced_out) for s in weat1.sets) == 1   # 25 insects balanced to 24
-    assert any("gladiola" in w for w in weat1.warnings)
+    assert any("gladiola" in str(w) for w in weat1.warnings)
 
 
 def test_views_never_recompute_and_read_well(weat1):
     text = str(weat1)
-    assert len(text) < 800 and "d = 1.094, 95% CI [" in text and "(BCa, 2,000 resamples)" in text
+    assert len(text) < 800 and "d = 1.094, 95% CI [0.6, 1.5] (BCa 95%, 2,000 resamples of XYAB)" in text
     assert "X missing: gladiola" in text and "two-sided" in text
     assert "words found/asked: X 24/25, Y 25/25, A 25/25, B 25/25; used after balancing: 24/24/25/25" in text
     frame = weat1.to_frame()
@@ -95,3 +95,30 @@ def test_any_embedding_the_loader_takes(tmp_path):
     a = wb.weat(words, *sets, n_resamples=200)
     b = wb.weat(path, *sets, n_resamples=200)
     assert a.effect_size == pytest.approx(b.effect_size, abs=1e-6) and a.p_value == b.p_value
+
+
+def test_a_battery_is_measured_once_each_with_adjusted_p(glove):
+    """weats: one Measurement per spec, Holm/BH over those that ran, a test that cannot run kept with its reason."""
+    from wordbias.core import multiple
+    from wordbias.measures.measurement import weats
+
+    specs = stimuli.weat_tests("caliskan2017")[:3]
+    empty = {"id": "empty", "X": ["zzq1"], "Y": ["zzq2"], "A": list(WEAT1.A), "B": list(WEAT1.B)}
+    rs = weats(glove, [*specs, empty], family="mine", n_resamples=200)       # warnings kept, not given again
+    assert any("gladiola" in str(w) and w.category is MissingWordsWarning for w in rs[0].warnings)
+    assert [m.test for m in rs] == ["WEAT1", "WEAT2", "WEAT3", "empty"]
+    ran = [m.p_value for m in rs[:3]]
+    np.testing.assert_array_equal([m.p_holm for m in rs[:3]], multiple.holm(np.array(ran)))
+    assert rs[0].p_family == "mine: the 3 WEATs with a p-value (one-sided p)"
+    assert rs[3].not_run.startswith("not run: ") and math.isnan(rs[3].p_holm) and rs[3].coverage.startswith("X 0/1")
+    assert "not run" in str(rs[3]) and rs[3].to_dict()["note"].startswith("not run")
+    one = wb.weat(glove, specs[1].X, specs[1].Y, specs[1].A, specs[1].B, n_resamples=200)
+    assert one.effect_size == rs[1].effect_size and one.ci_low == rs[1].ci_low     # the same test, the same numbers
+
+
+def test_wefat_in_one_call(glove):
+    spec = stimuli.wefat_tests("caliskan2017")[0]
+    r = wb.wefat(glove, spec.W, spec.A, spec.B, spec.property, n_resamples=500)
+    assert r.measure == "wefat" and r.alternative == "two-sided" and r.ci_low < r.effect_size < r.ci_high
+    assert r.coverage.startswith("W ") and r.result.n == len(r.sets[0].used)
+    assert "two-sided (t)" in str(r)

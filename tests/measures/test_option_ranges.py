@@ -17,9 +17,10 @@ import pytest
 
 from wordbias.core.errors import InvalidParameterError
 
-MODULES = ["wordbias.measures." + m for m in ("bootstrap", "ceat", "debias", "direction", "frequency", "mlm",
-                                              "ripa", "scweat", "sensitivity", "topics", "ube", "weat", "wefat")]
-MODULES += ["wordbias.core.permutation", "wordbias.core.multiple"]
+MODULES = ["wordbias.measures." + m for m in ("bootstrap", "bootstrap_direction", "bootstrap_wefat", "ceat", "debias",
+                                              "direction", "frequency", "mlm", "resampling", "ripa", "scweat",
+                                              "sensitivity", "topics", "ube", "weat", "wefat")]
+MODULES += ["wordbias.core." + m for m in ("permutation", "exact_count", "montecarlo", "subset_sums", "costs", "multiple")]
 
 #: out-of-range values of each ranged parameter
 BAD = {
@@ -116,11 +117,11 @@ VALID = {
     "bootstrap.weat_bootstrap": lambda: ((_kv()[0], *(_kv()[1][i:i + 3] for i in (0, 3, 6, 9))),
                                          {"n_resamples": 50}),
     "bootstrap.weat_bootstrap_from_cosines": lambda: ((C, 4, 3), {"n_resamples": 50}),
-    "bootstrap.resampled_normalized_association": lambda: ((C[:, :3], C[:, 3:], np.arange(3), np.arange(3)), {}),
-    "bootstrap.wefat_bootstrap_from_vectors": lambda: ((T1, A1, A2, np.arange(6.0)), {"n_resamples": 50}),
-    "bootstrap.wefat_bootstrap": lambda: ((_kv()[0], _wefat_result()), {"n_resamples": 50}),
+    "bootstrap_wefat.resampled_normalized_association": lambda: ((C[:, :3], C[:, 3:], np.arange(3), np.arange(3)), {}),
+    "bootstrap_wefat.wefat_bootstrap_from_vectors": lambda: ((T1, A1, A2, np.arange(6.0)), {"n_resamples": 50}),
+    "bootstrap_wefat.wefat_bootstrap": lambda: ((_kv()[0], _wefat_result()), {"n_resamples": 50}),
     "bootstrap.effect_size_bootstrap": lambda: ((S_X, S_Y), {"n_resamples": 50}),
-    "bootstrap.direction_bootstrap_from_vectors": lambda: ((T1, T2, A1, A2), {"n_resamples": 50}),
+    "bootstrap_direction.direction_bootstrap_from_vectors": lambda: ((T1, T2, A1, A2), {"n_resamples": 50}),
     "ceat.random_effects": lambda: (([0.1, 0.5], [0.1, 0.2]), {}),
     "ceat.weat_variance": lambda: ((S_X, S_Y), {}),
     "ceat.per_template_weat": lambda: (([S_X, S_X + 1], [S_Y, S_Y - 1]), {}),
@@ -148,11 +149,11 @@ VALID = {
     "wefat.wefat": lambda: ((_kv()[0], _kv()[1][:8], _kv()[1][8:11], _kv()[1][11:14],
                              {x: float(i) for i, x in enumerate(_kv()[1][:8])}), {}),
     "weat.check_ddof": lambda: ((1,), {}),
-    "permutation.resampling_cost": lambda: ((10, 1.0, 8.0), {}),
-    "permutation.check_resampling_cost": lambda: (("a test", "n_draws", 10, 1.0, 8.0), {}),
-    "permutation.check_mc_cost": lambda: ((20, 10, 1000), {}),
-    "permutation.mc_cost": lambda: ((20, 10, 1000), {"workers": 1}),
-    "permutation.random_subset_sums": lambda: ((S_X, 3, 10, 0), {}),
+    "costs.resampling_cost": lambda: ((10, 1.0, 8.0), {}),
+    "costs.check_resampling_cost": lambda: (("a test", "n_draws", 10, 1.0, 8.0), {}),
+    "montecarlo.check_mc_cost": lambda: ((20, 10, 1000), {}),
+    "montecarlo.mc_cost": lambda: ((20, 10, 1000), {"workers": 1}),
+    "montecarlo.random_subset_sums": lambda: ((S_X, 3, 10, 0), {}),
     "permutation.subset_sum_tail": lambda: ((S_X, 3, 0.0), {}),
     "permutation.subset_sum_tail_mc": lambda: ((S_X, 3, 0.0), {"n_permutations": 100}),
 }

@@ -10,6 +10,7 @@ import pytest
 from wordbias.measures import ube
 from wordbias.measures import weat
 from wordbias.embeddings import to_keyed_vectors
+from wordbias.core.errors import DegenerateSetError, InvalidParameterError
 
 
 def unit(x):
@@ -65,7 +66,7 @@ def test_g_is_symmetric_in_group_order_and_needs_universes_for_one_group():
         ube.g(Xs[:1], As[:1])
     with pytest.raises(ValueError, match="as many"):
         ube.g(Xs, As[:2])
-    with pytest.raises(weat.DegenerateSetError, match="X_2"):
+    with pytest.raises(DegenerateSetError, match="X_2"):
         ube.g([Xs[0], np.zeros((0, 4))], As[:2])
 
 
@@ -362,7 +363,7 @@ def test_cleaning_removes_word_like_names():
     assert set(cl.removed_tokens) == set(names[:10])
     assert cl.kept.sum() == len(names) - 10
     assert not set(cl.non_names) & set(names)
-    with pytest.raises(weat.DegenerateSetError, match="at least 10"):
+    with pytest.raises(DegenerateSetError, match="at least 10"):
         ube.clean_names(kv2, names[:5])
 
 
@@ -396,7 +397,7 @@ def test_run_records_the_resolved_case_rule():
     res = ube.run(kv, names, n=3, m=4, M=240, t=3, R=20, svm_top_words=len(kv.index_to_key),
                   clean_fraction=0.1, cased=True, progress=False)
     assert res.params["case_source"] == "embedding"           # "auto" on a cased vocabulary: C.4 itself
-    with pytest.raises(ube.InvalidParameterError, match="vocabulary is uncased"):
+    with pytest.raises(InvalidParameterError, match="vocabulary is uncased"):
         ube.run(kv, names, n=3, m=4, M=240, t=3, R=20, cased=False, case_source="embedding", progress=False)
 
 
@@ -440,3 +441,13 @@ def test_tests_table_shows_no_inf_for_cells_without_a_test():
     assert np.isfinite(table.sigma.dropna()).all() and table.tested.sum() == res.n * res.m - 1
     assert "inf" not in table.to_csv(index=False)
     assert (table.central_words == table.category.map(lambda j: ", ".join(res.central_words(j)))).all()
+
+
+def test_the_steps_are_defined_once_and_importable_from_ube():
+    """measures.ube is the method's front door: each step module's public names are the same objects there."""
+    from wordbias.measures import ube_names, ube_null, ube_result, ube_words
+
+    for module in (ube_names, ube_words, ube_null, ube_result):
+        for name in module.__all__:
+            assert name in ube.__all__ and getattr(ube, name) is getattr(module, name), (module.__name__, name)
+    assert len(ube.__all__) == len(set(ube.__all__))

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from wordbias.measures import weat
+from wordbias.core.errors import DegenerateSetError
 
 # hand computation for the `tiny` fixture (A = {a}, B = {b}):
 #   s(x1) = cos((1,0),a) - cos((1,0),b) = 1 - 0 = 1
@@ -102,7 +103,7 @@ def test_balance_random_deletion(tiny):
     assert r.balanced_out == {"X": r.X.balanced_out}
     unequal = weat.weat(tiny, ["x1", "x2", "x3"], ["y1", "y2"], ["a"], ["b"], balance_targets="none")
     assert unequal.p.n_partitions == 10 and unequal.summary()["n_target"] == "3x2"
-    with pytest.raises(weat.DegenerateSetError, match="differ in size"):
+    with pytest.raises(DegenerateSetError, match="differ in size"):
         weat.weat(tiny, ["x1", "x2", "x3"], ["y1", "y2"], ["a"], ["b"], balance_targets="raise")
 
 
@@ -113,7 +114,7 @@ def test_balance_random_deletion(tiny):
     ((["x1", "x2"], ["y1", "y2"], ["a"], []), r"set 'B' is empty"),
 ])
 def test_empty_or_too_small_sets_fail(tiny, sets, match):
-    with pytest.raises(weat.DegenerateSetError, match=match):
+    with pytest.raises(DegenerateSetError, match=match):
         weat.weat(tiny, *sets)
 
 
@@ -123,17 +124,17 @@ def test_degenerate_inputs(tiny):
     with pytest.raises(ValueError, match="share words"):
         weat.weat(tiny, ["x1", "x2"], ["x2", "y2"], ["a"], ["b"])
     zero = dict(tiny, x0=np.zeros(2))
-    with pytest.raises(weat.DegenerateSetError, match="zero"):
+    with pytest.raises(DegenerateSetError, match="zero"):
         weat.weat(zero, ["x0", "x2"], ["y1", "y2"], ["a"], ["b"])
     same = dict(tiny, u1=np.array([1.0, 1.0]), u2=np.array([2.0, 2.0]), u3=np.array([3.0, 3.0]))
-    with pytest.raises(weat.DegenerateSetError, match="effect size is undefined"):
+    with pytest.raises(DegenerateSetError, match="effect size is undefined"):
         weat.weat(same, ["x2", "u1"], ["u2", "u3"], ["a"], ["b"])
 
 
 def test_case_fold(tiny):
     r = weat.weat(tiny, ["X1", "X2"], ["Y1", "y2"], ["A"], ["b"], case_fold=True)
     assert r.X.words == ("x1", "x2") and r.missing == {}
-    with pytest.raises(weat.DegenerateSetError, match="set 'X' is empty"):
+    with pytest.raises(DegenerateSetError, match="set 'X' is empty"):
         weat.weat(tiny, ["X1", "X2"], ["Y1", "y2"], ["A"], ["b"])  # without folding X1, X2 are unknown
     with pytest.raises(ValueError, match="more than once"):
         weat.weat(tiny, ["X1", "x1", "x2"], ["y1", "y2"], ["a"], ["b"], case_fold=True)
@@ -263,7 +264,7 @@ def test_scores_are_finite_and_not_empty():
 
     with pytest.raises(InvalidParameterError, match=r"s_x holds non-finite scores at positions \[0\]"):
         weat.weat_from_scores([float("nan"), 1.0], [0.0, 1.0])
-    with pytest.raises(weat.DegenerateSetError, match=r"s_x has 0 score\(s\)"):
+    with pytest.raises(DegenerateSetError, match=r"s_x has 0 score\(s\)"):
         weat.weat_from_scores([], [0.0, 1.0])
-    with pytest.raises(weat.DegenerateSetError, match=r"s_y has 0 score\(s\)"):
+    with pytest.raises(DegenerateSetError, match=r"s_y has 0 score\(s\)"):
         weat.effect_size([0.0, 1.0], [])

@@ -5,7 +5,7 @@ import pytest
 from scipy import stats as sps
 
 from wordbias.measures import wefat
-from wordbias.measures.weat import DegenerateSetError
+from wordbias.core.errors import DegenerateSetError
 
 
 def test_normalized_association_by_hand():

@@ -8,6 +8,7 @@ import torch
 
 from wordbias.models import contextual
 from wordbias.models import tiny_mlm
+from wordbias.core.errors import ModelUnavailable
 
 
 @pytest.fixture(scope="module")
@@ -96,7 +97,7 @@ def test_a_hub_model_missing_offline_gets_one_clear_line(tmp_path, monkeypatch):
     missing, why, and where to get it; the original error stays attached as the cause."""
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("HF_HOME", str(tmp_path))                   # an empty Hugging Face cache
-    with pytest.raises(contextual.ModelUnavailable) as err:
+    with pytest.raises(ModelUnavailable) as err:
         contextual.load_encoder("wordbias-test/no-such-model", device="cpu")
     text = str(err.value)
     assert text.startswith("model 'wordbias-test/no-such-model' is not on this machine (it is not in the Hugging "

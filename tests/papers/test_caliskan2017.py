@@ -3,6 +3,7 @@
 import warnings
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from wordbias import embeddings
@@ -10,7 +11,7 @@ from wordbias.core import multiple
 from wordbias.core.errors import WordbiasWarning
 from wordbias.datasets import stimuli
 from wordbias.embeddings import to_keyed_vectors
-from wordbias.measures import bootstrap, frequency, weat
+from wordbias.measures import bootstrap, frequency, sensitivity, weat
 from wordbias.papers import caliskan2017
 
 
@@ -25,10 +26,34 @@ def specs():
 
 
 @pytest.fixture(scope="module")
-def table(kv, specs):
+def results(kv, specs):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", WordbiasWarning)
-        return caliskan2017.weat_table(kv, specs, n_permutations=10_000, n_resamples=2_000, seed=0)
+        return caliskan2017.measure_table1(kv, specs, n_permutations=10_000, n_resamples=2_000, seed=0)
+
+
+@pytest.fixture(scope="module")
+def table(results, specs):
+    return caliskan2017.table1(results, specs)
+
+
+def test_table1_and_the_tidy_rows_are_views_that_never_recompute(results, specs, table, monkeypatch):
+    """Issue 24: each test is measured once; Table 1 and the tidy table only read the results."""
+    from wordbias.battery.weat import weat_rows
+    from wordbias.measures import wefat
+
+    def measured_again(*args, **kwargs):
+        raise AssertionError("a view ran a measure again")
+
+    for module, name in ((weat, "weat"), (weat, "p_value"), (bootstrap, "weat_bootstrap"), (wefat, "wefat")):
+        monkeypatch.setattr(module, name, measured_again)
+    again = caliskan2017.table1(results, specs)
+    pd.testing.assert_frame_equal(again, table)
+    tidy = weat_rows(results, label="glove-840b-caliskan", battery="caliskan2017:glove", paper="caliskan2017",
+                     specs=specs)
+    assert tidy.effect_size.tolist() == table.effect_size.tolist()
+    assert tidy.ci_low.tolist() == table.effect_size_ci_low.tolist() and tidy.p_holm.tolist() == table.p_holm.tolist()
+    assert tidy.note[0].startswith("paper: d = 1.50")
 
 
 def test_table1_replicates_the_paper(table):
@@ -60,7 +85,7 @@ def test_two_sided_p_doubles_the_smaller_tail(kv, specs, table):
 def test_adjusted_p_over_the_named_family(table):
     np.testing.assert_array_equal(table.p_holm, multiple.holm(table.p_value.to_numpy()))
     np.testing.assert_array_equal(table.p_bh, multiple.benjamini_hochberg(table.p_value.to_numpy()))
-    assert (table.p_family == "the 10 WEATs of this table (one-sided p)").all()
+    assert (table.p_family == "the 10 WEATs with a p-value (one-sided p)").all()
     shown = caliskan2017.show_table1(table)
     assert list(shown.columns) == ["Compares", "Words (target/attribute set)", "d (paper)", "d (ours)",
                                    "95% interval of d", "p (one-sided)", "p (paper)"]
@@ -105,23 +130,22 @@ def test_wefat_interval_contains_r(kv):
     assert (summary.pearson_r_ci_high <= 1).all()
 
 
-def test_word_sensitivity_uses_the_tables_words(kv, specs, table):
-    spec = {s.id: s for s in specs}["WEAT9"]
-    inf, curve = caliskan2017.word_sensitivity(kv, spec, seed=0, n_draws=200)
+def test_word_sensitivity_uses_the_tables_words(kv, results, table):
+    inf, curve = sensitivity.weat_sensitivity(kv, results[8], seed=0, n_draws=200)
     assert inf.d == pytest.approx(table.set_index("test").loc["WEAT9", "effect_size"], abs=1e-12)
     assert curve.n_draws == 200 and curve.d == inf.d
 
 
-def test_frequency_proxy_for_the_alphabetical_subset(kv, specs, table):
+def test_frequency_proxy_for_the_alphabetical_subset(kv, results, table):
     counts, source = caliskan2017.frequency_counts(kv)
     assert source.startswith("proxy: the frequency order of glove-6b-50d")
     ref = embeddings.load("glove-6b-50d", progress=False)
     assert counts["Adam"] == pytest.approx(1.0 / (ref.key_to_index["adam"] + 1))
     with pytest.warns(WordbiasWarning, match="without a vector or a frequency rank"):
-        freq = caliskan2017.frequency_table(kv, specs, counts=counts, source=source)
+        freq = caliskan2017.frequency_table(kv, results, counts=counts, source=source)
     assert freq.loc[0, "no_rank"] == "gladiola"          # in the 840B subset, not in GloVe 6B
     assert (freq.rank_source == source).all()
-    notes = caliskan2017.trust_notes(table, freq, *caliskan2017.word_sensitivity(kv, specs[8], n_draws=200), "WEAT9")
+    notes = caliskan2017.trust_notes(table, freq, *sensitivity.weat_sensitivity(kv, results[8], n_draws=200), "WEAT9")
     n_zero = int((table.effect_size_ci_low <= 0).sum())
     assert f"{n_zero} of 10 include 0" in notes
     assert f"{int(freq.frequency_flag.sum())} of 10 tests have target sets that differ in frequency" in notes

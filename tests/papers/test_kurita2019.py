@@ -1,5 +1,6 @@
 """Kurita et al. (2019) data and experiment assembly: the yaml against the authors' lists, the reduced lists,
-Table 3 on a planted tiny masked LM, Table 5's attribute lists."""
+Table 3 on a planted tiny masked LM (measured once, then shown), the template spread
+(wordbias.papers.kurita2019_templates), Table 5 (wordbias.papers.kurita2019_table5)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,9 @@ import pytest
 from wordbias.models import contextual
 from wordbias.papers import kurita2019 as kurita
 from wordbias.papers import kurita2019_gap as kgap
+from wordbias.papers import kurita2019_table5 as kt5
+from wordbias.papers import kurita2019_templates as kt
+from wordbias.measures.contextual import measure
 from wordbias.measures import mlm
 from wordbias.core import paths
 from wordbias.datasets import stimuli
@@ -90,8 +94,12 @@ def test_reduced_lists(planted):
     assert red["A"].words == cats["ea_aa"].sets["A"]  # attributes are kept
     assert kurita.reduce_to_vocabulary(cats["ea_aa"], m, seed=0) == red  # seeded
     assert kurita.reduce_to_vocabulary(cats["ea_aa"], m, seed=1)["X"].words != red["X"].words
-    report = kurita.vocabulary_report(list(cats.values()), m)
+    lists_only = kurita.Table3(tuple(measure(list(cats.values()), encoder=None, masked_lm=None, vocabulary_model=m)))
+    report = kurita.vocabulary_report(lists_only)
     assert report.loc[report.set == "flowers", "in_vocabulary"].item() == 9
+    ea = report[report.category == cats["ea_aa"].title].set_index("set")
+    assert ea.loc["European American names", "cut_to_balance"].split() == list(red["X"].balanced_out)
+    assert {r.not_run for r in lists_only.results} == {""}  # no model: nothing ran, and nothing says why
 
 
 def test_log_prob_test_finds_the_planted_bias(planted):
@@ -108,29 +116,22 @@ def test_table3_rows_and_unavailable_methods(planted):
     m, enc = planted
     cats = kurita.categories()[2:3]
     glove = {w: np.random.default_rng(len(w)).normal(size=5) for c in cats for r in "XYAB" for w in c.sets[r]}
-    t = kurita.table3(cats, embedding=glove, embedding_name="toy", encoder=enc, masked_lm=m, vocabulary_model=m)
+    measured = kurita.table3(cats, embedding=glove, embedding_name="toy", encoder=enc, masked_lm=m, vocabulary_model=m)
+    assert [r.measure for r in measured.results] == ["weat", "contextual_weat", "mlm_log_prob"]
+    t = measured.to_frame()
     assert list(t.method) == ["WEAT on GloVe (reduced lists)", "WEAT on BERT (contextual vectors)",
                               "log probability bias score"]
     assert t.loc[2, "model"] == m.label and bool(t.loc[2, "significant"]) and t.loc[2, "paper_effect_size"] == 1.126
     t0 = kurita.table3(cats, embedding=glove, embedding_name="toy", encoder=None, masked_lm=None, vocabulary_model=m,
-                       unavailable="no MLM here")
+                       unavailable="no MLM here").to_frame()
     assert t0.effect_size.isna().sum() == 2 and (t0.note.iloc[1:] == "no MLM here").all()
-
-
-def test_weat_on_contextual_uses_the_template_vectors(planted):
-    _, enc = planted
-    cat = kurita.categories()[3]  # math/arts: gender words fill TARGET, math/arts words ATTRIBUTE
-    red = kurita.reduce_to_vocabulary(cat, enc)
-    vecs = kurita.contextual_vectors(cat, red, enc)
-    he = contextual.word_in_template_embeddings(enc, ["he"], cat.cosine_templates, slot="TARGET", other="ATTRIBUTE")
-    np.testing.assert_allclose(vecs["he"], he[0])
-    res = kurita.weat_on_contextual(cat, red, enc)
-    want = weat.weat(vecs, *(red[r].words for r in "XYAB"), balance_targets="raise")
-    assert res.effect_size == pytest.approx(want.effect_size)
+    assert (t0.model.iloc[1:] == "-").all() and t0.significant.iloc[1:].isna().all()
+    with pytest.raises(InvalidParameterError, match="needs a model whose vocabulary"):
+        kurita.table3(cats, embedding=glove, embedding_name="toy", encoder=None, masked_lm=None, vocabulary_model=None)
 
 
 def test_table5_attributes():
-    a = kurita.table5_attributes()
+    a = kt5.table5_attributes()
     assert [len(a[k]) for k in ("salary", "pos_traits", "neg_traits", "skills")] == [932, 230, 363, 25]
     assert "." not in a["salary"] and all(w == w.lower() for ws in a.values() for w in ws)
     assert a["skills"][0] == "cloud computing"
@@ -138,7 +139,7 @@ def test_table5_attributes():
 
 def test_table5_and_topic_scores(planted):
     m, _ = planted
-    t5, scores = kurita.table5(m)
+    t5, scores = kt5.table5(m)
     assert list(t5.paper_percent_male) == [88.5, 80.0, 78.9, 84.0]
     assert (t5.model == m.label).all()
     # a set whose scores are all 0 up to float rounding has no share (NaN, with a note); the others count only
@@ -146,11 +147,11 @@ def test_table5_and_topic_scores(planted):
     all_tied = t5.tied_within_rounding == t5.n_attributes
     assert t5.percent_male[all_tied].isna().all() and t5.note[all_tied].str.contains("undefined").all()
     assert t5.percent_male[~all_tied].between(0, 100).all() and (~all_tied).any()
-    _, noise = mlm.log_prob_bias_scores(m, kurita.table5_attributes()["salary"],
+    _, noise = mlm.log_prob_bias_scores(m, kt5.table5_attributes()["salary"],
                                         [mlm.TemplatePairs("TARGET is ATTRIBUTE", (("he", "she"),))],
                                         return_noise=True)
     assert t5.loc[0, "percent_male"] == pytest.approx(100 * np.mean(scores["salary"] > noise))
-    t0, s0 = kurita.table5(None, unavailable="none")
+    t0, s0 = kt5.table5(None, unavailable="none")
     assert t0.percent_male.isna().all() and s0 == {}
     w = kgap.topic_word_scores(m, ["career", "family", "music"])
     assert w["career"] > 0 > w["family"]
@@ -161,18 +162,18 @@ def test_table5_and_topic_scores(planted):
 
 def test_table5_displays(planted):
     m, _ = planted
-    _, scores = kurita.table5(m)
-    tables = kurita.table5_score_tables(scores)
+    _, scores = kt5.table5(m)
+    tables = kt5.table5_score_tables(scores)
     assert list(tables) == list(scores)
     for key, t in tables.items():
         assert list(t.columns) == ["attribute", "bias_score"] and t.bias_score.is_monotonic_increasing
-        assert sorted(t.attribute) == sorted(kurita.table5_attributes()[key])
-    ends = kurita.table5_extremes(scores, n=2)
+        assert sorted(t.attribute) == sorted(kt5.table5_attributes()[key])
+    ends = kt5.table5_extremes(scores, n=2)
     assert list(ends.columns) == ["most male", "most female"] and list(ends.index) == list(scores)
     top = tables["salary"].attribute.tolist()
     assert ends.loc["salary", "most male"] == f"{top[-1]}, {top[-2]}"
     assert ends.loc["salary", "most female"] == f"{top[0]}, {top[1]}"
-    fig = kurita.table5_figure(scores)
+    fig = kt5.table5_figure(scores)
     assert len(fig.axes) == len(scores)
 
 
@@ -263,7 +264,7 @@ def _dl_by_hand(y, v):
 
 def test_equal_templates_have_no_between_template_variance():
     sx, sy = [1.0, 0.0, 0.4], [-1.0, -0.5, 0.1]
-    r = kurita.template_spread([sx] * 3, [sy] * 3, templates=["a", "b", "c"])
+    r = kt.template_spread([sx] * 3, [sy] * 3, templates=["a", "b", "c"])
     d = (np.mean(sx) - np.mean(sy)) / np.std(sx + sy, ddof=1)  # WEAT's d by hand
     np.testing.assert_allclose(r.effect_sizes, [d] * 3)
     for name, pooled in r.pooled.items():
@@ -277,7 +278,7 @@ def test_equal_templates_have_no_between_template_variance():
 
 def test_one_template_pooled_is_its_own_d():
     sx, sy = [[0.9, 0.2, 0.5]], [[-0.3, 0.1, -0.6]]
-    r = kurita.template_spread(sx, sy, templates=["only"])
+    r = kt.template_spread(sx, sy, templates=["only"])
     d = weat.effect_size(sx[0], sy[0])
     for name, pooled in r.pooled.items():
         p = pooled.pooled
@@ -289,14 +290,14 @@ def test_one_template_pooled_is_its_own_d():
         assert p.p_value == pytest.approx(2 * sps.norm.sf(abs(d) / np.sqrt(v)))
         assert p.weights.tolist() == pytest.approx([1 / v])
     frame = r.to_frame()
-    assert list(frame.template) == ["only", kurita.POOLED] * 2 and list(frame.columns) == kurita.FRAME_COLUMNS
+    assert list(frame.template) == ["only", kt.POOLED] * 2 and list(frame.columns) == kt.FRAME_COLUMNS
 
 
 def test_template_spread_matches_random_effects_by_hand():
     rng = np.random.default_rng(5)
     sx = rng.normal(0.3, 0.2, (4, 6)) + np.array([[0.0], [0.2], [-0.1], [0.4]])
     sy = rng.normal(0.0, 0.2, (4, 6))
-    r = kurita.template_spread(sx, sy, templates=list("abcd"), category="c", method="m", model="x")
+    r = kt.template_spread(sx, sy, templates=list("abcd"), category="c", method="m", model="x")
     d = np.array([weat.effect_size(a, b) for a, b in zip(sx, sy)])
     np.testing.assert_allclose(r.effect_sizes, d)
     for name, var in (("ceat", [np.var(np.r_[a, b], ddof=1) for a, b in zip(sx, sy)]),
@@ -307,36 +308,36 @@ def test_template_spread_matches_random_effects_by_hand():
     assert r.pooled["ceat"].pooled.tau2 > 0  # the templates were made to differ
     frame = r.to_frame()
     assert len(frame) == 2 * 5 and set(frame.variance_method) == {"ceat", "hedges_olkin"}
-    per = frame[frame.template != kurita.POOLED]
+    per = frame[frame.template != kt.POOLED]
     assert per.groupby("variance_method").relative_weight.sum().tolist() == pytest.approx([1, 1])
-    pooled_rows = frame[frame.template == kurita.POOLED].set_index("variance_method")
+    pooled_rows = frame[frame.template == kt.POOLED].set_index("variance_method")
     assert pooled_rows.loc["ceat", "d"] == pytest.approx(r.pooled["ceat"].pooled.pooled)
     assert pooled_rows.loc["ceat", "variance"] == pytest.approx(r.pooled["ceat"].pooled.se ** 2)
     # deterministic
-    pd.testing.assert_frame_equal(frame, kurita.template_spread(sx, sy, templates=list("abcd"), category="c",
+    pd.testing.assert_frame_equal(frame, kt.template_spread(sx, sy, templates=list("abcd"), category="c",
                                                                 method="m", model="x").to_frame())
 
 
 def test_template_spread_is_undefined_within_rounding_and_checks_its_input():
-    r = kurita.template_spread([[1.0, 1.0 + 1e-9], [0.5, 0.0]], [[1.0, 1.0], [-0.5, 0.1]], templates=["flat", "ok"],
+    r = kt.template_spread([[1.0, 1.0 + 1e-9], [0.5, 0.0]], [[1.0, 1.0], [-0.5, 0.1]], templates=["flat", "ok"],
                                noise=1e-6)
     assert r.pooled == {} and "'flat'" in r.undefined and "'ok'" not in r.undefined
     assert np.isnan(r.effect_sizes[0]) and r.effect_sizes[1] == pytest.approx(weat.effect_size([0.5, 0.0], [-0.5, 0.1]))
     frame = r.to_frame()
     assert list(frame.template) == ["flat", "ok"] and frame.note.str.startswith("undefined").all()
     with pytest.raises(InvalidParameterError, match="one row per template"):
-        kurita.template_spread([[1.0, 0.0]], [[0.0, 1.0]], templates=["a", "b"])
+        kt.template_spread([[1.0, 0.0]], [[0.0, 1.0]], templates=["a", "b"])
     with pytest.raises(InvalidParameterError, match="not the string"):
-        kurita.template_spread([[1.0, 0.0]], [[0.0, 1.0]], templates="a")
+        kt.template_spread([[1.0, 0.0]], [[0.0, 1.0]], templates="a")
     with pytest.raises(InvalidParameterError, match="noise"):
-        kurita.template_spread([[1.0, 0.0]], [[0.0, 1.0]], templates=["a"], noise=-1)
+        kt.template_spread([[1.0, 0.0]], [[0.0, 1.0]], templates=["a"], noise=-1)
 
 
 def test_template_associations_by_brute_force():
     rng = np.random.default_rng(2)
     words = {r: [f"{r}{i}" for i in range(3)] for r in "XYAB"}
     vecs = {w: rng.normal(size=(2, 4)) for ws in words.values() for w in ws}
-    sx, sy = kurita.template_associations(vecs, *(words[r] for r in "XYAB"))
+    sx, sy = kt.template_associations(vecs, *(words[r] for r in "XYAB"))
     assert sx.shape == (2, 3) and sy.shape == (2, 3)
 
     def cos(a, b):
@@ -348,19 +349,16 @@ def test_template_associations_by_brute_force():
                     - np.mean([cos(vecs[w][t], vecs[b][t]) for b in words["B"]]))
             assert sy[t, j] == pytest.approx(want)
     with pytest.raises(InvalidParameterError, match="no template vectors"):
-        kurita.template_associations(vecs, ["nope"], words["Y"], words["A"], words["B"])
+        kt.template_associations(vecs, ["nope"], words["Y"], words["A"], words["B"])
 
 
-def test_contextual_template_spread_on_the_planted_model(planted):
+def test_contextual_template_spread_reads_the_measured_vectors(planted):
     _, enc = planted
     cat = kurita.categories()[2]
-    red = kurita.reduce_to_vocabulary(cat, enc)
-    by_t = kurita.contextual_vectors_by_template(cat, red, enc)
-    avg = kurita.contextual_vectors(cat, red, enc)
-    assert by_t[red["X"].words[0]].shape[0] == len(cat.cosine_templates)
-    for w in avg:
-        np.testing.assert_allclose(by_t[w].mean(axis=0), avg[w], rtol=1e-5, atol=1e-6)
-    spread = kurita.contextual_template_spread(cat, red, enc, vectors=by_t)
+    (ctx,) = [r for r in measure([cat], encoder=enc, masked_lm=None) if r.measure == "contextual_weat"]
+    red = ctx.reduced
+    assert ctx.vectors[red["X"].words[0]].shape[0] == len(cat.cosine_templates)
+    spread = kt.contextual_template_spread(ctx)
     # each template's d is WEAT on the vectors of that one template, computed independently
     for i, template in enumerate(cat.cosine_templates):
         one = {}
@@ -372,42 +370,50 @@ def test_contextual_template_spread_on_the_planted_model(planted):
         want = weat.weat(one, *(red[r].words for r in kurita.ROLES), balance_targets="raise").effect_size
         assert spread.effect_sizes[i] == pytest.approx(want, rel=1e-5)
     assert spread.templates == cat.cosine_templates and spread.model == enc.label
-    assert spread.to_frame().equals(kurita.contextual_template_spread(cat, red, enc).to_frame())
+    assert spread.to_frame().equals(kt.contextual_template_spread(ctx).to_frame())
+    (not_run,) = [r for r in measure([cat], encoder=None, masked_lm=None, vocabulary_model=enc, why_no_encoder="none")
+                  if r.measure == "contextual_weat"]
+    with pytest.raises(InvalidParameterError, match="needs a contextual WEAT that ran.*none"):
+        kt.contextual_template_spread(not_run)
 
 
 def test_log_prob_template_spread_on_the_planted_model(planted):
     m, _ = planted
     cat = kurita.categories()[2]  # career/family: career words planted male, family words female
-    sa, sb, noise = kurita.log_prob_template_scores(cat, m)
+    sa, sb, noise = kt.log_prob_template_scores(cat, m)
     A, B = list(cat.sets["A"]), list(cat.sets["B"])
     for i, tp in enumerate(cat.log_prob_templates):
-        want = mlm.log_prob_bias_scores(m, A + B, [tp])
+        want = mlm.log_prob_bias_scores(m, A + B, [mlm.TemplatePairs(tp.template, tp.pairs)])
         np.testing.assert_allclose(np.r_[sa[i], sb[i]], want)
     assert (sa > 0).all() and (sb < 0).all() and noise > 0
-    spread = kurita.log_prob_template_spread(cat, m)
+    spread = kt.log_prob_template_spread(cat, m)
     assert spread.undefined == "" and (spread.effect_sizes > 1.5).all()
     assert spread.templates[1] == "TARGET like ATTRIBUTE (boys/girls, men/women)"
     assert spread.pooled["ceat"].pooled.pooled > 1.5
-    table = kurita.template_table(cat, kurita.reduce_to_vocabulary(cat, m), encoder=None, masked_lm=m)
+    table = kt.template_table(cat, contextual_result=None, masked_lm=m)
     assert set(table.method) == {kurita.LOG_PROB} and len(table) == 2 * (len(cat.log_prob_templates) + 1)
-    pd.testing.assert_frame_equal(table, kurita.template_table(cat, kurita.reduce_to_vocabulary(cat, m),
-                                                               encoder=None, masked_lm=m))
+    pd.testing.assert_frame_equal(table, kt.template_table(cat, contextual_result=None, masked_lm=m))
 
 
 def test_template_tables_summary_and_figure(planted):
     m, enc = planted
     cats = kurita.categories()[2:4]
-    tv = kurita.template_vectors(cats, enc, m)
-    tt = kurita.template_tables(cats, encoder=enc, masked_lm=m, vocabulary_model=m, template_vectors=tv)
-    assert list(tt.columns) == kurita.FRAME_COLUMNS
+    measured = measure(cats, encoder=enc, masked_lm=m, vocabulary_model=m, n_resamples=200)
+    tt = kt.template_tables(measured, masked_lm=m)
+    assert list(tt.columns) == kt.FRAME_COLUMNS
     assert list(dict.fromkeys(tt.category)) == [c.title for c in cats]
-    pd.testing.assert_frame_equal(tt, kurita.template_tables(cats, encoder=enc, masked_lm=m, vocabulary_model=m))
-    summary = kurita.template_summary(tt)
+    pd.testing.assert_frame_equal(tt, kt.template_tables(measured, masked_lm=m))
+    summary = kt.template_summary(tt)
     assert len(summary) == 4 and summary.columns[:4].tolist() == ["category", "method", "model", "per template"]
-    fig = kurita.template_figure(tt, title="t")
+    fig = kt.template_figure(tt, title="t")
     assert len(fig.axes) == 2 and fig.axes[0].get_title(loc="left").startswith(kurita.CONTEXTUAL_WEAT)
     labels = [t.get_text() for t in fig.axes[0].get_yticklabels()]
     assert cats[0].title in labels and "TARGET is interested in ATTRIBUTE" in labels
+    # without the masked LM only the contextual spread, from the vectors already measured
+    only = kt.template_tables(measured, masked_lm=None)
+    assert set(only.method) == {kurita.CONTEXTUAL_WEAT}
+    pd.testing.assert_frame_equal(only.reset_index(drop=True),
+                                  tt[tt.method == kurita.CONTEXTUAL_WEAT].reset_index(drop=True), check_dtype=False)
     import matplotlib.pyplot as plt
     plt.close("all")
 
@@ -417,7 +423,8 @@ def test_table3_intervals_two_sided_and_adjusted_p(planted):
     cats = kurita.categories()[2:4]
     glove = {w: np.random.default_rng(len(w)).normal(size=5) for c in cats for r in "XYAB" for w in c.sets[r]}
     kw = dict(embedding=glove, embedding_name="toy", encoder=enc, masked_lm=m, vocabulary_model=m, n_resamples=500)
-    t = kurita.table3(cats, **kw)
+    measured = kurita.table3(cats, **kw)
+    t = measured.to_frame()
     for col in ("effect_size_ci_low", "effect_size_ci_high", "p_two_sided", "alternative", "p_holm", "p_bh",
                 "p_family"):
         assert col in t.columns
@@ -431,8 +438,9 @@ def test_table3_intervals_two_sided_and_adjusted_p(planted):
     # the WEAT rows' interval and two-sided p, recomputed from their parts
     cat = cats[0]
     red = kurita.reduce_to_vocabulary(cat, m)
-    g = kurita.weat_on_embedding(cat, red, glove)
+    g = weat.weat(glove, *(red[r].words for r in kurita.ROLES), names=dict(cat.names))
     row = t[(t.category == cat.title) & (t.method == kurita.GLOVE_WEAT)].iloc[0]
+    assert row.effect_size == g.effect_size and row.p_value == g.p_value
     from wordbias.measures import bootstrap
     ci = bootstrap.weat_bootstrap(glove, g, n_resamples=500, seed=0).effect_size
     assert (row.effect_size_ci_low, row.effect_size_ci_high) == (ci.low, ci.high)
@@ -442,15 +450,43 @@ def test_table3_intervals_two_sided_and_adjusted_p(planted):
     lp = t[(t.method == kurita.LOG_PROB) & t.p_value.notna()].iloc[0]
     test = kurita.log_prob_test(cat, m, n_resamples=500)
     assert lp.p_two_sided == pytest.approx(weat.p_value(test.scores_A, test.scores_B, alternative="two-sided").p_value)
-    if getattr(test, "effect_size_ci", None) is not None:
-        assert (lp.effect_size_ci_low, lp.effect_size_ci_high) == (test.effect_size_ci.low, test.effect_size_ci.high)
-    # vectors computed once (template_vectors) give the same contextual rows, up to float rounding
-    tv = kurita.template_vectors(cats, enc, m)
-    reused = kurita.table3(cats, template_vectors=tv, **kw)
-    np.testing.assert_allclose(reused.effect_size.astype(float), t.effect_size.astype(float), rtol=1e-6)
-    with pytest.raises(InvalidParameterError, match="template vectors lack"):
-        kurita.table3(cats, template_vectors={c.key: {} for c in cats}, **kw)
+    assert (lp.effect_size_ci_low, lp.effect_size_ci_high) == (test.effect_size_ci.low, test.effect_size_ci.high)
     with pytest.raises(InvalidParameterError, match="confidence_level"):
         kurita.table3(cats, **{**kw, "confidence_level": 1.5})
     shown = kurita.table3_shown(t)
     assert shown.ci.str.match(r"^(\[-?\d+\.\d\d, -?\d+\.\d\d\]|-)$").all()
+
+
+def test_table3_and_the_tidy_table_are_views_of_one_measurement(planted, monkeypatch):
+    """Issue 24: the tests run once; Table 3, the tidy table, the reduced lists and the contextual template spread
+    are read off the results: with every test function broken, the views still give the same numbers."""
+    from wordbias.battery import contextual as contextual_battery
+    from wordbias.measures import bootstrap
+
+    m, enc = planted
+    cats = kurita.categories()[2:4]
+    glove = {w: np.random.default_rng(len(w)).normal(size=5) for c in cats for r in "XYAB" for w in c.sets[r]}
+    measured = kurita.table3(cats, embedding=glove, embedding_name="toy", encoder=enc, masked_lm=m,
+                             vocabulary_model=enc, n_resamples=300)
+    assert [r.measure for r in measured.results] == ["weat", "contextual_weat", "mlm_log_prob"] * 2
+
+    def broken(*args, **kwargs):
+        raise AssertionError("a view ran a test again")
+
+    for module, names in ((weat, ("weat", "p_value")), (bootstrap, ("weat_bootstrap", "effect_size_bootstrap")),
+                          (mlm, ("attribute_test", "log_prob_bias_scores")),
+                          (contextual, ("word_in_template_embeddings", "span_embeddings"))):
+        for name in names:
+            monkeypatch.setattr(module, name, broken)
+    t3 = measured.to_frame()
+    tidy_table = contextual_battery.tidy_table(measured.contextual, label="toy")
+    assert len(kurita.vocabulary_report(measured)) == 4
+    kt.template_tables(measured.results, masked_lm=None)
+    for r in measured.contextual:
+        row = t3[(t3.category == r.category.title) & (t3.method == kurita.METHODS[r.measure])].iloc[0]
+        tidy_row = tidy_table[(tidy_table.test == r.category.key) & (tidy_table.measure == r.measure)].iloc[0]
+        for column, tidy_column in (("effect_size", "effect_size"), ("p_value", "p_value"),
+                                    ("p_two_sided", "p_two_sided"), ("effect_size_ci_low", "ci_low"),
+                                    ("effect_size_ci_high", "ci_high")):
+            assert row[column] == pytest.approx(tidy_row[tidy_column], nan_ok=True)
+            assert row[column] == pytest.approx(getattr(r, tidy_column), nan_ok=True)

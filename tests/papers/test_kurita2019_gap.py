@@ -1,7 +1,9 @@
 """Kurita et al. (2019), Section 4 (wordbias.papers.kurita2019_gap): Table 4 and its permutation test, the
-stand-in word scorer, and run() wired together on a sample of the real GAP files and a tiny BERT built here."""
+stand-in word scorer, the features with their on-disk cache, and run() wired together on a sample of the real GAP
+files and a tiny BERT built here."""
 
 import itertools
+import re
 
 import numpy as np
 import pandas as pd
@@ -154,3 +156,81 @@ def test_seed_study_is_run_steps_1_and_2(tiny, monkeypatch, tmp_path):
 def test_spread_over_seeds():
     assert kgap.spread([1.0, 2.0, 3.0]) == {"mean": 2.0, "sd": 1.0, "min": 1.0, "max": 3.0}
     assert kgap.spread([0.5])["sd"] == 0.0
+
+
+# --------------------------------------------------------------------------------------------------
+# the classifier's features and their on-disk cache, on the tiny BERT of tests/tiny_bert.py
+# --------------------------------------------------------------------------------------------------
+
+
+def _frame():
+    rows = [["t-1", "Alice met Bob before she left.", "she", 21, "Alice", 0, True, "Bob", 10, False],
+            ["t-2", "Mary Ann saw Robert and he ran.", "he", 24, "Mary Ann", 0, False, "Robert", 13, True],
+            ["t-3", "Zed met Bob before she left.", "she", 19, "Zed", 0, False, "Bob", 8, False]]
+    df = pd.DataFrame(rows, columns=list(gap.COLUMNS[:-1]))
+    df.attrs["split"] = "mini"
+    return df
+
+
+def test_features_are_the_span_tokens_hidden_states(tiny, tmp_path, monkeypatch):
+    import torch
+
+    df = _frame()
+    X = kgap.features(tiny, df, batch_size=2)
+    h = tiny.model.config.hidden_size
+    assert X.shape == (3, 3 * h) and X.dtype == np.float32
+    for i, text in enumerate(df["Text"]):
+        enc = tiny.tokenizer(text, return_tensors="pt")
+        with torch.no_grad():
+            states = tiny.model(**enc).last_hidden_state[0].numpy()
+        tokens = tiny.tokenizer.convert_ids_to_tokens(enc["input_ids"][0])
+        want = {"A": df.at[i, "A"].lower().split(), "B": [df.at[i, "B"].lower()], "P": [df.at[i, "Pronoun"]]}
+        if i == 1:
+            want["B"] = ["ro", "##bert"]  # "Robert" is two WordPieces: their mean
+        if i == 2:
+            want["A"] = ["[UNK]"]  # a word outside the vocabulary still has its ([UNK]) token
+        for j, key in enumerate("ABP"):
+            pos = [tokens.index(t) for t in want[key]]
+            np.testing.assert_allclose(X[i, j * h:(j + 1) * h], states[pos].mean(axis=0), atol=1e-5)
+    # the on-disk cache: written as .npz, then read back without running the model
+    Xc = kgap.features(tiny, df, cache_dir=tmp_path)
+    files = list(tmp_path.glob("*.npz"))
+    assert len(files) == 1 and files[0].name.startswith(f"{tiny.label}-mini-")
+    with np.load(files[0], allow_pickle=False) as z:
+        assert sorted(z.files) == ["features", "key"]
+    np.testing.assert_allclose(Xc, X, atol=1e-5)
+    from wordbias.models import contextual
+
+    monkeypatch.setattr(contextual, "span_embeddings", lambda *a, **k: pytest.fail("cache not used"))
+    np.testing.assert_array_equal(kgap.features(tiny, df, cache_dir=tmp_path), Xc)
+    other = df.copy()
+    other.loc[0, "Text"] = "Alice met Bob before she ran."
+    with pytest.raises(pytest.fail.Exception):  # different texts: a different key, so the model must run
+        kgap.features(tiny, other, cache_dir=tmp_path)
+
+
+@pytest.mark.parametrize("damage", ["wrong shape", "truncated", "not a zip", "no features"])
+def test_damaged_feature_cache_is_reported_and_recomputed(tiny, tmp_path, damage):
+    """A feature cache with the right key but wrong-shaped data, or a truncated one (BadZipFile), is never
+    returned nor raised forever: it warns, is recomputed and overwritten (issue 13)."""
+    from wordbias.core.errors import CacheRebuiltWarning
+
+    df = _frame()
+    X = kgap.features(tiny, df, cache_dir=tmp_path)
+    (cache_file,) = tmp_path.glob("*.npz")
+    with np.load(cache_file, allow_pickle=False) as z:
+        key = z["key"]
+    if damage == "wrong shape":
+        np.savez(cache_file, features=np.zeros((2, 5), dtype=np.float32), key=key)
+    elif damage == "truncated":
+        cache_file.write_bytes(cache_file.read_bytes()[:200])
+    elif damage == "not a zip":
+        cache_file.write_bytes(b"garbage")
+    else:
+        np.savez(cache_file, key=key)
+    with pytest.warns(CacheRebuiltWarning, match=re.escape(cache_file.name)):
+        again = kgap.features(tiny, df, cache_dir=tmp_path)
+    np.testing.assert_allclose(again, X, atol=1e-6)
+    assert again.shape == X.shape
+    with np.load(cache_file, allow_pickle=False) as z:  # overwritten with good data
+        assert z["features"].shape == X.shape

@@ -1,93 +1,15 @@
-"""The racial bias report (Section 3, Appendix A): its bias, permutation test and CI by hand; Table 1, the
-figures and the direct bias on a toy embedding; the attribute sets of Appendix B."""
+"""The racial bias report: Table 1, the figures and the direct bias on a toy embedding, each test measured once
+(the test itself, by hand: tests/measures/test_direction_permutation.py); the attribute sets of Appendix B."""
 
 import numpy as np
 import pandas as pd
 import pytest
 
 from wordbias import embeddings
-from wordbias.core.lookup import DegenerateSetError
 from wordbias.datasets import stimuli
 from wordbias.core import tables
+from wordbias.measures import direction_permutation as dp
 from wordbias.papers import racial_bias_report as report
-
-
-def test_cosine_bias_hand_computed():
-    c = report.cosine_bias([1.0, 0.0], [1.0, 1.0])
-    assert c.cosine == pytest.approx(1 / np.sqrt(2))
-    assert c.angle == pytest.approx(45.0)
-    assert report.cosine_bias([0, 0, 2], [0, 3, 0]).angle == pytest.approx(90.0)
-    with pytest.raises(DegenerateSetError):
-        report.cosine_bias([0.0, 0.0], [1.0, 0.0])
-
-
-def test_permutation_test_directions_unequal_sizes_hand_computed():
-    # A1 = {(2,0,0)}, A2 = {(0,1,0), (0,-1,0), (0,0,2)}: r = (2,0,0) - (0,0,2/3);
-    # T1 = {(1,1,0)}, T2 = {(1,0,0), (1,0,0)+...}
-    A1 = np.array([[2.0, 0, 0]])
-    A2 = np.array([[0, 1.0, 0], [0, -1.0, 0], [0, 0, 2.0]])
-    T1 = np.array([[1.0, 1, 0], [3.0, 1, 0]])
-    T2 = np.array([[0, 0, 1.0]])
-    res = report.direction_permutation_test(T1, T2, A1, A2, n_permutations=100, seed=0)
-    r = np.array([2, 0, -2 / 3])
-    s = np.array([2, 1, -1])
-    assert res.cosine == pytest.approx(r @ s / np.linalg.norm(r) / np.linalg.norm(s))
-    # 4 ways to choose A1's single element; the null takes those values only
-    values = []
-    A = np.vstack([A1, A2])
-    for i in range(4):
-        d = A[i] - np.delete(A, i, axis=0).mean(axis=0)
-        values.append(d @ s / np.linalg.norm(d) / np.linalg.norm(s))
-    assert np.all(np.min(np.abs(res.null[:, None] - np.array(values)[None, :]), axis=1) < 1e-12)
-    assert res.n_extreme == np.sum(res.null >= res.cosine - 1e-12)
-
-
-def test_permutation_test_deterministic_and_ci():
-    rng = np.random.default_rng(3)
-    A1, A2 = rng.normal(size=(12, 8)), rng.normal(size=(9, 8))
-    T1, T2 = rng.normal(size=(5, 8)), rng.normal(size=(6, 8))
-    a = report.direction_permutation_test(T1, T2, A1, A2, n_permutations=2000, seed=7)
-    b = report.direction_permutation_test(T1, T2, A1, A2, n_permutations=2000, seed=7, batch_size=2000)
-    assert a.p == b.p and np.array_equal(a.null, b.null)
-    assert 0 < a.p <= 1
-    assert a.ci[0] <= a.p <= a.ci[1]
-    from scipy import stats
-    outcomes = (a.null >= a.cosine - 1e-12).astype(float)
-    lo, hi = stats.norm.interval(0.95, loc=outcomes.mean(), scale=outcomes.std(ddof=1) / np.sqrt(len(outcomes)))
-    assert a.ci == pytest.approx((lo, hi))
-    assert report.p_value_ci(outcomes) == pytest.approx((lo, hi))
-    # the report's Table 1 row Google (Implicit): p = 0.0748 over 10,000 -> (0.0696, 0.08)
-    assert np.round(report.p_value_ci(748, 10_000), 4).tolist() == [0.0696, 0.08]
-
-
-def test_permutation_test_planted_and_null():
-    rng = np.random.default_rng(0)
-    d = 10
-    axis = np.eye(d)[0]
-    A1 = rng.normal(size=(15, d)) + 2 * axis
-    A2 = rng.normal(size=(15, d)) - 2 * axis
-    T1 = rng.normal(size=(8, d)) + 2 * axis
-    T2 = rng.normal(size=(8, d)) - 2 * axis
-    planted = report.direction_permutation_test(T1, T2, A1, A2, n_permutations=1000, seed=1)
-    assert planted.cosine > 0.8 and planted.p < 0.01
-    ps = []
-    for i in range(40):
-        g = np.random.default_rng(100 + i)
-        ps.append(report.direction_permutation_test(g.normal(size=(8, d)), g.normal(size=(8, d)),
-                                                    g.normal(size=(10, d)), g.normal(size=(12, d)),
-                                                    n_permutations=200, seed=i).p)
-    ps = np.array(ps)
-    assert 0.2 < ps.mean() < 0.8 and np.mean(ps < 0.05) < 0.25
-
-
-def test_permutation_test_errors():
-    x = np.eye(3)
-    with pytest.raises(DegenerateSetError, match="A1"):
-        report.direction_permutation_test(x[:1], x[1:2], np.empty((0, 3)), x)
-    with pytest.raises(ValueError, match="share"):
-        report.direction_permutation_test(x[:1], x[1:2], x[:2], x[1:])
-    with pytest.raises(DegenerateSetError, match="zero"):
-        report.direction_permutation_test(x[:1], x[1:2], np.zeros((1, 3)), x)
 
 
 # ---------------------------------------------------------------------- Appendix B: the attribute sets
@@ -137,7 +59,7 @@ def test_table1_matches_the_test_by_hand(toy, tmp_path):
     t1 = toy[[w for w in T1 if w in toy.key_to_index]].astype(np.float64)
     t2 = toy[[w for w in T2 if w in toy.key_to_index]].astype(np.float64)
     A1, A2 = report.attribute_sets("explicit", cased=False)
-    by_hand = report.direction_permutation_test(t1, t2, toy[list(A1)], toy[list(A2)], n_permutations=200, seed=3)
+    by_hand = dp.direction_permutation_test(t1, t2, toy[list(A1)], toy[list(A2)], n_permutations=200, seed=3)
     row = result.table.set_index("attributes").loc["explicit"]
     assert (row.bias, row.angle, row.p, row.p_ci_low, row.p_ci_high) == (by_hand.cosine, by_hand.angle, by_hand.p,
                                                                          *by_hand.ci)
@@ -239,42 +161,10 @@ def test_check_parameters():
         report.check_parameters("glove-6b-50d", [], "1000", 0)
 
 
-def test_direction_test_cost_is_checked_before_work():
-    from wordbias.core.errors import TooCostlyError
-    from wordbias.papers import racial_bias_report as report
-
-    rng = np.random.default_rng(0)
-    T1, T2, A1, A2 = (rng.normal(size=(5, 8)) for _ in range(4))
-    with pytest.raises(TooCostlyError, match="max_seconds"):
-        report.direction_permutation_test(T1, T2, A1, A2, n_permutations=10 ** 9)
-    with pytest.raises(TooCostlyError):
-        report.direction_permutation_test(T1, T2, A1, A2, n_permutations=10_000, max_seconds=1e-9)
-    assert report.direction_permutation_test(T1, T2, A1, A2, n_permutations=100).n_permutations == 100
-
-
-def test_permutation_test_alternatives_share_the_permutations():
-    rng = np.random.default_rng(3)
-    A1, A2 = rng.normal(size=(12, 8)), rng.normal(size=(9, 8))
-    T1, T2 = rng.normal(size=(5, 8)), rng.normal(size=(6, 8))
-    kw = dict(n_permutations=2000, seed=7)
-    g = report.direction_permutation_test(T1, T2, A1, A2, **kw)
-    same = report.direction_permutation_test(T1, T2, A1, A2, alternative="greater", **kw)
-    assert (same.p, same.n_extreme, same.ci, same.cosine) == (g.p, g.n_extreme, g.ci, g.cosine)
-    le = report.direction_permutation_test(T1, T2, A1, A2, alternative="less", **kw)
-    two = report.direction_permutation_test(T1, T2, A1, A2, alternative="two-sided", **kw)
-    assert np.array_equal(g.null, le.null) and np.array_equal(g.null, two.null)
-    assert g.alternative == "greater" and le.alternative == "less" and two.alternative == "two-sided"
-    assert le.n_extreme == np.sum(le.null <= le.cosine + 1e-12) and le.p == le.n_extreme / 2000
-    assert two.p == min(1.0, 2 * min(g.p, le.p)) and two.n_extreme == min(g.n_extreme, le.n_extreme)
-    assert two.ci == pytest.approx(tuple(2 * x for x in report.p_value_ci(two.n_extreme, 2000)))
-    with pytest.raises(ValueError, match="alternative"):
-        report.direction_permutation_test(T1, T2, A1, A2, alternative="two_sided", **kw)
-
-
 # issue 14: the bootstrap interval of the bias, the two-sided p and the adjusted p of Table 1
 def test_table1_bias_interval_two_sided_p_and_adjusted_p(toy):
     from wordbias.core import multiple
-    from wordbias.measures import bootstrap
+    from wordbias.measures import bootstrap_direction
 
     result = report.table1({"toy": toy, "toy2": toy}, n_permutations=300, seed=5, n_resamples=500)
     t = result.table
@@ -284,10 +174,10 @@ def test_table1_bias_interval_two_sided_p_and_adjusted_p(toy):
     A1, A2 = report.attribute_sets("stereotypical", cased=False)
     a1, a2 = (toy[[w for w in A if w in toy.key_to_index]].astype(np.float64) for A in (A1, A2))
     row = t.set_index(["embedding", "attributes"]).loc[("toy", "stereotypical")]
-    ci = bootstrap.direction_bootstrap_from_vectors(t1, t2, a1, a2, n_resamples=500, seed=5)
+    ci = bootstrap_direction.direction_bootstrap_from_vectors(t1, t2, a1, a2, n_resamples=500, seed=5)
     assert (row.bias_ci_low, row.bias_ci_high) == (ci.low, ci.high) and ci.method == "BCa"
     assert ci.estimate == pytest.approx(row.bias, abs=1e-12)
-    two = report.direction_permutation_test(t1, t2, a1, a2, n_permutations=300, seed=5, alternative="two-sided")
+    two = dp.direction_permutation_test(t1, t2, a1, a2, n_permutations=300, seed=5, alternative="two-sided")
     assert row.p_two_sided == two.p
     # p_two_sided = min(1, 2 min(p, p_less)) over the same permutations: at most 2 p
     assert (t.p_two_sided <= np.minimum(1, 2 * t.p) + 1e-12).all()
@@ -316,3 +206,40 @@ def test_a_set_of_one_word_is_held_fixed_by_the_interval(toy):
         result = report.table1({"small": small}, n_permutations=50, n_resamples=200)
     assert (result.table.bias_ci_resampled == "T1A1A2").all()
     assert (result.table.bias_ci_low <= result.table.bias_ci_high).all()
+
+
+# issue 24: each test measured once; Table 1 and the figures are views of the measurements
+def test_table1_measures_each_test_once_and_is_a_view_of_its_measurements(toy, monkeypatch):
+    calls = {"permutations": 0, "bootstrap": 0}
+    draw, boot = dp._null_cosines, dp.direction_bootstrap_from_vectors
+
+    def counted(key, f):
+        def g(*a, **k):
+            calls[key] += 1
+            return f(*a, **k)
+        return g
+
+    monkeypatch.setattr(dp, "_null_cosines", counted("permutations", draw))
+    monkeypatch.setattr(dp, "direction_bootstrap_from_vectors", counted("bootstrap", boot))
+    result = report.table1({"toy": toy, "toy2": toy}, n_permutations=200, seed=2, n_resamples=200)
+    assert calls == {"permutations": 6, "bootstrap": 6}               # 3 tests x 2 embeddings, once each
+    again = report.table1_view(result.measurements)
+    assert calls == {"permutations": 6, "bootstrap": 6}               # the view measures nothing
+    pd.testing.assert_frame_equal(again.table, result.table)
+    pd.testing.assert_frame_equal(again.missing, result.missing)
+    m = {x.test: x for x in result.measurements["toy"]}["explicit"]
+    row = result.table.set_index(["embedding", "attributes"]).loc[("toy", "explicit")]
+    assert (row.bias, row.p, row.p_two_sided, row.bias_ci_low) == (m.effect_size, m.p_value, m.p_two_sided, m.ci_low)
+    assert (row.n_A1, row.n_A2) == (len(m.sets[2].used), len(m.sets[3].used))
+    (words, p1, p2) = result.projections["toy", "explicit"]
+    assert words == (m.sets[0].used, m.sets[1].used) and np.array_equal(p1, m.result.projections[0])
+
+
+def test_the_reports_tests_say_what_they_measure():
+    specs = stimuli.direction_tests("racial_bias_report")
+    assert [s.id for s in specs] == list(report.KINDS)
+    titles = [s.title for s in specs]
+    assert all(t.startswith("race: ") for t in titles) and len(set(titles)) == 3
+    assert "European American vs African American names" in titles[2] and "first names" in titles[0]
+    for s in specs:
+        assert (s.A1, s.A2) == report.attribute_sets(s.id) and (s.T1, s.T2) == report.target_sets()

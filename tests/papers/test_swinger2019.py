@@ -15,11 +15,13 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
-from wordbias.core import censor, figures, paths  # noqa: E402
+from wordbias.core import figures, paths  # noqa: E402
+from wordbias.datasets import censor  # noqa: E402
 from wordbias.datasets import stimuli  # noqa: E402
 from wordbias.embeddings import to_keyed_vectors  # noqa: E402
-from wordbias.measures import ube, weat  # noqa: E402
+from wordbias.measures import ube, ube_names, weat  # noqa: E402
 from wordbias.papers import swinger2019  # noqa: E402
+from wordbias.core.errors import InvalidParameterError
 
 DATA = paths.DATA / "swinger2019"
 
@@ -36,6 +38,11 @@ def _read_census():
 
 def _read_tzioumis():
     return pd.read_csv(DATA / "tzioumis2018_first_names.csv", keep_default_na=False, na_values=[])
+
+
+def _tiny_kv(tokens, seed=0):
+    rng = np.random.default_rng(seed)
+    return to_keyed_vectors(list(tokens), rng.normal(size=(len(tokens), 5)).astype(np.float32))
 
 
 def unit(x):
@@ -69,70 +76,6 @@ def test_display_order_last_by_decreasing_pct_white_nan_last_and_stable_ties():
     demo2 = pd.DataFrame(dict(pct_female=[50.0, 50.0, 60.0], pct_white=[0.0, 100.0, 50.0]))
     assert swinger2019.display_order(demo2, "first") == [2, 0, 1]
     assert swinger2019.display_order(demo2, "last") == [1, 2, 0]
-
-
-# --------------------------------------------------------------------------------------------------
-# name_list on a tiny embedding of real names
-# --------------------------------------------------------------------------------------------------
-
-def _tiny_kv(tokens, seed=0):
-    rng = np.random.default_rng(seed)
-    return to_keyed_vectors(list(tokens), rng.normal(size=(len(tokens), 5)).astype(np.float32))
-
-
-def _expected(table, vocab, cased):
-    form = (lambda s: s.capitalize()) if cased else (lambda s: s.lower())
-    sub = table[table["count"] >= 1000]
-    hit = sub[sub["name"].map(form).isin(set(vocab))]
-    return [form(s) for s in hit["name"]], hit["count"].tolist(), len(sub)
-
-
-@pytest.mark.parametrize("cased", [True, False])
-def test_name_list_first(cased):
-    vocab = ["Mary", "John", "Smith", "Zzqxv", "the", "James"] if cased else \
-        ["mary", "john", "smith", "zzqxv", "the", "james"]
-    kv = _tiny_kv(vocab)
-    nl = swinger2019.name_list("first", kv, cased=cased)
-    ssa = _read_ssa()
-    tokens, counts, n_source = _expected(ssa, vocab, cased)
-    assert nl.kind == "first"
-    assert nl.tokens == tokens
-    # SSA frequency order: James (3.78M) > John (3.55M) > Mary (2.10M) > Smith (2,750)
-    j = "James" if cased else "james"
-    assert nl.tokens[0] == j and len(nl.tokens) == 4
-    assert list(nl.counts.index) == nl.tokens
-    assert nl.counts.tolist() == counts
-    assert int(nl.counts[j]) == int(ssa.loc[ssa["name"] == "James", "count"].iloc[0])
-    assert nl.n_source == n_source == len(ssa)
-    assert len(nl.missing) == n_source - 4
-    assert "Michael" in nl.missing and "Mary" not in nl.missing
-
-
-@pytest.mark.parametrize("cased", [True, False])
-def test_name_list_last(cased):
-    vocab = ["Smith", "Johnson", "John", "Mary", "Qqqzx"] if cased else ["smith", "johnson", "john", "mary",
-                                                                         "qqqzx"]
-    kv = _tiny_kv(vocab, seed=1)
-    nl = swinger2019.name_list("last", kv, cased=cased)
-    census = _read_census()
-    tokens, counts, n_source = _expected(census, vocab, cased)
-    assert nl.kind == "last"
-    assert nl.tokens == tokens and len(tokens) == 4
-    assert nl.tokens[:2] == (["Smith", "Johnson"] if cased else ["smith", "johnson"])
-    assert nl.counts.tolist() == counts
-    s = "Smith" if cased else "smith"
-    assert int(nl.counts[s]) == int(census.loc[census["name"] == "SMITH", "count"].iloc[0])
-    assert nl.n_source == n_source
-    assert len(nl.missing) == n_source - 4
-    assert "WILLIAMS" in nl.missing and "SMITH" not in nl.missing
-
-
-def test_name_list_case_mismatch_finds_nothing_and_bad_kind_raises():
-    kv = _tiny_kv(["mary", "john"])
-    nl = swinger2019.name_list("first", kv, cased=True)     # looks up "Mary", the embedding has "mary"
-    assert nl.tokens == [] and len(nl.counts) == 0 and len(nl.missing) == nl.n_source
-    with pytest.raises(ValueError, match="kind must be one of 'first', 'last'; not 'middle'"):
-        swinger2019.name_list("middle", kv, cased=True)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -467,7 +410,7 @@ def _names_of(kv, tokens, kind="first"):
     """A NameList of the given tokens (cased SSA names), with their SSA counts."""
     ssa = _read_ssa().set_index("name")["count"]
     counts = pd.Series([int(ssa[w]) for w in tokens], index=list(tokens), name="count")
-    return swinger2019.NameList(kind=kind, tokens=list(tokens), counts=counts, missing=(), n_source=len(ssa))
+    return ube_names.NameList(kind=kind, tokens=list(tokens), counts=counts, missing=(), n_source=len(ssa))
 
 
 def _old_save_run(res, kv, kind, out, tag):
@@ -481,15 +424,6 @@ def _old_save_run(res, kv, kind, out, tag):
     res.grid(top=12, labels=lab).to_csv(out / f"{tag}_top12.csv")
     res.tests().assign(group=lambda d: d["group"].map(dict(enumerate(lab)))).to_csv(
         out / f"{tag}_tests.csv", index=False, float_format="%.6g")
-
-
-def test_name_list_is_frozen_and_described():
-    kv = _tiny_kv(["mary", "john", "the"])
-    nl = swinger2019.name_list("first", kv, cased=False)
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        nl.kind = "last"
-    assert swinger2019.describe_names(nl) == (
-        f"first names: {nl.n_source:,} in the data (>= 1,000), 2 in the embedding, {nl.n_source - 2:,} missing")
 
 
 def test_run_is_ube_run_in_display_order(ube_run, ordered):
@@ -765,7 +699,7 @@ def test_case_source_is_a_notebook_parameter_passed_to_run(ordered):
               seed=0, debiased="auto", last_names=True, censor_slurs=True)
     assert swinger2019.check_parameters(**ok)["case_source"] == "auto"
     assert swinger2019.check_parameters(**ok, case_source=None)["case_source"] is None
-    with pytest.raises(swinger2019.InvalidParameterError, match="case_source must be one of"):
+    with pytest.raises(InvalidParameterError, match="case_source must be one of"):
         swinger2019.check_parameters(**ok, case_source="dictionary")
     assert swinger2019.comparison_case_source("auto") is None and swinger2019.comparison_case_source(None) == "auto"
     assert swinger2019.case_tag(None) == "no_case_rule"

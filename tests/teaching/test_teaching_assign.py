@@ -6,7 +6,7 @@ import json
 import pytest
 
 from wordbias.teaching import assign
-from wordbias.teaching.assign import SolutionMarkerError
+from wordbias.core.errors import SolutionMarkerError
 
 
 def cell(source, tags=(), cell_type="code", outputs=None):

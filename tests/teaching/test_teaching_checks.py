@@ -8,7 +8,8 @@ import pytest
 
 from wordbias.measures import sensitivity, weat
 from wordbias.teaching import checks
-from wordbias.teaching.checks import CheckFailed, CheckResult
+from wordbias.teaching.checks import CheckResult
+from wordbias.core.errors import CheckFailed
 
 
 @pytest.fixture

@@ -9,7 +9,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
-from wordbias.core import permutation  # noqa: E402
+from wordbias import embeddings  # noqa: E402
+from wordbias.core import montecarlo  # noqa: E402
 from wordbias.measures import bootstrap, weat  # noqa: E402
 from wordbias.teaching import explorer  # noqa: E402
 
@@ -23,10 +24,11 @@ def lists(random_embedding):
 def test_explore_matches_the_library(random_embedding, lists):
     X, Y, A, B = lists
     e = explorer.explore(random_embedding, X, Y, A, B, seed=3, n_resamples=500)
-    ref = weat.weat(random_embedding, X, Y, A, B, seed=3)
+    kv = embeddings.load(random_embedding)     # a word -> vector mapping becomes float32 KeyedVectors, as everywhere
+    ref = weat.weat(kv, X, Y, A, B, seed=3)
     assert e.d == ref.effect_size
     assert e.p_one_sided == ref.p_value and e.p_method == ref.p_method
-    ci = bootstrap.weat_bootstrap(random_embedding, ref, n_resamples=500, seed=3).effect_size
+    ci = bootstrap.weat_bootstrap(kv, ref, n_resamples=500, seed=3).effect_size
     assert e.ci == (ci.low, ci.high)
     two = weat.p_value(ref.s_x, ref.s_y, p_method=ref.p_method, seed=3, alternative="two-sided")
     assert e.p_two_sided == two.p_value
@@ -68,7 +70,7 @@ def test_permutation_null_is_the_monte_carlo_draws(random_embedding, lists):
     assert (1 + np.sum(null >= res.statistic - 1e-12)) / 2001 == pytest.approx(mc.p_value)
     pooled = np.concatenate([res.s_x, res.s_y])
     # every draw is the statistic of some relabelling: 2 * (sum over a subset of size |X|) - total
-    sums = permutation.random_subset_sums(pooled, len(res.s_x), 2000, seed=1)
+    sums = montecarlo.random_subset_sums(pooled, len(res.s_x), 2000, seed=1)
     assert np.allclose(null, 2 * sums - pooled.sum())
     fig = explorer.plot_null(null, res.statistic)
     assert fig.axes[0].get_legend() is not None

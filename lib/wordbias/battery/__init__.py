@@ -1,4 +1,7 @@
-"""Batteries of tests as one tidy table (issue 15): every static-embedding test of the four papers
-(:mod:`~wordbias.battery.static`), the same battery across embeddings (:mod:`~wordbias.battery.compare`), and a
-one-page HTML summary with a forest plot (:mod:`~wordbias.battery.summary`). Rows follow the tidy schema of
-:mod:`wordbias.core.tidy` (one row per test)."""
+"""Batteries of tests as tidy tables (:mod:`wordbias.core.tidy`, one row per test), built on :mod:`wordbias.measures`
+only: each test is measured once into a :class:`~wordbias.measures.measurement.Measurement` and the rows are views
+of it. :mod:`~wordbias.battery.weat` (WEATs and WEFATs: a paper's lists or a user's YAML),
+:mod:`~wordbias.battery.direction` (direction tests, direct bias, RIPA), :mod:`~wordbias.battery.ube` (UBE runs),
+:mod:`~wordbias.battery.report` (``wordbias report``: every static-embedding test of the four papers),
+:mod:`~wordbias.battery.contextual` (contextual models), :mod:`~wordbias.battery.compare` (the same battery across
+embeddings) and :mod:`~wordbias.battery.summary` (the terminal table, the HTML page and the forest plot)."""

@@ -1,6 +1,6 @@
 """The same battery across several embeddings (issue 15, ``wordbias compare``): one tidy table and one heat map.
 
-:func:`compare` runs :func:`wordbias.battery.static.report` on each embedding and stacks the tables (adjusted p
+:func:`compare` runs :func:`wordbias.battery.report.report` on each embedding and stacks the tables (adjusted p
 stay within each embedding's report, the family named in ``p_family``); :func:`heatmap` shows test x
 embedding, each cell coloured by its effect size and annotated with the value and its interval.
 """
@@ -142,10 +142,10 @@ def check_distinct(pairs: Sequence[tuple[str, object]]) -> None:
 
 
 def compare(embeddings, *, lists=None, common_vocabulary: bool = False, **report_kwargs) -> pd.DataFrame:
-    """:func:`wordbias.battery.static.report` on each embedding, as one tidy table (the rows of every embedding,
+    """:func:`wordbias.battery.report.report` on each embedding, as one tidy table (the rows of every embedding,
     in the order given); with ``lists``, the WEATs of a user's lists instead (a path to a YAML file of
     :mod:`wordbias.datasets.user_lists` or its :class:`~wordbias.datasets.user_lists.UserLists`), through
-    :func:`wordbias.battery.static.weat_battery` (``report_kwargs``: ``seed``, ``n_permutations``,
+    :func:`wordbias.battery.battery_weat.weat_battery` (``report_kwargs``: ``seed``, ``n_permutations``,
     ``n_resamples``, ``progress``).
 
     ``embeddings`` maps a label to an embedding (a registry name, a path, ``KeyedVectors`` or a word -> vector
@@ -155,13 +155,13 @@ def compare(embeddings, *, lists=None, common_vocabulary: bool = False, **report
     (``seed``, ``n_permutations``, ``n_resamples``, ``ube``, ``progress``; not ``label``). Holm and
     Benjamini-Hochberg adjusted p are over each embedding's report (its family named in ``p_family``); the
     time of each part is in ``frame.attrs["timings"][label]``. ``min_words`` and ``min_fraction`` (in
-    ``report_kwargs``) flag the rows of low coverage as in :func:`wordbias.battery.static.report`.
+    ``report_kwargs``) flag the rows of low coverage as in :func:`wordbias.battery.report.report`.
 
     A test measured on different words in different embeddings (a word of a set in one vocabulary and not in
     another) has a note on each of its rows, ``"measured on different words across embeddings: X 5/25 on a.txt,
     24/25 on glove-6b-50d"`` (words in the vocabulary of those asked, per set that differs), and warns
     :class:`~wordbias.core.errors.LowCoverageWarning` once per test. ``common_vocabulary=True`` measures every
-    embedding on the words they all have: the words of the tests' sets (:func:`wordbias.battery.static.report_words`,
+    embedding on the words they all have: the words of the tests' sets (:func:`wordbias.battery.battery_direction.report_words`,
     or the user's lists) that one embedding lacks are removed from the others before measuring (words compared
     in lower case, so a cased and an uncased embedding match; each embedding's lookup forgets those words, its
     matrix shared, not copied; its other words kept: UBE's names and words, the vocabulary's own, are not
@@ -176,13 +176,13 @@ def compare(embeddings, *, lists=None, common_vocabulary: bool = False, **report
     ...
     wordbias.core.errors.InvalidParameterError: embedding labels must be unique; ['one'] given more than once (rows of the table could not be told apart): give each embedding its own label
     """
-    from wordbias.battery import static
+    from wordbias.battery import report as battery_report
 
     pairs = _pairs(embeddings)
     check_distinct(pairs)
     if "label" in report_kwargs:
         raise InvalidParameterError("compare takes the labels from embeddings; do not pass label")
-    run = static.report if lists is None else _lists_runner(lists, report_kwargs)
+    run = battery_report.report if lists is None else _lists_runner(lists, report_kwargs)
     common_vocabulary = check_bool("common_vocabulary", common_vocabulary)
     removed = {}
     if common_vocabulary:
@@ -206,14 +206,14 @@ DIFFERENT_WORDS = "measured on different words across embeddings"
 
 
 def _set_words(kv, lists) -> set[str]:
-    """The words the tests look up in ``kv``: the report's (:func:`wordbias.battery.static.report_words`) or
+    """The words the tests look up in ``kv``: the report's (:func:`wordbias.battery.battery_direction.report_words`) or
     those of the WEATs of a user's ``lists``, case-folded as an uncased vocabulary is searched."""
     from wordbias import embeddings as _embeddings
-    from wordbias.battery import static
+    from wordbias.battery import direction as battery_direction
     from wordbias.datasets import user_lists
 
     if lists is None:
-        return static.report_words(kv)
+        return battery_direction.report_words(kv)
     if isinstance(lists, (str, os.PathLike)):
         lists = user_lists.read_user_lists(lists)
     fold = str.lower if not _embeddings.is_cased(kv) else (lambda w: w)
@@ -224,9 +224,9 @@ def _common_vocabulary(pairs, lists):
     """Each embedding without the set words (compared in lower case) that some other embedding lacks, and the
     words removed from each, by label."""
     from wordbias import embeddings as _embeddings
-    from wordbias.battery import static
+    from wordbias.battery import weat as battery_weat
 
-    kvs = [(label, static._as_keyed_vectors(emb)) for label, emb in pairs]
+    kvs = [(label, battery_weat.as_keyed_vectors(emb)) for label, emb in pairs]
     asked = {label: _set_words(kv, lists) for label, kv in kvs}
     lacking = {w.lower() for label, kv in kvs for w in asked[label] if w not in kv.key_to_index}
     out, removed = [], {}
@@ -290,7 +290,7 @@ def _note_different_words(frame: pd.DataFrame) -> pd.DataFrame:
 
 def _lists_runner(lists, report_kwargs):
     """``weat_battery`` bound to the WEATs of a user's lists (a path or a ``UserLists``)."""
-    from wordbias.battery import static
+    from wordbias.battery import weat as battery_weat
     from wordbias.datasets import user_lists
 
     if "ube" in report_kwargs:
@@ -304,7 +304,7 @@ def _lists_runner(lists, report_kwargs):
         raise InvalidParameterError(f"the lists {lists.battery!r} hold no WEATs (a 'weat' list)")
 
     def run(embedding, *, label, **kwargs):
-        return static.weat_battery(embedding, list(lists.weat), label=label, battery=f"user:{lists.battery}",
+        return battery_weat.weat_battery(embedding, list(lists.weat), label=label, battery=f"user:{lists.battery}",
                                    paper="user", **kwargs)
     return run
 

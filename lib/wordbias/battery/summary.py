@@ -14,8 +14,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from wordbias.core import tables as _tables
 from wordbias.core import tidy as _tidy
-from wordbias.core.cache import atomic_file
+from wordbias.core.atomic import atomic_file
 from wordbias.core.errors import InvalidParameterError
 from wordbias.core.io_errors import reraise_disk_full
 from wordbias.core.paths import check_output_file
@@ -162,7 +163,8 @@ def _sizes(r) -> str:
 def _effect(r) -> str:
     if pd.isna(r.effect_size):
         return ""
-    interval = "" if pd.isna(r.ci_low) else f" [{r.ci_low:.3f}, {r.ci_high:.3f}]"
+    interval = "" if pd.isna(r.ci_low) else " " + _tables.interval_bounds_text(   # digits its MC error supports
+        r.ci_low, r.ci_high, level=r.ci_level if pd.notna(r.ci_level) else 0.95, n_resamples=r.n_resamples)
     return f"{r.effect_size_name if pd.notna(r.effect_size_name) else ''} = {r.effect_size:.3f}{interval}"
 
 

@@ -12,7 +12,9 @@ import warnings
 
 import yaml
 
-__all__ = ["InvalidParameterError", "DegenerateSetError", "TooCostlyError", "EmbeddingFormatError",
+__all__ = ["InvalidParameterError", "DegenerateSetError", "TooCostlyError", "ExactCountTooLarge",
+           "EmbeddingFormatError", "EmbeddingNotFoundError", "GapFormatError", "CasingDataError",
+           "ModelUnavailable", "ModelFileError", "SolutionMarkerError", "CheckFailed", "CommandError",
            "CacheError", "FolderNotOursError", "DiskFullError", "YamlFileError", "WordbiasWarning",
            "DuplicateWordsWarning", "MissingWordsWarning", "BalancedOutWarning", "LowPowerWarning",
            "LowCoverageWarning", "CacheRebuiltWarning"]
@@ -34,6 +36,45 @@ class TooCostlyError(ValueError):
 
 class EmbeddingFormatError(ValueError):
     """An embedding file is malformed: the message names the file, the line or byte offset and the reason."""
+
+
+class ExactCountTooLarge(TooCostlyError):
+    """The exact count would need more subset sums than its budget allows (use Monte Carlo or the normal
+    approximation; :mod:`wordbias.core.permutation`). A :class:`TooCostlyError` (hence still a ``ValueError``)."""
+
+
+class EmbeddingNotFoundError(FileNotFoundError):
+    """A registered embedding's file is not in the embeddings folder (the message says where to get it)."""
+
+
+class GapFormatError(ValueError):
+    """A GAP file that does not have the published format (the message names the file and line or ID)."""
+
+
+class CasingDataError(ValueError):
+    """The shipped word list is not in its documented format (the message names the file and the line)."""
+
+
+class ModelUnavailable(RuntimeError):
+    """The requested model (or the head it needs) is not on this machine."""
+
+
+class ModelFileError(RuntimeError):
+    """A model's files are on this machine but one is damaged (truncated, not JSON, not safetensors): the
+    message names the file. Not a :class:`ModelUnavailable`: a damaged copy must be replaced, not skipped."""
+
+
+class SolutionMarkerError(ValueError):
+    """Solution markers that do not pair up, or a marked region that cannot be replaced."""
+
+
+class CheckFailed(AssertionError):
+    """A failed check, raised only in strict mode (:data:`wordbias.teaching.checks.STRICT_ENV`)."""
+
+
+class CommandError(Exception):
+    """An error of the ``wordbias`` command itself (bad output folder, a module missing), shown as one line
+    (:mod:`wordbias.cli`)."""
 
 
 class CacheError(RuntimeError):

@@ -31,7 +31,6 @@ __all__ = [
     "check_on_missing",
     "check_word_list",
     "warn_user",
-    "DegenerateSetError",
     "WordSet",
     "PairVectors",
     "SetVectors",

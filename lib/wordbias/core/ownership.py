@@ -42,7 +42,7 @@ __all__ = ["MARKER", "KINDS", "mark", "owner", "is_ours", "is_legacy_cache",
 MARKER = ".wordbias-folder"
 #: The kinds of folders wordbias writes.
 KINDS = ("embedding-cache", "embedding", "model", "output", "temporary")
-#: The files of an embedding cache (:mod:`wordbias.embeddings.cache`), for caches written before the marker.
+#: The files of an embedding cache (:mod:`wordbias.embeddings.cache_format`), for caches written before the marker.
 _CACHE_FILES = frozenset({"meta.json", "vectors.npy", "vocab.txt", "vocab_index.npy"})
 
 

@@ -53,7 +53,7 @@ def cache_dir() -> Path:
     ``$XDG_CACHE_HOME/wordbias`` or ``~/.cache/wordbias`` on Linux, ``~/Library/Caches/wordbias`` on macOS,
     ``%LOCALAPPDATA%\\wordbias\\Cache`` on Windows). The Makefile sets ``WORDBIAS_CACHE`` to the repository's
     ``.cache/`` so that ``make`` keeps its caches with the checkout. ``wordbias cache list`` / ``clear`` (or
-    :func:`wordbias.embeddings.cache.list_caches`) show and remove them."""
+    :func:`wordbias.embeddings.cache_folders.list_caches`) show and remove them."""
     env = os.environ.get("WORDBIAS_CACHE")
     if env:
         return Path(env).expanduser()

@@ -13,7 +13,7 @@ import pandas as pd
 
 from wordbias.core.errors import InvalidParameterError
 
-__all__ = ["MISSING", "p_text", "number_text", "interval_text", "p_column", "interval_column", "yes_no", "small_number_text"]
+__all__ = ["MISSING", "p_text", "number_text", "interval_text", "interval_digits", "interval_bounds_text", "p_column", "interval_column", "yes_no", "small_number_text"]
 
 #: what a cell shows when there is no value (a method without a model, a p not computed)
 MISSING = "-"
@@ -98,3 +98,51 @@ def interval_column(lows: Iterable, highs: Iterable, decimals: int = 2) -> list[
 def yes_no(values: Iterable) -> list[str]:
     """``"yes"``/``"no"`` for true/false values, :data:`MISSING` where there is none."""
     return [MISSING if _missing(v) else ("yes" if bool(v) else "no") for v in np.asarray(list(values), dtype=object)]
+
+
+def interval_digits(low, high, *, level: float = 0.95, n_resamples, most: int = 3, least: int = 0) -> int:
+    """The decimals a bootstrap interval's bounds can carry: no more than its Monte Carlo error supports.
+
+    A bound is a quantile q of ``n_resamples`` bootstrap estimates (q = (1 - level) / 2 for a percentile
+    interval; BCa shifts it a little), and a sample quantile's standard error is sqrt(q (1 - q) / B) / f(x_q)
+    (the asymptotic variance of a sample quantile; e.g. Efron & Tibshirani 1993, *An Introduction to the
+    Bootstrap*, ch. 19, on the Monte Carlo error of interval endpoints). With the estimates roughly normal, the
+    bootstrap standard error is about (high - low) / (2 z) and f(x_q) = phi(z) / that, z the normal quantile of
+    (1 + level) / 2. The last decimal shown is the first one that error does not swamp: floor(-log10(error)),
+    kept within [``least``, ``most``]. With 10,000 resamples and an interval 0.8 wide, the error is 0.005 and
+    two decimals are shown; with 1,000 resamples, 0.017 and one.
+
+    Examples
+    --------
+    >>> interval_digits(0.63, 1.43, n_resamples=10_000), interval_digits(0.63, 1.43, n_resamples=1_000)
+    (2, 1)
+    >>> interval_digits(0.100, 0.104, n_resamples=10_000), interval_digits(1.0, 1.0, n_resamples=100)
+    (3, 3)
+    """
+    from scipy.stats import norm
+
+    if _missing(low) or _missing(high) or _missing(n_resamples) or int(n_resamples) < 2:
+        return least
+    z = float(norm.ppf((1 + level) / 2))
+    q = (1 - level) / 2
+    sd = (float(high) - float(low)) / (2 * z)
+    error = sd * math.sqrt(q * (1 - q) / int(n_resamples)) / float(norm.pdf(z))
+    if not error > 0:
+        return most
+    return int(min(most, max(least, math.floor(-math.log10(error)))))
+
+
+def interval_bounds_text(low, high, *, level: float = 0.95, n_resamples) -> str:
+    """``[low, high]`` with the decimals :func:`interval_digits` allows (2 when ``n_resamples`` is missing), :data:`MISSING`
+    if either bound is missing.
+
+    Examples
+    --------
+    >>> interval_bounds_text(0.6312, 1.4371, n_resamples=10_000), interval_bounds_text(0.6312, 1.4371, n_resamples=500)
+    ('[0.63, 1.44]', '[0.6, 1.4]')
+    """
+    if _missing(low) or _missing(high):
+        return MISSING
+    if _missing(n_resamples):                # not a bootstrap interval (or its size unknown): the tables' 2 decimals
+        return interval_text(low, high)
+    return interval_text(low, high, decimals=interval_digits(low, high, level=level, n_resamples=n_resamples))

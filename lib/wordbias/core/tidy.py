@@ -42,7 +42,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from wordbias.core.cache import atomic_file
+from wordbias.core.atomic import atomic_file
 from wordbias.core.errors import InvalidParameterError
 from wordbias.core.io_errors import reraise_disk_full
 from wordbias.core.paths import check_output_file

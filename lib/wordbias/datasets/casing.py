@@ -31,7 +31,7 @@ from typing import Collection, Iterable
 import pandas as pd
 
 from wordbias.core import paths
-from wordbias.core.errors import InvalidParameterError
+from wordbias.core.errors import CasingDataError, InvalidParameterError
 
 #: the folder holding the case data and its SOURCE.md
 DATA_DIR = paths.DATA / "casing"
@@ -47,10 +47,6 @@ _WORD = re.compile(r"[A-Za-z]+")
 _SENTENCE_START = frozenset(".!?:;\"'(\u201c\u2018[")
 
 JUDGEMENTS = ("proper", "common", "unknown")
-
-
-class CasingDataError(ValueError):
-    """The shipped word list is not in its documented format (the message names the file and the line)."""
 
 
 @functools.lru_cache(maxsize=None)

@@ -1,30 +1,23 @@
 """The GAP coreference data set (Webster et al. 2018) as Kurita et al. (2019, §4) use it.
 
 Each row pairs an ambiguous pronoun P of a Wikipedia paragraph with two names A and B; the label says whether
-P refers to A, to B or to neither. :func:`load` reads and checks a split (``data/gap``), :func:`features`
-gives the contextual vectors of A, B and P that the GAP classifier is trained on (cached on disk).
+P refers to A, to B or to neither. :func:`load` reads and checks a split (``data/gap``); :func:`spans` gives the
+character spans of A, B and P whose contextual vectors the GAP classifier is trained on (computed and cached by
+:func:`wordbias.papers.kurita2019_gap.features`); :func:`label_codes` the labels as class indices. Data only.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
-import warnings
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 import pandas as pd
 
 from wordbias.core import paths
-from wordbias.core.cache import atomic_file
-from wordbias.core.errors import CacheRebuiltWarning
-from wordbias.models import contextual
+from wordbias.core.errors import GapFormatError
 
 #: the folder holding the three GAP files and their SOURCE.md
 DATA_DIR = paths.DATA / "gap"
-#: default on-disk cache of the features and of the classifier's seed studies (gitignored)
-CACHE_DIR = paths.CACHE / "gap"
 SPLITS = ("development", "test", "validation")
 COLUMNS = ("ID", "Text", "Pronoun", "Pronoun-offset", "A", "A-offset", "A-coref", "B", "B-offset", "B-coref", "URL")
 LABELS = ("A", "B", "neither")
@@ -33,10 +26,6 @@ MALE_PRONOUNS = frozenset({"he", "him", "his"})
 
 _OFFSETS = ("Pronoun-offset", "A-offset", "B-offset")
 _BOOLS = {"TRUE": True, "FALSE": False}
-
-
-class GapFormatError(ValueError):
-    """A GAP file that does not have the published format (the message names the file and line or ID)."""
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -129,7 +118,7 @@ def load(split: str) -> pd.DataFrame:
 
 
 # ----------------------------------------------------------------------------------------------------
-# contextual features (§4 "Model": "BERT embeddings for P, A and B, given the context")
+# what the classifier reads (§4 "Model": "BERT embeddings for P, A and B, given the context")
 # ----------------------------------------------------------------------------------------------------
 
 
@@ -148,73 +137,6 @@ def spans(df: pd.DataFrame) -> list[list[tuple[int, int]]]:
                                    df["Pronoun-offset"]):
         out.append([(int(ao), int(ao) + len(a)), (int(bo), int(bo) + len(b)), (int(po), int(po) + len(p))])
     return out
-
-
-def _features_key(model, texts: Sequence[str], sp, max_length: int, batch_size: int) -> str:
-    """sha256 of everything the features depend on: model (name, path, size), texts, spans, max_length,
-    batch_size (padding changes the float rounding) and the compute fingerprint (kernels, versions)."""
-    h = hashlib.sha256()
-    cfg = model.model.config
-    h.update(json.dumps([model.name, str(model.path), model.kind, cfg.hidden_size, cfg.num_hidden_layers,
-                         int(max_length), int(batch_size), paths.compute_fingerprint()], sort_keys=True).encode())
-    for t, s in zip(texts, sp):
-        h.update(t.encode("utf-8"))
-        h.update(np.asarray(s, dtype=np.int64).tobytes())
-    return h.hexdigest()
-
-
-def features(model, df: pd.DataFrame, *, batch_size: int = 32, max_length: int = 512,
-             cache_dir: str | Path | None = None, progress: bool = False) -> np.ndarray:
-    """Contextual features of a GAP frame: [n, 3·hidden] float32, the final-layer vectors of A, B and P.
-
-    Kurita et al. (2019) §4 "Model": "BERT embeddings for P, A and B, given the context", concatenated as
-    [A, B, P] (the Kaggle kernel's order). A name split into several WordPieces gets the mean of its pieces
-    (:func:`wordbias.models.contextual.span_embeddings`). With ``cache_dir`` the array is stored there as
-    ``<model label>-<split>-<hash[:16]>.npz`` (no pickle, written atomically), the hash covering the model
-    name and path, the texts, the spans, ``max_length``, ``batch_size`` and
-    :func:`wordbias.core.paths.compute_fingerprint`; a cached file is used only if its stored full hash and
-    the array's shape match. A cached file that is damaged (truncated, not a zip, missing arrays) or holds
-    data of the wrong shape or dtype is reported with a :class:`~wordbias.core.errors.CacheRebuiltWarning`
-    and recomputed (then overwritten).
-    """
-    texts = df["Text"].tolist()
-    sp = spans(df)
-    cache_file = key = None
-    if cache_dir is not None:
-        key = _features_key(model, texts, sp, max_length, batch_size)
-        split = df.attrs.get("split", "rows")
-        cache_file = Path(cache_dir) / f"{model.label}-{split}-{key[:16]}.npz"
-        cached = _read_features(cache_file, key, (len(texts), 3 * model.model.config.hidden_size))
-        if cached is not None:
-            return cached
-    vecs = contextual.span_embeddings(model, texts, sp, batch_size=batch_size, max_length=max_length,
-                                      progress=progress, desc=f"GAP {df.attrs.get('split', '')}".strip())
-    X = vecs.reshape(len(texts), -1)
-    if cache_file is not None:
-        with atomic_file(cache_file, what="the GAP feature cache") as tmp:
-            np.savez(tmp, features=X, key=np.array(key))
-    return X
-
-
-def _read_features(path: Path, key: str, shape: tuple[int, int]) -> np.ndarray | None:
-    """The cached features at ``path`` if it holds ``key`` and a float32 array of ``shape``; ``None`` if the
-    file is absent, or (with a :class:`~wordbias.core.errors.CacheRebuiltWarning`) damaged or wrong."""
-    import zipfile
-
-    if not path.exists():
-        return None
-    try:
-        with np.load(path, allow_pickle=False) as z:
-            stored_key, X = str(z["key"]), z["features"]
-    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
-        problem = f"unreadable ({type(exc).__name__}: {exc})"
-    else:
-        if stored_key == key and X.shape == shape and X.dtype == np.float32:
-            return X
-        problem = (f"holds key {stored_key[:16]}..., shape {X.shape}, dtype {X.dtype}; expected key "
-                   f"{key[:16]}..., shape {shape}, float32")
-    warnings.warn(f"GAP feature cache {path}: {problem}; recomputing it", CacheRebuiltWarning, stacklevel=3)
-    return None
 
 
 def label_codes(labels) -> np.ndarray:

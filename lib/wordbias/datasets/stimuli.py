@@ -1,7 +1,8 @@
 """Word lists and paper-reported numbers stored under ``data/stimuli/<paper>.yaml`` (:func:`load_stimuli`).
 
 :func:`load_stimuli` reads the file of any paper (``caliskan2017``, ``kurita2019``, ``racial_bias_report``);
-the rules a paper applies to its own lists live in its module under :mod:`wordbias.papers`. The rest of this
+the rules a paper applies to its own lists live in its module under :mod:`wordbias.papers`, except the
+racial bias report's direction tests (:func:`direction_tests`), which a battery runs too. The rest of this
 module is Caliskan, Bryson & Narayanan (2017), *Science* 356:183: their WEATs and WEFATs as specs
 (:func:`weat_tests`, :func:`wefat_tests`) and the 1990 census names (:func:`androgynous_name_candidates`);
 provenance in ``data/stimuli/SOURCE.md``, WEFAT property tables in ``data/caliskan2017/``.
@@ -20,8 +21,8 @@ import pandas as pd
 from wordbias.core import paths
 from wordbias.core.yaml_io import load_yaml
 
-__all__ = ["VARIANTS", "WeatSpec", "WefatSpec", "load_stimuli", "weat_tests", "wefat_tests",
-           "androgynous_name_candidates"]
+__all__ = ["VARIANTS", "WeatSpec", "WefatSpec", "as_weat_spec", "load_stimuli", "weat_tests", "wefat_tests",
+           "androgynous_name_candidates", "DirectionSpec", "direction_tests"]
 
 VARIANTS = ("glove", "original", "word2vec")
 _ROLES = ("X", "Y", "A", "B")
@@ -71,6 +72,32 @@ class WefatSpec:
     name_filter: dict[str, Any] | None = field(compare=False)
     paper: dict[str, Any] = field(compare=False)
     notes: str | None = field(default=None, compare=False)
+
+
+def as_weat_spec(spec) -> WeatSpec:
+    """A :class:`WeatSpec`, or a mapping / object with ``id``, ``X``, ``Y``, ``A``, ``B`` (and optionally
+    ``title``, ``names``, ``paper``, ``notes``, ``variant``), as a ``WeatSpec``; anything lacking one of the five
+    is :class:`~wordbias.core.errors.InvalidParameterError` naming what it lacks.
+
+    Examples
+    --------
+    >>> as_weat_spec({"id": "t", "X": ["a"], "Y": ["b"], "A": ["c"], "B": ["d"]}).title
+    't'
+    """
+    from collections.abc import Mapping
+
+    from wordbias.core.errors import InvalidParameterError
+
+    if isinstance(spec, WeatSpec):
+        return spec
+    get = (lambda k, d=None: spec.get(k, d)) if isinstance(spec, Mapping) else (lambda k, d=None: getattr(spec, k, d))
+    missing = [k for k in ("id", "X", "Y", "A", "B") if get(k) is None]
+    if missing:
+        raise InvalidParameterError(f"a WEAT spec needs id, X, Y, A and B; {spec!r:.80} lacks {missing}")
+    return WeatSpec(id=str(get("id")), title=str(get("title") or get("id")), X=tuple(get("X")), Y=tuple(get("Y")),
+                    A=tuple(get("A")), B=tuple(get("B")), names=dict(get("names") or {}),
+                    paper=dict(get("paper") or {}), original_finding=None, notes=get("notes"),
+                    variant=get("variant") or "glove")
 
 
 @functools.lru_cache(maxsize=None)
@@ -149,6 +176,67 @@ def wefat_tests(paper: str = "caliskan2017") -> list[WefatSpec]:
         series.index.name = "word"
         out.append(WefatSpec(id=t["id"], title=t["title"], W=W, A=tuple(t["A"]), B=tuple(t["B"]), property=series,
                              name_filter=t.get("name_filter"), paper=t["paper"], notes=t.get("notes")))
+    return out
+
+
+@dataclass(frozen=True)
+class DirectionSpec:
+    """One direction test (the report "Racial bias in pre-trained word embeddings", Section 3): the cosine of
+    the attribute direction r = mean(A1) − mean(A2) and the target direction s = mean(T1) − mean(T2).
+
+    ``T1``, ``T2`` are the target lists, ``A1``, ``A2`` the attribute lists, as tuples in printed order;
+    ``names`` maps ``"T1"``, ``"T2"``, ``"A1"``, ``"A2"`` to display names; ``notes`` says where the lists come
+    from. The report's three tests are :func:`direction_tests`.
+    """
+
+    id: str
+    title: str
+    T1: tuple[str, ...]
+    T2: tuple[str, ...]
+    A1: tuple[str, ...]
+    A2: tuple[str, ...]
+    names: dict[str, str] = field(compare=False)
+    notes: str | None = field(default=None, compare=False)
+
+
+#: what each of the report's direction tests measures (its ``id`` is the report's name of the attribute sets)
+_DIRECTION_TITLES = {
+    "implicit": "race: white vs black first names (NYC baby names, by mother's ethnicity) on positive vs "
+                "negative traits",
+    "explicit": "race: words for white vs black people (white, caucasian, ... vs black, african, ...) on "
+                "positive vs negative traits",
+    "stereotypical": "race: European American vs African American names (Caliskan et al.'s WEAT3) on positive "
+                     "vs negative traits",
+}
+
+
+def direction_tests(paper: str = "racial_bias_report", *, cased: bool = True) -> list[DirectionSpec]:
+    """The report's direction tests as :class:`DirectionSpec` objects, in its order (implicit, explicit,
+    stereotypical; Appendix B.1-B.3), each with the target sets of Appendix B.4 (T1 positive, T2 negative).
+
+    The attribute sets A1 (white) and A2 (black) are the printed lists minus the words the report removed and,
+    where it applies its intersection rule (``intersection_removed``), minus the words in both sets.
+    ``cased=False`` lower-cases every word for an uncased embedding (Appendix A's ``tolower``).
+
+    Examples
+    --------
+    >>> [(s.id, len(s.A1), len(s.A2)) for s in direction_tests(cased=False)]
+    [('implicit', 37, 37), ('explicit', 4, 4), ('stereotypical', 48, 35)]
+    >>> direction_tests(cased=False)[1].A1
+    ('white', 'caucasian', 'european', 'light')
+    """
+    doc = load_stimuli(paper)
+    fold = (lambda ws: tuple(ws)) if cased else (lambda ws: tuple(w.lower() for w in ws))
+    T1, T2 = fold(doc["targets"]["T1"]), fold(doc["targets"]["T2"])
+    out = []
+    for kind, a in doc["attributes"].items():
+        A1, A2 = _apply(a["A1"], a["removed"]["A1"], None), _apply(a["A2"], a["removed"]["A2"], None)
+        if a["intersection_removed"]:
+            common = set(A1) & set(A2)
+            A1, A2 = tuple(w for w in A1 if w not in common), tuple(w for w in A2 if w not in common)
+        out.append(DirectionSpec(id=kind, title=_DIRECTION_TITLES.get(kind, kind), T1=T1, T2=T2, A1=fold(A1),
+                                 A2=fold(A2), names={"T1": "positive", "T2": "negative", "A1": "white",
+                                                     "A2": "black"}, notes=" ".join(str(a["note"]).split())))
     return out
 
 

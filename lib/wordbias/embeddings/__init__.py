@@ -2,8 +2,11 @@
 name (:data:`REGISTRY`, listed by :func:`available`) or a path to a text, binary or cache file.
 
 Modules: :mod:`~wordbias.embeddings.registry` (the known embeddings, data in ``registry.yaml``),
-:mod:`~wordbias.embeddings.formats` (detection and parsers), :mod:`~wordbias.embeddings.reader` (file to
-words and matrix), :mod:`~wordbias.embeddings.cache` (the memory-mapped cache) and
+:mod:`~wordbias.embeddings.formats` (detection and opening; the parsers in
+:mod:`~wordbias.embeddings.text_format` and :mod:`~wordbias.embeddings.binary_format`),
+:mod:`~wordbias.embeddings.reader` (file to words and matrix), :mod:`~wordbias.embeddings.cache` (the
+memory-mapped cache: writing it; its files, :mod:`~wordbias.embeddings.cache_format`; where caches live,
+:mod:`~wordbias.embeddings.cache_folders`) and
 :mod:`~wordbias.embeddings.keyed_vectors` (:func:`to_keyed_vectors`, :func:`is_cased`). Their public names
 are re-exported here; use them as ``embeddings.load(...)``.
 """
@@ -18,23 +21,11 @@ from pathlib import Path
 
 from gensim.models import KeyedVectors
 
-from wordbias.core.errors import CacheError, EmbeddingFormatError, InvalidParameterError
+from wordbias.core.errors import CacheError, EmbeddingFormatError, EmbeddingNotFoundError, InvalidParameterError
 from wordbias.core.validation import _show
-from wordbias.embeddings.cache import (
-    CACHE_VERSION,
-    MMAP_MODES,
-    check_mmap_mode,
-    cache_dir_for,
-    convert,
-    load_cached,
-    open_cache,
-    read_meta,
-    registered_cache_dir,
-    list_caches,
-    clear_caches,
-    cache_root,
-    save,
-)
+from wordbias.embeddings.cache import convert, load_cached, save
+from wordbias.embeddings.cache_folders import cache_dir_for, cache_root, clear_caches, list_caches, registered_cache_dir
+from wordbias.embeddings.cache_format import CACHE_VERSION, MMAP_MODES, check_mmap_mode, open_cache, read_meta
 from wordbias.embeddings.formats import FORMATS, check_format, detect_format, kumo_files, read_kumo, zip_member
 from wordbias.embeddings.keyed_vectors import is_cased, to_keyed_vectors
 from wordbias.embeddings.objects import from_object, is_embedding_object, load_gensim_file
@@ -44,7 +35,6 @@ from wordbias.embeddings.registry import (
     DEFAULT_EMBEDDING,
     ENV_VAR,
     REGISTRY,
-    EmbeddingNotFoundError,
     EmbeddingSpec,
     existing_source,
     find_source,
@@ -60,10 +50,7 @@ __all__ = [
     "FORMATS",
     "REGISTRY",
     "EmbeddingSpec",
-    "EmbeddingNotFoundError",
     "unknown_name_message",
-    "EmbeddingFormatError",
-    "CacheError",
     "MMAP_MODES",
     "load",
     "available",
@@ -124,7 +111,7 @@ def load(
         ``"error"`` (default): an all-zero vector in a parsed file is an
         :class:`~wordbias.core.errors.EmbeddingFormatError` (it has no direction); ``"keep"``: keep it.
     cache_dir
-        The folder for the converted caches (default :func:`wordbias.embeddings.cache.cache_root`:
+        The folder for the converted caches (default :func:`wordbias.embeddings.cache_folders.cache_root`:
         ``WORDBIAS_CACHE``/embeddings, else the platform's per-user cache folder).
 
     Returns
@@ -154,7 +141,7 @@ def load(
     ``WORDBIAS_CACHE`` or the platform's per-user cache folder, ``~/.cache/wordbias`` on Linux):
     ``<name>/`` for a registered name, ``<file name>-<hash of its path>/`` for a file given by path; nothing is
     written beside the user's file. ``wordbias cache list`` and ``wordbias cache clear`` show and remove them. It is verified on every open (sizes, shape, dtype, checksums:
-    :func:`wordbias.embeddings.cache.verify`), rebuilt when damaged (with a
+    :func:`wordbias.embeddings.cache_format.verify`), rebuilt when damaged (with a
     :class:`~wordbias.core.errors.CacheRebuiltWarning`) or when the source's size, modification time or
     content changes, used alone when a registered source has been deleted (a damaged one then raises
     :class:`~wordbias.core.errors.CacheError`), and skipped (parsing into memory, with a warning) when it

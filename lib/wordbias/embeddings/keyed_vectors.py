@@ -50,7 +50,7 @@ def to_keyed_vectors(
     return kv
 
 
-def is_cased(kv: KeyedVectors, sample: int = 50_000) -> bool:
+def is_cased(embedding: KeyedVectors, sample: int = 50_000) -> bool:
     """Whether the vocabulary distinguishes case: True if any of the first ``sample`` words has an
     upper-case letter. GloVe 6B is uncased (False); GloVe 840B, word2vec and fastText are cased.
 
@@ -62,4 +62,4 @@ def is_cased(kv: KeyedVectors, sample: int = 50_000) -> bool:
     >>> is_cased(to_keyed_vectors(["Paris", "london"], np.zeros((2, 3), dtype=np.float32)))
     True
     """
-    return any(w != w.lower() for w in kv.index_to_key[:sample])
+    return any(w != w.lower() for w in embedding.index_to_key[:sample])

@@ -12,6 +12,7 @@ import importlib.util
 from pathlib import Path
 
 from wordbias.core import paths
+from wordbias.core.errors import EmbeddingNotFoundError
 from wordbias.core.yaml_io import load_yaml
 from wordbias.embeddings.formats import FORMATS
 
@@ -21,7 +22,6 @@ __all__ = [
     "BUNDLED_DIR",
     "REGISTRY_FILE",
     "EmbeddingSpec",
-    "EmbeddingNotFoundError",
     "REGISTRY",
     "read_registry",
     "find_source",
@@ -35,10 +35,6 @@ ENV_VAR = "WORDBIAS_EMBEDDINGS"
 BUNDLED_DIR = paths.DATA / "vectors"
 REGISTRY_FILE = Path(__file__).with_name("registry.yaml")
 SOURCES = ("package", "bundled", "user")
-
-
-class EmbeddingNotFoundError(FileNotFoundError):
-    """A registered embedding's file is not in the embeddings folder (the message says where to get it)."""
 
 
 @dataclasses.dataclass(frozen=True)

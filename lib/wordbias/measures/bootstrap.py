@@ -27,19 +27,14 @@ towards 0; the expected d of lists of size n, E[d_n], is smaller in magnitude th
 coverage study (``benchmarks/coverage_bootstrap.py``, ``tests/measures/test_bootstrap_coverage.py``)
 measures the actual coverage of both estimands per set size.
 
-WEFAT (:func:`wefat_bootstrap`): the correlation between s(w, A, B) and the property p_w is resampled over
-the target words W, each word keeping its property (pairs (s_w, p_w), as for any correlation; Efron &
-Tibshirani 1993, §6.3), and, by default, over the attribute words A and B as well, since they are a sample
-of words in the same sense as W and change every s(w, A, B).
-
-The report "Racial bias in pre-trained word embeddings" (:func:`direction_bootstrap_from_vectors`): its bias
-cos(r, s) of the direction r = mean(A1) − mean(A2) with s = mean(T1) − mean(T2) (Section 3, Appendix A) is
-resampled over the words of the four sets in the same way; the vectors are first written in an orthonormal
-basis of their span (at most as many coordinates as words), so the cost does not grow with the dimension.
-
 Scores already computed (:func:`effect_size_bootstrap`): the two-sample bootstrap of the effect size of two
 score arrays and of their mean difference, e.g. Kurita et al.'s (2019) attribute test over the bias scores of
 the attributes (:func:`wordbias.measures.mlm.attribute_test`).
+
+The same resampling gives WEFAT's correlation an interval (:mod:`wordbias.measures.bootstrap_wefat`) and the
+cosine of two mean-difference directions, the racial bias report's bias
+(:mod:`wordbias.measures.bootstrap_direction`); the parts they share (the interval record, the option and cost
+checks) are in :mod:`wordbias.measures.resampling`.
 """
 
 from __future__ import annotations
@@ -52,21 +47,18 @@ import pandas as pd
 from scipy import stats as _sps
 
 from wordbias.core import lookup
-from wordbias.core import permutation as _perm
+from wordbias.core.costs import MAX_SECONDS
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError
-from wordbias.core.validation import (SPREAD_SLACK, as_float_array, check_bool, check_finite, check_int, check_option,
-                                     check_probability, check_same_dimension, check_seed, check_spread,
+from wordbias.core.validation import (as_float_array, check_finite, check_int, check_same_dimension, check_spread,
                                      degenerate_spread, spread_tolerance)
+from wordbias.core.vectors import cosine_matrix
 from wordbias.measures import weat as _weat
-from wordbias.measures.direction import vector_set
-from wordbias.measures import wefat as _wefat
+from wordbias.measures.resampling import (BootstrapInterval, ResultRow, bootstrap_interval, check_bootstrap_cost,
+                                          check_bootstrap_options, index_counts, word_vector_sets, word_vectors)
 
 __all__ = [
-    "BOOTSTRAP_METHODS",
-    "BootstrapInterval",
     "WeatBootstrap",
     "target_attribute_cosines",
-    "index_counts",
     "resampled_association",
     "resampled_weat",
     "pool_effect_size",
@@ -74,48 +66,11 @@ __all__ = [
     "weat_bootstrap_from_vectors",
     "weat_bootstrap",
     "weat_bootstrap_from_cosines",
-    "resampled_normalized_association",
-    "wefat_bootstrap_from_vectors",
-    "wefat_bootstrap",
     "effect_size_bootstrap",
-    "resampled_mean_difference_cosine",
-    "direction_bootstrap_from_vectors",
 ]
 
-#: the interval methods of :func:`scipy.stats.bootstrap`
-BOOTSTRAP_METHODS = ("BCa", "percentile", "basic")
 #: the WEAT word sets, in the paper's notation
 WEAT_SETS = ("X", "Y", "A", "B")
-
-
-@dataclass(frozen=True)
-class BootstrapInterval:
-    """A bootstrap confidence interval for one statistic.
-
-    ``estimate`` is the statistic on the word lists given; [``low``, ``high``] the two-sided interval at
-    ``confidence_level`` by ``method``; ``standard_error`` the standard deviation of the ``n_resamples``
-    bootstrap replicates; ``resampled`` the word sets resampled (each separately, with replacement);
-    ``n_undefined`` the replicates where the statistic was undefined (a zero standard deviation); when there
-    are any, SciPy's interval is NaN.
-    """
-
-    statistic: str
-    estimate: float
-    low: float
-    high: float
-    confidence_level: float
-    method: str
-    n_resamples: int
-    resampled: tuple[str, ...]
-    standard_error: float
-    n_undefined: int = 0
-
-    def to_dict(self) -> dict:
-        """A flat dict for one table row."""
-        return {"statistic": self.statistic, "estimate": self.estimate, "low": self.low, "high": self.high,
-                "confidence_level": self.confidence_level, "method": self.method, "n_resamples": self.n_resamples,
-                "resampled": "".join(self.resampled), "standard_error": self.standard_error,
-                "n_undefined": self.n_undefined}
 
 
 @dataclass(frozen=True)
@@ -148,51 +103,9 @@ def target_attribute_cosines(X, Y, A, B) -> np.ndarray:
     >>> np.round(C, 4).tolist()
     [[1.0, 0.7071], [0.0, 0.7071]]
     """
-    X, Y, A, B = (_vectors(k, v) for k, v in zip(WEAT_SETS, (X, Y, A, B)))
+    X, Y, A, B = (word_vectors(k, v) for k, v in zip(WEAT_SETS, (X, Y, A, B)))
     check_same_dimension(dict(zip(WEAT_SETS, (X, Y, A, B))), "the four sets")
-    return _weat.cosine_matrix(np.vstack([X, Y]), np.vstack([A, B]))
-
-
-def _vectors(name: str, vectors) -> np.ndarray:
-    """One set of word vectors (rows) as float64 (:func:`wordbias.core.validation.as_float_array`)."""
-    return as_float_array(f"set {name}", vectors, what="a set of word vectors (one row per word)")
-
-
-def _vector_sets(names: Sequence[str], values: Sequence, least: Sequence[int], what: str, who: str) -> list[np.ndarray]:
-    """Several sets of word vectors, each as a 2-D float64 array of rows (one vector, 1-D, is one row), checked
-    on entry: another shape (:class:`~wordbias.core.errors.InvalidParameterError`), fewer rows than ``least``
-    (:class:`~wordbias.core.errors.DegenerateSetError`, naming the set and ``who`` needs them), and vectors of
-    different dimensions (:func:`wordbias.core.validation.check_same_dimension`, naming each set's, as
-    ``what``)."""
-    mats = []
-    for k, v, n_min in zip(names, values, least):
-        m = _vectors(k, v)
-        if m.ndim > 2:
-            raise InvalidParameterError(f"set {k}: expected a 2-D array of word vectors (one row per word), got "
-                                        f"shape {m.shape}")
-        n = 0 if m.size == 0 else np.atleast_2d(m).shape[0]
-        if n < n_min:
-            raise DegenerateSetError(f"set {k} has {n} word(s); {who} needs at least {n_min}")
-        mats.append(np.atleast_2d(m))
-    check_same_dimension(dict(zip(names, mats)), what)
-    return mats
-
-
-def index_counts(idx, n: int) -> np.ndarray:
-    """How many times each of 0..n-1 occurs in each row of the integer array ``idx`` (shape (..., k)):
-    shape (..., n). A resample given as indices, as counts (one bincount for all rows).
-
-    Examples
-    --------
-    >>> index_counts(np.array([[0, 0, 2], [1, 2, 2]]), 3).tolist()
-    [[2, 0, 1], [0, 1, 2]]
-    """
-    idx = np.asarray(idx)
-    lead = idx.shape[:-1]
-    flat = idx.reshape(-1, idx.shape[-1])
-    rows = flat.shape[0]
-    counts = np.bincount((flat + n * np.arange(rows)[:, None]).ravel(), minlength=rows * n)
-    return counts.reshape(*lead, n)
+    return cosine_matrix(np.vstack([X, Y]), np.vstack([A, B]))
 
 
 def resampled_association(C_a, C_b, ia, ib) -> np.ndarray:
@@ -290,81 +203,10 @@ def pool_effect_size_from_cosines(C, n_x: int, n_a: int, ddof: int = 0) -> float
 # the intervals
 # --------------------------------------------------------------------------------------------------
 
-def _check_resample(resample, sets: Sequence[str]) -> tuple[str, ...]:
-    if isinstance(resample, str):
-        resample = tuple(resample)
-    try:
-        out = tuple(resample)
-    except TypeError:
-        raise InvalidParameterError(f"resample must be a sequence of set names from {list(sets)}, "
-                                    f"not {resample!r}") from None
-    for k in out:
-        check_option("resample", k, sets)
-    if not out or len(set(out)) != len(out):
-        raise InvalidParameterError(f"resample must name at least one of {list(sets)}, each once; not {resample!r}")
-    return tuple(k for k in sets if k in out)
-
-
-def _rng(seed):
-    seed = check_seed("seed", seed)
-    return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-
-
-def _check_options(n_resamples, confidence_level, method, ddof, resample, seed, sets: Sequence[str]):
-    """The bootstrap options checked once: (n_resamples, confidence_level, ddof, resampled sets, generator)."""
-    check_option("method", method, BOOTSTRAP_METHODS)
-    return (check_int("n_resamples", n_resamples, min=2), check_probability("confidence_level", confidence_level),
-            _weat.check_ddof(ddof), _check_resample(resample, sets), _rng(seed))
-
-
-def check_bootstrap_cost(what: str, n_resamples: int, sizes: Sequence[int], ops_per_draw: float,
-                         bytes_per_draw: float, *, method: str, max_seconds: float, batch: int | None = None) -> None:
-    """Refuse a bootstrap out of proportion before any resample
-    (:func:`wordbias.core.permutation.check_resampling_cost`, :class:`~wordbias.core.errors.TooCostlyError`).
-
-    :func:`scipy.stats.bootstrap` holds ``batch`` resamples at once (all of them by default), each an index
-    array per resampled set (``sizes``) and the statistic's intermediates (``bytes_per_draw``), plus one float
-    per replicate; BCa adds a jackknife over each set, as many leave-one-out samples as the largest set.
-
-    Examples
-    --------
-    >>> check_bootstrap_cost("a WEAT bootstrap", 10 ** 9, [25, 25], 5_000, 8_000, method="BCa", max_seconds=600)
-    Traceback (most recent call last):
-    ...
-    wordbias.core.errors.TooCostlyError: a WEAT bootstrap with n_resamples=1,000,000,000 is estimated to take 6.94 h and 7.65 TiB of memory, over the budget (max_seconds=600, memory 4 GiB: wordbias.core.permutation.MAX_BYTES or half this machine's); refused before any work. Use a smaller n_resamples (10,000 is the usual number), or pass a larger max_seconds if you mean it.
-    """
-    held = n_resamples if batch is None else min(batch, n_resamples)
-    if method == "BCa":
-        held = max(held, max(sizes))
-    per_draw = bytes_per_draw + 8.0 * sum(sizes)
-    _perm.check_resampling_cost(what, "n_resamples", n_resamples, ops_per_draw, per_draw, max_seconds=max_seconds,
-                                held_draws=held, fixed_bytes=8.0 * _perm._as_float(n_resamples),
-                                way_out="a batch (resamples held at once)" if batch is not None else "")
-
-
-class _Row:
-    """Row ``i`` of a multi-output :class:`scipy.stats.BootstrapResult`."""
-
-    def __init__(self, res, i):
-        self.bootstrap_distribution = np.asarray(res.bootstrap_distribution)[i]
-        self.confidence_interval = type(res.confidence_interval)(res.confidence_interval.low[i],
-                                                                 res.confidence_interval.high[i])
-
-
-def _interval(name, estimate, res, confidence_level, method, n_resamples, resampled) -> BootstrapInterval:
-    dist = np.asarray(res.bootstrap_distribution)
-    ok = np.isfinite(dist)
-    return BootstrapInterval(statistic=name, estimate=float(estimate), low=float(res.confidence_interval.low),
-                             high=float(res.confidence_interval.high), confidence_level=confidence_level,
-                             method=method, n_resamples=n_resamples, resampled=resampled,
-                             standard_error=float(dist[ok].std(ddof=1)) if ok.sum() > 1 else float("nan"),
-                             n_undefined=int((~ok).sum()))
-
-
 def weat_bootstrap_from_cosines(C, n_x: int, n_a: int, *, n_resamples: int = 10_000,
                                 confidence_level: float = 0.95, method: str = "BCa",
                                 resample: Sequence[str] = WEAT_SETS, seed=0, ddof: int = 1,
-                                max_seconds: float = _perm.MAX_SECONDS) -> WeatBootstrap:
+                                max_seconds: float = MAX_SECONDS) -> WeatBootstrap:
     """:func:`weat_bootstrap_from_vectors` from the cosine matrix ``C`` of :func:`target_attribute_cosines`
     (rows: the ``n_x`` words of X, then Y; columns: the ``n_a`` words of A, then B).
 
@@ -375,7 +217,7 @@ def weat_bootstrap_from_cosines(C, n_x: int, n_a: int, *, n_resamples: int = 10_
     >>> round(r.statistic.estimate, 4), r.sizes
     (2.4, (2, 2, 2, 2))
     """
-    n_resamples, confidence_level, ddof, resampled, rng = _check_options(
+    n_resamples, confidence_level, ddof, resampled, rng = check_bootstrap_options(
         n_resamples, confidence_level, method, ddof, resample, seed, WEAT_SETS)
     C = as_float_array("C", C, what="a cosine matrix (targets x attributes)")
     if C.ndim != 2 or not np.all(np.isfinite(C)):
@@ -403,14 +245,14 @@ def weat_bootstrap_from_cosines(C, n_x: int, n_a: int, *, n_resamples: int = 10_
     with np.errstate(invalid="ignore"):
         res = _sps.bootstrap(data, both, n_resamples=n_resamples, vectorized=True, paired=False, axis=-1,
                              confidence_level=confidence_level, method=method, rng=rng)
-    out = {name: _interval(name, est, _Row(res, i), confidence_level, method, n_resamples, resampled)
+    out = {name: bootstrap_interval(name, est, ResultRow(res, i), confidence_level, method, n_resamples, resampled)
            for i, (name, est) in enumerate((("effect_size", d0), ("statistic", stat0)))}
     return WeatBootstrap(effect_size=out["effect_size"], statistic=out["statistic"], sizes=sizes)
 
 
 def weat_bootstrap_from_vectors(X, Y, A, B, *, n_resamples: int = 10_000, confidence_level: float = 0.95,
                                 method: str = "BCa", resample: Sequence[str] = WEAT_SETS, seed=0,
-                                ddof: int = 1, max_seconds: float = _perm.MAX_SECONDS) -> WeatBootstrap:
+                                ddof: int = 1, max_seconds: float = MAX_SECONDS) -> WeatBootstrap:
     """Bootstrap intervals of WEAT's effect size d and test statistic s(X, Y, A, B) (Caliskan et al. 2017,
     Methods) from the vectors of the four word sets (rows), resampling each set named in ``resample``
     separately, with replacement (multi-sample bootstrap; Efron & Tibshirani 1993, ch. 8), by
@@ -421,8 +263,8 @@ def weat_bootstrap_from_vectors(X, Y, A, B, *, n_resamples: int = 10_000, confid
     intervals. A resample where d is undefined (all s(w, A*, B*) equal; possible only with tiny sets) makes
     SciPy's interval of d NaN (with its ``DegenerateDataWarning``); ``n_undefined`` counts them. A request
     estimated to take more than ``max_seconds`` or more memory than
-    :func:`wordbias.core.permutation.memory_limit` is refused before any resample
-    (:func:`check_bootstrap_cost`, :class:`~wordbias.core.errors.TooCostlyError`).
+    :func:`wordbias.core.costs.memory_limit` is refused before any resample
+    (:func:`~wordbias.measures.resampling.check_bootstrap_cost`, :class:`~wordbias.core.errors.TooCostlyError`).
 
     Examples
     --------
@@ -433,7 +275,7 @@ def weat_bootstrap_from_vectors(X, Y, A, B, *, n_resamples: int = 10_000, confid
     >>> r.effect_size.low < r.effect_size.estimate < r.effect_size.high, r.effect_size.method
     (True, 'BCa')
     """
-    mats = _vector_sets(WEAT_SETS, (X, Y, A, B), (2, 2, 1, 1), "the four sets", "WEAT's bootstrap")
+    mats = word_vector_sets(WEAT_SETS, (X, Y, A, B), (2, 2, 1, 1), "the four sets", "WEAT's bootstrap")
     return weat_bootstrap_from_cosines(target_attribute_cosines(*mats), mats[0].shape[0], mats[2].shape[0],
                                        n_resamples=n_resamples, confidence_level=confidence_level, method=method,
                                        resample=resample, seed=seed, ddof=ddof, max_seconds=max_seconds)
@@ -442,7 +284,7 @@ def weat_bootstrap_from_vectors(X, Y, A, B, *, n_resamples: int = 10_000, confid
 def weat_bootstrap(embedding, X, Y: Sequence[str] | None = None, A: Sequence[str] | None = None,
                    B: Sequence[str] | None = None, *, n_resamples: int = 10_000, confidence_level: float = 0.95,
                    method: str = "BCa", resample: Sequence[str] = WEAT_SETS, seed=0, ddof: int = 1,
-                   case_fold: bool = False, max_seconds: float = _perm.MAX_SECONDS) -> WeatBootstrap:
+                   case_fold: bool = False, max_seconds: float = MAX_SECONDS) -> WeatBootstrap:
     """Bootstrap intervals of a WEAT's d and s(X, Y, A, B) on ``embedding`` (Caliskan et al. 2017, Methods;
     :func:`weat_bootstrap_from_vectors`).
 
@@ -483,148 +325,6 @@ def weat_bootstrap(embedding, X, Y: Sequence[str] | None = None, A: Sequence[str
 
 
 # --------------------------------------------------------------------------------------------------
-# WEFAT's correlation
-# --------------------------------------------------------------------------------------------------
-
-#: the WEFAT word sets, in the paper's notation
-WEFAT_SETS = ("W", "A", "B")
-
-
-def resampled_normalized_association(C_a, C_b, ia, ib, ddof: int = 1) -> np.ndarray:
-    """WEFAT's s(w, A*, B*) = [mean_{a∈A*} cos(w, a) − mean_{b∈B*} cos(w, b)] / std-dev_{x∈A*∪B*} cos(w, x)
-    (Caliskan et al. 2017, Methods, WEFAT) for every target word w (rows of ``C_a``, ``C_b``) and every
-    resample A*, B* given as index arrays (a repeated word counts as often as it is drawn): shape
-    (..., n_w). A standard deviation at rounding level (:func:`wordbias.core.validation.spread_tolerance`)
-    gives NaN.
-
-    Examples
-    --------
-    Without resampling it is :func:`wordbias.measures.wefat.normalized_association`:
-
-    >>> rng = np.random.default_rng(0)
-    >>> W, A, B = rng.normal(size=(3, 4)), rng.normal(size=(2, 4)), rng.normal(size=(3, 4))
-    >>> s = resampled_normalized_association(_weat.cosine_matrix(W, A), _weat.cosine_matrix(W, B),
-    ...                                      np.arange(2), np.arange(3))
-    >>> bool(np.allclose(s, _wefat.normalized_association(W, A, B)))
-    True
-    """
-    ddof = _weat.check_ddof(ddof)
-    ia, ib = np.asarray(ia), np.asarray(ib)
-    k_a, k_b = ia.shape[-1], ib.shape[-1]
-    ca, cb = index_counts(ia, C_a.shape[1]), index_counts(ib, C_b.shape[1])
-    sum_a, sum_b = ca @ C_a.T, cb @ C_b.T
-    sq = ca @ (C_a ** 2).T + cb @ (C_b ** 2).T
-    n = k_a + k_b
-    mean = (sum_a + sum_b) / n
-    var = np.maximum(sq / n - mean ** 2, 0.0) * n / (n - ddof)
-    sd = np.sqrt(var)
-    # the rounding level of each word's spread: (k_a + k_b + slack)·eps·max |cos(w, ·)| (one tolerance for all)
-    tol = spread_tolerance(np.concatenate([C_a, C_b], axis=1), axis=1) * (n + SPREAD_SLACK) / (
-        C_a.shape[1] + C_b.shape[1] + SPREAD_SLACK)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return (sum_a / k_a - sum_b / k_b) / np.where(sd > tol, sd, np.nan)
-
-
-def _pearson(s, p) -> np.ndarray:
-    """Pearson's r along the last axis (NaN where either is constant, up to rounding:
-    :func:`wordbias.core.validation.degenerate_spread` of each standard deviation)."""
-    flat = [degenerate_spread(np.sqrt(((v - v.mean(-1, keepdims=True)) ** 2).mean(-1)), v, axis=-1) for v in (s, p)]
-    s = s - s.mean(-1, keepdims=True)
-    p = p - p.mean(-1, keepdims=True)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        r = (s * p).sum(-1) / np.sqrt((s * s).sum(-1) * (p * p).sum(-1))
-    return np.where(flat[0] | flat[1], np.nan, r)
-
-
-def wefat_bootstrap_from_vectors(W, A, B, prop, *, n_resamples: int = 10_000, confidence_level: float = 0.95,
-                                 method: str = "BCa", resample: Sequence[str] = WEFAT_SETS, seed=0,
-                                 ddof: int = 1, max_seconds: float = _perm.MAX_SECONDS) -> BootstrapInterval:
-    """Bootstrap interval of WEFAT's Pearson correlation between s(w, A, B) and the property p_w (Caliskan et
-    al. 2017, Methods, WEFAT) from the vectors of W, A, B (rows) and ``prop`` (one value per row of W).
-
-    The target words W are resampled as pairs (w, p_w) (the correlation's sampling unit; Efron & Tibshirani
-    1993, §6.3); the attribute words A and B, by default, separately as well: they are a sample of words
-    like W, and every s(w, A, B) depends on them (``resample="W"`` keeps them fixed, as the paper's
-    regression p-value does). :func:`scipy.stats.bootstrap`, ``vectorized=True``, on index arrays.
-
-    Examples
-    --------
-    >>> rng = np.random.default_rng(0)
-    >>> A, B = rng.normal(0.5, 1, (8, 5)), rng.normal(-0.5, 1, (8, 5))
-    >>> t = rng.uniform(-1, 1, 30)
-    >>> W = np.outer(t, np.ones(5)) * 0.5 + rng.normal(size=(30, 5))
-    >>> r = wefat_bootstrap_from_vectors(W, A, B, t, n_resamples=1000, seed=0)
-    >>> r.statistic, r.low < r.estimate < r.high, r.resampled
-    ('pearson_r', True, ('W', 'A', 'B'))
-    """
-    n_resamples, confidence_level, ddof, resampled, rng = _check_options(
-        n_resamples, confidence_level, method, ddof, resample, seed, WEFAT_SETS)
-    W, A, B = _vector_sets(WEFAT_SETS, (W, A, B), (1, 1, 1), "the three sets", "WEFAT's bootstrap")
-    prop = as_float_array("prop", prop, what="one property value per row of W")
-    if prop.shape != (W.shape[0],) or not np.all(np.isfinite(prop)):
-        raise InvalidParameterError(f"prop must hold one finite value per row of W ({W.shape[0]}), "
-                                    f"not shape {prop.shape}")
-    if W.shape[0] < _wefat.MIN_WORDS:
-        raise DegenerateSetError(f"WEFAT needs at least {_wefat.MIN_WORDS} target words, got {W.shape[0]}")
-    n_w, n_v = W.shape[0], A.shape[0] + B.shape[0]
-    check_bootstrap_cost("a WEFAT bootstrap", n_resamples,
-                         [n for k, n in zip(WEFAT_SETS, (n_w, A.shape[0], B.shape[0])) if k in resampled],
-                         3 * n_v * n_w + 20 * n_w, 8.0 * (3 * n_v + 14 * n_w), method=method, max_seconds=max_seconds)
-    C_a, C_b = _weat.cosine_matrix(W, A), _weat.cosine_matrix(W, B)
-    full = {"W": np.arange(W.shape[0]), "A": np.arange(A.shape[0]), "B": np.arange(B.shape[0])}
-
-    def r_of(*args, axis=-1):
-        got = dict(zip(resampled, args))
-        iw, ia, ib = (got.get(k, full[k]) for k in WEFAT_SETS)
-        lead = np.broadcast_shapes(*(np.shape(i)[:-1] for i in (iw, ia, ib)))
-        iw, ia, ib = (np.broadcast_to(i, lead + np.shape(i)[-1:]) for i in (iw, ia, ib))
-        s = resampled_normalized_association(C_a, C_b, ia, ib, ddof=ddof)
-        return _pearson(np.take_along_axis(s, iw, axis=-1), prop[iw])
-
-    r0 = float(r_of(*(full[k] for k in resampled)))
-    if not np.isfinite(r0):
-        raise DegenerateSetError("the correlation of s(w, A, B) with the property is undefined (a constant)")
-    with np.errstate(invalid="ignore"):
-        res = _sps.bootstrap(tuple(full[k] for k in resampled), r_of, n_resamples=n_resamples, vectorized=True,
-                             paired=False, axis=-1, confidence_level=confidence_level, method=method, rng=rng)
-    return _interval("pearson_r", r0, res, confidence_level, method, n_resamples, resampled)
-
-
-def wefat_bootstrap(embedding, result: "_wefat.WefatResult", *, n_resamples: int = 10_000,
-                    confidence_level: float = 0.95, method: str = "BCa", resample: Sequence[str] = WEFAT_SETS,
-                    seed=0, ddof: int = 1, max_seconds: float = _perm.MAX_SECONDS) -> BootstrapInterval:
-    """Bootstrap interval of the Pearson correlation of a :class:`~wordbias.measures.wefat.WefatResult`
-    (its words and property values, after unknown words and the name filter), on ``embedding``
-    (:func:`wefat_bootstrap_from_vectors`; ``ddof`` must be the one the WEFAT was run with).
-
-    With one attribute word a side, s(w, A, B) = ±sqrt(2) for every word, so a resample of words on one side
-    has s equal up to rounding and no correlation (NaN, counted in ``n_undefined``): use two words or more.
-
-    Examples
-    --------
-    >>> from wordbias.embeddings import to_keyed_vectors
-    >>> from wordbias.measures.wefat import wefat
-    >>> women = {"nurse": 90.0, "teacher": 70.0, "clerk": 60.0, "cook": 40.0, "judge": 30.0, "pilot": 8.0,
-    ...          "miner": 2.0}
-    >>> V = np.array([[0.9, 0.2], [0.6, 0.5], [0.7, 0.6], [0.55, 0.45], [0.4, 0.7], [0.3, 0.9], [0.1, 1.0],
-    ...               [1.0, 0.0], [0.0, 1.0], [0.9, 0.3], [0.2, 1.0]])
-    >>> kv = to_keyed_vectors([*women, "she", "he", "woman", "man"], V.astype(np.float32))
-    >>> res = wefat(kv, list(women), ["she", "woman"], ["he", "man"], women)
-    >>> r = wefat_bootstrap(kv, res, n_resamples=500, resample="W", method="percentile")
-    >>> bool(np.isclose(r.estimate, res.pearson_r)), r.resampled, r.low < r.estimate < r.high
-    (True, ('W',), True)
-    """
-    if not isinstance(result, _wefat.WefatResult):
-        raise InvalidParameterError(f"result must be a WefatResult, not {type(result).__name__}")
-    words = list(result.table["word"])
-    W = lookup.vectors(embedding, words)
-    A, B = (lookup.vectors(embedding, list(s.words)) for s in (result.A, result.B))
-    return wefat_bootstrap_from_vectors(W, A, B, result.table["property"].to_numpy(), n_resamples=n_resamples,
-                                        confidence_level=confidence_level, method=method, resample=resample,
-                                        seed=seed, ddof=ddof, max_seconds=max_seconds)
-
-
-# --------------------------------------------------------------------------------------------------
 # the effect size of two samples of scores already computed
 # --------------------------------------------------------------------------------------------------
 
@@ -639,7 +339,8 @@ def _scores(v, name: str) -> np.ndarray:
 
 
 def effect_size_bootstrap(s_a, s_b, *, n_resamples: int = 10_000, confidence_level: float = 0.95,
-                          method: str = "BCa", seed=0, ddof: int = 1, max_seconds: float = _perm.MAX_SECONDS) -> WeatBootstrap:
+                          method: str = "BCa", seed=0, ddof: int = 1,
+                          max_seconds: float = MAX_SECONDS) -> WeatBootstrap:
     """Bootstrap intervals of the effect size d = [mean(s_a) − mean(s_b)] / std-dev(s_a ∪ s_b)
     (:func:`wordbias.measures.weat.effect_size`, Caliskan et al. 2017, Methods) and of the mean difference
     mean(s_a) − mean(s_b) of two samples of scores already computed, each sample resampled separately with
@@ -647,13 +348,14 @@ def effect_size_bootstrap(s_a, s_b, *, n_resamples: int = 10_000, confidence_lev
     (``vectorized=True``, on the scores themselves).
 
     What it covers: only the choice of the scored items (e.g. the attribute words of Kurita et al.'s test,
-    :func:`wordbias.measures.mlm.attribute_test`); whatever produced each score (templates, targets, the
-    other word sets) is held fixed. ``effect_size.statistic`` is ``"effect_size"``, ``statistic.statistic``
+    :func:`wordbias.measures.mlm.attribute_test`); whatever produced each score (templates, targets, the other word
+    sets) is held fixed. ``effect_size.statistic`` is ``"effect_size"``, ``statistic.statistic``
     ``"mean_difference"``; ``sizes`` is (len(s_a), len(s_b)). All the scores equal is an error
-    (:class:`~wordbias.core.errors.DegenerateSetError`); a resample whose scores are all equal has d = NaN,
-    counted in ``n_undefined`` (SciPy's interval of d is then NaN). "Equal" is up to rounding
-    (:func:`wordbias.core.validation.spread_tolerance`): a spread of 1e-17 around 0.3 is refused, as the d it
-    would give is a ratio of noise. A request out of proportion is refused (:func:`check_bootstrap_cost`).
+    (:class:`~wordbias.core.errors.DegenerateSetError`); a resample whose scores are all equal has d = NaN, counted
+    in ``n_undefined`` (SciPy's interval of d is then NaN). "Equal" is up to rounding
+    (:func:`wordbias.core.validation.spread_tolerance`): a spread of 1e-17 around 0.3 is refused, as the d it would
+    give is a ratio of noise. A request out of proportion is refused
+    (:func:`~wordbias.measures.resampling.check_bootstrap_cost`).
 
     Examples
     --------
@@ -664,7 +366,7 @@ def effect_size_bootstrap(s_a, s_b, *, n_resamples: int = 10_000, confidence_lev
     >>> bool(r.statistic.low < 0.575 < r.statistic.high)
     True
     """
-    n_resamples, confidence_level, ddof, resampled, rng = _check_options(
+    n_resamples, confidence_level, ddof, resampled, rng = check_bootstrap_options(
         n_resamples, confidence_level, method, ddof, ("a", "b"), seed, ("a", "b"))
     a, b = _scores(s_a, "s_a"), _scores(s_b, "s_b")
     pooled = np.concatenate([a, b])
@@ -689,120 +391,6 @@ def effect_size_bootstrap(s_a, s_b, *, n_resamples: int = 10_000, confidence_lev
     with np.errstate(invalid="ignore"):
         res = _sps.bootstrap((a, b), both, n_resamples=n_resamples, vectorized=True, paired=False, axis=-1,
                              confidence_level=confidence_level, method=method, rng=rng)
-    out = [_interval(name, est, _Row(res, i), confidence_level, method, n_resamples, resampled)
+    out = [bootstrap_interval(name, est, ResultRow(res, i), confidence_level, method, n_resamples, resampled)
            for i, (name, est) in enumerate((("effect_size", d0), ("mean_difference", a.mean() - b.mean())))]
     return WeatBootstrap(effect_size=out[0], statistic=out[1], sizes=(a.size, b.size))
-
-
-# --------------------------------------------------------------------------------------------------
-# the cosine of two mean-difference directions (the racial bias report)
-# --------------------------------------------------------------------------------------------------
-
-#: the report's word sets: targets T1 (positive), T2 (negative); attributes A1 (white), A2 (black)
-DIRECTION_SETS = ("T1", "T2", "A1", "A2")
-
-
-def _span_coordinates(mats: Sequence[np.ndarray]) -> list[np.ndarray]:
-    """The rows of ``mats`` in an orthonormal basis of the span of all of them, when that has fewer coordinates
-    than the dimension (m words of d > m dimensions: X = R^T Q^T with Q^T Q = I, so the coordinates R^T keep every
-    inner product, and every mean difference, norm and cosine); otherwise the rows unchanged."""
-    X = np.vstack(mats)
-    if X.shape[1] <= X.shape[0]:
-        return list(mats)
-    Z = np.linalg.qr(X.T, mode="r").T                  # (m, m): X @ X.T == Z @ Z.T
-    return np.split(Z, np.cumsum([len(m) for m in mats])[:-1])
-
-
-def resampled_mean_difference_cosine(T1, T2, A1, A2, i1, i2, j1, j2) -> np.ndarray:
-    """cos(r*, s*) with r* = mean(A1*) − mean(A2*) and s* = mean(T1*) − mean(T2*) (the report's bias, Section 3,
-    Appendix A) for resamples given as index arrays into T1, T2, A1, A2 (rows of vectors) whose leading shapes
-    broadcast. A resampled mean is (index counts) @ X / k, so a batch of resamples is four matrix products.
-    A zero r* or s* gives NaN.
-
-    Examples
-    --------
-    r = (2, 0) − (0, 1); the two resamples of T1 give s* = (2, 0.5) − (0, 1) and (1, 1) − (0, 1):
-
-    >>> T1, T2, A1, A2 = np.array([[1., 1], [3, 0]]), np.array([[0., 1]]), np.array([[2., 0]]), np.array([[0., 1]])
-    >>> resampled_mean_difference_cosine(T1, T2, A1, A2, np.array([[0, 1], [0, 0]]), np.array([0]),
-    ...                                  np.array([0]), np.array([0])).round(4).tolist()
-    [0.9762, 0.8944]
-    """
-    def mean(X, i):
-        i = np.asarray(i)
-        return index_counts(i, len(X)) @ X / i.shape[-1]
-
-    r = mean(A1, j1) - mean(A2, j2)
-    s = mean(T1, i1) - mean(T2, i2)
-    r, s = np.broadcast_arrays(r, s)
-    nr, ns = np.linalg.norm(r, axis=-1), np.linalg.norm(s, axis=-1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        c = np.einsum("...k,...k->...", r, s) / (nr * ns)
-    return np.where((nr > 0) & (ns > 0), np.clip(c, -1.0, 1.0), np.nan)
-
-
-def direction_bootstrap_from_vectors(T1, T2, A1, A2, *, n_resamples: int = 10_000, confidence_level: float = 0.95,
-                                     method: str = "BCa", resample: Sequence[str] = DIRECTION_SETS, seed=0,
-                                     normalize: bool = False, batch: int | None = None,
-                                     max_seconds: float = _perm.MAX_SECONDS) -> BootstrapInterval:
-    """Bootstrap interval of the cosine bias cos(r, s), r = mean(A1) − mean(A2), s = mean(T1) − mean(T2) (the
-    report "Racial bias in pre-trained word embeddings", Section 3 and Appendix A; any two mean-difference
-    directions), resampling each set named in ``resample`` separately, with replacement (multi-sample bootstrap;
-    Efron & Tibshirani 1993, ch. 8), by :func:`scipy.stats.bootstrap` (``vectorized=True``) on index arrays.
-
-    What it covers: how far the bias would move with other, equally valid word lists of the same sizes (drawn
-    from the population the lists stand for); unlike the report's interval on the Monte Carlo p (Appendix A),
-    which measures only the precision of p. Where it fails: the cosine of two mean differences of short lists is
-    biased towards 0 (the noise of each mean adds dimensions orthogonal to the other direction), much more than
-    WEAT's d, so the cosine of the whole pools is not well covered unless the directions are well determined. A
-    synthetic check (50 dimensions, pools of 2,000 words a set, lists of 12, 12, 37, 37 as in the report's implicit
-    test, 150 draws, 2,000 resamples): the bootstrap standard error is 0.88-0.92 of the true spread of the
-    cosine; the BCa interval covers the pool cosine 0.38 / 0.83 / 0.85 of the time and the expected cosine of
-    lists of those sizes 0.80 / 0.79 / 0.86, at pool cosine 0.47 / 0.48 / 0.50 with E[cos] 0.20 / 0.42 / 0.49
-    (the percentile interval: 0.03 / 0.57 / 0.77 of the pool cosine). Read it as the spread of the bias over word
-    lists, not as an interval for the pool's cosine. The vectors are written in an orthonormal basis of their span first
-    (:func:`_span_coordinates`), so memory is O(batch × min(words, dimension)); ``batch`` (SciPy's) bounds the
-    resamples per call. ``normalize=True`` makes each vector a unit vector first (the report uses raw vectors).
-    Sets that are resampled need at least 2 words each. ``statistic`` is ``"cosine_bias"``.
-
-    Examples
-    --------
-    >>> rng = np.random.default_rng(0)
-    >>> u = np.eye(5)[0]
-    >>> T1, T2 = rng.normal(size=(6, 5)) + u, rng.normal(size=(6, 5)) - u
-    >>> A1, A2 = rng.normal(size=(8, 5)) + u, rng.normal(size=(8, 5)) - u
-    >>> ci = direction_bootstrap_from_vectors(T1, T2, A1, A2, n_resamples=2000, seed=0)
-    >>> ci.statistic, round(ci.estimate, 4), bool(ci.low < ci.estimate < ci.high <= 1)
-    ('cosine_bias', 0.7942, True)
-    """
-    n_resamples, confidence_level, _, resampled, rng = _check_options(
-        n_resamples, confidence_level, method, 1, resample, seed, DIRECTION_SETS)
-    normalize = check_bool("normalize", normalize)
-    if batch is not None:
-        batch = check_int("batch", batch, min=1)
-    mats = [vector_set(X, k, normalize) for X, k in zip((T1, T2, A1, A2), DIRECTION_SETS)]
-    check_same_dimension(dict(zip(DIRECTION_SETS, mats)), "the four sets")
-    for k, m in zip(DIRECTION_SETS, mats):
-        if k in resampled and len(m) < 2:
-            raise DegenerateSetError(f"set {k} has 1 word: resampling it changes nothing (leave it out of resample)")
-    mats = _span_coordinates(mats)
-    r = mats[0].shape[1]
-    n_all = sum(len(m) for m in mats)
-    check_bootstrap_cost("a direction bootstrap", n_resamples, [len(m) for k, m in zip(DIRECTION_SETS, mats)
-                                                                 if k in resampled],
-                         2 * n_all * r + 10 * r, 8.0 * (2 * n_all + 8 * r), method=method, max_seconds=max_seconds,
-                         batch=batch)
-    full = {k: np.arange(len(m)) for k, m in zip(DIRECTION_SETS, mats)}
-    c0 = float(resampled_mean_difference_cosine(*mats, *full.values()))
-    if not np.isfinite(c0):
-        raise DegenerateSetError("mean(A1) = mean(A2) or mean(T1) = mean(T2): a zero direction has no cosine")
-
-    def cos(*args, axis=-1):
-        got = dict(zip(resampled, args))
-        return resampled_mean_difference_cosine(*mats, *(got.get(k, full[k]) for k in DIRECTION_SETS))
-
-    with np.errstate(invalid="ignore"):
-        res = _sps.bootstrap(tuple(full[k] for k in resampled), cos, n_resamples=n_resamples, vectorized=True,
-                             paired=False, axis=-1, confidence_level=confidence_level, method=method, rng=rng,
-                             batch=batch)
-    return _interval("cosine_bias", c0, res, confidence_level, method, n_resamples, resampled)

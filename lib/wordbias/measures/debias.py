@@ -20,7 +20,8 @@ from gensim.models import KeyedVectors
 from wordbias import embeddings
 from wordbias.core import lookup, paths
 from wordbias.core.lookup import PairVectors
-from wordbias.measures.direction import DegenerateSetError, PCADirection, pca_direction
+from wordbias.measures.direction import PCADirection, pca_direction
+from wordbias.core.errors import DegenerateSetError
 
 __all__ = [
     "DATA_DIR",
@@ -136,20 +137,20 @@ def word_lists(cased: bool, *, vocab: Collection[str] | KeyedVectors | None = No
     )
 
 
-def word_lists_for(kv: KeyedVectors, *, gender_specific: str = "full") -> WordLists:
-    """:func:`word_lists` for ``kv``: cased or not as its vocabulary (:func:`wordbias.embeddings.is_cased`),
-    phrase tokens kept only if ``kv`` has them."""
-    return word_lists(embeddings.is_cased(kv), vocab=kv, gender_specific=gender_specific)
+def word_lists_for(embedding: KeyedVectors, *, gender_specific: str = "full") -> WordLists:
+    """:func:`word_lists` for ``embedding``: cased or not as its vocabulary (:func:`wordbias.embeddings.is_cased`),
+    phrase tokens kept only if ``embedding`` has them."""
+    return word_lists(embeddings.is_cased(embedding), vocab=embedding, gender_specific=gender_specific)
 
 
-def gender_direction(kv, pairs: Sequence[Sequence[str]] | None = None, *,
+def gender_direction(embedding, pairs: Sequence[Sequence[str]] | None = None, *,
                      on_missing: str = "drop") -> tuple[PCADirection, PairVectors]:
-    """Bolukbasi's gender direction of ``kv`` from ``pairs`` (default: the debiaswe definitional pairs in
-    ``kv``'s form). Returns the :class:`~wordbias.measures.direction.PCADirection` and the pairs looked up (with the
+    """Bolukbasi's gender direction of ``embedding`` from ``pairs`` (default: the debiaswe definitional pairs in
+    ``embedding``'s form). Returns the :class:`~wordbias.measures.direction.PCADirection` and the pairs looked up (with the
     missing ones). The direction points towards the first word of the pairs (female for the default)."""
     if pairs is None:
-        pairs = word_lists_for(kv).definitional_pairs
-    found = lookup.pair_vectors(kv, pairs, on_missing=on_missing, name="definitional pairs")
+        pairs = word_lists_for(embedding).definitional_pairs
+    found = lookup.pair_vectors(embedding, pairs, on_missing=on_missing, name="definitional pairs")
     return pca_direction(found.A, found.B), found
 
 

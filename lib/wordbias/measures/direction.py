@@ -18,13 +18,11 @@ from typing import NamedTuple
 import numpy as np
 
 from wordbias.core.validation import as_float_array, check_real, check_same_dimension
-from wordbias.core.errors import InvalidParameterError
-from wordbias.measures.weat import DegenerateSetError, unit_rows
+from wordbias.core.errors import DegenerateSetError, InvalidParameterError
+from wordbias.core.vectors import unit_rows
 
 __all__ = [
-    "DegenerateSetError",
     "PCADirection",
-    "unit_rows",
     "unit_vector",
     "vector_set",
     "scalar_projection",

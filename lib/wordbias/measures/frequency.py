@@ -332,3 +332,15 @@ def plot_frequency(report: FrequencyReport, *, title: str | None = None, names=N
         ax.set_title(title)
     ax.figure.tight_layout()
     return ax.figure
+
+
+def weat_frequency(embedding, measured, *, counts=None, source: str | None = None,
+                   alpha: float = 0.05) -> "FrequencyReport":
+    """:func:`frequency_diagnostics` of a measured WEAT on the words it used (Valentini et al. 2022; van Loon
+    et al. 2022): ``measured`` is a :class:`~wordbias.measures.measurement.Measurement` (``wordbias.weat``) or a
+    :class:`~wordbias.measures.weat.WeatResult`; the test is not run again."""
+    from wordbias.measures.measurement import weat_result
+
+    res = weat_result(measured)
+    return frequency_diagnostics(embedding, res.X.words, res.Y.words, res.A.words, res.B.words, counts=counts,
+                                 source=source, alpha=alpha, on_missing="drop")

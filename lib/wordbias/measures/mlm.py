@@ -16,13 +16,14 @@ from typing import Iterable, Mapping, Sequence
 import numpy as np
 
 from wordbias.measures import bootstrap as _bootstrap
+from wordbias.measures.resampling import BOOTSTRAP_METHODS, BootstrapInterval
 from wordbias.measures import weat as _weat
 from wordbias.core import permutation as _stats
-from wordbias.core.errors import InvalidParameterError
+from wordbias.core.errors import DegenerateSetError, InvalidParameterError, ModelUnavailable
 from wordbias.core.progress import progress_bar
 from wordbias.core.validation import (as_float_array, check_bool, check_int, check_option, check_probability,
                                      check_real, check_seed, check_words, degenerate_spread, spread_tolerance)
-from wordbias.models.contextual import Model, ModelUnavailable, fill, load_mlm  # noqa: F401 - re-exported for users
+from wordbias.models.contextual import Model, fill, load_mlm  # noqa: F401 - re-exported for users
 
 TARGET = "TARGET"
 ATTRIBUTE = "ATTRIBUTE"
@@ -237,7 +238,7 @@ def _increased_log_probability(m: Model, templates: Sequence[str], targets: Sequ
     """:func:`increased_log_probability` and the largest |log probability| it was computed from (the scale of
     its rounding noise, :func:`rounding_noise`)."""
     if not templates or not targets or not attributes:
-        raise _weat.DegenerateSetError("increased_log_probability needs at least one template, target and attribute")
+        raise DegenerateSetError("increased_log_probability needs at least one template, target and attribute")
     target_ids = {t: tuple(word_pieces(m, t)) for t in targets}
     plan = []  # (template index, target index, attribute index, target-sentence key, prior-sentence key)
     requests: dict[str, set] = {}
@@ -292,7 +293,7 @@ def log_prob_bias_scores(m: Model, attributes: Sequence[str], templates: Sequenc
     rows, scale = [], 0.0
     for tp in templates:
         if not tp.pairs:
-            raise _weat.DegenerateSetError(f"template {tp.template!r} has no target pairs")
+            raise DegenerateSetError(f"template {tp.template!r} has no target pairs")
         words = sorted({w for pair in tp.pairs for w in pair})
         inc, tp_scale = _increased_log_probability(m, [tp.template], words, attributes, prior_mask=prior_mask,
                                                    batch_size=batch_size, progress=progress)
@@ -327,7 +328,7 @@ class AttributeTest:
     undefined: str = ""  # why the effect size and p are undefined (scores equal up to rounding), else ""
     alternative: str = "greater"
     p_two_sided: float = float("nan")
-    effect_size_ci: "_bootstrap.BootstrapInterval | None" = None
+    effect_size_ci: BootstrapInterval | None = None
 
     @property
     def p_value(self) -> float:
@@ -399,13 +400,13 @@ def attribute_test(scores_A, scores_B, *, A: Sequence[str] = (), B: Sequence[str
     if n_resamples == 1:
         raise InvalidParameterError("n_resamples must be 0 (no interval) or an integer >= 2, not 1")
     confidence_level = check_probability("confidence_level", confidence_level)
-    check_option("method", method, _bootstrap.BOOTSTRAP_METHODS)
+    check_option("method", method, BOOTSTRAP_METHODS)
     for name, v in (("scores_A", a), ("scores_B", b)):
         if not np.isfinite(v).all():
             raise InvalidParameterError(f"{name} holds non-finite bias scores at positions "
                                         f"{np.flatnonzero(~np.isfinite(v)).tolist()[:10]}")
     if a.size < 2 or b.size < 2:
-        raise _weat.DegenerateSetError(f"attribute sets need at least 2 words each, got {a.size} and {b.size}")
+        raise DegenerateSetError(f"attribute sets need at least 2 words each, got {a.size} and {b.size}")
     pooled = np.concatenate([a, b])
     if np.ptp(pooled) <= noise or degenerate_spread(pooled.std(), pooled):
         why = (f"undefined: all {pooled.size} bias scores are equal up to float rounding (within {noise:.1e}, "
@@ -468,7 +469,7 @@ def share_favouring_first(scores, noise: float = 0.0) -> float:
     s = np.asarray(scores, dtype=np.float64)
     noise = check_real("noise", noise, low=0.0)
     if s.size == 0:
-        raise _weat.DegenerateSetError("no attributes to count")
+        raise DegenerateSetError("no attributes to count")
     if np.isnan(s).any():
         bad = np.flatnonzero(np.isnan(s))
         raise InvalidParameterError(f"{bad.size} of the {s.size} bias scores are NaN (positions {bad.tolist()[:10]}): "

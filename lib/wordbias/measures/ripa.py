@@ -38,7 +38,7 @@ import numpy as np
 
 from wordbias.core import lookup
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError
-from wordbias.core import permutation as _perm
+from wordbias.core import costs as _costs
 from wordbias.core.validation import as_float_array, check_bool, check_int, check_option, check_seed
 
 __all__ = [
@@ -119,7 +119,7 @@ class SignFlipTest:
 
 
 def sign_flip_test(values, *, alternative: str = "two-sided", n_resamples: int = 10_000, seed=0,
-                   exact_max_n: int = SIGN_FLIP_EXACT_MAX_N, max_seconds: float = _perm.MAX_SECONDS) -> SignFlipTest:
+                   exact_max_n: int = SIGN_FLIP_EXACT_MAX_N, max_seconds: float = _costs.MAX_SECONDS) -> SignFlipTest:
     """Sign-flip test of H0: the distribution of ``values`` is symmetric about 0 (Fisher 1935; Pitman 1937).
 
     The statistic is the mean. Each of the 2^n sign patterns ε is equally likely under H0; the p-value is
@@ -129,7 +129,7 @@ def sign_flip_test(values, *, alternative: str = "two-sided", n_resamples: int =
     seeded random patterns are drawn and p = (1 + B)/(1 + R) (the add-one rule, as
     :func:`wordbias.core.permutation.subset_sum_tail_mc`); a number of draws estimated to take more than
     ``max_seconds`` or too much memory is refused before any draw
-    (:func:`wordbias.core.permutation.check_resampling_cost`, :class:`~wordbias.core.errors.TooCostlyError`).
+    (:func:`wordbias.core.costs.check_resampling_cost`, :class:`~wordbias.core.errors.TooCostlyError`).
 
     Examples
     --------
@@ -153,8 +153,8 @@ def sign_flip_test(values, *, alternative: str = "two-sided", n_resamples: int =
         raise InvalidParameterError("the sign-flip test's values contain NaN or infinity")
     n = v.size
     if n > exact_max_n:             # random patterns: n multiply-adds each, a float kept per pattern
-        _perm.check_resampling_cost(f"a sign-flip test of {n} values", "n_resamples", n_resamples, 2 * n, 8.0,
-                                    max_seconds=max_seconds, fixed_bytes=8.0 * 3 * 4096 * n)
+        _costs.check_resampling_cost(f"a sign-flip test of {n} values", "n_resamples", n_resamples, 2 * n, 8.0,
+                                     max_seconds=max_seconds, fixed_bytes=8.0 * 3 * 4096 * n)
     observed = float(v.mean())
     tol = _TIE_RTOL * max(float(np.abs(v).max()), 1e-300)
     if n <= exact_max_n:
@@ -249,7 +249,7 @@ class RipaResult:
 
 def ripa(embedding, words: Sequence[str], pairs: Sequence[Sequence[str]], *, units: str = "pairs",
          alternative: str = "two-sided", n_resamples: int = 10_000, seed=0, normalize: bool = False,
-         on_missing: str = "drop", case_fold: bool = False, max_seconds: float = _perm.MAX_SECONDS) -> RipaResult:
+         on_missing: str = "drop", case_fold: bool = False, max_seconds: float = _costs.MAX_SECONDS) -> RipaResult:
     """RIPA of ``words`` against each base pair of ``pairs``, with its spread across pairs and a sign-flip test.
 
     β(w; b) = ⟨w, b/‖b‖⟩, b = x − y for each base pair (x, y) (Ethayarajh, Duvenaud & Hirst 2019, ACL,

@@ -40,7 +40,8 @@ from wordbias.core import permutation as _stats
 from wordbias.core.errors import DegenerateSetError
 from wordbias.core.validation import as_float_array, check_disjoint, check_int, check_option, check_seed, check_spread
 from wordbias.measures.ripa import ALTERNATIVES, SignFlipTest, sign_flip_test
-from wordbias.measures.weat import check_ddof, cosine_matrix
+from wordbias.measures.weat import check_ddof
+from wordbias.core.vectors import cosine_matrix
 
 __all__ = [
     "ScWeatResult",

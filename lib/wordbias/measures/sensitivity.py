@@ -33,10 +33,10 @@ import numpy as np
 from wordbias.core import lookup
 from wordbias.measures.weat import check_sets as weat_check_sets
 from wordbias.core.errors import DegenerateSetError
-from wordbias.core import permutation as _perm
+from wordbias.core import costs as _costs
 from wordbias.core.validation import as_float_array, check_bool, check_int, check_real, check_seed, spread_tolerance
-from wordbias.measures.weat import (MIN_ATTRIBUTE_SIZE, MIN_TARGET_SIZE, check_ddof, cosine_matrix,
-                                    effect_size)
+from wordbias.measures.weat import MIN_ATTRIBUTE_SIZE, MIN_TARGET_SIZE, check_ddof, effect_size
+from wordbias.core.vectors import cosine_matrix
 
 __all__ = [
     "WeatCosines",
@@ -270,7 +270,7 @@ def _masks(rng: np.random.Generator, n_draws: int, n: int, k: int) -> np.ndarray
 
 
 def drop_curve(cos: WeatCosines, *, fractions: Sequence[float] = DEFAULT_FRACTIONS, n_draws: int = 1000,
-               seed=0, ddof: int = 1, max_seconds: float = _perm.MAX_SECONDS) -> DropCurve:
+               seed=0, ddof: int = 1, max_seconds: float = _costs.MAX_SECONDS) -> DropCurve:
     """The spread of WEAT's d when a fraction of each list is dropped at random (a delete-d jackknife).
 
     For each fraction f, ``n_draws`` draws each keep a uniformly random ⌈(1 − f)·n⌉ words of X, Y, A and B
@@ -278,8 +278,8 @@ def drop_curve(cos: WeatCosines, *, fractions: Sequence[float] = DEFAULT_FRACTIO
     s(w) = (cos(w, A) · m_A)/|m_A| − (cos(w, B) · m_B)/|m_B| for all draws at once (matrix products with the
     0/1 masks), then d over the kept targets (:func:`effect_sizes`). Seeded: the same ``seed`` gives the same
     draws. Cost: O(n_draws · |X ∪ Y| · |A ∪ B|) per fraction; a request estimated over ``max_seconds`` or
-    :func:`wordbias.core.permutation.memory_limit` is refused before any draw
-    (:func:`wordbias.core.permutation.check_resampling_cost`, :class:`~wordbias.core.errors.TooCostlyError`).
+    :func:`wordbias.core.costs.memory_limit` is refused before any draw
+    (:func:`wordbias.core.costs.check_resampling_cost`, :class:`~wordbias.core.errors.TooCostlyError`).
 
     Examples
     --------
@@ -303,9 +303,9 @@ def drop_curve(cos: WeatCosines, *, fractions: Sequence[float] = DEFAULT_FRACTIO
         raise DegenerateSetError("drop_curve needs at least one fraction")
     nx, ny, na, nb = len(cos.X), len(cos.Y), len(cos.A), len(cos.B)
     n_t, n_v = nx + ny, na + nb
-    _perm.check_resampling_cost(f"a drop curve over {len(fractions)} fraction(s)", "n_draws", n_draws,
-                                len(fractions) * (n_t * n_v + 3 * (n_t + n_v) * 8), 8.0 * (4 * (n_t + n_v) + 6 * n_t),
-                                max_seconds=max_seconds, fixed_bytes=8.0 * len(fractions) * _perm._as_float(n_draws))
+    _costs.check_resampling_cost(f"a drop curve over {len(fractions)} fraction(s)", "n_draws", n_draws,
+                                 len(fractions) * (n_t * n_v + 3 * (n_t + n_v) * 8), 8.0 * (4 * (n_t + n_v) + 6 * n_t),
+                                 max_seconds=max_seconds, fixed_bytes=8.0 * len(fractions) * _costs.float_or_inf(n_draws))
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
     d_full = float(effect_size(cos.s_x, cos.s_y, ddof=ddof))
     draws, kept = np.empty((len(fractions), n_draws)), []
@@ -395,3 +395,15 @@ def plot_drop_curve(curve: DropCurve, *, title: str | None = None, ax=None):
     ax.legend(frameon=False, fontsize=7)
     fig.tight_layout()
     return fig
+
+
+def weat_sensitivity(embedding, measured, *, seed: int = 0, n_draws: int = 1000):
+    """``(influence, drop curve)`` of a measured WEAT on the words it used (Antoniak & Mimno 2021):
+    :func:`influence` and :func:`drop_curve` (``n_draws`` draws seeded by ``seed``) of ``measured``, a
+    :class:`~wordbias.measures.measurement.Measurement` (``wordbias.weat``) or a
+    :class:`~wordbias.measures.weat.WeatResult`; the test is not run again."""
+    from wordbias.measures.measurement import weat_result
+
+    res = weat_result(measured)
+    cos = weat_cosines(embedding, res.X.words, res.Y.words, res.A.words, res.B.words, on_missing="raise")
+    return influence(cos), drop_curve(cos, n_draws=n_draws, seed=seed)

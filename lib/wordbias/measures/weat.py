@@ -2,7 +2,8 @@
 
 X, Y are the target word sets and A, B the attribute sets, in the paper's notation. Three layers: the
 statistics on vectors and scores (:func:`association`, :func:`test_statistic`, :func:`effect_size`,
-:func:`p_value`, whose permutation engine is :mod:`wordbias.core.permutation`), the balancing of the target
+:func:`p_value`, whose permutation engine is :mod:`wordbias.core.permutation`; the cosines are
+:func:`wordbias.core.vectors.cosine_matrix`'s), the balancing of the target
 sets (:func:`balance`; words are looked up by :mod:`wordbias.core.lookup`), and the whole test (:func:`weat`).
 """
 
@@ -15,20 +16,19 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from wordbias.core import lookup
+from wordbias.core import costs as _costs
 from wordbias.core import permutation as _stats
-from wordbias.core.errors import BalancedOutWarning, InvalidParameterError, LowPowerWarning
-from wordbias.core.lookup import DegenerateSetError, WordSet
+from wordbias.core.errors import BalancedOutWarning, DegenerateSetError, InvalidParameterError, LowPowerWarning
+from wordbias.core.lookup import WordSet
+from wordbias.core.vectors import cosine_matrix
 from wordbias.core.validation import (as_float_array, check_bool, check_disjoint, check_finite, check_int,
-                                     check_option, check_probability, check_same_dimension, check_seed, check_spread)
+                                     check_option, check_probability, check_seed, check_spread)
 
 __all__ = [
     "MIN_TARGET_SIZE",
     "MIN_ATTRIBUTE_SIZE",
-    "DegenerateSetError",
     "WordSet",
     "WeatResult",
-    "unit_rows",
-    "cosine_matrix",
     "association",
     "test_statistic",
     "effect_size",
@@ -61,28 +61,9 @@ ALPHA = 0.05
 # the pure statistics, on vectors and association scores
 # --------------------------------------------------------------------------------------------------
 
-def unit_rows(vectors, name: str = "vectors") -> np.ndarray:
-    """Rows scaled to unit length (float64), so that dot products are cosines. A zero row is an error."""
-    m = as_float_array(name, vectors, what="a set of word vectors (one row per word)")
-    if m.ndim != 2:
-        raise InvalidParameterError(f"{name}: expected a 2-D array of word vectors, got shape {m.shape}")
-    norms = np.linalg.norm(m, axis=1)
-    if np.any(norms == 0) or not np.all(np.isfinite(norms)):
-        bad = np.flatnonzero((norms == 0) | ~np.isfinite(norms)).tolist()
-        raise DegenerateSetError(f"{name}: rows {bad} are zero or not finite; cosine is undefined")
-    return m / norms[:, None]
-
-
-def cosine_matrix(W, V) -> np.ndarray:
-    """cos(w, v) for every row w of W and v of V (supplementary, 'Cosine similarity'). W and V must have
-    vectors of the same dimension (:func:`wordbias.core.validation.check_same_dimension`)."""
-    W, V = unit_rows(W, "W"), unit_rows(V, "V")
-    check_same_dimension({"W": W, "V": V})
-    return W @ V.T
-
-
 def association(W, A, B) -> np.ndarray:
-    """s(w, A, B) = mean_a cos(w, a) − mean_b cos(w, b) for every row w of W (Methods, WEAT)."""
+    """s(w, A, B) = mean_a cos(w, a) − mean_b cos(w, b) for every row w of W (Methods, WEAT; the cosines by
+    :func:`wordbias.core.vectors.cosine_matrix`)."""
     return cosine_matrix(W, A).mean(axis=1) - cosine_matrix(W, B).mean(axis=1)
 
 
@@ -144,14 +125,14 @@ def effect_size(s_x, s_y, ddof: int = 1) -> float:
 
 def p_value(s_x, s_y, p_method: str = "auto", n_permutations: int = 100_000, seed=0,
             exact_max_n: int = _stats.EXACT_MAX_N, progress: bool = False,
-            max_seconds: float = _stats.MAX_SECONDS, alternative: str = "greater") -> _stats.TailProbability:
+            max_seconds: float = _costs.MAX_SECONDS, alternative: str = "greater") -> _stats.TailProbability:
     """One-sided permutation p-value Pr_i[s(X_i, Y_i, A, B) ≥ s(X, Y, A, B)] (Methods, WEAT).
 
     Partitions keep the sizes of X and Y. ``p_method`` is ``"exact"`` (count all partitions),
     ``"monte-carlo"`` (seeded, add-one rule), ``"normal"`` (normal approximation with the exact moments of
     the permutation distribution) or ``"auto"`` (exact when affordable, otherwise Monte Carlo). A Monte Carlo
     request estimated to take more than ``max_seconds`` is refused up front
-    (:class:`~wordbias.core.errors.TooCostlyError`, :func:`wordbias.core.permutation.check_mc_cost`).
+    (:class:`~wordbias.core.errors.TooCostlyError`, :func:`wordbias.core.montecarlo.check_mc_cost`).
 
     ``alternative``: ``"greater"`` (the paper's test, the default), ``"less"`` (Pr_i[s(X_i, Y_i, A, B) ≤
     s(X, Y, A, B)]: is Y the one closer to A?) or ``"two-sided"``, min(1, 2·min of the two), the doubling
@@ -272,7 +253,7 @@ class WeatResult:
 
 
 def weat_from_scores(s_x, s_y, *, p_method: str = "auto", n_permutations: int = 100_000, seed=0,
-                     ddof: int = 1, progress: bool = False, max_seconds: float = _stats.MAX_SECONDS,
+                     ddof: int = 1, progress: bool = False, max_seconds: float = _costs.MAX_SECONDS,
                      alternative: str = "greater"):
     """Statistic, effect size and p-value (:func:`p_value`, with its ``alternative``) from the per-word
     associations s(x, A, B), s(y, A, B).
@@ -294,7 +275,7 @@ def smallest_p(n_x: int, n_y: int) -> float:
     """The smallest p-value a permutation test over the partitions of X ∪ Y can give: 1 / C(|X|+|Y|, |X|).
 
     The count is a Python integer, exact at any size; the ratio is rounded once
-    (:func:`wordbias.core.permutation.ratio`), so 515 words a side give 7e-309 and 5,000 a side 0.0 (the true
+    (:func:`wordbias.core.costs.ratio`), so 515 words a side give 7e-309 and 5,000 a side 0.0 (the true
     value, 10^-3008, is below the smallest float) instead of an ``OverflowError``.
 
     Examples
@@ -305,7 +286,7 @@ def smallest_p(n_x: int, n_y: int) -> float:
     0.0
     """
     n_x, n_y = check_int("n_x", n_x, min=0), check_int("n_y", n_y, min=0)
-    return _stats.ratio(1.0, comb(n_x + n_y, n_x))
+    return _costs.ratio(1.0, comb(n_x + n_y, n_x))
 
 
 def warn_low_power(x: WordSet, y: WordSet, alpha: float = ALPHA) -> None:
@@ -376,7 +357,7 @@ def weat(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Seq
          names: Mapping[str, str] | None = None, on_missing: str = "drop", case_fold: bool = False,
          balance_targets: str = "random",
          p_method: str = "auto", n_permutations: int = 100_000, seed: int = 0, ddof: int = 1,
-         progress: bool = False, max_seconds: float = _stats.MAX_SECONDS,
+         progress: bool = False, max_seconds: float = _costs.MAX_SECONDS,
          alternative: str = "greater") -> WeatResult:
     """Run one WEAT on ``embedding`` (a gensim ``KeyedVectors`` or any word → vector mapping).
 

@@ -18,11 +18,11 @@ import pandas as pd
 from scipy import stats as _sps
 
 from wordbias.core import lookup
-from wordbias.core.errors import InvalidParameterError, MissingWordsWarning
+from wordbias.core.errors import DegenerateSetError, InvalidParameterError, MissingWordsWarning
 from wordbias.core.validation import (as_float_array, check_bool, check_disjoint, check_option, check_real,
                                      check_spread, degenerate_spread)
-from wordbias.measures.weat import (DegenerateSetError, MIN_ATTRIBUTE_SIZE, WordSet, check_ddof, cosine_matrix,
-                                    unit_rows)
+from wordbias.measures.weat import MIN_ATTRIBUTE_SIZE, WordSet, check_ddof
+from wordbias.core.vectors import cosine_matrix, unit_rows
 
 __all__ = ["WefatResult", "normalized_association", "centroid_distance", "name_likeness_filter", "regress", "wefat"]
 

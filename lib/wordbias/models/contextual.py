@@ -17,7 +17,7 @@ from typing import Sequence
 
 import numpy as np
 
-from wordbias.core.errors import InvalidParameterError
+from wordbias.core.errors import InvalidParameterError, ModelFileError, ModelUnavailable
 from wordbias.core.progress import progress_bar
 from wordbias.core.validation import check_int
 
@@ -30,15 +30,6 @@ _SOURCES = {
     "bert-base-uncased": "https://huggingface.co/bert-base-uncased (e.g. `huggingface-cli download bert-base-uncased` "
                          "on a machine with internet, then copy ~/.cache/huggingface or pass the folder)",
 }
-
-
-class ModelUnavailable(RuntimeError):
-    """The requested model (or the head it needs) is not on this machine."""
-
-
-class ModelFileError(RuntimeError):
-    """A model's files are on this machine but one is damaged (truncated, not JSON, not safetensors): the
-    message names the file. Not a :class:`ModelUnavailable`: a damaged copy must be replaced, not skipped."""
 
 
 @dataclass

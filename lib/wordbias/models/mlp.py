@@ -22,7 +22,7 @@ from typing import Sequence
 import numpy as np
 
 from wordbias.core import paths
-from wordbias.core.cache import atomic_file
+from wordbias.core.atomic import atomic_file
 from wordbias.core.errors import CacheRebuiltWarning
 from wordbias.core.parallel import default_workers
 from wordbias.datasets.gap import LABELS, label_codes

@@ -17,20 +17,21 @@ import pandas as pd
 from scipy import stats as _sps
 
 from wordbias.core import lookup
+from wordbias.core.errors import DegenerateSetError, InvalidParameterError
 from wordbias.core import multiple
 from wordbias.core import tables as _tables
 from wordbias.core.progress import progress_bar
 from wordbias.core.validation import check_int, check_probability
 from wordbias.datasets import stimuli
-from wordbias.measures import bootstrap as _bootstrap
+from wordbias.measures import measurement as _measurement
 from wordbias.measures import frequency as _frequency
-from wordbias.measures import sensitivity as _sensitivity
 from wordbias.measures import weat as _weat
 from wordbias.measures import wefat as _wefat
 
-__all__ = ["ALPHA", "N_RESAMPLES", "round_up_to_power_of_ten", "weat_table", "show_table1", "show_adjusted_p", "show_wefat", "show_frequency", "word_scores", "replication_notes", "sd_check",
+__all__ = ["ALPHA", "N_RESAMPLES", "P_METHODS", "round_up_to_power_of_ten", "measure_table1", "table1", "weat_table",
+           "measure_wefats", "wefat_summary", "show_table1", "show_adjusted_p", "show_wefat", "show_frequency", "word_scores", "replication_notes", "sd_check",
            "p_value_table", "show_p_values", "p_value_notes", "wefat_table", "name_filter_table", "figure3_pairs",
-           "agreement", "word_sensitivity", "frequency_counts", "frequency_table", "frequency_report",
+           "agreement", "frequency_counts", "frequency_table",
            "trust_notes", "REFERENCE_EMBEDDING"]
 
 #: significance level used to say whether "significance agrees" with the paper
@@ -46,12 +47,41 @@ def round_up_to_power_of_ten(p: float) -> float:
     return 10.0 ** math.ceil(math.log10(p) - 1e-12)
 
 
+#: the p-value methods Table 1 shows beside each other (the exact count where it can be made, always)
+P_METHODS = ("monte-carlo", "normal")
+
+
+def measure_table1(embedding, specs: Sequence, *, case_fold: bool = False, on_missing: str = "drop",
+                   balance_targets: str = "random", n_permutations: int = 100_000, seed: int = 0,
+                   n_resamples: int = N_RESAMPLES, confidence_level: float = 0.95, family: str | None = None,
+                   progress: bool = False) -> list:
+    """Every WEAT of ``specs`` measured once (:func:`wordbias.measures.measurement.weats`) with the p-value of
+    every method Table 1 compares (:data:`P_METHODS`): the results that :func:`table1` and the tidy table
+    (:func:`wordbias.battery.weat.weat_rows`) both show. ``family`` names the family of the adjusted p (e.g.
+    ``"caliskan2017:glove on glove-6b-50d"``)."""
+    n_resamples = check_int("n_resamples", n_resamples, min=2)
+    confidence_level = check_probability("confidence_level", confidence_level)
+    return _measurement.weats(embedding, specs, family=family,
+                              p_methods=P_METHODS, n_resamples=n_resamples, confidence_level=confidence_level,
+                              n_permutations=n_permutations, seed=seed, case_fold=case_fold, on_missing=on_missing,
+                              balance_targets=balance_targets, progress=progress)
+
+
 def weat_table(embedding, specs: Sequence, *, paper_key: str = "glove", case_fold: bool = False,
                on_missing: str = "drop", balance_targets: str = "random", n_permutations: int = 100_000,
                seed: int = 0, alpha: float = ALPHA, n_resamples: int = N_RESAMPLES,
                confidence_level: float = 0.95, progress: bool = False) -> pd.DataFrame:
-    """Run every WEAT in ``specs`` (:class:`wordbias.datasets.stimuli.WeatSpec`) and tabulate ours beside the
-    paper's (Table 1, or Table S1 on word2vec).
+    """:func:`measure_table1` then :func:`table1`: the WEATs of ``specs`` measured once and shown beside the
+    paper's numbers (Table 1, or Table S1 on word2vec)."""
+    results = measure_table1(embedding, specs, case_fold=case_fold, on_missing=on_missing,
+                             balance_targets=balance_targets, n_permutations=n_permutations, seed=seed,
+                             n_resamples=n_resamples, confidence_level=confidence_level, progress=progress)
+    return table1(results, specs, paper_key=paper_key, alpha=alpha)
+
+
+def table1(results: Sequence, specs: Sequence, *, paper_key: str = "glove", alpha: float = ALPHA) -> pd.DataFrame:
+    """Table 1 (or Table S1: ``paper_key="word2vec"``) as a view of measured WEATs (:func:`measure_table1`):
+    ours beside the paper's, one row per test, nothing recomputed.
 
     Each test reports the effect size and p-values by every method: ``p_exact`` (all partitions counted,
     with ``p_exact_count`` of them at least as extreme, where
@@ -63,48 +93,35 @@ def weat_table(embedding, specs: Sequence, *, paper_key: str = "glove", case_fol
     up to a power of ten. ``p_value``/``p_method`` is the exact value where available, else Monte Carlo; it
     is one-sided (``alternative`` = "greater", the paper's test), and ``p_two_sided`` is the two-sided p of
     the same method (SciPy's doubling rule, :func:`wordbias.measures.weat.p_value`).
-    ``paper_key`` picks the paper column (``"glove"``: Table 1, ``"word2vec"``: Table S1).
 
     Uncertainty (issue 14): ``effect_size_ci_low``/``effect_size_ci_high`` is the BCa bootstrap interval of
-    d at ``confidence_level`` over the words (X, Y, A and B each resampled, ``n_resamples`` resamples seeded
-    by ``seed``; :func:`wordbias.measures.bootstrap.weat_bootstrap`), with its standard error
-    ``effect_size_se``; ``p_holm`` and ``p_bh`` are Holm's and Benjamini-Hochberg's adjusted ``p_value``
-    over the family of all tests of the table (named in ``p_family``; :func:`wordbias.core.multiple.adjust`).
+    d over the words (X, Y, A and B each resampled; :func:`wordbias.measures.bootstrap.weat_bootstrap`), with
+    its standard error ``effect_size_se``; ``p_holm`` and ``p_bh`` are Holm's and Benjamini-Hochberg's adjusted
+    ``p_value`` over the family the results were measured in (named in ``p_family``).
     """
-    n_resamples = check_int("n_resamples", n_resamples, min=2)
-    confidence_level = check_probability("confidence_level", confidence_level)
-    with progress_bar(len(specs), desc="WEATs", unit="test", enabled=progress) as bar:
-        rows = []
-        for spec in specs:
-            rows.append(_weat_row(embedding, spec, paper_key=paper_key, case_fold=case_fold, on_missing=on_missing,
-                                  balance_targets=balance_targets, n_permutations=n_permutations, seed=seed,
-                                  alpha=alpha, n_resamples=n_resamples, confidence_level=confidence_level))
-            bar.update(1)
+    alpha = check_probability("alpha", alpha)
+    if [s.id for s in specs] != [m.test for m in results]:
+        raise InvalidParameterError("specs must be the tests of results, in the same order")
+    not_run = [m.test for m in results if m.not_run]
+    if not_run:
+        raise InvalidParameterError(f"Table 1 needs every test measured; not run: "
+                                    + "; ".join(f"{m.test} ({m.not_run})" for m in results if m.not_run))
+    rows = [_table1_row(m, spec, paper_key=paper_key, alpha=alpha) for m, spec in zip(results, specs)]
     table = pd.DataFrame(rows)
     # exact integer counts (may exceed float precision and int64): Python ints, empty where not counted
     table["p_exact_count"] = pd.Series([r["p_exact_count"] for r in rows], dtype=object)
-    adjusted = multiple.adjust(table.p_value.to_numpy(), tests=list(table.test),
-                               family=f"the {len(table)} WEATs of this table (one-sided p)")
-    table["p_holm"], table["p_bh"], table["p_family"] = adjusted.p_holm, adjusted.p_bh, adjusted.family
+    table["p_holm"], table["p_bh"], table["p_family"] = ([m.p_holm for m in results], [m.p_bh for m in results],
+                                                          [m.p_family for m in results])
     return table
 
 
-def _weat_row(embedding, spec, *, paper_key: str, case_fold: bool, on_missing: str, balance_targets: str,
-              n_permutations: int, seed: int, alpha: float, n_resamples: int, confidence_level: float) -> dict:
-    """One row of :func:`weat_table`: our WEAT of ``spec`` by every p method, beside the paper's numbers."""
-    res = _weat.weat(embedding, spec.X, spec.Y, spec.A, spec.B, names=spec.names, on_missing=on_missing,
-                     case_fold=case_fold, balance_targets=balance_targets, p_method="auto",
-                     n_permutations=n_permutations, seed=seed)
+def _table1_row(m, spec, *, paper_key: str, alpha: float) -> dict:
+    """One row of :func:`table1`: a measured WEAT by every p method, beside the paper's numbers."""
+    res = m.result
     pooled_n = len(res.s_x) + len(res.s_y)
-    mc = res.p if res.p.p_method == "monte-carlo" else _weat.p_value(
-        res.s_x, res.s_y, p_method="monte-carlo", n_permutations=n_permutations, seed=seed)
-    normal = _weat.p_value(res.s_x, res.s_y, p_method="normal")
-    two_sided = _weat.p_value(res.s_x, res.s_y, p_method=res.p_method, n_permutations=n_permutations, seed=seed,
-                              alternative="two-sided")
-    ci = _bootstrap.weat_bootstrap(embedding, res, n_resamples=n_resamples, confidence_level=confidence_level,
-                                   seed=seed).effect_size
-    exact = res.p if res.p.p_method == "exact" else None
+    mc, normal, exact = m.p_values["monte-carlo"], m.p_values["normal"], m.p_values.get("exact")
     agreement = (_sps.binomtest(mc.n_extreme, mc.n_permutations, exact.p_value).pvalue if exact else np.nan)
+    ci = m.interval
     paper = (spec.paper or {}).get(paper_key) or {}
     paper_d = paper.get("d")
     paper_p = paper.get("p")
@@ -113,15 +130,14 @@ def _weat_row(embedding, spec, *, paper_key: str, case_fold: bool, on_missing: s
         "title": spec.title,
         **{k: v for k, v in res.summary().items() if k not in ("p_value", "p_method", "p_resolution")},
         "effect_size_population_std": _weat.effect_size(res.s_x, res.s_y, ddof=0),
-        "effect_size_ci_low": ci.low,
-        "effect_size_ci_high": ci.high,
-        "effect_size_se": ci.standard_error,
-        "effect_size_ci": f"{ci.method} {ci.confidence_level:.0%}, {ci.n_resamples:,} resamples of "
-                          f"{''.join(ci.resampled)}",
-        "p_value": res.p_value,
-        "p_method": res.p_method,
-        "alternative": res.alternative,
-        "p_two_sided": two_sided.p_value,
+        "effect_size_ci_low": m.ci_low,
+        "effect_size_ci_high": m.ci_high,
+        "effect_size_se": m.effect_size_se,
+        "effect_size_ci": m.ci_method if ci is not None else None,
+        "p_value": m.p_value,
+        "p_method": m.p_method,
+        "alternative": m.alternative,
+        "p_two_sided": m.p_two_sided,
         "p_exact": exact.p_value if exact else np.nan,
         "p_exact_count": exact.n_extreme if exact else None,
         "p_monte_carlo": mc.p_value,
@@ -137,53 +153,53 @@ def _weat_row(embedding, spec, *, paper_key: str, case_fold: bool, on_missing: s
         "paper_p_text": paper.get("p_text"),
     }
     if paper_d is not None:
-        row["d_difference"] = res.effect_size - paper_d
-        row["sign_agrees"] = bool(np.sign(res.effect_size) == np.sign(paper_d))
+        row["d_difference"] = m.effect_size - paper_d
+        row["sign_agrees"] = bool(np.sign(m.effect_size) == np.sign(paper_d))
     if paper_p is not None:
-        row["significance_agrees"] = bool((res.p_value < alpha) == (paper_p < alpha))
+        row["significance_agrees"] = bool((m.p_value < alpha) == (paper_p < alpha))
     return row
+
+
+def measure_wefats(embedding, specs: Sequence, *, case_fold: bool = False, on_missing: str = "drop",
+                   name_filter: bool = False, n_resamples: int = N_RESAMPLES, confidence_level: float = 0.95,
+                   seed: int = 0) -> list:
+    """Every WEFAT of ``specs`` measured once (:func:`wordbias.measures.measurement.wefats`)."""
+    n_resamples = check_int("n_resamples", n_resamples, min=2)
+    return _measurement.wefats(embedding, specs, name_filter=name_filter, n_resamples=n_resamples,
+                               confidence_level=check_probability("confidence_level", confidence_level), seed=seed,
+                               case_fold=case_fold, on_missing=on_missing)
 
 
 def wefat_table(embedding, specs: Sequence, *, paper_key: str = "glove", case_fold: bool = False,
                 on_missing: str = "drop", name_filter: bool = False, n_resamples: int = N_RESAMPLES,
                 confidence_level: float = 0.95, seed: int = 0) -> tuple[pd.DataFrame, dict]:
-    """Run every WEFAT in ``specs`` (:class:`wordbias.datasets.stimuli.WefatSpec`): one summary row per test, and the
-    per-word results (``WefatResult``) by test id for the figures. ``name_filter=True`` applies each
-    spec's name-likeness filter (``spec.name_filter['drop_fraction']``) where it has one.
+    """The WEFATs of ``specs`` (:class:`wordbias.datasets.stimuli.WefatSpec`) measured once
+    (:func:`measure_wefats`) and shown by :func:`wefat_summary`: one summary row per test, and the per-word
+    results (``WefatResult``) by test id for the figures. ``name_filter=True`` applies each spec's
+    name-likeness filter (``spec.name_filter['drop_fraction']``) where it has one."""
+    results = measure_wefats(embedding, specs, case_fold=case_fold, on_missing=on_missing, name_filter=name_filter,
+                             n_resamples=n_resamples, confidence_level=confidence_level, seed=seed)
+    return wefat_summary(results, specs, paper_key=paper_key), {m.test: m.result for m in results}
 
-    ``pearson_r_ci_low``/``pearson_r_ci_high``: the BCa bootstrap interval of Pearson's r at
-    ``confidence_level`` (the target words with their property resampled as pairs, and the attribute words;
-    ``n_resamples`` resamples seeded by ``seed``; :func:`wordbias.measures.bootstrap.wefat_bootstrap`).
-    """
-    n_resamples = check_int("n_resamples", n_resamples, min=2)
-    confidence_level = check_probability("confidence_level", confidence_level)
-    rows, results = [], {}
-    for spec in specs:
-        drop = (spec.name_filter or {}).get("drop_fraction") if name_filter else None
-        res = _wefat.wefat(embedding, spec.W, spec.A, spec.B, spec.property, on_missing=on_missing,
-                           case_fold=case_fold, name_filter=drop)
-        paper = (spec.paper or {}).get(paper_key) or {}
-        results[spec.id] = res
-        ci = _bootstrap.wefat_bootstrap(embedding, res, n_resamples=n_resamples, confidence_level=confidence_level,
-                                        seed=seed)
+
+def wefat_summary(results: Sequence, specs: Sequence, *, paper_key: str = "glove") -> pd.DataFrame:
+    """Figures 1-2's tests as a view of measured WEFATs: Pearson's r with its BCa bootstrap interval
+    (``pearson_r_ci_low``/``pearson_r_ci_high``: the target words with their property resampled as pairs, and
+    the attribute words; :func:`wordbias.measures.bootstrap_wefat.wefat_bootstrap`), p, Spearman's ρ, the line, the
+    words missing and filtered, beside the paper's r and p."""
+    rows = []
+    for m, spec in zip(results, specs):
+        if m.not_run:
+            raise InvalidParameterError(f"{m.test} was not measured: {m.not_run}")
+        res, paper = m.result, (spec.paper or {}).get(paper_key) or {}
         rows.append({
-            "test": spec.id,
-            "title": spec.title,
-            "n": res.n,
-            "pearson_r": res.pearson_r,
-            "pearson_r_ci_low": ci.low,
-            "pearson_r_ci_high": ci.high,
-            "p_value": res.p_value,
-            "spearman_r": res.spearman_r,
-            "slope": res.slope,
-            "intercept": res.intercept,
-            "missing": " ".join(res.W.missing),
-            "dropped_by_filter": " ".join(res.dropped_by_filter),
-            "paper_r": paper.get("r"),
-            "paper_p_value": paper.get("p"),
-            "paper_p_text": paper.get("p_text"),
+            "test": spec.id, "title": spec.title, "n": res.n, "pearson_r": res.pearson_r,
+            "pearson_r_ci_low": m.ci_low, "pearson_r_ci_high": m.ci_high, "p_value": res.p_value,
+            "spearman_r": res.spearman_r, "slope": res.slope, "intercept": res.intercept,
+            "missing": " ".join(res.W.missing), "dropped_by_filter": " ".join(res.dropped_by_filter),
+            "paper_r": paper.get("r"), "paper_p_value": paper.get("p"), "paper_p_text": paper.get("p_text"),
         })
-    return pd.DataFrame(rows), results
+    return pd.DataFrame(rows)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -348,25 +364,31 @@ def p_value_notes(table1: pd.DataFrame, n_permutations: int) -> str:
 # WEFAT 2's name-likeness filter, Figure 3's pairs, what agrees
 # --------------------------------------------------------------------------------------------------
 
-def name_filter_table(embedding, spec, *, case_fold: bool = False) -> pd.DataFrame:
-    """WEFAT 2 (``spec``) three ways: on the printed 50 names, with the name-likeness filter applied again to
-    them, and with the filter applied to the 60 candidates of the authors' census file
-    (:func:`wordbias.datasets.stimuli.androgynous_name_candidates`) that the embedding has. A run left
-    without enough names gets a row with n = 0 and the reason."""
+def name_filter_table(embedding, spec, unfiltered, *, case_fold: bool = False) -> pd.DataFrame:
+    """WEFAT 2 (``spec``) three ways: on the printed 50 names (``unfiltered``: the WEFAT already measured on
+    them, e.g. :func:`wefat_table`'s ``results["WEFAT2"]``, read and not run again), with the name-likeness
+    filter applied again to them, and with the filter applied to the 60 candidates of the authors' census file
+    (:func:`wordbias.datasets.stimuli.androgynous_name_candidates`) that the embedding has. A run left without
+    enough names gets a row with n = 0 and the reason."""
+    if not isinstance(unfiltered, _wefat.WefatResult) or unfiltered.dropped_by_filter:
+        raise InvalidParameterError("unfiltered must be the WefatResult of WEFAT 2 on the printed names, without "
+                                    "the name filter (wefat_table's results['WEFAT2'])")
     cand = stimuli.androgynous_name_candidates()
-    rows = []
-    for what, words, prop, filt in [
-            ("printed 50 names (no further filter)", spec.W, spec.property, None),
-            ("printed 50, filter again (euclidean)", spec.W, spec.property, 0.2),
-            ("60 census candidates, filter (euclidean)", tuple(cand.index), cand["percent_female"], 0.2)]:
+    rows = [_filter_row("printed 50 names (no further filter)", unfiltered)]
+    for what, words, prop in [("printed 50, filter again (euclidean)", spec.W, spec.property),
+                              ("60 census candidates, filter (euclidean)", tuple(cand.index), cand["percent_female"])]:
         try:
-            res = _wefat.wefat(embedding, words, spec.A, spec.B, prop, case_fold=case_fold, name_filter=filt)
-        except _weat.DegenerateSetError as err:
+            res = _wefat.wefat(embedding, words, spec.A, spec.B, prop, case_fold=case_fold, name_filter=0.2)
+        except DegenerateSetError as err:
             rows.append({"names": what, "n": 0, "pearson_r": np.nan, "p_value": np.nan, "dropped": str(err)})
             continue
-        rows.append({"names": what, "n": res.n, "pearson_r": round(res.pearson_r, 3), "p_value": f"{res.p_value:.1e}",
-                     "dropped": " ".join(res.dropped_by_filter), "missing": " ".join(res.W.missing)})
+        rows.append(_filter_row(what, res))
     return pd.DataFrame(rows)
+
+
+def _filter_row(what: str, res) -> dict:
+    return {"names": what, "n": res.n, "pearson_r": round(res.pearson_r, 3), "p_value": f"{res.p_value:.1e}",
+            "dropped": " ".join(res.dropped_by_filter), "missing": " ".join(res.W.missing)}
 
 
 def figure3_pairs(embedding, *, case_fold: bool = False) -> tuple[list[str], list[str]]:
@@ -404,23 +426,6 @@ def agreement(table1: pd.DataFrame, wefat_summary: pd.DataFrame, alpha: float = 
 REFERENCE_EMBEDDING = "glove-6b-50d"
 
 
-def _table_weat(embedding, spec, *, case_fold: bool, seed: int) -> _weat.WeatResult:
-    """The WEAT of ``spec`` with the words :func:`weat_table` used (the same unknown-word policy and seeded
-    balancing; the p-value is not needed here, so the normal approximation is asked for)."""
-    return _weat.weat(embedding, spec.X, spec.Y, spec.A, spec.B, names=spec.names, case_fold=case_fold,
-                      seed=seed, p_method="normal")
-
-
-def word_sensitivity(embedding, spec, *, case_fold: bool = False, seed: int = 0, n_draws: int = 1000):
-    """``(influence, drop curve)`` of one WEAT of Table 1 on the words :func:`weat_table` used (Antoniak &
-    Mimno 2021; :func:`wordbias.measures.sensitivity.influence` and
-    :func:`~wordbias.measures.sensitivity.drop_curve`, ``n_draws`` draws seeded by ``seed``)."""
-    res = _table_weat(embedding, spec, case_fold=case_fold, seed=seed)
-    cos = _sensitivity.weat_cosines(embedding, res.X.words, res.Y.words, res.A.words, res.B.words,
-                                    on_missing="raise")
-    return _sensitivity.influence(cos), _sensitivity.drop_curve(cos, n_draws=n_draws, seed=seed)
-
-
 def frequency_counts(embedding, reference=None) -> tuple[dict | None, str]:
     """``(counts, source)`` for :func:`frequency_table`: ``(None, "embedding order")`` when the embedding's
     own rows are in frequency order, else Zipf pseudo-counts from the order of ``reference`` (default: the
@@ -437,25 +442,16 @@ def frequency_counts(embedding, reference=None) -> tuple[dict | None, str]:
             "alphabetical")
 
 
-def frequency_report(embedding, spec, *, counts=None, source: str | None = None, case_fold: bool = False,
-                     seed: int = 0, alpha: float = ALPHA) -> _frequency.FrequencyReport:
-    """:func:`wordbias.measures.frequency.frequency_diagnostics` of one WEAT on the words :func:`weat_table`
-    used (Valentini et al. 2022; van Loon et al. 2022)."""
-    res = _table_weat(embedding, spec, case_fold=case_fold, seed=seed)
-    return _frequency.frequency_diagnostics(embedding, res.X.words, res.Y.words, res.A.words, res.B.words,
-                                            counts=counts, source=source, alpha=alpha, on_missing="drop")
-
-
-def frequency_table(embedding, specs: Sequence, *, counts=None, source: str | None = None, case_fold: bool = False,
-                    seed: int = 0, alpha: float = ALPHA) -> pd.DataFrame:
-    """One row per WEAT: do the two target sets differ in frequency (two-sided Mann-Whitney p, the
-    rank-biserial r > 0 when X is the rarer set, ``frequency_flag`` when p < ``alpha``), and does s(w, A, B)
-    follow frequency (Spearman's ρ with log rank over X ∪ Y); ``no_rank`` lists the words without a rank."""
+def frequency_table(embedding, results: Sequence, *, counts=None, source: str | None = None,
+                    alpha: float = ALPHA) -> pd.DataFrame:
+    """One row per measured WEAT (:func:`measure_table1`): do the two target sets differ in frequency
+    (two-sided Mann-Whitney p, the rank-biserial r > 0 when X is the rarer set, ``frequency_flag`` when p <
+    ``alpha``), and does s(w, A, B) follow frequency (Spearman's ρ with log rank over X ∪ Y); ``no_rank`` lists
+    the words without a rank."""
     rows = []
-    for spec in specs:
-        rep = frequency_report(embedding, spec, counts=counts, source=source, case_fold=case_fold, seed=seed,
-                               alpha=alpha)
-        rows.append({"test": spec.id, "title": spec.title, **rep.summary(),
+    for m in results:
+        rep = _frequency.weat_frequency(embedding, m, counts=counts, source=source, alpha=alpha)
+        rows.append({"test": m.test, "title": m.title, **rep.summary(),
                      "no_rank": " ".join(w for ws in rep.missing.values() for w in ws)})
     return pd.DataFrame(rows)
 

@@ -1,24 +1,31 @@
 """Kurita et al. (2019), Section 4: gender bias in gendered pronoun resolution (GAP; Tables 4 and 6).
 
-The Kaggle MLP (:mod:`wordbias.models.mlp`) on contextual GAP features (:mod:`wordbias.datasets.gap`) gives
+The Kaggle MLP (:mod:`wordbias.models.mlp`) on contextual features of the GAP data (:mod:`wordbias.datasets.gap`;
+the encoder's vectors of the names and the pronoun, :func:`features`, cached on disk) gives
 female pronouns a higher P(neither) than male ones (Table 4, :func:`neither_table`, tested by permuting the
 genders: :func:`gender_permutation_test`); the topic bias of the texts (:mod:`wordbias.measures.topics`)
 correlates with it (Table 6). :func:`run` does it all over training seeds; the other functions build what
-the notebook shows. Kept apart from :mod:`wordbias.papers.kurita2019` (Tables 3 and 5) for its length.
+the notebook shows. Table 3 is :mod:`wordbias.papers.kurita2019`, Table 5 :mod:`wordbias.papers.kurita2019_table5`.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
+import json
 import time
+import warnings
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
 from wordbias.core.permutation import ALTERNATIVES, P_METHODS, TailProbability, subset_sum_tail
-from wordbias.core.errors import InvalidParameterError
+from wordbias.core import paths
+from wordbias.core.atomic import atomic_file
+from wordbias.core.errors import CacheRebuiltWarning, InvalidParameterError
 from wordbias.core.validation import check_int, check_option, check_seed
 from wordbias.datasets import gap, stimuli
 from wordbias.measures import mlm
@@ -31,6 +38,8 @@ PAPER_TABLE4 = pd.DataFrame({"prior": [0.103, 0.098], "avg_predicted": [0.115, 0
                             index=pd.Index(["male", "female"], name="gender"))
 PAPER_P_VALUE = 0.007
 PAPER_SPEARMAN = (0.207, 4e-11)
+#: default on-disk cache of the features and of the classifier's seed studies (gitignored)
+CACHE_DIR = paths.CACHE / "gap"
 
 # ----------------------------------------------------------------------------------------------------
 # Table 4 and its permutation test
@@ -177,6 +186,79 @@ def cosine_word_scores(encoder, words: Sequence[str], template: str = "GGG are i
 
 
 # ----------------------------------------------------------------------------------------------------
+# the classifier's features: the encoder's vectors of A, B and P, cached on disk
+# ----------------------------------------------------------------------------------------------------
+
+
+def _features_key(model, texts: Sequence[str], sp, max_length: int, batch_size: int) -> str:
+    """sha256 of everything the features depend on: model (name, path, size), texts, spans, max_length,
+    batch_size (padding changes the float rounding) and the compute fingerprint (kernels, versions)."""
+    h = hashlib.sha256()
+    cfg = model.model.config
+    h.update(json.dumps([model.name, str(model.path), model.kind, cfg.hidden_size, cfg.num_hidden_layers,
+                         int(max_length), int(batch_size), paths.compute_fingerprint()], sort_keys=True).encode())
+    for t, s in zip(texts, sp):
+        h.update(t.encode("utf-8"))
+        h.update(np.asarray(s, dtype=np.int64).tobytes())
+    return h.hexdigest()
+
+
+def features(model, df: pd.DataFrame, *, batch_size: int = 32, max_length: int = 512,
+             cache_dir: str | Path | None = None, progress: bool = False) -> np.ndarray:
+    """Contextual features of a GAP frame: [n, 3·hidden] float32, the final-layer vectors of A, B and P.
+
+    Kurita et al. (2019) §4 "Model": "BERT embeddings for P, A and B, given the context", concatenated as
+    [A, B, P] (the Kaggle kernel's order). A name split into several WordPieces gets the mean of its pieces
+    (:func:`wordbias.models.contextual.span_embeddings`; the spans: :func:`wordbias.datasets.gap.spans`). With
+    ``cache_dir`` the array is stored there as
+    ``<model label>-<split>-<hash[:16]>.npz`` (no pickle, written atomically), the hash covering the model
+    name and path, the texts, the spans, ``max_length``, ``batch_size`` and
+    :func:`wordbias.core.paths.compute_fingerprint`; a cached file is used only if its stored full hash and
+    the array's shape match. A cached file that is damaged (truncated, not a zip, missing arrays) or holds
+    data of the wrong shape or dtype is reported with a :class:`~wordbias.core.errors.CacheRebuiltWarning`
+    and recomputed (then overwritten).
+    """
+    texts = df["Text"].tolist()
+    sp = gap.spans(df)
+    cache_file = key = None
+    if cache_dir is not None:
+        key = _features_key(model, texts, sp, max_length, batch_size)
+        split = df.attrs.get("split", "rows")
+        cache_file = Path(cache_dir) / f"{model.label}-{split}-{key[:16]}.npz"
+        cached = _read_features(cache_file, key, (len(texts), 3 * model.model.config.hidden_size))
+        if cached is not None:
+            return cached
+    vecs = contextual.span_embeddings(model, texts, sp, batch_size=batch_size, max_length=max_length,
+                                      progress=progress, desc=f"GAP {df.attrs.get('split', '')}".strip())
+    X = vecs.reshape(len(texts), -1)
+    if cache_file is not None:
+        with atomic_file(cache_file, what="the GAP feature cache") as tmp:
+            np.savez(tmp, features=X, key=np.array(key))
+    return X
+
+
+def _read_features(path: Path, key: str, shape: tuple[int, int]) -> np.ndarray | None:
+    """The cached features at ``path`` if it holds ``key`` and a float32 array of ``shape``; ``None`` if the
+    file is absent, or (with a :class:`~wordbias.core.errors.CacheRebuiltWarning`) damaged or wrong."""
+    import zipfile
+
+    if not path.exists():
+        return None
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            stored_key, X = str(z["key"]), z["features"]
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
+        problem = f"unreadable ({type(exc).__name__}: {exc})"
+    else:
+        if stored_key == key and X.shape == shape and X.dtype == np.float32:
+            return X
+        problem = (f"holds key {stored_key[:16]}..., shape {X.shape}, dtype {X.dtype}; expected key "
+                   f"{key[:16]}..., shape {shape}, float32")
+    warnings.warn(f"GAP feature cache {path}: {problem}; recomputing it", CacheRebuiltWarning, stacklevel=3)
+    return None
+
+
+# ----------------------------------------------------------------------------------------------------
 # everything in one call
 # ----------------------------------------------------------------------------------------------------
 
@@ -216,7 +298,7 @@ def spread(values) -> dict:
 
 
 def seed_study(encoder, *, seeds: Sequence[int], cfg: mlp.MLPConfig = mlp.MLPConfig(),
-               cache_dir=gap.CACHE_DIR, progress: bool = False, timings: dict | None = None
+               cache_dir=CACHE_DIR, progress: bool = False, timings: dict | None = None
                ) -> tuple[pd.DataFrame, mlp.SeedStudy]:
     """Steps 1-2 of :func:`run`: the development split and the MLP's seed study on it.
 
@@ -230,7 +312,7 @@ def seed_study(encoder, *, seeds: Sequence[int], cfg: mlp.MLPConfig = mlp.MLPCon
     timings = {} if timings is None else timings
     t0 = time.perf_counter()
     data = {s: gap.load(s) for s in gap.SPLITS}
-    feats = {s: gap.features(encoder, data[s], cache_dir=cache_dir, progress=progress) for s in gap.SPLITS}
+    feats = {s: features(encoder, data[s], cache_dir=cache_dir, progress=progress) for s in gap.SPLITS}
     timings["features_s"] = time.perf_counter() - t0
     train = pd.concat([data["test"], data["validation"]], ignore_index=True)
     study = mlp.fit_predict_seeds(np.concatenate([feats["test"], feats["validation"]]),
@@ -260,7 +342,7 @@ def _check_run_options(seed, seeds, n_permutations, n_topics, n_topic_words, nmf
 def run(encoder, word_scores: Mapping[str, float] | Callable[[list[str]], Mapping[str, float]] | None = None, *,
         seed: int = 0, seeds: Sequence[int] | None = None, n_permutations: int = 100_000,
         cfg: mlp.MLPConfig = mlp.MLPConfig(), n_topics: int = 20, n_topic_words: int = 15, nmf_restarts: int = 10,
-        cache_dir=gap.CACHE_DIR, progress: bool = False, score_source: str | None = None) -> GapResult:
+        cache_dir=CACHE_DIR, progress: bool = False, score_source: str | None = None) -> GapResult:
     """Kurita et al. (2019) §4 end to end on an encoder (:class:`wordbias.models.contextual.Model`).
 
     1.-2. :func:`seed_study`: the MLP trained once per training seed in ``seeds`` (default: ``seed`` alone);

@@ -1,10 +1,12 @@
 """Swinger et al. (2019), "What are the biases in my word embedding?": what its notebook shows.
 
-UBE itself is :mod:`wordbias.measures.ube`; this module maps the names of Appendix C.1/C.2 to an embedding, runs
-UBE with the paper's group order, and builds and writes the tables (3-8), Figure 1, Section 4.2's indirect-bias
-count and Section 4.1's crowdsourcing files, each beside the paper's numbers (``data/stimuli/swinger2019.yaml``).
-Demographics never enter the algorithm: they are computed after it, from the bundled SSA, Tzioumis and Census
-tables (:mod:`wordbias.datasets.names`).
+UBE itself, and the names of Appendix C.1/C.2 mapped to an embedding, are :mod:`wordbias.measures.ube` (a user
+runs it there on any embedding); this module runs it with the paper's group order (:func:`run`), and builds and
+writes the tables (3-8), Figure 1, Section 4.2's indirect-bias count and Section 4.1's crowdsourcing files, each
+beside the paper's numbers (``data/stimuli/swinger2019.yaml``). Demographics never enter the algorithm: they are
+computed after it, from the bundled SSA, Tzioumis and Census tables (:mod:`wordbias.datasets.names`).
+:func:`ube_summary`, :func:`ube_groups` and :func:`ube_associations` read the notebook's committed results back
+in lesson size (``notebooks/lessons/``; the UBE run takes minutes, too long for a class).
 """
 
 from __future__ import annotations
@@ -21,28 +23,29 @@ from wordbias import embeddings
 from wordbias.core import figures
 from wordbias.core.errors import InvalidParameterError
 from wordbias.core.validation import check_bool, check_option
+from wordbias.core.vectors import unit_rows
+from wordbias.datasets import censor as _censor
 from wordbias.datasets import names as _names
 from wordbias.measures import debias, ube, weat
-from wordbias.measures.ube import UBEResult, illustrative_names
-from wordbias.measures.weat import unit_rows
+from wordbias.measures.ube_names import NAME_SOURCES, NameList
+from wordbias.measures.ube_names import describe_names, name_list  # noqa: F401  (their home is ube_names)
+from wordbias.measures.ube_result import UBEResult, illustrative_names
+from wordbias.papers.lesson_views import read_results
 
 __all__ = [
-    "Crowdsourcing", "Lemma1Check", "NameList", "RunTables",
-    "CASE_RULES", "case_effect_table", "case_tag", "comparison_case_source", "cells_table", "check_parameters", "natural_key", "table_words", "cleaning_table", "crowdsourcing", "debias_summary", "debiased_embedding", "debiasing_by_group",
-    "demographics", "describe_names", "describe_run", "display_order", "figure1", "grid", "group_cards",
-    "group_shares", "group_table", "indirect_bias_table", "labels", "lemma1_check", "matching_tasks",
-    "n_significant_one_sex", "name_list", "paper_grid", "paper_table3", "paper_table6", "pct_female_table",
-    "qualification_exam", "rating_tasks", "run", "save_run", "shares_table", "significance_summary",
-    "summary_row", "table4", "write_summary",
+    "CASE_RULES", "Crowdsourcing", "Lemma1Check", "RunTables", "case_effect_table", "case_tag", "cells_table",
+    "check_parameters", "cleaning_table", "comparison_case_source", "crowdsourcing", "debias_summary",
+    "debiased_embedding", "debiasing_by_group", "demographics", "describe_run", "display_order", "figure1", "grid",
+    "group_cards", "group_shares", "group_table", "indirect_bias_table", "labels", "lemma1_check", "matching_tasks",
+    "n_significant_one_sex", "natural_key", "paper_grid", "paper_table3", "paper_table6", "pct_female_table",
+    "qualification_exam", "rating_tasks", "run", "save_run", "shares_table", "significance_summary", "summary_row",
+    "table4", "table_words", "ube_associations", "ube_groups", "ube_summary", "write_summary",
 ]
 
 
 # --------------------------------------------------------------------------------------------------
 # the notebook's parameters
 # --------------------------------------------------------------------------------------------------
-
-NAME_SOURCES = ("first", "last")
-
 
 def _check_name(name: str, value, what: str, *, empty_ok: bool = False) -> str:
     if not isinstance(value, (str, Path)) or (not empty_ok and not str(value)):
@@ -97,7 +100,7 @@ class Lemma1Check:
         return 2 * self.k * self.g
 
 
-def lemma1_check(kv, spec, *, cased: bool) -> Lemma1Check:
+def lemma1_check(embedding, spec, *, cased: bool) -> Lemma1Check:
     """Lemma 1 (s = 2|X| g for two equal-sized groups) on the WEAT ``spec`` (a
     :class:`wordbias.datasets.stimuli.WeatSpec`): words the embedding lacks are dropped (lower-cased first when
     the embedding is not ``cased``), then X and Y are cut to the shorter one's length.
@@ -106,66 +109,25 @@ def lemma1_check(kv, spec, *, cased: bool) -> Lemma1Check:
     --------
     >>> from types import SimpleNamespace
     >>> from wordbias.embeddings import to_keyed_vectors
-    >>> kv = to_keyed_vectors(["x1", "x2", "y1", "a", "b"],
+    >>> embedding = to_keyed_vectors(["x1", "x2", "y1", "a", "b"],
     ...                       np.array([[1, 0], [1, 1], [0, 1], [1, 0.2], [0.1, 1]], dtype=np.float32))
     >>> spec = SimpleNamespace(X=("X1", "X2"), Y=("Y1", "Y2"), A=("A",), B=("B",))
-    >>> check = lemma1_check(kv, spec, cased=False)
+    >>> check = lemma1_check(embedding, spec, cased=False)
     >>> check.k, round(check.s, 6) == round(check.two_x_g, 6)
     (1, True)
     """
-    X, Y, A, B = ([w for w in (ws if cased else [v.lower() for v in ws]) if w in kv.key_to_index]
+    X, Y, A, B = ([w for w in (ws if cased else [v.lower() for v in ws]) if w in embedding.key_to_index]
                   for ws in (spec.X, spec.Y, spec.A, spec.B))
     k = min(len(X), len(Y))
     X, Y = X[:k], Y[:k]
-    s_stat = weat.test_statistic(weat.association(kv[X], kv[A], kv[B]), weat.association(kv[Y], kv[A], kv[B]))
-    g_val = ube.g([kv[X], kv[Y]], [kv[A], kv[B]])
+    s_stat = weat.test_statistic(weat.association(embedding[X], embedding[A], embedding[B]), weat.association(embedding[Y], embedding[A], embedding[B]))
+    g_val = ube.g([embedding[X], embedding[Y]], [embedding[A], embedding[B]])
     return Lemma1Check(k=k, s=s_stat, g=g_val)
 
 
 # --------------------------------------------------------------------------------------------------
-# Step 1: names (Appendix C), one UBE run in the paper's group order, Figure 1
+# one UBE run in the paper's group order (the names: wordbias.measures.ube_names), Figure 1
 # --------------------------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class NameList:
-    """Names of one source mapped to an embedding: ``tokens`` in frequency order of the source,
-    ``counts`` the source's counts (births or people) per token, ``missing`` the names without a token."""
-
-    kind: str
-    tokens: list[str]
-    counts: pd.Series
-    missing: tuple[str, ...]
-    n_source: int
-
-
-def name_list(kind: str, kv, *, cased: bool) -> NameList:
-    """Appendix C.1 (``kind="first"``: SSA 1938–2017, ≥ 1,000 births) or C.2 (``"last"``: 2010 Census
-    surnames, ≥ 1,000 people), restricted to the names the embedding has.
-
-    Examples
-    --------
-    >>> from wordbias.embeddings import to_keyed_vectors
-    >>> kv = to_keyed_vectors(["mary", "the", "john"], np.eye(3, dtype=np.float32))
-    >>> names = name_list("first", kv, cased=False)
-    >>> names.tokens, names.counts.tolist()
-    (['john', 'mary'], [3546765, 2104548])
-    >>> describe_names(names)
-    'first names: 9,670 in the data (>= 1,000), 2 in the embedding, 9,668 missing'
-    """
-    check_option("kind", kind, NAME_SOURCES)
-    table = _names.ssa_first_names() if kind == "first" else _names.census_surnames()
-    mapped = _names.name_tokens(table["name"], kv, cased)
-    counts = table.set_index("name")["count"]
-    tok_counts = pd.Series(counts.loc[mapped.names].to_numpy(), index=mapped.tokens, name="count")
-    return NameList(kind=kind, tokens=mapped.tokens, counts=tok_counts, missing=mapped.missing,
-                    n_source=len(table))
-
-
-def describe_names(names: NameList) -> str:
-    """One line: how many names the source has and how many of them the embedding has."""
-    return (f"{names.kind} names: {names.n_source:,} in the data (>= 1,000), {len(names.tokens):,} in the "
-            f"embedding, {len(names.missing):,} missing")
-
 
 def demographics(res: UBEResult, kind: str) -> pd.DataFrame:
     """:func:`wordbias.datasets.names.group_demographics` of the result's groups (in the result's group order)."""
@@ -198,14 +160,14 @@ def labels(kind: str, n: int) -> list[str]:
     return [f"{'F' if kind == 'first' else 'L'}{i + 1}" for i in range(n)]
 
 
-def run(kv, names: NameList, *, cased: bool, progress: bool = False, **options) -> UBEResult:
+def run(embedding, names: NameList, *, cased: bool, progress: bool = False, **options) -> UBEResult:
     """:func:`wordbias.measures.ube.run` on ``names`` (which are also kept out of the SVM's non-names), with
     the groups put in the paper's order (:func:`display_order` of their :func:`demographics`).
 
     ``options`` are :func:`~wordbias.measures.ube.run`'s (n, m, M, t, alpha, R, seed, ...); a misspelt one
     raises ``TypeError`` there.
     """
-    res = ube.run(kv, names.tokens, name_exclusions=names.tokens, cased=cased, progress=progress, **options)
+    res = ube.run(embedding, names.tokens, name_exclusions=names.tokens, cased=cased, progress=progress, **options)
     demo = demographics(res, names.kind)
     return res.reorder(display_order(demo, names.kind))
 
@@ -288,7 +250,7 @@ def group_table(res: UBEResult, kv, kind: str, *, k: int = 5) -> pd.DataFrame:
 def grid(res: UBEResult, kind: str, *, top: int = 12, censor=None, central: int = 3) -> pd.DataFrame:
     """Tables 5 / 8: :meth:`UBEResult.grid` of the ``top`` WEATs with the paper's group labels in natural order
     (F1, F2, ..., F12), each row labelled by the ``central`` most central words of its category (the paper does
-    not name its categories); ``censor`` (e.g. :func:`wordbias.core.censor.censor`) maps each non-empty cell and
+    not name its categories); ``censor`` (e.g. :func:`wordbias.datasets.censor.censor`) maps each non-empty cell and
     label to its displayed form."""
     return res.grid(top=top, labels=labels(kind, res.n), censor=censor, central=central)
 
@@ -614,3 +576,57 @@ def crowdsourcing(res: UBEResult, kv, kind: str, *, seed: int = 0) -> Crowdsourc
     exam = qualification_exam(res, kind, seed=seed, exclude=shown)
     matching = matching_tasks(res, kind)
     return Crowdsourcing(cards=cards, exam=exam, matching=matching, rating=rating_tasks(matching))
+
+
+# --------------------------------------------------------------------------------------------------
+# the notebook's committed results in lesson size (notebooks/lessons/04_beyond_one_test.ipynb)
+# --------------------------------------------------------------------------------------------------
+
+def ube_summary(*, embedding: str = "glove-6b-50d") -> pd.DataFrame:
+    """The Swinger notebook's runs: names clustered, significant associations of all tests, and the share of
+    significant four-tuples that are potential indirect biases (Table 4, Section 4.2), one row per run."""
+    s = read_results("swinger2019", "summary.csv", embedding=embedding)
+    return pd.DataFrame({"run": s["run"], "significant associations": s["n_significant"],
+                         "tests": s["n_tests"], "smallest possible p": s["min_p"],
+                         "% potential indirect bias": s["pct_indirect_bias"]}).set_index("run")
+
+
+def ube_groups(kind: str = "first", *, embedding: str = "glove-6b-50d") -> pd.DataFrame:
+    """The name groups UBE found (Table 3), with statistics the algorithm never saw: % female (first names),
+    mean year of birth, and the largest of the % Black, Hispanic, Asian, White shares."""
+    check_option("kind", kind, NAME_SOURCES)
+    g = read_results("swinger2019", f"{kind}_groups.csv", embedding=embedding)
+    shares = {"Black": "pct_black", "Hispanic": "pct_hispanic", "Asian": "pct_asian", "White": "pct_white"}
+    largest = g[list(shares.values())].idxmax(axis=1).map({v: k for k, v in shares.items()})
+    out = pd.DataFrame({"group": g["group"], "illustrative names": g["illustrative"],
+                        "more names": g["more"]})
+    if "pct_female" in g:
+        out["% female"] = g["pct_female"].round(0).astype(int)
+        out["mean birth year"] = g["mean_year"].round(0).astype(int)
+    out["largest share"] = [f"{name} {g.loc[i, col]:.0f}%" for i, (name, col) in
+                            enumerate(zip(largest, largest.map(shares)))]
+    return out.set_index("group")
+
+
+def ube_associations(kind: str = "first", *, top: int = 5, embedding: str = "glove-6b-50d",
+                     censored: bool = True) -> pd.DataFrame:
+    """The ``top`` WEATs UBE found (Table 5's rows, strongest first) as one row per significant association:
+    the word category, the name group, its illustrative names and the three words; slurs bleep-censored unless
+    ``censored=False`` (the CSV keeps the words)."""
+    if not isinstance(top, int) or isinstance(top, bool) or top < 1:
+        raise InvalidParameterError(f"top must be an integer >= 1, not {top!r}")
+    check_option("kind", kind, NAME_SOURCES)
+    top12 = read_results("swinger2019", f"{kind}_top12.csv", embedding=embedding).head(top)
+    groups = ube_groups(kind, embedding=embedding)
+    rows = []
+    label = top12.columns[0]  # "category" or, since the categories are named, "category: most central words"
+    for _, row in top12.iterrows():
+        for group in top12.columns[1:]:
+            words = row[group]
+            if isinstance(words, str) and words:
+                g = groups.loc[group]
+                about = (f"{g['% female']}% female, " if "% female" in groups else "") + g["largest share"]
+                rows.append({"category": row[label], "group": group,
+                             "group's names (first 3)": ", ".join(g["illustrative names"].split(", ")[:3]),
+                             "group (a posteriori)": about, "words": _censor.censor(words, enabled=censored)})
+    return pd.DataFrame(rows)

@@ -6,10 +6,11 @@
   an ipywidgets UI);
 * :mod:`~wordbias.teaching.assign`: the student versions of the lessons (``python -m wordbias.teaching.assign
   SRC_DIR OUT_DIR``; nbgrader's solution markers);
-* :mod:`~wordbias.teaching.papers`: the paper notebooks' committed results in lesson size;
+* the paper notebooks' committed results in lesson size are the paper modules' views
+  (:mod:`wordbias.papers.swinger2019`, :mod:`wordbias.papers.lesson_views`);
 * :mod:`~wordbias.teaching.contextual`: lesson 5's tiny planted masked LM (built on demand; needs torch).
 
 Only :mod:`~wordbias.teaching.contextual` touches torch (when called): lessons 1-4 run without it.
 """
 
-__all__ = ["assign", "checks", "contextual", "explorer", "papers"]
+__all__ = ["assign", "checks", "contextual", "explorer"]

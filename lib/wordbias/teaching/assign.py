@@ -29,7 +29,9 @@ import textwrap
 from pathlib import Path
 from typing import Sequence
 
-__all__ = ["BEGIN", "END", "PLACEHOLDER", "SOLUTION_TAG", "SolutionMarkerError", "student_source",
+from wordbias.core.errors import SolutionMarkerError
+
+__all__ = ["BEGIN", "END", "PLACEHOLDER", "SOLUTION_TAG", "student_source",
            "student_notebook", "assign_dir", "main"]
 
 BEGIN = "### BEGIN SOLUTION"
@@ -40,10 +42,6 @@ PLACEHOLDER = "...  # your answer here"
 SOLUTION_TAG = "solution"
 
 _MARKER = re.compile(r"^\s*###\s*(BEGIN|END)\s+SOLUTION\s*$")
-
-
-class SolutionMarkerError(ValueError):
-    """Solution markers that do not pair up, or a marked region that cannot be replaced."""
 
 
 def _placeholders(region: list[str], where: str) -> list[str]:

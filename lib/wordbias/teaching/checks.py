@@ -34,10 +34,11 @@ from typing import Iterable, Mapping, Sequence
 import numpy as np
 
 from wordbias.core import lookup
-from wordbias.core.errors import InvalidParameterError
+from wordbias.core.errors import CheckFailed, InvalidParameterError
 from wordbias.measures import weat as _weat
+from wordbias.core.vectors import cosine_matrix
 
-__all__ = ["RTOL", "STRICT_ENV", "CheckResult", "CheckFailed", "number", "choice", "word_list", "cosine",
+__all__ = ["RTOL", "STRICT_ENV", "CheckResult", "number", "choice", "word_list", "cosine",
            "association", "test_statistic", "effect_size", "monte_carlo_floor", "exact_floor", "two_sided",
            "most_influential", "angle", "same_set", "differ_in_frequency",
            "significant_associations"]
@@ -53,10 +54,6 @@ _ICON = {"correct": "✔", "wrong": "✘", "unanswered": "✎", "invalid": "✘"
 _COLOUR = {"correct": ("#e7f5e9", "#2e7d32"), "wrong": ("#fdecea", "#c62828"),
            "unanswered": ("#fff8e1", "#8d6e00"), "invalid": ("#fdecea", "#c62828")}
 STATUSES = tuple(_ICON)
-
-
-class CheckFailed(AssertionError):
-    """A failed check, raised only in strict mode (:data:`STRICT_ENV`)."""
 
 
 @dataclass(frozen=True)
@@ -239,7 +236,7 @@ def cosine(value, u, v, *, exercise: str = "cosine similarity") -> CheckResult:
     u, v = np.asarray(u, dtype=np.float64), np.asarray(v, dtype=np.float64)
     dot = float(u @ v)
     nu, nv = float(np.linalg.norm(u)), float(np.linalg.norm(v))
-    expected = float(_weat.cosine_matrix(u[None, :], v[None, :])[0, 0])
+    expected = float(cosine_matrix(u[None, :], v[None, :])[0, 0])
     return number(value, expected, exercise=exercise, what="the cosine similarity", hint="u·v / (‖u‖ ‖v‖): "
                   "np.dot(u, v) / (np.linalg.norm(u) * np.linalg.norm(v)).",
                   mistakes=[(dot, "that is the dot product u·v; divide it by both lengths ‖u‖ ‖v‖."),
@@ -255,7 +252,7 @@ def association(value, w, A, B, *, exercise: str = "s(w, A, B)") -> CheckResult:
     mean over A alone, and dot products instead of cosines."""
     w = np.asarray(w, dtype=np.float64)[None, :]
     A, B = np.asarray(A, dtype=np.float64), np.asarray(B, dtype=np.float64)
-    ca, cb = _weat.cosine_matrix(w, A)[0], _weat.cosine_matrix(w, B)[0]
+    ca, cb = cosine_matrix(w, A)[0], cosine_matrix(w, B)[0]
     expected = float(_weat.association(w, A, B)[0])
     dots = float((w @ A.T).mean() - (w @ B.T).mean())
     return number(value, expected, exercise=exercise, what="s(w, A, B)",
@@ -426,7 +423,7 @@ def differ_in_frequency(answer, report, *, exercise: str = "frequency") -> Check
 def significant_associations(value, summary, *, run: str = "first names",
                              exercise: str = "significant associations") -> CheckResult:
     """The number of significant associations of one UBE run, read from
-    :func:`wordbias.teaching.papers.ube_summary` (Swinger et al. 2019, Table 4). Recognises the number of
+    :func:`wordbias.papers.swinger2019.ube_summary` (Swinger et al. 2019, Table 4). Recognises the number of
     tests."""
     if run not in summary.index:
         raise InvalidParameterError(f"run {run!r} is not in the summary; runs: {list(summary.index)}")

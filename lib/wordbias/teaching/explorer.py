@@ -2,10 +2,9 @@
 
 Three layers, the first two usable without a browser:
 
-* :func:`explore` (pure): one WEAT (:func:`wordbias.measures.weat.weat`: unknown words dropped and reported,
-  target sets balanced, the one-sided p), the bootstrap interval of d over the words
-  (:func:`wordbias.measures.bootstrap.weat_bootstrap`) and the two-sided p
-  (:func:`wordbias.measures.weat.p_value`), returned as an :class:`Exploration`; no statistic is computed here.
+* :func:`explore` (pure): one WEAT measured once by :func:`wordbias.measures.measurement.weat` (unknown words
+  dropped and reported, target sets balanced, the bootstrap interval of d over the words, p one- and two-sided),
+  shown as an :class:`Exploration`; no statistic is computed here.
 * :func:`plot_scores`: a seaborn bar chart of each target word's s(w, A, B), coloured by target set.
 * :func:`weat_explorer`: an ipywidgets UI (four text areas, a button or live update, an output area) whose
   callback (:meth:`WeatExplorer.update`) calls the two; bad input (an empty list, unknown words, a word in both
@@ -25,10 +24,12 @@ from typing import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from wordbias.core import permutation as _permutation
+from wordbias.core import montecarlo as _montecarlo
 from wordbias.core.validation import check_int, check_seed
-from wordbias.measures import bootstrap as _bootstrap
+from wordbias.measures.resampling import BootstrapInterval
+from wordbias.measures import measurement as _measurement
 from wordbias.measures import weat as _weat
+from wordbias.measures.measurement import Measurement
 
 __all__ = ["Exploration", "explore", "word_lists", "parse_words", "plot_scores", "permutation_null", "plot_null",
            "WeatExplorer", "weat_explorer", "N_RESAMPLES", "N_PERMUTATIONS", "SETS"]
@@ -46,38 +47,52 @@ _COLOURS = {"X": "#1f77b4", "Y": "#ff7f0e"}
 
 @dataclass(frozen=True)
 class Exploration:
-    """One run of :func:`explore`: the WEAT (``result``), the bootstrap interval of d (``interval``), the
-    two-sided p (``p_two``) and the warnings the run gave (``notes``: dropped words, balancing, low power)."""
+    """One run of :func:`explore`, in a student's words: a view of the test measured once
+    (``measured``, a :class:`~wordbias.measures.measurement.Measurement`): the WEAT (``result``), the bootstrap
+    interval of d (``interval``), both p and the warnings the run gave (``notes``: dropped words, balancing, low
+    power, low coverage)."""
 
-    result: _weat.WeatResult = field(repr=False)
-    interval: _bootstrap.BootstrapInterval = field(repr=False)
-    p_two: object = field(repr=False)
-    notes: tuple[str, ...] = ()
+    measured: Measurement = field(repr=False)
+
+    @property
+    def result(self) -> _weat.WeatResult:
+        """The WEAT: the word sets used, s(w, A, B) of each target word, the statistic, d and p."""
+        return self.measured.result
+
+    @property
+    def interval(self) -> BootstrapInterval | None:
+        """The bootstrap interval of d (None when the sets were too small to resample)."""
+        return self.measured.interval
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """The warnings of the run, each once."""
+        return tuple(dict.fromkeys(str(w) for w in self.measured.warnings))
 
     @property
     def d(self) -> float:
         """The effect size d."""
-        return self.result.effect_size
+        return self.measured.effect_size
 
     @property
     def ci(self) -> tuple[float, float]:
         """The bootstrap interval of d (``interval.confidence_level``, ``interval.method``)."""
-        return self.interval.low, self.interval.high
+        return self.measured.ci_low, self.measured.ci_high
 
     @property
     def p_one_sided(self) -> float:
         """Pr[s(X_i, Y_i, A, B) ≥ s(X, Y, A, B)], the paper's one-sided p."""
-        return self.result.p_value
+        return self.measured.p_value
 
     @property
     def p_two_sided(self) -> float:
         """min(1, 2·min of the two one-sided p)."""
-        return self.p_two.p_value
+        return self.measured.p_two_sided
 
     @property
     def p_method(self) -> str:
         """How p was obtained: "exact", "monte-carlo" or "normal"."""
-        return self.result.p_method
+        return self.measured.p_method
 
     @property
     def dropped(self) -> dict[str, tuple[str, ...]]:
@@ -105,7 +120,8 @@ class Exploration:
         r = self.result
         return {"n_X": len(r.X.words), "n_Y": len(r.Y.words), "n_A": len(r.A.words), "n_B": len(r.B.words),
                 "d": self.d, "ci_low": self.ci[0], "ci_high": self.ci[1],
-                "ci": f"{self.interval.method} bootstrap, {self.interval.n_resamples:,} resamples",
+                "ci": (f"{self.interval.method} bootstrap, {self.interval.n_resamples:,} resamples" if self.interval
+                       else "no interval"),
                 "p_one_sided": self.p_one_sided, "p_two_sided": self.p_two_sided, "p_method": self.p_method,
                 "dropped": "; ".join(f"{k}: {', '.join(v)}" for k, v in self.dropped.items()),
                 "balanced_out": "; ".join(f"{k}: {', '.join(v)}" for k, v in self.balanced_out.items())}
@@ -113,7 +129,7 @@ class Exploration:
     def text(self) -> str:
         """The result in three or four plain lines."""
         s = self.summary()
-        lines = [f"d = {s['d']:.2f}, {self.interval.confidence_level:.0%} interval [{s['ci_low']:.2f}, "
+        lines = [f"d = {s['d']:.2f}, {self.measured.ci_level:.0%} interval [{s['ci_low']:.2f}, "
                  f"{s['ci_high']:.2f}] ({s['ci']})",
                  f"p one-sided = {s['p_one_sided']:.3g}, two-sided = {s['p_two_sided']:.3g} ({s['p_method']}); "
                  f"|X| = {s['n_X']}, |Y| = {s['n_Y']}, |A| = {s['n_A']}, |B| = {s['n_B']}"]
@@ -137,10 +153,11 @@ def explore(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: 
     """One WEAT with everything a student looks at: d, its bootstrap interval, the one- and two-sided p (and
     how they were computed), the dropped words and each target word's s(w, A, B).
 
-    The WEAT is :func:`wordbias.measures.weat.weat` (its checks and its unknown-word policy: dropped and
-    reported), the interval :func:`wordbias.measures.bootstrap.weat_bootstrap` (BCa, each set resampled,
-    ``n_resamples``, ``seed``) and the two-sided p :func:`wordbias.measures.weat.p_value` by the same method as
-    the one-sided one. The library's warnings are recorded in ``notes`` instead of being shown.
+    The test is measured once by :func:`wordbias.measures.measurement.weat` (the library's one route: the WEAT
+    of :func:`wordbias.measures.weat.weat` with its checks and unknown-word policy, the BCa interval of
+    :func:`wordbias.measures.bootstrap.weat_bootstrap` with each set resampled, ``n_resamples``, ``seed``, and the
+    two-sided p by the same method as the one-sided one); :class:`Exploration` only names its parts for a
+    student. The library's warnings are recorded in ``notes`` instead of being shown.
 
     Examples
     --------
@@ -154,15 +171,12 @@ def explore(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: 
     """
     seed = check_seed("seed", seed)
     n_resamples = check_int("n_resamples", n_resamples, min=2)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        res = _weat.weat(embedding, X, Y, A, B, names=names, case_fold=case_fold, seed=seed,
-                         n_permutations=n_permutations, balance_targets=balance_targets)
-        interval = _bootstrap.weat_bootstrap(embedding, res, n_resamples=n_resamples, seed=seed).effect_size
-        p_two = _weat.p_value(res.s_x, res.s_y, p_method=res.p_method, n_permutations=n_permutations, seed=seed,
-                              alternative="two-sided")
-    notes = tuple(dict.fromkeys(str(w.message) for w in caught))
-    return Exploration(res, interval, p_two, notes)
+    with warnings.catch_warnings(record=True):
+        warnings.simplefilter("always")        # kept in the result (``notes``), not shown
+        measured = _measurement.weat(embedding, X, Y, A, B, names=names, case_fold=case_fold, seed=seed,
+                                     n_resamples=n_resamples, n_permutations=n_permutations,
+                                     balance_targets=balance_targets)
+    return Exploration(measured)
 
 
 def word_lists(X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Sequence[str], *,
@@ -222,7 +236,7 @@ def plot_scores(exploration: Exploration, *, title: str | None = None, ax=None):
 def permutation_null(s_x, s_y, *, n_permutations: int = N_PERMUTATIONS, seed: int = 0) -> np.ndarray:
     """The test statistic s(X_i, Y_i, A, B) of ``n_permutations`` random relabellings (X_i, Y_i) of the target
     words, sizes kept: the null distribution the permutation test compares s(X, Y, A, B) with (Caliskan et al.
-    2017, Methods). The draws are :func:`wordbias.core.permutation.random_subset_sums`'s (the Monte Carlo test's
+    2017, Methods). The draws are :func:`wordbias.core.montecarlo.random_subset_sums`'s (the Monte Carlo test's
     for the same seed); with Σ_{X_i} s the sum over a random subset and Σ s over all targets, s(X_i, Y_i, A, B)
     = 2 Σ_{X_i} s − Σ s.
 
@@ -232,7 +246,7 @@ def permutation_null(s_x, s_y, *, n_permutations: int = N_PERMUTATIONS, seed: in
     [1.5, -0.5, -2.5, -2.5]
     """
     pooled = np.concatenate([np.asarray(s_x, dtype=np.float64), np.asarray(s_y, dtype=np.float64)])
-    sums = _permutation.random_subset_sums(pooled, len(s_x), check_int("n_permutations", n_permutations, min=1),
+    sums = _montecarlo.random_subset_sums(pooled, len(s_x), check_int("n_permutations", n_permutations, min=1),
                                            seed=check_seed("seed", seed))
     return 2.0 * sums - pooled.sum()
 

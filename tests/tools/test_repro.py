@@ -1,4 +1,4 @@
-"""Tests for wordbias.core.repro: classify regenerated outputs against a temporary git repository."""
+"""Tests for tools.repro and tools.tolerances: classify regenerated outputs against a temporary git repository."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import io
 import json
 import subprocess
 import sys
+from decimal import Decimal
 from pathlib import Path
 
 import numpy as np
@@ -16,8 +17,11 @@ import yaml
 import pytest
 from PIL import Image
 
-from wordbias.core import repro
-from wordbias.core.repro import Comparison, compare_file, compare_tree, load_tolerances, main
+from tools import repro, tolerances
+from tools.repro import Comparison, compare_file, compare_tree, main
+from tools.tolerances import load_tolerances
+
+ROOT = Path(__file__).resolve().parents[2]
 
 CSV = "name,x,y,n\nalpha,0.803853,1.23457,77\nbeta,-0.126984,4.11353e-05,12\ngamma,0.5,,3\n"
 
@@ -160,12 +164,12 @@ def test_loader_accepts_yaml11_exponent_string(tmp_path):
 
 
 def test_glob_star_stays_in_folder_double_star_spans():
-    assert repro._glob_match("results/*.csv", "results/a.csv")
-    assert not repro._glob_match("results/*.csv", "results/sub/a.csv")
-    assert repro._glob_match("results/**/a.csv", "results/a.csv")
-    assert repro._glob_match("results/**/a.csv", "results/x/y/a.csv")
-    assert repro._glob_match("**", "results/x/y/a.csv")
-    assert not repro._glob_match("results/**/a.csv", "results/x/b.csv")
+    assert tolerances.glob_match("results/*.csv", "results/a.csv")
+    assert not tolerances.glob_match("results/*.csv", "results/sub/a.csv")
+    assert tolerances.glob_match("results/**/a.csv", "results/a.csv")
+    assert tolerances.glob_match("results/**/a.csv", "results/x/y/a.csv")
+    assert tolerances.glob_match("**", "results/x/y/a.csv")
+    assert not tolerances.glob_match("results/**/a.csv", "results/x/b.csv")
 
 
 # --------------------------------------------------------------------------- CSV
@@ -184,7 +188,7 @@ def test_csv_larger_change_is_different_and_names_column(tol):
 
 
 def test_csv_without_matching_rule_uses_builtin_default():
-    empty = repro.Tolerances()
+    empty = tolerances.Tolerances()
     assert _cmp_csv(_csv("0.803853", "0.803852"), empty).status == "within tolerance"
     got = _cmp_csv(_csv("0.803853", "0.80387"), empty)
     assert got.status == "different" and "built-in default" in got.detail
@@ -382,8 +386,8 @@ def test_notebook_alignment_whitespace_is_not_significant(tol):
 
 
 def test_last_digit_unit():
-    assert repro._last_digit_unit("0.6715") == repro.Decimal("0.0001")
-    assert repro._last_digit_unit("1.4e-09") == repro.Decimal("1e-10")
+    assert repro._last_digit_unit("0.6715") == Decimal("0.0001")
+    assert repro._last_digit_unit("1.4e-09") == Decimal("1e-10")
     assert repro._last_digit_unit("77") == 1
 
 
@@ -446,8 +450,8 @@ def test_main_bad_tolerances_or_ref_exit_2(repo, tmp_path, capsys):
 
 def test_module_entry_point(repo):
     proc = subprocess.run(
-        [sys.executable, "-m", "wordbias.core.repro", "compare", "--repo", str(repo)],
-        capture_output=True, text=True, check=False,
+        [sys.executable, "-m", "tools.repro", "compare", "--repo", str(repo)],
+        capture_output=True, text=True, check=False, cwd=ROOT,
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip().endswith("0 different")
@@ -458,8 +462,8 @@ def test_module_entry_point(repo):
 def test_shipped_tolerances_catch_a_change_beyond_them():
     """Each rule of the shipped file can fail: a committed GAP seed table and a Caliskan Table 1 moved by half
     their tolerance pass, moved by twice fail."""
-    tol = repro.load_tolerances(repro.DEFAULT_TOLERANCES)
-    root = Path(repro.__file__).resolve().parents[3]
+    tol = tolerances.load_tolerances(tolerances.DEFAULT_TOLERANCES)
+    root = ROOT
     for rel, column in (("results/kurita2019/all-minilm-l6-v2/gap_seeds.csv", "female_minus_male"),
                         ("results/kurita2019/all-minilm-l6-v2/table4.csv", "ours: avg predicted %, seed mean"),
                         ("results/caliskan2017/glove-840b-caliskan/table1.csv", "effect_size")):
@@ -475,9 +479,9 @@ def test_shipped_tolerances_catch_a_change_beyond_them():
 
 
 def test_list_rule_keeps_enough_items_and_png_rule_per_file(tmp_path):
-    lists = (repro.ListRule("results/**/table6.csv", ("top_words",), ",", 4, "near-tied topic words"),)
-    tol = repro.Tolerances(list_rules=lists,
-                           png_rules=(repro.PngRule("figures/**/gap_*.png", 0.05, "chaotic values"),))
+    lists = (tolerances.ListRule("results/**/table6.csv", ("top_words",), ",", 4, "near-tied topic words"),)
+    tol = tolerances.Tolerances(list_rules=lists,
+                           png_rules=(tolerances.PngRule("figures/**/gap_*.png", 0.05, "chaotic values"),))
     old = b"topic,top_words\n1,\"a,b,c,d,e\"\n2,\"f,g,h,i,j\"\n"
     one_swapped = b"topic,top_words\n1,\"a,b,d,c,x\"\n2,\"f,g,h,i,j\"\n"
     two_swapped = b"topic,top_words\n1,\"a,b,c,x,y\"\n2,\"f,g,h,i,j\"\n"
@@ -509,25 +513,25 @@ def test_list_and_png_rules_are_validated(tmp_path):
         path = tmp_path / "t.yaml"
         path.write_text(yaml.safe_dump({key: [rule]}), encoding="utf-8")
         with pytest.raises(ValueError, match=message):
-            repro.load_tolerances(path)
+            tolerances.load_tolerances(path)
 
 
 def test_rule_with_each_rows_own_spread():
-    rule = repro.Rule("**", ("bias",), 0.0, 0.0, "4 restart sd", 0, sd_column="bias_sd", sd_units=4.0)
-    tol = repro.Tolerances(rules=(rule,))
+    rule = tolerances.Rule("**", ("bias",), 0.0, 0.0, "4 restart sd", 0, sd_column="bias_sd", sd_units=4.0)
+    tol = tolerances.Tolerances(rules=(rule,))
     old = b"topic,bias,bias_sd\n1,0.5,0.1\n2,0.5,0.001\n"
     assert repro.compare_file("t.csv", old, b"topic,bias,bias_sd\n1,0.85,0.1\n2,0.5,0.001\n", tol).status \
         == "within tolerance"          # 0.35 <= 4 * 0.1
     assert repro.compare_file("t.csv", old, b"topic,bias,bias_sd\n1,0.5,0.1\n2,0.51,0.001\n", tol).status \
         == "different"                 # 0.01 > 4 * 0.001: a tight row stays tight
-    missing = repro.Tolerances(rules=(repro.Rule("**", ("bias",), 0.0, 0.0, "x", 0, "nope", 1.0),))
+    missing = tolerances.Tolerances(rules=(tolerances.Rule("**", ("bias",), 0.0, 0.0, "x", 0, "nope", 1.0),))
     assert repro.compare_file("t.csv", old, b"topic,bias,bias_sd\n1,0.6,0.1\n2,0.5,0.001\n", missing).status \
         == "different"
 
 
 def test_list_rule_pairs_rows_given_in_another_order():
-    rule = repro.ListRule("**", ("words",), ",", 3, "topics", match_rows=True, row_labels=("topic",))
-    tol = repro.Tolerances(list_rules=(rule,))
+    rule = tolerances.ListRule("**", ("words",), ",", 3, "topics", match_rows=True, row_labels=("topic",))
+    tol = tolerances.Tolerances(list_rules=(rule,))
     old = b"topic,words,bias\n1,\"a,b,c,d,e\",0.5\n2,\"f,g,h,i,j\",-0.2\n"
     swapped = b"topic,words,bias\n1,\"f,g,h,i,x\",-0.2\n2,\"a,b,c,d,e\",0.5\n"
     assert repro.compare_file("t.csv", old, swapped, tol).status == "within tolerance"
@@ -539,9 +543,9 @@ def test_list_rule_pairs_rows_given_in_another_order():
 
 
 def test_paired_rows_an_unstable_row_may_be_replaced():
-    rule = repro.ListRule("**", ("words",), ",", 3, "topics", match_rows=True, row_labels=("topic",),
+    rule = tolerances.ListRule("**", ("words",), ",", 3, "topics", match_rows=True, row_labels=("topic",),
                           unmatched_column="stability", unmatched_below=0.8)
-    tol = repro.Tolerances(list_rules=(rule,))
+    tol = tolerances.Tolerances(list_rules=(rule,))
     old = b"topic,words,stability\n1,\"a,b,c,d,e\",1.0\n2,\"f,g,h,i,j\",0.6\n"
     replaced = b"topic,words,stability\n1,\"a,b,c,d,e\",1.0\n2,\"p,q,r,s,t\",0.6\n"
     got = repro.compare_file("t.csv", old, replaced, tol)

@@ -1,5 +1,6 @@
-"""Writing caches atomically: a cache file or folder is built under a temporary name beside its final place
-and renamed into place only when complete, so a reader never sees a half-written cache."""
+"""Atomic writes (every cache and output file of wordbias): a file or folder is built under a temporary name
+beside its final place and renamed into place only when complete, so a reader never sees a half-written one.
+(The embedding caches themselves are :mod:`wordbias.embeddings.cache`.)"""
 from __future__ import annotations
 
 import os

@@ -1,4 +1,4 @@
-"""battery.static: the WEAT battery and the whole report as tidy tables (issue 15)."""
+"""battery.report and battery.weat: the WEAT battery and the whole report as tidy tables (issue 15)."""
 
 import warnings
 
@@ -8,7 +8,7 @@ import pytest
 from scipy import stats
 
 from wordbias import embeddings
-from wordbias.battery import static
+from wordbias.battery import report as battery_report, ube as battery_ube, weat as battery_weat
 from wordbias.core import multiple, tidy
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError, LowCoverageWarning, WordbiasWarning
 from wordbias.datasets import stimuli
@@ -26,7 +26,7 @@ def small():
 
 @pytest.fixture(scope="module")
 def table(small):
-    return static.report(small, label="glove20k", n_permutations=10_000, n_resamples=2_000, progress=False)
+    return battery_report.report(small, label="glove20k", n_permutations=10_000, n_resamples=2_000, progress=False)
 
 
 def _toy():
@@ -47,7 +47,7 @@ def _cos(u, v):
 
 def test_weat_battery_matches_a_hand_computed_weat():
     kv = _toy()
-    t = static.weat_battery(kv, [SPEC], label="toy", battery="user:toy", paper="user", n_resamples=500)
+    t = battery_weat.weat_battery(kv, [SPEC], label="toy", battery="user:toy", paper="user", n_resamples=500)
     s = {w: np.mean([_cos(kv[w], kv[a]) for a in SPEC["A"]]) - np.mean([_cos(kv[w], kv[b]) for b in SPEC["B"]])
          for w in SPEC["X"] + SPEC["Y"]}
     sx, sy = [s[w] for w in SPEC["X"]], [s[w] for w in SPEC["Y"]]
@@ -70,7 +70,7 @@ def test_weat_battery_reports_dropped_words_and_small_lists():
     with warnings.catch_warnings():
         warnings.simplefilter("error")          # nothing escapes as a warning: it is all in the table...
         warnings.simplefilter("ignore", LowCoverageWarning)   # ...but a test on too few words (3 a side) warns
-        t = static.weat_battery(kv, [SPEC, too_small, dropped], label="toy", battery="user:toy", paper="user",
+        t = battery_weat.weat_battery(kv, [SPEC, too_small, dropped], label="toy", battery="user:toy", paper="user",
                                 n_resamples=200)
     tiny = t.set_index("test").loc["tiny"]
     assert pd.isna(tiny.effect_size) and pd.isna(tiny.p_value) and pd.isna(tiny.p_holm)
@@ -83,7 +83,7 @@ def test_weat_battery_reports_dropped_words_and_small_lists():
 def test_weat_battery_one_word_sets_keep_d_and_p_without_interval():
     kv = _toy()
     one = {**SPEC, "id": "one", "A": ["love"], "B": ["hate"]}
-    row = static.weat_battery(kv, [one], label="toy", battery="user:toy", paper="user", n_resamples=200).iloc[0]
+    row = battery_weat.weat_battery(kv, [one], label="toy", battery="user:toy", paper="user", n_resamples=200).iloc[0]
     assert np.isfinite(row.effect_size) and np.isfinite(row.p_value)
     assert pd.isna(row.ci_low) and row.note.startswith("no bootstrap interval")
 
@@ -91,28 +91,28 @@ def test_weat_battery_one_word_sets_keep_d_and_p_without_interval():
 def test_weat_battery_case_fold_is_automatic():
     kv = _toy()                                      # uncased: upper-case stimuli are folded
     upper = {k: ([w.upper() for w in v] if k in "XYAB" else v) for k, v in SPEC.items()}
-    t = static.weat_battery(kv, [upper], label="toy", battery="b", paper="user", n_resamples=200)
+    t = battery_weat.weat_battery(kv, [upper], label="toy", battery="b", paper="user", n_resamples=200)
     assert t.loc[0, "n_x"] == 3 and t.loc[0, "dropped"] == ""
-    t = static.weat_battery(kv, [upper], label="toy", battery="b", paper="user", n_resamples=200, case_fold=False)
+    t = battery_weat.weat_battery(kv, [upper], label="toy", battery="b", paper="user", n_resamples=200, case_fold=False)
     assert t.loc[0, "note"].startswith("not run")
 
 
 def test_weat_battery_checks_its_arguments():
     kv = _toy()
     with pytest.raises(InvalidParameterError, match="paper must be one of"):
-        static.weat_battery(kv, [SPEC], label="toy", battery="b", paper="mine")
+        battery_weat.weat_battery(kv, [SPEC], label="toy", battery="b", paper="mine")
     with pytest.raises(InvalidParameterError, match="non-empty list of WEAT specs"):
-        static.weat_battery(kv, SPEC, label="toy", battery="b", paper="user")
+        battery_weat.weat_battery(kv, SPEC, label="toy", battery="b", paper="user")
     with pytest.raises(InvalidParameterError, match="lacks"):
-        static.weat_battery(kv, [{"id": "x", "X": ["rose"]}], label="toy", battery="b", paper="user")
+        battery_weat.weat_battery(kv, [{"id": "x", "X": ["rose"]}], label="toy", battery="b", paper="user")
     with pytest.raises(InvalidParameterError, match="label"):
-        static.weat_battery(kv, [SPEC], label="", battery="b", paper="user")
+        battery_weat.weat_battery(kv, [SPEC], label="", battery="b", paper="user")
 
 
 def test_weat_battery_is_caliskan_weat_table(small):
     specs = stimuli.weat_tests("caliskan2017", "glove")[:3]
     from wordbias.papers import caliskan2017
-    t = static.weat_battery(small, specs, label="g", battery="caliskan2017", paper="caliskan2017",
+    t = battery_weat.weat_battery(small, specs, label="g", battery="caliskan2017", paper="caliskan2017",
                             n_permutations=10_000, n_resamples=500)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", WordbiasWarning)
@@ -165,22 +165,22 @@ def test_report_p_values_are_consistent(table):
 
 def test_report_ube_is_scaled_to_the_vocabulary(table):
     ube = table.set_index("test").loc["UBE:first_names"]
-    params = static.ube_parameters(SUBSET, 10_000, 50)
+    params = battery_ube.ube_parameters(SUBSET, 10_000, 50)
     assert params["M"] == 5_000 and ube.n_a == 5_000
     assert f"M={params['M']}" in ube.note and f"m={params['m']}" in ube.note
     assert pd.isna(ube.effect_size) and 0 < ube.p_value <= 1 and ube.n_permutations == 10_000
 
 
 def test_ube_parameters_rule():
-    assert static.ube_parameters(400_000, 7_071, 50) == dict(n=12, m=64, M=30_000, t=3, R=10_000)
-    p = static.ube_parameters(8_000, 250, 100)
+    assert battery_ube.ube_parameters(400_000, 7_071, 50) == dict(n=12, m=64, M=30_000, t=3, R=10_000)
+    p = battery_ube.ube_parameters(8_000, 250, 100)
     assert p == dict(n=5, m=4, M=2_000, t=3, R=10_000)
     # time-bounded: the estimated null of the scaled run fits the budget
     from wordbias.measures import ube
-    p = static.ube_parameters(3_000_000, 9_000, 300, workers=1, max_null_seconds=30)
+    p = battery_ube.ube_parameters(3_000_000, 9_000, 300, workers=1, max_null_seconds=30)
     assert ube.null_cost(p["R"], p["n"], p["m"], p["M"], 300, 1).seconds <= 30.0 + 1e-9
     with pytest.raises(DegenerateSetError, match="first names"):
-        static.ube_parameters(8_000, 99, 100)
+        battery_ube.ube_parameters(8_000, 99, 100)
 
 
 def test_report_direction_rows_match_the_racial_report(small, table):
@@ -196,7 +196,7 @@ def test_report_direction_rows_match_the_racial_report(small, table):
 
 def test_report_on_unknown_words_gives_rows_with_reasons():
     kv = to_keyed_vectors([f"w{i}" for i in range(30)], np.random.default_rng(1).normal(size=(30, 4)))
-    t = static.report(kv, label="nothing", n_resamples=100, progress=False)
+    t = battery_report.report(kv, label="nothing", n_resamples=100, progress=False)
     assert len(t) == 18 and t.effect_size.isna().all() and t.p_value.isna().all()
     assert t.note.str.startswith("not run:").all()
     # every word is unknown, and each row lists its words as dropped
@@ -208,21 +208,21 @@ def test_report_on_unknown_words_gives_rows_with_reasons():
 
 def test_report_is_deterministic():
     kv = _toy()
-    a = static.report(kv, ube=False, n_resamples=200, progress=False)
-    b = static.report(kv, ube=False, n_resamples=200, progress=False)
+    a = battery_report.report(kv, ube=False, n_resamples=200, progress=False)
+    b = battery_report.report(kv, ube=False, n_resamples=200, progress=False)
     pd.testing.assert_frame_equal(a, b)
 
 
 def test_report_is_deterministic_on_words(small):
     words = small.index_to_key[:4_000]
     kv = {w: small[w] for w in words}        # a plain mapping is accepted
-    a = static.report(kv, label="g4k", n_permutations=2_000, n_resamples=300, progress=False)
-    b = static.report(kv, label="g4k", n_permutations=2_000, n_resamples=300, progress=False)
+    a = battery_report.report(kv, label="g4k", n_permutations=2_000, n_resamples=300, progress=False)
+    b = battery_report.report(kv, label="g4k", n_permutations=2_000, n_resamples=300, progress=False)
     pd.testing.assert_frame_equal(a, b)
     assert a.effect_size.notna().sum() >= 5          # 4,000 words: some lists are too short, each says why
     na = a[a.effect_size.isna() & (a.test != "UBE:first_names")]
     assert len(na) and na.note.str.startswith("not run: DegenerateSetError").all()
-    c = static.report(kv, label="g4k", n_permutations=2_000, n_resamples=300, progress=False, seed=1, ube=False)
+    c = battery_report.report(kv, label="g4k", n_permutations=2_000, n_resamples=300, progress=False, seed=1, ube=False)
     assert not np.allclose(a.ci_low.iloc[:17].fillna(0), c.ci_low.fillna(0))      # another seed, other resamples
 
 
@@ -233,7 +233,7 @@ def test_ube_battery_sums_up_runs_already_made(small):
     names = sw.name_list("first", small, cased=False)
     runs = {"first names": sw.run(small, names, cased=False, n=2, m=4, M=600, t=3, R=200, seed=0),
             "first names, seed 1": sw.run(small, names, cased=False, n=2, m=4, M=600, t=3, R=200, seed=1)}
-    t = static.ube_battery(runs, label="glove20k", seed=0)
+    t = battery_ube.ube_battery(runs, label="glove20k", seed=0)
     tidy.check_tidy(t)
     assert t.test.tolist() == ["UBE:first_names", "UBE:first_names_seed_1"]
     for (_, row), res in zip(t.iterrows(), runs.values()):
@@ -243,4 +243,4 @@ def test_ube_battery_sums_up_runs_already_made(small):
         assert row.n_x == len(res.names) and row.n_a == len(res.words) and pd.isna(row.effect_size)
     np.testing.assert_allclose(t.p_holm, multiple.holm(t.p_value.to_numpy(float)))
     with pytest.raises(Exception, match="runs must map names"):
-        static.ube_battery([], label="x")
+        battery_ube.ube_battery([], label="x")

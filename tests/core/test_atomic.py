@@ -1,4 +1,4 @@
-"""wordbias.core.cache: atomic files and folders (issue 13: no window in which a reader finds nothing, the only
+"""wordbias.core.atomic: atomic files and folders (issue 13: no window in which a reader finds nothing, the only
 good copy never deleted before the new one is in place)."""
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from wordbias.core import cache
+from wordbias.core import atomic as cache
 
 
 def _write_folder(path, text):

@@ -1,4 +1,4 @@
-"""Bleep-censoring of slurs in printed word lists: Swinger et al. (2019), Appendix A.
+"""Bleep-censoring of slurs in printed word lists: Swinger et al. (2019), Appendix A (a list of terms, data).
 
 As in the paper's tables (``n****``, ``mentally r******``), :func:`censor` keeps a slur's first letter, stars the
 rest, and in a multi-word term stars only the slur word; it takes a string (a table cell) or a list of strings.

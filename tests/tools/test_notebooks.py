@@ -1,9 +1,9 @@
-"""Tests for wordbias.core.notebooks: executed notebooks cleaned of what varies from run to run."""
+"""Tests for tools.notebooks: executed notebooks cleaned of what varies from run to run."""
 import copy
 import json
 from pathlib import Path
 
-from wordbias.core import notebooks
+from tools import notebooks
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -74,7 +74,7 @@ def _cell(tag, lines):
 
 
 def test_fold_parameters_makes_the_parameters_cell_hold_the_values_run():
-    from wordbias.core.notebooks import fold_parameters
+    from tools.notebooks import fold_parameters
 
     nb = {"cells": [_cell("parameters", ["embedding = \"glove-840b-caliskan\"   # which vectors\n", "seed = 0\n",
                                          "lists = [\"a\",\n", "         \"b\"]\n"]),
@@ -96,7 +96,7 @@ def test_fold_parameters_makes_the_parameters_cell_hold_the_values_run():
 
 
 def test_fold_parameters_keeps_the_comment_column_when_the_value_is_shorter():
-    from wordbias.core.notebooks import fold_parameters
+    from tools.notebooks import fold_parameters
 
     nb = {"cells": [_cell("parameters", ["embedding = \"glove-840b-caliskan\"   # which\n"]),
                     _cell("injected-parameters", ["embedding = \"x\"\n"])]}
@@ -106,7 +106,7 @@ def test_fold_parameters_keeps_the_comment_column_when_the_value_is_shorter():
 
 
 def test_fold_parameters_leaves_a_notebook_without_injected_cell_alone():
-    from wordbias.core.notebooks import fold_parameters
+    from tools.notebooks import fold_parameters
 
     nb = {"cells": [_cell("parameters", ["seed = 0\n"])]}
     assert fold_parameters(nb) == {"cells": [_cell("parameters", ["seed = 0\n"])]}
@@ -117,3 +117,11 @@ def test_a_line_cut_in_two_chunks_is_one_line():
     a = [_stream("stdout", "right: 9.999e-05\n")]
     b = [_stream("stdout", "right: 9.999e-05", "\n")]
     assert notebooks.merge_streams(copy.deepcopy(a)) == notebooks.merge_streams(copy.deepcopy(b)) == a
+
+
+def test_the_examples_in_the_docstrings_hold():
+    """tools/ is outside pytest's doctest paths (tests, lib/wordbias): its examples run here."""
+    import doctest
+
+    failed, tried = doctest.testmod(notebooks)
+    assert tried >= 2 and failed == 0

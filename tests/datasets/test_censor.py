@@ -1,4 +1,4 @@
-"""wordbias.censor: bleep-censoring of slurs as in Swinger et al. (2019), Appendix A.
+"""wordbias.datasets.censor: bleep-censoring of slurs as in Swinger et al. (2019), Appendix A.
 
 Content warning: the assertions necessarily name the slurs that the censor must catch.
 """
@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from wordbias.core import paths
-from wordbias.core.censor import CENSOR_FILE, bleep, censor, censor_terms
+from wordbias.datasets.censor import CENSOR_FILE, bleep, censor, censor_terms
 
 
 def test_term_file():

@@ -1,11 +1,11 @@
 """Strip the run-dependent metadata that papermill and Jupyter write into an executed notebook.
 
-``python -m wordbias.core.notebooks NOTEBOOK...`` removes start/end times, durations and execution
-timestamps, replaces the random ids of ipywidgets outputs (:func:`stable_widgets`), and merges stream outputs
-that the kernel split at random, so that ``make`` regenerates
-byte-identical notebooks from the same parameters. It also folds papermill's injected parameters into the
-notebook's own parameters cell (:func:`fold_parameters`): otherwise the injected cell, below it, would win over
-any value a reader edits in the parameters cell and re-runs.
+``python -m tools.notebooks NOTEBOOK...`` (a developer tool of the repository, run by the Makefile on each
+executed notebook) removes start/end times, durations and execution timestamps, replaces the random ids of
+ipywidgets outputs (:func:`stable_widgets`), and merges stream outputs that the kernel split at random, so
+that ``make`` regenerates byte-identical notebooks from the same parameters. It also folds papermill's injected
+parameters into the notebook's own parameters cell (:func:`fold_parameters`): otherwise the injected cell, below
+it, would win over any value a reader edits in the parameters cell and re-runs.
 """
 
 from __future__ import annotations

@@ -1,0 +1,243 @@
+"""Direction tests, the direct bias and RIPA as tidy rows (:mod:`wordbias.core.tidy`): views of results.
+
+* The racial bias report's three direction tests (Section 3, Appendix A; the lists of
+  :func:`wordbias.datasets.stimuli.direction_tests`), or any list of direction specs, measured once each by
+  :func:`wordbias.measures.direction_permutation.direction_tests`; :func:`direction_rows` and
+  :func:`direction_frame` lay the results out as rows and never recompute (the racial report's notebook shows
+  Table 1 and writes ``tidy.csv`` from the same results); :func:`direction_battery` measures and shows.
+* Bolukbasi et al.'s (2016, §5.2) DirectBias_1 of the debiaswe professions on the PCA gender direction (the
+  report's Section 2), with a bootstrap interval over the professions (:func:`direct_bias_row`), and
+  Ethayarajh, Duvenaud & Hirst's (2019) RIPA of the professions on each definitional gender pair with the
+  sign-flip test (:func:`ripa_row`).
+
+:func:`report_words` lists the words :func:`wordbias.battery.report.report` looks up. This module builds on
+:mod:`wordbias.measures` and :mod:`wordbias.datasets` only (no paper module).
+"""
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+from scipy import stats as _sps
+
+from wordbias import embeddings as _embeddings
+from wordbias.core import lookup
+from wordbias.core import tidy as _tidy
+from wordbias.core.validation import check_int, check_seed
+from wordbias.datasets import stimuli
+from wordbias.battery.weat import CONFIDENCE_LEVEL, as_keyed_vectors, check_names
+from wordbias.measures import debias, direction
+from wordbias.measures import ripa as _ripa
+from wordbias.measures.direction_permutation import direction_tests
+from wordbias.measures.measurement import NOT_RUN_ERRORS
+
+__all__ = ["REPORT", "measure_directions", "direction_row", "direction_rows", "direction_frame",
+           "direction_battery", "direct_bias_row", "ripa_row", "report_words"]
+
+#: the paper and battery of the racial bias report's rows (its direction tests and the direct bias)
+REPORT = "racial_bias_report"
+
+
+# --------------------------------------------------------------------------------------------------
+# direction tests: measured once, shown as rows
+# --------------------------------------------------------------------------------------------------
+
+def measure_directions(embedding, *, seed: int = 0, n_permutations: int = 10_000, n_resamples: int = 10_000,
+                       min_words: int = _tidy.MIN_WORDS, min_fraction: float = _tidy.MIN_FRACTION) -> list:
+    """The racial bias report's three direction tests on ``embedding``, each measured once
+    (:func:`wordbias.measures.direction_permutation.direction_tests` of
+    :func:`wordbias.datasets.stimuli.direction_tests`, names lower-cased for an uncased vocabulary): a list of
+    :class:`~wordbias.measures.measurement.Measurement`, a test that cannot run with the reason instead."""
+    kv = as_keyed_vectors(embedding)
+    specs = stimuli.direction_tests(REPORT, cased=_embeddings.is_cased(kv))
+    return direction_tests(kv, specs, n_permutations=n_permutations, seed=seed, n_resamples=n_resamples,
+                           min_words=min_words, min_fraction=min_fraction)
+
+
+def direction_row(m, *, base: Mapping) -> dict:
+    """The tidy row of one measured direction test (a view of the
+    :class:`~wordbias.measures.measurement.Measurement`): ``base`` (embedding, paper, battery), the words used
+    per set (T1, T2 as ``n_x``, ``n_y``; A1, A2 as ``n_a``, ``n_b``), cos(r, s) with its interval, p one- and
+    two-sided with the number of permutations, the words dropped, the coverage; the note gives the angle and
+    Appendix A's interval on p. A test not run has NA numbers and the reason."""
+    cover = _tidy.Coverage(sets={s.letter: (s.in_vocabulary, len(s.asked)) for s in m.sets}, low=tuple(m.flagged))
+    head = {**base, "test": m.test, "title": m.title, "measure": "direction", "statistic_name": m.statistic_name,
+            "effect_size_name": m.effect_size_name, "alternative": m.alternative, "seed": m.seed,
+            "n_resamples": m.n_resamples or None, "dropped": m.dropped}
+    if m.not_run:
+        return _tidy.with_coverage({**head, "note": m.not_run}, cover)
+    t1, t2, a1, a2 = m.sets
+    row = {**head, "n_x": len(t1.used), "n_y": len(t2.used), "n_a": len(a1.used), "n_b": len(a2.used),
+           "statistic": m.statistic, "effect_size": m.effect_size, "p_value": m.p_value, "p_method": m.p_method,
+           "p_two_sided": m.p_two_sided, "n_permutations": m.n_permutations, "note": "; ".join(m.notes) or None}
+    if m.interval is not None:
+        row.update(ci_low=m.ci_low, ci_high=m.ci_high, ci_level=m.ci_level, ci_method=m.ci_method)
+    return _tidy.with_coverage(row, cover)
+
+
+def direction_rows(results: Sequence, *, label: str, paper: str = REPORT, battery: str = REPORT) -> list[dict]:
+    """One :func:`direction_row` per measured test, for the embedding ``label`` (no adjusted p: the caller
+    adjusts over its family)."""
+    return [direction_row(m, base=dict(embedding=label, paper=paper, battery=battery)) for m in results]
+
+
+def direction_frame(results: Sequence, *, label: str, paper: str = REPORT, battery: str = REPORT) -> pd.DataFrame:
+    """The tidy table of measured direction tests on one embedding (:func:`direction_rows`), with Holm's and
+    Benjamini-Hochberg's adjusted p over them (:func:`wordbias.core.tidy.adjust_family`) and one
+    :class:`~wordbias.core.errors.LowCoverageWarning` per flagged test that ran. Nothing is measured again."""
+    check_names(label=label, paper=paper, battery=battery)
+    frame = _tidy.tidy_frame(direction_rows(results, label=label, paper=paper, battery=battery))
+    _tidy.warn_low_coverage(frame)
+    n_p = int(frame.p_value.notna().sum())
+    return _tidy.adjust_family(frame, f"{battery} on {label}: the {n_p} direction tests with a p-value "
+                                      "(one-sided p)")
+
+
+def direction_battery(embedding, *, label: str, seed: int = 0, n_permutations: int = 10_000,
+                      n_resamples: int = 10_000, min_words: int = _tidy.MIN_WORDS,
+                      min_fraction: float = _tidy.MIN_FRACTION) -> pd.DataFrame:
+    """The racial bias report's three direction tests (implicit, explicit, stereotypical attribute sets) on
+    ``embedding``, measured once (:func:`measure_directions`) and shown as a tidy table (:func:`direction_frame`):
+    the cosine bias with its bootstrap interval, the report's one-sided permutation p and the two-sided p,
+    Holm's and Benjamini-Hochberg's adjusted p over the three tests. Each row's ``coverage`` gives T1, T2, A1,
+    A2's words in the vocabulary of those asked; a set keeping fewer than ``min_words`` words or less than
+    ``min_fraction`` of its list flags the row (:func:`wordbias.core.tidy.coverage_flag`).
+
+    Examples
+    --------
+    >>> from wordbias.embeddings import to_keyed_vectors
+    >>> kv = to_keyed_vectors([f"w{i}" for i in range(30)], np.random.default_rng(0).normal(size=(30, 5)))
+    >>> t = direction_battery(kv, label="random", n_resamples=100)
+    >>> t.test.tolist(), t.note.str.startswith("not run").all()          # none of the report's words is known
+    (['implicit', 'explicit', 'stereotypical'], np.True_)
+    """
+    check_names(label=label)
+    results = measure_directions(embedding, seed=check_seed("seed", seed),
+                                 n_permutations=check_int("n_permutations", n_permutations, min=1),
+                                 n_resamples=check_int("n_resamples", n_resamples, min=2), min_words=min_words,
+                                 min_fraction=min_fraction)
+    return direction_frame(results, label=label)
+
+
+# --------------------------------------------------------------------------------------------------
+# the direct bias and RIPA of the debiaswe professions
+# --------------------------------------------------------------------------------------------------
+
+def _mean_interval(values, *, n_resamples: int, seed: int) -> tuple[float, float]:
+    """BCa interval of the mean of ``values`` (one sample, :func:`scipy.stats.bootstrap`), or (NaN, NaN)
+    when there are fewer than 3 values or they are all equal."""
+    v = np.asarray(values, dtype=np.float64)
+    if v.size < 3 or np.ptp(v) == 0:
+        return math.nan, math.nan
+    with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = _sps.bootstrap((v,), np.mean, n_resamples=n_resamples, confidence_level=CONFIDENCE_LEVEL,
+                             method="BCa", vectorized=True, rng=np.random.default_rng(seed))
+    return float(res.confidence_interval.low), float(res.confidence_interval.high)
+
+
+def _professions(embedding, cov: Mapping) -> tuple[_tidy.Coverage, str]:
+    """The coverage of the debiaswe professions (N) and definitional pairs (a pair counts when both its words
+    are known), judged by ``cov`` (``min_words``, ``min_fraction``), and the ``dropped`` cell of a test that
+    did not run (the words the embedding lacks)."""
+    lists = debias.word_lists_for(embedding)
+    index = embedding.key_to_index
+    pairs = [tuple(p) for p in lists.definitional_pairs]
+    counts = {"N": (sum(w in index for w in lists.professions), len(lists.professions)),
+              "pairs": (sum(all(w in index for w in p) for p in pairs), len(pairs))}
+    absent = {"N": [w for w in lists.professions if w not in index],
+              "pairs": [w for p in pairs for w in p if w not in index]}
+    return _tidy.coverage(counts, **cov), _tidy.dropped_text(absent)
+
+
+def _not_run(base: Mapping, test: str, title: str, measure: str, err: BaseException, **extra) -> dict:
+    return {**base, "test": test, "title": title, "measure": measure, **extra, "note": _tidy.not_run_note(err)}
+
+
+def direct_bias_row(embedding, *, base: Mapping, seed: int, n_resamples: int, cov: Mapping) -> dict:
+    """Bolukbasi et al.'s (2016, §5.2) DirectBias_1 of the debiaswe professions on the PCA gender direction of
+    the definitional pairs (:func:`wordbias.measures.debias.gender_direction`), as the report's Section 2, with
+    a BCa interval over the professions (the direction held fixed): one tidy row, with the coverage of the
+    professions and pairs. A descriptive measure: no p."""
+    base = {**base, "paper": REPORT, "battery": REPORT}
+    title = "Professions on the PCA gender direction: DirectBias_1 (Bolukbasi et al. 2016)"
+    cover, absent = _professions(embedding, cov)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            lists = debias.word_lists_for(embedding)
+            g, pairs = debias.gender_direction(embedding)
+            profs = lookup.word_set(embedding, lists.professions, name="professions", warn=False)
+        X = lookup.set_matrix(embedding, profs.words, "professions")
+        value = direction.direct_bias(X, g.direction, c=1)
+        lo, hi = _mean_interval(np.abs(direction.cosines(X, g.direction)), n_resamples=n_resamples, seed=seed)
+    except NOT_RUN_ERRORS as err:
+        return _tidy.with_coverage(_not_run(base, "direct_bias", title, "direct_bias", err,
+                                            statistic_name="DirectBias_1", effect_size_name="direct_bias",
+                                            dropped=absent), cover)
+    return _tidy.with_coverage({
+        **base, "test": "direct_bias", "title": title, "measure": "direct_bias", "n_x": len(profs.words),
+        "n_a": len(pairs.pairs), "n_b": len(pairs.pairs), "statistic_name": "DirectBias_1", "statistic": value,
+        "effect_size_name": "direct_bias", "effect_size": value, "ci_low": lo, "ci_high": hi,
+        "ci_level": CONFIDENCE_LEVEL,
+        "ci_method": f"BCa {CONFIDENCE_LEVEL:.0%}, {n_resamples:,} resamples of the professions (direction fixed)",
+        "dropped": _tidy.dropped_text({"N": profs.missing, "pairs": [f"{a}/{b}" for (a, b), _ in pairs.missing]}),
+        "note": f"no test (a descriptive measure); PC1 explains {g.explained_variance_ratio[0]:.0%} of the "
+                f"{len(pairs.pairs)} definitional pairs' variance"}, cover)
+
+
+def ripa_row(embedding, *, base: Mapping, seed: int, n_resamples: int, cov: Mapping) -> dict:
+    """Ethayarajh, Duvenaud & Hirst's (2019) RIPA of the debiaswe professions on each definitional gender pair
+    (:func:`wordbias.measures.ripa.ripa`): the mean over pairs with a BCa interval over the pairs, the spread
+    across pairs and the two-sided sign-flip test over the pairs; one tidy row with the coverage."""
+    base = {**base, "paper": "ethayarajh2019", "battery": "ethayarajh2019"}
+    test, title = "RIPA:definitional_pairs", "Professions on each definitional gender pair (debiaswe)"
+    cover, absent = _professions(embedding, cov)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            lists = debias.word_lists_for(embedding)
+            r = _ripa.ripa(embedding, lists.professions, lists.definitional_pairs, units="pairs", alternative="two-sided",
+                           n_resamples=n_resamples, seed=seed)
+        lo, hi = _mean_interval(r.per_pair, n_resamples=n_resamples, seed=seed)
+    except NOT_RUN_ERRORS as err:
+        return _tidy.with_coverage(_not_run(base, test, title, "ripa", err, statistic_name="mean beta over pairs",
+                                            effect_size_name="ripa", alternative="two-sided", dropped=absent), cover)
+    first = r.pairs[0][0] if r.pairs else "the first words"
+    low, high = r.range
+    return _tidy.with_coverage({
+        **base, "test": test, "title": title, "measure": "ripa", "n_x": len(r.words), "n_a": len(r.pairs),
+        "n_b": len(r.pairs), "statistic_name": "mean beta over pairs", "statistic": r.mean,
+        "effect_size_name": "ripa", "effect_size": r.mean, "ci_low": lo, "ci_high": hi,
+        "ci_level": CONFIDENCE_LEVEL,
+        "ci_method": f"BCa {CONFIDENCE_LEVEL:.0%}, {n_resamples:,} resamples of the {len(r.pairs)} base pairs",
+        "p_value": r.p_value, "alternative": "two-sided", "p_method": r.test.p_method,
+        "p_two_sided": r.p_value, "dropped": _tidy.dropped_text(
+            {"N": r.missing_words, "pairs": [f"{a}/{b}" for a, b in r.missing_pairs]}),
+        "n_permutations": r.test.n_resamples,
+        "note": f"sign-flip test over the base pairs; spread across pairs: sd {r.sd:.3f}, range "
+                f"[{low:.3f}, {high:.3f}]; positive = towards the pairs' first words ({first}, ...)"}, cover)
+
+
+def report_words(embedding) -> set[str]:
+    """The words :func:`wordbias.battery.report.report` looks up in ``embedding`` for its word-set tests, as it looks
+    them up (case-folded for an uncased vocabulary): Caliskan et al.'s WEAT ("glove" lists) and WEFAT lists, the
+    racial bias report's target and attribute sets, the debiaswe professions and definitional pairs. UBE's names
+    and words (the vocabulary's own) are not among them. :func:`wordbias.battery.compare.compare` uses it to
+    measure every embedding on the words they share (``common_vocabulary=True``)."""
+    case_fold = not _embeddings.is_cased(embedding)
+    fold = str.lower if case_fold else (lambda w: w)
+    words: set[str] = set()
+    for spec in stimuli.weat_tests("caliskan2017", "glove"):
+        words.update(fold(w) for r in "XYAB" for w in getattr(spec, r))
+    for spec in stimuli.wefat_tests("caliskan2017"):
+        words.update(fold(w) for r in ("W", "A", "B") for w in getattr(spec, r))
+    for spec in stimuli.direction_tests(REPORT, cased=not case_fold):
+        words.update(w for k in ("T1", "T2", "A1", "A2") for w in getattr(spec, k))
+    lists = debias.word_lists_for(embedding)
+    words.update(lists.professions)
+    words.update(w for p in lists.definitional_pairs for w in p)
+    return words

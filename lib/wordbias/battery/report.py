@@ -1,0 +1,156 @@
+"""``wordbias report``: every static-embedding test of the four papers as one tidy table (issue 15).
+
+:func:`report` measures everything of the four papers that applies to a static embedding, each test once, and
+shows it one row per test in the schema of :mod:`wordbias.core.tidy` (a user's own lists are
+:func:`wordbias.battery.weat.weat_battery`):
+
+* Caliskan, Bryson & Narayanan (2017): the ten WEATs (the "glove" word lists) with d, its BCa bootstrap
+  interval, the one- and two-sided permutation p (:func:`wordbias.measures.measurement.weats`), and the two
+  WEFATs with Pearson's r and its interval (:func:`~wordbias.measures.measurement.wefats`);
+* the racial bias report: the three direction tests, cos(r, s) with its bootstrap interval and the permutation
+  p, each measured once (:func:`wordbias.battery.direction.measure_directions`), and Bolukbasi et al.'s (2016,
+  §5.2) DirectBias_1 of the debiaswe professions on the PCA gender direction (as the report's Section 2), with a
+  bootstrap interval over the professions (the direction held fixed; :func:`wordbias.battery.direction.direct_bias_row`);
+* Ethayarajh, Duvenaud & Hirst (2019): RIPA of the professions on each debiaswe definitional gender pair,
+  their mean with a bootstrap interval over the pairs, the spread across pairs and the sign-flip test
+  (:func:`wordbias.measures.ripa.ripa`);
+* Swinger et al. (2019): one UBE run on first names, with n, m, M scaled to the vocabulary
+  (:func:`wordbias.battery.ube.ube_parameters`), summarised as the number of significant (group, category) cells and a global
+  p-value (Simes' test over the cells, the smallest Benjamini-Hochberg adjusted p).
+
+Holm and Benjamini-Hochberg adjusted p are computed over the whole table (the family is named in
+``p_family``). A test the embedding cannot run (words missing, a list left too small) gets a row with NA
+numbers and the reason in ``note``; the words dropped are listed in ``dropped``. The same ``seed`` gives the
+same table.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+
+from wordbias import embeddings as _embeddings
+from wordbias.battery import weat as _weat
+from wordbias.battery.direction import direct_bias_row, direction_rows, measure_directions, ripa_row
+from wordbias.battery.ube import first_names_row as _ube_row
+from wordbias.battery.weat import as_keyed_vectors
+from wordbias.core import tidy as _tidy
+from wordbias.core.errors import InvalidParameterError
+from wordbias.core.progress import progress_bar
+from wordbias.core.validation import check_bool, check_int, check_seed
+from wordbias.datasets import stimuli
+from wordbias.measures import measurement as _measurement
+
+__all__ = ["report"]
+
+
+def _label(embedding, label) -> str:
+    if label is not None:
+        if not isinstance(label, str) or not label:
+            raise InvalidParameterError(f"label must be a non-empty string, not {label!r}")
+        return label
+    if isinstance(embedding, (str, os.PathLike)):
+        return _embeddings.label(embedding)
+    return "embedding"
+
+
+def _weat_rows(kv, *, base: dict, case_fold: bool, seed: int, n_permutations: int, n_resamples: int,
+               cov: Mapping) -> list[dict]:
+    """Caliskan et al.'s ten WEATs (the "glove" lists), measured once each, as tidy rows (adjusted later, over
+    the whole report)."""
+    specs = stimuli.weat_tests("caliskan2017", "glove")
+    results = _measurement.weats(kv, specs, n_resamples=n_resamples, n_permutations=n_permutations, seed=seed,
+                                 case_fold=case_fold, **cov)
+    return [_weat.weat_row(m, base=base, note=_weat.paper_note(s, "glove")) for m, s in zip(results, specs)]
+
+
+def _wefat_rows(kv, *, base: dict, case_fold: bool, seed: int, n_resamples: int, cov: Mapping) -> list[dict]:
+    """Caliskan et al.'s two WEFATs, measured once each, as tidy rows."""
+    specs = stimuli.wefat_tests("caliskan2017")
+    results = _measurement.wefats(kv, specs, n_resamples=n_resamples, seed=seed, case_fold=case_fold, **cov)
+    notes = [f"paper: r = {r:.2f}" if (r := ((s.paper or {}).get("glove") or {}).get("r")) is not None else ""
+             for s in specs]
+    return [_weat.wefat_row(m, base=base, note=n) for m, n in zip(results, notes)]
+
+
+def report(embedding, *, label: str | None = None, seed: int = 0, n_permutations: int = 100_000,
+           n_resamples: int = 10_000, ube: bool = True, progress: bool = True, min_words: int = _tidy.MIN_WORDS,
+           min_fraction: float = _tidy.MIN_FRACTION) -> pd.DataFrame:
+    """Every test of the four papers that applies to a static embedding, as one tidy table (issue 15).
+
+    The rows, in order: Caliskan et al.'s ten WEATs (the "glove" lists) and two WEFATs; the racial bias
+    report's three direction tests and the direct bias of the professions; RIPA on the gender pairs; one UBE
+    run on first names with parameters scaled to the vocabulary (:func:`~wordbias.battery.ube.ube_parameters`; ``ube=False``
+    leaves it out). See the module docstring for what each computes. ``embedding`` is a registry name, a
+    path (loaded by :func:`wordbias.embeddings.load`), ``KeyedVectors`` or a word -> vector mapping;
+    ``label`` names it in the table (default: the name's label, or ``"embedding"``). Case is folded for an
+    uncased vocabulary. Holm and Benjamini-Hochberg adjusted p are over every row with a p-value (the
+    family is named in ``p_family``). The time each part took is in ``frame.attrs["timings"]`` (wall-clock
+    seconds; the process's CPU seconds, all threads, in ``frame.attrs["cpu_timings"]``), the parameters in
+    ``frame.attrs["parameters"]``.
+
+    Each row's ``coverage`` gives its sets' words in the vocabulary of those asked (WEAT X, Y, A, B; WEFAT W, A,
+    B; direction T1, T2, A1, A2; direct bias and RIPA the professions N and the definitional pairs; NA for UBE,
+    which samples the vocabulary); a set keeping fewer than ``min_words`` words or less than ``min_fraction`` of
+    its list flags the row (``low_coverage``, the note begins ``"low coverage:"``, one
+    :class:`~wordbias.core.errors.LowCoverageWarning` per flagged test that ran;
+    :func:`wordbias.core.tidy.coverage_flag`).
+
+    Examples
+    --------
+    >>> from wordbias.embeddings import to_keyed_vectors
+    >>> kv = to_keyed_vectors([f"w{i}" for i in range(50)], np.random.default_rng(0).normal(size=(50, 5)))
+    >>> t = report(kv, label="random", ube=False, n_resamples=100, progress=False)
+    >>> len(t), int(t.effect_size.notna().sum()), t.note.str.startswith("not run").all()   # no word is known
+    (17, 0, np.True_)
+    """
+    seed = check_seed("seed", seed)
+    n_permutations = check_int("n_permutations", n_permutations, min=1)
+    n_resamples = check_int("n_resamples", n_resamples, min=2)
+    ube = check_bool("ube", ube)
+    progress = check_bool("progress", progress)
+    min_words, min_fraction = _tidy.check_coverage_thresholds(min_words, min_fraction)
+    cov = dict(min_words=min_words, min_fraction=min_fraction)
+    label = _label(embedding, label)
+    kv = as_keyed_vectors(embedding)
+    case_fold = not _embeddings.is_cased(kv)
+    base = dict(embedding=label, seed=seed, n_resamples=n_resamples)
+    cal = {**base, "paper": "caliskan2017", "battery": "caliskan2017"}
+    parts = [
+        ("WEAT", lambda: _weat_rows(kv, base=cal, case_fold=case_fold, seed=seed, n_permutations=n_permutations,
+                                    n_resamples=n_resamples, cov=cov)),
+        ("WEFAT", lambda: _wefat_rows(kv, base=cal, case_fold=case_fold, seed=seed, n_resamples=n_resamples,
+                                      cov=cov)),
+        ("direction", lambda: direction_rows(measure_directions(kv, seed=seed, n_permutations=n_permutations,
+                                                                n_resamples=n_resamples, **cov), label=label)),
+        ("direct bias", lambda: [direct_bias_row(kv, base=base, seed=seed, n_resamples=n_resamples, cov=cov)]),
+        ("RIPA", lambda: [ripa_row(kv, base=base, seed=seed, n_resamples=n_resamples, cov=cov)]),
+    ]
+    if ube:
+        parts.append(("UBE", lambda: [_ube_row(kv, base={**base, "n_resamples": None}, seed=seed,
+                                               progress=False)]))
+    rows, timings, cpu = [], {}, {}
+    with progress_bar(len(parts), desc=f"report on {label}", unit="part", enabled=progress) as bar:
+        for name, run in parts:
+            if hasattr(bar, "set_postfix_str"):
+                bar.set_postfix_str(name)
+            start, start_cpu = time.perf_counter(), time.process_time()
+            rows += run()
+            timings[name] = time.perf_counter() - start
+            cpu[name] = time.process_time() - start_cpu
+            bar.update(1)
+    frame = _tidy.tidy_frame(rows)
+    _tidy.warn_low_coverage(frame)
+    n_p = int(frame.p_value.notna().sum())
+    frame = _tidy.adjust_family(frame, f"report on {label}: the {n_p} tests with a p-value (WEAT and direction "
+                                       "one-sided; WEFAT and RIPA two-sided; UBE Simes' global p)")
+    frame.attrs["timings"] = timings
+    frame.attrs["cpu_timings"] = cpu
+    frame.attrs["parameters"] = dict(embedding=label, vocabulary=len(kv.index_to_key), dimension=kv.vector_size,
+                                     cased=not case_fold, seed=seed, n_permutations=n_permutations,
+                                     n_resamples=n_resamples, ube=ube, **cov)
+    return frame

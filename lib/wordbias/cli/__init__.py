@@ -1,0 +1,100 @@
+"""The ``wordbias`` command: the papers' tests on your own embedding or word lists, as one tidy table.
+
+``wordbias weat``, ``report`` and ``compare`` run the batteries of :mod:`wordbias.battery` and write
+``tidy.csv`` (the schema of :mod:`wordbias.core.tidy`), ``summary.html`` and figures into ``--out``, with a
+short table on stdout; ``wordbias lists`` shows the word lists shipped (with their citations), a user's file
+(checked) or the template of the YAML format (:mod:`wordbias.datasets.user_lists`); ``wordbias cache
+list`` / ``clear`` show and remove the converted embedding caches. Progress bars go to
+stderr; ``--quiet`` silences them and the table. Exit status: 0 done, 1 the run failed (one line
+``wordbias: error: ...`` on stderr; ``--debug`` shows the traceback), 2 a usage error, 3 the outputs were
+written but some tests were not run, or ran without their interval (each named on stderr with the reason,
+e.g. a request refused for its cost with the way out; the reason is also in tidy.csv's ``note``).
+
+``--out`` is checked by :func:`wordbias.core.paths.check_output_dir` (never empty, the checkout's root, the
+home folder or ``/``, nor inside the package, the data or the repository's results/ and figures/); the
+command writes its named files there and deletes nothing. A full disk is reported with the file being
+written and the space left (:mod:`wordbias.core.io_errors`).
+
+Modules: :mod:`~wordbias.cli.parser` (the arguments), :mod:`~wordbias.cli.measure` (``weat``, ``report``,
+``compare``, ``contextual``), :mod:`~wordbias.cli.lists` (``lists``), :mod:`~wordbias.cli.embeddings`
+(``embeddings``, ``cache``), :mod:`~wordbias.cli.inputs` (embeddings named or given by path, labels, ``--out``)
+and :mod:`~wordbias.cli.output` (the files written, the table on stdout, the tests not run on stderr).
+
+Examples
+--------
+>>> main(["--version"])                 # doctest: +ELLIPSIS
+wordbias ...
+0
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+import warnings
+
+from wordbias.cli.embeddings import run_cache, run_embeddings
+from wordbias.cli.lists import run_lists
+from wordbias.cli.measure import run_compare, run_contextual, run_report, run_weat
+from wordbias.cli.output import EXIT_NOT_RUN, one_line
+from wordbias.cli.parser import build_parser
+
+
+__all__ = ["main", "build_parser", "EXIT_NOT_RUN"]
+
+_COMMANDS = {"weat": run_weat, "report": run_report, "compare": run_compare, "contextual": run_contextual,
+             "lists": run_lists, "cache": run_cache, "embeddings": run_embeddings}
+
+
+def _message(exc: BaseException) -> str:
+    """An error as the one line the command prints (a ``KeyError``'s key without quotes)."""
+    msg = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
+    return one_line(msg) or type(exc).__name__
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the ``wordbias`` command with ``argv`` (default ``sys.argv[1:]``) and return the exit status:
+    0 done, 1 the run failed (``wordbias: error: ...`` on stderr, one line: a bad ``--out``, a full disk, a
+    missing file...), 2 a usage error (argparse's message), 3 (:data:`EXIT_NOT_RUN`) the outputs were written
+    but some tests were not run or ran only in part (``wordbias: not run: ...`` / ``wordbias: run in part:
+    ...`` on stderr, one line each, with the reason).
+
+    Examples
+    --------
+    >>> main(["lists", "no-such-battery"])
+    1
+    """
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:          # --help, --version (0) and usage errors (2)
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        with warnings.catch_warnings():
+            if args.quiet:
+                warnings.simplefilter("ignore", category=FutureWarning)
+            return _COMMANDS[args.command](args)
+    except KeyboardInterrupt:
+        print("wordbias: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:            # stdout closed early (`wordbias lists | head`): stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)   # as the Python docs advise (signal module, SIGPIPE)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+    except ModuleNotFoundError as exc:
+        if args.debug:
+            traceback.print_exc()
+        name = exc.name or ""
+        hint = (" (this command needs the battery modules of this version of wordbias)"
+                if name.startswith("wordbias") else "")
+        print(f"wordbias: error: {_message(exc)}{hint}", file=sys.stderr)
+        return 1
+    except Exception as exc:  # noqa: BLE001 - the command's boundary: one line, or the traceback with --debug
+        if args.debug:
+            traceback.print_exc()
+        print(f"wordbias: error: {_message(exc)}", file=sys.stderr)
+        return 1

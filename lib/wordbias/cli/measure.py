@@ -1,0 +1,140 @@
+"""The commands that measure: ``weat`` (WEATs of a battery or of a user's lists on one embedding), ``report``
+(every static-embedding test of the four papers), ``compare`` (the report's battery across embeddings) and
+``contextual`` (Kurita et al.'s tests on a contextual model)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from wordbias.cli.inputs import (embedding_label, embedding_labels, load_embedding, out_dir,
+                                 show_progress, split_label)
+from wordbias.cli.output import finish, write_outputs
+from wordbias.core.errors import CommandError
+
+
+def run_weat(args) -> int:
+    """``wordbias weat``: Caliskan et al.'s WEATs (their lists as ``--variant`` gives them) or a lists file's
+    WEATs on one embedding."""
+    from wordbias.battery import weat as battery_weat
+    from wordbias.datasets import stimuli, user_lists
+
+    if args.lists is not None:
+        if args.variant is not None:
+            raise CommandError("--variant picks Caliskan et al.'s lists; it does not apply to --lists")
+        lists = user_lists.read_user_lists(args.lists)
+        if not lists.weat:
+            raise CommandError(f"{args.lists} has no WEATs (a 'weat' list); `wordbias weat` runs WEATs")
+        if lists.wefat:
+            print(f"wordbias: note: the {len(lists.wefat)} WEFAT(s) of {args.lists} are not run by `wordbias "
+                  "weat` (only its WEATs)", file=sys.stderr)
+        specs, battery, paper = list(lists.weat), f"user:{lists.battery}", "user"
+        title = f"{lists.battery} ({Path(args.lists).name})"
+    else:
+        variant = args.variant or "glove"
+        specs, paper = stimuli.weat_tests("caliskan2017", variant=variant), "caliskan2017"
+        battery = "caliskan2017" if variant == "glove" else f"caliskan2017:{variant}"
+        title = f"Caliskan et al. (2017) WEATs, {variant} lists"
+    out = out_dir(args.out)
+    label = args.label or embedding_label(args.embedding)
+    kv = load_embedding(args.embedding, args)
+    case_fold = {"auto": None, "on": True, "off": False}[args.case_fold]
+    frame = battery_weat.weat_battery(kv, specs, label=label, battery=battery, paper=paper, seed=args.seed,
+                                n_permutations=args.n_permutations, n_resamples=args.n_resamples,
+                                case_fold=case_fold, progress=show_progress(args), min_words=args.min_words,
+                                min_fraction=args.min_coverage)
+    written = write_outputs(frame, out, f"wordbias weat: {title} on {label}")
+    return finish(frame, written, args)
+
+
+def _user_lists(path: str, command: str):
+    """A user's lists for ``command``: their WEATs, with a note on stderr for WEFATs it does not run."""
+    from wordbias.datasets import user_lists
+
+    lists = user_lists.read_user_lists(path)
+    if not lists.weat:
+        raise CommandError(f"{path} has no WEATs (a 'weat' list); `wordbias {command}` runs a lists file's WEATs")
+    if lists.wefat:
+        print(f"wordbias: note: the {len(lists.wefat)} WEFAT(s) of {path} are not run by `wordbias {command}` "
+              "(only its WEATs)", file=sys.stderr)
+    return lists
+
+
+def run_report(args) -> int:
+    """``wordbias report``: every static-embedding test of the four papers on one embedding, or a lists file's
+    WEATs."""
+    from wordbias.battery import report as battery_report, weat as battery_weat
+
+    lists = None
+    if args.lists is not None:
+        if args.no_ube:
+            raise CommandError("--no-ube applies to the report's battery; with --lists no UBE run is made")
+        lists = _user_lists(args.lists, "report")
+    out = out_dir(args.out)
+    label = args.label or embedding_label(args.embedding)
+    kv = load_embedding(args.embedding, args)
+    if lists is None:
+        frame = battery_report.report(kv, label=label, seed=args.seed, n_permutations=args.n_permutations,
+                              n_resamples=args.n_resamples, ube=not args.no_ube, progress=show_progress(args),
+                              min_words=args.min_words, min_fraction=args.min_coverage)
+        title = f"wordbias report on {label}"
+    else:
+        frame = battery_weat.weat_battery(kv, list(lists.weat), label=label, battery=f"user:{lists.battery}",
+                                    paper="user", seed=args.seed, n_permutations=args.n_permutations,
+                                    n_resamples=args.n_resamples, progress=show_progress(args),
+                                    min_words=args.min_words, min_fraction=args.min_coverage)
+        title = f"wordbias report: {lists.battery} ({Path(args.lists).name}) on {label}"
+    written = write_outputs(frame, out, title)
+    return finish(frame, written, args)
+
+
+def run_compare(args) -> int:
+    """``wordbias compare``: the report's battery, or a lists file's WEATs, on two or more embeddings, stacked
+    into one table with a heat map."""
+    from wordbias.battery import compare
+
+    if len(args.embeddings) < 2:
+        raise CommandError("compare needs two or more embeddings (use `wordbias report` for one)")
+    given = [split_label(a) for a in args.embeddings]
+    names = [name for _, name in given]
+    labels = embedding_labels(names)
+    labels = [own or lab for (own, _), lab in zip(given, labels)]
+    if len(set(labels)) != len(labels):
+        raise CommandError(f"two embeddings share a label: {sorted({x for x in labels if labels.count(x) > 1})}; "
+                           "give each its own with LABEL=PATH")
+    options = {"seed": args.seed, "n_permutations": args.n_permutations, "n_resamples": args.n_resamples,
+               "progress": show_progress(args), "min_words": args.min_words, "min_fraction": args.min_coverage,
+               "common_vocabulary": args.common_vocabulary}
+    if args.lists is not None:
+        if args.no_ube:
+            raise CommandError("--no-ube applies to the report's battery; with --lists no UBE run is made")
+        options["lists"] = _user_lists(args.lists, "compare")
+    else:
+        options["ube"] = not args.no_ube
+    out = out_dir(args.out)
+    loaded = {lab: load_embedding(name, args) for lab, name in zip(labels, names)}
+    frame = compare.compare(loaded, **options)
+    written = write_outputs(frame, out, "wordbias compare: " + ", ".join(labels), heatmap=True)
+    return finish(frame, written, args)
+
+
+def run_contextual(args) -> int:
+    """``wordbias contextual``: Kurita et al.'s contextual WEAT and log-probability test on a model."""
+    from wordbias.battery import contextual
+    from wordbias.datasets import user_lists
+
+    specs, battery = None, None
+    if args.lists is not None:
+        lists = user_lists.read_user_lists(args.lists)
+        if not lists.weat:
+            raise CommandError(f"{args.lists} has no WEATs (a 'weat' list); `wordbias contextual` runs WEATs")
+        specs, battery = list(lists.weat), f"user:{lists.battery}"
+    elif args.templates:
+        raise CommandError("--template applies to --lists; the paper's categories use the paper's templates")
+    out = out_dir(args.out)
+    frame = contextual.report(args.model, label=args.label, specs=specs,
+                              templates=tuple(args.templates or contextual.DEFAULT_TEMPLATES), battery=battery,
+                              seed=args.seed, n_permutations=args.n_permutations, n_resamples=args.n_resamples,
+                              device=args.device, progress=show_progress(args))
+    written = write_outputs(frame, out, f"wordbias contextual on {frame['embedding'].iloc[0]}")
+    return finish(frame, written, args)

@@ -1,0 +1,232 @@
+"""The arguments of the ``wordbias`` command: its subcommands and their options (:func:`build_parser`)."""
+
+from __future__ import annotations
+
+import argparse
+
+
+PROG = "wordbias"
+
+_EXAMPLES = """\
+examples:
+  wordbias lists                                   the batteries and word lists shipped, with citations
+  wordbias lists caliskan2017                      a battery's tests and words
+  wordbias lists --template > my_lists.yaml        start your own lists from the commented template
+  wordbias lists my_lists.yaml                     check your file and show its tests
+  wordbias weat glove-6b-50d --out out/weat        Caliskan et al.'s ten WEATs on a registered embedding
+  wordbias weat vectors.txt --lists my_lists.yaml --out out/mine
+                                                   your lists on your word2vec/GloVe/fastText file
+  wordbias report vectors.bin --out out/report     every static test of the four papers + summary.html
+  wordbias compare a.txt b.txt --out out/ab        one table and a heat map across embeddings
+  wordbias contextual bert-base-uncased --out out/bert
+                                                   Kurita et al.'s contextual WEAT and log-probability test
+  wordbias cache list                              the converted embedding caches (and `cache clear`)
+  wordbias embeddings                              the registered embeddings, whether each is on this machine
+
+EMBEDDING is a registered name (`wordbias embeddings`) or a path to a word2vec (text or binary), GloVe or
+fastText .vec file (plain, .gz or .zip) or a file gensim saved (.kv, .model); LABEL=PATH names it in compare.
+Results: DIR/tidy.csv (one row per test: effect size, 95% interval, p one- and two-sided with their method,
+Holm and Benjamini-Hochberg adjusted p, the words dropped), DIR/summary.html, figures. Exit status: 0 ok, 1 the run failed, 2 usage error, 3 some tests
+were not run or ran only in part (outputs written; each such test and why on stderr, and in the note column
+of tidy.csv).
+"""
+
+
+def _nonnegative(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an integer, not {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, not {value}")
+    return value
+
+
+def _positive(minimum: int):
+    def parse(text: str) -> int:
+        value = _nonnegative(text)
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be >= {minimum}, not {value}")
+        return value
+    parse.__name__ = "integer"
+    return parse
+
+
+def _common() -> argparse.ArgumentParser:
+    """The options every command takes."""
+    p = argparse.ArgumentParser(add_help=False)
+    g = p.add_argument_group("common options")
+    g.add_argument("--seed", type=_nonnegative, default=0, help="seed of every random step (default 0)")
+    g.add_argument("--n-permutations", type=_positive(1), default=100_000, metavar="N",
+                   help="Monte Carlo draws of a permutation test when it cannot be counted exactly (default 100000)")
+    g.add_argument("--n-resamples", type=_positive(2), default=10_000, metavar="N",
+                   help="bootstrap resamples of each interval (default 10000)")
+    g.add_argument("-q", "--quiet", action="store_true", help="no progress bars and no table on stdout")
+    g.add_argument("--debug", action="store_true", help="show the traceback of an error")
+    return p
+
+
+def _run_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--out", required=True, metavar="DIR",
+                   help="folder for tidy.csv, summary.html and figures (created; other files in it are left "
+                        "alone; never the checkout's root, ~ or /, nor inside the package, data/, results/ or "
+                        "figures/)")
+    p.add_argument("--cache-dir", metavar="DIR", default=None,
+                   help="folder for the converted embedding caches (default: WORDBIAS_CACHE, else the "
+                        "per-user cache folder; see `wordbias cache list`)")
+    command = p.prog.split()[-1]
+    if command not in ("weat", "report", "compare"):
+        return
+    from wordbias.core import tidy
+
+    def fraction(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be a number in [0, 1], not {text!r}") from None
+        if not 0 <= value <= 1:
+            raise argparse.ArgumentTypeError(f"must be in [0, 1] (a fraction of the list, 0.5 for half), not {text}")
+        return value
+    fraction.__name__ = "fraction"
+    g = p.add_argument_group("coverage (how much of each word list the embedding has)")
+    g.add_argument("--min-words", type=_nonnegative, default=tidy.MIN_WORDS, metavar="N",
+                   help=f"flag a test (low_coverage in tidy.csv, ! in the table, a note) when a set keeps fewer "
+                        f"than N of its words (default {tidy.MIN_WORDS}: with 3 words a side a WEAT's smallest "
+                        "p is 1/C(6,3) = 0.05; 0 turns the rule off)")
+    g.add_argument("--min-coverage", type=fraction, default=tidy.MIN_FRACTION, metavar="FRACTION",
+                   help=f"flag a test when a set keeps less than FRACTION of its list (default "
+                        f"{tidy.MIN_FRACTION}: past half the list missing, the test measures what the surviving "
+                        "words share; 0 turns the rule off)")
+    if command == "compare":
+        g.add_argument("--common-vocabulary", action="store_true",
+                       help="measure every embedding on the words all of them have (each set of each test "
+                            "restricted to the words present in every embedding; UBE is not restricted)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``wordbias`` argument parser (subcommands ``weat``, ``report``, ``compare``, ``lists``).
+
+    Examples
+    --------
+    >>> args = build_parser().parse_args(["weat", "glove-6b-50d", "--out", "o", "--seed", "3"])
+    >>> args.command, args.embedding, args.battery, args.seed, args.n_permutations
+    ('weat', 'glove-6b-50d', None, 3, 100000)
+    """
+    from wordbias import __version__
+
+    fmt = argparse.RawDescriptionHelpFormatter
+    parser = argparse.ArgumentParser(
+        prog=PROG, formatter_class=fmt, epilog=_EXAMPLES,
+        description="Measure social bias in word embeddings with the tests of Caliskan et al. (2017), the "
+                    "racial bias report, Swinger et al. (2019), Ethayarajh et al. (2019) and Kurita et al. "
+                    "(2019), on the papers' word lists or your own.")
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    common = _common()
+
+    p = sub.add_parser("weat", parents=[common], formatter_class=fmt,
+                       help="WEATs of a battery or of your own lists on one embedding",
+                       description="Run WEATs (Caliskan et al. 2017) on one embedding: d with its 95% BCa "
+                                   "bootstrap interval, the permutation p (one- and two-sided, method named), "
+                                   "Holm and Benjamini-Hochberg adjusted p over the battery, and every word "
+                                   "dropped.",
+                       epilog="examples:\n  wordbias weat glove-6b-50d --out out/weat\n"
+                              "  wordbias weat GoogleNews-vectors-negative300.bin.gz --variant word2vec --out out/w2v\n"
+                              "  wordbias weat vectors.txt --lists my_lists.yaml --out out/mine\n")
+    p.add_argument("embedding", metavar="EMBEDDING", help="a registered name or a path to an embedding file")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--battery", choices=["caliskan2017"], default=None,
+                       help="a shipped battery (default caliskan2017)")
+    which.add_argument("--lists", metavar="FILE.yaml", help="your own word lists (see `wordbias lists --template`)")
+    p.add_argument("--variant", choices=["glove", "original", "word2vec"], default=None,
+                   help="Caliskan et al.'s word lists: as run on GloVe (default), as printed, or as run on "
+                        "word2vec (Table S1); never guessed from the file name")
+    p.add_argument("--case-fold", choices=["auto", "on", "off"], default="auto",
+                   help="fold case when looking words up: auto (default) folds for an uncased vocabulary")
+    p.add_argument("--label", help="the embedding's name in the outputs (default: the registered name or the "
+                                   "file name)")
+    _run_options(p)
+
+    p = sub.add_parser("report", parents=[common], formatter_class=fmt,
+                       help="every static-embedding test of the four papers, with an HTML summary",
+                       description="Every test of the four papers that applies to a static embedding: "
+                                   "Caliskan et al.'s WEATs and WEFATs, the racial report's direction tests and "
+                                   "direct bias, RIPA on the gender pairs, and a UBE run scaled to the "
+                                   "vocabulary; one tidy table and a one-page HTML summary with a forest plot.",
+                       epilog="example:\n  wordbias report vectors.txt --out out/report\n")
+    p.add_argument("embedding", metavar="EMBEDDING", help="a registered name or a path to an embedding file")
+    p.add_argument("--label", help="the embedding's name in the outputs")
+    p.add_argument("--lists", metavar="FILE.yaml", help="your own word lists: their WEATs instead of the papers' "
+                                                        "battery (see `wordbias lists --template`)")
+    p.add_argument("--no-ube", action="store_true", help="leave out the UBE run (the slowest part)")
+    _run_options(p)
+
+    p = sub.add_parser("compare", parents=[common], formatter_class=fmt,
+                       help="the report's battery across embeddings: one table and a heat map",
+                       description="The report's tests on each embedding, stacked into one tidy table, with a "
+                                   "heat map (test x embedding, effect sizes with their intervals).",
+                       epilog="examples:\n  wordbias compare glove-6b-50d mine.w2v.txt --out out/compare\n"
+                              "  wordbias compare glove-6b-50d mine=runs/seed1.txt --lists my_lists.yaml "
+                              "--out out/mine\n")
+    p.add_argument("embeddings", metavar="EMBEDDING", nargs="+",
+                   help="two or more names or paths; LABEL=PATH names one in the outputs")
+    p.add_argument("--lists", metavar="FILE.yaml", help="your own word lists: their WEATs on every embedding "
+                                                        "instead of the report's battery")
+    p.add_argument("--no-ube", action="store_true", help="leave out the UBE runs")
+    _run_options(p)
+
+    p = sub.add_parser("contextual", parents=[common], formatter_class=fmt,
+                       help="Kurita et al.'s contextual WEAT and log-probability test on a model",
+                       description="Kurita et al. (2019) on a contextual model: WEAT on contextual vectors (any "
+                                   "encoder) and the log-probability bias score with its attribute test (a masked "
+                                   "language model), over the paper's five categories and templates or your own "
+                                   "lists, with 95%% intervals, one- and two-sided p and Holm/Benjamini-Hochberg "
+                                   "adjusted p. A model without a masked-LM head gets the log-probability rows "
+                                   "with the reason instead of numbers. Needs the contextual extra "
+                                   "(pip install \"wordbias[contextual]\").",
+                       epilog="examples:\n  wordbias contextual bert-base-uncased --out out/bert\n"
+                              "  wordbias contextual /models/my-bert --lists my_lists.yaml --template "
+                              "'TARGET is ATTRIBUTE.' --out out/mine\n")
+    p.add_argument("model", metavar="MODEL", help="a local model folder, or a Hugging Face id already on this "
+                                                  "machine (HF_HUB_OFFLINE=1 keeps it offline)")
+    p.add_argument("--lists", metavar="FILE.yaml", help="your own word lists (their WEATs; X, Y fill TARGET, "
+                                                        "A, B fill ATTRIBUTE)")
+    p.add_argument("--template", action="append", metavar="TEXT", dest="templates",
+                   help="a template with TARGET and ATTRIBUTE, for --lists (repeat for several; default: "
+                        "'TARGET is ATTRIBUTE.' and 'TARGET are ATTRIBUTE.')")
+    p.add_argument("--device", default=None, help="cpu, cuda, cuda:1, mps (default: a GPU if torch sees one)")
+    p.add_argument("--label", help="the model's name in the outputs")
+    _run_options(p)
+
+    p = sub.add_parser("lists", parents=[common], formatter_class=fmt,
+                       help="the batteries and word lists shipped, a lists file, or the YAML template",
+                       description="Without NAME: the batteries shipped, with their citations. With a battery "
+                                   "NAME: its tests and words. With a path to your YAML file: the file checked "
+                                   "and its tests shown. --template: the commented template of the format.",
+                       epilog="examples:\n  wordbias lists\n  wordbias lists kurita2019\n"
+                              "  wordbias lists --template > my_lists.yaml\n  wordbias lists my_lists.yaml\n")
+    p.add_argument("name", nargs="?", metavar="NAME", help="a battery name or a path to your YAML lists")
+    p.add_argument("--template", action="store_true", help="print the template of the YAML format (and its path)")
+    p.add_argument("--variant", choices=["glove", "original", "word2vec"], default="glove",
+                   help="which Caliskan lists to show (default glove)")
+
+    p = sub.add_parser("embeddings", parents=[common], formatter_class=fmt,
+                       help="the registered embeddings: whether each is on this machine, its size, citation",
+                       description="The embeddings wordbias knows by name: where each comes from, whether it is "
+                                   "on this machine (and where), its size and its citation. Any other embedding "
+                                   "is given by its path.",
+                       epilog="example:\n  wordbias embeddings\n")
+    p.add_argument("name", nargs="?", metavar="NAME", help="one registered embedding, in full")
+
+    p = sub.add_parser("cache", formatter_class=fmt, help="list or clear the converted embedding caches",
+                       description="The caches of converted embeddings (a memory-mappable copy of each text or "
+                                   "binary file loaded), under WORDBIAS_CACHE or the per-user cache folder.",
+                       epilog="examples:\n  wordbias cache list\n  wordbias cache clear mine.w2v.txt-1a2b3c4d\n"
+                              "  wordbias cache clear --all\n")
+    p.add_argument("action", choices=["list", "clear"], help="list the caches, or remove some (or --all)")
+    p.add_argument("names", nargs="*", metavar="NAME", help="with clear: the caches to remove (name or folder)")
+    p.add_argument("--all", action="store_true", help="with clear: remove every cache")
+    p.add_argument("--cache-dir", metavar="DIR", default=None, help="the cache folder (default: as loading uses)")
+    p.add_argument("-q", "--quiet", action="store_true", help="print nothing")
+    p.add_argument("--debug", action="store_true", help="show the traceback of an error")
+    return parser

@@ -1,0 +1,186 @@
+"""The exact count of a subset-sum tail: how many of the C(N, k) size-k subsets of N values reach a sum, by a
+pruned meet in the middle (:func:`count_subsets_at_least`), and the check that refuses, before any work, a count
+that cannot finish within its budget (:func:`check_exact_reach`). The loops are in :mod:`wordbias.core.kernels`;
+the p-value built on the count is :func:`wordbias.core.permutation.subset_sum_tail_exact`.
+"""
+
+from __future__ import annotations
+
+from math import comb, log10, sqrt
+
+import numpy as np
+from scipy import stats as _sps
+
+from wordbias.core.costs import bytes_text, check_cost, count_text, draws_text, log10_comb, power_text
+from wordbias.core.errors import ExactCountTooLarge
+from wordbias.core.parallel import default_workers, run_tasks
+from wordbias.core.subset_sums import check_observed, check_values_and_k, check_workers, tie_tolerance
+from wordbias.core.validation import check_int
+
+#: the most subset sums kept per half by the exact count (two float64 buffers of this length per half:
+#: 2 GiB in all at the default 2^26, which keeps every subset sum for N ≤ 52)
+EXACT_MAX_SUMS = 2 ** 26
+
+
+def _top_sums(vals: np.ndarray) -> np.ndarray:
+    """best[i, r] = the largest sum of r values among vals[i:] (−inf where r > len(vals) − i)."""
+    m = vals.size
+    best = np.full((m + 1, m + 1), -np.inf)
+    for i in range(m + 1):
+        tail = np.sort(vals[i:])[::-1]
+        best[i, :m - i + 1] = np.concatenate([[0.0], np.cumsum(tail)])
+    return best
+
+
+def _count_at_least(values: np.ndarray, k: int, thr: float, strict: bool, max_sums: int,
+                    workers: int) -> int:
+    """#{size-k subsets with sum ≥ thr} (> thr when ``strict``) by the pruned meet in the middle.
+
+    The values, largest first, are dealt into two alike halves. For each half the kernel
+    :func:`~wordbias.core.kernels.subset_sums_by_size` builds the subset sums of every size j it can
+    contribute, each size sorted, dropping the partial sums that cannot reach ``thr`` even with the largest
+    completion from both halves (branch and bound). Then for each pair of sizes (j, k − j) a two-pointer
+    sweep (:func:`~wordbias.core.kernels.count_pairs`) counts the pairs whose sum reaches ``thr``.
+    """
+    from wordbias.core import kernels     # imports numba (0.3 s): only when a count is needed
+
+    n = values.size
+    margin = tie_tolerance(values)                   # slack for rounding in the pruning bounds
+    order = np.argsort(-values, kind="stable")    # largest first: the bounds prune early
+    halves = [values[order[0::2]], values[order[1::2]]]   # interleaved: two alike halves
+    m = [h.size for h in halves]
+    lo0, hi0 = max(0, k - m[1]), min(m[0], k)     # sizes taken from half 0; half 1 gives k − j
+    ranges = [(lo0, hi0), (k - hi0, k - lo0)]
+    tops = [_top_sums(h) for h in halves]
+    built = [None, None]                          # (sorted sums, offsets by size) of each half
+
+    def build(h: int) -> int:
+        vals, (k_lo, k_hi), best = halves[h], ranges[h], tops[h]
+        other_best = tops[1 - h][0]               # the other half's largest sum of r values
+        tau = np.full(k_hi + 1, np.inf)
+        for J in range(k_lo, k_hi + 1):
+            tau[J] = thr - other_best[k - J] - margin
+        full = sum(comb(m[h], j) for j in range(k_hi + 1))
+        cap = min(full, max_sums)
+        out, scratch = np.empty(cap), np.empty(cap)
+        off, which, ok = kernels.subset_sums_by_size(vals, k_lo, k_hi, tau, best, out, scratch)
+        if not ok:
+            raise ExactCountTooLarge(
+                f"the exact count of the {count_text(comb(n, k))} partitions (N={n}, k={k}) needs more than "
+                f"{max_sums:,} subset sums per half ({bytes_text(16.0 * max_sums)}; without pruning up to "
+                f"{draws_text(full)} sums, {bytes_text(16 * full)}): the observed statistic is not far enough in a tail for the pruning to "
+                f"keep fewer. Use p_method='monte-carlo' (n_permutations random partitions), p_method='normal', "
+                f"or a larger max_sums (16 bytes each, per half)")
+        built[h] = (out if which == 0 else scratch), off
+        return 1
+
+    # below 2^16 sums a half, a second thread costs more than it saves
+    run_tasks(build, (0, 1), workers=2 if workers > 1 and min(m) > 16 else 1, total=2, desc="subset sums",
+              unit="half", progress=False)
+    (s0, off0), (s1, off1) = built
+    js = range(lo0, hi0 + 1)
+    counts = [0] * len(js)
+
+    def count(j: int) -> int:
+        counts[j - lo0] = int(kernels.count_pairs(s0[off0[j]:off0[j + 1]], s1[off1[k - j]:off1[k - j + 1]], thr,
+                                                  strict))
+        return 1
+
+    run_tasks(count, js, workers=workers if off0[-1] + off1[-1] > 1 << 20 else 1, total=len(js),
+              desc="pairs of sizes", unit="size", progress=False)
+    return sum(counts)
+
+
+def count_subsets_at_least(values, k: int, threshold: float, *, max_sums: int = EXACT_MAX_SUMS,
+                           workers: int | None = None) -> int:
+    """Number of size-``k`` subsets of ``values`` whose sum is ≥ ``threshold`` (within
+    :data:`~wordbias.core.subset_sums.TIE_RTOL`).
+
+    An exact integer count of the C(N, k) subsets by meet in the middle: subset sums of each half of the
+    values, sorted by size, then a two-pointer count of the pairs (j, k − j) whose sum reaches the
+    threshold. Partial sums that cannot reach it whatever the remaining values are dropped while the
+    lists are built, so the work is the number of subset sums that can still take part, at most 2^(N/2)
+    per half. When the threshold is below the mean subset sum, the subsets *below* it are counted instead
+    (on the negated values) and subtracted from C(N, k), so the work follows the smaller tail.
+
+    Ties: a sum within :data:`~wordbias.core.subset_sums.TIE_RTOL` times Σ|values| of the threshold counts as
+    reaching it (rounding differs between summation orders), so the observed subset always counts itself. Raises
+    :class:`~wordbias.core.errors.ExactCountTooLarge` when more than ``max_sums`` subset sums of one half can take
+    part: never for N ≤ 52 at the default budget; beyond, only when the threshold is not far enough in a tail. Uses
+    two threads when ``workers`` (default: the CPUs available) allows; the count does not depend on it.
+
+    Examples
+    --------
+    >>> count_subsets_at_least([1.0, 2.0, 3.0, 4.0], 2, 5.0)     # {1, 4}, {2, 3}, {2, 4}, {3, 4}
+    4
+    >>> count_subsets_at_least([1.0, 2.0, 3.0, 4.0], 2, 7.0)     # {3, 4}
+    1
+    """
+    values, k = check_values_and_k(values, k)
+    threshold = check_observed("threshold", threshold)
+    max_sums = check_int("max_sums", max_sums, min=1)
+    workers = check_workers(workers)
+    n = values.size
+    thr = float(threshold) - tie_tolerance(values)
+    check_exact_reach(values, k, thr, max_sums)
+    workers = default_workers() if workers is None else workers
+    if thr >= k * values.mean():
+        return _count_at_least(values, k, thr, False, max_sums, workers)
+    # sum ≥ thr  ⇔  not (sum < thr)  ⇔  not (−sum > −thr): count the lower tail on the negated values
+    return comb(n, k) - _count_at_least(-values, k, -thr, True, max_sums, workers)
+
+
+#: :func:`check_exact_reach` refuses only when the smaller tail holds at least this share of the partitions
+#: by the normal approximation (the statistic is not in a tail: there the approximation is sound) ...
+REACH_MIN_TAIL = 1e-3
+#: ... and the partitions outnumber the pairs of subset sums the budget can form by this many orders of ten
+REACH_MARGIN_DECADES = 8.0
+
+
+def check_exact_reach(values, k: int, threshold: float, max_sums: int = EXACT_MAX_SUMS) -> None:
+    """Refuse, before any work, an exact count that cannot succeed: :class:`~wordbias.core.errors.ExactCountTooLarge` (a
+    :class:`~wordbias.core.errors.TooCostlyError`).
+
+    The meet in the middle counts each qualifying subset as a pair of kept subset sums, one per half, so it can
+    count at most ``max_sums``² subsets; when the observed sum is not in a tail (its smaller tail holds at least
+    :data:`REACH_MIN_TAIL` of the partitions by the normal approximation,
+    :func:`~wordbias.core.subset_sums.subset_sum_moments`) and C(N, k) exceeds ``max_sums``² by
+    :data:`REACH_MARGIN_DECADES` orders of ten, the tail holds far more subsets than that and the count would run
+    for a while only to fail. The decision uses logarithms (:func:`~wordbias.core.costs.log10_comb`), so N = 10,000
+    is refused at once; it never applies for N ≤ 52 at the default budget, where every subset sum is kept. The
+    pruning bounds of each half, a table of (N/2 + 1)² floats, must also fit in
+    :func:`~wordbias.core.costs.memory_limit` (N = 40,000 would need 6 GiB).
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> check_exact_reach(rng.normal(size=200), 100, 0.0)
+    Traceback (most recent call last):
+    ...
+    wordbias.core.errors.ExactCountTooLarge: the exact count of the 9.05e+58 partitions (N=200, k=100) needs more than 67,108,864 subset sums per half (1 GiB; without pruning up to 1.27e+30 sums, 1.76e+13 EiB) and cannot succeed: by the normal approximation about 41% of them (~3.72x10^58) reach the observed sum, and the meet in the middle can count at most 67,108,864² = 4.5e+15 (max_sums per half, squared); refused before any work. Use p_method='monte-carlo' (n_permutations random partitions), p_method='normal', or a larger max_sums.
+    """
+    values, k = check_values_and_k(values, k)
+    threshold = check_observed("threshold", threshold)
+    max_sums = check_int("max_sums", max_sums, min=1)
+    n = values.size
+    half = (n + 1) // 2                 # the pruning bounds of each half: an (m + 1) x (m + 1) float64 table
+    check_cost(f"the exact count of the partitions of N={n} values", 0.0, 2 * 8.0 * (half + 1) ** 2, float("inf"),
+               "Use p_method='monte-carlo' (n_permutations random partitions) or p_method='normal'.")
+    log_count = log10_comb(n, k)
+    if log_count <= 2 * log10(max_sums) + REACH_MARGIN_DECADES:
+        return
+    mean, sd = k * float(values.mean()), sqrt(k * float(values.var()) * (n - k) / (n - 1))
+    if not sd > 0:
+        return
+    tail = float(_sps.norm.sf(abs(float(threshold) - mean) / sd))
+    if tail < REACH_MIN_TAIL:
+        return
+    m = half                                   # the larger half: every subset sum of size <= k it could keep
+    full = 2 ** m if k >= m else sum(comb(m, j) for j in range(k + 1))
+    raise ExactCountTooLarge(
+        f"the exact count of the {count_text(comb(n, k))} partitions (N={n}, k={k}) needs more than {max_sums:,} "
+        f"subset sums per half ({bytes_text(16.0 * max_sums)}; without pruning up to {draws_text(full)} sums, "
+        f"{bytes_text(16 * full)}) and cannot succeed: by the normal approximation about {tail:.0%} of them "
+        f"({power_text(log_count + log10(tail))}) reach the observed sum, and the meet in the middle can count at most "
+        f"{max_sums:,}² = {float(max_sums) ** 2:.2g} (max_sums per half, squared); refused before any work. Use "
+        f"p_method='monte-carlo' (n_permutations random partitions), p_method='normal', or a larger max_sums.")

@@ -1,0 +1,110 @@
+"""Where the embedding caches live, and listing and clearing them: one folder per source under :func:`cache_root`
+(``WORDBIAS_CACHE``, else the platform's per-user cache folder).
+
+Every cache folder carries wordbias's marker (:mod:`wordbias.core.ownership`): :func:`list_caches` lists and
+:func:`clear_caches` removes only marked folders (or caches of an earlier version, recognised by their own
+files); anything else under the root is someone else's and is never listed nor removed (:func:`foreign_folders`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+from typing import Sequence
+
+from wordbias.core import ownership, paths
+from wordbias.core.errors import InvalidParameterError
+from wordbias.embeddings.cache_format import read_meta
+
+__all__ = ["cache_root", "cache_dir_for", "registered_cache_dir", "list_caches", "clear_caches", "foreign_folders"]
+
+
+def cache_root(cache_dir: str | os.PathLike | None = None) -> Path:
+    """The folder holding the embedding caches: ``cache_dir`` if given, else ``<wordbias cache>/embeddings``
+    (:func:`wordbias.core.paths.cache_dir`: ``WORDBIAS_CACHE`` or the platform's per-user cache folder)."""
+    return Path(cache_dir).expanduser() if cache_dir is not None else paths.cache_dir() / "embeddings"
+
+
+def cache_dir_for(path: str | os.PathLike, *, member: str | None = None,
+                  cache_dir: str | os.PathLike | None = None) -> Path:
+    """The cache folder of an embedding file given by path: ``<cache root>/<file name>-<hash>``, the hash
+    (8 hex digits of SHA-256) of the file's absolute path, so that two files of the same name in different
+    folders never share a cache; ``__<member>`` is added for a member of a ``.zip``.
+
+    Examples
+    --------
+    >>> cache_dir_for("/data/mine.txt", cache_dir="/c").as_posix()
+    '/c/mine.txt-bcb93623'
+    >>> cache_dir_for("/data/v.zip", member="a/b.txt", cache_dir="/c").name
+    'v.zip__a_b.txt-c910293e'
+    """
+    path = Path(path).expanduser()
+    digest = hashlib.sha256(str(path.absolute()).encode("utf-8")).hexdigest()[:8]
+    name = path.name if member is None else f"{path.name}__{member.replace('/', '_')}"
+    return cache_root(cache_dir) / f"{name}-{digest}"
+
+
+def registered_cache_dir(name: str, *, cache_dir: str | os.PathLike | None = None) -> Path:
+    """The cache folder of registered embedding ``name``: ``<cache root>/<name>``."""
+    return cache_root(cache_dir) / name
+
+
+def list_caches(cache_dir: str | os.PathLike | None = None) -> "pandas.DataFrame":  # noqa: F821
+    """The embedding caches under :func:`cache_root`: one row per wordbias folder with ``folder``, ``name``
+    (the registered name or the source file), ``source`` (the source file's path when it was converted from
+    one), ``shape``, ``bytes`` (on disk), ``created`` and ``valid`` (a complete cache of this version; else the
+    folder is damaged, of an older version, or a leftover of an interrupted write).
+
+    Only folders wordbias wrote are listed (:func:`wordbias.core.ownership.owner`: the marker, or a cache of
+    an earlier version); anything else under the root is someone else's and is left out
+    (:func:`foreign_folders` names it)."""
+    import pandas as pd
+
+    rows = []
+    for folder in _cache_folders(cache_dir):
+        meta = read_meta(folder)
+        size = sum(f.stat().st_size for f in folder.rglob("*") if f.is_file())
+        src = (meta or {}).get("source") or {}
+        rows.append({"folder": str(folder), "name": (meta or {}).get("name") or folder.name,
+                     "source": src.get("path") if isinstance(src, dict) else None,
+                     "shape": "x".join(map(str, (meta or {}).get("shape", []))) or None, "bytes": size,
+                     "created": (meta or {}).get("created"), "valid": meta is not None})
+    return pd.DataFrame(rows, columns=["folder", "name", "source", "shape", "bytes", "created", "valid"])
+
+
+def _subfolders(cache_dir) -> list[Path]:
+    root = cache_root(cache_dir)
+    return [f for f in sorted(root.iterdir()) if f.is_dir() and not f.is_symlink()] if root.is_dir() else []
+
+
+def _cache_folders(cache_dir) -> list[Path]:
+    """The folders under the cache root that wordbias wrote as embedding caches or saved embeddings."""
+    return [f for f in _subfolders(cache_dir) if ownership.is_ours(f, ("embedding-cache", "embedding"))]
+
+
+def foreign_folders(cache_dir: str | os.PathLike | None = None) -> list[Path]:
+    """The folders under :func:`cache_root` that are not wordbias's (no marker): never listed nor removed."""
+    ours = set(_cache_folders(cache_dir))
+    return [f for f in _subfolders(cache_dir) if f not in ours and not ownership.is_ours(f)]
+
+
+def clear_caches(names: Sequence[str] | None = None, *, cache_dir: str | os.PathLike | None = None) -> list[Path]:
+    """Remove embedding caches under :func:`cache_root` (all of them, or the folders whose ``name`` or folder
+    name is in ``names``) and return the folders removed.
+
+    Only folders wordbias wrote are removed (those :func:`list_caches` lists: each is checked for its marker
+    again just before it is deleted, :func:`wordbias.core.ownership.remove_folder`); anything else under the
+    root, a project's ``.git`` or ``.venv`` included, is left alone (:func:`foreign_folders`). The next load
+    rebuilds a cache from its source."""
+    if names is not None and (isinstance(names, str) or not all(isinstance(n, str) for n in names)):
+        raise InvalidParameterError(f"names must be a list of cache names, not {names!r}")
+    table = list_caches(cache_dir)
+    removed = []
+    for row in table.itertuples():
+        folder = Path(row.folder)
+        if names is not None and row.name not in names and folder.name not in names:
+            continue
+        ownership.remove_folder(folder)
+        removed.append(folder)
+    return removed

@@ -1,0 +1,338 @@
+"""Steps 3 and 4 of Unsupervised Bias Enumeration (Swinger et al. 2019): the tests and their rotational null.
+
+Step 3 (Section 3.3): :func:`select_words` picks, for each name group i and word category j, the t words A_ij of
+the group's Voronoi set (:func:`voronoi`) that best fit the group, and their score σ_ij. Step 4 (Section 3.4):
+:func:`rotational_null` re-runs Step 3 for R Haar-random rotations of the names (:func:`rotation_frames`; the
+compiled loop is :func:`wordbias.measures.ube_kernels.ube_null_sigma`), :func:`p_values` compares σ with it, and
+:func:`bh_rejections` applies Benjamini & Hochberg's false discovery rate α. :func:`check_null_cost` refuses a null
+that would take hours or too much memory, before any work.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from wordbias.core.errors import TooCostlyError
+from wordbias.core.parallel import default_workers, run_tasks
+from wordbias.core.validation import check_int, check_probability
+
+__all__ = ["MAX_NULL_BYTES", "MAX_NULL_SECONDS", "NULL_MACS_PER_SECOND", "ROTATION_BLOCK", "NullCost",
+           "bh_rejections", "check_null_cost", "haar_frames", "haar_rotation", "null_cost", "null_sigma_batch",
+           "p_values", "rotation_frames", "rotational_null", "select_words", "span_factors", "voronoi"]
+
+
+# --------------------------------------------------------------------------------------------------
+# Step 3: Voronoi sets and word selection
+# --------------------------------------------------------------------------------------------------
+
+def voronoi(W: np.ndarray, Xbar: np.ndarray) -> np.ndarray:
+    """argmax_i w̄·X̄_i for every (unit) word row of W: the group whose Voronoi set holds the word.
+
+    Examples
+    --------
+    >>> voronoi(np.array([[1.0, 0.0], [0.8, 0.6], [0.0, 1.0]]), np.array([[1.0, 0.0], [0.0, 1.0]]))
+    array([0, 0, 1])
+    """
+    return np.argmax(W @ Xbar.T, axis=1)
+
+
+def select_words(W: np.ndarray, category: np.ndarray, Xbar: np.ndarray, Abar: np.ndarray, t: int):
+    """Step 3 (Section 3.3) for all groups and categories at once.
+
+    The Voronoi set V_ij = {w ∈ 𝒜_j : i = argmax_i' w̄·X̄_i'} gives A_ij, its t words maximising
+    (X̄_i − μ)·(w̄ − 𝒜̄_j), with μ = Σ_i X̄_i / n. Returns ``(selected, sigma)``: ``selected[i][j]`` the
+    indices (rows of W) of A_ij, best first, and ``sigma[i, j]`` = (X̄_i − μ)·(Ā_ij − 𝒜̄_j), the mean
+    criterion over A_ij. A Voronoi set with fewer than t words gives no test (σ = −inf, p = 1): a test
+    has exactly t words per group; its words are still listed in ``selected``.
+
+    Examples
+    --------
+    Two groups along the axes; words 0-2 in category 0, word 3 in category 1 (in group 1's Voronoi set).
+
+    >>> W = np.array([[1.0, 0.0], [0.8, 0.6], [0.0, 1.0], [-0.6, 0.8]])
+    >>> category = np.array([0, 0, 0, 1])
+    >>> Abar = np.stack([W[category == j].mean(axis=0) for j in range(2)])
+    >>> selected, sigma = select_words(W, category, np.eye(2), Abar, t=1)
+    >>> [[s.tolist() for s in row] for row in selected]
+    [[[0], []], [[2], [3]]]
+    >>> sigma.round(4)
+    array([[0.4667,   -inf],
+           [0.5333, 0.    ]])
+    """
+    n, m = len(Xbar), len(Abar)
+    P = W @ Xbar.T
+    vor = np.argmax(P, axis=1)
+    s = P[np.arange(len(W)), vor] - P.mean(axis=1)
+    const = (Xbar - Xbar.mean(axis=0)) @ Abar.T          # (X̄_i − μ)·𝒜̄_j
+    sigma = np.full((n, m), -np.inf)
+    selected = [[np.empty(0, dtype=np.int64) for _ in range(m)] for _ in range(n)]
+    bucket = vor * m + category
+    order = np.lexsort((np.arange(len(W)), -s, bucket))  # by bucket, then score descending, then index
+    starts = np.searchsorted(bucket[order], np.arange(n * m + 1))
+    for b in range(n * m):
+        idx = order[starts[b]:starts[b + 1]][:t]
+        if len(idx):
+            i, j = divmod(b, m)
+            selected[i][j] = idx
+            if len(idx) == t:
+                sigma[i, j] = s[idx].mean() - const[i, j]
+    return selected, sigma
+
+
+# --------------------------------------------------------------------------------------------------
+# Step 4: the rotational null
+# --------------------------------------------------------------------------------------------------
+
+def span_factors(Xbar: np.ndarray, tol: float = 1e-10):
+    """X̄ = C B with B (r×d) an orthonormal basis of the span of the group means; returns (C, B).
+
+    Examples
+    --------
+    >>> Xbar = np.array([[1.0, 0.0, 0.0], [2.0, 0.0, 0.0]])      # the two means span a line: r = 1
+    >>> C, B = span_factors(Xbar)
+    >>> C.shape, B.shape, bool(np.allclose(C @ B, Xbar))
+    ((2, 1), (1, 3), True)
+    """
+    U, S, Vt = np.linalg.svd(np.asarray(Xbar, dtype=np.float64), full_matrices=False)
+    r = int(np.sum(S > tol * max(S[0], 1e-300)))
+    return U[:, :r] * S[:r], Vt[:r]
+
+
+def haar_frames(rng: np.random.Generator, count: int, d: int, r: int) -> np.ndarray:
+    """``count`` Haar-random r-frames of R^d (count×r×d, orthonormal rows): the first r rows of Haar
+    rotations, from the QR decomposition of Gaussian matrices with the signs of R's diagonal fixed
+    (Mezzadri 2007). Row k of frame c depends only on the first k+1 Gaussian rows.
+
+    Examples
+    --------
+    >>> F = haar_frames(np.random.default_rng(0), 4, 5, 2)
+    >>> F.shape, bool(np.allclose(F[0] @ F[0].T, np.eye(2)))
+    ((4, 2, 5), True)
+    """
+    G = rng.standard_normal((count, r, d))
+    Q, R = np.linalg.qr(np.swapaxes(G, 1, 2))            # (count, d, r), (count, r, r)
+    signs = np.sign(np.diagonal(R, axis1=1, axis2=2))
+    signs[signs == 0] = 1.0
+    return np.swapaxes(Q * signs[:, None, :], 1, 2)
+
+
+def haar_rotation(rng: np.random.Generator, d: int) -> np.ndarray:
+    """One d×d Haar-random orthogonal matrix, drawn exactly like :func:`haar_frames` with r = d.
+
+    Examples
+    --------
+    >>> U = haar_rotation(np.random.default_rng(0), 3)
+    >>> bool(np.allclose(U @ U.T, np.eye(3)))
+    True
+    """
+    return haar_frames(rng, 1, d, d)[0]
+
+
+def null_sigma_batch(W: np.ndarray, category: np.ndarray, Z: np.ndarray, Abar: np.ndarray, t: int) -> np.ndarray:
+    """σ_ijr of Step 3 for a batch of b rotated group-mean matrices Z (b×n×d): b×n×m (float64).
+
+    The matrix product W Zᵀ is taken in W's dtype (float32 for speed), one rotation at a time (a stacked
+    ``matmul`` makes one n×d by d×M product per rotation): the shape of every product is the same whatever
+    the batch size, so BLAS takes the same code path and σ does not depend on ``b`` (a (b·n)×d product may
+    round differently for different b). The compiled kernel :func:`wordbias.measures.ube_kernels.ube_null_sigma`
+    then takes, for each word, its Voronoi group and score and keeps a running top-t per (group,
+    category). ``category`` must be int32.
+
+    Examples
+    --------
+    One rotation (b = 1) of n = 2 group means, one category (m = 1), t = 2 words per test:
+
+    >>> W = np.array([[1.0, 0.0], [0.5, 0.25], [0.0, 1.0], [-0.5, 0.5]], dtype=np.float32)
+    >>> Z = np.array([[[1.0, 0.0], [0.0, 1.0]]])
+    >>> null_sigma_batch(W, np.zeros(4, dtype=np.int32), Z, np.zeros((1, 2)), 2)
+    array([[[0.3125],
+            [0.5   ]]])
+    """
+    from wordbias.measures import ube_kernels   # imports numba (0.3 s): only when the null is computed
+
+    b, n, d = Z.shape
+    m = len(Abar)
+    Z = Z.astype(W.dtype, copy=False)
+    const = np.einsum("bnd,md->bnm", Z - Z.mean(axis=1, keepdims=True), Abar)
+    P = np.matmul(Z, W.T).reshape(b * n, W.shape[0])
+    out = np.empty((b, n, m))
+    ube_kernels.ube_null_sigma(P, n, np.ascontiguousarray(category, dtype=np.int32), m, t, const, out)
+    return out
+
+
+#: rotations are drawn in blocks of this many, block k from ``default_rng([seed, k])``
+ROTATION_BLOCK = 64
+
+
+def rotation_frames(seed: int, block: int, d: int, r: int, count: int = ROTATION_BLOCK) -> np.ndarray:
+    """The Haar r-frames of rotations ``block·ROTATION_BLOCK ...`` (the first ``count`` of the block).
+
+    Each block has its own generator, ``numpy.random.default_rng([seed, block])``, so blocks can be drawn
+    in any order and on any thread and the null is the same whatever the batch size and worker count.
+
+    Examples
+    --------
+    >>> rotation_frames(seed=0, block=3, d=5, r=2).shape
+    (64, 2, 5)
+    """
+    return haar_frames(np.random.default_rng([int(seed), int(block)]), count, d, r)
+
+
+def rotational_null(W: np.ndarray, category: np.ndarray, Xbar: np.ndarray, Abar: np.ndarray, t: int,
+                    R: int, *, seed: int = 0, batch_size: int = 8, workers: int | None = None,
+                    progress: bool = True, dtype=np.float32) -> np.ndarray:
+    """Step 4 (Section 3.4): σ_ijr for R Haar-random rotations U applied to the names only, Step 3 re-run
+    for each (R×n×m, float32).
+
+    Only the n group means X̄_i enter Step 3, and they span a space of dimension r ≤ n. Write X̄ = C B with
+    B an r×d orthonormal basis of that span (:func:`span_factors`). B U is a Haar-random r-frame of R^d, so
+    the rotated means are X̄ U = C F with F drawn directly (:func:`rotation_frames`): O(d r²) per rotation
+    instead of a d×d Haar matrix. Blocks of :data:`ROTATION_BLOCK` rotations run on ``workers`` threads,
+    each with single-threaded BLAS (a multi-threaded BLAS interleaved with the kernel spends its time
+    handing cores back and forth), in sub-batches of ``batch_size`` rotations per matrix product
+    (:func:`null_sigma_batch`). The same seed gives the same null whatever ``batch_size`` and ``workers``
+    are. ``benchmarks/bench_ube.py`` compares the whole null with the matrix products alone.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> W = rng.normal(size=(40, 5))
+    >>> W /= np.linalg.norm(W, axis=1, keepdims=True)
+    >>> category = np.arange(40) % 2
+    >>> Abar = np.stack([W[category == j].mean(axis=0) for j in range(2)])
+    >>> null = rotational_null(W, category, rng.normal(size=(3, 5)), Abar, 2, 100, progress=False)
+    >>> null.shape, null.dtype
+    ((100, 3, 2), dtype('float32'))
+    """
+    from threadpoolctl import threadpool_limits
+
+    R = check_int("R", R, min=1)
+    t = check_int("t", t, min=1)
+    batch_size = check_int("batch_size", batch_size, min=1)
+    C, _ = span_factors(Xbar)
+    n, r = C.shape
+    d = W.shape[1]
+    Wd = np.ascontiguousarray(W, dtype=dtype)
+    Ad = np.ascontiguousarray(Abar, dtype=dtype)
+    cat = np.ascontiguousarray(category, dtype=np.int32)
+    workers = workers or default_workers()
+    out = np.empty((R, n, len(Abar)), dtype=np.float32)
+
+    def task(block: int) -> int:
+        s0 = block * ROTATION_BLOCK
+        F = rotation_frames(seed, block, d, r, min(ROTATION_BLOCK, R - s0))
+        Z = np.einsum("nr,brd->bnd", C, F)                # rotated group means X̄ U
+        for b0 in range(0, len(F), batch_size):
+            Zb = Z[b0:b0 + batch_size]
+            out[s0 + b0:s0 + b0 + len(Zb)] = null_sigma_batch(Wd, cat, Zb, Ad, t)
+        return len(F)
+
+    blocks = range((R + ROTATION_BLOCK - 1) // ROTATION_BLOCK)
+    with threadpool_limits(1, user_api="blas"):
+        run_tasks(task, blocks, workers=workers, total=R, desc="rotational null", unit="rotation", progress=progress)
+    return out
+
+
+def p_values(sigma: np.ndarray, null: np.ndarray) -> np.ndarray:
+    """p_ij = (1 + #{r : σ_ijr ≥ σ_ij}) / (R + 1), the add-one Monte Carlo p-value (Section 3.4).
+    A cell without a test (fewer than t words in its Voronoi set, σ = −inf) gets p = 1.
+
+    Examples
+    --------
+    >>> sigma = np.array([[0.3, -np.inf]])                        # n = 1 group, m = 2 categories
+    >>> null = np.array([[[0.1, 0.0]], [[0.35, 0.0]], [[0.2, 0.0]]], dtype=np.float32)   # R = 3
+    >>> p_values(sigma, null)                                     # (1 + 1) / (3 + 1); no test
+    array([[0.5, 1. ]])
+    """
+    sigma32 = sigma.astype(np.float32)  # compare at the null's precision
+    exceed = (null >= sigma32[None]).sum(axis=0)
+    p = (1.0 + exceed) / (null.shape[0] + 1.0)
+    p[~np.isfinite(sigma)] = 1.0
+    return p
+
+
+def bh_rejections(p: np.ndarray, alpha: float) -> tuple[np.ndarray, float]:
+    """Benjamini & Hochberg (1995) over all the p-values (any shape): returns (significant, critical p),
+    the critical p being the largest p_(k) ≤ kα/N (0 when nothing is significant). The adjusted p-values are
+    :func:`wordbias.core.multiple.benjamini_hochberg` (equal to the bit to
+    ``scipy.stats.false_discovery_control(p, method="bh")``, which this used before).
+
+    Examples
+    --------
+    >>> significant, critical = bh_rejections(np.array([0.001, 0.01, 0.03, 0.5]), alpha=0.05)
+    >>> significant, critical
+    (array([ True,  True,  True, False]), 0.03)
+    """
+    from wordbias.core.multiple import benjamini_hochberg as adjusted_bh
+
+    alpha = check_probability("alpha", alpha)
+    flat = np.asarray(p, dtype=np.float64).ravel()
+    adjusted = adjusted_bh(flat)
+    significant = adjusted <= alpha
+    critical = float(flat[significant].max()) if significant.any() else 0.0
+    return significant.reshape(np.shape(p)), critical
+
+
+# --------------------------------------------------------------------------------------------------
+# what the null costs, checked before any work
+# --------------------------------------------------------------------------------------------------
+
+#: the rotational null is refused up front when it would take longer than this (seconds, estimated) ...
+MAX_NULL_SECONDS = 6 * 3600
+#: ... or hold more than this many bytes (the R×n×m float32 null and the M×d float32 word matrix)
+MAX_NULL_BYTES = 8 * 2**30
+#: multiply-adds per second one worker is assumed to do in the null (``benchmarks/bench_ube.py`` measured
+#: about 4e10 at d = 300; a quarter of that keeps the estimate on the safe side for slower machines)
+NULL_MACS_PER_SECOND = 1e10
+
+
+@dataclass(frozen=True)
+class NullCost:
+    """The estimated cost of the rotational null: ``seconds`` on ``workers`` threads and ``bytes`` held."""
+
+    seconds: float
+    bytes: int
+    workers: int
+
+
+def null_cost(R: int, n: int, m: int, M: int, d: int, workers: int) -> NullCost:
+    """Estimated time and memory of :func:`rotational_null` for R rotations of n group means against M words
+    of dimension d in m categories: R·n·M·(d + 8) multiply-adds (the products and the kernel's per-word work)
+    at :data:`NULL_MACS_PER_SECOND` per worker; R·n·m float32 values of the null plus the M×d float32 words.
+
+    Examples
+    --------
+    >>> cost = null_cost(R=10_000, n=12, m=64, M=30_000, d=300, workers=1)   # Table 2 defaults, 300-d
+    >>> round(cost.seconds), cost.bytes // 2**20                            # about 2 minutes, 63 MiB
+    (111, 63)
+    """
+    macs = float(R) * n * M * (d + 8)
+    return NullCost(seconds=macs / (NULL_MACS_PER_SECOND * workers), bytes=4 * (R * n * m + M * d), workers=workers)
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds / 3600:.1f} hours" if seconds >= 3600 else f"{seconds / 60:.1f} minutes"
+
+
+def check_null_cost(R: int, n: int, m: int, M: int, d: int, workers: int) -> NullCost:
+    """Refuse (:class:`TooCostlyError`) a rotational null estimated (:func:`null_cost`) to run longer than
+    :data:`MAX_NULL_SECONDS` or to hold more than :data:`MAX_NULL_BYTES`, with the estimate and what to lower.
+
+    Examples
+    --------
+    >>> check_null_cost(R=10**9, n=12, m=64, M=30_000, d=300, workers=2)
+    Traceback (most recent call last):
+    ...
+    wordbias.core.errors.TooCostlyError: the rotational null with R = 1000000000 rotations, n = 12 groups, m = 64 categories and M = 30000 words of dimension 300 would take about 1540.0 hours on 2 workers and hold 2861.1 GiB; the limits are 6.0 hours and 8 GiB (MAX_NULL_SECONDS, MAX_NULL_BYTES in wordbias.measures.ube_null). Lower R (the paper uses 10,000; the smallest p is 1/(R + 1)) or M.
+    """
+    cost = null_cost(R, n, m, M, d, workers)
+    if cost.seconds > MAX_NULL_SECONDS or cost.bytes > MAX_NULL_BYTES:
+        raise TooCostlyError(
+            f"the rotational null with R = {R} rotations, n = {n} groups, m = {m} categories and M = {M} words "
+            f"of dimension {d} would take about {_duration(cost.seconds)} on {workers} worker"
+            f"{'s' if workers != 1 else ''} and hold {cost.bytes / 2**30:.1f} GiB; the limits are "
+            f"{_duration(MAX_NULL_SECONDS)} and {MAX_NULL_BYTES / 2**30:.0f} GiB (MAX_NULL_SECONDS, MAX_NULL_BYTES in "
+            f"wordbias.measures.ube_null). Lower R (the paper uses 10,000; the smallest p is 1/(R + 1)) or M.")
+    return cost

@@ -1,0 +1,99 @@
+"""Lesson-size views of the paper notebooks' committed results, waiting to move to their paper modules.
+
+Folded from ``wordbias.teaching.papers`` (issue 24: the lessons show what the paper modules show). The Swinger et
+al. (2019) views went to :mod:`wordbias.papers.swinger2019` (:func:`~wordbias.papers.swinger2019.ube_summary`,
+:func:`~wordbias.papers.swinger2019.ube_groups`, :func:`~wordbias.papers.swinger2019.ube_associations`); these wait
+for their paper modules:
+
+* :func:`results_file`, :func:`read_results`: a committed results table, with a clear error when it is missing
+  (it belongs with :mod:`wordbias.papers.outputs`, which says where the notebooks write);
+* :func:`weat_table`: Caliskan et al.'s (2017) Table 1 from ``table1.csv``, narrow
+  (:mod:`wordbias.papers.caliskan2017`, whose ``show_table1`` and ``show_adjusted_p`` show the table in two parts);
+* :func:`direction_table`, :func:`plot_projections`: the racial-bias report's Table 1, narrow, and each target
+  word's projection on the racial direction (:mod:`wordbias.papers.racial_bias_report`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from wordbias.core import paths
+from wordbias.core.errors import InvalidParameterError
+
+__all__ = ["direction_table", "plot_projections", "read_results", "results_file", "weat_table"]
+
+
+def results_file(paper: str, name: str, *, embedding: str = "glove-6b-50d") -> Path:
+    """``results/<paper>/<embedding>/<name>``, which a paper notebook wrote; a clear error when it is missing."""
+    path = paths.RESULTS / paper / embedding / name
+    if not path.is_file():
+        raise FileNotFoundError(f"{path} is missing: it is written by notebooks/{paper}.ipynb on {embedding} "
+                                f"(`make` runs it; the repository commits it)")
+    return path
+
+
+def read_results(paper: str, name: str, *, embedding: str = "glove-6b-50d") -> pd.DataFrame:
+    """A committed results table as a DataFrame (:func:`results_file`)."""
+    return pd.read_csv(results_file(paper, name, embedding=embedding))
+
+
+def weat_table(table1: pd.DataFrame) -> pd.DataFrame:
+    """The Caliskan notebook's ``table1.csv`` (Caliskan et al. 2017, Table 1) narrow, with plain column names:
+    per test, the paper's d and ours with its 95% bootstrap interval, the one- and two-sided p and Holm's
+    adjusted p (over the table's tests); indexed by test."""
+    def p_text(p):
+        return "" if pd.isna(p) else f"{p:.2g}"
+    return pd.DataFrame({
+        "test": table1["test"], "d (paper)": table1["paper_effect_size"], "d": table1["effect_size"].round(2),
+        "95% interval of d": [f"[{lo:.2f}, {hi:.2f}]" for lo, hi in zip(table1["effect_size_ci_low"],
+                                                                        table1["effect_size_ci_high"])],
+        "p one-sided": table1["p_value"].map(p_text), "p two-sided": table1["p_two_sided"].map(p_text),
+        "p Holm": table1["p_holm"].map(p_text)}).set_index("test")
+
+
+def direction_table(table: pd.DataFrame) -> pd.DataFrame:
+    """The racial-bias report's Table 1 (:func:`wordbias.papers.racial_bias_report.table1`'s ``table``) with
+    plain column names, narrow: one row per attribute set; the interval of the bias, and the report's interval on
+    p, which covers only the Monte Carlo error of p."""
+    return pd.DataFrame({
+        "attributes": table["attributes"],
+        "words (white/black)": [f"{a}/{b}" for a, b in zip(table["n_A1"], table["n_A2"])],
+        "bias cos(r, s)": table["bias"].round(3),
+        "95% interval of the bias": [f"[{lo:.2f}, {hi:.2f}]" for lo, hi in zip(table["bias_ci_low"],
+                                                                               table["bias_ci_high"])],
+        "angle (°)": table["angle"].round(1),
+        "p one-sided": table["p"].map(lambda p: f"{p:.3g}"),
+        "precision of p (95%)": [f"[{lo:.3g}, {hi:.3g}]" for lo, hi in zip(table["p_ci_low"], table["p_ci_high"])],
+        "p two-sided": table["p_two_sided"].map(lambda p: f"{p:.3g}"),
+    }).set_index("attributes")
+
+
+def plot_projections(result, kind: str, *, label: str | None = None, ax=None):
+    """Each target word's projection on the racial direction r = mean(A1) − mean(A2) for the attribute set
+    ``kind``, the positive (T1) and negative (T2) words in two rows (a seaborn strip plot without jitter, so the
+    figure is the same on every machine, and each row's mean as a diamond). ``result`` is a
+    :class:`wordbias.papers.racial_bias_report.Table1`."""
+    import matplotlib.pyplot as plt
+    import seaborn as sns
+
+    label = label or result.labels[0]
+    if (label, kind) not in result.projections:
+        raise InvalidParameterError(f"no projections for ({label!r}, {kind!r}); have {list(result.projections)}")
+    (t1, t2), p1, p2 = result.projections[label, kind]
+    frame = pd.DataFrame({"projection on r": np.concatenate([p1, p2]),
+                          "target words": ["positive (T1)"] * len(t1) + ["negative (T2)"] * len(t2)})
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 3.2))
+    palette = {"positive (T1)": "tab:blue", "negative (T2)": "tab:red"}
+    sns.stripplot(data=frame, x="projection on r", y="target words", hue="target words", palette=palette,
+                  jitter=False, alpha=0.55, size=6, legend=False, ax=ax)
+    sns.pointplot(data=frame, x="projection on r", y="target words", hue="target words", palette=palette,
+                  estimator="mean", errorbar=None, markers="D", markersize=9, linestyle="none", legend=False, ax=ax)
+    ax.axvline(0, ls=":", color="black")
+    ax.set_ylabel("")
+    ax.set_xlabel(f"projection on the racial direction ({kind} attributes): towards A1 (white) →")
+    ax.figure.tight_layout()
+    return ax.figure
