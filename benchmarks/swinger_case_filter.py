@@ -35,6 +35,7 @@ import pandas as pd
 from wordbias import embeddings
 from wordbias.core import paths
 from wordbias.datasets import casing, stimuli
+from wordbias.measures import ube
 from wordbias.papers import swinger2019 as sw
 
 RULES = {"wordlist": "stand-in (word list)", None: "no case rule"}
@@ -49,7 +50,7 @@ def runs(R: int):
               "last names": (kv, "last")}
     out = {}
     for name, (emb, kind) in setups.items():
-        names = sw.name_list(kind, emb, cased=False)
+        names = ube.name_list(kind, emb, cased=False)
         for rule in RULES:
             t0 = time.perf_counter()
             out[name, rule] = sw.run(emb, names, cased=False, n=12, m=64, M=30_000, t=3, alpha=0.05, R=R, seed=0,

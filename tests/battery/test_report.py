@@ -230,7 +230,9 @@ def test_ube_battery_sums_up_runs_already_made(small):
     from wordbias.core import multiple
     from wordbias.papers import swinger2019 as sw
 
-    names = sw.name_list("first", small, cased=False)
+    from wordbias.measures import ube
+
+    names = ube.name_list("first", small, cased=False)
     runs = {"first names": sw.run(small, names, cased=False, n=2, m=4, M=600, t=3, R=200, seed=0),
             "first names, seed 1": sw.run(small, names, cased=False, n=2, m=4, M=600, t=3, R=200, seed=1)}
     t = battery_ube.ube_battery(runs, label="glove20k", seed=0)

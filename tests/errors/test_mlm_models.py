@@ -13,6 +13,8 @@ import pytest
 from catalogue import Case, check
 from wordbias.core import paths
 from wordbias.core.errors import InvalidParameterError, ModelFileError, ModelUnavailable
+from wordbias.datasets.contextual_tests import kurita2019_categories
+from wordbias.measures import contextual as contextual_tests
 from wordbias.measures import mlm
 from wordbias.models import contextual, tiny_mlm
 from wordbias.papers import kurita2019, kurita2019_gap
@@ -189,7 +191,7 @@ CASES_KURITA_NOTEBOOK = [
          lambda: kurita2019.table3([], embedding=None, embedding_name="x", encoder=None, masked_lm=None,
                                    vocabulary_model=None, n_permutations=0), E, match="n_permutations must be >= 1"),
     Case("Kurita", "reduce_to_vocabulary seed 'abc'",
-         lambda: kurita2019.reduce_to_vocabulary(kurita2019.categories()[0], _tiny(), seed="abc"), E,
+         lambda: contextual_tests.reduce_to_vocabulary(kurita2019_categories()[0], _tiny(), seed="abc"), E,
          match="seed must be .*not 'abc'"),
 ]
 

@@ -28,7 +28,7 @@ from wordbias.datasets import censor as _censor
 from wordbias.datasets import names as _names
 from wordbias.measures import debias, ube, weat
 from wordbias.measures.ube_names import NAME_SOURCES, NameList
-from wordbias.measures.ube_names import describe_names, name_list  # noqa: F401  (their home is ube_names)
+
 from wordbias.measures.ube_result import UBEResult, illustrative_names
 from wordbias.papers.lesson_views import read_results
 
