@@ -99,7 +99,7 @@ deps = $(shell python3 scripts/notebook_deps.py notebooks/src/$(1).ipynb)
 deps_of = $(shell python3 scripts/notebook_deps.py $(1))
 $(foreach src,$(sort $(foreach n,$(NOTEBOOKS),$(SRC_$(n)))),$(eval LIB_$(src) := $(call deps,$(src))))
 
-.PHONY: all env notebooks lessons site test unit nbval check-results repro-check lab bench clean
+.PHONY: all env notebooks lessons site test test-notebooks unit nbval check-results repro-check lab bench clean
 
 # $(call run_notebook,SOURCE,PAPERMILL-ARGS): execute SOURCE into the target with papermill, strip run-dependent
 # metadata, and print one line with the notebook's wall time
@@ -156,12 +156,14 @@ notebooks/kurita2019_tiny-bert-mlm.ipynb: $(TINY_MLM)/config.json | notebooks/ku
 $(TINY_MLM)/config.json: lib/wordbias/models/tiny_mlm.py $(STAMP)
 	$(PY) -m wordbias.models.tiny_mlm $(TINY_MLM)
 
-# the unit tests, then the outputs in the working tree against the committed ones (identical, or within the
-# tolerances of tools/repro_tolerances.yaml), then nbval re-running every notebook
-test: $(STAMP) $(TINY_MLM)/config.json
-	$(VENV)/bin/pytest -q tests lib/wordbias
-	$(PY) -m tools.repro compare --ref $(REF)
-	$(VENV)/bin/pytest -q --nbval --nbval-current-env -p no:cacheprovider $(NOTEBOOK_FILES) $(LESSON_FILES)
+# the unit tests and, beside them (two jobs: each mostly uses one core), the outputs in the working tree against
+# the committed ones (identical, or within the tolerances of tools/repro_tolerances.yaml), then nbval re-running
+# every notebook. --output-sync keeps each part's output together; JOBS=1 runs them one after the other
+NBVAL := $(VENV)/bin/pytest -q --nbval --nbval-current-env -p no:cacheprovider $(NOTEBOOK_FILES) $(LESSON_FILES)
+test: unit test-notebooks
+
+test-notebooks: $(STAMP) $(TINY_MLM)/config.json check-results
+	$(NBVAL)
 
 REF ?= HEAD
 check-results: $(STAMP)
@@ -171,11 +173,11 @@ check-results: $(STAMP)
 repro-check: $(STAMP) $(TINY_MLM)/config.json
 	bash scripts/repro_check.sh
 
-unit: $(STAMP)
+unit: $(STAMP) $(TINY_MLM)/config.json
 	$(VENV)/bin/pytest -q tests lib/wordbias
 
 nbval: $(STAMP) $(TINY_MLM)/config.json
-	$(VENV)/bin/pytest -q --nbval --nbval-current-env -p no:cacheprovider $(NOTEBOOK_FILES) $(LESSON_FILES)
+	$(NBVAL)
 
 lab: $(STAMP)
 	$(VENV)/bin/jupyter lab notebooks/

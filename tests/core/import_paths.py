@@ -5,11 +5,32 @@ from __future__ import annotations
 
 import ast
 import doctest
+import importlib
 import json
+import pkgutil
+import types
 from pathlib import Path
 from typing import Collection, Iterator
 
 ROOT = Path(__file__).resolve().parents[2]
+#: the optional extras a module may need (without them it is skipped)
+OPTIONAL = ("torch", "transformers")
+
+
+def modules() -> list[types.ModuleType]:
+    """Every module of the installed package, imported (one that needs a missing optional extra is skipped)."""
+    import wordbias
+
+    found = [wordbias]
+    for info in pkgutil.walk_packages(wordbias.__path__, prefix="wordbias."):
+        if info.name.endswith("__main__"):
+            continue
+        try:
+            found.append(importlib.import_module(info.name))
+        except ImportError as exc:  # pragma: no cover - only without the contextual extra
+            if exc.name is None or exc.name.split(".")[0] not in OPTIONAL:
+                raise
+    return found
 
 
 def _aliases(tree: ast.AST) -> dict[str, str]:

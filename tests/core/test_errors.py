@@ -15,9 +15,7 @@ are not part of the package's interface and are left where they are used.
 """
 from __future__ import annotations
 
-import importlib
 import inspect
-import pkgutil
 import re
 import types
 
@@ -32,25 +30,9 @@ HOME = "wordbias.core.errors"
 #: every public exception and warning class of wordbias, by name
 ERRORS = {name for name in errors.__all__ if isinstance(getattr(errors, name), type)
           and issubclass(getattr(errors, name), BaseException)}
-#: the modules that need an optional extra to import (``contextual``: torch, transformers)
-OPTIONAL = ("torch", "transformers")
 
 
 # ------------------------------------------------------------------------------------ the modules' namespaces
-
-def _modules() -> list[types.ModuleType]:
-    """Every module of the installed package, imported (one that needs a missing optional extra is skipped)."""
-    found = [wordbias]
-    for info in pkgutil.walk_packages(wordbias.__path__, prefix="wordbias."):
-        if info.name.endswith("__main__"):
-            continue
-        try:
-            found.append(importlib.import_module(info.name))
-        except ImportError as exc:  # pragma: no cover - only without the contextual extra
-            if exc.name is None or exc.name.split(".")[0] not in OPTIONAL:
-                raise
-    return found
-
 
 def misplaced(modules) -> list[str]:
     """``module.Name`` for each public exception or warning class of wordbias held by a module but defined
@@ -68,7 +50,7 @@ def misplaced(modules) -> list[str]:
 
 
 def test_every_exception_and_warning_is_defined_in_core_errors():
-    modules = _modules()
+    modules = import_paths.modules()
     assert len(modules) > 40, "the walk missed the package's modules"
     assert not misplaced(modules), "define these in wordbias.core.errors, import them from there: " \
                                    f"{misplaced(modules)}"

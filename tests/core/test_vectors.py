@@ -1,7 +1,5 @@
 """wordbias.core.vectors: unit rows and cosine matrices, in one place (issue 24, item 5: the measures took them
 from measures/weat.py)."""
-import importlib
-import pkgutil
 import types
 
 import numpy as np
@@ -58,20 +56,6 @@ def test_the_weat_uses_these_cosines():
 
 # ------------------------------------------------------------------------------------------------- one place
 
-def _modules() -> list:
-    """Every module of the package, imported (one that needs a missing optional extra is skipped)."""
-    found = []
-    for info in pkgutil.walk_packages(wordbias.__path__, prefix="wordbias."):
-        if info.name.endswith("__main__"):
-            continue
-        try:
-            found.append(importlib.import_module(info.name))
-        except ImportError as exc:  # pragma: no cover - only without the contextual extra
-            if exc.name is None or exc.name.split(".")[0] not in ("torch", "transformers"):
-                raise
-    return found
-
-
 def exporters(modules) -> list[str]:
     """The modules other than core.vectors that hold a function of a helper's name that is not the helper, or
     list a helper in their ``__all__`` (a second path to it)."""
@@ -86,7 +70,7 @@ def exporters(modules) -> list[str]:
 
 
 def test_no_other_module_defines_or_exports_the_helpers():
-    modules = _modules()
+    modules = import_paths.modules()
     assert len(modules) > 40 and not exporters(modules), exporters(modules)
 
 

@@ -35,10 +35,9 @@ def is_gensim_file(path: str | os.PathLike) -> bool:
     Examples
     --------
     >>> import tempfile, pathlib
-    >>> path = pathlib.Path(tempfile.mkdtemp()) / "vectors.txt"
-    >>> _ = path.write_text("king 0.5 0.1\\n")
-    >>> is_gensim_file(path)
-    False
+    >>> text_file = pathlib.Path(tempfile.mkdtemp(), "vectors.txt")
+    >>> text_file.write_text("king 0.5 0.1\\n") > 0, is_gensim_file(text_file)     # word2vec text, not a pickle
+    (True, False)
     """
     path = Path(path)
     if not path.is_file():
