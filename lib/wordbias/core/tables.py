@@ -100,7 +100,7 @@ def yes_no(values: Iterable) -> list[str]:
     return [MISSING if _missing(v) else ("yes" if bool(v) else "no") for v in np.asarray(list(values), dtype=object)]
 
 
-def interval_digits(low, high, *, level: float = 0.95, n_resamples, most: int = 3, least: int = 0) -> int:
+def interval_digits(low, high, *, level: float = 0.95, n_resamples, most: int = 2, least: int = 0) -> int:
     """The decimals a bootstrap interval's bounds can carry: no more than its Monte Carlo error supports.
 
     A bound is a quantile q of ``n_resamples`` bootstrap estimates (q = (1 - level) / 2 for a percentile
@@ -110,14 +110,16 @@ def interval_digits(low, high, *, level: float = 0.95, n_resamples, most: int = 
     bootstrap standard error is about (high - low) / (2 z) and f(x_q) = phi(z) / that, z the normal quantile of
     (1 + level) / 2. The last decimal shown is the first one that error does not swamp: floor(-log10(error)),
     kept within [``least``, ``most``]. With 10,000 resamples and an interval 0.8 wide, the error is 0.005 and
-    two decimals are shown; with 1,000 resamples, 0.017 and one.
+    two decimals are shown; with 1,000 resamples, 0.017 and one. ``most`` is 2 because a third decimal of a bound
+    can flip with the floating-point rounding of another CPU's kernels even when the Monte Carlo error is smaller
+    (seen under ``KERNELS=x86-64-v2``: 1.813 vs 1.814), and an effect size's third decimal is rarely news.
 
     Examples
     --------
     >>> interval_digits(0.63, 1.43, n_resamples=10_000), interval_digits(0.63, 1.43, n_resamples=1_000)
     (2, 1)
     >>> interval_digits(0.100, 0.104, n_resamples=10_000), interval_digits(1.0, 1.0, n_resamples=100)
-    (3, 3)
+    (2, 2)
     """
     from scipy.stats import norm
 

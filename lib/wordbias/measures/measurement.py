@@ -22,15 +22,15 @@ Examples
 (1.807, 'exact', 0.05, 0.1)
 >>> print(r)                                              # doctest: +NORMALIZE_WHITESPACE
 WEAT: X vs Y, A vs B
-  d = 1.807, 95% CI [1.799, 1.813] (BCa 95%, 1,000 resamples of XYAB)
+  d = 1.807, 95% CI [1.80, 1.81] (BCa 95%, 1,000 resamples of XYAB)
   p = 0.05 one-sided (greater, exact), 0.1 two-sided
   words found/asked: X 3/3, Y 3/3, A 2/2, B 2/2
   note: low coverage: X 3/3 (below 4 words), Y 3/3 (below 4 words), A 2/2 (below 4 words), B 2/2 (below 4 words)
   note: target sets 'X' (3 words) and 'Y' (3 words) are so small that the smallest attainable p is 1/C(6, 3) =
   0.05 >= alpha = 0.05: the test cannot reach significance (p < alpha)
 
-The interval's bounds carry three decimals here because 1,000 resamples pin so narrow an interval that well
-(:func:`wordbias.core.tables.interval_digits`).
+The interval's bounds carry two decimals here because 1,000 resamples pin so narrow an interval that well
+(:func:`wordbias.core.tables.interval_digits`; one when they do not).
 """
 from __future__ import annotations
 
