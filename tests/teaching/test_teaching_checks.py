@@ -229,3 +229,19 @@ def test_significant_associations():
     assert_status(checks.significant_associations(np.int64(569), summary), "wrong", "number of tests")
     with pytest.raises(ValueError, match="not in the summary"):
         checks.significant_associations(77, summary, run="last names")
+
+
+def test_a_rounded_answer_is_accepted_and_a_rounding_slip_is_named(capsys):
+    """Issue 25: checks.cosine(0.31, rose, love) for a true 0.3052 is right (rounded to 2 decimals); 0.30 (cut off)
+    is a rounding slip, not a wrong method; 0.3 keeps too few figures; a dot product is still named."""
+    u, v = np.array([1.0, 0.2, 0.3]), np.array([0.3, 1.0, 0.1])
+    c = float(u @ v / np.linalg.norm(u) / np.linalg.norm(v))          # 0.4754
+    assert checks.cosine(round(c, 2), u, v) and "rounded to 2 decimals" in capsys.readouterr().out
+    assert not checks.cosine(0.47, u, v) and "check your rounding" in capsys.readouterr().out
+    assert not checks.cosine(0.5, u, v) and "Hint" in capsys.readouterr().out     # one significant figure
+    assert not checks.cosine(round(float(u @ v), 2), u, v) and "dot product" in capsys.readouterr().out
+
+
+def test_a_rounded_answer_that_a_mistake_also_gives_is_not_accepted(capsys):
+    r = checks.number(0.31, 0.3104, exercise="e", what="the value", hint="h", mistakes=[(0.3096, "a mistake")])
+    assert not r and "could also come from a common mistake" in capsys.readouterr().out

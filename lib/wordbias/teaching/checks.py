@@ -12,7 +12,10 @@ says what to do:
   sample one, 1/R instead of 1/(R+1), ...): each check recognises the value such a mistake gives and names it;
 * any other wrong value: a hint, without giving the answer away.
 
-Numbers are compared with a relative tolerance of :data:`RTOL` (1e-3): the lessons' values are float64
+A number rounded to the decimals a student chose is accepted too, when it keeps at least :data:`MIN_SIGNIFICANT`
+(2) significant figures and is correctly rounded (``cosine(0.31, ...)`` for 0.3052); one unit off in that last
+decimal is named a rounding slip, not a wrong method. Otherwise numbers are compared with a relative tolerance of
+:data:`RTOL` (1e-3): the lessons' values are float64
 computations that agree to about 1e-12 whichever way they are written (``np.mean`` or a sum divided by n), so
 1e-3 only accepts an answer rounded to 4 significant figures, and it still separates the closest mistake the
 checks recognise (the population against the sample standard deviation: a factor sqrt(N/(N − 1)), at least 1.001
@@ -161,7 +164,48 @@ def number(value, expected: float, *, exercise: str, what: str, hint: str,
         if wrong is not None and math.isfinite(wrong) and not _close(wrong, expected, rtol, atol) \
                 and _close(x, wrong, rtol, atol):
             return _report(exercise, "wrong", f"not yet: {message}", expected)
+    rounded = _rounding(value, x, expected)
+    if rounded and any(w is not None and math.isfinite(w) and _rounding(value, x, w) == "right"
+                       and not _close(w, expected, rtol, atol) for w, _ in mistakes):
+        return _report(exercise, "wrong", f"not yet: rounded to {_decimals(value, x)} decimals, {x:g} could also come "
+                                          "from a common mistake; keep more decimals.", expected)
+    if rounded == "right":
+        return _report(exercise, "correct", f"right: {x:g} is {what}, rounded to {_decimals(value, x)} decimals.",
+                       expected)
+    if rounded == "slip":
+        return _report(exercise, "wrong", f"almost: {x:g} differs from {what} only in its last decimal: check your "
+                                          "rounding (round, do not cut off), or keep more decimals.", expected)
     return _report(exercise, "wrong", f"not yet: {x:.4g} is not {what}. Hint: {hint}", expected)
+
+
+#: the fewest significant figures a rounded answer must keep to be accepted (0.31 for 0.3052, not 0.3)
+MIN_SIGNIFICANT = 2
+
+
+def _decimals(value, x: float) -> int:
+    """The decimals the student wrote: those of the shortest repr of the number (0.31 -> 2, 1.5e-05 -> 6)."""
+    text = repr(float(x)).lower()
+    mantissa, _, exponent = text.partition("e")
+    places = len(mantissa.partition(".")[2].rstrip("0")) if "." in mantissa else 0
+    return max(0, places - int(exponent or 0))
+
+
+def _rounding(value, x: float, expected: float) -> str:
+    """``"right"`` when ``x`` is ``expected`` correctly rounded to the decimals the student wrote, keeping at
+    least :data:`MIN_SIGNIFICANT` significant figures; ``"slip"`` when it is one unit off in that last decimal (a
+    rounding slip: cut off instead of rounded, or rounded twice); ``""`` otherwise."""
+    if not math.isfinite(expected) or expected == 0:
+        return ""
+    d = _decimals(value, x)
+    magnitude = math.floor(math.log10(abs(expected)))        # 0.3052 -> -1: its first significant digit
+    if d - (-magnitude - 1) < MIN_SIGNIFICANT:                 # too few significant figures kept
+        return ""
+    unit = 10.0 ** -d
+    if math.isclose(x, round(expected, d), rel_tol=0, abs_tol=unit / 100):
+        return "right"
+    if abs(x - expected) < 1.5 * unit:
+        return "slip"
+    return ""
 
 
 def choice(answer, correct: str, options: Mapping[str, str], *, exercise: str) -> CheckResult:
