@@ -103,8 +103,15 @@ $(foreach src,$(sort $(foreach n,$(NOTEBOOKS),$(SRC_$(n)))),$(eval LIB_$(src) :=
 
 # $(call run_notebook,SOURCE,PAPERMILL-ARGS): execute SOURCE into the target with papermill, strip run-dependent
 # metadata, and print one line with the notebook's wall time
+# A kernel that goes idle without answering would hang make (seen once, in lesson 3's widget cell: the cell never
+# returned and no CPU was used): every cell gets PAPERMILL_TIMEOUT seconds (lessons LESSON_TIMEOUT), and a notebook
+# that fails or times out is run once more, on a fresh kernel, before make gives up
+PAPERMILL_TIMEOUT ?= 1200
+LESSON_TIMEOUT ?= 300
 define run_notebook
-@start=$$(date +%s%N); cd notebooks && ../$(PAPERMILL) $(1) $(notdir $@) $(2) && cd .. && \
+@start=$$(date +%s%N); cd notebooks && { ../$(PAPERMILL) --execution-timeout $(PAPERMILL_TIMEOUT) $(1) $(notdir $@) $(2) || \
+  { echo "make: $@ failed or timed out; running it once more" >&2; \
+    ../$(PAPERMILL) --execution-timeout $(PAPERMILL_TIMEOUT) $(1) $(notdir $@) $(2); }; } && cd .. && \
   $(PY) -m tools.notebooks $@ && ms=$$(( ($$(date +%s%N) - start) / 1000000 )) && \
   printf 'make: %-42s %4d.%d s  (KERNELS=%s)\n' $@ $$((ms / 1000)) $$((ms % 1000 / 100)) $(KERNELS)
 endef
@@ -137,7 +144,9 @@ lessons: $(LESSON_FILES) $(STUDENT_FILES)
 $(foreach f,$(LESSON_SRC),$(eval LIB_lesson_$(notdir $(f)) := $(call deps_of,$(f))))
 notebooks/lessons/%.ipynb: notebooks/lessons/src/%.ipynb $$(LIB_lesson_$$*.ipynb) notebooks/lessons/lessons.yaml \
                            $(STAMP) | $(NOTEBOOK_FILES) $(TINY_MLM)/config.json
-	@start=$$(date +%s%N); cd notebooks/lessons && ../../$(PAPERMILL) src/$*.ipynb $*.ipynb && cd ../.. && \
+	@start=$$(date +%s%N); cd notebooks/lessons && { ../../$(PAPERMILL) --execution-timeout $(LESSON_TIMEOUT) src/$*.ipynb $*.ipynb || \
+	  { echo "make: $@ failed or timed out; running it once more" >&2; \
+	    ../../$(PAPERMILL) --execution-timeout $(LESSON_TIMEOUT) src/$*.ipynb $*.ipynb; }; } && cd ../.. && \
 	  $(PY) -m tools.notebooks $@ && ms=$$(( ($$(date +%s%N) - start) / 1000000 )) && \
 	  printf 'make: %-42s %4d.%d s  (KERNELS=%s)\n' $@ $$((ms / 1000)) $$((ms % 1000 / 100)) $(KERNELS)
 
