@@ -99,7 +99,7 @@ deps = $(shell python3 scripts/notebook_deps.py notebooks/src/$(1).ipynb)
 deps_of = $(shell python3 scripts/notebook_deps.py $(1))
 $(foreach src,$(sort $(foreach n,$(NOTEBOOKS),$(SRC_$(n)))),$(eval LIB_$(src) := $(call deps,$(src))))
 
-.PHONY: all env notebooks lessons site test test-notebooks unit nbval check-results repro-check lab bench clean
+.PHONY: all env notebooks lessons site test lint test-notebooks unit nbval check-results repro-check lab bench clean
 
 # $(call run_notebook,SOURCE,PAPERMILL-ARGS): execute SOURCE into the target with papermill, strip run-dependent
 # metadata, and print one line with the notebook's wall time
@@ -169,7 +169,11 @@ $(TINY_MLM)/config.json: lib/wordbias/models/tiny_mlm.py $(STAMP)
 # the committed ones (identical, or within the tolerances of tools/repro_tolerances.yaml), then nbval re-running
 # every notebook. --output-sync keeps each part's output together; JOBS=1 runs them one after the other
 NBVAL := $(VENV)/bin/pytest -q --nbval --nbval-current-env -p no:cacheprovider $(NOTEBOOK_FILES) $(LESSON_FILES)
-test: unit test-notebooks
+test: lint unit test-notebooks
+
+# ruff (pyproject.toml, [tool.ruff]): the same check as the pre-commit hook (.pre-commit-config.yaml)
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
 
 test-notebooks: $(STAMP) $(TINY_MLM)/config.json check-results
 	$(NBVAL)

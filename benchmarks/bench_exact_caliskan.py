@@ -24,13 +24,11 @@ import pandas as pd
 from scipy import stats as sps
 
 from wordbias import embeddings
-from wordbias.core import paths
-from wordbias.core import permutation, subset_sums
+from wordbias.core import paths, permutation, subset_sums
+from wordbias.core.errors import ExactCountTooLarge
 from wordbias.core.parallel import default_workers
 from wordbias.datasets import stimuli
 from wordbias.measures import weat
-from wordbias.core.errors import ExactCountTooLarge
-
 
 _DFS = []
 
@@ -134,7 +132,7 @@ def main() -> None:
     df.to_csv(out, index=False, float_format="%.4g")
     print(f"slowest Table 1 exact p: {df.exact_seconds[:-1].max():.3f} s; all consistent with Monte Carlo "
           f"(binomial p > 0.001): {bool((df.mc_vs_exact_binomial_p[:-1] > 1e-3).all())}; depth-first counts "
-          f"agree: {int((df.depth_first_agrees == True).sum())} of {int(df.depth_first_agrees.notna().sum())}")
+          f"agree: {int(df.depth_first_agrees.eq(True).sum())} of {int(df.depth_first_agrees.notna().sum())}")
     print(f"written to {out}")
 
 

@@ -42,11 +42,14 @@ from scipy import stats as sps
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from weat_data import keyed_vectors, make_problem, save_problem  # noqa: E402
 
-from wordbias.core import paths  # noqa: E402
-from wordbias.core import montecarlo, permutation  # noqa: E402
+from wordbias.core import (  # noqa: E402
+    montecarlo,
+    paths,  # noqa: E402
+    permutation,
+)
+from wordbias.core.errors import ExactCountTooLarge
 from wordbias.core.parallel import default_workers  # noqa: E402
 from wordbias.measures import weat
-from wordbias.core.errors import ExactCountTooLarge
 
 ROOT = Path(__file__).resolve().parent.parent
 WEFE_PYTHON = ROOT / ".venv-wefe" / "bin" / "python"

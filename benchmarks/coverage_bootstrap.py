@@ -75,9 +75,9 @@ import warnings
 import numpy as np
 import pandas as pd
 
+from wordbias.core.vectors import cosine_matrix
 from wordbias.measures import bootstrap as bs
 from wordbias.measures import bootstrap_wefat as bw
-from wordbias.core.vectors import cosine_matrix
 
 SIZES = (8, 12, 16, 25)
 POOL = 400

@@ -10,8 +10,6 @@ from pathlib import Path
 import pytest
 import yaml
 
-from wordbias.core import paths
-
 ROOT = Path(__file__).resolve().parents[1]
 #: where the developer tools lived inside the package before they moved to tools/: the wheel must not ship them
 _DEVELOPER_TOOLS = {"wordbias/core/repro.py", "wordbias/core/notebooks.py", "wordbias/core/repro_tolerances.yaml"}

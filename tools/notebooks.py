@@ -160,7 +160,7 @@ def clean(nb: dict) -> dict:
     pm = nb.get("metadata", {}).get("papermill", {})
     for key in _VOLATILE + ("input_path", "output_path"):
         pm.pop(key, None)
-    for i, cell in enumerate(nb.get("cells", [])):
+    for cell in nb.get("cells", []):
         if "injected-parameters" in cell.get("metadata", {}).get("tags", []):
             cell["id"] = "injected-parameters"  # papermill gives this cell a random id on every run
         if "outputs" in cell:

@@ -7,10 +7,10 @@ from wordbias.battery import contextual as C
 from wordbias.core import multiple, tidy
 from wordbias.core.errors import InvalidParameterError
 from wordbias.datasets import stimuli
-from wordbias.datasets.stimuli import WeatSpec
-from wordbias.measures import weat
 from wordbias.datasets.contextual_tests import ROLES, kurita2019_categories
+from wordbias.datasets.stimuli import WeatSpec
 from wordbias.measures import contextual as measures_contextual
+from wordbias.measures import weat
 from wordbias.models import tiny_mlm
 
 _CAREER = stimuli.load_stimuli("kurita2019")["categories"]["career_family"]

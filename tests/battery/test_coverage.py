@@ -5,13 +5,14 @@ import html
 import warnings
 
 import numpy as np
-import pandas as pd
 import pytest
 
 from wordbias import cli
-from wordbias.cli.output import short_table
 from wordbias.battery import compare, summary
-from wordbias.battery import direction as battery_direction, report as battery_report, weat as battery_weat
+from wordbias.battery import direction as battery_direction
+from wordbias.battery import report as battery_report
+from wordbias.battery import weat as battery_weat
+from wordbias.cli.output import short_table
 from wordbias.core import tidy
 from wordbias.core.errors import InvalidParameterError, LowCoverageWarning
 from wordbias.datasets import stimuli

@@ -8,7 +8,9 @@ import pytest
 from scipy import stats
 
 from wordbias import embeddings
-from wordbias.battery import report as battery_report, ube as battery_ube, weat as battery_weat
+from wordbias.battery import report as battery_report
+from wordbias.battery import ube as battery_ube
+from wordbias.battery import weat as battery_weat
 from wordbias.core import multiple, tidy
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError, LowCoverageWarning, WordbiasWarning
 from wordbias.datasets import stimuli
@@ -228,9 +230,8 @@ def test_report_is_deterministic_on_words(small):
 
 def test_ube_battery_sums_up_runs_already_made(small):
     from wordbias.core import multiple
-    from wordbias.papers import swinger2019 as sw
-
     from wordbias.measures import ube
+    from wordbias.papers import swinger2019 as sw
 
     names = ube.name_list("first", small, cased=False)
     runs = {"first names": sw.run(small, names, cased=False, n=2, m=4, M=600, t=3, R=200, seed=0),

@@ -9,8 +9,8 @@ import importlib
 import json
 import pkgutil
 import types
+from collections.abc import Collection, Iterator
 from pathlib import Path
-from typing import Collection, Iterator
 
 ROOT = Path(__file__).resolve().parents[2]
 #: the optional extras a module may need (without them it is skipped)

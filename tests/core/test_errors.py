@@ -19,10 +19,9 @@ import inspect
 import re
 import types
 
+import import_paths
 import pytest
 
-import import_paths
-import wordbias
 from wordbias.core import errors
 
 ROOT = import_paths.ROOT

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from wordbias.core import lookup
-from wordbias.embeddings import to_keyed_vectors
 from wordbias.core.errors import DegenerateSetError
+from wordbias.embeddings import to_keyed_vectors
 
 
 @pytest.fixture

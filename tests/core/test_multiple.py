@@ -77,8 +77,8 @@ def test_holm_against_brute_force_closed_testing():
     intersections I containing i of |I| * min_{j in I} p_j (Marcus, Peritz & Gabriel 1976)."""
     p = np.array([0.012, 0.04, 0.002, 0.3, 0.025])
     m = p.size
-    brute = [max(min(1.0, len(I) * p[list(I)].min()) for r in range(1, m + 1)
-                 for I in itertools.combinations(range(m), r) if i in I) for i in range(m)]
+    brute = [max(min(1.0, len(comb) * p[list(comb)].min()) for r in range(1, m + 1)
+                 for comb in itertools.combinations(range(m), r) if i in comb) for i in range(m)]
     assert multiple.holm(p) == pytest.approx(brute, abs=1e-15)
 
 

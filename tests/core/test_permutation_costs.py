@@ -5,8 +5,8 @@ import pytest
 from wordbias.core import costs
 from wordbias.core import permutation as P
 from wordbias.core.errors import TooCostlyError
-from wordbias.measures import bootstrap, bootstrap_direction, bootstrap_wefat, ripa, sensitivity
 from wordbias.embeddings import to_keyed_vectors
+from wordbias.measures import bootstrap, bootstrap_direction, bootstrap_wefat, ripa, sensitivity
 
 RNG = np.random.default_rng(0)
 T1, T2, A1, A2 = (RNG.normal(size=(8, 5)) for _ in range(4))

@@ -130,7 +130,7 @@ def test_write_read_round_trip_at_six_digits(tmp_path):
     assert {c: str(back[c].dtype) for c in back.columns} == tidy.DTYPES
     # floats come back as their %.6g text
     for c in ("statistic", "effect_size", "p_value", "p_holm", "ci_low"):
-        expected = [float("%.6g" % v) if not np.isnan(v) else np.nan for v in t[c]]
+        expected = [float(f"{v:.6g}") if not np.isnan(v) else np.nan for v in t[c]]
         np.testing.assert_array_equal(back[c].to_numpy(), np.array(expected))
     assert back.loc[0, "effect_size"] == 1.23457 and back.loc[2, "statistic"] == 1.23457e8
     # text, NA and "" stay apart

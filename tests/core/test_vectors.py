@@ -2,11 +2,10 @@
 from measures/weat.py)."""
 import types
 
+import import_paths
 import numpy as np
 import pytest
 
-import import_paths
-import wordbias
 from wordbias.core import vectors
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError
 from wordbias.core.vectors import cosine_matrix, unit_rows

@@ -11,8 +11,7 @@ import pytest
 import yaml
 
 from wordbias.core import paths
-from wordbias.core.errors import InvalidParameterError
-from wordbias.core.errors import YamlFileError
+from wordbias.core.errors import InvalidParameterError, YamlFileError
 from wordbias.core.yaml_io import MAX_EXPANDED_NODES, load_yaml
 
 PACKAGE = Path(__file__).resolve().parents[2] / "lib" / "wordbias"

@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 
 from wordbias.core import paths
-from wordbias.datasets import gap
 from wordbias.core.errors import GapFormatError
+from wordbias.datasets import gap
 
 # --------------------------------------------------------------------------------------------------
 # data

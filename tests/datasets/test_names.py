@@ -13,12 +13,11 @@ import hashlib
 import re
 
 import numpy as np
-import pandas as pd
 import pytest
 import yaml
 
-from wordbias.datasets import names
 from wordbias.core import paths
+from wordbias.datasets import names
 
 DATA = paths.DATA / "swinger2019"
 N_SSA, N_CENSUS, N_TZIOUMIS = 9670, 24889, 4250  # documented in data/swinger2019/SOURCE.md

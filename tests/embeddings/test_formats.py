@@ -8,13 +8,11 @@ import zipfile
 
 import numpy as np
 import pytest
-
-from wordbias.core.errors import DuplicateWordsWarning, EmbeddingFormatError
 from embedding_files import FORMAT_CASES, WORDS, assert_same, binary_bytes, make_matrix, text_bytes, write_file
 
 from wordbias import embeddings as E
+from wordbias.core.errors import DuplicateWordsWarning, EmbeddingFormatError
 from wordbias.embeddings import binary_format, formats, reader, text_format
-
 
 # --------------------------------------------------------------------------------------------------
 # Round trips in every format and container

@@ -78,7 +78,7 @@ def test_a_damaged_gensim_file(tmp_path):
 def test_the_command_reads_a_gensim_file(tmp_path, model, capsys):
     """The issue's case: `wordbias weat gap.kv` read the pickle as word2vec text ("wrong number of values")."""
     model.wv.save(str(tmp_path / "gap.kv"))
-    code = cli.main(["weat", str(tmp_path / "gap.kv"), "--out", str(tmp_path / "out"), "--quiet"])
+    cli.main(["weat", str(tmp_path / "gap.kv"), "--out", str(tmp_path / "out"), "--quiet"])
     err = capsys.readouterr().err
     # read as an embedding: the tests run and stop at the lists' words this toy vocabulary lacks
     assert "wrong number of values" not in err and "set 'Flowers' is empty after dropping unknown words" in err

@@ -11,11 +11,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from catalogue import Case, check
+
 from wordbias import embeddings as E
-from wordbias.core.errors import CacheRebuiltWarning
-from wordbias.core.errors import CacheError, InvalidParameterError
+from wordbias.core.errors import CacheError, CacheRebuiltWarning, InvalidParameterError
 
 F = "caches"
 WORDS = ["the", "of", "and", "to"]

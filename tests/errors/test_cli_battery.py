@@ -2,11 +2,12 @@
 import numpy as np
 import pandas as pd
 import pytest
-
 from catalogue import Case, check
+
 from wordbias import embeddings as E
 from wordbias.battery import compare, summary
-from wordbias.battery import ube as battery_ube, weat as battery_weat
+from wordbias.battery import ube as battery_ube
+from wordbias.battery import weat as battery_weat
 from wordbias.core import tidy
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError
 from wordbias.datasets import stimuli, user_lists

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from catalogue import Case, check, files_survive
+
 from wordbias.core.errors import FolderNotOursError
 
 F = "data loss"

@@ -1,7 +1,7 @@
 """Catalogue cases for the shared validation helpers (issue 13)."""
 import pytest
-
 from catalogue import Case, check
+
 from wordbias.core import validation as V
 from wordbias.core.errors import InvalidParameterError
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from catalogue import Case, check
+
 from wordbias import embeddings as E
 from wordbias.core.errors import EmbeddingFormatError, InvalidParameterError
 

@@ -8,8 +8,8 @@ import importlib.util
 import numpy as np
 import pandas as pd
 import pytest
-
 from catalogue import Case, check
+
 from wordbias.core.vectors import cosine_matrix
 
 F = "measure inputs"

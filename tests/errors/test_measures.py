@@ -3,17 +3,16 @@ and 5): ddof, balance_targets, n_permutations, seeds, p_method, WEFAT's property
 proportion (Monte Carlo draws, the report's direction test, exact counts)."""
 import numpy as np
 import pytest
-
 from _fixtures13 import FLOWERS, INSECTS, PLEASANT, UNPLEASANT, small_kv
 from catalogue import Case, check
-from wordbias.core import multiple
-from wordbias.core import montecarlo
+
+from wordbias.core import montecarlo, multiple
 from wordbias.core import permutation as P
 from wordbias.core.errors import DegenerateSetError, ExactCountTooLarge, InvalidParameterError, TooCostlyError
+from wordbias.measures import direction_permutation as dp
 from wordbias.measures import weat as W
 from wordbias.measures.wefat import wefat
 from wordbias.papers import kurita2019_gap as kgap
-from wordbias.measures import direction_permutation as dp
 from wordbias.papers import racial_bias_report as report
 
 KV = small_kv()

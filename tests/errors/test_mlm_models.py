@@ -9,8 +9,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from catalogue import Case, check
+
 from wordbias.core import paths
 from wordbias.core.errors import InvalidParameterError, ModelFileError, ModelUnavailable
 from wordbias.datasets.contextual_tests import kurita2019_categories
@@ -24,7 +24,7 @@ _TMP = Path(tempfile.mkdtemp(prefix="wordbias-errors-"))
 atexit.register(shutil.rmtree, _TMP, ignore_errors=True)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _tiny_path() -> Path:
     """The planted tiny MLM: ``build/tiny-bert-mlm`` when it is there, else built (about 10 s)."""
     built = paths.ROOT / "build" / "tiny-bert-mlm"
@@ -33,7 +33,7 @@ def _tiny_path() -> Path:
     return tiny_mlm.build(_TMP / "tiny", seed=0)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _tiny():
     return mlm.load_mlm(str(_tiny_path()), device="cpu")
 
@@ -56,11 +56,11 @@ def _garble_config(folder: Path) -> None:
     (folder / "config.json").write_text('{"model_type": "bert", ', encoding="utf-8")
 
 
-def _increase(templates, targets=["he", "she"], attributes=["nurse"], **kw):
+def _increase(templates, targets=("he", "she"), attributes=("nurse",), **kw):
     return lambda: mlm.increased_log_probability(_tiny(), templates, targets, attributes, **kw)
 
 
-def _scores(templates, attributes=["nurse", "engineer"], **kw):
+def _scores(templates, attributes=("nurse", "engineer"), **kw):
     return lambda: mlm.log_prob_bias_scores(_tiny(), attributes, templates, **kw)
 
 

@@ -16,15 +16,14 @@ from unittest import mock
 import numpy as np
 import pandas as pd
 import pytest
-
 from catalogue import Case, check
+
 import wordbias
 from wordbias import cli
 from wordbias import embeddings as E
 from wordbias.battery import compare, summary
 from wordbias.core import io_errors, paths, tidy
-from wordbias.core.errors import InvalidParameterError
-from wordbias.core.errors import DiskFullError
+from wordbias.core.errors import DiskFullError, InvalidParameterError
 from wordbias.papers import outputs
 
 F = "outputs"

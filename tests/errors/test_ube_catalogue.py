@@ -4,8 +4,8 @@ import functools
 
 import numpy as np
 import pytest
-
 from catalogue import Case, check
+
 from wordbias.core.errors import InvalidParameterError, LowPowerWarning, TooCostlyError
 from wordbias.measures import ube
 from wordbias.papers import swinger2019
@@ -13,7 +13,7 @@ from wordbias.papers import swinger2019
 TOKENS = [a + b for a in "abcdefghij" for b in "abcdefghijkl"]   # 120 letter-only tokens
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _kv():
     from wordbias.embeddings import to_keyed_vectors
 

@@ -1,12 +1,13 @@
 """Catalogue cases for issue 14's intervals and diagnostics and issue 15's output folders and caches."""
 import numpy as np
 import pytest
-
 from catalogue import CASES_UNCERTAINTY_REPORT_MLM, Case, check
+
 from wordbias import embeddings as E
 from wordbias.core.errors import InvalidParameterError, MissingWordsWarning
 from wordbias.measures import frequency
-from wordbias.papers import caliskan2017, kurita2019_templates as kurita2019, outputs
+from wordbias.papers import caliskan2017, outputs
+from wordbias.papers import kurita2019_templates as kurita2019
 
 F = "uncertainty and outputs"
 

@@ -2,15 +2,20 @@
 sets, duplicates, overlaps, words dropped or balanced out, sets too small, case, zero vectors."""
 import numpy as np
 import pytest
-
 from _fixtures13 import FLOWERS, INSECTS, PLEASANT, UNPLEASANT, small_kv
 from catalogue import Case, check
+
 from wordbias.core import lookup
-from wordbias.core.errors import (BalancedOutWarning, DegenerateSetError, InvalidParameterError, LowPowerWarning,
-                                  MissingWordsWarning)
+from wordbias.core.errors import (
+    BalancedOutWarning,
+    DegenerateSetError,
+    InvalidParameterError,
+    LowPowerWarning,
+    MissingWordsWarning,
+)
 from wordbias.measures import debias
-from wordbias.measures.wefat import wefat
 from wordbias.measures.weat import weat
+from wordbias.measures.wefat import wefat
 from wordbias.papers import racial_bias_report as report
 
 KV = small_kv()

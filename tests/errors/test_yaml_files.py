@@ -6,8 +6,8 @@ import tempfile
 from pathlib import Path
 
 import pytest
-
 from catalogue import Case, check
+
 from wordbias import cli
 from wordbias.core.errors import InvalidParameterError
 from wordbias.datasets import user_lists

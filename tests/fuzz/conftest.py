@@ -15,8 +15,6 @@ No health check is suppressed: the tests take no function-scoped fixture (tempor
 """
 from __future__ import annotations
 
-import os
-
 from hypothesis import Phase, Verbosity, settings
 
 DEFAULT = "wordbias-fuzz"

@@ -12,10 +12,10 @@ import io
 import tempfile
 from pathlib import Path
 
+import strategies as fz
 from hypothesis import event, given, note
 from hypothesis import strategies as st
 
-import strategies as fz
 from wordbias import cli
 
 #: a tiny GloVe text file: flowers, insects and the pleasant/unpleasant words of the lists below

@@ -13,10 +13,10 @@ import tempfile
 from pathlib import Path
 
 import numpy as np
+import strategies as fz
 from hypothesis import given, note
 from hypothesis import strategies as st
 
-import strategies as fz
 from wordbias import embeddings
 from wordbias.datasets import user_lists
 

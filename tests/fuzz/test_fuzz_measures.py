@@ -9,13 +9,13 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import strategies as fz
 from hypothesis import given
 from hypothesis import strategies as st
 
-import strategies as fz
 from wordbias.core import multiple
 from wordbias.core import permutation as perm
-from wordbias.measures import bootstrap, bootstrap_direction, direction, wefat, weat
+from wordbias.measures import bootstrap, bootstrap_direction, direction, weat, wefat
 
 # --------------------------------------------------------------------------------------------------
 # WEAT, the whole test

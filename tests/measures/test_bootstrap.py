@@ -9,13 +9,12 @@ import pytest
 from scipy import stats as sps
 
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError
+from wordbias.core.vectors import cosine_matrix
 from wordbias.embeddings import to_keyed_vectors
 from wordbias.measures import bootstrap as bs
 from wordbias.measures import bootstrap_direction as bd
 from wordbias.measures import bootstrap_wefat as bw
-from wordbias.measures import resampling
-from wordbias.measures import weat
-from wordbias.core.vectors import cosine_matrix
+from wordbias.measures import resampling, weat
 
 
 def problem(n_x=6, n_y=5, n_a=4, n_b=7, dim=6, seed=0):

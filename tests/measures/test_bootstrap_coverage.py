@@ -17,9 +17,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from wordbias.core.vectors import cosine_matrix
 from wordbias.measures import bootstrap as bs
 from wordbias.measures import bootstrap_wefat as bw
-from wordbias.core.vectors import cosine_matrix
 from wordbias.measures.wefat import normalized_association
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))

@@ -7,8 +7,13 @@ import pytest
 from scipy import stats
 
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError, ModelFileError, ModelUnavailable
-from wordbias.measures.ceat import (dersimonian_laird_tau2, per_template_weat, pool_templates, random_effects,
-                                    weat_variance)
+from wordbias.measures.ceat import (
+    dersimonian_laird_tau2,
+    per_template_weat,
+    pool_templates,
+    random_effects,
+    weat_variance,
+)
 from wordbias.measures.weat import effect_size
 
 

@@ -7,11 +7,11 @@ import re
 import numpy as np
 import pytest
 
-from wordbias.measures import debias as D
-from wordbias.measures import direction as R
 from wordbias import embeddings
 from wordbias.core import paths
 from wordbias.core.errors import DegenerateSetError
+from wordbias.measures import debias as D
+from wordbias.measures import direction as R
 
 # --------------------------------------------------------------------------------------------------
 # the data and the word lists

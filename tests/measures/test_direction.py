@@ -5,9 +5,9 @@ import math
 import numpy as np
 import pytest
 
-from wordbias.measures import direction as R
 from wordbias.core.errors import DegenerateSetError
 from wordbias.core.vectors import unit_rows
+from wordbias.measures import direction as R
 
 # --------------------------------------------------------------------------------------------------
 # unit vectors, projection, rejection, cosines

@@ -4,11 +4,9 @@ Appendix A) on vectors by hand, and measured once on an embedding's words (direc
 import warnings
 
 import numpy as np
-import pandas as pd
 import pytest
 
-from wordbias.core.errors import (DegenerateSetError, InvalidParameterError, LowCoverageWarning,
-                                  MissingWordsWarning)
+from wordbias.core.errors import DegenerateSetError, InvalidParameterError, LowCoverageWarning, MissingWordsWarning
 from wordbias.embeddings import to_keyed_vectors
 from wordbias.measures import direction_permutation as dp
 from wordbias.measures.bootstrap_direction import direction_bootstrap_from_vectors
@@ -99,7 +97,7 @@ def test_permutation_test_errors():
 
 def test_direction_test_cost_is_checked_before_work():
     from wordbias.core.errors import TooCostlyError
-    
+
     rng = np.random.default_rng(0)
     T1, T2, A1, A2 = (rng.normal(size=(5, 8)) for _ in range(4))
     with pytest.raises(TooCostlyError, match="max_seconds"):

@@ -7,8 +7,15 @@ from scipy import stats
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError, MissingWordsWarning
 from wordbias.embeddings import to_keyed_vectors
 from wordbias.measures import weat
-from wordbias.measures.frequency import (EMBEDDING_ORDER, counts_to_ranks, frequency_diagnostics, frequency_ranks,
-                                         plot_frequency, rank_biserial, reference_counts)
+from wordbias.measures.frequency import (
+    EMBEDDING_ORDER,
+    counts_to_ranks,
+    frequency_diagnostics,
+    frequency_ranks,
+    plot_frequency,
+    rank_biserial,
+    reference_counts,
+)
 
 WORDS = ["the", "good", "bad", "x1", "y1", "x2", "x3", "y2", "y3", "x4", "y4"]
 

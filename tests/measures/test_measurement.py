@@ -9,7 +9,8 @@ import pytest
 import wordbias as wb
 from wordbias.core.errors import InvalidParameterError, LowCoverageWarning, MissingWordsWarning
 from wordbias.datasets import stimuli
-from wordbias.measures import bootstrap, weat as weat_measure
+from wordbias.measures import bootstrap
+from wordbias.measures import weat as weat_measure
 from wordbias.measures.measurement import Measurement, low_coverage
 
 WEAT1 = stimuli.weat_tests("caliskan2017")[0]

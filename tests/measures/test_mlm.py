@@ -10,12 +10,9 @@ import numpy as np
 import pytest
 import torch
 
-from wordbias.models import contextual
-from wordbias.measures import mlm
-from wordbias.core import permutation as stats
-from wordbias.models import tiny_mlm
-from wordbias.measures import weat
 from wordbias.core.errors import DegenerateSetError, ModelUnavailable
+from wordbias.measures import mlm, weat
+from wordbias.models import tiny_mlm
 
 MALE = ["programmer", "executive", "engineer"]
 FEMALE = ["nurse", "home", "family"]
@@ -229,7 +226,8 @@ def test_missing_model_is_named(tmp_path, monkeypatch):
 # issue 13: a template holds exactly the placeholders it needs (property-based)
 # --------------------------------------------------------------------------------------------------
 
-from hypothesis import given, settings, strategies as st  # noqa: E402
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
 
 from wordbias.core.errors import InvalidParameterError  # noqa: E402
 

@@ -1,7 +1,6 @@
 """RIPA (Ethayarajh, Duvenaud & Hirst 2019, ACL) and the sign-flip test, against hand computations
 and brute force."""
 import itertools
-import warnings
 from math import sqrt
 
 import numpy as np

@@ -7,10 +7,15 @@ import numpy as np
 import pytest
 
 from wordbias.core.errors import InvalidParameterError, MissingWordsWarning
-from wordbias.embeddings import to_keyed_vectors
 from wordbias.measures import weat
-from wordbias.measures.sensitivity import (drop_curve, effect_sizes, influence, plot_drop_curve,
-                                           plot_influence, weat_cosines)
+from wordbias.measures.sensitivity import (
+    drop_curve,
+    effect_sizes,
+    influence,
+    plot_drop_curve,
+    plot_influence,
+    weat_cosines,
+)
 
 matplotlib.use("Agg")
 
@@ -29,7 +34,9 @@ def emb():
 
 
 def _d(emb, x, y, a, b, ddof=1):
-    m = lambda ws: np.array([emb[w] for w in ws])
+    def m(ws):
+        return np.array([emb[w] for w in ws])
+
     return weat.effect_size(weat.association(m(x), m(a), m(b)), weat.association(m(y), m(a), m(b)), ddof=ddof)
 
 

@@ -7,10 +7,9 @@ import string
 import numpy as np
 import pytest
 
-from wordbias.measures import ube
-from wordbias.measures import weat
-from wordbias.embeddings import to_keyed_vectors
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError
+from wordbias.embeddings import to_keyed_vectors
+from wordbias.measures import ube, weat
 
 
 def unit(x):

@@ -3,8 +3,8 @@ from math import sqrt
 import numpy as np
 import pytest
 
-from wordbias.measures import weat
 from wordbias.core.errors import DegenerateSetError
+from wordbias.measures import weat
 
 # hand computation for the `tiny` fixture (A = {a}, B = {b}):
 #   s(x1) = cos((1,0),a) - cos((1,0),b) = 1 - 0 = 1

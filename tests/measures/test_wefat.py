@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from wordbias.measures import wefat
 from wordbias.core.errors import DegenerateSetError
+from wordbias.measures import wefat
 
 
 def test_normalized_association_by_hand():

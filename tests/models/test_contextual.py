@@ -6,9 +6,8 @@ import numpy as np
 import pytest
 import torch
 
-from wordbias.models import contextual
-from wordbias.models import tiny_mlm
 from wordbias.core.errors import ModelUnavailable
+from wordbias.models import contextual, tiny_mlm
 
 
 @pytest.fixture(scope="module")

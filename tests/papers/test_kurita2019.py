@@ -11,17 +11,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from wordbias.models import contextual
+from wordbias.core import paths
+from wordbias.datasets import stimuli
+from wordbias.measures import mlm, weat
+from wordbias.measures.contextual import measure
+from wordbias.models import contextual, tiny_mlm
 from wordbias.papers import kurita2019 as kurita
 from wordbias.papers import kurita2019_gap as kgap
 from wordbias.papers import kurita2019_table5 as kt5
 from wordbias.papers import kurita2019_templates as kt
-from wordbias.measures.contextual import measure
-from wordbias.measures import mlm
-from wordbias.core import paths
-from wordbias.datasets import stimuli
-from wordbias.models import tiny_mlm
-from wordbias.measures import weat
 
 DATA = paths.DATA / "kurita2019"
 SHA256 = {  # as recorded in data/kurita2019/SOURCE.md
@@ -267,7 +265,7 @@ def test_equal_templates_have_no_between_template_variance():
     r = kt.template_spread([sx] * 3, [sy] * 3, templates=["a", "b", "c"])
     d = (np.mean(sx) - np.mean(sy)) / np.std(sx + sy, ddof=1)  # WEAT's d by hand
     np.testing.assert_allclose(r.effect_sizes, [d] * 3)
-    for name, pooled in r.pooled.items():
+    for pooled in r.pooled.values():
         assert pooled.pooled.tau2 == 0 and pooled.pooled.i2 == 0 and pooled.pooled.q == pytest.approx(0, abs=1e-12)
         assert pooled.pooled.pooled == pytest.approx(d)
     v_ceat = np.var(sx + sy, ddof=1)
@@ -280,7 +278,7 @@ def test_one_template_pooled_is_its_own_d():
     sx, sy = [[0.9, 0.2, 0.5]], [[-0.3, 0.1, -0.6]]
     r = kt.template_spread(sx, sy, templates=["only"])
     d = weat.effect_size(sx[0], sy[0])
-    for name, pooled in r.pooled.items():
+    for pooled in r.pooled.values():
         p = pooled.pooled
         v = pooled.variances[0]
         assert p.k == 1 and p.pooled == pytest.approx(d) and p.se == pytest.approx(np.sqrt(v))

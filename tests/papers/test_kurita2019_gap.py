@@ -8,8 +8,8 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
-
 from tiny_bert import tiny  # noqa: F401 - the tiny BERT fixture
+
 from wordbias.datasets import gap
 from wordbias.measures import topics
 from wordbias.models import mlp

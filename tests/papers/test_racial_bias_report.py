@@ -6,11 +6,10 @@ import pandas as pd
 import pytest
 
 from wordbias import embeddings
-from wordbias.datasets import stimuli
 from wordbias.core import tables
+from wordbias.datasets import stimuli
 from wordbias.measures import direction_permutation as dp
 from wordbias.papers import racial_bias_report as report
-
 
 # ---------------------------------------------------------------------- Appendix B: the attribute sets
 

@@ -16,12 +16,14 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
 from wordbias.core import figures, paths  # noqa: E402
-from wordbias.datasets import censor  # noqa: E402
-from wordbias.datasets import stimuli  # noqa: E402
+from wordbias.core.errors import InvalidParameterError
+from wordbias.datasets import (
+    censor,  # noqa: E402
+    stimuli,  # noqa: E402
+)
 from wordbias.embeddings import to_keyed_vectors  # noqa: E402
 from wordbias.measures import ube, ube_names, weat  # noqa: E402
 from wordbias.papers import swinger2019  # noqa: E402
-from wordbias.core.errors import InvalidParameterError
 
 DATA = paths.DATA / "swinger2019"
 

@@ -5,8 +5,8 @@ import json
 
 import pytest
 
-from wordbias.teaching import assign
 from wordbias.core.errors import SolutionMarkerError
+from wordbias.teaching import assign
 
 
 def cell(source, tags=(), cell_type="code", outputs=None):

@@ -6,10 +6,10 @@ import math
 import numpy as np
 import pytest
 
+from wordbias.core.errors import CheckFailed
 from wordbias.measures import sensitivity, weat
 from wordbias.teaching import checks
 from wordbias.teaching.checks import CheckResult
-from wordbias.core.errors import CheckFailed
 
 
 @pytest.fixture

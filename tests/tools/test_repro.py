@@ -13,8 +13,8 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import yaml
 import pytest
+import yaml
 from PIL import Image
 
 from tools import repro, tolerances

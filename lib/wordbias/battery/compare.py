@@ -353,8 +353,8 @@ def heatmap(frame: pd.DataFrame, *, ax=None, title: str | None = None):
     >>> [x.get_text() for x in fig.axes[0].texts]
     ['1.50\\n[1.30, 1.70]', '0.50\\n[0.30, 0.70]']
     """
-    from matplotlib.figure import Figure
     import seaborn as sns
+    from matplotlib.figure import Figure
 
     _tidy.check_tidy(frame)
     if frame.empty:

@@ -20,7 +20,7 @@ https://doi.org/10.18653/v1/W19-3823.
 from __future__ import annotations
 
 import warnings
-from typing import Sequence
+from collections.abc import Sequence
 
 import pandas as pd
 

@@ -24,11 +24,11 @@ import pandas as pd
 from scipy import stats as _sps
 
 from wordbias import embeddings as _embeddings
+from wordbias.battery.weat import CONFIDENCE_LEVEL, as_keyed_vectors, check_names
 from wordbias.core import lookup
 from wordbias.core import tidy as _tidy
 from wordbias.core.validation import check_int, check_seed
 from wordbias.datasets import stimuli
-from wordbias.battery.weat import CONFIDENCE_LEVEL, as_keyed_vectors, check_names
 from wordbias.measures import debias, direction
 from wordbias.measures import ripa as _ripa
 from wordbias.measures.direction_permutation import direction_tests

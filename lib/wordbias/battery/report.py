@@ -30,7 +30,6 @@ import os
 import time
 from collections.abc import Mapping
 
-import numpy as np
 import pandas as pd
 
 from wordbias import embeddings as _embeddings

@@ -40,7 +40,6 @@ from wordbias.cli.measure import run_compare, run_contextual, run_report, run_we
 from wordbias.cli.output import EXIT_NOT_RUN, one_line
 from wordbias.cli.parser import build_parser
 
-
 __all__ = ["main", "build_parser", "EXIT_NOT_RUN"]
 
 _COMMANDS = {"weat": run_weat, "report": run_report, "compare": run_compare, "contextual": run_contextual,

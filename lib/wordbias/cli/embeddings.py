@@ -4,8 +4,8 @@ it, its citation) and ``wordbias cache`` (list or clear the converted embedding 
 from __future__ import annotations
 
 import textwrap
-from wordbias.core.errors import CommandError
 
+from wordbias.core.errors import CommandError
 
 
 def run_cache(args) -> int:

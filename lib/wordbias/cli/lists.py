@@ -9,7 +9,6 @@ from pathlib import Path
 from wordbias.core.errors import CommandError
 
 
-
 def _wrap(words, width: int = 100, limit: int = 60) -> str:
     words = list(words)
     text = " ".join(words[:limit]) + (f" ... ({len(words) - limit} more)" if len(words) > limit else "")

@@ -7,8 +7,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from wordbias.cli.inputs import (embedding_label, embedding_labels, load_embedding, out_dir,
-                                 show_progress, split_label)
+from wordbias.cli.inputs import embedding_label, embedding_labels, load_embedding, out_dir, show_progress, split_label
 from wordbias.cli.output import finish, write_outputs
 from wordbias.core.errors import CommandError
 
@@ -63,7 +62,8 @@ def _user_lists(path: str, command: str):
 def run_report(args) -> int:
     """``wordbias report``: every static-embedding test of the four papers on one embedding, or a lists file's
     WEATs."""
-    from wordbias.battery import report as battery_report, weat as battery_weat
+    from wordbias.battery import report as battery_report
+    from wordbias.battery import weat as battery_weat
 
     lists = None
     if args.lists is not None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-
 PROG = "wordbias"
 
 _EXAMPLES = """\

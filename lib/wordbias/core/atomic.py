@@ -8,9 +8,9 @@ import shutil
 import sys
 import tempfile
 import uuid
+from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
-from typing import Iterator
 
 from wordbias.core.errors import CacheRebuiltWarning  # noqa: F401 - re-exported: the cache modules warn with it
 from wordbias.core.io_errors import CACHE_WAY_OUT, reraise_disk_full

@@ -42,7 +42,7 @@ def _count_at_least(values: np.ndarray, k: int, thr: float, strict: bool, max_su
     completion from both halves (branch and bound). Then for each pair of sizes (j, k − j) a two-pointer
     sweep (:func:`~wordbias.core.kernels.count_pairs`) counts the pairs whose sum reaches ``thr``.
     """
-    from wordbias.core import kernels     # imports numba (0.3 s): only when a count is needed
+    from wordbias.core import kernels  # imports numba (0.3 s): only when a count is needed
 
     n = values.size
     margin = tie_tolerance(values)                   # slack for rounding in the pruning bounds

@@ -25,9 +25,9 @@ from __future__ import annotations
 import errno
 import os
 import shutil
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 from wordbias.core.errors import DiskFullError
 

@@ -13,13 +13,12 @@ words kept; :func:`set_matrix` also refuses zero or non-finite vectors, naming t
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-
 import os
 import sys
 import warnings
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 

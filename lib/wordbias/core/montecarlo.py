@@ -79,7 +79,7 @@ def count_random_subsets(values: np.ndarray, k: int, thr: float, n_permutations:
     and also #{sums ≤ thr_lo} of the same draws when ``thr_lo`` is given.
     Each block writes its own slice of the preallocated outputs, so the order in which they finish does
     not matter. The inputs are the engine's, already checked (``key`` from :func:`mc_key`)."""
-    from wordbias.core import kernels     # imports numba (0.3 s): only when draws are needed
+    from wordbias.core import kernels  # imports numba (0.3 s): only when draws are needed
 
     n = values.size
     complement = (n - k) < k                      # draw the smaller side of the partition

@@ -21,8 +21,8 @@ The adjusted p-values are those of Wright (1992), "Adjusted p-values for simulta
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
 
 import numpy as np
 import pandas as pd

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Callable, Iterable
 
 from wordbias.core.progress import progress_bar
 

@@ -33,10 +33,21 @@ from wordbias.core.costs import MAX_SECONDS, ratio
 from wordbias.core.errors import DegenerateSetError, ExactCountTooLarge, InvalidParameterError
 from wordbias.core.exact_count import EXACT_MAX_SUMS, count_subsets_at_least
 from wordbias.core.montecarlo import check_mc_cost, count_random_subsets, mc_key
-from wordbias.core.subset_sums import (check_observed, check_values_and_k, check_workers, subset_sum_moments,
-                                       tie_tolerance)
-from wordbias.core.validation import (check_int, check_option, check_real, check_seed, degenerate_spread,
-                                     spread_tolerance)
+from wordbias.core.subset_sums import (
+    check_observed,
+    check_values_and_k,
+    check_workers,
+    subset_sum_moments,
+    tie_tolerance,
+)
+from wordbias.core.validation import (
+    check_int,
+    check_option,
+    check_real,
+    check_seed,
+    degenerate_spread,
+    spread_tolerance,
+)
 
 #: the largest N = |X ∪ Y| for which ``p_method="auto"`` always counts exactly (every 25+25 test)
 EXACT_MAX_N = 50

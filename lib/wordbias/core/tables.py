@@ -6,7 +6,7 @@ The full tables stay in the CSVs the notebooks write; these functions only forma
 from __future__ import annotations
 
 import math
-from typing import Iterable
+from collections.abc import Iterable
 
 import numpy as np
 import pandas as pd

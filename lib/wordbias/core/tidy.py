@@ -45,9 +45,9 @@ import pandas as pd
 from wordbias.core.atomic import atomic_file
 from wordbias.core.errors import InvalidParameterError
 from wordbias.core.io_errors import reraise_disk_full
+from wordbias.core.multiple import adjust
 from wordbias.core.paths import check_output_file
 from wordbias.core.permutation import ALTERNATIVES
-from wordbias.core.multiple import adjust
 from wordbias.core.validation import check_int, check_real
 
 __all__ = ["COLUMNS", "DTYPES", "PAPERS", "MEASURES", "FLOAT_FORMAT", "tidy_frame", "check_tidy",

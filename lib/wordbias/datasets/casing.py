@@ -25,8 +25,8 @@ import functools
 import gzip
 import re
 from collections import Counter
+from collections.abc import Collection, Iterable
 from pathlib import Path
-from typing import Collection, Iterable
 
 import pandas as pd
 
@@ -49,7 +49,7 @@ _SENTENCE_START = frozenset(".!?:;\"'(\u201c\u2018[")
 JUDGEMENTS = ("proper", "common", "unknown")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def cased_wordlist(path: str | None = None) -> frozenset[str]:
     """The shipped cased word list (:data:`WORDLIST_FILE`, or the gzip or plain text file ``path``): one word of
     ASCII letters per line, case kept. Raises :class:`CasingDataError` naming the file and line of an entry that

@@ -38,7 +38,7 @@ def bleep(word: str) -> str:
     return word[:1] + re.sub(_LETTER, "*", word[1:])
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _default_terms() -> tuple[tuple[str, tuple[str, ...]], ...]:
     doc = load_yaml(CENSOR_FILE)
     return tuple((t["term"], tuple(t.get("bleep") or t["term"].split())) for t in doc["terms"])

@@ -16,8 +16,9 @@ lists).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping, NamedTuple
+from typing import NamedTuple
 
 from wordbias.datasets import stimuli
 
@@ -42,7 +43,7 @@ class PairedTemplate(NamedTuple):
     pairs: tuple[tuple[str, str], ...]
 
     @classmethod
-    def from_dict(cls, d: Mapping) -> "PairedTemplate":
+    def from_dict(cls, d: Mapping) -> PairedTemplate:
         """From the YAML's form: ``{"template": ..., "pairs": [[x, y], ...]}``."""
         return cls(str(d["template"]), tuple((str(x), str(y)) for x, y in d["pairs"]))
 

@@ -47,14 +47,14 @@ def _check_min_count(min_count: int) -> None:
 
 
 # Names such as "Nan" (SSA), "NULL", "TRUE", "NA" (Census) must stay strings: no default NA parsing.
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _ssa() -> pd.DataFrame:
     return pd.read_csv(DATA_DIR / SSA_FILE, keep_default_na=False, na_values=[],
                        dtype={"name": str, "count": np.int64, "count_female": np.int64, "count_male": np.int64,
                               "frac_female": float, "mean_year": float})
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _census() -> pd.DataFrame:
     numeric = ["pctwhite", "pctblack", "pctapi", "pctaian", "pct2prace", "pcthispanic"]
     df = pd.read_csv(DATA_DIR / CENSUS_FILE, keep_default_na=False, na_values={c: [""] for c in numeric},
@@ -62,7 +62,7 @@ def _census() -> pd.DataFrame:
     return df
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _tzioumis() -> pd.DataFrame:
     df = pd.read_csv(DATA_DIR / TZIOUMIS_FILE, keep_default_na=False, na_values=[], dtype={"firstname": str})
     return df.rename(columns={"firstname": "name"}).set_index("name")

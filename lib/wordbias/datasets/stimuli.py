@@ -100,7 +100,7 @@ def as_weat_spec(spec) -> WeatSpec:
                     variant=get("variant") or "glove")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _load(path: str) -> dict:
     return load_yaml(Path(path), aliases=True)   # kurita2019.yaml shares a list through an alias (bounded)
 

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from gensim.models import KeyedVectors
 
-from wordbias.core.errors import CacheError, EmbeddingFormatError, EmbeddingNotFoundError, InvalidParameterError
+from wordbias.core.errors import EmbeddingNotFoundError, InvalidParameterError
 from wordbias.core.validation import _show
 from wordbias.embeddings.cache import convert, load_cached, save
 from wordbias.embeddings.cache_folders import cache_dir_for, cache_root, clear_caches, list_caches, registered_cache_dir
@@ -73,7 +73,7 @@ log = logging.getLogger(__name__)
 
 
 def load(
-    name_or_path: "str | os.PathLike | KeyedVectors | Mapping[str, Sequence[float]]" = DEFAULT_EMBEDDING,
+    name_or_path: str | os.PathLike | KeyedVectors | Mapping[str, Sequence[float]] = DEFAULT_EMBEDDING,
     *,
     cache: bool = True,
     progress: bool = True,
@@ -213,7 +213,7 @@ def unknown_name_message(key: str) -> str:
             f"Registered names: {', '.join(REGISTRY)} (`wordbias embeddings` says which are on this machine).")
 
 
-def available() -> "pandas.DataFrame":  # noqa: F821 - pandas imported lazily
+def available() -> pandas.DataFrame:  # noqa: F821 - pandas imported lazily
     """List the registered embeddings, whether each is available here, and where it is (or would be) found.
 
     Columns: ``name``, ``available``, ``path`` (the file found, else the first accepted file name in the

@@ -65,7 +65,7 @@ def iter_binary(
         source.close()
 
 
-def _reject_text_records(source: "_BinarySource", label: str, dim: int) -> None:
+def _reject_text_records(source: _BinarySource, label: str, dim: int) -> None:
     """Raise if the first record after the header is a text line ``word v1 ... vD`` (a text file opened as
     ``word2vec-binary`` would otherwise give garbage vectors): ``dim`` numeric fields after the word."""
     if not source.eof:

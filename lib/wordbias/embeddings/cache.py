@@ -36,9 +36,19 @@ from gensim.models import KeyedVectors
 
 from wordbias.core.atomic import atomic_file, atomic_folder
 from wordbias.core.errors import CacheError, CacheRebuiltWarning
-from wordbias.embeddings.cache_format import (CACHE_VERSION, INDEX_FILE, META_FILE, OPEN_RETRIES, check_mmap_mode,
-                                              checksums, file_sha256, open_once, sample_sha256, verify)
-from wordbias.embeddings.cache_format import open_cache  # noqa: F401 - the doctests open what they write
+from wordbias.embeddings.cache_format import (
+    CACHE_VERSION,
+    INDEX_FILE,
+    META_FILE,
+    OPEN_RETRIES,
+    check_mmap_mode,
+    checksums,
+    file_sha256,
+    open_cache,  # noqa: F401 - the doctests open what they write
+    open_once,
+    sample_sha256,
+    verify,
+)
 from wordbias.embeddings.formats import VECTORS_FILE, VOCAB_FILE, check_format, detect_format, zip_member
 from wordbias.embeddings.keyed_vectors import to_keyed_vectors  # noqa: F401 - save's doctest
 from wordbias.embeddings.reader import parse_into, read_keyed_vectors, replay_notes

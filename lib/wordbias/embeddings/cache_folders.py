@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from wordbias.core import ownership, paths
 from wordbias.core.errors import InvalidParameterError
@@ -50,7 +50,7 @@ def registered_cache_dir(name: str, *, cache_dir: str | os.PathLike | None = Non
     return cache_root(cache_dir) / name
 
 
-def list_caches(cache_dir: str | os.PathLike | None = None) -> "pandas.DataFrame":  # noqa: F821
+def list_caches(cache_dir: str | os.PathLike | None = None) -> pandas.DataFrame:  # noqa: F821
     """The embedding caches under :func:`cache_root`: one row per wordbias folder with ``folder``, ``name``
     (the registered name or the source file), ``source`` (the source file's path when it was converted from
     one), ``shape``, ``bytes`` (on disk), ``created`` and ``valid`` (a complete cache of this version; else the

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import logging
 import os
-import warnings
 from pathlib import Path
 
 import numpy as np

@@ -39,8 +39,8 @@ checks) are in :mod:`wordbias.measures.resampling`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 import pandas as pd
@@ -49,12 +49,27 @@ from scipy import stats as _sps
 from wordbias.core import lookup
 from wordbias.core.costs import MAX_SECONDS
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError
-from wordbias.core.validation import (as_float_array, check_finite, check_int, check_same_dimension, check_spread,
-                                     degenerate_spread, spread_tolerance)
+from wordbias.core.validation import (
+    as_float_array,
+    check_finite,
+    check_int,
+    check_same_dimension,
+    check_spread,
+    degenerate_spread,
+    spread_tolerance,
+)
 from wordbias.core.vectors import cosine_matrix
 from wordbias.measures import weat as _weat
-from wordbias.measures.resampling import (BootstrapInterval, ResultRow, bootstrap_interval, check_bootstrap_cost,
-                                          check_bootstrap_options, index_counts, word_vector_sets, word_vectors)
+from wordbias.measures.resampling import (
+    BootstrapInterval,
+    ResultRow,
+    bootstrap_interval,
+    check_bootstrap_cost,
+    check_bootstrap_options,
+    index_counts,
+    word_vector_sets,
+    word_vectors,
+)
 
 __all__ = [
     "WeatBootstrap",

@@ -9,7 +9,7 @@ WEAT: :mod:`wordbias.measures.resampling`); the vectors are first written in an 
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 from scipy import stats as _sps
@@ -18,8 +18,13 @@ from wordbias.core.costs import MAX_SECONDS
 from wordbias.core.errors import DegenerateSetError
 from wordbias.core.validation import check_bool, check_int, check_same_dimension
 from wordbias.measures.direction import vector_set
-from wordbias.measures.resampling import (BootstrapInterval, bootstrap_interval, check_bootstrap_cost,
-                                          check_bootstrap_options, index_counts)
+from wordbias.measures.resampling import (
+    BootstrapInterval,
+    bootstrap_interval,
+    check_bootstrap_cost,
+    check_bootstrap_options,
+    index_counts,
+)
 
 __all__ = ["DIRECTION_SETS", "resampled_mean_difference_cosine", "direction_bootstrap_from_vectors"]
 

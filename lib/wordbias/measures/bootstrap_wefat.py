@@ -9,7 +9,7 @@ arrays, a resampled mean a product with the index counts.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 from scipy import stats as _sps
@@ -21,8 +21,14 @@ from wordbias.core.validation import SPREAD_SLACK, as_float_array, degenerate_sp
 from wordbias.core.vectors import cosine_matrix
 from wordbias.measures import weat as _weat
 from wordbias.measures import wefat as _wefat
-from wordbias.measures.resampling import (BootstrapInterval, bootstrap_interval, check_bootstrap_cost,
-                                          check_bootstrap_options, index_counts, word_vector_sets)
+from wordbias.measures.resampling import (
+    BootstrapInterval,
+    bootstrap_interval,
+    check_bootstrap_cost,
+    check_bootstrap_options,
+    index_counts,
+    word_vector_sets,
+)
 
 __all__ = ["WEFAT_SETS", "resampled_normalized_association", "wefat_bootstrap_from_vectors", "wefat_bootstrap"]
 
@@ -130,7 +136,7 @@ def wefat_bootstrap_from_vectors(W, A, B, prop, *, n_resamples: int = 10_000, co
     return bootstrap_interval("pearson_r", r0, res, confidence_level, method, n_resamples, resampled)
 
 
-def wefat_bootstrap(embedding, result: "_wefat.WefatResult", *, n_resamples: int = 10_000,
+def wefat_bootstrap(embedding, result: _wefat.WefatResult, *, n_resamples: int = 10_000,
                     confidence_level: float = 0.95, method: str = "BCa", resample: Sequence[str] = WEFAT_SETS,
                     seed=0, ddof: int = 1, max_seconds: float = MAX_SECONDS) -> BootstrapInterval:
     """Bootstrap interval of the Pearson correlation of a :class:`~wordbias.measures.wefat.WefatResult`

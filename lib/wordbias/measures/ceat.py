@@ -25,8 +25,8 @@ z = μ̂ / SE, and I² = max(0, (Q − df) / Q) (Higgins & Thompson 2002, Statis
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 import numpy as np
 
@@ -46,6 +46,7 @@ __all__ = [
 ]
 
 from wordbias.core.permutation import ALTERNATIVES  # the alternatives of every test, named as SciPy names them
+
 #: the within-sample variances of a WEAT effect size offered by :func:`weat_variance`
 VARIANCE_METHODS = ("ceat", "hedges_olkin")
 

@@ -21,8 +21,8 @@ https://doi.org/10.18653/v1/W19-3823.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
 
 import numpy as np
 

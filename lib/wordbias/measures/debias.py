@@ -11,17 +11,17 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Collection, Iterable, Sequence
 
 import numpy as np
 from gensim.models import KeyedVectors
 
 from wordbias import embeddings
 from wordbias.core import lookup, paths
+from wordbias.core.errors import DegenerateSetError
 from wordbias.core.lookup import PairVectors
 from wordbias.measures.direction import PCADirection, pca_direction
-from wordbias.core.errors import DegenerateSetError
 
 __all__ = [
     "DATA_DIR",
@@ -50,7 +50,7 @@ DEFAULT_CHUNK_ROWS = 1 << 14
 # word lists
 # --------------------------------------------------------------------------------------------------
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _read(key: str):
     return json.loads((DATA_DIR / FILES[key]).read_text(encoding="utf-8"))
 

@@ -17,8 +17,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from wordbias.core.validation import as_float_array, check_real, check_same_dimension
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError
+from wordbias.core.validation import as_float_array, check_real, check_same_dimension
 from wordbias.core.vectors import unit_rows
 
 __all__ = [

@@ -26,11 +26,17 @@ import numpy as np
 from scipy import stats
 
 from wordbias.core import lookup
-from wordbias.core.errors import InvalidParameterError, LowCoverageWarning
 from wordbias.core.costs import MAX_SECONDS, check_cost
+from wordbias.core.errors import InvalidParameterError, LowCoverageWarning
 from wordbias.core.permutation import ALTERNATIVES
-from wordbias.core.tidy import (MIN_FRACTION, MIN_WORDS, check_coverage_thresholds, coverage, not_run_note,
-                                part_missing_note)
+from wordbias.core.tidy import (
+    MIN_FRACTION,
+    MIN_WORDS,
+    check_coverage_thresholds,
+    coverage,
+    not_run_note,
+    part_missing_note,
+)
 from wordbias.core.validation import check_bool, check_int, check_option, check_probability, check_seed
 from wordbias.datasets.stimuli import DirectionSpec
 from wordbias.measures.bootstrap_direction import DIRECTION_SETS as SETS

@@ -33,16 +33,16 @@ positive ones. Hence, for a test (X, Y, A, B):
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
 
 import numpy as np
 
 from wordbias.core import lookup
-from wordbias.measures.weat import check_sets as weat_check_sets
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError, MissingWordsWarning
 from wordbias.core.validation import check_bool, check_probability
 from wordbias.measures.weat import MIN_ATTRIBUTE_SIZE, MIN_TARGET_SIZE, association
+from wordbias.measures.weat import check_sets as weat_check_sets
 
 __all__ = [
     "FrequencyReport",
@@ -335,7 +335,7 @@ def plot_frequency(report: FrequencyReport, *, title: str | None = None, names=N
 
 
 def weat_frequency(embedding, measured, *, counts=None, source: str | None = None,
-                   alpha: float = 0.05) -> "FrequencyReport":
+                   alpha: float = 0.05) -> FrequencyReport:
     """:func:`frequency_diagnostics` of a measured WEAT on the words it used (Valentini et al. 2022; van Loon
     et al. 2022): ``measured`` is a :class:`~wordbias.measures.measurement.Measurement` (``wordbias.weat``) or a
     :class:`~wordbias.measures.weat.WeatResult`; the test is not run again."""

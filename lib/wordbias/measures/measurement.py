@@ -45,11 +45,23 @@ from typing import NamedTuple
 import numpy as np
 
 from wordbias.core import multiple
+from wordbias.core.errors import (
+    DegenerateSetError,
+    InvalidParameterError,
+    LowCoverageWarning,
+    LowPowerWarning,
+    TooCostlyError,
+)
 from wordbias.core.tables import interval_bounds_text
-from wordbias.core.errors import (DegenerateSetError, InvalidParameterError, LowCoverageWarning, LowPowerWarning,
-                                  TooCostlyError)
-from wordbias.core.tidy import (MIN_FRACTION, MIN_WORDS, check_coverage_thresholds, coverage, coverage_flag,
-                                not_run_note, part_missing_note)
+from wordbias.core.tidy import (
+    MIN_FRACTION,
+    MIN_WORDS,
+    check_coverage_thresholds,
+    coverage,
+    coverage_flag,
+    not_run_note,
+    part_missing_note,
+)
 from wordbias.core.validation import check_bool, check_int, check_probability, check_seed
 from wordbias.datasets import stimuli
 

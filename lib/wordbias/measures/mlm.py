@@ -10,19 +10,29 @@ the attributes that favour the first target (:func:`share_favouring_first`).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 
-from wordbias.measures import bootstrap as _bootstrap
-from wordbias.measures.resampling import BOOTSTRAP_METHODS, BootstrapInterval
-from wordbias.measures import weat as _weat
 from wordbias.core import permutation as _stats
-from wordbias.core.errors import DegenerateSetError, InvalidParameterError, ModelUnavailable
+from wordbias.core.errors import DegenerateSetError, InvalidParameterError
 from wordbias.core.progress import progress_bar
-from wordbias.core.validation import (as_float_array, check_bool, check_int, check_option, check_probability,
-                                     check_real, check_seed, check_words, degenerate_spread, spread_tolerance)
+from wordbias.core.validation import (
+    as_float_array,
+    check_bool,
+    check_int,
+    check_option,
+    check_probability,
+    check_real,
+    check_seed,
+    check_words,
+    degenerate_spread,
+    spread_tolerance,
+)
+from wordbias.measures import bootstrap as _bootstrap
+from wordbias.measures import weat as _weat
+from wordbias.measures.resampling import BOOTSTRAP_METHODS, BootstrapInterval
 from wordbias.models.contextual import Model, fill, load_mlm  # noqa: F401 - re-exported for users
 
 TARGET = "TARGET"
@@ -40,7 +50,7 @@ class TemplatePairs:
     pairs: tuple[tuple[str, str], ...]
 
     @classmethod
-    def from_dict(cls, d: Mapping) -> "TemplatePairs":
+    def from_dict(cls, d: Mapping) -> TemplatePairs:
         return cls(d["template"], tuple((str(x), str(y)) for x, y in d["pairs"]))
 
 
@@ -88,7 +98,7 @@ def _check_template_list(m: Model, templates) -> list[str]:
     return [check_template(t, special) for t in templates]
 
 
-def _check_template_pairs(m: Model, templates) -> list["TemplatePairs"]:
+def _check_template_pairs(m: Model, templates) -> list[TemplatePairs]:
     """``templates`` as a non-empty list of :class:`TemplatePairs` (dicts are converted), each template checked
     (:func:`check_template`) and each pair two words."""
     if isinstance(templates, (str, TemplatePairs)) or isinstance(templates, Mapping):
@@ -324,7 +334,7 @@ class AttributeTest:
     scores_B: np.ndarray
     statistic: float
     effect_size: float
-    p: "wordbias.core.permutation.TailProbability | None"  # noqa: F821  (None when undefined)
+    p: wordbias.core.permutation.TailProbability | None  # noqa: F821  (None when undefined)
     undefined: str = ""  # why the effect size and p are undefined (scores equal up to rounding), else ""
     alternative: str = "greater"
     p_two_sided: float = float("nan")

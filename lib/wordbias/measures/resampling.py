@@ -16,15 +16,21 @@ cosine of two mean-difference directions (:mod:`wordbias.measures.bootstrap_dire
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 
 from wordbias.core.costs import check_resampling_cost, float_or_inf
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError
-from wordbias.core.validation import (as_float_array, check_int, check_option, check_probability,
-                                     check_same_dimension, check_seed)
+from wordbias.core.validation import (
+    as_float_array,
+    check_int,
+    check_option,
+    check_probability,
+    check_same_dimension,
+    check_seed,
+)
 from wordbias.measures import weat as _weat
 
 # the other names here are the parts the bootstrap modules share; the public API is:

@@ -31,14 +31,14 @@ scores are correlated and the p-value is only approximate, as the reports say.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 import numpy as np
 
+from wordbias.core import costs as _costs
 from wordbias.core import lookup
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError
-from wordbias.core import costs as _costs
 from wordbias.core.validation import as_float_array, check_bool, check_int, check_option, check_seed
 
 __all__ = [

@@ -30,8 +30,8 @@ The standard deviation is the sample one (``ddof=1``), as this package's WEAT (w
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 import numpy as np
 
@@ -39,9 +39,9 @@ from wordbias.core import lookup
 from wordbias.core import permutation as _stats
 from wordbias.core.errors import DegenerateSetError
 from wordbias.core.validation import as_float_array, check_disjoint, check_int, check_option, check_seed, check_spread
+from wordbias.core.vectors import cosine_matrix
 from wordbias.measures.ripa import ALTERNATIVES, SignFlipTest, sign_flip_test
 from wordbias.measures.weat import check_ddof
-from wordbias.core.vectors import cosine_matrix
 
 __all__ = [
     "ScWeatResult",

@@ -24,19 +24,19 @@ words at random to equalise |X| and |Y|): d is defined for unequal sets. d uses 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from math import ceil
-from typing import Sequence
 
 import numpy as np
 
-from wordbias.core import lookup
-from wordbias.measures.weat import check_sets as weat_check_sets
-from wordbias.core.errors import DegenerateSetError
 from wordbias.core import costs as _costs
+from wordbias.core import lookup
+from wordbias.core.errors import DegenerateSetError
 from wordbias.core.validation import as_float_array, check_bool, check_int, check_real, check_seed, spread_tolerance
-from wordbias.measures.weat import MIN_ATTRIBUTE_SIZE, MIN_TARGET_SIZE, check_ddof, effect_size
 from wordbias.core.vectors import cosine_matrix
+from wordbias.measures.weat import MIN_ATTRIBUTE_SIZE, MIN_TARGET_SIZE, check_ddof, effect_size
+from wordbias.measures.weat import check_sets as weat_check_sets
 
 __all__ = [
     "WeatCosines",

@@ -8,8 +8,8 @@ weighted sum of its top words' bias scores (:func:`topic_bias`), a text's the to
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Mapping, Sequence
 
 import numpy as np
 import pandas as pd

@@ -22,7 +22,7 @@ The paper's tables and figures built on a run are :mod:`wordbias.papers.swinger2
 from __future__ import annotations
 
 import warnings
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -30,12 +30,35 @@ from wordbias.core.errors import DegenerateSetError, InvalidParameterError, LowP
 from wordbias.core.parallel import default_workers
 from wordbias.core.validation import check_bool, check_int, check_probability, check_real, check_seed
 from wordbias.core.vectors import unit_rows
-from wordbias.measures.ube_names import (NAME_SOURCES, Cleaning, NameList, clean_names, cluster, describe_names,
-                                         name_groups, name_list)
-from wordbias.measures.ube_null import (MAX_NULL_BYTES, MAX_NULL_SECONDS, NULL_MACS_PER_SECOND, ROTATION_BLOCK,
-                                        NullCost, bh_rejections, check_null_cost, haar_frames, haar_rotation,
-                                        null_cost, null_sigma_batch, p_values, rotation_frames, rotational_null,
-                                        select_words, span_factors, voronoi)
+from wordbias.measures.ube_names import (
+    NAME_SOURCES,
+    Cleaning,
+    NameList,
+    clean_names,
+    cluster,
+    describe_names,
+    name_groups,
+    name_list,
+)
+from wordbias.measures.ube_null import (
+    MAX_NULL_BYTES,
+    MAX_NULL_SECONDS,
+    NULL_MACS_PER_SECOND,
+    ROTATION_BLOCK,
+    NullCost,
+    bh_rejections,
+    check_null_cost,
+    haar_frames,
+    haar_rotation,
+    null_cost,
+    null_sigma_batch,
+    p_values,
+    rotation_frames,
+    rotational_null,
+    select_words,
+    span_factors,
+    voronoi,
+)
 from wordbias.measures.ube_result import UBEResult, central_words, illustrative_names, indirect_bias
 from wordbias.measures.ube_words import CASE_SOURCES, candidate_words, case_rule, word_categories
 

@@ -10,8 +10,8 @@ the names here and the words in :mod:`wordbias.measures.ube_words`); :func:`name
 from __future__ import annotations
 
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 import pandas as pd

@@ -150,7 +150,7 @@ def null_sigma_batch(W: np.ndarray, category: np.ndarray, Z: np.ndarray, Abar: n
     array([[[0.3125],
             [0.5   ]]])
     """
-    from wordbias.measures import ube_kernels   # imports numba (0.3 s): only when the null is computed
+    from wordbias.measures import ube_kernels  # imports numba (0.3 s): only when the null is computed
 
     b, n, d = Z.shape
     m = len(Abar)

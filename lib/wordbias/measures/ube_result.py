@@ -6,8 +6,8 @@ its categories unnamed).
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Mapping, Sequence
 
 import numpy as np
 
@@ -152,7 +152,7 @@ class UBEResult:
     def n_significant(self) -> int:
         return int(self.significant.sum())
 
-    def reorder(self, order: Sequence[int]) -> "UBEResult":
+    def reorder(self, order: Sequence[int]) -> UBEResult:
         """The same result with the groups permuted: new group k is old group ``order[k]``."""
         order = list(order)
         if sorted(order) != list(range(self.n)):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import warnings
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -118,7 +118,8 @@ def candidate_words(embedding, M: int | None, *, exclude: Sequence[str] = (), ca
         if len(out) == M:
             break
     if M is not None and len(out) < M:
-        warnings.warn(f"only {len(out)} candidate words found (asked for M = {M})", LowPowerWarning)
+        warnings.warn(f"only {len(out)} candidate words found (asked for M = {M})", LowPowerWarning,
+                      stacklevel=2)
     return out
 
 

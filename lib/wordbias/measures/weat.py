@@ -9,20 +9,29 @@ sets (:func:`balance`; words are looked up by :mod:`wordbias.core.lookup`), and 
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from math import comb
-from typing import Mapping, Sequence
 
 import numpy as np
 
-from wordbias.core import lookup
 from wordbias.core import costs as _costs
+from wordbias.core import lookup
 from wordbias.core import permutation as _stats
 from wordbias.core.errors import BalancedOutWarning, DegenerateSetError, InvalidParameterError, LowPowerWarning
 from wordbias.core.lookup import WordSet
+from wordbias.core.validation import (
+    as_float_array,
+    check_bool,
+    check_disjoint,
+    check_finite,
+    check_int,
+    check_option,
+    check_probability,
+    check_seed,
+    check_spread,
+)
 from wordbias.core.vectors import cosine_matrix
-from wordbias.core.validation import (as_float_array, check_bool, check_disjoint, check_finite, check_int,
-                                     check_option, check_probability, check_seed, check_spread)
 
 __all__ = [
     "MIN_TARGET_SIZE",

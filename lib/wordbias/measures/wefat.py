@@ -9,9 +9,8 @@ supplementary's name-likeness filter drops the names farthest from the centroid 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 import numpy as np
 import pandas as pd
@@ -19,10 +18,17 @@ from scipy import stats as _sps
 
 from wordbias.core import lookup
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError, MissingWordsWarning
-from wordbias.core.validation import (as_float_array, check_bool, check_disjoint, check_option, check_real,
-                                     check_spread, degenerate_spread)
-from wordbias.measures.weat import MIN_ATTRIBUTE_SIZE, WordSet, check_ddof
+from wordbias.core.validation import (
+    as_float_array,
+    check_bool,
+    check_disjoint,
+    check_option,
+    check_real,
+    check_spread,
+    degenerate_spread,
+)
 from wordbias.core.vectors import cosine_matrix, unit_rows
+from wordbias.measures.weat import MIN_ATTRIBUTE_SIZE, WordSet, check_ddof
 
 __all__ = ["WefatResult", "normalized_association", "centroid_distance", "name_likeness_filter", "regress", "wefat"]
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import os
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 
@@ -39,7 +39,7 @@ class Model:
     name: str
     path: str
     kind: str
-    model: "torch.nn.Module"  # noqa: F821
+    model: torch.nn.Module  # noqa: F821
     tokenizer: object
     device: str
 
@@ -292,7 +292,7 @@ def load_mlm(name: str = "bert-base-uncased", device: str | None = None) -> Mode
     return _load(name, "mlm", device)
 
 
-def _hidden_states(m: Model, batch) -> "torch.Tensor":  # noqa: F821
+def _hidden_states(m: Model, batch) -> torch.Tensor:  # noqa: F821
     """Final-layer hidden states [batch, tokens, hidden] of an encoder or an MLM's encoder."""
     net = m.model
     if m.kind == "mlm":

@@ -15,9 +15,9 @@ import hashlib
 import json
 import time
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 
@@ -202,7 +202,7 @@ class _Adam:
     steps: object
 
     @classmethod
-    def start(cls, P: dict, n_folds: int) -> "_Adam":
+    def start(cls, P: dict, n_folds: int) -> _Adam:
         import torch
 
         return cls(m1={k: torch.zeros_like(p) for k, p in P.items()},
@@ -238,7 +238,7 @@ class _Moving:
     var: object
 
     @classmethod
-    def start(cls, n_folds: int, hidden: int) -> "_Moving":
+    def start(cls, n_folds: int, hidden: int) -> _Moving:
         import torch
 
         return cls(mean=torch.zeros(n_folds, 1, hidden), var=torch.ones(n_folds, 1, hidden))
@@ -268,7 +268,7 @@ class _EarlyStopping:
     epochs_run: object
 
     @classmethod
-    def start(cls, P: dict, moving: _Moving, n_folds: int, max_epochs: int) -> "_EarlyStopping":
+    def start(cls, P: dict, moving: _Moving, n_folds: int, max_epochs: int) -> _EarlyStopping:
         import torch
 
         return cls(params={k: p.detach().clone() for k, p in P.items()}, mean=moving.mean.clone(),

@@ -9,8 +9,8 @@ words planted male, family words female) to the folder OUT.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 

@@ -10,21 +10,19 @@ the paper's numbers are data (``data/stimuli/caliskan2017.yaml``, :mod:`wordbias
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 from scipy import stats as _sps
 
 from wordbias.core import lookup
-from wordbias.core.errors import DegenerateSetError, InvalidParameterError
-from wordbias.core import multiple
 from wordbias.core import tables as _tables
-from wordbias.core.progress import progress_bar
+from wordbias.core.errors import DegenerateSetError, InvalidParameterError
 from wordbias.core.validation import check_int, check_probability
 from wordbias.datasets import stimuli
-from wordbias.measures import measurement as _measurement
 from wordbias.measures import frequency as _frequency
+from wordbias.measures import measurement as _measurement
 from wordbias.measures import weat as _weat
 from wordbias.measures import wefat as _wefat
 
@@ -104,7 +102,7 @@ def table1(results: Sequence, specs: Sequence, *, paper_key: str = "glove", alph
         raise InvalidParameterError("specs must be the tests of results, in the same order")
     not_run = [m.test for m in results if m.not_run]
     if not_run:
-        raise InvalidParameterError(f"Table 1 needs every test measured; not run: "
+        raise InvalidParameterError("Table 1 needs every test measured; not run: "
                                     + "; ".join(f"{m.test} ({m.not_run})" for m in results if m.not_run))
     rows = [_table1_row(m, spec, paper_key=paper_key, alpha=alpha) for m, spec in zip(results, specs)]
     table = pd.DataFrame(rows)

@@ -17,8 +17,8 @@ The rest of the paper: Table 5 in :mod:`wordbias.papers.kurita2019_table5`, Sect
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -31,8 +31,14 @@ from wordbias.core.validation import check_int
 from wordbias.datasets.contextual_tests import ROLES, Category
 from wordbias.datasets.contextual_tests import kurita2019_categories as categories
 from wordbias.measures import mlm
-from wordbias.measures.contextual import (N_RESAMPLES, CategoryResult, contextual_vectors, log_prob_test, measure,
-                                          reduce_to_vocabulary)
+from wordbias.measures.contextual import (
+    N_RESAMPLES,
+    CategoryResult,
+    contextual_vectors,
+    log_prob_test,
+    measure,
+    reduce_to_vocabulary,
+)
 from wordbias.models import contextual
 
 __all__ = [

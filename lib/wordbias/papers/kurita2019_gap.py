@@ -15,22 +15,32 @@ import hashlib
 import json
 import time
 import warnings
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
-from wordbias.core.permutation import ALTERNATIVES, P_METHODS, TailProbability, subset_sum_tail
 from wordbias.core import paths
 from wordbias.core.atomic import atomic_file
 from wordbias.core.errors import CacheRebuiltWarning, InvalidParameterError
+from wordbias.core.permutation import ALTERNATIVES, P_METHODS, TailProbability, subset_sum_tail
 from wordbias.core.validation import check_int, check_option, check_seed
 from wordbias.datasets import gap, stimuli
 from wordbias.measures import mlm
-from wordbias.measures.topics import (Topics, bias_correlation, fit_topics, matched_spread, refit_topics,
-                                      sample_bias, top_words, topic_bias, topic_stability, topics_table)
+from wordbias.measures.topics import (
+    Topics,
+    bias_correlation,
+    fit_topics,
+    matched_spread,
+    refit_topics,
+    sample_bias,
+    top_words,
+    topic_bias,
+    topic_stability,
+    topics_table,
+)
 from wordbias.models import contextual, mlp
 
 #: the paper's numbers (Section 4, Table 4), for side-by-side tables

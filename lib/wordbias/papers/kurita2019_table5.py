@@ -9,7 +9,7 @@ the paper's shares are in ``data/stimuli/kurita2019.yaml``. Table 3 is :mod:`wor
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd

@@ -13,8 +13,8 @@ and :func:`template_figure` show them. Table 3 itself is :mod:`wordbias.papers.k
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
 
 import numpy as np
 import pandas as pd

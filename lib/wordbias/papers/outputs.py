@@ -48,7 +48,7 @@ class OutputFolders:
         return (f"tables to {show(self.results)}/, figures to {show(self.figures)}/"
                 + ("" if self.committed else " (not the committed folders)"))
 
-    def make(self) -> "OutputFolders":
+    def make(self) -> OutputFolders:
         """Create both folders (and parents); return self. A full disk raises
         :class:`~wordbias.core.errors.DiskFullError` naming the folder."""
         for folder, what in ((self.results, "the results folder"), (self.figures, "the figures folder")):

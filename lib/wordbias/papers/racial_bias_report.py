@@ -21,9 +21,9 @@ table's rows (:func:`wordbias.core.multiple.adjust`).
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Mapping, Sequence
 
 import matplotlib.pyplot as plt
 import numpy as np

@@ -12,9 +12,9 @@ in lesson size (``notebooks/lessons/``; the UBE run takes minutes, too long for 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 import pandas as pd
@@ -28,7 +28,6 @@ from wordbias.datasets import censor as _censor
 from wordbias.datasets import names as _names
 from wordbias.measures import debias, ube, weat
 from wordbias.measures.ube_names import NAME_SOURCES, NameList
-
 from wordbias.measures.ube_result import UBEResult, illustrative_names
 from wordbias.papers.lesson_views import read_results
 

@@ -26,8 +26,8 @@ import copy
 import json
 import re
 import textwrap
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from wordbias.core.errors import SolutionMarkerError
 

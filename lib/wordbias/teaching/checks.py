@@ -31,15 +31,15 @@ import html
 import math
 import numbers
 import os
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 
 from wordbias.core import lookup
 from wordbias.core.errors import CheckFailed, InvalidParameterError
-from wordbias.measures import weat as _weat
 from wordbias.core.vectors import cosine_matrix
+from wordbias.measures import weat as _weat
 
 __all__ = ["RTOL", "STRICT_ENV", "CheckResult", "number", "choice", "word_list", "cosine",
            "association", "test_statistic", "effect_size", "monte_carlo_floor", "exact_floor", "two_sided",

@@ -18,18 +18,18 @@ from __future__ import annotations
 import html
 import re
 import warnings
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
 from wordbias.core import montecarlo as _montecarlo
 from wordbias.core.validation import check_int, check_seed
-from wordbias.measures.resampling import BootstrapInterval
 from wordbias.measures import measurement as _measurement
 from wordbias.measures import weat as _weat
 from wordbias.measures.measurement import Measurement
+from wordbias.measures.resampling import BootstrapInterval
 
 __all__ = ["Exploration", "explore", "word_lists", "parse_words", "plot_scores", "permutation_null", "plot_null",
            "WeatExplorer", "weat_explorer", "N_RESAMPLES", "N_PERMUTATIONS", "SETS"]
