@@ -24,8 +24,12 @@ export WORDBIAS_CACHE ?= $(CURDIR)/.cache
 # Pinned compute kernels (README, "Reproducibility"). numpy, OpenBLAS (numpy's and SciPy's), PyTorch's ATen,
 # oneDNN and MKL each pick a code path for the CPU at run time, and the paths round differently. KERNELS picks
 # one set for all of them:
-#   x86-64-v3  the AVX2+FMA paths (Haswell level): every x86-64 CPU with AVX2 and FMA runs exactly these, so
-#              the outputs are identical bit for bit on all of them (the default where the CPU has both);
+#   x86-64-v3  the AVX2+FMA paths (Haswell level) for numpy, OpenBLAS, ATen and oneDNN (the default where the
+#              CPU has both); MKL (PyTorch's matrix products) takes its SSE2 "COMPATIBLE" branch: MKL honours
+#              MKL_CBWR=AVX2 on Intel CPUs only and ignores it on AMD ones (its AUTO branch, whose sums also
+#              depend on the thread count), so AVX2 gave different Kurita outputs on an Intel Xeon than on the AMD
+#              EPYC that made the committed ones; COMPATIBLE is the one branch MKL runs alike on both vendors and
+#              at any thread count (tests/models/test_kernel_pins.py);
 #   x86-64-v2  the SSE4.2 paths: runs on any x86-64 that numpy supports; stands in for a foreign machine;
 #   native     no pins: each library takes its own path for this CPU (the default elsewhere: ARM, old x86).
 # Threads: BLAS is single-threaded (a threaded dot product splits its sum by core count); code whose result
@@ -37,7 +41,7 @@ export OPENBLAS_CORETYPE := Haswell
 export NPY_DISABLE_CPU_FEATURES := X86_V4 AVX512_ICL AVX512_SPR
 export ATEN_CPU_CAPABILITY := avx2
 export ONEDNN_MAX_CPU_ISA := AVX2
-export MKL_CBWR := AVX2
+export MKL_CBWR := COMPATIBLE
 else ifeq ($(KERNELS),x86-64-v2)
 export OPENBLAS_CORETYPE := Nehalem
 export NPY_DISABLE_CPU_FEATURES := X86_V3 X86_V4 AVX512_ICL AVX512_SPR
