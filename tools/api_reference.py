@@ -38,6 +38,7 @@ GROUPS: list[tuple[str, list[str], bool]] = [
     ], False),
     ("Models", ["wordbias.models.contextual", "wordbias.models.mlp", "wordbias.models.tiny_mlm"], False),
     ("Teaching", ["wordbias.teaching.checks", "wordbias.teaching.explorer", "wordbias.teaching.assign",
+                  "wordbias.teaching.answer_key",
                   "wordbias.teaching.contextual"], False),
     ("The papers' tables and figures", [
         "wordbias.papers.caliskan2017", "wordbias.papers.swinger2019", "wordbias.papers.racial_bias_report",

@@ -29,4 +29,4 @@ def test_data_only():
     """The data module imports no measure, model or paper (issue 24's layer order)."""
     tree = ast.parse(open(ct.__file__, encoding="utf-8").read())
     imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
-    assert imported <= {"__future__", "dataclasses", "typing", "wordbias.datasets"}
+    assert imported <= {"__future__", "collections.abc", "dataclasses", "typing", "wordbias.datasets"}

@@ -259,7 +259,7 @@ def test_direction_tests_report_a_test_not_run_and_adjust_the_others():
     # each test as direction_test measures it alone
     alone = dp.direction_test(kv, **sets, test="a", n_permutations=300, n_resamples=0, warn=False)
     assert (alone.effect_size, alone.p_value, alone.p_two_sided) == (a.effect_size, a.p_value, a.p_two_sided)
-    # too few permutations: each test is reported as not run, the battery goes on
-    few = dp.direction_tests(kv, specs[:1], n_permutations=1, n_resamples=0)
-    assert few[0].not_run.startswith("not run: InvalidParameterError: n_permutations")
+    # too few permutations is a bad option, refused before any test runs (not every test "not run")
+    with pytest.raises(InvalidParameterError, match="n_permutations"):
+        dp.direction_tests(kv, specs[:1], n_permutations=1, n_resamples=0)
     assert a.to_dict()["coverage"] == a.coverage and none.to_dict()["note"].startswith(none.not_run)

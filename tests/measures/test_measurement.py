@@ -123,3 +123,32 @@ def test_wefat_in_one_call(glove):
     assert r.measure == "wefat" and r.alternative == "two-sided" and r.ci_low < r.effect_size < r.ci_high
     assert r.coverage.startswith("W ") and r.result.n == len(r.sets[0].used)
     assert "two-sided (t)" in str(r)
+
+
+@pytest.mark.parametrize("call, option", [
+    ("weat", {"ci_method": "bogus"}), ("weat", {"p_methods": ("exact", "bogus")}), ("weat", {"p_methods": "normal"}),
+    ("weats", {"ci_method": "bogus"}), ("weats", {"on_missing": "skip"}), ("weats", {"balance_targets": "even"}),
+    ("wefat", {"ci_method": "bogus"}), ("wefats", {"on_missing": "skip"}),
+])
+def test_a_misspelt_option_is_an_error_not_a_result_without_its_interval(call, option):
+    """A bad option is refused before any test runs: before, a bad ci_method gave a result with no interval and a
+    bad on_missing marked every test of a battery "not run"."""
+    from wordbias.core.errors import InvalidParameterError
+    from wordbias.measures import measurement
+
+    kv = {"rose": [1, .1], "tulip": [.9, .2], "ant": [.1, 1], "wasp": [.2, .9], "love": [1, 0], "hate": [0, 1]}
+    spec = {"id": "t", "X": ["rose", "tulip"], "Y": ["ant", "wasp"], "A": ["love"], "B": ["hate"]}
+    with pytest.raises(InvalidParameterError, match=next(iter(option))):
+        if call == "weat":
+            measurement.weat(kv, spec["X"], spec["Y"], spec["A"], spec["B"], **option)
+        elif call == "weats":
+            measurement.weats(kv, [spec], **option)
+        elif call == "wefat":
+            measurement.wefat(kv, ["rose", "ant"], ["love"], ["hate"], [0.2, 0.8], **option)
+        else:
+            import pandas as pd
+
+            from wordbias.datasets.stimuli import WefatSpec
+            spec = WefatSpec(id="w", title="w", W=("rose", "ant"), A=("love",), B=("hate",),
+                             property=pd.Series([0.2, 0.8], index=["rose", "ant"]), name_filter=None, paper={})
+            measurement.wefats(kv, [spec], **option)

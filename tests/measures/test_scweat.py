@@ -115,3 +115,10 @@ def test_auto_uses_monte_carlo_beyond_exact_max_n():
     assert mc.p_value == pytest.approx(exact.p_value, abs=0.01)
     with pytest.raises(InvalidParameterError):
         sc_weat_p_value(ca, cb, exact_max_n=1.5)
+
+
+@pytest.mark.parametrize("alternative", ["greater", "less", "two-sided"])
+def test_the_p_value_names_its_alternative(alternative):
+    """Each per-word p carries the tail it was computed for (it said "greater" for every tail)."""
+    p = sc_weat_p_value([0.9, 0.5, 0.4], [0.0, -0.5, 0.1], alternative=alternative)
+    assert p.alternative == alternative

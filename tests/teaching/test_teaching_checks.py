@@ -12,6 +12,16 @@ from wordbias.teaching import checks
 from wordbias.teaching.checks import CheckResult
 
 
+@pytest.fixture(autouse=True)
+def fresh_checks(monkeypatch):
+    """Each test starts with no wrong tries counted and the solutions switch unset."""
+    monkeypatch.delenv(checks.SOLUTIONS_ENV, raising=False)
+    monkeypatch.delenv(checks.STRICT_ENV, raising=False)
+    checks.reset_tries()
+    yield
+    checks.reset_tries()
+
+
 @pytest.fixture
 def vectors():
     rng = np.random.default_rng(0)
@@ -90,7 +100,7 @@ def test_cosine(vectors):
     assert_status(checks.cosine(float(u @ v), u, v), "wrong", "dot product")
     assert_status(checks.cosine(float(u @ v) / np.linalg.norm(u), u, v), "wrong", "one length only")
     assert_status(checks.cosine(1.0 - cos, u, v), "wrong", "cosine distance")
-    assert_status(checks.cosine(cos + 0.5, u, v), "wrong", "Hint")
+    assert_status(checks.cosine(cos + 0.5, u, v), "wrong", "Look at")
 
 
 def test_association(vectors):
@@ -232,16 +242,136 @@ def test_significant_associations():
 
 
 def test_a_rounded_answer_is_accepted_and_a_rounding_slip_is_named(capsys):
-    """Issue 25: checks.cosine(0.31, rose, love) for a true 0.3052 is right (rounded to 2 decimals); 0.30 (cut off)
-    is a rounding slip, not a wrong method; 0.3 keeps too few figures; a dot product is still named."""
+    """checks.cosine(0.31, rose, love) for a true 0.3052 is right (rounded to 2 decimals); 0.30 (cut off) is a
+    rounding slip, not a wrong method; 0.3 keeps too few figures; a dot product is still named."""
     u, v = np.array([1.0, 0.2, 0.3]), np.array([0.3, 1.0, 0.1])
     c = float(u @ v / np.linalg.norm(u) / np.linalg.norm(v))          # 0.4754
     assert checks.cosine(round(c, 2), u, v) and "rounded to 2 decimals" in capsys.readouterr().out
-    assert not checks.cosine(0.47, u, v) and "check your rounding" in capsys.readouterr().out
-    assert not checks.cosine(0.5, u, v) and "Hint" in capsys.readouterr().out     # one significant figure
-    assert not checks.cosine(round(float(u @ v), 2), u, v) and "dot product" in capsys.readouterr().out
+    out = (not checks.cosine(0.47, u, v), capsys.readouterr().out)
+    assert out[0] and "rounding slip" in out[1] and "your method is right" in out[1]
+    out = (not checks.cosine(0.5, u, v), capsys.readouterr().out)       # one significant figure
+    assert out[0] and "too few figures" in out[1] and "at least 2 significant figures" in out[1]
+    out = (not checks.cosine(round(float(u @ v), 2), u, v), capsys.readouterr().out)
+    assert out[0] and "dot product" in out[1] and "not a rounding slip" in out[1]
 
 
 def test_a_rounded_answer_that_a_mistake_also_gives_is_not_accepted(capsys):
     r = checks.number(0.31, 0.3104, exercise="e", what="the value", hint="h", mistakes=[(0.3096, "a mistake")])
     assert not r and "could also come from a common mistake" in capsys.readouterr().out
+
+
+# ---------------------------------------------------------------------------------------------------------
+# precision, method against rounding
+# ---------------------------------------------------------------------------------------------------------
+
+def test_messages_say_the_precision_the_lesson_shows(vectors):
+    u, v = vectors[0][0], vectors[0][1]
+    cos = float(u @ v / (np.linalg.norm(u) * np.linalg.norm(v)))
+    r = checks.cosine(cos, u, v)
+    assert "the lesson shows 4 decimals" in r.message and f"{cos:.4f}" in r.message
+    assert r.shown == "4 decimals" and "2 significant figures" in r.accepted
+    assert "the lesson shows 4 decimals" in checks.cosine(cos + 0.3, u, v).message        # wrong answers too
+    assert "3 significant figures" in checks.monte_carlo_floor(1 / 10_001, 10_000).message
+    assert "1 decimal" in checks.angle(60.0, 0.5).message
+    assert checks.association(0.1, vectors[0][0], vectors[1], vectors[2]).shown == "3 decimals"
+
+
+def test_a_rounded_wrong_method_is_named_as_the_method_not_a_slip(vectors):
+    w, A, B = vectors[0][0], vectors[1], vectors[2]
+    s = float(weat.association(w[None, :], A, B)[0])
+    flipped = checks.association(round(-s, 3), w, A, B)
+    assert_status(flipped, "wrong", "sign is flipped", "not a rounding slip")
+    dots = float((A @ w).mean() - (B @ w).mean())
+    assert_status(checks.association(round(dots, 3), w, A, B), "wrong", "dot products", "not a rounding slip")
+    # a generic check names a flipped sign too
+    assert_status(checks.number(-0.25, 0.25, exercise="e", what="w", hint="h"), "wrong", "sign is flipped")
+    assert_status(checks.cosine(-0.4754, np.array([1.0, 0.2, 0.3]), np.array([0.3, 1.0, 0.1])), "wrong",
+                  "sign is flipped")
+    # a rounding slip is not a method
+    s_x, s_y = np.array([0.3, 0.1, 0.2033]), np.array([-0.1, 0.05, -0.2])     # S = 0.8533
+    assert_status(checks.test_statistic(0.86, s_x, s_y), "wrong", "rounding slip")
+    assert_status(checks.test_statistic(0.85, s_x, s_y), "correct", "rounded to 2 decimals")
+
+
+# ---------------------------------------------------------------------------------------------------------
+# hints first, worked solutions on request or after three tries, and the switch
+# ---------------------------------------------------------------------------------------------------------
+
+def test_nudge_first_then_the_solution_on_the_third_try(vectors, capsys):
+    u, v = vectors[0][0], vectors[0][1]
+    first = checks.cosine(0.9, u, v)
+    assert "Look at" in first.message and "np.linalg.norm" not in first.message and "checks.solution" not in first.message
+    second = checks.cosine(0.9, u, v)
+    assert 'checks.solution("cosine similarity")' in second.message and "np.linalg.norm" not in second.message
+    third = checks.cosine(0.9, u, v)
+    assert "Worked solution" in third.message and "np.linalg.norm" in third.message
+    cos = float(u @ v / (np.linalg.norm(u) * np.linalg.norm(v)))
+    assert checks.cosine(cos, u, v)                                   # right: the count starts again
+    assert "Worked solution" not in checks.cosine(0.9, u, v).message
+    capsys.readouterr()
+    text = checks.solution(first)                                     # asked for: by the result or the name
+    assert "np.linalg.norm" in text and text in capsys.readouterr().out
+    assert checks.solution("cosine similarity") == text
+    assert "run its check cell first" in checks.solution("no such exercise")
+
+
+def test_choice_solution_gives_the_letter():
+    options = {"a": "no: a", "b": "yes: b"}
+    for _ in range(checks.SOLUTION_AFTER):
+        r = checks.choice("a", "b", options, exercise="letters")
+    assert 'answer = "b"' in r.message
+
+
+@pytest.mark.parametrize("how", ["env", "lessons.yaml"])
+def test_solutions_switched_off_never_print_code(vectors, capsys, monkeypatch, tmp_path, how):
+    if how == "env":
+        monkeypatch.setenv(checks.SOLUTIONS_ENV, "off")
+    else:
+        (tmp_path / "lessons.yaml").write_text("title: t\nsolutions: off\nlessons: []\n")
+        monkeypatch.chdir(tmp_path)
+    assert not checks.solutions_enabled()
+    u, v = vectors[0][0], vectors[0][1]
+    for _ in range(checks.SOLUTION_AFTER + 1):
+        checks.cosine(0.9, u, v)
+        checks.effect_size(5.0, np.array([0.3, 0.1]), np.array([0.0, -0.1]))
+    checks.solution("cosine similarity")
+    out = capsys.readouterr().out
+    assert "ask your teacher" in out and "switched off" in out
+    for code in ("np.dot", "np.linalg.norm", "ddof=1)", "checks.solution("):
+        assert code not in out, code
+    if how == "lessons.yaml":               # the environment variable wins over the index
+        monkeypatch.setenv(checks.SOLUTIONS_ENV, "on")
+        assert checks.solutions_enabled()
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Run All: a cell that uses an answer waits for its check; the record for the answer key
+# ---------------------------------------------------------------------------------------------------------
+
+def test_needs_skips_until_the_check_passes(capsys):
+    pending = checks.word_list(..., EMB, what="arts", exercise="your list")
+    capsys.readouterr()
+    assert checks.needs(pending, what="the comparison") is False
+    out = capsys.readouterr().out
+    assert 'fill in "your list" first' in out and "the comparison" in out and "skipped" in out
+    done = checks.word_list(["poetry", "art"], EMB, what="arts", exercise="your list")
+    assert checks.needs(done) is True
+
+
+def test_record_holds_the_expected_value_only_once_right():
+    wrong = checks.exact_floor(0.5, 4, 4)
+    assert "expected" not in wrong.record() and wrong.record()["status"] == "wrong"
+    right = checks.exact_floor(1 / 70, 4, 4)
+    record = right._repr_mimebundle_()[checks.RECORD_MIME]
+    assert record["expected"] == pytest.approx(1 / 70) and record["expected_text"] == "0.0143"
+    assert record["shown"] == "4 decimals" and record["check"] == "exact_floor"
+    import json
+    json.dumps(record)
+
+
+def test_intervals_including_zero():
+    import pandas as pd
+    table = pd.DataFrame({"test": ["WEAT1", "WEAT7", "WEAT9"], "effect_size_ci_low": [0.5, -0.1, -0.3],
+                          "effect_size_ci_high": [1.2, 0.9, 0.4]})
+    assert_status(checks.intervals_including_zero(["WEAT9", "WEAT7"], table), "correct")
+    assert_status(checks.intervals_including_zero(["WEAT7"], table), "wrong", "missing ['WEAT9']", "Look at")

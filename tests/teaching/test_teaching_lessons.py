@@ -122,3 +122,18 @@ def test_core_lesson_imports_do_not_load_torch():
            "import wordbias.teaching.checks, wordbias.teaching.explorer, wordbias.papers.swinger2019\n" \
            "assert 'torch' not in sys.modules and 'transformers' not in sys.modules, 'torch imported'\n"
     subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
+
+
+def test_untouched_student_notebook_runs_to_the_end():
+    """Run All on a student version, untouched: every placeholder gives a "fill in" message, and the cell that
+    uses Exercise 1's word list (lesson 3) skips with "fill in ... first" instead of stopping the run."""
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    path = LESSONS / "student" / "03_your_own_word_lists.ipynb"
+    nb = nbformat.read(path, as_version=4)
+    client = nbclient.NotebookClient(nb, timeout=300, kernel_name="python3",
+                                     resources={"metadata": {"path": str(path.parent)}})
+    client.execute()        # raises CellExecutionError if a cell fails
+    text = json.dumps([c.get("outputs", []) for c in nb.cells], ensure_ascii=False)
+    assert text.count("fill in ...") >= 3 and '"output_type": "error"' not in text
+    assert 'fill in \\"word list\\" first (its check has to pass)' in text

@@ -186,6 +186,19 @@ class WordSet:
 
     ``requested`` is the list as asked for (case-folded if asked), ``words`` the words kept, in order;
     ``balanced_out`` the words a test deleted afterwards to balance two sets (:func:`wordbias.measures.weat.balance`).
+
+    Attributes
+    ----------
+    name : str
+        The set's name, as errors and reports show it (``"X"``, or a label such as ``"flowers"``).
+    requested : tuple of str
+        The list as asked for, case-folded if asked.
+    words : tuple of str
+        The words kept, in the order asked for.
+    missing : tuple of str
+        The words the embedding does not have.
+    balanced_out : tuple of str
+        The words a test deleted afterwards to balance two sets.
     """
 
     name: str

@@ -51,9 +51,22 @@ JUDGEMENTS = ("proper", "common", "unknown")
 
 @functools.cache
 def cased_wordlist(path: str | None = None) -> frozenset[str]:
-    """The shipped cased word list (:data:`WORDLIST_FILE`, or the gzip or plain text file ``path``): one word of
-    ASCII letters per line, case kept. Raises :class:`CasingDataError` naming the file and line of an entry that
-    is not letters only, and for an empty list.
+    """The shipped cased word list: one word of ASCII letters per line, case kept.
+
+    Parameters
+    ----------
+    path : str, optional
+        A gzip or plain text file in the same layout; by default :data:`WORDLIST_FILE` (SCOWL size 50).
+
+    Returns
+    -------
+    frozenset of str
+        The words, case kept (read once per path, then cached).
+
+    Raises
+    ------
+    wordbias.core.errors.CasingDataError
+        If an entry is not letters only (naming the file and line), or the list is empty.
 
     Examples
     --------
@@ -76,8 +89,22 @@ def cased_wordlist(path: str | None = None) -> frozenset[str]:
 
 
 def lowercase_words(words: Collection[str] | None = None) -> frozenset[str]:
-    """The entries of a cased word list (default :func:`cased_wordlist`) spelt all in lower case: the tokens
-    the list attests as common words.
+    """The entries of a cased word list spelt all in lower case: the tokens the list attests as common words.
+
+    Parameters
+    ----------
+    words : collection of str, optional
+        A cased word list; by default :func:`cased_wordlist`.
+
+    Returns
+    -------
+    frozenset of str
+        The entries that are all lower-case letters.
+
+    Raises
+    ------
+    wordbias.core.errors.InvalidParameterError
+        If ``words`` is a single string.
 
     Examples
     --------
@@ -91,8 +118,19 @@ def lowercase_words(words: Collection[str] | None = None) -> frozenset[str]:
 
 
 def attested_lower(token: str, lower: Collection[str]) -> bool:
-    """Whether every part of ``token`` (split at ``_`` and spaces, for phrase tokens such as "new_york") is in
-    ``lower``, the lower-case words of a cased list (:func:`lowercase_words`).
+    """Say whether a cased word list attests a token as a common (lower-case) word.
+
+    Parameters
+    ----------
+    token : str
+        A token of the embedding; a phrase token such as "new_york" is split at ``_`` and spaces.
+    lower : collection of str
+        The lower-case words of a cased list (:func:`lowercase_words`).
+
+    Returns
+    -------
+    bool
+        True if every part of ``token`` is in ``lower``.
 
     Examples
     --------
@@ -108,11 +146,27 @@ def attested_lower(token: str, lower: Collection[str]) -> bool:
 # --------------------------------------------------------------------------------------------------
 
 def capitalisation_counts(texts: Iterable[str]) -> pd.DataFrame:
-    """For each word (lower-cased) of ``texts``, how often it occurs in lower case (``lower``) and with a
-    capital first letter (``capitalised``, including all-upper forms), counting only occurrences in the middle of
-    a sentence: a word at the start of a text or right after ``. ! ? : ;``, a quotation mark or an opening
-    bracket (spaces skipped) is left out, since it may be capitalised for that reason alone. Mixed forms such as
-    "iPod" count as neither. Rows sorted by word.
+    """Count how often each word of some texts is written in lower case and with a capital, mid-sentence.
+
+    Only occurrences in the middle of a sentence count: a word at the start of a text or right after
+    ``. ! ? : ;``, a quotation mark or an opening bracket (spaces skipped) is left out, since it may be
+    capitalised for that reason alone. Mixed forms such as "iPod" count as neither.
+
+    Parameters
+    ----------
+    texts : iterable of str
+        Cased text (e.g. the GAP passages).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by the word lower-cased (``word``), sorted, with the columns ``lower`` (occurrences in lower
+        case) and ``capitalised`` (with a capital first letter, including all-upper forms).
+
+    Raises
+    ------
+    wordbias.core.errors.InvalidParameterError
+        If a text is not a string.
 
     Examples
     --------
@@ -150,8 +204,16 @@ def capitalisation_counts(texts: Iterable[str]) -> pd.DataFrame:
 
 @functools.lru_cache(maxsize=1)
 def gap_capitalisation() -> pd.DataFrame:
-    """:func:`capitalisation_counts` of the passages of the three GAP splits (Webster et al. 2018; Wikipedia
-    text, about 295,000 counted word occurrences; :mod:`wordbias.datasets.gap`)."""
+    """:func:`capitalisation_counts` of the passages of the three GAP splits.
+
+    Webster et al. (2018): Wikipedia text, about 295,000 counted word occurrences
+    (:mod:`wordbias.datasets.gap`). Computed once (a second or two), then cached.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The counts, as :func:`capitalisation_counts` gives them.
+    """
     from wordbias.datasets import gap
 
     texts = pd.concat([gap.read_tsv(gap.split_path(s)) for s in gap.SPLITS])["Text"]
@@ -160,11 +222,32 @@ def gap_capitalisation() -> pd.DataFrame:
 
 def judge_proper_nouns(tokens: Iterable[str], counts: pd.DataFrame | None = None, *,
                        min_count: int = 2) -> pd.Series:
-    """Judge each token "proper" (capitalised more often than not in the middle of a sentence: Appendix C.4's
-    comparison made on cased text), "common" (lower case at least as often) or "unknown" (fewer than
-    ``min_count`` counted occurrences). ``counts`` defaults to :func:`gap_capitalisation`. Words that mostly occur
-    inside names ("united", "new", "president") are judged proper: the judge over-counts proper nouns among
-    frequent words, which the hand-checked sample (``data/casing/hand_check.csv``) measures.
+    """Judge each token a proper noun, a common word, or unknown, from how cased text writes it.
+
+    "proper": capitalised more often than not in the middle of a sentence (Appendix C.4's comparison made on
+    cased text); "common": lower case at least as often; "unknown": fewer than ``min_count`` counted
+    occurrences. Words that mostly occur inside names ("united", "new", "president") are judged proper: the
+    judge over-counts proper nouns among frequent words, which the hand-checked sample
+    (``data/casing/hand_check.csv``) measures.
+
+    Parameters
+    ----------
+    tokens : iterable of str
+        The lower-case tokens to judge.
+    counts : pandas.DataFrame, optional
+        Counts as :func:`capitalisation_counts` gives them; by default :func:`gap_capitalisation`.
+    min_count : int, default 2
+        The fewest counted occurrences a token needs to be judged.
+
+    Returns
+    -------
+    pandas.Series
+        ``"proper"``, ``"common"`` or ``"unknown"`` per token, indexed by token, named ``judgement``.
+
+    Raises
+    ------
+    wordbias.core.errors.InvalidParameterError
+        If ``min_count`` is not an integer >= 1.
 
     Examples
     --------
@@ -186,8 +269,23 @@ def judge_proper_nouns(tokens: Iterable[str], counts: pd.DataFrame | None = None
 
 
 def proper_noun_share(judgements: pd.Series) -> dict:
-    """Share of "proper" among the tokens the judge could judge, with the counts: ``proper``, ``common``,
-    ``unknown``, ``judged`` (proper + common) and ``share`` (NaN when nothing was judged).
+    """The share of proper nouns among the tokens the judge could judge, with the counts.
+
+    Parameters
+    ----------
+    judgements : pandas.Series
+        Judgements as :func:`judge_proper_nouns` gives them.
+
+    Returns
+    -------
+    dict
+        ``proper``, ``common``, ``unknown``, ``judged`` (proper + common) and ``share`` (proper / judged, NaN
+        when nothing was judged).
+
+    Raises
+    ------
+    wordbias.core.errors.InvalidParameterError
+        If a judgement is not one of :data:`JUDGEMENTS`.
 
     Examples
     --------
@@ -203,9 +301,33 @@ def proper_noun_share(judgements: pd.Series) -> dict:
 
 
 def hand_check(path=None) -> pd.DataFrame:
-    """The hand-checked sample (:data:`HAND_CHECK_FILE`: ``token``, ``hand`` = "proper" or "common", ``note``),
-    indexed by token. Raises :class:`CasingDataError` naming the file for a missing column, a repeated token or a
-    judgement other than "proper" / "common"."""
+    """The hand-checked sample of top words: each token judged "proper" or "common" by hand.
+
+    Parameters
+    ----------
+    path : str or path-like, optional
+        A CSV file with the columns ``token``, ``hand`` and (optionally) ``note``; by default
+        :data:`HAND_CHECK_FILE`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by token, with ``hand`` ("proper" or "common") and the file's other columns (``note``).
+
+    Raises
+    ------
+    wordbias.core.errors.CasingDataError
+        If a column is missing, a token is repeated, or a judgement is other than "proper" / "common" (the
+        message names the file).
+
+    Examples
+    --------
+    >>> sample = hand_check()
+    >>> len(sample), sample["hand"].value_counts().to_dict()
+    (50, {'common': 30, 'proper': 20})
+    >>> sample.loc["actor", "hand"]
+    'common'
+    """
     file = HAND_CHECK_FILE if path is None else Path(path)
     table = pd.read_csv(file, keep_default_na=False, dtype=str)
     missing = {"token", "hand"} - set(table.columns)
@@ -221,9 +343,22 @@ def hand_check(path=None) -> pd.DataFrame:
 
 
 def judge_errors(hand: pd.DataFrame | None = None, counts: pd.DataFrame | None = None) -> dict:
-    """:func:`judge_proper_nouns` against a hand judgement (default :func:`hand_check`): the sample size, how many
-    tokens the judge judged, its errors among them (``errors``, ``error_rate``), split into ``common_called_proper``
-    and ``proper_called_common``.
+    """How often :func:`judge_proper_nouns` errs against a hand judgement.
+
+    Parameters
+    ----------
+    hand : pandas.DataFrame, optional
+        The hand judgements: a ``hand`` column ("proper" or "common") indexed by token; by default
+        :func:`hand_check`.
+    counts : pandas.DataFrame, optional
+        The judge's counts (:func:`capitalisation_counts`); by default :func:`gap_capitalisation`.
+
+    Returns
+    -------
+    dict
+        ``sample`` (the sample size), ``judged`` (how many tokens the judge judged), ``errors`` and
+        ``error_rate`` among them (NaN when none was judged), split into ``common_called_proper`` and
+        ``proper_called_common``.
 
     Examples
     --------
@@ -244,7 +379,25 @@ def judge_errors(hand: pd.DataFrame | None = None, counts: pd.DataFrame | None =
 
 
 def describe_judge_errors(hand: pd.DataFrame | None = None) -> str:
-    """One line: :func:`judge_errors` of the GAP judge on the hand-checked sample."""
+    """One line: :func:`judge_errors` of the GAP judge on the hand-checked sample.
+
+    Parameters
+    ----------
+    hand : pandas.DataFrame, optional
+        The hand judgements; by default :func:`hand_check`.
+
+    Returns
+    -------
+    str
+        The words judged, the errors and their kinds.
+
+    Examples
+    --------
+    The GAP counts take a second or two to compute the first time, so the call is not run here:
+
+    >>> print(describe_judge_errors())  # doctest: +SKIP
+    GAP judge on the hand-checked sample: 25 of 50 words judged, 8 wrong (32%): common words called proper nouns 7, proper nouns called common 1
+    """
     e = judge_errors(hand)
     return (f"GAP judge on the hand-checked sample: {e['judged']} of {e['sample']} words judged, {e['errors']} wrong "
             f"({100 * e['error_rate']:.0f}%): common words called proper nouns {e['common_called_proper']}, "

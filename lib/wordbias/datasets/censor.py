@@ -25,8 +25,17 @@ _SEP = r"[\s_\-]+"  # between the words of a multi-word term: spaces, word2vec's
 
 
 def bleep(word: str) -> str:
-    """Keep the first character of ``word`` and replace every later letter with ``*`` (``"shemale"`` ->
-    ``"s******"``); non-letters are kept.
+    """Bleep a word: keep its first character and replace every later letter with ``*``.
+
+    Parameters
+    ----------
+    word : str
+        The word (or any string); non-letters after the first character are kept.
+
+    Returns
+    -------
+    str
+        The word bleeped, as long as ``word``.
 
     Examples
     --------
@@ -45,8 +54,26 @@ def _default_terms() -> tuple[tuple[str, tuple[str, ...]], ...]:
 
 
 def censor_terms() -> list[tuple[str, tuple[str, ...]]]:
-    """The default terms as ``(term, words_to_bleep)`` pairs, from ``data/stimuli/swinger2019_censor.yaml``
-    (Swinger et al. 2019, Appendix A, plus the obvious spellings and plurals; see the file's note)."""
+    """The default terms of :func:`censor`, from ``data/stimuli/swinger2019_censor.yaml``.
+
+    Swinger et al. (2019), Appendix A, plus the obvious spellings and plurals; see the file's note (content
+    warning: the terms are uncensored slurs).
+
+    Returns
+    -------
+    list of tuple of (str, tuple of str)
+        ``(term, words_to_bleep)`` pairs, in file order.
+
+    Examples
+    --------
+    The terms are slurs, so they are shown censored:
+
+    >>> terms = censor_terms()
+    >>> len(terms), censor(terms[0][0])
+    (15, 'n*****')
+    >>> [(censor(term), words == ("retarded",)) for term, words in terms if " " in term]
+    [('mentally r*******', True)]
+    """
     return list(_default_terms())
 
 
@@ -109,17 +136,37 @@ def censor(text_or_words: Iterable[str], terms=None, enabled: bool = True) -> li
 def censor(text_or_words, terms=None, enabled: bool = True):
     """Bleep-censor slurs as in Swinger et al. (2019), Appendix A: ``"n*****"``, ``"mentally r*******"``.
 
-    ``text_or_words``: a string (e.g. a comma-separated table cell ``"dreads, faggot"``) -> a string; or an
-    iterable of strings (words, phrases, cells) -> a list of strings. Matching is case-insensitive and on whole
-    words only: a term never matches inside a longer word (``"twinkle"`` and ``"twinkies"`` are left alone), and
-    the words of a multi-word term may be separated by spaces, underscores (word2vec phrases such as
-    ``mentally_retarded``) or hyphens. In each match the words to bleep keep their first character and every
-    further letter becomes ``*``; other words of the term (``mentally``) are left as they are.
+    Matching is case-insensitive and on whole words only: a term never matches inside a longer word
+    (``"twinkle"`` and ``"twinkies"`` are left alone), and the words of a multi-word term may be separated by
+    spaces, underscores (word2vec phrases such as ``mentally_retarded``) or hyphens. In each match the words to
+    bleep keep their first character and every further letter becomes ``*``; other words of the term
+    (``mentally``) are left as they are.
 
-    ``terms``: ``None`` for the default list (:func:`censor_terms`); or an iterable whose items are a term string
-    (every word of it is bleeped) or a ``(term, words_to_bleep)`` pair; or a mapping ``term -> words_to_bleep``.
-    ``enabled=False`` returns the input unchanged (a list copy for iterables), so a notebook can switch
-    censoring off in one place.
+    Parameters
+    ----------
+    text_or_words : str or iterable of str
+        A string (e.g. a comma-separated table cell ``"blacks, academically"``), or an iterable of strings
+        (words, phrases, cells).
+    terms : iterable or mapping, optional
+        ``None`` for the default list (:func:`censor_terms`); or an iterable whose items are a term string
+        (every word of it is bleeped) or a ``(term, words_to_bleep)`` pair; or a mapping
+        ``term -> words_to_bleep``.
+    enabled : bool, default True
+        ``False`` returns the input unchanged (a list copy for iterables), so a notebook can switch censoring
+        off in one place.
+
+    Returns
+    -------
+    str or list of str
+        A string for a string, a list of strings for an iterable, the slurs bleeped.
+
+    Raises
+    ------
+    TypeError
+        If ``text_or_words`` is an iterable holding something other than strings, or ``terms`` is a single
+        string.
+    ValueError
+        If a term is empty, or its words to bleep are not words of the term.
 
     Examples
     --------

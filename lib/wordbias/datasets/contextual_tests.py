@@ -29,8 +29,16 @@ ROLES = ("X", "Y", "A", "B")
 
 
 class PairedTemplate(NamedTuple):
-    """One template of the log probability bias score with the target pairs that fill its TARGET slot
-    (Kurita et al. 2019, Table 2). The first word of a pair is the one a positive score favours.
+    """One template of the log probability bias score with the target pairs that fill its TARGET slot.
+
+    Kurita et al. (2019), Table 2. The first word of a pair is the one a positive score favours.
+
+    Attributes
+    ----------
+    template : str
+        The template, with a ``TARGET`` and an ``ATTRIBUTE`` slot, e.g. ``"TARGET like ATTRIBUTE"``.
+    pairs : tuple of tuple of (str, str)
+        The target pairs that fill its TARGET slot, e.g. ``(("boys", "girls"), ("men", "women"))``.
 
     Examples
     --------
@@ -44,16 +52,51 @@ class PairedTemplate(NamedTuple):
 
     @classmethod
     def from_dict(cls, d: Mapping) -> PairedTemplate:
-        """From the YAML's form: ``{"template": ..., "pairs": [[x, y], ...]}``."""
+        """A template from the YAML's form.
+
+        Parameters
+        ----------
+        d : mapping
+            ``{"template": ..., "pairs": [[x, y], ...]}``.
+
+        Returns
+        -------
+        PairedTemplate
+            The template, its pairs as tuples of strings.
+        """
         return cls(str(d["template"]), tuple((str(x), str(y)) for x, y in d["pairs"]))
 
 
 @dataclass(frozen=True)
 class Category:
-    """One row of Kurita et al.'s Table 3: word sets in Caliskan et al.'s roles (``sets``, named by ``names``), the
-    slot (TARGET or ATTRIBUTE) each set fills in the Table 1 templates (``slots``, ``cosine_templates``), and the
-    Table 2 templates with their target pairs (``log_prob_templates``), whose ATTRIBUTE slot the words of the two
-    ``log_prob_attributes`` roles fill. ``paper``: the paper's numbers for this row (empty for a user's lists)."""
+    """One row of Kurita et al.'s Table 3: word sets in Caliskan et al.'s roles, with their templates.
+
+    The property ``n_template_pairs`` counts the (template, target pair) rows the log probability bias score
+    averages over.
+
+    Attributes
+    ----------
+    key : str
+        The category's key, e.g. ``"flowers_insects"``.
+    title : str
+        The row's title in Table 3.
+    caliskan_weat : str
+        The WEAT of Caliskan et al. (2017) the category comes from, e.g. ``"WEAT1"``.
+    names : mapping of str to str
+        ``"X"``, ``"Y"``, ``"A"``, ``"B"`` -> display names.
+    sets : mapping of str to tuple of str
+        ``"X"``, ``"Y"``, ``"A"``, ``"B"`` -> the word sets (:data:`ROLES`).
+    slots : mapping of str to str
+        The slot (``"TARGET"`` or ``"ATTRIBUTE"``) each set fills in the Table 1 templates.
+    cosine_templates : tuple of str
+        The templates of WEAT on contextual vectors (§3.1, Table 1), e.g. ``"TARGET are ATTRIBUTE"``.
+    log_prob_attributes : tuple of (str, str)
+        The two roles whose words fill the ATTRIBUTE slot of the Table 2 templates, e.g. ``("A", "B")``.
+    log_prob_templates : tuple of PairedTemplate
+        The Table 2 templates with their target pairs (§3.2).
+    paper : mapping
+        The paper's numbers for this row (empty for a user's lists).
+    """
 
     key: str
     title: str
@@ -73,7 +116,26 @@ class Category:
 
 
 def kurita2019_categories() -> list[Category]:
-    """The five categories of Kurita et al.'s Table 3, in its order (``data/stimuli/kurita2019.yaml``)."""
+    """The five categories of Kurita et al.'s Table 3, in its order (``data/stimuli/kurita2019.yaml``).
+
+    Returns
+    -------
+    list of Category
+        Flowers/insects, European/African American names, career/family, math/arts, science/arts.
+
+    See Also
+    --------
+    wordbias.measures.contextual : The methods that run on a category.
+
+    Examples
+    --------
+    >>> categories = kurita2019_categories()
+    >>> [c.key for c in categories]
+    ['flowers_insects', 'ea_aa', 'career_family', 'math_arts', 'science_arts']
+    >>> first = categories[0]
+    >>> first.caliskan_weat, len(first.sets["X"]), first.cosine_templates, first.n_template_pairs
+    ('WEAT1', 25, ('TARGET are ATTRIBUTE', 'TARGET is ATTRIBUTE'), 2)
+    """
     data = stimuli.load_stimuli("kurita2019")
     out = []
     for key, c in data["categories"].items():

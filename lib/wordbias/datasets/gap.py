@@ -34,7 +34,28 @@ _BOOLS = {"TRUE": True, "FALSE": False}
 
 
 def split_path(split: str) -> Path:
-    """The file of a GAP split: ``data/gap/gap-<split>.tsv``."""
+    """The file of a GAP split: ``data/gap/gap-<split>.tsv``.
+
+    Parameters
+    ----------
+    split : {"development", "test", "validation"}
+        The split (:data:`SPLITS`).
+
+    Returns
+    -------
+    pathlib.Path
+        The split's file.
+
+    Raises
+    ------
+    ValueError
+        If ``split`` is not a GAP split.
+
+    Examples
+    --------
+    >>> split_path("test").name
+    'gap-test.tsv'
+    """
     if split not in SPLITS:
         raise ValueError(f"unknown GAP split {split!r}; use one of {SPLITS}")
     return DATA_DIR / f"gap-{split}.tsv"
@@ -43,11 +64,36 @@ def split_path(split: str) -> Path:
 def read_tsv(path: str | Path) -> pd.DataFrame:
     """Parse and check one GAP file (Webster et al. 2018 format; Kurita et al. 2019, §4 "Dataset").
 
-    Columns as published, offsets as ints, ``A-coref``/``B-coref`` as bools, plus ``label`` ("A", "B" or
-    "neither") and ``gender`` ("female" for she/her/hers, "male" for he/him/his). Raises
-    :class:`GapFormatError` naming the file and line for a wrong header, a wrong number of fields, a
-    non-integer offset or a coref value other than TRUE/FALSE; naming the ID for a row whose A and B are
-    both TRUE, an unknown pronoun, or an offset that does not point at its word (``Text[o:o+len(w)] != w``).
+    Parameters
+    ----------
+    path : str or path-like
+        A tab-separated file with the GAP header (:data:`COLUMNS`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per example: the columns as published, offsets as ints, ``A-coref``/``B-coref`` as bools,
+        plus ``label`` ("A", "B" or "neither") and ``gender`` ("female" for she/her/hers, "male" for
+        he/him/his).
+
+    Raises
+    ------
+    wordbias.core.errors.GapFormatError
+        Naming the file and line for an empty file, a wrong header, a wrong number of fields, a non-integer
+        offset or a coref value other than TRUE/FALSE; naming the ID for a repeated ID, a row whose A and B
+        are both TRUE, an unknown pronoun, or an offset that does not point at its word
+        (``Text[o:o+len(w)] != w``).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "gap-mine.tsv"
+    >>> row = ["mine-1", "Alice met Bob before she left.", "she", "21", "Alice", "0", "TRUE", "Bob", "10",
+    ...        "FALSE", "http://example.org"]
+    >>> _ = path.write_text("\\t".join(COLUMNS) + "\\n" + "\\t".join(row) + "\\n")
+    >>> df = read_tsv(path)
+    >>> df.loc[0, ["ID", "Pronoun", "label", "gender"]].tolist(), int(df.loc[0, "B-offset"])
+    (['mine-1', 'she', 'A', 'female'], 10)
     """
     path = Path(path)
     lines = path.read_text(encoding="utf-8").split("\n")
@@ -110,8 +156,34 @@ def _check_rows(df: pd.DataFrame, path: Path) -> None:
 
 
 def load(split: str) -> pd.DataFrame:
-    """Load a GAP split ("development", "test" or "validation") from ``data/gap`` with :func:`read_tsv`'s
-    checks; ``df.attrs["split"]`` records the split (used to name feature caches)."""
+    """Load a GAP split from ``data/gap``, with :func:`read_tsv`'s checks.
+
+    Parameters
+    ----------
+    split : {"development", "test", "validation"}
+        The split (:data:`SPLITS`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        The split as :func:`read_tsv` gives it; ``df.attrs["split"]`` records the split (used to name feature
+        caches).
+
+    Raises
+    ------
+    ValueError
+        If ``split`` is not a GAP split.
+    wordbias.core.errors.GapFormatError
+        If the file is not in the published format.
+
+    Examples
+    --------
+    >>> df = load("validation")
+    >>> len(df), df.attrs["split"], df["gender"].value_counts().to_dict()
+    (454, 'validation', {'male': 227, 'female': 227})
+    >>> df.loc[0, ["ID", "Pronoun", "label"]].tolist()
+    ['validation-1', 'him', 'neither']
+    """
     df = read_tsv(split_path(split))
     df.attrs["split"] = split
     return df
@@ -124,6 +196,17 @@ def load(split: str) -> pd.DataFrame:
 
 def spans(df: pd.DataFrame) -> list[list[tuple[int, int]]]:
     """Character spans [(A), (B), (P)] of each row, in the kernel's feature order A, B, P.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        GAP rows (:func:`load`): at least the columns ``A``, ``A-offset``, ``B``, ``B-offset``, ``Pronoun``
+        and ``Pronoun-offset``.
+
+    Returns
+    -------
+    list of list of tuple of (int, int)
+        Per row, the ``(start, end)`` character spans of A, B and the pronoun.
 
     Examples
     --------
@@ -141,6 +224,21 @@ def spans(df: pd.DataFrame) -> list[list[tuple[int, int]]]:
 
 def label_codes(labels) -> np.ndarray:
     """Labels "A"/"B"/"neither" as class indices 0/1/2 (the order of :data:`LABELS`).
+
+    Parameters
+    ----------
+    labels : array_like of str
+        The labels (e.g. the ``label`` column of :func:`load`).
+
+    Returns
+    -------
+    numpy.ndarray of int64
+        The class indices, in the shape of ``labels``.
+
+    Raises
+    ------
+    ValueError
+        If a label is not one of :data:`LABELS`.
 
     Examples
     --------

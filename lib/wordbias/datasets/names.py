@@ -71,10 +71,32 @@ def _tzioumis() -> pd.DataFrame:
 def ssa_first_names(min_count: int = MIN_COUNT) -> pd.DataFrame:
     """SSA first names born 1938-2017 with at least ``min_count`` births (Swinger et al. 2019, Appendix C.1).
 
-    One row per name, sexes combined, sorted by ``count`` descending then name. Columns: ``name`` (as in the SSA
-    files, capitalised: ``"Mary"``), ``count`` (births 1938-2017), ``count_female``, ``count_male``,
-    ``frac_female`` (``count_female / count``, in [0, 1]) and ``mean_year`` (birth-weighted mean year of birth).
-    ``min_count`` must be >= 1000, the threshold of the bundled file (``ValueError`` otherwise).
+    Parameters
+    ----------
+    min_count : int, default MIN_COUNT
+        The fewest births a name needs (1,000, the paper's threshold); at least 1,000, the threshold of the
+        bundled file.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per name, sexes combined, sorted by ``count`` descending then name. Columns: ``name`` (as in
+        the SSA files, capitalised: ``"Mary"``), ``count`` (births 1938-2017), ``count_female``,
+        ``count_male``, ``frac_female`` (``count_female / count``, in [0, 1]) and ``mean_year``
+        (birth-weighted mean year of birth).
+
+    Raises
+    ------
+    ValueError
+        If ``min_count`` is below 1,000 (the bundled file holds no rarer names).
+
+    Examples
+    --------
+    >>> names = ssa_first_names()
+    >>> len(names), names.loc[0, "name"], int(names.loc[0, "count"])
+    (9670, 'Michael', 4254986)
+    >>> len(ssa_first_names(min_count=5000))
+    3428
     """
     _check_min_count(min_count)
     df = _ssa()
@@ -84,10 +106,30 @@ def ssa_first_names(min_count: int = MIN_COUNT) -> pd.DataFrame:
 def census_surnames(min_count: int = MIN_COUNT) -> pd.DataFrame:
     """2010 Census surnames occurring at least ``min_count`` times (Swinger et al. 2019, Appendix C.2).
 
-    Columns: ``name`` (upper case, as published: ``"SMITH"``), ``count``, and the percentages of bearers who are
-    ``pctwhite``, ``pctblack``, ``pctapi`` (Asian / Pacific Islander), ``pctaian``, ``pct2prace`` (non-Hispanic
-    each) and ``pcthispanic``, on a 0-100 scale; values suppressed by the Census Bureau ("(S)") are NaN. Sorted by
-    count descending (the Census rank order). ``min_count`` must be >= 1000 (``ValueError`` otherwise).
+    Parameters
+    ----------
+    min_count : int, default MIN_COUNT
+        The fewest bearers a surname needs (1,000, the paper's threshold); at least 1,000, the threshold of the
+        bundled file.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per surname, sorted by count descending (the Census rank order). Columns: ``name`` (upper
+        case, as published: ``"SMITH"``), ``count``, and the percentages of bearers who are ``pctwhite``,
+        ``pctblack``, ``pctapi`` (Asian / Pacific Islander), ``pctaian``, ``pct2prace`` (non-Hispanic each)
+        and ``pcthispanic``, on a 0-100 scale; values suppressed by the Census Bureau ("(S)") are NaN.
+
+    Raises
+    ------
+    ValueError
+        If ``min_count`` is below 1,000 (the bundled file holds no rarer names).
+
+    Examples
+    --------
+    >>> surnames = census_surnames()
+    >>> len(surnames), surnames.loc[0, "name"], float(surnames.loc[0, "pctwhite"])
+    (24889, 'SMITH', 70.9)
     """
     _check_min_count(min_count)
     df = _census()
@@ -101,6 +143,18 @@ def tzioumis_first_names() -> pd.DataFrame:
     ``pcthispanic``, ``pctwhite``, ``pctblack``, ``pctapi``, ``pctaian``, ``pct2prace`` (0-100). The aggregate
     ``ALL OTHER FIRST NAMES`` row of the original file is not included. Used by Swinger et al. (2019), Tables 3
     and 6, only to describe name groups a posteriori.
+
+    Returns
+    -------
+    pandas.DataFrame
+        4,250 rows indexed by the name in upper case, with ``obs``, ``pcthispanic``, ``pctwhite``,
+        ``pctblack``, ``pctapi``, ``pctaian`` and ``pct2prace``.
+
+    Examples
+    --------
+    >>> shares = tzioumis_first_names()
+    >>> len(shares), int(shares.loc["AARON", "obs"]), round(float(shares.loc["AARON", "pctwhite"]), 1)
+    (4250, 3646, 91.6)
     """
     return _tzioumis().copy()
 
@@ -110,11 +164,21 @@ def tzioumis_first_names() -> pd.DataFrame:
 
 @dataclass(frozen=True)
 class NameTokens:
-    """Result of :func:`name_tokens`.
+    """The names of a list mapped to an embedding's tokens: the result of :func:`name_tokens`.
 
-    ``table``: a DataFrame with columns ``name`` (as given) and ``token`` (the embedding token), one row per name
-    found, in input order. ``missing``: the names whose token is not in the vocabulary. ``duplicates``: names
-    dropped because an earlier name already mapped to the same token (e.g. ``"MARY"`` after ``"Mary"``).
+    ``len()`` is the number of names found; the properties ``tokens`` and ``names`` list the table's columns,
+    ``n_missing`` counts the names missing.
+
+    Attributes
+    ----------
+    table : pandas.DataFrame
+        Columns ``name`` (as given) and ``token`` (the embedding token), one row per name found, in input
+        order.
+    missing : tuple of str
+        The names whose token is not in the vocabulary.
+    duplicates : tuple of str, default ()
+        Names dropped because an earlier name already mapped to the same token (e.g. ``"MARY"`` after
+        ``"Mary"``).
     """
 
     table: pd.DataFrame = field(repr=False)
@@ -123,14 +187,17 @@ class NameTokens:
 
     @property
     def tokens(self) -> list[str]:
+        """The tokens of the names found, in input order."""
         return self.table["token"].tolist()
 
     @property
     def names(self) -> list[str]:
+        """The names found, as given, in input order."""
         return self.table["name"].tolist()
 
     @property
     def n_missing(self) -> int:
+        """The number of names whose token is not in the vocabulary."""
         return len(self.missing)
 
     def __len__(self) -> int:
@@ -143,20 +210,55 @@ def token_form(name: str, cased: bool) -> str:
     Cased: first letter upper case, the rest lower case (Python's ``str.capitalize``), so the Census's
     ``"MCDONALD"`` becomes ``"Mcdonald"``, not ``"McDonald"``; internal capitals are not restored (the SSA file
     itself writes such names this way, e.g. ``"Mckenzie"``). Names are single words of letters in all three files.
+
+    Parameters
+    ----------
+    name : str
+        A name in any case (surrounding spaces are stripped).
+    cased : bool
+        Whether the embedding is cased.
+
+    Returns
+    -------
+    str
+        The capitalised name (cased) or the lower-case name (uncased).
+
+    Examples
+    --------
+    >>> token_form("MCDONALD", cased=True), token_form("Mary", cased=False)
+    ('Mcdonald', 'mary')
     """
     name = name.strip()
     return name.capitalize() if cased else name.lower()
 
 
 def name_tokens(names: Iterable[str], embedding_vocab_or_kv, cased: bool) -> NameTokens:
-    """Map names to the tokens of an embedding and keep those present (Swinger et al. 2019, App. C.1: "we select
-    only the names appearing in the embedding").
+    """Map names to the tokens of an embedding and keep those present.
 
-    ``names``: names in any case (SSA ``"Mary"``, Census ``"SMITH"``, ...). ``embedding_vocab_or_kv``: a gensim
-    ``KeyedVectors``, or any container of tokens (set, dict, list). ``cased``: ``True`` for cased embeddings
-    (word2vec GoogleNews, fastText, GloVe 840B: the token is the capitalised name, see :func:`token_form`),
-    ``False`` for uncased ones (GloVe 6B: lower case). Only that one form is looked up. Returns a
-    :class:`NameTokens` with the (name, token) table of the names found and the names missing.
+    Swinger et al. (2019), App. C.1: "we select only the names appearing in the embedding". Only one form of
+    each name is looked up (:func:`token_form`); a name whose token an earlier name already took is a
+    duplicate.
+
+    Parameters
+    ----------
+    names : iterable of str
+        Names in any case (SSA ``"Mary"``, Census ``"SMITH"``, ...).
+    embedding_vocab_or_kv : KeyedVectors or container of str
+        A gensim ``KeyedVectors``, or any container of tokens (set, dict, list).
+    cased : bool
+        ``True`` for cased embeddings (word2vec GoogleNews, fastText, GloVe 840B: the token is the
+        capitalised name), ``False`` for uncased ones (GloVe 6B: lower case).
+
+    Returns
+    -------
+    NameTokens
+        The (name, token) table of the names found, the names missing and the duplicates.
+
+    Examples
+    --------
+    >>> found = name_tokens(["Mary", "MARY", "SMITH", "Zzyzx"], {"mary", "smith"}, cased=False)
+    >>> found.table.values.tolist(), found.missing, found.duplicates, len(found)
+    ([['Mary', 'mary'], ['SMITH', 'smith']], ('Zzyzx',), ('MARY',), 2)
     """
     known = lookup.vocabulary(embedding_vocab_or_kv)
     rows, missing, dups, seen = [], [], [], set()
@@ -181,10 +283,9 @@ def group_demographics(groups: Sequence[Sequence[str]] | Mapping[str, Sequence[s
     """Demographic summary of name groups, as in Swinger et al. (2019), Table 3 and Table 6 (computed a
     posteriori; never used to form the groups).
 
-    ``groups``: a list of name lists (rows labelled 0, 1, ...) or a mapping label -> names. Names are matched
-    case-insensitively against the data (``"Mary"``, ``"MARY"``, ``"mary"`` are the same name); a name repeated in
-    a group counts once. Every statistic is the *unweighted* mean over the group's names that have data ("each
-    name only once", App. C.1), on a 0-100 scale for percentages.
+    Names are matched case-insensitively against the data (``"Mary"``, ``"MARY"``, ``"mary"`` are the same
+    name); a name repeated in a group counts once. Every statistic is the *unweighted* mean over the group's
+    names that have data ("each name only once", App. C.1), on a 0-100 scale for percentages.
 
     ``kind="first"``: ``pct_female`` = 100 x mean of ``frac_female`` and ``mean_year`` = mean of the names'
     ``mean_year`` over the names in :func:`ssa_first_names` (``n_ssa`` of them); ``pct_black``,
@@ -195,8 +296,37 @@ def group_demographics(groups: Sequence[Sequence[str]] | Mapping[str, Sequence[s
     ``pct_female`` and ``mean_year`` are NaN. Census values suppressed as "(S)" (small cells) are left out of that
     column's mean with ``suppressed="missing"`` (default), or counted as 0 with ``suppressed="zero"``.
 
-    Columns: ``size`` (distinct names), ``n_ssa`` (first names only), ``pct_female``, ``mean_year``,
-    ``pct_black``, ``pct_hispanic``, ``pct_asian``, ``pct_white``, ``n_race``.
+    Parameters
+    ----------
+    groups : sequence of sequence of str or mapping of label to sequence of str
+        A list of name lists (rows labelled 0, 1, ...) or a mapping label -> names.
+    kind : {"first", "last"}, default "first"
+        First names (SSA and Tzioumis data) or surnames (Census data).
+    suppressed : {"missing", "zero"}, default "missing"
+        How Census values suppressed as "(S)" count (surnames only): left out of the mean, or as 0.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per group (index ``group``), with the columns ``size`` (distinct names), ``n_ssa`` (first
+        names only), ``pct_female``, ``mean_year``, ``pct_black``, ``pct_hispanic``, ``pct_asian``,
+        ``pct_white``, ``n_race``.
+
+    Raises
+    ------
+    ValueError
+        If ``kind`` or ``suppressed`` is not one of its values.
+    TypeError
+        If a group is a single string rather than a sequence of names.
+
+    Examples
+    --------
+    >>> table = group_demographics({"women": ["Mary", "Linda"], "men": ["JAMES", "john"]})
+    >>> table["pct_female"].round(1).to_dict(), table["mean_year"].round(1).to_dict()
+    ({'women': 99.7, 'men': 0.4}, {'women': 1955.9, 'men': 1965.3})
+    >>> surnames = group_demographics([["SMITH", "GARCIA"]], kind="last")
+    >>> surnames[["pct_hispanic", "n_race"]].round(1).to_dict("index")
+    {0: {'pct_hispanic': 47.2, 'n_race': 2}}
     """
     if kind not in ("first", "last"):
         raise ValueError(f"kind must be 'first' or 'last', not {kind!r}")

@@ -32,11 +32,29 @@ _ROLES = ("X", "Y", "A", "B")
 class WeatSpec:
     """One Word Embedding Association Test (Caliskan et al. 2017, Methods, "WEAT").
 
-    ``X``, ``Y`` are the target lists and ``A``, ``B`` the attribute lists, as tuples in printed order; the test
-    statistic is ``s(X, Y, A, B)`` with ``A`` playing the paper's first attribute (e.g. *pleasant*). ``names`` maps
-    ``"X"``, ``"Y"``, ``"A"``, ``"B"`` to display names; ``paper`` is the yaml ``paper`` block (``glove``: Table 1,
-    ``word2vec``: Table S1); ``original_finding`` the IAT result the test replicates (``None`` where the paper
-    says "Not applicable"); ``notes`` any discrepancy between the paper's printings and the authors' lists.
+    The test statistic is ``s(X, Y, A, B)`` with ``A`` playing the paper's first attribute (e.g. *pleasant*).
+    :func:`weat_tests` gives the paper's; :func:`as_weat_spec` makes one from a mapping.
+
+    Attributes
+    ----------
+    id : str
+        The test's id, e.g. ``"WEAT1"``.
+    title : str
+        What the test measures, e.g. ``"Flowers vs insects"``.
+    X, Y : tuple of str
+        The target lists, in printed order.
+    A, B : tuple of str
+        The attribute lists, in printed order.
+    names : dict of str to str
+        ``"X"``, ``"Y"``, ``"A"``, ``"B"`` -> display names.
+    paper : dict
+        The yaml ``paper`` block: the results reported (``glove``: Table 1, ``word2vec``: Table S1).
+    original_finding : dict or None
+        The IAT result the test replicates (``None`` where the paper says "Not applicable").
+    notes : str or None, default None
+        Any discrepancy between the paper's printings and the authors' lists.
+    variant : {"glove", "original", "word2vec"}, default "glove"
+        Which lists these are (:func:`weat_tests`).
     """
 
     id: str
@@ -56,11 +74,29 @@ class WeatSpec:
 class WefatSpec:
     """One Word Embedding Factual Association Test (Caliskan et al. 2017, Methods, "WEFAT").
 
-    ``W`` are the target words, ``A`` and ``B`` the attribute lists (``A`` female, ``B`` male terms, so a positive
-    ``s(w, A, B)`` is a female association). ``property`` is the real-world value per word (a ``pandas.Series``
-    indexed by the words of ``W``, in that order, named after the property: percent women per occupation from the
-    2015 BLS data, or percent female per name from the 1990 census). ``name_filter`` describes the paper's removal
-    of the least name-like vectors (WEFAT 2) or is ``None``; ``paper`` holds the reported correlation.
+    :func:`wefat_tests` gives the paper's two.
+
+    Attributes
+    ----------
+    id : str
+        The test's id, e.g. ``"WEFAT1"``.
+    title : str
+        What the test measures.
+    W : tuple of str
+        The target words.
+    A, B : tuple of str
+        The attribute lists (``A`` female, ``B`` male terms, so a positive ``s(w, A, B)`` is a female
+        association).
+    property : pandas.Series
+        The real-world value per word, indexed by the words of ``W``, in that order, named after the property:
+        percent women per occupation from the 2015 BLS data, or percent female per name from the 1990 census.
+    name_filter : dict or None
+        The paper's removal of the least name-like vectors (WEFAT 2: ``drop_fraction``, ``rule``, ``text``),
+        or ``None``.
+    paper : dict
+        The reported correlation.
+    notes : str or None, default None
+        Notes on the lists.
     """
 
     id: str
@@ -75,9 +111,23 @@ class WefatSpec:
 
 
 def as_weat_spec(spec) -> WeatSpec:
-    """A :class:`WeatSpec`, or a mapping / object with ``id``, ``X``, ``Y``, ``A``, ``B`` (and optionally
-    ``title``, ``names``, ``paper``, ``notes``, ``variant``), as a ``WeatSpec``; anything lacking one of the five
-    is :class:`~wordbias.core.errors.InvalidParameterError` naming what it lacks.
+    """A WEAT spec given as a :class:`WeatSpec`, a mapping or an object, as a ``WeatSpec``.
+
+    Parameters
+    ----------
+    spec : WeatSpec or mapping or object
+        A ``WeatSpec`` (returned as it is), or a mapping / object with ``id``, ``X``, ``Y``, ``A``, ``B`` (and
+        optionally ``title``, ``names``, ``paper``, ``notes``, ``variant``).
+
+    Returns
+    -------
+    WeatSpec
+        The spec; its ``title`` defaults to its ``id``, the lists become tuples.
+
+    Raises
+    ------
+    wordbias.core.errors.InvalidParameterError
+        If ``spec`` lacks one of ``id``, ``X``, ``Y``, ``A``, ``B`` (the message names what it lacks).
 
     Examples
     --------
@@ -106,10 +156,33 @@ def _load(path: str) -> dict:
 
 
 def load_stimuli(paper: str = "caliskan2017") -> dict:
-    """The parsed ``data/stimuli/<paper>.yaml`` (parsed once and cached; each call returns a fresh deep copy).
+    """The parsed ``data/stimuli/<paper>.yaml``: a paper's word lists and the numbers it reports.
 
-    For ``"caliskan2017"`` (Caliskan, Bryson & Narayanan 2017, Science 356:183) the keys are ``citation``,
-    ``sources``, ``weat`` (WEAT1..WEAT10 in Table 1 order) and ``wefat`` (WEFAT1, WEFAT2).
+    The file is parsed once and cached; each call returns a fresh deep copy, so the caller may change it.
+
+    Parameters
+    ----------
+    paper : str, default "caliskan2017"
+        The paper: ``"caliskan2017"``, ``"kurita2019"``, ``"racial_bias_report"``, ``"swinger2019"`` (any
+        ``<paper>.yaml`` under ``data/stimuli/``).
+
+    Returns
+    -------
+    dict
+        The file's content. For ``"caliskan2017"`` (Caliskan, Bryson & Narayanan 2017, Science 356:183) the
+        keys are ``citation``, ``sources``, ``weat`` (WEAT1..WEAT10 in Table 1 order), ``wefat`` (WEFAT1,
+        WEFAT2) and ``figure3_pairs``.
+
+    Raises
+    ------
+    FileNotFoundError
+        If there is no stimuli file for ``paper``.
+
+    Examples
+    --------
+    >>> doc = load_stimuli()
+    >>> [t["id"] for t in doc["weat"]][:3], [t["id"] for t in doc["wefat"]]
+    (['WEAT1', 'WEAT2', 'WEAT3'], ['WEFAT1', 'WEFAT2'])
     """
     path = paths.STIMULI / f"{paper}.yaml"
     if not path.exists():
@@ -139,6 +212,39 @@ def weat_tests(paper: str = "caliskan2017", variant: str = "glove") -> list[Weat
     ``"word2vec"``
         the printed lists minus ``word2vec_deleted`` (only WEAT3, inferred from Table S1's 32x2) with
         ``word2vec_substitutions`` applied (WEAT9: *short* for *short-term*), as in Table S1.
+
+    Parameters
+    ----------
+    paper : str, default "caliskan2017"
+        The stimuli file (:func:`load_stimuli`); it must have a ``weat`` list.
+    variant : {"glove", "original", "word2vec"}, default "glove"
+        Which lists (see above).
+
+    Returns
+    -------
+    list of WeatSpec
+        The tests in the paper's order.
+
+    Raises
+    ------
+    ValueError
+        If ``variant`` is not one of :data:`VARIANTS`.
+    FileNotFoundError
+        If there is no stimuli file for ``paper``.
+
+    See Also
+    --------
+    wordbias.measures.measurement.weats : Measures them all.
+
+    Examples
+    --------
+    >>> [(t.id, len(t.X), len(t.Y)) for t in weat_tests()][:4]
+    [('WEAT1', 25, 25), ('WEAT2', 25, 25), ('WEAT3', 32, 32), ('WEAT4', 16, 16)]
+    >>> [(t.id, len(t.X), len(t.Y)) for t in weat_tests(variant="original")][2:4]
+    [('WEAT3', 50, 50), ('WEAT4', 18, 18)]
+    >>> spec = weat_tests()[0]
+    >>> spec.title, spec.names["A"], spec.X[:3]
+    ('Flowers vs insects', 'Pleasant', ('aster', 'clover', 'hyacinth'))
     """
     if variant not in VARIANTS:
         raise ValueError(f"variant must be one of {VARIANTS}, not {variant!r}")
@@ -158,9 +264,41 @@ def weat_tests(paper: str = "caliskan2017", variant: str = "glove") -> list[Weat
 
 
 def wefat_tests(paper: str = "caliskan2017") -> list[WefatSpec]:
-    """The paper's WEFATs as :class:`WefatSpec` objects (Caliskan et al. 2017: occupations vs percent women,
-    BLS 2015, Figure 1; androgynous names vs percent female, 1990 census, Figure 2), with the property values read
-    from ``data/<sources.property_dir>/<property.file>``."""
+    """The paper's WEFATs as :class:`WefatSpec` objects.
+
+    Caliskan et al. (2017): occupations vs percent women (BLS 2015, Figure 1) and androgynous names vs percent
+    female (1990 census, Figure 2), with the property values read from
+    ``data/<sources.property_dir>/<property.file>``.
+
+    Parameters
+    ----------
+    paper : str, default "caliskan2017"
+        The stimuli file (:func:`load_stimuli`); its ``wefat`` list, if any.
+
+    Returns
+    -------
+    list of WefatSpec
+        The tests in the paper's order (empty if the file has no ``wefat`` list).
+
+    Raises
+    ------
+    ValueError
+        If a target word has no value in its property table.
+    FileNotFoundError
+        If there is no stimuli file for ``paper``, or its property table is missing.
+
+    See Also
+    --------
+    wordbias.measures.measurement.wefats : Measures them.
+
+    Examples
+    --------
+    >>> occupations, names = wefat_tests()
+    >>> occupations.id, len(occupations.W), occupations.property.name, occupations.name_filter
+    ('WEFAT1', 50, 'percent_women', None)
+    >>> round(float(occupations.property["technician"]), 2), names.name_filter["drop_fraction"]
+    (40.34, 0.2)
+    """
     doc = load_stimuli(paper)
     prop_dir = paths.DATA / doc.get("sources", {}).get("property_dir", paper)
     out = []
@@ -181,12 +319,26 @@ def wefat_tests(paper: str = "caliskan2017") -> list[WefatSpec]:
 
 @dataclass(frozen=True)
 class DirectionSpec:
-    """One direction test (the report "Racial bias in pre-trained word embeddings", Section 3): the cosine of
-    the attribute direction r = mean(A1) − mean(A2) and the target direction s = mean(T1) − mean(T2).
+    """One direction test (the report "Racial bias in pre-trained word embeddings", Section 3).
 
-    ``T1``, ``T2`` are the target lists, ``A1``, ``A2`` the attribute lists, as tuples in printed order;
-    ``names`` maps ``"T1"``, ``"T2"``, ``"A1"``, ``"A2"`` to display names; ``notes`` says where the lists come
-    from. The report's three tests are :func:`direction_tests`.
+    The test is the cosine of the attribute direction r = mean(A1) − mean(A2) and the target direction
+    s = mean(T1) − mean(T2). The report's three tests are :func:`direction_tests`.
+
+    Attributes
+    ----------
+    id : str
+        The test's id: the report's name of its attribute sets (``"implicit"``, ``"explicit"``,
+        ``"stereotypical"``).
+    title : str
+        What the test measures.
+    T1, T2 : tuple of str
+        The target lists (positive and negative traits), in printed order.
+    A1, A2 : tuple of str
+        The attribute lists (white and black), in printed order.
+    names : dict of str to str
+        ``"T1"``, ``"T2"``, ``"A1"``, ``"A2"`` -> display names.
+    notes : str or None, default None
+        Where the lists come from.
     """
 
     id: str
@@ -211,12 +363,29 @@ _DIRECTION_TITLES = {
 
 
 def direction_tests(paper: str = "racial_bias_report", *, cased: bool = True) -> list[DirectionSpec]:
-    """The report's direction tests as :class:`DirectionSpec` objects, in its order (implicit, explicit,
-    stereotypical; Appendix B.1-B.3), each with the target sets of Appendix B.4 (T1 positive, T2 negative).
+    """The report's direction tests as :class:`DirectionSpec` objects.
 
-    The attribute sets A1 (white) and A2 (black) are the printed lists minus the words the report removed and,
-    where it applies its intersection rule (``intersection_removed``), minus the words in both sets.
-    ``cased=False`` lower-cases every word for an uncased embedding (Appendix A's ``tolower``).
+    In the report's order (implicit, explicit, stereotypical; Appendix B.1-B.3), each with the target sets of
+    Appendix B.4 (T1 positive, T2 negative). The attribute sets A1 (white) and A2 (black) are the printed lists
+    minus the words the report removed and, where it applies its intersection rule (``intersection_removed``),
+    minus the words in both sets.
+
+    Parameters
+    ----------
+    paper : str, default "racial_bias_report"
+        The stimuli file (:func:`load_stimuli`), in the layout of the racial bias report's.
+    cased : bool, default True
+        ``False`` lower-cases every word for an uncased embedding (Appendix A's ``tolower``).
+
+    Returns
+    -------
+    list of DirectionSpec
+        The three tests.
+
+    Raises
+    ------
+    FileNotFoundError
+        If there is no stimuli file for ``paper``.
 
     Examples
     --------
@@ -241,11 +410,27 @@ def direction_tests(paper: str = "racial_bias_report", *, cased: bool = True) ->
 
 
 def androgynous_name_candidates() -> pd.DataFrame:
-    """The 60 names of the authors' 1990 census file (``data/caliskan2017/censusNames1990.tsv``), indexed by
-    the name capitalised as in the stimuli, with ``pct_in_female_population``, ``pct_in_male_population`` and
-    ``percent_female`` = 100 f / (f + m). The paper's WEFAT 2 prints 50 of them; the other ten (Angel,
-    Christian, Cleo, Gale, Guadalupe, Jan, Kerry, Laverne, Merle, Tommie) are the candidates its name-likeness
-    filter is presumed to have removed."""
+    """The 60 names of the authors' 1990 census file (``data/caliskan2017/censusNames1990.tsv``).
+
+    The paper's WEFAT 2 prints 50 of them; the other ten (Angel, Christian, Cleo, Gale, Guadalupe, Jan, Kerry,
+    Laverne, Merle, Tommie) are the candidates its name-likeness filter is presumed to have removed.
+
+    Returns
+    -------
+    pandas.DataFrame
+        60 rows indexed by the name capitalised as in the stimuli (``name``), with
+        ``pct_in_female_population``, ``pct_in_male_population`` and ``percent_female`` = 100 f / (f + m).
+
+    Examples
+    --------
+    >>> names = androgynous_name_candidates()
+    >>> names.shape
+    (60, 3)
+    >>> list(names.columns)
+    ['pct_in_female_population', 'pct_in_male_population', 'percent_female']
+    >>> names["percent_female"].round(1).head(3).to_dict()
+    {'Willie': 24.3, 'Terry': 20.5, 'Jean': 90.0}
+    """
     raw = pd.read_csv(paths.DATA / "caliskan2017" / "censusNames1990.tsv", sep="\t")
     f = raw["Percentage in female population"].astype(float)
     m = raw["Percentage in male population"].astype(float)

@@ -71,8 +71,23 @@ _SET_KEYS = ("name", "words")
 
 @dataclass(frozen=True)
 class UserLists:
-    """A user's word-list file, parsed and checked: the battery name, its citation and description (or
-    ``None``), the WEATs and the WEFATs in file order, and the file it came from."""
+    """A user's word-list file, parsed and checked (:func:`read_user_lists`).
+
+    Attributes
+    ----------
+    battery : str
+        The battery's name (the file's ``battery``, else the file name without extensions).
+    weat : tuple of WeatSpec
+        The WEATs, in file order.
+    wefat : tuple of WefatSpec, default ()
+        The WEFATs, in file order.
+    citation : str or None, default None
+        The file's ``citation``.
+    description : str or None, default None
+        The file's ``description``.
+    path : pathlib.Path or None, default None
+        The file it came from.
+    """
 
     battery: str
     weat: tuple[WeatSpec, ...]
@@ -234,7 +249,34 @@ def _wefat(w: _Where, item: Mapping, tid: str) -> WefatSpec:
 
 
 def read_user_lists(path: str | os.PathLike) -> UserLists:
-    """Parse and check a user's word-list file (the format is in this module's docstring).
+    """Parse and check a user's word-list file.
+
+    The format is in this module's docstring; ``data/stimuli/user_lists_template.yaml`` (:data:`TEMPLATE`) is
+    a commented copy to start from.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The YAML file.
+
+    Returns
+    -------
+    UserLists
+        The battery's name, citation and description, its WEATs and WEFATs in file order, and the path.
+
+    Raises
+    ------
+    FileNotFoundError
+        If there is no file at ``path`` (or it is a folder).
+    wordbias.core.errors.InvalidParameterError
+        If the file breaks the format; the message names the file, the test and the field (a YAML syntax
+        error, a key given twice, an anchor or alias, a missing or unknown key, an empty list, a word that is
+        not a string, a word listed twice in a set, a word in both sets of a pair, two tests with one id).
+
+    See Also
+    --------
+    load_user_lists : The WEATs alone.
+    wordbias.measures.measurement.weats : Measures them.
 
     Examples
     --------
@@ -285,8 +327,27 @@ def read_user_lists(path: str | os.PathLike) -> UserLists:
 
 
 def load_user_lists(path: str | os.PathLike) -> list[WeatSpec]:
-    """A user's WEATs as the same :class:`~wordbias.datasets.stimuli.WeatSpec` objects as the papers' (the
-    battery's name and its WEFATs: :func:`read_user_lists`).
+    """A user's WEATs as the same :class:`~wordbias.datasets.stimuli.WeatSpec` objects as the papers'.
+
+    The battery's name and its WEFATs are in :func:`read_user_lists`.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The YAML file (the format is in this module's docstring).
+
+    Returns
+    -------
+    list of WeatSpec
+        The WEATs in file order (``paper={}``, ``original_finding=None``, ``variant="user"``); empty when the
+        file has only WEFATs.
+
+    Raises
+    ------
+    FileNotFoundError
+        If there is no file at ``path``.
+    wordbias.core.errors.InvalidParameterError
+        If the file breaks the format (the message names the file, the test and the field).
 
     Examples
     --------
@@ -298,7 +359,25 @@ def load_user_lists(path: str | os.PathLike) -> list[WeatSpec]:
 
 
 def load_user_wefat(path: str | os.PathLike) -> list[WefatSpec]:
-    """A user's WEFATs as :class:`~wordbias.datasets.stimuli.WefatSpec` (an empty list when the file has none).
+    """A user's WEFATs as :class:`~wordbias.datasets.stimuli.WefatSpec` objects.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The YAML file (the format is in this module's docstring).
+
+    Returns
+    -------
+    list of WefatSpec
+        The WEFATs in file order, each property a ``pandas.Series`` indexed by the words of ``W``; an empty
+        list when the file has none.
+
+    Raises
+    ------
+    FileNotFoundError
+        If there is no file at ``path``.
+    wordbias.core.errors.InvalidParameterError
+        If the file breaks the format (the message names the file, the test and the field).
 
     Examples
     --------
@@ -333,8 +412,17 @@ def _citation(doc: Mapping) -> str:
 
 
 def batteries() -> pd.DataFrame:
-    """The batteries and word lists shipped with the package: ``name``, ``contents``, ``n_tests`` and the
-    ``citation`` (read from the ``citation`` block of ``data/stimuli/<name>.yaml``).
+    """The batteries and word lists shipped with the package (:data:`BATTERIES`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per battery with ``name``, ``contents``, ``n_tests`` and the ``citation`` (read from the
+        ``citation`` block of ``data/stimuli/<name>.yaml``).
+
+    See Also
+    --------
+    battery_words : The word sets of one battery.
 
     Examples
     --------
@@ -367,12 +455,28 @@ def _file_words(name: str) -> list[str]:
 
 
 def battery_words(name: str, *, variant: str = "glove") -> pd.DataFrame:
-    """The word sets of a shipped battery, one row per set: ``test``, ``title``, ``set`` (``X``, ``A``,
-    ``W``, ``A1``...), ``set_name``, ``n_words``, ``words`` (a tuple, in printed order) and ``note``.
+    """The word sets of a shipped battery, one row per set.
 
-    ``variant`` picks the Caliskan lists (:func:`wordbias.datasets.stimuli.weat_tests`); the racial report's
-    sets are the printed ones, with the words the report removed named in ``note``; for Swinger et al. the
-    name lists are summarised (the names are the rows of :mod:`wordbias.datasets.names`).
+    The racial report's sets are the printed ones, with the words the report removed named in ``note``; for
+    Swinger et al. the name lists are summarised (the names are the rows of :mod:`wordbias.datasets.names`).
+
+    Parameters
+    ----------
+    name : str
+        The battery, one of :data:`BATTERIES`.
+    variant : {"glove", "original", "word2vec"}, default "glove"
+        Which Caliskan lists (:func:`wordbias.datasets.stimuli.weat_tests`); the other batteries ignore it.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per set with ``test``, ``title``, ``set`` (``X``, ``A``, ``W``, ``A1``...), ``set_name``,
+        ``n_words``, ``words`` (a tuple, in printed order) and ``note``.
+
+    Raises
+    ------
+    wordbias.core.errors.InvalidParameterError
+        If ``name`` is not a shipped battery or ``variant`` not a variant.
 
     Examples
     --------

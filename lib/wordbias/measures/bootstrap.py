@@ -1,4 +1,4 @@
-"""Confidence intervals for WEAT by a bootstrap over the words (issue 14, item 1).
+"""Confidence intervals for WEAT by a bootstrap over the words.
 
 Caliskan, Bryson & Narayanan (2017, *Science* 356:183, doi:10.1126/science.aal4230, Methods) define, for
 target sets X, Y and attribute sets A, B, the association s(w, A, B), the test statistic s(X, Y, A, B) and
@@ -90,16 +90,34 @@ WEAT_SETS = ("X", "Y", "A", "B")
 
 @dataclass(frozen=True)
 class WeatBootstrap:
-    """Bootstrap intervals of one WEAT: the effect size d and the test statistic s(X, Y, A, B); or, from
-    :func:`effect_size_bootstrap`, of the effect size of two score samples and of their mean difference.
-    ``sizes``: the sizes of X, Y, A, B (or of the two samples)."""
+    """Bootstrap intervals of one WEAT: the effect size d and the test statistic s(X, Y, A, B).
+
+    From :func:`effect_size_bootstrap`, the intervals are those of the effect size of two score samples and of
+    their mean difference.
+
+    Attributes
+    ----------
+    effect_size : BootstrapInterval
+        The interval of the effect size d.
+    statistic : BootstrapInterval
+        The interval of the test statistic s(X, Y, A, B), or of the mean difference of two score samples.
+    sizes : tuple of int
+        The sizes of X, Y, A, B (or of the two samples).
+    """
 
     effect_size: BootstrapInterval
     statistic: BootstrapInterval
     sizes: tuple[int, ...]
 
     def to_frame(self) -> pd.DataFrame:
-        """One row per statistic."""
+        """One row per statistic.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Two rows, the effect size then the statistic, with the columns of
+            :meth:`BootstrapInterval.to_dict <wordbias.measures.resampling.BootstrapInterval.to_dict>`.
+        """
         return pd.DataFrame([self.effect_size.to_dict(), self.statistic.to_dict()])
 
 
@@ -108,9 +126,27 @@ class WeatBootstrap:
 # --------------------------------------------------------------------------------------------------
 
 def target_attribute_cosines(X, Y, A, B) -> np.ndarray:
-    """cos(w, v) for every target word w of X ∪ Y (rows: X then Y) and attribute word v of A ∪ B (columns:
-    A then B), the only quantity WEAT needs from the vectors (Caliskan et al. 2017, Methods). The four sets must
+    """cos(w, v) for every target word w of X ∪ Y and attribute word v of A ∪ B.
+
+    This is the only quantity WEAT needs from the vectors (Caliskan et al. 2017, Methods). The four sets must
     have vectors of one dimension (:func:`wordbias.core.validation.check_same_dimension`, naming each set's).
+
+    Parameters
+    ----------
+    X, Y, A, B : array_like of float, shape (n_set, dim)
+        The vectors of the target sets X, Y and of the attribute sets A, B, one row per word.
+
+    Returns
+    -------
+    numpy.ndarray of float, shape (n_x + n_y, n_a + n_b)
+        The cosines; rows: X then Y; columns: A then B.
+
+    Raises
+    ------
+    InvalidParameterError
+        When a set is not an array of numbers, or the sets differ in dimension.
+    DegenerateSetError
+        When a vector is zero or not finite.
 
     Examples
     --------
@@ -124,10 +160,23 @@ def target_attribute_cosines(X, Y, A, B) -> np.ndarray:
 
 
 def resampled_association(C_a, C_b, ia, ib) -> np.ndarray:
-    """s(w, A*, B*) = mean_{a∈A*} cos(w, a) − mean_{b∈B*} cos(w, b) (Methods, WEAT) for every target word
-    w (the rows of ``C_a`` = cos(w, A), ``C_b`` = cos(w, B)) and every resample A*, B* given as index arrays
-    ``ia`` (shape (..., k_a)) and ``ib`` (shape (..., k_b)) of the same leading shape: shape (..., n_w).
-    The mean over a resample is a product with its index counts.
+    """The association s(w, A*, B*) of every target word with every resample A*, B* of the attribute sets.
+
+    s(w, A*, B*) = mean_{a∈A*} cos(w, a) − mean_{b∈B*} cos(w, b) (Methods, WEAT). The mean over a resample is a
+    product with its index counts (:func:`~wordbias.measures.resampling.index_counts`).
+
+    Parameters
+    ----------
+    C_a, C_b : numpy.ndarray of float, shape (n_w, n_a) and (n_w, n_b)
+        The cosines cos(w, A) and cos(w, B) of each target word w (rows) with the attribute words.
+    ia, ib : array_like of int, shape (..., k_a) and (..., k_b)
+        The resamples of A and of B as index arrays into the columns of ``C_a`` and ``C_b``, of the same
+        leading shape.
+
+    Returns
+    -------
+    numpy.ndarray of float, shape (..., n_w)
+        s(w, A*, B*) for each resample and target word.
 
     Examples
     --------
@@ -142,11 +191,36 @@ def resampled_association(C_a, C_b, ia, ib) -> np.ndarray:
 
 
 def resampled_weat(C, n_x: int, n_a: int, ix, iy, ia, ib, ddof: int = 1) -> tuple[np.ndarray, np.ndarray]:
-    """The test statistic s(X*, Y*, A*, B*) and the effect size d* (Methods, WEAT) of each resample, given
-    the cosine matrix ``C`` of :func:`target_attribute_cosines` (the first ``n_x`` rows are X, the first
-    ``n_a`` columns A) and index arrays into X, Y, A and B whose leading shapes broadcast. A resample whose
-    s(w, A*, B*) are all equal, up to rounding (:func:`wordbias.core.validation.degenerate_spread`), has
-    d* = NaN.
+    """The test statistic s(X*, Y*, A*, B*) and the effect size d* (Methods, WEAT) of each resample.
+
+    A resample whose s(w, A*, B*) are all equal, up to rounding
+    (:func:`wordbias.core.validation.degenerate_spread`), has d* = NaN.
+
+    Parameters
+    ----------
+    C : numpy.ndarray of float, shape (n_x + n_y, n_a + n_b)
+        The cosine matrix of :func:`target_attribute_cosines`.
+    n_x : int
+        The number of words of X: the first ``n_x`` rows of ``C``.
+    n_a : int
+        The number of words of A: the first ``n_a`` columns of ``C``.
+    ix, iy, ia, ib : array_like of int
+        The resamples of X, Y, A and B as index arrays (into each set, from 0), of shape (..., k) with leading
+        shapes that broadcast.
+    ddof : {1, 0}, default 1
+        Delta degrees of freedom of the standard deviation of d*.
+
+    Returns
+    -------
+    statistic : numpy.ndarray of float
+        s(X*, Y*, A*, B*) of each resample (the broadcast leading shape).
+    effect_size : numpy.ndarray of float
+        d* of each resample, NaN where it is undefined.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``ddof`` is not 0 or 1.
 
     Examples
     --------
@@ -174,10 +248,35 @@ def resampled_weat(C, n_x: int, n_a: int, ix, iy, ia, ib, ddof: int = 1) -> tupl
 
 
 def pool_effect_size(X, Y, A, B, ddof: int = 0) -> float:
-    """The population effect size: d (Methods, WEAT) with each set the whole pool of words it is drawn from,
-    the standard deviation taken over X ∪ Y with *equal weight* for the two target populations (the limit
+    """The population effect size: d (Methods, WEAT) with each set the whole pool of words it is drawn from.
+
+    The standard deviation is taken over X ∪ Y with *equal weight* for the two target populations (the limit
     of d for equal target sets of growing size). It is the target of the bootstrap interval, and not
     E[d] of small lists drawn from the pools (see the module docstring).
+
+    Parameters
+    ----------
+    X, Y, A, B : array_like of float, shape (n_set, dim)
+        The vectors of the pools of X, Y, A and B, one row per word.
+    ddof : {0, 1}, default 0
+        Delta degrees of freedom of the standard deviation: 0 (population, the default) or 1, which scales
+        the variance by N / (N − 1) for N = ``|X| + |Y|``.
+
+    Returns
+    -------
+    float
+        The pools' effect size.
+
+    Raises
+    ------
+    DegenerateSetError
+        When all target words have the same association (up to rounding), or a vector is zero.
+    InvalidParameterError
+        When ``ddof`` is not 0 or 1, or the sets are not arrays of one dimension.
+
+    See Also
+    --------
+    pool_effect_size_from_cosines
 
     Examples
     --------
@@ -189,8 +288,30 @@ def pool_effect_size(X, Y, A, B, ddof: int = 0) -> float:
 
 
 def pool_effect_size_from_cosines(C, n_x: int, n_a: int, ddof: int = 0) -> float:
-    """:func:`pool_effect_size` from the cosine matrix of :func:`target_attribute_cosines` (the first ``n_x``
-    rows are the X pool, the first ``n_a`` columns the A pool).
+    """:func:`pool_effect_size` from the cosine matrix of :func:`target_attribute_cosines`.
+
+    Parameters
+    ----------
+    C : array_like of float, shape (n_x + n_y, n_a + n_b)
+        The cosines of the target pools (rows) with the attribute pools (columns).
+    n_x : int
+        The size of the X pool: the first ``n_x`` rows of ``C``.
+    n_a : int
+        The size of the A pool: the first ``n_a`` columns of ``C``.
+    ddof : {0, 1}, default 0
+        Delta degrees of freedom of the standard deviation (:func:`pool_effect_size`).
+
+    Returns
+    -------
+    float
+        The pools' effect size.
+
+    Raises
+    ------
+    DegenerateSetError
+        When all target words have the same association (up to rounding).
+    InvalidParameterError
+        When ``ddof`` is not 0 or 1, or ``C`` is not a 2-D array of numbers.
 
     Examples
     --------
@@ -222,8 +343,45 @@ def weat_bootstrap_from_cosines(C, n_x: int, n_a: int, *, n_resamples: int = 10_
                                 confidence_level: float = 0.95, method: str = "BCa",
                                 resample: Sequence[str] = WEAT_SETS, seed=0, ddof: int = 1,
                                 max_seconds: float = MAX_SECONDS) -> WeatBootstrap:
-    """:func:`weat_bootstrap_from_vectors` from the cosine matrix ``C`` of :func:`target_attribute_cosines`
-    (rows: the ``n_x`` words of X, then Y; columns: the ``n_a`` words of A, then B).
+    """:func:`weat_bootstrap_from_vectors` from the cosine matrix ``C`` of :func:`target_attribute_cosines`.
+
+    Parameters
+    ----------
+    C : array_like of float, shape (n_x + n_y, n_a + n_b)
+        The finite cosine matrix; rows: the ``n_x`` words of X, then Y; columns: the ``n_a`` words of A,
+        then B.
+    n_x : int
+        The number of words of X (at least 2, and at least 2 rows left for Y).
+    n_a : int
+        The number of words of A (at least 1, and at least 1 column left for B).
+    n_resamples : int, default 10000
+        The number of bootstrap resamples (>= 2).
+    confidence_level : float, default 0.95
+        The confidence level of the two-sided intervals.
+    method : {"BCa", "percentile", "basic"}, default "BCa"
+        The interval method of :func:`scipy.stats.bootstrap`.
+    resample : sequence of str, default ("X", "Y", "A", "B")
+        The sets to resample (each separately, with replacement); a string of letters such as ``"AB"`` works.
+    seed : int or numpy.random.Generator, default 0
+        Seed or generator of the resamples.
+    ddof : {1, 0}, default 1
+        Delta degrees of freedom of the standard deviation of d.
+    max_seconds : float, default 600.0
+        The longest the request may be estimated to take.
+
+    Returns
+    -------
+    WeatBootstrap
+        The intervals of d and of s(X, Y, A, B), and the sizes of X, Y, A, B.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``C`` is not a finite 2-D matrix, or an option or size is out of range.
+    DegenerateSetError
+        When all target words have the same association (d is undefined).
+    TooCostlyError
+        When the request is estimated to take more than ``max_seconds`` or too much memory.
 
     Examples
     --------
@@ -268,10 +426,12 @@ def weat_bootstrap_from_cosines(C, n_x: int, n_a: int, *, n_resamples: int = 10_
 def weat_bootstrap_from_vectors(X, Y, A, B, *, n_resamples: int = 10_000, confidence_level: float = 0.95,
                                 method: str = "BCa", resample: Sequence[str] = WEAT_SETS, seed=0,
                                 ddof: int = 1, max_seconds: float = MAX_SECONDS) -> WeatBootstrap:
-    """Bootstrap intervals of WEAT's effect size d and test statistic s(X, Y, A, B) (Caliskan et al. 2017,
-    Methods) from the vectors of the four word sets (rows), resampling each set named in ``resample``
-    separately, with replacement (multi-sample bootstrap; Efron & Tibshirani 1993, ch. 8), by
-    :func:`scipy.stats.bootstrap` with ``vectorized=True`` on index arrays (see the module docstring).
+    """Bootstrap intervals of WEAT's effect size d and test statistic s(X, Y, A, B) from word vectors.
+
+    The statistics are Caliskan et al.'s (2017, Methods), on the vectors of the four word sets (rows); each set
+    named in ``resample`` is resampled separately, with replacement (multi-sample bootstrap; Efron & Tibshirani
+    1993, ch. 8), by :func:`scipy.stats.bootstrap` with ``vectorized=True`` on index arrays (see the module
+    docstring).
 
     ``method`` is ``"BCa"`` (bias-corrected and accelerated; Efron 1987, JASA 82:171,
     doi:10.1080/01621459.1987.10478410), ``"percentile"`` or ``"basic"``. The same ``seed`` gives the same
@@ -280,6 +440,46 @@ def weat_bootstrap_from_vectors(X, Y, A, B, *, n_resamples: int = 10_000, confid
     estimated to take more than ``max_seconds`` or more memory than
     :func:`wordbias.core.costs.memory_limit` is refused before any resample
     (:func:`~wordbias.measures.resampling.check_bootstrap_cost`, :class:`~wordbias.core.errors.TooCostlyError`).
+
+    Parameters
+    ----------
+    X, Y : array_like of float, shape (n_set, dim)
+        The vectors of the target sets, one row per word (at least 2 each).
+    A, B : array_like of float, shape (n_set, dim)
+        The vectors of the attribute sets, one row per word (at least 1 each).
+    n_resamples : int, default 10000
+        The number of bootstrap resamples (>= 2).
+    confidence_level : float, default 0.95
+        The confidence level of the two-sided intervals.
+    method : {"BCa", "percentile", "basic"}, default "BCa"
+        The interval method of :func:`scipy.stats.bootstrap`.
+    resample : sequence of str, default ("X", "Y", "A", "B")
+        The sets to resample; the others are held fixed.
+    seed : int or numpy.random.Generator, default 0
+        Seed or generator of the resamples.
+    ddof : {1, 0}, default 1
+        Delta degrees of freedom of the standard deviation of d.
+    max_seconds : float, default 600.0
+        The longest the request may be estimated to take.
+
+    Returns
+    -------
+    WeatBootstrap
+        The intervals of d and of s(X, Y, A, B), and the sizes of X, Y, A, B.
+
+    Raises
+    ------
+    InvalidParameterError
+        When a set is not a 2-D array of numbers, the sets differ in dimension, or an option is out of range.
+    DegenerateSetError
+        When a set is too small, a vector is zero, or all target words have the same association.
+    TooCostlyError
+        When the request is estimated to take more than ``max_seconds`` or too much memory.
+
+    See Also
+    --------
+    weat_bootstrap : the same from an embedding and word lists.
+    pool_effect_size : the population effect size the interval estimates.
 
     Examples
     --------
@@ -300,13 +500,58 @@ def weat_bootstrap(embedding, X, Y: Sequence[str] | None = None, A: Sequence[str
                    B: Sequence[str] | None = None, *, n_resamples: int = 10_000, confidence_level: float = 0.95,
                    method: str = "BCa", resample: Sequence[str] = WEAT_SETS, seed=0, ddof: int = 1,
                    case_fold: bool = False, max_seconds: float = MAX_SECONDS) -> WeatBootstrap:
-    """Bootstrap intervals of a WEAT's d and s(X, Y, A, B) on ``embedding`` (Caliskan et al. 2017, Methods;
-    :func:`weat_bootstrap_from_vectors`).
+    """Bootstrap intervals of a WEAT's d and s(X, Y, A, B) on ``embedding``.
+
+    The statistics are Caliskan et al.'s (2017, Methods); the intervals are :func:`weat_bootstrap_from_vectors`'s.
 
     ``X`` is either a :class:`~wordbias.measures.weat.WeatResult` (its words, after unknown words were
     dropped and the targets balanced, are used; ``Y``, ``A``, ``B`` stay ``None``) or the first of four word
     lists, which must then all be in ``embedding`` (run :func:`wordbias.measures.weat.weat` first to apply
     the unknown-word policy).
+
+    Parameters
+    ----------
+    embedding : KeyedVectors or mapping of str to array_like
+        A gensim ``KeyedVectors`` or any word → vector mapping.
+    X : WeatResult or sequence of str
+        A result of :func:`wordbias.measures.weat.weat`, or the target words X.
+    Y : sequence of str, optional
+        The target words Y (``None`` with a ``WeatResult``).
+    A, B : sequence of str, optional
+        The attribute words A and B (``None`` with a ``WeatResult``).
+    n_resamples : int, default 10000
+        The number of bootstrap resamples (>= 2).
+    confidence_level : float, default 0.95
+        The confidence level of the two-sided intervals.
+    method : {"BCa", "percentile", "basic"}, default "BCa"
+        The interval method of :func:`scipy.stats.bootstrap`.
+    resample : sequence of str, default ("X", "Y", "A", "B")
+        The sets to resample; the others are held fixed.
+    seed : int or numpy.random.Generator, default 0
+        Seed or generator of the resamples.
+    ddof : {1, 0}, default 1
+        Delta degrees of freedom of the standard deviation of d.
+    case_fold : bool, default False
+        Lower-case the four word lists first (not used with a ``WeatResult``).
+    max_seconds : float, default 600.0
+        The longest the request may be estimated to take.
+
+    Returns
+    -------
+    WeatBootstrap
+        The intervals of d and of s(X, Y, A, B), and the sizes of X, Y, A, B.
+
+    Raises
+    ------
+    InvalidParameterError
+        When a ``WeatResult`` comes with other word lists, word lists are missing, a word list is not valid,
+        or an option is out of range.
+    KeyError
+        When a word is not in ``embedding``.
+    DegenerateSetError
+        When a set is too small, a vector is zero, or all target words have the same association.
+    TooCostlyError
+        When the request is estimated to take more than ``max_seconds`` or too much memory.
 
     Examples
     --------
@@ -356,9 +601,11 @@ def _scores(v, name: str) -> np.ndarray:
 def effect_size_bootstrap(s_a, s_b, *, n_resamples: int = 10_000, confidence_level: float = 0.95,
                           method: str = "BCa", seed=0, ddof: int = 1,
                           max_seconds: float = MAX_SECONDS) -> WeatBootstrap:
-    """Bootstrap intervals of the effect size d = [mean(s_a) − mean(s_b)] / std-dev(s_a ∪ s_b)
-    (:func:`wordbias.measures.weat.effect_size`, Caliskan et al. 2017, Methods) and of the mean difference
-    mean(s_a) − mean(s_b) of two samples of scores already computed, each sample resampled separately with
+    """Bootstrap intervals of the effect size and the mean difference of two samples of scores.
+
+    The effect size is d = [mean(s_a) − mean(s_b)] / std-dev(s_a ∪ s_b)
+    (:func:`wordbias.measures.weat.effect_size`, Caliskan et al. 2017, Methods) and the mean difference
+    mean(s_a) − mean(s_b), of two samples of scores already computed, each sample resampled separately with
     replacement (the two-sample bootstrap; Efron & Tibshirani 1993, §8.3) by :func:`scipy.stats.bootstrap`
     (``vectorized=True``, on the scores themselves).
 
@@ -371,6 +618,38 @@ def effect_size_bootstrap(s_a, s_b, *, n_resamples: int = 10_000, confidence_lev
     (:func:`wordbias.core.validation.spread_tolerance`): a spread of 1e-17 around 0.3 is refused, as the d it would
     give is a ratio of noise. A request out of proportion is refused
     (:func:`~wordbias.measures.resampling.check_bootstrap_cost`).
+
+    Parameters
+    ----------
+    s_a, s_b : array_like of float
+        The two samples of scores, 1-D and finite, at least 2 each.
+    n_resamples : int, default 10000
+        The number of bootstrap resamples (>= 2).
+    confidence_level : float, default 0.95
+        The confidence level of the two-sided intervals.
+    method : {"BCa", "percentile", "basic"}, default "BCa"
+        The interval method of :func:`scipy.stats.bootstrap`.
+    seed : int or numpy.random.Generator, default 0
+        Seed or generator of the resamples.
+    ddof : {1, 0}, default 1
+        Delta degrees of freedom of the standard deviation of d.
+    max_seconds : float, default 600.0
+        The longest the request may be estimated to take.
+
+    Returns
+    -------
+    WeatBootstrap
+        ``effect_size``: the interval of d; ``statistic``: that of the mean difference; ``sizes``:
+        (len(s_a), len(s_b)).
+
+    Raises
+    ------
+    InvalidParameterError
+        When the scores are not 1-D finite numbers, or an option is out of range.
+    DegenerateSetError
+        When a sample has fewer than 2 scores, or all the scores are equal (up to rounding).
+    TooCostlyError
+        When the request is estimated to take more than ``max_seconds`` or too much memory.
 
     Examples
     --------

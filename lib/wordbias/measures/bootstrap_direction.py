@@ -1,5 +1,5 @@
 """A bootstrap interval for the cosine of two mean-difference directions: the bias of the report "Racial bias in
-pre-trained word embeddings" (issue 14, item 1).
+pre-trained word embeddings".
 
 Its bias cos(r, s) of the direction r = mean(A1) − mean(A2) with s = mean(T1) − mean(T2) (Section 3, Appendix A)
 is resampled over the words of the four sets, each separately with replacement (multi-sample bootstrap, as for
@@ -44,10 +44,25 @@ def _span_coordinates(mats: Sequence[np.ndarray]) -> list[np.ndarray]:
 
 
 def resampled_mean_difference_cosine(T1, T2, A1, A2, i1, i2, j1, j2) -> np.ndarray:
-    """cos(r*, s*) with r* = mean(A1*) − mean(A2*) and s* = mean(T1*) − mean(T2*) (the report's bias, Section 3,
-    Appendix A) for resamples given as index arrays into T1, T2, A1, A2 (rows of vectors) whose leading shapes
-    broadcast. A resampled mean is (index counts) @ X / k, so a batch of resamples is four matrix products.
-    A zero r* or s* gives NaN.
+    """The cosine of two resampled mean-difference directions, cos(r*, s*), for a batch of resamples.
+
+    r* = mean(A1*) − mean(A2*) and s* = mean(T1*) − mean(T2*) (the report's bias, Section 3, Appendix A). A
+    resampled mean is (index counts) @ X / k, so a batch of resamples is four matrix products. A zero r* or s*
+    gives NaN.
+
+    Parameters
+    ----------
+    T1, T2, A1, A2 : numpy.ndarray of float, shape (n_set, dim)
+        The vectors of the four sets, one row per word.
+    i1, i2, j1, j2 : array_like of int
+        The resamples of T1, T2, A1 and A2 as index arrays into the rows of each set, of shape (..., k) with
+        leading shapes that broadcast.
+
+    Returns
+    -------
+    numpy.ndarray of float
+        cos(r*, s*) of each resample (the broadcast leading shape), clipped to [−1, 1]; NaN where r* or s*
+        is zero.
 
     Examples
     --------
@@ -75,10 +90,12 @@ def direction_bootstrap_from_vectors(T1, T2, A1, A2, *, n_resamples: int = 10_00
                                      method: str = "BCa", resample: Sequence[str] = DIRECTION_SETS, seed=0,
                                      normalize: bool = False, batch: int | None = None,
                                      max_seconds: float = MAX_SECONDS) -> BootstrapInterval:
-    """Bootstrap interval of the cosine bias cos(r, s), r = mean(A1) − mean(A2), s = mean(T1) − mean(T2) (the
-    report "Racial bias in pre-trained word embeddings", Section 3 and Appendix A; any two mean-difference
-    directions), resampling each set named in ``resample`` separately, with replacement (multi-sample bootstrap;
-    Efron & Tibshirani 1993, ch. 8), by :func:`scipy.stats.bootstrap` (``vectorized=True``) on index arrays.
+    """Bootstrap interval of the cosine bias cos(r, s) of two mean-difference directions.
+
+    r = mean(A1) − mean(A2) and s = mean(T1) − mean(T2) (the report "Racial bias in pre-trained word
+    embeddings", Section 3 and Appendix A; any two mean-difference directions). Each set named in ``resample``
+    is resampled separately, with replacement (multi-sample bootstrap; Efron & Tibshirani 1993, ch. 8), by
+    :func:`scipy.stats.bootstrap` (``vectorized=True``) on index arrays.
 
     What it covers: how far the bias would move with other, equally valid word lists of the same sizes (drawn
     from the population the lists stand for); unlike the report's interval on the Monte Carlo p (Appendix A),
@@ -90,10 +107,48 @@ def direction_bootstrap_from_vectors(T1, T2, A1, A2, *, n_resamples: int = 10_00
     cosine; the BCa interval covers the pool cosine 0.38 / 0.83 / 0.85 of the time and the expected cosine of
     lists of those sizes 0.80 / 0.79 / 0.86, at pool cosine 0.47 / 0.48 / 0.50 with E[cos] 0.20 / 0.42 / 0.49
     (the percentile interval: 0.03 / 0.57 / 0.77 of the pool cosine). Read it as the spread of the bias over word
-    lists, not as an interval for the pool's cosine. The vectors are written in an orthonormal basis of their span first
-    (:func:`_span_coordinates`), so memory is O(batch × min(words, dimension)); ``batch`` (SciPy's) bounds the
+    lists, not as an interval for the pool's cosine. The vectors are written in an orthonormal basis of their
+    span first, so memory is O(batch × min(words, dimension)); ``batch`` (SciPy's) bounds the
     resamples per call. ``normalize=True`` makes each vector a unit vector first (the report uses raw vectors).
     Sets that are resampled need at least 2 words each. ``statistic`` is ``"cosine_bias"``.
+
+    Parameters
+    ----------
+    T1, T2 : array_like of float, shape (n_set, dim)
+        The vectors of the target sets (the report's positive and negative words), one row per word.
+    A1, A2 : array_like of float, shape (n_set, dim)
+        The vectors of the attribute sets (the report's white and black names), one row per word.
+    n_resamples : int, default 10000
+        The number of bootstrap resamples (>= 2).
+    confidence_level : float, default 0.95
+        The confidence level of the two-sided interval.
+    method : {"BCa", "percentile", "basic"}, default "BCa"
+        The interval method of :func:`scipy.stats.bootstrap`.
+    resample : sequence of str, default ("T1", "T2", "A1", "A2")
+        The sets to resample; the others are held fixed.
+    seed : int or numpy.random.Generator, default 0
+        Seed or generator of the resamples.
+    normalize : bool, default False
+        Scale every vector to unit length first.
+    batch : int, optional
+        The most resamples SciPy evaluates at once (>= 1); ``None`` evaluates all at once.
+    max_seconds : float, default 600.0
+        The longest the request may be estimated to take.
+
+    Returns
+    -------
+    BootstrapInterval
+        The interval of the cosine bias (``statistic`` is ``"cosine_bias"``).
+
+    Raises
+    ------
+    InvalidParameterError
+        When a set is not a 2-D array of finite numbers, the sets differ in dimension, or an option is out of
+        range.
+    DegenerateSetError
+        When a set is empty or holds a zero vector, a resampled set has a single word, or a direction is zero.
+    TooCostlyError
+        When the request is estimated to take more than ``max_seconds`` or too much memory.
 
     Examples
     --------

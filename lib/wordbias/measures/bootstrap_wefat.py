@@ -1,4 +1,4 @@
-"""A bootstrap interval for WEFAT's correlation (Caliskan et al. 2017, Methods, WEFAT; issue 14, item 1).
+"""A bootstrap interval for WEFAT's correlation (Caliskan et al. 2017, Methods, WEFAT).
 
 The correlation between s(w, A, B) and the property p_w is resampled over the target words W, each word keeping
 its property (pairs (s_w, p_w), as for any correlation; Efron & Tibshirani 1993, §6.3), and, by default, over the
@@ -37,11 +37,31 @@ WEFAT_SETS = ("W", "A", "B")
 
 
 def resampled_normalized_association(C_a, C_b, ia, ib, ddof: int = 1) -> np.ndarray:
-    """WEFAT's s(w, A*, B*) = [mean_{a∈A*} cos(w, a) − mean_{b∈B*} cos(w, b)] / std-dev_{x∈A*∪B*} cos(w, x)
-    (Caliskan et al. 2017, Methods, WEFAT) for every target word w (rows of ``C_a``, ``C_b``) and every
-    resample A*, B* given as index arrays (a repeated word counts as often as it is drawn): shape
-    (..., n_w). A standard deviation at rounding level (:func:`wordbias.core.validation.spread_tolerance`)
-    gives NaN.
+    """WEFAT's normalized association s(w, A*, B*) of every target word with every resample A*, B*.
+
+    s(w, A*, B*) = [mean_{a∈A*} cos(w, a) − mean_{b∈B*} cos(w, b)] / std-dev_{x∈A*∪B*} cos(w, x)
+    (Caliskan et al. 2017, Methods, WEFAT), a repeated word counting as often as it is drawn. A standard
+    deviation at rounding level (:func:`wordbias.core.validation.spread_tolerance`) gives NaN.
+
+    Parameters
+    ----------
+    C_a, C_b : numpy.ndarray of float, shape (n_w, n_a) and (n_w, n_b)
+        The cosines cos(w, A) and cos(w, B) of each target word w (rows) with the attribute words.
+    ia, ib : array_like of int, shape (..., k_a) and (..., k_b)
+        The resamples of A and of B as index arrays into the columns of ``C_a`` and ``C_b``, of the same
+        leading shape.
+    ddof : {1, 0}, default 1
+        Delta degrees of freedom of the standard deviation over A* ∪ B*.
+
+    Returns
+    -------
+    numpy.ndarray of float, shape (..., n_w)
+        s(w, A*, B*) for each resample and target word (NaN where the spread is at rounding level).
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``ddof`` is not 0 or 1.
 
     Examples
     --------
@@ -85,13 +105,54 @@ def _pearson(s, p) -> np.ndarray:
 def wefat_bootstrap_from_vectors(W, A, B, prop, *, n_resamples: int = 10_000, confidence_level: float = 0.95,
                                  method: str = "BCa", resample: Sequence[str] = WEFAT_SETS, seed=0,
                                  ddof: int = 1, max_seconds: float = MAX_SECONDS) -> BootstrapInterval:
-    """Bootstrap interval of WEFAT's Pearson correlation between s(w, A, B) and the property p_w (Caliskan et
-    al. 2017, Methods, WEFAT) from the vectors of W, A, B (rows) and ``prop`` (one value per row of W).
+    """Bootstrap interval of WEFAT's Pearson correlation between s(w, A, B) and the property p_w, from vectors.
+
+    The correlation is Caliskan et al.'s (2017, Methods, WEFAT), on the vectors of W, A, B (rows) and ``prop``
+    (one value per row of W).
 
     The target words W are resampled as pairs (w, p_w) (the correlation's sampling unit; Efron & Tibshirani
     1993, §6.3); the attribute words A and B, by default, separately as well: they are a sample of words
     like W, and every s(w, A, B) depends on them (``resample="W"`` keeps them fixed, as the paper's
     regression p-value does). :func:`scipy.stats.bootstrap`, ``vectorized=True``, on index arrays.
+
+    Parameters
+    ----------
+    W : array_like of float, shape (n_w, dim)
+        The vectors of the target words, one row per word (at least 3).
+    A, B : array_like of float, shape (n_set, dim)
+        The vectors of the attribute sets, one row per word.
+    prop : array_like of float, shape (n_w,)
+        The property p_w of each target word, finite, in the order of the rows of ``W``.
+    n_resamples : int, default 10000
+        The number of bootstrap resamples (>= 2).
+    confidence_level : float, default 0.95
+        The confidence level of the two-sided interval.
+    method : {"BCa", "percentile", "basic"}, default "BCa"
+        The interval method of :func:`scipy.stats.bootstrap`.
+    resample : sequence of str, default ("W", "A", "B")
+        The sets to resample; the others are held fixed.
+    seed : int or numpy.random.Generator, default 0
+        Seed or generator of the resamples.
+    ddof : {1, 0}, default 1
+        Delta degrees of freedom of the standard deviation in s(w, A, B).
+    max_seconds : float, default 600.0
+        The longest the request may be estimated to take.
+
+    Returns
+    -------
+    BootstrapInterval
+        The interval of the correlation (``statistic`` is ``"pearson_r"``).
+
+    Raises
+    ------
+    InvalidParameterError
+        When a set is not a 2-D array of numbers, the sets differ in dimension, ``prop`` does not hold one
+        finite value per row of ``W``, or an option is out of range.
+    DegenerateSetError
+        When a set is empty, there are fewer than 3 target words, or the correlation is undefined (the scores
+        or the property are constant).
+    TooCostlyError
+        When the request is estimated to take more than ``max_seconds`` or too much memory.
 
     Examples
     --------
@@ -139,12 +200,48 @@ def wefat_bootstrap_from_vectors(W, A, B, prop, *, n_resamples: int = 10_000, co
 def wefat_bootstrap(embedding, result: _wefat.WefatResult, *, n_resamples: int = 10_000,
                     confidence_level: float = 0.95, method: str = "BCa", resample: Sequence[str] = WEFAT_SETS,
                     seed=0, ddof: int = 1, max_seconds: float = MAX_SECONDS) -> BootstrapInterval:
-    """Bootstrap interval of the Pearson correlation of a :class:`~wordbias.measures.wefat.WefatResult`
-    (its words and property values, after unknown words and the name filter), on ``embedding``
-    (:func:`wefat_bootstrap_from_vectors`; ``ddof`` must be the one the WEFAT was run with).
+    """Bootstrap interval of the Pearson correlation of a :class:`~wordbias.measures.wefat.WefatResult`.
+
+    The words and property values are the result's (after unknown words and the name filter), their vectors
+    ``embedding``'s; the interval is :func:`wefat_bootstrap_from_vectors`'s.
 
     With one attribute word a side, s(w, A, B) = ±sqrt(2) for every word, so a resample of words on one side
     has s equal up to rounding and no correlation (NaN, counted in ``n_undefined``): use two words or more.
+
+    Parameters
+    ----------
+    embedding : KeyedVectors or mapping of str to array_like
+        The embedding the WEFAT was run on.
+    result : WefatResult
+        A result of :func:`wordbias.measures.wefat.wefat`.
+    n_resamples : int, default 10000
+        The number of bootstrap resamples (>= 2).
+    confidence_level : float, default 0.95
+        The confidence level of the two-sided interval.
+    method : {"BCa", "percentile", "basic"}, default "BCa"
+        The interval method of :func:`scipy.stats.bootstrap`.
+    resample : sequence of str, default ("W", "A", "B")
+        The sets to resample; the others are held fixed.
+    seed : int or numpy.random.Generator, default 0
+        Seed or generator of the resamples.
+    ddof : {1, 0}, default 1
+        Delta degrees of freedom of the standard deviation in s(w, A, B): the one the WEFAT was run with.
+    max_seconds : float, default 600.0
+        The longest the request may be estimated to take.
+
+    Returns
+    -------
+    BootstrapInterval
+        The interval of the correlation (``statistic`` is ``"pearson_r"``).
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``result`` is not a ``WefatResult``, or an option is out of range.
+    DegenerateSetError
+        When the correlation is undefined.
+    TooCostlyError
+        When the request is estimated to take more than ``max_seconds`` or too much memory.
 
     Examples
     --------

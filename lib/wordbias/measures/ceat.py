@@ -97,6 +97,29 @@ def dersimonian_laird_tau2(effect_sizes, variances) -> tuple[float, float]:
     With w_i = 1/v_i, ȳ_w = Σ w_i y_i / Σ w_i: Q = Σ w_i (y_i − ȳ_w)², C = Σ w_i − Σ w_i² / Σ w_i and
     τ² = max(0, (Q − (k − 1)) / C), truncated at 0 (CEAT's σ²_between, set to 0 when Q < k − 1).
 
+    Parameters
+    ----------
+    effect_sizes : array_like of float, shape (k,)
+        The effect sizes y_i of the studies (finite, at least one).
+    variances : array_like of float, shape (k,)
+        Their within-study variances v_i (finite, > 0).
+
+    Returns
+    -------
+    tau2 : float
+        The between-study variance τ² (0 with a single study).
+    q : float
+        Cochran's Q.
+
+    Raises
+    ------
+    InvalidParameterError
+        When the arguments are not 1-D finite arrays of the same length k >= 1, or a variance is not > 0.
+
+    See Also
+    --------
+    random_effects : the pooled estimate with these weights.
+
     Examples
     --------
     >>> tau2, q = dersimonian_laird_tau2([0.0, 1.0], [0.25, 0.25])
@@ -122,12 +145,39 @@ def _dl(y: np.ndarray, v: np.ndarray) -> tuple[float, float]:
 class RandomEffectsResult:
     """The random-effects pooled effect (DerSimonian & Laird 1986) of ``k`` effect sizes.
 
-    ``pooled`` μ̂, its standard error ``se``, the two-sided ``confidence_level`` interval [``low``, ``high``]
-    = μ̂ ± z_{(1+level)/2}·se, the z statistic ``z`` = μ̂/se and its normal ``p_value`` under
-    ``alternative`` (CEAT reports the one-sided ``"greater"`` p), ``tau2`` (between-study variance τ²),
-    Cochran's ``q`` with ``df`` = k − 1 and its χ² p-value ``q_p_value``, ``i2`` (share of the total
-    variability due to heterogeneity, in [0, 1]), and the random-effects ``weights`` 1/(v_i + τ²) (not
-    normalised) of each study, in the order given.
+    The properties ``tau``, ``df`` = k − 1 and ``q_p_value`` (the χ² p-value of Cochran's Q) derive from the
+    fields.
+
+    Attributes
+    ----------
+    pooled : float
+        The pooled effect μ̂.
+    se : float
+        Its standard error.
+    low, high : float
+        The two-sided ``confidence_level`` interval μ̂ ± z_{(1+level)/2}·se.
+    z : float
+        The z statistic μ̂/se.
+    p_value : float
+        Its normal p-value under ``alternative`` (CEAT reports the one-sided ``"greater"`` p).
+    tau2 : float
+        The between-study variance τ².
+    q : float
+        Cochran's Q.
+    i2 : float
+        I², the share of the total variability due to heterogeneity, in [0, 1].
+    k : int
+        The number of studies.
+    weights : numpy.ndarray of float
+        The random-effects weights 1/(v_i + τ²) (not normalised) of each study, in the order given.
+    effect_sizes : numpy.ndarray of float
+        The effect sizes of the studies.
+    variances : numpy.ndarray of float
+        Their within-study variances.
+    confidence_level : float, default 0.95
+        The confidence level of the interval.
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+        The tail of ``p_value``.
     """
 
     pooled: float
@@ -153,6 +203,7 @@ class RandomEffectsResult:
 
     @property
     def df(self) -> int:
+        """The degrees of freedom of Cochran's Q, k − 1."""
         return self.k - 1
 
     @property
@@ -163,8 +214,14 @@ class RandomEffectsResult:
         return float(stats.chi2.sf(self.q, self.df))
 
     def to_frame(self):
-        """One row: pooled, se, low, high, confidence_level, z, p_value, alternative, tau2, tau, q, df,
-        q_p_value, i2, k."""
+        """The pooled result as one table row.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row with the columns ``pooled``, ``se``, ``low``, ``high``, ``confidence_level``, ``z``,
+            ``p_value``, ``alternative``, ``tau2``, ``tau``, ``q``, ``df``, ``q_p_value``, ``i2`` and ``k``.
+        """
         import pandas as pd
 
         return pd.DataFrame([{"pooled": self.pooled, "se": self.se, "low": self.low, "high": self.high,
@@ -173,7 +230,14 @@ class RandomEffectsResult:
                               "df": self.df, "q_p_value": self.q_p_value, "i2": self.i2, "k": self.k}])
 
     def studies_frame(self):
-        """One row per study: effect_size, variance, weight (1/(v_i + τ²)) and relative_weight (sums to 1)."""
+        """One row per study, in the order given.
+
+        Returns
+        -------
+        pandas.DataFrame
+            The columns ``effect_size``, ``variance``, ``weight`` (1/(v_i + τ²)) and ``relative_weight``
+            (sums to 1).
+        """
         import pandas as pd
 
         return pd.DataFrame({"effect_size": self.effect_sizes, "variance": self.variances, "weight": self.weights,
@@ -194,10 +258,32 @@ def random_effects(effect_sizes, variances, *, confidence_level: float = 0.95,
 
     ``confidence_level`` ∈ (0, 1) gives the two-sided Wald interval μ̂ ± z_{(1+level)/2}·SE (whatever the
     ``alternative``); ``alternative`` ("two-sided", "greater", "less", as SciPy) names the tail of the
-    p-value: two-sided 2·Pr[Z ≥ |z|], "greater" Pr[Z ≥ z] (CEAT's), "less" Pr[Z ≤ z].
+    p-value: two-sided 2·Pr[Z ≥ ``|z|``], "greater" Pr[Z ≥ z] (CEAT's), "less" Pr[Z ≤ z].
 
     Checked first: both are 1-D, finite, of the same length k ≥ 1; every variance > 0. One study (k = 1) is
     pooled as itself: Q = 0, τ² = 0 (C = 0), I² = 0, μ̂ = y₁ and SE = √v₁.
+
+    Parameters
+    ----------
+    effect_sizes : array_like of float, shape (k,)
+        The effect sizes y_i of the studies.
+    variances : array_like of float, shape (k,)
+        Their within-study variances v_i (> 0).
+    confidence_level : float, default 0.95
+        The confidence level of the two-sided Wald interval, in (0, 1).
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+        The tail of the p-value.
+
+    Returns
+    -------
+    RandomEffectsResult
+        The pooled effect, its interval and p-value, τ², Q, I² and the weights.
+
+    Raises
+    ------
+    InvalidParameterError
+        When the arguments are not 1-D finite arrays of the same length k >= 1, a variance is not > 0, or
+        ``confidence_level`` or ``alternative`` is not valid.
 
     Examples
     --------
@@ -257,6 +343,28 @@ def weat_variance(s_x, s_y, *, method: str = "ceat", ddof: int = 1) -> float:
       draws of the words, on the scale of d; Q, I² and τ² then separate the spread across templates from
       the noise of drawing few words, as in a textbook meta-analysis.
 
+    Parameters
+    ----------
+    s_x, s_y : array_like of float
+        The associations s(w, A, B) of the words of X and of Y (1-D, finite, at least one each).
+    method : {"ceat", "hedges_olkin"}, default "ceat"
+        The variance (:data:`VARIANCE_METHODS`).
+    ddof : {1, 0}, default 1
+        Delta degrees of freedom of the variance (``"ceat"``) or of the standard deviation of d
+        (``"hedges_olkin"``).
+
+    Returns
+    -------
+    float
+        The within-sample variance v_i.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``method`` or ``ddof`` is not valid, or the scores are not 1-D finite arrays.
+    DegenerateSetError
+        When there are too few scores for a variance, or all scores are equal (up to rounding).
+
     Examples
     --------
     >>> round(weat_variance([1.0, 0.0], [-1.0, -0.5]), 6)
@@ -295,6 +403,32 @@ def per_template_weat(scores_x, scores_y, *, variance: str = "ceat", ddof: int =
     score minus the second's, columns of A as ``scores_x``, of B as ``scores_y``), then
     d_t = [mean_X s − mean_Y s] / std_{X∪Y} s within template t.
 
+    Parameters
+    ----------
+    scores_x : array_like of float, shape (n_templates, n_x)
+        One score per word of X (or A) per template.
+    scores_y : array_like of float, shape (n_templates, n_y)
+        One score per word of Y (or B) per template.
+    variance : {"ceat", "hedges_olkin"}, default "ceat"
+        The within-template variance (:func:`weat_variance`).
+    ddof : {1, 0}, default 1
+        Delta degrees of freedom of the standard deviation of d and of the variance.
+
+    Returns
+    -------
+    d : numpy.ndarray of float, shape (n_templates,)
+        The effect size of each template.
+    v : numpy.ndarray of float, shape (n_templates,)
+        Its within-template variance.
+
+    Raises
+    ------
+    InvalidParameterError
+        When the scores are not 2-D finite arrays with the same number of rows and at least one template
+        and one word each, or ``variance`` or ``ddof`` is not valid.
+    DegenerateSetError
+        When all scores of a template are equal (up to rounding).
+
     Examples
     --------
     >>> d, v = per_template_weat([[1.0, 0.0], [2.0, 1.0]], [[-1.0, -0.5], [0.0, 0.5]])
@@ -319,9 +453,21 @@ def per_template_weat(scores_x, scores_y, *, variance: str = "ceat", ddof: int =
 
 @dataclass(frozen=True)
 class PooledTemplates:
-    """Per-template WEAT effect sizes and their random-effects pooling (CEAT): ``templates`` (labels),
-    ``effect_sizes`` and ``variances`` per template, the ``variance`` method, and ``pooled``
-    (:class:`RandomEffectsResult`)."""
+    """Per-template WEAT effect sizes and their random-effects pooling (CEAT).
+
+    Attributes
+    ----------
+    templates : tuple of str
+        The labels of the templates.
+    effect_sizes : numpy.ndarray of float
+        The effect size d of each template.
+    variances : numpy.ndarray of float
+        Its within-template variance.
+    variance : {"ceat", "hedges_olkin"}
+        The variance method (:func:`weat_variance`).
+    pooled : RandomEffectsResult
+        The random-effects pooling of the templates.
+    """
 
     templates: tuple[str, ...]
     effect_sizes: np.ndarray = field(repr=False)
@@ -330,7 +476,14 @@ class PooledTemplates:
     pooled: RandomEffectsResult
 
     def to_frame(self):
-        """One row per template: template, effect_size, variance, weight (1/(v + τ²)), relative_weight."""
+        """One row per template.
+
+        Returns
+        -------
+        pandas.DataFrame
+            The columns ``template``, ``effect_size``, ``variance``, ``weight`` (1/(v + τ²)) and
+            ``relative_weight``.
+        """
         frame = self.pooled.studies_frame()
         frame.insert(0, "template", list(self.templates))
         return frame
@@ -343,6 +496,35 @@ def pool_templates(scores_x, scores_y, *, templates: Sequence[str] | None = None
     ``templates`` labels the rows (default "0", "1", ...); one label per template row. The between-template
     variance is ``result.pooled.tau2``, the spread a single template hides (Guo & Caliskan 2021; Seshadri,
     Pezeshkpour & Singh 2022 on template sensitivity).
+
+    Parameters
+    ----------
+    scores_x : array_like of float, shape (n_templates, n_x)
+        One score per word of X (or A) per template.
+    scores_y : array_like of float, shape (n_templates, n_y)
+        One score per word of Y (or B) per template.
+    templates : sequence of str, optional
+        One label per template row; by default "0", "1", ...
+    variance : {"ceat", "hedges_olkin"}, default "ceat"
+        The within-template variance (:func:`weat_variance`).
+    ddof : {1, 0}, default 1
+        Delta degrees of freedom of the standard deviation of d and of the variance.
+    confidence_level : float, default 0.95
+        The confidence level of the pooled interval.
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+        The tail of the pooled p-value.
+
+    Returns
+    -------
+    PooledTemplates
+        The per-template effect sizes and variances, and their pooling.
+
+    Raises
+    ------
+    InvalidParameterError
+        When the scores, ``templates`` or an option is not valid, or the labels do not match the rows.
+    DegenerateSetError
+        When all scores of a template are equal (up to rounding).
 
     Examples
     --------

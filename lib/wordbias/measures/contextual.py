@@ -54,11 +54,63 @@ _NAN = float("nan")
 
 
 def reduce_to_vocabulary(cat: Category, model: contextual.Model, *, seed: int = 0) -> dict[str, WordSet]:
-    """§3.1: drop target words (X, Y) that are not one WordPiece of ``model``'s vocabulary, then balance
-    the targets by deleting random words (seeded) from the larger set. Attributes are kept whole.
-    Words keep their spelling in the lists (names capitalised), so cased embeddings can use them.
-    A target set left with fewer than :data:`wordbias.measures.weat.MIN_TARGET_SIZE` words raises
-    :class:`~wordbias.core.errors.DegenerateSetError` naming the set and the model."""
+    """§3.1: the category's word lists reduced to ``model``'s vocabulary, targets balanced.
+
+    Target words (X, Y) that are not one WordPiece of ``model``'s vocabulary are dropped
+    (:func:`wordbias.models.contextual.in_vocabulary`), then the targets are balanced by deleting random
+    words (seeded) from the larger set. Attributes are kept whole. Words keep their spelling in the lists
+    (names capitalised), so cased embeddings can use them.
+
+    Parameters
+    ----------
+    cat : wordbias.datasets.contextual_tests.Category
+        The category.
+    model : wordbias.models.contextual.Model
+        The model whose vocabulary reduces the lists; only its tokenizer (and ``name``) is used.
+    seed : int, default 0
+        Seeds the balancing.
+
+    Returns
+    -------
+    dict of str to wordbias.core.lookup.WordSet
+        The four lists by role (``"X"``, ``"Y"``, ``"A"``, ``"B"``), with the words kept, missing and
+        balanced out.
+
+    Raises
+    ------
+    DegenerateSetError
+        If a target set is left with fewer than :data:`wordbias.measures.weat.MIN_TARGET_SIZE` words (the
+        error names the set and the model).
+
+    Warns
+    -----
+    BalancedOutWarning
+        When words are deleted to balance the targets.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> from wordbias.datasets.contextual_tests import kurita2019_categories
+    >>> class Tokenizer:                     # a stand-in for a model's tokenizer: an uncased word vocabulary
+    ...     unk_token = "[UNK]"
+    ...     def __init__(self, words):
+    ...         self.vocab = {w: i for i, w in enumerate(["[UNK]", *words])}
+    ...     def get_vocab(self):
+    ...         return self.vocab
+    ...     def tokenize(self, word):
+    ...         return [word.lower()] if word.lower() in self.vocab else ["[UNK]"]
+    >>> cat = kurita2019_categories()[2]                                # Career/Family (Male/Female)
+    >>> words = [w.lower() for r in ROLES for w in cat.sets[r] if w not in ("Greg", "Kate", "Donna")]
+    >>> model = SimpleNamespace(name="stand-in", tokenizer=Tokenizer(words))
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")                  # BalancedOutWarning: one male name deleted
+    ...     reduced = reduce_to_vocabulary(cat, model)
+    >>> reduced["X"].missing, reduced["X"].balanced_out, reduced["Y"].missing
+    (('Greg',), ('Jeff',), ('Kate', 'Donna'))
+    >>> len(reduced["X"].words), len(reduced["Y"].words), len(reduced["A"].words)
+    (6, 6, 8)
+    """
     seed = check_seed("seed", seed)
     sets = {}
     for role in ROLES:
@@ -86,13 +138,56 @@ def _slots(cat: Category, role: str) -> tuple[str, str]:
 
 def vectors_by_template(cat: Category, reduced: Mapping[str, WordSet], encoder: contextual.Model, *,
                         batch_size: int = 32, progress: bool = False) -> dict[str, np.ndarray]:
-    """Each word's final-layer vector in each Table 1 template, the other slot masked (§3.1): word → array
-    [templates, hidden], templates in the order of ``cat.cosine_templates``.
+    """Each word's final-layer vector in each Table 1 template, the other slot masked (§3.1).
+
+    The result maps each word to an array [templates, hidden], templates in the order of
+    ``cat.cosine_templates``.
 
     :func:`wordbias.models.contextual.word_in_template_embeddings` is called with one template at a time (it
     averages over the templates it is given); the mean over templates of these vectors
     (:func:`mean_over_templates`) is :func:`contextual_vectors`' vector (the same sentences, run in other
-    batches: equal up to float rounding)."""
+    batches: equal up to float rounding).
+
+    Parameters
+    ----------
+    cat : wordbias.datasets.contextual_tests.Category
+        The category.
+    reduced : mapping of str to wordbias.core.lookup.WordSet
+        The reduced lists (:func:`reduce_to_vocabulary`).
+    encoder : wordbias.models.contextual.Model
+        The encoder.
+    batch_size : int, default 32
+        Sentences per forward pass; an integer >= 1.
+    progress : bool, default False
+        Show progress bars.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        Each word's vectors, shape ``(n_templates, hidden)``.
+
+    Raises
+    ------
+    InvalidParameterError
+        If ``batch_size`` is not an integer >= 1.
+
+    Examples
+    --------
+    The vectors come from a BERT encoder loaded with :func:`wordbias.models.contextual.load_encoder` (torch
+    and transformers; a model takes seconds to load, so these lines are not run as tests). Here a tiny BERT
+    (:func:`wordbias.models.tiny_mlm.build`, hidden size 32):
+
+    >>> import tempfile
+    >>> from wordbias.datasets.contextual_tests import kurita2019_categories
+    >>> from wordbias.models import tiny_mlm
+    >>> cat = kurita2019_categories()[2]                                # Career/Family (Male/Female)
+    >>> folder = tiny_mlm.build(tempfile.mkdtemp())                                       # doctest: +SKIP
+    >>> encoder = contextual.load_encoder(str(folder), device="cpu")                      # doctest: +SKIP
+    >>> reduced = reduce_to_vocabulary(cat, encoder)                                      # doctest: +SKIP
+    >>> by_template = vectors_by_template(cat, reduced, encoder)                          # doctest: +SKIP
+    >>> len(by_template), by_template["executive"].shape          # 32 words, 3 templates  # doctest: +SKIP
+    (32, (3, 32))
+    """
     check_int("batch_size", batch_size, min=1)
     vectors: dict[str, np.ndarray] = {}
     for role in ROLES:
@@ -108,6 +203,25 @@ def vectors_by_template(cat: Category, reduced: Mapping[str, WordSet], encoder: 
 def mean_over_templates(cat: Category, reduced: Mapping[str, WordSet],
                         by_template: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
     """Each word's vector averaged over the templates (§3.1), from :func:`vectors_by_template`'s vectors.
+
+    Parameters
+    ----------
+    cat : wordbias.datasets.contextual_tests.Category
+        The category (named in errors).
+    reduced : mapping of str to wordbias.core.lookup.WordSet
+        The reduced lists (:func:`reduce_to_vocabulary`).
+    by_template : mapping of str to array-like
+        Each word's vectors per template, ``(n_templates, hidden)``.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        Each word of the reduced lists and its mean vector (float64).
+
+    Raises
+    ------
+    InvalidParameterError
+        If ``by_template`` lacks a word of the reduced lists.
 
     Examples
     --------
@@ -128,8 +242,45 @@ def mean_over_templates(cat: Category, reduced: Mapping[str, WordSet],
 
 def contextual_vectors(cat: Category, reduced: Mapping[str, WordSet], encoder: contextual.Model, *,
                        batch_size: int = 64, progress: bool = False) -> dict[str, np.ndarray]:
-    """Each word's final-layer vector, averaged over the Table 1 templates, with the other slot masked (§3.1),
-    all templates in one pass of :func:`wordbias.models.contextual.word_in_template_embeddings`."""
+    """Each word's final-layer vector averaged over the Table 1 templates, the other slot masked (§3.1).
+
+    All the templates run in one pass of :func:`wordbias.models.contextual.word_in_template_embeddings`.
+
+    Parameters
+    ----------
+    cat : wordbias.datasets.contextual_tests.Category
+        The category.
+    reduced : mapping of str to wordbias.core.lookup.WordSet
+        The reduced lists (:func:`reduce_to_vocabulary`).
+    encoder : wordbias.models.contextual.Model
+        The encoder.
+    batch_size : int, default 64
+        Sentences per forward pass.
+    progress : bool, default False
+        Show progress bars.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        Each word's mean vector, shape ``(hidden,)``.
+
+    Examples
+    --------
+    The vectors come from a BERT encoder loaded with :func:`wordbias.models.contextual.load_encoder` (torch
+    and transformers; a model takes seconds to load, so these lines are not run as tests). Here a tiny BERT
+    (:func:`wordbias.models.tiny_mlm.build`, hidden size 32):
+
+    >>> import tempfile
+    >>> from wordbias.datasets.contextual_tests import kurita2019_categories
+    >>> from wordbias.models import tiny_mlm
+    >>> cat = kurita2019_categories()[2]                                # Career/Family (Male/Female)
+    >>> folder = tiny_mlm.build(tempfile.mkdtemp())                                       # doctest: +SKIP
+    >>> encoder = contextual.load_encoder(str(folder), device="cpu")                      # doctest: +SKIP
+    >>> reduced = reduce_to_vocabulary(cat, encoder)                                      # doctest: +SKIP
+    >>> vectors = contextual_vectors(cat, reduced, encoder)                               # doctest: +SKIP
+    >>> len(vectors), vectors["executive"].shape                                         # doctest: +SKIP
+    (32, (32,))
+    """
     vectors: dict[str, np.ndarray] = {}
     for role in ROLES:
         slot, other = _slots(cat, role)
@@ -142,9 +293,48 @@ def contextual_vectors(cat: Category, reduced: Mapping[str, WordSet], encoder: c
 
 def weat_uncertainty(vectors, result: weat.WeatResult, *, seed: int, n_permutations: int, n_resamples: int,
                      confidence_level: float) -> tuple[BootstrapInterval, float]:
-    """The bootstrap interval of d over the words of ``result`` (each set resampled separately;
-    :func:`wordbias.measures.bootstrap.weat_bootstrap` on ``vectors``, BCa) and the two-sided p by the same p
-    method (:func:`wordbias.measures.weat.p_value`, SciPy's doubling rule)."""
+    """The bootstrap interval of a WEAT's effect size d and its two-sided p.
+
+    The interval resamples the words of ``result``, each set separately
+    (:func:`wordbias.measures.bootstrap.weat_bootstrap` on ``vectors``, BCa); the two-sided p is by the same
+    p method (:func:`wordbias.measures.weat.p_value`, SciPy's doubling rule).
+
+    Parameters
+    ----------
+    vectors : mapping of str to array-like, or KeyedVectors
+        The vectors the WEAT ran on.
+    result : wordbias.measures.weat.WeatResult
+        The WEAT.
+    seed : int
+        Seeds the bootstrap and any random permutations.
+    n_permutations : int
+        Random permutations when the p method is not exact.
+    n_resamples : int
+        Bootstrap resamples.
+    confidence_level : float
+        The level of the interval.
+
+    Returns
+    -------
+    interval : wordbias.measures.resampling.BootstrapInterval
+        The interval of d.
+    p_two_sided : float
+        The two-sided p.
+
+    Examples
+    --------
+    >>> from wordbias.measures import weat
+    >>> rng = np.random.default_rng(0)
+    >>> vectors = {w: rng.normal(size=4) + (2 if w in "abef" else 0) for w in "abcdefgh"}
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")                   # LowPowerWarning: 2 words a set
+    ...     result = weat.weat(vectors, ["a", "b"], ["c", "d"], ["e", "f"], ["g", "h"])
+    >>> interval, p_two_sided = weat_uncertainty(vectors, result, seed=0, n_permutations=1000, n_resamples=1000,
+    ...                                          confidence_level=0.95)
+    >>> round(result.effect_size, 3), result.p_value, p_two_sided, interval.method
+    (1.73, 0.16666666666666666, 0.3333333333333333, 'BCa')
+    """
     ci = bootstrap.weat_bootstrap(vectors, result, n_resamples=n_resamples, confidence_level=confidence_level,
                                   seed=seed).effect_size
     two = weat.p_value(result.s_x, result.s_y, p_method=result.p_method, n_permutations=n_permutations, seed=seed,
@@ -161,10 +351,58 @@ def log_prob_test(cat: Category, model: contextual.Model, *, seed: int = 0, p_me
                   n_permutations: int = 100_000, prior_mask: str = "per_piece", batch_size: int = 32,
                   progress: bool = False, n_resamples: int = N_RESAMPLES,
                   confidence_level: float = 0.95) -> mlm.AttributeTest:
-    """§3.2: mean log-probability bias score of every attribute over the Table 2 templates and target
-    pairs, then the effect size and the permutation test over attributes. ``n_resamples`` and
+    """§3.2: the log probability bias score's test of a category on a masked language model.
+
+    The mean log-probability bias score of every attribute over the Table 2 templates and target pairs
+    (:func:`wordbias.measures.mlm.log_prob_bias_scores`), then the effect size and the permutation test over
+    attributes (:func:`wordbias.measures.mlm.attribute_test`). ``n_resamples`` and
     ``confidence_level`` go to :func:`wordbias.measures.mlm.attribute_test`'s bootstrap interval of d where it
-    has one (its ``effect_size_ci``)."""
+    has one (its ``effect_size_ci``).
+
+    Parameters
+    ----------
+    cat : wordbias.datasets.contextual_tests.Category
+        The category: its ``log_prob_attributes`` roles are the attributes, its ``log_prob_templates`` the
+        templates and target pairs.
+    model : wordbias.models.contextual.Model
+        The masked language model.
+    seed : int, default 0
+        Seeds the permutations and the bootstrap.
+    p_method : str, default "auto"
+        The p-value method (:data:`wordbias.core.permutation.P_METHODS`).
+    n_permutations : int, default 100_000
+        Random permutations when p is not exact.
+    prior_mask : {"per_piece", "single"}, default "per_piece"
+        How the attribute is masked in the prior sentence (:func:`wordbias.measures.mlm.increased_log_probability`).
+    batch_size : int, default 32
+        Sentences per forward pass.
+    progress : bool, default False
+        Show a progress bar.
+    n_resamples : int, default N_RESAMPLES
+        Bootstrap resamples of the interval of d; 0 for none.
+    confidence_level : float, default 0.95
+        The level of the interval.
+
+    Returns
+    -------
+    wordbias.measures.mlm.AttributeTest
+        The scores, effect size, p-values and interval.
+
+    Examples
+    --------
+    A masked LM is loaded with :func:`wordbias.models.contextual.load_mlm` (torch and transformers; a model
+    takes seconds to load, so these lines are not run as tests). Here a tiny BERT with the category's career
+    words planted male and its family words female (:func:`wordbias.models.tiny_mlm.build`):
+
+    >>> import tempfile
+    >>> from wordbias.datasets.contextual_tests import kurita2019_categories
+    >>> from wordbias.models import tiny_mlm
+    >>> cat = kurita2019_categories()[2]                                # Career/Family (Male/Female)
+    >>> folder = tiny_mlm.build(tempfile.mkdtemp(), male=cat.sets["A"], female=cat.sets["B"])  # doctest: +SKIP
+    >>> test = log_prob_test(cat, contextual.load_mlm(str(folder), device="cpu"))          # doctest: +SKIP
+    >>> round(test.effect_size, 2), test.p_method, round(test.p_value, 4)                 # doctest: +SKIP
+    (1.2, 'exact', 0.0065)
+    """
     role_a, role_b = cat.log_prob_attributes
     A, B = cat.sets[role_a], cat.sets[role_b]
     templates = [mlm.TemplatePairs(t.template, t.pairs) for t in cat.log_prob_templates]
@@ -182,13 +420,45 @@ def log_prob_test(cat: Category, model: contextual.Model, *, seed: int = 0, p_me
 
 @dataclass(frozen=True)
 class CategoryResult:
-    """One category measured once by one measure (:data:`MEASURES`) on one model (``model``, its label; ""
-    when the measure had no model): the lists as reduced (``reduced``), the test (``test``: a
+    """One category measured once by one measure on one model.
+
+    The measure is one of :data:`MEASURES`, the model ``model`` (its label; "" when the measure had no
+    model). The result holds the lists as reduced (``reduced``), the test (``test``: a
     :class:`~wordbias.measures.weat.WeatResult` or a :class:`~wordbias.measures.mlm.AttributeTest`), the
     bootstrap interval of d (``interval``), the two-sided p, the options it ran with, for WEAT on contextual
     vectors each word's vectors per template (``vectors``, [templates, hidden]), and ``not_run``: why the test
     did not run ("" when it ran; with ``model`` "" the reason is the missing model). The properties read the
-    numbers off the test; nothing here computes."""
+    numbers off the test; nothing here computes.
+
+    Attributes
+    ----------
+    category : wordbias.datasets.contextual_tests.Category
+        The category.
+    measure : str
+        The measure, one of :data:`MEASURES`.
+    model : str
+        The model's label ("" when the measure had no model).
+    seed : int
+        The seed it ran with.
+    n_permutations : int
+        The random permutations it was allowed.
+    n_resamples : int
+        The bootstrap resamples of the interval.
+    confidence_level : float
+        The level of the interval.
+    reduced : mapping of str to wordbias.core.lookup.WordSet or None, default None
+        The lists as reduced (:func:`reduce_to_vocabulary`).
+    test : wordbias.measures.weat.WeatResult or wordbias.measures.mlm.AttributeTest or None, default None
+        The test; None when it did not run.
+    interval : wordbias.measures.resampling.BootstrapInterval or None, default None
+        The bootstrap interval of d.
+    p_two_sided : float, default nan
+        The two-sided p.
+    vectors : mapping of str to numpy.ndarray or None, default None
+        For WEAT on contextual vectors, each word's vectors per template ([templates, hidden]).
+    not_run : str, default ""
+        Why the test did not run ("" when it ran).
+    """
 
     category: Category
     measure: str
@@ -308,10 +578,11 @@ def measure(cats: Sequence[Category], *, encoder: contextual.Model | None, maske
             case_fold: bool = False, seed: int = 0, p_method: str = "auto", n_permutations: int = 100_000,
             n_resamples: int = N_RESAMPLES, confidence_level: float = 0.95, batch_size: int = 32,
             why_no_encoder: str = "", why_no_mlm: str = "", progress: bool = False) -> list[CategoryResult]:
-    """Every test of every category, each measured once: per category, in this order, WEAT on ``embedding``
-    with the reduced lists (only when an embedding is given: Table 3's first column; words it lacks are
-    dropped and the targets rebalanced, seeded), WEAT on ``encoder``'s contextual vectors (§3.1) and the log
-    probability bias score's test on ``masked_lm`` (§3.2).
+    """Every test of every category, each measured once.
+
+    Per category, in this order: WEAT on ``embedding`` with the reduced lists (only when an embedding is
+    given: Table 3's first column; words it lacks are dropped and the targets rebalanced, seeded), WEAT on
+    ``encoder``'s contextual vectors (§3.1) and the log probability bias score's test on ``masked_lm`` (§3.2).
 
     ``vocabulary_model`` decides the reduced lists (§3.1, its tokenizer; default the encoder, else the masked
     LM). A measure whose model is None gets a result with ``model`` "" and ``why_no_encoder`` /
@@ -321,6 +592,83 @@ def measure(cats: Sequence[Category], *, encoder: contextual.Model | None, maske
     has its own (:func:`wordbias.measures.mlm.attribute_test`). The contextual WEAT runs on each word's vectors
     per template (:func:`vectors_by_template`, kept in the result for the template spread) averaged over the
     templates. Options are checked before any work.
+
+    Parameters
+    ----------
+    cats : sequence of wordbias.datasets.contextual_tests.Category
+        The categories.
+    encoder : wordbias.models.contextual.Model or None
+        The encoder of WEAT on contextual vectors; None skips that measure (with ``why_no_encoder``).
+    masked_lm : wordbias.models.contextual.Model or None
+        The masked LM of the log probability test; None skips that measure (with ``why_no_mlm``).
+    vocabulary_model : wordbias.models.contextual.Model, optional
+        The model whose tokenizer reduces the lists; default the encoder, else the masked LM.
+    embedding : KeyedVectors or mapping of str to array-like, optional
+        A static embedding for WEAT with the reduced lists (Table 3's first column); None skips it.
+    embedding_name : str, default "embedding"
+        The embedding's label in the results.
+    case_fold : bool, default False
+        Lower-case the words before looking them up in ``embedding``.
+    seed : int, default 0
+        Seeds the balancing, the permutations and the bootstraps.
+    p_method : str, default "auto"
+        The p-value method (:data:`wordbias.core.permutation.P_METHODS`).
+    n_permutations : int, default 100_000
+        Random permutations when p is not exact.
+    n_resamples : int, default N_RESAMPLES
+        Bootstrap resamples of each interval; an integer >= 2.
+    confidence_level : float, default 0.95
+        The level of the intervals.
+    batch_size : int, default 32
+        Sentences per forward pass.
+    why_no_encoder : str, default ""
+        The ``not_run`` of the contextual WEAT when ``encoder`` is None.
+    why_no_mlm : str, default ""
+        The ``not_run`` of the log probability test when ``masked_lm`` is None.
+    progress : bool, default False
+        Show a progress bar over the categories.
+
+    Returns
+    -------
+    list of CategoryResult
+        Per category, in order: the static WEAT (with an embedding), the contextual WEAT and the log
+        probability test.
+
+    Raises
+    ------
+    InvalidParameterError
+        If an option is out of range, or no model is given to reduce the lists.
+
+    Examples
+    --------
+    Without models, the lists are reduced to a vocabulary (here a stand-in tokenizer's) and only the static
+    WEAT runs; the two contextual measures say why they did not:
+
+    >>> from types import SimpleNamespace
+    >>> from wordbias.datasets.contextual_tests import kurita2019_categories
+    >>> class Tokenizer:                     # a stand-in for a model's tokenizer: an uncased word vocabulary
+    ...     unk_token = "[UNK]"
+    ...     def __init__(self, words):
+    ...         self.vocab = {w: i for i, w in enumerate(["[UNK]", *words])}
+    ...     def get_vocab(self):
+    ...         return self.vocab
+    ...     def tokenize(self, word):
+    ...         return [word.lower()] if word.lower() in self.vocab else ["[UNK]"]
+    >>> cat = kurita2019_categories()[2]                                # Career/Family (Male/Female)
+    >>> words = [w.lower() for r in ROLES for w in cat.sets[r] if w not in ("Greg", "Kate", "Donna")]
+    >>> model = SimpleNamespace(name="stand-in", tokenizer=Tokenizer(words))
+    >>> from wordbias.embeddings import to_keyed_vectors
+    >>> all_words = [w for r in ROLES for w in cat.sets[r]]
+    >>> kv = to_keyed_vectors(all_words, np.random.default_rng(0).normal(size=(32, 5)).astype(np.float32))
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")                  # BalancedOutWarning: one male name deleted
+    ...     results = measure([cat], encoder=None, masked_lm=None, vocabulary_model=model, embedding=kv,
+    ...                       embedding_name="toy", n_resamples=1000, why_no_mlm="no masked LM given")
+    >>> [(r.measure, r.model, r.ran, r.not_run) for r in results]
+    [('weat', 'toy', True, ''), ('contextual_weat', '', False, ''), ('mlm_log_prob', '', False, 'no masked LM given')]
+    >>> round(results[0].effect_size, 3), round(results[0].p_value, 3), results[0].p_method
+    (-0.052, 0.529, 'exact')
     """
     opts = {"seed": check_seed("seed", seed), "p_method": check_option("p_method", p_method, P_METHODS),
             "n_permutations": check_int("n_permutations", n_permutations, min=1),

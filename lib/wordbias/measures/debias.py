@@ -57,7 +57,25 @@ def _read(key: str):
 
 @dataclass(frozen=True)
 class WordLists:
-    """The debiaswe lists in an embedding's form (see :func:`word_lists`)."""
+    """The debiaswe lists in an embedding's form (see :func:`word_lists`).
+
+    Attributes
+    ----------
+    definitional_pairs : tuple of (str, str)
+        The ten [female, male] pairs that define the gender direction.
+    gender_specific : tuple of str
+        Words left as they are (only normalised) by hard debiasing.
+    equalize_pairs : tuple of (str, str)
+        Pairs equalized by hard debiasing (the order within a pair is not meaningful; see SOURCE.md).
+    professions : tuple of str
+        Profession words (the N of the paper's direct bias).
+    profession_scores : tuple of (str, float, float)
+        (word, x, y) as in professions.json; x, y read as definitional and stereotypical gender, −1 female to
+        +1 male (an inference: the authors do not document the two numbers).
+    dropped_phrases : tuple of str, default ()
+        Phrase tokens (with ``_``) dropped because the vocabulary given lacks them, with the pairs they were
+        in.
+    """
 
     #: the ten [female, male] pairs that define the gender direction
     definitional_pairs: tuple[tuple[str, str], ...]
@@ -88,17 +106,41 @@ def word_lists(cased: bool, *, vocab: Collection[str] | KeyedVectors | None = No
 
     The lists were made for the cased word2vec GoogleNews vocabulary, with phrases joined by ``_``.
 
-    * ``cased=False`` (e.g. GloVe 6B): every word is lower-cased and duplicates are removed (``He`` and
-      ``he`` become one word; ``Bulls``, a team in the learned list, becomes ``bulls``), keeping the order of
-      first appearance.
-    * ``cased=True``: words are kept as they are, and each equalize pair is expanded into its lower-case,
-      Title-case and UPPER-case variants (``("he", "she")``, ``("He", "She")``, ``("HE", "SHE")``), as the
-      authors' code does; duplicates are removed.
-    * ``vocab`` (a ``KeyedVectors`` or a collection of words): phrase tokens (containing ``_``) absent from
-      it are dropped, with any pair that holds one; they are listed in ``dropped_phrases``. Single words are
-      kept whether present or not (:func:`hard_debias` reports the missing ones).
-    * ``gender_specific``: ``"full"`` (the 1,441 words learned from the seed, used by the authors' debiasing
-      script) or ``"seed"`` (the 218 seed words).
+    Parameters
+    ----------
+    cased : bool
+        ``False`` (e.g. GloVe 6B): every word is lower-cased and duplicates are removed (``He`` and ``he``
+        become one word; ``Bulls``, a team in the learned list, becomes ``bulls``), keeping the order of
+        first appearance. ``True``: words are kept as they are, and each equalize pair is expanded into its
+        lower-case, Title-case and UPPER-case variants (``("he", "she")``, ``("He", "She")``,
+        ``("HE", "SHE")``), as the authors' code does; duplicates are removed.
+    vocab : KeyedVectors or collection of str, optional
+        Phrase tokens (containing ``_``) absent from it are dropped, with any pair that holds one; they are
+        listed in ``dropped_phrases``. Single words are kept whether present or not (:func:`hard_debias`
+        reports the missing ones). None (default): nothing is dropped.
+    gender_specific : {"full", "seed"}, default "full"
+        ``"full"``: the 1,441 words learned from the seed, used by the authors' debiasing script; ``"seed"``:
+        the 218 seed words.
+
+    Returns
+    -------
+    WordLists
+        The lists in the vocabulary's form.
+
+    Raises
+    ------
+    ValueError
+        If ``gender_specific`` is neither ``"full"`` nor ``"seed"``.
+
+    Examples
+    --------
+    >>> lists = word_lists(cased=False)
+    >>> lists.definitional_pairs[:3]
+    (('woman', 'man'), ('girl', 'boy'), ('she', 'he'))
+    >>> len(lists.gender_specific), len(word_lists(cased=False, gender_specific="seed").gender_specific)
+    (1282, 218)
+    >>> word_lists(cased=True).equalize_pairs[:3]
+    (('monastery', 'convent'), ('Monastery', 'Convent'), ('MONASTERY', 'CONVENT'))
     """
     if gender_specific not in ("full", "seed"):
         raise ValueError(f"gender_specific must be 'full' or 'seed', not {gender_specific!r}")
@@ -138,16 +180,79 @@ def word_lists(cased: bool, *, vocab: Collection[str] | KeyedVectors | None = No
 
 
 def word_lists_for(embedding: KeyedVectors, *, gender_specific: str = "full") -> WordLists:
-    """:func:`word_lists` for ``embedding``: cased or not as its vocabulary (:func:`wordbias.embeddings.is_cased`),
-    phrase tokens kept only if ``embedding`` has them."""
+    """:func:`word_lists` in the form of ``embedding``'s vocabulary.
+
+    The lists are cased or not as the vocabulary is (:func:`wordbias.embeddings.is_cased`), and phrase
+    tokens are kept only if ``embedding`` has them.
+
+    Parameters
+    ----------
+    embedding : KeyedVectors
+        The embedding.
+    gender_specific : {"full", "seed"}, default "full"
+        Which gender-specific list (see :func:`word_lists`).
+
+    Returns
+    -------
+    WordLists
+        The lists in ``embedding``'s form.
+
+    Raises
+    ------
+    ValueError
+        If ``gender_specific`` is neither ``"full"`` nor ``"seed"``.
+
+    Examples
+    --------
+    >>> from wordbias.embeddings import to_keyed_vectors
+    >>> kv = to_keyed_vectors(["she", "he", "nurse"], np.eye(3, dtype=np.float32))
+    >>> lists = word_lists_for(kv)                        # uncased vocabulary, no phrases
+    >>> lists.definitional_pairs[2], lists.dropped_phrases[:2]
+    (('she', 'he'), ('prostate_cancer', 'younger_brother'))
+    """
     return word_lists(embeddings.is_cased(embedding), vocab=embedding, gender_specific=gender_specific)
 
 
 def gender_direction(embedding, pairs: Sequence[Sequence[str]] | None = None, *,
                      on_missing: str = "drop") -> tuple[PCADirection, PairVectors]:
-    """Bolukbasi's gender direction of ``embedding`` from ``pairs`` (default: the debiaswe definitional pairs in
-    ``embedding``'s form). Returns the :class:`~wordbias.measures.direction.PCADirection` and the pairs looked up (with the
-    missing ones). The direction points towards the first word of the pairs (female for the default)."""
+    """Bolukbasi's gender direction of ``embedding`` from definitional pairs.
+
+    The direction is :func:`wordbias.measures.direction.pca_direction` of the pairs' vectors; it points
+    towards the first word of the pairs (female for the default pairs).
+
+    Parameters
+    ----------
+    embedding : KeyedVectors
+        The embedding.
+    pairs : sequence of (str, str), optional
+        The definitional pairs; by default the debiaswe definitional pairs in ``embedding``'s form
+        (:func:`word_lists_for`).
+    on_missing : {"drop", "raise"}, default "drop"
+        What to do with a pair the embedding lacks a word of: drop it (with a warning) or raise ``KeyError``.
+
+    Returns
+    -------
+    direction : wordbias.measures.direction.PCADirection
+        The direction and the explained-variance ratios.
+    pairs : wordbias.core.lookup.PairVectors
+        The pairs looked up, with the missing ones.
+
+    Raises
+    ------
+    KeyError
+        With ``on_missing="raise"``, if the embedding lacks a word of a pair.
+    DegenerateSetError
+        If no pair is left, or every pair's two words have the same normalised vector.
+
+    Examples
+    --------
+    >>> from wordbias.embeddings import to_keyed_vectors
+    >>> kv = to_keyed_vectors(["she", "he", "woman", "man"],
+    ...                       np.array([[1.0, 0.2], [-1.0, 0.2], [0.9, 0.1], [-0.9, 0.1]], dtype=np.float32))
+    >>> (g, ratios), found = gender_direction(kv, [("she", "he"), ("woman", "man")])
+    >>> g.round(3) + 0.0, found.pairs
+    (array([1., 0.]), (('she', 'he'), ('woman', 'man')))
+    """
     if pairs is None:
         pairs = word_lists_for(embedding).definitional_pairs
     found = lookup.pair_vectors(embedding, pairs, on_missing=on_missing, name="definitional pairs")
@@ -160,7 +265,43 @@ def gender_direction(embedding, pairs: Sequence[Sequence[str]] | None = None, *,
 
 @dataclass(frozen=True)
 class HardDebiasReport:
-    """What :func:`hard_debias` did."""
+    """What :func:`hard_debias` did.
+
+    Attributes
+    ----------
+    direction : numpy.ndarray
+        The gender direction g (unit, float64; oriented towards the first word of the definitional pairs).
+    explained_variance_ratio : numpy.ndarray
+        The explained-variance ratios of the principal components of the centred definitional pairs.
+    definitional_pairs : tuple of (str, str)
+        The definitional pairs used.
+    definitional_missing : tuple of str
+        The words of the other definitional pairs that were not in the embedding.
+    n_words : int
+        The words in the vocabulary.
+    n_gender_specific : int
+        The words of the gender-specific list present in the embedding (normalised, otherwise left alone
+        unless equalized).
+    gender_specific_missing : tuple of str
+        The words of the gender-specific list absent from the embedding.
+    n_neutralized : int
+        The words whose g component was removed (every word not gender-specific, not equalized, in
+        ``restrict``).
+    n_normalized_only : int
+        The words only normalised (gender-specific, or outside ``restrict``), not counting equalized words.
+    equalized_pairs : tuple of (str, str)
+        The equalize pairs applied.
+    equalize_missing : tuple of str
+        The words of the other equalize pairs that were not in the embedding.
+    mean_abs_cos_before : float
+        The mean ``|cos(w, g)|`` over the neutralized words before neutralizing.
+    mean_abs_cos_after : float
+        The same after (of the float32 result).
+    max_abs_cos_after : float
+        The largest ``|cos(w, g)|`` over the neutralized words after.
+    equalize_from : {"input", "neutralized"}, default "input"
+        Where equalize took the pair means from.
+    """
 
     #: the gender direction g (unit, float64; oriented towards the first word of the definitional pairs)
     direction: np.ndarray = field(repr=False)
@@ -182,7 +323,7 @@ class HardDebiasReport:
     #: the equalize pairs applied, and the words of the other pairs that were not in the embedding
     equalized_pairs: tuple[tuple[str, str], ...]
     equalize_missing: tuple[str, ...]
-    #: mean |cos(w, g)| over the neutralized words before and after (after: of the float32 result)
+    #: mean ``|cos(w, g)|`` over the neutralized words before and after (after: of the float32 result)
     mean_abs_cos_before: float
     mean_abs_cos_after: float
     max_abs_cos_after: float
@@ -195,7 +336,13 @@ class HardDebiasReport:
         return 2 * len(self.equalized_pairs)
 
     def summary(self) -> dict:
-        """A JSON-serialisable dict of the report (lists instead of tuples and arrays)."""
+        """A JSON-serialisable dict of the report (lists instead of tuples and arrays).
+
+        Returns
+        -------
+        dict
+            Every field of the report, and ``n_equalized``.
+        """
         out = {}
         for key, value in self.__dict__.items():
             if isinstance(value, np.ndarray):
@@ -355,29 +502,47 @@ def hard_debias(
 
     Parameters
     ----------
-    kv
+    kv : KeyedVectors
         The embedding (not modified; it may be memory-mapped).
-    definitional_pairs, gender_specific, equalize_pairs
-        Word lists; each one left as ``None`` comes from :func:`word_lists_for` ``(kv)`` (the authors' lists
-        in ``kv``'s form, with the full learned gender-specific list). Words absent from ``kv`` are skipped
-        and reported; a pair is skipped if either word is absent. A word may be in one equalize pair only.
-    restrict
+    definitional_pairs : sequence of (str, str), optional
+        The pairs that define the gender direction.
+    gender_specific : iterable of str, optional
+        The words left alone (only normalised).
+    equalize_pairs : sequence of (str, str), optional
+        The pairs to equalize. Each of the three lists left as ``None`` comes from :func:`word_lists_for`
+        ``(kv)`` (the authors' lists in ``kv``'s form, with the full learned gender-specific list). Words
+        absent from ``kv`` are skipped and reported; a pair is skipped if either word is absent. A word may
+        be in one equalize pair only.
+    restrict : int or collection of str, optional
         Which words may be neutralized: ``None`` every word that is neither gender-specific nor equalized;
         an int n, only those among the n first rows (the n most frequent words, for embeddings in frequency
         order); or a collection of words, only those. Other words are only normalised.
-    equalize_from
+    equalize_from : {"input", "neutralized"}, default "input"
         ``"input"`` (the paper) or ``"neutralized"`` (the authors' code): see Notes.
-    chunk_rows
+    chunk_rows : int, default DEFAULT_CHUNK_ROWS
         Rows converted to float64 at a time (the result is float32; memory use is the result plus one
         chunk, so 3M x 300 needs about 3.6 GB for the result).
-    out
-        Optional float32 array of ``kv.vectors``' shape to write the result into (e.g. a memory-mapped
-        ``.npy`` from ``numpy.lib.format.open_memmap``); by default a new array.
+    out : numpy.ndarray, optional
+        A float32 array of ``kv.vectors``' shape to write the result into (e.g. a memory-mapped ``.npy``
+        from ``numpy.lib.format.open_memmap``); by default a new array.
 
     Returns
     -------
-    ``(debiased, report)``: float32 ``KeyedVectors`` with ``kv``'s vocabulary in ``kv``'s order, every
-    vector of unit length, and a :class:`HardDebiasReport`.
+    debiased : KeyedVectors
+        float32 vectors with ``kv``'s vocabulary in ``kv``'s order, every vector of unit length.
+    report : HardDebiasReport
+        What was done.
+
+    Raises
+    ------
+    ValueError
+        If ``equalize_from``, ``chunk_rows``, ``out`` or ``restrict`` is invalid, ``kv``'s matrix does not
+        match its vocabulary, or a word is in two equalize pairs.
+    TypeError
+        If ``restrict`` is a single string.
+    DegenerateSetError
+        If a word's vector is zero or non-finite, a neutralized word lies exactly along g, or no definitional
+        pair is left.
 
     Notes
     -----

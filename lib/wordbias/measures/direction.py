@@ -37,9 +37,28 @@ __all__ = [
 ]
 
 def vector_set(X, name: str, normalize: bool = False) -> np.ndarray:
-    """One word set as a finite 2-D float64 array of non-zero rows (unit rows with ``normalize``), checked:
-    an empty set, zero rows (``DegenerateSetError``), another shape or non-finite values (``InvalidParameterError``)
-    are errors naming the set.
+    """One word set as a checked, finite 2-D float64 array of non-zero rows.
+
+    Parameters
+    ----------
+    X : array-like of shape (n, d)
+        The vectors of the set, one row per word.
+    name : str
+        The name of the set, used in error messages (e.g. ``"A"``).
+    normalize : bool, default False
+        Scale every row to unit length.
+
+    Returns
+    -------
+    numpy.ndarray of shape (n, d)
+        The rows as float64 (unit rows with ``normalize``).
+
+    Raises
+    ------
+    DegenerateSetError
+        If the set is empty or holds a zero row.
+    InvalidParameterError
+        If ``X`` is not a 2-D array of numbers or holds non-finite values.
 
     Examples
     --------
@@ -69,8 +88,32 @@ UNIT_TOLERANCE = 1e-6
 # --------------------------------------------------------------------------------------------------
 
 def unit_vector(v, name: str = "direction") -> np.ndarray:
-    """``v / ‖v‖`` as a 1-D float64 array. A zero or non-finite ``v`` is a :class:`DegenerateSetError`; anything
-    but a 1-D vector of numbers an :class:`~wordbias.core.errors.InvalidParameterError`."""
+    """``v / ‖v‖`` as a 1-D float64 array.
+
+    Parameters
+    ----------
+    v : array-like of shape (d,)
+        The vector.
+    name : str, default "direction"
+        What the vector is, used in error messages.
+
+    Returns
+    -------
+    numpy.ndarray of shape (d,)
+        The unit vector of ``v``.
+
+    Raises
+    ------
+    DegenerateSetError
+        If ``v`` is a zero or non-finite vector (it has no direction).
+    InvalidParameterError
+        If ``v`` is anything but a 1-D vector of numbers.
+
+    Examples
+    --------
+    >>> unit_vector([3.0, 4.0])
+    array([0.6, 0.8])
+    """
     v = as_float_array(name, v, what="a vector (a 1-D list of numbers)")
     if v.ndim != 1:
         raise InvalidParameterError(f"{name}: expected a 1-D vector, got shape {v.shape}")
@@ -110,16 +153,67 @@ def _rows(X, g: np.ndarray, name: str = "vectors") -> np.ndarray:
 def scalar_projection(X, g) -> np.ndarray:
     """The coordinate ``x·g`` of each row x of ``X`` along the unit direction ``g``.
 
-    Shape ``(n,)`` for ``X`` of shape ``(n, d)`` and ``g`` of shape ``(d,)``; with a basis ``g`` of shape
-    ``(k, d)`` the result has shape ``(n, k)``. A 1-D ``X`` is one vector.
+    Parameters
+    ----------
+    X : array-like of shape (n, d) or (d,)
+        The vectors, one row per word; a 1-D ``X`` is one vector.
+    g : array-like of shape (d,) or (k, d)
+        A unit direction, or the orthonormal rows of a basis of a subspace (checked, not normalised: see
+        :func:`unit_vector`).
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(n,)`` for ``X`` of shape ``(n, d)`` and ``g`` of shape ``(d,)``; with a basis ``g`` of shape
+        ``(k, d)`` the result has shape ``(n, k)``.
+
+    Raises
+    ------
+    InvalidParameterError
+        If ``g`` is not of unit length (or its rows not orthonormal), or ``X`` does not match its dimension.
+
+    Examples
+    --------
+    >>> scalar_projection([[1.0, 2.0], [3.0, -1.0]], [1.0, 0.0])
+    array([1., 3.])
     """
     g = _basis(g)
     return _rows(X, g) @ g.T
 
 
 def project(X, g) -> np.ndarray:
-    """x_B = (x·g) g for each row x of ``X``: the component along the unit direction ``g`` (Section 6,
-    v_B = Σ_j (v·b_j) b_j when ``g`` holds the orthonormal rows b_j of a subspace). Same shape as ``X``."""
+    """x_B = (x·g) g for each row x of ``X``: the component along the unit direction ``g``.
+
+    With ``g`` holding the orthonormal rows b_j of a subspace B, this is Section 6's
+    v_B = Σ_j (v·b_j) b_j.
+
+    Parameters
+    ----------
+    X : array-like of shape (n, d) or (d,)
+        The vectors, one row per word; a 1-D ``X`` is one vector.
+    g : array-like of shape (d,) or (k, d)
+        A unit direction, or the orthonormal rows of a basis of a subspace.
+
+    Returns
+    -------
+    numpy.ndarray
+        The projections, of the same shape as ``X``.
+
+    Raises
+    ------
+    InvalidParameterError
+        If ``g`` is not of unit length (or its rows not orthonormal), or ``X`` does not match its dimension.
+
+    See Also
+    --------
+    reject : The component orthogonal to ``g``.
+
+    Examples
+    --------
+    >>> project([[1.0, 2.0], [3.0, -1.0]], [1.0, 0.0])
+    array([[1., 0.],
+           [3., 0.]])
+    """
     g = _basis(g)
     X = _rows(X, g)
     coords = X @ g.T
@@ -129,14 +223,68 @@ def project(X, g) -> np.ndarray:
 
 
 def reject(X, g) -> np.ndarray:
-    """x − x_B for each row x of ``X``: what is left after removing the component along ``g``
-    (orthogonal to ``g``; not renormalised). Same shape as ``X``."""
+    """x − x_B for each row x of ``X``: what is left after removing the component along ``g``.
+
+    The result is orthogonal to ``g`` and not renormalised.
+
+    Parameters
+    ----------
+    X : array-like of shape (n, d) or (d,)
+        The vectors, one row per word; a 1-D ``X`` is one vector.
+    g : array-like of shape (d,) or (k, d)
+        A unit direction, or the orthonormal rows of a basis of a subspace.
+
+    Returns
+    -------
+    numpy.ndarray
+        The rejections, of the same shape as ``X``.
+
+    Raises
+    ------
+    InvalidParameterError
+        If ``g`` is not of unit length (or its rows not orthonormal), or ``X`` does not match its dimension.
+
+    See Also
+    --------
+    project : The component along ``g``.
+
+    Examples
+    --------
+    >>> reject([[1.0, 2.0], [3.0, -1.0]], [1.0, 0.0])
+    array([[ 0.,  2.],
+           [ 0., -1.]])
+    """
     X = _rows(X, _basis(g))
     return X - project(X, g)
 
 
 def cosines(X, g) -> np.ndarray:
-    """cos(x, g) for each row x of ``X`` (``g`` need not be unit length; zero rows are an error)."""
+    """cos(x, g) for each row x of ``X``.
+
+    Parameters
+    ----------
+    X : array-like of shape (n, d) or (d,)
+        The vectors, one row per word; a 1-D ``X`` is one vector.
+    g : array-like of shape (d,)
+        The direction; it need not be of unit length.
+
+    Returns
+    -------
+    numpy.ndarray of shape (n,), or float64 for a 1-D ``X``
+        The cosine of each row with ``g``.
+
+    Raises
+    ------
+    DegenerateSetError
+        If ``g`` or a row of ``X`` is a zero vector.
+    InvalidParameterError
+        If ``X`` does not match the dimension of ``g``.
+
+    Examples
+    --------
+    >>> cosines([[1.0, 1.0], [0.0, 2.0], [-3.0, 0.0]], [2.0, 0.0]).round(4)
+    array([ 0.7071,  0.    , -1.    ])
+    """
     g = unit_vector(g)
     X = _rows(X, g)
     if X.ndim == 1:
@@ -145,9 +293,38 @@ def cosines(X, g) -> np.ndarray:
 
 
 def projections(X, direction, *, normalize: bool = False) -> np.ndarray:
-    """x·r/‖r‖ for each row x of ``X``: the position of each word along a direction r of any length (e.g. the
-    racial bias report's Figures 1-2, where 0 is the race-neutral line). ``normalize=True`` projects unit
-    vectors (then the projection is cos(x, r))."""
+    """x·r/‖r‖ for each row x of ``X``: the position of each word along a direction r of any length.
+
+    This is, e.g., the racial bias report's Figures 1-2, where 0 is the race-neutral line.
+
+    Parameters
+    ----------
+    X : array-like of shape (n, d) or (d,)
+        The vectors, one row per word; a 1-D ``X`` is one vector.
+    direction : array-like of shape (d,)
+        The direction r, of any (non-zero) length.
+    normalize : bool, default False
+        Project the unit vectors of the rows instead (then the projection is cos(x, r)).
+
+    Returns
+    -------
+    numpy.ndarray of shape (n,), or float64 for a 1-D ``X``
+        The position of each row along r.
+
+    Raises
+    ------
+    DegenerateSetError
+        If ``direction`` is a zero vector, or (with ``normalize``) a row of ``X`` is.
+    InvalidParameterError
+        If ``X`` does not match the dimension of ``direction``.
+
+    Examples
+    --------
+    >>> projections([[1.0, 1.0], [3.0, 0.0]], [2.0, 0.0])
+    array([1., 3.])
+    >>> projections([[1.0, 1.0], [3.0, 0.0]], [2.0, 0.0], normalize=True).round(4)
+    array([0.7071, 1.    ])
+    """
     r = unit_vector(direction, "direction")
     X = _rows(X, r)
     if normalize:
@@ -160,7 +337,16 @@ def projections(X, direction, *, normalize: bool = False) -> np.ndarray:
 # --------------------------------------------------------------------------------------------------
 
 class PCADirection(NamedTuple):  # a NamedTuple, not a dataclass: callers unpack it
-    """The result of :func:`pca_direction`: ``direction, ratios = pca_direction(...)`` unpacks it."""
+    """The result of :func:`pca_direction`: ``direction, ratios = pca_direction(...)`` unpacks it.
+
+    Attributes
+    ----------
+    direction : numpy.ndarray of shape (d,)
+        The first principal component, unit length, float64, oriented as documented in
+        :func:`pca_direction`.
+    explained_variance_ratio : numpy.ndarray
+        The variance explained by each principal component, in decreasing order; sums to 1.
+    """
 
     #: the first principal component, unit length, float64, oriented as documented in pca_direction
     direction: np.ndarray
@@ -190,10 +376,32 @@ def _as_pairs(A, B) -> tuple[np.ndarray, np.ndarray]:
 def pair_centred(A, B=None, *, normalize: bool = True) -> np.ndarray:
     """The 2k pair-centred vectors of Section 5.1: for pair i, a_i − μ_i and b_i − μ_i, μ_i = (a_i + b_i)/2.
 
-    ``A`` and ``B`` hold the first and second words' vectors, one row per pair (or ``A`` is a sequence of
-    pairs and ``B`` is omitted). Rows are normalised first unless ``normalize=False``. The result has the
-    rows a_1 − μ_1, b_1 − μ_1, a_2 − μ_2, ... (shape ``(2k, d)``), where a_i − μ_i = (a_i − b_i)/2
-    = −(b_i − μ_i).
+    Parameters
+    ----------
+    A : array-like of shape (k, d), or (k, 2, d) when ``B`` is omitted
+        The first words' vectors, one row per pair; or, with ``B`` omitted, a sequence of k pairs of vectors.
+    B : array-like of shape (k, d), optional
+        The second words' vectors, one row per pair.
+    normalize : bool, default True
+        Normalise each vector to unit length first.
+
+    Returns
+    -------
+    numpy.ndarray of shape (2k, d)
+        The rows a_1 − μ_1, b_1 − μ_1, a_2 − μ_2, ..., where a_i − μ_i = (a_i − b_i)/2 = −(b_i − μ_i).
+
+    Raises
+    ------
+    DegenerateSetError
+        If there are no pairs, or (with ``normalize``) a vector is zero.
+    InvalidParameterError
+        If ``A`` and ``B`` are not 2-D arrays of the same shape (or ``A`` alone not of shape ``(k, 2, d)``).
+
+    Examples
+    --------
+    >>> pair_centred([[2.0, 0.0]], [[0.0, 1.0]])
+    array([[ 0.5, -0.5],
+           [-0.5,  0.5]])
     """
     A, B = _as_pairs(A, B)
     if normalize:
@@ -215,17 +423,27 @@ def pca_direction(A, B=None, *, normalize: bool = True) -> PCADirection:
 
     Parameters
     ----------
-    A, B
-        ``(k, d)`` arrays of the first and second word of each of k pairs, or ``A`` alone as a sequence of k
-        pairs of vectors (shape ``(k, 2, d)``).
-    normalize
-        Normalise each vector to unit length first (default; the authors normalise the embedding).
+    A, B : array-like of shape (k, d)
+        The first and second word of each of k pairs; or ``A`` alone as a sequence of k pairs of vectors
+        (shape ``(k, 2, d)``) and ``B`` omitted (None, the default).
+    normalize : bool, default True
+        Normalise each vector to unit length first (the authors normalise the embedding).
 
     Returns
     -------
-    :class:`PCADirection` ``(direction, explained_variance_ratio)``: a unit float64 vector and the share of
-    the variance of each of the min(2k, d) components (at most k are non-zero: each pair adds ± one vector).
+    PCADirection
+        ``(direction, explained_variance_ratio)``: a unit float64 vector and the share of the variance of
+        each of the min(2k, d) components (at most k are non-zero: each pair adds ± one vector).
 
+    Raises
+    ------
+    DegenerateSetError
+        If there are no pairs, a vector is zero, or every pair consists of two identical (normalised) vectors.
+    InvalidParameterError
+        If the arrays have the wrong shapes.
+
+    Notes
+    -----
     Sign convention: a principal component has no sign of its own. The direction returned is oriented so
     that the first word of the pairs lies on its positive side on average, Σ_i (a_i − b_i)·g > 0 (with the
     normalised vectors). With ``data/debiaswe/definitional_pairs.json``, whose pairs are female-male
@@ -260,8 +478,33 @@ def pca_direction(A, B=None, *, normalize: bool = True) -> PCADirection:
 def mean_difference_direction(A, B, *, normalize: bool = True, unit: bool = True) -> np.ndarray:
     """mean(A) − mean(B) over the (normalised) rows of two sets of vectors, which may differ in size.
 
-    Returns the unit vector of that difference (``unit=False``: the difference itself), pointing from the
-    mean of ``B`` to the mean of ``A``. Empty sets, zero rows and equal means are errors.
+    Parameters
+    ----------
+    A, B : array-like of shape (n_A, d) and (n_B, d)
+        The two sets of vectors, one row per word.
+    normalize : bool, default True
+        Normalise each row to unit length before taking the means.
+    unit : bool, default True
+        Return the unit vector of the difference; ``False`` returns the difference itself.
+
+    Returns
+    -------
+    numpy.ndarray of shape (d,)
+        The direction, pointing from the mean of ``B`` to the mean of ``A``.
+
+    Raises
+    ------
+    DegenerateSetError
+        If a set is empty, holds a zero row (with ``normalize``), or (with ``unit``) the two means are equal.
+    InvalidParameterError
+        If a set is not a 2-D array, or the two sets differ in dimension.
+
+    Examples
+    --------
+    >>> mean_difference_direction([[2.0, 0.0]], [[0.0, 3.0]]).round(4)
+    array([ 0.7071, -0.7071])
+    >>> mean_difference_direction([[2.0, 0.0], [4.0, 0.0]], [[0.0, 3.0]], normalize=False, unit=False)
+    array([ 3., -3.])
     """
     sets = {}
     for name, X in (("A", A), ("B", B)):
@@ -282,14 +525,34 @@ def mean_difference_direction(A, B, *, normalize: bool = True, unit: bool = True
 # --------------------------------------------------------------------------------------------------
 
 def direct_bias(X, g, c: float = 1.0, *, atol: float = 0.0) -> float:
-    """DirectBias_c = (1/|N|) Σ_{w∈N} |cos(w, g)|^c over the rows of ``X`` (Section 5.2).
+    """``DirectBias_c = (1/|N|) Σ_{w∈N} |cos(w, g)|^c`` over the rows of ``X`` (Section 5.2).
 
-    ``X`` holds the vectors of the gender-neutral words N (e.g. the professions), ``g`` the direction (not
-    necessarily unit length). ``c`` ≥ 0 sets how strict the measure is; for c = 0 the paper counts a word
-    as 1 if it has any overlap with g and 0 otherwise (the fraction of words not orthogonal to g), which is
-    what is computed (not 0**0 = 1). Cosines with |cos| ≤ ``atol`` count as 0 (use e.g. 1e-6 with c = 0 on
-    a debiased embedding, where float rounding leaves cosines of order 1e-8). ``c`` and ``atol`` are finite
-    numbers >= 0; ``X`` a non-empty 2-D array (one row per word) of the dimension of ``g``, a 1-D vector.
+    For c = 0 the paper counts a word as 1 if it has any overlap with g and 0 otherwise (the fraction of
+    words not orthogonal to g), which is what is computed (not 0**0 = 1).
+
+    Parameters
+    ----------
+    X : array-like of shape (n, d)
+        The vectors of the gender-neutral words N (e.g. the professions), one row per word; non-empty.
+    g : array-like of shape (d,)
+        The direction, not necessarily of unit length.
+    c : float, default 1.0
+        How strict the measure is; a finite number >= 0.
+    atol : float, default 0.0
+        Cosines with ``|cos| ≤ atol`` count as 0 (use e.g. 1e-6 with c = 0 on a debiased embedding, where
+        float rounding leaves cosines of order 1e-8); a finite number >= 0.
+
+    Returns
+    -------
+    float
+        DirectBias_c of the words.
+
+    Raises
+    ------
+    DegenerateSetError
+        If ``X`` is empty, or ``g`` or a row of ``X`` is a zero vector.
+    InvalidParameterError
+        If ``c`` or ``atol`` is not a finite number >= 0, or ``X`` is not a 2-D array of the dimension of ``g``.
 
     Examples
     --------

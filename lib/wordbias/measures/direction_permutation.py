@@ -67,18 +67,45 @@ SECONDS_PER_WORD, SECONDS_PER_WORD_DIM = 4.8e-8, 2.5e-11
 
 @dataclass(frozen=True)
 class CosineBias:
-    """cos(r, s) and the angle between r and s in degrees (arccos of the cosine)."""
+    """cos(r, s) and the angle between r and s in degrees (the result of :func:`cosine_bias`).
+
+    Attributes
+    ----------
+    cosine : float
+        cos(r, s), in [-1, 1].
+    angle : float
+        The angle between r and s in degrees (arccos of the cosine).
+    """
 
     cosine: float
     angle: float
 
 
 def cosine_bias(racial_direction, semantic_direction) -> CosineBias:
-    """The report's bias: the cosine of the racial direction r and the semantic direction s (Section 3,
-    step 7; Appendix A's ``inner_product``), and its angle in degrees (the "linear scale" of Section 3).
+    """The report's bias: the cosine of the racial direction r and the semantic direction s, and its angle.
 
-    A positive cosine is a bias in favour of A1 (white) when r = mean(A1) − mean(A2) and s points from the
-    negative to the positive target words. Zero vectors are an error.
+    The cosine is Section 3, step 7 (Appendix A's ``inner_product``); the angle in degrees is the "linear
+    scale" of Section 3. A positive cosine is a bias in favour of A1 (white) when r = mean(A1) − mean(A2)
+    and s points from the negative to the positive target words.
+
+    Parameters
+    ----------
+    racial_direction : array-like of shape (d,)
+        The attribute direction r, of any non-zero length.
+    semantic_direction : array-like of shape (d,)
+        The target direction s, of any non-zero length.
+
+    Returns
+    -------
+    CosineBias
+        cos(r, s) and the angle between r and s in degrees.
+
+    Raises
+    ------
+    DegenerateSetError
+        If either direction is a zero (or non-finite) vector.
+    ValueError
+        If the two directions differ in dimension.
 
     Examples
     --------
@@ -95,12 +122,32 @@ def cosine_bias(racial_direction, semantic_direction) -> CosineBias:
 
 
 def p_value_ci(hits, n_permutations: int | None = None, *, level: float = 0.95) -> tuple[float, float]:
-    """The report's confidence interval on a permutation p-value (Appendix A):
-    ``pval + sd(results)/sqrt(N) * qnorm(c(0.025, 0.975))`` - a Wald interval p ± z·sd/√N where sd is the
-    sample standard deviation (R's ``sd``, denominator N − 1) of the N 0/1 outcomes. Not clipped to [0, 1].
+    """The report's confidence interval on a permutation p-value (Appendix A).
 
-    ``hits`` is either the count of permutations at least as extreme (with ``n_permutations``) or the array
-    of 0/1 outcomes (``n_permutations`` omitted).
+    Appendix A computes ``pval + sd(results)/sqrt(N) * qnorm(c(0.025, 0.975))``: a Wald interval
+    p ± z·sd/√N where sd is the sample standard deviation (R's ``sd``, denominator N − 1) of the N 0/1
+    outcomes. The interval is not clipped to [0, 1]; when every outcome is the same (p = 0 or 1) it is the
+    point p.
+
+    Parameters
+    ----------
+    hits : int or array-like of 0/1
+        The count of permutations at least as extreme (with ``n_permutations``), or the array of the 0/1
+        outcomes (with ``n_permutations`` omitted).
+    n_permutations : int, optional
+        The number of permutations N, when ``hits`` is a count.
+    level : float, default 0.95
+        The confidence level.
+
+    Returns
+    -------
+    tuple of (float, float)
+        The lower and upper ends of the interval.
+
+    Raises
+    ------
+    ValueError
+        If there are fewer than 2 permutations, or the count is not between 0 and N.
 
     Examples
     --------
@@ -129,7 +176,28 @@ def p_value_ci(hits, n_permutations: int | None = None, *, level: float = 0.95) 
 
 @dataclass(frozen=True)
 class PermutationResult:
-    """The result of :func:`direction_permutation_test`; ``alternative`` names the tail of ``p``."""
+    """The result of :func:`direction_permutation_test`; ``alternative`` names the tail of ``p``.
+
+    Attributes
+    ----------
+    cosine : float
+        The observed cos(r, s).
+    angle : float
+        The angle between r and s in degrees.
+    p : float
+        The permutation p-value of ``alternative`` (Appendix A's rule: no add-one, p may be 0).
+    ci : tuple of (float, float)
+        Appendix A's Wald interval on ``p`` (:func:`p_value_ci`; twice the smaller tail's when two-sided).
+    n_extreme : int
+        The permutations with a cosine at least the observed one (at most the observed one when "less"; the
+        smaller tail's count when two-sided).
+    n_permutations : int
+        The permutations drawn.
+    null : numpy.ndarray
+        The cosine of each permutation, in the order drawn.
+    alternative : {"greater", "less", "two-sided"}, default "greater"
+        The tail of ``p``; "greater" is the report's test.
+    """
 
     cosine: float
     angle: float
@@ -226,7 +294,7 @@ def direction_permutation_test(T1, T2, A1, A2, *, n_permutations: int = 10_000, 
     r = mean(A1) − mean(A2) (racial direction, attribute sets), s = mean(T1) − mean(T2) (semantic direction,
     target sets); the sets may differ in size. The bias is cos(r, s). Under the null the attribute words are
     exchangeable between A1 and A2: each of ``n_permutations`` random permutations (``numpy`` generator seeded
-    by ``seed``, drawn ``batch_size`` at a time) reassigns the |A1| + |A2| attribute vectors to sets of the same
+    by ``seed``, drawn ``batch_size`` at a time) reassigns the ``|A1| + |A2|`` attribute vectors to sets of the same
     sizes, and p = (number of permutations with cos(r_perm, s) ≥ cos(r, s)) / n_permutations, one-sided as in
     Appendix A (p may be 0). The 95% CI is :func:`p_value_ci`. ``normalize=False`` (default) uses the raw
     vectors like Appendix A (gensim ``get_vector``); ``True`` normalises each vector first.
@@ -237,10 +305,43 @@ def direction_permutation_test(T1, T2, A1, A2, *, n_permutations: int = 10_000, 
     :mod:`wordbias.core.permutation`); then ``n_extreme`` is the smaller tail's count and the CI is twice
     that tail's Wald interval.
 
-    ``n_permutations`` is an integer >= 2, ``seed`` an integer >= 0 or a generator, ``batch_size`` an integer
-    >= 1. A request estimated (from the measured :data:`SECONDS_PER_WORD`, :data:`SECONDS_PER_WORD_DIM`) to take
-    more than ``max_seconds``, or to need more memory than :func:`wordbias.core.costs.memory_limit` (8
-    bytes a permutation), is refused before any work with :class:`~wordbias.core.errors.TooCostlyError`.
+    Parameters
+    ----------
+    T1, T2 : array-like of shape (n_T1, d) and (n_T2, d)
+        The vectors of the target words, one row per word; s = mean(T1) − mean(T2).
+    A1, A2 : array-like of shape (n_A1, d) and (n_A2, d)
+        The vectors of the attribute words, one row per word; r = mean(A1) − mean(A2). The permutations
+        reassign these rows.
+    n_permutations : int, default 10_000
+        The number of random permutations; an integer >= 2.
+    seed : int or numpy.random.Generator, default 0
+        Seeds the permutations; an integer >= 0 or a generator.
+    normalize : bool, default False
+        Normalise each vector to unit length first (Appendix A uses the raw vectors).
+    batch_size : int, default 2_000
+        Permutations drawn at a time; an integer >= 1 (the result does not depend on it).
+    max_seconds : float, default MAX_SECONDS
+        The time budget: a request estimated (from the measured :data:`SECONDS_PER_WORD`,
+        :data:`SECONDS_PER_WORD_DIM`) to take longer, or to need more memory than
+        :func:`wordbias.core.costs.memory_limit` (8 bytes a permutation), is refused before any work.
+    alternative : {"greater", "less", "two-sided"}, default "greater"
+        The tail of p.
+
+    Returns
+    -------
+    PermutationResult
+        The cosine and angle, p and its interval, the counts and the null distribution.
+
+    Raises
+    ------
+    InvalidParameterError
+        If an option is out of range or a set is not a 2-D array of finite numbers.
+    DegenerateSetError
+        If a set is empty or holds a zero vector, or a mean difference is zero.
+    ValueError
+        If the sets differ in dimension, or T1 and T2 (or A1 and A2) share a vector.
+    TooCostlyError
+        If the request is estimated to exceed ``max_seconds`` or the memory limit.
 
     Examples
     --------
@@ -267,10 +368,22 @@ def direction_permutation_test(T1, T2, A1, A2, *, n_permutations: int = 10_000, 
 
 @dataclass(frozen=True)
 class DirectionDetails:
-    """What :func:`direction_test` keeps beyond its :class:`~wordbias.measures.measurement.Measurement`'s
+    """The details of a direction test: its permutation tests and the projections of its target words.
+
+    This is what :func:`direction_test` keeps beyond its :class:`~wordbias.measures.measurement.Measurement`'s
     numbers (its ``result``): the permutation test by the alternative asked and two-sided, both over the same
     permutations (``null``), and the projection x·r/‖r‖ of each used target word on the attribute direction r
-    (T1's, T2's; the report's Figures 1-2)."""
+    (T1's, T2's; the report's Figures 1-2).
+
+    Attributes
+    ----------
+    test : PermutationResult
+        The permutation test by the alternative asked.
+    two_sided : PermutationResult
+        The two-sided test over the same permutations (``test`` itself when that is two-sided).
+    projections : tuple of (numpy.ndarray, numpy.ndarray)
+        The projections x·r/‖r‖ of the used words of T1 and of T2 on the attribute direction r.
+    """
 
     test: PermutationResult
     two_sided: PermutationResult
@@ -286,7 +399,7 @@ def _check_options(n_permutations, seed, n_resamples, confidence_level, min_word
     n_resamples = check_int("n_resamples", n_resamples, min=0)
     if n_resamples == 1:
         raise InvalidParameterError("n_resamples must be 0 (no interval) or an integer >= 2, not 1")
-    return (check_int("n_permutations", n_permutations, min=1), check_seed("seed", seed), n_resamples,
+    return (check_int("n_permutations", n_permutations, min=2), check_seed("seed", seed), n_resamples,
             check_probability("confidence_level", confidence_level),
             *check_coverage_thresholds(min_words, min_fraction))
 
@@ -409,9 +522,11 @@ def direction_test(embedding, T1: Sequence[str], T2: Sequence[str], A1: Sequence
                    n_resamples: int = 10_000, confidence_level: float = 0.95, normalize: bool = False,
                    case_fold: bool | None = None, min_words: int = MIN_WORDS, min_fraction: float = MIN_FRACTION,
                    max_seconds: float = MAX_SECONDS, batch_size: int = 2_000, warn: bool = True):
-    """A direction test (the report "Racial bias in pre-trained word embeddings", Section 3 and Appendix A)
-    measured once on ``embedding``'s words, into a :class:`~wordbias.measures.measurement.Measurement`.
+    """A direction test measured once on ``embedding``'s words.
 
+    The result is a :class:`~wordbias.measures.measurement.Measurement`.
+
+    The test is that of the report "Racial bias in pre-trained word embeddings" (Section 3 and Appendix A).
     The words of the target sets ``T1``, ``T2`` and the attribute sets ``A1``, ``A2`` are looked up
     (:func:`wordbias.core.lookup.set_vectors`: unknown words dropped with a warning, ``case_fold=None`` folding
     case for an uncased vocabulary); the statistic is cos(r, s), r = mean(A1) − mean(A2), s = mean(T1) −
@@ -424,8 +539,68 @@ def direction_test(embedding, T1: Sequence[str], T2: Sequence[str], A1: Sequence
     asked, used and missing; a set keeping fewer than ``min_words`` words or less than ``min_fraction`` of its
     list is flagged (:func:`wordbias.core.tidy.coverage_flag`) and warns
     :class:`~wordbias.core.errors.LowCoverageWarning`. ``warn=False`` keeps every warning in the result only.
-    The measurement's ``result`` is a :class:`DirectionDetails`. A test that cannot run raises (a set left
-    empty: :class:`DegenerateSetError`; too costly: :class:`~wordbias.core.errors.TooCostlyError`).
+    The measurement's ``result`` is a :class:`DirectionDetails`.
+
+    Parameters
+    ----------
+    embedding : KeyedVectors or str or path-like
+        The embedding: loaded vectors (anything with ``key_to_index``), or a registry name, path, model or
+        mapping that :func:`wordbias.embeddings.load` loads.
+    T1, T2 : sequence of str
+        The target words (the semantic direction s = mean(T1) − mean(T2)).
+    A1, A2 : sequence of str
+        The attribute words (the racial direction r = mean(A1) − mean(A2)).
+    test : str, default ""
+        An id for the test, kept in the result.
+    title : str, optional
+        A title for the test; by default built from ``names``.
+    names : mapping of str to str, optional
+        Display names of the sets, keyed by ``"T1"``, ``"T2"``, ``"A1"``, ``"A2"`` (default: the keys).
+    n_permutations : int, default 10_000
+        The permutations of the attribute words; an integer >= 2.
+    seed : int, default 0
+        Seeds the permutations and the bootstrap.
+    alternative : {"greater", "less", "two-sided"}, default "greater"
+        The tail of the p-value; the two-sided p is always reported too.
+    n_resamples : int, default 10_000
+        Bootstrap resamples for the interval of the cosine; 0 for none, else an integer >= 2.
+    confidence_level : float, default 0.95
+        The level of the bootstrap interval.
+    normalize : bool, default False
+        Normalise each vector to unit length first (the report uses the raw vectors).
+    case_fold : bool, optional
+        Lower-case the words before looking them up; None (default) folds case for an uncased vocabulary.
+    min_words : int, default MIN_WORDS
+        A set keeping fewer words is flagged.
+    min_fraction : float, default MIN_FRACTION
+        A set keeping less than this fraction of its list is flagged.
+    max_seconds : float, default MAX_SECONDS
+        The time budget of the permutation test (:func:`direction_permutation_test`).
+    batch_size : int, default 2_000
+        Permutations drawn at a time; an integer >= 1.
+    warn : bool, default True
+        Give the warnings (missing words, low coverage); ``False`` keeps them in the result only.
+
+    Returns
+    -------
+    wordbias.measures.measurement.Measurement
+        The test measured once; its ``result`` is a :class:`DirectionDetails`.
+
+    Raises
+    ------
+    InvalidParameterError
+        If an option is out of range.
+    DegenerateSetError
+        If a set is left empty (no word of it in the vocabulary).
+    ValueError
+        If T1 and T2 (or A1 and A2) share a word's vector.
+    TooCostlyError
+        If the permutation test is estimated to exceed ``max_seconds`` or the memory limit.
+
+    Warns
+    -----
+    LowCoverageWarning
+        When a set is flagged (with ``warn``).
 
     Examples
     --------
@@ -464,15 +639,55 @@ def direction_tests(embedding, specs: Sequence, *, family: str | None = None, n_
                     seed: int = 0, n_resamples: int = 10_000, confidence_level: float = 0.95,
                     normalize: bool = False, case_fold: bool | None = None, min_words: int = MIN_WORDS,
                     min_fraction: float = MIN_FRACTION, max_seconds: float = MAX_SECONDS) -> list:
-    """A battery of direction tests (each as :func:`direction_test`, one-sided "greater" as in the report),
-    each measured once, with Holm's and Benjamini-Hochberg's adjusted p over those that ran
-    (:func:`wordbias.measures.measurement.adjusted`; the family is named in ``p_family``).
+    """A battery of direction tests, each measured once, with Holm's and Benjamini-Hochberg's adjusted p.
+
+    Each test runs as :func:`direction_test` (one-sided "greater" as in the report); the p-values of those
+    that ran are adjusted together (:func:`wordbias.measures.measurement.adjusted`; the family is named in
+    ``p_family``).
 
     ``specs`` are :class:`~wordbias.datasets.stimuli.DirectionSpec` (the report's:
     :func:`wordbias.datasets.stimuli.direction_tests`) or mappings with ``T1``, ``T2``, ``A1``, ``A2`` (and
     optionally ``id``, ``title``, ``names``). A test that cannot run (a set left empty, a shared word, a cost
     refused: :data:`~wordbias.measures.measurement.NOT_RUN_ERRORS`) gives a result with NaN numbers and the
     reason in ``not_run`` instead of stopping the battery. The warnings are kept in each result, not given.
+
+    Parameters
+    ----------
+    embedding : KeyedVectors or str or path-like
+        The embedding: loaded vectors, or a registry name, path, model or mapping that
+        :func:`wordbias.embeddings.load` loads.
+    specs : sequence of DirectionSpec or mapping
+        The tests, a non-empty list.
+    family : str, optional
+        The name of the family of the adjusted p-values (``p_family``); by default one that counts the tests.
+    n_permutations : int, default 10_000
+        The permutations of each test.
+    seed : int, default 0
+        Seeds the permutations and the bootstraps.
+    n_resamples : int, default 10_000
+        Bootstrap resamples for each interval; 0 for none, else an integer >= 2.
+    confidence_level : float, default 0.95
+        The level of the bootstrap intervals.
+    normalize : bool, default False
+        Normalise each vector to unit length first.
+    case_fold : bool, optional
+        Lower-case the words before looking them up; None (default) folds case for an uncased vocabulary.
+    min_words : int, default MIN_WORDS
+        A set keeping fewer words is flagged.
+    min_fraction : float, default MIN_FRACTION
+        A set keeping less than this fraction of its list is flagged.
+    max_seconds : float, default MAX_SECONDS
+        The time budget of each permutation test.
+
+    Returns
+    -------
+    list of wordbias.measures.measurement.Measurement
+        One result per spec, in order, with ``p_holm``, ``p_bh`` and ``p_family`` set on those with a p-value.
+
+    Raises
+    ------
+    InvalidParameterError
+        If ``specs`` is not a non-empty list, a spec lacks a set, or an option is out of range.
 
     Examples
     --------

@@ -26,7 +26,7 @@ positive ones. Hence, for a test (X, Y, A, B):
   (``scipy.stats.spearmanr``; a rank correlation, so log rank and rank give the same ρ);
 * a flag for a test whose target sets differ strongly in frequency: the two-sided Mann-Whitney U test of the
   ranks of X against those of Y (``scipy.stats.mannwhitneyu``), with the rank-biserial correlation
-  r = 2U/(|X||Y|) − 1 = P(rank_x > rank_y) − P(rank_x < rank_y) as its effect size (Kerby 2014, "The simple
+  ``r = 2U/(|X||Y|) − 1`` = P(rank_x > rank_y) − P(rank_x < rank_y) as its effect size (Kerby 2014, "The simple
   difference formula", Comprehensive Psychology 3, https://doi.org/10.2466/11.IT.3.1); r > 0: X is the rarer
   set. The test is flagged when p < ``alpha``.
 """
@@ -61,8 +61,24 @@ EMBEDDING_ORDER = "embedding order (row index + 1)"
 
 
 def counts_to_ranks(counts: Mapping[str, float]) -> dict[str, int]:
-    """Frequency ranks from corpus counts: 1 + the number of words with a larger count (ties share the
-    smaller rank, as ``scipy.stats.rankdata(..., method="min")`` on the negated counts).
+    """Frequency ranks from corpus counts: 1 + the number of words with a larger count.
+
+    Ties share the smaller rank, as ``scipy.stats.rankdata(..., method="min")`` on the negated counts.
+
+    Parameters
+    ----------
+    counts : mapping of str to float
+        The corpus count of each word (finite, >= 0).
+
+    Returns
+    -------
+    dict of str to int
+        The rank of each word (1 = most frequent), in the order of ``counts``.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``counts`` is not a mapping, or a count is negative or not finite.
 
     Examples
     --------
@@ -86,9 +102,10 @@ ALPHABETICAL_FRACTION = 0.9
 
 
 def reference_counts(embedding, reference, *, case_fold: bool = True) -> dict[str, float]:
-    """Zipf pseudo-counts 1/rank for the words of ``embedding``, read from the frequency order of another
-    embedding ``reference``: a frequency proxy for an embedding whose own order is not by frequency (the
-    bundled ``glove-840b-caliskan`` subset is alphabetical).
+    """Zipf pseudo-counts 1/rank for the words of ``embedding``, read from the frequency order of another embedding.
+
+    This is a frequency proxy for an embedding whose own order is not by frequency (the bundled
+    ``glove-840b-caliskan`` subset is alphabetical).
 
     Each word w of ``embedding`` found in ``reference`` (as ``w.lower()`` when ``case_fold``; then the cased
     forms *Rose* and *rose* share one rank) gets 1/rank, its rank being its row in ``reference`` + 1.
@@ -97,6 +114,26 @@ def reference_counts(embedding, reference, *, case_fold: bool = True) -> dict[st
     The proxy is as good as the agreement of the two corpora's frequency orders: GloVe 6B (Wikipedia 2014 +
     Gigaword 5) for the Common Crawl of GloVe 840B, say. Words ``reference`` lacks are left out (and then
     reported as missing by :func:`frequency_diagnostics`).
+
+    Parameters
+    ----------
+    embedding : KeyedVectors or mapping of str to array_like
+        The embedding whose words get counts.
+    reference : KeyedVectors or mapping of str to array_like
+        An embedding in frequency order (most frequent word first), not alphabetical.
+    case_fold : bool, default True
+        Look each word up in ``reference`` in lower case.
+
+    Returns
+    -------
+    dict of str to float
+        1/rank of each word of ``embedding`` found in ``reference``; usable as ``counts``.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``reference`` has no order (neither ``KeyedVectors`` nor a mapping) or is in alphabetical order,
+        or no word of ``embedding`` is in it.
 
     Examples
     --------
@@ -119,8 +156,23 @@ def reference_counts(embedding, reference, *, case_fold: bool = True) -> dict[st
 
 
 def looks_alphabetical(words: Sequence[str], threshold: float = ALPHABETICAL_FRACTION) -> bool:
-    """True when at least ``threshold`` of the adjacent pairs of ``words`` (20 words or more) are in
-    case-insensitive alphabetical order: a sorted vocabulary, whose row order says nothing of frequency.
+    """Whether a vocabulary looks sorted alphabetically, so that its row order says nothing of frequency.
+
+    True when ``words`` has 20 words or more and at least ``threshold`` of its adjacent pairs are in
+    case-insensitive alphabetical order.
+
+    Parameters
+    ----------
+    words : sequence of str
+        The vocabulary, in its order.
+    threshold : float, default 0.9
+        The fraction of ordered adjacent pairs from which the order counts as alphabetical
+        (:data:`ALPHABETICAL_FRACTION`).
+
+    Returns
+    -------
+    bool
+        True when the order looks alphabetical; always False under 20 words.
 
     Examples
     --------
@@ -162,6 +214,38 @@ def frequency_ranks(embedding, words: Sequence[str], *, counts: Mapping[str, flo
     corpus count) the rank is computed from the counts (:func:`counts_to_ranks`) and a word must be in them.
     Words not found follow ``on_missing`` (:func:`wordbias.core.lookup.word_set`).
 
+    Parameters
+    ----------
+    embedding : KeyedVectors or mapping of str to array_like
+        The embedding, in frequency order unless ``counts`` is given.
+    words : sequence of str
+        The words to rank.
+    counts : mapping of str to float, optional
+        The corpus count of each word; ``None`` reads the ranks from the embedding's order.
+    name : str, default "words"
+        The name of the word list, used in messages.
+    on_missing : {"drop", "raise"}, default "drop"
+        Drop and report words without a rank, or raise ``KeyError``.
+    case_fold : bool, default False
+        Lower-case the words first.
+
+    Returns
+    -------
+    words : tuple of str
+        The words kept, in order.
+    ranks : numpy.ndarray of int
+        Their frequency ranks.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``words`` is not a list of distinct strings, ``counts`` is not valid, or the embedding has no
+        order or is in alphabetical order (and no ``counts`` is given).
+    KeyError
+        When ``on_missing="raise"`` and a word has no rank.
+    DegenerateSetError
+        When no word is left.
+
     Examples
     --------
     >>> from wordbias.embeddings import to_keyed_vectors
@@ -178,8 +262,21 @@ def frequency_ranks(embedding, words: Sequence[str], *, counts: Mapping[str, flo
 
 
 def rank_biserial(u: float, n_x: int, n_y: int) -> float:
-    """The rank-biserial correlation r = 2U/(n_x n_y) − 1 of a Mann-Whitney U of the first sample (Kerby 2014):
-    P(x > y) − P(x < y), between −1 and 1.
+    """The rank-biserial correlation r = 2U/(n_x n_y) − 1 of a Mann-Whitney U of the first sample (Kerby 2014).
+
+    r = P(x > y) − P(x < y), between −1 and 1.
+
+    Parameters
+    ----------
+    u : float
+        The Mann-Whitney U statistic of the first sample.
+    n_x, n_y : int
+        The sizes of the two samples.
+
+    Returns
+    -------
+    float
+        The rank-biserial correlation.
 
     Examples
     --------
@@ -193,10 +290,33 @@ def rank_biserial(u: float, n_x: int, n_y: int) -> float:
 class FrequencyReport:
     """Frequency ranks of a test's words and the frequency confound checks (see the module docstring).
 
-    ``words`` is the per-word table's data: set, word, rank, s (s(w, A, B) for targets, NaN for attributes).
-    ``spearman_rho``/``spearman_p``: s(w, A, B) against log rank over X ∪ Y. ``mann_whitney_u`` (of X),
-    ``mann_whitney_p`` (two-sided) and ``rank_biserial`` compare the ranks of X and Y; ``flagged`` is
-    ``mann_whitney_p < alpha``. ``source`` says where the ranks come from.
+    ``sets``, ``word``, ``rank`` and ``s`` are the per-word table's data (:meth:`to_frame`); ``flagged`` is
+    ``mann_whitney_p < alpha``.
+
+    Attributes
+    ----------
+    sets : tuple of str
+        The set of each word: "X", "Y", "A" or "B".
+    word : tuple of str
+        The words, in the order X, Y, A, B.
+    rank : numpy.ndarray of int
+        The frequency rank of each word (1 = most frequent).
+    s : numpy.ndarray of float
+        s(w, A, B) for targets, NaN for attributes.
+    spearman_rho, spearman_p : float
+        Spearman's correlation of s(w, A, B) with log rank over X ∪ Y, and its two-sided p-value.
+    mann_whitney_u : float
+        The Mann-Whitney U of the ranks of X against those of Y.
+    mann_whitney_p : float
+        Its two-sided p-value.
+    rank_biserial : float
+        The rank-biserial correlation of the ranks of X and Y (> 0: X is the rarer set).
+    alpha : float
+        The significance level of the flag.
+    source : str
+        Where the ranks come from.
+    missing : dict of str to tuple of str
+        The words of each set dropped for lack of a vector or a rank (only sets that lost words).
     """
 
     sets: tuple[str, ...]
@@ -218,15 +338,27 @@ class FrequencyReport:
         return bool(self.mann_whitney_p < self.alpha)
 
     def to_frame(self):
-        """One row per word: set, word, rank, log10_rank, s."""
+        """One row per word.
+
+        Returns
+        -------
+        pandas.DataFrame
+            The columns ``set``, ``word``, ``rank``, ``log10_rank`` and ``s``.
+        """
         import pandas as pd
 
         return pd.DataFrame({"set": list(self.sets), "word": list(self.word), "rank": self.rank,
                              "log10_rank": np.log10(self.rank), "s": self.s})
 
     def rank_table(self):
-        """The rank distributions of the sets side by side: one column per set (X, Y, A, B), rows n, min,
-        25%, median, 75%, max and the median of log10 rank."""
+        """The rank distributions of the sets side by side.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One column per set (X, Y, A, B); the rows n, min, 25%, median, 75%, max and the median of log10
+            rank.
+        """
         import pandas as pd
 
         cols = {}
@@ -238,7 +370,14 @@ class FrequencyReport:
         return pd.DataFrame(cols)
 
     def summary(self) -> dict:
-        """A flat dict for one table row."""
+        """A flat dict for one table row.
+
+        Returns
+        -------
+        dict
+            ``spearman_rho``, ``spearman_p``, ``mann_whitney_u``, ``mann_whitney_p``, ``rank_biserial``,
+            ``frequency_flag`` (:attr:`flagged`) and ``rank_source``.
+        """
         return {"spearman_rho": self.spearman_rho, "spearman_p": self.spearman_p,
                 "mann_whitney_u": self.mann_whitney_u, "mann_whitney_p": self.mann_whitney_p,
                 "rank_biserial": self.rank_biserial, "frequency_flag": self.flagged, "rank_source": self.source}
@@ -248,13 +387,47 @@ def frequency_diagnostics(embedding, X: Sequence[str], Y: Sequence[str], A: Sequ
                           counts: Mapping[str, float] | None = None, alpha: float = 0.05,
                           on_missing: str = "drop", case_fold: bool = False,
                           source: str | None = None) -> FrequencyReport:
-    """Frequency ranks of a WEAT's words, the correlation of s(w, A, B) with log rank, and the X-vs-Y
-    frequency test (Valentini et al. 2022; van Loon et al. 2022; see the module docstring).
+    """Frequency ranks of a WEAT's words, the correlation of s(w, A, B) with log rank, and the X-vs-Y frequency test.
 
-    Ranks as :func:`frequency_ranks` (the embedding's order, or ``counts``); a word must have a vector (for
+    The diagnostics follow Valentini et al. (2022) and van Loon et al. (2022); see the module docstring. Ranks as :func:`frequency_ranks` (the embedding's order, or ``counts``); a word must have a vector (for
     s) and a rank, else it follows ``on_missing``. The target sets are used whole (no balancing).
     ``source`` says where ``counts`` come from (for example "GloVe 6B order (proxy)"); it is stored in the
     report's ``source``.
+
+    Parameters
+    ----------
+    embedding : KeyedVectors or mapping of str to array_like
+        The embedding, in frequency order unless ``counts`` is given.
+    X, Y : sequence of str
+        The target word sets.
+    A, B : sequence of str
+        The attribute word sets.
+    counts : mapping of str to float, optional
+        The corpus count of each word (:func:`counts_to_ranks`, :func:`reference_counts`); ``None`` reads the
+        ranks from the embedding's order.
+    alpha : float, default 0.05
+        The significance level of the Mann-Whitney flag.
+    on_missing : {"drop", "raise"}, default "drop"
+        Drop and report words without a vector or a rank, or raise ``KeyError``.
+    case_fold : bool, default False
+        Lower-case all words (uncased embeddings).
+    source : str, optional
+        Where ``counts`` come from, stored in the report; ignored without ``counts``.
+
+    Returns
+    -------
+    FrequencyReport
+        The ranks, the Spearman correlation and the Mann-Whitney test.
+
+    Raises
+    ------
+    InvalidParameterError
+        When a word list, ``alpha``, ``counts`` or ``source`` is not valid, or the embedding's order is no
+        frequency order and no ``counts`` is given.
+    KeyError
+        When ``on_missing="raise"`` and a word has no vector or rank.
+    DegenerateSetError
+        When a set is left too small, or the targets' ranks or associations are all equal.
 
     Examples
     --------
@@ -309,9 +482,43 @@ def frequency_diagnostics(embedding, X: Sequence[str], Y: Sequence[str], A: Sequ
 
 
 def plot_frequency(report: FrequencyReport, *, title: str | None = None, names=None, ax=None):
-    """s(w, A, B) of each target word against its frequency rank (log scale), one colour per target set, with
-    Spearman's ρ and the Mann-Whitney test of the two sets' ranks in the legend's title: a test whose target
-    sets sit at different frequencies, with s following frequency, may measure frequency rather than meaning."""
+    """Plot s(w, A, B) of each target word against its frequency rank (log scale).
+
+    One colour per target set, with Spearman's ρ and the Mann-Whitney test of the two sets' ranks in the
+    legend's title: a test whose target sets sit at different frequencies, with s following frequency, may
+    measure frequency rather than meaning.
+
+    Parameters
+    ----------
+    report : FrequencyReport
+        The diagnostics (:func:`frequency_diagnostics`).
+    title : str, optional
+        The title of the axes; none by default.
+    names : mapping of str to str, optional
+        Display names of "X" and "Y" for the legend.
+    ax : matplotlib.axes.Axes, optional
+        The axes to draw on; by default a new figure.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure drawn on.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from wordbias.embeddings import to_keyed_vectors
+    >>> words = ["a", "b", "x1", "x2", "x3", "y1", "y2", "y3"]
+    >>> kv = to_keyed_vectors(words, np.array([[1, 0], [0, 1], [1, .1], [1, .3], [1, .5], [.1, 1], [.3, 1],
+    ...                                        [.5, 1]], dtype=np.float32))
+    >>> rep = frequency_diagnostics(kv, ["x1", "x2", "x3"], ["y1", "y2", "y3"], ["a"], ["b"])
+    >>> fig = plot_frequency(rep, names={"X": "flowers", "Y": "insects"})
+    >>> fig.axes[0].get_ylabel(), fig.axes[0].get_xscale()
+    ('s(w, A, B)', 'log')
+    >>> import matplotlib.pyplot as plt
+    >>> plt.close(fig)
+    """
     import matplotlib.pyplot as plt
 
     if ax is None:

@@ -62,7 +62,7 @@ from wordbias.core.tidy import (
     not_run_note,
     part_missing_note,
 )
-from wordbias.core.validation import check_bool, check_int, check_probability, check_seed
+from wordbias.core.validation import check_bool, check_int, check_option, check_probability, check_seed
 from wordbias.datasets import stimuli
 
 __all__ = ["MIN_WORDS", "MIN_FRACTION", "NOT_RUN_ERRORS", "Caught", "SetCoverage", "Measurement", "weat",
@@ -78,9 +78,39 @@ NO_INTERVAL_ERRORS = (DegenerateSetError, TooCostlyError, ValueError)
 
 
 def low_coverage(kept: int, asked: int, *, min_words: int = MIN_WORDS, min_fraction: float = MIN_FRACTION) -> bool:
-    """Whether a set that kept ``kept`` of the ``asked`` words of its list is too depleted to trust: the one
-    rule of :func:`wordbias.core.tidy.coverage_flag` (fewer than :data:`~wordbias.core.tidy.MIN_WORDS` words,
-    or less than :data:`~wordbias.core.tidy.MIN_FRACTION` of the list; the reasons are given there).
+    """Say whether a word set kept too few of its list's words to trust.
+
+    The one rule of :func:`wordbias.core.tidy.coverage_flag`: fewer than ``min_words`` words (default
+    :data:`~wordbias.core.tidy.MIN_WORDS`), or less than ``min_fraction`` of the list (default
+    :data:`~wordbias.core.tidy.MIN_FRACTION`); the reasons for the thresholds are given there.
+
+    Parameters
+    ----------
+    kept : int
+        Words of the list found in the embedding (words balanced out to equalise two target sets count as
+        kept).
+    asked : int
+        Words the list asked for.
+    min_words : int, default MIN_WORDS
+        The fewest words a set may keep without being flagged (4). A set at the threshold is not flagged.
+    min_fraction : float, default MIN_FRACTION
+        The smallest share of its list a set may keep without being flagged (a half). A set at the threshold
+        is not flagged.
+
+    Returns
+    -------
+    bool
+        True when the set is too depleted to trust.
+
+    Raises
+    ------
+    wordbias.core.errors.InvalidParameterError
+        If ``kept`` or ``asked`` is not an integer >= 0, ``kept`` exceeds ``asked``, or a threshold is out of
+        range.
+
+    See Also
+    --------
+    wordbias.core.tidy.coverage_flag : The rule itself, with its reasons.
 
     Examples
     --------
@@ -91,7 +121,15 @@ def low_coverage(kept: int, asked: int, *, min_words: int = MIN_WORDS, min_fract
 
 
 class Caught(NamedTuple):
-    """A warning a test gave: its class and its message (``str()`` is the message)."""
+    """A warning a test gave: its class and its message (``str()`` is the message).
+
+    Attributes
+    ----------
+    category : type
+        The warning's class, e.g. :class:`~wordbias.core.errors.LowPowerWarning`.
+    message : str
+        The warning's message.
+    """
 
     category: type
     message: str
@@ -102,8 +140,23 @@ class Caught(NamedTuple):
 
 @dataclass(frozen=True)
 class SetCoverage:
-    """One word set of a test: its letter and name, the words asked for, used, missing from the vocabulary
-    and deleted to balance the target sets."""
+    """One word set of a test: its letter and name, the words asked for, used, missing and balanced out.
+
+    Attributes
+    ----------
+    letter : str
+        The set's letter in the test: ``"X"``, ``"Y"``, ``"A"``, ``"B"`` (a WEAT) or ``"W"`` (a WEFAT).
+    name : str
+        The set's display name.
+    asked : tuple of str
+        The words of the list (case-folded when the test folds case).
+    used : tuple of str
+        The words the test used.
+    missing : tuple of str, default ()
+        The words missing from the vocabulary.
+    balanced_out : tuple of str, default ()
+        The words deleted to balance the target sets (a WEFAT's W: dropped by its name-likeness filter).
+    """
 
     letter: str
     name: str
@@ -118,18 +171,91 @@ class SetCoverage:
         return len(self.asked) - len(self.missing)
 
     def text(self) -> str:
-        """``X 5/25``: words found in the vocabulary / words asked for."""
+        """The set's coverage as text: its letter, the words found in the vocabulary / the words asked for.
+
+        Returns
+        -------
+        str
+            E.g. ``"X 5/25"``.
+        """
         return f"{self.letter} {self.in_vocabulary}/{len(self.asked)}"
 
 
 @dataclass(frozen=True)
 class Measurement:
-    """A test measured once: the statistic and effect size with its interval, p one- and two-sided with their
-    method (``p_values``: the one-sided p by every method computed, method -> :class:`~wordbias.core.permutation.
-    PValue`), Holm's and Benjamini-Hochberg's adjusted p over its family when it was measured in one
-    (:func:`weats`), the word sets (:class:`SetCoverage`), coverage flags, warnings, the parameters used, and the
-    measure's own result object (``result``: e.g. the per-word scores). A test that could not run has NaN numbers
-    and the reason in ``not_run``. Views: ``str(r)``, ``r._repr_html_()``, :meth:`to_frame`, :meth:`to_dict`."""
+    """A test measured once, with everything a reader needs to report it.
+
+    The statistic and effect size with its interval, p one- and two-sided with their method, Holm's and
+    Benjamini-Hochberg's adjusted p over its family when it was measured in one (:func:`weats`), the word sets
+    (:class:`SetCoverage`), coverage flags, warnings, the parameters used, and the measure's own result object.
+    A test that could not run has NaN numbers and the reason in ``not_run``. Views: ``str(r)``,
+    ``r._repr_html_()``, :meth:`to_frame`, :meth:`to_dict`; the properties ``low_coverage``, ``coverage``,
+    ``dropped`` and ``all_notes`` summarise the sets and notes.
+
+    Attributes
+    ----------
+    measure : str
+        ``"weat"`` or ``"wefat"``.
+    title : str
+        The test's title (by default built from the sets' names).
+    statistic_name : str
+        The statistic's name: ``"s(X,Y,A,B)"`` (WEAT) or ``"Pearson r"`` (WEFAT).
+    statistic : float
+        The test statistic.
+    effect_size_name : str
+        The effect size's name: ``"d"`` (WEAT) or ``"r"`` (WEFAT).
+    effect_size : float
+        The effect size.
+    ci_low, ci_high : float
+        The bounds of the bootstrap interval of the effect size (NaN when there is none).
+    ci_level : float
+        The interval's confidence level.
+    ci_method : str
+        How the interval was computed, e.g. ``"BCa 95%, 10,000 resamples of XYAB"``; ``"none"`` when there is
+        no interval.
+    p_value : float
+        The p-value for ``alternative``.
+    alternative : str
+        The alternative hypothesis: ``"greater"``, ``"less"`` or ``"two-sided"``.
+    p_method : str
+        How ``p_value`` was computed: ``"exact"``, ``"monte-carlo"``, ``"normal"`` (WEAT) or ``"t"`` (WEFAT).
+    p_two_sided : float
+        The two-sided p-value by the same method.
+    n_permutations : int or None
+        The Monte Carlo permutations drawn (None unless ``p_method`` is ``"monte-carlo"``).
+    n_resamples : int
+        The bootstrap resamples (0: no interval).
+    seed : int
+        The seed of the balancing, the Monte Carlo p and the bootstrap.
+    sets : tuple of SetCoverage
+        The word sets, in the order of the test's letters.
+    flagged : tuple of str, default ()
+        The sets flagged for low coverage (:func:`low_coverage`), with why: ``"X 5/25 (below 50% of the
+        list)"``.
+    warnings : tuple of Caught, default ()
+        The warnings the test gave.
+    notes : tuple of str, default ()
+        Notes on a missing part (``"no bootstrap interval: ..."``) and the low-power warnings.
+    result : object, default None
+        The measure's own result: a :class:`~wordbias.measures.weat.WeatResult` or a
+        :class:`~wordbias.measures.wefat.WefatResult` (its per-word scores in ``result.table``).
+    test : str, default ""
+        The test's id within its battery (``""`` for a test measured alone).
+    effect_size_se : float, default nan
+        The bootstrap standard error of the effect size.
+    p_values : mapping, default {}
+        The one-sided p by every method computed: method ->
+        :class:`~wordbias.core.permutation.TailProbability`.
+    p_holm, p_bh : float, default nan
+        Holm's (1979) and Benjamini-Hochberg's (1995) adjusted p over the family.
+    p_family : str or None, default None
+        The family the adjusted p were computed over.
+    not_run : str or None, default None
+        Why the test did not run (None when it ran).
+    interval : object, default None
+        The bootstrap interval object (:class:`~wordbias.measures.resampling.BootstrapInterval`), None when
+        there is none.
+    """
 
     measure: str
     title: str
@@ -190,7 +316,18 @@ class Measurement:
         return ((self.not_run,) if self.not_run else ()) + cov + self.notes
 
     def warned(self, category: type = LowPowerWarning) -> tuple[str, ...]:
-        """The messages of the warnings of ``category`` the test gave, each once, in order."""
+        """The messages of the warnings of ``category`` the test gave, each once, in order.
+
+        Parameters
+        ----------
+        category : type, default LowPowerWarning
+            A warning class; its subclasses match too.
+
+        Returns
+        -------
+        tuple of str
+            The messages, in the order given, without repeats.
+        """
         return tuple(dict.fromkeys(w.message for w in self.warnings if issubclass(w.category, category)))
 
     def _interval(self) -> str:
@@ -244,8 +381,16 @@ class Measurement:
         return f"<table><caption>{html.escape(self.measure.upper() + ': ' + self.title)}</caption>{body}</table>"
 
     def to_dict(self) -> dict:
-        """One flat row: the numbers, the coverage, the words dropped, the notes (the columns of
-        :mod:`wordbias.core.tidy` where they exist)."""
+        """One flat row: the numbers, the coverage, the words dropped, the notes.
+
+        Returns
+        -------
+        dict
+            Column -> value, the columns of :mod:`wordbias.core.tidy` where they exist: ``test``, ``measure``,
+            ``title``, the set sizes used (``n_x``, ``n_y``, ...), the statistic, the effect size and its
+            interval, the p-values (one-sided, two-sided, Holm, Benjamini-Hochberg), the parameters,
+            ``coverage``, ``low_coverage``, ``dropped`` and ``note``.
+        """
         sizes = {f"n_{s.letter.lower()}": len(s.used) for s in self.sets}
         notes = self.all_notes
         return {"test": self.test or None, "measure": self.measure, "title": self.title, **sizes,
@@ -260,7 +405,13 @@ class Measurement:
                 "note": "; ".join(notes) or None}
 
     def to_frame(self):
-        """:meth:`to_dict` as a one-row :class:`pandas.DataFrame`."""
+        """:meth:`to_dict` as a one-row table.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row, the columns of :meth:`to_dict`.
+        """
         import pandas as pd
 
         return pd.DataFrame([self.to_dict()])
@@ -315,7 +466,28 @@ def _warn_low(title: str, flagged: Sequence[str]) -> Caught:
     return Caught(LowCoverageWarning, text)
 
 
-def _check_options(*, n_resamples, confidence_level, min_words, min_fraction, seed):
+def _check_options(*, n_resamples, confidence_level, min_words, min_fraction, seed, **choices):
+    """Check the options shared by the measuring calls; ``choices`` (``ci_method``, ``on_missing``,
+    ``balance_targets``, ``p_method``, ``p_methods``, ``alternative``) are checked here, before any test runs, so
+    that a misspelt option is an error and never a battery of tests "not run" or a result without its interval."""
+    from wordbias.core.lookup import check_on_missing
+    from wordbias.core.permutation import ALTERNATIVES, P_METHODS
+    from wordbias.measures.resampling import BOOTSTRAP_METHODS
+    from wordbias.measures.weat import BALANCE_POLICIES
+
+    allowed = {"ci_method": BOOTSTRAP_METHODS, "balance_targets": BALANCE_POLICIES, "p_method": P_METHODS,
+               "alternative": ALTERNATIVES}
+    for name, value in choices.items():
+        if name == "on_missing":
+            check_on_missing(value)
+        elif name == "p_methods":
+            if isinstance(value, str):
+                raise InvalidParameterError(f"p_methods must be a list of methods, such as ('monte-carlo',), "
+                                            f"not the string {value!r}")
+            for method in value:
+                check_option("p_methods", method, P_METHODS)
+        else:
+            check_option(name, value, allowed[name])
     n_resamples = check_int("n_resamples", n_resamples, min=0)
     if n_resamples == 1:
         raise InvalidParameterError("n_resamples must be 0 (no interval) or an integer >= 2, not 1")
@@ -408,23 +580,133 @@ def weat(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Seq
          p_methods: Sequence[str] = (), n_permutations: int = 100_000, alternative: str = "greater",
          seed: int = 0, case_fold: bool | None = None, on_missing: str = "drop", balance_targets: str = "random",
          min_words: int = MIN_WORDS, min_fraction: float = MIN_FRACTION, progress: bool = False) -> Measurement:
-    """A WEAT (Caliskan et al. 2017, Methods) measured in one call: d with its bootstrap interval, p one- and
-    two-sided, and what happened to every word list.
+    """Measure a WEAT in one call: d with its bootstrap interval, p one- and two-sided, and every word list's fate.
 
-    ``embedding`` is anything :func:`wordbias.embeddings.load` takes (a registered name, a path, a gensim
-    ``KeyedVectors`` or model, a word -> vector mapping). The test is
-    :func:`wordbias.measures.weat.weat` (unknown words dropped with a warning, target sets balanced at random,
+    The Word Embedding Association Test of Caliskan et al. (2017, Methods). The test is
+    :func:`wordbias.measures.weat.weat`: unknown words dropped with a warning, target sets balanced at random,
     the permutation p exact where it can be counted, else Monte Carlo with ``n_permutations`` draws; the p of
-    other methods too when listed in ``p_methods``, e.g. ``("monte-carlo", "normal")``, in ``r.p_values``); the
-    interval is :func:`wordbias.measures.bootstrap.weat_bootstrap` over the words of the four sets
-    (``n_resamples=0``: none). ``case_fold=None`` folds case for an uncased vocabulary. A set that keeps fewer
+    other methods too when listed in ``p_methods``. The interval is
+    :func:`wordbias.measures.bootstrap.weat_bootstrap` over the words of the four sets. A set that keeps fewer
     than ``min_words`` words or less than ``min_fraction`` of its list is flagged (:func:`low_coverage`), in the
-    result and with a :class:`~wordbias.core.errors.LowCoverageWarning`. ``seed`` drives the balancing, the
-    Monte Carlo p and the bootstrap.
+    result and with a :class:`~wordbias.core.errors.LowCoverageWarning`. The test's warnings are given to the
+    caller and kept in the result.
+
+    Parameters
+    ----------
+    embedding : str or path-like or KeyedVectors or mapping
+        Anything :func:`wordbias.embeddings.load` takes: a registered name, a path, a gensim ``KeyedVectors``
+        or model, a word -> vector mapping.
+    X, Y : sequence of str
+        The two target word lists (e.g. flowers and insects).
+    A, B : sequence of str
+        The two attribute word lists (e.g. pleasant and unpleasant words).
+    names : mapping of str to str, optional
+        Display names of the sets: some of ``"X"``, ``"Y"``, ``"A"``, ``"B"`` -> a non-empty name, used in the
+        title, the messages and the result.
+    title : str, optional
+        The test's title; by default ``"<X> vs <Y>, <A> vs <B>"`` with the sets' names.
+    n_resamples : int, default 10_000
+        Bootstrap resamples of the interval of d; 0: no interval (1 is refused).
+    confidence_level : float, default 0.95
+        The interval's confidence level, in (0, 1).
+    ci_method : {"BCa", "percentile", "basic"}, default "BCa"
+        The interval's method (:func:`scipy.stats.bootstrap`).
+    p_method : {"auto", "exact", "monte-carlo", "mc", "normal"}, default "auto"
+        How the permutation p is computed (:data:`wordbias.core.permutation.P_METHODS`); ``"auto"``: exact
+        where the partitions can be counted, else Monte Carlo.
+    p_methods : sequence of str, default ()
+        Other methods to compute the one-sided p by as well, e.g. ``("monte-carlo", "normal")``; every p
+        computed is in ``r.p_values``.
+    n_permutations : int, default 100_000
+        Monte Carlo permutations drawn when the p is not counted exactly.
+    alternative : {"greater", "less", "two-sided"}, default "greater"
+        The alternative hypothesis of ``p_value`` (``"greater"``: the paper's one-sided test); the two-sided p
+        is always given too.
+    seed : int, default 0
+        Seed of the balancing, the Monte Carlo p and the bootstrap: the same call gives the same result.
+    case_fold : bool or None, default None
+        Lower-case every word; None: fold when the vocabulary is uncased
+        (:func:`wordbias.embeddings.is_cased`).
+    on_missing : {"drop", "raise"}, default "drop"
+        What to do with words not in the embedding: drop them with a
+        :class:`~wordbias.core.errors.MissingWordsWarning`, or raise.
+    balance_targets : {"random", "none", "raise"}, default "random"
+        How unequal target sets are treated (:func:`wordbias.measures.weat.balance`): delete words at random
+        from the larger one, keep them unequal, or raise.
+    min_words : int, default MIN_WORDS
+        A set keeping fewer words than this is flagged for low coverage (4).
+    min_fraction : float, default MIN_FRACTION
+        A set keeping less than this share of its list is flagged for low coverage (a half).
+    progress : bool, default False
+        Show progress bars (loading the embedding, a long Monte Carlo p).
+
+    Returns
+    -------
+    Measurement
+        d (``effect_size``) with its interval (``ci_low``, ``ci_high``), the statistic, ``p_value`` and
+        ``p_two_sided`` with their method, the word sets (``sets``, ``coverage``, ``dropped``), the coverage
+        flags, the warnings and notes, and the :class:`~wordbias.measures.weat.WeatResult` (``result``).
+
+    Raises
+    ------
+    wordbias.core.errors.InvalidParameterError
+        If an option is not one of its allowed values (``n_resamples`` 1 or negative, ``confidence_level``
+        outside (0, 1), a ``p_method`` in ``p_methods`` that does not exist, ...), a word list is a string or
+        repeats a word, or X and Y (or A and B) share a word.
+    wordbias.core.errors.DegenerateSetError
+        If a set is left too small after dropping unknown words (targets fewer than 2, attributes none), or
+        ``balance_targets="raise"`` and the target sets differ in size.
+    KeyError
+        If ``on_missing="raise"`` and a word is not in the embedding.
+    wordbias.core.errors.TooCostlyError
+        If a Monte Carlo p would take too long; it is refused before any work.
+    FileNotFoundError
+        If ``embedding`` is neither a registered name nor an existing path
+        (:class:`~wordbias.core.errors.EmbeddingNotFoundError` when a registered embedding's file is absent).
+
+    See Also
+    --------
+    weats : A battery of WEATs, with adjusted p.
+    wordbias.measures.weat.weat : The test alone: the statistic, d and one p.
+    wordbias.measures.bootstrap.weat_bootstrap : The interval.
+
+    Notes
+    -----
+    A bootstrap that cannot run (a set too small to resample, a bootstrap too costly) leaves the test without
+    its interval (NaN bounds, ``ci_method="none"``) and says why in ``notes``; d and p stand.
+
+    Examples
+    --------
+    Any embedding will do: a registered name, a path, gensim ``KeyedVectors``, or a word -> vector mapping.
+
+    >>> import wordbias as wb
+    >>> emb = {"rose": [1, .2], "tulip": [.7, .5], "lily": [.9, .3], "daisy": [.5, .6],
+    ...        "ant": [.3, 1], "wasp": [.6, .7], "moth": [.4, .8], "flea": [.2, 1],
+    ...        "love": [1, 0], "joy": [.9, .2], "peace": [.8, .3], "cheer": [1, .3],
+    ...        "hate": [0, 1], "ugly": [.2, .9], "war": [.1, 1], "grief": [.3, .9]}
+    >>> r = wb.weat(emb, ["rose", "tulip", "lily", "daisy"], ["ant", "wasp", "moth", "flea"],
+    ...             ["love", "joy", "peace", "cheer"], ["hate", "ugly", "war", "grief"], n_resamples=2000,
+    ...             names={"X": "flowers", "Y": "insects", "A": "pleasant", "B": "unpleasant"})
+    >>> print(r)
+    WEAT: flowers vs insects, pleasant vs unpleasant
+      d = 1.531, 95% CI [0.9, 1.7] (BCa 95%, 2,000 resamples of XYAB)
+      p = 0.0286 one-sided (greater, exact), 0.0571 two-sided
+      words found/asked: X 4/4, Y 4/4, A 4/4, B 4/4
+    >>> round(r.effect_size, 2), round(r.ci_low, 2), round(r.ci_high, 2), round(r.p_value, 4)
+    (1.53, 0.85, 1.74, 0.0286)
+
+    The printed bounds carry only the decimals their Monte Carlo error supports
+    (:func:`wordbias.core.tables.interval_digits`); the attributes keep every digit.
+
+    The numbers are also a table row:
+
+    >>> r.to_frame()[["effect_size", "p_value", "coverage"]].round(3)
+       effect_size  p_value                    coverage
+    0        1.531    0.029  X 4/4; Y 4/4; A 4/4; B 4/4
     """
     n_resamples, confidence_level, min_words, min_fraction, seed = _check_options(
         n_resamples=n_resamples, confidence_level=confidence_level, min_words=min_words, min_fraction=min_fraction,
-        seed=seed)
+        seed=seed, ci_method=ci_method, on_missing=on_missing, balance_targets=balance_targets, p_method=p_method, p_methods=p_methods, alternative=alternative)
     kv = _load(embedding, progress)
     m = _measure_weat(kv, X, Y, A, B, test="", title=title, names=names, case_fold=_case_fold(kv, case_fold),
                       on_missing=on_missing, balance_targets=balance_targets, p_method=p_method,
@@ -442,17 +724,70 @@ def weats(embedding, specs: Sequence, *, family: str | None = None, n_resamples:
           n_permutations: int = 100_000, seed: int = 0, case_fold: bool | None = None, on_missing: str = "drop",
           balance_targets: str = "random", min_words: int = MIN_WORDS, min_fraction: float = MIN_FRACTION,
           progress: bool = False) -> list[Measurement]:
-    """A battery of WEATs, each measured once (:func:`weat`), with Holm's and Benjamini-Hochberg's adjusted p
-    over the tests that ran (:func:`wordbias.core.multiple.adjust`), the family named in ``p_family``:
-    ``"<family>: the <n> WEATs with a p-value (one-sided p)"``, ``family`` naming the battery and embedding.
+    """Measure a battery of WEATs, each once, with Holm's and Benjamini-Hochberg's adjusted p.
 
-    ``specs`` are :class:`~wordbias.datasets.stimuli.WeatSpec` or mappings with ``id``, ``X``, ``Y``, ``A``,
-    ``B`` (and optionally ``title``, ``names``): the papers' batteries
-    (:func:`wordbias.datasets.stimuli.weat_tests`) and a user's YAML
-    (:func:`wordbias.datasets.user_lists.load_user_lists`) alike. A test that cannot run (a list left too
-    small, :data:`NOT_RUN_ERRORS`) gives a result with NaN numbers and the reason in ``not_run`` instead of
-    stopping the battery. The warnings are kept in each result (not given again: the battery's views report
-    them); low coverage is flagged in each result as in :func:`weat`.
+    Each test is measured as by :func:`weat` (one-sided, ``alternative="greater"``, ``p_method="auto"``); the
+    p-values of the tests that ran are adjusted together (:func:`wordbias.core.multiple.adjust`), the family
+    named in ``p_family``: ``"<family>: the <n> WEATs with a p-value (one-sided p)"``. A test that cannot run
+    (a list left too small, :data:`NOT_RUN_ERRORS`) gives a result with NaN numbers and the reason in
+    ``not_run`` instead of stopping the battery. The warnings are kept in each result, not given again (the
+    battery's views report them); low coverage is flagged in each result as in :func:`weat`.
+
+    Parameters
+    ----------
+    embedding : str or path-like or KeyedVectors or mapping
+        Anything :func:`wordbias.embeddings.load` takes, loaded once for all the tests.
+    specs : sequence of WeatSpec or mapping
+        The tests: :class:`~wordbias.datasets.stimuli.WeatSpec` or mappings with ``id``, ``X``, ``Y``, ``A``,
+        ``B`` (and optionally ``title``, ``names``): the papers' batteries
+        (:func:`wordbias.datasets.stimuli.weat_tests`) and a user's YAML
+        (:func:`wordbias.datasets.user_lists.load_user_lists`) alike.
+    family : str, optional
+        What names the family of the adjusted p (e.g. the battery and the embedding).
+    n_resamples : int, default 10_000
+        Bootstrap resamples of each interval of d; 0: no interval.
+    confidence_level : float, default 0.95
+        The intervals' confidence level.
+    ci_method : {"BCa", "percentile", "basic"}, default "BCa"
+        The intervals' method.
+    p_methods : sequence of str, default ()
+        Other methods to compute each one-sided p by as well (in each result's ``p_values``).
+    n_permutations : int, default 100_000
+        Monte Carlo permutations drawn where a p is not counted exactly.
+    seed : int, default 0
+        Seed of the balancing, the Monte Carlo p and the bootstrap, the same for every test.
+    case_fold : bool or None, default None
+        Lower-case every word; None: fold when the vocabulary is uncased.
+    on_missing : {"drop", "raise"}, default "drop"
+        What to do with words not in the embedding (with ``"raise"`` a missing word makes its test not run).
+    balance_targets : {"random", "none", "raise"}, default "random"
+        How unequal target sets are treated (:func:`wordbias.measures.weat.balance`).
+    min_words : int, default MIN_WORDS
+        A set keeping fewer words than this is flagged for low coverage.
+    min_fraction : float, default MIN_FRACTION
+        A set keeping less than this share of its list is flagged for low coverage.
+    progress : bool, default False
+        Show a progress bar over the tests.
+
+    Returns
+    -------
+    list of Measurement
+        One per spec, in order, with ``p_holm``, ``p_bh`` and ``p_family`` set for the tests that ran.
+
+    Raises
+    ------
+    wordbias.core.errors.InvalidParameterError
+        If ``specs`` is not a non-empty list of specs, a spec lacks one of ``id``, ``X``, ``Y``, ``A``, ``B``,
+        or ``n_resamples``, ``confidence_level``, ``seed``, ``case_fold``, ``min_words`` or ``min_fraction`` is
+        out of range. The options each test checks itself (``on_missing``, ``balance_targets``, ``p_methods``)
+        make every test not run instead.
+    FileNotFoundError
+        If ``embedding`` is neither a registered name nor an existing path.
+
+    See Also
+    --------
+    weat : One test.
+    adjusted : The adjustment of a family of results.
 
     Examples
     --------
@@ -466,7 +801,7 @@ def weats(embedding, specs: Sequence, *, family: str | None = None, n_resamples:
     """
     n_resamples, confidence_level, min_words, min_fraction, seed = _check_options(
         n_resamples=n_resamples, confidence_level=confidence_level, min_words=min_words, min_fraction=min_fraction,
-        seed=seed)
+        seed=seed, ci_method=ci_method, on_missing=on_missing, balance_targets=balance_targets, p_methods=p_methods)
     if isinstance(specs, (str, bytes, Mapping)) or not isinstance(specs, Sequence) or not specs:
         raise InvalidParameterError(f"specs must be a non-empty list of WEAT specs, not {type(specs).__name__}")
     specs = [stimuli.as_weat_spec(s) for s in specs]
@@ -494,8 +829,33 @@ def weats(embedding, specs: Sequence, *, family: str | None = None, n_resamples:
 
 
 def adjusted(results: Sequence[Measurement], *, family: str) -> list[Measurement]:
-    """``results`` with Holm's (1979) and Benjamini-Hochberg's (1995) adjusted p over those that have a p-value
-    (:func:`wordbias.core.multiple.adjust`), the family named ``family``; the others keep NaN."""
+    """Adjust the p-values of a family of results: Holm's (1979) and Benjamini-Hochberg's (1995).
+
+    The adjustment (:func:`wordbias.core.multiple.adjust`) is over the results that have a p-value; the
+    others keep NaN.
+
+    Parameters
+    ----------
+    results : sequence of Measurement
+        The family's results (from :func:`weat`, :func:`weats`, :func:`wefat`, ...).
+    family : str
+        What names the family, stored in each adjusted result's ``p_family``.
+
+    Returns
+    -------
+    list of Measurement
+        The results in the same order, with ``p_holm``, ``p_bh`` and ``p_family`` set where there is a
+        p-value (the inputs are not changed).
+
+    Examples
+    --------
+    >>> kv = {"rose": [1, .1], "tulip": [.9, .2], "ant": [.1, 1], "wasp": [.2, .9], "love": [1, 0], "hate": [0, 1]}
+    >>> specs = [{"id": "flowers", "X": ["rose", "tulip"], "Y": ["ant", "wasp"], "A": ["love"], "B": ["hate"]},
+    ...          {"id": "mixed", "X": ["rose", "ant"], "Y": ["tulip", "wasp"], "A": ["love"], "B": ["hate"]}]
+    >>> results = adjusted(weats(kv, specs, n_resamples=0), family="two tests")
+    >>> [(round(r.p_value, 3), round(r.p_holm, 3), round(r.p_bh, 3)) for r in results], results[0].p_family
+    ([(0.167, 0.333, 0.333), (0.667, 0.667, 0.667)], 'two tests')
+    """
     ran = [i for i, m in enumerate(results) if math.isfinite(m.p_value)]
     out = list(results)
     if ran:
@@ -557,16 +917,105 @@ def wefat(embedding, W: Sequence[str], A: Sequence[str], B: Sequence[str], prop,
           confidence_level: float = 0.95, ci_method: str = "BCa", seed: int = 0, case_fold: bool | None = None,
           on_missing: str = "drop", name_filter: float | None = None, min_words: int = MIN_WORDS,
           min_fraction: float = MIN_FRACTION, progress: bool = False) -> Measurement:
-    """A WEFAT (Caliskan et al. 2017, Methods) measured in one call: Pearson's r between each target word's
-    association s(w, A, B) and its property ``prop`` (a mapping word -> value), with its bootstrap interval (the
-    words with their property resampled as pairs, and the attribute words) and the two-sided p of the
-    regression; per set the words asked for, used and missing, and the coverage (a set below ``min_words`` or
-    ``min_fraction`` of its list is flagged and warned, as in :func:`weat`). ``name_filter`` (e.g. 0.2) drops
-    that fraction of the least name-like target vectors first (the paper's WEFAT 2); they are listed as the W
-    set's ``balanced_out``. The per-word scores are in ``r.result.table``.
+    """Measure a WEFAT in one call: Pearson's r of association and property, with its interval and p.
+
+    The Word Embedding Factual Association Test of Caliskan et al. (2017, Methods): Pearson's r between each
+    target word's association s(w, A, B) and its property ``prop``, with its bootstrap interval (the words with
+    their property resampled as pairs, and the attribute words;
+    :func:`wordbias.measures.bootstrap_wefat.wefat_bootstrap`) and the two-sided p of the regression
+    (:func:`wordbias.measures.wefat.wefat`); per set the words asked for, used and missing, and the coverage (a
+    set below ``min_words`` or ``min_fraction`` of its list is flagged and warned, as in :func:`weat`). The
+    per-word scores are in ``r.result.table``.
+
+    Parameters
+    ----------
+    embedding : str or path-like or KeyedVectors or mapping
+        Anything :func:`wordbias.embeddings.load` takes: a registered name, a path, a gensim ``KeyedVectors``
+        or model, a word -> vector mapping.
+    W : sequence of str
+        The target words (e.g. occupations).
+    A, B : sequence of str
+        The two attribute word lists (e.g. female and male words).
+    prop : mapping of str to float or pandas.Series
+        The property of each target word (e.g. the percentage of women in the occupation); target words
+        without one are dropped.
+    names : mapping of str to str, optional
+        Display names of some of the sets ``"W"``, ``"A"``, ``"B"``.
+    title : str, optional
+        The test's title; by default ``"<W>: <A> vs <B>"`` with the sets' names.
+    n_resamples : int, default 10_000
+        Bootstrap resamples of the interval of r; 0: no interval (1 is refused).
+    confidence_level : float, default 0.95
+        The interval's confidence level, in (0, 1).
+    ci_method : {"BCa", "percentile", "basic"}, default "BCa"
+        The interval's method.
+    seed : int, default 0
+        Seed of the bootstrap.
+    case_fold : bool or None, default None
+        Lower-case every word and the property's words; None: fold when the vocabulary is uncased.
+    on_missing : {"drop", "raise"}, default "drop"
+        What to do with words not in the embedding (or without a property value): drop them with a warning,
+        or raise.
+    name_filter : float, optional
+        Drop this fraction (e.g. 0.2) of the least name-like target vectors first (the paper's WEFAT 2;
+        :func:`wordbias.measures.wefat.name_likeness_filter`); they are listed as the W set's
+        ``balanced_out``. None: no filter.
+    min_words : int, default MIN_WORDS
+        A set keeping fewer words than this is flagged for low coverage.
+    min_fraction : float, default MIN_FRACTION
+        A set keeping less than this share of its list is flagged for low coverage.
+    progress : bool, default False
+        Show a progress bar while loading the embedding.
+
+    Returns
+    -------
+    Measurement
+        r (``effect_size`` and ``statistic``) with its interval, the two-sided ``p_value`` (``p_method="t"``),
+        the word sets and coverage, the warnings, and the :class:`~wordbias.measures.wefat.WefatResult`
+        (``result``, its per-word scores in ``result.table``).
+
+    Raises
+    ------
+    wordbias.core.errors.InvalidParameterError
+        If ``prop`` is not a mapping of words to numbers, a word list is a string or repeats a word, A and B
+        share a word, or an option is out of range.
+    wordbias.core.errors.DegenerateSetError
+        If fewer than 3 target words with a property are left, an attribute set is left empty, or the property
+        or the associations are all equal (the correlation is undefined).
+    KeyError
+        If ``on_missing="raise"`` and a word is not in the embedding.
+    FileNotFoundError
+        If ``embedding`` is neither a registered name nor an existing path.
+
+    See Also
+    --------
+    wefats : Several WEFATs.
+    wordbias.measures.wefat.wefat : The test alone.
 
     Examples
     --------
+    >>> import wordbias as wb
+    >>> emb = {"nurse": [.9, .2, .3], "teacher": [.7, .4, .1], "clerk": [.6, .5, .4], "baker": [.5, .4, .6],
+    ...        "lawyer": [.5, .6, .5], "chef": [.4, .6, .2], "pilot": [.2, .9, .1], "plumber": [.1, 1, .3],
+    ...        "she": [1, 0, .2], "her": [.9, .1, .5], "woman": [.8, .2, .1], "girl": [1, .3, .4],
+    ...        "he": [0, 1, .2], "him": [.1, .9, .5], "man": [.2, .8, .1], "boy": [.3, 1, .4]}
+    >>> women = {"nurse": 90, "teacher": 75, "clerk": 60, "baker": 55, "lawyer": 40, "chef": 20, "pilot": 8,
+    ...          "plumber": 2}                                       # % women in each occupation
+    >>> r = wb.wefat(emb, list(women), ["she", "her", "woman", "girl"], ["he", "him", "man", "boy"], women,
+    ...              names={"W": "occupations", "A": "female", "B": "male"}, n_resamples=2000)
+    >>> print(r)
+    WEFAT: occupations: female vs male
+      r = 0.969, 95% CI [0.88, 1.00] (BCa 95%, 2,000 resamples of W (with the property) and A, B)
+      p = 7.2e-05 two-sided (t)
+      words found/asked: W 8/8, A 4/4, B 4/4
+    >>> r.result.table.round(2).head(3)
+          word     s  property
+    0    nurse  1.81      90.0
+    1  teacher  1.68      75.0
+    2    clerk  1.02      60.0
+
+    Without an interval (``n_resamples=0``), on vectors in a ``KeyedVectors``:
+
     >>> import numpy as np
     >>> from wordbias.embeddings import to_keyed_vectors
     >>> rng = np.random.default_rng(0)
@@ -579,7 +1028,7 @@ def wefat(embedding, W: Sequence[str], A: Sequence[str], B: Sequence[str], prop,
     """
     n_resamples, confidence_level, min_words, min_fraction, seed = _check_options(
         n_resamples=n_resamples, confidence_level=confidence_level, min_words=min_words, min_fraction=min_fraction,
-        seed=seed)
+        seed=seed, ci_method=ci_method, on_missing=on_missing)
     kv = _load(embedding, progress)
     m = _measure_wefat(kv, W, A, B, prop, test="", title=title, names=names, case_fold=_case_fold(kv, case_fold),
                        on_missing=on_missing, name_filter=name_filter, seed=seed, n_resamples=n_resamples,
@@ -595,12 +1044,77 @@ def wefats(embedding, specs: Sequence, *, name_filter: bool = False, n_resamples
            confidence_level: float = 0.95, ci_method: str = "BCa", seed: int = 0, case_fold: bool | None = None,
            on_missing: str = "drop", min_words: int = MIN_WORDS, min_fraction: float = MIN_FRACTION,
            progress: bool = False) -> list[Measurement]:
-    """The WEFATs of ``specs`` (:class:`~wordbias.datasets.stimuli.WefatSpec`), each measured once
-    (:func:`wefat`); ``name_filter=True`` applies each spec's name-likeness filter where it has one. A test that
-    cannot run gives a result with NaN numbers and the reason in ``not_run``."""
+    """Measure several WEFATs, each once, as :func:`wefat` does.
+
+    A test that cannot run (a list left too small, :data:`NOT_RUN_ERRORS`) gives a result with NaN numbers and
+    the reason in ``not_run`` instead of stopping the others. The warnings are kept in each result, not given
+    again.
+
+    Parameters
+    ----------
+    embedding : str or path-like or KeyedVectors or mapping
+        Anything :func:`wordbias.embeddings.load` takes, loaded once for all the tests.
+    specs : sequence of WefatSpec
+        The tests (:class:`~wordbias.datasets.stimuli.WefatSpec`, e.g. from
+        :func:`wordbias.datasets.stimuli.wefat_tests`).
+    name_filter : bool, default False
+        Apply each spec's name-likeness filter where it has one (its ``name_filter["drop_fraction"]``).
+    n_resamples : int, default 10_000
+        Bootstrap resamples of each interval of r; 0: no interval.
+    confidence_level : float, default 0.95
+        The intervals' confidence level.
+    ci_method : {"BCa", "percentile", "basic"}, default "BCa"
+        The intervals' method.
+    seed : int, default 0
+        Seed of the bootstrap.
+    case_fold : bool or None, default None
+        Lower-case every word; None: fold when the vocabulary is uncased.
+    on_missing : {"drop", "raise"}, default "drop"
+        What to do with words not in the embedding (with ``"raise"`` a missing word makes its test not run).
+    min_words : int, default MIN_WORDS
+        A set keeping fewer words than this is flagged for low coverage.
+    min_fraction : float, default MIN_FRACTION
+        A set keeping less than this share of its list is flagged for low coverage.
+    progress : bool, default False
+        Show a progress bar while loading the embedding.
+
+    Returns
+    -------
+    list of Measurement
+        One per spec, in order.
+
+    Raises
+    ------
+    wordbias.core.errors.InvalidParameterError
+        If ``n_resamples``, ``confidence_level``, ``seed``, ``case_fold``, ``min_words`` or ``min_fraction``
+        is out of range (the options each test checks itself make every test not run instead).
+    FileNotFoundError
+        If ``embedding`` is neither a registered name nor an existing path.
+
+    See Also
+    --------
+    wefat : One test.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from wordbias.datasets.stimuli import WefatSpec
+    >>> emb = {"nurse": [.9, .2, .3], "teacher": [.7, .4, .1], "clerk": [.6, .5, .4], "pilot": [.2, .9, .1],
+    ...        "plumber": [.1, 1, .3], "she": [1, 0, .2], "her": [.9, .1, .5], "he": [0, 1, .2], "him": [.1, .9, .5]}
+    >>> women = pd.Series({"nurse": 90, "teacher": 75, "clerk": 60, "pilot": 8, "plumber": 2}, dtype=float)
+    >>> jobs = WefatSpec(id="jobs", title="occupations", W=tuple(women.index), A=("she", "her"), B=("he", "him"),
+    ...                  property=women, name_filter=None, paper={})
+    >>> few = WefatSpec(id="few", title="two occupations", W=("nurse", "pilot"), A=("she", "her"),
+    ...                 B=("he", "him"), property=women, name_filter=None, paper={})
+    >>> a, b = wefats(emb, [jobs, few], n_resamples=0)
+    >>> a.test, round(a.effect_size, 3), a.coverage
+    ('jobs', 0.985, 'W 5/5; A 2/2; B 2/2')
+    >>> b.not_run[:31]
+    'not run: DegenerateSetError: se'
+    """
     n_resamples, confidence_level, min_words, min_fraction, seed = _check_options(
         n_resamples=n_resamples, confidence_level=confidence_level, min_words=min_words, min_fraction=min_fraction,
-        seed=seed)
+        seed=seed, ci_method=ci_method, on_missing=on_missing)
     kv = _load(embedding, progress)
     case_fold = _case_fold(kv, case_fold)
     out = []
@@ -624,10 +1138,34 @@ def wefats(embedding, specs: Sequence, *, name_filter: bool = False, n_resamples
 
 
 def weat_result(measured):
-    """The :class:`~wordbias.measures.weat.WeatResult` of a measured WEAT: a :class:`Measurement` (from
-    :func:`weat` or :func:`weats`), anything else that carries one as ``result`` (the teaching explorer's), or
-    a ``WeatResult`` itself. Analyses of a test's words (word influence, frequency) read the words it used from
-    here, so they never run the test again."""
+    """The :class:`~wordbias.measures.weat.WeatResult` of a measured WEAT.
+
+    Analyses of a test's words (word influence, frequency) read the words it used from here, so they never run
+    the test again.
+
+    Parameters
+    ----------
+    measured : Measurement or WeatResult or object
+        A :class:`Measurement` (from :func:`weat` or :func:`weats`), anything else that carries a
+        ``WeatResult`` as ``result`` (the teaching explorer's), or a ``WeatResult`` itself.
+
+    Returns
+    -------
+    WeatResult
+        The test's result: its word sets, scores, statistic, d and p.
+
+    Raises
+    ------
+    wordbias.core.errors.InvalidParameterError
+        If the test did not run (``not_run``), or ``measured`` carries no ``WeatResult``.
+
+    Examples
+    --------
+    >>> kv = {"rose": [1, .1], "tulip": [.9, .2], "ant": [.1, 1], "wasp": [.2, .9], "love": [1, 0], "hate": [0, 1]}
+    >>> r = weat_result(weat(kv, ["rose", "tulip"], ["ant", "wasp"], ["love"], ["hate"], n_resamples=0))
+    >>> type(r).__name__, r.X.words, round(float(r.s_x[0]), 3)
+    ('WeatResult', ('rose', 'tulip'), 0.896)
+    """
     from wordbias.measures.weat import WeatResult
 
     if getattr(measured, "not_run", None):

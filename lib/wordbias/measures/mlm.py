@@ -43,21 +43,62 @@ PRIOR_MASKS = ("per_piece", "single")
 
 @dataclass(frozen=True)
 class TemplatePairs:
-    """One template with the target pairs that fill it (Table 2: e.g. "TARGET like ATTRIBUTE" with
-    (boys, girls) and (men, women)). The first word of a pair is the one a positive score favours."""
+    """One template with the target pairs that fill it.
+
+    For example (Table 2) "TARGET like ATTRIBUTE" with (boys, girls) and (men, women). The first word of a
+    pair is the one a positive score favours.
+
+    Attributes
+    ----------
+    template : str
+        The template, holding ``TARGET`` and ``ATTRIBUTE`` once each.
+    pairs : tuple of (str, str)
+        The target pairs that fill its ``TARGET`` slot.
+    """
 
     template: str
     pairs: tuple[tuple[str, str], ...]
 
     @classmethod
     def from_dict(cls, d: Mapping) -> TemplatePairs:
+        """From the YAML's form: ``{"template": ..., "pairs": [[x, y], ...]}``.
+
+        Parameters
+        ----------
+        d : mapping
+            With keys ``"template"`` and ``"pairs"``.
+
+        Returns
+        -------
+        TemplatePairs
+            The template and its pairs.
+        """
         return cls(d["template"], tuple((str(x), str(y)) for x, y in d["pairs"]))
 
 
 def check_template(template, special_tokens: Sequence[str] = ()) -> str:
-    """A template must be a string holding TARGET and ATTRIBUTE exactly once each and no literal special
-    token of the model (``special_tokens``, e.g. ``[MASK]``): in ``"[MASK] TARGET is a ATTRIBUTE"`` the
-    first mask would be read as the target's and the score would be the probability of the wrong slot.
+    """Check a template: a string holding TARGET and ATTRIBUTE exactly once each and no special token.
+
+    A literal special token of the model would be misread: in ``"[MASK] TARGET is a ATTRIBUTE"`` the first
+    mask would be read as the target's and the score would be the probability of the wrong slot.
+
+    Parameters
+    ----------
+    template : str
+        The template.
+    special_tokens : sequence of str, default ()
+        The model's special tokens (e.g. ``[MASK]``), none of which the template may hold.
+
+    Returns
+    -------
+    str
+        The template, unchanged.
+
+    Raises
+    ------
+    InvalidParameterError
+        If the template is not a string, does not hold each placeholder exactly once, or holds a special
+        token.
 
     Examples
     --------
@@ -118,7 +159,42 @@ def _check_template_pairs(m: Model, templates) -> list[TemplatePairs]:
 
 
 def word_pieces(m: Model, word: str) -> list[int]:
-    """The WordPiece ids of ``word`` (as the model's tokenizer normalises it); unknown words fail."""
+    """The WordPiece ids of ``word``, as the model's tokenizer normalises it.
+
+    Parameters
+    ----------
+    m : wordbias.models.contextual.Model
+        The model; only its ``tokenizer`` (and ``name``, for errors) is used.
+    word : str
+        The word.
+
+    Returns
+    -------
+    list of int
+        The ids of its WordPieces, in order.
+
+    Raises
+    ------
+    ValueError
+        If the word tokenizes to nothing, or holds characters outside the vocabulary (an unknown piece).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> class Tokenizer:                    # a stand-in for bert-base-uncased's tokenizer, for a few words
+    ...     mask_token, unk_token, unk_token_id = "[MASK]", "[UNK]", 100
+    ...     all_special_tokens = ["[UNK]", "[MASK]"]
+    ...     ids = {"he": [2002], "she": [2016], "programmer": [20273], "wordpiece": [2773, 11198]}
+    ...     def __call__(self, text, add_special_tokens=False):
+    ...         return {"input_ids": self.ids.get(text.lower(), [self.unk_token_id])}
+    >>> m = SimpleNamespace(name="stand-in", tokenizer=Tokenizer())
+    >>> word_pieces(m, "Programmer"), word_pieces(m, "wordpiece")    # one WordPiece; two: word ##piece
+    ([20273], [2773, 11198])
+    >>> word_pieces(m, "☃")
+    Traceback (most recent call last):
+    ...
+    ValueError: '☃' contains characters outside the vocabulary of 'stand-in' ([UNK])
+    """
     ids = m.tokenizer(word, add_special_tokens=False)["input_ids"]
     if not ids:
         raise ValueError(f"{word!r} tokenizes to nothing")
@@ -130,11 +206,54 @@ def word_pieces(m: Model, word: str) -> list[int]:
 def sentences(m: Model, template: str, n_target: int, attribute: str, prior_mask: str = "per_piece") -> tuple[str, str, int]:
     """The two sentences of §2 for one template, target length and attribute.
 
-    Returns (target sentence, prior sentence, index of the target's first mask among the prior sentence's
-    masks). In the target sentence the TARGET slot holds ``n_target`` masks and ATTRIBUTE the attribute's
-    text; in the prior sentence ATTRIBUTE is masked too (one mask per WordPiece, or one in all with
-    ``prior_mask="single"``). In the target sentence the target's masks are the only ones. The template is
-    checked (:func:`check_template`).
+    In the target sentence the TARGET slot holds ``n_target`` masks and ATTRIBUTE the attribute's text (the
+    target's masks are the only ones); in the prior sentence ATTRIBUTE is masked too.
+
+    Parameters
+    ----------
+    m : wordbias.models.contextual.Model
+        The model; only its tokenizer is used.
+    template : str
+        The template, holding ``TARGET`` and ``ATTRIBUTE`` once each (checked, :func:`check_template`).
+    n_target : int
+        The masks of the target (its WordPieces); an integer >= 1.
+    attribute : str
+        The attribute word.
+    prior_mask : {"per_piece", "single"}, default "per_piece"
+        In the prior sentence, one mask per WordPiece of the attribute, or one in all.
+
+    Returns
+    -------
+    target : str
+        The target sentence.
+    prior : str
+        The prior sentence.
+    first : int
+        The index of the target's first mask among the prior sentence's masks.
+
+    Raises
+    ------
+    InvalidParameterError
+        If the template or an option is invalid.
+    ValueError
+        If the attribute holds characters outside the vocabulary (with ``"per_piece"``).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> class Tokenizer:                    # a stand-in for bert-base-uncased's tokenizer, for a few words
+    ...     mask_token, unk_token, unk_token_id = "[MASK]", "[UNK]", 100
+    ...     all_special_tokens = ["[UNK]", "[MASK]"]
+    ...     ids = {"he": [2002], "she": [2016], "programmer": [20273], "wordpiece": [2773, 11198]}
+    ...     def __call__(self, text, add_special_tokens=False):
+    ...         return {"input_ids": self.ids.get(text.lower(), [self.unk_token_id])}
+    >>> m = SimpleNamespace(name="stand-in", tokenizer=Tokenizer())
+    >>> sentences(m, "TARGET is a ATTRIBUTE", 1, "programmer")
+    ('[MASK] is a programmer', '[MASK] is a [MASK]', 0)
+    >>> sentences(m, "ATTRIBUTE is what TARGET likes", 1, "wordpiece")   # the target's mask is the third
+    ('wordpiece is what [MASK] likes', '[MASK] [MASK] is what [MASK] likes', 2)
+    >>> sentences(m, "ATTRIBUTE is what TARGET likes", 1, "wordpiece", prior_mask="single")
+    ('wordpiece is what [MASK] likes', '[MASK] is what [MASK] likes', 1)
     """
     check_template(template, _special_tokens(m))
     check_int("n_target", n_target, min=1)
@@ -160,10 +279,46 @@ def masked_log_probs(m: Model, requests: Mapping[str, Iterable[tuple[int, tuple[
                      batch_size: int = 32, progress: bool = False) -> dict[tuple[str, int, tuple[int, ...]], float]:
     """log P of token sequences at the masks of sentences, one forward pass per distinct sentence.
 
-    ``requests[sentence]`` lists ``(first_mask, token_ids)``: the sum over i of log P(token_ids[i] at the
-    (first_mask + i)-th mask of the sentence), all masks filled jointly. Returns a dict keyed by
-    ``(sentence, first_mask, token_ids)`` (float64). Sentences are sorted by length and run in padded
-    batches, on the model's device; batching changes nothing beyond float rounding (tested).
+    Each request is the sum over i of log P(token_ids[i] at the (first_mask + i)-th mask of the sentence),
+    all masks filled jointly. Sentences are sorted by length and run in padded batches, on the model's
+    device; batching changes nothing beyond float rounding (tested).
+
+    Parameters
+    ----------
+    m : wordbias.models.contextual.Model
+        The masked language model.
+    requests : mapping of str to iterable of (int, tuple of int)
+        ``requests[sentence]`` lists ``(first_mask, token_ids)``.
+    batch_size : int, default 32
+        Sentences per forward pass; an integer >= 1.
+    progress : bool, default False
+        Show a progress bar.
+
+    Returns
+    -------
+    dict
+        The log probabilities (float), keyed by ``(sentence, first_mask, token_ids)``.
+
+    Raises
+    ------
+    ValueError
+        If a request asks for more masks than its sentence has.
+
+    Examples
+    --------
+    A masked LM is loaded with :func:`load_mlm` (torch and transformers; a model takes seconds to load, so
+    these lines are not run as tests). :func:`wordbias.models.tiny_mlm.build` writes a tiny BERT with a
+    planted bias, "programmer" towards *he* and "nurse" towards *she*:
+
+    >>> import tempfile
+    >>> from wordbias.models import tiny_mlm
+    >>> folder = tiny_mlm.build(tempfile.mkdtemp(), male=["programmer"], female=["nurse"])  # doctest: +SKIP
+    >>> m = load_mlm(str(folder), device="cpu")                                          # doctest: +SKIP
+    >>> ids = tuple(word_pieces(m, "he"))                                               # doctest: +SKIP
+    >>> logp = masked_log_probs(m, {"[MASK] is a programmer": [(0, ids)],
+    ...                             "[MASK] is a [MASK]": [(0, ids)]})                       # doctest: +SKIP
+    >>> {s: round(v, 2) for (s, first, tokens), v in logp.items()}                          # doctest: +SKIP
+    {'[MASK] is a [MASK]': -20.09, '[MASK] is a programmer': -18.69}
     """
     import torch
 
@@ -227,6 +382,53 @@ def increased_log_probability(m: Model, templates: Sequence[str], targets: Seque
 
     Checked first: each template holds TARGET and ATTRIBUTE once and no literal special token
     (:func:`check_template`), the lists are lists of words (a string is refused), ``batch_size`` ≥ 1.
+
+    Parameters
+    ----------
+    m : wordbias.models.contextual.Model
+        The masked language model.
+    templates : sequence of str
+        The templates, each holding ``TARGET`` and ``ATTRIBUTE`` once.
+    targets : sequence of str
+        The target words (e.g. he, she).
+    attributes : sequence of str
+        The attribute words.
+    prior_mask : {"per_piece", "single"}, default "per_piece"
+        How the attribute is masked in the prior sentence.
+    batch_size : int, default 32
+        Sentences per forward pass.
+    progress : bool, default False
+        Show a progress bar.
+
+    Returns
+    -------
+    numpy.ndarray of shape (n_templates, n_targets, n_attributes)
+        log(p_tgt / p_prior).
+
+    Raises
+    ------
+    InvalidParameterError
+        If a template, a list or an option is invalid.
+    DegenerateSetError
+        If a list is empty.
+    ValueError
+        If a word holds characters outside the model's vocabulary.
+
+    Examples
+    --------
+    A masked LM is loaded with :func:`load_mlm` (torch and transformers; a model takes seconds to load, so
+    these lines are not run as tests). :func:`wordbias.models.tiny_mlm.build` writes a tiny BERT with a
+    planted bias, "programmer" towards *he* and "nurse" towards *she*:
+
+    >>> import tempfile
+    >>> from wordbias.models import tiny_mlm
+    >>> folder = tiny_mlm.build(tempfile.mkdtemp(), male=["programmer"], female=["nurse"])  # doctest: +SKIP
+    >>> m = load_mlm(str(folder), device="cpu")                                          # doctest: +SKIP
+    >>> inc = increased_log_probability(m, ["TARGET is a ATTRIBUTE"], ["he", "she"],
+    ...                                 ["programmer", "nurse", "table"])                  # doctest: +SKIP
+    >>> inc.shape, inc[0].round(2)                                                       # doctest: +SKIP
+    ((1, 2, 3), array([[ 1.4 ,  0.13, -0.09],
+           [ 0.83,  0.62, -0.09]]))
     """
     templates = _check_template_list(m, templates)
     targets = list(check_words("targets", targets))
@@ -274,8 +476,19 @@ ROUNDING_ULPS = 64
 
 
 def rounding_noise(log_prob_scale: float) -> float:
-    """The width below which two bias scores are equal up to float32 rounding: :data:`ROUNDING_ULPS` ULPs of
-    the largest |log probability| they come from.
+    """The width below which two bias scores are equal up to float32 rounding.
+
+    It is :data:`ROUNDING_ULPS` float32 ULPs of the largest absolute log probability the scores come from.
+
+    Parameters
+    ----------
+    log_prob_scale : float
+        The largest absolute log probability the scores are computed from (its sign is ignored).
+
+    Returns
+    -------
+    float
+        The rounding width.
 
     Examples
     --------
@@ -288,15 +501,66 @@ def rounding_noise(log_prob_scale: float) -> float:
 def log_prob_bias_scores(m: Model, attributes: Sequence[str], templates: Sequence[TemplatePairs], *,
                          prior_mask: str = "per_piece", batch_size: int = 32, progress: bool = False,
                          return_noise: bool = False):
-    """The log probability bias score of each attribute (§2), averaged over templates and their target pairs
-    (§3.2: "the mean log probability bias score for each attribute"). Positive = favours the first target.
+    """The log probability bias score of each attribute (§2), averaged over templates and target pairs.
+
+    The mean is §3.2's "the mean log probability bias score for each attribute". Positive = favours the first
+    target.
 
     With ``return_noise`` returns (scores, noise): ``noise`` is :func:`rounding_noise` of the largest
-    |log probability| used, the spread under which scores are rounding noise, not a measurement.
+    absolute log probability used, the spread under which scores are rounding noise, not a measurement.
 
     Checked first: ``templates`` a non-empty list (an empty one would average nothing into NaN), each template
     with TARGET and ATTRIBUTE once and no literal special token (:func:`check_template`), ``attributes`` a
-    list of words, ``batch_size`` ≥ 1."""
+    list of words, ``batch_size`` ≥ 1.
+
+    Parameters
+    ----------
+    m : wordbias.models.contextual.Model
+        The masked language model.
+    attributes : sequence of str
+        The attribute words.
+    templates : sequence of TemplatePairs or mapping
+        The templates with their target pairs (dicts are converted, :meth:`TemplatePairs.from_dict`).
+    prior_mask : {"per_piece", "single"}, default "per_piece"
+        How the attribute is masked in the prior sentence.
+    batch_size : int, default 32
+        Sentences per forward pass.
+    progress : bool, default False
+        Show a progress bar.
+    return_noise : bool, default False
+        Also return the rounding width of the scores.
+
+    Returns
+    -------
+    scores : numpy.ndarray of shape (n_attributes,)
+        The mean bias score of each attribute; positive favours the first target.
+    noise : float
+        Only with ``return_noise``: :func:`rounding_noise` of the largest absolute log probability used, the spread
+        under which scores are rounding noise, not a measurement.
+
+    Raises
+    ------
+    InvalidParameterError
+        If a template, a pair, the list or an option is invalid.
+    DegenerateSetError
+        If a template has no target pairs, or the attributes are empty.
+
+    Examples
+    --------
+    A masked LM is loaded with :func:`load_mlm` (torch and transformers; a model takes seconds to load, so
+    these lines are not run as tests). :func:`wordbias.models.tiny_mlm.build` writes a tiny BERT with a
+    planted bias, "programmer" towards *he* and "nurse" towards *she*:
+
+    >>> import tempfile
+    >>> from wordbias.models import tiny_mlm
+    >>> folder = tiny_mlm.build(tempfile.mkdtemp(), male=["programmer"], female=["nurse"])  # doctest: +SKIP
+    >>> m = load_mlm(str(folder), device="cpu")                                          # doctest: +SKIP
+    >>> pairs = [TemplatePairs("TARGET is a ATTRIBUTE", (("he", "she"),))]
+    >>> scores, noise = log_prob_bias_scores(m, ["programmer", "nurse", "table"], pairs,
+    ...                                      return_noise=True)                            # doctest: +SKIP
+    >>> without_noise(scores, noise).round(3)                         # he, she, neither   # doctest: +SKIP
+    array([ 0.57 , -0.486,  0.   ])
+    """
     templates = _check_template_pairs(m, templates)
     attributes = list(check_words("attributes", attributes, allow_duplicates=True))
     _check_run_options(prior_mask, batch_size, progress)
@@ -324,8 +588,28 @@ class AttributeTest:
     the two-sided p of the same test (SciPy's doubling rule), whatever ``alternative`` is. ``effect_size_ci``
     is the bootstrap interval of the effect size over the attribute words
     (:func:`wordbias.measures.bootstrap.effect_size_bootstrap`), ``None`` when the test is undefined or no
-    interval was asked for (``n_resamples=0``). :meth:`summary` keeps its earlier columns and adds
-    ``p_two_sided``, ``effect_size_ci_low`` and ``effect_size_ci_high`` (NaN without an interval).
+    interval was asked for (``n_resamples=0``).
+
+    Attributes
+    ----------
+    A, B : tuple of str
+        The attribute words of the two sets (empty when none were named).
+    scores_A, scores_B : numpy.ndarray
+        Their bias scores.
+    statistic : float
+        mean(scores_A) − mean(scores_B); NaN when undefined.
+    effect_size : float
+        The statistic over the sample standard deviation of the pooled scores; NaN when undefined.
+    p : wordbias.core.permutation.TailProbability or None
+        The permutation p-value of ``alternative``; None when undefined.
+    undefined : str, default ""
+        Why the effect size and p are undefined (the scores equal up to rounding), else "".
+    alternative : {"greater", "less", "two-sided"}, default "greater"
+        The tail of ``p``.
+    p_two_sided : float, default nan
+        The two-sided p of the same test.
+    effect_size_ci : BootstrapInterval or None, default None
+        The bootstrap interval of the effect size over the attribute words.
     """
 
     A: tuple[str, ...]
@@ -349,6 +633,15 @@ class AttributeTest:
         return None if self.p is None else self.p.p_method
 
     def summary(self) -> dict:
+        """A flat dict for one table row.
+
+        Returns
+        -------
+        dict
+            ``n_attribute`` (the set size, or ``"n_Axn_B"`` for sets of different sizes), ``mean_score_A``,
+            ``mean_score_B``, ``effect_size``, ``p_value``, ``p_method``, ``undefined``, ``p_two_sided``,
+            ``effect_size_ci_low`` and ``effect_size_ci_high`` (NaN without an interval).
+        """
         return {"n_attribute": len(self.A) if len(self.A) == len(self.B) else f"{len(self.A)}x{len(self.B)}",
                 "mean_score_A": float(np.mean(self.scores_A)), "mean_score_B": float(np.mean(self.scores_B)),
                 "effect_size": self.effect_size, "p_value": self.p_value, "p_method": self.p_method,
@@ -385,6 +678,43 @@ def attribute_test(scores_A, scores_B, *, A: Sequence[str] = (), B: Sequence[str
     target pairs fixed (each attribute keeps its score, averaged over them): the spread across templates is
     not in it (see :mod:`wordbias.measures.ceat`). ``n_resamples=0`` computes no interval (``None``); it is
     ``None`` too when the test is undefined.
+
+    Parameters
+    ----------
+    scores_A, scores_B : array-like of float
+        The bias scores of the attribute words of the two sets; at least 2 each, finite.
+    A, B : sequence of str, default ()
+        The attribute words, one per score (none given is allowed).
+    p_method : str, default "auto"
+        The p-value method (:data:`wordbias.core.permutation.P_METHODS`): exact when affordable under
+        ``"auto"``.
+    n_permutations : int, default 100_000
+        Random permutations when p is not exact.
+    seed : int, default 0
+        Seeds the permutations and the bootstrap.
+    noise : float, default 0.0
+        The rounding width of the scores (:func:`rounding_noise`); >= 0.
+    alternative : {"greater", "less", "two-sided"}, default "greater"
+        The tail of ``p``.
+    n_resamples : int, default 10_000
+        Bootstrap resamples of the interval; 0 for none, else an integer >= 2.
+    confidence_level : float, default 0.95
+        The level of the interval.
+    method : {"BCa", "percentile", "basic"}, default "BCa"
+        The bootstrap interval method.
+
+    Returns
+    -------
+    AttributeTest
+        The scores, statistic, effect size, p-values and interval.
+
+    Raises
+    ------
+    InvalidParameterError
+        If an option is out of range, a score is not finite, or ``A`` (``B``) does not name one word per
+        score.
+    DegenerateSetError
+        If a set has fewer than 2 scores.
 
     Examples
     --------
@@ -445,8 +775,22 @@ def _check_attribute_names(names, scores: np.ndarray, role: str) -> tuple[str, .
 
 
 def without_noise(scores, noise: float) -> np.ndarray:
-    """The scores with every value within ``noise`` of 0 set to exactly 0: below the rounding width a score
-    is not a measurement, and its sign and digits would change with the CPU.
+    """The scores with every value within ``noise`` of 0 set to exactly 0.
+
+    Below the rounding width a score is not a measurement, and its sign and digits would change with the
+    CPU.
+
+    Parameters
+    ----------
+    scores : array-like of float
+        The bias scores.
+    noise : float
+        The rounding width (:func:`rounding_noise`).
+
+    Returns
+    -------
+    numpy.ndarray
+        The scores, float64, those within ``noise`` of 0 set to 0.
 
     Examples
     --------
@@ -462,6 +806,25 @@ def share_favouring_first(scores, noise: float = 0.0) -> float:
 
     A score within ``noise`` of 0 (:func:`rounding_noise`) favours neither target; when every score does,
     the share is undefined (NaN): its sign would be rounding noise.
+
+    Parameters
+    ----------
+    scores : array-like of float
+        The bias scores of the attributes.
+    noise : float, default 0.0
+        The rounding width; >= 0.
+
+    Returns
+    -------
+    float
+        The share of scores above ``noise``; NaN when every score is within ``noise`` of 0.
+
+    Raises
+    ------
+    DegenerateSetError
+        If there are no scores.
+    InvalidParameterError
+        If a score is NaN, or ``noise`` is negative.
 
     Examples
     --------

@@ -1,5 +1,5 @@
 """What every bootstrap of :mod:`wordbias.measures` shares: the interval record, the checks of the options and of
-the cost, and resamples given as index arrays (issue 14, item 1).
+the cost, and resamples given as index arrays.
 
 Each word list is treated as a sample of words from a larger population of words that could have been chosen,
 and resampled separately with replacement: the *multi-sample* nonparametric bootstrap (Efron & Tibshirani 1993,
@@ -49,6 +49,27 @@ class BootstrapInterval:
     bootstrap replicates; ``resampled`` the word sets resampled (each separately, with replacement);
     ``n_undefined`` the replicates where the statistic was undefined (a zero standard deviation); when there
     are any, SciPy's interval is NaN.
+
+    Attributes
+    ----------
+    statistic : str
+        The name of the statistic (e.g. ``"effect_size"``, ``"statistic"``, ``"mean_difference"``).
+    estimate : float
+        The statistic on the word lists (or scores) given.
+    low, high : float
+        The bounds of the two-sided interval (NaN when a replicate was undefined).
+    confidence_level : float
+        The confidence level of the interval.
+    method : {"BCa", "percentile", "basic"}
+        The interval method of :func:`scipy.stats.bootstrap`.
+    n_resamples : int
+        The number of bootstrap resamples.
+    resampled : tuple of str
+        The sets resampled, each separately, with replacement.
+    standard_error : float
+        The standard deviation of the defined bootstrap replicates (NaN with fewer than two).
+    n_undefined : int, default 0
+        The number of replicates where the statistic was undefined.
     """
 
     statistic: str
@@ -63,7 +84,13 @@ class BootstrapInterval:
     n_undefined: int = 0
 
     def to_dict(self) -> dict:
-        """A flat dict for one table row."""
+        """A flat dict for one table row.
+
+        Returns
+        -------
+        dict
+            The fields by name; ``resampled`` joined into one string (``"XYAB"``).
+        """
         return {"statistic": self.statistic, "estimate": self.estimate, "low": self.low, "high": self.high,
                 "confidence_level": self.confidence_level, "method": self.method, "n_resamples": self.n_resamples,
                 "resampled": "".join(self.resampled), "standard_error": self.standard_error,
@@ -101,8 +128,21 @@ def word_vector_sets(names: Sequence[str], values: Sequence, least: Sequence[int
 
 
 def index_counts(idx, n: int) -> np.ndarray:
-    """How many times each of 0..n-1 occurs in each row of the integer array ``idx`` (shape (..., k)):
-    shape (..., n). A resample given as indices, as counts (one bincount for all rows).
+    """How many times each of 0..n-1 occurs in each row of the integer array ``idx``.
+
+    A resample given as indices, as counts (one bincount for all rows).
+
+    Parameters
+    ----------
+    idx : array_like of int, shape (..., k)
+        Resamples, each row ``k`` indices in 0..n-1.
+    n : int
+        The number of distinct indices (the size of the set resampled).
+
+    Returns
+    -------
+    numpy.ndarray of int, shape (..., n)
+        For each row of ``idx``, the count of each index.
 
     Examples
     --------

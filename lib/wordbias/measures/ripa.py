@@ -67,6 +67,23 @@ _TIE_RTOL = 1e-10
 def relation_vector(x, y) -> np.ndarray:
     """b / ‖b‖ with b = x − y, the unit relation vector of one base pair (Ethayarajh et al. 2019, RIPA).
 
+    Parameters
+    ----------
+    x, y : array-like of shape (d,)
+        The vectors of the two words of the base pair (x, y).
+
+    Returns
+    -------
+    numpy.ndarray of shape (d,)
+        The unit vector of x − y.
+
+    Raises
+    ------
+    DegenerateSetError
+        If x and y are the same (or a non-finite) vector: x − y has no direction.
+    InvalidParameterError
+        If x or y is not a 1-D vector of numbers.
+
     Examples
     --------
     >>> relation_vector([3.0, 0.0], [0.0, 4.0])
@@ -83,9 +100,29 @@ def relation_vector(x, y) -> np.ndarray:
 
 
 def ripa_scores(W, X, Y) -> np.ndarray:
-    """β(w; b_j) = ⟨w, (x_j − y_j)/‖x_j − y_j‖⟩ for every row w of ``W`` and every base pair j (rows of
-    ``X``, ``Y``): a (words x pairs) matrix (Ethayarajh et al. 2019, RIPA). Vectors are used as given (the
-    paper's inner product is on the raw vectors; normalise the rows first for cosines).
+    """β(w; b_j) = ⟨w, (x_j − y_j)/‖x_j − y_j‖⟩ for every word w and every base pair j (Ethayarajh et al. 2019).
+
+    Vectors are used as given (the paper's inner product is on the raw vectors; normalise the rows first for
+    cosines).
+
+    Parameters
+    ----------
+    W : array-like of shape (n_words, d)
+        The vectors of the words, one row per word (a 1-D array is one word).
+    X, Y : array-like of shape (n_pairs, d)
+        The vectors of the first and of the second word of each base pair, one row per pair.
+
+    Returns
+    -------
+    numpy.ndarray of shape (n_words, n_pairs)
+        β of every word (rows) with every base pair (columns).
+
+    Raises
+    ------
+    InvalidParameterError
+        If ``X`` and ``Y`` differ in shape, or an input is not an array of numbers.
+    DegenerateSetError
+        If the two words of a pair have the same vector.
 
     Examples
     --------
@@ -105,8 +142,23 @@ def ripa_scores(W, X, Y) -> np.ndarray:
 class SignFlipTest:
     """A one-sample sign-flip (randomisation) test of the mean of ``values`` against 0.
 
-    ``p_method`` is ``"exact"`` (all 2^n patterns; ``n_resamples`` is then 2^n) or ``"monte-carlo"``
-    (``n_resamples`` random patterns, add-one rule p = (1 + B)/(1 + R)); ``alternative`` names the tail.
+    Attributes
+    ----------
+    statistic : float
+        The mean of the values.
+    p_value : float
+        The p-value of ``alternative``.
+    alternative : {"greater", "less", "two-sided"}
+        The tail of ``p_value``.
+    p_method : {"exact", "monte-carlo"}
+        ``"exact"``: all 2^n sign patterns; ``"monte-carlo"``: ``n_resamples`` random patterns, with the
+        add-one rule p = (1 + B)/(1 + R).
+    n : int
+        The number of values (units).
+    n_resamples : int
+        The sign patterns counted: 2^n when exact.
+    n_extreme : int
+        The patterns at least as extreme as the observed one.
     """
 
     statistic: float
@@ -123,13 +175,42 @@ def sign_flip_test(values, *, alternative: str = "two-sided", n_resamples: int =
     """Sign-flip test of H0: the distribution of ``values`` is symmetric about 0 (Fisher 1935; Pitman 1937).
 
     The statistic is the mean. Each of the 2^n sign patterns ε is equally likely under H0; the p-value is
-    the fraction of patterns with mean(ε·v) ≥ mean(v) (``"greater"``), ≤ (``"less"``) or |mean(ε·v)| ≥
-    |mean(v)| (``"two-sided"``), ties (within 1e-10 relative) counting as extreme, so the observed pattern
+    the fraction of patterns with mean(ε·v) ≥ mean(v) (``"greater"``), ≤ (``"less"``) or ``|mean(ε·v)| ≥
+    |mean(v)|`` (``"two-sided"``), ties (within 1e-10 relative) counting as extreme, so the observed pattern
     always counts and p > 0. With n ≤ ``exact_max_n`` every pattern is enumerated; beyond, ``n_resamples``
     seeded random patterns are drawn and p = (1 + B)/(1 + R) (the add-one rule, as
     :func:`wordbias.core.permutation.subset_sum_tail_mc`); a number of draws estimated to take more than
     ``max_seconds`` or too much memory is refused before any draw
-    (:func:`wordbias.core.costs.check_resampling_cost`, :class:`~wordbias.core.errors.TooCostlyError`).
+    (:func:`wordbias.core.costs.check_resampling_cost`).
+
+    Parameters
+    ----------
+    values : array-like of float
+        The values (e.g. per-pair or per-word RIPA scores); flattened.
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+        The tail of the test.
+    n_resamples : int, default 10_000
+        Random sign patterns drawn when n > ``exact_max_n``; an integer >= 1.
+    seed : int or numpy.random.Generator, default 0
+        Seeds the random patterns.
+    exact_max_n : int, default SIGN_FLIP_EXACT_MAX_N
+        Up to this many values every pattern is enumerated; an integer in [0, 26].
+    max_seconds : float, default MAX_SECONDS
+        The time budget of the random patterns.
+
+    Returns
+    -------
+    SignFlipTest
+        The mean, p-value, method and counts.
+
+    Raises
+    ------
+    DegenerateSetError
+        If there are no values.
+    InvalidParameterError
+        If a value is NaN or infinite, or an option is out of range.
+    TooCostlyError
+        If the random patterns are estimated to exceed ``max_seconds`` or the memory limit.
 
     Examples
     --------
@@ -191,6 +272,23 @@ class RipaResult:
     the mean over the words (:attr:`per_pair`); :attr:`mean`, :attr:`sd` (sample, ddof=1; NaN for one pair)
     and :attr:`range` summarise it across pairs. ``test`` is the sign-flip test over ``test.n`` units
     (``units``). ``missing_words`` and ``missing_pairs`` say what was dropped.
+
+    Attributes
+    ----------
+    words : tuple of str
+        The words scored (those found in the embedding).
+    pairs : tuple of (str, str)
+        The base pairs used.
+    scores : numpy.ndarray of shape (len(words), len(pairs))
+        β(words[i]; b_j).
+    units : {"pairs", "words"}
+        What the sign-flip test flipped.
+    test : SignFlipTest
+        The sign-flip test.
+    missing_words : tuple of str, default ()
+        The words the embedding lacks.
+    missing_pairs : tuple of (str, str), default ()
+        The base pairs dropped because the embedding lacks a word of them.
     """
 
     words: tuple[str, ...]
@@ -231,7 +329,13 @@ class RipaResult:
         return self.test.p_value
 
     def to_frame(self):
-        """One row per base pair: the pair and its score (mean over the words), then one column per word."""
+        """The scores as a table, one row per base pair.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns ``pair`` (``"x - y"``) and ``score`` (the mean over the words), then one column per word.
+        """
         import pandas as pd
 
         frame = pd.DataFrame(self.scores.T, columns=list(self.words))
@@ -240,7 +344,14 @@ class RipaResult:
         return frame
 
     def summary(self) -> dict:
-        """A flat dict for one table row."""
+        """A flat dict for one table row.
+
+        Returns
+        -------
+        dict
+            ``n_words``, ``n_pairs``, ``mean``, ``sd_pairs``, ``min_pair``, ``max_pair``, ``p_value``,
+            ``alternative``, ``p_method`` and ``units``.
+        """
         lo, hi = self.range
         return {"n_words": len(self.words), "n_pairs": len(self.pairs), "mean": self.mean, "sd_pairs": self.sd,
                 "min_pair": lo, "max_pair": hi, "p_value": self.test.p_value, "alternative": self.test.alternative,
@@ -259,6 +370,46 @@ def ripa(embedding, words: Sequence[str], pairs: Sequence[Sequence[str]], *, uni
     (``units="pairs"``: with one pair it cannot reject, p = 1 two-sided) or of the per-word scores
     (``units="words"``). Words and pairs are looked up by :func:`wordbias.core.lookup.word_set` and
     :func:`~wordbias.core.lookup.pair_vectors` (unknown ones dropped with a warning, or ``on_missing="raise"``).
+
+    Parameters
+    ----------
+    embedding : KeyedVectors
+        The embedding.
+    words : sequence of str
+        The words to score.
+    pairs : sequence of (str, str)
+        The base pairs (x, y); a positive score means a word lies towards x.
+    units : {"pairs", "words"}, default "pairs"
+        What the sign-flip test flips: the per-pair scores (mean over the words) or the per-word scores (mean
+        over the pairs).
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+        The tail of the test.
+    n_resamples : int, default 10_000
+        Random sign patterns when there are too many units to enumerate.
+    seed : int, default 0
+        Seeds the random sign patterns.
+    normalize : bool, default False
+        Scale the word vectors w to unit length first.
+    on_missing : {"drop", "raise"}, default "drop"
+        What to do with words and pairs the embedding lacks: drop them (with a warning) or raise ``KeyError``.
+    case_fold : bool, default False
+        Lower-case the words before looking them up.
+    max_seconds : float, default MAX_SECONDS
+        The time budget of the sign-flip test.
+
+    Returns
+    -------
+    RipaResult
+        The scores, their summaries across pairs and the test.
+
+    Raises
+    ------
+    KeyError
+        With ``on_missing="raise"``, if the embedding lacks a word.
+    DegenerateSetError
+        If no word or pair is left, or the two words of a base pair have the same vector.
+    InvalidParameterError
+        If an option is out of range.
 
     Examples
     --------

@@ -14,9 +14,9 @@ and its one-sided p-value is that of a permutation test over the attribute words
 re-partitions {A_i, B_i} of A ∪ B into sets of the sizes of A and B for which mean cos(w, A_i) − mean
 cos(w, B_i) is at least the observed difference (Caliskan et al. 2022, following the WEAT test of
 Caliskan et al. 2017 with the roles of targets and attributes exchanged). That difference is
-S_i (1/|A| + 1/|B|) − Σ_{A∪B} cos(w, x)/|B| with S_i the sum of cos(w, ·) over A_i, increasing in S_i, so the
+``S_i (1/|A| + 1/|B|) − Σ_{A∪B} cos(w, x)/|B|`` with S_i the sum of cos(w, ·) over A_i, increasing in S_i, so the
 test is the subset-sum tail of :mod:`wordbias.core.permutation` (the same engine as WEAT's,
-:func:`wordbias.measures.weat.p_value`: exact for |A ∪ B| ≤ 50, else Monte Carlo).
+:func:`wordbias.measures.weat.p_value`: exact for ``|A ∪ B| ≤ 50``, else Monte Carlo).
 
 For a CATEGORY of words (several w), :func:`sc_weat` also reports a one-sample sign-flip test of the per-word
 differences s(w, A, B) (:func:`wordbias.measures.ripa.sign_flip_test`): under H0 the category is no closer to A
@@ -30,6 +30,7 @@ The standard deviation is the sample one (``ddof=1``), as this package's WEAT (w
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -61,6 +62,21 @@ def _cosines(name: str, values) -> np.ndarray:
 def sc_weat_difference(cos_a, cos_b) -> float:
     """mean_{a∈A} cos(w, a) − mean_{b∈B} cos(w, b), the numerator of SC-WEAT (Caliskan et al. 2022).
 
+    Parameters
+    ----------
+    cos_a, cos_b : array_like of float
+        The cosines of the word with each attribute word of A and of B.
+
+    Returns
+    -------
+    float
+        The difference of the mean cosines.
+
+    Raises
+    ------
+    InvalidParameterError
+        When the cosines are not an array of numbers.
+
     Examples
     --------
     >>> sc_weat_difference([0.9, 0.7], [0.1, 0.3, 0.2])
@@ -72,8 +88,25 @@ def sc_weat_difference(cos_a, cos_b) -> float:
 def sc_weat_effect_size(cos_a, cos_b, ddof: int = 1) -> float:
     """ES(w, A, B) = [mean cos(w, A) − mean cos(w, B)] / std-dev_{x∈A∪B} cos(w, x) (Caliskan et al. 2022).
 
-    ``cos_a`` and ``cos_b`` are the cosines of the word with each attribute word; ``ddof=1`` (default) is
-    the sample standard deviation, ``ddof=0`` the population one.
+    Parameters
+    ----------
+    cos_a, cos_b : array_like of float
+        The cosines of the word with each attribute word of A and of B (at least one each).
+    ddof : {1, 0}, default 1
+        Delta degrees of freedom of the standard deviation: 1 (sample) or 0 (population).
+
+    Returns
+    -------
+    float
+        The effect size ES(w, A, B).
+
+    Raises
+    ------
+    DegenerateSetError
+        When an attribute set has no cosine, or the word has the same cosine (up to rounding) with every
+        attribute word.
+    InvalidParameterError
+        When ``ddof`` is not 0 or 1, or the cosines are not an array of numbers.
 
     Examples
     --------
@@ -108,11 +141,38 @@ def sc_weat_p_value(cos_a, cos_b, *, alternative: str = "greater", p_method: str
 
     ``"greater"`` (the paper's one-sided test): Pr_i[mean cos(w, A_i) − mean cos(w, B_i) ≥ observed];
     ``"less"``: ≤ observed; ``"two-sided"``: the probability of a difference at least as far from its
-    permutation mean (0) as the observed one, in either direction (the sum of the two tails beyond ±|observed
-    deviation|, capped at 1). The observed partition counts, so p > 0. ``p_method`` as
+    permutation mean (0) as the observed one, in either direction (the sum of the two tails beyond ``±|observed deviation|``,
+    capped at 1). The observed partition counts, so p > 0. ``p_method`` as
     :func:`wordbias.core.permutation.subset_sum_tail`, except that ``"auto"`` counts exactly only up to
-    |A ∪ B| = ``exact_max_n`` (default 30; the ``TailProbability`` it returns; for two-sided, its
+    ``|A ∪ B|`` = ``exact_max_n`` (default 30; the ``TailProbability`` it returns; for two-sided, its
     ``n_extreme`` is the sum of the two tails' counts, ``se`` the larger of their standard errors).
+
+    Parameters
+    ----------
+    cos_a, cos_b : array_like of float
+        The cosines of the word with each attribute word of A and of B.
+    alternative : {"greater", "less", "two-sided"}, default "greater"
+        The tail of the test.
+    p_method : {"auto", "exact", "monte-carlo", "mc", "normal"}, default "auto"
+        How the p-value is computed (:func:`wordbias.core.permutation.subset_sum_tail`).
+    n_permutations : int, default 100000
+        The number of random re-partitions drawn by Monte Carlo.
+    seed : int or numpy.random.Generator, default 0
+        Seed or generator of the Monte Carlo draws.
+    exact_max_n : int, default 30
+        ``"auto"`` counts exactly up to this ``|A ∪ B|`` (>= 2; :data:`SC_WEAT_EXACT_MAX_N`).
+
+    Returns
+    -------
+    wordbias.core.permutation.TailProbability
+        The p-value and how it was obtained.
+
+    Raises
+    ------
+    InvalidParameterError
+        When an option or number is out of range, or the cosines are not an array of numbers.
+    TooCostlyError
+        When a Monte Carlo request is estimated to take too long.
 
     Examples
     --------
@@ -133,7 +193,7 @@ def sc_weat_p_value(cos_a, cos_b, *, alternative: str = "greater", p_method: str
     if alternative == "greater":
         return _stats.subset_sum_tail(pooled, k, observed, **opts)
     if alternative == "less":
-        return _stats.subset_sum_tail(-pooled, k, -observed, **opts)
+        return dataclasses.replace(_stats.subset_sum_tail(-pooled, k, -observed, **opts), alternative="less")
     centre = k * float(pooled.mean())
     dev = abs(observed - centre)
     upper = _stats.subset_sum_tail(pooled, k, centre + dev, **opts)
@@ -150,13 +210,33 @@ def sc_weat_p_value(cos_a, cos_b, *, alternative: str = "greater", p_method: str
         p = min(1.0, upper.p_value + lower.p_value)
     se = None if upper.se is None else max(upper.se, lower.se)
     return _stats.TailProbability(p_value=p, p_method=upper.p_method, n_partitions=upper.n_partitions,
-                                  n_permutations=upper.n_permutations, n_extreme=n_ext, se=se)
+                                  n_permutations=upper.n_permutations, n_extreme=n_ext, se=se,
+                                  alternative="two-sided")
 
 
 @dataclass(frozen=True)
 class ScWeatResult:
-    """SC-WEAT of each word of a list: effect size, difference of mean cosines and p-value per word, and the
-    sign-flip test of the category (the words together) in ``category``."""
+    """SC-WEAT of each word of a list, and the sign-flip test of the category (the words together).
+
+    Attributes
+    ----------
+    words : tuple of str
+        The words tested (found in the embedding), in order.
+    A, B : tuple of str
+        The attribute words used.
+    difference : numpy.ndarray of float
+        mean cos(w, A) − mean cos(w, B) of each word (:func:`sc_weat_difference`).
+    effect_size : numpy.ndarray of float
+        ES(w, A, B) of each word (:func:`sc_weat_effect_size`).
+    p : tuple of wordbias.core.permutation.TailProbability
+        The p-value of each word (:func:`sc_weat_p_value`).
+    alternative : str
+        The tail of the tests: "greater", "less" or "two-sided".
+    category : wordbias.measures.ripa.SignFlipTest or None
+        The sign-flip test of the mean per-word difference; ``None`` with a single word.
+    missing : dict of str to tuple of str
+        The unknown words dropped, under the keys "words", "A" and "B" (only those that lost words).
+    """
 
     words: tuple[str, ...]
     A: tuple[str, ...]
@@ -170,10 +250,18 @@ class ScWeatResult:
 
     @property
     def p_values(self) -> np.ndarray:
+        """The p-value of each word, as an array."""
         return np.array([p.p_value for p in self.p])
 
     def to_frame(self):
-        """One row per word: word, difference, effect_size, p_value, p_method, alternative."""
+        """One row per word.
+
+        Returns
+        -------
+        pandas.DataFrame
+            The columns ``word``, ``difference``, ``effect_size``, ``p_value``, ``p_method`` and
+            ``alternative``.
+        """
         import pandas as pd
 
         return pd.DataFrame({"word": list(self.words), "difference": self.difference,
@@ -196,6 +284,54 @@ def sc_weat(embedding, words: Sequence[str], A: Sequence[str], B: Sequence[str],
     and :func:`~wordbias.core.lookup.set_vectors` (unknown words dropped with a warning, named in
     ``missing``).
 
+    Parameters
+    ----------
+    embedding : KeyedVectors or mapping of str to array_like
+        A gensim ``KeyedVectors`` or any word → vector mapping.
+    words : sequence of str
+        The words to test (the category).
+    A, B : sequence of str
+        The attribute word sets.
+    alternative : {"greater", "less", "two-sided"}, default "greater"
+        The tail of the per-word tests and of the category's test.
+    p_method : {"auto", "exact", "monte-carlo", "mc", "normal"}, default "auto"
+        How each word's p-value is computed (:func:`sc_weat_p_value`).
+    n_permutations : int, default 100000
+        The number of random re-partitions drawn by Monte Carlo (>= 1).
+    n_resamples : int, default 10000
+        The number of random sign flips of the category's test beyond 20 words (>= 1).
+    seed : int or numpy.random.Generator, default 0
+        Seed of all the random draws.
+    ddof : {1, 0}, default 1
+        Delta degrees of freedom of the standard deviation of the effect size.
+    exact_max_n : int, default 30
+        ``"auto"`` counts exactly up to this ``|A ∪ B|``.
+    on_missing : {"drop", "raise"}, default "drop"
+        Drop and report the unknown words, or raise ``KeyError``.
+    case_fold : bool, default False
+        Lower-case all words (uncased embeddings).
+
+    Returns
+    -------
+    ScWeatResult
+        The per-word differences, effect sizes and p-values, and the category's test.
+
+    Raises
+    ------
+    InvalidParameterError
+        When an option or number is out of range, a word list is not valid, or a word is both tested and
+        an attribute.
+    KeyError
+        When ``on_missing="raise"`` and a word is not in ``embedding``.
+    DegenerateSetError
+        When a set is left empty, a vector is zero, or a word has the same cosine with every attribute word.
+    TooCostlyError
+        When a Monte Carlo p-value is estimated to take too long.
+
+    See Also
+    --------
+    wordbias.measures.weat.weat : the two-category test.
+
     Examples
     --------
     >>> from wordbias.embeddings import to_keyed_vectors
@@ -204,6 +340,18 @@ def sc_weat(embedding, words: Sequence[str], A: Sequence[str], B: Sequence[str],
     >>> r = sc_weat(kv, ["w"], ["a1", "a2"], ["b1", "b2"])    # cosines (1, 0.7071) with A, (0, -0.7071) with B
     >>> round(float(r.difference[0]), 4), round(float(r.effect_size[0]), 4), round(float(r.p_values[0]), 4)
     (1.2071, 1.5805, 0.1667)
+    >>> r.category is None                                    # one word: no category test
+    True
+
+    With two words or more, ``category`` tests the words together:
+
+    >>> kv2 = to_keyed_vectors(["w1", "w2", "a1", "a2", "b1", "b2"],
+    ...                        np.array([[1, 0], [1, .5], [1, 0], [1, 1], [0, 1], [-1, 1]], dtype=np.float32))
+    >>> r2 = sc_weat(kv2, ["w1", "w2"], ["a1", "a2"], ["b1", "b2"])
+    >>> r2.to_frame()[["word", "p_value"]].round(4).values.tolist()
+    [['w1', 0.1667], ['w2', 0.1667]]
+    >>> r2.category.p_method, r2.category.p_value
+    ('exact', 0.25)
     """
     check_option("alternative", alternative, ALTERNATIVES)
     check_option("p_method", p_method, _stats.P_METHODS)

@@ -8,17 +8,17 @@ matrix (:func:`weat_cosines`), so that no cosine is recomputed:
 
 * :func:`influence`: leave-one-out (jackknife) influence of each word, for targets (X, Y) and attributes (A, B):
   d without the word, and its change d_without − d. Removing a target only drops its s(w, A, B); removing an
-  attribute changes s(w, A, B) of every target, s_{−a}(w) = [Σ_{A} cos(w, ·) − cos(w, a)]/(|A| − 1) − mean_B
+  attribute changes s(w, A, B) of every target, s_{−a}(w) = [Σ_{A} cos(w, ·) − cos(w, a)]/(``|A|`` − 1) − mean_B
   cos(w, ·), computed for all attributes at once.
 * :func:`drop_curve`: for each fraction f, ``n_draws`` seeded draws that keep a random ⌈(1 − f)·n⌉ words of
   EACH list (at least 2 targets and 1 attribute a set), and the mean, standard deviation and quantiles of d
   over the draws. The draws are subsets without replacement (a delete-d jackknife, Shao & Wu 1989, Annals of
   Statistics 17(3)), not a bootstrap: they show how d moves with shorter lists, not a confidence interval.
 * :func:`plot_influence` and :func:`plot_drop_curve`: the figures (horizontal bars of the top-k words by
-  |change|; the curve with its quantile band).
+  ``|change|``; the curve with its quantile band).
 
 The target sets are used as given (no balancing, unlike :func:`wordbias.measures.weat.weat`, which deletes
-words at random to equalise |X| and |Y|): d is defined for unequal sets. d uses the sample standard deviation
+words at random to equalise ``|X|`` and ``|Y|``): d is defined for unequal sets. d uses the sample standard deviation
 (``ddof=1``) by default, as :func:`wordbias.measures.weat.effect_size`.
 """
 
@@ -59,9 +59,21 @@ QUANTILES = (0.025, 0.25, 0.5, 0.75, 0.975)
 
 @dataclass(frozen=True)
 class WeatCosines:
-    """The four word lists of a WEAT and the cosines of each target with each attribute word: ``XA[i, j]`` =
-    cos(X_i, A_j), and so on. Build it once (:func:`weat_cosines`) and pass it to :func:`influence` and
-    :func:`drop_curve`."""
+    """The four word lists of a WEAT and the cosines of each target with each attribute word.
+
+    ``XA[i, j]`` = cos(X_i, A_j), and so on. Build it once (:func:`weat_cosines`) and pass it to
+    :func:`influence` and :func:`drop_curve`.
+
+    Attributes
+    ----------
+    X, Y, A, B : tuple of str
+        The words of each set found in the embedding, in order.
+    XA, XB, YA, YB : numpy.ndarray of float
+        The cosines of the targets (rows) with the attributes (columns): cos(X_i, A_j), cos(X_i, B_j),
+        cos(Y_i, A_j), cos(Y_i, B_j).
+    missing : dict of str to tuple of str
+        The unknown words dropped from each set (only sets that lost words).
+    """
 
     X: tuple[str, ...]
     Y: tuple[str, ...]
@@ -86,8 +98,38 @@ class WeatCosines:
 
 def weat_cosines(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Sequence[str], *,
                  on_missing: str = "drop", case_fold: bool = False) -> WeatCosines:
-    """Look the four lists up (:func:`wordbias.core.lookup.word_set`: unknown words dropped with a warning, or
-    ``on_missing="raise"``) and compute the target-by-attribute cosine matrices once.
+    """Look the four lists of a WEAT up and compute the target-by-attribute cosine matrices once.
+
+    The lists are checked as :func:`wordbias.measures.weat.check_sets` does and looked up by
+    :func:`wordbias.core.lookup.word_set`: unknown words are dropped with a warning, or raise with
+    ``on_missing="raise"``. The target sets are not balanced.
+
+    Parameters
+    ----------
+    embedding : KeyedVectors or mapping of str to array_like
+        A gensim ``KeyedVectors`` or any word → vector mapping.
+    X, Y : sequence of str
+        The target word sets (at least 2 words each found).
+    A, B : sequence of str
+        The attribute word sets (at least 1 word each found).
+    on_missing : {"drop", "raise"}, default "drop"
+        Drop and report the unknown words, or raise ``KeyError``.
+    case_fold : bool, default False
+        Lower-case all words (uncased embeddings).
+
+    Returns
+    -------
+    WeatCosines
+        The words used and their cosine matrices.
+
+    Raises
+    ------
+    InvalidParameterError
+        When a word list is not a list of distinct strings, or X and Y (or A and B) share words.
+    KeyError
+        When ``on_missing="raise"`` and a word is not in ``embedding``.
+    DegenerateSetError
+        When a set is left too small, or a vector is zero or not finite.
 
     Examples
     --------
@@ -111,16 +153,43 @@ def weat_cosines(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str]
 
 
 def effect_sizes(s_x, s_y, ddof: int = 1, *, w_x=None, w_y=None) -> np.ndarray:
-    """WEAT's d for many columns at once: ``s_x`` (|X| x m) and ``s_y`` (|Y| x m) hold s(w, A, B) of one
-    variant of the test per column; ``w_x``, ``w_y`` (0/1 masks of the same shapes, optional) say which
-    targets each variant keeps. d = [mean_X s − mean_Y s] / std_{X∪Y} s (Caliskan et al. 2017, Methods), each
-    over the kept targets; NaN where the standard deviation is at rounding level
-    (:func:`wordbias.core.validation.spread_tolerance`).
+    """WEAT's effect size d for many variants of a test at once, one per column.
+
+    d = [mean_X s − mean_Y s] / std_{X∪Y} s (Caliskan et al. 2017, Methods), each over the kept targets; NaN
+    where the standard deviation is at rounding level (:func:`wordbias.core.validation.spread_tolerance`).
+
+    Parameters
+    ----------
+    s_x : array_like of float, shape (n_x, m)
+        s(x, A, B) of the targets of X, one variant of the test per column.
+    s_y : array_like of float, shape (n_y, m)
+        s(y, A, B) of the targets of Y, one variant per column.
+    ddof : {1, 0}, default 1
+        Delta degrees of freedom of the standard deviation.
+    w_x, w_y : array_like of {0, 1}, optional
+        Masks of the shapes of ``s_x`` and ``s_y`` saying which targets each variant keeps; ``None`` keeps
+        all.
+
+    Returns
+    -------
+    numpy.ndarray of float, shape (m,)
+        d of each variant, NaN where it is undefined.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``ddof`` is not 0 or 1, or an argument is not an array of numbers.
 
     Examples
     --------
     >>> effect_sizes(np.array([[1.0], [0.0]]), np.array([[-1.0], [-0.5]])).round(6)     # weat.effect_size
     array([1.46385])
+
+    Two variants: all targets, then the first target of X left out:
+
+    >>> s_x, s_y = np.array([[1.0, 1.0], [0.0, 0.0], [0.5, 0.5]]), np.array([[-1.0, -1.0], [-0.5, -0.5]])
+    >>> effect_sizes(s_x, s_y, w_x=np.array([[1, 0], [1, 1], [1, 1]])).round(4)
+    array([1.5811, 1.5492])
     """
     ddof = check_ddof(ddof)
     s_x, s_y = (np.atleast_2d(as_float_array(k, v, what="scores s(w, A, B) (words x variants)"))
@@ -142,8 +211,21 @@ def effect_sizes(s_x, s_y, ddof: int = 1, *, w_x=None, w_y=None) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Influence:
-    """Leave-one-out influence of each word on d: ``set`` ("X", "Y", "A" or "B"), ``word``, ``d_without`` (d
-    with that word removed) and ``change`` = d_without − d; ``d`` is the full test's effect size."""
+    """Leave-one-out influence of each word on WEAT's effect size d.
+
+    Attributes
+    ----------
+    d : float
+        The full test's effect size.
+    set : tuple of str
+        The set of each word: "X", "Y", "A" or "B".
+    word : tuple of str
+        The words, in the order X, Y, A, B and the lists' order.
+    d_without : numpy.ndarray of float
+        d with that word removed (NaN where its set would be left too small).
+    change : numpy.ndarray of float
+        ``d_without`` − ``d``.
+    """
 
     d: float
     set: tuple[str, ...]
@@ -152,15 +234,38 @@ class Influence:
     change: np.ndarray = field(repr=False)
 
     def to_frame(self):
-        """One row per word: set, word, d_without, change (in the order X, Y, A, B and the lists' order)."""
+        """One row per word, in the order X, Y, A, B and the lists' order.
+
+        Returns
+        -------
+        pandas.DataFrame
+            The columns ``set``, ``word``, ``d_without`` and ``change``.
+        """
         import pandas as pd
 
         return pd.DataFrame({"set": list(self.set), "word": list(self.word), "d_without": self.d_without,
                              "change": self.change})
 
     def top(self, k: int = 10):
-        """The ``k`` rows with the largest |change|, largest first (words whose removal leaves d undefined,
-        NaN, last)."""
+        """The ``k`` rows with the largest ``|change|``, largest first.
+
+        Words whose removal leaves d undefined (NaN) come last.
+
+        Parameters
+        ----------
+        k : int, default 10
+            The number of rows (>= 1).
+
+        Returns
+        -------
+        pandas.DataFrame
+            At most ``k`` rows of :meth:`to_frame`.
+
+        Raises
+        ------
+        InvalidParameterError
+            When ``k`` is not an integer >= 1.
+        """
         frame = self.to_frame()
         order = np.argsort(-np.nan_to_num(np.abs(frame["change"].to_numpy()), nan=-1.0), kind="stable")
         return frame.iloc[order[:check_int("k", k, min=1)]].reset_index(drop=True)
@@ -170,8 +275,27 @@ def influence(cos: WeatCosines, *, ddof: int = 1) -> Influence:
     """Leave-one-out change of WEAT's d for every target and attribute word, on the precomputed cosines.
 
     For a target: d of the test without it (the other s(w, A, B) unchanged). For an attribute a ∈ A:
-    s_{−a}(w) = [Σ_{A} cos(w, ·) − cos(w, a)] / (|A| − 1) − mean_B cos(w, ·) for every target w, then d;
+    s_{−a}(w) = [Σ_{A} cos(w, ·) − cos(w, a)] / (``|A|`` − 1) − mean_B cos(w, ·) for every target w, then d;
     likewise for B. A set that would be left too small (one target, no attribute) gives NaN for its words.
+
+    Parameters
+    ----------
+    cos : WeatCosines
+        The test's cosines (:func:`weat_cosines`).
+    ddof : {1, 0}, default 1
+        Delta degrees of freedom of the standard deviation of d.
+
+    Returns
+    -------
+    Influence
+        d, and d without each word and its change.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``ddof`` is not 0 or 1.
+    DegenerateSetError
+        When the full test's d is undefined (all target words have the same association).
 
     Examples
     --------
@@ -229,10 +353,27 @@ DRAW_DECIMALS = 12
 
 @dataclass(frozen=True)
 class DropCurve:
-    """d when a fraction of each word list is dropped at random: per fraction, the words kept per set, and
-    the mean, standard deviation (ddof=1) and quantiles of d over ``n_draws`` draws (``draws[i]`` holds the d
-    of each draw at ``fractions[i]``; NaN draws, where every kept target has the same s, are left out of the
-    summaries). ``d`` is the full test's."""
+    """d when a fraction of each word list is dropped at random.
+
+    Per fraction: the words kept per set, and the mean, standard deviation (ddof=1) and quantiles of d over
+    ``n_draws`` draws (:meth:`to_frame`). NaN draws, where every kept target has the same s, are left out of the
+    summaries.
+
+    Attributes
+    ----------
+    d : float
+        The full test's effect size.
+    fractions : tuple of float
+        The fractions of each list dropped.
+    kept : tuple of dict
+        For each fraction, the number of words kept of each set (keys "X", "Y", "A", "B").
+    draws : numpy.ndarray of float, shape (n_fractions, n_draws)
+        ``draws[i]`` holds the d of each draw at ``fractions[i]``.
+    n_draws : int
+        The number of draws per fraction.
+    seed : int or str
+        The seed of the draws, or ``"generator"`` when a ``numpy.random.Generator`` was passed.
+    """
 
     d: float
     fractions: tuple[float, ...]
@@ -242,7 +383,14 @@ class DropCurve:
     seed: object
 
     def to_frame(self):
-        """One row per fraction: fraction, n_X, n_Y, n_A, n_B (words kept), mean, sd, q0.025 ... q0.975."""
+        """One row per fraction, summarizing the draws.
+
+        Returns
+        -------
+        pandas.DataFrame
+            The columns ``fraction``, ``n_X``, ``n_Y``, ``n_A``, ``n_B`` (words kept), ``mean``, ``sd`` and the
+            quantiles ``q0.025``, ``q0.25``, ``q0.5``, ``q0.75``, ``q0.975`` of the defined draws.
+        """
         import pandas as pd
 
         rows = []
@@ -275,11 +423,40 @@ def drop_curve(cos: WeatCosines, *, fractions: Sequence[float] = DEFAULT_FRACTIO
 
     For each fraction f, ``n_draws`` draws each keep a uniformly random ⌈(1 − f)·n⌉ words of X, Y, A and B
     (independently; at least 2 targets and 1 attribute a set), and d is recomputed on the cosine matrix:
-    s(w) = (cos(w, A) · m_A)/|m_A| − (cos(w, B) · m_B)/|m_B| for all draws at once (matrix products with the
+    ``s(w) = (cos(w, A) · m_A)/|m_A| − (cos(w, B) · m_B)/|m_B|`` for all draws at once (matrix products with the
     0/1 masks), then d over the kept targets (:func:`effect_sizes`). Seeded: the same ``seed`` gives the same
-    draws. Cost: O(n_draws · |X ∪ Y| · |A ∪ B|) per fraction; a request estimated over ``max_seconds`` or
+    draws. Cost: ``O(n_draws · |X ∪ Y| · |A ∪ B|)`` per fraction; a request estimated over ``max_seconds`` or
     :func:`wordbias.core.costs.memory_limit` is refused before any draw
     (:func:`wordbias.core.costs.check_resampling_cost`, :class:`~wordbias.core.errors.TooCostlyError`).
+
+    Parameters
+    ----------
+    cos : WeatCosines
+        The test's cosines (:func:`weat_cosines`).
+    fractions : sequence of float, default (0.1, 0.2, 0.3, 0.4, 0.5)
+        The fractions of each list to drop, each in [0, 1).
+    n_draws : int, default 1000
+        The number of random draws per fraction (>= 2).
+    seed : int or numpy.random.Generator, default 0
+        Seed or generator of the draws.
+    ddof : {1, 0}, default 1
+        Delta degrees of freedom of the standard deviation of d.
+    max_seconds : float, default 600.0
+        The longest the request may be estimated to take.
+
+    Returns
+    -------
+    DropCurve
+        The d of every draw at every fraction, and the words kept.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``ddof``, ``n_draws``, ``seed`` or a fraction is out of range.
+    DegenerateSetError
+        When ``fractions`` is empty, or the full test's d is undefined.
+    TooCostlyError
+        When the request is estimated to take more than ``max_seconds`` or too much memory.
 
     Examples
     --------
@@ -326,9 +503,31 @@ def drop_curve(cos: WeatCosines, *, fractions: Sequence[float] = DEFAULT_FRACTIO
 
 
 def plot_influence(result: Influence, *, top_k: int = 15, title: str | None = None, ax=None):
-    """Horizontal bars of the ``top_k`` words by |change of d| when left out, largest at the top, coloured
-    by set and labelled "set: word"; a bar to the left means the word pushes d up (d falls without it).
-    Sized for a laptop screen (about 6.5 x 0.3·k inches). Returns the figure.
+    """Horizontal bars of the ``top_k`` words by ``|change of d|`` when left out, largest at the top.
+
+    The bars are coloured by set and labelled "set: word"; a bar to the left means the word pushes d up (d
+    falls without it). Sized for a laptop screen (about 6.5 x 0.3·k inches).
+
+    Parameters
+    ----------
+    result : Influence
+        The influence of each word (:func:`influence`).
+    top_k : int, default 15
+        The number of words shown (>= 1).
+    title : str, optional
+        The title; by default one that gives d and the number of words.
+    ax : matplotlib.axes.Axes, optional
+        The axes to draw on; by default a new figure.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure drawn on.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``top_k`` is not an integer >= 1.
 
     Examples
     --------
@@ -339,6 +538,8 @@ def plot_influence(result: Influence, *, top_k: int = 15, title: str | None = No
     >>> fig = plot_influence(inf)
     >>> [t.get_text() for t in fig.axes[0].get_yticklabels()]
     ['A: love', 'X: rose']
+    >>> import matplotlib.pyplot as plt
+    >>> plt.close(fig)
     """
     import matplotlib.pyplot as plt
 
@@ -363,8 +564,24 @@ def plot_influence(result: Influence, *, top_k: int = 15, title: str | None = No
 
 
 def plot_drop_curve(curve: DropCurve, *, title: str | None = None, ax=None):
-    """d against the fraction of each list dropped: the median, the 25-75% and 2.5-97.5% bands of the draws,
-    and the full test's d as a dashed line. Returns the figure.
+    """d against the fraction of each list dropped, with the bands of the draws.
+
+    The figure shows the median, the 25-75% and 2.5-97.5% bands of the draws, and the full test's d as a
+    dashed line.
+
+    Parameters
+    ----------
+    curve : DropCurve
+        The draws (:func:`drop_curve`).
+    title : str, optional
+        The title; by default one that gives the number of draws.
+    ax : matplotlib.axes.Axes, optional
+        The axes to draw on; by default a new figure.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure drawn on.
 
     Examples
     --------
@@ -375,6 +592,8 @@ def plot_drop_curve(curve: DropCurve, *, title: str | None = None, ax=None):
     >>> fig = plot_drop_curve(curve)
     >>> fig.axes[0].get_xlabel()
     'fraction of each word list dropped'
+    >>> import matplotlib.pyplot as plt
+    >>> plt.close(fig)
     """
     import matplotlib.pyplot as plt
 

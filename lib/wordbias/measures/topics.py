@@ -17,7 +17,21 @@ import pandas as pd
 
 @dataclass(frozen=True)
 class Topics:
-    """An NMF topic model: ``components`` H [k, V] (word weights), ``doc_topic`` W [n, k], ``vocabulary`` [V]."""
+    """An NMF topic model (the result of :func:`fit_topics`).
+
+    Attributes
+    ----------
+    vocabulary : numpy.ndarray of str, shape (V,)
+        The words of the TF-IDF matrix.
+    components : numpy.ndarray of shape (k, V)
+        H, the topic-word weights.
+    doc_topic : numpy.ndarray of shape (n, k)
+        W, the document-topic weights.
+    reconstruction_err : float
+        NMF's reconstruction error.
+    n_iter : int
+        The iterations NMF ran.
+    """
 
     vocabulary: np.ndarray
     components: np.ndarray
@@ -36,6 +50,43 @@ def fit_topics(texts: Sequence[str], n_topics: int = 20, *, seed: int = 0, max_f
     frequent kept), then NMF with Frobenius loss, coordinate descent, ``init="nndsvd"`` (deterministic
     SVD-based start) and ``random_state=seed``; ``init="random"`` starts from a seeded random point
     (the restarts of :func:`refit_topics`).
+
+    Parameters
+    ----------
+    texts : sequence of str
+        The corpus, one text per document.
+    n_topics : int, default 20
+        The number of topics k.
+    seed : int, default 0
+        NMF's ``random_state``.
+    max_features : int, default 1000
+        The most frequent words kept.
+    max_df : float, default 0.95
+        Words in more than this share of the texts are dropped.
+    min_df : int, default 2
+        Words in fewer texts are dropped.
+    max_iter : int, default 1000
+        NMF's iteration limit.
+    init : str, default "nndsvd"
+        NMF's start (scikit-learn's ``init``), e.g. ``"nndsvd"`` or ``"random"``.
+
+    Returns
+    -------
+    Topics
+        The vocabulary, topic-word and document-topic weights.
+
+    See Also
+    --------
+    refit_topics : Restarts from seeded random points.
+
+    Examples
+    --------
+    >>> texts = ["the team scored a goal", "the team won the match", "a late goal won the match",
+    ...          "his wife and son", "her son and daughter", "a wife and a daughter",
+    ...          "his son scored a late goal", "the team and his wife"]
+    >>> topics = fit_topics(texts, n_topics=2, min_df=1)
+    >>> top_words(topics.components, topics.vocabulary, n=3), topics.doc_topic.shape
+    ([['wife', 'daughter', 'son'], ['goal', 'team', 'match']], (8, 2))
     """
     vocabulary, tfidf = _tfidf(texts, max_features=max_features, max_df=max_df, min_df=min_df)
     return _nmf(tfidf, vocabulary, n_topics, seed=seed, max_iter=max_iter, init=init)
@@ -62,13 +113,49 @@ def _nmf(tfidf, vocabulary, n_topics: int, *, seed: int, max_iter: int, init: st
 
 def refit_topics(texts: Sequence[str], n_topics: int = 20, *, seeds: Sequence[int], max_features: int = 1000,
                  max_df: float = 0.95, min_df: int = 2, max_iter: int = 1000) -> list[Topics]:
-    """NMF restarted from seeded random points (``init="random"``), one solution per seed, on one TF-IDF
-    matrix (the same as :func:`fit_topics` builds).
+    """NMF restarted from seeded random points, one solution per seed.
+
+    The restarts use ``init="random"`` on one TF-IDF matrix (the same as :func:`fit_topics` builds).
 
     NMF has many local optima of nearly equal error: on GAP a change in the last bits of one product (another
     CPU) can move :func:`fit_topics` to another one, replacing words of a topic and changing every sample's
     topic weights. The restarts show which topics recur (:func:`topic_stability`) and give the topic-based
-    scores as a distribution over solutions rather than one solution's digits."""
+    scores as a distribution over solutions rather than one solution's digits.
+
+    Parameters
+    ----------
+    texts : sequence of str
+        The corpus, one text per document.
+    n_topics : int, default 20
+        The number of topics k.
+    seeds : sequence of int
+        One restart per seed.
+    max_features : int, default 1000
+        The most frequent words kept.
+    max_df : float, default 0.95
+        Words in more than this share of the texts are dropped.
+    min_df : int, default 2
+        Words in fewer texts are dropped.
+    max_iter : int, default 1000
+        NMF's iteration limit.
+
+    Returns
+    -------
+    list of Topics
+        One solution per seed, in the order of ``seeds``.
+
+    Examples
+    --------
+    >>> texts = ["the team scored a goal", "the team won the match", "a late goal won the match",
+    ...          "his wife and son", "her son and daughter", "a wife and a daughter",
+    ...          "his son scored a late goal", "the team and his wife"]
+    >>> topics = fit_topics(texts, n_topics=2, min_df=1)
+    >>> restarts = refit_topics(texts, n_topics=2, seeds=[0, 1], min_df=1)
+    >>> [top_words(r.components, r.vocabulary, n=3)[0] for r in restarts]   # the topics come in any order
+    [['goal', 'team', 'match'], ['wife', 'daughter', 'son']]
+    >>> topic_stability(topics, restarts, n=3, min_shared=2).tolist()       # both recur in both restarts
+    [1.0, 1.0]
+    """
     vocabulary, tfidf = _tfidf(texts, max_features=max_features, max_df=max_df, min_df=min_df)
     return [_nmf(tfidf, vocabulary, n_topics, seed=int(s), max_iter=max_iter, init="random") for s in seeds]
 
@@ -83,9 +170,39 @@ def _matches(reference: Topics, other: Topics, n: int, min_shared: int) -> list[
 
 def matched_spread(reference: Topics, others: Sequence[Topics], values: Sequence[np.ndarray], *, n: int = 5,
                    min_shared: int = 3) -> np.ndarray:
-    """For each topic of ``reference``, the standard deviation of a per-topic value (``values[i]`` for the
-    topics of ``others[i]``) over the solutions where the topic recurs (:func:`topic_stability`'s match);
-    NaN where it recurs fewer than twice. How much, say, a topic's bias moves between NMF optima."""
+    """For each topic of ``reference``, the spread of a per-topic value over the solutions where it recurs.
+
+    The spread is the standard deviation of the value (``values[i]`` for the topics of ``others[i]``) over
+    the solutions where the topic recurs (:func:`topic_stability`'s match); NaN where it recurs fewer than twice. How much, say, a topic's bias moves between NMF optima.
+
+    Parameters
+    ----------
+    reference : Topics
+        The solution whose topics are matched.
+    others : sequence of Topics
+        The other solutions (e.g. :func:`refit_topics`).
+    values : sequence of array-like
+        ``values[i]``: one value per topic of ``others[i]``.
+    n : int, default 5
+        The top words compared.
+    min_shared : int, default 3
+        A topic matches when it shares at least this many of them.
+
+    Returns
+    -------
+    numpy.ndarray of shape (k,)
+        The sample standard deviation (ddof=1) per topic of ``reference``; NaN where it recurs fewer than
+        twice.
+
+    Examples
+    --------
+    >>> vocab = np.array(["goal", "team", "wife", "son"])
+    >>> ref = Topics(vocab, np.array([[3.0, 2, 0, 0], [0, 0, 3, 2]]), np.ones((1, 2)), 0.0, 1)
+    >>> other = Topics(vocab, np.array([[2.0, 3, 0, 0], [0, 1, 0, 3]]), np.ones((1, 2)), 0.0, 1)
+    >>> values = [np.array([1.0, -1.0]), np.array([1.4, 0.3])]             # e.g. each topic's bias
+    >>> matched_spread(ref, [ref, other], values, n=2, min_shared=2).round(4)  # topic 2 recurs once
+    array([0.2828,    nan])
+    """
     per_topic: list[list[float]] = [[] for _ in range(len(reference.components))]
     for other, vals in zip(others, values):
         for k, j in enumerate(_matches(reference, other, n, min_shared)):
@@ -95,8 +212,26 @@ def matched_spread(reference: Topics, others: Sequence[Topics], values: Sequence
 
 
 def topic_stability(reference: Topics, others: Sequence[Topics], *, n: int = 5, min_shared: int = 3) -> np.ndarray:
-    """For each topic of ``reference``, the share of the solutions in ``others`` that have a topic sharing at
-    least ``min_shared`` of its ``n`` top words (1.0: the topic recurs in every restart).
+    """For each topic of ``reference``, the share of the solutions in ``others`` in which it recurs.
+
+    A topic recurs in a solution that has a topic sharing at least ``min_shared`` of its ``n`` top words
+    (1.0: the topic recurs in every restart).
+
+    Parameters
+    ----------
+    reference : Topics
+        The solution whose topics are looked for.
+    others : sequence of Topics
+        The other solutions (e.g. :func:`refit_topics`).
+    n : int, default 5
+        The top words compared.
+    min_shared : int, default 3
+        A topic recurs when a topic of the other solution shares at least this many of them.
+
+    Returns
+    -------
+    numpy.ndarray of shape (k,)
+        The share per topic of ``reference``; NaN for every topic when ``others`` is empty.
 
     Examples
     --------
@@ -117,6 +252,20 @@ def topic_stability(reference: Topics, others: Sequence[Topics], *, n: int = 5, 
 def top_words(components, vocabulary, n: int = 5) -> list[list[str]]:
     """The ``n`` highest-weight words of each topic, heaviest first (ties: earlier vocabulary index).
 
+    Parameters
+    ----------
+    components : array-like of shape (k, V)
+        The topic-word weights H.
+    vocabulary : array-like of str, shape (V,)
+        The words.
+    n : int, default 5
+        The words per topic.
+
+    Returns
+    -------
+    list of list of str
+        The top words of each topic.
+
     Examples
     --------
     >>> top_words([[0.5, 0.3, 0.0, 0.2], [0.0, 0.1, 0.9, 0.4]], ["goal", "team", "wife", "son"], n=2)
@@ -129,7 +278,28 @@ def top_words(components, vocabulary, n: int = 5) -> list[list[str]]:
 
 
 def topics_table(topics: Topics, n: int = 5) -> pd.DataFrame:
-    """Table 6: topic id (1-based) → its top ``n`` words, comma-separated, heaviest first."""
+    """Table 6: topic id (1-based) → its top ``n`` words, comma-separated, heaviest first.
+
+    Parameters
+    ----------
+    topics : Topics
+        The topic model.
+    n : int, default 5
+        The words per topic.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per topic (index ``topic``, from 1), column ``top_words``.
+
+    Examples
+    --------
+    >>> vocab = np.array(["goal", "team", "wife", "son"])
+    >>> topics = Topics(vocab, np.array([[3.0, 2, 0, 1], [0, 1, 3, 2]]), np.ones((1, 2)), 0.0, 1)
+    >>> table = topics_table(topics, n=2)
+    >>> table.index.name, table["top_words"].to_dict()
+    ('topic', {1: 'goal,team', 2: 'wife,son'})
+    """
     words = top_words(topics.components, topics.vocabulary, n)
     return pd.DataFrame({"top_words": [",".join(w) for w in words]},
                         index=pd.RangeIndex(1, len(words) + 1, name="topic"))
@@ -137,14 +307,41 @@ def topics_table(topics: Topics, n: int = 5) -> pd.DataFrame:
 
 def topic_bias(components, vocabulary, word_scores: Mapping[str, float], *, n_words: int = 15,
                on_missing: str = "raise") -> pd.DataFrame:
-    """§4: "the bias score for each topic as the sum of the log probability bias score for the top 15 most
-    prevalent words of each topic weighted by their weights within the topic".
+    """§4: the bias score of each topic, the weighted sum of its top words' bias scores.
+
+    The paper: "the bias score for each topic as the sum of the log probability bias score for the top 15
+    most prevalent words of each topic weighted by their weights within the topic".
 
     bias_k = Σ_{w ∈ top_n(k)} H[k, w] · s(w), with H the raw NMF topic-word weights and s the caller's
     word scores (positive = male-leaning). A top word without a score is never counted as 0:
     ``on_missing="raise"`` raises ``KeyError`` listing every such word; ``on_missing="drop"`` leaves it out of
-    the sum and reports it in the ``missing`` column. Returns one row per topic (1-based): ``bias``,
-    ``n_scored``, ``weight_scored`` (Σ H of the scored words), ``missing`` (tuple of words).
+    the sum and reports it in the ``missing`` column.
+
+    Parameters
+    ----------
+    components : array-like of shape (k, V)
+        The raw NMF topic-word weights H.
+    vocabulary : array-like of str, shape (V,)
+        The words.
+    word_scores : mapping of str to float
+        The bias score of each word (positive = male-leaning).
+    n_words : int, default 15
+        The top words of each topic summed.
+    on_missing : {"raise", "drop"}, default "raise"
+        What to do with a top word that has no score.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per topic (1-based): ``bias``, ``n_scored``, ``weight_scored`` (Σ H of the scored words),
+        ``missing`` (tuple of words).
+
+    Raises
+    ------
+    KeyError
+        With ``on_missing="raise"``, listing every top word without a score.
+    ValueError
+        If ``on_missing`` is neither ``"raise"`` nor ``"drop"``.
 
     Examples
     --------
@@ -174,8 +371,27 @@ def topic_bias(components, vocabulary, word_scores: Mapping[str, float], *, n_wo
 
 
 def sample_bias(doc_topic, topic_biases) -> np.ndarray:
-    """§4: "a bias score for each sample ... as the sum of individual bias scores of topics present in the
-    sample, weighted by the topic weights": W @ b, with W the NMF document-topic weights.
+    """§4: the bias score of each sample, the topic-weighted sum of the topics' bias scores.
+
+    The paper: "a bias score for each sample ... as the sum of individual bias scores of topics present in
+    the sample, weighted by the topic weights": W @ b, with W the NMF document-topic weights.
+
+    Parameters
+    ----------
+    doc_topic : array-like of shape (n, k)
+        The document-topic weights W.
+    topic_biases : array-like of shape (k,)
+        The bias of each topic (:func:`topic_bias`).
+
+    Returns
+    -------
+    numpy.ndarray of shape (n,)
+        The bias of each sample.
+
+    Raises
+    ------
+    ValueError
+        If ``doc_topic`` is not 2-D or does not have one column per topic bias.
 
     Examples
     --------
@@ -191,8 +407,21 @@ def sample_bias(doc_topic, topic_biases) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Correlation:
-    """Spearman's ρ between sample bias and another per-sample quantity (§4: the GAP model's P(neither)) over
-    a subset of samples."""
+    """Spearman's ρ between sample bias and another per-sample quantity over a subset of samples.
+
+    In §4 the other quantity is the GAP model's P(neither).
+
+    Attributes
+    ----------
+    rho : float
+        Spearman's ρ.
+    p_value : float
+        Its two-sided p-value (scipy).
+    n : int
+        The samples correlated.
+    subset : str
+        The name of the subset.
+    """
 
     rho: float
     p_value: float
@@ -201,8 +430,31 @@ class Correlation:
 
 
 def bias_correlation(sample_scores, p_neither, mask=None, *, subset: str = "female") -> Correlation:
-    """§4: Spearman's ρ (scipy, two-sided p) between the samples' (male) bias scores and the model's
-    P(neither), over the rows where ``mask`` is true (the paper: the female-pronoun samples).
+    """§4: Spearman's ρ between the samples' bias scores and the model's P(neither).
+
+    Spearman's ρ (scipy, two-sided p) between the samples' (male) bias scores and the model's P(neither),
+    over the rows where ``mask`` is true (the paper: the female-pronoun samples).
+
+    Parameters
+    ----------
+    sample_scores : array-like of float
+        The samples' bias scores (:func:`sample_bias`).
+    p_neither : array-like of float
+        The model's P(neither) per sample, of the same shape.
+    mask : array-like of bool, optional
+        The samples to correlate; None (default) for all.
+    subset : str, default "female"
+        The name of the subset, kept in the result.
+
+    Returns
+    -------
+    Correlation
+        ρ, its p-value, the number of samples and the subset's name.
+
+    Raises
+    ------
+    ValueError
+        If ``sample_scores`` and ``p_neither`` differ in shape.
 
     Examples
     --------

@@ -85,7 +85,24 @@ DEFAULTS = dict(n=12, m=64, M=30_000, t=3, alpha=0.05, R=10_000)
 # --------------------------------------------------------------------------------------------------
 
 def mean_unit(vectors, name: str = "set") -> np.ndarray:
-    """S̄ = Σ_{v∈S} v̄ / |S|, the mean of the unit vectors of a token set (Section 2).
+    """``S̄ = Σ_{v∈S} v̄ / |S|``, the mean of the unit vectors of a token set (Section 2).
+
+    Parameters
+    ----------
+    vectors : array-like of shape (N, d)
+        The vectors of the set, one row per token.
+    name : str, default "set"
+        The name of the set, used in error messages.
+
+    Returns
+    -------
+    numpy.ndarray of shape (d,)
+        The mean of the unit vectors.
+
+    Raises
+    ------
+    DegenerateSetError
+        If the set is empty or holds a zero vector.
 
     Examples
     --------
@@ -101,9 +118,32 @@ def mean_unit(vectors, name: str = "set") -> np.ndarray:
 def g(X_groups: Sequence, A_groups: Sequence, *, names=None, words=None) -> float:
     """The generalised WEAT of Section 2.1: g(X_1, A_1, ..., X_n, A_n) = Σ_i (X̄_i − μ)·(Ā_i − 𝒜̄).
 
-    ``X_groups`` and ``A_groups`` are n arrays of vectors (rows). For n = 1, μ = 𝒳̄ is the mean of all
-    ``names`` (the universe 𝒳) and 𝒜̄ the mean of all ``words`` (𝒜): both are required. For n ≥ 2,
-    μ = Σ_i X̄_i / n; 𝒜̄ cancels (Σ_i (X̄_i − μ) = 0), so ``words`` is optional.
+    For n = 1, μ = 𝒳̄ is the mean of all ``names`` (the universe 𝒳) and 𝒜̄ the mean of all ``words`` (𝒜):
+    both are required. For n ≥ 2, μ = Σ_i X̄_i / n; 𝒜̄ cancels (Σ_i (X̄_i − μ) = 0), so ``words`` is
+    optional.
+
+    Parameters
+    ----------
+    X_groups : sequence of array-like
+        The n groups of names X_i, each an array of vectors (rows).
+    A_groups : sequence of array-like
+        The n groups of words A_i, each an array of vectors (rows).
+    names : array-like, optional
+        The vectors of all the names (𝒳); required for n = 1, not used for n ≥ 2.
+    words : array-like, optional
+        The vectors of all the words (𝒜); required for n = 1.
+
+    Returns
+    -------
+    float
+        g(X_1, A_1, ..., X_n, A_n).
+
+    Raises
+    ------
+    ValueError
+        If there are no groups, the two lists differ in length, or n = 1 without ``names`` and ``words``.
+    DegenerateSetError
+        If a group is empty or holds a zero vector.
 
     Examples
     --------
@@ -143,16 +183,55 @@ def check_run_parameters(*, n, m, M, t, alpha, R, seed, clean_fraction, svm_top_
                          cased, progress, case_source="auto") -> dict:
     """The parameters of :func:`run` checked once (Table 2's meanings), returned normalised.
 
-    - ``n`` ≥ 2: Step 3 measures each group against the mean of the group means; with one group X̄_1 − μ = 0
-      and every test is empty (the n = 1 WEAT of Section 2.1 is :func:`g` with ``names`` and ``words``);
-    - ``m`` ≥ 1; ``M`` an integer ≥ m, or None for every candidate word of the vocabulary (0 is refused: it
-      reads as "no words", and a magic 0 for "all" is how a typo goes unnoticed);
-    - ``t`` ≥ 1 (t = 0 has no words to average; t larger than every category is refused after Step 2);
-    - ``alpha`` a false discovery rate in (0, 1); ``R`` ≥ 1 rotations; ``seed`` an integer ≥ 0 or a
-      ``numpy.random.Generator`` (an integer seed is drawn from it);
-    - ``clean_fraction`` in [0, 1); ``svm_top_words``, ``batch_size`` ≥ 1; ``workers`` None or ≥ 1;
-      ``cased`` None or a bool; ``progress`` a bool;
-    - ``case_source`` one of :data:`CASE_SOURCES` (Step 2's case rule, :func:`case_rule`).
+    Parameters
+    ----------
+    n : int
+        The name groups, ≥ 2: Step 3 measures each group against the mean of the group means; with one group
+        X̄_1 − μ = 0 and every test is empty (the n = 1 WEAT of Section 2.1 is :func:`g` with ``names`` and
+        ``words``).
+    m : int
+        The word categories, ≥ 1.
+    M : int or None
+        The candidate words, an integer ≥ m, or None for every candidate word of the vocabulary (0 is
+        refused: it reads as "no words", and a magic 0 for "all" is how a typo goes unnoticed).
+    t : int
+        The words per test, ≥ 1 (t = 0 has no words to average; t larger than every category is refused
+        after Step 2).
+    alpha : float
+        The false discovery rate, in (0, 1).
+    R : int
+        The rotations, ≥ 1.
+    seed : int or numpy.random.Generator
+        An integer ≥ 0, or a generator (an integer seed is drawn from it).
+    clean_fraction : float
+        In [0, 1).
+    svm_top_words : int
+        ≥ 1.
+    batch_size : int
+        ≥ 1.
+    workers : int or None
+        None or ≥ 1.
+    cased : bool or None
+        Whether the vocabulary has case; None to detect it.
+    progress : bool
+        Show progress bars.
+    case_source : {"auto", "embedding", "wordlist", None}, default "auto"
+        Step 2's case rule (:func:`case_rule`).
+
+    Returns
+    -------
+    dict
+        The parameters by name, checked (an integer seed drawn from a generator).
+
+    Raises
+    ------
+    InvalidParameterError
+        If a parameter is out of range.
+
+    Warns
+    -----
+    LowPowerWarning
+        When 1/(R + 1) > alpha: no test can be significant.
 
     Examples
     --------
@@ -207,17 +286,72 @@ def run(embedding, name_tokens: Sequence[str], *, n: int = 12, m: int = 64, M: i
         progress: bool = True, case_source: str | None = "auto", wordlist=None) -> UBEResult:
     """Run the UBE algorithm (Section 3, Table 2 defaults) on ``embedding`` with the given name tokens.
 
-    ``name_exclusions``: tokens never drawn as non-names for the SVM (e.g. the whole name list).
-    ``word_exclusions``: tokens kept out of the word categories; by default the *cleaned* names (so targets
-    and attributes are disjoint; names the SVM removed, like "may", stay available as words).
-    Seeds for the SVM sample, the two K-means runs and the rotations are derived from ``seed``.
-    ``batch_size`` and ``workers`` go to :func:`rotational_null` (the result does not depend on them).
-    ``M=None`` takes every candidate word of the vocabulary. ``case_source`` picks Step 2's case rule
-    (:func:`case_rule`): by default Appendix C.4 on a cased embedding and, on an uncased one, the word-list
-    stand-in (a deviation from the paper; ``wordlist`` replaces the shipped list); None applies no case rule.
-    Parameters are checked up front
-    (:func:`check_run_parameters`), and so is the cost of the null (:func:`check_null_cost`): a request that
-    would take hours or more memory than :data:`MAX_NULL_BYTES` is refused before any work.
+    Seeds for the SVM sample, the two K-means runs and the rotations are derived from ``seed``. Parameters
+    are checked up front (:func:`check_run_parameters`), and so is the cost of the null
+    (:func:`check_null_cost`): a request that would take hours or more memory than :data:`MAX_NULL_BYTES` is
+    refused before any work.
+
+    Parameters
+    ----------
+    embedding : KeyedVectors
+        The embedding, its vocabulary in frequency order.
+    name_tokens : sequence of str
+        The name tokens (e.g. :func:`name_list`'s ``tokens``).
+    n : int, default 12
+        The name groups.
+    m : int, default 64
+        The word categories.
+    M : int or None, default 30_000
+        The candidate words; None takes every candidate word of the vocabulary.
+    t : int, default 3
+        The words per test.
+    alpha : float, default 0.05
+        The false discovery rate.
+    R : int, default 10_000
+        The rotations of the null.
+    seed : int, default 0
+        The seed every other seed is derived from.
+    clean_fraction : float, default 0.2
+        The share of names the SVM cleaning drops (Appendix C.3).
+    svm_top_words : int, default 50_000
+        The SVM's non-names are drawn from this many most frequent tokens.
+    name_exclusions : sequence of str, default ()
+        Tokens never drawn as non-names for the SVM (e.g. the whole name list).
+    word_exclusions : sequence of str, optional
+        Tokens kept out of the word categories; by default the *cleaned* names (so targets and attributes are
+        disjoint; names the SVM removed, like "may", stay available as words).
+    cased : bool, optional
+        Whether the vocabulary has case (default: :func:`wordbias.embeddings.is_cased`).
+    batch_size : int, default 8
+        Rotations per matrix product in :func:`rotational_null` (the result does not depend on it).
+    workers : int, optional
+        Threads of :func:`rotational_null` (the result does not depend on it).
+    progress : bool, default True
+        Show a progress bar for the null.
+    case_source : {"auto", "embedding", "wordlist", None}, default "auto"
+        Step 2's case rule (:func:`case_rule`): by default Appendix C.4 on a cased embedding and, on an
+        uncased one, the word-list stand-in (a deviation from the paper); None applies no case rule.
+    wordlist : collection of str, optional
+        Replaces the shipped word list of the ``"wordlist"`` rule.
+
+    Returns
+    -------
+    UBEResult
+        Everything the run produces.
+
+    Raises
+    ------
+    InvalidParameterError
+        If a parameter is out of range, or t is larger than every word category.
+    TooCostlyError
+        If the null is estimated to exceed :data:`MAX_NULL_SECONDS` or :data:`MAX_NULL_BYTES`.
+    DegenerateSetError
+        If too few names or words are left to clean or cluster.
+
+    Warns
+    -----
+    LowPowerWarning
+        When no test can be significant (too few rotations, or no cell with t words).
 
     Examples
     --------

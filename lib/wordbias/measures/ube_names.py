@@ -34,8 +34,21 @@ NAME_SOURCES = ("first", "last")
 
 @dataclass(frozen=True)
 class NameList:
-    """Names of one source mapped to an embedding: ``tokens`` in frequency order of the source,
-    ``counts`` the source's counts (births or people) per token, ``missing`` the names without a token."""
+    """Names of one source mapped to an embedding (the result of :func:`name_list`).
+
+    Attributes
+    ----------
+    kind : {"first", "last"}
+        The name source.
+    tokens : list of str
+        The embedding's tokens of the names, in the source's frequency order.
+    counts : pandas.Series
+        The source's counts (births or people) per token.
+    missing : tuple of str
+        The names without a token in the embedding.
+    n_source : int
+        The names in the source.
+    """
 
     kind: str
     tokens: list[str]
@@ -45,8 +58,27 @@ class NameList:
 
 
 def name_list(kind: str, kv, *, cased: bool) -> NameList:
-    """Appendix C.1 (``kind="first"``: SSA 1938–2017, ≥ 1,000 births) or C.2 (``"last"``: 2010 Census
-    surnames, ≥ 1,000 people), restricted to the names the embedding has.
+    """A source's names restricted to those the embedding has (Appendix C.1-C.2).
+
+    Parameters
+    ----------
+    kind : {"first", "last"}
+        ``"first"``: Appendix C.1, SSA first names 1938–2017 with ≥ 1,000 births; ``"last"``: Appendix C.2,
+        2010 Census surnames with ≥ 1,000 people.
+    kv : KeyedVectors
+        The embedding.
+    cased : bool
+        Whether the vocabulary has case (the names are lower-cased for an uncased one).
+
+    Returns
+    -------
+    NameList
+        The tokens, their counts and the names missing.
+
+    Raises
+    ------
+    InvalidParameterError
+        If ``kind`` is neither ``"first"`` nor ``"last"``.
 
     Examples
     --------
@@ -68,7 +100,24 @@ def name_list(kind: str, kv, *, cased: bool) -> NameList:
 
 
 def describe_names(names: NameList) -> str:
-    """One line: how many names the source has and how many of them the embedding has."""
+    """One line: how many names the source has and how many of them the embedding has.
+
+    Parameters
+    ----------
+    names : NameList
+        The names mapped to an embedding (:func:`name_list`).
+
+    Returns
+    -------
+    str
+        The description.
+
+    Examples
+    --------
+    >>> names = NameList("first", ["john", "mary"], pd.Series([3, 2]), ("zed",), 3)
+    >>> describe_names(names)
+    'first names: 3 in the data (>= 1,000), 2 in the embedding, 1 missing'
+    """
     return (f"{names.kind} names: {names.n_source:,} in the data (>= 1,000), {len(names.tokens):,} in the "
             f"embedding, {len(names.missing):,} missing")
 
@@ -79,7 +128,19 @@ def describe_names(names: NameList) -> str:
 
 @dataclass(frozen=True)
 class Cleaning:
-    """Result of :func:`clean_names`: which names were kept and each name's SVM margin."""
+    """Result of :func:`clean_names`: which names were kept and each name's SVM margin.
+
+    Attributes
+    ----------
+    tokens : list of str
+        The input name tokens, in input order.
+    margin : numpy.ndarray
+        The signed distance of each name to the SVM hyperplane (larger = more name-like).
+    kept : numpy.ndarray of bool
+        True for the names kept.
+    non_names : list of str
+        The random non-names the SVM was trained against.
+    """
 
     tokens: list[str]          # the input name tokens, in input order
     margin: np.ndarray         # signed distance to the SVM hyperplane (larger = more name-like)
@@ -99,12 +160,39 @@ class Cleaning:
 
 def clean_names(embedding, tokens: Sequence[str], *, fraction: float = 0.2, top_words: int = 50_000,
                 seed: int = 0, exclude: Sequence[str] = ()) -> Cleaning:
-    """Appendix C.3: train scikit-learn's ``LinearSVC`` (default parameters) to separate the names from
-    an equal number of random non-names among the ``top_words`` most frequent tokens, and drop the
-    ``fraction`` of names with the smallest margin.
+    """Appendix C.3: drop the least name-like names, by a linear SVM against random non-names.
 
-    ``exclude`` lists further tokens that must not be drawn as non-names (for example every name of the
-    source list, including those the embedding has but that are not among ``tokens``).
+    Scikit-learn's ``LinearSVC`` (default parameters) is trained to separate the names from an equal number
+    of random non-names among the ``top_words`` most frequent tokens, and the ``fraction`` of names with the
+    smallest margin is dropped.
+
+    Parameters
+    ----------
+    embedding : KeyedVectors
+        The embedding, its vocabulary in frequency order.
+    tokens : sequence of str
+        The name tokens (duplicates are dropped); at least 10.
+    fraction : float, default 0.2
+        The share of names dropped, in [0, 1).
+    top_words : int, default 50_000
+        The non-names are drawn from this many most frequent tokens.
+    seed : int, default 0
+        Seeds the draw of the non-names and the SVM.
+    exclude : sequence of str, default ()
+        Further tokens that must not be drawn as non-names (for example every name of the source list,
+        including those the embedding has but that are not among ``tokens``).
+
+    Returns
+    -------
+    Cleaning
+        The names kept, the margins and the non-names.
+
+    Raises
+    ------
+    DegenerateSetError
+        If there are fewer than 10 names, or fewer non-names among the ``top_words`` than names.
+    ValueError
+        If ``fraction`` is not in [0, 1).
 
     Examples
     --------
@@ -143,11 +231,31 @@ def clean_names(embedding, tokens: Sequence[str], *, fraction: float = 0.2, top_
 
 
 def cluster(unit_vectors: np.ndarray, k: int, *, seed: int = 0) -> np.ndarray:
-    """K-means++ (scikit-learn ``KMeans`` with its default parameters and ``random_state=seed``) on unit
-    vectors; returns labels 0..k-1 (Sections 3.1 and 3.2).
+    """K-means++ clustering of unit vectors (Sections 3.1 and 3.2).
+
+    This is scikit-learn's ``KMeans`` with its default parameters and ``random_state=seed``.
 
     Runs on one OpenMP thread: scikit-learn sums the cluster centres per thread and then adds the threads'
     partial sums, so the labels could depend on the machine's core count.
+
+    Parameters
+    ----------
+    unit_vectors : numpy.ndarray of shape (N, d)
+        The unit vectors to cluster.
+    k : int
+        The number of clusters.
+    seed : int, default 0
+        The K-means ``random_state``.
+
+    Returns
+    -------
+    numpy.ndarray of int, shape (N,)
+        The label (0..k-1) of each vector.
+
+    Raises
+    ------
+    DegenerateSetError
+        If there are fewer vectors than clusters, or K-means leaves a cluster empty.
 
     Examples
     --------
@@ -171,9 +279,53 @@ def cluster(unit_vectors: np.ndarray, k: int, *, seed: int = 0) -> np.ndarray:
 
 def name_groups(embedding, name_tokens: Sequence[str], n: int, *, clean_fraction: float, svm_top_words: int,
                 name_exclusions: Sequence[str], s_clean: int, s_names: int):
-    """Step 1 (Section 3.1): the names the embedding has, cleaned (:func:`clean_names`, with ``clean_fraction``,
-    ``svm_top_words``, ``name_exclusions`` and the seed ``s_clean``) and clustered into n groups (:func:`cluster`,
-    seed ``s_names``). Returns (cleaning, group of each kept name, n×d group means X̄)."""
+    """Step 1 (Section 3.1): the names the embedding has, cleaned and clustered into n groups.
+
+    The names are cleaned by :func:`clean_names` and clustered by :func:`cluster` (K-means++).
+
+    Parameters
+    ----------
+    embedding : KeyedVectors
+        The embedding, its vocabulary in frequency order.
+    name_tokens : sequence of str
+        The name tokens; those the embedding lacks are left out.
+    n : int
+        The number of groups.
+    clean_fraction : float
+        The share of names :func:`clean_names` drops.
+    svm_top_words : int
+        The non-names of the SVM are drawn from this many most frequent tokens.
+    name_exclusions : sequence of str
+        Tokens never drawn as non-names.
+    s_clean : int
+        The seed of the cleaning.
+    s_names : int
+        The seed of the K-means.
+
+    Returns
+    -------
+    cleaning : Cleaning
+        The cleaning (:func:`clean_names`).
+    name_group : numpy.ndarray of int
+        The group of each kept name.
+    Xbar : numpy.ndarray of shape (n, d)
+        The group means X̄_i.
+
+    Raises
+    ------
+    DegenerateSetError
+        If the embedding has fewer than n of the names, or the cleaning or clustering fails.
+
+    Examples
+    --------
+    >>> from wordbias.embeddings import to_keyed_vectors
+    >>> tokens = [a + b for a in "abcdefghij" for b in "abcdefghijkl"]
+    >>> embedding = to_keyed_vectors(tokens, np.random.default_rng(0).normal(size=(120, 8)).astype(np.float32))
+    >>> cleaning, name_group, Xbar = name_groups(embedding, tokens[:20], 2, clean_fraction=0.2, svm_top_words=120,
+    ...                                          name_exclusions=(), s_clean=0, s_names=0)
+    >>> len(cleaning.kept_tokens), name_group.shape, Xbar.shape
+    (16, (16,), (2, 8))
+    """
     present = [w for w in dict.fromkeys(name_tokens) if w in embedding.key_to_index]
     if len(present) < n:
         raise DegenerateSetError(f"only {len(present)} of the names are in the embedding; need at least n = {n}")

@@ -30,6 +30,18 @@ __all__ = ["MAX_NULL_BYTES", "MAX_NULL_SECONDS", "NULL_MACS_PER_SECOND", "ROTATI
 def voronoi(W: np.ndarray, Xbar: np.ndarray) -> np.ndarray:
     """argmax_i w̄·X̄_i for every (unit) word row of W: the group whose Voronoi set holds the word.
 
+    Parameters
+    ----------
+    W : numpy.ndarray of shape (M, d)
+        The unit vectors of the words, one row per word.
+    Xbar : numpy.ndarray of shape (n, d)
+        The group means X̄_i, one row per group.
+
+    Returns
+    -------
+    numpy.ndarray of int, shape (M,)
+        The group (row of ``Xbar``) of each word.
+
     Examples
     --------
     >>> voronoi(np.array([[1.0, 0.0], [0.8, 0.6], [0.0, 1.0]]), np.array([[1.0, 0.0], [0.0, 1.0]]))
@@ -42,10 +54,29 @@ def select_words(W: np.ndarray, category: np.ndarray, Xbar: np.ndarray, Abar: np
     """Step 3 (Section 3.3) for all groups and categories at once.
 
     The Voronoi set V_ij = {w ∈ 𝒜_j : i = argmax_i' w̄·X̄_i'} gives A_ij, its t words maximising
-    (X̄_i − μ)·(w̄ − 𝒜̄_j), with μ = Σ_i X̄_i / n. Returns ``(selected, sigma)``: ``selected[i][j]`` the
-    indices (rows of W) of A_ij, best first, and ``sigma[i, j]`` = (X̄_i − μ)·(Ā_ij − 𝒜̄_j), the mean
-    criterion over A_ij. A Voronoi set with fewer than t words gives no test (σ = −inf, p = 1): a test
-    has exactly t words per group; its words are still listed in ``selected``.
+    (X̄_i − μ)·(w̄ − 𝒜̄_j), with μ = Σ_i X̄_i / n. A Voronoi set with fewer than t words gives no test
+    (σ = −inf, p = 1): a test has exactly t words per group; its words are still listed in ``selected``.
+
+    Parameters
+    ----------
+    W : numpy.ndarray of shape (M, d)
+        The unit vectors of the candidate words, one row per word.
+    category : numpy.ndarray of int, shape (M,)
+        The category j (0..m-1) of each word.
+    Xbar : numpy.ndarray of shape (n, d)
+        The group means X̄_i.
+    Abar : numpy.ndarray of shape (m, d)
+        The category means 𝒜̄_j.
+    t : int
+        The words per test.
+
+    Returns
+    -------
+    selected : list of list of numpy.ndarray
+        ``selected[i][j]``: the indices (rows of W) of A_ij, best first.
+    sigma : numpy.ndarray of shape (n, m)
+        ``sigma[i, j]`` = (X̄_i − μ)·(Ā_ij − 𝒜̄_j), the mean criterion over A_ij; −inf for a cell without a
+        test.
 
     Examples
     --------
@@ -86,7 +117,21 @@ def select_words(W: np.ndarray, category: np.ndarray, Xbar: np.ndarray, Abar: np
 # --------------------------------------------------------------------------------------------------
 
 def span_factors(Xbar: np.ndarray, tol: float = 1e-10):
-    """X̄ = C B with B (r×d) an orthonormal basis of the span of the group means; returns (C, B).
+    """X̄ = C B with B (r×d) an orthonormal basis of the span of the group means.
+
+    Parameters
+    ----------
+    Xbar : array-like of shape (n, d)
+        The group means.
+    tol : float, default 1e-10
+        Singular values below ``tol`` times the largest are taken as zero (they set the rank r).
+
+    Returns
+    -------
+    C : numpy.ndarray of shape (n, r)
+        The coordinates of the group means in the basis.
+    B : numpy.ndarray of shape (r, d)
+        The orthonormal basis (rows).
 
     Examples
     --------
@@ -101,9 +146,26 @@ def span_factors(Xbar: np.ndarray, tol: float = 1e-10):
 
 
 def haar_frames(rng: np.random.Generator, count: int, d: int, r: int) -> np.ndarray:
-    """``count`` Haar-random r-frames of R^d (count×r×d, orthonormal rows): the first r rows of Haar
-    rotations, from the QR decomposition of Gaussian matrices with the signs of R's diagonal fixed
-    (Mezzadri 2007). Row k of frame c depends only on the first k+1 Gaussian rows.
+    """``count`` Haar-random r-frames of R^d (count×r×d, orthonormal rows).
+
+    A frame is the first r rows of a Haar rotation, from the QR decomposition of Gaussian matrices with the
+    signs of R's diagonal fixed (Mezzadri 2007). Row k of frame c depends only on the first k+1 Gaussian rows.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The generator of the Gaussian matrices.
+    count : int
+        The number of frames.
+    d : int
+        The dimension of the space.
+    r : int
+        The rows of each frame (r ≤ d).
+
+    Returns
+    -------
+    numpy.ndarray of shape (count, r, d)
+        The frames, each with orthonormal rows.
 
     Examples
     --------
@@ -120,6 +182,18 @@ def haar_frames(rng: np.random.Generator, count: int, d: int, r: int) -> np.ndar
 
 def haar_rotation(rng: np.random.Generator, d: int) -> np.ndarray:
     """One d×d Haar-random orthogonal matrix, drawn exactly like :func:`haar_frames` with r = d.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The generator.
+    d : int
+        The dimension.
+
+    Returns
+    -------
+    numpy.ndarray of shape (d, d)
+        The orthogonal matrix.
 
     Examples
     --------
@@ -138,7 +212,25 @@ def null_sigma_batch(W: np.ndarray, category: np.ndarray, Z: np.ndarray, Abar: n
     the batch size, so BLAS takes the same code path and σ does not depend on ``b`` (a (b·n)×d product may
     round differently for different b). The compiled kernel :func:`wordbias.measures.ube_kernels.ube_null_sigma`
     then takes, for each word, its Voronoi group and score and keeps a running top-t per (group,
-    category). ``category`` must be int32.
+    category).
+
+    Parameters
+    ----------
+    W : numpy.ndarray of shape (M, d)
+        The unit vectors of the candidate words (float32 for speed).
+    category : numpy.ndarray of int32, shape (M,)
+        The category of each word.
+    Z : numpy.ndarray of shape (b, n, d)
+        The rotated group means, one n×d matrix per rotation.
+    Abar : numpy.ndarray of shape (m, d)
+        The category means.
+    t : int
+        The words per test.
+
+    Returns
+    -------
+    numpy.ndarray of shape (b, n, m)
+        σ of every (rotation, group, category), float64.
 
     Examples
     --------
@@ -172,6 +264,24 @@ def rotation_frames(seed: int, block: int, d: int, r: int, count: int = ROTATION
     Each block has its own generator, ``numpy.random.default_rng([seed, block])``, so blocks can be drawn
     in any order and on any thread and the null is the same whatever the batch size and worker count.
 
+    Parameters
+    ----------
+    seed : int
+        The seed of the null.
+    block : int
+        The block number.
+    d : int
+        The dimension of the space.
+    r : int
+        The rows of each frame (the rank of the group means).
+    count : int, default ROTATION_BLOCK
+        How many of the block's frames to draw (fewer for the last block).
+
+    Returns
+    -------
+    numpy.ndarray of shape (count, r, d)
+        The frames.
+
     Examples
     --------
     >>> rotation_frames(seed=0, block=3, d=5, r=2).shape
@@ -183,8 +293,9 @@ def rotation_frames(seed: int, block: int, d: int, r: int, count: int = ROTATION
 def rotational_null(W: np.ndarray, category: np.ndarray, Xbar: np.ndarray, Abar: np.ndarray, t: int,
                     R: int, *, seed: int = 0, batch_size: int = 8, workers: int | None = None,
                     progress: bool = True, dtype=np.float32) -> np.ndarray:
-    """Step 4 (Section 3.4): σ_ijr for R Haar-random rotations U applied to the names only, Step 3 re-run
-    for each (R×n×m, float32).
+    """Step 4 (Section 3.4): σ_ijr for R Haar-random rotations U applied to the names only.
+
+    Step 3 is re-run for each rotation (R×n×m, float32).
 
     Only the n group means X̄_i enter Step 3, and they span a space of dimension r ≤ n. Write X̄ = C B with
     B an r×d orthonormal basis of that span (:func:`span_factors`). B U is a Haar-random r-frame of R^d, so
@@ -194,6 +305,41 @@ def rotational_null(W: np.ndarray, category: np.ndarray, Xbar: np.ndarray, Abar:
     handing cores back and forth), in sub-batches of ``batch_size`` rotations per matrix product
     (:func:`null_sigma_batch`). The same seed gives the same null whatever ``batch_size`` and ``workers``
     are. ``benchmarks/bench_ube.py`` compares the whole null with the matrix products alone.
+
+    Parameters
+    ----------
+    W : numpy.ndarray of shape (M, d)
+        The unit vectors of the candidate words.
+    category : numpy.ndarray of int, shape (M,)
+        The category of each word.
+    Xbar : numpy.ndarray of shape (n, d)
+        The group means.
+    Abar : numpy.ndarray of shape (m, d)
+        The category means.
+    t : int
+        The words per test; an integer >= 1.
+    R : int
+        The number of rotations; an integer >= 1.
+    seed : int, default 0
+        The seed of the rotations (:func:`rotation_frames`).
+    batch_size : int, default 8
+        Rotations per matrix product; an integer >= 1 (the result does not depend on it).
+    workers : int, optional
+        Threads; by default :func:`wordbias.core.parallel.default_workers` (the result does not depend on it).
+    progress : bool, default True
+        Show a progress bar.
+    dtype : numpy dtype, default numpy.float32
+        The precision of the matrix products.
+
+    Returns
+    -------
+    numpy.ndarray of shape (R, n, m), float32
+        σ of every (rotation, group, category).
+
+    Raises
+    ------
+    InvalidParameterError
+        If ``R``, ``t`` or ``batch_size`` is not an integer >= 1.
 
     Examples
     --------
@@ -237,7 +383,21 @@ def rotational_null(W: np.ndarray, category: np.ndarray, Xbar: np.ndarray, Abar:
 
 def p_values(sigma: np.ndarray, null: np.ndarray) -> np.ndarray:
     """p_ij = (1 + #{r : σ_ijr ≥ σ_ij}) / (R + 1), the add-one Monte Carlo p-value (Section 3.4).
-    A cell without a test (fewer than t words in its Voronoi set, σ = −inf) gets p = 1.
+
+    A cell without a test (fewer than t words in its Voronoi set, σ = −inf) gets p = 1. The comparison is
+    made at the null's precision (float32).
+
+    Parameters
+    ----------
+    sigma : numpy.ndarray of shape (n, m)
+        The observed σ_ij.
+    null : numpy.ndarray of shape (R, n, m)
+        The rotational null (:func:`rotational_null`).
+
+    Returns
+    -------
+    numpy.ndarray of shape (n, m)
+        The p-values.
 
     Examples
     --------
@@ -254,10 +414,30 @@ def p_values(sigma: np.ndarray, null: np.ndarray) -> np.ndarray:
 
 
 def bh_rejections(p: np.ndarray, alpha: float) -> tuple[np.ndarray, float]:
-    """Benjamini & Hochberg (1995) over all the p-values (any shape): returns (significant, critical p),
-    the critical p being the largest p_(k) ≤ kα/N (0 when nothing is significant). The adjusted p-values are
-    :func:`wordbias.core.multiple.benjamini_hochberg` (equal to the bit to
-    ``scipy.stats.false_discovery_control(p, method="bh")``, which this used before).
+    """Benjamini & Hochberg (1995) over all the p-values (any shape).
+
+    The adjusted p-values are :func:`wordbias.core.multiple.benjamini_hochberg` (equal to the bit to
+    ``scipy.stats.false_discovery_control(p, method="bh")``); a p-value is significant when its adjusted
+    value is at most α.
+
+    Parameters
+    ----------
+    p : array-like of float
+        The p-values, of any shape.
+    alpha : float
+        The false discovery rate, in (0, 1).
+
+    Returns
+    -------
+    significant : numpy.ndarray of bool
+        Which p-values are significant, in the shape of ``p``.
+    critical : float
+        The critical p: the largest p_(k) ≤ kα/N (0 when nothing is significant).
+
+    Raises
+    ------
+    InvalidParameterError
+        If ``alpha`` is not a probability.
 
     Examples
     --------
@@ -290,7 +470,17 @@ NULL_MACS_PER_SECOND = 1e10
 
 @dataclass(frozen=True)
 class NullCost:
-    """The estimated cost of the rotational null: ``seconds`` on ``workers`` threads and ``bytes`` held."""
+    """The estimated cost of the rotational null (:func:`null_cost`).
+
+    Attributes
+    ----------
+    seconds : float
+        The estimated time, on ``workers`` threads.
+    bytes : int
+        The estimated memory held.
+    workers : int
+        The threads the estimate assumes.
+    """
 
     seconds: float
     bytes: int
@@ -298,9 +488,30 @@ class NullCost:
 
 
 def null_cost(R: int, n: int, m: int, M: int, d: int, workers: int) -> NullCost:
-    """Estimated time and memory of :func:`rotational_null` for R rotations of n group means against M words
-    of dimension d in m categories: R·n·M·(d + 8) multiply-adds (the products and the kernel's per-word work)
-    at :data:`NULL_MACS_PER_SECOND` per worker; R·n·m float32 values of the null plus the M×d float32 words.
+    """Estimated time and memory of :func:`rotational_null`.
+
+    For R rotations of n group means against M words of dimension d in m categories: R·n·M·(d + 8)
+    multiply-adds (the products and the kernel's per-word work) at :data:`NULL_MACS_PER_SECOND` per worker; R·n·m float32 values of the null plus the M×d float32 words.
+
+    Parameters
+    ----------
+    R : int
+        The rotations.
+    n : int
+        The name groups.
+    m : int
+        The word categories.
+    M : int
+        The candidate words.
+    d : int
+        The dimension of the embedding.
+    workers : int
+        The threads.
+
+    Returns
+    -------
+    NullCost
+        The estimated seconds and bytes.
 
     Examples
     --------
@@ -317,8 +528,35 @@ def _duration(seconds: float) -> str:
 
 
 def check_null_cost(R: int, n: int, m: int, M: int, d: int, workers: int) -> NullCost:
-    """Refuse (:class:`TooCostlyError`) a rotational null estimated (:func:`null_cost`) to run longer than
-    :data:`MAX_NULL_SECONDS` or to hold more than :data:`MAX_NULL_BYTES`, with the estimate and what to lower.
+    """Refuse a rotational null estimated (:func:`null_cost`) to be too costly, before any work.
+
+    The limits are :data:`MAX_NULL_SECONDS` and :data:`MAX_NULL_BYTES`; the error gives the estimate and
+    what to lower.
+
+    Parameters
+    ----------
+    R : int
+        The rotations.
+    n : int
+        The name groups.
+    m : int
+        The word categories.
+    M : int
+        The candidate words.
+    d : int
+        The dimension of the embedding.
+    workers : int
+        The threads.
+
+    Returns
+    -------
+    NullCost
+        The estimate, when it is within the limits.
+
+    Raises
+    ------
+    TooCostlyError
+        If the null would run longer than :data:`MAX_NULL_SECONDS` or hold more than :data:`MAX_NULL_BYTES`.
 
     Examples
     --------

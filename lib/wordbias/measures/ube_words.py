@@ -30,12 +30,31 @@ CASE_SOURCES = ("auto", "embedding", "wordlist", None)
 
 
 def case_rule(case_source, cased: bool) -> str | None:
-    """The case rule Step 2 applies: ``"embedding"`` (Appendix C.4: drop a lower-case token whose capitalised
-    or upper-case form is more frequent in the embedding), ``"wordlist"`` (the stand-in for an uncased
-    vocabulary, a deviation from the paper: keep a token only when a cased English word list spells it in lower
-    case; :mod:`wordbias.datasets.casing`) or ``None`` (no rule). ``"auto"`` is ``"embedding"`` on a ``cased``
-    vocabulary and ``"wordlist"`` on an uncased one. ``"embedding"`` on an uncased vocabulary is refused: it has
-    no capitalised forms, so C.4 would silently drop nothing.
+    """The case rule Step 2 applies, from ``case_source`` and whether the vocabulary is cased.
+
+    The rules are ``"embedding"`` (Appendix C.4: drop a lower-case token whose capitalised or upper-case form
+    is more frequent in the embedding), ``"wordlist"`` (the stand-in for an uncased vocabulary, a deviation
+    from the paper: keep a token only when a cased English word list spells it in lower case;
+    :mod:`wordbias.datasets.casing`) or ``None`` (no rule).
+
+    Parameters
+    ----------
+    case_source : {"auto", "embedding", "wordlist", None}
+        The source of case. ``"auto"`` is ``"embedding"`` on a ``cased`` vocabulary and ``"wordlist"`` on an
+        uncased one.
+    cased : bool
+        Whether the vocabulary has case.
+
+    Returns
+    -------
+    {"embedding", "wordlist", None}
+        The rule.
+
+    Raises
+    ------
+    InvalidParameterError
+        If ``case_source`` is not one of :data:`CASE_SOURCES`, or is ``"embedding"`` on an uncased vocabulary
+        (it has no capitalised forms, so C.4 would silently drop nothing).
 
     Examples
     --------
@@ -61,7 +80,9 @@ def case_rule(case_source, cased: bool) -> str | None:
 
 def candidate_words(embedding, M: int | None, *, exclude: Sequence[str] = (), cased: bool | None = None,
                     case_source: str | None = "auto", wordlist=None) -> list[str]:
-    """Appendix C.4: the M most frequent tokens (every such token when ``M`` is None) made only of the 26
+    """Appendix C.4: the M most frequent lower-case tokens that pass the case rule.
+
+    These are the M most frequent tokens (every such token when ``M`` is None) made only of the 26
     lower-case letters (and spaces or underscores, for embeddings with phrases) that pass the case rule
     :func:`case_rule` picks from ``case_source``. The embedding's vocabulary must be in frequency order (true of
     every embedding this project loads). Tokens in ``exclude`` (e.g. the cleaned names) are never candidates.
@@ -75,7 +96,36 @@ def candidate_words(embedding, M: int | None, *, exclude: Sequence[str] = (), ca
       listed), "texas", "lufthansa" and "tv" go, and so does a token the list lacks;
     * ``None``: no case rule.
 
-    ``cased`` (default: :func:`wordbias.embeddings.is_cased`) says whether the vocabulary has case.
+    Parameters
+    ----------
+    embedding : KeyedVectors
+        The embedding, its vocabulary in frequency order.
+    M : int or None
+        The number of candidate words; None for every candidate word of the vocabulary.
+    exclude : sequence of str, default ()
+        Tokens that are never candidates (e.g. the cleaned names).
+    cased : bool, optional
+        Whether the vocabulary has case (default: :func:`wordbias.embeddings.is_cased`).
+    case_source : {"auto", "embedding", "wordlist", None}, default "auto"
+        Where the case rule takes case from (:func:`case_rule`).
+    wordlist : collection of str, optional
+        The cased word list of the ``"wordlist"`` rule (default: SCOWL size 50); only with that rule.
+
+    Returns
+    -------
+    list of str
+        The candidate words, in frequency order.
+
+    Raises
+    ------
+    InvalidParameterError
+        If ``case_source`` is invalid (:func:`case_rule`), ``wordlist`` is given with another rule, or
+        ``wordlist`` has no word spelt in lower case.
+
+    Warns
+    -----
+    LowPowerWarning
+        When fewer than ``M`` candidate words are found.
 
     Examples
     --------
@@ -125,9 +175,58 @@ def candidate_words(embedding, M: int | None, *, exclude: Sequence[str] = (), ca
 
 def word_categories(embedding, M: int, m: int, *, exclude: Sequence[str], cased: bool, s_words: int,
                     case_source="auto", wordlist=None):
-    """Step 2 (Section 3.2): the M candidate words (:func:`candidate_words`, with ``case_source``'s rule) clustered
-    into m categories (:func:`~wordbias.measures.ube_names.cluster`, seed ``s_words``).
-    Returns (words, their M×d unit vectors W, category of each word, m×d category means 𝒜̄)."""
+    """Step 2 (Section 3.2): the M candidate words clustered into m categories.
+
+    The words are :func:`candidate_words` (with ``case_source``'s rule), clustered by
+    :func:`~wordbias.measures.ube_names.cluster` (K-means++, seed ``s_words``).
+
+    Parameters
+    ----------
+    embedding : KeyedVectors
+        The embedding, its vocabulary in frequency order.
+    M : int or None
+        The number of candidate words; None for every candidate word of the vocabulary.
+    m : int
+        The number of categories.
+    exclude : sequence of str
+        Tokens that are never candidates (e.g. the cleaned names).
+    cased : bool
+        Whether the vocabulary has case.
+    s_words : int
+        The seed of the K-means.
+    case_source : {"auto", "embedding", "wordlist", None}, default "auto"
+        Where the case rule takes case from (:func:`case_rule`).
+    wordlist : collection of str, optional
+        The cased word list of the ``"wordlist"`` rule.
+
+    Returns
+    -------
+    words : list of str
+        The candidate words 𝒜, in frequency order.
+    W : numpy.ndarray of shape (M, d)
+        Their unit vectors.
+    category : numpy.ndarray of int, shape (M,)
+        The category of each word.
+    Abar : numpy.ndarray of shape (m, d)
+        The category means 𝒜̄_j.
+
+    Raises
+    ------
+    InvalidParameterError
+        If the case rule is refused (:func:`candidate_words`).
+    DegenerateSetError
+        If there are fewer words than categories, or K-means leaves a category empty.
+
+    Examples
+    --------
+    >>> from wordbias.embeddings import to_keyed_vectors
+    >>> V = np.array([[1.0, 0.1], [1.0, -0.1], [0.1, 1.0], [-0.1, 1.0], [0.9, 0.0]], dtype=np.float32)
+    >>> kv = to_keyed_vectors(["cat", "dog", "car", "bus", "cow"], V)
+    >>> words, W, category, Abar = word_categories(kv, 4, 2, exclude=["cow"], cased=False, s_words=0,
+    ...                                            case_source=None)
+    >>> words, bool(category[0] == category[1] != category[2] == category[3]), Abar.shape
+    (['cat', 'dog', 'car', 'bus'], True, (2, 2))
+    """
     words = candidate_words(embedding, M, exclude=exclude, cased=cased, case_source=case_source, wordlist=wordlist)
     W = unit_rows(embedding[words], "words")
     category = cluster(W, m, seed=s_words)

@@ -71,13 +71,66 @@ ALPHA = 0.05
 # --------------------------------------------------------------------------------------------------
 
 def association(W, A, B) -> np.ndarray:
-    """s(w, A, B) = mean_a cos(w, a) − mean_b cos(w, b) for every row w of W (Methods, WEAT; the cosines by
-    :func:`wordbias.core.vectors.cosine_matrix`)."""
+    """Association s(w, A, B) of each word vector with two attribute sets (Methods, WEAT).
+
+    s(w, A, B) = mean_a cos(w, a) − mean_b cos(w, b) for every row w of W; the cosines are
+    :func:`wordbias.core.vectors.cosine_matrix`'s.
+
+    Parameters
+    ----------
+    W : array_like of float, shape (n_words, dim)
+        The word vectors, one row per word.
+    A, B : array_like of float, shape (n_a, dim) and (n_b, dim)
+        The vectors of the two attribute sets.
+
+    Returns
+    -------
+    numpy.ndarray of float, shape (n_words,)
+        s(w, A, B) for each row w of ``W``.
+
+    Raises
+    ------
+    DegenerateSetError
+        When a vector is zero or not finite (its cosine is undefined).
+    InvalidParameterError
+        When a set is not a 2-D array of numbers, or the sets differ in dimension.
+
+    See Also
+    --------
+    test_statistic, effect_size
+
+    Examples
+    --------
+    >>> W = np.array([[1.0, 0.0], [1.0, 1.0], [0.0, 1.0]])
+    >>> association(W, np.array([[1.0, 0.0]]), np.array([[0.0, 1.0]])).round(6)
+    array([ 1.,  0., -1.])
+    """
     return cosine_matrix(W, A).mean(axis=1) - cosine_matrix(W, B).mean(axis=1)
 
 
 def test_statistic(s_x, s_y) -> float:
-    """s(X, Y, A, B) = Σ_x s(x, A, B) − Σ_y s(y, A, B) (Methods, WEAT)."""
+    """The WEAT test statistic s(X, Y, A, B) = Σ_x s(x, A, B) − Σ_y s(y, A, B) (Methods, WEAT).
+
+    Parameters
+    ----------
+    s_x, s_y : array_like of float
+        The associations s(w, A, B) of the words of X and of Y (:func:`association`): finite 1-D scores.
+
+    Returns
+    -------
+    float
+        The sum of ``s_x`` minus the sum of ``s_y``.
+
+    Raises
+    ------
+    InvalidParameterError
+        When the scores are not a 1-D list of numbers, or hold NaN or infinity.
+
+    Examples
+    --------
+    >>> test_statistic([1.0, 0.0], [-1.0, -0.5])
+    2.5
+    """
     return float(np.sum(scores("s_x", s_x)) - np.sum(scores("s_y", s_y)))
 
 
@@ -104,18 +157,69 @@ test_statistic.__test__ = False  # not a pytest test
 
 
 def check_ddof(ddof) -> int:
-    """``ddof`` of a standard deviation: 1 (sample, the default) or 0 (population); nothing else."""
+    """Check the ``ddof`` of a standard deviation: 1 (sample, the default) or 0 (population); nothing else.
+
+    Parameters
+    ----------
+    ddof : int
+        The delta degrees of freedom to check.
+
+    Returns
+    -------
+    int
+        ``ddof``, as a Python integer.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``ddof`` is not the integer 0 or 1.
+
+    Examples
+    --------
+    >>> check_ddof(0)
+    0
+    >>> check_ddof(2)
+    Traceback (most recent call last):
+    ...
+    wordbias.core.errors.InvalidParameterError: ddof must be one of 0, 1; not 2
+    """
     return check_option("ddof", check_int("ddof", ddof), (0, 1))
 
 
 def effect_size(s_x, s_y, ddof: int = 1) -> float:
-    """d = [mean_{x∈X} s(x, A, B) − mean_{y∈Y} s(y, A, B)] / std-dev_{w∈X∪Y} s(w, A, B) (Methods, WEAT).
+    """The WEAT effect size d (Methods, WEAT).
+
+    d = [mean_{x∈X} s(x, A, B) − mean_{y∈Y} s(y, A, B)] / std-dev_{w∈X∪Y} s(w, A, B).
 
     The standard deviation is the *sample* one by default (``ddof=1``, as R's ``sd``): it is the one that
     reproduces Table 1 on the authors' GloVe vectors; the population std (``ddof=0``) gives values larger by
     the factor sqrt(N/(N−1)). Scores equal up to rounding (a standard deviation at or below
     :func:`wordbias.core.validation.spread_tolerance`) make d a ratio of noise: a
     :class:`DegenerateSetError`, as exactly equal scores.
+
+    Parameters
+    ----------
+    s_x, s_y : array_like of float
+        The associations s(w, A, B) of the words of X and of Y (:func:`association`): finite 1-D scores, at
+        least one each.
+    ddof : {1, 0}, default 1
+        Delta degrees of freedom of the pooled standard deviation: 1 (sample) or 0 (population).
+
+    Returns
+    -------
+    float
+        The effect size d.
+
+    Raises
+    ------
+    DegenerateSetError
+        When a set has no score, or all scores are equal (up to rounding).
+    InvalidParameterError
+        When ``ddof`` is not 0 or 1, or the scores are not a 1-D list of finite numbers.
+
+    See Also
+    --------
+    wordbias.measures.bootstrap.effect_size_bootstrap : a bootstrap confidence interval for d.
 
     Examples
     --------
@@ -135,9 +239,9 @@ def effect_size(s_x, s_y, ddof: int = 1) -> float:
 def p_value(s_x, s_y, p_method: str = "auto", n_permutations: int = 100_000, seed=0,
             exact_max_n: int = _stats.EXACT_MAX_N, progress: bool = False,
             max_seconds: float = _costs.MAX_SECONDS, alternative: str = "greater") -> _stats.TailProbability:
-    """One-sided permutation p-value Pr_i[s(X_i, Y_i, A, B) ≥ s(X, Y, A, B)] (Methods, WEAT).
+    """The permutation p-value of the WEAT, by default one-sided Pr_i[s(X_i, Y_i, A, B) ≥ s(X, Y, A, B)].
 
-    Partitions keep the sizes of X and Y. ``p_method`` is ``"exact"`` (count all partitions),
+    The test of Methods, WEAT. Partitions keep the sizes of X and Y. ``p_method`` is ``"exact"`` (count all partitions),
     ``"monte-carlo"`` (seeded, add-one rule), ``"normal"`` (normal approximation with the exact moments of
     the permutation distribution) or ``"auto"`` (exact when affordable, otherwise Monte Carlo). A Monte Carlo
     request estimated to take more than ``max_seconds`` is refused up front
@@ -147,7 +251,46 @@ def p_value(s_x, s_y, p_method: str = "auto", n_permutations: int = 100_000, see
     s(X, Y, A, B)]: is Y the one closer to A?) or ``"two-sided"``, min(1, 2·min of the two), the doubling
     rule of :func:`scipy.stats.permutation_test` (see :mod:`wordbias.core.permutation`). The paper reports
     only the one-sided p, so a negative effect size gives p near 1 there; the two-sided p is small for a
-    large |d| of either sign. The result's ``alternative`` names the tail.
+    large ``|d|`` of either sign. The result's ``alternative`` names the tail.
+
+    Parameters
+    ----------
+    s_x, s_y : array_like of float
+        The associations s(w, A, B) of the words of X and of Y (:func:`association`), at least one each.
+    p_method : {"auto", "exact", "monte-carlo", "mc", "normal"}, default "auto"
+        How the p-value is computed (``"mc"`` is an alias of ``"monte-carlo"``).
+    n_permutations : int, default 100000
+        The number of random partitions drawn by Monte Carlo (>= 1); ``"auto"`` also counts exactly when
+        there are no more partitions than this.
+    seed : int or numpy.random.Generator, default 0
+        Seed (an integer >= 0) or generator of the Monte Carlo draws.
+    exact_max_n : int, default 50
+        ``"auto"`` counts exactly when ``|X| + |Y|`` is at most this
+        (:data:`wordbias.core.permutation.EXACT_MAX_N`).
+    progress : bool, default False
+        Show a progress bar while counting or sampling.
+    max_seconds : float, default 600.0
+        The longest a Monte Carlo request may be estimated to take (:data:`wordbias.core.costs.MAX_SECONDS`);
+        ``float("inf")`` sets no limit.
+    alternative : {"greater", "less", "two-sided"}, default "greater"
+        The tail of the test.
+
+    Returns
+    -------
+    wordbias.core.permutation.TailProbability
+        The p-value with how it was obtained (``p_value``, ``p_method``, ``n_partitions``, ``n_extreme``,
+        ``alternative``, ...).
+
+    Raises
+    ------
+    InvalidParameterError
+        When an option or number is out of range, or the scores are not a 1-D list of finite numbers.
+    DegenerateSetError
+        When a set has no score.
+    TooCostlyError
+        When a Monte Carlo request is estimated to take more than ``max_seconds``.
+    ExactCountTooLarge
+        When ``p_method="exact"`` and the exact count is beyond its budget.
 
     Examples
     --------
@@ -177,6 +320,42 @@ def balance(x: WordSet, y: WordSet, policy: str = "random", seed=0) -> tuple[Wor
     for the European American names; ``"none"`` keeps unequal sets (the permutation test then uses
     partitions of the same unequal sizes); ``"raise"`` raises if the sizes differ. Words deleted warn
     :class:`~wordbias.core.errors.BalancedOutWarning` naming them (they are also in ``balanced_out``).
+
+    Parameters
+    ----------
+    x, y : WordSet
+        The two target sets, after the unknown-word policy (:func:`wordbias.core.lookup.word_set`).
+    policy : {"random", "none", "raise"}, default "random"
+        What to do when the sizes differ (:data:`BALANCE_POLICIES`).
+    seed : int or numpy.random.Generator, default 0
+        Seed or generator of the random deletion.
+
+    Returns
+    -------
+    x, y : WordSet
+        The two sets, in the order given, of equal size under ``"random"``; the larger one lists the words
+        deleted in its ``balanced_out``.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``policy`` is not one of :data:`BALANCE_POLICIES`.
+    DegenerateSetError
+        When ``policy="raise"`` and the sizes differ.
+
+    Examples
+    --------
+    >>> x = WordSet("flowers", ("rose", "tulip"), ("rose", "tulip"))
+    >>> y = WordSet("insects", ("ant", "wasp", "moth"), ("ant", "wasp", "moth"))
+    >>> bx, by = balance(x, y, policy="none")
+    >>> len(bx.words), len(by.words)
+    (2, 3)
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     bx, by = balance(x, y, seed=0)
+    >>> len(by.words), len(by.balanced_out)
+    (2, 1)
     """
     check_option("balance_targets", policy, BALANCE_POLICIES)
     if policy == "none" or len(x.words) == len(y.words):
@@ -209,6 +388,21 @@ class WeatResult:
     ``alternative`` (from ``p``) names the tail of the p-value: "greater" (the paper's), "less" or
     "two-sided". :meth:`summary` keeps its columns (the committed tables are built from it); read the
     alternative from the result.
+
+    Attributes
+    ----------
+    X, Y : WordSet
+        The target sets, after the unknown-word policy and balancing.
+    A, B : WordSet
+        The attribute sets, after the unknown-word policy.
+    s_x, s_y : numpy.ndarray
+        The associations s(w, A, B) of the words of X and of Y, in the order of their ``words``.
+    statistic : float
+        The test statistic s(X, Y, A, B) (:func:`test_statistic`).
+    effect_size : float
+        The effect size d (:func:`effect_size`).
+    p : wordbias.core.permutation.TailProbability
+        The p-value and how it was obtained (:func:`p_value`).
     """
 
     X: WordSet
@@ -223,10 +417,12 @@ class WeatResult:
 
     @property
     def p_value(self) -> float:
+        """The p-value, ``p.p_value``."""
         return self.p.p_value
 
     @property
     def p_method(self) -> str:
+        """How the p-value was obtained: "exact", "monte-carlo" or "normal"."""
         return self.p.p_method
 
     @property
@@ -245,7 +441,15 @@ class WeatResult:
         return {s.name: s.balanced_out for s in (self.X, self.Y) if s.balanced_out}
 
     def summary(self) -> dict:
-        """A flat dict for one table row."""
+        """A flat dict for one table row.
+
+        Returns
+        -------
+        dict
+            ``n_target`` and ``n_attribute`` (a size, or "nxm" when the two sets differ), ``statistic``,
+            ``effect_size``, ``p_value``, ``p_method``, ``p_resolution`` and the words ``missing`` and
+            ``balanced_out``, each as one string.
+        """
         return {
             "n_target": f"{len(self.X.words)}x{len(self.Y.words)}" if len(self.X.words) != len(self.Y.words)
             else len(self.X.words),
@@ -264,8 +468,46 @@ class WeatResult:
 def weat_from_scores(s_x, s_y, *, p_method: str = "auto", n_permutations: int = 100_000, seed=0,
                      ddof: int = 1, progress: bool = False, max_seconds: float = _costs.MAX_SECONDS,
                      alternative: str = "greater"):
-    """Statistic, effect size and p-value (:func:`p_value`, with its ``alternative``) from the per-word
-    associations s(x, A, B), s(y, A, B).
+    """Statistic, effect size and p-value of a WEAT from the per-word associations s(x, A, B), s(y, A, B).
+
+    The p-value is :func:`p_value`'s, with its ``alternative``.
+
+    Parameters
+    ----------
+    s_x, s_y : array_like of float
+        The associations s(w, A, B) of the words of X and of Y (:func:`association`), at least one each.
+    p_method : {"auto", "exact", "monte-carlo", "mc", "normal"}, default "auto"
+        How the p-value is computed (:func:`p_value`).
+    n_permutations : int, default 100000
+        The number of random partitions drawn by Monte Carlo.
+    seed : int or numpy.random.Generator, default 0
+        Seed or generator of the Monte Carlo draws.
+    ddof : {1, 0}, default 1
+        Delta degrees of freedom of the standard deviation of the effect size (:func:`effect_size`).
+    progress : bool, default False
+        Show a progress bar while computing the p-value.
+    max_seconds : float, default 600.0
+        The longest a Monte Carlo request may be estimated to take.
+    alternative : {"greater", "less", "two-sided"}, default "greater"
+        The tail of the p-value.
+
+    Returns
+    -------
+    statistic : float
+        The test statistic (:func:`test_statistic`).
+    effect_size : float
+        The effect size d (:func:`effect_size`).
+    p : wordbias.core.permutation.TailProbability
+        The p-value and how it was obtained (:func:`p_value`).
+
+    Raises
+    ------
+    InvalidParameterError
+        When an option or number is out of range, or the scores are not a 1-D list of finite numbers.
+    DegenerateSetError
+        When a set has no score, or all scores are equal (up to rounding).
+    TooCostlyError
+        When a Monte Carlo p-value is estimated to take more than ``max_seconds``.
 
     Examples
     --------
@@ -281,11 +523,26 @@ def weat_from_scores(s_x, s_y, *, p_method: str = "auto", n_permutations: int = 
 
 
 def smallest_p(n_x: int, n_y: int) -> float:
-    """The smallest p-value a permutation test over the partitions of X ∪ Y can give: 1 / C(|X|+|Y|, |X|).
+    """The smallest p-value a permutation test over the partitions of X ∪ Y can give: ``1 / C(|X|+|Y|, |X|)``.
 
     The count is a Python integer, exact at any size; the ratio is rounded once
     (:func:`wordbias.core.costs.ratio`), so 515 words a side give 7e-309 and 5,000 a side 0.0 (the true
     value, 10^-3008, is below the smallest float) instead of an ``OverflowError``.
+
+    Parameters
+    ----------
+    n_x, n_y : int
+        The sizes ``|X|`` and ``|Y|`` of the target sets (integers >= 0).
+
+    Returns
+    -------
+    float
+        ``1 / C(|X|+|Y|, |X|)``, rounded once to a float.
+
+    Raises
+    ------
+    InvalidParameterError
+        When a size is not an integer >= 0.
 
     Examples
     --------
@@ -299,10 +556,44 @@ def smallest_p(n_x: int, n_y: int) -> float:
 
 
 def warn_low_power(x: WordSet, y: WordSet, alpha: float = ALPHA) -> None:
-    """Warn :class:`~wordbias.core.errors.LowPowerWarning` when the target sets are so small that no
-    partition can reach significance (p < ``alpha``): the smallest attainable p, 1/C(|X|+|Y|, |X|), is at
-    least ``alpha`` (3 targets a side: 1/20 = 0.05), a probability in (0, 1). The count is compared in
-    integers (C(|X|+|Y|, |X|) ≤ 1/alpha), so any set size works."""
+    """Warn when the target sets are so small that no partition can reach significance.
+
+    :class:`~wordbias.core.errors.LowPowerWarning` is warned when p < ``alpha`` is out of reach: the smallest
+    attainable p, ``1/C(|X|+|Y|, |X|)``, is at least ``alpha`` (3 targets a side: 1/20 = 0.05). The count is
+    compared in integers first, so any set size works.
+
+    Parameters
+    ----------
+    x, y : WordSet
+        The two target sets.
+    alpha : float, default 0.05
+        The significance level, a probability in (0, 1) (:data:`ALPHA`).
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``alpha`` is not a probability.
+
+    See Also
+    --------
+    smallest_p
+
+    Examples
+    --------
+    >>> import warnings
+    >>> x = WordSet("X", ("a", "b", "c"), ("a", "b", "c"))
+    >>> y = WordSet("Y", ("d", "e", "f"), ("d", "e", "f"))
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     warn_low_power(x, y)
+    >>> [w.category.__name__ for w in caught]
+    ['LowPowerWarning']
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     warn_low_power(x, y, alpha=0.1)
+    >>> caught
+    []
+    """
     alpha = check_probability("alpha", alpha)
     if comb(len(x.words) + len(y.words), len(x.words)) > 2.0 / alpha:     # clearly enough partitions (integers)
         return
@@ -319,10 +610,25 @@ SETS = ("X", "Y", "A", "B")
 
 
 def check_names(names) -> dict[str, str]:
-    """``names`` (display names of the sets, used in messages and results) as a dict of all four sets: ``None``
-    or a mapping of some of "X", "Y", "A", "B" to non-empty strings; a set left out keeps its letter. Anything
-    else (a string, a list, another key, a name that is not a string) is
-    :class:`~wordbias.core.errors.InvalidParameterError`.
+    """Check the display names of the four WEAT sets and complete them.
+
+    ``names`` (display names of the sets, used in messages and results) becomes a dict of all four sets: a set
+    left out keeps its letter.
+
+    Parameters
+    ----------
+    names : mapping of str to str or None
+        ``None``, or a mapping of some of "X", "Y", "A", "B" to non-empty strings.
+
+    Returns
+    -------
+    dict of str to str
+        The display name of each of "X", "Y", "A", "B", in that order.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``names`` is anything else: a string, a list, another key, a name that is not a non-empty string.
 
     Examples
     --------
@@ -351,9 +657,39 @@ def check_names(names) -> dict[str, str]:
 
 
 def check_sets(X, Y, A, B, names: Mapping[str, str] | None = None, case_fold: bool = False) -> tuple[tuple[str, ...], ...]:
-    """The four word lists checked (:func:`wordbias.core.lookup.check_word_list`: a string refused, a set
-    sorted, duplicates refused), and X, Y disjoint and A, B disjoint, naming the shared words. ``names``: the
-    display names of the sets (:func:`check_names`)."""
+    """Check the four word lists of a WEAT.
+
+    Each list is checked by :func:`wordbias.core.lookup.check_word_list` (a string refused, a set sorted,
+    duplicates refused), then X, Y must be disjoint and A, B disjoint; the errors name the shared words.
+
+    Parameters
+    ----------
+    X, Y, A, B : sequence of str
+        The target sets X, Y and the attribute sets A, B.
+    names : mapping of str to str, optional
+        The display names of the sets, used in the messages (:func:`check_names`).
+    case_fold : bool, default False
+        Lower-case every word first (uncased embeddings).
+
+    Returns
+    -------
+    tuple of tuple of str
+        The four lists X, Y, A, B, checked (and lower-cased if asked).
+
+    Raises
+    ------
+    InvalidParameterError
+        When a list is not a list of distinct strings, or X and Y (or A and B) share words.
+
+    Examples
+    --------
+    >>> check_sets(["rose"], {"tulip", "daisy"}, ["love"], ["hate"])
+    (('rose',), ('daisy', 'tulip'), ('love',), ('hate',))
+    >>> check_sets(["rose"], ["rose"], ["love"], ["hate"], names={"X": "flowers"})
+    Traceback (most recent call last):
+    ...
+    wordbias.core.errors.InvalidParameterError: target sets X ('flowers') and Y share words: ['rose']
+    """
     names = check_names(names)
     label = {k: f"{k} ({names[k]!r})" if names[k] != k else k for k in "XYAB"}
     x, y, a, b = (lookup.check_word_list(label[k], words, case_fold) for k, words in zip("XYAB", (X, Y, A, B)))
@@ -368,7 +704,7 @@ def weat(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Seq
          p_method: str = "auto", n_permutations: int = 100_000, seed: int = 0, ddof: int = 1,
          progress: bool = False, max_seconds: float = _costs.MAX_SECONDS,
          alternative: str = "greater") -> WeatResult:
-    """Run one WEAT on ``embedding`` (a gensim ``KeyedVectors`` or any word → vector mapping).
+    """Run one WEAT on ``embedding``.
 
     Unknown words follow the paper's policy (Supplementary, WEAT 3): with ``on_missing="drop"`` they are
     dropped and reported (:func:`wordbias.core.lookup.word_set`), and the target sets are balanced by
@@ -380,7 +716,7 @@ def weat(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Seq
     balancing and the Monte Carlo p-value, from one generator, so the same call always gives the same result.
     ``case_fold`` lower-cases all words (uncased embeddings).
 
-    Checked on entry (issue 13): each word list is a list of distinct strings (a string is refused, a ``set``
+    Checked on entry: each word list is a list of distinct strings (a string is refused, a ``set``
     is sorted so the result does not depend on ``PYTHONHASHSEED``), X and Y share no word, nor A and B;
     ``ddof`` is 0 or 1, ``balance_targets`` one of :data:`BALANCE_POLICIES`, ``p_method`` one of
     :data:`wordbias.core.permutation.P_METHODS`, ``n_permutations`` an integer >= 1, ``seed`` an integer
@@ -391,6 +727,59 @@ def weat(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Seq
     to take more than ``max_seconds`` is refused before any work
     (:class:`~wordbias.core.errors.TooCostlyError`). ``alternative`` ("greater", the paper's one-sided test;
     "less"; "two-sided") is passed to :func:`p_value` and shown by the result.
+
+    Parameters
+    ----------
+    embedding : KeyedVectors or mapping of str to array_like
+        A gensim ``KeyedVectors`` or any word → vector mapping.
+    X, Y : sequence of str
+        The target word sets.
+    A, B : sequence of str
+        The attribute word sets.
+    names : mapping of str to str, optional
+        Display names of some of "X", "Y", "A", "B" (:func:`check_names`).
+    on_missing : {"drop", "raise"}, default "drop"
+        The unknown-word policy: drop and report the unknown words, or raise ``KeyError``.
+    case_fold : bool, default False
+        Lower-case all words (uncased embeddings).
+    balance_targets : {"random", "none", "raise"}, default "random"
+        How target sets of different sizes are balanced (:func:`balance`).
+    p_method : {"auto", "exact", "monte-carlo", "mc", "normal"}, default "auto"
+        How the p-value is computed (:func:`p_value`).
+    n_permutations : int, default 100000
+        The number of random partitions drawn by Monte Carlo (>= 1).
+    seed : int or numpy.random.Generator, default 0
+        Seed of the random balancing and of the Monte Carlo p-value.
+    ddof : {1, 0}, default 1
+        Delta degrees of freedom of the standard deviation of the effect size (:func:`effect_size`).
+    progress : bool, default False
+        Show a progress bar while computing the p-value.
+    max_seconds : float, default 600.0
+        The longest a Monte Carlo p-value may be estimated to take.
+    alternative : {"greater", "less", "two-sided"}, default "greater"
+        The tail of the p-value.
+
+    Returns
+    -------
+    WeatResult
+        The word sets as used, the per-word associations, the statistic, the effect size and the p-value.
+
+    Raises
+    ------
+    InvalidParameterError
+        When a word list, an option or a number is not valid (see above).
+    KeyError
+        When ``on_missing="raise"`` and a word is not in ``embedding``.
+    DegenerateSetError
+        When a set is left too small, ``balance_targets="raise"`` and the target sets differ in size, or all
+        target words have the same association.
+    TooCostlyError
+        When a Monte Carlo p-value is estimated to take more than ``max_seconds``.
+
+    See Also
+    --------
+    wordbias.measures.bootstrap.weat_bootstrap : confidence intervals for the effect size.
+    wordbias.measures.sensitivity.influence : how much each word moves the effect size.
 
     Examples
     --------

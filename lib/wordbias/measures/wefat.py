@@ -37,8 +37,47 @@ MIN_WORDS = 3
 
 
 def normalized_association(W, A, B, ddof: int = 1) -> np.ndarray:
-    """s(w, A, B) = [mean_{a∈A} cos(w, a) − mean_{b∈B} cos(w, b)] / std-dev_{x∈A∪B} cos(w, x) for every row w
-    of W (Methods, WEFAT; sample std, ``ddof=1``, by default)."""
+    """The normalized association s(w, A, B) of each target vector with two attribute sets (Methods, WEFAT).
+
+    s(w, A, B) = [mean_{a∈A} cos(w, a) − mean_{b∈B} cos(w, b)] / std-dev_{x∈A∪B} cos(w, x) for every row w
+    of W, with the sample standard deviation (``ddof=1``) by default.
+
+    Parameters
+    ----------
+    W : array_like of float, shape (n_words, dim)
+        The target word vectors, one row per word.
+    A, B : array_like of float, shape (n_a, dim) and (n_b, dim)
+        The vectors of the two attribute sets.
+    ddof : {1, 0}, default 1
+        Delta degrees of freedom of the standard deviation over A ∪ B: 1 (sample) or 0 (population).
+
+    Returns
+    -------
+    numpy.ndarray of float, shape (n_words,)
+        s(w, A, B) for each row w of ``W``.
+
+    Raises
+    ------
+    DegenerateSetError
+        When a vector is zero or not finite, or a target word has the same cosine (up to rounding) with
+        every attribute word.
+    InvalidParameterError
+        When ``ddof`` is not 0 or 1, or the sets are not 2-D arrays of the same dimension.
+
+    See Also
+    --------
+    wordbias.measures.weat.association : the unnormalized association of the WEAT.
+
+    Examples
+    --------
+    >>> W = np.array([[1.0, 0.0], [0.6, 0.8]])
+    >>> A = np.array([[1.0, 0.0], [0.8, 0.6]])
+    >>> B = np.array([[0.0, 1.0], [0.6, 0.8]])
+    >>> normalized_association(W, A, B).round(4)
+    array([ 1.3887, -0.6599])
+    >>> normalized_association(W, A, B, ddof=0).round(4)
+    array([ 1.6036, -0.762 ])
+    """
     ddof = check_ddof(ddof)
     cos_a = cosine_matrix(W, A)
     cos_b = cosine_matrix(W, B)
@@ -53,10 +92,37 @@ def normalized_association(W, A, B, ddof: int = 1) -> np.ndarray:
 
 
 def centroid_distance(V, metric: str = "euclidean") -> np.ndarray:
-    """Distance of each row of V to the centroid of all rows (how "name-like" a name vector is; Supplementary,
-    Materials and Methods).
+    """Distance of each row of V to the centroid of all rows.
 
+    The distance says how "name-like" a name vector is (Supplementary, Materials and Methods).
     ``metric="euclidean"``: ‖v − mean(V)‖. ``metric="cosine"``: 1 − cos(v, mean of the unit rows).
+
+    Parameters
+    ----------
+    V : array_like of float, shape (n_words, dim)
+        The vectors, one row per word.
+    metric : {"euclidean", "cosine"}, default "euclidean"
+        The distance.
+
+    Returns
+    -------
+    numpy.ndarray of float, shape (n_words,)
+        The distance of each row to the centroid.
+
+    Raises
+    ------
+    ValueError
+        When ``metric`` is neither "euclidean" nor "cosine".
+    DegenerateSetError
+        With ``metric="cosine"``, when a row is zero or not finite.
+
+    Examples
+    --------
+    >>> V = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [5.0, 5.0]])
+    >>> centroid_distance(V).round(4)
+    array([1.9039, 1.9039, 1.0607, 4.5962])
+    >>> centroid_distance(V[:2], metric="cosine").round(4)
+    array([0.2929, 0.2929])
     """
     V = np.asarray(V, dtype=np.float64)
     if metric == "euclidean":
@@ -72,7 +138,38 @@ def name_likeness_filter(words: Sequence[str], V, drop_fraction: float = 0.2,
                          metric: str = "euclidean") -> tuple[list[str], list[str]]:
     """Split ``words`` into (kept, dropped): drop the ``drop_fraction`` farthest from the name centroid.
 
-    The number dropped is ``round(drop_fraction * n)``; ties in distance keep the earlier word.
+    This is the name-likeness filter of the supplementary (:func:`centroid_distance`). The number dropped is
+    ``round(drop_fraction * n)``; ties in distance keep the earlier word.
+
+    Parameters
+    ----------
+    words : sequence of str
+        The words (names), one per row of ``V``.
+    V : array_like of float, shape (n_words, dim)
+        Their vectors.
+    drop_fraction : float, default 0.2
+        The fraction of the words to drop, in [0, 1).
+    metric : {"euclidean", "cosine"}, default "euclidean"
+        The distance to the centroid (:func:`centroid_distance`).
+
+    Returns
+    -------
+    kept : list of str
+        The words kept, in their order in ``words``.
+    dropped : list of str
+        The words dropped, in their order in ``words``.
+
+    Raises
+    ------
+    ValueError
+        When ``drop_fraction`` is outside [0, 1), ``V`` does not have one row per word, or ``metric`` is not
+        a distance.
+
+    Examples
+    --------
+    >>> V = np.array([[1.0, 0.1], [0.9, 0.2], [1.0, 0.0], [0.8, 0.1], [-1.0, 3.0]])
+    >>> name_likeness_filter(["ann", "bob", "cid", "dee", "eve"], V, drop_fraction=0.2)
+    (['ann', 'bob', 'cid', 'dee'], ['eve'])
     """
     words = list(words)
     if not 0 <= drop_fraction < 1:
@@ -87,7 +184,29 @@ def name_likeness_filter(words: Sequence[str], V, drop_fraction: float = 0.2,
 
 @dataclass(frozen=True)
 class WefatResult:
-    """Per-word scores and the regression of the property on them."""
+    """Per-word scores and the regression of the property on them.
+
+    Attributes
+    ----------
+    table : pandas.DataFrame
+        One row per word used, with the columns ``word``, ``s`` (the normalized association) and ``property``.
+    W : WordSet
+        The target set; its ``missing`` lists the words not in the embedding or without a property value.
+    A, B : WordSet
+        The attribute sets.
+    pearson_r : float
+        Pearson's correlation of the property with s(w, A, B).
+    p_value : float
+        The two-sided p-value of ``pearson_r``.
+    slope, intercept : float
+        The least-squares line of the property on s(w, A, B).
+    spearman_r : float
+        Spearman's rank correlation.
+    spearman_p : float
+        The two-sided p-value of ``spearman_r``.
+    dropped_by_filter : tuple of str
+        The words dropped by the name-likeness filter (empty without one).
+    """
 
     table: pd.DataFrame = field(repr=False)  # word, s, property (one row per word used)
     W: WordSet
@@ -103,11 +222,40 @@ class WefatResult:
 
     @property
     def n(self) -> int:
+        """The number of target words used (the rows of ``table``)."""
         return len(self.table)
 
 
 def regress(s, prop) -> dict:
-    """Least-squares line of ``prop`` on ``s``, Pearson's ρ with its two-sided p, and Spearman's ρ."""
+    """Least-squares line of ``prop`` on ``s``, Pearson's ρ with its two-sided p, and Spearman's ρ.
+
+    Parameters
+    ----------
+    s : array_like of float
+        The normalized associations s(w, A, B) of the target words (:func:`normalized_association`).
+    prop : array_like of float
+        The property p_w of each word, in the same order.
+
+    Returns
+    -------
+    dict
+        ``pearson_r``, ``p_value`` (two-sided, of Pearson's ρ), ``slope``, ``intercept``, ``spearman_r``
+        and ``spearman_p``, each a float.
+
+    Raises
+    ------
+    DegenerateSetError
+        When there are fewer than 3 words, or the property or the scores are all equal (the correlation is
+        undefined).
+    InvalidParameterError
+        When ``s`` or ``prop`` is not a 1-D list of numbers.
+
+    Examples
+    --------
+    >>> r = regress([0.1, 0.2, 0.3, 0.4], [10.0, 25.0, 30.0, 41.0])
+    >>> round(r["pearson_r"], 4), round(r["p_value"], 4), round(r["slope"], 3), round(r["intercept"], 3)
+    (0.983, 0.017, 98.0, 2.0)
+    """
     s = as_float_array("s", s, ndim=1, what="a 1-D list of association scores")
     prop = as_float_array("prop", prop, ndim=1, what="a 1-D list of property values")
     if s.size < MIN_WORDS:
@@ -147,18 +295,61 @@ def wefat(embedding, W: Sequence[str], A: Sequence[str], B: Sequence[str], prop,
           names: dict | None = None, on_missing: str = "drop", case_fold: bool = False,
           name_filter: float | None = None,
           filter_metric: str = "euclidean", ddof: int = 1) -> WefatResult:
-    """Run WEFAT: s(w, A, B) for each target word, regressed against ``prop`` (a mapping word → value).
+    """Run WEFAT: s(w, A, B) for each target word, regressed against the property ``prop``.
 
     The null hypothesis of no association between s(w, A, B) and p_w is tested by the linear regression of
     p_w on s(w, A, B): Pearson's ρ and its two-sided p-value (Methods, WEFAT). Words missing from the
     embedding, or without a property value, are dropped and reported (in ``W.missing``). ``name_filter``
     (e.g. 0.2) applies the name-likeness filter before scoring.
 
-    Checked on entry (issue 13): W, A and B are lists of distinct words (a string is refused, a ``set``
+    Checked on entry: W, A and B are lists of distinct words (a string is refused, a ``set``
     sorted), A and B share no word; ``prop`` is a mapping (a dict or a ``pandas.Series``) from words to
     numbers; ``ddof`` is 0 or 1. Words dropped (not in the embedding, or without a property value) warn
     :class:`~wordbias.core.errors.MissingWordsWarning`; a property with the same value for every word kept
     is a :class:`DegenerateSetError` (the correlation would be NaN).
+
+    Parameters
+    ----------
+    embedding : KeyedVectors or mapping of str to array_like
+        A gensim ``KeyedVectors`` or any word → vector mapping.
+    W : sequence of str
+        The target words.
+    A, B : sequence of str
+        The attribute word sets.
+    prop : mapping of str to float or pandas.Series
+        The property p_w of each target word (a dict or a ``pandas.Series`` indexed by word).
+    names : dict, optional
+        Display names of some of the sets "W", "A", "B", used in messages and in the result.
+    on_missing : {"drop", "raise"}, default "drop"
+        Drop and report words not in the embedding (or without a property value), or raise ``KeyError``.
+    case_fold : bool, default False
+        Lower-case all words, and the property's words (uncased embeddings).
+    name_filter : float, optional
+        The fraction of target words to drop by the name-likeness filter (:func:`name_likeness_filter`),
+        in [0, 1); ``None`` applies no filter.
+    filter_metric : {"euclidean", "cosine"}, default "euclidean"
+        The distance of the name-likeness filter (:func:`centroid_distance`).
+    ddof : {1, 0}, default 1
+        Delta degrees of freedom of the standard deviation in s(w, A, B) (:func:`normalized_association`).
+
+    Returns
+    -------
+    WefatResult
+        The per-word table and the regression (:func:`regress`).
+
+    Raises
+    ------
+    InvalidParameterError
+        When a word list, ``prop`` or an option is not valid, or A and B share words.
+    KeyError
+        When ``on_missing="raise"`` and a word is not in ``embedding`` or has no property value.
+    DegenerateSetError
+        When no target word has a property value, a set is left too small, or the property or the scores
+        are the same for every word.
+
+    See Also
+    --------
+    wordbias.measures.bootstrap_wefat.wefat_bootstrap : confidence intervals for the per-word scores.
 
     Examples
     --------

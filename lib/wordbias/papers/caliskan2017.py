@@ -39,7 +39,23 @@ N_RESAMPLES = 10_000
 
 
 def round_up_to_power_of_ten(p: float) -> float:
-    """The smallest power of ten ≥ p: how the paper's "p < 10^-k" bounds look if read off a p-value."""
+    """The smallest power of ten >= p: how the paper's "p < 10^-k" bounds look if read off a p-value.
+
+    Parameters
+    ----------
+    p : float
+        A p-value.
+
+    Returns
+    -------
+    float
+        The smallest power of ten at least ``p``; 0.0 when ``p`` is not positive (or NaN).
+
+    Examples
+    --------
+    >>> round_up_to_power_of_ten(0.003), round_up_to_power_of_ten(0.01), round_up_to_power_of_ten(0.0)
+    (0.01, 0.01, 0.0)
+    """
     if not p > 0:
         return 0.0
     return 10.0 ** math.ceil(math.log10(p) - 1e-12)
@@ -53,10 +69,47 @@ def measure_table1(embedding, specs: Sequence, *, case_fold: bool = False, on_mi
                    balance_targets: str = "random", n_permutations: int = 100_000, seed: int = 0,
                    n_resamples: int = N_RESAMPLES, confidence_level: float = 0.95, family: str | None = None,
                    progress: bool = False) -> list:
-    """Every WEAT of ``specs`` measured once (:func:`wordbias.measures.measurement.weats`) with the p-value of
-    every method Table 1 compares (:data:`P_METHODS`): the results that :func:`table1` and the tidy table
-    (:func:`wordbias.battery.weat.weat_rows`) both show. ``family`` names the family of the adjusted p (e.g.
-    ``"caliskan2017:glove on glove-6b-50d"``)."""
+    """Measure every WEAT of ``specs`` once, with the p-value of every method Table 1 compares.
+
+    Runs :func:`wordbias.measures.measurement.weats` with the methods of :data:`P_METHODS` (and the exact count
+    where it can be made): the results that :func:`table1` and the tidy table
+    (:func:`wordbias.battery.weat.weat_rows`) both show.
+
+    Parameters
+    ----------
+    embedding : KeyedVectors or str or path-like
+        The embedding, or the name or path of one to load.
+    specs : sequence of WeatSpec
+        The WEATs (:class:`wordbias.datasets.stimuli.WeatSpec`).
+    case_fold : bool, default False
+        Whether to look words up case-insensitively.
+    on_missing : {"drop", "raise"}, default "drop"
+        What to do with words the embedding lacks (``wordbias.core.lookup.ON_MISSING``).
+    balance_targets : {"random", "none", "raise"}, default "random"
+        How target sets of unequal size are balanced (:data:`wordbias.measures.weat.BALANCE_POLICIES`).
+    n_permutations : int, default 100000
+        Random partitions of the Monte Carlo p.
+    seed : int, default 0
+        Seed of the Monte Carlo p, the balancing and the bootstrap.
+    n_resamples : int, default N_RESAMPLES
+        Bootstrap resamples of the interval of d (>= 2).
+    confidence_level : float, default 0.95
+        Confidence level of the interval.
+    family : str or None, default None
+        Names the family of the adjusted p (e.g. ``"caliskan2017:glove on glove-6b-50d"``).
+    progress : bool, default False
+        Whether to show a progress bar.
+
+    Returns
+    -------
+    list of Measurement
+        One :class:`wordbias.measures.measurement.Measurement` per spec, in order.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``n_resamples`` or ``confidence_level`` (or another option) is invalid.
+    """
     n_resamples = check_int("n_resamples", n_resamples, min=2)
     confidence_level = check_probability("confidence_level", confidence_level)
     return _measurement.weats(embedding, specs, family=family,
@@ -69,8 +122,47 @@ def weat_table(embedding, specs: Sequence, *, paper_key: str = "glove", case_fol
                on_missing: str = "drop", balance_targets: str = "random", n_permutations: int = 100_000,
                seed: int = 0, alpha: float = ALPHA, n_resamples: int = N_RESAMPLES,
                confidence_level: float = 0.95, progress: bool = False) -> pd.DataFrame:
-    """:func:`measure_table1` then :func:`table1`: the WEATs of ``specs`` measured once and shown beside the
-    paper's numbers (Table 1, or Table S1 on word2vec)."""
+    """Measure the WEATs of ``specs`` once and show them beside the paper's numbers.
+
+    :func:`measure_table1` then :func:`table1` (Table 1, or Table S1 on word2vec).
+
+    Parameters
+    ----------
+    embedding : KeyedVectors or str or path-like
+        The embedding, or the name or path of one to load.
+    specs : sequence of WeatSpec
+        The WEATs (:class:`wordbias.datasets.stimuli.WeatSpec`).
+    paper_key : str, default "glove"
+        Which of the paper's numbers to compare with (``"word2vec"`` for Table S1).
+    case_fold : bool, default False
+        Whether to look words up case-insensitively.
+    on_missing : {"drop", "raise"}, default "drop"
+        What to do with words the embedding lacks (``wordbias.core.lookup.ON_MISSING``).
+    balance_targets : {"random", "none", "raise"}, default "random"
+        How target sets of unequal size are balanced.
+    n_permutations : int, default 100000
+        Random partitions of the Monte Carlo p.
+    seed : int, default 0
+        Seed of the Monte Carlo p, the balancing and the bootstrap.
+    alpha : float, default ALPHA
+        Significance level at which significance is compared with the paper's.
+    n_resamples : int, default N_RESAMPLES
+        Bootstrap resamples of the interval of d.
+    confidence_level : float, default 0.95
+        Confidence level of the interval.
+    progress : bool, default False
+        Whether to show a progress bar.
+
+    Returns
+    -------
+    pandas.DataFrame
+        :func:`table1`: one row per test.
+
+    Raises
+    ------
+    InvalidParameterError
+        When an option is invalid or a test could not be measured.
+    """
     results = measure_table1(embedding, specs, case_fold=case_fold, on_missing=on_missing,
                              balance_targets=balance_targets, n_permutations=n_permutations, seed=seed,
                              n_resamples=n_resamples, confidence_level=confidence_level, progress=progress)
@@ -78,13 +170,14 @@ def weat_table(embedding, specs: Sequence, *, paper_key: str = "glove", case_fol
 
 
 def table1(results: Sequence, specs: Sequence, *, paper_key: str = "glove", alpha: float = ALPHA) -> pd.DataFrame:
-    """Table 1 (or Table S1: ``paper_key="word2vec"``) as a view of measured WEATs (:func:`measure_table1`):
-    ours beside the paper's, one row per test, nothing recomputed.
+    """Table 1 (or Table S1) as a view of measured WEATs: ours beside the paper's, one row per test.
+
+    Nothing is recomputed from the results of :func:`measure_table1`.
 
     Each test reports the effect size and p-values by every method: ``p_exact`` (all partitions counted,
     with ``p_exact_count`` of them at least as extreme, where
     :func:`wordbias.core.permutation.subset_sum_tail`'s ``"auto"`` counts exactly: always when
-    |X ∪ Y| ≤ ``EXACT_MAX_N``, beyond when the observed statistic is far enough in a tail), ``p_monte_carlo``
+    ``|X ∪ Y| <= EXACT_MAX_N``, beyond when the observed statistic is far enough in a tail), ``p_monte_carlo``
     (``n_permutations`` seeded random partitions, add-one rule) with its standard error and
     ``mc_vs_exact_binomial_p`` (the two-sided binomial test of the Monte Carlo count against the exact p:
     small values would mean they disagree), and ``p_normal`` (normal approximation) with that value rounded
@@ -92,10 +185,32 @@ def table1(results: Sequence, specs: Sequence, *, paper_key: str = "glove", alph
     is one-sided (``alternative`` = "greater", the paper's test), and ``p_two_sided`` is the two-sided p of
     the same method (SciPy's doubling rule, :func:`wordbias.measures.weat.p_value`).
 
-    Uncertainty (issue 14): ``effect_size_ci_low``/``effect_size_ci_high`` is the BCa bootstrap interval of
+    Uncertainty: ``effect_size_ci_low``/``effect_size_ci_high`` is the BCa bootstrap interval of
     d over the words (X, Y, A and B each resampled; :func:`wordbias.measures.bootstrap.weat_bootstrap`), with
     its standard error ``effect_size_se``; ``p_holm`` and ``p_bh`` are Holm's and Benjamini-Hochberg's adjusted
     ``p_value`` over the family the results were measured in (named in ``p_family``).
+
+    Parameters
+    ----------
+    results : sequence of Measurement
+        :func:`measure_table1`'s results.
+    specs : sequence of WeatSpec
+        The tests of ``results``, in the same order (for the paper's numbers).
+    paper_key : str, default "glove"
+        Which of the paper's numbers to compare with (``"word2vec"`` for Table S1).
+    alpha : float, default ALPHA
+        Significance level at which ``significance_agrees`` compares our p with the paper's.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per test.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``alpha`` is not a probability, ``specs`` are not the tests of ``results`` in order, or a test
+        was not run.
     """
     alpha = check_probability("alpha", alpha)
     if [s.id for s in specs] != [m.test for m in results]:
@@ -161,7 +276,37 @@ def _table1_row(m, spec, *, paper_key: str, alpha: float) -> dict:
 def measure_wefats(embedding, specs: Sequence, *, case_fold: bool = False, on_missing: str = "drop",
                    name_filter: bool = False, n_resamples: int = N_RESAMPLES, confidence_level: float = 0.95,
                    seed: int = 0) -> list:
-    """Every WEFAT of ``specs`` measured once (:func:`wordbias.measures.measurement.wefats`)."""
+    """Measure every WEFAT of ``specs`` once (:func:`wordbias.measures.measurement.wefats`).
+
+    Parameters
+    ----------
+    embedding : KeyedVectors or str or path-like
+        The embedding, or the name or path of one to load.
+    specs : sequence of WefatSpec
+        The WEFATs (:class:`wordbias.datasets.stimuli.WefatSpec`).
+    case_fold : bool, default False
+        Whether to look words up case-insensitively.
+    on_missing : {"drop", "raise"}, default "drop"
+        What to do with words the embedding lacks (``wordbias.core.lookup.ON_MISSING``).
+    name_filter : bool, default False
+        Whether to apply each spec's name-likeness filter where it has one.
+    n_resamples : int, default N_RESAMPLES
+        Bootstrap resamples of the interval of r (>= 2).
+    confidence_level : float, default 0.95
+        Confidence level of the interval.
+    seed : int, default 0
+        Seed of the bootstrap.
+
+    Returns
+    -------
+    list of Measurement
+        One :class:`wordbias.measures.measurement.Measurement` per spec, in order.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``n_resamples`` or ``confidence_level`` is invalid.
+    """
     n_resamples = check_int("n_resamples", n_resamples, min=2)
     return _measurement.wefats(embedding, specs, name_filter=name_filter, n_resamples=n_resamples,
                                confidence_level=check_probability("confidence_level", confidence_level), seed=seed,
@@ -171,20 +316,73 @@ def measure_wefats(embedding, specs: Sequence, *, case_fold: bool = False, on_mi
 def wefat_table(embedding, specs: Sequence, *, paper_key: str = "glove", case_fold: bool = False,
                 on_missing: str = "drop", name_filter: bool = False, n_resamples: int = N_RESAMPLES,
                 confidence_level: float = 0.95, seed: int = 0) -> tuple[pd.DataFrame, dict]:
-    """The WEFATs of ``specs`` (:class:`wordbias.datasets.stimuli.WefatSpec`) measured once
-    (:func:`measure_wefats`) and shown by :func:`wefat_summary`: one summary row per test, and the per-word
-    results (``WefatResult``) by test id for the figures. ``name_filter=True`` applies each spec's
-    name-likeness filter (``spec.name_filter['drop_fraction']``) where it has one."""
+    """Measure the WEFATs of ``specs`` once and show them with :func:`wefat_summary`.
+
+    Parameters
+    ----------
+    embedding : KeyedVectors or str or path-like
+        The embedding, or the name or path of one to load.
+    specs : sequence of WefatSpec
+        The WEFATs (:class:`wordbias.datasets.stimuli.WefatSpec`).
+    paper_key : str, default "glove"
+        Which of the paper's numbers to compare with.
+    case_fold : bool, default False
+        Whether to look words up case-insensitively.
+    on_missing : {"drop", "raise"}, default "drop"
+        What to do with words the embedding lacks (``wordbias.core.lookup.ON_MISSING``).
+    name_filter : bool, default False
+        Whether to apply each spec's name-likeness filter (``spec.name_filter['drop_fraction']``) where it has one.
+    n_resamples : int, default N_RESAMPLES
+        Bootstrap resamples of the interval of r.
+    confidence_level : float, default 0.95
+        Confidence level of the interval.
+    seed : int, default 0
+        Seed of the bootstrap.
+
+    Returns
+    -------
+    summary : pandas.DataFrame
+        One summary row per test (:func:`wefat_summary`).
+    results : dict
+        The per-word results (``WefatResult``) by test id, for the figures.
+
+    Raises
+    ------
+    InvalidParameterError
+        When an option is invalid or a test could not be measured.
+    """
     results = measure_wefats(embedding, specs, case_fold=case_fold, on_missing=on_missing, name_filter=name_filter,
                              n_resamples=n_resamples, confidence_level=confidence_level, seed=seed)
     return wefat_summary(results, specs, paper_key=paper_key), {m.test: m.result for m in results}
 
 
 def wefat_summary(results: Sequence, specs: Sequence, *, paper_key: str = "glove") -> pd.DataFrame:
-    """Figures 1-2's tests as a view of measured WEFATs: Pearson's r with its BCa bootstrap interval
-    (``pearson_r_ci_low``/``pearson_r_ci_high``: the target words with their property resampled as pairs, and
-    the attribute words; :func:`wordbias.measures.bootstrap_wefat.wefat_bootstrap`), p, Spearman's ρ, the line, the
-    words missing and filtered, beside the paper's r and p."""
+    """Figures 1-2's tests as a view of measured WEFATs, beside the paper's r and p.
+
+    Pearson's r with its BCa bootstrap interval (``pearson_r_ci_low``/``pearson_r_ci_high``: the target words
+    with their property resampled as pairs, and the attribute words;
+    :func:`wordbias.measures.bootstrap_wefat.wefat_bootstrap`), p, Spearman's ρ, the line, the words missing and
+    filtered.
+
+    Parameters
+    ----------
+    results : sequence of Measurement
+        :func:`measure_wefats`'s results.
+    specs : sequence of WefatSpec
+        The tests of ``results``, in the same order.
+    paper_key : str, default "glove"
+        Which of the paper's numbers to compare with.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per test.
+
+    Raises
+    ------
+    InvalidParameterError
+        When a test was not measured.
+    """
     rows = []
     for m, spec in zip(results, specs):
         if m.not_run:
@@ -209,10 +407,23 @@ def _p_text(p) -> str:
 
 
 def show_table1(table1: pd.DataFrame) -> pd.DataFrame:
-    """:func:`weat_table` for a student, narrow enough for a laptop (7 columns, indexed by test): what the test
-    compares, the words per target/attribute set, the paper's d and ours with its 95% interval, our one-sided p
-    (the paper's test) and the paper's p, each p on one line (:func:`wordbias.core.tables.p_text`). The
-    two-sided and adjusted p are :func:`show_adjusted_p`; every column, and more, stays in the CSV."""
+    """:func:`weat_table` for a student, narrow enough for a laptop.
+
+    Seven columns, indexed by test: what the test compares, the words per target/attribute set, the paper's d
+    and ours with its 95% interval, our one-sided p (the paper's test) and the paper's p, each p on one line
+    (:func:`wordbias.core.tables.p_text`). The two-sided and adjusted p are :func:`show_adjusted_p`; every
+    column, and more, stays in the CSV.
+
+    Parameters
+    ----------
+    table1 : pandas.DataFrame
+        :func:`weat_table` (or :func:`table1`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        The narrow table, indexed by ``Test``.
+    """
     out = pd.DataFrame({
         "Test": table1.test,
         "Compares": table1.title,
@@ -227,8 +438,21 @@ def show_table1(table1: pd.DataFrame) -> pd.DataFrame:
 
 
 def show_adjusted_p(table1: pd.DataFrame) -> pd.DataFrame:
-    """The p-values of :func:`weat_table` for a student: one-sided (the paper's test), two-sided, adjusted for
-    the table's tests by Holm and by Benjamini-Hochberg, and how the one-sided p was computed, indexed by test."""
+    """The p-values of :func:`weat_table` for a student, indexed by test.
+
+    One-sided (the paper's test), two-sided, adjusted for the table's tests by Holm and by
+    Benjamini-Hochberg, and how the one-sided p was computed.
+
+    Parameters
+    ----------
+    table1 : pandas.DataFrame
+        :func:`weat_table` (or :func:`table1`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        The p-values, indexed by ``Test``.
+    """
     out = pd.DataFrame({
         "Test": table1.test,
         "p (one-sided)": _tables.p_column(table1.p_value),
@@ -241,8 +465,21 @@ def show_adjusted_p(table1: pd.DataFrame) -> pd.DataFrame:
 
 
 def show_wefat(summary: pd.DataFrame) -> pd.DataFrame:
-    """:func:`wefat_table` for a student: n, the paper's r and ours with its 95% interval, p and the paper's p,
-    Spearman's ρ, indexed by test; a column of the words missing from the embedding only when some are."""
+    """:func:`wefat_table`'s summary for a student, indexed by test.
+
+    n, the paper's r and ours with its 95% interval, p and the paper's p, Spearman's ρ; a column of the words
+    missing from the embedding only when some are.
+
+    Parameters
+    ----------
+    summary : pandas.DataFrame
+        :func:`wefat_summary` (the first item of :func:`wefat_table`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        The narrow table, indexed by ``Test``.
+    """
     out = pd.DataFrame({
         "Test": summary.test, "n": summary.n, "r (paper)": summary.paper_r.map(_tables.number_text),
         "r (ours)": summary.pearson_r.map(_tables.number_text),
@@ -256,7 +493,18 @@ def show_wefat(summary: pd.DataFrame) -> pd.DataFrame:
 
 
 def show_frequency(frequency: pd.DataFrame) -> pd.DataFrame:
-    """:func:`frequency_table` for display: the X-vs-Y rank test and the association-frequency correlation."""
+    """:func:`frequency_table` for display: the X-vs-Y rank test and the association-frequency correlation.
+
+    Parameters
+    ----------
+    frequency : pandas.DataFrame
+        :func:`frequency_table`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by ``test``.
+    """
     out = pd.DataFrame({
         "test": frequency.test,
         "ranks X vs Y: p": _tables.p_column(frequency.mann_whitney_p),
@@ -269,17 +517,41 @@ def show_frequency(frequency: pd.DataFrame) -> pd.DataFrame:
 
 
 def word_scores(result: _weat.WeatResult) -> pd.DataFrame:
-    """s(w, A, B) of every target word of a WEAT (index: the word; columns ``s(w,A,B)`` and ``set``), in
-    decreasing order of s."""
+    """s(w, A, B) of every target word of a WEAT, in decreasing order of s.
+
+    Parameters
+    ----------
+    result : WeatResult
+        A WEAT's result (:class:`wordbias.measures.weat.WeatResult`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by the word, with columns ``s(w,A,B)`` and ``set`` (the target set's name).
+    """
     s = pd.concat([pd.Series(result.s_x, index=result.X.words, name="s(w,A,B)").to_frame().assign(set=result.X.name),
                    pd.Series(result.s_y, index=result.Y.words, name="s(w,A,B)").to_frame().assign(set=result.Y.name)])
     return s.sort_values("s(w,A,B)", ascending=False)
 
 
 def replication_notes(table1: pd.DataFrame, alpha: float = ALPHA) -> str:
-    """How close :func:`weat_table`'s effect sizes are to the paper's, agreement in sign and significance, and
-    the words dropped as unknown or balanced out (the replication target on the authors' vectors is
-    |d − paper d| ≤ 0.005)."""
+    """How close :func:`weat_table`'s effect sizes are to the paper's.
+
+    Agreement in sign and significance, and the words dropped as unknown or balanced out (the replication
+    target on the authors' vectors is ``|d - paper d| <= 0.005``).
+
+    Parameters
+    ----------
+    table1 : pandas.DataFrame
+        :func:`weat_table`.
+    alpha : float, default ALPHA
+        The significance level named in the notes (the agreement is ``table1``'s).
+
+    Returns
+    -------
+    str
+        The notes, one per line.
+    """
     diff = (table1.effect_size - table1.paper_effect_size)
     lines = [f"largest |d - paper d| = {diff.abs().max():.4f} ({table1.test[diff.abs().idxmax()]})",
              f"within 0.005 of the paper: {int((diff.abs() <= 0.005).sum())} of {len(table1)}",
@@ -293,8 +565,19 @@ def replication_notes(table1: pd.DataFrame, alpha: float = ALPHA) -> str:
 
 
 def sd_check(table1: pd.DataFrame) -> pd.DataFrame:
-    """d with the sample and with the population standard deviation beside the paper's d, and which of the
-    two is closer to it."""
+    """d with the sample and with the population standard deviation beside the paper's d.
+
+    Parameters
+    ----------
+    table1 : pandas.DataFrame
+        :func:`weat_table` (or :func:`table1`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``test``, ``paper_d``, ``d_sample_std``, ``d_population_std`` and ``closer`` (which of the two is
+        closer to the paper's d).
+    """
     out = pd.DataFrame({
         "test": table1.test,
         "paper_d": table1.paper_effect_size,
@@ -312,8 +595,22 @@ P_COLUMNS = ["paper_p_value", "p_exact", "p_monte_carlo", "p_monte_carlo_se", "m
 
 
 def p_value_table(table1: pd.DataFrame) -> pd.DataFrame:
-    """The p-values three ways beside the paper's, with whether the paper's bound equals the normal p rounded
-    up to a power of ten and whether it holds for the exact (else Monte Carlo) p."""
+    """The p-values three ways beside the paper's.
+
+    With whether the paper's bound equals the normal p rounded up to a power of ten and whether it holds for
+    the exact (else Monte Carlo) p.
+
+    Parameters
+    ----------
+    table1 : pandas.DataFrame
+        :func:`weat_table` (or :func:`table1`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``test``, ``paper_p_text``, the columns of :data:`P_COLUMNS`, ``paper_bound_matches_normal`` and
+        ``paper_bound_holds_exact_or_mc``.
+    """
     pv = table1[["test", "paper_p_text", *P_COLUMNS]].copy()
     pv["paper_bound_matches_normal"] = np.isclose(pv.paper_p_value, pv.p_normal_rounded)
     pv["paper_bound_holds_exact_or_mc"] = np.where(pv.p_exact.notna(), pv.p_exact, pv.p_monte_carlo) <= pv.paper_p_value
@@ -321,10 +618,23 @@ def p_value_table(table1: pd.DataFrame) -> pd.DataFrame:
 
 
 def show_p_values(pv: pd.DataFrame) -> pd.DataFrame:
-    """:func:`p_value_table` for a student, indexed by test: the paper's p, ours exactly, by Monte Carlo and by
-    the normal approximation, that approximation rounded up to a power of ten, and whether the paper's p is that
-    rounded value. The Monte Carlo standard error, its agreement with the exact p and whether the paper's bound
-    holds are summarised by :func:`p_value_notes` (and are in :func:`p_value_table`)."""
+    """:func:`p_value_table` for a student, indexed by test.
+
+    The paper's p, ours exactly, by Monte Carlo and by the normal approximation, that approximation rounded up
+    to a power of ten, and whether the paper's p is that rounded value. The Monte Carlo standard error, its
+    agreement with the exact p and whether the paper's bound holds are summarised by :func:`p_value_notes`
+    (and are in :func:`p_value_table`).
+
+    Parameters
+    ----------
+    pv : pandas.DataFrame
+        :func:`p_value_table`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by ``Test``.
+    """
     out = pd.DataFrame({
         "Test": pv.test,
         "p (paper)": pv.paper_p_text.fillna(_tables.MISSING),
@@ -338,8 +648,23 @@ def show_p_values(pv: pd.DataFrame) -> pd.DataFrame:
 
 
 def p_value_notes(table1: pd.DataFrame, n_permutations: int) -> str:
-    """Which tests have an exact p, the Monte Carlo floor 1/(R+1), the agreement of Monte Carlo with the exact
-    p, the ratio of the normal approximation to it, and how often the paper's p is the rounded normal p."""
+    """What the p-values three ways say, in a few lines.
+
+    Which tests have an exact p, the Monte Carlo floor 1/(R+1), the agreement of Monte Carlo with the exact p,
+    the ratio of the normal approximation to it, and how often the paper's p is the rounded normal p.
+
+    Parameters
+    ----------
+    table1 : pandas.DataFrame
+        :func:`weat_table` (or :func:`table1`).
+    n_permutations : int
+        R, the random partitions of the Monte Carlo p.
+
+    Returns
+    -------
+    str
+        The notes, one per line.
+    """
     pv = p_value_table(table1)
     has_exact = table1.p_exact.notna()
     lines = [f"exact p for {int(has_exact.sum())} of {len(table1)} tests"
@@ -363,11 +688,34 @@ def p_value_notes(table1: pd.DataFrame, n_permutations: int) -> str:
 # --------------------------------------------------------------------------------------------------
 
 def name_filter_table(embedding, spec, unfiltered, *, case_fold: bool = False) -> pd.DataFrame:
-    """WEFAT 2 (``spec``) three ways: on the printed 50 names (``unfiltered``: the WEFAT already measured on
-    them, e.g. :func:`wefat_table`'s ``results["WEFAT2"]``, read and not run again), with the name-likeness
-    filter applied again to them, and with the filter applied to the 60 candidates of the authors' census file
-    (:func:`wordbias.datasets.stimuli.androgynous_name_candidates`) that the embedding has. A run left without
-    enough names gets a row with n = 0 and the reason."""
+    """WEFAT 2 three ways: with and without the name-likeness filter, on the printed and the census names.
+
+    On the printed 50 names (``unfiltered``: the WEFAT already measured on them, read and not run again), with
+    the name-likeness filter applied again to them, and with the filter applied to the 60 candidates of the
+    authors' census file (:func:`wordbias.datasets.stimuli.androgynous_name_candidates`) that the embedding has.
+    A run left without enough names gets a row with n = 0 and the reason.
+
+    Parameters
+    ----------
+    embedding : KeyedVectors or str or path-like
+        The embedding, or the name or path of one to load.
+    spec : WefatSpec
+        WEFAT 2 (:class:`wordbias.datasets.stimuli.WefatSpec`).
+    unfiltered : WefatResult
+        WEFAT 2 on the printed names without the filter, e.g. :func:`wefat_table`'s ``results["WEFAT2"]``.
+    case_fold : bool, default False
+        Whether to look words up case-insensitively.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per way: ``names``, ``n``, ``pearson_r``, ``p_value``, ``dropped`` (and ``missing``).
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``unfiltered`` is not a ``WefatResult`` measured without the name filter.
+    """
     if not isinstance(unfiltered, _wefat.WefatResult) or unfiltered.dropped_by_filter:
         raise InvalidParameterError("unfiltered must be the WefatResult of WEFAT 2 on the printed names, without "
                                     "the name filter (wefat_table's results['WEFAT2'])")
@@ -390,15 +738,52 @@ def _filter_row(what: str, res) -> dict:
 
 
 def figure3_pairs(embedding, *, case_fold: bool = False) -> tuple[list[str], list[str]]:
-    """The male and female words of the stimuli's gender pairs (Figure 3) whose two words ``embedding`` has."""
+    """The male and female words of Figure 3's gender pairs whose two words ``embedding`` has.
+
+    Parameters
+    ----------
+    embedding : KeyedVectors or str or path-like
+        The embedding, or the name or path of one to load.
+    case_fold : bool, default False
+        Whether to look words up case-insensitively.
+
+    Returns
+    -------
+    male : list of str
+        The pairs' male words.
+    female : list of str
+        The pairs' female words, in the same order.
+
+    Raises
+    ------
+    DegenerateSetError
+        When the embedding has no complete pair.
+    """
     pairs = stimuli.load_stimuli("caliskan2017")["figure3_pairs"]
     found = lookup.pair_vectors(embedding, pairs, name="figure 3 pairs", case_fold=case_fold)
     return [m for m, _ in found.pairs], [f for _, f in found.pairs]
 
 
 def agreement(table1: pd.DataFrame, wefat_summary: pd.DataFrame, alpha: float = ALPHA) -> str:
-    """Markdown: the WEATs that agree with the paper in sign and significance, those that differ, the spread
-    of |d − paper d|, and each WEFAT's ρ beside the paper's."""
+    """Markdown: what agrees with the paper.
+
+    The WEATs that agree with the paper in sign and significance, those that differ, the spread of
+    ``|d - paper d|``, and each WEFAT's ρ beside the paper's.
+
+    Parameters
+    ----------
+    table1 : pandas.DataFrame
+        :func:`weat_table`.
+    wefat_summary : pandas.DataFrame
+        :func:`wefat_summary` (the first item of :func:`wefat_table`).
+    alpha : float, default ALPHA
+        The significance level named in the text (the agreement is ``table1``'s).
+
+    Returns
+    -------
+    str
+        A Markdown list.
+    """
     lines = []
     diff = (table1.effect_size - table1.paper_effect_size)
     agree = table1[table1.sign_agrees & table1.significance_agrees]
@@ -425,10 +810,27 @@ REFERENCE_EMBEDDING = "glove-6b-50d"
 
 
 def frequency_counts(embedding, reference=None) -> tuple[dict | None, str]:
-    """``(counts, source)`` for :func:`frequency_table`: ``(None, "embedding order")`` when the embedding's
-    own rows are in frequency order, else Zipf pseudo-counts from the order of ``reference`` (default: the
-    bundled :data:`REFERENCE_EMBEDDING`, loaded offline) with a ``source`` that says it is a proxy
-    (:func:`wordbias.measures.frequency.reference_counts`)."""
+    """The word counts and their source for :func:`frequency_table`.
+
+    ``(None, "embedding order")`` when the embedding's own rows are in frequency order, else Zipf pseudo-counts
+    from the order of ``reference`` with a ``source`` that says it is a proxy
+    (:func:`wordbias.measures.frequency.reference_counts`).
+
+    Parameters
+    ----------
+    embedding : KeyedVectors or str or path-like
+        The embedding, or the name or path of one to load.
+    reference : KeyedVectors or str or path-like or None, default None
+        The embedding whose frequency order stands in; ``None`` is the bundled :data:`REFERENCE_EMBEDDING`,
+        loaded offline.
+
+    Returns
+    -------
+    counts : dict or None
+        The pseudo-counts, or ``None`` when the embedding's order is used.
+    source : str
+        Where the frequencies come from.
+    """
     from wordbias import embeddings
 
     if not _frequency.looks_alphabetical(list(lookup.vocabulary(embedding))):
@@ -442,10 +844,30 @@ def frequency_counts(embedding, reference=None) -> tuple[dict | None, str]:
 
 def frequency_table(embedding, results: Sequence, *, counts=None, source: str | None = None,
                     alpha: float = ALPHA) -> pd.DataFrame:
-    """One row per measured WEAT (:func:`measure_table1`): do the two target sets differ in frequency
-    (two-sided Mann-Whitney p, the rank-biserial r > 0 when X is the rarer set, ``frequency_flag`` when p <
-    ``alpha``), and does s(w, A, B) follow frequency (Spearman's ρ with log rank over X ∪ Y); ``no_rank`` lists
-    the words without a rank."""
+    """Frequency checks of each measured WEAT, one row per test.
+
+    Do the two target sets differ in frequency (two-sided Mann-Whitney p, the rank-biserial r > 0 when X is
+    the rarer set, ``frequency_flag`` when p < ``alpha``), and does s(w, A, B) follow frequency (Spearman's ρ
+    with log rank over X ∪ Y); ``no_rank`` lists the words without a rank.
+
+    Parameters
+    ----------
+    embedding : KeyedVectors or str or path-like
+        The embedding, or the name or path of one to load.
+    results : sequence of Measurement
+        :func:`measure_table1`'s results.
+    counts : dict or None, default None
+        Word counts (:func:`frequency_counts`); ``None`` uses the embedding's order.
+    source : str or None, default None
+        Where the counts come from (:func:`frequency_counts`).
+    alpha : float, default ALPHA
+        Significance level of ``frequency_flag``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per test (:func:`wordbias.measures.frequency.weat_frequency`'s summary).
+    """
     rows = []
     for m in results:
         rep = _frequency.weat_frequency(embedding, m, counts=counts, source=source, alpha=alpha)
@@ -455,8 +877,29 @@ def frequency_table(embedding, results: Sequence, *, counts=None, source: str | 
 
 
 def trust_notes(table1: pd.DataFrame, frequency: pd.DataFrame, influence, curve, test: str) -> str:
-    """Markdown: what the intervals, the adjusted p, one test's most influential words and drop curve, and the
-    frequency checks say, computed from the tables (nothing here is a stated fact of one embedding)."""
+    """Markdown: how much to trust the numbers, computed from the tables.
+
+    What the intervals, the adjusted p, one test's most influential words and drop curve, and the frequency
+    checks say (nothing here is a stated fact of one embedding).
+
+    Parameters
+    ----------
+    table1 : pandas.DataFrame
+        :func:`weat_table`.
+    frequency : pandas.DataFrame
+        :func:`frequency_table`.
+    influence : Influence
+        One test's word influence (:func:`wordbias.measures.sensitivity.influence`).
+    curve : DropCurve
+        The same test's drop curve (:func:`wordbias.measures.sensitivity.drop_curve`).
+    test : str
+        That test's id.
+
+    Returns
+    -------
+    str
+        A Markdown list.
+    """
     wide = table1.assign(width=table1.effect_size_ci_high - table1.effect_size_ci_low)
     crosses = wide[wide.effect_size_ci_low <= 0]
     holm_sig = int((table1.p_holm < ALPHA).sum())

@@ -80,10 +80,31 @@ _NAN = float("nan")
 
 def check_parameters(*, mlm_model, encoder_model, fallback_encoder, glove, seed, n_permutations, batch_size,
                      gap_seeds) -> None:
-    """The notebook's parameters (papermill ``-p``) checked before any model is loaded, naming the parameter,
-    the value and what is allowed (``-p seed abc`` arrives as the string ``'abc'``): model and embedding names
-    are non-empty strings, ``seed`` an integer ≥ 0, ``n_permutations``, ``batch_size`` and ``gap_seeds``
-    integers ≥ 1.
+    """Check the notebook's parameters before any model is loaded.
+
+    The parameters arrive through papermill ``-p`` (``-p seed abc`` arrives as the string ``'abc'``); an error
+    names the parameter, the value and what is allowed.
+
+    Parameters
+    ----------
+    mlm_model, encoder_model, fallback_encoder : str
+        The masked LM, the encoder and the encoder used when that one is not on this machine (non-empty model
+        names or paths).
+    glove : str
+        The static embedding's name or path (non-empty).
+    seed : int
+        The seed (>= 0).
+    n_permutations : int
+        Random partitions of the Monte Carlo p (>= 1).
+    batch_size : int
+        Sentences per model batch (>= 1).
+    gap_seeds : int
+        Seeds of the GAP experiment (>= 1).
+
+    Raises
+    ------
+    InvalidParameterError
+        When a parameter has the wrong type or value.
 
     Examples
     --------
@@ -113,9 +134,22 @@ def check_parameters(*, mlm_model, encoder_model, fallback_encoder, glove, seed,
 
 
 def try_load(loader: Callable[[str], contextual.Model], name: str) -> tuple[contextual.Model | None, str | None]:
-    """``(loader(name), None)``, or ``(None, reason)`` when the model is not on this machine
-    (:class:`~wordbias.core.errors.ModelUnavailable`, whose message names the model and where to get it).
-    Other errors propagate.
+    """Load a model, or say why it is not on this machine.
+
+    Parameters
+    ----------
+    loader : callable
+        Loads a model from its name (e.g. :func:`wordbias.measures.mlm.load_mlm`).
+    name : str
+        The model's name or path.
+
+    Returns
+    -------
+    model : Model or None
+        ``loader(name)``, or ``None`` when the model is not on this machine.
+    reason : str or None
+        ``None``, or the message of the :class:`~wordbias.core.errors.ModelUnavailable` raised (it names the
+        model and where to get it). Other errors propagate.
 
     Examples
     --------
@@ -132,8 +166,19 @@ def try_load(loader: Callable[[str], contextual.Model], name: str) -> tuple[cont
 
 @dataclass(frozen=True)
 class Models:
-    """The models of a notebook run (:func:`load_models`): ``masked_lm`` and ``encoder`` (None when not on
-    this machine), ``status`` the reason for each missing one (by role), ``mlm_name`` the masked LM asked for."""
+    """The models of a notebook run (:func:`load_models`).
+
+    Attributes
+    ----------
+    masked_lm : Model or None
+        The masked LM (``None`` when not on this machine).
+    encoder : Model or None
+        The encoder (``None`` when neither it nor the fallback is on this machine).
+    status : mapping of str to str or None
+        The reason for each missing model, by role.
+    mlm_name : str
+        The masked LM asked for.
+    """
 
     masked_lm: contextual.Model | None
     encoder: contextual.Model | None
@@ -156,7 +201,13 @@ class Models:
         return f"no masked LM: {self.mlm_name!r} is not available" if self.masked_lm is None else ""
 
     def describe(self) -> str:
-        """Markdown lines: the models used, the result folder and why any model is missing."""
+        """Markdown lines: the models used, the result folder and why any model is missing.
+
+        Returns
+        -------
+        str
+            A Markdown list.
+        """
         lines = [f"- masked LM: **{self.masked_lm.label if self.masked_lm else 'none'}**",
                  f"- encoder: **{self.encoder.label if self.encoder else 'none'}**",
                  f"- results: `results/kurita2019/{self.run}/`"]
@@ -165,9 +216,25 @@ class Models:
 
 
 def load_models(mlm_model: str, encoder_model: str, fallback_encoder: str) -> Models:
-    """Load the masked LM and the encoder the notebook names, never substituting silently: an encoder that is
-    not on this machine is replaced by ``fallback_encoder`` (the bundled MiniLM) and the status says so; a
-    missing masked LM stays None (its sections say why)."""
+    """Load the masked LM and the encoder the notebook names, never substituting silently.
+
+    An encoder that is not on this machine is replaced by ``fallback_encoder`` (the bundled MiniLM) and the
+    status says so; a missing masked LM stays ``None`` (its sections say why).
+
+    Parameters
+    ----------
+    mlm_model : str
+        The masked LM's name or path.
+    encoder_model : str
+        The encoder's name or path.
+    fallback_encoder : str
+        The encoder loaded when ``encoder_model`` is not on this machine.
+
+    Returns
+    -------
+    Models
+        The models and the status of each.
+    """
     status: dict[str, str | None] = {}
     masked_lm, status["masked LM"] = try_load(mlm.load_mlm, mlm_model)
     if masked_lm is None:
@@ -188,12 +255,19 @@ def load_models(mlm_model: str, encoder_model: str, fallback_encoder: str) -> Mo
 
 @dataclass(frozen=True)
 class Table3:
-    """Table 3's tests, each measured once (:func:`table3`): per category, in Table 3's order, WEAT on the static
-    embedding, WEAT on contextual vectors and the log-probability test
-    (:class:`wordbias.measures.contextual.CategoryResult`: the reduced lists, the test, its interval and two-sided
-    p, the per-template vectors). The views read them and compute no test: :meth:`to_frame` (paper vs ours),
+    """Table 3's tests, each measured once (:func:`table3`).
+
+    Per category, in Table 3's order, WEAT on the static embedding, WEAT on contextual vectors and the
+    log-probability test. The views read them and compute no test: :meth:`to_frame` (paper vs ours),
     :attr:`contextual` (for :func:`wordbias.battery.contextual.tidy_table`), :func:`vocabulary_report` and
-    :func:`wordbias.papers.kurita2019_templates.template_tables`."""
+    :func:`wordbias.papers.kurita2019_templates.template_tables`.
+
+    Attributes
+    ----------
+    results : tuple of CategoryResult
+        The tests (:class:`wordbias.measures.contextual.CategoryResult`: the reduced lists, the test, its
+        interval and two-sided p, the per-template vectors).
+    """
 
     results: tuple[CategoryResult, ...]
 
@@ -203,8 +277,16 @@ class Table3:
         return [r for r in self.results if r.measure != "weat"]
 
     def to_frame(self) -> pd.DataFrame:
-        """Table 3, long format (``table3.csv``): one row per category and method (:func:`table3_row`), paper next
-        to ours, with Holm and Benjamini-Hochberg adjusted p per method (:func:`adjust_per_method`)."""
+        """Table 3, long format (``table3.csv``): one row per category and method, paper next to ours.
+
+        Rows are :func:`table3_row`, with Holm and Benjamini-Hochberg adjusted p per method
+        (:func:`adjust_per_method`).
+
+        Returns
+        -------
+        pandas.DataFrame
+            The columns of ``COLUMNS``, then ``p_holm``, ``p_bh`` and ``p_family``.
+        """
         return adjust_per_method(pd.DataFrame([table3_row(r) for r in self.results], columns=COLUMNS))
 
 
@@ -213,21 +295,61 @@ def table3(cats: Sequence[Category], *, embedding, embedding_name: str, encoder:
            seed: int = 0, p_method: str = "auto", n_permutations: int = 100_000, unavailable: str = "",
            n_resamples: int = N_RESAMPLES, confidence_level: float = 0.95, batch_size: int = 32,
            progress: bool = False) -> Table3:
-    """Every test of Table 3, measured once (:func:`wordbias.measures.contextual.measure`): per category, WEAT on
-    ``embedding`` (named ``embedding_name``; ``case_fold`` for an uncased one) with the reduced lists, WEAT on
-    ``encoder``'s contextual vectors and the log-probability test on ``masked_lm``.
+    """Measure every test of Table 3 once (:func:`wordbias.measures.contextual.measure`).
 
-    ``vocabulary_model`` decides the reduced lists (§3.1, its tokenizer; MiniLM shares bert-base-uncased's). A
-    method whose model is ``None`` gets a result that did not run, with ``unavailable`` as its reason. ``seed``,
-    ``p_method``, ``n_permutations``, ``n_resamples``, ``confidence_level`` and ``batch_size`` are checked before
-    any work.
+    Per category: WEAT on ``embedding`` with the reduced lists, WEAT on ``encoder``'s contextual vectors and
+    the log-probability test on ``masked_lm``.
 
-    Uncertainty (issue 14): each WEAT's p is one-sided ("greater", the paper's test) with the two-sided p of the same
+    Uncertainty: each WEAT's p is one-sided ("greater", the paper's test) with the two-sided p of the same
     method (SciPy's doubling rule) beside it; each d has its BCa bootstrap interval at ``confidence_level`` over
     the words (each set resampled, ``n_resamples`` resamples seeded by ``seed``):
     :func:`wordbias.measures.bootstrap.weat_bootstrap` on the GloVe vectors or on the contextual vectors, and for
     the log-probability test the attribute test's own ``effect_size_ci``. :meth:`Table3.to_frame` adds the p
     adjusted within each method (:func:`adjust_per_method`, which says why a family per method).
+
+    Parameters
+    ----------
+    cats : sequence of Category
+        The categories (:func:`categories`).
+    embedding : KeyedVectors or str or path-like
+        The static embedding.
+    embedding_name : str
+        The static embedding's name in the table.
+    encoder : Model or None
+        The encoder of the contextual vectors; ``None`` leaves that method not run.
+    masked_lm : Model or None
+        The masked LM of the log-probability test; ``None`` leaves that method not run.
+    vocabulary_model : Model or None
+        The model whose tokenizer decides the reduced lists (§3.1; MiniLM shares bert-base-uncased's).
+    case_fold : bool, default False
+        Whether to look words up in ``embedding`` case-insensitively (for an uncased one).
+    seed : int, default 0
+        Seed of the permutations and the bootstrap.
+    p_method : str, default "auto"
+        How the p-values are computed (as :func:`wordbias.measures.contextual.measure` takes it).
+    n_permutations : int, default 100000
+        Random partitions of a Monte Carlo p.
+    unavailable : str, default ""
+        The reason recorded for a method whose model is ``None``.
+    n_resamples : int, default N_RESAMPLES
+        Bootstrap resamples of each interval.
+    confidence_level : float, default 0.95
+        Confidence level of the intervals.
+    batch_size : int, default 32
+        Sentences per model batch.
+    progress : bool, default False
+        Whether to show a progress bar.
+
+    Returns
+    -------
+    Table3
+        The measured tests.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``seed``, ``p_method``, ``n_permutations``, ``n_resamples``, ``confidence_level`` or
+        ``batch_size`` is invalid (checked before any work).
     """
     results = measure(cats, encoder=encoder, masked_lm=masked_lm, vocabulary_model=vocabulary_model,
                       embedding=embedding, embedding_name=embedding_name, case_fold=case_fold, seed=seed,
@@ -255,10 +377,22 @@ def _note(r: CategoryResult) -> str:
 
 
 def table3_row(r: CategoryResult) -> dict:
-    """One row of Table 3 (the columns :data:`COLUMNS`) read off one measured test: the paper's effect size and
-    asterisk, ours with "significant" at :data:`ALPHA`, the interval, p one- and two-sided with the method, the
-    words used (``n``) and ``note`` (why a value is missing; words the static embedding lacks). A method without
-    its model reads ``model`` "-"."""
+    """One row of Table 3 (the columns ``COLUMNS``) read off one measured test.
+
+    The paper's effect size and asterisk, ours with "significant" at :data:`ALPHA`, the interval, p one- and
+    two-sided with the method, the words used (``n``) and ``note`` (why a value is missing; words the static
+    embedding lacks). A method without its model reads ``model`` "-".
+
+    Parameters
+    ----------
+    r : CategoryResult
+        One measured test.
+
+    Returns
+    -------
+    dict
+        The row.
+    """
     cat = r.category
     paper_d, paper_sig = (cat.paper[k] for k in _PAPER[r.measure])
     row = dict.fromkeys(COLUMNS)
@@ -273,7 +407,19 @@ def table3_row(r: CategoryResult) -> dict:
 
 
 def table3_family(method: str, n: int) -> str:
-    """The name of Table 3's family of tests for ``method``: the ``n`` categories run by that method.
+    """The name of Table 3's family of tests for one method.
+
+    Parameters
+    ----------
+    method : str
+        The method (a row name of Table 3).
+    n : int
+        The number of categories run by that method.
+
+    Returns
+    -------
+    str
+        The family's name.
 
     Examples
     --------
@@ -284,14 +430,26 @@ def table3_family(method: str, n: int) -> str:
 
 
 def adjust_per_method(t3: pd.DataFrame) -> pd.DataFrame:
-    """``t3`` with ``p_holm``, ``p_bh`` (Holm 1979; Benjamini & Hochberg 1995; :func:`wordbias.core.multiple.adjust`)
-    and ``p_family``: the one-sided ``p_value`` adjusted within each method over its categories.
+    """Adjust the one-sided p of Table 3 within each method over its categories.
+
+    Adds ``p_holm``, ``p_bh`` (Holm 1979; Benjamini & Hochberg 1995; :func:`wordbias.core.multiple.adjust`) and
+    ``p_family``.
 
     One family per method, because each method (a column of the paper's Table 3) is its own replication
     question, "does this measure find the five WEAT biases?", asked of its own model; the three methods test
     the same five hypotheses on the same word lists, so one family of all rows would count each hypothesis
     three times and penalise a method for the others being run beside it. Rows without a p (no model, or an
     undefined test) are not in any family (NaN).
+
+    Parameters
+    ----------
+    t3 : pandas.DataFrame
+        Table 3 rows with ``category``, ``method`` and ``p_value``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        A copy of ``t3`` with ``p_holm``, ``p_bh`` and ``p_family``.
 
     Examples
     --------
@@ -319,10 +477,22 @@ def adjust_per_method(t3: pd.DataFrame) -> pd.DataFrame:
 
 
 def vocabulary_report(measured: Table3) -> pd.DataFrame:
-    """For each category and target set of a measured Table 3: how many words are in the vocabulary, which were
-    removed, and which were cut to balance the sets (§3.1, §3.3: "only 5 of the African American names"), read
-    off the reduced lists the tests ran on. A category whose lists could not be reduced has no rows (Table 3's
-    note says why)."""
+    """The reduced lists of a measured Table 3, per category and target set.
+
+    How many words are in the vocabulary, which were removed, and which were cut to balance the sets (§3.1,
+    §3.3: "only 5 of the African American names"), read off the reduced lists the tests ran on. A category
+    whose lists could not be reduced has no rows (Table 3's note says why).
+
+    Parameters
+    ----------
+    measured : Table3
+        The measured tests (:func:`table3`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per category and target set.
+    """
     rows, seen = [], set()
     for r in measured.results:
         if r.reduced is None or r.category.key in seen:
@@ -337,9 +507,21 @@ def vocabulary_report(measured: Table3) -> pd.DataFrame:
 
 
 def table3_shown(t3: pd.DataFrame) -> pd.DataFrame:
-    """Table 3 for display: ``paper`` and ``ours`` as effect sizes with "*" when significant, ``p`` rounded
-    (a "-" where a method had no model); where ``t3`` has them, ``ci`` the interval of d as "[lo, hi]", and
-    ``p two-sided``, ``p Holm`` and ``p BH`` rounded.
+    """Table 3 for display.
+
+    ``paper`` and ``ours`` as effect sizes with "*" when significant, ``p`` rounded (a "-" where a method had
+    no model); where ``t3`` has them, ``ci`` the interval of d as "[lo, hi]", and ``p two-sided``, ``p Holm``
+    and ``p BH`` rounded.
+
+    Parameters
+    ----------
+    t3 : pandas.DataFrame
+        Table 3, long format (:meth:`Table3.to_frame`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``t3`` with the display columns added.
 
     Examples
     --------
@@ -368,10 +550,23 @@ def table3_shown(t3: pd.DataFrame) -> pd.DataFrame:
 
 
 def table3_student(t3: pd.DataFrame) -> pd.DataFrame:
-    """Table 3 for a student (6 columns, indexed by category and method): the model behind the number, the
-    paper's d and ours ("*" where p < 0.01, the paper's asterisk), our 95% interval of d, the one-sided p and the
-    Holm-adjusted p, each p on one line (:func:`wordbias.core.tables.p_text`; "-" where a method had no model).
-    The two-sided and Benjamini-Hochberg p, the p method and the notes are :func:`table3_details`."""
+    """Table 3 for a student (6 columns, indexed by category and method).
+
+    The model behind the number, the paper's d and ours ("*" where p < 0.01, the paper's asterisk), our 95%
+    interval of d, the one-sided p and the Holm-adjusted p, each p on one line
+    (:func:`wordbias.core.tables.p_text`; "-" where a method had no model). The two-sided and
+    Benjamini-Hochberg p, the p method and the notes are :func:`table3_details`.
+
+    Parameters
+    ----------
+    t3 : pandas.DataFrame
+        Table 3, long format (:meth:`Table3.to_frame`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by ``Category`` and ``Method``.
+    """
     shown = t3.assign(d_paper=[f"{d:.3f}{'*' if s else ''}" for d, s in zip(t3.paper_effect_size,
                                                                             t3.paper_significant)],
                       d_ours=[(_tables.MISSING if pd.isna(d) else f"{d:.3f}{'*' if s else ''}")
@@ -388,8 +583,21 @@ def table3_student(t3: pd.DataFrame) -> pd.DataFrame:
 
 
 def table3_details(t3: pd.DataFrame) -> pd.DataFrame:
-    """The rest of Table 3 for display, indexed as :func:`table3_student`: the two-sided and Benjamini-Hochberg
-    p, how p was computed, the words used and the note (why a value is missing, words the embedding lacks)."""
+    """The rest of Table 3 for display, indexed as :func:`table3_student`.
+
+    The two-sided and Benjamini-Hochberg p, how p was computed, the words used and the note (why a value is
+    missing, words the embedding lacks).
+
+    Parameters
+    ----------
+    t3 : pandas.DataFrame
+        Table 3, long format (:meth:`Table3.to_frame`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by ``Category`` and ``Method``.
+    """
     out = pd.DataFrame({
         "Category": t3.category, "Method": t3.method.str.split(" (", regex=False).str[0],
         "p (two-sided)": _tables.p_column(t3.p_two_sided) if "p_two_sided" in t3 else _tables.MISSING,
@@ -400,7 +608,20 @@ def table3_details(t3: pd.DataFrame) -> pd.DataFrame:
 
 
 def table3_figure(t3: pd.DataFrame, *, title: str):
-    """Paper vs ours, one row per category and method (:func:`wordbias.core.figures.effect_size_comparison`)."""
+    """Paper vs ours, one row per category and method (:func:`wordbias.core.figures.effect_size_comparison`).
+
+    Parameters
+    ----------
+    t3 : pandas.DataFrame
+        Table 3, long format (:meth:`Table3.to_frame`).
+    title : str
+        The figure's title.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+    """
     fig_t = t3.assign(test=t3.category.str.replace(" (", "\n(", regex=False) + " | "
                       + t3.method.str.split(" (", regex=False).str[0])
     ci = {"low": "effect_size_ci_low", "high": "effect_size_ci_high"} if "effect_size_ci_low" in t3 else {}

@@ -57,8 +57,26 @@ CACHE_DIR = paths.CACHE / "gap"
 
 
 def neither_table(df: pd.DataFrame, p_neither) -> pd.DataFrame:
-    """Table 4: per gender (male, female) the number of pronouns, the prior share of "neither" labels and
-    the average predicted P(neither).
+    """Table 4: per gender (male, female), the pronouns and their share of "neither" labels and predictions.
+
+    The number of pronouns, the prior share of "neither" labels and the average predicted P(neither).
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        GAP rows, with ``gender`` and ``label`` columns.
+    p_neither : array-like of float
+        The predicted P(neither) of each row of ``df``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by ``gender`` (male, female): ``n``, ``n_neither``, ``prior`` and ``avg_predicted``.
+
+    Raises
+    ------
+    ValueError
+        When ``p_neither`` and ``df`` differ in length.
 
     Examples
     --------
@@ -81,7 +99,21 @@ def neither_table(df: pd.DataFrame, p_neither) -> pd.DataFrame:
 
 @dataclass(frozen=True)
 class GenderTest:
-    """Permutation test of the gender labels on P(neither): ``difference`` = mean(female) − mean(male)."""
+    """Permutation test of the gender labels on P(neither).
+
+    Attributes
+    ----------
+    difference : float
+        mean(female) − mean(male) of P(neither).
+    n_female, n_male : int
+        The numbers of female and male rows.
+    alternative : {"greater", "less", "two-sided"}
+        The alternative tested.
+    p_value : float
+        The permutation p.
+    tail : TailProbability
+        The engine's p, naming its alternative (two-sided: ``n_extreme`` counts the smaller tail).
+    """
 
     difference: float
     n_female: int
@@ -91,7 +123,13 @@ class GenderTest:
     tail: TailProbability  # the engine's p, naming its alternative (two-sided: n_extreme counts the smaller tail)
 
     def describe(self) -> str:
-        """One line: the statistic, p, and how p was obtained."""
+        """One line: the statistic, p, and how p was obtained.
+
+        Returns
+        -------
+        str
+            The line.
+        """
         t = self.tail
         if t.p_method == "exact":
             how = f"exact over all C({self.n_female + self.n_male}, {self.n_female}) relabellings"
@@ -112,18 +150,43 @@ def gender_permutation_test(p_neither, gender, *, alternative: str = "greater", 
 
     The statistic mean(female) − mean(male) is increasing in the sum over the female rows, so the
     permutation p is the subset-sum tail of :func:`wordbias.core.permutation.subset_sum_tail` (k = number of
-    female rows). ``alternative``: "greater" (the paper's direction, female higher), "less", or "two-sided"
-    (twice the smaller one-sided p, capped at 1: the engine's ``alternative``, both tails from the same
-    draws). ``p_method`` "auto" is Monte Carlo for GAP's 2,000 rows.
+    female rows).
+
+    Parameters
+    ----------
+    p_neither : array-like of float
+        P(neither) of each row.
+    gender : array-like of str
+        ``"female"`` or ``"male"`` for each row.
+    alternative : {"greater", "less", "two-sided"}, default "greater"
+        "greater" is the paper's direction (female higher); "two-sided" is twice the smaller one-sided p,
+        capped at 1 (the engine's ``alternative``, both tails from the same draws).
+    p_method : str, default "auto"
+        How p is computed (one of ``wordbias.core.permutation.P_METHODS``); "auto" is Monte Carlo for GAP's
+        2,000 rows.
+    n_permutations : int, default 100000
+        Random relabellings of a Monte Carlo p (>= 1).
+    seed : int or numpy.random.Generator, default 0
+        Seed of the relabellings (an integer >= 0 or a generator).
+
+    Returns
+    -------
+    GenderTest
+        The statistic and its p.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``alternative`` or ``p_method`` is not in its list, or ``n_permutations`` or ``seed`` is invalid
+        (checked first).
+    ValueError
+        When ``gender`` and ``p_neither`` differ in shape, or a gender is not "female" or "male".
 
     Examples
     --------
     >>> t = gender_permutation_test([0.9, 0.5, 0.4, 0.1, 0.2, 0.3], ["female"] * 3 + ["male"] * 3)
     >>> round(t.difference, 3), t.p_value, t.tail.p_method  # 1 of the C(6, 3) = 20 relabellings is as extreme
     (0.4, 0.05, 'exact')
-
-    The options are checked first: ``alternative`` and ``p_method`` against their lists, ``n_permutations``
-    an integer ≥ 1, ``seed`` an integer ≥ 0 or a ``numpy.random.Generator``.
     """
     check_option("alternative", alternative, ALTERNATIVES)
     check_option("p_method", p_method, P_METHODS)
@@ -152,8 +215,27 @@ def gender_permutation_test(p_neither, gender, *, alternative: str = "greater", 
 
 def topic_word_scores(masked_lm: contextual.Model, words: Sequence[str], *, batch_size: int = 32,
                       progress: bool = False) -> dict[str, float]:
-    """§4: the log-probability bias score of each word in "TARGET are interested in ATTRIBUTE" with
-    TARGET = men vs women (positive = male), as used for the topic bias scores."""
+    """§4: the log-probability bias score of each word, as used for the topic bias scores.
+
+    The score of each word in "TARGET are interested in ATTRIBUTE" with TARGET = men vs women (positive =
+    male).
+
+    Parameters
+    ----------
+    masked_lm : Model
+        The masked LM (:class:`wordbias.models.contextual.Model`).
+    words : sequence of str
+        The words to score.
+    batch_size : int, default 32
+        Sentences per model batch.
+    progress : bool, default False
+        Whether to show a progress bar.
+
+    Returns
+    -------
+    dict of str to float
+        Each word's score.
+    """
     g = stimuli.load_stimuli("kurita2019")["gap"]["topics"]
     pairs = mlm.TemplatePairs(g["template"], tuple((a, b) for a, b in g["targets"]))
     s = mlm.log_prob_bias_scores(masked_lm, list(words), [pairs], batch_size=batch_size, progress=progress)
@@ -162,9 +244,23 @@ def topic_word_scores(masked_lm: contextual.Model, words: Sequence[str], *, batc
 
 def topic_word_scorer(masked_lm: contextual.Model | None, *, batch_size: int = 32
                       ) -> tuple[Callable[[list[str]], dict[str, float]] | None, str | None]:
-    """The paper's word scorer for :func:`run` and its description: :func:`topic_word_scores` on
-    ``masked_lm`` as a function of the words needed, or (None, None) without a masked LM (then :func:`run`
-    uses the :func:`cosine_word_scores` stand-in and says so)."""
+    """The paper's word scorer for :func:`run`, and its description.
+
+    Parameters
+    ----------
+    masked_lm : Model or None
+        The masked LM; ``None`` when there is none.
+    batch_size : int, default 32
+        Sentences per model batch.
+
+    Returns
+    -------
+    scorer : callable or None
+        :func:`topic_word_scores` on ``masked_lm`` as a function of the words needed; ``None`` without a masked
+        LM (then :func:`run` uses the :func:`cosine_word_scores` stand-in and says so).
+    description : str or None
+        What the scores are; ``None`` without a masked LM.
+    """
     if masked_lm is None:
         return None, None
     return (functools.partial(topic_word_scores, masked_lm, batch_size=batch_size),
@@ -174,13 +270,37 @@ def topic_word_scorer(masked_lm: contextual.Model | None, *, batch_size: int = 3
 def cosine_word_scores(encoder, words: Sequence[str], template: str = "GGG are interested in XXX",
                        targets: tuple[str, str] = ("men", "women"), *, target_slot: str = "GGG",
                        word_slot: str = "XXX", batch_size: int = 64, progress: bool = False) -> dict[str, float]:
-    """A STAND-IN for the log probability bias score when no masked LM is available (not the paper's score).
+    """A stand-in for the log probability bias score when no masked LM is available (not the paper's score).
 
     s(w) = cos(e_w, e_men) − cos(e_w, e_women), where e_w is the final-layer vector of w in the template
     with the target slot masked ("[MASK] are interested in w") and e_men, e_women the vectors of the
     targets with the word slot masked ("men are interested in [MASK]"): the WEAT-on-BERT association of
     Kurita et al. §3.1 applied to the §4 template. Positive = closer to "men". The paper's topic bias uses
     the MLM score (:func:`topic_word_scores`); use this only to exercise the pipeline on an encoder.
+
+    Parameters
+    ----------
+    encoder : Model
+        The encoder (:class:`wordbias.models.contextual.Model`).
+    words : sequence of str
+        The words to score (duplicates are scored once).
+    template : str, default "GGG are interested in XXX"
+        The template, with a target slot and a word slot.
+    targets : tuple of (str, str), default ("men", "women")
+        The two targets; positive scores are closer to the first.
+    target_slot : str, default "GGG"
+        The template's target slot.
+    word_slot : str, default "XXX"
+        The template's word slot.
+    batch_size : int, default 64
+        Sentences per model batch.
+    progress : bool, default False
+        Whether to show a progress bar.
+
+    Returns
+    -------
+    dict of str to float
+        Each word's score (empty when ``words`` is).
     """
     words = list(dict.fromkeys(words))
     if not words:
@@ -220,13 +340,32 @@ def features(model, df: pd.DataFrame, *, batch_size: int = 32, max_length: int =
     Kurita et al. (2019) §4 "Model": "BERT embeddings for P, A and B, given the context", concatenated as
     [A, B, P] (the Kaggle kernel's order). A name split into several WordPieces gets the mean of its pieces
     (:func:`wordbias.models.contextual.span_embeddings`; the spans: :func:`wordbias.datasets.gap.spans`). With
-    ``cache_dir`` the array is stored there as
-    ``<model label>-<split>-<hash[:16]>.npz`` (no pickle, written atomically), the hash covering the model
-    name and path, the texts, the spans, ``max_length``, ``batch_size`` and
-    :func:`wordbias.core.paths.compute_fingerprint`; a cached file is used only if its stored full hash and
-    the array's shape match. A cached file that is damaged (truncated, not a zip, missing arrays) or holds
-    data of the wrong shape or dtype is reported with a :class:`~wordbias.core.errors.CacheRebuiltWarning`
-    and recomputed (then overwritten).
+    ``cache_dir`` the array is stored there as ``<model label>-<split>-<hash[:16]>.npz`` (no pickle, written
+    atomically), the hash covering the model name and path, the texts, the spans, ``max_length``,
+    ``batch_size`` and :func:`wordbias.core.paths.compute_fingerprint`; a cached file is used only if its stored
+    full hash and the array's shape match. A cached file that is damaged (truncated, not a zip, missing arrays)
+    or holds data of the wrong shape or dtype is reported with a
+    :class:`~wordbias.core.errors.CacheRebuiltWarning` and recomputed (then overwritten).
+
+    Parameters
+    ----------
+    model : Model
+        The encoder (:class:`wordbias.models.contextual.Model`).
+    df : pandas.DataFrame
+        A GAP split (:func:`wordbias.datasets.gap.load`).
+    batch_size : int, default 32
+        Texts per model batch.
+    max_length : int, default 512
+        The longest input, in tokens.
+    cache_dir : str or path-like or None, default None
+        Where the features are cached; ``None`` computes them without a cache.
+    progress : bool, default False
+        Whether to show a progress bar.
+
+    Returns
+    -------
+    numpy.ndarray
+        The features, shape ``(len(df), 3 * hidden)``, float32.
     """
     texts = df["Text"].tolist()
     sp = gap.spans(df)
@@ -275,8 +414,42 @@ def _read_features(path: Path, key: str, shape: tuple[int, int]) -> np.ndarray |
 
 @dataclass(frozen=True)
 class GapResult:
-    """Section 4 in one object (see :func:`run`). Everything that depends on the trained MLP is given over
-    the training seeds: per seed in ``seed_table``, and as mean, standard deviation, min and max elsewhere."""
+    """Section 4 in one object (see :func:`run`).
+
+    Everything that depends on the trained MLP is given over the training seeds: per seed in ``seed_table``,
+    and as mean, standard deviation, min and max elsewhere.
+
+    Attributes
+    ----------
+    model : str
+        The encoder's label.
+    seeds : list of int
+        The training seeds.
+    table4 : pandas.DataFrame
+        Gender × (``n``, ``n_neither``, ``prior``, ``avg_predicted`` mean/sd/min/max over seeds, ``paper_*``).
+    test : GenderTest
+        The permutation test on P(neither) averaged over the seeds' models.
+    seed_table : pandas.DataFrame
+        Seed × (accuracy, log loss, female − male, p, Spearman ρ and its p over the female rows).
+    metrics : pandas.DataFrame
+        Development accuracy and log loss (all, female, male rows): mean and sd over seeds.
+    predictions : pandas.DataFrame
+        Development rows: ``p_A``, ``p_B``, ``p_neither`` (seed means, sd), ``sample_bias`` (NMF mean, sd).
+    topics : pandas.DataFrame
+        Table 6 (top 5 words) with bias, ``n_scored``, ``missing``; stability and ``bias_sd`` over NMF restarts.
+    correlations : pandas.DataFrame
+        Spearman's ρ per subset, on the means; ρ's mean and sd over seeds and over NMF solutions.
+    word_score_source : str
+        What the topic words' scores are.
+    missing_words : tuple of str
+        Topic words without a score (dropped).
+    nmf_restarts : int
+        Random NMF restarts beside the deterministic solution.
+    fit : SeedStudy
+        The MLP's seed study (:class:`wordbias.models.mlp.SeedStudy`).
+    timings : dict, default {}
+        Seconds spent per step.
+    """
 
     model: str
     seeds: list[int]
@@ -295,7 +468,17 @@ class GapResult:
 
 
 def spread(values) -> dict:
-    """mean, sd (ddof 1; 0 for one value), min and max of a seed distribution.
+    """Mean, sd (ddof 1; 0 for one value), min and max of a seed distribution.
+
+    Parameters
+    ----------
+    values : array-like of float
+        One value per seed.
+
+    Returns
+    -------
+    dict
+        ``mean``, ``sd``, ``min`` and ``max``, as floats.
 
     Examples
     --------
@@ -314,10 +497,32 @@ def seed_study(encoder, *, seeds: Sequence[int], cfg: mlp.MLPConfig = mlp.MLPCon
 
     The protocol of the Kaggle kernel the paper names: features of the three splits (cached in
     ``cache_dir`` unless it is None); the MLP trained on ``gap-test`` + ``gap-validation`` (2,454 rows)
-    predicts ``gap-development`` (2,000 rows), once per training seed (:func:`wordbias.models.mlp.fit_predict_seeds`,
-    cached). The development split is the paper's "training set": its counts are the paper's (1,000 male
-    and 1,000 female pronouns, 103 and 98 of them "neither"), and all of Table 4 and the topic correlation
-    are computed on it. ``timings``, if given, receives the seconds spent (``features_s``, ``mlp_s``).
+    predicts ``gap-development`` (2,000 rows), once per training seed
+    (:func:`wordbias.models.mlp.fit_predict_seeds`, cached). The development split is the paper's "training
+    set": its counts are the paper's (1,000 male and 1,000 female pronouns, 103 and 98 of them "neither"), and
+    all of Table 4 and the topic correlation are computed on it.
+
+    Parameters
+    ----------
+    encoder : Model
+        The encoder whose features the MLP is trained on.
+    seeds : sequence of int
+        The training seeds.
+    cfg : MLPConfig, default MLPConfig()
+        The MLP's hyper-parameters (:class:`wordbias.models.mlp.MLPConfig`).
+    cache_dir : str or path-like or None, default CACHE_DIR
+        Where features and seed studies are cached; ``None`` caches nothing.
+    progress : bool, default False
+        Whether to show a progress bar.
+    timings : dict or None, default None
+        If given, receives the seconds spent (``features_s``, ``mlp_s``).
+
+    Returns
+    -------
+    development : pandas.DataFrame
+        The development split.
+    study : SeedStudy
+        The MLP's development probabilities per seed (:class:`wordbias.models.mlp.SeedStudy`).
     """
     timings = {} if timings is None else timings
     t0 = time.perf_counter()
@@ -355,22 +560,56 @@ def run(encoder, word_scores: Mapping[str, float] | Callable[[list[str]], Mappin
         cache_dir=CACHE_DIR, progress: bool = False, score_source: str | None = None) -> GapResult:
     """Kurita et al. (2019) §4 end to end on an encoder (:class:`wordbias.models.contextual.Model`).
 
-    1.-2. :func:`seed_study`: the MLP trained once per training seed in ``seeds`` (default: ``seed`` alone);
-    3. Table 4 over the seeds, and the one-sided permutation test (female > male) with ``n_permutations``
-       relabellings, per seed and on P(neither) averaged over the seeds;
-    4. 20 NMF topics of the development texts (Table 6: the deterministic ``nndsvd`` solution, with the share
-       of ``nmf_restarts`` random restarts in which each topic recurs), their bias from ``word_scores`` (top
-       ``n_topic_words`` words; words without a score are dropped and listed in ``missing_words``), the
-       samples' bias averaged over all NMF solutions (with its sd) and Spearman's ρ with P(neither) over the
-       female (the paper's) and, for comparison, the male rows; ρ's spread over seeds and NMF solutions.
+    - Steps 1-2, :func:`seed_study`: the development split's features, and the MLP trained once per training
+      seed in ``seeds`` (default: ``seed`` alone);
+    - Step 3, Table 4 over the seeds, and the one-sided permutation test (female > male) with
+      ``n_permutations`` relabellings, per seed and on P(neither) averaged over the seeds;
+    - Step 4, ``n_topics`` (default 20) NMF topics of the development texts (Table 6: the deterministic
+      ``nndsvd`` solution, with the share of ``nmf_restarts`` random restarts in which each topic recurs), their
+      bias from ``word_scores`` (top ``n_topic_words`` words; words without a score are dropped and listed in
+      ``missing_words``), the samples' bias averaged over all NMF solutions (with its sd) and Spearman's ρ with
+      P(neither) over the female (the paper's) and, for comparison, the male rows; ρ's spread over seeds and
+      NMF solutions.
 
-    ``word_scores`` None uses :func:`cosine_word_scores` on ``encoder`` (a stand-in, recorded in
-    ``word_score_source``); otherwise it is a mapping word → score or a function of the list of words
-    needed returning one (e.g. the first item of :func:`topic_word_scorer`), and ``score_source``
-    names the scores (default "caller's word scores").
+    Parameters
+    ----------
+    encoder : Model
+        The encoder.
+    word_scores : mapping of str to float or callable or None, default None
+        The topic words' scores: a mapping word → score, or a function of the list of words needed returning
+        one (e.g. the first item of :func:`topic_word_scorer`); ``None`` uses :func:`cosine_word_scores` on
+        ``encoder`` (a stand-in, recorded in ``word_score_source``).
+    seed : int, default 0
+        Seed of the permutations and the NMF, and the training seed when ``seeds`` is None (>= 0).
+    seeds : sequence of int or None, default None
+        The training seeds (each >= 0).
+    n_permutations : int, default 100000
+        Relabellings of the permutation test (>= 1).
+    cfg : MLPConfig, default MLPConfig()
+        The MLP's hyper-parameters.
+    n_topics : int, default 20
+        NMF topics (>= 1).
+    n_topic_words : int, default 15
+        Top words per topic whose scores give its bias (>= 1).
+    nmf_restarts : int, default 10
+        Random NMF restarts beside the deterministic solution (>= 0).
+    cache_dir : str or path-like or None, default CACHE_DIR
+        Where features and seed studies are cached.
+    progress : bool, default False
+        Whether to show a progress bar.
+    score_source : str or None, default None
+        Names the caller's ``word_scores`` (default "caller's word scores").
 
-    ``seed`` and each of ``seeds`` must be integers ≥ 0; ``n_permutations``, ``n_topics``, ``n_topic_words``
-    integers ≥ 1 and ``nmf_restarts`` ≥ 0 (checked before any work).
+    Returns
+    -------
+    GapResult
+        Section 4 in one object.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``seed``, ``seeds``, ``n_permutations``, ``n_topics``, ``n_topic_words`` or ``nmf_restarts`` is
+        invalid (checked before any work).
     """
     _check_run_options(seed, seeds, n_permutations, n_topics, n_topic_words, nmf_restarts)
     seeds = [int(seed)] if seeds is None else [int(s) for s in seeds]
@@ -504,7 +743,18 @@ def _predictions(dev: pd.DataFrame, mean_proba: np.ndarray, proba_by_seed: np.nd
 
 
 def table4_frame(g: GapResult) -> pd.DataFrame:
-    """Table 4 paper vs ours, in percent: n, prior, average predicted P(neither) over the seeds."""
+    """Table 4 paper vs ours, in percent: n, prior, average predicted P(neither) over the seeds.
+
+    Parameters
+    ----------
+    g : GapResult
+        :func:`run`'s result.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per gender.
+    """
     t = g.table4
     return pd.DataFrame({"n": t["n"], "paper: prior %": 100 * t["paper_prior"], "ours: prior %": 100 * t["prior"],
                          "paper: avg predicted %": 100 * t["paper_avg_predicted"],
@@ -514,20 +764,57 @@ def table4_frame(g: GapResult) -> pd.DataFrame:
 
 
 def table6_frame(g: GapResult, paper_topics: Sequence[str]) -> pd.DataFrame:
-    """Table 6 with the paper's topics beside ours by rank only (topic order is arbitrary)."""
+    """Table 6 with the paper's topics beside ours by rank only (topic order is arbitrary).
+
+    Parameters
+    ----------
+    g : GapResult
+        :func:`run`'s result.
+    paper_topics : sequence of str
+        The paper's topics.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``g.topics`` with a ``paper (any order)`` column.
+    """
     t6 = g.topics.copy()
     t6.insert(1, "paper (any order)", [paper_topics[i] if i < len(paper_topics) else "" for i in range(len(t6))])
     return t6
 
 
 def correlation_frame(g: GapResult) -> pd.DataFrame:
-    """The Spearman correlations with the paper's ρ and p beside the female row."""
+    """The Spearman correlations with the paper's ρ and p beside the female row.
+
+    Parameters
+    ----------
+    g : GapResult
+        :func:`run`'s result.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``g.correlations`` with ``paper_rho`` and ``paper_p``.
+    """
     return g.correlations.assign(paper_rho=[PAPER_SPEARMAN[0], np.nan], paper_p=[PAPER_SPEARMAN[1], np.nan])
 
 
 def neither_figure(g: GapResult):
-    """P(neither) by pronoun gender (histograms), and P(neither) against the sample bias for the female
-    pronouns (the correlation of Table 6's text)."""
+    """P(neither) by pronoun gender, and against the sample bias for the female pronouns.
+
+    Histograms of P(neither) by gender, and a scatter of P(neither) against the sample bias for the female
+    pronouns (the correlation of Table 6's text).
+
+    Parameters
+    ----------
+    g : GapResult
+        :func:`run`'s result.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The two-panel figure.
+    """
     import matplotlib.pyplot as plt
     import seaborn as sns
 

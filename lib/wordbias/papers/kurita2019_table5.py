@@ -29,9 +29,16 @@ def _read_lines(path) -> list[str]:
 
 
 def table5_attributes() -> dict[str, list[str]]:
-    """The attribute lists of Table 5, lower-cased and de-duplicated in file order (as the authors'
-    notebook reads them). Job titles are the distinct titles of the employee-salary table; a title with
-    no letters (the table has one ".") is not a job title and is left out."""
+    """The attribute lists of Table 5, lower-cased and de-duplicated in file order.
+
+    As the authors' notebook reads them. Job titles are the distinct titles of the employee-salary table; a
+    title with no letters (the table has one ".") is not a job title and is left out.
+
+    Returns
+    -------
+    dict of str to list of str
+        Each set's attributes, by the set's key.
+    """
     spec = stimuli.load_stimuli("kurita2019")["table5"]["sets"]
     out = {}
     for key, s in spec.items():
@@ -48,9 +55,33 @@ def table5_attributes() -> dict[str, list[str]]:
 def table5(masked_lm: contextual.Model | None, *, batch_size: int = 32, progress: bool = False,
            unavailable: str = "") -> tuple[pd.DataFrame, dict[str, np.ndarray]]:
     """Table 5: the percentage of attributes whose log-probability bias score favours *he* over *she*.
-    Returns the table and each set's per-attribute scores (empty when no masked LM is given), with the
-    scores within float rounding of 0 (:func:`wordbias.measures.mlm.rounding_noise`) set to 0 and counted in
-    ``tied_within_rounding``."""
+
+    Scores within float rounding of 0 (:func:`wordbias.measures.mlm.rounding_noise`) are set to 0 and counted
+    in ``tied_within_rounding``.
+
+    Parameters
+    ----------
+    masked_lm : Model or None
+        The masked LM; ``None`` leaves our columns empty.
+    batch_size : int, default 32
+        Sentences per model batch (>= 1).
+    progress : bool, default False
+        Whether to show a progress bar.
+    unavailable : str, default ""
+        The note of each row when ``masked_lm`` is ``None`` (why there is no masked LM).
+
+    Returns
+    -------
+    table : pandas.DataFrame
+        One row per attribute set, paper beside ours.
+    scores : dict of str to numpy.ndarray
+        Each set's per-attribute scores (empty when no masked LM is given).
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``batch_size`` is not an integer >= 1.
+    """
     check_int("batch_size", batch_size, min=1)
     data = stimuli.load_stimuli("kurita2019")["table5"]
     attributes = table5_attributes()
@@ -77,7 +108,18 @@ def table5(masked_lm: contextual.Model | None, *, batch_size: int = 32, progress
 
 
 def table5_score_tables(scores: Mapping[str, np.ndarray]) -> dict[str, pd.DataFrame]:
-    """Each Table 5 set's attributes with their bias scores (as :func:`table5` returns them), lowest first."""
+    """Each Table 5 set's attributes with their bias scores, lowest first.
+
+    Parameters
+    ----------
+    scores : mapping of str to numpy.ndarray
+        Each set's per-attribute bias scores, as :func:`table5` returns them.
+
+    Returns
+    -------
+    dict of str to pandas.DataFrame
+        Per set, columns ``attribute`` and ``bias_score``.
+    """
     attributes = table5_attributes()
     out = {}
     for key, sc in scores.items():
@@ -87,7 +129,20 @@ def table5_score_tables(scores: Mapping[str, np.ndarray]) -> dict[str, pd.DataFr
 
 
 def table5_extremes(scores: Mapping[str, np.ndarray], *, n: int = 5) -> pd.DataFrame:
-    """The ``n`` most male and most female attributes of each Table 5 set (one row per set)."""
+    """The ``n`` most male and most female attributes of each Table 5 set (one row per set).
+
+    Parameters
+    ----------
+    scores : mapping of str to numpy.ndarray
+        Each set's per-attribute bias scores, as :func:`table5` returns them.
+    n : int, default 5
+        Attributes at each end.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``most male`` and ``most female`` (comma-separated), one row per set.
+    """
     attributes = table5_attributes()
     ends = {key: (", ".join(np.array(attributes[key])[np.argsort(sc, kind="stable")[-n:][::-1]]),
                   ", ".join(np.array(attributes[key])[np.argsort(sc, kind="stable")[:n]]))
@@ -96,8 +151,20 @@ def table5_extremes(scores: Mapping[str, np.ndarray], *, n: int = 5) -> pd.DataF
 
 
 def table5_figure(scores: Mapping[str, np.ndarray]):
-    """A histogram of the bias scores of each Table 5 set (seaborn's ``histplot``, 30 bins), titled with the share
-    above 0."""
+    """A histogram of the bias scores of each Table 5 set, titled with the share above 0.
+
+    Seaborn's ``histplot``, 30 bins, one panel per set.
+
+    Parameters
+    ----------
+    scores : mapping of str to numpy.ndarray
+        Each set's per-attribute bias scores, as :func:`table5` returns them.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+    """
     import matplotlib.pyplot as plt
     import seaborn as sns
 

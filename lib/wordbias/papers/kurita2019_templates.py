@@ -1,4 +1,4 @@
-"""Kurita et al. (2019): how much the templates move Table 3's contextual results (issue 14, item 7).
+"""Kurita et al. (2019): how much the templates move Table 3's contextual results.
 
 Both contextual methods put the words into templates (§3.1, Table 1; §3.2, Table 2). Here each is run template by
 template: for WEAT on contextual vectors, each word's vector in one template (the vectors Table 3's WEAT was
@@ -42,11 +42,32 @@ _NAN = float("nan")
 
 def template_associations(vectors: Mapping[str, np.ndarray], X: Sequence[str], Y: Sequence[str], A: Sequence[str],
                           B: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
-    """s(w, A_t, B_t) of every target word in every template t (Caliskan et al. 2017, Methods, on Kurita et
-    al.'s §3.1 contextual vectors): ``vectors`` maps each word to its vectors [templates, dim]
-    (:func:`wordbias.measures.contextual.vectors_by_template`); within template t, each target's vector in t is compared with
-    the attributes' vectors in t. Returns (scores_x [templates, |X|], scores_y [templates, |Y|]), the input of
-    :func:`wordbias.measures.ceat.pool_templates`.
+    """s(w, A_t, B_t) of every target word in every template t.
+
+    Caliskan et al. (2017), Methods, on Kurita et al.'s §3.1 contextual vectors: within template t, each
+    target's vector in t is compared with the attributes' vectors in t.
+
+    Parameters
+    ----------
+    vectors : mapping of str to array-like
+        Each word's vectors, shape ``[templates, dim]``
+        (:func:`wordbias.measures.contextual.vectors_by_template`).
+    X, Y : sequence of str
+        The target words.
+    A, B : sequence of str
+        The attribute words.
+
+    Returns
+    -------
+    scores_x : numpy.ndarray
+        Shape ``[templates, n_X]``.
+    scores_y : numpy.ndarray
+        Shape ``[templates, n_Y]``; with ``scores_x``, the input of :func:`wordbias.measures.ceat.pool_templates`.
+
+    Raises
+    ------
+    InvalidParameterError
+        When a set is empty or a string, a word has no vectors, or the vectors' shapes differ.
 
     Examples
     --------
@@ -75,12 +96,35 @@ def template_associations(vectors: Mapping[str, np.ndarray], X: Sequence[str], Y
 
 def log_prob_template_scores(cat: Category, model: contextual.Model, *, prior_mask: str = "per_piece",
                              batch_size: int = 32, progress: bool = False) -> tuple[np.ndarray, np.ndarray, float]:
-    """Kurita et al.'s log probability bias score (§2) of every attribute, template by template: each Table 2
-    template with its own target pairs (:func:`wordbias.measures.mlm.log_prob_bias_scores` on that one template,
-    the mean over its pairs). Returns (scores of the first attribute set [templates, |A|], of the second
-    [templates, |B|], rounding noise: the largest :func:`wordbias.measures.mlm.rounding_noise` of the templates).
-    The §3.2 score of :func:`wordbias.measures.contextual.log_prob_test` is the mean over all (template, pair) rows, so with a template of two
-    pairs it is not the plain mean of these rows."""
+    """Kurita et al.'s log probability bias score (§2) of every attribute, template by template.
+
+    Each Table 2 template with its own target pairs (:func:`wordbias.measures.mlm.log_prob_bias_scores` on that
+    one template, the mean over its pairs). The §3.2 score of :func:`wordbias.measures.contextual.log_prob_test`
+    is the mean over all (template, pair) rows, so with a template of two pairs it is not the plain mean of these
+    rows.
+
+    Parameters
+    ----------
+    cat : Category
+        The category (:class:`wordbias.datasets.contextual_tests.Category`).
+    model : Model
+        The masked LM.
+    prior_mask : str, default "per_piece"
+        How the prior sentence is masked (as :func:`wordbias.measures.mlm.log_prob_bias_scores` takes it).
+    batch_size : int, default 32
+        Sentences per model batch.
+    progress : bool, default False
+        Whether to show a progress bar.
+
+    Returns
+    -------
+    scores_a : numpy.ndarray
+        The scores of the first attribute set, shape ``[templates, n_A]``.
+    scores_b : numpy.ndarray
+        The scores of the second, shape ``[templates, n_B]``.
+    noise : float
+        The rounding noise: the largest :func:`wordbias.measures.mlm.rounding_noise` of the templates.
+    """
     role_a, role_b = cat.log_prob_attributes
     A, B = list(cat.sets[role_a]), list(cat.sets[role_b])
     rows, noise = [], 0.0
@@ -95,11 +139,30 @@ def log_prob_template_scores(cat: Category, model: contextual.Model, *, prior_ma
 
 @dataclass(frozen=True)
 class TemplateSpread:
-    """One category and method run template by template: the per-template effect sizes d_t pooled by CEAT's
-    random-effects model (Guo & Caliskan 2021), once per within-template variance (``pooled``, by
-    :data:`TEMPLATE_VARIANCES` name: "ceat", CEAT's own, and "hedges_olkin", the sampling variance of d; see
-    :func:`wordbias.measures.ceat.weat_variance` for why Q and I² under "ceat" mislead). ``effect_sizes`` has
-    NaN for a template where d is undefined, and then ``pooled`` is empty and ``undefined`` says why."""
+    """One category and method run template by template, pooled.
+
+    The per-template effect sizes d_t are pooled by CEAT's random-effects model (Guo & Caliskan 2021), once per
+    within-template variance.
+
+    Attributes
+    ----------
+    category : str
+        The category's title.
+    method : str
+        The method (a row name of Table 3).
+    model : str
+        The model's label.
+    templates : tuple of str
+        The templates' labels.
+    effect_sizes : numpy.ndarray
+        d per template; NaN for a template where d is undefined.
+    pooled : mapping of str to PooledTemplates
+        The pooling by :data:`TEMPLATE_VARIANCES` name: "ceat", CEAT's own, and "hedges_olkin", the sampling
+        variance of d (see :func:`wordbias.measures.ceat.weat_variance` for why Q and I² under "ceat" mislead);
+        empty when a d is undefined.
+    undefined : str, default ""
+        Why nothing was pooled ("" when it was).
+    """
 
     category: str
     method: str
@@ -110,10 +173,18 @@ class TemplateSpread:
     undefined: str = ""
 
     def to_frame(self) -> pd.DataFrame:
-        """The tidy table: per variance method, one row per template (template, d, variance, weight
-        1/(v + τ²), relative_weight) and the pooled row (template :data:`POOLED`; d the pooled estimate, variance
-        its SE², low/high its Wald interval, tau2, i2, q, p_value (two-sided z test), k). With ``pooled``
-        empty, one row per template (d, NaN where undefined) and ``note`` says why."""
+        """The tidy table of the spread.
+
+        Per variance method, one row per template (template, d, variance, weight 1/(v + τ²), relative_weight) and
+        the pooled row (template :data:`POOLED`; d the pooled estimate, variance its SE², low/high its Wald
+        interval, tau2, i2, q, p_value (two-sided z test), k). With ``pooled`` empty, one row per template (d, NaN
+        where undefined) and ``note`` says why.
+
+        Returns
+        -------
+        pandas.DataFrame
+            The columns of :data:`FRAME_COLUMNS`.
+        """
         head = {"category": self.category, "method": self.method, "model": self.model}
         if not self.pooled:
             return pd.DataFrame([{**head, "variance_method": None, "template": t, "d": d, "note": self.undefined}
@@ -137,18 +208,47 @@ FRAME_COLUMNS = ["category", "method", "model", "variance_method", "template", "
 def template_spread(scores_x, scores_y, *, templates: Sequence[str], category: str = "", method: str = "",
                     model: str = "", noise: float = 0.0, confidence_level: float = 0.95,
                     alternative: str = "two-sided") -> TemplateSpread:
-    """Per-template effect sizes d_t = [mean_X s − mean_Y s] / std_{X∪Y} s and their random-effects pooling
-    (CEAT: Guo & Caliskan 2021, §"Random-effects model"; :func:`wordbias.measures.ceat.pool_templates`), under
-    each within-template variance of :data:`TEMPLATE_VARIANCES`.
+    """Per-template effect sizes and their random-effects pooling.
 
-    ``scores_x`` [templates, n_X] and ``scores_y`` [templates, n_Y]: one score per word per template (s(w, A, B)
-    of the targets for WEAT on contextual vectors, :func:`template_associations`; the bias scores of the two
-    attribute sets for the log-probability score, :func:`log_prob_template_scores`). ``noise``: a template
-    whose scores all lie within ``noise`` of each other has no d (its differences are float rounding, as in
-    :func:`wordbias.measures.mlm.attribute_test`); then nothing is pooled and ``undefined`` says which.
+    d_t = [mean_X s − mean_Y s] / std_{X∪Y} s, pooled by CEAT's random-effects model (Guo & Caliskan 2021,
+    §"Random-effects model"; :func:`wordbias.measures.ceat.pool_templates`) under each within-template variance
+    of :data:`TEMPLATE_VARIANCES`.
 
     A single template is pooled as itself: d, its variance, τ² = Q = I² = 0 (no between-template variance can
     be estimated; :func:`wordbias.measures.ceat.random_effects` with k = 1).
+
+    Parameters
+    ----------
+    scores_x, scores_y : array-like of float
+        One score per word per template, shapes ``[templates, n_X]`` and ``[templates, n_Y]``: s(w, A, B) of the
+        targets for WEAT on contextual vectors (:func:`template_associations`); the bias scores of the two
+        attribute sets for the log-probability score (:func:`log_prob_template_scores`).
+    templates : sequence of str
+        The templates' labels, one per row.
+    category : str, default ""
+        The category's title.
+    method : str, default ""
+        The method's name.
+    model : str, default ""
+        The model's label.
+    noise : float, default 0.0
+        A template whose scores all lie within ``noise`` of each other has no d (its differences are float
+        rounding, as in :func:`wordbias.measures.mlm.attribute_test`); then nothing is pooled and ``undefined``
+        says which.
+    confidence_level : float, default 0.95
+        Confidence level of the pooled intervals.
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+        The alternative of the pooled z test.
+
+    Returns
+    -------
+    TemplateSpread
+        The per-template d and the pooling.
+
+    Raises
+    ------
+    InvalidParameterError
+        When an option is invalid, ``templates`` is a string, or the scores and templates differ in rows.
 
     Examples
     --------
@@ -183,10 +283,29 @@ def template_spread(scores_x, scores_y, *, templates: Sequence[str], category: s
 
 
 def contextual_template_spread(result: CategoryResult, *, confidence_level: float = 0.95) -> TemplateSpread:
-    """WEAT on contextual vectors (§3.1) template by template, pooled (:func:`template_spread`), from a measured
-    contextual WEAT (:func:`wordbias.measures.contextual.measure`): each target's and attribute's vector in one
-    Table 1 template (the result's ``vectors``, the same the WEAT averaged) gives s(w, A, B) per template
-    (:func:`template_associations`)."""
+    """WEAT on contextual vectors (§3.1) template by template, pooled (:func:`template_spread`).
+
+    From a measured contextual WEAT (:func:`wordbias.measures.contextual.measure`): each target's and
+    attribute's vector in one Table 1 template (the result's ``vectors``, the same the WEAT averaged) gives
+    s(w, A, B) per template (:func:`template_associations`).
+
+    Parameters
+    ----------
+    result : CategoryResult
+        A contextual WEAT that ran (measure ``"contextual_weat"``, with its vectors).
+    confidence_level : float, default 0.95
+        Confidence level of the pooled intervals.
+
+    Returns
+    -------
+    TemplateSpread
+        The spread.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``result`` is not a contextual WEAT that ran with its vectors.
+    """
     if result.measure != "contextual_weat" or result.vectors is None:
         raise InvalidParameterError(f"{result.category.title}: the template spread needs a contextual WEAT that ran "
                                     f"(measure 'contextual_weat' with its vectors), not {result.measure!r}"
@@ -203,10 +322,30 @@ def _template_label(tp: PairedTemplate) -> str:
 
 def log_prob_template_spread(cat: Category, masked_lm: contextual.Model, *, prior_mask: str = "per_piece",
                              batch_size: int = 32, confidence_level: float = 0.95) -> TemplateSpread:
-    """The log probability bias score (§3.2) template by template, pooled (:func:`template_spread`): d per
-    Table 2 template over the attributes, the first attribute set against the second (the roles of X and Y in
-    :func:`wordbias.measures.ceat.per_template_weat`), from :func:`log_prob_template_scores`. Templates are
-    labelled with their target pairs."""
+    """The log probability bias score (§3.2) template by template, pooled (:func:`template_spread`).
+
+    d per Table 2 template over the attributes, the first attribute set against the second (the roles of X
+    and Y in :func:`wordbias.measures.ceat.per_template_weat`), from :func:`log_prob_template_scores`. Templates
+    are labelled with their target pairs.
+
+    Parameters
+    ----------
+    cat : Category
+        The category.
+    masked_lm : Model
+        The masked LM.
+    prior_mask : str, default "per_piece"
+        How the prior sentence is masked.
+    batch_size : int, default 32
+        Sentences per model batch.
+    confidence_level : float, default 0.95
+        Confidence level of the pooled intervals.
+
+    Returns
+    -------
+    TemplateSpread
+        The spread.
+    """
     sa, sb, noise = log_prob_template_scores(cat, masked_lm, prior_mask=prior_mask, batch_size=batch_size)
     return template_spread(sa, sb, templates=[_template_label(t) for t in cat.log_prob_templates],
                            category=cat.title, method=LOG_PROB, model=masked_lm.label, noise=noise,
@@ -215,10 +354,30 @@ def log_prob_template_spread(cat: Category, masked_lm: contextual.Model, *, prio
 
 def template_table(cat: Category, *, contextual_result: CategoryResult | None, masked_lm: contextual.Model | None,
                    batch_size: int = 32, confidence_level: float = 0.95) -> pd.DataFrame:
-    """One category's tidy template table (:meth:`TemplateSpread.to_frame`): WEAT on contextual vectors (from
-    ``contextual_result``, its measured vectors per template) and the log probability bias score (with
-    ``masked_lm``), template by template, pooled. A method without a result that ran, or without a model, is
-    left out."""
+    """One category's tidy template table (:meth:`TemplateSpread.to_frame`).
+
+    WEAT on contextual vectors (from ``contextual_result``, its measured vectors per template) and the log
+    probability bias score (with ``masked_lm``), template by template, pooled. A method without a result that
+    ran, or without a model, is left out.
+
+    Parameters
+    ----------
+    cat : Category
+        The category.
+    contextual_result : CategoryResult or None
+        The category's measured contextual WEAT.
+    masked_lm : Model or None
+        The masked LM.
+    batch_size : int, default 32
+        Sentences per model batch.
+    confidence_level : float, default 0.95
+        Confidence level of the pooled intervals.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The columns of :data:`FRAME_COLUMNS` (no rows when neither method can run).
+    """
     spreads = []
     if contextual_result is not None and contextual_result.ran:
         spreads.append(contextual_template_spread(contextual_result, confidence_level=confidence_level))
@@ -232,10 +391,33 @@ def template_table(cat: Category, *, contextual_result: CategoryResult | None, m
 
 def template_tables(results: Sequence[CategoryResult], *, masked_lm: contextual.Model | None, batch_size: int = 32,
                     confidence_level: float = 0.95) -> pd.DataFrame:
-    """:func:`template_table` of every category of ``results`` (:func:`wordbias.measures.contextual.measure`'s, or
-    :class:`wordbias.papers.kurita2019.Table3`'s ``results``), in their order, one long table: the contextual
-    WEAT's spread from the vectors it was measured on (no model runs again for it), the log-probability
-    spread with ``masked_lm`` (its own per-template scores, :func:`log_prob_template_scores`)."""
+    """:func:`template_table` of every category of ``results``, in their order, as one long table.
+
+    The contextual WEAT's spread comes from the vectors it was measured on (no model runs again for it), the
+    log-probability spread from ``masked_lm`` (its own per-template scores, :func:`log_prob_template_scores`).
+
+    Parameters
+    ----------
+    results : sequence of CategoryResult
+        :func:`wordbias.measures.contextual.measure`'s results, or
+        :class:`wordbias.papers.kurita2019.Table3`'s ``results``.
+    masked_lm : Model or None
+        The masked LM; ``None`` leaves the log-probability spread out.
+    batch_size : int, default 32
+        Sentences per model batch (>= 1).
+    confidence_level : float, default 0.95
+        Confidence level of the pooled intervals.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The columns of :data:`FRAME_COLUMNS`.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``batch_size`` or ``confidence_level`` is invalid.
+    """
     check_int("batch_size", batch_size, min=1)
     check_probability("confidence_level", confidence_level)
     by_category: dict[str, dict] = {}
@@ -249,11 +431,23 @@ def template_tables(results: Sequence[CategoryResult], *, masked_lm: contextual.
 
 
 def template_notes(table: pd.DataFrame) -> str:
-    """Markdown computed from :func:`template_tables`' table, one line per method: the largest between-template
-    spread τ under each within-template variance, how far apart the templates' d's are (the median over categories
-    of the range of d) against the typical standard error of one template's d from drawing the words alone
-    (Hedges & Olkin's variance), and the median of CEAT's within-template variance (the variance of the scores,
-    whose unit sets CEAT's interval). Nothing here is a stated fact of one model.
+    """Markdown computed from :func:`template_tables`' table, one line per method.
+
+    The largest between-template spread τ under each within-template variance, how far apart the templates'
+    d's are (the median over categories of the range of d) against the typical standard error of one
+    template's d from drawing the words alone (Hedges & Olkin's variance), and the median of CEAT's
+    within-template variance (the variance of the scores, whose unit sets CEAT's interval). Nothing here is a
+    stated fact of one model.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        :func:`template_tables`' long table (the columns of :data:`FRAME_COLUMNS`).
+
+    Returns
+    -------
+    str
+        A Markdown list.
 
     Examples
     --------
@@ -286,9 +480,20 @@ def template_notes(table: pd.DataFrame) -> str:
 
 
 def template_summary(table: pd.DataFrame) -> pd.DataFrame:
-    """The pooled rows of :func:`template_tables`, one per category and method, narrow for display: the
-    per-template d's (``per template``), the pooled d with its interval and τ, I² under CEAT's variance
+    """The pooled rows of :func:`template_tables`, one per category and method, narrow for display.
+
+    The per-template d's (``per template``), the pooled d with its interval and τ, I² under CEAT's variance
     (``ceat``) and under Hedges & Olkin's (``HO``).
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        :func:`template_tables`' long table (the columns of :data:`FRAME_COLUMNS`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per category and method.
 
     Examples
     --------
@@ -323,11 +528,26 @@ def template_summary(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def template_figure(table: pd.DataFrame, *, title: str):
-    """A forest plot of :func:`template_tables`: one panel per method (the same d axis), one block per category
-    (its name as a header); each template's d as a dot (with ±1.96·SE of Hedges & Olkin's variance as a thin
-    bar: the spread expected from drawing the words alone), then the pooled d with its 95% interval under
-    CEAT's variance (black diamond) and under Hedges & Olkin's (open square), labelled with τ. Templates are
-    labelled in full; a category whose d is undefined gets one row saying so."""
+    """A forest plot of :func:`template_tables`.
+
+    One panel per method (the same d axis), one block per category (its name as a header); each template's d
+    as a dot (with ±1.96·SE of Hedges & Olkin's variance as a thin bar: the spread expected from drawing the
+    words alone), then the pooled d with its 95% interval under CEAT's variance (black diamond) and under
+    Hedges & Olkin's (open square), labelled with τ. Templates are labelled in full; a category whose d is
+    undefined gets one row saying so.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        :func:`template_tables`' long table (the columns of :data:`FRAME_COLUMNS`).
+    title : str
+        The figure's title.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+    """
     import matplotlib.pyplot as plt
 
     methods = list(dict.fromkeys(table.method))

@@ -1,12 +1,12 @@
-"""Lesson-size views of the paper notebooks' committed results, waiting to move to their paper modules.
+"""Lesson-size views of the paper notebooks' committed results.
 
-Folded from ``wordbias.teaching.papers`` (issue 24: the lessons show what the paper modules show). The Swinger et
-al. (2019) views went to :mod:`wordbias.papers.swinger2019` (:func:`~wordbias.papers.swinger2019.ube_summary`,
-:func:`~wordbias.papers.swinger2019.ube_groups`, :func:`~wordbias.papers.swinger2019.ube_associations`); these wait
-for their paper modules:
+The lessons show what the paper modules show. The Swinger et al. (2019) views are in
+:mod:`wordbias.papers.swinger2019` (:func:`~wordbias.papers.swinger2019.ube_summary`,
+:func:`~wordbias.papers.swinger2019.ube_groups`, :func:`~wordbias.papers.swinger2019.ube_associations`); this
+module has the others:
 
 * :func:`results_file`, :func:`read_results`: a committed results table, with a clear error when it is missing
-  (it belongs with :mod:`wordbias.papers.outputs`, which says where the notebooks write);
+  (where the notebooks write is :mod:`wordbias.papers.outputs`);
 * :func:`weat_table`: Caliskan et al.'s (2017) Table 1 from ``table1.csv``, narrow
   (:mod:`wordbias.papers.caliskan2017`, whose ``show_table1`` and ``show_adjusted_p`` show the table in two parts);
 * :func:`direction_table`, :func:`plot_projections`: the racial-bias report's Table 1, narrow, and each target
@@ -27,7 +27,27 @@ __all__ = ["direction_table", "plot_projections", "read_results", "results_file"
 
 
 def results_file(paper: str, name: str, *, embedding: str = "glove-6b-50d") -> Path:
-    """``results/<paper>/<embedding>/<name>``, which a paper notebook wrote; a clear error when it is missing."""
+    """``results/<paper>/<embedding>/<name>``, a table a paper notebook wrote.
+
+    Parameters
+    ----------
+    paper : str
+        The paper's notebook (e.g. ``"caliskan2017"``).
+    name : str
+        The file's name (e.g. ``"table1.csv"``).
+    embedding : str, default "glove-6b-50d"
+        The embedding (or models) label of the run.
+
+    Returns
+    -------
+    pathlib.Path
+        The file.
+
+    Raises
+    ------
+    FileNotFoundError
+        When the file is missing (the message says which notebook writes it).
+    """
     path = paths.RESULTS / paper / embedding / name
     if not path.is_file():
         raise FileNotFoundError(f"{path} is missing: it is written by notebooks/{paper}.ipynb on {embedding} "
@@ -36,14 +56,46 @@ def results_file(paper: str, name: str, *, embedding: str = "glove-6b-50d") -> P
 
 
 def read_results(paper: str, name: str, *, embedding: str = "glove-6b-50d") -> pd.DataFrame:
-    """A committed results table as a DataFrame (:func:`results_file`)."""
+    """A committed results table as a DataFrame (:func:`results_file`).
+
+    Parameters
+    ----------
+    paper : str
+        The paper's notebook (e.g. ``"caliskan2017"``).
+    name : str
+        The file's name (e.g. ``"table1.csv"``).
+    embedding : str, default "glove-6b-50d"
+        The embedding (or models) label of the run.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The table.
+
+    Raises
+    ------
+    FileNotFoundError
+        When the file is missing.
+    """
     return pd.read_csv(results_file(paper, name, embedding=embedding))
 
 
 def weat_table(table1: pd.DataFrame) -> pd.DataFrame:
-    """The Caliskan notebook's ``table1.csv`` (Caliskan et al. 2017, Table 1) narrow, with plain column names:
-    per test, the paper's d and ours with its 95% bootstrap interval, the one- and two-sided p and Holm's
-    adjusted p (over the table's tests); indexed by test."""
+    """The Caliskan notebook's ``table1.csv`` (Caliskan et al. 2017, Table 1) narrow, with plain column names.
+
+    Per test, the paper's d and ours with its 95% bootstrap interval, the one- and two-sided p and Holm's
+    adjusted p (over the table's tests).
+
+    Parameters
+    ----------
+    table1 : pandas.DataFrame
+        The notebook's ``table1.csv`` (:func:`wordbias.papers.caliskan2017.table1`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by test.
+    """
     def p_text(p):
         return "" if pd.isna(p) else f"{p:.2g}"
     return pd.DataFrame({
@@ -55,9 +107,21 @@ def weat_table(table1: pd.DataFrame) -> pd.DataFrame:
 
 
 def direction_table(table: pd.DataFrame) -> pd.DataFrame:
-    """The racial-bias report's Table 1 (:func:`wordbias.papers.racial_bias_report.table1`'s ``table``) with
-    plain column names, narrow: one row per attribute set; the interval of the bias, and the report's interval on
-    p, which covers only the Monte Carlo error of p."""
+    """The racial-bias report's Table 1 with plain column names, narrow.
+
+    One row per attribute set; the interval of the bias, and the report's interval on p, which covers only the
+    Monte Carlo error of p.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        :func:`wordbias.papers.racial_bias_report.table1`'s ``table``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by ``attributes``.
+    """
     return pd.DataFrame({
         "attributes": table["attributes"],
         "words (white/black)": [f"{a}/{b}" for a, b in zip(table["n_A1"], table["n_A2"])],
@@ -72,10 +136,32 @@ def direction_table(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def plot_projections(result, kind: str, *, label: str | None = None, ax=None):
-    """Each target word's projection on the racial direction r = mean(A1) − mean(A2) for the attribute set
-    ``kind``, the positive (T1) and negative (T2) words in two rows (a seaborn strip plot without jitter, so the
-    figure is the same on every machine, and each row's mean as a diamond). ``result`` is a
-    :class:`wordbias.papers.racial_bias_report.Table1`."""
+    """Each target word's projection on the racial direction r = mean(A1) − mean(A2).
+
+    For the attribute set ``kind``, the positive (T1) and negative (T2) words in two rows (a seaborn strip plot
+    without jitter, so the figure is the same on every machine, and each row's mean as a diamond).
+
+    Parameters
+    ----------
+    result : Table1
+        A :class:`wordbias.papers.racial_bias_report.Table1`.
+    kind : {"implicit", "explicit", "stereotypical"}
+        The attribute set.
+    label : str or None, default None
+        The embedding's label; ``None`` takes the first.
+    ax : matplotlib.axes.Axes or None, default None
+        Where to draw; ``None`` makes a new figure.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure drawn on.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``result`` has no projections for ``(label, kind)``.
+    """
     import matplotlib.pyplot as plt
     import seaborn as sns
 

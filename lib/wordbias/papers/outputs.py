@@ -31,15 +31,33 @@ COMMITTED = {
 
 @dataclass(frozen=True)
 class OutputFolders:
-    """The folders one run writes to, and whether they are the repository's committed ones."""
+    """The folders one run writes to, and whether they are the repository's committed ones.
+
+    Attributes
+    ----------
+    results : pathlib.Path
+        The tables' folder.
+    figures : pathlib.Path
+        The figures' folder.
+    committed : bool
+        Whether these are the repository's committed ``results/`` and ``figures/`` folders.
+    """
 
     results: Path
     figures: Path
     committed: bool
 
     def describe(self) -> str:
-        """One line saying where the run writes, with paths relative to the repository when inside it (so that
-        an executed notebook's text does not depend on where the repository was cloned)."""
+        """One line saying where the run writes.
+
+        Paths are relative to the repository when inside it (so that an executed notebook's text does not depend on
+        where the repository was cloned).
+
+        Returns
+        -------
+        str
+            The line.
+        """
         def show(p: Path) -> str:
             try:
                 return p.resolve().relative_to(paths.ROOT.resolve()).as_posix()
@@ -49,8 +67,18 @@ class OutputFolders:
                 + ("" if self.committed else " (not the committed folders)"))
 
     def make(self) -> OutputFolders:
-        """Create both folders (and parents); return self. A full disk raises
-        :class:`~wordbias.core.errors.DiskFullError` naming the folder."""
+        """Create both folders (and parents).
+
+        Returns
+        -------
+        OutputFolders
+            ``self``.
+
+        Raises
+        ------
+        DiskFullError
+            When the disk is full (:class:`~wordbias.core.errors.DiskFullError`, naming the folder).
+        """
         for folder, what in ((self.results, "the results folder"), (self.figures, "the figures folder")):
             with reraise_disk_full(folder, what):
                 folder.mkdir(parents=True, exist_ok=True)
@@ -60,13 +88,29 @@ class OutputFolders:
 def output_folders(paper: str, label: str, output: str | Path | None = None) -> OutputFolders:
     """The results and figures folders of a run of ``paper`` on the embedding labelled ``label``.
 
-    ``output`` given: ``output/results/<paper>/<label>`` and ``output/figures/<paper>/<label>`` (never the
-    committed folders, even for a default label); ``output`` is checked by
-    :func:`wordbias.core.paths.check_output_dir` (not empty, not the checkout's root, the home folder or ``/``,
-    not inside the package, the data or the repository's ``results/`` and ``figures/``, not a file:
-    :class:`~wordbias.core.errors.InvalidParameterError` naming it). ``output=None``: the repository's
-    ``results/`` and ``figures/`` for a label in :data:`COMMITTED`, else the same layout under
-    :data:`wordbias.core.paths.RUNS`.
+    Parameters
+    ----------
+    paper : str
+        A paper of :data:`COMMITTED`.
+    label : str
+        The embedding's label (:func:`wordbias.embeddings.label`), a folder name.
+    output : str or path-like or None, default None
+        Given: ``output/results/<paper>/<label>`` and ``output/figures/<paper>/<label>`` (never the committed
+        folders, even for a default label); ``output`` is checked by
+        :func:`wordbias.core.paths.check_output_dir` (not empty, not the checkout's root, the home folder or
+        ``/``, not inside the package, the data or the repository's ``results/`` and ``figures/``, not a file).
+        ``None``: the repository's ``results/`` and ``figures/`` for a label in :data:`COMMITTED`, else the same
+        layout under :data:`wordbias.core.paths.RUNS`.
+
+    Returns
+    -------
+    OutputFolders
+        The two folders (not created; :meth:`OutputFolders.make` creates them).
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``paper`` is not in :data:`COMMITTED`, ``label`` is not a folder name, or ``output`` is refused.
 
     Examples
     --------

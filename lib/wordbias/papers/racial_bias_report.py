@@ -11,7 +11,7 @@ The test itself is generic and lives in :mod:`wordbias.measures.direction_permut
 (:func:`wordbias.battery.direction.direction_frame` of :attr:`Table1.measurements`) are views of those results.
 :func:`direct_bias_table` gives Bolukbasi et al.'s direct bias (the report's Section 2).
 
-Uncertainty (issue 14), not in the report: Table 1 also gives a bootstrap interval of the bias over the words
+Uncertainty, not in the report: Table 1 also gives a bootstrap interval of the bias over the words
 (:func:`wordbias.measures.bootstrap_direction.direction_bootstrap_from_vectors`: how far the bias would move with other,
 equally valid word lists of the same sizes), as distinct from Appendix A's interval, which is on the Monte Carlo
 p only (its precision for a finite number of permutations; named ``p_ci_low``/``p_ci_high`` here); the
@@ -66,13 +66,35 @@ KINDS = ("implicit", "explicit", "stereotypical")
 
 
 def check_parameters(embedding, compare_with, n_permutations, seed) -> tuple[list[str], int, int]:
-    """The notebook's parameters checked (its first cell after the parameters cell calls this): ``embedding``
-    one embedding name or path, ``compare_with`` a list (possibly empty) of more names or paths to put beside it
-    in Table 1, ``n_permutations`` an integer >= 2 and ``seed`` an integer >= 0. Returns (the names, first
-    ``embedding``, with duplicates refused; n_permutations; seed).
+    """Check the notebook's parameters (its first cell after the parameters cell calls this).
 
     A string where the list belongs (papermill's ``-p compare_with /path``) is refused, saying how to pass a
     list (its letters would otherwise be read as embedding names).
+
+    Parameters
+    ----------
+    embedding : str or path-like
+        One embedding name or path.
+    compare_with : list of str or path-like
+        More embedding names or paths to put beside it in Table 1 (possibly empty).
+    n_permutations : int
+        Permutations of the test (>= 2).
+    seed : int
+        The seed (>= 0).
+
+    Returns
+    -------
+    names : list of str
+        The embeddings' names, ``embedding`` first.
+    n_permutations : int
+        ``n_permutations``, checked.
+    seed : int
+        ``seed``, checked.
+
+    Raises
+    ------
+    InvalidParameterError
+        When a parameter has the wrong type or value, or an embedding is named twice.
 
     Examples
     --------
@@ -103,8 +125,20 @@ def check_parameters(embedding, compare_with, n_permutations, seed) -> tuple[lis
 
 
 def describe_embeddings(kvs: Mapping[str, KeyedVectors]) -> str:
-    """One line per embedding with the facts the comparison with the report depends on, computed from the
-    vectors: dimension, vocabulary size, cased or not."""
+    """One line per embedding with the facts the comparison with the report depends on.
+
+    Dimension, vocabulary size, cased or not, computed from the vectors.
+
+    Parameters
+    ----------
+    kvs : mapping of str to KeyedVectors
+        The embeddings by label.
+
+    Returns
+    -------
+    str
+        The lines.
+    """
     return "\n".join(f"{label}: {kv.vector_size} dimensions, {len(kv):,} words, "
                      f"{'cased' if embeddings.is_cased(kv) else 'uncased (names are lower-cased, as in Appendix A)'}"
                      for label, kv in kvs.items())
@@ -122,10 +156,27 @@ def _spec(kind: str, *, cased: bool = True) -> stimuli.DirectionSpec:
 
 
 def attribute_sets(kind: str, *, cased: bool = True) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The attribute sets A1 (white), A2 (black) for ``kind`` in implicit, explicit, stereotypical (Appendix B):
-    the printed lists minus the names the report removed, and, where the report applies its intersection rule,
-    minus the words in both sets (:func:`wordbias.datasets.stimuli.direction_tests`). ``cased=False``
-    lower-cases the words for an uncased embedding (GloVe 6B).
+    """The attribute sets A1 (white) and A2 (black) of one kind (Appendix B).
+
+    The printed lists minus the names the report removed, and, where the report applies its intersection
+    rule, minus the words in both sets (:func:`wordbias.datasets.stimuli.direction_tests`).
+
+    Parameters
+    ----------
+    kind : {"implicit", "explicit", "stereotypical"}
+        Which pair of attribute sets (:data:`KINDS`).
+    cased : bool, default True
+        ``False`` lower-cases the words for an uncased embedding (GloVe 6B).
+
+    Returns
+    -------
+    A1, A2 : tuple of str
+        The white and the black attribute words.
+
+    Raises
+    ------
+    KeyError
+        When ``kind`` is not one of :data:`KINDS`.
 
     Examples
     --------
@@ -137,7 +188,19 @@ def attribute_sets(kind: str, *, cased: bool = True) -> tuple[tuple[str, ...], t
 
 
 def target_sets() -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The target sets T1 (positive) and T2 (negative) of Appendix B.4, as printed (lower case)."""
+    """The target sets T1 (positive) and T2 (negative) of Appendix B.4, as printed (lower case).
+
+    Returns
+    -------
+    T1, T2 : tuple of str
+        The positive and the negative target words.
+
+    Examples
+    --------
+    >>> T1, T2 = target_sets()
+    >>> len(T1) > 0 and len(T2) > 0 and all(w == w.lower() for w in T1 + T2)
+    True
+    """
     spec = _spec(KINDS[0])
     return spec.T1, spec.T2
 
@@ -148,8 +211,26 @@ def target_sets() -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 @dataclass(frozen=True)
 class Table1:
-    """Table 1 over one or more embeddings, the words each lacks, the projections for the figures, and the
-    measurements they are all views of."""
+    """Table 1 over one or more embeddings, and what it is a view of.
+
+    The words each embedding lacks, the projections for the figures, and the measurements they are all views
+    of.
+
+    Attributes
+    ----------
+    table : pandas.DataFrame
+        One row per embedding and attribute set: ``n_A1``, ``n_A2``, ``bias``, ``bias_ci_low``,
+        ``bias_ci_high``, ``angle``, ``p``, ``p_ci_low``, ``p_ci_high``, ``p_two_sided``, ``bias_ci_resampled``,
+        ``p_holm``, ``p_bh``, ``p_family`` (see :func:`table1`).
+    missing : pandas.DataFrame
+        The words dropped as missing, one row per embedding and word set (A1/A2 columns).
+    projections : mapping
+        ``(label, kind)`` to ``((T1 words, T2 words), projections of T1, projections of T2)`` on the racial
+        direction.
+    measurements : mapping, default {}
+        Label to the embedding's tests, each measured once
+        (:class:`~wordbias.measures.measurement.Measurement`, in the report's order).
+    """
 
     #: one row per embedding and attribute set: n_A1, n_A2, bias, bias_ci_low, bias_ci_high, angle, p, p_ci_low,
     #: p_ci_high, p_two_sided, bias_ci_resampled, p_holm, p_bh, p_family (see :func:`table1`)
@@ -168,11 +249,28 @@ class Table1:
         return list(dict.fromkeys(self.table.embedding))
 
     def to_frame(self) -> pd.DataFrame:
-        """Table 1 as a DataFrame (a copy of :attr:`table`)."""
+        """Table 1 as a DataFrame.
+
+        Returns
+        -------
+        pandas.DataFrame
+            A copy of :attr:`table`.
+        """
         return self.table.copy()
 
     def save(self, folder: Path | str) -> Path:
-        """Write the table (every embedding's rows) to ``folder/table1.csv``; return the path."""
+        """Write the table (every embedding's rows) to ``folder/table1.csv``.
+
+        Parameters
+        ----------
+        folder : str or path-like
+            The folder, created if needed.
+
+        Returns
+        -------
+        pathlib.Path
+            The file written.
+        """
         path = Path(folder) / "table1.csv"
         path.parent.mkdir(parents=True, exist_ok=True)
         self.table.to_csv(path, index=False, float_format="%.6g")
@@ -189,10 +287,22 @@ def _row(label: str, m) -> dict:
 
 
 def table1_view(measurements: Mapping[str, Sequence]) -> Table1:
-    """Table 1, the words missing and the projections, from tests already measured: ``measurements`` maps each
-    embedding's label to its :func:`~wordbias.measures.direction_permutation.direction_test` results (one per
-    attribute set, ``test`` naming it). Only the adjusted p (Holm, Benjamini-Hochberg over every row) are
-    computed here; no test is run again."""
+    """Table 1, the words missing and the projections, from tests already measured.
+
+    Only the adjusted p (Holm, Benjamini-Hochberg over every row) are computed here; no test is run again.
+
+    Parameters
+    ----------
+    measurements : mapping of str to sequence of Measurement
+        Each embedding's label to its
+        :func:`~wordbias.measures.direction_permutation.direction_test` results (one per attribute set,
+        ``test`` naming it).
+
+    Returns
+    -------
+    Table1
+        The table and what it is a view of.
+    """
     rows, missing, proj = [], [], {}
     for label, tests in measurements.items():
         for m in tests:
@@ -216,12 +326,14 @@ def table1_view(measurements: Mapping[str, Sequence]) -> Table1:
 
 def table1(kvs: Mapping[str, KeyedVectors], *, n_permutations: int = 10_000, seed: int = 0,
            max_seconds: float = MAX_SECONDS, n_resamples: int = 10_000) -> Table1:
-    """Table 1 for each embedding of ``kvs`` (label -> ``KeyedVectors``): each of the report's three tests
-    (:func:`wordbias.datasets.stimuli.direction_tests`, names lower-cased for an uncased embedding, Appendix A's
-    ``tolower``) measured once by :func:`wordbias.measures.direction_permutation.direction_test` (raw vectors,
-    ``n_permutations`` permutations and ``n_resamples`` bootstrap resamples, both seeded by ``seed``), then
-    shown by :func:`table1_view`. Words missing from an embedding warn
-    :class:`~wordbias.core.errors.MissingWordsWarning` and are listed in ``Table1.missing``.
+    """Table 1 for each embedding of ``kvs``: the report's three tests, each measured once.
+
+    Each test (:func:`wordbias.datasets.stimuli.direction_tests`, names lower-cased for an uncased embedding,
+    Appendix A's ``tolower``) is measured once by
+    :func:`wordbias.measures.direction_permutation.direction_test` (raw vectors, ``n_permutations``
+    permutations and ``n_resamples`` bootstrap resamples, both seeded by ``seed``), then shown by
+    :func:`table1_view`. Words missing from an embedding warn :class:`~wordbias.core.errors.MissingWordsWarning`
+    and are listed in ``Table1.missing``.
 
     Columns: ``bias`` cos(r, s) with ``bias_ci_low``, ``bias_ci_high``, its BCa 95% bootstrap interval over the
     words (each of T1, T2, A1, A2 resampled separately: how far the bias would move with other word lists of
@@ -232,7 +344,31 @@ def table1(kvs: Mapping[str, KeyedVectors], *, n_permutations: int = 10_000, see
     except a set left with one word, which cannot be resampled and is then held fixed, so the interval is
     narrower than it would be); ``p_holm``, ``p_bh``: the one-sided p (the report's directional hypothesis)
     adjusted by Holm (1979) and Benjamini-Hochberg (1995) over the family of all the table's rows (every
-    attribute set x embedding of this call), named in ``p_family`` (:func:`wordbias.core.multiple.adjust`)."""
+    attribute set x embedding of this call), named in ``p_family`` (:func:`wordbias.core.multiple.adjust`).
+
+    Parameters
+    ----------
+    kvs : mapping of str to KeyedVectors
+        The embeddings by label.
+    n_permutations : int, default 10000
+        Permutations of each test (>= 2).
+    seed : int, default 0
+        Seed of the permutations and the bootstrap.
+    max_seconds : float, default MAX_SECONDS
+        The longest a test may be expected to take; a longer request is refused before any work.
+    n_resamples : int, default 10000
+        Bootstrap resamples of the interval of the bias (>= 2).
+
+    Returns
+    -------
+    Table1
+        The table and the measurements it is a view of.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``kvs`` is not a mapping or an option is invalid.
+    """
     if not isinstance(kvs, Mapping):
         raise InvalidParameterError(f"kvs must map labels to embeddings, e.g. {{'GloVe': kv}}, not "
                                     f"{type(kvs).__name__}")
@@ -247,8 +383,14 @@ def table1(kvs: Mapping[str, KeyedVectors], *, n_permutations: int = 10_000, see
 
 
 def reported_table1() -> pd.DataFrame:
-    """The report's Table 1 as printed, with the angle arccos(bias) computed here, its CI on p (Appendix A) as
-    text in ``p_ci`` and its upper bound as ``p_ci_high``."""
+    """The report's Table 1 as printed, with the angle arccos(bias) computed here.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per model and attribute set; its CI on p (Appendix A) as text in ``p_ci`` and its upper bound
+        as ``p_ci_high``.
+    """
     rep = pd.DataFrame(stimuli.load_stimuli("racial_bias_report")["table1"]["rows"])
     rep["angle"] = np.degrees(np.arccos(rep["bias"]))
     rep["p_ci_high"] = rep["ci"].map(lambda c: c[1] if c else np.nan)
@@ -266,11 +408,24 @@ def _index(table: pd.DataFrame, out: pd.DataFrame) -> pd.DataFrame:
 
 
 def show_table1(table: pd.DataFrame) -> pd.DataFrame:
-    """:attr:`Table1.table` for a student (6 columns, indexed by attribute set, and embedding when there are
-    several): the words per attribute set, the bias cos(r, s) with its 95% bootstrap interval (over the words:
-    how far the bias moves with other lists), the angle, the one-sided p and the report's 95% interval on p
-    (Appendix A: the Monte Carlo precision of p only, not an interval on the bias). Adjusted p:
-    :func:`show_adjusted_p`; every column stays in the CSV."""
+    """:attr:`Table1.table` for a student.
+
+    Six columns, indexed by attribute set, and embedding when there are several: the words per attribute set,
+    the bias cos(r, s) with its 95% bootstrap interval (over the words: how far the bias moves with other
+    lists), the angle, the one-sided p and the report's 95% interval on p (Appendix A: the Monte Carlo
+    precision of p only, not an interval on the bias). Adjusted p: :func:`show_adjusted_p`; every column stays
+    in the CSV.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        :attr:`Table1.table`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The narrow table.
+    """
     out = pd.DataFrame({
         "Words (A1/A2)": [f"{a}/{b}" for a, b in zip(table.n_A1, table.n_A2)],
         "Bias cos(r, s)": table.bias.map(lambda v: _tables.number_text(v, 3)),
@@ -284,8 +439,21 @@ def show_table1(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def show_adjusted_p(table: pd.DataFrame) -> pd.DataFrame:
-    """The p-values of :attr:`Table1.table` for a student: one-sided (the report's test), two-sided, and the
-    one-sided p adjusted over the table's tests by Holm and by Benjamini-Hochberg."""
+    """The p-values of :attr:`Table1.table` for a student.
+
+    One-sided (the report's test), two-sided, and the one-sided p adjusted over the table's tests by Holm and
+    by Benjamini-Hochberg.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        :attr:`Table1.table`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by attribute set, and embedding when there are several.
+    """
     out = pd.DataFrame({
         "p (one-sided)": _tables.p_column(table.p),
         "p (two-sided)": _tables.p_column(table.p_two_sided),
@@ -296,8 +464,21 @@ def show_adjusted_p(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def show_reported(reported: pd.DataFrame) -> pd.DataFrame:
-    """:func:`reported_table1` for a student: for each model and attribute set, the report's bias, its angle
-    (computed here), p and its 95% interval on p (Appendix A; Monte Carlo precision only)."""
+    """:func:`reported_table1` for a student.
+
+    For each model and attribute set, the report's bias, its angle (computed here), p and its 95% interval on p
+    (Appendix A; Monte Carlo precision only).
+
+    Parameters
+    ----------
+    reported : pandas.DataFrame
+        :func:`reported_table1`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by ``Model`` and ``Attributes``.
+    """
     out = pd.DataFrame({
         "Model": reported.model, "Attributes": reported.attributes,
         "Bias cos(r, s)": reported.bias.map(lambda v: _tables.number_text(v, 3)),
@@ -355,20 +536,59 @@ def _panels(result: Table1, layout: list[list[tuple[str, str]]], title: str, see
 
 
 def figure1(result: Table1, seed: int = 0):
-    """Figure 1: the target words on the implicit racial direction, one panel per embedding."""
+    """Figure 1: the target words on the implicit racial direction, one panel per embedding.
+
+    Parameters
+    ----------
+    result : Table1
+        The measured table (its projections).
+    seed : int, default 0
+        Seed of the vertical jitter.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+    """
     return _panels(result, [[(label, "implicit") for label in result.labels]],
                    "Figure 1: target words on the implicit racial direction", seed)
 
 
 def figure2(result: Table1, seed: int = 0):
-    """Figure 2: the target words on the explicit and stereotypical racial directions, a row per embedding."""
+    """Figure 2: the target words on the explicit and stereotypical racial directions, a row per embedding.
+
+    Parameters
+    ----------
+    result : Table1
+        The measured table (its projections).
+    seed : int, default 0
+        Seed of the vertical jitter.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+    """
     return _panels(result, [[(label, kind) for kind in ("explicit", "stereotypical")] for label in result.labels],
                    "Figure 2: target words on the explicit and stereotypical racial directions", seed)
 
 
 def direct_bias_table(kvs: Mapping[str, KeyedVectors]) -> pd.DataFrame:
-    """Bolukbasi et al.'s DirectBias_1 of the debiaswe professions in each of ``kvs`` (label -> ``KeyedVectors``),
-    along the PCA gender direction of the definitional pairs (Section 2 of the report)."""
+    """Bolukbasi et al.'s DirectBias_1 of the debiaswe professions in each embedding.
+
+    Along the PCA gender direction of the definitional pairs (Section 2 of the report).
+
+    Parameters
+    ----------
+    kvs : mapping of str to KeyedVectors
+        The embeddings by label.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per embedding: ``embedding``, ``professions``, ``pairs``, ``pc1_share`` and
+        ``direct_bias_c1``.
+    """
     rows = []
     for label, kv in kvs.items():
         g, pairs = debias.gender_direction(kv)
@@ -389,8 +609,26 @@ SAME_CORPUS = ("glove-6b-50d", "glove-wiki-gigaword-300")
 def differences(result: Table1, reported: pd.DataFrame, n_permutations: int,
                 kvs: Mapping[str, KeyedVectors] | None = None) -> str:
     """Markdown: ours beside the report's Wikipedia GloVe 300d row for each attribute set, and why they differ.
+
     The facts of each embedding (dimension, vocabulary, case) are computed from ``kvs`` when given; the corpus
-    is named only for the registry's embeddings known to share the report's (:data:`SAME_CORPUS`)."""
+    is named only for the registry's embeddings known to share the report's (:data:`SAME_CORPUS`).
+
+    Parameters
+    ----------
+    result : Table1
+        Our Table 1.
+    reported : pandas.DataFrame
+        :func:`reported_table1`.
+    n_permutations : int
+        The permutations of our tests (for the Monte Carlo error named).
+    kvs : mapping of str to KeyedVectors or None, default None
+        The embeddings by label, for their facts.
+
+    Returns
+    -------
+    str
+        The Markdown text.
+    """
     lines = []
     ours = result.table
     for label in result.labels:

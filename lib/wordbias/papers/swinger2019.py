@@ -54,10 +54,48 @@ def _check_name(name: str, value, what: str, *, empty_ok: bool = False) -> str:
 
 def check_parameters(*, embedding, names_source, n, m, M, t, alpha, R, seed, debiased, last_names,
                      censor_slurs, case_source="auto") -> dict:
-    """The notebook's parameters (papermill ``-p``) checked before any work, with the parameter, the value
-    and what is allowed in the message (``-p seed abc`` arrives as the string ``'abc'``). Returns UBE's
-    options (n, m, M, t, alpha, R, seed, case_source) for :func:`run`; their rules are
-    :func:`wordbias.measures.ube.check_run_parameters`'s, and the cost of the null is checked by ``run``.
+    """Check the notebook's parameters before any work and return UBE's options.
+
+    The notebook's parameters arrive through papermill ``-p``, so ``-p seed abc`` arrives as the string ``'abc'``;
+    each one is checked, with the parameter, the value and what is allowed in the message. The rules of UBE's
+    options are :func:`wordbias.measures.ube.check_run_parameters`'s; the cost of the null is checked by
+    :func:`run`.
+
+    Parameters
+    ----------
+    embedding : str or path-like
+        The embedding's name or path (non-empty).
+    names_source : {"first", "last"}
+        Which names UBE clusters (one of ``wordbias.measures.ube_names.NAME_SOURCES``).
+    n, m, M, t : int
+        UBE's number of name groups, number of word categories, number of candidate words and minimum number
+        of words per test (Section 3, Table 2).
+    alpha : float
+        The significance level.
+    R : int
+        The number of rotations of the null.
+    seed : int or numpy.random.Generator
+        The seed of the run (an integer >= 0 or a generator).
+    debiased : str or path-like
+        Table 7's embedding: ``"auto"`` (hard-debias the embedding), an embedding name or path, or ``""`` to
+        skip Table 7.
+    last_names : bool
+        Whether the notebook also runs UBE on last names.
+    censor_slurs : bool
+        Whether the displayed tables bleep-censor slurs.
+    case_source : str or None, default "auto"
+        Step 2's case rule (:func:`wordbias.measures.ube.case_rule`).
+
+    Returns
+    -------
+    dict
+        UBE's options ``n``, ``m``, ``M``, ``t``, ``alpha``, ``R``, ``seed`` and ``case_source``, checked, for
+        :func:`run`.
+
+    Raises
+    ------
+    InvalidParameterError
+        When a parameter has the wrong type or value.
 
     Examples
     --------
@@ -87,7 +125,17 @@ def check_parameters(*, embedding, names_source, n, m, M, t, alpha, R, seed, deb
 
 @dataclass(frozen=True)
 class Lemma1Check:
-    """Lemma 1 on one WEAT: ``s`` = s(X, A, Y, B) and ``g`` = g(X, A, Y, B) for |X| = |Y| = ``k``."""
+    """Lemma 1 on one WEAT: the test statistic and UBE's g for two groups of ``k`` words.
+
+    Attributes
+    ----------
+    k : int
+        The size of each group, ``|X| = |Y| = k``.
+    s : float
+        The WEAT test statistic s(X, A, Y, B).
+    g : float
+        UBE's statistic g(X, A, Y, B).
+    """
 
     k: int
     s: float
@@ -100,9 +148,24 @@ class Lemma1Check:
 
 
 def lemma1_check(embedding, spec, *, cased: bool) -> Lemma1Check:
-    """Lemma 1 (s = 2|X| g for two equal-sized groups) on the WEAT ``spec`` (a
-    :class:`wordbias.datasets.stimuli.WeatSpec`): words the embedding lacks are dropped (lower-cased first when
-    the embedding is not ``cased``), then X and Y are cut to the shorter one's length.
+    """Check Lemma 1 (``s = 2|X| g`` for two equal-sized groups) on one WEAT.
+
+    Words the embedding lacks are dropped (lower-cased first when the embedding is not ``cased``), then X and Y
+    are cut to the shorter one's length.
+
+    Parameters
+    ----------
+    embedding : KeyedVectors
+        The embedding.
+    spec : WeatSpec
+        The WEAT (a :class:`wordbias.datasets.stimuli.WeatSpec`, or anything with ``X``, ``Y``, ``A`` and ``B``).
+    cased : bool
+        Whether the embedding is cased; if not, the words are lower-cased before the look-up.
+
+    Returns
+    -------
+    Lemma1Check
+        ``k``, ``s`` and ``g``; its ``two_x_g`` should equal ``s``.
 
     Examples
     --------
@@ -129,13 +192,41 @@ def lemma1_check(embedding, spec, *, cased: bool) -> Lemma1Check:
 # --------------------------------------------------------------------------------------------------
 
 def demographics(res: UBEResult, kind: str) -> pd.DataFrame:
-    """:func:`wordbias.datasets.names.group_demographics` of the result's groups (in the result's group order)."""
+    """Demographics of the result's groups, in the result's group order.
+
+    Parameters
+    ----------
+    res : UBEResult
+        A UBE run (:class:`wordbias.measures.ube_result.UBEResult`).
+    kind : {"first", "last"}
+        Whether the run's names are first or last names.
+
+    Returns
+    -------
+    pandas.DataFrame
+        :func:`wordbias.datasets.names.group_demographics` of ``res.groups()``, one row per group, indexed 0..n-1.
+    """
     return _names.group_demographics(res.groups(), kind=kind).reset_index(drop=True)
 
 
 def display_order(demo: pd.DataFrame, kind: str) -> list[int]:
-    """The paper's group order: first names by decreasing % female (Tables 3, 6); the paper does not say how
-    it orders last-name groups, so those go by decreasing % White (a choice of ours). NaN goes last.
+    """The paper's group order: first names by decreasing % female (Tables 3, 6).
+
+    The paper does not say how it orders last-name groups, so those go by decreasing % White (a choice of
+    ours). NaN goes last.
+
+    Parameters
+    ----------
+    demo : pandas.DataFrame
+        The groups' demographics (:func:`demographics`), with a ``pct_female`` (first names) or ``pct_white``
+        (last names) column.
+    kind : {"first", "last"}
+        Whether the groups are of first or last names; anything but ``"first"`` sorts by ``pct_white``.
+
+    Returns
+    -------
+    list of int
+        The row positions of ``demo`` in display order.
 
     Examples
     --------
@@ -149,7 +240,19 @@ def display_order(demo: pd.DataFrame, kind: str) -> list[int]:
 
 
 def labels(kind: str, n: int) -> list[str]:
-    """F1..Fn for first names, L1..Ln for last names (the paper's labels).
+    """The paper's group labels: F1..Fn for first names, L1..Ln for last names.
+
+    Parameters
+    ----------
+    kind : {"first", "last"}
+        Whether the groups are of first names (anything else gives L labels).
+    n : int
+        The number of groups.
+
+    Returns
+    -------
+    list of str
+        The ``n`` labels.
 
     Examples
     --------
@@ -160,11 +263,29 @@ def labels(kind: str, n: int) -> list[str]:
 
 
 def run(embedding, names: NameList, *, cased: bool, progress: bool = False, **options) -> UBEResult:
-    """:func:`wordbias.measures.ube.run` on ``names`` (which are also kept out of the SVM's non-names), with
-    the groups put in the paper's order (:func:`display_order` of their :func:`demographics`).
+    """Run UBE on ``names`` with the groups in the paper's order.
 
-    ``options`` are :func:`~wordbias.measures.ube.run`'s (n, m, M, t, alpha, R, seed, ...); a misspelt one
-    raises ``TypeError`` there.
+    Runs :func:`wordbias.measures.ube.run` on ``names`` (which are also kept out of the SVM's non-names), then
+    puts the groups in the paper's order (:func:`display_order` of their :func:`demographics`).
+
+    Parameters
+    ----------
+    embedding : KeyedVectors or str or path-like
+        The embedding, as :func:`wordbias.measures.ube.run` takes it.
+    names : NameList
+        The name list (:class:`wordbias.measures.ube_names.NameList`) whose tokens UBE clusters.
+    cased : bool
+        Whether the embedding is cased.
+    progress : bool, default False
+        Whether to show a progress bar.
+    **options
+        :func:`~wordbias.measures.ube.run`'s other options (n, m, M, t, alpha, R, seed, ...); a misspelt one
+        raises ``TypeError`` there.
+
+    Returns
+    -------
+    UBEResult
+        The run, its groups in display order.
     """
     res = ube.run(embedding, names.tokens, name_exclusions=names.tokens, cased=cased, progress=progress, **options)
     demo = demographics(res, names.kind)
@@ -179,8 +300,22 @@ CASE_RULES = {"embedding": "Appendix C.4 on the embedding's case",
 
 
 def comparison_case_source(case_source):
-    """The case rule the notebook compares a run with: no case rule (None) when ``case_source`` applies one,
-    else the default ``"auto"``.
+    """The case rule the notebook compares a run with.
+
+    Parameters
+    ----------
+    case_source : str or None
+        The run's case rule (as :func:`wordbias.measures.ube.case_rule` takes it).
+
+    Returns
+    -------
+    str or None
+        No case rule (``None``) when ``case_source`` applies one, else the default ``"auto"``.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``case_source`` is not a case rule (the same check as :func:`run`'s).
 
     Examples
     --------
@@ -192,7 +327,17 @@ def comparison_case_source(case_source):
 
 
 def case_tag(rule) -> str:
-    """File tag of a run made with case rule ``rule`` (:func:`save_run`'s ``tag`` suffix).
+    """File tag of a run made with a case rule (:func:`save_run`'s ``tag`` suffix).
+
+    Parameters
+    ----------
+    rule : str or None
+        The case rule; ``None`` for none.
+
+    Returns
+    -------
+    str
+        ``"no_case_rule"`` for ``None``, else ``"case_<rule>"``.
 
     Examples
     --------
@@ -203,7 +348,19 @@ def case_tag(rule) -> str:
 
 
 def describe_run(res: UBEResult) -> str:
-    """One line: names before and after cleaning, words and categories, and how many cells have a test."""
+    """Describe a run in one line.
+
+    Parameters
+    ----------
+    res : UBEResult
+        A UBE run.
+
+    Returns
+    -------
+    str
+        The names before and after cleaning, the words (with the case rule) and categories, and how many
+        (group, category) cells have a test.
+    """
     cl = res.cleaning
     rule = CASE_RULES.get(res.params.get("case_source", "embedding" if res.params.get("cased") else None), "?")
     return (f"{len(cl.tokens):,} names -> {len(res.names):,} after cleaning ({(~cl.kept).sum():,} removed); "
@@ -213,9 +370,27 @@ def describe_run(res: UBEResult) -> str:
 
 
 def figure1(res: UBEResult, names: NameList, kv, embedding: str):
-    """Figure 1 (:func:`wordbias.core.figures.zipf_names`) for the names ``res`` cleaned: each name's log
-    share of the name data against its index in ``kv``'s vocabulary, kept vs removed. ``embedding`` is the
-    label in the title."""
+    """Figure 1 for the names a run cleaned.
+
+    Plots (:func:`wordbias.core.figures.zipf_names`) each name's log share of the name data against its index
+    in ``kv``'s vocabulary, kept vs removed.
+
+    Parameters
+    ----------
+    res : UBEResult
+        A UBE run, whose cleaning is shown.
+    names : NameList
+        The run's name list, with the names' counts.
+    kv : KeyedVectors
+        The embedding, whose vocabulary order gives each name's index.
+    embedding : str
+        The embedding's label in the title.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+    """
     cl = res.cleaning
     counts = names.counts.loc[cl.tokens].to_numpy(dtype=float)
     rank = np.array([kv.key_to_index[w] for w in cl.tokens])
@@ -229,9 +404,28 @@ def figure1(res: UBEResult, names: NameList, kv, embedding: str):
 # --------------------------------------------------------------------------------------------------
 
 def group_table(res: UBEResult, kv, kind: str, *, k: int = 5) -> pd.DataFrame:
-    """Tables 3 / 6 for a result whose groups are already in display order: the k illustrative names
-    (Section 4's greedy choice), "+N" (the group's other names), % female and mean year of birth (first
-    names), and % Black, Hispanic, Asian/Pacific Islander and White, with how many names had data."""
+    """Tables 3 / 6 for a result whose groups are already in display order.
+
+    Each group's k illustrative names (Section 4's greedy choice), "+N" (the group's other names), % female and
+    mean year of birth (first names), and % Black, Hispanic, Asian/Pacific Islander and White, with how many names
+    had data.
+
+    Parameters
+    ----------
+    res : UBEResult
+        A UBE run, groups in display order.
+    kv : KeyedVectors
+        The embedding (for the illustrative names).
+    kind : {"first", "last"}
+        Whether the names are first or last names (labels and columns).
+    k : int, default 5
+        The number of illustrative names per group.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per group: ``group``, ``illustrative``, ``more``, then the demographic columns.
+    """
     demo = demographics(res, kind)
     rows = []
     for i, grp in enumerate(res.groups()):
@@ -247,15 +441,48 @@ def group_table(res: UBEResult, kv, kind: str, *, k: int = 5) -> pd.DataFrame:
 
 
 def grid(res: UBEResult, kind: str, *, top: int = 12, censor=None, central: int = 3) -> pd.DataFrame:
-    """Tables 5 / 8: :meth:`UBEResult.grid` of the ``top`` WEATs with the paper's group labels in natural order
-    (F1, F2, ..., F12), each row labelled by the ``central`` most central words of its category (the paper does
-    not name its categories); ``censor`` (e.g. :func:`wordbias.datasets.censor.censor`) maps each non-empty cell and
-    label to its displayed form."""
+    """Tables 5 / 8: the ``top`` WEATs with the paper's group labels.
+
+    :meth:`~wordbias.measures.ube_result.UBEResult.grid` with the paper's group labels in natural order (F1,
+    F2, ..., F12), each row labelled by the ``central`` most central words of its category (the paper does not
+    name its categories).
+
+    Parameters
+    ----------
+    res : UBEResult
+        A UBE run.
+    kind : {"first", "last"}
+        Whether the names are first or last names.
+    top : int, default 12
+        The number of WEATs (categories) shown.
+    censor : callable or None, default None
+        Maps each non-empty cell and label to its displayed form (e.g.
+        :func:`wordbias.datasets.censor.censor`); ``None`` shows the words.
+    central : int, default 3
+        The number of central words that label a row.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per WEAT, one column per group, each cell the significant words.
+    """
     return res.grid(top=top, labels=labels(kind, res.n), censor=censor, central=central)
 
 
 def natural_key(label: str) -> tuple:
-    """Sort key that orders the numbers inside a label by value: F2 before F10 (a string sort puts F10 first).
+    """Sort key that orders the numbers inside a label by value: F2 before F10.
+
+    A string sort puts F10 first.
+
+    Parameters
+    ----------
+    label : str
+        The label (anything is turned into a string).
+
+    Returns
+    -------
+    tuple
+        The key: the label's digit runs as numbers, the rest as text.
 
     Examples
     --------
@@ -267,20 +494,56 @@ def natural_key(label: str) -> tuple:
 
 
 def cells_table(res: UBEResult, kind: str) -> pd.DataFrame:
-    """All n·m (group, category) cells (:meth:`UBEResult.tests`) with the paper's group labels."""
+    """All n·m (group, category) cells with the paper's group labels.
+
+    Parameters
+    ----------
+    res : UBEResult
+        A UBE run.
+    kind : {"first", "last"}
+        Whether the names are first or last names.
+
+    Returns
+    -------
+    pandas.DataFrame
+        :meth:`~wordbias.measures.ube_result.UBEResult.tests`, its ``group`` column mapped to the labels.
+    """
     lab = labels(kind, res.n)
     return res.tests().assign(group=lambda d: d["group"].map(dict(enumerate(lab))))
 
 
 def cleaning_table(res: UBEResult) -> pd.DataFrame:
-    """Appendix C.3's cleaning: each name token, its SVM margin, and whether it was kept."""
+    """Appendix C.3's cleaning of the names.
+
+    Parameters
+    ----------
+    res : UBEResult
+        A UBE run.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Each name token (``token``), its SVM margin (``margin``) and whether it was kept (``kept``).
+    """
     cl = res.cleaning
     return pd.DataFrame(dict(token=cl.tokens, margin=cl.margin, kept=cl.kept))
 
 
 @dataclass(frozen=True)
 class RunTables:
-    """The tables of one UBE run, as :func:`save_run` writes them (``top12`` uncensored)."""
+    """The tables of one UBE run, as :func:`save_run` writes them.
+
+    Attributes
+    ----------
+    cleaning : pandas.DataFrame
+        :func:`cleaning_table`.
+    groups : pandas.DataFrame
+        :func:`group_table` (Table 3/6).
+    tests : pandas.DataFrame
+        :func:`cells_table` (every cell).
+    top12 : pandas.DataFrame
+        :func:`grid` of the top 12 WEATs (Table 5/8), uncensored.
+    """
 
     cleaning: pd.DataFrame
     groups: pd.DataFrame
@@ -289,8 +552,29 @@ class RunTables:
 
 
 def save_run(res: UBEResult, kv, kind: str, folder, tag: str) -> RunTables:
-    """Build one run's tables and write them to ``folder`` as ``{tag}_cleaning.csv``, ``{tag}_groups.csv``
-    (Table 3/6), ``{tag}_tests.csv`` (every cell) and ``{tag}_top12.csv`` (Table 5/8, uncensored)."""
+    """Build one run's tables and write them as CSV files.
+
+    The files are ``{tag}_cleaning.csv``, ``{tag}_groups.csv`` (Table 3/6), ``{tag}_tests.csv`` (every cell)
+    and ``{tag}_top12.csv`` (Table 5/8, uncensored).
+
+    Parameters
+    ----------
+    res : UBEResult
+        A UBE run, groups in display order.
+    kv : KeyedVectors
+        The embedding (for the illustrative names).
+    kind : {"first", "last"}
+        Whether the names are first or last names.
+    folder : str or path-like
+        An existing folder to write to.
+    tag : str
+        The files' name prefix.
+
+    Returns
+    -------
+    RunTables
+        The four tables written.
+    """
     folder = Path(folder)
     tables = RunTables(cleaning=cleaning_table(res), groups=group_table(res, kv, kind),
                        tests=cells_table(res, kind), top12=grid(res, kind))
@@ -306,22 +590,57 @@ def save_run(res: UBEResult, kv, kind: str, folder, tag: str) -> RunTables:
 # --------------------------------------------------------------------------------------------------
 
 def paper_table3(paper: dict) -> pd.DataFrame:
-    """The paper's Table 3 (w2v first names) from ``data/stimuli/swinger2019.yaml``, illustrative names joined."""
+    """The paper's Table 3 (w2v first names), illustrative names joined.
+
+    Parameters
+    ----------
+    paper : dict
+        The paper's numbers (``data/stimuli/swinger2019.yaml``), with a ``table3`` entry.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per group; ``illustrative`` is a comma-separated string.
+    """
     p3 = pd.DataFrame(paper["table3"]["groups"])
     p3["illustrative"] = p3["illustrative"].map(", ".join)
     return p3
 
 
 def paper_table6(paper: dict, embedding: str) -> pd.DataFrame:
-    """The a-posteriori statistics of one embedding's groups in the paper's Table 6 ("fast", "glove", "deb",
-    "w2v_last"): one column per group, rows "more", the percentages and (first names) mean year."""
+    """The a-posteriori statistics of one embedding's groups in the paper's Table 6.
+
+    Parameters
+    ----------
+    paper : dict
+        The paper's numbers (``data/stimuli/swinger2019.yaml``), with a ``table6`` entry.
+    embedding : {"fast", "glove", "deb", "w2v_last"}
+        Which of Table 6's embeddings.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One column per group; rows ``more``, the percentages and (first names) ``mean_year``.
+    """
     p6 = pd.DataFrame(paper["table6"][embedding]["groups"]).set_index("group")
     return p6[[c for c in p6.columns if c.startswith("pct_") or c in ("mean_year", "more")]].T
 
 
 def group_shares(groups: pd.DataFrame) -> dict:
-    """How the groups split: the range of % female, the number of groups majority Black, Hispanic and Asian,
-    and of groups over 90% one sex (``None`` for the sex entries of last-name tables).
+    """How the groups split by sex and race.
+
+    Parameters
+    ----------
+    groups : pandas.DataFrame
+        One row per group, with ``pct_black``, ``pct_hispanic``, ``pct_asian`` and, for first names,
+        ``pct_female``.
+
+    Returns
+    -------
+    dict
+        ``pct_female_range`` (e.g. ``"3-95"``), ``majority_black``, ``majority_hispanic``, ``majority_asian``
+        (numbers of groups over 50%) and ``groups_over_90pct_one_sex``; the sex entries are ``None`` when
+        ``groups`` has no ``pct_female`` (last names).
 
     Examples
     --------
@@ -343,13 +662,42 @@ def group_shares(groups: pd.DataFrame) -> dict:
 
 
 def shares_table(groups: pd.DataFrame, paper: dict) -> pd.DataFrame:
-    """:func:`group_shares` of our first-name groups beside those of the paper's Table 3."""
+    """:func:`group_shares` of our first-name groups beside those of the paper's Table 3.
+
+    Parameters
+    ----------
+    groups : pandas.DataFrame
+        Our first-name groups (:func:`group_table`).
+    paper : dict
+        The paper's numbers (``data/stimuli/swinger2019.yaml``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``ours`` and ``paper (w2v)``, one row per entry of :func:`group_shares`.
+    """
     return pd.DataFrame({"ours": group_shares(groups), "paper (w2v)": group_shares(paper_table3(paper))})
 
 
 def pct_female_table(groups: pd.DataFrame, paper: dict, embedding: str) -> pd.DataFrame:
-    """% female of each first-name group: ours (rounded), the paper's w2v (Table 3) and its fast, glove and
-    deb. embeddings (Table 6); one row per embedding, one column per group."""
+    """% female of each first-name group, ours beside the paper's.
+
+    Ours (rounded), the paper's w2v (Table 3) and its fast, glove and deb. embeddings (Table 6).
+
+    Parameters
+    ----------
+    groups : pandas.DataFrame
+        Our first-name groups (:func:`group_table`).
+    paper : dict
+        The paper's numbers (``data/stimuli/swinger2019.yaml``).
+    embedding : str
+        Our embedding's label.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per embedding, one column per group (in natural order).
+    """
     p3 = paper_table3(paper)
     table6 = {f"{e} (Table 6)": pd.DataFrame(paper["table6"][e]["groups"]).set_index("group")["pct_female"]
               for e in ("fast", "glove", "deb")}
@@ -359,8 +707,20 @@ def pct_female_table(groups: pd.DataFrame, paper: dict, embedding: str) -> pd.Da
 
 
 def paper_grid(table: dict) -> pd.DataFrame:
-    """The paper's Table 5 or 8 (``paper["table5"]``, ``paper["table8"]``) in :func:`grid`'s layout, rows
-    named by our topic labels (the paper does not name them).
+    """The paper's Table 5 or 8 in :func:`grid`'s layout.
+
+    The rows are named by our topic labels (the paper does not name them).
+
+    Parameters
+    ----------
+    table : dict
+        ``paper["table5"]`` or ``paper["table8"]``: its ``columns`` (group labels) and ``rows`` (each with
+        ``topic_ours`` and ``cells``, a group's words).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per topic, one column per group; cells are comma-separated words, ``""`` where empty.
 
     Examples
     --------
@@ -379,7 +739,19 @@ def paper_grid(table: dict) -> pd.DataFrame:
 # --------------------------------------------------------------------------------------------------
 
 def significance_summary(res: UBEResult) -> dict:
-    """Table 4's "# significant" and Section 4.2's potential indirect biases (eq. 1) for one run."""
+    """Table 4's "# significant" and Section 4.2's potential indirect biases (eq. 1) for one run.
+
+    Parameters
+    ----------
+    res : UBEResult
+        A UBE run.
+
+    Returns
+    -------
+    dict
+        ``n_significant``, ``n_tests`` (cells with a test), ``n_cells``, ``critical_p``, ``min_p``,
+        ``fourtuples`` (significant fourtuples) and ``pct_indirect_bias`` (NaN when there are none).
+    """
     hits, total = res.indirect_bias()
     return dict(n_significant=res.n_significant(), n_tests=int(np.isfinite(res.sigma).sum()),
                 n_cells=res.n * res.m, critical_p=res.critical_p,
@@ -388,12 +760,40 @@ def significance_summary(res: UBEResult) -> dict:
 
 
 def summary_row(res: UBEResult, run: str) -> dict:
-    """One row of ``summary.csv``: the ``run``'s name, then :func:`significance_summary`."""
+    """One row of ``summary.csv``.
+
+    Parameters
+    ----------
+    res : UBEResult
+        A UBE run.
+    run : str
+        The run's name.
+
+    Returns
+    -------
+    dict
+        ``run``, then the entries of :func:`significance_summary`.
+    """
     return dict(run=run, **significance_summary(res))
 
 
 def write_summary(rows: Sequence[dict], embedding: str, folder) -> pd.DataFrame:
-    """The :func:`summary_row` of every run, with the embedding's label, written to ``folder/summary.csv``."""
+    """Write the runs' summary rows to ``folder/summary.csv``.
+
+    Parameters
+    ----------
+    rows : sequence of dict
+        The :func:`summary_row` of every run.
+    embedding : str
+        The embedding's label, inserted as the second column.
+    folder : str or path-like
+        An existing folder to write to.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The summary written.
+    """
     summary = pd.DataFrame(list(rows))
     summary.insert(1, "embedding", embedding)
     summary.to_csv(Path(folder) / "summary.csv", index=False, float_format="%.6g")
@@ -401,8 +801,24 @@ def write_summary(rows: Sequence[dict], embedding: str, folder) -> pd.DataFrame:
 
 
 def table4(summary: dict, paper: dict, embedding: str) -> pd.DataFrame:
-    """Table 4: our number of significant associations beside the paper's three embeddings (the accuracy and
-    offensiveness columns need crowd workers)."""
+    """Table 4: our number of significant associations beside the paper's three embeddings.
+
+    The accuracy and offensiveness columns need crowd workers.
+
+    Parameters
+    ----------
+    summary : dict
+        Our run's :func:`significance_summary`.
+    paper : dict
+        The paper's numbers (``data/stimuli/swinger2019.yaml``).
+    embedding : str
+        Our embedding's label.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row for ours and one per paper embedding.
+    """
     p4 = pd.DataFrame(paper["table4"]).set_index("embedding")
     ours = {"embedding": embedding, "# significant": summary["n_significant"],
             "% accurate": "needs crowd workers", "% offensive": "needs crowd workers"}
@@ -412,7 +828,22 @@ def table4(summary: dict, paper: dict, embedding: str) -> pd.DataFrame:
 
 
 def indirect_bias_table(summary: dict, paper: dict, embedding: str) -> pd.DataFrame:
-    """Section 4.2: significant fourtuples and % potential indirect bias, ours beside the paper's."""
+    """Section 4.2: significant fourtuples and % potential indirect bias, ours beside the paper's.
+
+    Parameters
+    ----------
+    summary : dict
+        Our run's :func:`significance_summary`.
+    paper : dict
+        The paper's numbers (``data/stimuli/swinger2019.yaml``).
+    embedding : str
+        Our embedding's label.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per embedding, ours first.
+    """
     pi = pd.DataFrame(paper["indirect_bias"]).set_index("embedding")
     ours = f"ours ({embedding})"
     return pd.DataFrame({
@@ -426,9 +857,23 @@ def indirect_bias_table(summary: dict, paper: dict, embedding: str) -> pd.DataFr
 # --------------------------------------------------------------------------------------------------
 
 def debiased_embedding(debiased: str, kv):
-    """Table 7's embedding and the debiasing report: ``"auto"`` hard-debiases ``kv``
-    (:func:`wordbias.measures.debias.hard_debias`); another non-empty string is an embedding name or path to
-    load (report ``None``); ``""`` gives ``(None, None)``."""
+    """Table 7's embedding and the debiasing report.
+
+    Parameters
+    ----------
+    debiased : str
+        ``"auto"`` hard-debiases ``kv`` (:func:`wordbias.measures.debias.hard_debias`); another non-empty
+        string is an embedding name or path to load; ``""`` skips Table 7.
+    kv : KeyedVectors
+        The original embedding.
+
+    Returns
+    -------
+    embedding : KeyedVectors or None
+        The debiased embedding (``None`` for ``""``).
+    report : HardDebiasReport or None
+        The debiasing report (``None`` unless ``"auto"``).
+    """
     if debiased == "auto":
         return debias.hard_debias(kv)
     if debiased:
@@ -437,15 +882,44 @@ def debiased_embedding(debiased: str, kv):
 
 
 def debias_summary(report) -> dict:
-    """The scalar entries of a :class:`~wordbias.measures.debias.HardDebiasReport`, floats to 4 decimals."""
+    """The scalar entries of a debiasing report, floats to 4 decimals.
+
+    Parameters
+    ----------
+    report : HardDebiasReport
+        A :class:`~wordbias.measures.debias.HardDebiasReport`.
+
+    Returns
+    -------
+    dict
+        The entries of ``report.summary()`` that are not lists or dicts.
+    """
     return {k: (round(v, 4) if isinstance(v, float) else v) for k, v in report.summary().items()
             if not isinstance(v, (list, dict))}
 
 
 def debiasing_by_group(groups: pd.DataFrame, res: UBEResult, groups_deb: pd.DataFrame,
                        res_deb: UBEResult) -> pd.DataFrame:
-    """Table 7's comparison: per first-name group, % female and # significant associations, original and
-    hard-debiased (group k of one run beside group k of the other, both in display order)."""
+    """Table 7's comparison: per first-name group, % female and # significant, original and hard-debiased.
+
+    Group k of one run sits beside group k of the other, both in display order.
+
+    Parameters
+    ----------
+    groups : pandas.DataFrame
+        The original run's first-name groups (:func:`group_table`).
+    res : UBEResult
+        The original run.
+    groups_deb : pandas.DataFrame
+        The debiased run's first-name groups.
+    res_deb : UBEResult
+        The debiased run.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per group (F1..Fn), four columns.
+    """
     return pd.DataFrame({
         "original: % female": groups["pct_female"].round(0).to_numpy(),
         "original: # significant": res.significant.sum(axis=1),
@@ -454,8 +928,21 @@ def debiasing_by_group(groups: pd.DataFrame, res: UBEResult, groups_deb: pd.Data
 
 
 def table_words(res: UBEResult, *, top: int | None = 12) -> list[str]:
-    """The words of the significant cells of the ``top`` categories in output order (Table 5's words; ``None``:
-    of every significant cell), one entry per word of each cell, in the grid's order (category, then group).
+    """The words of the significant cells of the ``top`` categories (Table 5's words).
+
+    One entry per word of each cell, in the grid's order (category in output order, then group).
+
+    Parameters
+    ----------
+    res : UBEResult
+        A UBE run.
+    top : int or None, default 12
+        The number of categories with a significant cell; ``None`` takes every significant cell.
+
+    Returns
+    -------
+    list of str
+        The words.
 
     Examples
     --------
@@ -471,12 +958,29 @@ def table_words(res: UBEResult, *, top: int | None = 12) -> list[str]:
 
 
 def case_effect_table(runs: dict, *, top: int | None = 12, counts: pd.DataFrame | None = None) -> pd.DataFrame:
-    """What Step 2's case rule changes, one row per run (``runs`` maps a run's name to its :class:`UBEResult`):
-    the rule, the number of candidate words, # significant (Table 4), the words of Table 5 (:func:`table_words`
-    of the ``top`` categories) and the share of them that are proper nouns as judged by their capitalisation in
-    the middle of sentences of the GAP passages (:func:`wordbias.datasets.casing.judge_proper_nouns`; ``counts``
-    replaces GAP's), a source independent of the word list the stand-in filters with. ``judged`` counts the
-    words GAP has at least twice; the share is over them."""
+    """What Step 2's case rule changes, one row per run.
+
+    For each run: the rule, the number of candidate words, # significant (Table 4), the words of Table 5
+    (:func:`table_words` of the ``top`` categories) and the share of them that are proper nouns as judged by their
+    capitalisation in the middle of sentences of the GAP passages
+    (:func:`wordbias.datasets.casing.judge_proper_nouns`), a source independent of the word list the stand-in
+    filters with. ``judged`` counts the words GAP has at least twice; the share is over them.
+
+    Parameters
+    ----------
+    runs : dict
+        Maps a run's name to its :class:`~wordbias.measures.ube_result.UBEResult`.
+    top : int or None, default 12
+        The number of categories whose words are judged (``None``: all significant cells).
+    counts : pandas.DataFrame or None, default None
+        Capitalisation counts that replace GAP's (as :func:`wordbias.datasets.casing.judge_proper_nouns` takes
+        them).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per run, indexed by ``run``.
+    """
     from wordbias.datasets import casing
 
     rows = []
@@ -491,7 +995,20 @@ def case_effect_table(runs: dict, *, top: int | None = 12, counts: pd.DataFrame 
 
 
 def n_significant_one_sex(groups: pd.DataFrame, res: UBEResult) -> int:
-    """Significant associations of the groups over 90% or under 10% female."""
+    """Significant associations of the groups over 90% or under 10% female.
+
+    Parameters
+    ----------
+    groups : pandas.DataFrame
+        The run's first-name groups, with ``pct_female``, in the run's group order.
+    res : UBEResult
+        The run.
+
+    Returns
+    -------
+    int
+        The number of significant cells of those groups.
+    """
     return int(res.significant[((groups["pct_female"] > 90) | (groups["pct_female"] < 10)).to_numpy()].sum())
 
 
@@ -500,16 +1017,58 @@ def n_significant_one_sex(groups: pd.DataFrame, res: UBEResult) -> int:
 # --------------------------------------------------------------------------------------------------
 
 def group_cards(res: UBEResult, kv, kind: str, *, k: int = 5) -> pd.DataFrame:
-    """What workers see for each group: its label and k illustrative names."""
+    """What crowd workers see for each group: its label and k illustrative names.
+
+    Parameters
+    ----------
+    res : UBEResult
+        A UBE run, groups in display order.
+    kv : KeyedVectors
+        The embedding.
+    kind : {"first", "last"}
+        Whether the names are first or last names.
+    k : int, default 5
+        The number of illustrative names.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``group`` and ``illustrative``.
+    """
     t = group_table(res, kv, kind, k=k)
     return t[["group", "illustrative"]]
 
 
 def qualification_exam(res: UBEResult, kind: str, *, per_group: int = 3, seed: int = 0,
                        exclude: Sequence[Sequence[str]] | None = None) -> pd.DataFrame:
-    """Section 4.1's qualification exam: ``per_group`` random names from each group (36 for n = 12), in
-    random order; a worker must name each one's group. ``exclude[i]`` (e.g. the illustrative names shown on
-    the group cards) are not drawn; they are compared case-insensitively."""
+    """Section 4.1's qualification exam: a worker must name each name's group.
+
+    ``per_group`` random names are drawn from each group (36 for n = 12) and put in random order.
+
+    Parameters
+    ----------
+    res : UBEResult
+        A UBE run.
+    kind : {"first", "last"}
+        Whether the names are first or last names.
+    per_group : int, default 3
+        Names drawn from each group.
+    seed : int, default 0
+        Seed of the draws and of the order.
+    exclude : sequence of sequence of str or None, default None
+        ``exclude[i]`` are names of group i never drawn (e.g. those the group cards show), compared
+        case-insensitively.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``question``, ``name`` and ``answer`` (the group's label).
+
+    Raises
+    ------
+    ValueError
+        When a group has fewer than ``per_group`` names left to draw.
+    """
     rng = np.random.default_rng(seed)
     rows = []
     for i, grp in enumerate(res.groups()):
@@ -525,9 +1084,26 @@ def qualification_exam(res: UBEResult, kind: str, *, per_group: int = 3, seed: i
 
 
 def matching_tasks(res: UBEResult, kind: str, *, top: int = 12) -> pd.DataFrame:
-    """Section 4.1's main task: for each of the ``top`` WEATs, each significant word triple is to be
-    matched to one of the c groups that have a significant triple in that WEAT (the choices). ``answer`` is
-    the group the algorithm generated; keep it from the workers."""
+    """Section 4.1's main task: match each significant word triple to a group.
+
+    For each of the ``top`` WEATs, each significant word triple is to be matched to one of the c groups that
+    have a significant triple in that WEAT (the choices). ``answer`` is the group the algorithm generated; keep
+    it from the workers.
+
+    Parameters
+    ----------
+    res : UBEResult
+        A UBE run.
+    kind : {"first", "last"}
+        Whether the names are first or last names.
+    top : int, default 12
+        The number of WEATs.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``weat``, ``category``, ``words``, ``choices``, ``n_choices`` and ``answer``.
+    """
     lab = labels(kind, res.n)
     cats = [j for j in res.category_order() if res.significant[:, j].any()][:top]
     rows = []
@@ -540,9 +1116,22 @@ def matching_tasks(res: UBEResult, kind: str, *, top: int = 12) -> pd.DataFrame:
 
 
 def rating_tasks(matching: pd.DataFrame) -> pd.DataFrame:
-    """Section 4.1's offensiveness rating: each association (group, triple) on a 1–7 scale, 7 = "politically
-    incorrect, possibly very offensive", 1 = "politically correct, inoffensive, or just random". The paper
-    rates only associations whose crowd plurality matched ``answer``: filter after collecting the matches."""
+    """Section 4.1's offensiveness rating of each association (group, triple).
+
+    On a 1–7 scale, 7 = "politically incorrect, possibly very offensive", 1 = "politically correct, inoffensive,
+    or just random". The paper rates only associations whose crowd plurality matched ``answer``: filter after
+    collecting the matches.
+
+    Parameters
+    ----------
+    matching : pandas.DataFrame
+        :func:`matching_tasks`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``weat``, ``category``, ``group``, ``words`` and an empty ``rating_1_to_7``.
+    """
     out = matching[["weat", "category", "answer", "words"]].rename(columns={"answer": "group"}).copy()
     out["rating_1_to_7"] = ""
     return out
@@ -550,7 +1139,19 @@ def rating_tasks(matching: pd.DataFrame) -> pd.DataFrame:
 
 @dataclass(frozen=True)
 class Crowdsourcing:
-    """Section 4.1's materials for one run: group cards, qualification exam, matching and rating tasks."""
+    """Section 4.1's materials for one run.
+
+    Attributes
+    ----------
+    cards : pandas.DataFrame
+        :func:`group_cards`.
+    exam : pandas.DataFrame
+        :func:`qualification_exam`.
+    matching : pandas.DataFrame
+        :func:`matching_tasks`.
+    rating : pandas.DataFrame
+        :func:`rating_tasks`.
+    """
 
     cards: pd.DataFrame
     exam: pd.DataFrame
@@ -558,8 +1159,16 @@ class Crowdsourcing:
     rating: pd.DataFrame
 
     def write(self, folder) -> None:
-        """Write the four tables to ``folder`` (created if needed) as ``group_cards.csv``,
-        ``qualification_exam.csv``, ``matching_tasks.csv`` and ``rating_tasks.csv``."""
+        """Write the four tables to ``folder`` as CSV files.
+
+        The files are ``group_cards.csv``, ``qualification_exam.csv``, ``matching_tasks.csv`` and
+        ``rating_tasks.csv``.
+
+        Parameters
+        ----------
+        folder : str or path-like
+            The folder, created if needed.
+        """
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
         self.cards.to_csv(folder / "group_cards.csv", index=False)
@@ -569,7 +1178,24 @@ class Crowdsourcing:
 
 
 def crowdsourcing(res: UBEResult, kv, kind: str, *, seed: int = 0) -> Crowdsourcing:
-    """All of Section 4.1's materials; the exam draws no name that the group cards show."""
+    """All of Section 4.1's materials; the exam draws no name that the group cards show.
+
+    Parameters
+    ----------
+    res : UBEResult
+        A UBE run, groups in display order.
+    kv : KeyedVectors
+        The embedding.
+    kind : {"first", "last"}
+        Whether the names are first or last names.
+    seed : int, default 0
+        Seed of the qualification exam.
+
+    Returns
+    -------
+    Crowdsourcing
+        The cards, exam, matching and rating tables.
+    """
     cards = group_cards(res, kv, kind)
     shown = [g.lower().split(", ") for g in cards["illustrative"]]
     exam = qualification_exam(res, kind, seed=seed, exclude=shown)
@@ -582,8 +1208,26 @@ def crowdsourcing(res: UBEResult, kv, kind: str, *, seed: int = 0) -> Crowdsourc
 # --------------------------------------------------------------------------------------------------
 
 def ube_summary(*, embedding: str = "glove-6b-50d") -> pd.DataFrame:
-    """The Swinger notebook's runs: names clustered, significant associations of all tests, and the share of
-    significant four-tuples that are potential indirect biases (Table 4, Section 4.2), one row per run."""
+    """The Swinger notebook's runs, one row per run.
+
+    Names clustered, significant associations of all tests, and the share of significant four-tuples that are
+    potential indirect biases (Table 4, Section 4.2), read from the notebook's committed ``summary.csv``.
+
+    Parameters
+    ----------
+    embedding : str, default "glove-6b-50d"
+        The embedding whose results are read.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by ``run``.
+
+    Raises
+    ------
+    FileNotFoundError
+        When the committed results are missing.
+    """
     s = read_results("swinger2019", "summary.csv", embedding=embedding)
     return pd.DataFrame({"run": s["run"], "significant associations": s["n_significant"],
                          "tests": s["n_tests"], "smallest possible p": s["min_p"],
@@ -591,8 +1235,29 @@ def ube_summary(*, embedding: str = "glove-6b-50d") -> pd.DataFrame:
 
 
 def ube_groups(kind: str = "first", *, embedding: str = "glove-6b-50d") -> pd.DataFrame:
-    """The name groups UBE found (Table 3), with statistics the algorithm never saw: % female (first names),
-    mean year of birth, and the largest of the % Black, Hispanic, Asian, White shares."""
+    """The name groups UBE found (Table 3), with statistics the algorithm never saw.
+
+    % female (first names), mean year of birth, and the largest of the % Black, Hispanic, Asian, White shares.
+
+    Parameters
+    ----------
+    kind : {"first", "last"}, default "first"
+        Which run's groups.
+    embedding : str, default "glove-6b-50d"
+        The embedding whose results are read.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per group, indexed by ``group``.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``kind`` is not a name source.
+    FileNotFoundError
+        When the committed results are missing.
+    """
     check_option("kind", kind, NAME_SOURCES)
     g = read_results("swinger2019", f"{kind}_groups.csv", embedding=embedding)
     shares = {"Black": "pct_black", "Hispanic": "pct_hispanic", "Asian": "pct_asian", "White": "pct_white"}
@@ -609,9 +1274,34 @@ def ube_groups(kind: str = "first", *, embedding: str = "glove-6b-50d") -> pd.Da
 
 def ube_associations(kind: str = "first", *, top: int = 5, embedding: str = "glove-6b-50d",
                      censored: bool = True) -> pd.DataFrame:
-    """The ``top`` WEATs UBE found (Table 5's rows, strongest first) as one row per significant association:
-    the word category, the name group, its illustrative names and the three words; slurs bleep-censored unless
-    ``censored=False`` (the CSV keeps the words)."""
+    """The ``top`` WEATs UBE found, one row per significant association.
+
+    Table 5's rows, strongest first: the word category, the name group, its illustrative names and the three
+    words; slurs bleep-censored unless ``censored=False`` (the CSV keeps the words).
+
+    Parameters
+    ----------
+    kind : {"first", "last"}, default "first"
+        Which run's WEATs.
+    top : int, default 5
+        The number of WEATs (>= 1).
+    embedding : str, default "glove-6b-50d"
+        The embedding whose results are read.
+    censored : bool, default True
+        Whether slurs are bleep-censored.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``category``, ``group``, ``group's names (first 3)``, ``group (a posteriori)`` and ``words``.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``top`` is not an integer >= 1 or ``kind`` is not a name source.
+    FileNotFoundError
+        When the committed results are missing.
+    """
     if not isinstance(top, int) or isinstance(top, bool) or top < 1:
         raise InvalidParameterError(f"top must be an integer >= 1, not {top!r}")
     check_option("kind", kind, NAME_SOURCES)

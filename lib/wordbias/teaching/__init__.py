@@ -1,11 +1,13 @@
 """Teaching bias measurement: the helpers of the lesson path (``notebooks/lessons/``, ``docs/teaching.md``).
 
-* :mod:`~wordbias.teaching.checks`: exercise checks that say what is right or wrong (and recognise the common
-  mistakes);
+* :mod:`~wordbias.teaching.checks`: exercise checks that say what is right or wrong (recognise the common
+  mistakes, tell a rounding slip from a wrong method, give a hint first and a worked solution later);
 * :mod:`~wordbias.teaching.explorer`: the WEAT explorer (a pure function, a seaborn bar chart of s(w, A, B) and
   an ipywidgets UI);
 * :mod:`~wordbias.teaching.assign`: the student versions of the lessons (``python -m wordbias.teaching.assign
-  SRC_DIR OUT_DIR``; nbgrader's solution markers);
+  SRC_DIR OUT_DIR``; nbgrader's solution markers; relative links rewritten for the output folder);
+* :mod:`~wordbias.teaching.answer_key`: the teachers' answer key, read from the executed lessons
+  (``python -m wordbias.teaching.answer_key notebooks/lessons docs/answer_key.md``);
 * the paper notebooks' committed results in lesson size are the paper modules' views
   (:mod:`wordbias.papers.swinger2019`, :mod:`wordbias.papers.lesson_views`);
 * :mod:`~wordbias.teaching.contextual`: lesson 5's tiny planted masked LM (built on demand; needs torch).
@@ -13,4 +15,4 @@
 Only :mod:`~wordbias.teaching.contextual` touches torch (when called): lessons 1-4 run without it.
 """
 
-__all__ = ["assign", "checks", "contextual", "explorer"]
+__all__ = ["answer_key", "assign", "checks", "contextual", "explorer"]

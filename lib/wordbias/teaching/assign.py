@@ -10,7 +10,10 @@ nbgrader's markers::
 and such cells carry the cell tag ``solution``. :func:`student_source` replaces each marked region by one
 placeholder line per assignment it makes, keeping the target (``cos_rose_love = ...  # your answer here``), or
 by ``...  # your answer here`` when it assigns nothing; :func:`student_notebook` does it for every cell and clears
-the outputs; ``python -m wordbias.teaching.assign SRC_DIR OUT_DIR`` writes every notebook of SRC_DIR to OUT_DIR.
+the outputs; ``python -m wordbias.teaching.assign SRC_DIR OUT_DIR`` writes every notebook of SRC_DIR to OUT_DIR,
+with every relative link of its markdown cells rewritten so that it resolves from OUT_DIR (:func:`relink_notebook`).
+``python -m wordbias.teaching.assign --relink-from SRC_DIR NOTEBOOK...`` rewrites the links of notebooks executed
+from SRC_DIR into another folder (the Makefile runs it on the executed lessons).
 A marker without its pair, a nested BEGIN, a solution that is not valid Python, a marked cell without the tag or
 a tagged cell without markers is an error naming the notebook, the cell and the line.
 
@@ -24,6 +27,7 @@ import argparse
 import ast
 import copy
 import json
+import os
 import re
 import textwrap
 from collections.abc import Sequence
@@ -32,7 +36,7 @@ from pathlib import Path
 from wordbias.core.errors import SolutionMarkerError
 
 __all__ = ["BEGIN", "END", "PLACEHOLDER", "SOLUTION_TAG", "student_source",
-           "student_notebook", "assign_dir", "main"]
+           "student_notebook", "relink_source", "relink_notebook", "assign_dir", "main"]
 
 BEGIN = "### BEGIN SOLUTION"
 END = "### END SOLUTION"
@@ -66,9 +70,27 @@ def _placeholders(region: list[str], where: str) -> list[str]:
 
 
 def student_source(source: str, where: str = "cell") -> str:
-    """``source`` with every ``### BEGIN SOLUTION`` ... ``### END SOLUTION`` region (markers included) replaced
-    by placeholders that keep the assignment targets. Unpaired or nested markers raise
-    :class:`SolutionMarkerError` naming ``where`` and the line.
+    """A cell's source with its solutions replaced by placeholders.
+
+    Every ``### BEGIN SOLUTION`` ... ``### END SOLUTION`` region (markers included) becomes placeholders that keep
+    the assignment targets.
+
+    Parameters
+    ----------
+    source : str
+        The cell's source.
+    where : str
+        The cell's name in error messages ("lesson.ipynb, cell 4").
+
+    Returns
+    -------
+    str
+        The student's source.
+
+    Raises
+    ------
+    SolutionMarkerError
+        Unpaired or nested markers, or a region that is not valid Python (naming ``where`` and the line).
 
     Examples
     --------
@@ -110,12 +132,31 @@ def _has_markers(source: str) -> bool:
 
 
 def student_notebook(nb: dict, name: str = "notebook") -> dict:
-    """The student version of a notebook (nbformat 4 as a dict): solutions replaced in code cells, every
-    output and execution count cleared, papermill's metadata dropped, and the kernel set to the generic
-    :data:`STUDENT_KERNEL` (``python3``: the kernel of whatever environment Jupyter, Binder or Colab runs in,
-    where the sources name the ``wordbias`` kernel that ``make env`` registers). A code cell with markers must
-    carry the ``solution`` tag and a cell with the tag must have markers; markers in a markdown cell are refused
-    (the lessons keep written answers in code cells, as strings)."""
+    """The student version of a notebook.
+
+    Solutions replaced in code cells, every output and execution count cleared, papermill's metadata dropped,
+    and the kernel set to the generic :data:`STUDENT_KERNEL` (``python3``: the kernel of whatever environment
+    Jupyter, Binder or Colab runs in, where the sources name the ``wordbias`` kernel that ``make env``
+    registers). A code cell with markers must carry the ``solution`` tag and a cell with the tag must have
+    markers; markers in a markdown cell are refused (the lessons keep written answers in code cells, as strings).
+
+    Parameters
+    ----------
+    nb : dict
+        The instructor notebook (nbformat 4, as parsed JSON); not modified.
+    name : str
+        The notebook's name in error messages.
+
+    Returns
+    -------
+    dict
+        The student notebook.
+
+    Raises
+    ------
+    SolutionMarkerError
+        Markers that do not pair up, markers without the tag, or the tag without markers.
+    """
     nb = copy.deepcopy(nb)
     nb.get("metadata", {}).pop("papermill", None)
     nb.setdefault("metadata", {})["kernelspec"] = dict(STUDENT_KERNEL)
@@ -142,9 +183,107 @@ def student_notebook(nb: dict, name: str = "notebook") -> dict:
     return nb
 
 
+#: a markdown link or image target, ``[text](target)``, and an HTML ``href``/``src`` attribute
+_LINK = re.compile(r"(?P<head>\]\(\s*<?)(?P<target>[^)\s>]+)|(?P<attr>\b(?:href|src)=[\"'])(?P<atarget>[^\"']+)")
+_SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
+
+
+def _is_relative(target: str) -> bool:
+    return bool(target) and not (_SCHEME.match(target) or target.startswith(("#", "/", "\\")))
+
+
+def relink_source(text: str, src_dir: str | Path, out_dir: str | Path) -> str:
+    """A markdown text with its relative links rewritten for a notebook moved from ``src_dir`` to ``out_dir``.
+
+    A relative link (``[guide](../../../docs/teaching.md)``, an image, an HTML ``href`` or ``src``) whose target
+    exists from ``src_dir`` and not from ``out_dir`` is rewritten to reach the same file from ``out_dir``; links
+    that already resolve from ``out_dir``, absolute ones (``https:``, ``/``) and anchors (``#``) are kept, so
+    rewriting twice changes nothing.
+
+    Parameters
+    ----------
+    text : str
+        The markdown.
+    src_dir : str or Path
+        The folder the links were written for.
+    out_dir : str or Path
+        The folder the notebook is in now.
+
+    Returns
+    -------
+    str
+        The markdown with the links rewritten.
+
+    Examples
+    --------
+    >>> from wordbias.core import paths
+    >>> lessons = paths.ROOT / "notebooks" / "lessons"
+    >>> relink_source("[guide](../../../docs/teaching.md#grading)", lessons / "src", lessons)
+    '[guide](../../docs/teaching.md#grading)'
+    """
+    src_dir, out_dir = Path(src_dir), Path(out_dir)
+
+    def fix(target: str) -> str:
+        if not _is_relative(target):
+            return target
+        path, sep, fragment = target.partition("#")
+        if not path or (out_dir / path).exists() or not (src_dir / path).exists():
+            return target
+        moved = os.path.relpath((src_dir / path).resolve(), out_dir.resolve()).replace(os.sep, "/")
+        return moved + sep + fragment
+
+    def replace(m: re.Match) -> str:
+        if m.group("head") is not None:
+            return m.group("head") + fix(m.group("target"))
+        return m.group("attr") + fix(m.group("atarget"))
+
+    return _LINK.sub(replace, text)
+
+
+def relink_notebook(nb: dict, src_dir: str | Path, out_dir: str | Path) -> dict:
+    """A notebook with the relative links of its markdown cells rewritten for ``out_dir`` (:func:`relink_source`).
+
+    Parameters
+    ----------
+    nb : dict
+        The notebook (nbformat 4, as parsed JSON); not modified.
+    src_dir : str or Path
+        The folder its links were written for.
+    out_dir : str or Path
+        The folder it is written to.
+
+    Returns
+    -------
+    dict
+        The notebook with the links rewritten.
+    """
+    nb = copy.deepcopy(nb)
+    for cell in nb.get("cells", []):
+        if cell.get("cell_type") == "markdown":
+            source = "".join(cell.get("source", ""))
+            fixed = relink_source(source, src_dir, out_dir)
+            if fixed != source:
+                cell["source"] = fixed
+    return nb
+
+
 def assign_dir(src: str | Path, out: str | Path) -> list[Path]:
-    """Write the student version of every ``*.ipynb`` of ``src`` (sorted) to ``out`` (created); returns the
-    paths written. Every notebook is checked before any is written."""
+    """Write the student version of every ``*.ipynb`` of ``src`` (sorted) to ``out`` (created).
+
+    Every notebook is checked before any is written; relative links are rewritten to resolve from ``out``.
+
+    Parameters
+    ----------
+    src : str or Path
+        The folder of instructor notebooks.
+    out : str or Path
+        The folder to write the student notebooks to (not ``src``).
+
+    Returns
+    -------
+    list of Path
+        The paths written.
+    """
     src, out = Path(src), Path(out)
     if not src.is_dir():
         raise FileNotFoundError(f"{src} is not a folder of instructor notebooks")
@@ -153,7 +292,8 @@ def assign_dir(src: str | Path, out: str | Path) -> list[Path]:
     notebooks = sorted(src.glob("*.ipynb"))
     if not notebooks:
         raise FileNotFoundError(f"no .ipynb in {src}")
-    students = [(p.name, student_notebook(json.loads(p.read_text(encoding="utf-8")), p.name)) for p in notebooks]
+    students = [(p.name, relink_notebook(student_notebook(json.loads(p.read_text(encoding="utf-8")), p.name), src, out))
+                for p in notebooks]
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for name, nb in students:
@@ -163,14 +303,44 @@ def assign_dir(src: str | Path, out: str | Path) -> list[Path]:
     return written
 
 
+def _relink_in_place(src_dir: Path, notebooks: Sequence[str]) -> list[Path]:
+    written = []
+    for name in notebooks:
+        path = Path(name)
+        nb = json.loads(path.read_text(encoding="utf-8"))
+        fixed = relink_notebook(nb, src_dir, path.parent)
+        if fixed != nb:
+            path.write_text(json.dumps(fixed, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        written.append(path)
+    return written
+
+
 def main(argv: Sequence[str] | None = None) -> None:
-    """``python -m wordbias.teaching.assign SRC_DIR OUT_DIR``."""
+    """Run ``python -m wordbias.teaching.assign SRC_DIR OUT_DIR`` (or ``--relink-from SRC_DIR NOTEBOOK...``).
+
+    Parameters
+    ----------
+    argv : sequence of str or None
+        The arguments; None for ``sys.argv[1:]``.
+    """
     ap = argparse.ArgumentParser(prog="python -m wordbias.teaching.assign",
                                  description="write the student versions of the lessons (solutions replaced by "
-                                             "placeholders, outputs cleared)")
+                                             "placeholders, outputs cleared, relative links rewritten)")
     ap.add_argument("src", help="folder of instructor notebooks (e.g. notebooks/lessons/src)")
-    ap.add_argument("out", help="folder to write the student notebooks to (e.g. notebooks/lessons/student)")
+    ap.add_argument("out", nargs="+", help="folder to write the student notebooks to (e.g. "
+                                           "notebooks/lessons/student); with --relink-from, the notebooks to relink")
+    ap.add_argument("--relink-from", action="store_true",
+                    help="only rewrite the relative links of the notebooks given, in place, as moved from SRC (the "
+                         "executed lessons: python -m wordbias.teaching.assign --relink-from notebooks/lessons/src "
+                         "notebooks/lessons/01_words_as_vectors.ipynb)")
     args = ap.parse_args(argv)
+    if args.relink_from:
+        for path in _relink_in_place(Path(args.src), args.out):
+            print(path)
+        return
+    if len(args.out) != 1:
+        ap.exit(2, "error: give one output folder\n")
+    args.out = args.out[0]
     try:
         written = assign_dir(args.src, args.out)
     except (SolutionMarkerError, FileNotFoundError, ValueError) as err:

@@ -2,27 +2,45 @@
 (``notebooks/lessons/``).
 
 Each check takes the student's answer (a number, a word list, a letter) and the data it should be computed from,
-computes the right answer with the library (never a copy of a number), prints one message and returns a
-:class:`CheckResult` (``bool(result)`` is ``result.passed``; it shows as a coloured box in Jupyter). The message
+computes the right answer with the library (never a copy of a number), shows one message and returns a
+:class:`CheckResult` (``bool(result)`` is ``result.passed``; in Jupyter it shows as a coloured box). The message
 says what to do:
 
 * the untouched placeholder ``...`` (or a list still holding it): "fill in ...";
 * an answer of the wrong kind (a string where a number is asked): what kind is expected;
-* a *common mistake* (the dot product instead of the cosine, the population standard deviation instead of the
-  sample one, 1/R instead of 1/(R+1), ...): each check recognises the value such a mistake gives and names it;
-* any other wrong value: a hint, without giving the answer away.
+* a *wrong method* that the check recognises by the value it gives (the dot product instead of the cosine, a
+  flipped sign, the population standard deviation instead of the sample one, 1/R instead of 1/(R+1), ...): the
+  mistake is named, also when the answer is that wrong value rounded;
+* a *rounding slip* (the right value, but one unit off in the last decimal written): named as such, with the
+  precision the lesson shows;
+* any other wrong value: a nudge, what to look at, without giving the answer away.
 
-A number rounded to the decimals a student chose is accepted too, when it keeps at least :data:`MIN_SIGNIFICANT`
-(2) significant figures and is correctly rounded (``cosine(0.31, ...)`` for 0.3052); one unit off in that last
-decimal is named a rounding slip, not a wrong method. Otherwise numbers are compared with a relative tolerance of
-:data:`RTOL` (1e-3): the lessons' values are float64
-computations that agree to about 1e-12 whichever way they are written (``np.mean`` or a sum divided by n), so
-1e-3 only accepts an answer rounded to 4 significant figures, and it still separates the closest mistake the
-checks recognise (the population against the sample standard deviation: a factor sqrt(N/(N − 1)), at least 1.001
-for N < 500 target words).
+**Precision.** A number is right when it is within :data:`RTOL` (1e-3, relative) of the value the check computes,
+or when it is that value correctly rounded to the decimals the student wrote, keeping at least
+:data:`MIN_SIGNIFICANT` (2) significant figures (``0.31`` for 0.3052; ``0.3`` keeps too few). Each message says to
+how many decimals the lesson shows the value. The lessons' values are float64 computations that agree to about
+1e-12 whichever way they are written (``np.mean`` or a sum divided by n), and 1e-3 still separates the closest
+mistake the checks recognise (the population against the sample standard deviation: a factor sqrt(N/(N − 1)), at
+least 1.001 for N < 500 target words). A rounded answer that a recognised mistake also gives is not accepted.
 
-Grading: set the environment variable ``WORDBIAS_CHECKS_STRICT=1`` (e.g. in nbgrader's autograder) and a failed
-check raises :class:`CheckFailed` (an ``AssertionError``) with its message, so that a check cell counts as a test.
+**Worked solutions.** A wrong answer gets a nudge first. The worked solution is shown when asked for,
+``checks.solution(ex1)`` (or the exercise's name), or with the message of the :data:`SOLUTION_AFTER` th (3rd)
+wrong try of an exercise. A teacher switches worked solutions off for a class with the environment variable
+``WORDBIAS_SOLUTIONS=off`` (:data:`SOLUTIONS_ENV`), or with ``solutions: off`` in the lesson index
+``notebooks/lessons/lessons.yaml`` (the variable wins); then no check prints solution code.
+
+**Grading.** Set the environment variable ``WORDBIAS_CHECKS_STRICT=1`` (:data:`STRICT_ENV`; e.g. in nbgrader's
+autograder) and a failed check raises :class:`~wordbias.core.errors.CheckFailed` (an ``AssertionError``) with its
+message, so that a check cell counts as a test.
+
+**Run All.** A cell that uses an exercise's answer starts with ``if checks.needs(ex1):``; until the exercise's
+check passes, :func:`needs` prints "fill in ... first" and the cell skips its work, so that an untouched student
+notebook runs from top to bottom.
+
+**The answer key.** In a Jupyter kernel a check shows its result as a display with a machine-readable record
+(:data:`RECORD_MIME`: the exercise, the precision shown and accepted, and, once the answer is right, the expected
+value), from which :mod:`wordbias.teaching.answer_key` writes the teachers' answer key out of the executed
+instructor notebooks.
 """
 
 from __future__ import annotations
@@ -33,43 +51,84 @@ import numbers
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
-from wordbias.core import lookup
+from wordbias.core import lookup, paths
 from wordbias.core.errors import CheckFailed, InvalidParameterError
 from wordbias.core.vectors import cosine_matrix
 from wordbias.measures import weat as _weat
 
-__all__ = ["RTOL", "STRICT_ENV", "CheckResult", "number", "choice", "word_list", "cosine",
-           "association", "test_statistic", "effect_size", "monte_carlo_floor", "exact_floor", "two_sided",
-           "most_influential", "angle", "same_set", "differ_in_frequency",
-           "significant_associations"]
+__all__ = ["RTOL", "ATOL", "MIN_SIGNIFICANT", "STRICT_ENV", "SOLUTIONS_ENV", "SOLUTION_AFTER", "RECORD_MIME",
+           "CheckResult", "solutions_enabled", "solution", "needs", "reset_tries",
+           "number", "choice", "word_list", "cosine", "association", "test_statistic", "effect_size",
+           "monte_carlo_floor", "exact_floor", "two_sided", "intervals_including_zero", "most_influential", "angle",
+           "same_set", "differ_in_frequency", "significant_associations"]
 
 #: relative tolerance of a numeric answer (see the module docstring)
 RTOL = 1e-3
 #: absolute tolerance, for answers whose right value is 0 or nearly
 ATOL = 1e-9
-#: the environment variable that makes a failed check raise :class:`CheckFailed`
+#: the fewest significant figures a rounded answer must keep to be accepted (0.31 for 0.3052, not 0.3)
+MIN_SIGNIFICANT = 2
+#: the environment variable that makes a failed check raise :class:`~wordbias.core.errors.CheckFailed`
 STRICT_ENV = "WORDBIAS_CHECKS_STRICT"
+#: the environment variable that switches worked solutions off (``off``) or on (``on``) for a class
+SOLUTIONS_ENV = "WORDBIAS_SOLUTIONS"
+#: the wrong tries of one exercise after which its message shows the worked solution (when solutions are on)
+SOLUTION_AFTER = 3
+#: the MIME type of the machine-readable record a check displays in a Jupyter kernel
+RECORD_MIME = "application/vnd.wordbias.check+json"
 
 _ICON = {"correct": "✔", "wrong": "✘", "unanswered": "✎", "invalid": "✘"}
 _COLOUR = {"correct": ("#e7f5e9", "#2e7d32"), "wrong": ("#fdecea", "#c62828"),
            "unanswered": ("#fff8e1", "#8d6e00"), "invalid": ("#fdecea", "#c62828")}
 STATUSES = tuple(_ICON)
+_OFF = ("off", "0", "false", "no", "none")
+
+#: exercise name -> (worked solution, check name); filled by every check call
+_SOLUTIONS: dict[str, str] = {}
+#: exercise name -> wrong tries since its last right answer
+_TRIES: dict[str, int] = {}
 
 
 @dataclass(frozen=True)
 class CheckResult:
-    """The outcome of one check: ``passed``, the ``message`` shown to the student, its ``status`` ("correct",
-    "wrong", "unanswered" for the untouched placeholder, "invalid" for an answer of the wrong kind) and the
-    ``exercise`` it belongs to. ``expected`` keeps the right answer for the teacher (it is not shown)."""
+    """The outcome of one check.
+
+    ``bool(result)`` is ``result.passed``; ``str(result)`` is the line shown to the student; in Jupyter it shows
+    as a coloured box.
+
+    Attributes
+    ----------
+    exercise : str
+        The exercise's name (also the key of :func:`solution`).
+    passed : bool
+        Whether the answer is right.
+    message : str
+        The message shown to the student.
+    status : str
+        ``"correct"``, ``"wrong"``, ``"unanswered"`` (the untouched placeholder) or ``"invalid"`` (an answer of
+        the wrong kind).
+    expected : object
+        The right answer, for the teacher (not shown to the student).
+    shown : str
+        The precision the lesson shows the value with ("4 decimals"; empty for answers that are no number).
+    accepted : str
+        The answers accepted, in words (tolerance and rounding, or the rule a word list must follow).
+    check : str
+        The name of the check function.
+    """
 
     exercise: str
     passed: bool
     message: str
     status: str
     expected: object = field(default=None, repr=False, compare=False)
+    shown: str = field(default="", repr=False, compare=False)
+    accepted: str = field(default="", repr=False, compare=False)
+    check: str = field(default="", repr=False, compare=False)
 
     def __bool__(self) -> bool:
         return self.passed
@@ -82,22 +141,269 @@ class CheckResult:
 
     def _repr_html_(self) -> str:
         background, border = _COLOUR[self.status]
+        body = html.escape(self.message).replace("\n", "<br>")
         return (f'<div style="background:{background};border-left:4px solid {border};padding:6px 10px;'
                 f'margin:4px 0;font-family:sans-serif"><b>{_ICON[self.status]} {html.escape(self.exercise)}</b>: '
-                f"{html.escape(self.message)}</div>")
+                f"{body}</div>")
+
+    def record(self) -> dict:
+        """The machine-readable record of the result (what :data:`RECORD_MIME` carries).
+
+        Returns
+        -------
+        dict
+            ``exercise``, ``check``, ``status``, ``shown`` and ``accepted``; once the answer is right also
+            ``expected`` (a JSON value: numbers to 12 significant figures) and ``expected_text`` (the value at the
+            precision the lesson shows). A wrong answer's record holds no expected value.
+        """
+        out = {"exercise": self.exercise, "check": self.check, "status": self.status, "shown": self.shown,
+               "accepted": self.accepted}
+        if self.passed:
+            out["expected"] = _jsonable(self.expected)
+            out["expected_text"] = _show_value(self.expected, self.shown)
+        return out
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        return {"text/plain": str(self), "text/html": self._repr_html_(), RECORD_MIME: self.record()}
+
+
+def _jsonable(value):
+    """``value`` as JSON data: floats to 12 significant figures, numpy scalars and arrays as Python values."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if isinstance(value, numbers.Real):
+        return float(f"{float(value):.12g}")
+    if isinstance(value, str) or value is None:
+        return value
+    if isinstance(value, np.ndarray):
+        value = value.tolist()
+    if isinstance(value, Iterable):
+        return [_jsonable(v) for v in value]
+    return str(value)
+
+
+# --------------------------------------------------------------------------------------------------
+# precision, solutions, reporting
+# --------------------------------------------------------------------------------------------------
+
+def _describe_shown(shown) -> str:
+    """``4`` -> "4 decimals"; ``"3g"`` -> "3 significant figures"; ``None`` -> ""."""
+    if shown is None or shown == "":
+        return ""
+    if isinstance(shown, str):
+        n = int(shown.rstrip("g"))
+        return f"{n} significant figure{'s' if n != 1 else ''}"
+    return "a whole number" if shown == 0 else f"{shown} decimal{'s' if shown != 1 else ''}"
+
+
+def _format_at(value: float, shown: str) -> str:
+    """``value`` at the precision described by ``shown`` ("4 decimals", "3 significant figures")."""
+    if not shown:
+        return f"{value:.6g}"
+    if shown == "a whole number":
+        return f"{value:.0f}"
+    n = int(shown.split()[0])
+    return f"{value:#.{n}g}".rstrip(".") if "significant" in shown else f"{value:.{n}f}"
+
+
+def _show_value(value, shown: str) -> str:
+    if isinstance(value, (bool, np.bool_)) or isinstance(value, str):
+        return str(value) if not isinstance(value, str) else f'"{value}"'
+    if isinstance(value, numbers.Real):
+        return _format_at(float(value), shown)
+    if value is None:
+        return ""
+    if isinstance(value, Iterable):
+        return "[" + ", ".join(_show_value(v, shown) for v in value) + "]"
+    return str(value)
+
+
+def _lessons_setting():
+    """The ``solutions`` setting of the lesson index (``lessons.yaml`` in the working folder, its parent, or the
+    checkout's ``notebooks/lessons/``): True, False, or None where no index says."""
+    candidates = [Path.cwd() / "lessons.yaml", Path.cwd().parent / "lessons.yaml",
+                  paths.ROOT / "notebooks" / "lessons" / "lessons.yaml"]
+    for path in candidates:
+        if path.is_file():
+            try:
+                import yaml
+
+                value = (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get("solutions")
+            except Exception:            # a broken index must not break a student's check
+                return None
+            if value is None:
+                return None
+            if isinstance(value, bool):
+                return value
+            return str(value).strip().lower() not in _OFF
+    return None
+
+
+def solutions_enabled() -> bool:
+    """Whether the checks show worked solutions.
+
+    The environment variable :data:`SOLUTIONS_ENV` (``WORDBIAS_SOLUTIONS``: ``off`` or ``on``) decides; where it
+    is not set, the ``solutions`` setting of the lesson index ``lessons.yaml`` (looked for in the working folder,
+    its parent and the checkout's ``notebooks/lessons/``); where neither says, solutions are on.
+
+    Returns
+    -------
+    bool
+        True when worked solutions may be shown.
+    """
+    env = os.environ.get(SOLUTIONS_ENV, "").strip().lower()
+    if env:
+        return env not in _OFF
+    setting = _lessons_setting()
+    return True if setting is None else setting
+
+
+def solution(exercise) -> str:
+    """Print (and return) the worked solution of an exercise, when the teacher has not switched solutions off.
+
+    Parameters
+    ----------
+    exercise : CheckResult or str
+        The result of the exercise's check (``ex1``) or the exercise's name (``"cosine similarity"``). The
+        exercise's check cell must have run once.
+
+    Returns
+    -------
+    str
+        The text printed: the worked solution, or why there is none.
+
+    Examples
+    --------
+    >>> _ = number(2.0, 0.5, exercise="a half", what="one half", hint="the denominator.",
+    ...            solution="x = 1 / 2")
+    ✘ a half: not yet: 2 is not one half, nor a rounding of it (the lesson shows 4 decimals). Look at: the denominator.
+    >>> text = solution("a half")
+    Worked solution of a half:
+    x = 1 / 2
+    """
+    name = exercise.exercise if isinstance(exercise, CheckResult) else str(exercise)
+    if not solutions_enabled():
+        text = (f"Worked solutions are switched off for this class ({SOLUTIONS_ENV}=off or `solutions: off` in "
+                "lessons.yaml): read the hint again, or ask your teacher.")
+    elif name not in _SOLUTIONS:
+        known = sorted(_SOLUTIONS)
+        text = (f"no exercise {name!r} has been checked yet: run its check cell first"
+                + (f" (checked so far: {known})." if known else "."))
+    else:
+        text = f"Worked solution of {name}:\n{_SOLUTIONS[name]}"
+    print(text)
+    return text
+
+
+def reset_tries(exercise: str | None = None) -> None:
+    """Forget the wrong tries counted so far (of one exercise, or of all).
+
+    Parameters
+    ----------
+    exercise : str or None
+        The exercise's name; None for every exercise.
+    """
+    if exercise is None:
+        _TRIES.clear()
+    else:
+        _TRIES.pop(exercise, None)
+
+
+def needs(*results, what: str = "this cell") -> bool:
+    """Whether the exercises a cell uses are done; prints "fill in ... first" where one is not.
+
+    A cell that uses an exercise's answer starts with ``if checks.needs(ex1):``, so that an untouched student
+    notebook runs from top to bottom: until the check passes, the cell prints what to fill in and skips its work.
+
+    Parameters
+    ----------
+    *results : CheckResult
+        The results of the checks of the exercises the cell uses (``ex1``, ...).
+    what : str
+        What the cell does, for the message.
+
+    Returns
+    -------
+    bool
+        True when every check passed.
+
+    Examples
+    --------
+    >>> ex = number(..., 1.0, exercise="one", what="the number one", hint="count")
+    ✎ one: fill in ...: replace the ... with the number one, then run this cell again.
+    >>> needs(ex, what="the table below")
+    ✎ fill in "one" first (its check has to pass): the table below uses its answer, so it was skipped.
+    False
+    """
+    pending = [r for r in results if not isinstance(r, CheckResult) or not r.passed]
+    if not pending:
+        return True
+    names = ", ".join(f'"{r.exercise}"' if isinstance(r, CheckResult) else repr(r) for r in pending)
+    their = ("their checks have", "their answers") if len(pending) > 1 else ("its check has", "its answer")
+    print(f"✎ fill in {names} first ({their[0]} to pass): {what} uses {their[1]}, so it was skipped.")
+    return False
 
 
 def _strict() -> bool:
     return os.environ.get(STRICT_ENV, "").strip().lower() not in ("", "0", "false", "no")
 
 
-def _report(exercise: str, status: str, message: str, expected=None) -> CheckResult:
-    """Print the result, raise in strict mode if it failed, and return it."""
-    result = CheckResult(exercise, status == "correct", message, status, expected)
-    print(result)
-    if not result.passed and _strict():
-        raise CheckFailed(str(result))
-    return result
+def _in_kernel() -> bool:
+    try:
+        from IPython import get_ipython
+    except ImportError:          # pragma: no cover - IPython comes with Jupyter
+        return False
+    shell = get_ipython()
+    return shell is not None and getattr(shell, "kernel", None) is not None
+
+
+@dataclass
+class _Context:
+    """What one check call knows: the exercise, the check's name, the precision and its solution."""
+
+    exercise: str
+    check: str
+    shown: str = ""
+    accepted: str = ""
+    solution: str = ""
+
+    def report(self, status: str, message: str, expected=None) -> CheckResult:
+        """Count the try, add the worked solution when due, show the result, raise in strict mode."""
+        if self.solution:
+            _SOLUTIONS[self.exercise] = self.solution
+        if status == "correct":
+            _TRIES.pop(self.exercise, None)
+        elif status in ("wrong", "invalid"):
+            tries = _TRIES[self.exercise] = _TRIES.get(self.exercise, 0) + 1
+            message += self._follow_up(tries)
+        result = CheckResult(self.exercise, status == "correct", message, status, expected, self.shown,
+                             self.accepted, self.check)
+        if _in_kernel():
+            from IPython.display import display
+
+            display(result)
+        else:
+            print(result)
+        if not result.passed and _strict():
+            raise CheckFailed(str(result))
+        return result
+
+    def _follow_up(self, tries: int) -> str:
+        if not self.solution:
+            return ""
+        if not solutions_enabled():
+            return f"\n(try {tries}: ask your teacher if you are stuck)" if tries >= SOLUTION_AFTER else ""
+        if tries >= SOLUTION_AFTER:
+            return f"\nWorked solution (after {tries} tries):\n{self.solution}"
+        if tries >= 2:
+            return f'\nStuck? checks.solution("{self.exercise}") shows a worked solution.'
+        return ""
+
+    def fill_in(self, what: str, expected=None) -> CheckResult:
+        return self.report("unanswered", f"fill in ...: replace the ... with {what}, then run this cell again.",
+                           expected)
 
 
 def _is_placeholder(value) -> bool:
@@ -107,11 +413,6 @@ def _is_placeholder(value) -> bool:
     if isinstance(value, (list, tuple, set, frozenset)):
         return any(v is Ellipsis for v in value)
     return False
-
-
-def _fill_in(exercise: str, what: str, expected=None) -> CheckResult:
-    return _report(exercise, "unanswered", f"fill in ...: replace the ... with {what}, then run this cell again.",
-                   expected)
 
 
 def _as_number(value):
@@ -129,60 +430,7 @@ def _close(a: float, b: float, rtol: float, atol: float) -> bool:
     return math.isclose(a, b, rel_tol=rtol, abs_tol=atol)
 
 
-# --------------------------------------------------------------------------------------------------
-# generic checks
-# --------------------------------------------------------------------------------------------------
-
-def number(value, expected: float, *, exercise: str, what: str, hint: str,
-           mistakes: Iterable[tuple[float, str]] = (), rtol: float = RTOL, atol: float = ATOL) -> CheckResult:
-    """Check a numeric answer against ``expected`` (computed by the caller from the data).
-
-    ``what`` describes the answer ("the cosine of rose and love"); ``hint`` is shown for a wrong value that is
-    no recognised mistake; ``mistakes`` pairs the value a common mistake gives with the message naming it (the
-    first that matches is shown; a mistake that happens to equal the right answer is ignored).
-
-    Examples
-    --------
-    >>> r = number(0.5, 0.5, exercise="half", what="one half", hint="divide by two")
-    ✔ half: right: 0.5 is one half.
-    >>> bool(number(2.0, 0.5, exercise="half", what="one half", hint="divide by two",
-    ...             mistakes=[(2.0, "you multiplied by four")]))
-    ✘ half: not yet: you multiplied by four
-    False
-    """
-    if _is_placeholder(value):
-        return _fill_in(exercise, what, expected)
-    x = _as_number(value)
-    if x is None:
-        return _report(exercise, "invalid", f"expected a number ({what}), got {type(value).__name__} "
-                                            f"{str(value)[:60]!r}.", expected)
-    if not math.isfinite(x):
-        return _report(exercise, "invalid", f"{x} is not a finite number; {hint}", expected)
-    if _close(x, expected, rtol, atol):
-        return _report(exercise, "correct", f"right: {x:.4g} is {what}.", expected)
-    for wrong, message in mistakes:
-        if wrong is not None and math.isfinite(wrong) and not _close(wrong, expected, rtol, atol) \
-                and _close(x, wrong, rtol, atol):
-            return _report(exercise, "wrong", f"not yet: {message}", expected)
-    rounded = _rounding(value, x, expected)
-    if rounded and any(w is not None and math.isfinite(w) and _rounding(value, x, w) == "right"
-                       and not _close(w, expected, rtol, atol) for w, _ in mistakes):
-        return _report(exercise, "wrong", f"not yet: rounded to {_decimals(value, x)} decimals, {x:g} could also come "
-                                          "from a common mistake; keep more decimals.", expected)
-    if rounded == "right":
-        return _report(exercise, "correct", f"right: {x:g} is {what}, rounded to {_decimals(value, x)} decimals.",
-                       expected)
-    if rounded == "slip":
-        return _report(exercise, "wrong", f"almost: {x:g} differs from {what} only in its last decimal: check your "
-                                          "rounding (round, do not cut off), or keep more decimals.", expected)
-    return _report(exercise, "wrong", f"not yet: {x:.4g} is not {what}. Hint: {hint}", expected)
-
-
-#: the fewest significant figures a rounded answer must keep to be accepted (0.31 for 0.3052, not 0.3)
-MIN_SIGNIFICANT = 2
-
-
-def _decimals(value, x: float) -> int:
+def _decimals(x: float) -> int:
     """The decimals the student wrote: those of the shortest repr of the number (0.31 -> 2, 1.5e-05 -> 6)."""
     text = repr(float(x)).lower()
     mantissa, _, exponent = text.partition("e")
@@ -190,17 +438,23 @@ def _decimals(value, x: float) -> int:
     return max(0, places - int(exponent or 0))
 
 
-def _rounding(value, x: float, expected: float) -> str:
+def _figures_kept(x: float, expected: float) -> int:
+    """The significant figures of ``expected`` that ``x`` keeps, by the decimals the student wrote."""
+    magnitude = math.floor(math.log10(abs(expected)))        # 0.3052 -> -1: its first significant digit
+    return _decimals(x) + magnitude + 1
+
+
+def _rounding(x: float, expected: float) -> str:
     """``"right"`` when ``x`` is ``expected`` correctly rounded to the decimals the student wrote, keeping at
-    least :data:`MIN_SIGNIFICANT` significant figures; ``"slip"`` when it is one unit off in that last decimal (a
-    rounding slip: cut off instead of rounded, or rounded twice); ``""`` otherwise."""
+    least :data:`MIN_SIGNIFICANT` significant figures; ``"slip"`` when it is one unit off in that last decimal
+    (cut off instead of rounded, or rounded twice); ``"few"`` when it is ``expected`` rounded to fewer figures;
+    ``""`` otherwise."""
     if not math.isfinite(expected) or expected == 0:
         return ""
-    d = _decimals(value, x)
-    magnitude = math.floor(math.log10(abs(expected)))        # 0.3052 -> -1: its first significant digit
-    if d - (-magnitude - 1) < MIN_SIGNIFICANT:                 # too few significant figures kept
-        return ""
+    d = _decimals(x)
     unit = 10.0 ** -d
+    if _figures_kept(x, expected) < MIN_SIGNIFICANT:
+        return "few" if abs(x - expected) <= 0.5 * unit * (1 + 1e-9) else ""
     if math.isclose(x, round(expected, d), rel_tol=0, abs_tol=unit / 100):
         return "right"
     if abs(x - expected) < 1.5 * unit:
@@ -208,11 +462,117 @@ def _rounding(value, x: float, expected: float) -> str:
     return ""
 
 
+# --------------------------------------------------------------------------------------------------
+# generic checks
+# --------------------------------------------------------------------------------------------------
+
+def number(value, expected: float, *, exercise: str, what: str, hint: str,
+           mistakes: Iterable[tuple[float, str]] = (), rtol: float = RTOL, atol: float = ATOL,
+           shown: int | str = 4, solution: str = "", sign_matters: bool = True,
+           check: str = "number") -> CheckResult:
+    """Check a numeric answer against ``expected`` (computed by the caller from the data).
+
+    Parameters
+    ----------
+    value : object
+        The student's answer.
+    expected : float
+        The right value.
+    exercise : str
+        The exercise's name.
+    what : str
+        What the answer is ("the cosine similarity").
+    hint : str
+        The nudge for a wrong value that is no recognised mistake: what to look at, without the solution.
+    mistakes : iterable of (float, str)
+        The value a common mistake gives and the message naming it (the first that matches is shown, also when
+        the answer is that value rounded; a mistake that equals the right answer is ignored).
+    rtol, atol : float
+        Relative and absolute tolerance of an unrounded answer.
+    shown : int or str
+        The precision the lesson shows the value with: decimals (``4``) or significant figures (``"3g"``).
+    solution : str
+        The worked solution (shown on request, or after :data:`SOLUTION_AFTER` wrong tries).
+    sign_matters : bool
+        Name the negated right value a flipped sign.
+    check : str
+        The check's name, for the record.
+
+    Returns
+    -------
+    CheckResult
+        The result; it has been shown already.
+
+    Examples
+    --------
+    >>> r = number(0.5, 0.5, exercise="half", what="one half", hint="divide by two")
+    ✔ half: right: 0.5000 is one half (the lesson shows 4 decimals).
+    >>> bool(number(2.0, 0.5, exercise="half", what="one half", hint="divide by two",
+    ...             mistakes=[(2.0, "you multiplied by four")]))
+    ✘ half: not yet, a different method (not a rounding slip): you multiplied by four
+    False
+    """
+    shown_text = _describe_shown(shown)
+    accepted = (f"within {rtol:.2g} relative, or correctly rounded to at least {MIN_SIGNIFICANT} significant figures"
+                if shown != 0 else "exactly (a whole number)")
+    ctx = _Context(exercise, check, shown_text, accepted, solution)
+    lesson = f"the lesson shows {shown_text}" if shown_text else ""
+    if _is_placeholder(value):
+        return ctx.fill_in(what, expected)
+    x = _as_number(value)
+    if x is None:
+        return ctx.report("invalid", f"expected a number ({what}), got {type(value).__name__} {str(value)[:60]!r}.",
+                          expected)
+    if not math.isfinite(x):
+        return ctx.report("invalid", f"{x} is not a finite number. Look at: {hint}", expected)
+    if _close(x, expected, rtol, atol):
+        return ctx.report("correct", f"right: {_format_at(expected, shown_text)} is {what} ({lesson}).", expected)
+    mistakes = [(w, m) for w, m in mistakes
+                if w is not None and math.isfinite(w) and not _close(w, expected, rtol, atol)]
+    if sign_matters and expected != 0 and not any(_close(w, -expected, rtol, atol) for w, _ in mistakes):
+        mistakes.append((-expected, "the size is right but the sign is flipped."))
+    for wrong, message in mistakes:
+        if _close(x, wrong, rtol, atol):
+            return ctx.report("wrong", f"not yet, a different method (not a rounding slip): {message}", expected)
+    rounded = _rounding(x, expected)
+    for wrong, message in mistakes:
+        if _rounding(x, wrong) == "right":
+            if rounded == "right":
+                return ctx.report("wrong", f"not yet: rounded to {_decimals(x)} decimals, {x:g} could also come from "
+                                           f"a common mistake; keep more decimals ({lesson}).", expected)
+            return ctx.report("wrong", f"not yet, a different method (not a rounding slip): {message}", expected)
+    if rounded == "right":
+        return ctx.report("correct", f"right: {x:g} is {what}, rounded to {_decimals(x)} decimals ({lesson}: "
+                                     f"{_format_at(expected, shown_text)}).", expected)
+    if rounded == "slip":
+        return ctx.report("wrong", f"almost: your method is right; {x:g} differs from {what} only in its last "
+                                   f"decimal: a rounding slip. Round, do not cut off, or keep more decimals "
+                                   f"({lesson}).", expected)
+    if rounded == "few":
+        return ctx.report("wrong", f"not yet: {x:g} keeps too few figures to be checked; give at least "
+                                   f"{MIN_SIGNIFICANT} significant figures ({lesson}).", expected)
+    return ctx.report("wrong", f"not yet: {x:.4g} is not {what}, nor a rounding of it ({lesson}). Look at: {hint}",
+                      expected)
+
+
 def choice(answer, correct: str, options: Mapping[str, str], *, exercise: str) -> CheckResult:
     """Check a multiple-choice answer (a letter such as ``"b"``, case and spaces ignored).
 
-    ``options`` maps each letter to the explanation shown when that letter is chosen: why it is right (for
-    ``correct``) or why not.
+    Parameters
+    ----------
+    answer : object
+        The student's answer.
+    correct : str
+        The right letter.
+    options : mapping of str to str
+        Each letter and the explanation shown when it is chosen: why it is right (for ``correct``) or why not.
+    exercise : str
+        The exercise's name.
+
+    Returns
+    -------
+    CheckResult
+        The result; it has been shown already.
 
     Examples
     --------
@@ -223,20 +583,47 @@ def choice(answer, correct: str, options: Mapping[str, str], *, exercise: str) -
     correct = correct.strip().lower()
     if correct not in keys:
         raise InvalidParameterError(f"correct answer {correct!r} is not one of the options {sorted(keys)}")
+    ctx = _Context(exercise, "choice", "", f"the letter {correct!r}",
+                   f'answer = "{correct}"   # {keys[correct]}')
     if _is_placeholder(answer):
-        return _fill_in(exercise, f"one letter in quotes, one of {sorted(keys)}", correct)
+        return ctx.fill_in(f"one letter in quotes, one of {sorted(keys)}", correct)
     if not isinstance(answer, str) or answer.strip().lower() not in keys:
-        return _report(exercise, "invalid", f"answer with one letter in quotes, one of {sorted(keys)}; got "
-                                            f"{str(answer)[:40]!r}.", correct)
+        return ctx.report("invalid", f"answer with one letter in quotes, one of {sorted(keys)}; got "
+                                     f"{str(answer)[:40]!r}.", correct)
     letter = answer.strip().lower()
-    return _report(exercise, "correct" if letter == correct else "wrong",
-                   keys[letter] if letter == correct else f"not this one: {keys[letter]}", correct)
+    if letter == correct:
+        return ctx.report("correct", keys[letter], correct)
+    return ctx.report("wrong", f"not this one: {keys[letter]}", correct)
 
 
 def word_list(words, embedding, *, what: str, exercise: str = "word list", min_size: int = 2,
               other: Sequence[str] = (), other_name: str = "the other list") -> CheckResult:
-    """Check a student's word list: a list of distinct strings (not one string), at least ``min_size`` words,
-    every word in ``embedding`` (the unknown ones named), none also in ``other``.
+    """Check a student's word list.
+
+    A list of distinct strings (not one string), at least ``min_size`` words, every word in ``embedding`` (the
+    unknown ones named), none also in ``other``.
+
+    Parameters
+    ----------
+    words : object
+        The student's answer.
+    embedding : mapping of str to vector
+        The embedding the words must be in (gensim ``KeyedVectors`` or a dict).
+    what : str
+        What the list is ("your arts words").
+    exercise : str
+        The exercise's name.
+    min_size : int
+        The fewest words accepted.
+    other : sequence of str
+        Words the list must not share.
+    other_name : str
+        The name of ``other``, for the message.
+
+    Returns
+    -------
+    CheckResult
+        The result; its ``expected`` is the list, once it is right.
 
     Examples
     --------
@@ -244,76 +631,142 @@ def word_list(words, embedding, *, what: str, exercise: str = "word list", min_s
     >>> _ = word_list(["rose", "daisy"], emb, exercise="flowers", what="flowers")
     ✘ flowers: not yet: 1 word(s) not in the embedding: ['daisy'] (it has no vector for them; try other words, in lower case for an uncased embedding).
     """
+    rule = (f"a list of at least {min_size} distinct words, all in the embedding"
+            + (f", none in {other_name}" if len(other) else ""))
+    ctx = _Context(exercise, "word_list", "", rule,
+                   f'{"my_list"} = ["word1", "word2", ...]   # {rule}; `"word" in kv` says whether kv has a word')
     if _is_placeholder(words):
-        return _fill_in(exercise, f"a list of words in quotes ({what}), e.g. [\"word1\", \"word2\"]")
+        return ctx.fill_in(f"a list of words in quotes ({what}), e.g. [\"word1\", \"word2\"]")
     try:
         words = lookup.check_word_list(what, words)
     except InvalidParameterError as err:
-        return _report(exercise, "invalid", f"{err}.")
+        return ctx.report("invalid", f"{err}.")
     if len(words) < min_size:
-        return _report(exercise, "wrong", f"not yet: {what} needs at least {min_size} words; it has {len(words)}.")
+        return ctx.report("wrong", f"not yet: {what} needs at least {min_size} words; it has {len(words)}.")
     _, missing = lookup.present(embedding, words)
     if missing:
-        return _report(exercise, "wrong", f"not yet: {len(missing)} word(s) not in the embedding: {list(missing)} "
-                                          "(it has no vector for them; try other words, in lower case for an uncased "
-                                          "embedding).")
+        return ctx.report("wrong", f"not yet: {len(missing)} word(s) not in the embedding: {list(missing)} "
+                                   "(it has no vector for them; try other words, in lower case for an uncased "
+                                   "embedding).")
     shared = [w for w in words if w in set(other)]
     if shared:
-        return _report(exercise, "wrong", f"not yet: {shared} also in {other_name}; a word may be in only one of "
-                                          "the two lists.")
-    return _report(exercise, "correct", f"right: {len(words)} words, all in the embedding, none in {other_name}.")
+        return ctx.report("wrong", f"not yet: {shared} also in {other_name}; a word may be in only one of "
+                                   "the two lists.")
+    return ctx.report("correct", f"right: {len(words)} words, all in the embedding, none in {other_name}.",
+                      list(words))
 
 
 # --------------------------------------------------------------------------------------------------
 # lesson 1: the WEAT by hand (Caliskan, Bryson & Narayanan 2017, Methods)
 # --------------------------------------------------------------------------------------------------
 
-def _unit(v) -> np.ndarray:
-    v = np.asarray(v, dtype=np.float64)
-    return v / np.linalg.norm(v, axis=-1, keepdims=True)
+def cosine(value, u, v, *, exercise: str = "cosine similarity", shown: int | str = 4) -> CheckResult:
+    """Check cos(u, v) = u·v / (‖u‖ ‖v‖) (Caliskan et al. 2017, Supplementary, "Cosine similarity").
 
+    Recognises the dot product (of the unnormalised vectors), the dot product divided by one length only, the
+    cosine distance 1 − cos (SciPy's ``scipy.spatial.distance.cosine``) and a flipped sign.
 
-def cosine(value, u, v, *, exercise: str = "cosine similarity") -> CheckResult:
-    """cos(u, v) = u·v / (‖u‖ ‖v‖) (Caliskan et al. 2017, Supplementary, "Cosine similarity"). Recognises the
-    dot product, the dot product divided by one length only, and the cosine *distance* 1 − cos (SciPy's
-    ``scipy.spatial.distance.cosine``)."""
+    Parameters
+    ----------
+    value : object
+        The student's answer.
+    u, v : array_like
+        The two vectors.
+    exercise : str
+        The exercise's name.
+    shown : int or str
+        The precision the lesson shows (decimals, or ``"3g"`` for significant figures).
+
+    Returns
+    -------
+    CheckResult
+        The result; it has been shown already.
+    """
     u, v = np.asarray(u, dtype=np.float64), np.asarray(v, dtype=np.float64)
     dot = float(u @ v)
     nu, nv = float(np.linalg.norm(u)), float(np.linalg.norm(v))
     expected = float(cosine_matrix(u[None, :], v[None, :])[0, 0])
-    return number(value, expected, exercise=exercise, what="the cosine similarity", hint="u·v / (‖u‖ ‖v‖): "
-                  "np.dot(u, v) / (np.linalg.norm(u) * np.linalg.norm(v)).",
-                  mistakes=[(dot, "that is the dot product u·v; divide it by both lengths ‖u‖ ‖v‖."),
+    return number(value, expected, exercise=exercise, what="the cosine similarity", shown=shown, check="cosine",
+                  hint="the formula above: the dot product of the two vectors, divided by the product of their "
+                       "two lengths (norms).",
+                  solution="cos_uv = np.dot(u, v) / (np.linalg.norm(u) * np.linalg.norm(v))   "
+                           "# u, v: the two word vectors, e.g. kv[\"rose\"], kv[\"love\"]",
+                  mistakes=[(dot, "that is the dot product u·v of the unnormalised vectors; divide it by both "
+                                  "lengths ‖u‖ ‖v‖."),
                             (dot / nu, "you divided by one length only; divide by ‖u‖ and by ‖v‖."),
                             (dot / nv, "you divided by one length only; divide by ‖u‖ and by ‖v‖."),
                             (1.0 - expected, "that is the cosine distance 1 − cos (scipy's `cosine`); the "
-                                             "similarity is 1 minus it.")])
+                                             "similarity is 1 minus it."),
+                            (-expected, "the sign is flipped: the cosine of u and v, not of u and −v.")])
 
 
-def association(value, w, A, B, *, exercise: str = "s(w, A, B)") -> CheckResult:
-    """s(w, A, B) = mean_a cos(w, a) − mean_b cos(w, b) (Caliskan et al. 2017, Methods), ``w`` one vector,
-    ``A``, ``B`` matrices of attribute vectors (rows). Recognises A and B swapped, sums instead of means, the
-    mean over A alone, and dot products instead of cosines."""
+def association(value, w, A, B, *, exercise: str = "s(w, A, B)", shown: int | str = 3) -> CheckResult:
+    """Check s(w, A, B) = mean_a cos(w, a) − mean_b cos(w, b) (Caliskan et al. 2017, Methods).
+
+    Recognises A and B swapped (a flipped sign), sums instead of means, the mean over A alone, and dot products
+    instead of cosines.
+
+    Parameters
+    ----------
+    value : object
+        The student's answer.
+    w : array_like
+        The word's vector.
+    A, B : array_like
+        The attribute vectors (one row per word).
+    exercise : str
+        The exercise's name.
+    shown : int or str
+        The precision the lesson shows.
+
+    Returns
+    -------
+    CheckResult
+        The result; it has been shown already.
+    """
     w = np.asarray(w, dtype=np.float64)[None, :]
     A, B = np.asarray(A, dtype=np.float64), np.asarray(B, dtype=np.float64)
     ca, cb = cosine_matrix(w, A)[0], cosine_matrix(w, B)[0]
     expected = float(_weat.association(w, A, B)[0])
     dots = float((w @ A.T).mean() - (w @ B.T).mean())
-    return number(value, expected, exercise=exercise, what="s(w, A, B)",
-                  hint="the mean of the cosines of w with the words of A, minus the mean with the words of B.",
+    return number(value, expected, exercise=exercise, what="s(w, A, B)", shown=shown, check="association",
+                  hint="the formula above: two means of cosines, one over the words of A and one over B, and "
+                       "which is subtracted from which.",
+                  solution="s_w = kv.cosine_similarities(w, kv[A]).mean() - kv.cosine_similarities(w, kv[B]).mean()"
+                           "   # w: the word's vector, e.g. kv[\"rose\"]",
                   mistakes=[(-expected, "the sign is flipped: it is mean over A minus mean over B."),
                             (float(ca.sum() - cb.sum()), "you summed the cosines; s(w, A, B) uses their means."),
                             (float(ca.mean()), "that is only the mean over A; subtract the mean over B."),
-                            (dots, "those are dot products; use cosines (divide by the lengths).")])
+                            (dots, "those are dot products of unnormalised vectors; use cosines (divide by the "
+                                   "lengths).")])
 
 
-def test_statistic(value, s_x, s_y, *, exercise: str = "test statistic") -> CheckResult:
-    """s(X, Y, A, B) = Σ_x s(x, A, B) − Σ_y s(y, A, B) (Caliskan et al. 2017, Methods). Recognises the
-    difference of the means and the flipped sign."""
+def test_statistic(value, s_x, s_y, *, exercise: str = "test statistic", shown: int | str = 4) -> CheckResult:
+    """Check s(X, Y, A, B) = Σ_x s(x, A, B) − Σ_y s(y, A, B) (Caliskan et al. 2017, Methods).
+
+    Recognises the difference of the means and the flipped sign.
+
+    Parameters
+    ----------
+    value : object
+        The student's answer.
+    s_x, s_y : array_like
+        s(w, A, B) of the words of X and of Y.
+    exercise : str
+        The exercise's name.
+    shown : int or str
+        The precision the lesson shows.
+
+    Returns
+    -------
+    CheckResult
+        The result; it has been shown already.
+    """
     s_x, s_y = np.asarray(s_x, dtype=np.float64), np.asarray(s_y, dtype=np.float64)
     expected = _weat.test_statistic(s_x, s_y)
-    return number(value, expected, exercise=exercise, what="s(X, Y, A, B)",
-                  hint="the sum of s(x, A, B) over X minus the sum of s(y, A, B) over Y.",
+    return number(value, expected, exercise=exercise, what="s(X, Y, A, B)", shown=shown, check="test_statistic",
+                  hint="the formula above: sums (not means) of the associations, X's minus Y's.",
+                  solution="S = s_x.sum() - s_y.sum()",
                   mistakes=[(float(s_x.mean() - s_y.mean()), "that is the difference of the means; the test "
                                                              "statistic uses sums."),
                             (-expected, "the sign is flipped: X's sum minus Y's sum.")])
@@ -322,20 +775,40 @@ def test_statistic(value, s_x, s_y, *, exercise: str = "test statistic") -> Chec
 test_statistic.__test__ = False  # not a pytest test
 
 
-def effect_size(value, s_x, s_y, *, exercise: str = "effect size d") -> CheckResult:
-    """d = [mean_X s − mean_Y s] / std-dev_{w ∈ X∪Y} s (Caliskan et al. 2017, Methods; sample standard
-    deviation, as :func:`wordbias.measures.weat.effect_size`). Recognises the population standard deviation,
-    the flipped sign, the undivided mean difference and the pooled within-group standard deviation (Cohen's d)."""
+def effect_size(value, s_x, s_y, *, exercise: str = "effect size d", shown: int | str = 4) -> CheckResult:
+    """Check d = [mean_X s − mean_Y s] / std-dev_{w ∈ X∪Y} s (Caliskan et al. 2017, Methods).
+
+    The standard deviation is the sample one, as in :func:`wordbias.measures.weat.effect_size`. Recognises the
+    population standard deviation, the flipped sign, the undivided mean difference and the pooled within-group
+    standard deviation (Cohen's d).
+
+    Parameters
+    ----------
+    value : object
+        The student's answer.
+    s_x, s_y : array_like
+        s(w, A, B) of the words of X and of Y.
+    exercise : str
+        The exercise's name.
+    shown : int or str
+        The precision the lesson shows.
+
+    Returns
+    -------
+    CheckResult
+        The result; it has been shown already.
+    """
     s_x, s_y = np.asarray(s_x, dtype=np.float64), np.asarray(s_y, dtype=np.float64)
     expected = _weat.effect_size(s_x, s_y, ddof=1)
     diff = float(s_x.mean() - s_y.mean())
     nx, ny = s_x.size, s_y.size
     pooled_within = math.sqrt(((nx - 1) * s_x.var(ddof=1) + (ny - 1) * s_y.var(ddof=1)) / (nx + ny - 2))
-    return number(value, expected, exercise=exercise, what="the effect size d",
-                  hint="(mean of s over X − mean of s over Y) / the standard deviation of s over all the target "
-                       "words of X and Y together (np.std(..., ddof=1)).",
+    return number(value, expected, exercise=exercise, what="the effect size d", shown=shown, check="effect_size",
+                  hint="the formula above: a difference of two means, divided by one standard deviation of all "
+                       "the target words' associations together (which kind of standard deviation?).",
+                  solution="d = (s_x.mean() - s_y.mean()) / np.concatenate([s_x, s_y]).std(ddof=1)",
                   mistakes=[(_weat.effect_size(s_x, s_y, ddof=0), "that uses the population standard deviation "
-                             "(np.std's default, ddof=0); the paper uses the sample one: np.std(s, ddof=1)."),
+                             "(np.std's default, ddof=0); the paper uses the sample one (ddof=1)."),
                             (-expected, "the sign is flipped: mean over X minus mean over Y."),
                             (diff, "that is the difference of the means; divide it by the standard deviation."),
                             (diff / pooled_within, "that divides by the pooled within-group standard deviation "
@@ -347,26 +820,67 @@ def effect_size(value, s_x, s_y, *, exercise: str = "effect size d") -> CheckRes
 # lesson 2: significance (permutation tests) and size
 # --------------------------------------------------------------------------------------------------
 
-def monte_carlo_floor(value, n_permutations: int, *, exercise: str = "Monte Carlo floor") -> CheckResult:
-    """The smallest p a Monte Carlo permutation test with R random permutations can report under the add-one
-    rule, 1/(R + 1) (:class:`wordbias.core.permutation.TailProbability`'s ``resolution``). 1/R and 1/(R + 1)
+def monte_carlo_floor(value, n_permutations: int, *, exercise: str = "Monte Carlo floor",
+                      shown: int | str = "3g") -> CheckResult:
+    """Check the smallest p a Monte Carlo permutation test with R random permutations can report, 1/(R + 1).
+
+    The add-one rule (:class:`wordbias.core.permutation.TailProbability`'s ``resolution``). 1/R and 1/(R + 1)
     differ by the factor 1 + 1/R, so the tolerance here is 0.1/(R + 1) relative (not :data:`RTOL`): the answer
-    computed in Python passes, and a value typed by hand must keep enough digits to be told from 1/R."""
+    computed in Python passes, and a value typed by hand must keep enough digits to be told from 1/R.
+
+    Parameters
+    ----------
+    value : object
+        The student's answer.
+    n_permutations : int
+        R, the random permutations.
+    exercise : str
+        The exercise's name.
+    shown : int or str
+        The precision the lesson shows.
+
+    Returns
+    -------
+    CheckResult
+        The result; it has been shown already.
+    """
     R = int(n_permutations)
-    return number(value, 1.0 / (R + 1), rtol=min(RTOL, 0.1 / (R + 1)), exercise=exercise,
-                  what=f"the smallest Monte Carlo p with R = {R:,}",
-                  hint="the observed labelling counts as one of the permutations (the add-one rule).",
+    return number(value, 1.0 / (R + 1), rtol=min(RTOL, 0.1 / (R + 1)), exercise=exercise, shown=shown,
+                  check="monte_carlo_floor", what=f"the smallest Monte Carlo p with R = {R:,}",
+                  hint="what the observed labelling counts as (the add-one rule).",
+                  solution="mc_floor = 1 / (n_permutations + 1)   # the observed labelling counts as one of them",
                   mistakes=[(1.0 / R, "that is 1/R; the observed labelling is counted too: 1/(R + 1)."),
                             (0.0, "under the add-one rule a Monte Carlo p is never 0: at least 1/(R + 1).")])
 
 
-def exact_floor(value, n_x: int, n_y: int, *, exercise: str = "exact floor") -> CheckResult:
-    """The smallest exact one-sided permutation p with |X| = n_x, |Y| = n_y: one partition of C(n_x + n_y, n_x)
-    (:func:`wordbias.measures.weat.smallest_p`)."""
+def exact_floor(value, n_x: int, n_y: int, *, exercise: str = "exact floor", shown: int | str = 4) -> CheckResult:
+    """Check the smallest exact one-sided permutation p with |X| = n_x, |Y| = n_y.
+
+    One partition of C(n_x + n_y, n_x) (:func:`wordbias.measures.weat.smallest_p`). Recognises orderings (n!),
+    subsets (2^n) and the two-sided floor.
+
+    Parameters
+    ----------
+    value : object
+        The student's answer.
+    n_x, n_y : int
+        The sizes of X and Y.
+    exercise : str
+        The exercise's name.
+    shown : int or str
+        The precision the lesson shows.
+
+    Returns
+    -------
+    CheckResult
+        The result; it has been shown already.
+    """
     n = n_x + n_y
-    return number(value, _weat.smallest_p(n_x, n_y), exercise=exercise,
+    return number(value, _weat.smallest_p(n_x, n_y), exercise=exercise, shown=shown, check="exact_floor",
                   what=f"the smallest exact p with |X| = {n_x}, |Y| = {n_y}",
-                  hint="count the ways to choose which n_x of the n_x + n_y words form X: math.comb.",
+                  hint="how many ways there are to choose which of the n_x + n_y words form X (order does not "
+                       "count).",
+                  solution="smallest_p = 1 / math.comb(len(X) + len(Y), len(X))",
                   mistakes=[(1.0 / math.factorial(n), "that counts orderings of the words (n!); a partition "
                                                       "ignores order: C(n_x + n_y, n_x)."),
                             (1.0 / 2 ** n, "that counts every subset (2^n); X keeps its size: C(n_x + n_y, n_x)."),
@@ -374,16 +888,64 @@ def exact_floor(value, n_x: int, n_y: int, *, exercise: str = "exact floor") -> 
                                                                 "has one extreme partition.")])
 
 
-def two_sided(value, p_greater: float, p_less: float, *, exercise: str = "two-sided p") -> CheckResult:
-    """The two-sided p from the two one-sided ones: min(1, 2·min(p_greater, p_less)), the doubling rule of
-    :func:`scipy.stats.permutation_test` (:mod:`wordbias.core.permutation`)."""
+def two_sided(value, p_greater: float, p_less: float, *, exercise: str = "two-sided p",
+              shown: int | str = 4) -> CheckResult:
+    """Check the two-sided p from the two one-sided ones: min(1, 2·min(p_greater, p_less)).
+
+    The doubling rule of :func:`scipy.stats.permutation_test` (:mod:`wordbias.core.permutation`).
+
+    Parameters
+    ----------
+    value : object
+        The student's answer.
+    p_greater, p_less : float
+        The one-sided p-values.
+    exercise : str
+        The exercise's name.
+    shown : int or str
+        The precision the lesson shows.
+
+    Returns
+    -------
+    CheckResult
+        The result; it has been shown already.
+    """
     expected = min(1.0, 2.0 * min(p_greater, p_less))
-    return number(value, expected, exercise=exercise, what="the two-sided p",
-                  hint="double the smaller of the two one-sided p, and keep the result at most 1.",
+    return number(value, expected, exercise=exercise, what="the two-sided p", shown=shown, check="two_sided",
+                  hint="which of the two one-sided p to start from, what to do with it, and the largest value a "
+                       "probability can take.",
+                  solution="p_two = min(1, 2 * min(p_greater, p_less))",
                   mistakes=[(2.0 * min(p_greater, p_less), "a probability is at most 1: cap the doubled p at 1."),
                             (min(p_greater, p_less), "that is the smaller one-sided p; the two-sided p doubles it."),
                             (min(1.0, 2.0 * max(p_greater, p_less)), "you doubled the larger tail; double the "
                                                                       "smaller one.")])
+
+
+def intervals_including_zero(answer, table, *, exercise: str = "intervals that include 0") -> CheckResult:
+    """Check the tests whose 95% interval of d includes 0, read from a WEAT table.
+
+    Parameters
+    ----------
+    answer : object
+        The student's answer: a list of test names.
+    table : pandas.DataFrame
+        The table (:func:`wordbias.papers.lesson_views.read_results` of Caliskan's ``table1.csv``): columns
+        ``test``, ``effect_size_ci_low`` and ``effect_size_ci_high``.
+    exercise : str
+        The exercise's name.
+
+    Returns
+    -------
+    CheckResult
+        The result; it has been shown already.
+    """
+    inside = (table["effect_size_ci_low"] <= 0) & (table["effect_size_ci_high"] >= 0)
+    expected = [str(t) for t in table["test"][inside]]
+    return _same_set(answer, expected, exercise=exercise, what="the tests whose interval of d includes 0",
+                     check="intervals_including_zero", solution="crossing = list(table1.test[(table1.effect_size_ci_low <= 0) & "
+                             "(table1.effect_size_ci_high >= 0)])",
+                     hint="the interval's two columns: an interval includes 0 when its low end is at most 0 and its "
+                         "high end at least 0.")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -391,88 +953,190 @@ def two_sided(value, p_greater: float, p_less: float, *, exercise: str = "two-si
 # --------------------------------------------------------------------------------------------------
 
 def most_influential(answer, influence, *, exercise: str = "most influential word") -> CheckResult:
-    """The word whose removal moves d the most (:meth:`wordbias.measures.sensitivity.Influence.top`)."""
+    """Check the word whose removal moves d the most (:meth:`wordbias.measures.sensitivity.Influence.top`).
+
+    Parameters
+    ----------
+    answer : object
+        The student's answer: one word.
+    influence : wordbias.measures.sensitivity.Influence
+        The leave-one-out influence of every word.
+    exercise : str
+        The exercise's name.
+
+    Returns
+    -------
+    CheckResult
+        The result; it has been shown already.
+    """
     top = influence.top(1)
     expected = str(top.word[0])
+    ctx = _Context(exercise, "most_influential", "", "the word, exactly as in the influence table",
+                   "most_influential = influence.top(1).word[0]   # the table is sorted by |change of d|")
     if _is_placeholder(answer):
-        return _fill_in(exercise, "one word in quotes", expected)
+        return ctx.fill_in("one word in quotes", expected)
     if not isinstance(answer, str):
-        return _report(exercise, "invalid", f"answer with one word in quotes; got {type(answer).__name__}.", expected)
+        return ctx.report("invalid", f"answer with one word in quotes; got {type(answer).__name__}.", expected)
     frame = influence.to_frame()
     rows = frame[frame.word == answer.strip()]
     if rows.empty:
-        return _report(exercise, "wrong", f"not yet: {answer.strip()!r} is not a word of this test; look at the "
-                                          "influence table's `word` column.", expected)
+        return ctx.report("wrong", f"not yet: {answer.strip()!r} is not a word of this test; look at the "
+                                   "influence table's `word` column.", expected)
     if answer.strip() == expected:
-        return _report(exercise, "correct", f"right: without {expected!r} d changes by {top.change[0]:+.2f}, more "
-                                            "than without any other word.", expected)
+        return ctx.report("correct", f"right: without {expected!r} d changes by {top.change[0]:+.2f}, more "
+                                     "than without any other word.", expected)
     change = float(rows.change.iloc[0])
-    return _report(exercise, "wrong", f"not yet: without {answer.strip()!r} d changes by {change:+.2f}; another "
-                                      "word moves it more (compare |change|, the size, not the sign).", expected)
+    return ctx.report("wrong", f"not yet: without {answer.strip()!r} d changes by {change:+.2f}; another word moves "
+                               "it more (compare |change|, the size, not the sign).", expected)
 
 
 # --------------------------------------------------------------------------------------------------
 # lesson 4: a bias direction (the racial-bias report)
 # --------------------------------------------------------------------------------------------------
 
-def angle(value, cosine_value: float, *, exercise: str = "angle") -> CheckResult:
-    """The angle in degrees between two directions with cosine ``cosine_value``: arccos, in degrees (the
-    report's "linear scale"). Recognises radians and 90° minus the angle."""
+def angle(value, cosine_value: float, *, exercise: str = "angle", shown: int | str = 1) -> CheckResult:
+    """Check the angle in degrees between two directions with cosine ``cosine_value``.
+
+    arccos, in degrees (the report's "linear scale"). Recognises radians and 90° minus the angle.
+
+    Parameters
+    ----------
+    value : object
+        The student's answer.
+    cosine_value : float
+        The cosine of the two directions.
+    exercise : str
+        The exercise's name.
+    shown : int or str
+        The precision the lesson shows (the table's "angle (°)" column: 1 decimal).
+
+    Returns
+    -------
+    CheckResult
+        The result; it has been shown already.
+    """
     c = float(np.clip(cosine_value, -1.0, 1.0))
     expected = math.degrees(math.acos(c))
-    return number(value, expected, exercise=exercise, what="the angle in degrees",
-                  hint="np.degrees(np.arccos(cosine)).",
-                  mistakes=[(math.acos(c), "that is in radians; convert with np.degrees."),
+    return number(value, expected, exercise=exercise, what="the angle in degrees", shown=shown, check="angle",
+                  hint="which inverse function turns a cosine into an angle, and in which unit numpy returns it.",
+                  solution="angle = np.degrees(np.arccos(cosine))",
+                  sign_matters=False,
+                  mistakes=[(math.acos(c), "that is in radians; convert to degrees."),
                             (90.0 - expected, "that is 90° minus the angle (arcsin, not arccos).")])
 
 
-def same_set(answer, expected: Iterable[str], *, exercise: str, what: str) -> CheckResult:
-    """A list of names (tests, words) that must be exactly ``expected`` (order ignored): names the missing and
-    the extra items.
+def same_set(answer, expected: Iterable[str], *, exercise: str, what: str, hint: str = "",
+             solution: str = "") -> CheckResult:
+    """Check a list of names (tests, words) that must be exactly ``expected`` (order ignored).
+
+    Names the missing and the extra items.
+
+    Parameters
+    ----------
+    answer : object
+        The student's answer.
+    expected : iterable of str
+        The right names.
+    exercise : str
+        The exercise's name.
+    what : str
+        What the list is.
+    hint : str
+        A nudge added to a wrong answer's message.
+    solution : str
+        The worked solution.
+
+    Returns
+    -------
+    CheckResult
+        The result; it has been shown already.
 
     Examples
     --------
     >>> _ = same_set(["WEAT7"], ["WEAT7", "WEAT9"], exercise="q", what="the tests whose interval includes 0")
     ✘ q: not yet: missing ['WEAT9'].
     """
-    expected = list(dict.fromkeys(expected))
+    return _same_set(answer, expected, exercise=exercise, what=what, hint=hint, solution=solution, check="same_set")
+
+
+def _same_set(answer, expected, *, exercise: str, what: str, hint: str, solution: str, check: str) -> CheckResult:
+    expected = list(dict.fromkeys(str(e) for e in expected))
+    ctx = _Context(exercise, check, "", "exactly these names, in any order", solution)
     if _is_placeholder(answer):
-        return _fill_in(exercise, f"a list of names in quotes ({what}); [] if there are none", expected)
+        return ctx.fill_in(f"a list of names in quotes ({what}); [] if there are none", expected)
     if isinstance(answer, str) or not isinstance(answer, Iterable) or not all(isinstance(a, str) for a in answer):
-        return _report(exercise, "invalid", f"expected a list of names in quotes ({what}), e.g. [\"WEAT1\"]; got "
-                                            f"{str(answer)[:60]!r}.", expected)
+        return ctx.report("invalid", f"expected a list of names in quotes ({what}), e.g. [\"WEAT1\"]; got "
+                                     f"{str(answer)[:60]!r}.", expected)
     given = [a.strip() for a in answer]
     missing = [e for e in expected if e not in given]
     extra = [g for g in given if g not in expected]
     if not missing and not extra:
-        return _report(exercise, "correct", f"right: {what}: {expected if expected else 'none'}.", expected)
+        return ctx.report("correct", f"right: {what}: {expected if expected else 'none'}.", expected)
     parts = ([f"missing {missing}"] if missing else []) + ([f"{extra} should not be there"] if extra else [])
-    return _report(exercise, "wrong", f"not yet: {'; '.join(parts)}.", expected)
+    return ctx.report("wrong", f"not yet: {'; '.join(parts)}." + (f" Look at: {hint}" if hint else ""), expected)
 
 
 def differ_in_frequency(answer, report, *, exercise: str = "frequency") -> CheckResult:
-    """Do the two target sets differ in frequency (:attr:`wordbias.measures.frequency.FrequencyReport.flagged`:
-    two-sided Mann-Whitney p of their ranks below alpha)? ``answer`` is True or False."""
-    truth = report.flagged
+    """Check whether the two target sets differ in frequency.
+
+    :attr:`wordbias.measures.frequency.FrequencyReport.flagged`: the two-sided Mann-Whitney p of their frequency
+    ranks is below alpha.
+
+    Parameters
+    ----------
+    answer : object
+        The student's answer, True or False.
+    report : wordbias.measures.frequency.FrequencyReport
+        The frequency report (its ``mann_whitney_p``, ``alpha`` and ``flagged``).
+    exercise : str
+        The exercise's name.
+
+    Returns
+    -------
+    CheckResult
+        The result; it has been shown already.
+    """
+    truth = bool(report.flagged)
+    ctx = _Context(exercise, "differ_in_frequency", "", f"{truth}",
+                   "differ = report.mann_whitney_p < report.alpha")
     if _is_placeholder(answer):
-        return _fill_in(exercise, "True or False", truth)
+        return ctx.fill_in("True or False", truth)
     if not isinstance(answer, (bool, np.bool_)):
-        return _report(exercise, "invalid", f"answer True or False (no quotes); got {str(answer)[:40]!r}.", truth)
+        return ctx.report("invalid", f"answer True or False (no quotes); got {str(answer)[:40]!r}.", truth)
     p = f"the Mann-Whitney p of the two sets' frequency ranks is {report.mann_whitney_p:.2g}"
     if bool(answer) == truth:
-        return _report(exercise, "correct", f"right: {p}, {'below' if truth else 'not below'} {report.alpha}.", truth)
-    return _report(exercise, "wrong", f"not yet: {p}; compare it with {report.alpha}.", truth)
+        return ctx.report("correct", f"right: {p}, {'below' if truth else 'not below'} {report.alpha}.", truth)
+    return ctx.report("wrong", f"not yet: {p}; compare it with {report.alpha}.", truth)
 
 
 def significant_associations(value, summary, *, run: str = "first names",
                              exercise: str = "significant associations") -> CheckResult:
-    """The number of significant associations of one UBE run, read from
-    :func:`wordbias.papers.swinger2019.ube_summary` (Swinger et al. 2019, Table 4). Recognises the number of
-    tests."""
+    """Check the number of significant associations of one UBE run (Swinger et al. 2019, Table 4).
+
+    Read from :func:`wordbias.papers.swinger2019.ube_summary`. Recognises the number of tests.
+
+    Parameters
+    ----------
+    value : object
+        The student's answer.
+    summary : pandas.DataFrame
+        The UBE summary, one row per run.
+    run : str
+        The run (a row of ``summary``).
+    exercise : str
+        The exercise's name.
+
+    Returns
+    -------
+    CheckResult
+        The result; it has been shown already.
+    """
     if run not in summary.index:
         raise InvalidParameterError(f"run {run!r} is not in the summary; runs: {list(summary.index)}")
     row = summary.loc[run]
-    return number(value, float(row["significant associations"]), exercise=exercise,
+    return number(value, int(row["significant associations"]), exercise=exercise, shown=0, rtol=1e-9,
+                  check="significant_associations", sign_matters=False,
                   what=f"the number of significant associations ({run})",
-                  hint="read the `significant associations` column of the summary.",
+                  hint=f"the summary's row {run!r} and its column `significant associations`.",
+                  solution=f'n_significant = summary.loc["{run}", "significant associations"]',
                   mistakes=[(float(row["tests"]), "that is the number of tests; how many of them are significant?")])

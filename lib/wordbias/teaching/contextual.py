@@ -18,8 +18,19 @@ DEFAULT_TINY_MLM = paths.ROOT / "build" / "tiny-bert-mlm"
 
 
 def tiny_mlm_folder(folder: str | Path | None = None) -> Path:
-    """``folder`` (default :data:`DEFAULT_TINY_MLM`) holding the tiny planted masked LM; built with
-    :func:`wordbias.models.tiny_mlm.main` (the Makefile's model) when it has no ``config.json``."""
+    """The folder holding the tiny planted masked LM, built there first when it has no ``config.json``.
+
+    Parameters
+    ----------
+    folder : str or Path or None
+        The folder; None for :data:`DEFAULT_TINY_MLM`. A folder without ``config.json`` gets the model built by
+        :func:`wordbias.models.tiny_mlm.main` (the Makefile's model).
+
+    Returns
+    -------
+    Path
+        The folder.
+    """
     folder = Path(folder) if folder is not None else DEFAULT_TINY_MLM
     if not (folder / "config.json").is_file():
         from wordbias.models import tiny_mlm

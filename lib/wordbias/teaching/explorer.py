@@ -47,10 +47,16 @@ _COLOURS = {"X": "#1f77b4", "Y": "#ff7f0e"}
 
 @dataclass(frozen=True)
 class Exploration:
-    """One run of :func:`explore`, in a student's words: a view of the test measured once
-    (``measured``, a :class:`~wordbias.measures.measurement.Measurement`): the WEAT (``result``), the bootstrap
-    interval of d (``interval``), both p and the warnings the run gave (``notes``: dropped words, balancing, low
-    power, low coverage)."""
+    """One run of :func:`explore`, in a student's words.
+
+    A view of the test measured once: the WEAT (``result``), the bootstrap interval of d (``interval``), both p
+    and the warnings the run gave (``notes``: dropped words, balancing, low power, low coverage).
+
+    Attributes
+    ----------
+    measured : wordbias.measures.measurement.Measurement
+        The test measured once; the properties name its parts.
+    """
 
     measured: Measurement = field(repr=False)
 
@@ -116,7 +122,14 @@ class Exploration:
         return frame.sort_values("s", ascending=False, kind="stable").reset_index(drop=True)
 
     def summary(self) -> dict:
-        """A flat dict: sizes, d, its interval, both p and the method, dropped words."""
+        """The result as a flat dict.
+
+        Returns
+        -------
+        dict
+            ``n_X``, ``n_Y``, ``n_A``, ``n_B``, ``d``, ``ci_low``, ``ci_high``, ``ci`` (how the interval was
+            computed), ``p_one_sided``, ``p_two_sided``, ``p_method``, ``dropped`` and ``balanced_out``.
+        """
         r = self.result
         return {"n_X": len(r.X.words), "n_Y": len(r.Y.words), "n_A": len(r.A.words), "n_B": len(r.B.words),
                 "d": self.d, "ci_low": self.ci[0], "ci_high": self.ci[1],
@@ -127,7 +140,14 @@ class Exploration:
                 "balanced_out": "; ".join(f"{k}: {', '.join(v)}" for k, v in self.balanced_out.items())}
 
     def text(self) -> str:
-        """The result in three or four plain lines."""
+        """The result in plain words.
+
+        Returns
+        -------
+        str
+            Two to four lines: d and its interval; both p, the method and the sizes; the dropped and the
+            balanced-out words.
+        """
         s = self.summary()
         lines = [f"d = {s['d']:.2f}, {self.measured.ci_level:.0%} interval [{s['ci_low']:.2f}, "
                  f"{s['ci_high']:.2f}] ({s['ci']})",
@@ -150,14 +170,41 @@ def explore(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: 
             names: Mapping[str, str] | None = None, seed: int = 0, n_resamples: int = N_RESAMPLES,
             n_permutations: int = N_PERMUTATIONS, case_fold: bool = False,
             balance_targets: str = "random") -> Exploration:
-    """One WEAT with everything a student looks at: d, its bootstrap interval, the one- and two-sided p (and
-    how they were computed), the dropped words and each target word's s(w, A, B).
+    """One WEAT with everything a student looks at.
 
-    The test is measured once by :func:`wordbias.measures.measurement.weat` (the library's one route: the WEAT
-    of :func:`wordbias.measures.weat.weat` with its checks and unknown-word policy, the BCa interval of
-    :func:`wordbias.measures.bootstrap.weat_bootstrap` with each set resampled, ``n_resamples``, ``seed``, and the
+    d, its bootstrap interval, the one- and two-sided p (and how they were computed), the dropped words and each
+    target word's s(w, A, B). The test is measured once by :func:`wordbias.measures.measurement.weat` (the
+    library's one route: the WEAT of :func:`wordbias.measures.weat.weat` with its checks and unknown-word policy,
+    the BCa interval of :func:`wordbias.measures.bootstrap.weat_bootstrap` with each set resampled, and the
     two-sided p by the same method as the one-sided one); :class:`Exploration` only names its parts for a
     student. The library's warnings are recorded in ``notes`` instead of being shown.
+
+    Parameters
+    ----------
+    embedding : KeyedVectors or mapping of str to vector
+        The embedding.
+    X, Y : sequence of str
+        The target word lists.
+    A, B : sequence of str
+        The attribute word lists.
+    names : mapping of str to str or None
+        Display names of the sets (keys ``"X"``, ``"Y"``, ``"A"``, ``"B"``).
+    seed : int
+        Seeds the balancing, the permutations and the bootstrap.
+    n_resamples : int
+        Bootstrap resamples of the interval of d.
+    n_permutations : int
+        Monte Carlo permutations when the exact p is too dear.
+    case_fold : bool
+        Look words up in lower case where the embedding lacks them as given.
+    balance_targets : str
+        What to do when X and Y differ in size: ``"random"`` (delete words at random, seeded), ``"raise"`` or
+        ``"none"`` (see :func:`wordbias.measures.weat.weat`).
+
+    Returns
+    -------
+    Exploration
+        The result.
 
     Examples
     --------
@@ -181,8 +228,21 @@ def explore(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: 
 
 def word_lists(X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Sequence[str], *,
                names: Mapping[str, str] | None = None) -> pd.DataFrame:
-    """The four word lists of a test as a table to read: one row per set (X, Y, A, B) with its name, size and
-    words.
+    """The four word lists of a test as a table to read.
+
+    Parameters
+    ----------
+    X, Y : sequence of str
+        The target word lists.
+    A, B : sequence of str
+        The attribute word lists.
+    names : mapping of str to str or None
+        Display names of the sets.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per set (X, Y, A, B): ``name``, ``words`` (the size) and ``list``.
 
     Examples
     --------
@@ -198,6 +258,16 @@ def word_lists(X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Sequence
 def parse_words(text: str) -> list[str]:
     """The words of a text area: separated by commas, semicolons, spaces or new lines; empty items skipped.
 
+    Parameters
+    ----------
+    text : str
+        The text area's value.
+
+    Returns
+    -------
+    list of str
+        The words, in order.
+
     Examples
     --------
     >>> parse_words("rose, tulip\\n lily;;  daisy ")
@@ -209,8 +279,24 @@ def parse_words(text: str) -> list[str]:
 
 
 def plot_scores(exploration: Exploration, *, title: str | None = None, ax=None):
-    """Horizontal bars of s(w, A, B) for every target word, largest first, coloured by target set (seaborn),
-    with d, its interval and p in the title; the legend sits outside the bars. Returns the figure."""
+    """Horizontal bars of s(w, A, B) for every target word, largest first, coloured by target set (seaborn).
+
+    d, its interval and p are in the title; the legend sits outside the bars.
+
+    Parameters
+    ----------
+    exploration : Exploration
+        The result of :func:`explore`.
+    title : str or None
+        The title; None for d, its interval and p.
+    ax : matplotlib.axes.Axes or None
+        The axes to draw on; None for a new figure.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+    """
     import matplotlib.pyplot as plt
     import seaborn as sns
 
@@ -234,11 +320,25 @@ def plot_scores(exploration: Exploration, *, title: str | None = None, ax=None):
 
 
 def permutation_null(s_x, s_y, *, n_permutations: int = N_PERMUTATIONS, seed: int = 0) -> np.ndarray:
-    """The test statistic s(X_i, Y_i, A, B) of ``n_permutations`` random relabellings (X_i, Y_i) of the target
-    words, sizes kept: the null distribution the permutation test compares s(X, Y, A, B) with (Caliskan et al.
-    2017, Methods). The draws are :func:`wordbias.core.montecarlo.random_subset_sums`'s (the Monte Carlo test's
-    for the same seed); with Σ_{X_i} s the sum over a random subset and Σ s over all targets, s(X_i, Y_i, A, B)
-    = 2 Σ_{X_i} s − Σ s.
+    """The test statistic s(X_i, Y_i, A, B) of random relabellings (X_i, Y_i) of the target words, sizes kept.
+
+    The null distribution the permutation test compares s(X, Y, A, B) with (Caliskan et al. 2017, Methods). The
+    draws are :func:`wordbias.core.montecarlo.random_subset_sums`'s (the Monte Carlo test's for the same seed);
+    with Σ_{X_i} s the sum over a random subset and Σ s over all targets, s(X_i, Y_i, A, B) = 2 Σ_{X_i} s − Σ s.
+
+    Parameters
+    ----------
+    s_x, s_y : array_like
+        s(w, A, B) of the words of X and of Y.
+    n_permutations : int
+        The random relabellings.
+    seed : int
+        Seeds the draws.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``n_permutations`` statistics.
 
     Examples
     --------
@@ -252,9 +352,25 @@ def permutation_null(s_x, s_y, *, n_permutations: int = N_PERMUTATIONS, seed: in
 
 
 def plot_null(null, observed: float, *, ax=None):
-    """A histogram (seaborn) of the permutation statistics ``null`` with the observed s(X, Y, A, B) marked, and
-    the share of permutations at least as large (within 1e-9 relative, so that a draw equal to the observed
-    labelling counts on every CPU) in the legend below the axes. Returns the figure."""
+    """A histogram (seaborn) of the permutation statistics with the observed s(X, Y, A, B) marked.
+
+    The share of permutations at least as large (within 1e-9 relative, so that a draw equal to the observed
+    labelling counts on every CPU) is in the legend below the axes.
+
+    Parameters
+    ----------
+    null : array_like
+        The permutation statistics (:func:`permutation_null`).
+    observed : float
+        The observed s(X, Y, A, B).
+    ax : matplotlib.axes.Axes or None
+        The axes to draw on; None for a new figure.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+    """
     import matplotlib.pyplot as plt
     import seaborn as sns
 
@@ -293,8 +409,36 @@ def _check_lists(lists: Mapping[str, list[str]], names: Mapping[str, str]) -> st
 
 
 class WeatExplorer:
-    """The widget of :func:`weat_explorer`: ``areas`` (the four ``Textarea``), ``button``, ``output`` and, after
-    each :meth:`update`, ``exploration`` (an :class:`Exploration`, or None) and ``message`` (the text shown)."""
+    """The widget of :func:`weat_explorer`.
+
+    Parameters
+    ----------
+    embedding : KeyedVectors or mapping of str to vector
+        The embedding.
+    X, Y, A, B : sequence of str
+        The word lists the text areas start with.
+    names : mapping of str to str or None
+        Display names of the sets.
+    seed, n_resamples, n_permutations, case_fold
+        As for :func:`explore`.
+    live : bool
+        Rerun the test on every edit.
+    plot : bool
+        Show the bar chart below the result.
+
+    Attributes
+    ----------
+    areas : dict of str to ipywidgets.Textarea
+        The four text areas, by set.
+    button : ipywidgets.Button
+        The **Run the test** button.
+    output : ipywidgets.Output
+        Where the result is shown.
+    exploration : Exploration or None
+        The last result (None before the first run, or after bad input).
+    message : str
+        The text shown last.
+    """
 
     def __init__(self, embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Sequence[str], *,
                  names: Mapping[str, str] | None = None, seed: int = 0, n_resamples: int = N_RESAMPLES,
@@ -324,7 +468,13 @@ class WeatExplorer:
         self.message = ""
 
     def lists(self) -> dict[str, list[str]]:
-        """The words now in the four text areas."""
+        """The words now in the four text areas.
+
+        Returns
+        -------
+        dict of str to list of str
+            The words of each set.
+        """
         return {k: parse_words(a.value) for k, a in self.areas.items()}
 
     def compute(self) -> None:
@@ -370,9 +520,36 @@ def weat_explorer(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str
                   names: Mapping[str, str] | None = None, seed: int = 0, n_resamples: int = N_RESAMPLES,
                   n_permutations: int = N_PERMUTATIONS, case_fold: bool = False, live: bool = False,
                   run: bool = True) -> WeatExplorer:
-    """The explorer widget, filled with X, Y, A, B (display it as a cell's last expression). ``live=True``
-    reruns the test on every edit (each takes a fraction of a second); otherwise the button does. ``run=True``
-    runs it once at once, so the output area is not empty. Needs ``ipywidgets``."""
+    """The explorer widget, filled with X, Y, A, B (display it as a cell's last expression). Needs ``ipywidgets``.
+
+    Parameters
+    ----------
+    embedding : KeyedVectors or mapping of str to vector
+        The embedding.
+    X, Y : sequence of str
+        The target word lists the text areas start with.
+    A, B : sequence of str
+        The attribute word lists the text areas start with.
+    names : mapping of str to str or None
+        Display names of the sets.
+    seed : int
+        Seeds the balancing, the permutations and the bootstrap.
+    n_resamples : int
+        Bootstrap resamples of the interval of d.
+    n_permutations : int
+        Monte Carlo permutations when the exact p is too dear.
+    case_fold : bool
+        Look words up in lower case where the embedding lacks them as given.
+    live : bool
+        Rerun the test on every edit (each takes a fraction of a second); otherwise the button does.
+    run : bool
+        Run the test once at once, so that the output area is not empty.
+
+    Returns
+    -------
+    WeatExplorer
+        The widget.
+    """
     ui = WeatExplorer(embedding, X, Y, A, B, names=names, seed=seed, n_resamples=n_resamples,
                       n_permutations=n_permutations, case_fold=case_fold, live=live)
     if run:
