@@ -103,7 +103,7 @@ deps = $(shell python3 scripts/notebook_deps.py notebooks/src/$(1).ipynb)
 deps_of = $(shell python3 scripts/notebook_deps.py $(1))
 $(foreach src,$(sort $(foreach n,$(NOTEBOOKS),$(SRC_$(n)))),$(eval LIB_$(src) := $(call deps,$(src))))
 
-.PHONY: all env notebooks lessons site test lint test-notebooks unit nbval check-results repro-check lab bench clean
+.PHONY: all env notebooks lessons docs test lint test-notebooks unit nbval check-results repro-check lab bench clean
 
 # $(call run_notebook,SOURCE,PAPERMILL-ARGS): execute SOURCE into the target with papermill, strip run-dependent
 # metadata, and print one line with the notebook's wall time
@@ -141,7 +141,7 @@ notebooks/%.ipynb: notebooks/src/$$(SRC_$$*).ipynb $$(LIB_$$(SRC_$$*)) $$(shell 
                    $(STAMP) scripts/notebook_deps.py
 	$(call run_notebook,src/$(SRC_$*).ipynb,$(PARAMS_$*))
 
-lessons: $(LESSON_FILES) $(STUDENT_FILES)
+lessons: $(LESSON_FILES) $(STUDENT_FILES) docs/answer_key.md
 
 # a lesson runs in notebooks/lessons/ (papermill, as the paper notebooks); lesson 4 reads the Swinger notebook's
 # results and lesson 5 uses the tiny masked LM, so every lesson waits for the paper notebooks
@@ -151,17 +151,25 @@ notebooks/lessons/%.ipynb: notebooks/lessons/src/%.ipynb $$(LIB_lesson_$$*.ipynb
 	@start=$$(date +%s%N); cd notebooks/lessons && { ../../$(PAPERMILL) --execution-timeout $(LESSON_TIMEOUT) src/$*.ipynb $*.ipynb || \
 	  { echo "make: $@ failed or timed out; running it once more" >&2; \
 	    ../../$(PAPERMILL) --execution-timeout $(LESSON_TIMEOUT) src/$*.ipynb $*.ipynb; }; } && cd ../.. && \
-	  $(PY) -m tools.notebooks $@ && ms=$$(( ($$(date +%s%N) - start) / 1000000 )) && \
+	  $(PY) -m wordbias.teaching.assign --relink-from notebooks/lessons/src $@ >/dev/null && $(PY) -m tools.notebooks $@ && ms=$$(( ($$(date +%s%N) - start) / 1000000 )) && \
 	  printf 'make: %-42s %4d.%d s  (KERNELS=%s)\n' $@ $$((ms / 1000)) $$((ms % 1000 / 100)) $(KERNELS)
 
 $(STUDENT_FILES) &: $(LESSON_SRC) lib/wordbias/teaching/assign.py $(STAMP)
 	$(PY) -m wordbias.teaching.assign notebooks/lessons/src notebooks/lessons/student
 
-# the static site of the lessons and the paper notebooks (build/site), then a real-browser check of every page
-# (headless Chromium: math typeset offline, every figure loaded) that also writes docs/screenshots/
-site: $(STAMP) $(NOTEBOOK_FILES) $(LESSON_FILES)
-	$(PY) scripts/build_site.py build/site
-	$(PY) scripts/check_site.py build/site --screenshots docs/screenshots
+# the teachers' answer key: every exercise's expected value, read from the check records of the executed lessons
+docs/answer_key.md: $(LESSON_FILES) lib/wordbias/teaching/answer_key.py lib/wordbias/teaching/checks.py
+	$(PY) -m wordbias.teaching.answer_key notebooks/lessons docs/answer_key.md
+
+# the documentation site (build/docs): Sphinx with MyST-NB and numpydoc (docs/conf.py) renders the guide, the paper
+# notebooks and the lessons from their stored outputs (nothing is executed), the API reference from the docstrings
+# and the command's --help; warnings are errors. Then a real-browser check of every page (headless Chromium, offline:
+# math typeset, every image loaded, every local link leads to a file) that also writes docs/screenshots/. Always a
+# full build: Sphinx repeats a page's warnings only when it reads the page again
+docs: $(STAMP)
+	rm -rf build/docs build/docs-doctrees
+	$(VENV)/bin/sphinx-build -W --keep-going -q -j auto docs build/docs
+	$(PY) scripts/check_site.py build/docs --screenshots docs/screenshots
 
 # the tiny MLM run reuses the GAP features and MLP the MiniLM run caches, so it waits for it
 notebooks/kurita2019_tiny-bert-mlm.ipynb: $(TINY_MLM)/config.json | notebooks/kurita2019.ipynb

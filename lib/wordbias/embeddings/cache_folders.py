@@ -21,16 +21,51 @@ __all__ = ["cache_root", "cache_dir_for", "registered_cache_dir", "list_caches",
 
 
 def cache_root(cache_dir: str | os.PathLike | None = None) -> Path:
-    """The folder holding the embedding caches: ``cache_dir`` if given, else ``<wordbias cache>/embeddings``
-    (:func:`wordbias.core.paths.cache_dir`: ``WORDBIAS_CACHE`` or the platform's per-user cache folder)."""
+    """The folder holding the embedding caches.
+
+    Parameters
+    ----------
+    cache_dir : str or path-like, optional
+        A folder chosen by the caller; by default ``<wordbias cache>/embeddings``
+        (:func:`wordbias.core.paths.cache_dir`: ``WORDBIAS_CACHE`` or the platform's per-user cache folder).
+
+    Returns
+    -------
+    pathlib.Path
+        ``cache_dir`` (``~`` expanded) if given, else the default folder; it need not exist.
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> cache_root("~/caches") == Path.home() / "caches"
+    True
+    >>> cache_root().name
+    'embeddings'
+    """
     return Path(cache_dir).expanduser() if cache_dir is not None else paths.cache_dir() / "embeddings"
 
 
 def cache_dir_for(path: str | os.PathLike, *, member: str | None = None,
                   cache_dir: str | os.PathLike | None = None) -> Path:
-    """The cache folder of an embedding file given by path: ``<cache root>/<file name>-<hash>``, the hash
-    (8 hex digits of SHA-256) of the file's absolute path, so that two files of the same name in different
-    folders never share a cache; ``__<member>`` is added for a member of a ``.zip``.
+    """The cache folder of an embedding file given by path.
+
+    The folder is ``<cache root>/<file name>-<hash>``, the hash (8 hex digits of SHA-256) of the file's
+    absolute path, so that two files of the same name in different folders never share a cache; ``__<member>``
+    is added for a member of a ``.zip``.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The embedding file.
+    member : str, optional
+        The file read inside a ``.zip`` (its ``/`` become ``_``).
+    cache_dir : str or path-like, optional
+        The cache root (:func:`cache_root`); by default wordbias's.
+
+    Returns
+    -------
+    pathlib.Path
+        The cache folder (it need not exist).
 
     Examples
     --------
@@ -51,14 +86,36 @@ def registered_cache_dir(name: str, *, cache_dir: str | os.PathLike | None = Non
 
 
 def list_caches(cache_dir: str | os.PathLike | None = None) -> pandas.DataFrame:  # noqa: F821
-    """The embedding caches under :func:`cache_root`: one row per wordbias folder with ``folder``, ``name``
-    (the registered name or the source file), ``source`` (the source file's path when it was converted from
-    one), ``shape``, ``bytes`` (on disk), ``created`` and ``valid`` (a complete cache of this version; else the
-    folder is damaged, of an older version, or a leftover of an interrupted write).
+    """List the embedding caches under :func:`cache_root`.
 
     Only folders wordbias wrote are listed (:func:`wordbias.core.ownership.owner`: the marker, or a cache of
     an earlier version); anything else under the root is someone else's and is left out
-    (:func:`foreign_folders` names it)."""
+    (:func:`foreign_folders` names it). ``wordbias cache list`` prints this table.
+
+    Parameters
+    ----------
+    cache_dir : str or path-like, optional
+        The cache root (:func:`cache_root`); by default wordbias's.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per wordbias folder, in name order, with ``folder``, ``name`` (the registered name or the
+        source file), ``source`` (the source file's path when it was converted from one), ``shape``,
+        ``bytes`` (on disk), ``created`` and ``valid`` (a complete cache of this version; else the folder is
+        damaged, of an older version, or a leftover of an interrupted write).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> import numpy as np
+    >>> from wordbias.embeddings import save, to_keyed_vectors
+    >>> root = tempfile.mkdtemp()
+    >>> _ = save(to_keyed_vectors(["king", "queen"], np.eye(2, dtype=np.float32)), f"{root}/toy", name="toy")
+    >>> list_caches(root)[["name", "shape", "valid"]]
+      name shape  valid
+    0  toy   2x2   True
+    """
     import pandas as pd
 
     rows = []
@@ -90,13 +147,42 @@ def foreign_folders(cache_dir: str | os.PathLike | None = None) -> list[Path]:
 
 
 def clear_caches(names: Sequence[str] | None = None, *, cache_dir: str | os.PathLike | None = None) -> list[Path]:
-    """Remove embedding caches under :func:`cache_root` (all of them, or the folders whose ``name`` or folder
-    name is in ``names``) and return the folders removed.
+    """Remove embedding caches under :func:`cache_root`.
 
     Only folders wordbias wrote are removed (those :func:`list_caches` lists: each is checked for its marker
     again just before it is deleted, :func:`wordbias.core.ownership.remove_folder`); anything else under the
     root, a project's ``.git`` or ``.venv`` included, is left alone (:func:`foreign_folders`). The next load
-    rebuilds a cache from its source."""
+    rebuilds a cache from its source. ``wordbias cache clear`` does this from the command line.
+
+    Parameters
+    ----------
+    names : sequence of str, optional
+        Remove only the caches whose ``name`` (in :func:`list_caches`) or folder name is listed; by default
+        all of them.
+    cache_dir : str or path-like, optional
+        The cache root (:func:`cache_root`); by default wordbias's.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The folders removed.
+
+    Raises
+    ------
+    wordbias.core.errors.InvalidParameterError
+        If ``names`` is a string or holds something other than strings.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> import numpy as np
+    >>> from wordbias.embeddings import save, to_keyed_vectors
+    >>> root = tempfile.mkdtemp()
+    >>> kv = to_keyed_vectors(["king", "queen"], np.eye(2, dtype=np.float32))
+    >>> _ = save(kv, f"{root}/a", name="a"), save(kv, f"{root}/b", name="b")
+    >>> [p.name for p in clear_caches(["a"], cache_dir=root)], list(list_caches(root)["name"])
+    (['a'], ['b'])
+    """
     if names is not None and (isinstance(names, str) or not all(isinstance(n, str) for n in names)):
         raise InvalidParameterError(f"names must be a list of cache names, not {names!r}")
     table = list_caches(cache_dir)

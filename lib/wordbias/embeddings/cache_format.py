@@ -69,11 +69,46 @@ def check_mmap_mode(mmap_mode) -> None:
 
 def open_cache(cache_dir: str | os.PathLike, *, mmap_mode: str | None = "r", verify: str = "sample") -> KeyedVectors:
     """Open a cache folder written by :func:`~wordbias.embeddings.cache.convert` or
-    :func:`~wordbias.embeddings.cache.save` (the matrix memory-mapped read-only).
+    :func:`~wordbias.embeddings.cache.save`, the matrix memory-mapped read-only.
 
-    The folder is checked first (:func:`verify`; ``verify="full"`` also hashes the whole matrix); a damaged
-    or foreign folder raises :class:`~wordbias.core.errors.CacheError` naming the file and what is wrong.
-    ``mmap_mode`` is ``"r"`` or ``None`` (read into memory).
+    The folder is checked first (:func:`verify`: sizes, shape, dtype, the vocabulary's hash and a sample of
+    the matrix's); the warnings the parse of its source gave are given again.
+
+    Parameters
+    ----------
+    cache_dir : str or path-like
+        The cache folder.
+    mmap_mode : {"r", None}, default "r"
+        ``"r"``: memory-map the matrix read-only; None: read it into memory (a writable copy). Writable maps
+        are refused.
+    verify : {"sample", "full"}, default "sample"
+        ``"full"`` also hashes the whole matrix (slow for a big embedding).
+
+    Returns
+    -------
+    KeyedVectors
+        The embedding, its float32 vectors in the cache's order.
+
+    Raises
+    ------
+    wordbias.core.errors.CacheError
+        If the folder is damaged, incomplete or not a wordbias cache (the message names the file and what is
+        wrong).
+    wordbias.core.errors.InvalidParameterError
+        If ``mmap_mode`` or ``verify`` is not one of its values.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> import numpy as np
+    >>> from wordbias.embeddings import save, to_keyed_vectors
+    >>> folder = save(to_keyed_vectors(["king", "queen"], np.eye(2, dtype=np.float32)),
+    ...               pathlib.Path(tempfile.mkdtemp()) / "toy")
+    >>> kv = open_cache(folder)
+    >>> kv.index_to_key, type(kv.vectors).__name__
+    (['king', 'queen'], 'memmap')
+    >>> type(open_cache(folder, mmap_mode=None, verify="full").vectors).__name__
+    'ndarray'
     """
     check_mmap_mode(mmap_mode)
     if verify not in ("sample", "full"):

@@ -19,6 +19,7 @@ import numpy as np
 
 from wordbias.core.errors import EmbeddingFormatError, InvalidParameterError
 from wordbias.embeddings.binary_format import iter_binary, looks_binary
+from wordbias.embeddings.parquet_index import read_string_column
 from wordbias.embeddings.text_format import iter_text, parse_header
 
 __all__ = [
@@ -73,6 +74,26 @@ def detect_format(path: str | os.PathLike, *, member: str | None = None) -> str:
     ``<count> <dim>`` is ``word2vec-binary`` if the bytes after it are not UTF-8 text, else ``fasttext-vec``
     for ``.vec`` and ``word2vec-text`` otherwise; anything else is ``glove``. (A ``kumo-npy`` folder is
     not detected: pass ``format="kumo-npy"``.)
+
+    Parameters
+    ----------
+    path : str or path-like
+        The embedding file (plain, ``.gz`` or ``.zip``) or cache folder.
+    member : str, optional
+        The file to look at inside a ``.zip``; by default the archive's only file.
+
+    Returns
+    -------
+    str
+        The format's name, one of :data:`FORMATS`.
+
+    Raises
+    ------
+    wordbias.core.errors.EmbeddingFormatError
+        If ``path`` is a folder but not a wordbias cache, a ``.zip`` lacks ``member`` (or holds several files
+        and none is named), or a compressed file is damaged.
+    FileNotFoundError
+        If ``path`` does not exist.
 
     Examples
     --------
@@ -235,10 +256,7 @@ def kumo_files(folder: str | os.PathLike) -> tuple[Path, Path]:
 
 def read_kumo(vectors_file: Path, index_file: Path, *, mmap_mode: str | None) -> tuple[list[str], np.ndarray]:
     """``(words, matrix)`` of a kumo-npy embedding: the matrix opened with ``mmap_mode``, the words from the
-    parquet's ``index`` column (else its first column)."""
-    import pyarrow.parquet as pq
-
+    parquet's ``index`` column (else its first column), read by :mod:`wordbias.embeddings.parquet_index` (no
+    pyarrow, even where it is installed: every install reads the same words)."""
     vectors = np.load(vectors_file, mmap_mode=mmap_mode, allow_pickle=False)
-    table = pq.read_table(index_file)
-    column = table.column("index") if "index" in table.column_names else table.column(0)
-    return column.to_pylist(), vectors
+    return read_string_column(index_file, prefer="index"), vectors

@@ -15,9 +15,30 @@ __all__ = ["to_keyed_vectors", "is_cased"]
 def to_keyed_vectors(
     words: list[str], vectors: np.ndarray, key_to_index: dict[str, int] | None = None
 ) -> KeyedVectors:
-    """Wrap a word list and a matrix (used as is, not copied) in a :class:`KeyedVectors`.
+    """Wrap a word list and a matrix in a :class:`~gensim.models.KeyedVectors`.
 
-    Words must be distinct; if they are not, later duplicates are dropped (which copies the matrix).
+    The matrix is used as is, not copied (a memory-mapped matrix stays memory-mapped). Words should be
+    distinct; if they are not, later duplicates are dropped (which copies the matrix).
+
+    Parameters
+    ----------
+    words : list of str
+        The words, one per row of ``vectors``.
+    vectors : numpy.ndarray, shape (n_words, dim)
+        Their vectors; the ``KeyedVectors`` keeps their dtype.
+    key_to_index : dict of str to int, optional
+        The word -> row index, when the caller has built it already (used as is, unchecked); by default built
+        from ``words``.
+
+    Returns
+    -------
+    KeyedVectors
+        The embedding, its ``index_to_key`` in the order of ``words``.
+
+    Raises
+    ------
+    ValueError
+        If ``vectors`` is not a matrix with one row per word.
 
     Examples
     --------
@@ -51,8 +72,22 @@ def to_keyed_vectors(
 
 
 def is_cased(embedding: KeyedVectors, sample: int = 50_000) -> bool:
-    """Whether the vocabulary distinguishes case: True if any of the first ``sample`` words has an
-    upper-case letter. GloVe 6B is uncased (False); GloVe 840B, word2vec and fastText are cased.
+    """Say whether an embedding's vocabulary distinguishes case.
+
+    GloVe 6B is uncased (False); GloVe 840B, word2vec and fastText are cased. Measures fold the case of their
+    word lists for an uncased vocabulary (``case_fold=None`` in :func:`wordbias.measures.measurement.weat`).
+
+    Parameters
+    ----------
+    embedding : KeyedVectors
+        The embedding.
+    sample : int, default 50_000
+        How many of the first words of the vocabulary to look at.
+
+    Returns
+    -------
+    bool
+        True if any of the first ``sample`` words has an upper-case letter.
 
     Examples
     --------

@@ -36,11 +36,44 @@ def read_vectors(
     dim: int | None = None,
     zero_vectors: str = "error",
 ) -> tuple[list[str], np.ndarray]:
-    """Parse an embedding file into memory: ``(words, float32 matrix)``, duplicates dropped (first kept).
+    """Parse an embedding file into memory: its words and a float32 matrix.
 
-    ``dim`` is the expected dimension (an error if the file disagrees); by default it comes from the header
-    or the first line. ``zero_vectors="keep"`` accepts all-zero rows (by default they are an error: they
-    have no direction). Malformed files raise :class:`~wordbias.core.errors.EmbeddingFormatError`.
+    A repeated word keeps its first vector, with a :class:`~wordbias.core.errors.DuplicateWordsWarning`.
+    Nothing is cached (:func:`wordbias.embeddings.load` caches; :func:`wordbias.embeddings.convert` writes a
+    cache).
+
+    Parameters
+    ----------
+    path : str or path-like
+        A text or binary embedding file, plain, ``.gz`` or ``.zip``.
+    format : str, optional
+        One of :data:`~wordbias.embeddings.formats.PARSEABLE_FORMATS`; detected with
+        :func:`~wordbias.embeddings.formats.detect_format` when omitted.
+    member : str, optional
+        The file to read inside a ``.zip`` holding several.
+    progress : bool, default True
+        Show a progress bar while parsing a large file.
+    dim : int, optional
+        The expected dimension (an error if the file disagrees); by default it comes from the header or the
+        first line.
+    zero_vectors : {"error", "keep"}, default "error"
+        ``"keep"`` accepts all-zero rows; by default they are an error (they have no direction).
+
+    Returns
+    -------
+    words : list of str
+        The words, in file order.
+    vectors : numpy.ndarray of float32, shape (n_words, dim)
+        Their vectors.
+
+    Raises
+    ------
+    wordbias.core.errors.EmbeddingFormatError
+        If the file is malformed (no vectors, header/row mismatches, non-finite values, a zero vector with
+        ``zero_vectors="error"``, a truncated or damaged ``.gz``/``.zip``); the message names the file and the
+        line or byte offset at fault.
+    wordbias.core.errors.InvalidParameterError
+        If ``format`` is not a parseable format.
 
     Examples
     --------

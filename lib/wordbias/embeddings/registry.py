@@ -39,12 +39,33 @@ SOURCES = ("package", "bundled", "user")
 
 @dataclasses.dataclass(frozen=True)
 class EmbeddingSpec:
-    """A registered embedding.
+    """A registered embedding: an entry of ``registry.yaml``.
 
-    ``source`` says where the files are looked for: ``"package"`` (an installed Python package),
-    ``"bundled"`` (``data/vectors/`` in this repository) or ``"user"`` (:func:`wordbias.paths.embeddings_dir`).
-    ``files`` are the accepted file names in order of preference; ``zip_member`` is the file to read inside
-    a ``.zip`` that holds several. ``n_words`` is the number of vectors in the source, where known.
+    Attributes
+    ----------
+    name : str
+        The name :func:`wordbias.embeddings.load` accepts, e.g. ``"glove-840b-caliskan"``.
+    description : str
+        What the embedding is, in a line.
+    files : tuple of str
+        The accepted file names, in order of preference.
+    format : str
+        The file format, one of :data:`~wordbias.embeddings.formats.FORMATS`.
+    url : str
+        Where the files are downloaded from.
+    citation : str
+        The paper or source to cite.
+    cased : bool
+        Whether the vocabulary keeps upper case.
+    dim : int
+        The vectors' dimension.
+    source : {"package", "bundled", "user"}, default "user"
+        Where the files are looked for: ``"package"`` (an installed Python package), ``"bundled"``
+        (``data/vectors/`` in this repository) or ``"user"`` (:func:`wordbias.core.paths.embeddings_dir`).
+    n_words : int or None, default None
+        The number of vectors in the source, where known.
+    zip_member : str or None, default None
+        The file to read inside a ``.zip`` that holds several.
     """
 
     name: str
@@ -95,7 +116,25 @@ REGISTRY: dict[str, EmbeddingSpec] = read_registry()
 
 
 def find_source(name: str) -> Path:
-    """The file of registered embedding ``name`` (raises :class:`EmbeddingNotFoundError` if absent).
+    """Find the file of a registered embedding.
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`REGISTRY`.
+
+    Returns
+    -------
+    pathlib.Path
+        The first accepted file present in the embedding's folder (for a package: the folder holding its
+        files).
+
+    Raises
+    ------
+    KeyError
+        If ``name`` is not registered.
+    wordbias.core.errors.EmbeddingNotFoundError
+        If none of its files is present (the message says where to get it).
 
     Examples
     --------

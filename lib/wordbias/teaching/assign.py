@@ -40,7 +40,7 @@ __all__ = ["BEGIN", "END", "PLACEHOLDER", "SOLUTION_TAG", "student_source",
 
 BEGIN = "### BEGIN SOLUTION"
 END = "### END SOLUTION"
-#: what a marked region becomes (after ``target = `` when it assigns)
+#: what a marked region becomes (after the ``target =`` of a cell that assigns)
 PLACEHOLDER = "...  # your answer here"
 #: the cell tag of a cell holding a solution
 SOLUTION_TAG = "solution"

@@ -854,7 +854,7 @@ def monte_carlo_floor(value, n_permutations: int, *, exercise: str = "Monte Carl
 
 
 def exact_floor(value, n_x: int, n_y: int, *, exercise: str = "exact floor", shown: int | str = 4) -> CheckResult:
-    """Check the smallest exact one-sided permutation p with |X| = n_x, |Y| = n_y.
+    """Check the smallest exact one-sided permutation p with ``|X| = n_x``, ``|Y| = n_y``.
 
     One partition of C(n_x + n_y, n_x) (:func:`wordbias.measures.weat.smallest_p`). Recognises orderings (n!),
     subsets (2^n) and the two-sided floor.

@@ -1,0 +1,86 @@
+"""What the documentation states about the code, checked against the code: the module table of the library page
+names every module and only modules that exist, the notebooks' parameter names are the ones the guide gives, and
+the direction test lives where the guide says. (The README's statements: tests/test_readme.py; the commands shown
+in the README and docs parse: tests/test_readme.py; dotted paths in prose exist: tests/core/test_import_paths.py.)"""
+from __future__ import annotations
+
+import ast
+import importlib
+import json
+import re
+
+import pytest
+
+from wordbias.core import paths
+
+ROOT = paths.ROOT
+LIBRARY = (ROOT / "docs/guide/library.md").read_text(encoding="utf-8")
+EMBEDDING = (ROOT / "docs/guide/your-embedding.md").read_text(encoding="utf-8")
+
+
+def _table_modules() -> set[str]:
+    """The modules the library page's module table names in its first column (``pkg.module`` or ``pkg``)."""
+    names = set()
+    for line in LIBRARY.splitlines():
+        if line.startswith("| `"):
+            first = line.split("|")[1]
+            names |= set(re.findall(r"`([a-z_]+(?:\.[a-z_0-9]+)?)`", first))
+    return names
+
+
+def _package_modules() -> set[str]:
+    """Every module of the package, as ``pkg.module`` (a package's own ``__init__`` as ``pkg``)."""
+    lib = ROOT / "lib" / "wordbias"
+    out = set()
+    for path in lib.rglob("*.py"):
+        rel = path.relative_to(lib).with_suffix("")
+        parts = rel.parts
+        if parts[-1] in ("__init__", "__main__"):
+            parts = parts[:-1]
+        if parts and not any(p.startswith("_") for p in parts):
+            out.add(".".join(parts))
+    return out
+
+
+def test_the_module_table_names_every_module():
+    table = _table_modules() - {"tools"}
+    named_as_package = {m for m in table if "." not in m}
+    missing = sorted(m for m in _package_modules() - table if m.split(".")[0] not in named_as_package
+                     and "." in m)
+    assert not missing, f"docs/guide/library.md's module table lacks {missing}"
+
+
+def test_the_module_table_names_only_modules_that_exist():
+    for name in _table_modules() - {"tools"}:
+        importlib.import_module(f"wordbias.{name}")
+
+
+def _parameters(notebook) -> list[str]:
+    nb = json.loads(notebook.read_text(encoding="utf-8"))
+    for cell in nb["cells"]:
+        if "parameters" in cell.get("metadata", {}).get("tags", []):
+            tree = ast.parse("".join(cell["source"]))
+            return [t.id for node in tree.body if isinstance(node, ast.Assign) for t in node.targets
+                    if isinstance(t, ast.Name)]
+    pytest.fail(f"{notebook} has no parameters cell")
+
+
+def test_the_notebooks_take_the_parameters_the_guide_names():
+    assert "every paper notebook takes `seed` and `output`" in EMBEDDING
+    sources = sorted((ROOT / "notebooks/src").glob("*.ipynb"))
+    assert len(sources) == 4
+    for nb in sources:
+        params = _parameters(nb)
+        assert {"seed", "output"} <= set(params), nb.name
+        if nb.stem == "kurita2019":
+            assert "embedding" not in params and {"encoder_model", "mlm_model", "glove"} <= set(params)
+            assert "takes `encoder_model`, `mlm_model` and `glove`" in EMBEDDING
+        else:
+            assert "embedding" in params, nb.name
+
+
+def test_the_direction_test_lives_where_the_guide_says():
+    from wordbias.measures import direction_permutation
+
+    assert "| `measures.direction_permutation` | the direction permutation test" in LIBRARY
+    assert callable(direction_permutation.direction_test) and callable(direction_permutation.direction_tests)
