@@ -1,4 +1,4 @@
-"""The same battery across several embeddings (issue 15, ``wordbias compare``): one tidy table and one heat map.
+"""The same battery across several embeddings (``wordbias compare``): one tidy table and one heat map.
 
 :func:`compare` runs :func:`wordbias.battery.report.report` on each embedding and stacks the tables (adjusted p
 stay within each embedding's report, the family named in ``p_family``); :func:`heatmap` shows test x
@@ -56,9 +56,18 @@ def _pairs(embeddings) -> list[tuple[str, object]]:
 
 
 def embedding_files(embedding) -> list[Path]:
-    """The files an embedding reads, to tell whether two arguments are one embedding: a registered name's
-    file(s) where they are on this machine (none otherwise), a path as given (``~`` expanded); nothing for
-    vectors already loaded.
+    """Return the files an embedding reads, to tell whether two arguments are one embedding.
+
+    Parameters
+    ----------
+    embedding : str or path-like or object
+        A registered name, a path, or vectors already loaded.
+
+    Returns
+    -------
+    list of pathlib.Path
+        A registered name's file(s) where they are on this machine (none otherwise; for a package, its folder
+        and the files in it), a path as given (``~`` expanded); nothing for vectors already loaded.
 
     Examples
     --------
@@ -83,8 +92,18 @@ def embedding_files(embedding) -> list[Path]:
 
 
 def same_file(a: Path, b: Path) -> bool:
-    """Whether two paths name one file: :func:`os.path.samefile` where both exist (hard and symbolic links,
-    ``./``, ``..``), else their resolved forms.
+    """Tell whether two paths name one file.
+
+    Parameters
+    ----------
+    a, b : pathlib.Path
+        The two paths.
+
+    Returns
+    -------
+    bool
+        :func:`os.path.samefile` where both exist (hard and symbolic links, ``./``, ``..``), else whether their
+        resolved forms are equal (their absolute forms when they cannot be resolved).
 
     Examples
     --------
@@ -112,10 +131,21 @@ def _shown(label: str, embedding) -> str:
 
 
 def check_distinct(pairs: Sequence[tuple[str, object]]) -> None:
-    """Refuse one embedding given twice (:class:`~wordbias.core.errors.InvalidParameterError` naming both
-    spellings): one file under two spellings (a relative and an absolute path, ``./``, a symbolic link, a
+    """Refuse one embedding given twice.
+
+    One embedding is one file under two spellings (a relative and an absolute path, ``./``, a symbolic link, a
     registered name and the path of its file, :func:`embedding_files`, :func:`same_file`), or one loaded object
     under two labels. Comparing an embedding with itself gives identical rows, never a comparison.
+
+    Parameters
+    ----------
+    pairs : sequence of (str, object)
+        The (label, embedding) pairs to compare.
+
+    Raises
+    ------
+    InvalidParameterError
+        When two pairs are one embedding; the message names both spellings.
 
     Examples
     --------
@@ -142,34 +172,78 @@ def check_distinct(pairs: Sequence[tuple[str, object]]) -> None:
 
 
 def compare(embeddings, *, lists=None, common_vocabulary: bool = False, **report_kwargs) -> pd.DataFrame:
-    """:func:`wordbias.battery.report.report` on each embedding, as one tidy table (the rows of every embedding,
-    in the order given); with ``lists``, the WEATs of a user's lists instead (a path to a YAML file of
-    :mod:`wordbias.datasets.user_lists` or its :class:`~wordbias.datasets.user_lists.UserLists`), through
-    :func:`wordbias.battery.battery_weat.weat_battery` (``report_kwargs``: ``seed``, ``n_permutations``,
-    ``n_resamples``, ``progress``).
+    """Run the same battery on each embedding and return one tidy table.
 
-    ``embeddings`` maps a label to an embedding (a registry name, a path, ``KeyedVectors`` or a word -> vector
-    mapping), or is a sequence of (label, embedding) pairs; labels must be unique non-empty strings, and one
-    embedding may not be given twice (one file under two spellings, one object under two labels:
-    :func:`check_distinct`) (:class:`~wordbias.core.errors.InvalidParameterError` otherwise). ``report_kwargs`` go to ``report``
-    (``seed``, ``n_permutations``, ``n_resamples``, ``ube``, ``progress``; not ``label``). Holm and
-    Benjamini-Hochberg adjusted p are over each embedding's report (its family named in ``p_family``); the
-    time of each part is in ``frame.attrs["timings"][label]``. ``min_words`` and ``min_fraction`` (in
-    ``report_kwargs``) flag the rows of low coverage as in :func:`wordbias.battery.report.report`.
+    The battery is :func:`wordbias.battery.report.report`, or with ``lists`` the WEATs of a user's lists
+    through :func:`wordbias.battery.weat.weat_battery`. The table holds the rows of every embedding, in the
+    order given. Holm and Benjamini-Hochberg adjusted p are over each embedding's report (its family named in
+    ``p_family``). ``min_words`` and ``min_fraction`` (in ``report_kwargs``) flag the rows of low coverage as in
+    :func:`wordbias.battery.report.report`.
 
     A test measured on different words in different embeddings (a word of a set in one vocabulary and not in
     another) has a note on each of its rows, ``"measured on different words across embeddings: X 5/25 on a.txt,
     24/25 on glove-6b-50d"`` (words in the vocabulary of those asked, per set that differs), and warns
-    :class:`~wordbias.core.errors.LowCoverageWarning` once per test. ``common_vocabulary=True`` measures every
-    embedding on the words they all have: the words of the tests' sets (:func:`wordbias.battery.battery_direction.report_words`,
-    or the user's lists) that one embedding lacks are removed from the others before measuring (words compared
-    in lower case, so a cased and an uncased embedding match; each embedding's lookup forgets those words, its
-    matrix shared, not copied; its other words kept: UBE's names and words, the vocabulary's own, are not
-    restricted).
+    :class:`~wordbias.core.errors.LowCoverageWarning` once per test.
+
+    Parameters
+    ----------
+    embeddings : mapping or sequence of (str, object)
+        A mapping label -> embedding (a registry name, a path, ``KeyedVectors`` or a word -> vector mapping),
+        or a sequence of (label, embedding) pairs. Labels must be unique non-empty strings, and one embedding
+        may not be given twice (one file under two spellings, one object under two labels:
+        :func:`check_distinct`).
+    lists : str or path-like or UserLists, optional
+        A user's lists: the path of a YAML file of :mod:`wordbias.datasets.user_lists` or its
+        :class:`~wordbias.datasets.user_lists.UserLists`; their WEATs are measured instead of the report.
+    common_vocabulary : bool, default False
+        Whether to measure every embedding on the words they all have: the words of the tests' sets
+        (:func:`wordbias.battery.direction.report_words`, or the user's lists) that one embedding lacks are
+        removed from the others before measuring (words compared in lower case, so a cased and an uncased
+        embedding match; each embedding's lookup forgets those words, its matrix shared, not copied; its other
+        words kept: UBE's names and words, the vocabulary's own, are not restricted).
+    **report_kwargs
+        Passed to ``report`` (``seed``, ``n_permutations``, ``n_resamples``, ``ube``, ``progress``,
+        ``min_words``, ``min_fraction``; not ``label``), or to ``weat_battery`` with ``lists`` (not ``ube``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        The stacked tidy tables. ``frame.attrs["timings"][label]`` holds the time of each part of each
+        embedding's run, ``frame.attrs["parameters"][label]`` its parameters.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``embeddings`` is empty or malformed, its labels are not unique non-empty strings, one embedding
+        is given twice, ``label`` is passed, ``common_vocabulary`` is not a bool, or ``lists`` is invalid (holds
+        no WEATs, or ``ube`` is passed with it).
+
+    Warns
+    -----
+    LowCoverageWarning
+        Once per test measured on different words across embeddings, and once per flagged test that ran.
 
     Examples
     --------
+    >>> import warnings
     >>> from wordbias.embeddings import to_keyed_vectors
+    >>> from wordbias.datasets.stimuli import WeatSpec
+    >>> from wordbias.datasets.user_lists import UserLists
+    >>> a = to_keyed_vectors(["rose", "tulip", "ant", "wasp", "love", "hate"],
+    ...     np.array([[1, 0.1], [0.9, 0.2], [0.1, 1], [0.2, 0.9], [1, 0], [0, 1]], dtype=np.float32))
+    >>> b = to_keyed_vectors(["rose", "tulip", "ant", "wasp", "love", "hate"],
+    ...     np.array([[0.1, 1], [0.2, 0.9], [1, 0.1], [0.9, 0.2], [1, 0], [0, 1]], dtype=np.float32))
+    >>> spec = WeatSpec("flowers", "Flowers and insects", ("rose", "tulip"), ("ant", "wasp"), ("love",),
+    ...                 ("hate",), names={"X": "flowers", "Y": "insects", "A": "pleasant", "B": "unpleasant"},
+    ...                 paper={}, original_finding=None)
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")                   # two words a set: low coverage
+    ...     t = compare({"a": a, "b": b}, lists=UserLists(battery="toy", weat=(spec,)), n_resamples=200)
+    >>> t[["embedding", "battery", "test"]].values.tolist(), t.effect_size.round(3).tolist()
+    ([['a', 'user:toy', 'flowers'], ['b', 'user:toy', 'flowers']], [1.726, -1.726])
+
+    Each embedding needs its own label:
+
     >>> kv = to_keyed_vectors(["a", "b"], np.eye(2, dtype=np.float32))
     >>> compare([("one", kv), ("one", kv)])
     Traceback (most recent call last):
@@ -206,7 +280,7 @@ DIFFERENT_WORDS = "measured on different words across embeddings"
 
 
 def _set_words(kv, lists) -> set[str]:
-    """The words the tests look up in ``kv``: the report's (:func:`wordbias.battery.battery_direction.report_words`) or
+    """The words the tests look up in ``kv``: the report's (:func:`wordbias.battery.direction.report_words`) or
     those of the WEATs of a user's ``lists``, case-folded as an uncased vocabulary is searched."""
     from wordbias import embeddings as _embeddings
     from wordbias.battery import direction as battery_direction
@@ -314,8 +388,20 @@ def _num(x: float) -> str:
 
 
 def cell_text(row) -> str:
-    """A heat-map cell: ``"1.23\\n[0.95, 1.51]"`` (the effect size and its interval), the statistic for a test
-    without an effect size (UBE), ``"not run"`` for a test that did not run.
+    """Return the text of a heat-map cell for one row of a tidy table.
+
+    Parameters
+    ----------
+    row : pandas.Series or mapping
+        One row of a tidy table (``effect_size``, ``ci_low``, ``ci_high``, ``statistic``, ``statistic_name``,
+        ``note``).
+
+    Returns
+    -------
+    str
+        ``"1.23\\n[0.95, 1.51]"`` (the effect size and its interval, two decimals), the statistic for a test
+        without an effect size (UBE; ``"no effect size"`` when there is none either), ``"not run"`` for a test
+        that did not run.
 
     Examples
     --------
@@ -338,11 +424,32 @@ def cell_text(row) -> str:
 
 
 def heatmap(frame: pd.DataFrame, *, ax=None, title: str | None = None):
-    """Test x embedding heat map of a tidy table: each cell coloured by its effect size divided by the largest
-    possible |value| of its kind (:data:`EFFECT_SCALES`; d by 2, r and cosines by 1, others by the largest
-    |value| in the row), so that one colour bar serves d, r and cos; annotated with the effect size and its
-    interval (:func:`cell_text`); grey cells are tests not run or without an effect size, listed under the
-    figure with the reason. Returns the matplotlib ``Figure``.
+    """Draw the test x embedding heat map of a tidy table.
+
+    Each cell is coloured by its effect size divided by the largest possible absolute value of its kind
+    (:data:`EFFECT_SCALES`; d by 2, r and cosines by 1, others by the largest absolute value in the row), so
+    that one colour bar serves d, r and cos; annotated with the effect size and its interval
+    (:func:`cell_text`); grey cells are tests not run or without an effect size, listed under the figure with
+    the reason.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        A tidy table (:mod:`wordbias.core.tidy`), e.g. of :func:`compare`.
+    ax : matplotlib.axes.Axes, optional
+        The axes to draw the map on (default: new axes on a new figure sized to the table).
+    title : str, optional
+        The title (default ``"Effect sizes with 95% intervals (test x embedding)"``).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``frame`` is not a tidy table or is empty.
 
     Examples
     --------

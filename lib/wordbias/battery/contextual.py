@@ -39,9 +39,29 @@ CONFIDENCE_LEVEL = 0.95
 
 
 def user_categories(specs: Sequence, templates: Sequence[str] = DEFAULT_TEMPLATES) -> list[Category]:
-    """Kurita-style categories from WEAT specs (a user's lists, :class:`wordbias.datasets.stimuli.WeatSpec`):
+    """Return Kurita-style categories made from WEAT specs (a user's lists).
+
     X, Y fill ``TARGET``, A, B fill ``ATTRIBUTE`` of every template; the log-probability score pairs X and Y in
-    their order.
+    their order, (x_i, y_i), the first word of a pair being the one a positive score favours.
+
+    Parameters
+    ----------
+    specs : sequence of WeatSpec
+        The tests (:class:`wordbias.datasets.stimuli.WeatSpec`), e.g. the ``weat`` lists of
+        :func:`wordbias.datasets.user_lists.load_user_lists`.
+    templates : sequence of str, default DEFAULT_TEMPLATES
+        The templates, each with one ``TARGET`` and one ``ATTRIBUTE`` slot
+        (:func:`wordbias.measures.mlm.check_template`).
+
+    Returns
+    -------
+    list of Category
+        One :class:`~wordbias.datasets.contextual_tests.Category` per spec, keyed by its id.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``templates`` is a string or empty, or a template lacks its slots.
 
     Examples
     --------
@@ -144,11 +164,57 @@ def _row(r: CategoryResult, base: dict) -> dict:
 
 def tidy_table(results: Sequence[CategoryResult], *, label: str, paper: str = "kurita2019",
                battery: str = "kurita2019") -> pd.DataFrame:
-    """The tidy table (:mod:`wordbias.core.tidy`) of measured contextual tests
-    (:func:`wordbias.measures.contextual.measure`; :attr:`wordbias.papers.kurita2019.Table3.contextual`): one
-    row per result, in their order, ``embedding`` ``label``; the words in the vocabulary of those asked per set
+    """Return the tidy table of measured contextual tests.
+
+    The results are those of :func:`wordbias.measures.contextual.measure` (or
+    :attr:`wordbias.papers.kurita2019.Table3.contextual`); the table (:mod:`wordbias.core.tidy`) has one row per
+    result, in their order, ``embedding`` ``label``; the words in the vocabulary of those asked per set
     (coverage, flagged and warned when low) and the words dropped; Holm and Benjamini-Hochberg adjust each
-    measure over its tests (the family is named). A view: it reads the results and runs no test."""
+    measure over its tests (the family is named). A view: it reads the results and runs no test. A result that
+    did not run for want of its model gets a row with NA numbers and the reason.
+
+    Parameters
+    ----------
+    results : sequence of CategoryResult
+        The measured tests; each must be a ``"contextual_weat"`` or ``"mlm_log_prob"`` result.
+    label : str
+        The model's name (the ``embedding`` column).
+    paper : str, default "kurita2019"
+        The ``paper`` column.
+    battery : str, default "kurita2019"
+        The ``battery`` column; it also names the families of the adjusted p.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The tidy table, one row per result.
+
+    Raises
+    ------
+    InvalidParameterError
+        When a result is of another measure (e.g. the static-embedding WEAT).
+
+    Warns
+    -----
+    LowCoverageWarning
+        Once per flagged test that ran.
+
+    Examples
+    --------
+    Measuring needs a model (here the bundled MiniLM encoder, which has no masked-LM head), so these lines are
+    not run as a test:
+
+    >>> from wordbias.measures.contextual import measure
+    >>> from wordbias.models.contextual import load_encoder
+    >>> encoder = load_encoder("all-minilm-l6-v2", "cpu")               # doctest: +SKIP
+    >>> cats = kurita2019_categories()[:1]                              # flowers and insects
+    >>> results = measure(cats, encoder=encoder, masked_lm=None, n_resamples=200)       # doctest: +SKIP
+    >>> t = tidy_table(results, label=encoder.label)                    # doctest: +SKIP
+    >>> t[["test", "measure"]].values.tolist()                          # doctest: +SKIP
+    [['flowers_insects', 'contextual_weat'], ['flowers_insects', 'mlm_log_prob']]
+    >>> t.note[1]                                                       # doctest: +SKIP
+    'not run: needs a masked language model: none given'
+    """
     rows = [_row(r, {"embedding": label, "paper": paper, "battery": battery, "test": r.category.key,
                      "title": r.category.title, "seed": r.seed, "n_permutations": r.n_permutations,
                      "n_resamples": r.n_resamples, "wordbias_version": __version__}) for r in results]
@@ -170,14 +236,73 @@ def report(model: str, *, label: str | None = None, specs: Sequence | None = Non
            templates: Sequence[str] = DEFAULT_TEMPLATES, battery: str | None = None, seed: int = 0,
            n_permutations: int = 100_000, n_resamples: int = 10_000, batch_size: int = 32, device: str | None = None,
            progress: bool = False) -> pd.DataFrame:
-    """Kurita et al.'s contextual WEAT and log-probability test on ``model`` (a local folder or a Hugging Face id
-    already on this machine) as a tidy table: the paper's five categories (``specs=None``) or the WEAT specs of a
-    user's lists, with ``templates``.
+    """Measure Kurita et al.'s contextual tests on a model, by name, and return them as a tidy table.
 
-    The encoder is required (:func:`wordbias.models.contextual.load_encoder`: a missing or damaged model raises
-    its clear error). The masked LM is optional: a model without an MLM head (e.g. the bundled MiniLM) gets the
-    log-probability rows with NA numbers and the reason in ``note``, never a random head. See
-    :func:`report_models`.
+    The tests are the contextual WEAT and the log-probability test on ``model`` (a local folder or a Hugging
+    Face id already on this machine): the paper's five categories (``specs=None``) or the WEAT specs of a user's
+    lists, with ``templates``. The encoder is required (:func:`wordbias.models.contextual.load_encoder`: a
+    missing or damaged model raises its clear error). The masked LM is optional: a model without an MLM head
+    (e.g. the bundled MiniLM) gets the log-probability rows with NA numbers and the reason in ``note``, never a
+    random head. The measuring and the table are :func:`report_models`.
+
+    Parameters
+    ----------
+    model : str
+        A Hugging Face id already on this machine, a local folder, or
+        :data:`wordbias.models.contextual.BUNDLED_ENCODER`.
+    label : str, optional
+        The model's name in the table (default: the model's label, :func:`wordbias.models.contextual.label`).
+    specs : sequence of WeatSpec, optional
+        A user's WEAT specs; ``None`` measures the paper's five categories.
+    templates : sequence of str, default DEFAULT_TEMPLATES
+        The templates of a user's specs (ignored for the paper's categories).
+    battery : str, optional
+        The battery's name (default ``"kurita2019"``, or ``"user"`` for a user's specs).
+    seed : int, default 0
+        The seed of the balancing, the permutations and the bootstrap.
+    n_permutations : int, default 100000
+        The Monte Carlo draws of a p that cannot be counted exactly.
+    n_resamples : int, default 10000
+        The bootstrap resamples of each interval.
+    batch_size : int, default 32
+        The sentences run through the model at once.
+    device : str, optional
+        The torch device (``None``: a GPU when there is one, :func:`wordbias.models.contextual.check_device`).
+    progress : bool, default False
+        Whether to show progress bars.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The tidy table (:func:`tidy_table`), per category a ``contextual_weat`` and an ``mlm_log_prob`` row.
+
+    Raises
+    ------
+    ModelUnavailable
+        When the encoder cannot be found on this machine.
+    ModelFileError
+        When a file of the model is damaged.
+    InvalidParameterError
+        When ``device`` is not available here, or an option is invalid.
+
+    See Also
+    --------
+    report_models : The same on models already loaded.
+
+    Examples
+    --------
+    These lines load a model, so they are not run as a test; MiniLM has no masked-LM head, so its
+    log-probability row says why it did not run:
+
+    >>> from wordbias.datasets.stimuli import WeatSpec
+    >>> spec = WeatSpec("gender", "Gender and career", ("he", "man"), ("she", "woman"), ("career", "work"),
+    ...                 ("family", "home"), names={"X": "male", "Y": "female", "A": "career", "B": "family"},
+    ...                 paper={}, original_finding=None)
+    >>> t = report("all-minilm-l6-v2", specs=[spec], n_resamples=200, device="cpu")      # doctest: +SKIP
+    >>> t[["embedding", "measure", "coverage"]].values.tolist()                         # doctest: +SKIP
+    [['all-minilm-l6-v2', 'contextual_weat', 'X 2/2; Y 2/2; A 2/2; B 2/2'], ['all-minilm-l6-v2', 'mlm_log_prob', <NA>]]
+    >>> t.note[1][:70]                                                                  # doctest: +SKIP
+    "not run: needs a masked language model: model 'all-minilm-l6-v2' has n"
     """
     from wordbias.models import contextual
 
@@ -195,13 +320,70 @@ def report_models(encoder, masked_lm=None, *, why_no_mlm: str = "", label: str |
                   specs: Sequence | None = None, templates: Sequence[str] = DEFAULT_TEMPLATES,
                   battery: str | None = None, seed: int = 0, n_permutations: int = 100_000, n_resamples: int = 10_000,
                   batch_size: int = 32, progress: bool = False) -> pd.DataFrame:
-    """:func:`report` on models already loaded (:class:`wordbias.models.contextual.Model`): ``encoder`` for the
-    contextual WEAT (its tokenizer also decides which target words are one WordPiece, §3.1), ``masked_lm`` (or
-    ``None``, with ``why_no_mlm`` saying why) for the log-probability test. Each test is measured once
-    (:func:`wordbias.measures.contextual.measure`) and shown by :func:`tidy_table`. A category whose targets are
-    not in the vocabulary gets rows with the reason. ``label`` names the model(s) (default: the encoder's label,
-    joined with the masked LM's when it differs). The words cut to balance the targets are in ``dropped``, not
-    warned about.
+    """Measure Kurita et al.'s contextual tests on models already loaded and return them as a tidy table.
+
+    :func:`report` on loaded models (:class:`wordbias.models.contextual.Model`). Each test is measured once
+    (:func:`wordbias.measures.contextual.measure`) and shown by :func:`tidy_table`. A category whose targets
+    are not in the vocabulary gets rows with the reason. The words cut to balance the targets are in
+    ``dropped``, not warned about.
+
+    Parameters
+    ----------
+    encoder : Model
+        The encoder of the contextual WEAT; its tokenizer also decides which target words are one WordPiece
+        (§3.1).
+    masked_lm : Model, optional
+        The masked language model of the log-probability test; ``None`` gives those rows NA numbers and
+        ``why_no_mlm`` as the reason.
+    why_no_mlm : str, default ""
+        Why there is no masked LM.
+    label : str, optional
+        The model(s)' name in the table (default: the encoder's label, joined with the masked LM's when it
+        differs, ``"<encoder>+<mlm>"``).
+    specs : sequence of WeatSpec, optional
+        A user's WEAT specs (:func:`user_categories`); ``None`` measures the paper's five categories.
+    templates : sequence of str, default DEFAULT_TEMPLATES
+        The templates of a user's specs (ignored for the paper's categories).
+    battery : str, optional
+        The battery's name (default ``"kurita2019"``, or ``"user"`` for a user's specs).
+    seed : int, default 0
+        The seed of the balancing, the permutations and the bootstrap.
+    n_permutations : int, default 100000
+        The Monte Carlo draws of a p that cannot be counted exactly.
+    n_resamples : int, default 10000
+        The bootstrap resamples of each interval.
+    batch_size : int, default 32
+        The sentences run through the model at once.
+    progress : bool, default False
+        Whether to show a progress bar.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The tidy table (:func:`tidy_table`), per category a ``contextual_weat`` and an ``mlm_log_prob`` row.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``encoder`` is None, or an option is invalid.
+
+    Examples
+    --------
+    Without an encoder there is nothing to measure on:
+
+    >>> try:
+    ...     report_models(None)
+    ... except InvalidParameterError as err:
+    ...     print(str(err)[:42])
+    report_models needs an encoder (a wordbias
+
+    With one (loading it is not run as a test):
+
+    >>> from wordbias.models.contextual import load_encoder
+    >>> encoder = load_encoder("all-minilm-l6-v2", "cpu")                                 # doctest: +SKIP
+    >>> t = report_models(encoder, None, why_no_mlm="no MLM here", n_resamples=200)       # doctest: +SKIP
+    >>> t.test.unique().tolist()                                                           # doctest: +SKIP
+    ['flowers_insects', 'ea_aa', 'career_family', 'math_arts', 'science_arts']
     """
     if encoder is None:
         raise InvalidParameterError("report_models needs an encoder (a wordbias.models.contextual.Model) for the "

@@ -47,10 +47,42 @@ REPORT = "racial_bias_report"
 
 def measure_directions(embedding, *, seed: int = 0, n_permutations: int = 10_000, n_resamples: int = 10_000,
                        min_words: int = _tidy.MIN_WORDS, min_fraction: float = _tidy.MIN_FRACTION) -> list:
-    """The racial bias report's three direction tests on ``embedding``, each measured once
-    (:func:`wordbias.measures.direction_permutation.direction_tests` of
-    :func:`wordbias.datasets.stimuli.direction_tests`, names lower-cased for an uncased vocabulary): a list of
-    :class:`~wordbias.measures.measurement.Measurement`, a test that cannot run with the reason instead."""
+    """Measure the racial bias report's three direction tests on ``embedding``, each once.
+
+    The tests are :func:`wordbias.datasets.stimuli.direction_tests` (names lower-cased for an uncased
+    vocabulary), measured by :func:`wordbias.measures.direction_permutation.direction_tests`.
+
+    Parameters
+    ----------
+    embedding : str or path-like or KeyedVectors or mapping
+        The embedding (anything :func:`~wordbias.battery.weat.as_keyed_vectors` takes).
+    seed : int, default 0
+        The seed of the permutations and the bootstrap.
+    n_permutations : int, default 10000
+        The random permutations of each test's p.
+    n_resamples : int, default 10000
+        The bootstrap resamples of each interval.
+    min_words : int, default 4
+        A set keeping fewer words than this is flagged as low coverage.
+    min_fraction : float, default 0.5
+        A set keeping less than this fraction of its list is flagged as low coverage.
+
+    Returns
+    -------
+    list of Measurement
+        One :class:`~wordbias.measures.measurement.Measurement` per test (implicit, explicit, stereotypical);
+        a test that cannot run has the reason in ``not_run`` instead of numbers.
+
+    Examples
+    --------
+    >>> from wordbias.embeddings import to_keyed_vectors
+    >>> words = sorted({w for s in stimuli.direction_tests(REPORT, cased=False)
+    ...                 for k in ("T1", "T2", "A1", "A2") for w in getattr(s, k)})
+    >>> kv = to_keyed_vectors(words, np.random.default_rng(0).normal(size=(len(words), 5)))
+    >>> results = measure_directions(kv, n_permutations=200, n_resamples=100)
+    >>> [(m.test, round(m.effect_size, 3), m.p_method) for m in results]
+    [('implicit', 0.072, 'monte-carlo'), ('explicit', 0.625, 'monte-carlo'), ('stereotypical', -0.32, 'monte-carlo')]
+    """
     kv = as_keyed_vectors(embedding)
     specs = stimuli.direction_tests(REPORT, cased=_embeddings.is_cased(kv))
     return direction_tests(kv, specs, n_permutations=n_permutations, seed=seed, n_resamples=n_resamples,
@@ -58,11 +90,39 @@ def measure_directions(embedding, *, seed: int = 0, n_permutations: int = 10_000
 
 
 def direction_row(m, *, base: Mapping) -> dict:
-    """The tidy row of one measured direction test (a view of the
-    :class:`~wordbias.measures.measurement.Measurement`): ``base`` (embedding, paper, battery), the words used
-    per set (T1, T2 as ``n_x``, ``n_y``; A1, A2 as ``n_a``, ``n_b``), cos(r, s) with its interval, p one- and
-    two-sided with the number of permutations, the words dropped, the coverage; the note gives the angle and
-    Appendix A's interval on p. A test not run has NA numbers and the reason."""
+    """Return the tidy row of one measured direction test.
+
+    A view of the :class:`~wordbias.measures.measurement.Measurement`: ``base``, the words used per set (T1, T2
+    as ``n_x``, ``n_y``; A1, A2 as ``n_a``, ``n_b``), cos(r, s) with its interval, p one- and two-sided with the
+    number of permutations, the words dropped, the coverage; the note gives the angle and Appendix A's interval
+    on p. A test not run has NA numbers and the reason.
+
+    Parameters
+    ----------
+    m : Measurement
+        One measured direction test (an item of :func:`measure_directions`).
+    base : mapping
+        The row's leading columns: embedding, paper, battery.
+
+    Returns
+    -------
+    dict
+        One row of the tidy schema (:data:`wordbias.core.tidy.COLUMNS`), with ``coverage`` and
+        ``low_coverage``.
+
+    Examples
+    --------
+    >>> from wordbias.embeddings import to_keyed_vectors
+    >>> words = sorted({w for s in stimuli.direction_tests(REPORT, cased=False)
+    ...                 for k in ("T1", "T2", "A1", "A2") for w in getattr(s, k)})
+    >>> kv = to_keyed_vectors(words, np.random.default_rng(0).normal(size=(len(words), 5)))
+    >>> m = measure_directions(kv, n_permutations=200, n_resamples=100)[0]
+    >>> row = direction_row(m, base={"embedding": "toy", "paper": REPORT, "battery": REPORT})
+    >>> row["test"], row["n_x"], row["n_a"], round(row["effect_size"], 3), row["p_value"], row["coverage"]
+    ('implicit', 12, 37, 0.072, 0.465, 'T1 12/12; T2 12/12; A1 37/37; A2 37/37')
+    >>> row["note"][:20]
+    'angle 85.9 degrees; '
+    """
     cover = _tidy.Coverage(sets={s.letter: (s.in_vocabulary, len(s.asked)) for s in m.sets}, low=tuple(m.flagged))
     head = {**base, "test": m.test, "title": m.title, "measure": "direction", "statistic_name": m.statistic_name,
             "effect_size_name": m.effect_size_name, "alternative": m.alternative, "seed": m.seed,
@@ -79,15 +139,85 @@ def direction_row(m, *, base: Mapping) -> dict:
 
 
 def direction_rows(results: Sequence, *, label: str, paper: str = REPORT, battery: str = REPORT) -> list[dict]:
-    """One :func:`direction_row` per measured test, for the embedding ``label`` (no adjusted p: the caller
-    adjusts over its family)."""
+    """Return one :func:`direction_row` per measured test, for the embedding ``label``.
+
+    The rows carry no adjusted p: the caller adjusts over its family (:func:`direction_frame` over the three
+    tests, :func:`wordbias.battery.report.report` over the whole report).
+
+    Parameters
+    ----------
+    results : sequence of Measurement
+        The measured direction tests (:func:`measure_directions`).
+    label : str
+        The embedding's name (the ``embedding`` column).
+    paper : str, default "racial_bias_report"
+        The ``paper`` column.
+    battery : str, default "racial_bias_report"
+        The ``battery`` column.
+
+    Returns
+    -------
+    list of dict
+        The tidy rows, one per result, in their order.
+
+    Examples
+    --------
+    >>> from wordbias.embeddings import to_keyed_vectors
+    >>> kv = to_keyed_vectors([f"w{i}" for i in range(30)], np.random.default_rng(0).normal(size=(30, 5)))
+    >>> rows = direction_rows(measure_directions(kv, n_resamples=100), label="random")
+    >>> [(r["embedding"], r["test"], r["note"][:8]) for r in rows]     # none of the report's words is known
+    [('random', 'implicit', 'not run:'), ('random', 'explicit', 'not run:'), ('random', 'stereotypical', 'not run:')]
+    """
     return [direction_row(m, base=dict(embedding=label, paper=paper, battery=battery)) for m in results]
 
 
 def direction_frame(results: Sequence, *, label: str, paper: str = REPORT, battery: str = REPORT) -> pd.DataFrame:
-    """The tidy table of measured direction tests on one embedding (:func:`direction_rows`), with Holm's and
-    Benjamini-Hochberg's adjusted p over them (:func:`wordbias.core.tidy.adjust_family`) and one
-    :class:`~wordbias.core.errors.LowCoverageWarning` per flagged test that ran. Nothing is measured again."""
+    """Return the tidy table of measured direction tests on one embedding.
+
+    The rows are :func:`direction_rows`, with Holm's and Benjamini-Hochberg's adjusted p over them
+    (:func:`wordbias.core.tidy.adjust_family`) and one :class:`~wordbias.core.errors.LowCoverageWarning` per
+    flagged test that ran. Nothing is measured again.
+
+    Parameters
+    ----------
+    results : sequence of Measurement
+        The measured direction tests (:func:`measure_directions`).
+    label : str
+        The embedding's name (the ``embedding`` column).
+    paper : str, default "racial_bias_report"
+        The ``paper`` column.
+    battery : str, default "racial_bias_report"
+        The ``battery`` column; it also names the family of the adjusted p.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The tidy table, one row per result, with ``p_holm``, ``p_bh`` and ``p_family``.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``label``, ``paper`` or ``battery`` is not a valid name
+        (:func:`~wordbias.battery.weat.check_names`).
+
+    Warns
+    -----
+    LowCoverageWarning
+        Once per flagged test that ran.
+
+    Examples
+    --------
+    >>> from wordbias.embeddings import to_keyed_vectors
+    >>> words = sorted({w for s in stimuli.direction_tests(REPORT, cased=False)
+    ...                 for k in ("T1", "T2", "A1", "A2") for w in getattr(s, k)})
+    >>> kv = to_keyed_vectors(words, np.random.default_rng(0).normal(size=(len(words), 5)))
+    >>> results = measure_directions(kv, n_permutations=200, n_resamples=100)
+    >>> t = direction_frame(results, label="toy")
+    >>> t[["test", "p_value", "p_holm"]].round(3).values.tolist()
+    [['implicit', 0.465, 0.93], ['explicit', 0.155, 0.465], ['stereotypical', 0.76, 0.93]]
+    >>> t.p_family[0]
+    'racial_bias_report on toy: the 3 direction tests with a p-value (one-sided p)'
+    """
     check_names(label=label, paper=paper, battery=battery)
     frame = _tidy.tidy_frame(direction_rows(results, label=label, paper=paper, battery=battery))
     _tidy.warn_low_coverage(frame)
@@ -99,12 +229,46 @@ def direction_frame(results: Sequence, *, label: str, paper: str = REPORT, batte
 def direction_battery(embedding, *, label: str, seed: int = 0, n_permutations: int = 10_000,
                       n_resamples: int = 10_000, min_words: int = _tidy.MIN_WORDS,
                       min_fraction: float = _tidy.MIN_FRACTION) -> pd.DataFrame:
-    """The racial bias report's three direction tests (implicit, explicit, stereotypical attribute sets) on
-    ``embedding``, measured once (:func:`measure_directions`) and shown as a tidy table (:func:`direction_frame`):
-    the cosine bias with its bootstrap interval, the report's one-sided permutation p and the two-sided p,
-    Holm's and Benjamini-Hochberg's adjusted p over the three tests. Each row's ``coverage`` gives T1, T2, A1,
-    A2's words in the vocabulary of those asked; a set keeping fewer than ``min_words`` words or less than
-    ``min_fraction`` of its list flags the row (:func:`wordbias.core.tidy.coverage_flag`).
+    """Measure the racial bias report's three direction tests on ``embedding`` and show them as a tidy table.
+
+    The tests (implicit, explicit, stereotypical attribute sets) are measured once (:func:`measure_directions`)
+    and shown by :func:`direction_frame`: the cosine bias with its bootstrap interval, the report's one-sided
+    permutation p and the two-sided p, Holm's and Benjamini-Hochberg's adjusted p over the three tests. Each
+    row's ``coverage`` gives T1, T2, A1, A2's words in the vocabulary of those asked; a set keeping fewer than
+    ``min_words`` words or less than ``min_fraction`` of its list flags the row
+    (:func:`wordbias.core.tidy.coverage_flag`).
+
+    Parameters
+    ----------
+    embedding : str or path-like or KeyedVectors or mapping
+        The embedding (anything :func:`~wordbias.battery.weat.as_keyed_vectors` takes).
+    label : str
+        The embedding's name in the table.
+    seed : int, default 0
+        The seed of the permutations and the bootstrap.
+    n_permutations : int, default 10000
+        The random permutations of each test's p.
+    n_resamples : int, default 10000
+        The bootstrap resamples of each interval (at least 2).
+    min_words : int, default 4
+        A set keeping fewer words than this is flagged as low coverage.
+    min_fraction : float, default 0.5
+        A set keeping less than this fraction of its list is flagged as low coverage.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The tidy table, one row per test.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``label``, ``seed``, ``n_permutations`` or ``n_resamples`` is invalid.
+
+    Warns
+    -----
+    LowCoverageWarning
+        Once per flagged test that ran.
 
     Examples
     --------
@@ -158,10 +322,45 @@ def _not_run(base: Mapping, test: str, title: str, measure: str, err: BaseExcept
 
 
 def direct_bias_row(embedding, *, base: Mapping, seed: int, n_resamples: int, cov: Mapping) -> dict:
-    """Bolukbasi et al.'s (2016, §5.2) DirectBias_1 of the debiaswe professions on the PCA gender direction of
-    the definitional pairs (:func:`wordbias.measures.debias.gender_direction`), as the report's Section 2, with
-    a BCa interval over the professions (the direction held fixed): one tidy row, with the coverage of the
-    professions and pairs. A descriptive measure: no p."""
+    """Return the tidy row of Bolukbasi et al.'s DirectBias_1 of the debiaswe professions.
+
+    Bolukbasi et al.'s (2016, §5.2) DirectBias_1 of the debiaswe professions on the PCA gender direction of the
+    definitional pairs (:func:`wordbias.measures.debias.gender_direction`), as the report's Section 2, with a
+    BCa interval over the professions (the direction held fixed): one tidy row, with the coverage of the
+    professions (N) and pairs. A descriptive measure: no p. A measure the embedding cannot make gives a row with
+    NA numbers and the reason.
+
+    Parameters
+    ----------
+    embedding : KeyedVectors
+        The embedding.
+    base : mapping
+        The row's leading columns (embedding, seed, n_resamples); paper and battery are set to
+        :data:`REPORT`.
+    seed : int
+        The seed of the bootstrap.
+    n_resamples : int
+        The bootstrap resamples of the interval.
+    cov : mapping
+        The coverage thresholds, ``min_words`` and ``min_fraction`` (:func:`wordbias.core.tidy.coverage`).
+
+    Returns
+    -------
+    dict
+        One row of the tidy schema, with ``coverage`` and ``low_coverage``.
+
+    Examples
+    --------
+    >>> from wordbias.embeddings import to_keyed_vectors
+    >>> from wordbias.measures import debias
+    >>> lists = debias.word_lists(False)          # the uncased lists
+    >>> words = sorted(set(lists.professions) | {w for p in lists.definitional_pairs for w in p})
+    >>> kv = to_keyed_vectors(words, np.random.default_rng(0).normal(size=(len(words), 5)))
+    >>> row = direct_bias_row(kv, base={"embedding": "toy"}, seed=0, n_resamples=100,
+    ...                       cov={"min_words": 4, "min_fraction": 0.5})
+    >>> row["statistic_name"], round(row["effect_size"], 3), row["coverage"]
+    ('DirectBias_1', 0.388, 'N 320/320; pairs 10/10')
+    """
     base = {**base, "paper": REPORT, "battery": REPORT}
     title = "Professions on the PCA gender direction: DirectBias_1 (Bolukbasi et al. 2016)"
     cover, absent = _professions(embedding, cov)
@@ -190,9 +389,44 @@ def direct_bias_row(embedding, *, base: Mapping, seed: int, n_resamples: int, co
 
 
 def ripa_row(embedding, *, base: Mapping, seed: int, n_resamples: int, cov: Mapping) -> dict:
-    """Ethayarajh, Duvenaud & Hirst's (2019) RIPA of the debiaswe professions on each definitional gender pair
+    """Return the tidy row of RIPA of the debiaswe professions on the definitional gender pairs.
+
+    Ethayarajh, Duvenaud & Hirst's (2019) RIPA of the debiaswe professions on each definitional gender pair
     (:func:`wordbias.measures.ripa.ripa`): the mean over pairs with a BCa interval over the pairs, the spread
-    across pairs and the two-sided sign-flip test over the pairs; one tidy row with the coverage."""
+    across pairs and the two-sided sign-flip test over the pairs; one tidy row with the coverage. A measure the
+    embedding cannot make gives a row with NA numbers and the reason.
+
+    Parameters
+    ----------
+    embedding : KeyedVectors
+        The embedding.
+    base : mapping
+        The row's leading columns (embedding, seed, n_resamples); paper and battery are set to
+        ``"ethayarajh2019"``.
+    seed : int
+        The seed of the bootstrap and of a Monte Carlo sign-flip test.
+    n_resamples : int
+        The bootstrap resamples of the interval (and the sign flips of a test that cannot be counted exactly).
+    cov : mapping
+        The coverage thresholds, ``min_words`` and ``min_fraction`` (:func:`wordbias.core.tidy.coverage`).
+
+    Returns
+    -------
+    dict
+        One row of the tidy schema, with ``coverage`` and ``low_coverage``.
+
+    Examples
+    --------
+    >>> from wordbias.embeddings import to_keyed_vectors
+    >>> from wordbias.measures import debias
+    >>> lists = debias.word_lists(False)          # the uncased lists
+    >>> words = sorted(set(lists.professions) | {w for p in lists.definitional_pairs for w in p})
+    >>> kv = to_keyed_vectors(words, np.random.default_rng(0).normal(size=(len(words), 5)))
+    >>> row = ripa_row(kv, base={"embedding": "toy"}, seed=0, n_resamples=100,
+    ...                cov={"min_words": 4, "min_fraction": 0.5})
+    >>> round(row["effect_size"], 3), round(row["p_value"], 3), row["p_method"], row["n_a"]
+    (0.009, 0.74, 'exact', 10)
+    """
     base = {**base, "paper": "ethayarajh2019", "battery": "ethayarajh2019"}
     test, title = "RIPA:definitional_pairs", "Professions on each definitional gender pair (debiaswe)"
     cover, absent = _professions(embedding, cov)
@@ -223,11 +457,31 @@ def ripa_row(embedding, *, base: Mapping, seed: int, n_resamples: int, cov: Mapp
 
 
 def report_words(embedding) -> set[str]:
-    """The words :func:`wordbias.battery.report.report` looks up in ``embedding`` for its word-set tests, as it looks
-    them up (case-folded for an uncased vocabulary): Caliskan et al.'s WEAT ("glove" lists) and WEFAT lists, the
-    racial bias report's target and attribute sets, the debiaswe professions and definitional pairs. UBE's names
-    and words (the vocabulary's own) are not among them. :func:`wordbias.battery.compare.compare` uses it to
-    measure every embedding on the words they share (``common_vocabulary=True``)."""
+    """Return the words :func:`wordbias.battery.report.report` looks up in ``embedding`` for its word-set tests.
+
+    The words are spelled as the report looks them up (case-folded for an uncased vocabulary): Caliskan et al.'s
+    WEAT ("glove" lists) and WEFAT lists, the racial bias report's target and attribute sets, the debiaswe
+    professions and definitional pairs. UBE's names and words (the vocabulary's own) are not among them.
+    :func:`wordbias.battery.compare.compare` uses it to measure every embedding on the words they share
+    (``common_vocabulary=True``).
+
+    Parameters
+    ----------
+    embedding : KeyedVectors
+        The embedding; its casing decides the spelling of the words and the debiaswe lists used.
+
+    Returns
+    -------
+    set of str
+        The words.
+
+    Examples
+    --------
+    >>> from wordbias.embeddings import to_keyed_vectors
+    >>> words = report_words(to_keyed_vectors(["a", "b"], np.eye(2)))
+    >>> len(words), {"aster", "programmer", "she"} <= words
+    (827, True)
+    """
     case_fold = not _embeddings.is_cased(embedding)
     fold = str.lower if case_fold else (lambda w: w)
     words: set[str] = set()

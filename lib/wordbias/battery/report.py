@@ -1,4 +1,4 @@
-"""``wordbias report``: every static-embedding test of the four papers as one tidy table (issue 15).
+"""``wordbias report``: every static-embedding test of the four papers as one tidy table.
 
 :func:`report` measures everything of the four papers that applies to a static embedding, each test once, and
 shows it one row per test in the schema of :mod:`wordbias.core.tidy` (a user's own lists are
@@ -79,18 +79,14 @@ def _wefat_rows(kv, *, base: dict, case_fold: bool, seed: int, n_resamples: int,
 def report(embedding, *, label: str | None = None, seed: int = 0, n_permutations: int = 100_000,
            n_resamples: int = 10_000, ube: bool = True, progress: bool = True, min_words: int = _tidy.MIN_WORDS,
            min_fraction: float = _tidy.MIN_FRACTION) -> pd.DataFrame:
-    """Every test of the four papers that applies to a static embedding, as one tidy table (issue 15).
+    """Measure every test of the four papers that applies to a static embedding and return one tidy table.
 
     The rows, in order: Caliskan et al.'s ten WEATs (the "glove" lists) and two WEFATs; the racial bias
     report's three direction tests and the direct bias of the professions; RIPA on the gender pairs; one UBE
-    run on first names with parameters scaled to the vocabulary (:func:`~wordbias.battery.ube.ube_parameters`; ``ube=False``
-    leaves it out). See the module docstring for what each computes. ``embedding`` is a registry name, a
-    path (loaded by :func:`wordbias.embeddings.load`), ``KeyedVectors`` or a word -> vector mapping;
-    ``label`` names it in the table (default: the name's label, or ``"embedding"``). Case is folded for an
-    uncased vocabulary. Holm and Benjamini-Hochberg adjusted p are over every row with a p-value (the
-    family is named in ``p_family``). The time each part took is in ``frame.attrs["timings"]`` (wall-clock
-    seconds; the process's CPU seconds, all threads, in ``frame.attrs["cpu_timings"]``), the parameters in
-    ``frame.attrs["parameters"]``.
+    run on first names with parameters scaled to the vocabulary (:func:`~wordbias.battery.ube.ube_parameters`;
+    ``ube=False`` leaves it out). See the module docstring for what each computes. Case is folded for an
+    uncased vocabulary. Holm and Benjamini-Hochberg adjusted p are over every row with a p-value (the family
+    is named in ``p_family``).
 
     Each row's ``coverage`` gives its sets' words in the vocabulary of those asked (WEAT X, Y, A, B; WEFAT W, A,
     B; direction T1, T2, A1, A2; direct bias and RIPA the professions N and the definitional pairs; NA for UBE,
@@ -99,8 +95,54 @@ def report(embedding, *, label: str | None = None, seed: int = 0, n_permutations
     :class:`~wordbias.core.errors.LowCoverageWarning` per flagged test that ran;
     :func:`wordbias.core.tidy.coverage_flag`).
 
+    Parameters
+    ----------
+    embedding : str or path-like or KeyedVectors or mapping
+        A registry name, a path (loaded by :func:`wordbias.embeddings.load`), ``KeyedVectors`` or a
+        word -> vector mapping.
+    label : str, optional
+        The embedding's name in the table (default: the name's label, :func:`wordbias.embeddings.label`, or
+        ``"embedding"`` for vectors already loaded).
+    seed : int, default 0
+        The seed of every random draw; the same seed gives the same table.
+    n_permutations : int, default 100000
+        The Monte Carlo draws of a permutation p that cannot be counted exactly.
+    n_resamples : int, default 10000
+        The bootstrap resamples of each interval (at least 2).
+    ube : bool, default True
+        Whether to run UBE on first names.
+    progress : bool, default True
+        Whether to show a progress bar over the parts.
+    min_words : int, default 4
+        A set keeping fewer words than this is flagged as low coverage.
+    min_fraction : float, default 0.5
+        A set keeping less than this fraction of its list is flagged as low coverage.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The tidy table (:mod:`wordbias.core.tidy`). The time each part took is in ``frame.attrs["timings"]``
+        (wall-clock seconds; the process's CPU seconds, all threads, in ``frame.attrs["cpu_timings"]``), the
+        parameters in ``frame.attrs["parameters"]``.
+
+    Raises
+    ------
+    InvalidParameterError
+        When an option is invalid (a seed, a count, a flag, the coverage thresholds, an empty label).
+
+    Warns
+    -----
+    LowCoverageWarning
+        Once per flagged test that ran.
+
+    See Also
+    --------
+    wordbias.battery.weat.weat_battery : The WEATs of a user's own lists.
+    wordbias.battery.compare.compare : The report on several embeddings.
+
     Examples
     --------
+    >>> import numpy as np
     >>> from wordbias.embeddings import to_keyed_vectors
     >>> kv = to_keyed_vectors([f"w{i}" for i in range(50)], np.random.default_rng(0).normal(size=(50, 5)))
     >>> t = report(kv, label="random", ube=False, n_resamples=100, progress=False)

@@ -1,4 +1,4 @@
-"""The one-page summary of a tidy results table (issue 15, ``wordbias report`` / ``compare``): a forest plot of
+"""The one-page summary of a tidy results table (``wordbias report`` / ``compare``): a forest plot of
 the effect sizes with their intervals (:func:`forest_plot`) and a self-contained HTML page (:func:`write_html`:
 the figures inline as PNG, no network reference) with the parameters, the table and the words dropped.
 """
@@ -32,8 +32,18 @@ _EFFECT_LABELS = {"d": "WEAT effect size d", "r": "WEFAT Pearson r", "cos": "dir
 
 
 def format_p(p) -> str:
-    """A p-value as text: ``"NA"``, ``"0"`` (a Monte Carlo count of zero, as the racial report computes it),
-    two significant digits, scientific below 0.001.
+    """Format a p-value as text.
+
+    Parameters
+    ----------
+    p : float or None
+        The p-value (None or NaN for none).
+
+    Returns
+    -------
+    str
+        ``"NA"``, ``"0"`` (a Monte Carlo count of zero, as the racial report computes it), else two
+        significant digits, scientific below 0.001.
 
     Examples
     --------
@@ -48,11 +58,30 @@ def format_p(p) -> str:
 
 
 def forest_plot(frame: pd.DataFrame, *, title: str | None = None):
-    """Forest plot of a tidy table: one row per test with an effect size, the estimate as a dot and its interval
-    as a line, one panel per kind of effect size (d, r, cos, DirectBias, RIPA have different scales), a dashed
-    line at 0. A filled dot: Holm-adjusted p < :data:`ALPHA`; hollow: not, or no test. With several embeddings
-    each test has one line per embedding, in colours named in the legend. Tests without an effect size (not
-    run, or UBE) are listed under the figure. Returns the matplotlib ``Figure``.
+    """Draw the forest plot of a tidy table.
+
+    One row per test with an effect size, the estimate as a dot and its interval as a line, one panel per kind
+    of effect size (d, r, cos, DirectBias, RIPA have different scales), a dashed line at 0. A filled dot:
+    Holm-adjusted p < :data:`ALPHA`; hollow: not, or no test. With several embeddings each test has one line
+    per embedding, in colours named in the legend. Tests without an effect size (not run, or UBE) are listed
+    under the figure.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        A tidy table (:mod:`wordbias.core.tidy`).
+    title : str, optional
+        The figure's title (default: what the plot shows, and a mark for rows of low coverage).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``frame`` is not a tidy table or is empty.
 
     Examples
     --------
@@ -123,8 +152,30 @@ def forest_plot(frame: pd.DataFrame, *, title: str | None = None):
 
 
 def figure_png(fig, dpi: int = 110) -> bytes:
-    """The PNG bytes of a matplotlib figure (no timestamp or software metadata, so the same figure gives the
-    same bytes)."""
+    """Return the PNG bytes of a matplotlib figure.
+
+    The PNG carries no timestamp or software metadata, so the same figure gives the same bytes.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+        The figure.
+    dpi : int, default 110
+        The resolution, in dots per inch.
+
+    Returns
+    -------
+    bytes
+        The PNG file's bytes.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> fig = Figure(figsize=(1, 1))
+    >>> png = figure_png(fig, dpi=20)
+    >>> png[:8], png == figure_png(fig, dpi=20)
+    (b'\\x89PNG\\r\\n\\x1a\\n', True)
+    """
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=dpi, metadata={"Software": None})
     return buf.getvalue()
@@ -290,18 +341,43 @@ def _dropped_html(frame: pd.DataFrame) -> str:
 
 
 def write_html(frame: pd.DataFrame, path, *, title: str, figures=None, figure_dir=None) -> Path:
-    """Write a one-page, self-contained HTML summary of a tidy table to ``path`` (atomically) and return the path.
+    """Write a one-page, self-contained HTML summary of a tidy table to ``path`` (atomically).
 
     ``path`` is checked first (:func:`wordbias.core.paths.check_output_file`: not empty, not a folder, not inside
-    the package or the data folder); a full disk raises :class:`wordbias.core.errors.DiskFullError` naming it.
+    the package or the data folder).
 
     The page holds the title, the parameters (embedding, seed, permutations, resamples, version, the family of
     the adjusted p, and the time each part took when the table carries it in ``attrs``), the forest plot
     (:func:`forest_plot`) and, for several embeddings, the heat map (:func:`wordbias.battery.compare.heatmap`)
     as inline base64 PNG, the table with formatted p-values, and the words dropped. It references nothing
-    outside itself (no CDN, no font, no script). ``figures`` (optional) maps a caption to further matplotlib
-    figures to include. With ``figure_dir``, the forest plot (and the heat map) are also saved there as
-    ``forest.png``/``forest.pdf`` (``heatmap.png``/``.pdf``), the same figures as on the page, drawn once.
+    outside itself (no CDN, no font, no script).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        A tidy table (:mod:`wordbias.core.tidy`).
+    path : str or path-like
+        The HTML file to write.
+    title : str
+        The page's title (non-empty).
+    figures : mapping of str to matplotlib.figure.Figure, optional
+        Further figures to include, by caption.
+    figure_dir : str or path-like, optional
+        A folder where the forest plot (and the heat map) are also saved, as ``forest.png``/``forest.pdf``
+        (``heatmap.png``/``.pdf``): the same figures as on the page, drawn once.
+
+    Returns
+    -------
+    pathlib.Path
+        ``path``.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``frame`` is not a tidy table, ``title`` is empty or not a string, or ``path`` is refused
+        (:func:`~wordbias.core.paths.check_output_file`).
+    DiskFullError
+        When the disk fills while writing; it names the file.
 
     Examples
     --------

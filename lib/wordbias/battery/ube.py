@@ -47,9 +47,11 @@ def _join(*parts: str) -> str | None:
 
 def ube_parameters(vocabulary: int, n_names: int, dimension: int, *, workers: int = 2,
                    max_null_seconds: float = UBE_NULL_SECONDS) -> dict:
-    """UBE's n, m, M, t, R for an embedding of ``vocabulary`` words of ``dimension``, ``n_names`` of whose
-    tokens are first names: the paper's Table 2 values (n = 12, m = 64, M = 30,000, t = 3, R = 10,000) where
-    the vocabulary allows, scaled down where it does not.
+    """Return UBE's n, m, M, t, R scaled to an embedding's vocabulary.
+
+    For an embedding of ``vocabulary`` words of ``dimension``, ``n_names`` of whose tokens are first names: the
+    paper's Table 2 values (n = 12, m = 64, M = 30,000, t = 3, R = 10,000) where the vocabulary allows, scaled
+    down where it does not.
 
     The rule:
 
@@ -62,7 +64,31 @@ def ube_parameters(vocabulary: int, n_names: int, dimension: int, *, workers: in
       multiply-adds at a pessimistic rate) exceeds ``max_null_seconds`` on ``workers`` threads, M is lowered
       until it fits (and m with it).
 
-    Fewer than 100 names (n would be below 2) is an error (:class:`~wordbias.core.errors.DegenerateSetError`).
+    Parameters
+    ----------
+    vocabulary : int
+        The number of words in the embedding (at least 1).
+    n_names : int
+        The number of its tokens that are first names (:func:`wordbias.measures.ube_names.name_list`).
+    dimension : int
+        The embedding's dimension (at least 1).
+    workers : int, default 2
+        The threads the rotational null will run on.
+    max_null_seconds : float, default 60.0
+        The rotational null's estimated time (:data:`UBE_NULL_SECONDS`) that M is lowered to keep under.
+
+    Returns
+    -------
+    dict
+        ``{"n": ..., "m": ..., "M": ..., "t": ..., "R": ...}``, the keyword arguments of
+        :func:`wordbias.measures.ube.run`.
+
+    Raises
+    ------
+    DegenerateSetError
+        When there are fewer than 100 names (n would be below 2).
+    InvalidParameterError
+        When ``vocabulary``, ``n_names``, ``dimension`` or ``workers`` is not an integer in its range.
 
     Examples
     --------
@@ -91,11 +117,44 @@ def ube_parameters(vocabulary: int, n_names: int, dimension: int, *, workers: in
 
 
 def ube_row(res, *, base: dict, test: str, title: str, note: str = "") -> dict:
-    """One tidy row (a dict of :data:`wordbias.core.tidy.COLUMNS`) summing up a UBE run (Swinger et al.
-    2019, :class:`~wordbias.measures.ube_result.UBEResult`): the number of significant (group, category) cells as
-    the statistic (UBE has no single effect size), and Simes' global p over the testable cells' rotational-null p
-    (the smallest Benjamini-Hochberg adjusted p) as the p-value. ``base`` holds the row's embedding, paper,
-    battery and seed. The row does not depend on the order of the groups (:meth:`UBEResult.reorder`)."""
+    """Return one tidy row summing up a UBE run.
+
+    The run is Swinger et al.'s (2019) :class:`~wordbias.measures.ube_result.UBEResult`; the row (a dict of
+    :data:`wordbias.core.tidy.COLUMNS`) has the number of significant (group, category) cells as the statistic
+    (UBE has no single effect size), and Simes' global p over the testable cells' rotational-null p (the
+    smallest Benjamini-Hochberg adjusted p) as the p-value. The row does not depend on the order of the groups
+    (:meth:`~wordbias.measures.ube_result.UBEResult.reorder`).
+
+    Parameters
+    ----------
+    res : UBEResult
+        The run (:func:`wordbias.measures.ube.run`).
+    base : dict
+        The row's embedding, paper, battery and seed.
+    test : str
+        The row's test id (e.g. ``"UBE:first_names"``).
+    title : str
+        The row's title.
+    note : str, default ""
+        Added to the row's note, after the count of significant cells.
+
+    Returns
+    -------
+    dict
+        The tidy row.
+
+    Examples
+    --------
+    >>> from wordbias.embeddings import to_keyed_vectors
+    >>> tokens = [a + b for a in "abcdefghij" for b in "abcdefghijkl"]
+    >>> kv = to_keyed_vectors(tokens, np.random.default_rng(0).normal(size=(120, 8)).astype(np.float32))
+    >>> res = ube.run(kv, tokens[:20], n=2, m=3, M=60, t=2, R=50, svm_top_words=120, progress=False,
+    ...               case_source=None)
+    >>> row = ube_row(res, base={"embedding": "toy", "paper": "user", "battery": "toy", "seed": 0},
+    ...               test="UBE:toy", title="UBE on random vectors")
+    >>> row["statistic_name"], row["statistic"], round(row["p_value"], 3), row["p_method"]
+    ('significant cells', 0.0, 0.745, 'rotational null, Simes over 6 cells')
+    """
     finite = np.isfinite(res.sigma)
     n_significant = res.n_significant()
     simes = float(multiple.benjamini_hochberg(res.p[finite]).min()) if finite.any() else math.nan
@@ -109,9 +168,41 @@ def ube_row(res, *, base: dict, test: str, title: str, note: str = "") -> dict:
 
 
 def ube_battery(runs: Mapping, *, label: str, seed: int = 0) -> pd.DataFrame:
-    """UBE runs already made (Swinger et al. 2019; :func:`wordbias.measures.ube.run`), by name (e.g.
-    ``{"first names": res, "last names": res_last}``), as a tidy table: one :func:`ube_row` each (test
-    ``UBE:<name>``), with Holm and Benjamini-Hochberg over their global p."""
+    """Return UBE runs already made as a tidy table.
+
+    One :func:`ube_row` per run of Swinger et al.'s (2019) UBE (:func:`wordbias.measures.ube.run`), test
+    ``UBE:<name>``, with Holm and Benjamini-Hochberg over their global p.
+
+    Parameters
+    ----------
+    runs : mapping of str to UBEResult
+        The runs by name, e.g. ``{"first names": res, "last names": res_last}``.
+    label : str
+        The embedding's name in the table.
+    seed : int, default 0
+        The seed the runs were made with (the ``seed`` column).
+
+    Returns
+    -------
+    pandas.DataFrame
+        The tidy table, one row per run, in the order of ``runs``.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``label`` is not a non-empty string, ``runs`` is not a non-empty mapping, or ``seed`` is invalid.
+
+    Examples
+    --------
+    >>> from wordbias.embeddings import to_keyed_vectors
+    >>> tokens = [a + b for a in "abcdefghij" for b in "abcdefghijkl"]
+    >>> kv = to_keyed_vectors(tokens, np.random.default_rng(0).normal(size=(120, 8)).astype(np.float32))
+    >>> res = ube.run(kv, tokens[:20], n=2, m=3, M=60, t=2, R=50, svm_top_words=120, progress=False,
+    ...               case_source=None)
+    >>> t = ube_battery({"first names": res}, label="toy")
+    >>> t.test[0], round(float(t.p_holm[0]), 3)
+    ('UBE:first_names', 0.745)
+    """
     if not isinstance(label, str) or not label:
         raise InvalidParameterError(f"label must be a non-empty string, not {label!r}")
     if not isinstance(runs, Mapping) or not runs:
@@ -124,11 +215,41 @@ def ube_battery(runs: Mapping, *, label: str, seed: int = 0) -> pd.DataFrame:
 
 
 def first_names_row(embedding, *, base: dict, seed: int, progress: bool) -> dict:
-    """The report's UBE row: :func:`wordbias.measures.ube.run` on the SSA first names ``embedding`` has (Appendix C.1,
+    """Run UBE on the first names ``embedding`` has and return the report's row.
+
+    The run is :func:`wordbias.measures.ube.run` on the SSA first names ``embedding`` has (Appendix C.1,
     :func:`~wordbias.measures.ube_names.name_list`; they are also kept out of the SVM's non-names), with
-    :func:`ube_parameters` scaled to the vocabulary, as :func:`ube_row`. The note gives the parameters, the names
-    before and after cleaning, the case rule and the low-power warnings; a run the embedding cannot make (too few
-    names, words or categories) gives a row with NA numbers and the reason."""
+    :func:`ube_parameters` scaled to the vocabulary, shown as :func:`ube_row`. The note gives the parameters,
+    the names before and after cleaning, the case rule and the low-power warnings; a run the embedding cannot
+    make (too few names, words or categories) gives a row with NA numbers and the reason.
+
+    Parameters
+    ----------
+    embedding : KeyedVectors
+        The embedding.
+    base : dict
+        The row's embedding and seed (paper and battery are set to ``"swinger2019"``).
+    seed : int
+        The seed of the run.
+    progress : bool
+        Whether to show the run's progress bars.
+
+    Returns
+    -------
+    dict
+        The tidy row (coverage NA: the names and words are the vocabulary's own).
+
+    Examples
+    --------
+    A toy vocabulary holds too few first names, so the row says why UBE did not run:
+
+    >>> from wordbias.embeddings import to_keyed_vectors
+    >>> tokens = [a + b for a in "abcdefghij" for b in "abcdefghijkl"]
+    >>> kv = to_keyed_vectors(tokens, np.random.default_rng(0).normal(size=(120, 8)).astype(np.float32))
+    >>> row = first_names_row(kv, base={"embedding": "toy", "seed": 0}, seed=0, progress=False)
+    >>> row["test"], row["note"][:55]
+    ('UBE:first_names', 'not run: DegenerateSetError: only 7 first names are in ')
+    """
     base = {**base, "paper": "swinger2019", "battery": "swinger2019"}
     test, title = _FIRST_NAMES
     workers = default_workers()

@@ -27,14 +27,60 @@ CONFIDENCE_LEVEL = 0.95
 
 
 def as_keyed_vectors(embedding):
-    """``embedding`` as gensim ``KeyedVectors`` (:func:`wordbias.embeddings.load`: a name or a path is loaded, a
-    ``KeyedVectors`` or gensim model passed through, a word -> vector mapping converted)."""
+    """Return ``embedding`` as gensim ``KeyedVectors``.
+
+    The conversion is :func:`wordbias.embeddings.load` (without a progress bar): a name or a path is loaded, a
+    ``KeyedVectors`` or gensim model passed through, a word -> vector mapping converted.
+
+    Parameters
+    ----------
+    embedding : str or path-like or KeyedVectors or mapping
+        A registry name, a path, gensim ``KeyedVectors`` or a gensim model, or a mapping word -> vector.
+
+    Returns
+    -------
+    KeyedVectors
+        The embedding's words and vectors.
+
+    See Also
+    --------
+    wordbias.embeddings.load : The loader behind it.
+
+    Examples
+    --------
+    >>> kv = as_keyed_vectors({"rose": [1.0, 0.1], "ant": [0.1, 1.0]})
+    >>> kv.index_to_key, kv.vector_size
+    (['rose', 'ant'], 2)
+    """
     return _embeddings.load(embedding, progress=False)
 
 
 def check_names(**names) -> None:
-    """Each of ``names`` (label, battery, paper) must be a non-empty string; ``paper`` one of
-    :data:`wordbias.core.tidy.PAPERS`."""
+    """Check the names that label a battery's rows.
+
+    Each of ``names`` (label, battery, paper) must be a non-empty string, and ``paper`` one of
+    :data:`wordbias.core.tidy.PAPERS`.
+
+    Parameters
+    ----------
+    **names : str
+        The names to check, by the name of their parameter (e.g. ``label="glove"``, ``paper="user"``); the
+        keyword ``paper`` is also checked against :data:`wordbias.core.tidy.PAPERS`.
+
+    Raises
+    ------
+    InvalidParameterError
+        When a name is not a non-empty string, or ``paper`` is not one of :data:`wordbias.core.tidy.PAPERS`.
+
+    Examples
+    --------
+    >>> check_names(label="toy", battery="user:toy", paper="user")     # all good: nothing to say
+    >>> try:
+    ...     check_names(label="")
+    ... except InvalidParameterError as err:
+    ...     print(err)
+    label must be a non-empty string, not ''
+    """
     for key, value in names.items():
         if not isinstance(value, str) or not value:
             raise InvalidParameterError(f"{key} must be a non-empty string, not {value!r}")
@@ -43,8 +89,30 @@ def check_names(**names) -> None:
 
 
 def paper_note(spec, paper_key: str) -> str:
-    """``"paper: d = 1.50, p 1e-07"`` for a spec that carries the paper's numbers under ``paper_key``, else
-    ``""``."""
+    """Return the note that gives a paper's own numbers for a test.
+
+    Parameters
+    ----------
+    spec : WeatSpec or object
+        A test spec (:class:`~wordbias.datasets.stimuli.WeatSpec`); its ``paper`` attribute, where it has one,
+        maps a key to the paper's numbers (``d``, and ``p_text`` or ``p``).
+    paper_key : str
+        The key of the paper's numbers in ``spec.paper``, e.g. ``"glove"`` or ``"word2vec"``.
+
+    Returns
+    -------
+    str
+        ``"paper: d = 1.50, p < 10^-7"`` for a spec that carries the paper's d under ``paper_key``, else ``""``.
+
+    Examples
+    --------
+    >>> from wordbias.datasets import stimuli
+    >>> spec = stimuli.weat_tests("caliskan2017", "glove")[0]
+    >>> paper_note(spec, "glove")
+    'paper: d = 1.50, p < 10^-7'
+    >>> paper_note(spec, "fasttext")                 # no numbers under that key
+    ''
+    """
     paper = (getattr(spec, "paper", None) or {}).get(paper_key) or {}
     if paper.get("d") is None:
         return ""
@@ -65,10 +133,44 @@ def _adjusted(m: _measurement.Measurement) -> dict:
 
 
 def weat_row(m: _measurement.Measurement, *, base: Mapping, note: str = "") -> dict:
-    """The tidy row of one measured WEAT: ``base`` (embedding, paper, battery, seed, n_resamples), the sizes of
-    the sets used, s and d with its interval, p one- and two-sided with their method, the words dropped, the
-    coverage; ``note`` (e.g. the paper's numbers) with the low-power warnings the test gave. A test run without
-    its interval keeps d and p and says why; a test not run has NA numbers and the reason."""
+    """Return the tidy row of one measured WEAT.
+
+    The row holds ``base``, the sizes of the sets used, s and d with its interval, p one- and two-sided with
+    their method, the adjusted p the result carries, the words dropped and the coverage; its note is ``note``
+    with the low-power warnings the test gave. A test run without its interval keeps d and p and its note says
+    why there is no interval after ``note``; a test not run has NA numbers and the reason.
+
+    Parameters
+    ----------
+    m : Measurement
+        One measured WEAT (:func:`wordbias.measures.measurement.weat` or an item of
+        :func:`~wordbias.measures.measurement.weats`).
+    base : mapping
+        The row's leading columns: embedding, paper, battery (and optionally seed, n_resamples).
+    note : str, default ""
+        A note to begin the row's note with, e.g. the paper's numbers (:func:`paper_note`).
+
+    Returns
+    -------
+    dict
+        One row of the tidy schema (:data:`wordbias.core.tidy.COLUMNS`), with ``coverage`` and
+        ``low_coverage`` (:func:`wordbias.core.tidy.with_coverage`).
+
+    See Also
+    --------
+    weat_rows : The rows of a battery, as a table.
+
+    Examples
+    --------
+    >>> from wordbias.measures.measurement import weats
+    >>> kv = {"rose": [1, 0.1], "tulip": [0.9, 0.2], "ant": [0.1, 1], "wasp": [0.2, 0.9], "love": [1, 0],
+    ...       "hate": [0, 1]}
+    >>> spec = {"id": "flowers", "X": ["rose", "tulip"], "Y": ["ant", "wasp"], "A": ["love"], "B": ["hate"]}
+    >>> m, = weats(kv, [spec], n_resamples=0)
+    >>> row = weat_row(m, base={"embedding": "toy", "paper": "user", "battery": "user:toy"})
+    >>> row["test"], row["n_x"], round(row["effect_size"], 3), round(row["p_value"], 3), row["coverage"]
+    ('flowers', 2, 1.726, 0.167, 'X 2/2; Y 2/2; A 1/1; B 1/1')
+    """
     head = {**base, "test": m.test, "title": m.title, "measure": "weat", "statistic_name": m.statistic_name,
             "effect_size_name": m.effect_size_name, "alternative": m.alternative, "seed": m.seed,
             "n_resamples": m.n_resamples or None}
@@ -79,7 +181,7 @@ def weat_row(m: _measurement.Measurement, *, base: Mapping, note: str = "") -> d
            "p_method": m.p_method, "p_two_sided": m.p_two_sided, "dropped": m.dropped,
            "n_permutations": m.n_permutations, **_adjusted(m)}
     if m.interval is None:                  # d and p stand; the note says why there is no interval
-        row.update(n_resamples=None, note=_join(*m.notes))
+        row.update(n_resamples=None, note=_join(note, *m.notes))
     else:
         row.update(ci_low=m.ci_low, ci_high=m.ci_high, ci_level=m.ci_level, ci_method=m.ci_method,
                    note=_join(note, *m.warned()))
@@ -87,9 +189,40 @@ def weat_row(m: _measurement.Measurement, *, base: Mapping, note: str = "") -> d
 
 
 def wefat_row(m: _measurement.Measurement, *, base: Mapping, note: str = "") -> dict:
-    """The tidy row of one measured WEFAT: Pearson's r with its interval and two-sided p, n the target words
-    with a score and a property, the words dropped (W, A, B), the coverage; ``note`` with the low-power
-    warnings."""
+    """Return the tidy row of one measured WEFAT.
+
+    The row holds ``base``, Pearson's r with its interval and two-sided p, n the target words with a score and
+    a property (``n_x``), the words dropped (W, A, B) and the coverage; its note is ``note`` with the low-power
+    warnings. A test run without its interval keeps r and p and its note says why there is no interval; a test
+    not run has NA numbers and the reason.
+
+    Parameters
+    ----------
+    m : Measurement
+        One measured WEFAT (:func:`wordbias.measures.measurement.wefat` or an item of
+        :func:`~wordbias.measures.measurement.wefats`).
+    base : mapping
+        The row's leading columns: embedding, paper, battery (and optionally seed, n_resamples).
+    note : str, default ""
+        A note to begin the row's note with, e.g. the paper's r.
+
+    Returns
+    -------
+    dict
+        One row of the tidy schema (:data:`wordbias.core.tidy.COLUMNS`), with ``coverage`` and
+        ``low_coverage``.
+
+    Examples
+    --------
+    >>> from wordbias.measures.measurement import wefat
+    >>> kv = {"rose": [1, 0.1], "tulip": [0.9, 0.2], "ant": [0.1, 1], "wasp": [0.2, 0.9], "love": [1, 0],
+    ...       "hate": [0, 1]}
+    >>> prop = {"rose": 4.0, "tulip": 3.0, "ant": 2.0, "wasp": 1.0}
+    >>> m = wefat(kv, ["rose", "tulip", "ant", "wasp"], ["love"], ["hate"], prop, n_resamples=0)
+    >>> row = wefat_row(m, base={"embedding": "toy", "paper": "user", "battery": "user:toy"})
+    >>> row["effect_size_name"], round(row["effect_size"], 3), row["n_x"], row["coverage"]
+    ('r', 0.894, 4, 'W 4/4; A 1/1; B 1/1')
+    """
     head = {**base, "test": m.test, "title": m.title, "measure": "wefat", "statistic_name": m.statistic_name,
             "effect_size_name": m.effect_size_name, "alternative": m.alternative, "seed": m.seed,
             "n_resamples": m.n_resamples or None}
@@ -101,7 +234,7 @@ def wefat_row(m: _measurement.Measurement, *, base: Mapping, note: str = "") -> 
            "p_two_sided": m.p_two_sided,
            "dropped": _tidy.dropped_text({"W": w.missing, "A": a.missing, "B": b.missing}), **_adjusted(m)}
     if m.interval is None:
-        row.update(n_resamples=None, note=_join(*m.notes))
+        row.update(n_resamples=None, note=_join(note, *m.notes))
     else:
         row.update(ci_low=m.ci_low, ci_high=m.ci_high, ci_level=m.ci_level, ci_method=m.ci_method,
                    note=_join(note, *m.warned()))
@@ -110,9 +243,58 @@ def wefat_row(m: _measurement.Measurement, *, base: Mapping, note: str = "") -> 
 
 def weat_rows(results: Sequence[_measurement.Measurement], *, label: str, battery: str, paper: str,
               specs: Sequence | None = None, paper_key: str = "glove") -> pd.DataFrame:
-    """The tidy table of measured WEATs (:func:`wordbias.measures.measurement.weats`): one :func:`weat_row` per
-    result, with the adjusted p the results carry, and one :class:`~wordbias.core.errors.LowCoverageWarning` per
-    flagged test that ran. ``specs`` (the same tests, in order) add the paper's numbers to each note."""
+    """Return the tidy table of measured WEATs.
+
+    One :func:`weat_row` per result of :func:`wordbias.measures.measurement.weats`, with the adjusted p the
+    results carry, and one :class:`~wordbias.core.errors.LowCoverageWarning` per flagged test that ran. Nothing
+    is measured again.
+
+    Parameters
+    ----------
+    results : sequence of Measurement
+        The measured WEATs.
+    label : str
+        The embedding's name in the table (the ``embedding`` column).
+    battery : str
+        The battery's name (the ``battery`` column).
+    paper : str
+        The paper of the lists, one of :data:`wordbias.core.tidy.PAPERS` (``"user"`` for a user's lists).
+    specs : sequence of WeatSpec, optional
+        The same tests as ``results``, in the same order; they add the paper's numbers to each note
+        (:func:`paper_note`).
+    paper_key : str, default "glove"
+        The key of the paper's numbers in each spec's ``paper``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The tidy table (:func:`wordbias.core.tidy.tidy_frame`), one row per result, in their order.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``label``, ``battery`` or ``paper`` is not a valid name (:func:`check_names`), or ``specs`` are not
+        the tests of ``results`` in the same order.
+
+    Warns
+    -----
+    LowCoverageWarning
+        Once per flagged test that ran.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from wordbias.measures.measurement import weats
+    >>> kv = {"rose": [1, 0.1], "tulip": [0.9, 0.2], "ant": [0.1, 1], "wasp": [0.2, 0.9], "love": [1, 0],
+    ...       "hate": [0, 1]}
+    >>> spec = {"id": "flowers", "X": ["rose", "tulip"], "Y": ["ant", "wasp"], "A": ["love"], "B": ["hate"]}
+    >>> results = weats(kv, [spec], n_resamples=0)
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")                  # four words a set: flagged as low coverage
+    ...     t = weat_rows(results, label="toy", battery="user:toy", paper="user")
+    >>> t.loc[0, ["embedding", "test", "p_method"]].tolist(), bool(t.loc[0, "low_coverage"])
+    (['toy', 'flowers', 'exact'], True)
+    """
     check_names(label=label, battery=battery, paper=paper)
     if specs is not None and [s.id for s in specs] != [m.test for m in results]:
         raise InvalidParameterError("specs must be the tests of results, in the same order")
@@ -128,21 +310,69 @@ def weat_battery(embedding, specs: Sequence, *, label: str, battery: str, paper:
                  n_permutations: int = 100_000, n_resamples: int = 10_000, case_fold: bool | None = None,
                  progress: bool = False, min_words: int = _tidy.MIN_WORDS,
                  min_fraction: float = _tidy.MIN_FRACTION) -> pd.DataFrame:
-    """The WEATs of ``specs`` on ``embedding`` measured once (:func:`wordbias.measures.measurement.weats`) and
-    shown as a tidy table (:func:`weat_rows`), one row per test.
+    """Measure the WEATs of ``specs`` on ``embedding`` once and show them as a tidy table, one row per test.
 
-    Each row has d (Caliskan et al. 2017, Methods) with its BCa bootstrap interval over the words
-    (:func:`wordbias.measures.bootstrap.weat_bootstrap`), the one-sided permutation p (the paper's test;
-    exact where it can be counted, else Monte Carlo with ``n_permutations`` draws) and the two-sided p, and
-    Holm's and Benjamini-Hochberg's adjusted p over the battery. ``specs`` are
-    :class:`~wordbias.datasets.stimuli.WeatSpec` (or mappings with ``id``, ``X``, ``Y``, ``A``, ``B``, and
-    optionally ``title``, ``names``, ``paper``). ``case_fold=None`` folds case for an uncased vocabulary
-    (:func:`wordbias.embeddings.is_cased`). Unknown and balanced-out words go to ``dropped`` (``"X: w1; A:
-    w2"``); a test whose lists are left too small gets NA numbers and the reason in ``note``. ``coverage`` gives
-    each set's words in the vocabulary of those asked; a set keeping fewer than ``min_words`` words or less than
-    ``min_fraction`` of its list (:func:`wordbias.core.tidy.coverage_flag`, defaults 4 and 0.5, justified at
-    :data:`wordbias.core.tidy.MIN_WORDS`) flags the row (``low_coverage``, the note begins ``"low coverage:"``)
-    and warns :class:`~wordbias.core.errors.LowCoverageWarning`.
+    The measuring is :func:`wordbias.measures.measurement.weats`, the table :func:`weat_rows`. Each row has d
+    (Caliskan et al. 2017, Methods) with its BCa bootstrap interval over the words
+    (:func:`wordbias.measures.bootstrap.weat_bootstrap`), the one-sided permutation p (the paper's test; exact
+    where it can be counted, else Monte Carlo with ``n_permutations`` draws) and the two-sided p, and Holm's and
+    Benjamini-Hochberg's adjusted p over the battery. Unknown and balanced-out words go to ``dropped``
+    (``"X: w1; A: w2"``); a test whose lists are left too small gets NA numbers and the reason in ``note``.
+    ``coverage`` gives each set's words in the vocabulary of those asked; a set keeping fewer than ``min_words``
+    words or less than ``min_fraction`` of its list (:func:`wordbias.core.tidy.coverage_flag`, defaults 4 and
+    0.5, justified at :data:`wordbias.core.tidy.MIN_WORDS`) flags the row (``low_coverage``, the note begins
+    ``"low coverage:"``) and warns :class:`~wordbias.core.errors.LowCoverageWarning`.
+
+    Parameters
+    ----------
+    embedding : str or path-like or KeyedVectors or mapping
+        The embedding (anything :func:`as_keyed_vectors` takes).
+    specs : sequence of WeatSpec or mapping
+        The tests: :class:`~wordbias.datasets.stimuli.WeatSpec`, or mappings with ``id``, ``X``, ``Y``, ``A``,
+        ``B``, and optionally ``title``, ``names``, ``paper``. The paper's numbers are read under
+        ``"word2vec"`` when every spec is of that variant, else under ``"glove"``.
+    label : str
+        The embedding's name in the table.
+    battery : str
+        The battery's name in the table (e.g. ``"user:<lists>"``).
+    paper : str, default "user"
+        The paper of the lists, one of :data:`wordbias.core.tidy.PAPERS`.
+    seed : int, default 0
+        The seed of the balancing, the Monte Carlo p and the bootstrap.
+    n_permutations : int, default 100000
+        The Monte Carlo draws of a p that cannot be counted exactly.
+    n_resamples : int, default 10000
+        The bootstrap resamples of each interval (at least 2).
+    case_fold : bool, optional
+        Whether to fold case when looking words up; ``None`` folds it for an uncased vocabulary
+        (:func:`wordbias.embeddings.is_cased`).
+    progress : bool, default False
+        Whether to show a progress bar.
+    min_words : int, default 4
+        A set keeping fewer words than this is flagged as low coverage.
+    min_fraction : float, default 0.5
+        A set keeping less than this fraction of its list is flagged as low coverage.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The tidy table (:mod:`wordbias.core.tidy`), one row per spec, in their order.
+
+    Raises
+    ------
+    InvalidParameterError
+        When a name, ``seed``, ``n_permutations``, ``n_resamples`` or ``case_fold`` is invalid, or ``specs`` is
+        not a non-empty list of WEAT specs.
+
+    Warns
+    -----
+    LowCoverageWarning
+        Once per flagged test that ran.
+
+    See Also
+    --------
+    wordbias.measures.measurement.weats : The measuring, one result per test.
+    wordbias.battery.report.report : Every static-embedding test of the four papers.
 
     Examples
     --------

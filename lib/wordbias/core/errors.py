@@ -97,6 +97,15 @@ class DiskFullError(OSError):
     (:data:`wordbias.core.io_errors.DISK_FULL_ERRNOS`). An ``OSError`` with the original ``errno`` and
     ``filename`` (the path being written), whose message names the path, the free space and what to do.
 
+    Parameters
+    ----------
+    message : str
+        The message (``str(err)``).
+    errno_ : int, optional
+        The original ``errno`` (its ``os.strerror`` becomes ``strerror``).
+    filename : str, optional
+        The path being written.
+
     Examples
     --------
     >>> import errno

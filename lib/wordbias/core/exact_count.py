@@ -104,10 +104,39 @@ def count_subsets_at_least(values, k: int, threshold: float, *, max_sums: int = 
     (on the negated values) and subtracted from C(N, k), so the work follows the smaller tail.
 
     Ties: a sum within :data:`~wordbias.core.subset_sums.TIE_RTOL` times Σ|values| of the threshold counts as
-    reaching it (rounding differs between summation orders), so the observed subset always counts itself. Raises
-    :class:`~wordbias.core.errors.ExactCountTooLarge` when more than ``max_sums`` subset sums of one half can take
-    part: never for N ≤ 52 at the default budget; beyond, only when the threshold is not far enough in a tail. Uses
-    two threads when ``workers`` (default: the CPUs available) allows; the count does not depend on it.
+    reaching it (rounding differs between summation orders), so the observed subset always counts itself. Uses
+    two threads when ``workers`` allows; the count does not depend on it.
+
+    Parameters
+    ----------
+    values : array_like of float
+        The N values (raveled; finite, at least 2).
+    k : int
+        The subset size, in [1, N − 1].
+    threshold : float
+        The sum to reach.
+    max_sums : int, default EXACT_MAX_SUMS
+        The most subset sums kept per half (:data:`EXACT_MAX_SUMS`, 16 bytes each).
+    workers : int, optional
+        The threads to use (default: the CPUs available).
+
+    Returns
+    -------
+    int
+        The number of subsets whose sum reaches ``threshold``.
+
+    Raises
+    ------
+    ExactCountTooLarge
+        When more than ``max_sums`` subset sums of one half can take part: never for N ≤ 52 at the default
+        budget; beyond, only when the threshold is not far enough in a tail (some requests are refused before
+        any work, :func:`check_exact_reach`).
+    TooCostlyError
+        When the pruning bounds would not fit in memory.
+    DegenerateSetError
+        When there are fewer than 2 values.
+    InvalidParameterError
+        When a value is not finite, ``k`` is out of range, or an option is invalid.
 
     Examples
     --------
@@ -142,14 +171,36 @@ def check_exact_reach(values, k: int, threshold: float, max_sums: int = EXACT_MA
     :class:`~wordbias.core.errors.TooCostlyError`).
 
     The meet in the middle counts each qualifying subset as a pair of kept subset sums, one per half, so it can
-    count at most ``max_sums``² subsets; when the observed sum is not in a tail (its smaller tail holds at least
+    count at most ``max_sums**2`` subsets; when the observed sum is not in a tail (its smaller tail holds at least
     :data:`REACH_MIN_TAIL` of the partitions by the normal approximation,
-    :func:`~wordbias.core.subset_sums.subset_sum_moments`) and C(N, k) exceeds ``max_sums``² by
+    :func:`~wordbias.core.subset_sums.subset_sum_moments`) and C(N, k) exceeds ``max_sums**2`` by
     :data:`REACH_MARGIN_DECADES` orders of ten, the tail holds far more subsets than that and the count would run
     for a while only to fail. The decision uses logarithms (:func:`~wordbias.core.costs.log10_comb`), so N = 10,000
     is refused at once; it never applies for N ≤ 52 at the default budget, where every subset sum is kept. The
     pruning bounds of each half, a table of (N/2 + 1)² floats, must also fit in
     :func:`~wordbias.core.costs.memory_limit` (N = 40,000 would need 6 GiB).
+
+    Parameters
+    ----------
+    values : array_like of float
+        The N values (raveled; finite, at least 2).
+    k : int
+        The subset size, in [1, N − 1].
+    threshold : float
+        The sum to reach (the observed sum).
+    max_sums : int, default EXACT_MAX_SUMS
+        The most subset sums kept per half.
+
+    Raises
+    ------
+    ExactCountTooLarge
+        When the count cannot succeed within ``max_sums`` (a :class:`~wordbias.core.errors.TooCostlyError`).
+    TooCostlyError
+        When the pruning bounds would not fit in memory.
+    DegenerateSetError
+        When there are fewer than 2 values.
+    InvalidParameterError
+        When a value is not finite, ``k`` is out of range, or ``max_sums`` is invalid.
 
     Examples
     --------

@@ -35,7 +35,24 @@ def save(fig, folder: Path | str, name: str, *, tight: bool = True) -> list[Path
 
     ``tight=False`` keeps the figure's own size instead of cropping to what is drawn: for figures of values
     that may move within their tolerance on another computer, so that a wider tick label cannot change the
-    picture's size."""
+    picture's size.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+        The figure.
+    folder : pathlib.Path or str
+        The folder (created if needed).
+    name : str
+        The files' name, without extension.
+    tight : bool, default True
+        Whether to crop the figure to what is drawn.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The PNG and the PDF written.
+    """
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     png = folder / f"{name}.png"
@@ -52,8 +69,33 @@ def save(fig, folder: Path | str, name: str, *, tight: bool = True) -> list[Path
 # --------------------------------------------------------------------------------------------------
 
 def label_grid(low: float, high: float, digits: int = LABEL_DIGITS) -> float:
-    """The rounding step of an axis from ``low`` to ``high``: ``digits`` significant digits of its span
-    (a power of ten), e.g. 0.001 for a span of 3.2 and 4 digits."""
+    """Return the rounding step of an axis from ``low`` to ``high``.
+
+    The step is ``digits`` significant digits of its span (a power of ten), e.g. 0.001 for a span of 3.2 and 4
+    digits.
+
+    Parameters
+    ----------
+    low, high : float
+        The axis' limits.
+    digits : int, default LABEL_DIGITS
+        The significant digits of the span (:data:`LABEL_DIGITS`).
+
+    Returns
+    -------
+    float
+        The step.
+
+    Raises
+    ------
+    InvalidParameterError
+        When the span is zero or not finite.
+
+    Examples
+    --------
+    >>> label_grid(0.0, 3.2)
+    0.001
+    """
     span = abs(float(high) - float(low))
     if not math.isfinite(span) or span == 0:
         raise InvalidParameterError(f"an axis from {low} to {high} has no span to place labels in")
@@ -65,10 +107,29 @@ def _rounded(values, step: float) -> np.ndarray:
 
 
 def freeze_limits(ax, digits: int = LABEL_DIGITS) -> tuple[float, float]:
-    """Set ``ax``'s current x and y limits, rounded to ``digits`` significant digits of their span
-    (:func:`label_grid`), so that the data-to-pixel transform no longer moves with the last digits of the data;
-    return the two rounding steps (x, y). On a log-scaled axis the span, the step and the rounding are those
-    of the base-10 logarithms (the axis' own coordinates)."""
+    """Set ``ax``'s current x and y limits, rounded to ``digits`` significant digits of their span.
+
+    The rounding (:func:`label_grid`) keeps the data-to-pixel transform from moving with the last digits of the
+    data. On a log-scaled axis the span, the step and the rounding are those of the base-10 logarithms (the
+    axis' own coordinates).
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        The axes.
+    digits : int, default LABEL_DIGITS
+        The significant digits of each axis' span.
+
+    Returns
+    -------
+    tuple of (float, float)
+        The two rounding steps (x, y).
+
+    Raises
+    ------
+    InvalidParameterError
+        When an axis has no span.
+    """
     steps = []
     for get, set_, scale in ((ax.get_xlim, ax.set_xlim, ax.get_xscale()), (ax.get_ylim, ax.set_ylim, ax.get_yscale())):
         lo, hi = get()
@@ -100,7 +161,36 @@ def place_labels(ax, x, y, labels: Sequence[str], *, colors=None, fontsize: floa
     :func:`freeze_limits` before the layout, so that the layout itself does not move with the data's last digits.
     Reproducible across CPUs: the axis limits are frozen (:func:`freeze_limits`), the coordinates handed to
     the placer are rounded to ``digits`` significant digits of each axis' span, and it runs exactly
-    ``iterations`` steps with no time limit, so coordinates that differ by 1e-7 give the same placement."""
+    ``iterations`` steps with no time limit, so coordinates that differ by 1e-7 give the same placement.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        The axes holding the points.
+    x, y : array_like of float
+        The points' coordinates (finite).
+    labels : sequence of str
+        One label per point.
+    colors : str or sequence, optional
+        One colour for all labels, or one per label (default black).
+    fontsize : float, default 7
+        The labels' font size.
+    iterations : int, default 400
+        The placer's steps (at least 1).
+    digits : int, default LABEL_DIGITS
+        The significant digits of each axis' span the coordinates are rounded to.
+
+    Returns
+    -------
+    list of matplotlib.text.Text
+        The text artists.
+
+    Raises
+    ------
+    InvalidParameterError
+        When the labels (or colours) do not match the points one to one, a point is not finite, or
+        ``iterations`` is below 1.
+    """
     from adjustText import adjust_text
 
     x = np.asarray(x, dtype=np.float64).ravel()
@@ -129,8 +219,22 @@ def place_labels(ax, x, y, labels: Sequence[str], *, colors=None, fontsize: floa
 
 
 def overlapping_labels(texts: Sequence, pad: float = 0.0) -> list[tuple[str, str]]:
-    """The pairs of ``texts`` whose boxes on the drawn figure overlap (by more than ``pad`` pixels): empty
-    after :func:`place_labels` succeeded."""
+    """Return the pairs of ``texts`` whose boxes on the drawn figure overlap.
+
+    It is empty after :func:`place_labels` succeeded.
+
+    Parameters
+    ----------
+    texts : sequence of matplotlib.text.Text
+        Text artists of one figure.
+    pad : float, default 0.0
+        Boxes overlapping by no more than this many pixels do not count.
+
+    Returns
+    -------
+    list of tuple of (str, str)
+        The texts of each overlapping pair.
+    """
     if not texts:
         return []
     fig = texts[0].figure
@@ -147,16 +251,40 @@ def overlapping_labels(texts: Sequence, pad: float = 0.0) -> list[tuple[str, str
 
 
 def legend_outside(ax, **kwargs):
-    """A legend to the right of ``ax``, outside it (never over data): ``loc="upper left"`` anchored at
-    (1.02, 1) in axes coordinates. Keyword arguments go to ``ax.legend``."""
+    """Draw a legend to the right of ``ax``, outside it (never over data).
+
+    ``loc="upper left"`` anchored at (1.02, 1) in axes coordinates.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        The axes.
+    **kwargs
+        Further arguments of ``ax.legend`` (they override the placement).
+
+    Returns
+    -------
+    matplotlib.legend.Legend
+        The legend.
+    """
     kwargs = {"loc": "upper left", "bbox_to_anchor": (1.02, 1.0), "borderaxespad": 0.0, "frameon": False,
               **kwargs}
     return ax.legend(**kwargs)
 
 
 def points_under_legend(ax) -> int:
-    """How many of ``ax``'s scattered points lie inside the box of its legend on the drawn figure (0 when
-    the legend is off the data, as :func:`legend_outside` puts it)."""
+    """Count ``ax``'s scattered points that lie inside the box of its legend on the drawn figure.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        The axes.
+
+    Returns
+    -------
+    int
+        The count (0 when the legend is off the data, as :func:`legend_outside` puts it).
+    """
     legend = ax.get_legend()
     if legend is None:
         return 0
@@ -173,8 +301,29 @@ def points_under_legend(ax) -> int:
 
 
 def wrap_label(label: str, width: int = WRAP_WIDTH) -> str:
-    """``label`` wrapped at ``width`` characters per line (existing line breaks kept), never cut: joining
-    the lines with spaces gives the label back."""
+    """Wrap ``label`` at ``width`` characters per line, never cutting it.
+
+    Existing line breaks are kept; joining the lines with spaces gives the label back.
+
+    Parameters
+    ----------
+    label : str
+        The text.
+    width : int, default 38
+        The characters per line.
+
+    Returns
+    -------
+    str
+        The wrapped text.
+
+    Examples
+    --------
+    >>> print(wrap_label("Flowers vs insects with pleasant vs unpleasant attributes", 30))
+    Flowers vs insects with
+    pleasant vs unpleasant
+    attributes
+    """
     return "\n".join(textwrap.fill(part, width=width, break_long_words=False, break_on_hyphens=False) or part
                      for part in str(label).split("\n"))
 
@@ -186,10 +335,40 @@ def wrap_label(label: str, width: int = WRAP_WIDTH) -> str:
 def wefat_scatter(table: pd.DataFrame, *, x: str = "property", y: str = "s", label: str = "word",
                   xlabel: str, ylabel: str, title: str, r: float, p: float, annotate: bool = True,
                   dropped: pd.DataFrame | None = None):
-    """Caliskan et al. (2017) Figures 1-2: each target word's WEFAT score against its real-world property,
-    with the least-squares line (seaborn's ``regplot``, no band) and Pearson's ρ. ``dropped`` rows (e.g. names
+    """Draw Caliskan et al.'s (2017) Figures 1-2: each target word's WEFAT score against its real-world property.
+
+    The least-squares line is seaborn's ``regplot`` (no band), with Pearson's ρ. ``dropped`` rows (e.g. names
     removed by the name-likeness filter) are drawn as hollow grey markers, not used in the fit. Labels do not
-    overlap (:func:`place_labels`); the legend, if any, sits outside the axes."""
+    overlap (:func:`place_labels`); the legend, if any, sits outside the axes.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        One row per target word used.
+    x : str, default "property"
+        The column of the property.
+    y : str, default "s"
+        The column of the WEFAT score.
+    label : str, default "word"
+        The column of the words.
+    xlabel, ylabel : str
+        The axis labels.
+    title : str
+        The title.
+    r : float
+        Pearson's correlation, shown on the figure.
+    p : float
+        Its p-value, shown on the figure.
+    annotate : bool, default True
+        Whether to label the points with their words.
+    dropped : pandas.DataFrame, optional
+        The rows left out of the fit, with the same columns.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+    """
     fig, ax = plt.subplots(figsize=(7.5, 6))
     sns.regplot(data=table, x=x, y=y, ci=None, ax=ax, truncate=True,
                 scatter_kws={"s": 18, "color": "#1f77b4", "zorder": 3},
@@ -214,9 +393,25 @@ def wefat_scatter(table: pd.DataFrame, *, x: str = "property", y: str = "s", lab
 
 
 def pca_pairs(words_a: Sequence[str], words_b: Sequence[str], vectors_a, vectors_b, *, title: str):
-    """Caliskan et al. (2017) Figure 3: the first two principal components of pairs of words that differ
-    only by gender, with a line joining each pair. PCA is fitted on the pair vectors themselves. Labels do not
-    overlap (:func:`place_labels`); the legend sits outside the axes."""
+    """Draw Caliskan et al.'s (2017) Figure 3: the first two principal components of gendered word pairs.
+
+    The pairs are words that differ only by gender, with a line joining each pair. PCA is fitted on the pair
+    vectors themselves. Labels do not overlap (:func:`place_labels`); the legend sits outside the axes.
+
+    Parameters
+    ----------
+    words_a, words_b : sequence of str
+        The pairs' first and second words.
+    vectors_a, vectors_b : array_like
+        Their vectors, one row per word.
+    title : str
+        The title.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+    """
     V = np.vstack([vectors_a, vectors_b]).astype(np.float64)
     centred = V - V.mean(axis=0)
     _, _, vt = np.linalg.svd(centred, full_matrices=False)
@@ -244,11 +439,35 @@ def pca_pairs(words_a: Sequence[str], words_b: Sequence[str], vectors_a, vectors
 def effect_size_comparison(table: pd.DataFrame, *, title: str, ours: str = "effect_size",
                            paper: str = "paper_effect_size", label: str = "test", low: str | None = None,
                            high: str | None = None, wrap: int = WRAP_WIDTH):
-    """Paper vs ours: one row per test, labelled with its full name wrapped at ``wrap`` characters
-    (:func:`wrap_label`, never cut). In each row the paper's d (open black circle) sits just above ours
-    (filled red dot), so both show even when they agree; our interval [``low``, ``high``] is drawn as a bar
-    through our dot when those columns are named, else a grey line joins the two values. The legend sits outside
-    the axes."""
+    """Draw the paper's effect sizes against ours, one row per test.
+
+    Each row is labelled with the test's full name wrapped at ``wrap`` characters (:func:`wrap_label`, never
+    cut). In each row the paper's d (open black circle) sits just above ours (filled red dot), so both show even
+    when they agree; our interval [``low``, ``high``] is drawn as a bar through our dot when those columns are
+    named, else a grey line joins the two values. The legend sits outside the axes.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        One row per test.
+    title : str
+        The title.
+    ours : str, default "effect_size"
+        The column of our effect sizes.
+    paper : str, default "paper_effect_size"
+        The column of the paper's.
+    label : str, default "test"
+        The column of the tests' names.
+    low, high : str, optional
+        The columns of our interval's ends.
+    wrap : int, default 38
+        The characters per line of the labels.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+    """
     names = [wrap_label(v, wrap) for v in table[label]]
     lines = np.array([n.count("\n") + 1 for n in names])
     spacing = np.maximum(1.0, 0.42 * lines + 0.35)          # taller rows for names of several lines
@@ -281,10 +500,33 @@ def effect_size_comparison(table: pd.DataFrame, *, title: str, ours: str = "effe
 
 
 def zipf_names(rank, log_prob, kept, labels=None, *, title: str, annotate: int = 12):
-    """Swinger et al. (2019) Figure 1: each name's log-probability in the name data (y) against its index in
-    the embedding's frequency-ordered vocabulary (x), names kept by the cleaning vs removed. Names removed
-    tend to sit far above the Zipf line: they are frequent words with other uses. The ``annotate`` removed
-    names with the smallest embedding index are labelled."""
+    """Draw Swinger et al.'s (2019) Figure 1: each name's log-probability against its vocabulary index.
+
+    The y axis is each name's log-probability in the name data, the x axis its index in the embedding's
+    frequency-ordered vocabulary, names kept by the cleaning vs removed. Names removed tend to sit far above the
+    Zipf line: they are frequent words with other uses. The ``annotate`` removed names with the smallest
+    embedding index are labelled.
+
+    Parameters
+    ----------
+    rank : array_like of int
+        Each name's index in the embedding's vocabulary.
+    log_prob : array_like of float
+        Each name's log-probability in the name data.
+    kept : array_like of bool
+        Whether the cleaning kept each name.
+    labels : sequence of str, optional
+        The names, for the labels.
+    title : str
+        The title.
+    annotate : int, default 12
+        How many removed names to label.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+    """
     rank = np.asarray(rank)
     log_prob = np.asarray(log_prob)
     kept = np.asarray(kept, dtype=bool)
@@ -309,11 +551,35 @@ def zipf_names(rank, log_prob, kept, labels=None, *, title: str, annotate: int =
 
 def word_scores_swarm(scores: pd.DataFrame, *, title: str, score: str = "s(w,A,B)", group: str = "set",
                       xlabel: str | None = None):
-    """Each target word's association s(w, A, B) as one dot, a row per target set (seaborn's ``swarmplot``:
-    dots pushed apart, never drawn over each other, no random jitter), with each set's mean as a black bar:
-    the WEAT's effect size is the distance between the two bars in units of the pooled standard deviation.
-    ``scores`` is :func:`wordbias.papers.caliskan2017.word_scores` (or any frame with ``score`` and ``group``
-    columns)."""
+    """Draw each target word's association s(w, A, B) as one dot, a row per target set.
+
+    The dots are seaborn's ``swarmplot`` (pushed apart, never drawn over each other, no random jitter), with each
+    set's mean as a black bar: the WEAT's effect size is the distance between the two bars in units of the
+    pooled standard deviation.
+
+    Parameters
+    ----------
+    scores : pandas.DataFrame
+        :func:`wordbias.papers.caliskan2017.word_scores`, or any frame with ``score`` and ``group`` columns.
+    title : str
+        The title.
+    score : str, default "s(w,A,B)"
+        The column of the scores.
+    group : str, default "set"
+        The column of the target sets.
+    xlabel : str, optional
+        The x axis label (default: the score's name and how to read it).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``scores`` lacks the ``score`` or ``group`` column.
+    """
     missing = [c for c in (score, group) if c not in scores.columns]
     if missing:
         raise InvalidParameterError(f"word_scores_swarm needs the columns {missing}; the frame has "

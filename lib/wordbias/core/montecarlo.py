@@ -30,8 +30,32 @@ MC_VALUES_PER_SECOND = 5e8
 
 
 def mc_cost(n: int, k: int, n_permutations: int, workers: int, store: bool = False) -> tuple[float, float]:
-    """(seconds, bytes) estimated for ``n_permutations`` Monte Carlo draws of size-k subsets of N = ``n``
-    values: time from :data:`MC_VALUES_PER_SECOND`, memory for the per-block counts (and the sums if stored).
+    """Estimate the time and memory of ``n_permutations`` Monte Carlo draws of size-k subsets of N values.
+
+    Parameters
+    ----------
+    n : int
+        N, the number of pooled values.
+    k : int
+        The subset size (the smaller side of the partition is drawn).
+    n_permutations : int
+        The draws (at least 1; a number too large for a float gives an infinite estimate).
+    workers : int
+        The threads drawing (at least 1 is counted).
+    store : bool, default False
+        Whether the sums are kept (8 bytes a draw).
+
+    Returns
+    -------
+    seconds : float
+        The time, from :data:`MC_VALUES_PER_SECOND`: draws x (smaller side + 1) / (rate x threads).
+    n_bytes : float
+        The memory for the per-block counts (and the sums if stored).
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``n``, ``k`` or ``n_permutations`` is not an integer in its range.
 
     Examples
     --------
@@ -50,8 +74,44 @@ def mc_cost(n: int, k: int, n_permutations: int, workers: int, store: bool = Fal
 
 def check_mc_cost(n: int, k: int, n_permutations: int, *, workers: int | None = None, store: bool = False,
                   max_seconds: float = MAX_SECONDS) -> None:
-    """Refuse a Monte Carlo request out of proportion (:func:`mc_cost` over ``max_seconds`` or memory),
-    saying how long and how much memory it would take and what to do instead."""
+    """Refuse a Monte Carlo request out of proportion, before any draw.
+
+    A request whose estimate (:func:`mc_cost`) is over ``max_seconds`` or over the memory limit
+    (:func:`wordbias.core.costs.memory_limit`) is refused, saying how long and how much memory it would take
+    and what to do instead.
+
+    Parameters
+    ----------
+    n : int
+        N, the number of pooled values.
+    k : int
+        The subset size.
+    n_permutations : int
+        The draws (at least 1).
+    workers : int, optional
+        The threads drawing (default: the CPUs available).
+    store : bool, default False
+        Whether the sums are kept.
+    max_seconds : float, default MAX_SECONDS
+        The time budget (:data:`wordbias.core.costs.MAX_SECONDS`).
+
+    Raises
+    ------
+    TooCostlyError
+        When the draws would take more than ``max_seconds`` or too much memory.
+    InvalidParameterError
+        When an argument is not valid.
+
+    Examples
+    --------
+    >>> from wordbias.core.errors import TooCostlyError
+    >>> check_mc_cost(50, 25, 10 ** 5, workers=1)                        # a fraction of a second: fine
+    >>> try:
+    ...     check_mc_cost(50, 25, 10 ** 12, workers=1, max_seconds=60)
+    ... except TooCostlyError as err:
+    ...     print(type(err).__name__)
+    TooCostlyError
+    """
     n_permutations = check_int("n_permutations", n_permutations, min=1)
     n, k = check_int("n", n, min=0), check_int("k", k, min=0)
     workers = check_workers(workers)
@@ -110,11 +170,42 @@ def count_random_subsets(values: np.ndarray, k: int, thr: float, n_permutations:
 def random_subset_sums(values, k: int, n_permutations: int, seed: np.random.Generator | int, *,
                        progress: bool = False, workers: int | None = None,
                        max_seconds: float = MAX_SECONDS) -> np.ndarray:
-    """Sums over ``n_permutations`` uniformly random size-``k`` subsets (words drawn without replacement).
+    """Return the sums over ``n_permutations`` uniformly random size-``k`` subsets (drawn without replacement).
 
     The draws are the ones :func:`~wordbias.core.permutation.subset_sum_tail_mc` makes for the same generator or
     seed, so the sums depend only on the seed (not on ``workers``), and the first R sums do not depend on how many
     follow.
+
+    Parameters
+    ----------
+    values : array_like of float
+        The N pooled values (raveled; finite, at least 2).
+    k : int
+        The subset size, in [1, N − 1].
+    n_permutations : int
+        R, the draws (at least 1).
+    seed : numpy.random.Generator or int
+        The seed (an integer >= 0) or a generator (one 64-bit draw is taken from it).
+    progress : bool, default False
+        Whether to show a progress bar.
+    workers : int, optional
+        The threads drawing (default: the CPUs available).
+    max_seconds : float, default MAX_SECONDS
+        The time budget; a request estimated to take longer (or too much memory) is refused before any draw.
+
+    Returns
+    -------
+    numpy.ndarray
+        The R sums (float64), in the order drawn.
+
+    Raises
+    ------
+    TooCostlyError
+        When the draws would take more than ``max_seconds`` or too much memory.
+    DegenerateSetError
+        When there are fewer than 2 values.
+    InvalidParameterError
+        When a value is not finite, ``k`` is out of range, or an option is invalid.
 
     Examples
     --------

@@ -46,11 +46,31 @@ def _check_p(p, name: str = "p") -> np.ndarray:
 
 
 def holm(p) -> np.ndarray:
-    """Holm's (1979) step-down adjusted p-values, in the order given (any shape).
+    """Return Holm's (1979) step-down adjusted p-values, in the order given (any shape).
 
     With p_(1) ≤ … ≤ p_(m) sorted, the adjusted p_(i) is max_{j ≤ i} min(1, (m − j + 1)·p_(j)) (Holm 1979,
     §2; Wright 1992, §3.2): Holm rejects H_(1), …, H_(i) at level α while (m − j + 1)·p_(j) ≤ α, i.e. while
     the adjusted p ≤ α. Ties get equal adjusted values.
+
+    Parameters
+    ----------
+    p : array_like of float
+        The p-values of the family, in [0, 1] (any shape, at least one).
+
+    Returns
+    -------
+    numpy.ndarray
+        The adjusted p-values, in the order and shape of ``p``.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``p`` is empty or holds a value outside [0, 1] (or NaN).
+
+    See Also
+    --------
+    benjamini_hochberg : The false-discovery-rate adjustment.
+    adjust : Both adjustments for a named family.
 
     Examples
     --------
@@ -71,14 +91,35 @@ def holm(p) -> np.ndarray:
 
 
 def benjamini_hochberg(p) -> np.ndarray:
-    """Benjamini–Hochberg (1995) adjusted p-values (the "q-values" of the step-up FDR procedure), in the
-    order given (any shape).
+    """Return Benjamini–Hochberg (1995) adjusted p-values, in the order given (any shape).
+
+    They are the "q-values" of the step-up FDR procedure.
 
     With p_(1) ≤ … ≤ p_(m) sorted, the adjusted p_(i) is min_{j ≥ i} min(1, p_(j)·m / j) (Benjamini &
     Hochberg 1995, §3; Wright 1992): the procedure rejects H_(1), …, H_(k) for the largest k with
     p_(k) ≤ k·α/m, which are the tests whose adjusted p ≤ α. The arithmetic is p_(j)·(m / j), in that
     order, as ``scipy.stats.false_discovery_control(p, method="bh")`` computes it, so the two agree to the
     bit (the tests check it).
+
+    Parameters
+    ----------
+    p : array_like of float
+        The p-values of the family, in [0, 1] (any shape, at least one).
+
+    Returns
+    -------
+    numpy.ndarray
+        The adjusted p-values, in the order and shape of ``p``.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``p`` is empty or holds a value outside [0, 1] (or NaN).
+
+    See Also
+    --------
+    holm : The family-wise error rate adjustment.
+    adjust : Both adjustments for a named family.
 
     Examples
     --------
@@ -105,8 +146,20 @@ def benjamini_hochberg(p) -> np.ndarray:
 class AdjustedPValues:
     """A family of tests with their p-values adjusted by Holm (1979) and Benjamini–Hochberg (1995).
 
-    ``family`` names the family (which tests were counted together: the adjustment depends on it);
-    ``tests`` names each test; ``p``, ``p_holm`` and ``p_bh`` are in the order of ``tests``.
+    Attributes
+    ----------
+    family : str
+        The family's name: which tests were counted together (the adjustment depends on it).
+    tests : tuple of str
+        The name of each test.
+    p : numpy.ndarray
+        The p-values, in the order of ``tests``.
+    p_holm : numpy.ndarray
+        Holm's adjusted p-values (:func:`holm`), in the order of ``tests``.
+    p_bh : numpy.ndarray
+        Benjamini–Hochberg's adjusted p-values (:func:`benjamini_hochberg`), in the order of ``tests``.
+    m : int
+        The number of tests in the family (a property).
     """
 
     family: str
@@ -121,17 +174,41 @@ class AdjustedPValues:
         return len(self.tests)
 
     def to_frame(self) -> pd.DataFrame:
-        """One row per test: test, p, p_holm, p_bh, family."""
+        """Return the family as a table, one row per test.
+
+        Returns
+        -------
+        pandas.DataFrame
+            The columns test, p, p_holm, p_bh and family.
+        """
         return pd.DataFrame({"test": list(self.tests), "p": self.p, "p_holm": self.p_holm, "p_bh": self.p_bh,
                              "family": self.family})
 
 
 def adjust(p, tests: Sequence[str] | None = None, *, family: str) -> AdjustedPValues:
-    """Holm and Benjamini–Hochberg adjusted p-values for a named family of tests.
+    """Return Holm and Benjamini–Hochberg adjusted p-values for a named family of tests.
 
-    ``p`` is a sequence of p-values (then ``tests`` names them; default "1", "2", …), or a mapping (or a
-    pandas Series) from test name to p-value. ``family`` names the family in the result, since an adjusted
-    p means nothing without the list of tests it was adjusted over.
+    Parameters
+    ----------
+    p : sequence of float or mapping of str to float or pandas.Series
+        The p-values, one per test (1-D): a sequence (then ``tests`` names them), or a mapping (or a pandas
+        Series) from test name to p-value.
+    tests : sequence of str, optional
+        The names of the tests of a sequence ``p``, distinct (default "1", "2", …).
+    family : str
+        Names the family in the result, since an adjusted p means nothing without the list of tests it was
+        adjusted over.
+
+    Returns
+    -------
+    AdjustedPValues
+        The family, its tests and their p-values, raw and adjusted.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``family`` is empty, ``p`` is empty, not 1-D or holds a value outside [0, 1], names are given both
+        as keys and as ``tests``, or the names do not match the p-values one to one.
 
     Examples
     --------

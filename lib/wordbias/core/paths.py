@@ -48,12 +48,27 @@ RUNS = Path(os.environ.get("WORDBIAS_RUNS", ROOT / "runs"))
 
 
 def cache_dir() -> Path:
-    """The root of wordbias's caches (converted embeddings, GAP features, trained models), read at each call:
-    ``WORDBIAS_CACHE`` if set, else the platform's per-user cache folder (``platformdirs.user_cache_dir``:
-    ``$XDG_CACHE_HOME/wordbias`` or ``~/.cache/wordbias`` on Linux, ``~/Library/Caches/wordbias`` on macOS,
-    ``%LOCALAPPDATA%\\wordbias\\Cache`` on Windows). The Makefile sets ``WORDBIAS_CACHE`` to the repository's
-    ``.cache/`` so that ``make`` keeps its caches with the checkout. ``wordbias cache list`` / ``clear`` (or
-    :func:`wordbias.embeddings.cache_folders.list_caches`) show and remove them."""
+    """Return the root of wordbias's caches (converted embeddings, GAP features, trained models).
+
+    The environment is read at each call: ``WORDBIAS_CACHE`` if set, else the platform's per-user cache folder
+    (``platformdirs.user_cache_dir``: ``$XDG_CACHE_HOME/wordbias`` or ``~/.cache/wordbias`` on Linux,
+    ``~/Library/Caches/wordbias`` on macOS, ``%LOCALAPPDATA%\\wordbias\\Cache`` on Windows). The Makefile sets
+    ``WORDBIAS_CACHE`` to the repository's ``.cache/`` so that ``make`` keeps its caches with the checkout.
+    ``wordbias cache list`` / ``clear`` (or :func:`wordbias.embeddings.cache_folders.list_caches`) show and
+    remove them.
+
+    Returns
+    -------
+    pathlib.Path
+        The cache root (``~`` expanded); it may not exist yet.
+
+    Examples
+    --------
+    >>> from unittest import mock
+    >>> with mock.patch.dict(os.environ, {"WORDBIAS_CACHE": "~/my-cache"}):   # the environment restored after
+    ...     cache_dir() == Path("~/my-cache").expanduser()
+    True
+    """
     env = os.environ.get("WORDBIAS_CACHE")
     if env:
         return Path(env).expanduser()
@@ -72,9 +87,22 @@ KERNEL_VARIABLES = ("WORDBIAS_KERNELS", "OPENBLAS_CORETYPE", "NPY_DISABLE_CPU_FE
 
 
 def embeddings_dir() -> Path:
-    """The folder holding user-supplied full embeddings: ``WORDBIAS_EMBEDDINGS``, else the checkout's
-    ``data/embeddings`` (or ``<root>/data/embeddings`` with ``WORDBIAS_ROOT``), else, for an installed wheel, the
-    platform's per-user data folder (``platformdirs.user_data_dir``, e.g. ``~/.local/share/wordbias/embeddings``)."""
+    """Return the folder holding user-supplied full embeddings.
+
+    Returns
+    -------
+    pathlib.Path
+        ``WORDBIAS_EMBEDDINGS``, else the checkout's ``data/embeddings`` (or ``<root>/data/embeddings`` with
+        ``WORDBIAS_ROOT``), else, for an installed wheel, the platform's per-user data folder
+        (``platformdirs.user_data_dir``, e.g. ``~/.local/share/wordbias/embeddings``).
+
+    Examples
+    --------
+    >>> from unittest import mock
+    >>> with mock.patch.dict(os.environ, {"WORDBIAS_EMBEDDINGS": "/data/vectors"}):
+    ...     embeddings_dir()
+    PosixPath('/data/vectors')
+    """
     env = os.environ.get("WORDBIAS_EMBEDDINGS")
     if env:
         return Path(env)
@@ -170,28 +198,39 @@ def _refusal(resolved: Path, *, committed: bool, roots: bool) -> str | None:
 
 
 def check_output_dir(path, *, what: str = "--out", create: bool = False) -> Path:
-    """Check a folder the user chose for outputs and return it resolved (absolute, symlinks followed);
-    ``create=True`` also creates it (and its parents).
+    """Check a folder the user chose for outputs and return it resolved (absolute, symlinks followed).
 
-    Refused with :class:`~wordbias.core.errors.InvalidParameterError`, naming ``what``, the path, the reason and
-    what to do: an empty path; the checkout's root, the home folder or ``/`` themselves (``.``, ``~``, ``..``
-    where they lead there); anything inside the installed package (``wordbias.__file__``'s folder), inside the
-    data folder (:data:`DATA`, and the checkout's ``data/``) or inside the repository's ``results/`` and
+    ``create=True`` also creates it (and its parents). Refused, naming ``what``, the path, the reason and what
+    to do: an empty path; the checkout's root, the home folder or ``/`` themselves (``.``, ``~``, ``..`` where
+    they lead there); anything inside the installed package (``wordbias.__file__``'s folder), inside the data
+    folder (:data:`DATA`, and the checkout's ``data/``) or inside the repository's ``results/`` and
     ``figures/`` (:data:`RESULTS`, :data:`FIGURES`, which only ``make`` writes); an existing file, or a path
     under a file. Writing into an existing folder that holds other files is allowed: callers write their own
-    named files there and delete nothing. A full disk while creating the folder raises
-    :class:`~wordbias.core.errors.DiskFullError`; another failure to create it, or a folder that cannot be
-    written (no permission), an ``InvalidParameterError`` naming it.
+    named files there and delete nothing.
 
     Parameters
     ----------
     path : str or os.PathLike
         The folder (``~`` is expanded; a relative path is taken from the current folder).
-    what : str
+    what : str, default "--out"
         How the caller names it in messages: ``"--out"`` for the command, ``"output"`` for a function's
         parameter.
-    create : bool
-        Create the folder (and its parents) after the checks.
+    create : bool, default False
+        Create the folder (and its parents) after the checks; a folder wordbias creates carries its marker
+        (:mod:`wordbias.core.ownership`).
+
+    Returns
+    -------
+    pathlib.Path
+        The folder, resolved.
+
+    Raises
+    ------
+    InvalidParameterError
+        When the folder is refused (see above), cannot be resolved, or (with ``create``) cannot be created or
+        is not writable.
+    DiskFullError
+        When the disk is full while creating the folder.
 
     Examples
     --------
@@ -255,6 +294,23 @@ def check_output_file(path, *, what: str = "path") -> Path:
     are the checkout's root and the home folder; refused: an empty path, an existing folder, a path under a
     file, anything inside the installed package or the data folder.
 
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file (``~`` is expanded; a relative path is taken from the current folder).
+    what : str, default "path"
+        How the caller names it in messages.
+
+    Returns
+    -------
+    pathlib.Path
+        The file's path, resolved (the file itself need not exist).
+
+    Raises
+    ------
+    InvalidParameterError
+        When the path is refused (see above) or cannot be resolved.
+
     Examples
     --------
     >>> import tempfile
@@ -281,8 +337,21 @@ def check_output_file(path, *, what: str = "path") -> Path:
 
 
 def compute_fingerprint() -> dict:
-    """What decides the float rounding of a computation besides its inputs: the kernel variables, the
-    machine architecture and the versions of numpy, torch and scikit-learn (for cache keys)."""
+    """Return what decides the float rounding of a computation besides its inputs (for cache keys).
+
+    Returns
+    -------
+    dict
+        ``{"machine": ..., "versions": {...}, "kernels": {...}}``: the machine architecture, the versions of
+        numpy, scipy, torch, transformers and scikit-learn (None for one not installed), and the kernel
+        variables (:data:`KERNEL_VARIABLES`, None where unset).
+
+    Examples
+    --------
+    >>> fp = compute_fingerprint()
+    >>> sorted(fp), sorted(fp["versions"])
+    (['kernels', 'machine', 'versions'], ['numpy', 'scikit-learn', 'scipy', 'torch', 'transformers'])
+    """
     import platform
     from importlib import metadata
 

@@ -15,7 +15,7 @@ Pr[S ≥ s_obs]), ``"less"`` (Pr[S ≤ s_obs]) or ``"two-sided"``. The two-sided
 one-sided p, capped at 1, p₂ = min(1, 2·min(p_≥, p_≤)) (SciPy's ``permutation_test``, "alternative"; the
 "doubling" rule of Kulinskaya 2008, arXiv:0810.2124, and of Good, *Permutation, Parametric and Bootstrap
 Tests of Hypotheses*, 3rd ed., Springer 2005, §3.2). It is chosen over the "as far from the mean"
-rule Pr[|S − E S| ≥ |s_obs − E S|] because it needs no symmetry of the permutation distribution (a
+rule ``Pr[|S − E S| ≥ |s_obs − E S|]`` because it needs no symmetry of the permutation distribution (a
 subset-sum distribution is skewed when the values are), it is the one a reader can check with SciPy, and each
 one-sided count it doubles is one the engine already makes: the exact count of the lower tail is the
 upper-tail count on the negated values, and one Monte Carlo pass counts both tails of the same draws.
@@ -70,16 +70,35 @@ ALTERNATIVES = ("greater", "less", "two-sided")
 class TailProbability:
     """A p-value with how it was obtained.
 
-    ``p_method`` is ``"exact"``, ``"monte-carlo"`` or ``"normal"``. ``n_partitions`` is C(N, k), the
-    number of partitions of the pooled set. For the exact count, ``n_extreme`` is the number of
-    partitions at least as extreme as the observed one. For Monte Carlo, ``n_permutations`` is the number of
-    random partitions drawn, ``n_extreme`` how many reached the observed statistic, and ``se`` the
-    binomial standard error of the estimate; ``resolution`` is the smallest p the method can report
-    (1/C(N,k) exact, 1/(R+1) Monte Carlo, 0 for the normal approximation; twice these when two-sided).
+    Attributes
+    ----------
+    p_value : float
+        The p-value.
+    p_method : {"exact", "monte-carlo", "normal"}
+        How it was obtained.
+    n_partitions : int
+        C(N, k), the number of partitions of the pooled set.
+    n_permutations : int or None
+        For Monte Carlo, the number of random partitions drawn; None otherwise.
+    n_extreme : int or None
+        For the exact count, the number of partitions at least as extreme as the observed one; for Monte
+        Carlo, how many of the random partitions reached the observed statistic; None for the normal
+        approximation. Two-sided, the count of the smaller tail (the one doubled).
+    se : float or None
+        For Monte Carlo, the binomial standard error of the estimate (two-sided, twice that of the smaller
+        tail); None otherwise.
+    alternative : {"greater", "less", "two-sided"}
+        The tail: ``"greater"`` (Pr[S ≥ s_obs]), ``"less"`` (Pr[S ≤ s_obs]) or ``"two-sided"``, min(1, 2·min
+        of the two one-sided p) as in :func:`scipy.stats.permutation_test`.
+    resolution : float
+        The smallest p the method can report (1/C(N,k) exact, 1/(R+1) Monte Carlo, 0 for the normal
+        approximation; twice these when two-sided). A property.
 
-    ``alternative`` names the tail: ``"greater"`` (Pr[S ≥ s_obs]), ``"less"`` (Pr[S ≤ s_obs]) or
-    ``"two-sided"``, min(1, 2·min of the two one-sided p) as in :func:`scipy.stats.permutation_test`; then
-    ``n_extreme`` counts the smaller tail (the one doubled) and ``se`` is twice its standard error.
+    Examples
+    --------
+    >>> t = TailProbability(p_value=0.05, p_method="exact", n_partitions=20, n_extreme=1)
+    >>> t.resolution, TailProbability(0.1, "exact", 20, n_extreme=1, alternative="two-sided").resolution
+    (0.05, 0.1)
     """
 
     p_value: float
@@ -119,13 +138,42 @@ def _two_sided(p_greater: float, p_less: float) -> float:
 
 def subset_sum_tail_exact(values, k: int, observed_sum: float, *, max_sums: int = EXACT_MAX_SUMS,
                           workers: int | None = None, alternative: str = "greater") -> TailProbability:
-    """Exact Pr[sum of a uniformly random size-k subset ≥ observed_sum], counting all C(N, k) subsets
-    with :func:`~wordbias.core.exact_count.count_subsets_at_least`. The observed partition counts as at least as
-    extreme, so p is never 0.
+    """Return the exact Pr[sum of a uniformly random size-k subset ≥ observed_sum].
 
-    ``alternative="less"`` gives Pr[sum ≤ observed_sum] (the upper-tail count of the negated values), and
-    ``"two-sided"`` min(1, 2·min(p_≥, p_≤)), SciPy's convention (see the module docstring); its
-    ``n_extreme`` is the count of the smaller tail.
+    All C(N, k) subsets are counted with :func:`~wordbias.core.exact_count.count_subsets_at_least`. The
+    observed partition counts as at least as extreme, so p is never 0. ``alternative="less"`` gives
+    Pr[sum ≤ observed_sum] (the upper-tail count of the negated values), and ``"two-sided"``
+    min(1, 2·min(p_≥, p_≤)), SciPy's convention (see the module docstring); its ``n_extreme`` is the count of
+    the smaller tail.
+
+    Parameters
+    ----------
+    values : array_like of float
+        The N pooled values (raveled; finite, at least 2).
+    k : int
+        The subset size, in [1, N − 1].
+    observed_sum : float
+        The observed subset sum.
+    max_sums : int, default EXACT_MAX_SUMS
+        The most subset sums kept per half by the count (:data:`~wordbias.core.exact_count.EXACT_MAX_SUMS`).
+    workers : int, optional
+        The threads of the count (default: the CPUs available); the count does not depend on it.
+    alternative : {"greater", "less", "two-sided"}, default "greater"
+        The tail.
+
+    Returns
+    -------
+    TailProbability
+        The p-value, ``p_method="exact"``, with ``n_extreme`` and ``n_partitions``.
+
+    Raises
+    ------
+    ExactCountTooLarge
+        When the count needs more than ``max_sums`` subset sums per half.
+    DegenerateSetError
+        When there are fewer than 2 values.
+    InvalidParameterError
+        When a value is not finite, ``k`` is out of range, or an option is invalid.
 
     Examples
     --------
@@ -161,7 +209,7 @@ def subset_sum_tail_mc(values, k: int, observed_sum: float, n_permutations: int 
                        seed: int | np.random.Generator = 0, progress: bool = False,
                        workers: int | None = None, max_seconds: float = MAX_SECONDS,
                        alternative: str = "greater") -> TailProbability:
-    """Monte Carlo Pr[random size-k subset sum ≥ observed_sum] with the add-one rule.
+    """Return the Monte Carlo Pr[random size-k subset sum ≥ observed_sum], with the add-one rule.
 
     p = (1 + B) / (1 + R), where B of the R random partitions reach the observed sum (within
     :data:`~wordbias.core.subset_sums.TIE_RTOL`). This is a valid (slightly conservative) p-value: it cannot be 0,
@@ -180,6 +228,42 @@ def subset_sum_tail_mc(values, k: int, observed_sum: float, n_permutations: int 
     each one-sided p with the add-one rule, as :func:`scipy.stats.permutation_test` does; ``n_extreme`` is
     then the smaller tail's count and ``se`` twice its standard error. The draws do not depend on
     ``alternative``, so its "greater" and "less" results are those of the two-sided call.
+
+    Parameters
+    ----------
+    values : array_like of float
+        The N pooled values (raveled; finite, at least 2).
+    k : int
+        The subset size, in [1, N − 1].
+    observed_sum : float
+        The observed subset sum.
+    n_permutations : int, default 100000
+        R, the random partitions drawn (at least 1).
+    seed : int or numpy.random.Generator, default 0
+        The seed of the draws.
+    progress : bool, default False
+        Whether to show a progress bar.
+    workers : int, optional
+        The threads drawing (default: the CPUs available); the result does not depend on it.
+    max_seconds : float, default MAX_SECONDS
+        The time budget (:data:`wordbias.core.costs.MAX_SECONDS`); a request estimated to take longer is
+        refused.
+    alternative : {"greater", "less", "two-sided"}, default "greater"
+        The tail.
+
+    Returns
+    -------
+    TailProbability
+        The p-value, ``p_method="monte-carlo"``, with ``n_permutations``, ``n_extreme`` and ``se``.
+
+    Raises
+    ------
+    TooCostlyError
+        When the draws are estimated to take more than ``max_seconds`` or too much memory.
+    DegenerateSetError
+        When there are fewer than 2 values.
+    InvalidParameterError
+        When a value is not finite, ``k`` is out of range, or an option is invalid.
 
     Examples
     --------
@@ -223,10 +307,35 @@ def subset_sum_tail_mc(values, k: int, observed_sum: float, n_permutations: int 
 
 
 def subset_sum_tail_normal(values, k: int, observed_sum: float, alternative: str = "greater") -> TailProbability:
-    """Normal approximation of the permutation distribution: 1 − Φ((observed − mean) / sd), with the exact
-    mean and standard deviation of :func:`~wordbias.core.subset_sums.subset_sum_moments`.
+    """Return the tail by the normal approximation of the permutation distribution.
 
-    ``alternative="less"``: Φ(z); ``"two-sided"``: min(1, 2·min(1 − Φ(z), Φ(z))) = 2·(1 − Φ(|z|)).
+    p = 1 − Φ(z), z = (observed − mean) / sd, with the exact mean and standard deviation of
+    :func:`~wordbias.core.subset_sums.subset_sum_moments`. ``alternative="less"``: Φ(z); ``"two-sided"``:
+    min(1, 2·min(1 − Φ(z), Φ(z))) = ``2·(1 − Φ(|z|))``.
+
+    Parameters
+    ----------
+    values : array_like of float
+        The N pooled values (raveled; finite, at least 2).
+    k : int
+        The subset size, in [1, N − 1].
+    observed_sum : float
+        The observed subset sum.
+    alternative : {"greater", "less", "two-sided"}, default "greater"
+        The tail.
+
+    Returns
+    -------
+    TailProbability
+        The p-value, ``p_method="normal"``.
+
+    Raises
+    ------
+    DegenerateSetError
+        When there are fewer than 2 values, or all values are equal (up to rounding): the distribution is
+        degenerate.
+    InvalidParameterError
+        When a value is not finite, ``k`` is out of range, or ``alternative`` is invalid.
 
     Examples
     --------
@@ -260,17 +369,53 @@ def subset_sum_tail(values, k: int, observed_sum: float, p_method: str = "auto",
                     n_permutations: int = 100_000, seed: int | np.random.Generator = 0,
                     exact_max_n: int = EXACT_MAX_N, progress: bool = False,
                     max_seconds: float = MAX_SECONDS, alternative: str = "greater") -> TailProbability:
-    """Dispatch to the exact, Monte Carlo or normal tail.
+    """Return a subset-sum tail by the exact, Monte Carlo or normal method.
 
     ``p_method="auto"`` counts exactly when N ≤ ``exact_max_n`` or when C(N, k) ≤ ``n_permutations`` (then
-    enumeration is no dearer than sampling); for larger N (up to :data:`EXACT_TAIL_MAX_N`) it tries the tail-pruned
-    exact count with a budget of :data:`AUTO_TAIL_SUMS` subset sums per half, which succeeds when the observed
-    statistic is far in a tail, and otherwise uses Monte Carlo with ``n_permutations`` draws. ``p_method="exact"``
-    raises :class:`~wordbias.core.errors.ExactCountTooLarge` rather than fall back. ``p_method`` is one of
-    :data:`P_METHODS`, ``n_permutations`` an integer >= 1, ``seed`` an integer >= 0 or a generator; a Monte Carlo
-    request over ``max_seconds`` is refused up front (:func:`~wordbias.core.montecarlo.check_mc_cost`).
-    ``alternative`` is ``"greater"`` (the default), ``"less"`` or ``"two-sided"`` (SciPy's doubling rule, see the
-    module docstring); the result names it.
+    enumeration is no dearer than sampling); for larger N (up to :data:`EXACT_TAIL_MAX_N`) it tries the
+    tail-pruned exact count with a budget of :data:`AUTO_TAIL_SUMS` subset sums per half, which succeeds when
+    the observed statistic is far in a tail, and otherwise uses Monte Carlo with ``n_permutations`` draws.
+    ``p_method="exact"`` raises :class:`~wordbias.core.errors.ExactCountTooLarge` rather than fall back.
+
+    Parameters
+    ----------
+    values : array_like of float
+        The N pooled values (raveled; finite, at least 2).
+    k : int
+        The subset size, in [1, N − 1].
+    observed_sum : float
+        The observed subset sum.
+    p_method : {"auto", "exact", "monte-carlo", "mc", "normal"}, default "auto"
+        The method (:data:`P_METHODS`; ``"mc"`` is an alias of ``"monte-carlo"``).
+    n_permutations : int, default 100000
+        The Monte Carlo draws (at least 1).
+    seed : int or numpy.random.Generator, default 0
+        The seed of the Monte Carlo draws (an integer >= 0 or a generator).
+    exact_max_n : int, default EXACT_MAX_N
+        The largest N that ``"auto"`` always counts exactly (:data:`EXACT_MAX_N`).
+    progress : bool, default False
+        Whether to show a progress bar for the Monte Carlo draws.
+    max_seconds : float, default MAX_SECONDS
+        The time budget of the Monte Carlo draws; a request over it is refused up front
+        (:func:`~wordbias.core.montecarlo.check_mc_cost`).
+    alternative : {"greater", "less", "two-sided"}, default "greater"
+        The tail (two-sided: SciPy's doubling rule, see the module docstring); the result names it.
+
+    Returns
+    -------
+    TailProbability
+        The p-value and how it was obtained.
+
+    Raises
+    ------
+    ExactCountTooLarge
+        With ``p_method="exact"``, when the count needs more subset sums than its budget.
+    TooCostlyError
+        When Monte Carlo draws are estimated to take more than ``max_seconds``.
+    DegenerateSetError
+        When there are fewer than 2 values (or, for the normal approximation, all are equal).
+    InvalidParameterError
+        When a value is not finite, ``k`` is out of range, or an option is invalid.
 
     Examples
     --------

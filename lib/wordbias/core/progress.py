@@ -22,9 +22,30 @@ class _NoBar:
 
 def progress_bar(total: int | None, *, desc: str, unit: str = "it", enabled: bool = True, leave: bool = False,
                  **options):
-    """A tqdm bar over ``total`` units of work, or a silent stand-in when ``enabled`` is false.
+    """Return a tqdm bar over ``total`` units of work, or a silent stand-in when ``enabled`` is false.
 
-    Use it as a context manager and call ``update(n)``; extra ``options`` go to tqdm (``unit_scale``...).
+    Use it as a context manager and call ``update(n)``.
+
+    Parameters
+    ----------
+    total : int or None
+        The units of work (None: unknown).
+    desc : str
+        The bar's label.
+    unit : str, default "it"
+        The name of a unit.
+    enabled : bool, default True
+        Whether to show a bar; ``False`` returns a stand-in whose methods do nothing.
+    leave : bool, default False
+        Whether the bar stays on screen when done.
+    **options
+        Further options of tqdm (``unit_scale``...).
+
+    Returns
+    -------
+    tqdm.tqdm or object
+        The bar (``tqdm.auto.tqdm``, on stderr), or the silent stand-in with the same ``update``, ``close``
+        and context-manager methods.
 
     Examples
     --------

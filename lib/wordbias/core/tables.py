@@ -27,9 +27,26 @@ def _missing(value) -> bool:
 
 
 def p_text(p) -> str:
-    """A p-value as short text that fits one line: three significant digits from 0.001 up (``0.0157``,
+    """Format a p-value as short text that fits one line.
+
+    Three significant digits from 0.001 up (``0.0157``,
     ``0.359``, ``1``), two in scientific notation below (``1.5e-09``), ``0`` for 0 and :data:`MISSING` where
     there is none.
+
+    Parameters
+    ----------
+    p : float or None
+        The p-value, in [0, 1] (None or NaN for none).
+
+    Returns
+    -------
+    str
+        The text.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``p`` is outside [0, 1].
 
     Examples
     --------
@@ -44,8 +61,21 @@ def p_text(p) -> str:
 
 
 def small_number_text(value) -> str:
-    """A number formatted as :func:`p_text` formats p-values, of any sign: for the ends of an interval on p,
+    """Format a number of any sign as :func:`p_text` formats p-values.
+
+    A number formatted as :func:`p_text` formats p-values, of any sign: for the ends of an interval on p,
     which Appendix A's Wald interval does not clip to [0, 1].
+
+    Parameters
+    ----------
+    value : float or None
+        The number (None or NaN for none).
+
+    Returns
+    -------
+    str
+        ``0`` for 0, two significant digits in scientific notation below 0.001 in absolute value, else three
+        significant digits; :data:`MISSING` where there is no value.
 
     Examples
     --------
@@ -63,14 +93,48 @@ def small_number_text(value) -> str:
 
 
 def number_text(value, decimals: int = 2) -> str:
-    """An estimate rounded to ``decimals`` places (``1.50``, ``-0.08``), :data:`MISSING` where there is none."""
+    """Format an estimate rounded to ``decimals`` places.
+
+    An estimate rounded to ``decimals`` places (``1.50``, ``-0.08``), :data:`MISSING` where there is none.
+
+    Parameters
+    ----------
+    value : float or None
+        The estimate (None or NaN for none).
+    decimals : int, default 2
+        The decimal places.
+
+    Returns
+    -------
+    str
+        The text, e.g. ``1.50`` or ``-0.08``; :data:`MISSING` where there is no value.
+
+    Examples
+    --------
+    >>> number_text(1.4987), number_text(-0.0812, 3), number_text(None)
+    ('1.50', '-0.081', '-')
+    """
     if _missing(value):
         return MISSING
     return f"{float(value):.{decimals}f}"
 
 
 def interval_text(low, high, decimals: int = 2) -> str:
-    """An interval as ``[low, high]`` rounded to ``decimals`` places, :data:`MISSING` if either end is missing.
+    """Format an interval as ``[low, high]`` rounded to ``decimals`` places.
+
+    An interval as ``[low, high]`` rounded to ``decimals`` places, :data:`MISSING` if either end is missing.
+
+    Parameters
+    ----------
+    low, high : float or None
+        The interval's ends (None or NaN for none).
+    decimals : int, default 2
+        The decimal places.
+
+    Returns
+    -------
+    str
+        The text; :data:`MISSING` if either end is missing.
 
     Examples
     --------
@@ -83,12 +147,60 @@ def interval_text(low, high, decimals: int = 2) -> str:
 
 
 def p_column(values: Iterable) -> list[str]:
-    """:func:`p_text` of each value."""
+    """Format each p-value of a column with :func:`p_text`.
+
+    :func:`p_text` of each value.
+
+    Parameters
+    ----------
+    values : iterable of float
+        The p-values.
+
+    Returns
+    -------
+    list of str
+        The texts, in order.
+
+    Raises
+    ------
+    InvalidParameterError
+        When a value is outside [0, 1].
+
+    Examples
+    --------
+    >>> p_column([0.5, 1e-9, None])
+    ['0.5', '1.0e-09', '-']
+    """
     return [p_text(p) for p in values]
 
 
 def interval_column(lows: Iterable, highs: Iterable, decimals: int = 2) -> list[str]:
-    """:func:`interval_text` of each pair; the two columns must have the same length."""
+    """Format each interval of two columns with :func:`interval_text`.
+
+    :func:`interval_text` of each pair; the two columns must have the same length.
+
+    Parameters
+    ----------
+    lows, highs : iterable of float
+        The lower and upper ends, of the same length.
+    decimals : int, default 2
+        The decimal places.
+
+    Returns
+    -------
+    list of str
+        The texts, in order.
+
+    Raises
+    ------
+    InvalidParameterError
+        When the two columns differ in length.
+
+    Examples
+    --------
+    >>> interval_column([0.1, None], [0.5, 1.0])
+    ['[0.10, 0.50]', '-']
+    """
     lows, highs = list(lows), list(highs)
     if len(lows) != len(highs):
         raise InvalidParameterError(f"{len(lows)} lower and {len(highs)} upper ends of intervals")
@@ -96,7 +208,25 @@ def interval_column(lows: Iterable, highs: Iterable, decimals: int = 2) -> list[
 
 
 def yes_no(values: Iterable) -> list[str]:
-    """``"yes"``/``"no"`` for true/false values, :data:`MISSING` where there is none."""
+    """Format true/false values as ``"yes"``/``"no"``.
+
+    ``"yes"``/``"no"`` for true/false values, :data:`MISSING` where there is none.
+
+    Parameters
+    ----------
+    values : iterable
+        The values (None or NaN for none).
+
+    Returns
+    -------
+    list of str
+        ``"yes"``, ``"no"``, or :data:`MISSING` where there is no value.
+
+    Examples
+    --------
+    >>> yes_no([True, False, None])
+    ['yes', 'no', '-']
+    """
     return [MISSING if _missing(v) else ("yes" if bool(v) else "no") for v in np.asarray(list(values), dtype=object)]
 
 
@@ -113,6 +243,24 @@ def interval_digits(low, high, *, level: float = 0.95, n_resamples, most: int = 
     two decimals are shown; with 1,000 resamples, 0.017 and one. ``most`` is 2 because a third decimal of a bound
     can flip with the floating-point rounding of another CPU's kernels even when the Monte Carlo error is smaller
     (seen under ``KERNELS=x86-64-v2``: 1.813 vs 1.814), and an effect size's third decimal is rarely news.
+
+    Parameters
+    ----------
+    low, high : float
+        The interval's bounds.
+    level : float, default 0.95
+        The interval's confidence level.
+    n_resamples : int
+        B, the bootstrap resamples.
+    most : int, default 2
+        The most decimals returned.
+    least : int, default 0
+        The fewest decimals returned (also what a missing bound or fewer than 2 resamples give).
+
+    Returns
+    -------
+    int
+        The decimals, in [``least``, ``most``] (``most`` for an interval of zero width).
 
     Examples
     --------
@@ -135,8 +283,25 @@ def interval_digits(low, high, *, level: float = 0.95, n_resamples, most: int = 
 
 
 def interval_bounds_text(low, high, *, level: float = 0.95, n_resamples) -> str:
-    """``[low, high]`` with the decimals :func:`interval_digits` allows (2 when ``n_resamples`` is missing), :data:`MISSING`
+    """Format a bootstrap interval with the decimals its Monte Carlo error supports.
+
+    ``[low, high]`` with the decimals :func:`interval_digits` allows (2 when ``n_resamples`` is missing), :data:`MISSING`
     if either bound is missing.
+
+    Parameters
+    ----------
+    low, high : float or None
+        The interval's bounds (None or NaN for none).
+    level : float, default 0.95
+        The interval's confidence level.
+    n_resamples : int or None
+        The bootstrap resamples; missing gives 2 decimals.
+
+    Returns
+    -------
+    str
+        ``[low, high]`` with the decimals :func:`interval_digits` allows, :data:`MISSING` if either bound is
+        missing.
 
     Examples
     --------

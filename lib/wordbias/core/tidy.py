@@ -127,11 +127,28 @@ def _column(name: str, values: list) -> pd.Series:
 
 
 def tidy_frame(rows: Iterable[Mapping]) -> pd.DataFrame:
-    """The tidy table of ``rows`` (one mapping per test): columns in :data:`COLUMNS` order with :data:`DTYPES`,
-    missing keys as NA, ``wordbias_version`` filled with this package's version where not given.
+    """Return the tidy table of ``rows``, one mapping per test.
+
+    Columns in :data:`COLUMNS` order with :data:`DTYPES`, missing keys as NA, ``wordbias_version`` filled with
+    this package's version where not given.
 
     A key that is not a column is an error naming it (a misspelt ``pvalue`` would otherwise vanish); the
     result is checked by :func:`check_tidy`.
+
+    Parameters
+    ----------
+    rows : iterable of mapping
+        The rows, one per test, keyed by column name.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The tidy table, checked by :func:`check_tidy`.
+
+    Raises
+    ------
+    InvalidParameterError
+        When a row has a key that is not a column, or the table fails :func:`check_tidy`.
 
     Examples
     --------
@@ -169,12 +186,26 @@ def tidy_frame(rows: Iterable[Mapping]) -> pd.DataFrame:
 
 
 def check_tidy(frame: pd.DataFrame) -> pd.DataFrame:
-    """Check that ``frame`` is a tidy results table and return it; otherwise raise
-    :class:`~wordbias.core.errors.InvalidParameterError` naming what is wrong.
+    """Check that ``frame`` is a tidy results table and return it.
 
     Checked: the columns (names and order), their dtypes, the known ``paper``, ``measure`` and
     ``alternative`` values, p-values in [0, 1], ``ci_level`` in (0, 1), ``ci_low <= ci_high``, set sizes and
     counts >= 0, and one row per (embedding, battery, test, measure).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The table to check.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``frame`` itself.
+
+    Raises
+    ------
+    InvalidParameterError
+        Naming what is wrong, when ``frame`` is not a tidy table.
 
     Examples
     --------
@@ -231,9 +262,28 @@ def check_tidy(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def adjust_family(frame: pd.DataFrame, family: str) -> pd.DataFrame:
-    """A copy of ``frame`` with ``p_holm``, ``p_bh`` and ``p_family`` filled over the rows that have a
-    ``p_value`` (the family), by Holm (1979) and Benjamini–Hochberg (1995)
-    (:func:`wordbias.core.multiple.adjust`); rows without a p get NA in the three columns.
+    """Return a copy of ``frame`` with the adjusted p-values of a family filled in.
+
+    ``p_holm``, ``p_bh`` and ``p_family`` are filled over the rows that have a ``p_value`` (the family), by Holm
+    (1979) and Benjamini–Hochberg (1995) (:func:`wordbias.core.multiple.adjust`); rows without a p get NA in the
+    three columns.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        A tidy table.
+    family : str
+        The family's name (``p_family``), which should say which tests were counted together.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The adjusted copy.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``frame`` is not a tidy table, or ``family`` is not a non-empty string while a row has a p-value.
 
     Examples
     --------
@@ -257,8 +307,19 @@ def adjust_family(frame: pd.DataFrame, family: str) -> pd.DataFrame:
 
 
 def dropped_text(dropped: Mapping[str, Iterable[str]]) -> str:
-    """The ``dropped`` cell for words dropped per set: ``"X: w1 w2; A: w3"``, sets in the given order, sets
-    with no dropped word left out, ``""`` when none.
+    """Return the ``dropped`` cell for words dropped per set.
+
+    ``"X: w1 w2; A: w3"``, sets in the given order, sets with no dropped word left out, ``""`` when none.
+
+    Parameters
+    ----------
+    dropped : mapping of str to iterable of str
+        The words dropped, by set name.
+
+    Returns
+    -------
+    str
+        The cell.
 
     Examples
     --------
@@ -292,8 +353,24 @@ LOW_COVERAGE = "low coverage"
 
 
 def check_coverage_thresholds(min_words=MIN_WORDS, min_fraction=MIN_FRACTION) -> tuple[int, float]:
-    """``(min_words, min_fraction)`` checked: an integer >= 0 and a number in [0, 1] (0 turns a rule off), else
-    :class:`~wordbias.core.errors.InvalidParameterError` naming the parameter.
+    """Check the coverage thresholds ``min_words`` and ``min_fraction``.
+
+    Parameters
+    ----------
+    min_words : int, default 4
+        An integer >= 0 (0 turns the rule off).
+    min_fraction : float, default 0.5
+        A number in [0, 1] (0 turns the rule off).
+
+    Returns
+    -------
+    tuple of (int, float)
+        ``(min_words, min_fraction)``, checked.
+
+    Raises
+    ------
+    InvalidParameterError
+        Naming the parameter, when a threshold is out of its range.
 
     Examples
     --------
@@ -319,11 +396,28 @@ def _shortfall(kept: int, asked: int, min_words: int, min_fraction: float) -> st
 
 
 def coverage_flag(kept: int, asked: int, *, min_words: int = MIN_WORDS, min_fraction: float = MIN_FRACTION) -> bool:
-    """Whether a word set that keeps ``kept`` (in the vocabulary) of the ``asked`` words of its list is low
-    coverage: fewer than ``min_words`` words (default :data:`MIN_WORDS`, 4), or less than ``min_fraction`` of
-    its list (default :data:`MIN_FRACTION`, a half); the reasons for both defaults are given where they are
+    """Tell whether a word set that keeps ``kept`` of the ``asked`` words of its list is low coverage.
+
+    Low coverage is fewer than ``min_words`` words (default :data:`MIN_WORDS`, 4), or less than ``min_fraction``
+    of its list (default :data:`MIN_FRACTION`, a half); the reasons for both defaults are given where they are
     defined. At the threshold (4 words, exactly half) a set is not flagged. Words balanced out to equalise two
     target sets are not a coverage problem: ``kept`` counts them.
+
+    Parameters
+    ----------
+    kept : int
+        The words of the set in the vocabulary.
+    asked : int
+        The words of its list.
+    min_words : int, default 4
+        Fewer words kept than this is low coverage (0 turns the rule off).
+    min_fraction : float, default 0.5
+        Less than this fraction of the list kept is low coverage (0 turns the rule off).
+
+    Returns
+    -------
+    bool
+        Whether the set is low coverage.
 
     Examples
     --------
@@ -341,8 +435,19 @@ def coverage_flag(kept: int, asked: int, *, min_words: int = MIN_WORDS, min_frac
 
 @dataclass(frozen=True)
 class Coverage:
-    """The coverage of a test's word sets: ``sets`` maps a set's name to (kept, asked), ``low`` lists the
-    flagged sets as ``"B 1/12 (below 4 words)"``; see :func:`coverage`."""
+    """The coverage of a test's word sets (see :func:`coverage`).
+
+    Attributes
+    ----------
+    sets : dict
+        A set's name -> (words kept in the vocabulary, words asked).
+    low : tuple of str
+        The flagged sets, as ``"B 1/12 (below 4 words)"``.
+    text : str
+        The ``coverage`` cell, ``"X 5/25; Y 24/25; A 8/8; B 8/8"`` (a property).
+    flagged : bool
+        Whether any set is flagged (a property).
+    """
 
     sets: dict
     low: tuple[str, ...]
@@ -357,18 +462,43 @@ class Coverage:
         return bool(self.low)
 
     def note(self) -> str:
-        """The start of a flagged row's ``note``: ``"low coverage: B 1/12 (below 4 words)"``, ``""`` if none."""
+        """Return the start of a flagged row's ``note``.
+
+        Returns
+        -------
+        str
+            ``"low coverage: B 1/12 (below 4 words)"``, ``""`` if no set is flagged.
+        """
         return f"{LOW_COVERAGE}: " + ", ".join(self.low) if self.low else ""
 
     def columns(self) -> dict:
-        """``{"coverage": ..., "low_coverage": ...}`` for a tidy row."""
+        """Return the ``coverage`` and ``low_coverage`` cells of a tidy row.
+
+        Returns
+        -------
+        dict
+            ``{"coverage": ..., "low_coverage": ...}``.
+        """
         return {"coverage": self.text, "low_coverage": self.flagged}
 
 
 def coverage(sets: Mapping[str, tuple[int, int]], *, min_words: int = MIN_WORDS,
              min_fraction: float = MIN_FRACTION) -> Coverage:
-    """The :class:`Coverage` of a test's word sets, ``sets`` mapping each set's name to (words kept in the
-    vocabulary, words asked), each set judged by :func:`coverage_flag`.
+    """Return the :class:`Coverage` of a test's word sets, each judged by :func:`coverage_flag`.
+
+    Parameters
+    ----------
+    sets : mapping of str to (int, int)
+        Each set's name -> (words kept in the vocabulary, words asked).
+    min_words : int, default 4
+        Fewer words kept than this is low coverage.
+    min_fraction : float, default 0.5
+        Less than this fraction of the list kept is low coverage.
+
+    Returns
+    -------
+    Coverage
+        The coverage, its flagged sets named.
 
     Examples
     --------
@@ -394,11 +524,25 @@ def coverage(sets: Mapping[str, tuple[int, int]], *, min_words: int = MIN_WORDS,
 
 
 def with_coverage(row: Mapping, cov: Coverage | None) -> dict:
-    """``row`` (a tidy row as a dict) with its ``coverage`` and ``low_coverage`` filled from ``cov`` (NA for
-    ``None``: a measure with no word lists to cover), and, for a flagged test that ran, its ``note`` beginning
-    with ``cov.note()`` (:data:`LOW_COVERAGE`). A test not run keeps its note (it begins :data:`NOT_RUN`: the
-    reason, e.g. a set left too small, is the news), and is flagged in the column all the same; a test run in
-    part keeps its ``"no <part>: <reason>"`` first (:func:`run_in_part`) and the low-coverage part follows it.
+    """Return ``row`` with its coverage filled in.
+
+    ``coverage`` and ``low_coverage`` are filled from ``cov`` (NA for ``None``: a measure with no word lists to
+    cover), and, for a flagged test that ran, its ``note`` begins with ``cov.note()`` (:data:`LOW_COVERAGE`). A
+    test not run keeps its note (it begins :data:`NOT_RUN`: the reason, e.g. a set left too small, is the news),
+    and is flagged in the column all the same; a test run in part keeps its ``"no <part>: <reason>"`` first
+    (:func:`run_in_part`) and the low-coverage part follows it.
+
+    Parameters
+    ----------
+    row : mapping
+        A tidy row.
+    cov : Coverage or None
+        The coverage of its sets (:func:`coverage`).
+
+    Returns
+    -------
+    dict
+        A new row.
 
     Examples
     --------
@@ -420,8 +564,31 @@ def with_coverage(row: Mapping, cov: Coverage | None) -> dict:
 
 
 def warn_low_coverage(frame: pd.DataFrame) -> None:
-    """Issue one :class:`~wordbias.core.errors.LowCoverageWarning` per flagged test of ``frame`` that ran, naming
-    the embedding, the test, the sets and their counts (tests not run are reported as such, not warned)."""
+    """Warn once per flagged test of ``frame`` that ran.
+
+    Each :class:`~wordbias.core.errors.LowCoverageWarning` names the embedding, the test, the sets and their counts
+    (tests not run are reported as such, not warned).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        A tidy table.
+
+    Warns
+    -----
+    LowCoverageWarning
+        Once per flagged test that ran.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> t = tidy_frame([with_coverage({"embedding": "e", "test": "t"}, coverage({"X": (1, 12)}))])
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     warn_low_coverage(t)
+    >>> [w.category.__name__ for w in caught]
+    ['LowCoverageWarning']
+    """
     from wordbias.core.errors import LowCoverageWarning
     from wordbias.core.lookup import warn_user
 
@@ -447,8 +614,26 @@ def warn_low_coverage(frame: pd.DataFrame) -> None:
 
 
 def without_low_coverage(note: str | None) -> str:
-    """``note`` without its leading low-coverage part (``"low coverage: ...; "``), so that what follows can be
-    read as the note of a test not run or run in part (:func:`not_run`, :func:`run_in_part`)."""
+    """Return ``note`` without its leading low-coverage part (``"low coverage: ...; "``).
+
+    What follows can then be read as the note of a test not run or run in part (:func:`not_run`,
+    :func:`run_in_part`).
+
+    Parameters
+    ----------
+    note : str or None
+        A row's note.
+
+    Returns
+    -------
+    str
+        The rest of the note (``""`` for none).
+
+    Examples
+    --------
+    >>> without_low_coverage("low coverage: X 2/25 (below 4 words); not run: too few words")
+    'not run: too few words'
+    """
     note = "" if note is None or note is pd.NA or not isinstance(note, str) else note
     if note.startswith(LOW_COVERAGE + ":"):
         _, _, rest = note.partition("; ")
@@ -465,9 +650,18 @@ def _reason(reason) -> str:
 
 
 def not_run_note(reason) -> str:
-    """The ``note`` of a test that did not run: ``"not run: <reason>"``; an exception gives its class and
-    message (a ``KeyError``'s key without quotes), e.g. the estimate and the way out of a
-    :class:`~wordbias.core.errors.TooCostlyError`.
+    """Return the ``note`` of a test that did not run: ``"not run: <reason>"``.
+
+    Parameters
+    ----------
+    reason : str or BaseException
+        Why; an exception gives its class and message (a ``KeyError``'s key without quotes), e.g. the estimate
+        and the way out of a :class:`~wordbias.core.errors.TooCostlyError`.
+
+    Returns
+    -------
+    str
+        The note.
 
     Examples
     --------
@@ -480,8 +674,26 @@ def not_run_note(reason) -> str:
 
 
 def part_missing_note(part: str, reason) -> str:
-    """The ``note`` of a test run without one of its :data:`PARTS` (e.g. d and p without their interval):
-    ``"no <part>: <reason>"``.
+    """Return the ``note`` of a test run without one of its :data:`PARTS`: ``"no <part>: <reason>"``.
+
+    For example d and p without their interval.
+
+    Parameters
+    ----------
+    part : str
+        The part missing, one of :data:`PARTS`.
+    reason : str or BaseException
+        Why; an exception gives its class and message.
+
+    Returns
+    -------
+    str
+        The note.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``part`` is not one of :data:`PARTS`.
 
     Examples
     --------
@@ -494,7 +706,17 @@ def part_missing_note(part: str, reason) -> str:
 
 
 def not_run(frame: pd.DataFrame) -> pd.DataFrame:
-    """The rows of a tidy table whose test did not run (their ``note`` begins with :data:`NOT_RUN`).
+    """Return the rows of a tidy table whose test did not run (their ``note`` begins with :data:`NOT_RUN`).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        A tidy table.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Those rows (a low-coverage part at the start of a note is looked past).
 
     Examples
     --------
@@ -506,8 +728,19 @@ def not_run(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def run_in_part(frame: pd.DataFrame) -> pd.DataFrame:
-    """The rows of a tidy table whose test ran without one of its :data:`PARTS` (the note begins
-    ``"no <part>: "``, :func:`part_missing_note`).
+    """Return the rows of a tidy table whose test ran without one of its :data:`PARTS`.
+
+    Their note begins ``"no <part>: "`` (:func:`part_missing_note`).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        A tidy table.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Those rows.
 
     Examples
     --------
@@ -534,6 +767,28 @@ def write_tidy(frame: pd.DataFrame, path: str | os.PathLike, *, float_format: st
     Floats are written with ``float_format`` (default ``"%.6g"``, six significant digits; ``None``: the
     shortest text that reads back as the same float), missing values as ``NA``, text quoted where needed.
 
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The tidy table.
+    path : str or path-like
+        The CSV file to write.
+    float_format : str or None, default "%.6g"
+        The format of floats (six significant digits); ``None``: the shortest text that reads back as the same
+        float.
+
+    Returns
+    -------
+    pathlib.Path
+        The path written, resolved.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``frame`` is not a tidy table, or ``path`` is refused.
+    DiskFullError
+        When the disk is full; it names the file.
+
     Examples
     --------
     >>> import tempfile, pathlib
@@ -557,6 +812,23 @@ def read_tidy(path: str | os.PathLike) -> pd.DataFrame:
 
     Only ``NA`` is read as missing (an empty text cell stays ``""``); a file whose columns are not
     :data:`COLUMNS` is refused, naming the file.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The CSV file.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The tidy table, checked.
+
+    Raises
+    ------
+    FileNotFoundError
+        When there is no file at ``path``.
+    InvalidParameterError
+        When the file is not a tidy table (its columns, a value); the message names the file.
 
     Examples
     --------

