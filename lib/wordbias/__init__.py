@@ -2,13 +2,15 @@
 
 The package says what kind of thing lives where:
 
-- :mod:`wordbias.core`        shared machinery: paths, word lookup, the permutation engine, progress, caches
-- :mod:`wordbias.embeddings`  loading embeddings (bundled GloVe 6B 50d, the Caliskan GloVe 840B subset, a
-                              user's own files) as gensim ``KeyedVectors``, with a registry and a cache
-- :mod:`wordbias.measures`    the bias measures: WEAT, WEFAT, directions, hard debiasing, UBE, MLM scores, topics
-- :mod:`wordbias.models`      contextual encoders and masked LMs, the GAP classifier
-- :mod:`wordbias.datasets`    word lists, names and the GAP data set shipped under ``data/``
-- :mod:`wordbias.papers`      one module per paper: the tables and figures its notebook shows
+- :mod:`wordbias.core`: shared machinery: paths, word lookup, the permutation engine, progress, caches
+- :mod:`wordbias.embeddings`: loading embeddings (bundled GloVe 6B 50d, the Caliskan GloVe 840B subset, a
+  user's own files) as gensim ``KeyedVectors``, with a registry and a cache
+- :mod:`wordbias.measures`: the bias measures: WEAT, WEFAT, directions, hard debiasing, UBE, MLM scores, topics
+- :mod:`wordbias.models`: contextual encoders and masked LMs, the GAP classifier
+- :mod:`wordbias.datasets`: word lists, names and the GAP data set shipped under ``data/``
+- :mod:`wordbias.battery`: measured tests as tidy tables; the reports and comparisons of the ``wordbias`` command
+- :mod:`wordbias.teaching`: the lessons' self-checks, the WEAT explorer, the student versions and the answer key
+- :mod:`wordbias.papers`: one module per paper: the tables and figures its notebook shows
 
 The two calls most researchers need are at the top: ``wordbias.load`` (:func:`wordbias.embeddings.load`: a
 registered name, a path in any supported format, a gensim ``KeyedVectors`` or model, a word -> vector mapping)

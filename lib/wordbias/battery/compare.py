@@ -22,9 +22,9 @@ from wordbias.core.validation import check_bool
 __all__ = ["EFFECT_SCALES", "compare", "check_distinct", "embedding_files", "same_file", "heatmap",
            "cell_text"]
 
-#: the largest possible |effect size| of each kind, by which :func:`heatmap` scales the colours (|d| <= 2 for
+#: the largest possible absolute effect size of each kind, by which :func:`heatmap` scales the colours (``|d| <= 2`` for
 #: WEAT's d with the sample std of two equal sets, a correlation or a cosine <= 1); a kind not listed (RIPA,
-#: a user's measure) is scaled by the largest |value| of its row
+#: a user's measure) is scaled by the largest absolute value of its row
 EFFECT_SCALES = {"d": 2.0, "r": 1.0, "cos": 1.0, "direct_bias": 1.0}
 
 

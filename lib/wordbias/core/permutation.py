@@ -49,7 +49,7 @@ from wordbias.core.validation import (
     spread_tolerance,
 )
 
-#: the largest N = |X ∪ Y| for which ``p_method="auto"`` always counts exactly (every 25+25 test)
+#: the largest ``N = |X ∪ Y|`` for which ``p_method="auto"`` always counts exactly (every 25+25 test)
 EXACT_MAX_N = 50
 
 #: for N > :data:`EXACT_MAX_N`, ``p_method="auto"`` tries the tail-pruned exact count with this budget
