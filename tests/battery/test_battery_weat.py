@@ -18,6 +18,9 @@ def test_the_callers_note_stays_in_the_weat_row(n_resamples):
     assert "paper: d = 1.50" in row["note"]
     assert (row.get("ci_low") is None) == (m.interval is None)
     assert n_resamples or m.interval is None
+    if n_resamples and m.interval is None:  # the reason comes first: tidy.run_in_part finds the rows run in part by it
+        from wordbias.core import tidy
+        assert len(tidy.run_in_part(__import__("pandas").DataFrame([row]))) == 1
 
 
 def test_the_callers_note_stays_in_the_wefat_row():

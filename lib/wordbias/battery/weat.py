@@ -138,7 +138,7 @@ def weat_row(m: _measurement.Measurement, *, base: Mapping, note: str = "") -> d
     The row holds ``base``, the sizes of the sets used, s and d with its interval, p one- and two-sided with
     their method, the adjusted p the result carries, the words dropped and the coverage; its note is ``note``
     with the low-power warnings the test gave. A test run without its interval keeps d and p and its note says
-    why there is no interval after ``note``; a test not run has NA numbers and the reason.
+    why there is no interval, then ``note``; a test not run has NA numbers and the reason.
 
     Parameters
     ----------
@@ -181,7 +181,7 @@ def weat_row(m: _measurement.Measurement, *, base: Mapping, note: str = "") -> d
            "p_method": m.p_method, "p_two_sided": m.p_two_sided, "dropped": m.dropped,
            "n_permutations": m.n_permutations, **_adjusted(m)}
     if m.interval is None:                  # d and p stand; the note says why there is no interval
-        row.update(n_resamples=None, note=_join(note, *m.notes))
+        row.update(n_resamples=None, note=_join(*m.notes, note))  # "no ...:" first: tidy.run_in_part reads it
     else:
         row.update(ci_low=m.ci_low, ci_high=m.ci_high, ci_level=m.ci_level, ci_method=m.ci_method,
                    note=_join(note, *m.warned()))
@@ -234,7 +234,7 @@ def wefat_row(m: _measurement.Measurement, *, base: Mapping, note: str = "") -> 
            "p_two_sided": m.p_two_sided,
            "dropped": _tidy.dropped_text({"W": w.missing, "A": a.missing, "B": b.missing}), **_adjusted(m)}
     if m.interval is None:
-        row.update(n_resamples=None, note=_join(note, *m.notes))
+        row.update(n_resamples=None, note=_join(*m.notes, note))  # "no ...:" first: tidy.run_in_part reads it
     else:
         row.update(ci_low=m.ci_low, ci_high=m.ci_high, ci_level=m.ci_level, ci_method=m.ci_method,
                    note=_join(note, *m.warned()))
