@@ -173,3 +173,13 @@ def test_plot_frequency_draws_both_target_sets(kv):
     assert labels[0].startswith("Flowers (median rank") and labels[1].startswith("Insects (median rank")
     assert ax.get_xscale() == "log" and "of the embedding" in ax.get_xlabel()
     np.testing.assert_array_equal(np.concatenate([c.get_offsets()[:, 0] for c in ax.collections]), rep.rank[:6])
+
+
+@pytest.mark.parametrize("args", [(0.0, 0, 3), (1.0, 3, -1), (10.0, 3, 3), (-1.0, 3, 3)])
+def test_rank_biserial_refuses_impossible_input(args):
+    """An empty sample gave a ZeroDivisionError; a U outside [0, n_x n_y] an r outside [-1, 1]."""
+    from wordbias.core.errors import InvalidParameterError
+    from wordbias.measures.frequency import rank_biserial
+
+    with pytest.raises(InvalidParameterError):
+        rank_biserial(*args)

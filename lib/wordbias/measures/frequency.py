@@ -40,7 +40,7 @@ import numpy as np
 
 from wordbias.core import lookup
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError, MissingWordsWarning
-from wordbias.core.validation import check_bool, check_probability
+from wordbias.core.validation import check_bool, check_int, check_probability
 from wordbias.measures.weat import MIN_ATTRIBUTE_SIZE, MIN_TARGET_SIZE, association
 from wordbias.measures.weat import check_sets as weat_check_sets
 
@@ -278,11 +278,19 @@ def rank_biserial(u: float, n_x: int, n_y: int) -> float:
     float
         The rank-biserial correlation.
 
+    Raises
+    ------
+    InvalidParameterError
+        If a sample size is not a positive integer, or ``u`` is not between 0 and ``n_x n_y``.
+
     Examples
     --------
     >>> rank_biserial(9.0, 3, 3), rank_biserial(4.5, 3, 3)
     (1.0, 0.0)
     """
+    n_x, n_y = check_int("n_x", n_x, min=1), check_int("n_y", n_y, min=1)
+    if not 0 <= u <= n_x * n_y:
+        raise InvalidParameterError(f"u must be a Mann-Whitney U between 0 and n_x n_y = {n_x * n_y}, not {u!r}")
     return float(2.0 * u / (n_x * n_y) - 1.0)
 
 
