@@ -2,7 +2,7 @@
 # make repro-check: regenerate every notebook, table and figure under several forced CPU-kernel settings, with
 # empty caches, and compare each output with the committed one (identical / within tolerance / different);
 # then run `make test` under the same setting. Stands in, on one machine, for other machines:
-#   x86-64-v3        the Makefile's pins (AVX2+FMA paths), as on every x86-64 CPU with AVX2: must be identical
+#   x86-64-v3        the Makefile's pins (AVX2+FMA paths), which made the committed outputs: must be identical
 #   x86-64-v3-1cpu   the same pins on one CPU (taskset): another core count must change nothing either
 #   native           no pins: this CPU's own paths (AVX-512 here): another x86 kernel, within tolerance
 #   x86-64-v2        SSE4.2-only BLAS, numpy baseline, torch's scalar kernels, MKL compatible mode, numba
