@@ -152,3 +152,22 @@ def test_a_misspelt_option_is_an_error_not_a_result_without_its_interval(call, o
             spec = WefatSpec(id="w", title="w", W=("rose", "ant"), A=("love",), B=("hate",),
                              property=pd.Series([0.2, 0.8], index=["rose", "ant"]), name_filter=None, paper={})
             measurement.wefats(kv, [spec], **option)
+
+
+def test_wefats_takes_mappings_as_weats_does():
+    """A WEFAT battery of plain mappings gives the same result as of WefatSpec objects."""
+    import pandas as pd
+
+    from wordbias.datasets.stimuli import as_wefat_spec
+    from wordbias.measures import measurement
+
+    kv = {"nurse": [1, .1], "pilot": [.1, 1], "maid": [.9, .2], "judge": [.2, .9], "she": [1, 0], "he": [0, 1]}
+    spec = {"id": "jobs", "W": ["nurse", "pilot", "maid", "judge"], "A": ["she"], "B": ["he"],
+            "property": {"nurse": 90.0, "pilot": 5.0, "maid": 88.0, "judge": 30.0}}
+    (a,) = measurement.wefats(kv, [spec], n_resamples=0)
+    (b,) = measurement.wefats(kv, [as_wefat_spec(spec)], n_resamples=0)
+    assert a.test == "jobs" and a.effect_size == b.effect_size and not a.not_run
+    assert isinstance(as_wefat_spec(spec).property, pd.Series)
+    from wordbias.core.errors import InvalidParameterError
+    with pytest.raises(InvalidParameterError, match="lacks"):
+        as_wefat_spec({"id": "x", "W": ["a"]})

@@ -21,7 +21,7 @@ import pandas as pd
 from wordbias.core import paths
 from wordbias.core.yaml_io import load_yaml
 
-__all__ = ["VARIANTS", "WeatSpec", "WefatSpec", "as_weat_spec", "load_stimuli", "weat_tests", "wefat_tests",
+__all__ = ["VARIANTS", "WeatSpec", "WefatSpec", "as_weat_spec", "as_wefat_spec", "load_stimuli", "weat_tests", "wefat_tests",
            "androgynous_name_candidates", "DirectionSpec", "direction_tests"]
 
 VARIANTS = ("glove", "original", "word2vec")
@@ -149,6 +149,50 @@ def as_weat_spec(spec) -> WeatSpec:
                     paper=dict(get("paper") or {}), original_finding=None, notes=get("notes"),
                     variant=get("variant") or "glove")
 
+
+
+def as_wefat_spec(spec) -> WefatSpec:
+    """A WEFAT spec given as a :class:`WefatSpec`, a mapping or an object, as a ``WefatSpec``.
+
+    Parameters
+    ----------
+    spec : WefatSpec or mapping or object
+        A ``WefatSpec`` (returned as it is), or a mapping / object with ``id``, ``W``, ``A``, ``B`` and
+        ``property`` (each word of W -> its number: a mapping or a ``pandas.Series`` indexed by word), and
+        optionally ``title``, ``name_filter``, ``paper``, ``notes``.
+
+    Returns
+    -------
+    WefatSpec
+        The spec; its ``title`` defaults to its ``id``, the lists become tuples, ``property`` a ``Series``.
+
+    Raises
+    ------
+    wordbias.core.errors.InvalidParameterError
+        If ``spec`` lacks one of ``id``, ``W``, ``A``, ``B``, ``property`` (the message names what it lacks).
+
+    Examples
+    --------
+    >>> s = as_wefat_spec({"id": "jobs", "W": ["nurse", "pilot"], "A": ["she"], "B": ["he"],
+    ...                    "property": {"nurse": 90.0, "pilot": 5.0}})
+    >>> s.title, s.W, float(s.property["nurse"])
+    ('jobs', ('nurse', 'pilot'), 90.0)
+    """
+    from collections.abc import Mapping
+
+    from wordbias.core.errors import InvalidParameterError
+
+    if isinstance(spec, WefatSpec):
+        return spec
+    get = (lambda k, d=None: spec.get(k, d)) if isinstance(spec, Mapping) else (lambda k, d=None: getattr(spec, k, d))
+    missing = [k for k in ("id", "W", "A", "B", "property") if get(k) is None]
+    if missing:
+        raise InvalidParameterError(f"a WEFAT spec needs id, W, A, B and property; {spec!r:.80} lacks {missing}")
+    prop = get("property")
+    prop = prop.copy() if isinstance(prop, pd.Series) else pd.Series(dict(prop)) if isinstance(prop, Mapping) else prop
+    return WefatSpec(id=str(get("id")), title=str(get("title") or get("id")), W=tuple(get("W")), A=tuple(get("A")),
+                     B=tuple(get("B")), property=prop, name_filter=get("name_filter"), paper=dict(get("paper") or {}),
+                     notes=get("notes"))
 
 @functools.cache
 def _load(path: str) -> dict:

@@ -1054,9 +1054,10 @@ def wefats(embedding, specs: Sequence, *, name_filter: bool = False, n_resamples
     ----------
     embedding : str or path-like or KeyedVectors or mapping
         Anything :func:`wordbias.embeddings.load` takes, loaded once for all the tests.
-    specs : sequence of WefatSpec
-        The tests (:class:`~wordbias.datasets.stimuli.WefatSpec`, e.g. from
-        :func:`wordbias.datasets.stimuli.wefat_tests`).
+    specs : sequence of WefatSpec or mapping
+        The tests: :class:`~wordbias.datasets.stimuli.WefatSpec` (e.g. from
+        :func:`wordbias.datasets.stimuli.wefat_tests`) or mappings with ``id``, ``W``, ``A``, ``B`` and
+        ``property`` (:func:`wordbias.datasets.stimuli.as_wefat_spec`).
     name_filter : bool, default False
         Apply each spec's name-likeness filter where it has one (its ``name_filter["drop_fraction"]``).
     n_resamples : int, default 10_000
@@ -1118,7 +1119,7 @@ def wefats(embedding, specs: Sequence, *, name_filter: bool = False, n_resamples
     kv = _load(embedding, progress)
     case_fold = _case_fold(kv, case_fold)
     out = []
-    for spec in specs:
+    for spec in [stimuli.as_wefat_spec(s) for s in specs]:
         drop = (spec.name_filter or {}).get("drop_fraction") if name_filter else None
         try:
             out.append(_measure_wefat(kv, spec.W, spec.A, spec.B, spec.property, test=spec.id, title=spec.title,
