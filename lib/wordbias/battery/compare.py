@@ -17,6 +17,7 @@ import pandas as pd
 
 from wordbias.core import tidy as _tidy
 from wordbias.core.errors import InvalidParameterError
+from wordbias.core.jobs import run_jobs
 from wordbias.core.validation import check_bool
 
 __all__ = ["EFFECT_SCALES", "compare", "check_distinct", "embedding_files", "same_file", "heatmap",
@@ -250,20 +251,27 @@ def compare(embeddings, *, lists=None, common_vocabulary: bool = False, **report
     ...
     wordbias.core.errors.InvalidParameterError: embedding labels must be unique; ['one'] given more than once (rows of the table could not be told apart): give each embedding its own label
     """
-    from wordbias.battery import report as battery_report
-
     pairs = _pairs(embeddings)
     check_distinct(pairs)
     if "label" in report_kwargs:
         raise InvalidParameterError("compare takes the labels from embeddings; do not pass label")
-    run = battery_report.report if lists is None else _lists_runner(lists, report_kwargs)
+    workers = report_kwargs.pop("workers", 1)
+    scheduler = report_kwargs.pop("scheduler", None)
+    if lists is not None:
+        _lists_runner(lists, report_kwargs)                # checks the lists and the options now
     common_vocabulary = check_bool("common_vocabulary", common_vocabulary)
     removed = {}
     if common_vocabulary:
+        if any(_is_ensemble(emb) for _, emb in pairs):
+            raise InvalidParameterError("common_vocabulary does not apply to an ensemble: compare its runs' "
+                                        "words with wordbias.battery.ensemble instead")
         pairs, removed = _common_vocabulary(pairs, lists)
+    jobs = [(emb, label, lists, report_kwargs) for label, emb in pairs]
+    results = run_jobs(_compare_job, jobs, workers=workers, scheduler=scheduler,
+                       progress=bool(report_kwargs.get("progress")) and (workers != 1 or scheduler is not None),
+                       desc="compare", unit="embedding")
     frames, timings, parameters = [], {}, {}
-    for label, emb in pairs:
-        f = run(emb, label=label, **report_kwargs)
+    for (label, _), f in zip(pairs, results):
         frames.append(f)
         timings[label] = f.attrs.get("timings", {})
         parameters[label] = f.attrs.get("parameters", {})
@@ -273,6 +281,32 @@ def compare(embeddings, *, lists=None, common_vocabulary: bool = False, **report
     out = _tidy.check_tidy(_note_different_words(pd.concat(frames, ignore_index=True)))
     out.attrs = {"timings": timings, "parameters": parameters}
     return out
+
+
+def _is_ensemble(emb) -> bool:
+    from wordbias.embeddings.ensemble import Ensemble, is_ensemble
+
+    return isinstance(emb, Ensemble) or is_ensemble(emb)
+
+
+def _compare_job(emb, label: str, lists, report_kwargs: dict) -> pd.DataFrame:
+    """One embedding's rows of a comparison (a job of :func:`wordbias.core.jobs.run_jobs`): the report, or the
+    lists' WEATs; an ensemble's combined rows (each test combined over its runs, :mod:`wordbias.battery.ensemble`)."""
+    from wordbias.battery import report as battery_report
+
+    if _is_ensemble(emb):
+        from wordbias.battery import ensemble as battery_ensemble
+
+        options = {k: v for k, v in report_kwargs.items() if k != "progress"}
+        if lists is None:
+            frame = battery_ensemble.report(emb, label=label, **options)
+        else:
+            lists = _read_lists(lists)
+            frame = battery_ensemble.weat_battery(emb, list(lists.weat), battery=f"user:{lists.battery}",
+                                                  paper="user", label=label, **options)
+        return battery_ensemble.combined_only(frame)
+    run = battery_report.report if lists is None else _lists_runner(lists, report_kwargs)
+    return run(emb, label=label, **report_kwargs)
 
 
 #: the note of a test measured on different words across embeddings (:func:`compare`)
@@ -362,13 +396,10 @@ def _note_different_words(frame: pd.DataFrame) -> pd.DataFrame:
     return frame
 
 
-def _lists_runner(lists, report_kwargs):
-    """``weat_battery`` bound to the WEATs of a user's lists (a path or a ``UserLists``)."""
-    from wordbias.battery import weat as battery_weat
+def _read_lists(lists):
+    """A user's lists (a path or a ``UserLists``), checked to hold WEATs."""
     from wordbias.datasets import user_lists
 
-    if "ube" in report_kwargs:
-        raise InvalidParameterError("ube applies to the report's battery, not to a user's lists")
     if isinstance(lists, (str, os.PathLike)):
         lists = user_lists.read_user_lists(lists)
     if not isinstance(lists, user_lists.UserLists):
@@ -376,6 +407,16 @@ def _lists_runner(lists, report_kwargs):
                                     f"{type(lists).__name__}")
     if not lists.weat:
         raise InvalidParameterError(f"the lists {lists.battery!r} hold no WEATs (a 'weat' list)")
+    return lists
+
+
+def _lists_runner(lists, report_kwargs):
+    """``weat_battery`` bound to the WEATs of a user's lists (a path or a ``UserLists``)."""
+    from wordbias.battery import weat as battery_weat
+
+    if "ube" in report_kwargs:
+        raise InvalidParameterError("ube applies to the report's battery, not to a user's lists")
+    lists = _read_lists(lists)
 
     def run(embedding, *, label, **kwargs):
         return battery_weat.weat_battery(embedding, list(lists.weat), label=label, battery=f"user:{lists.battery}",

@@ -16,7 +16,7 @@ command writes its named files there and deletes nothing. A full disk is reporte
 written and the space left (:mod:`wordbias.core.io_errors`).
 
 Modules: :mod:`~wordbias.cli.parser` (the arguments), :mod:`~wordbias.cli.measure` (``weat``, ``report``,
-``compare``, ``contextual``), :mod:`~wordbias.cli.lists` (``lists``), :mod:`~wordbias.cli.embeddings`
+``compare``, ``contextual``), :mod:`~wordbias.cli.train` (``train``), :mod:`~wordbias.cli.lists` (``lists``), :mod:`~wordbias.cli.embeddings`
 (``embeddings``, ``cache``), :mod:`~wordbias.cli.inputs` (embeddings named or given by path, labels, ``--out``)
 and :mod:`~wordbias.cli.output` (the files written, the table on stdout, the tests not run on stderr).
 
@@ -39,11 +39,12 @@ from wordbias.cli.lists import run_lists
 from wordbias.cli.measure import run_compare, run_contextual, run_report, run_weat
 from wordbias.cli.output import EXIT_NOT_RUN, one_line
 from wordbias.cli.parser import build_parser
+from wordbias.cli.train import run_train
 
 __all__ = ["main", "build_parser", "EXIT_NOT_RUN"]
 
 _COMMANDS = {"weat": run_weat, "report": run_report, "compare": run_compare, "contextual": run_contextual,
-             "lists": run_lists, "cache": run_cache, "embeddings": run_embeddings}
+             "lists": run_lists, "cache": run_cache, "embeddings": run_embeddings, "train": run_train}
 
 
 def _message(exc: BaseException) -> str:

@@ -10,6 +10,7 @@ from pathlib import Path
 from wordbias.cli.inputs import embedding_label, embedding_labels, load_embedding, out_dir, show_progress, split_label
 from wordbias.cli.output import finish, write_outputs
 from wordbias.core.errors import CommandError
+from wordbias.embeddings.ensemble import is_ensemble
 
 
 def run_weat(args) -> int:
@@ -36,8 +37,18 @@ def run_weat(args) -> int:
         title = f"Caliskan et al. (2017) WEATs, {variant} lists"
     out = out_dir(args.out)
     label = args.label or embedding_label(args.embedding)
-    kv = load_embedding(args.embedding, args)
     case_fold = {"auto": None, "on": True, "off": False}[args.case_fold]
+    if is_ensemble(args.embedding):
+        from wordbias.battery import ensemble as battery_ensemble
+
+        frame = battery_ensemble.weat_battery(
+            args.embedding, specs, battery=battery, paper=paper, label=label, workers=args.workers,
+            scheduler=args.scheduler, progress=show_progress(args), seed=args.seed,
+            n_permutations=args.n_permutations, n_resamples=args.n_resamples, case_fold=case_fold,
+            min_words=args.min_words, min_fraction=args.min_coverage)
+        written = write_outputs(frame, out, f"wordbias weat: {title} on the ensemble {label}")
+        return finish(frame, written, args)
+    kv = load_embedding(args.embedding, args)
     frame = battery_weat.weat_battery(kv, specs, label=label, battery=battery, paper=paper, seed=args.seed,
                                 n_permutations=args.n_permutations, n_resamples=args.n_resamples,
                                 case_fold=case_fold, progress=show_progress(args), min_words=args.min_words,
@@ -72,6 +83,21 @@ def run_report(args) -> int:
         lists = _user_lists(args.lists, "report")
     out = out_dir(args.out)
     label = args.label or embedding_label(args.embedding)
+    if is_ensemble(args.embedding):
+        from wordbias.battery import ensemble as battery_ensemble
+
+        options = dict(workers=args.workers, scheduler=args.scheduler, progress=show_progress(args), label=label,
+                       seed=args.seed, n_permutations=args.n_permutations, n_resamples=args.n_resamples,
+                       min_words=args.min_words, min_fraction=args.min_coverage)
+        if lists is None:
+            frame = battery_ensemble.report(args.embedding, ube=not args.no_ube, **options)
+            title = f"wordbias report on the ensemble {label}"
+        else:
+            frame = battery_ensemble.weat_battery(args.embedding, list(lists.weat), battery=f"user:{lists.battery}",
+                                                  paper="user", **options)
+            title = f"wordbias report: {lists.battery} ({Path(args.lists).name}) on the ensemble {label}"
+        written = write_outputs(frame, out, title)
+        return finish(frame, written, args)
     kv = load_embedding(args.embedding, args)
     if lists is None:
         frame = battery_report.report(kv, label=label, seed=args.seed, n_permutations=args.n_permutations,
@@ -112,7 +138,12 @@ def run_compare(args) -> int:
     else:
         options["ube"] = not args.no_ube
     out = out_dir(args.out)
-    loaded = {lab: load_embedding(name, args) for lab, name in zip(labels, names)}
+    options.update(workers=args.workers or 1, scheduler=args.scheduler)
+    parallel = (args.workers or 1) > 1 or args.scheduler is not None
+    # an ensemble travels as its path (its runs are loaded where they are measured); so does every embedding when
+    # the embeddings are measured in parallel (each worker loads its own)
+    loaded = {lab: (name if is_ensemble(name) or (parallel and args.cache_dir is None) else load_embedding(name, args))
+              for lab, name in zip(labels, names)}
     frame = compare.compare(loaded, **options)
     written = write_outputs(frame, out, "wordbias compare: " + ", ".join(labels), heatmap=True)
     return finish(frame, written, args)

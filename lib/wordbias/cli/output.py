@@ -113,12 +113,30 @@ def write_outputs(frame, out: Path, title: str, *, heatmap: bool = False) -> lis
     path = out / "summary.html"
     result = summary.write_html(frame, path, title=title, figure_dir=out)
     written.append(Path(result) if isinstance(result, (str, os.PathLike)) else path)
+    if frame.embedding.astype(str).str.contains("/", regex=False).any():   # an ensemble: its runs and summary
+        from wordbias.battery import ensemble
+        from wordbias.core.figures import save
+
+        summary_table = frame.attrs.get("ensemble")
+        if summary_table is not None and len(summary_table):
+            written.append(_write_csv(summary_table, out / "ensemble.csv"))
+        written += save(ensemble.runs_figure(frame, title=title), out, "runs")
     names = ("forest", "heatmap") if heatmap else ("forest",)
     written += [out / f"{n}.{ext}" for n in names for ext in ("png", "pdf") if (out / f"{n}.{ext}").exists()]
     import matplotlib.pyplot as plt
 
     plt.close("all")
     return written
+
+
+def _write_csv(frame, path: Path) -> Path:
+    """A summary table as CSV, written atomically (six significant digits, NA for missing values, as tidy.csv)."""
+    from wordbias.core.atomic import atomic_file
+    from wordbias.core.tidy import FLOAT_FORMAT
+
+    with atomic_file(path) as tmp:
+        frame.to_csv(tmp, index=False, float_format=FLOAT_FORMAT, na_rep="NA", lineterminator="\n")
+    return path
 
 
 #: exit status of a run whose outputs were written but some of whose tests were not run, or ran only in part
@@ -172,7 +190,13 @@ def finish(frame, written: list[Path], args) -> int:
     """Print the short table and the files written (unless ``--quiet``), report the tests not run on stderr
     (always); return the exit status: 0, or :data:`EXIT_NOT_RUN` when some tests were not run."""
     if not args.quiet:
-        print(short_table(frame))
+        from wordbias.battery.ensemble import combined_only
+
+        runs = frame.embedding.astype(str).str.contains("/", regex=False)
+        print(short_table(combined_only(frame) if runs.any() else frame))
+        if runs.any():
+            print(f"(each test combined over the runs of the ensemble: interval over words and runs; the "
+                  f"{int(runs.sum())} rows of the single runs are in tidy.csv)")
         print()
         print("wrote " + ", ".join(str(p) for p in written))
     return report_not_run(frame, written)

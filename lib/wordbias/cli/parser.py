@@ -17,13 +17,18 @@ examples:
                                                    your lists on your word2vec/GloVe/fastText file
   wordbias report vectors.bin --out out/report     every static test of the four papers + summary.html
   wordbias compare a.txt b.txt --out out/ab        one table and a heat map across embeddings
+  wordbias train brown --seeds 10 --bootstrap 10 --out runs/brown
+                                                   an ensemble of word2vec runs on the Brown corpus
+  wordbias weat runs/brown --out out/brown         the WEATs on every run, combined over the runs
   wordbias contextual bert-base-uncased --out out/bert
                                                    Kurita et al.'s contextual WEAT and log-probability test
   wordbias cache list                              the converted embedding caches (and `cache clear`)
   wordbias embeddings                              the registered embeddings, whether each is on this machine
 
 EMBEDDING is a registered name (`wordbias embeddings`) or a path to a word2vec (text or binary), GloVe or
-fastText .vec file (plain, .gz or .zip) or a file gensim saved (.kv, .model); LABEL=PATH names it in compare.
+fastText .vec file (plain, .gz or .zip) or a file gensim saved (.kv, .model), or an ensemble (the folder or
+manifest.json of `wordbias train`: every run measured, each test combined over the runs); LABEL=PATH names it
+in compare.
 Results: DIR/tidy.csv (one row per test: effect size, 95% interval, p one- and two-sided with their method,
 Holm and Benjamini-Hochberg adjusted p, the words dropped), DIR/summary.html, figures. Exit status: 0 ok, 1 the run failed, 2 usage error, 3 some tests
 were not run or ran only in part (outputs written; each such test and why on stderr, and in the note column
@@ -76,6 +81,13 @@ def _run_options(p: argparse.ArgumentParser) -> None:
     command = p.prog.split()[-1]
     if command not in ("weat", "report", "compare"):
         return
+    g = p.add_argument_group("ensembles (several training runs: `wordbias train`)")
+    g.add_argument("--workers", type=_positive(1), default=None, metavar="N",
+                   help="processes over the runs of an ensemble (or the embeddings of compare; default: every "
+                        "CPU for an ensemble, 1 for compare)")
+    g.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                   help="run the runs on a Dask cluster, e.g. tcp://host:8786 (pip install \"wordbias[dask]\"); "
+                        "the ensemble's folder must be readable there")
     from wordbias.core import tidy
 
     def fraction(text: str) -> float:
@@ -173,6 +185,48 @@ def build_parser() -> argparse.ArgumentParser:
                                                         "instead of the report's battery")
     p.add_argument("--no-ube", action="store_true", help="leave out the UBE runs")
     _run_options(p)
+
+    p = sub.add_parser("train", parents=[common], formatter_class=fmt,
+                       help="train word embeddings on a corpus: several seeds and bootstrap samples (an ensemble)",
+                       description="Train word2vec or fastText (gensim) on a corpus, N times with different seeds "
+                                   "(--seeds) and on N bootstrap samples of its documents (--bootstrap; Antoniak & "
+                                   "Mimno 2018), one process per run, each run cached; write the runs and a "
+                                   "manifest (corpus checksum, tokenisation, every setting, seeds, software "
+                                   "versions) into --out. The same command gives the same vectors. Measure the "
+                                   "ensemble with `wordbias weat DIR`, `report DIR` or `compare DIR ...`.",
+                       epilog="examples:\n  wordbias train brown --seeds 10 --bootstrap 10 --out runs/brown\n"
+                              "  wordbias train my_corpus/ --seeds 5 --dim 300 --out runs/mine\n"
+                              "  wordbias weat runs/brown --out out/brown\n")
+    p.add_argument("corpus", metavar="CORPUS",
+                   help="a shipped corpus (brown, state_union, inaugural), a text file (one document a line, or "
+                        "--documents paragraphs) or a folder of text files (one document a file)")
+    p.add_argument("--out", required=True, metavar="DIR",
+                   help="folder for the runs and manifest.json (created; a folder not written by `wordbias "
+                        "train` is refused)")
+    p.add_argument("--seeds", type=_nonnegative, default=1, metavar="N", help="runs with different seeds (default 1)")
+    p.add_argument("--bootstrap", type=_nonnegative, default=0, metavar="N",
+                   help="runs on bootstrap samples of the documents (default 0)")
+    p.add_argument("--method", choices=["word2vec", "fasttext"], default="word2vec", help="default word2vec")
+    p.add_argument("--architecture", choices=["skipgram", "cbow"], default="skipgram", help="default skipgram")
+    p.add_argument("--dim", type=_positive(1), default=100, metavar="N", help="vector size (default 100)")
+    p.add_argument("--window", type=_positive(1), default=5, metavar="N", help="context window (default 5)")
+    p.add_argument("--min-count", type=_positive(1), default=5, metavar="N",
+                   help="ignore words seen fewer times (default 5)")
+    p.add_argument("--epochs", type=_positive(1), default=5, metavar="N", help="passes over the corpus (default 5)")
+    p.add_argument("--negative", type=_positive(1), default=5, metavar="N", help="negative samples (default 5)")
+    p.add_argument("--keep-case", action="store_true", help="do not lower-case the text")
+    p.add_argument("--documents", choices=["lines", "paragraphs"], default=None,
+                   help="how a single text file splits into documents (default lines)")
+    p.add_argument("--select", action="append", metavar="PATTERN",
+                   help="keep only the documents whose name matches (fnmatch; repeat for several), e.g. '19[4-6]*'")
+    p.add_argument("--encoding", default="utf-8", help="the text files' encoding (default utf-8)")
+    p.add_argument("--workers", type=_positive(1), default=None, metavar="N",
+                   help="processes, one run each (default: every CPU)")
+    p.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                   help="train on a Dask cluster, e.g. tcp://host:8786 (pip install \"wordbias[dask]\"); the "
+                        "corpus must be readable there")
+    p.add_argument("--cache-dir", metavar="DIR", default=None,
+                   help="folder for the trained runs' caches (default: as loading uses)")
 
     p = sub.add_parser("contextual", parents=[common], formatter_class=fmt,
                        help="Kurita et al.'s contextual WEAT and log-probability test on a model",

@@ -502,6 +502,14 @@ def _load(embedding, progress: bool):
     return _embeddings.load(embedding, progress=progress)
 
 
+def _is_ensemble(embedding) -> bool:
+    """Whether ``embedding`` is an ensemble (an :class:`~wordbias.embeddings.ensemble.Ensemble`, or the manifest of
+    ``wordbias train`` or its folder): then the measure runs on every run (:mod:`wordbias.measures.ensemble`)."""
+    from wordbias.embeddings.ensemble import Ensemble, is_ensemble
+
+    return isinstance(embedding, Ensemble) or is_ensemble(embedding)
+
+
 def _case_fold(kv, case_fold) -> bool:
     from wordbias import embeddings as _embeddings
 
@@ -704,6 +712,14 @@ def weat(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Seq
        effect_size  p_value                    coverage
     0        1.531    0.029  X 4/4; Y 4/4; A 4/4; B 4/4
     """
+    if _is_ensemble(embedding):                      # every run measured: the runs' spread and a combined interval
+        from wordbias.measures import ensemble
+
+        return ensemble.weat(embedding, X, Y, A, B, names=names, title=title, n_resamples=n_resamples,
+                             confidence_level=confidence_level, ci_method=ci_method, p_method=p_method,
+                             p_methods=p_methods, n_permutations=n_permutations, alternative=alternative, seed=seed,
+                             case_fold=case_fold, on_missing=on_missing, balance_targets=balance_targets,
+                             min_words=min_words, min_fraction=min_fraction, progress=progress)
     n_resamples, confidence_level, min_words, min_fraction, seed = _check_options(
         n_resamples=n_resamples, confidence_level=confidence_level, min_words=min_words, min_fraction=min_fraction,
         seed=seed, ci_method=ci_method, on_missing=on_missing, balance_targets=balance_targets, p_method=p_method, p_methods=p_methods, alternative=alternative)
@@ -799,6 +815,14 @@ def weats(embedding, specs: Sequence, *, family: str | None = None, n_resamples:
     >>> round(a.effect_size, 3), a.p_holm == a.p_value, b.not_run[:27], b.coverage
     (1.726, True, 'not run: DegenerateSetError', 'X 0/1; Y 0/1; A 1/1; B 1/1')
     """
+    if _is_ensemble(embedding):
+        from wordbias.measures import ensemble
+
+        return ensemble.weats(embedding, specs, family=family, n_resamples=n_resamples,
+                              confidence_level=confidence_level, ci_method=ci_method, p_methods=p_methods,
+                              n_permutations=n_permutations, seed=seed, case_fold=case_fold, on_missing=on_missing,
+                              balance_targets=balance_targets, min_words=min_words, min_fraction=min_fraction,
+                              progress=progress)
     n_resamples, confidence_level, min_words, min_fraction, seed = _check_options(
         n_resamples=n_resamples, confidence_level=confidence_level, min_words=min_words, min_fraction=min_fraction,
         seed=seed, ci_method=ci_method, on_missing=on_missing, balance_targets=balance_targets, p_methods=p_methods)
@@ -1026,6 +1050,13 @@ def wefat(embedding, W: Sequence[str], A: Sequence[str], B: Sequence[str], prop,
     >>> r.effect_size_name, r.coverage, r.alternative
     ('r', 'W 8/8; A 2/2; B 2/2', 'two-sided')
     """
+    if _is_ensemble(embedding):
+        from wordbias.measures import ensemble
+
+        return ensemble.wefat(embedding, W, A, B, prop, names=names, title=title, n_resamples=n_resamples,
+                              confidence_level=confidence_level, ci_method=ci_method, seed=seed, case_fold=case_fold,
+                              on_missing=on_missing, name_filter=name_filter, min_words=min_words,
+                              min_fraction=min_fraction, progress=progress)
     n_resamples, confidence_level, min_words, min_fraction, seed = _check_options(
         n_resamples=n_resamples, confidence_level=confidence_level, min_words=min_words, min_fraction=min_fraction,
         seed=seed, ci_method=ci_method, on_missing=on_missing)
@@ -1113,6 +1144,12 @@ def wefats(embedding, specs: Sequence, *, name_filter: bool = False, n_resamples
     >>> b.not_run[:31]
     'not run: DegenerateSetError: se'
     """
+    if _is_ensemble(embedding):
+        from wordbias.measures import ensemble
+
+        return ensemble.wefats(embedding, specs, name_filter=name_filter, n_resamples=n_resamples,
+                               confidence_level=confidence_level, ci_method=ci_method, seed=seed, case_fold=case_fold,
+                               on_missing=on_missing, min_words=min_words, min_fraction=min_fraction, progress=progress)
     n_resamples, confidence_level, min_words, min_fraction, seed = _check_options(
         n_resamples=n_resamples, confidence_level=confidence_level, min_words=min_words, min_fraction=min_fraction,
         seed=seed, ci_method=ci_method, on_missing=on_missing)

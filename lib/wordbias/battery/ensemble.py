@@ -1,0 +1,445 @@
+"""Batteries on an ensemble: every run measured, each test combined over the runs, as tidy rows.
+
+An ensemble (:class:`wordbias.embeddings.ensemble.Ensemble`: the runs ``wordbias train`` wrote, or several
+embeddings) is measured run by run, the runs as independent jobs (:func:`wordbias.core.jobs.run_jobs`: local
+processes, or a Dask cluster). The tidy table holds each run's rows (``embedding`` = ``"<ensemble>/<run>"``) and
+one combined row per test (``embedding`` = the ensemble's label): the mean effect size over the runs with the
+interval over words and runs of :func:`wordbias.measures.ensemble.combine_runs`, the combined p and, in the
+note, the spread over runs and the share of runs significant at 0.05. ``frame.attrs["ensemble"]`` holds the
+summary per test (:func:`summary_frame`).
+
+* :func:`weat_battery`: WEATs through :func:`wordbias.measures.ensemble.weats`, which adds the test-retest
+  reliability of the word scores and the internal consistency of the attribute pairs (Du et al. 2021);
+* :func:`report`: the whole static battery of :func:`wordbias.battery.report.report` on each run, each test
+  combined over the runs from the runs' rows (:func:`combine_rows`).
+"""
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from wordbias.core import tidy as _tidy
+from wordbias.core.errors import LowCoverageWarning
+from wordbias.core.jobs import run_jobs
+from wordbias.measures import ensemble as _ensemble
+
+__all__ = ["run_label", "combined_note", "combine_rows", "summary_frame", "weat_battery", "report",
+           "combined_only", "runs_figure"]
+
+#: the level at which a run counts as significant in the combined rows' notes
+ALPHA = _ensemble.ALPHA
+
+
+def run_label(ensemble: str, run: str) -> str:
+    """The ``embedding`` of a run's rows: ``"<ensemble>/<run>"``.
+
+    Parameters
+    ----------
+    ensemble, run : str
+        The ensemble's and the run's labels.
+
+    Returns
+    -------
+    str
+        The label.
+
+    Examples
+    --------
+    >>> run_label("brown-sg", "seed-3")
+    'brown-sg/seed-3'
+    """
+    return f"{ensemble}/{run}"
+
+
+def combined_note(n_runs: int, sd: float, low: float, high: float, k: int, alpha: float = ALPHA) -> str:
+    """The note of a combined row: the spread over runs and the share significant.
+
+    Parameters
+    ----------
+    n_runs : int
+        The runs where the test ran.
+    sd, low, high : float
+        The effect size's standard deviation and range over the runs.
+    k : int
+        The runs with p < ``alpha``.
+    alpha : float, default 0.05
+        The level.
+
+    Returns
+    -------
+    str
+        The note.
+
+    Examples
+    --------
+    >>> combined_note(10, 0.21, 0.62, 1.31, 8)
+    'mean of 10 runs: sd 0.21 across runs, range 0.62 to 1.31; 8 of 10 runs significant at 0.05'
+    """
+    return (f"mean of {n_runs} runs: sd {sd:.2f} across runs, range {low:.2f} to {high:.2f}; {k} of {n_runs} runs "
+            f"significant at {alpha:g}")
+
+
+def combine_rows(frame: pd.DataFrame, *, label: str, alpha: float = ALPHA) -> pd.DataFrame:
+    """One combined row per test from the runs' tidy rows (the rows whose ``embedding`` is ``"<label>/..."``).
+
+    Per (battery, test, measure): the mean effect size over the runs where it ran, the interval over words and
+    runs (:func:`wordbias.measures.ensemble.combine_runs` from each run's interval), the combined p on the runs'
+    alternative, the smallest set sizes over the runs, and the note :func:`combined_note`. A test that ran in
+    fewer than 2 runs gets NA numbers and says why.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The runs' tidy rows.
+    label : str
+        The ensemble's label (the combined rows' ``embedding``).
+    alpha : float, default 0.05
+        The level at which a run counts as significant.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The combined rows, in the order the tests first appear, without adjusted p (see :func:`report`).
+
+    Examples
+    --------
+    >>> from wordbias.core.tidy import tidy_frame
+    >>> runs = tidy_frame([{"embedding": f"e/seed-{i}", "battery": "b", "test": "T", "measure": "weat",
+    ...     "effect_size_name": "d", "effect_size": d, "ci_low": d - 0.4, "ci_high": d + 0.4, "ci_level": 0.95,
+    ...     "p_value": p, "alternative": "greater"} for i, (d, p) in enumerate([(1.0, 0.01), (0.8, 0.06)])])
+    >>> row = combine_rows(runs, label="e").iloc[0]
+    >>> row.embedding, round(float(row.effect_size), 2), row.note
+    ('e', 0.9, 'mean of 2 runs: sd 0.14 across runs, range 0.80 to 1.00; 1 of 2 runs significant at 0.05')
+    """
+    rows = []
+    keys = ["battery", "test", "measure"]
+    for key, group in frame.groupby(keys, sort=False, dropna=False):
+        first = group.iloc[0]
+        base = {k: (None if pd.isna(v) else v) for k, v in zip(keys, key)}
+        base.update(embedding=label, paper=first.get("paper"), title=first.get("title"),
+                    effect_size_name=first.get("effect_size_name"), statistic_name=first.get("statistic_name"),
+                    seed=first.get("seed"), n_resamples=first.get("n_resamples"))
+        ran = group[group.effect_size.notna()]
+        if len(ran) < 2:
+            rows.append({**base, "note": f"{_tidy.NOT_RUN}: ran in {len(ran)} of {len(group)} runs (2 needed to "
+                                         "combine)"})
+            continue
+        levels = ran.ci_level.dropna().unique()
+        c = _ensemble.combine_runs(ran.effect_size.to_numpy(float), ran.ci_low.to_numpy(float),
+                                   ran.ci_high.to_numpy(float), ci_level=float(levels[0]) if len(levels) else 0.95)
+        alternative = first.get("alternative") if isinstance(first.get("alternative"), str) else "two-sided"
+        p = ran.p_value.to_numpy(float)
+        k = int(np.sum(p[np.isfinite(p)] < alpha))
+        sizes = {s: (int(ran[s].min()) if ran[s].notna().any() else None) for s in ("n_x", "n_y", "n_a", "n_b")}
+        rows.append({**base, **sizes, "effect_size": c.estimate, "ci_low": c.ci_low, "ci_high": c.ci_high,
+                     "ci_level": c.ci_level, "ci_method": c.method, "p_value": c.p_value(alternative),
+                     "alternative": alternative, "p_method": f"t on {c.df:.1f} df (combined over runs)",
+                     "coverage": first.get("coverage"), "low_coverage": bool(ran.low_coverage.fillna(False).any()),
+                     "note": combined_note(len(ran), float(ran.effect_size.std(ddof=1)),
+                                           float(ran.effect_size.min()), float(ran.effect_size.max()), k, alpha)})
+    return _tidy.tidy_frame(rows)
+
+
+def combined_only(frame: pd.DataFrame) -> pd.DataFrame:
+    """The combined rows of an ensemble's table (those whose ``embedding`` has no ``/``): what the short table
+    on stdout and the heat map show.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        A tidy table of :func:`report` or :func:`weat_battery`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Its combined rows.
+
+    Examples
+    --------
+    >>> from wordbias.core.tidy import tidy_frame
+    >>> t = tidy_frame([{"embedding": "e/seed-1", "test": "T"}, {"embedding": "e", "test": "T"}])
+    >>> combined_only(t).embedding.tolist()
+    ['e']
+    """
+    keep = ~frame.embedding.astype(str).str.contains("/", regex=False)
+    out = frame[keep].reset_index(drop=True)
+    out.attrs = dict(frame.attrs)
+    return out
+
+
+def summary_frame(results: Sequence[_ensemble.EnsembleMeasurement]) -> pd.DataFrame:
+    """The ensemble's summary per test: the rows of :meth:`EnsembleMeasurement.to_dict`.
+
+    Parameters
+    ----------
+    results : sequence of EnsembleMeasurement
+        The tests measured on the ensemble.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per test.
+
+    Examples
+    --------
+    >>> summary_frame([]).empty
+    True
+    """
+    return pd.DataFrame([r.to_dict() for r in results])
+
+
+def _finish(runs: pd.DataFrame, combined: pd.DataFrame, family: str) -> pd.DataFrame:
+    n_p = int(combined.p_value.notna().sum())
+    combined = _tidy.adjust_family(combined, f"{family}: the {n_p} tests with a combined p")
+    return _tidy.check_tidy(pd.concat([runs, combined], ignore_index=True))
+
+
+def _weats_job(source, specs, options):
+    """One run's WEATs, in a worker: the run loaded there (a path travels, not the vectors)."""
+    from wordbias.embeddings import load
+    from wordbias.measures import ensemble as ens
+    from wordbias.measures import measurement
+
+    kv = load(source, progress=False)
+    measured = measurement.weats(kv, specs, **options)
+    return measured, [ens._pair_matrix(kv, m.result) if m.not_run is None else {} for m in measured]
+
+
+def weat_battery(ensemble, specs: Sequence, *, battery: str, paper: str = "user", label: str | None = None,
+                 workers: int | None = 1, scheduler: str | None = None, progress: bool = False,
+                 alpha: float = ALPHA, **options) -> pd.DataFrame:
+    """Measure WEATs on every run of an ensemble: each run's rows and one combined row per test.
+
+    The runs are measured by :func:`wordbias.measures.measurement.weats` as independent jobs
+    (:func:`wordbias.core.jobs.run_jobs`) and combined by :func:`wordbias.measures.ensemble.weats`' summary:
+    the combined interval and p, the spread, the share of runs significant, and Du et al.'s (2021) test-retest
+    reliability and internal consistency (in ``frame.attrs["ensemble"]``, :func:`summary_frame`).
+
+    Parameters
+    ----------
+    ensemble : Ensemble or str or path-like or sequence
+        The runs (:func:`wordbias.measures.ensemble.as_ensemble`).
+    specs : sequence of WeatSpec or mapping
+        The tests.
+    battery : str
+        The battery's name in the table.
+    paper : str, default "user"
+        The paper of the lists (:data:`wordbias.core.tidy.PAPERS`).
+    label : str, optional
+        The ensemble's label.
+    workers : int or None, default 1
+        Local processes over the runs (None: every CPU).
+    scheduler : str, optional
+        A Dask scheduler's address: the runs are measured on its cluster.
+    progress : bool, default False
+        A progress bar over the runs.
+    alpha : float, default 0.05
+        The level at which a run counts as significant.
+    **options
+        The options of :func:`wordbias.measures.measurement.weats` (``seed``, ``n_resamples``,
+        ``n_permutations``, ``case_fold``, ``min_words``, ``min_fraction``), the same for every run.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The tidy table: the runs' rows, then the combined rows with adjusted p over the combined tests.
+
+    Examples
+    --------
+    >>> import numpy as np, warnings
+    >>> from wordbias.embeddings import to_keyed_vectors
+    >>> words = ["rose", "tulip", "ant", "wasp", "love", "hate"]
+    >>> base = np.array([[1, .1], [.9, .2], [.1, 1], [.2, .9], [1, 0], [0, 1]])
+    >>> rng = np.random.default_rng(1)
+    >>> runs = [to_keyed_vectors(words, base + rng.normal(0, .05, base.shape)) for _ in range(3)]
+    >>> spec = {"id": "flowers", "X": words[:2], "Y": words[2:4], "A": ["love"], "B": ["hate"]}
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     t = weat_battery(runs, [spec], battery="user:toy", label="toy", n_resamples=0)
+    >>> t.embedding.tolist(), round(float(t.effect_size.iloc[-1]), 3)
+    (['toy/run-1', 'toy/run-2', 'toy/run-3', 'toy'], 1.723)
+    """
+    from wordbias.battery.weat import weat_rows
+    from wordbias.datasets import stimuli
+
+    ens = _ensemble.as_ensemble(ensemble, label)
+    specs = [stimuli.as_weat_spec(s) for s in specs]
+    jobs = [(ens.sources[i], specs, options) for i in range(len(ens))]
+    out = run_jobs(_weats_job, jobs, workers=workers, scheduler=scheduler, progress=progress,
+                   desc=f"runs of {ens.label}", unit="run")
+    results = []
+    for j, spec in enumerate(specs):
+        per_run = [measured[j] for measured, _ in out]
+        results.append(_ensemble._summarise("weat", spec.id, per_run[0].title, ens.label, ens.runs, per_run,
+                                            [pm[j] for _, pm in out], alpha=alpha, alternative="greater",
+                                            confidence_level=per_run[0].ci_level))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", LowCoverageWarning)     # given once per test, for the combined row
+        runs = pd.concat([weat_rows(out[i][0], label=run_label(ens.label, run), battery=battery, paper=paper)
+                          for i, run in enumerate(ens.runs)], ignore_index=True)
+    combined = _tidy.tidy_frame([_combined_row(r, battery=battery, paper=paper) for r in results])
+    _tidy.warn_low_coverage(combined)
+    frame = _finish(runs, combined, f"{battery} on {ens.label}")
+    frame.attrs["ensemble"] = summary_frame(results)
+    frame.attrs["parameters"] = {"ensemble": ens.label, "runs": list(ens.runs), **options}
+    return frame
+
+
+def _combined_row(r: _ensemble.EnsembleMeasurement, *, battery: str, paper: str) -> dict:
+    """The combined row of a test measured on an ensemble (a view of its :class:`EnsembleMeasurement`)."""
+    base = dict(embedding=r.ensemble, paper=paper, battery=battery, test=r.test, title=r.title, measure=r.measure,
+                effect_size_name=r.effect_size_name)
+    ran = [m for m in r.per_run if m.not_run is None]
+    if r.combined is None:
+        return {**base, "note": f"{_tidy.NOT_RUN}: ran in {len(ran)} of {len(r.per_run)} runs (2 needed to "
+                                "combine)"}
+    first = ran[0]
+    sizes = {f"n_{s.letter.lower()}": min(len(m.sets[i].used) for m in ran) for i, s in enumerate(first.sets)}
+    k = round(r.share_significant * r.n_runs)
+    note = combined_note(r.n_runs, r.effect_size_sd, r.effect_size_min, r.effect_size_max, k, r.alpha)
+    if math.isfinite(r.test_retest):
+        note += f"; test-retest ICC(2,1) {r.test_retest:.2f} over {r.n_shared_words} words"
+    return {**base, **sizes, "statistic_name": first.statistic_name, "effect_size": r.effect_size,
+            "ci_low": r.ci_low, "ci_high": r.ci_high, "ci_level": r.combined.ci_level, "ci_method": r.combined.method,
+            "p_value": r.p_value, "alternative": r.alternative,
+            "p_method": f"t on {r.combined.df:.1f} df (combined over runs)", "coverage": first.coverage,
+            "low_coverage": any(m.low_coverage for m in ran), "seed": first.seed, "n_resamples": first.n_resamples,
+            "note": note}
+
+
+def _report_job(source, run_label_: str, options):
+    """One run's report, in a worker."""
+    from wordbias.battery import report as battery_report
+    from wordbias.embeddings import load
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", LowCoverageWarning)   # each run's low-coverage warnings: given once for the ensemble
+        return battery_report.report(load(source, progress=False), label=run_label_, progress=False, **options)
+
+
+def report(ensemble, *, label: str | None = None, workers: int | None = 1, scheduler: str | None = None,
+           progress: bool = False, alpha: float = ALPHA, **options) -> pd.DataFrame:
+    """The report's battery (:func:`wordbias.battery.report.report`) on every run of an ensemble, each test
+    combined over the runs.
+
+    Parameters
+    ----------
+    ensemble : Ensemble or str or path-like or sequence
+        The runs (:func:`wordbias.measures.ensemble.as_ensemble`).
+    label : str, optional
+        The ensemble's label.
+    workers : int or None, default 1
+        Local processes over the runs (None: every CPU).
+    scheduler : str, optional
+        A Dask scheduler's address.
+    progress : bool, default False
+        A progress bar over the runs.
+    alpha : float, default 0.05
+        The level at which a run counts as significant.
+    **options
+        The options of :func:`wordbias.battery.report.report` (``seed``, ``n_resamples``, ``n_permutations``,
+        ``ube``, ``min_words``, ``min_fraction``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        The runs' rows (each run's report with its own adjusted p), then the combined rows (:func:`combine_rows`)
+        with adjusted p over the combined tests.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from wordbias.embeddings import to_keyed_vectors
+    >>> runs = [to_keyed_vectors([f"w{i}" for i in range(20)], np.random.default_rng(s).normal(size=(20, 4)))
+    ...         for s in range(2)]
+    >>> t = report(runs, label="toy", ube=False, n_resamples=100)
+    >>> sorted(set(t.embedding)), int(t.effect_size.notna().sum())     # no word of the papers' lists is known
+    (['toy', 'toy/run-1', 'toy/run-2'], 0)
+    """
+    ens = _ensemble.as_ensemble(ensemble, label)
+    jobs = [(ens.sources[i], run_label(ens.label, run), options) for i, run in enumerate(ens.runs)]
+    frames = run_jobs(_report_job, jobs, workers=workers, scheduler=scheduler, progress=progress,
+                      desc=f"report on the runs of {ens.label}", unit="run")
+    runs = pd.concat(frames, ignore_index=True)
+    combined = combine_rows(runs, label=ens.label, alpha=alpha)
+    _tidy.warn_low_coverage(combined)
+    frame = _finish(runs, combined, f"report on {ens.label}")
+    frame.attrs["timings"] = {run: f.attrs.get("timings", {}) for run, f in zip(ens.runs, frames)}
+    frame.attrs["parameters"] = {"ensemble": ens.label, "runs": list(ens.runs), **options}
+    return frame
+
+
+def runs_figure(frame: pd.DataFrame, *, ax=None, title: str | None = None):
+    """Per test, the effect size of every run beside the intervals: each run's interval over words (thin grey
+    lines, the run's d a dot) and the combined interval over words and runs (black, the mean a diamond).
+
+    A view of an ensemble's tidy table (:func:`weat_battery`, :func:`report`); nothing is recomputed.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The ensemble's tidy table: run rows (``embedding`` ``"<ensemble>/<run>"``) and combined rows.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw (default a new figure sized to the number of tests).
+    title : str, optional
+        The title.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+
+    Examples
+    --------
+    >>> from wordbias.core.tidy import tidy_frame
+    >>> t = tidy_frame([{"embedding": f"e/seed-{i}", "test": "T", "measure": "weat", "effect_size_name": "d",
+    ...                  "effect_size": d, "ci_low": d - .4, "ci_high": d + .4} for i, d in enumerate([1, .8])]
+    ...                + [{"embedding": "e", "test": "T", "measure": "weat", "effect_size_name": "d",
+    ...                    "effect_size": .9, "ci_low": .3, "ci_high": 1.5}])
+    >>> fig = runs_figure(t)
+    >>> [a.get_xlabel() for a in fig.axes]
+    ['effect size (d)']
+    """
+    import matplotlib.pyplot as plt
+
+    runs_mask = frame.embedding.astype(str).str.contains("/", regex=False)
+    combined = frame[~runs_mask & frame.effect_size.notna()]
+    runs = frame[runs_mask]
+    tests = list(dict.fromkeys(combined.test.astype(str)))
+    if ax is None:
+        fig, ax = plt.subplots(figsize=(8, 0.55 * max(len(tests), 2) + 1.4))
+    else:
+        fig = ax.figure
+    for k, test in enumerate(tests):
+        y = len(tests) - 1 - k
+        r = runs[(runs.test.astype(str) == test) & runs.effect_size.notna()]
+        offsets = np.linspace(-0.3, 0.3, len(r)) if len(r) > 1 else np.zeros(len(r))
+        for off, (_, row) in zip(offsets, r.iterrows()):
+            if pd.notna(row.ci_low) and pd.notna(row.ci_high):
+                ax.plot([row.ci_low, row.ci_high], [y + off, y + off], color="0.75", lw=1, zorder=1)
+            ax.plot(row.effect_size, y + off, "o", color="tab:blue", ms=3.5, zorder=2)
+        c = combined[combined.test.astype(str) == test].iloc[0]
+        if pd.notna(c.ci_low) and pd.notna(c.ci_high):
+            ax.plot([c.ci_low, c.ci_high], [y, y], color="black", lw=3, solid_capstyle="butt", zorder=3)
+        ax.plot(c.effect_size, y, "D", color="white", mec="black", ms=7, zorder=4)
+    ax.axvline(0, color="0.4", lw=0.8, ls=":")
+    ax.set_yticks(range(len(tests)))
+    ax.set_yticklabels(list(reversed(tests)))
+    name = combined.effect_size_name.dropna().iloc[0] if combined.effect_size_name.notna().any() else "d"
+    ax.set_xlabel(f"effect size ({name})")
+    from matplotlib.lines import Line2D
+
+    handles = [Line2D([], [], color="tab:blue", marker="o", ls="", ms=4, label="one run's estimate"),
+               Line2D([], [], color="0.75", lw=1, label="one run's interval over words"),
+               Line2D([], [], color="black", lw=3, marker="D", mfc="white", label="mean over runs, interval over "
+                                                                                  "words and runs")]
+    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.12 if len(tests) > 3 else -0.25),
+              ncol=3, frameon=False, fontsize=8)
+    if title:
+        ax.set_title(title)
+    fig.tight_layout()
+    return fig

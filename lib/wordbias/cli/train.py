@@ -1,0 +1,53 @@
+"""``wordbias train``: word embeddings trained on a corpus, several runs (seeds, bootstrap samples) as an
+ensemble (:func:`wordbias.models.train.train_ensemble`)."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+
+from wordbias.cli.inputs import show_progress
+from wordbias.core.errors import CommandError
+
+
+def run_train(args) -> int:
+    """``wordbias train CORPUS --out DIR``: train ``--seeds`` runs and ``--bootstrap`` runs, write the runs and
+    the manifest, print what was written."""
+    from wordbias.datasets import corpora
+    from wordbias.models import train
+
+    if args.seeds + args.bootstrap < 1:
+        raise CommandError("nothing to train: give --seeds N or --bootstrap N (at least one run)")
+    if args.documents is not None and (args.corpus in corpora.SHIPPED):
+        raise CommandError("--documents applies to a single text file, not to a shipped corpus")
+    spec = corpora.CorpusSpec(
+        source=args.corpus if args.corpus in corpora.SHIPPED else str(_absolute(args.corpus)),
+        lowercase=not args.keep_case, encoding=args.encoding, documents=args.documents or "auto",
+        select=tuple(args.select) if args.select else None)
+    settings = train.TrainingSettings(method=args.method, architecture=args.architecture, vector_size=args.dim,
+                                      window=args.window, min_count=args.min_count, epochs=args.epochs,
+                                      negative=args.negative)
+    command = "wordbias " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:2] == ["train"] else None
+    manifest = train.train_ensemble(spec, args.out, settings=settings, seeds=args.seeds, bootstrap=args.bootstrap,
+                                    seed=args.seed, workers=args.workers, scheduler=args.scheduler,
+                                    cache_dir=args.cache_dir, progress=show_progress(args), command=command)
+    if not args.quiet:
+        data = json.loads(manifest.read_text(encoding="utf-8"))
+        c = data["corpus"]
+        print(f"trained {len(data['runs'])} runs ({args.seeds} seeds, {args.bootstrap} bootstrap samples) of "
+              f"{args.method} {args.architecture} {args.dim}d on {c['source']} ({c['n_documents']:,} documents, "
+              f"{c['n_tokens']:,} tokens)")
+        print(f"wrote {manifest} and {manifest.parent / 'runs'}/")
+        print(f"measure it: wordbias weat {shlex.quote(str(manifest.parent))} --out OUT")
+    return 0
+
+
+def _absolute(path: str):
+    from pathlib import Path
+
+    p = Path(path).expanduser()
+    if not p.exists():
+        raise CommandError(f"{path}: no such file or folder, and not a shipped corpus (brown, state_union, "
+                           "inaugural)")
+    return p.resolve()

@@ -1,0 +1,138 @@
+"""Independent jobs run in parallel: local processes by default, or a Dask cluster with one option.
+
+Training runs of an ensemble, the runs of an ensemble measured, the embeddings of a comparison: each is a job
+that needs nothing from the others. :func:`run_jobs` runs them with joblib: in ``workers`` local processes
+(joblib's ``loky`` backend), or, given a Dask scheduler's address, on that cluster through joblib's Dask backend
+(Dask's distributed scheduler, https://distributed.dask.org; ``pip install "wordbias[dask]"``). The results come
+back in the order of the jobs whatever order they finish in, so the outcome does not depend on the number of
+workers or where they ran.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from wordbias.core.errors import InvalidParameterError
+from wordbias.core.progress import progress_bar
+
+__all__ = ["run_jobs", "check_workers"]
+
+
+def check_workers(workers, n_jobs: int) -> int:
+    """The number of local worker processes: ``workers`` (None: the CPUs this process may use), at most one per
+    job.
+
+    Parameters
+    ----------
+    workers : int or None
+        The processes asked for (>= 1), or None.
+    n_jobs : int
+        The number of jobs.
+
+    Returns
+    -------
+    int
+        The processes to start (1 means: run in this process).
+
+    Examples
+    --------
+    >>> check_workers(8, 3), check_workers(1, 10)
+    (3, 1)
+    """
+    from wordbias.core.parallel import default_workers
+
+    if workers is None:
+        workers = default_workers()
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise InvalidParameterError(f"workers must be an integer >= 1 (or None for every CPU), not {workers!r}")
+    return max(1, min(workers, n_jobs))
+
+
+#: seconds to wait for a Dask scheduler to answer
+CONNECT_TIMEOUT = 20
+
+
+def _dask_client(scheduler: str):
+    try:
+        from distributed import Client
+    except ImportError:
+        raise InvalidParameterError(
+            "a Dask scheduler needs Dask's distributed package: pip install \"wordbias[dask]\"") from None
+    try:
+        return Client(scheduler, timeout=f"{CONNECT_TIMEOUT}s")
+    except (OSError, TimeoutError) as err:
+        raise InvalidParameterError(f"cannot reach the Dask scheduler at {scheduler!r}: {err}") from None
+
+
+def run_jobs(function: Callable, jobs: Sequence[tuple], *, workers: int | None = 1, scheduler: str | None = None,
+             progress: bool = False, desc: str = "jobs", unit: str = "job") -> list:
+    """``[function(*job) for job in jobs]``, run in parallel, in the order of ``jobs``.
+
+    Parameters
+    ----------
+    function : callable
+        A module-level function (it is sent to other processes by reference) of the job's arguments.
+    jobs : sequence of tuple
+        The arguments of each call.
+    workers : int or None, default 1
+        Local processes (None: every CPU this process may use; 1: in this process, no pool). Ignored with
+        ``scheduler``.
+    scheduler : str, optional
+        The address of a Dask scheduler (``"tcp://host:8786"``): the jobs run on its cluster through joblib's
+        Dask backend. The function's module and its data must be importable and readable on the workers.
+    progress : bool, default False
+        Show a progress bar advancing as jobs finish.
+    desc, unit : str
+        The progress bar's text.
+
+    Returns
+    -------
+    list
+        The results, one per job, in the order of ``jobs``.
+
+    Raises
+    ------
+    wordbias.core.errors.InvalidParameterError
+        When ``workers`` is not a positive integer, or the scheduler cannot be reached (or Dask is not installed).
+
+    Examples
+    --------
+    >>> import operator
+    >>> run_jobs(operator.mul, [(2, 3), (4, 5)])
+    [6, 20]
+    """
+    jobs = list(jobs)
+    if not jobs:
+        return []
+    if scheduler is None:
+        workers = check_workers(workers, len(jobs))
+    results: list = [None] * len(jobs)
+    with progress_bar(len(jobs), desc=desc, unit=unit, enabled=progress) as bar:
+        if scheduler is None and workers == 1:
+            for i, job in enumerate(jobs):
+                results[i] = function(*job)
+                bar.update(1)
+            return results
+        import joblib
+
+        def indexed():
+            return (joblib.delayed(_indexed)(function, i, job) for i, job in enumerate(jobs))
+
+        if scheduler is not None:
+            client = _dask_client(scheduler)
+            try:
+                with joblib.parallel_config(backend="dask"):
+                    for i, value in joblib.Parallel(return_as="generator_unordered")(indexed()):
+                        results[i] = value
+                        bar.update(1)
+            finally:
+                client.close()
+        else:
+            for i, value in joblib.Parallel(n_jobs=workers, backend="loky",
+                                            return_as="generator_unordered")(indexed()):
+                results[i] = value
+                bar.update(1)
+    return results
+
+
+def _indexed(function: Callable, i: int, job: tuple):
+    return i, function(*job)

@@ -1,0 +1,723 @@
+"""A test measured on every run of an ensemble: the spread over training runs beside the spread over words.
+
+Every interval a single embedding gives is over the words of the lists, the embedding held fixed. An embedding
+trained on a small corpus moves from one training run to the next, and from one sample of the corpus's documents
+to the next (Antoniak & Mimno 2018, "Evaluating the stability of embedding-based word similarities", TACL
+6:107-119, https://doi.org/10.1162/tacl_a_00008), often by as much as that interval. Measured on an ensemble
+(:class:`wordbias.embeddings.ensemble.Ensemble`: runs with different seeds, or on bootstrap samples of the
+documents), a test reports:
+
+* the distribution over runs: each run's own :class:`~wordbias.measures.measurement.Measurement` (d, its
+  word-bootstrap interval, p), the mean, the standard deviation and range of d, and the share of runs
+  significant at ``alpha``;
+* one interval for the mean over runs that combines both sources (:func:`combine_runs`): the within-run
+  variance over words (read from each run's bootstrap interval) plus the between-run variance divided by the
+  number of runs, with a t quantile on Satterthwaite's degrees of freedom;
+* the test-retest reliability of the word scores s(w, A, B) across runs, ICC(2,1), and the internal
+  consistency of the attribute pairs, Cronbach's alpha (Du, Fang & Nguyen 2021,
+  https://doi.org/10.18653/v1/2021.emnlp-main.785; :mod:`wordbias.measures.reliability`).
+
+The combined interval's coverage is checked in a simulation (``benchmarks/coverage_ensemble.py``,
+``tests/measures/test_ensemble_coverage.py``).
+"""
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import stats
+
+from wordbias.core import multiple
+from wordbias.core.errors import InvalidParameterError
+from wordbias.core.validation import as_float_array, check_probability, check_real
+from wordbias.measures.measurement import Measurement
+from wordbias.measures.reliability import cronbach_alpha, icc_a1, pair_scores
+
+__all__ = ["CombinedInterval", "combine_runs", "EnsembleMeasurement", "as_ensemble", "weat", "weats", "wefat",
+           "wefats", "ALPHA"]
+
+#: the significance level of the share of significant runs
+ALPHA = 0.05
+
+
+@dataclass(frozen=True)
+class CombinedInterval:
+    """The mean of an effect size over runs, with an interval over words and runs together (:func:`combine_runs`).
+
+    Attributes
+    ----------
+    estimate : float
+        The mean effect size over the runs.
+    ci_low, ci_high : float
+        The combined interval.
+    ci_level : float
+        Its confidence level.
+    within_variance : float
+        W: the mean over runs of each run's variance over words (from its interval's half-width).
+    between_variance : float
+        B: the variance of the effect size across runs (ddof = 1).
+    df : float
+        Satterthwaite's degrees of freedom of the t quantile (inf when B is 0).
+    n_runs : int
+        The runs combined.
+    method : str
+        How the interval was computed, in words.
+    """
+
+    estimate: float
+    ci_low: float
+    ci_high: float
+    ci_level: float
+    within_variance: float
+    between_variance: float
+    df: float
+    n_runs: int
+    method: str
+
+    @property
+    def standard_error(self) -> float:
+        """sqrt(W + B / m): the standard error of the mean over m runs."""
+        return math.sqrt(self.within_variance + self.between_variance / self.n_runs)
+
+    def p_value(self, alternative: str = "greater") -> float:
+        """The p of the combined t statistic, mean / standard error, on ``df`` degrees of freedom.
+
+        Parameters
+        ----------
+        alternative : {"greater", "less", "two-sided"}, default "greater"
+            The alternative hypothesis (the mean effect size above, below or away from 0).
+
+        Returns
+        -------
+        float
+            The p-value; NaN when the standard error is 0 or not finite.
+        """
+        se = self.standard_error
+        if not (se > 0 and math.isfinite(se)):
+            return math.nan
+        t = self.estimate / se
+        dist = stats.t(self.df) if math.isfinite(self.df) else stats.norm()
+        return float({"greater": dist.sf(t), "less": dist.cdf(t),
+                      "two-sided": min(1.0, 2 * dist.sf(abs(t)))}[alternative])
+
+
+def combine_runs(estimates, ci_low, ci_high, *, ci_level: float = 0.95,
+                 confidence_level: float | None = None) -> CombinedInterval:
+    """Combine one test's results over m training runs into one interval over words and runs.
+
+    Each run r gives an effect size d_r and an interval over words at level ``ci_level``, from which its
+    variance over words is read as w_r = ((high_r − low_r) / (2 z))², z the normal quantile of the level. With
+    the mean within-run variance W = mean(w_r) and the between-run variance B = var(d_r) (ddof = 1), the mean
+    d̄ = mean(d_r) has variance
+
+        T = W + B / m
+
+    by the law of total variance: the words are the same in every run, so their sampling error does not average
+    out over runs (W is not divided by m), while the runs' own scatter does (B / m). The interval is
+    d̄ ± t_ν sqrt(T), with Satterthwaite's (1946) degrees of freedom ν = (m − 1) T² / (B / m)² (W taken as
+    known). It targets the mean over training runs of the corpus and method (over corpora like it, for runs on
+    bootstrap samples of its documents; Antoniak & Mimno 2018), for the population of words the lists sample. Its
+    coverage is checked in a simulation (``benchmarks/coverage_ensemble.py``).
+
+    Parameters
+    ----------
+    estimates : array_like of float, shape (m,)
+        Each run's effect size, m >= 2.
+    ci_low, ci_high : array_like of float, shape (m,)
+        Each run's interval over words; NaN bounds (a run without an interval) leave W out: the interval is then
+        over runs only, and ``method`` says so.
+    ci_level : float, default 0.95
+        The level of the runs' intervals.
+    confidence_level : float, optional
+        The level of the combined interval (default ``ci_level``).
+
+    Returns
+    -------
+    CombinedInterval
+        The mean, the interval, W, B, the degrees of freedom and the method.
+
+    Raises
+    ------
+    InvalidParameterError
+        When fewer than 2 runs are given, the arrays differ in length, an estimate is not finite, or a level is not
+        in (0, 1).
+
+    Examples
+    --------
+    Five runs whose d moves by about 0.1, each with an interval over words of half-width about 0.4:
+
+    >>> c = combine_runs([1.0, 1.1, 0.9, 1.05, 0.95], [0.6, 0.7, 0.5, 0.65, 0.55], [1.4, 1.5, 1.3, 1.45, 1.35])
+    >>> round(c.estimate, 3), round(c.ci_low, 2), round(c.ci_high, 2), round(c.df, 1)
+    (1.0, 0.59, 1.41, 4711.6)
+    >>> print(c.method)
+    mean over 5 runs ± t sqrt(W + B/5): W the within-run variance over words (from the runs' 95% intervals), B the between-run variance
+    """
+    d = as_float_array("estimates", estimates, ndim=1)
+    low = as_float_array("ci_low", ci_low, ndim=1)
+    high = as_float_array("ci_high", ci_high, ndim=1)
+    if not (len(d) == len(low) == len(high)):
+        raise InvalidParameterError(f"estimates, ci_low and ci_high differ in length: {len(d)}, {len(low)}, "
+                                    f"{len(high)}")
+    if len(d) < 2:
+        raise InvalidParameterError(f"combining runs needs at least 2 runs, not {len(d)}")
+    if not np.isfinite(d).all():
+        raise InvalidParameterError("an estimate is NaN or infinite: leave out the runs where the test did not run")
+    ci_level = check_probability("ci_level", ci_level)
+    level = ci_level if confidence_level is None else check_probability("confidence_level", confidence_level)
+    m = len(d)
+    between = float(d.var(ddof=1))
+    has_w = bool(np.isfinite(low).all() and np.isfinite(high).all())
+    z = stats.norm.ppf(0.5 + ci_level / 2)
+    within = float((((high - low) / (2 * z)) ** 2).mean()) if has_w else 0.0
+    total = within + between / m
+    df = math.inf if between == 0 else (m - 1) * total ** 2 / (between / m) ** 2
+    q = stats.t.ppf(0.5 + level / 2, df) if math.isfinite(df) else stats.norm.ppf(0.5 + level / 2)
+    half = float(q * math.sqrt(total))
+    mean = float(d.mean())
+    if has_w:
+        method = (f"mean over {m} runs ± t sqrt(W + B/{m}): W the within-run variance over words (from the runs' "
+                  f"{ci_level:.0%} intervals), B the between-run variance")
+    else:
+        method = f"mean over {m} runs ± t sqrt(B/{m}): over runs only (the runs have no interval over words)"
+    return CombinedInterval(estimate=mean, ci_low=mean - half, ci_high=mean + half, ci_level=level,
+                            within_variance=within, between_variance=between, df=float(df), n_runs=m, method=method)
+
+
+@dataclass(frozen=True)
+class EnsembleMeasurement:
+    """A test measured on every run of an ensemble.
+
+    Attributes
+    ----------
+    measure : str
+        ``"weat"`` or ``"wefat"``.
+    test : str
+        The test's id within its battery (``""`` for a test measured alone).
+    title : str
+        The test's title.
+    ensemble : str
+        The ensemble's label.
+    runs : tuple of str
+        The runs' labels, in order.
+    per_run : tuple of Measurement
+        Each run's own result (d, its word-bootstrap interval, p, the words used).
+    effect_size_name : str
+        ``"d"`` (WEAT) or ``"r"`` (WEFAT).
+    effect_size : float
+        The mean effect size over the runs where the test ran.
+    effect_size_sd : float
+        Its standard deviation across those runs (ddof = 1).
+    effect_size_min, effect_size_max : float
+        The smallest and largest run's effect size.
+    combined : CombinedInterval or None
+        The interval over words and runs (:func:`combine_runs`); None when fewer than 2 runs ran.
+    alpha : float
+        The level of ``share_significant``.
+    share_significant : float
+        The share of the runs that ran with p < alpha (each run's one-sided p as in its ``p_value``).
+    alternative : str
+        The alternative of the runs' p and of ``p_value``.
+    p_value : float
+        The p of the combined t statistic (:meth:`CombinedInterval.p_value`).
+    test_retest : float
+        ICC(2,1) of the target words' scores s(w, A, B) across runs (Du et al. 2021, §3.1), over the words every
+        run used; NaN for a WEFAT or when fewer than 2 words are shared.
+    consistency_pairs : float
+        Cronbach's alpha over the attribute pairs (a, b) as items, the target words as observations, the
+        scores averaged over runs (Du et al. 2021, §3.3); NaN for a WEFAT.
+    consistency_words : float
+        Cronbach's alpha over the target words as items, the attribute pairs as observations.
+    n_shared_words : int
+        The target words every run used (those ``test_retest`` is over).
+    not_run : tuple of str
+        The runs where the test did not run, with why.
+    p_holm, p_bh : float
+        Holm's and Benjamini-Hochberg's adjusted ``p_value`` over the family (:func:`weats`).
+    p_family : str or None
+        The family of the adjusted p.
+    """
+
+    measure: str
+    test: str
+    title: str
+    ensemble: str
+    runs: tuple[str, ...]
+    per_run: tuple[Measurement, ...] = field(repr=False)
+    effect_size_name: str
+    effect_size: float
+    effect_size_sd: float
+    effect_size_min: float
+    effect_size_max: float
+    combined: CombinedInterval | None
+    alpha: float
+    share_significant: float
+    alternative: str
+    p_value: float
+    test_retest: float = math.nan
+    consistency_pairs: float = math.nan
+    consistency_words: float = math.nan
+    n_shared_words: int = 0
+    not_run: tuple[str, ...] = ()
+    p_holm: float = math.nan
+    p_bh: float = math.nan
+    p_family: str | None = None
+
+    @property
+    def n_runs(self) -> int:
+        """The runs where the test ran."""
+        return sum(m.not_run is None for m in self.per_run)
+
+    @property
+    def ci_low(self) -> float:
+        """The combined interval's lower bound (NaN when there is none)."""
+        return self.combined.ci_low if self.combined else math.nan
+
+    @property
+    def ci_high(self) -> float:
+        """The combined interval's upper bound (NaN when there is none)."""
+        return self.combined.ci_high if self.combined else math.nan
+
+    def runs_frame(self):
+        """One row per run: its effect size, interval, p, coverage and note.
+
+        Returns
+        -------
+        pandas.DataFrame
+            The runs' :meth:`~wordbias.measures.measurement.Measurement.to_dict` rows with a ``run`` column first.
+        """
+        import pandas as pd
+
+        return pd.DataFrame([{"run": run, **m.to_dict()} for run, m in zip(self.runs, self.per_run)])
+
+    def to_dict(self) -> dict:
+        """One flat row of the ensemble's numbers.
+
+        Returns
+        -------
+        dict
+            ``ensemble``, ``test``, ``title``, ``measure``, ``n_runs``, the mean effect size with its combined
+            interval and method, the spread (sd, min, max), W, B, df, ``share_significant`` at ``alpha``, the
+            combined p and its adjusted p, the reliability figures and the runs that did not run.
+        """
+        c = self.combined
+        return {"ensemble": self.ensemble, "test": self.test or None, "measure": self.measure, "title": self.title,
+                "n_runs": self.n_runs, "effect_size_name": self.effect_size_name, "effect_size": self.effect_size,
+                "ci_low": self.ci_low, "ci_high": self.ci_high, "ci_level": c.ci_level if c else math.nan,
+                "ci_method": c.method if c else "none", "effect_size_sd": self.effect_size_sd,
+                "effect_size_min": self.effect_size_min, "effect_size_max": self.effect_size_max,
+                "within_variance": c.within_variance if c else math.nan,
+                "between_variance": c.between_variance if c else math.nan, "df": c.df if c else math.nan,
+                "alpha": self.alpha, "share_significant": self.share_significant, "alternative": self.alternative,
+                "p_value": self.p_value, "p_holm": self.p_holm, "p_bh": self.p_bh, "p_family": self.p_family,
+                "test_retest": self.test_retest, "consistency_pairs": self.consistency_pairs,
+                "consistency_words": self.consistency_words, "n_shared_words": self.n_shared_words,
+                "not_run": "; ".join(self.not_run) or None}
+
+    def to_frame(self):
+        """:meth:`to_dict` as a one-row table.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row.
+        """
+        import pandas as pd
+
+        return pd.DataFrame([self.to_dict()])
+
+    def _lines(self) -> list[tuple[str, str]]:
+        n = self.n_runs
+        if not n:
+            return [("not run", "; ".join(self.not_run))]
+        rows = [("effect size", f"{self.effect_size_name} = {self.effect_size:.3f} (mean of {n} runs; sd "
+                                f"{self.effect_size_sd:.3f}, range {self.effect_size_min:.3f} to "
+                                f"{self.effect_size_max:.3f})")]
+        if self.combined:
+            rows.append(("interval", f"{self.combined.ci_level:.0%} CI [{self.ci_low:.2f}, {self.ci_high:.2f}] "
+                                     f"over words and runs ({self.combined.method})"))
+            rows.append(("p", f"{self.p_value:.3g} ({self.alternative}, t on {self.combined.df:.1f} df)"))
+        k = round(self.share_significant * n)
+        rows.append(("runs significant", f"{k} of {n} at alpha = {self.alpha:g} "
+                                         f"({self.share_significant:.0%})"))
+        if math.isfinite(self.test_retest):
+            rows.append(("test-retest", f"ICC(2,1) = {self.test_retest:.2f} over {self.n_shared_words} target words"))
+        if math.isfinite(self.consistency_pairs):
+            rows.append(("internal consistency", f"Cronbach's alpha {self.consistency_pairs:.2f} over attribute "
+                                                 f"pairs, {self.consistency_words:.2f} over target words"))
+        rows += [("not run", why) for why in self.not_run]
+        return rows
+
+    def __str__(self) -> str:
+        head = f"{self.measure.upper()} on the ensemble {self.ensemble}: {self.title}"
+        return "\n".join([head] + [f"  {k}: {v}" for k, v in self._lines()])
+
+    __repr__ = __str__
+
+    def _repr_html_(self) -> str:
+        body = "".join(f"<tr><th style='text-align:left'>{html.escape(k)}</th>"
+                       f"<td style='text-align:left'>{html.escape(v)}</td></tr>" for k, v in self._lines())
+        return (f"<table><caption>{html.escape(self.measure.upper() + ' on ' + self.ensemble + ': ' + self.title)}"
+                f"</caption>{body}</table>")
+
+
+def as_ensemble(source, label: str | None = None):
+    """An :class:`~wordbias.embeddings.ensemble.Ensemble` from an ensemble, a manifest path or several embeddings.
+
+    Parameters
+    ----------
+    source : Ensemble or str or path-like or sequence or mapping
+        What :func:`wordbias.embeddings.ensemble.load_ensemble` takes, or an ensemble.
+    label : str, optional
+        The ensemble's label.
+
+    Returns
+    -------
+    Ensemble
+        The ensemble.
+    """
+    from wordbias.embeddings.ensemble import Ensemble, load_ensemble
+
+    if isinstance(source, Ensemble):
+        return source
+    return load_ensemble(source, label=label)
+
+
+def _shared_scores(per_run: Sequence[Measurement]) -> tuple[list[str], np.ndarray]:
+    """The target words every run used and their s(w, A, B) per run: (words, array (n_words, n_runs))."""
+    maps = []
+    for m in per_run:
+        r = m.result
+        maps.append({**dict(zip(r.X.words, r.s_x)), **dict(zip(r.Y.words, r.s_y))})
+    shared = [w for w in maps[0] if all(w in mp for mp in maps[1:])]
+    return shared, np.array([[mp[w] for mp in maps] for w in shared], dtype=float)
+
+
+def _pair_matrix(kv, result) -> dict:
+    """{(a, b, w): cos(w, a) − cos(w, b)} for the run's target words and attribute pairs."""
+    W = list(result.X.words) + list(result.Y.words)
+    A, B = list(result.A.words), list(result.B.words)
+    scores = pair_scores(kv[W], kv[A], kv[B])
+    pairs = [(a, b) for a in A for b in B]
+    return {(a, b, w): scores[i, j] for i, (a, b) in enumerate(pairs) for j, w in enumerate(W)}
+
+
+def _consistency(pair_maps: Sequence[dict]) -> tuple[float, float]:
+    """Cronbach's alpha over pairs and over words, the pair scores averaged over runs (Du et al. 2021, §3.3)."""
+    keys = [k for k in pair_maps[0] if all(k in mp for mp in pair_maps[1:])]
+    if not keys:
+        return math.nan, math.nan
+    pairs = list(dict.fromkeys((a, b) for a, b, _ in keys))
+    words = list(dict.fromkeys(w for _, _, w in keys))
+    keyset = set(keys)
+    pairs = [p for p in pairs if all((*p, w) in keyset for w in words)]
+    if len(pairs) < 2 or len(words) < 2:
+        return math.nan, math.nan
+    mean = np.array([[np.mean([mp[(*p, w)] for mp in pair_maps]) for w in words] for p in pairs])
+    return cronbach_alpha(mean), cronbach_alpha(mean.T)
+
+
+def _summarise(measure: str, test: str, title: str, label: str, runs, per_run, pair_maps, *, alpha: float,
+               alternative: str, confidence_level: float) -> EnsembleMeasurement:
+    ran = [m for m in per_run if m.not_run is None]
+    not_run = tuple(f"{run}: {m.not_run}" for run, m in zip(runs, per_run) if m.not_run is not None)
+    name = per_run[0].effect_size_name
+    if not ran:
+        nan = math.nan
+        return EnsembleMeasurement(measure, test, title, label, tuple(runs), tuple(per_run), name, nan, nan, nan,
+                                   nan, None, alpha, nan, alternative, nan, not_run=not_run)
+    d = np.array([m.effect_size for m in ran])
+    combined = None
+    if len(ran) >= 2:
+        combined = combine_runs(d, [m.ci_low for m in ran], [m.ci_high for m in ran], ci_level=ran[0].ci_level,
+                                confidence_level=confidence_level)
+    p = combined.p_value(alternative) if combined else math.nan
+    icc, n_shared, a_pairs, a_words = math.nan, 0, math.nan, math.nan
+    if measure == "weat" and len(ran) >= 2:
+        words, s = _shared_scores(ran)
+        n_shared = len(words)
+        if n_shared >= 2:
+            icc = icc_a1(s)
+        a_pairs, a_words = _consistency([pm for pm, m in zip(pair_maps, per_run) if m.not_run is None])
+    return EnsembleMeasurement(
+        measure=measure, test=test, title=title, ensemble=label, runs=tuple(runs), per_run=tuple(per_run),
+        effect_size_name=name, effect_size=float(d.mean()), effect_size_sd=float(d.std(ddof=1)) if len(d) > 1
+        else math.nan, effect_size_min=float(d.min()), effect_size_max=float(d.max()), combined=combined,
+        alpha=alpha, share_significant=float(np.mean([m.p_value < alpha for m in ran])), alternative=alternative,
+        p_value=p, test_retest=icc, consistency_pairs=a_pairs, consistency_words=a_words, n_shared_words=n_shared,
+        not_run=not_run)
+
+
+def _check_alpha(alpha) -> float:
+    return check_real("alpha", alpha, low=0, high=1, low_open=True, high_open=True)
+
+
+def _progress_runs(ensemble, progress: bool):
+    from wordbias.core.progress import progress_bar
+
+    return progress_bar(len(ensemble), desc=f"runs of {ensemble.label}", unit="run", enabled=progress)
+
+
+def weat(ensemble, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Sequence[str], *,
+         label: str | None = None, alpha: float = ALPHA, progress: bool = False, **options) -> EnsembleMeasurement:
+    """Measure one WEAT on every run of an ensemble: d per run, the combined interval, the share of significant
+    runs, test-retest reliability and internal consistency.
+
+    Each run is measured by :func:`wordbias.measures.measurement.weat` with the same options (the same seed:
+    only the embedding changes between runs); the runs are combined by :func:`combine_runs`.
+
+    Parameters
+    ----------
+    ensemble : Ensemble or str or path-like or sequence
+        An :class:`~wordbias.embeddings.ensemble.Ensemble`, a manifest written by ``wordbias train`` (or its
+        folder), or several embeddings (:func:`wordbias.embeddings.ensemble.load_ensemble`).
+    X, Y, A, B : sequence of str
+        The target and attribute word lists (Caliskan et al. 2017, Methods).
+    label : str, optional
+        The ensemble's label (for several embeddings given as a list).
+    alpha : float, default 0.05
+        The level at which a run counts as significant.
+    progress : bool, default False
+        Show a progress bar over the runs.
+    **options
+        The options of :func:`wordbias.measures.measurement.weat` (``n_resamples``, ``seed``, ``alternative``,
+        ``confidence_level``, ``names``, ``title``...), the same for every run.
+
+    Returns
+    -------
+    EnsembleMeasurement
+        The runs' results and their summary.
+
+    Raises
+    ------
+    wordbias.core.errors.InvalidParameterError
+        When an option is invalid or the ensemble has fewer than 2 runs.
+
+    Examples
+    --------
+    Three "training runs" of a toy embedding, each the same vectors plus a little noise:
+
+    >>> import numpy as np
+    >>> from wordbias.embeddings import to_keyed_vectors
+    >>> words = ["rose", "tulip", "lily", "daisy", "ant", "wasp", "moth", "flea", "love", "joy", "hate", "war"]
+    >>> base = np.array([[1, .2], [.8, .3], [.9, .1], [.7, .3], [.2, 1], [.3, .8], [.1, .9], [.3, 1],
+    ...                  [1, 0], [.9, .2], [0, 1], [.2, .9]])
+    >>> rng = np.random.default_rng(0)
+    >>> runs = [to_keyed_vectors(words, base + rng.normal(0, .1, base.shape)) for _ in range(3)]
+    >>> r = weat(runs, words[:4], words[4:8], words[8:10], words[10:], n_resamples=1000, label="toy")
+    >>> len(r.per_run), round(r.effect_size, 2), round(r.effect_size_sd, 2), r.share_significant
+    (3, 1.83, 0.01, 1.0)
+    >>> round(r.ci_low, 2) < r.effect_size < round(r.ci_high, 2), round(r.test_retest, 2)
+    (True, 0.98)
+    """
+    from wordbias.measures import measurement
+
+    alpha = _check_alpha(alpha)
+    ens = as_ensemble(ensemble, label)
+    per_run, pair_maps = [], []
+    with _progress_runs(ens, progress) as bar:
+        for i in range(len(ens)):
+            kv = ens.load(i)
+            m = measurement.weat(kv, X, Y, A, B, **options)
+            per_run.append(m)
+            pair_maps.append(_pair_matrix(kv, m.result) if m.not_run is None else {})
+            bar.update(1)
+    first = per_run[0]
+    return _summarise("weat", first.test, first.title, ens.label, ens.runs, per_run, pair_maps, alpha=alpha,
+                      alternative=first.alternative, confidence_level=first.ci_level)
+
+
+def _family(out: list[EnsembleMeasurement], family: str | None, what: str) -> list[EnsembleMeasurement]:
+    """Holm's and Benjamini-Hochberg's adjusted combined p over the tests that have one."""
+    import dataclasses
+
+    keep = [i for i, m in enumerate(out) if math.isfinite(m.p_value)]
+    out = list(out)
+    if keep:
+        name = f"{family}: {what}" if family else what
+        adj = multiple.adjust([out[i].p_value for i in keep], tests=[str(i) for i in keep], family=name)
+        for j, i in enumerate(keep):
+            out[i] = dataclasses.replace(out[i], p_holm=float(adj.p_holm[j]), p_bh=float(adj.p_bh[j]), p_family=name)
+    return out
+
+
+def weats(ensemble, specs: Sequence, *, label: str | None = None, family: str | None = None, alpha: float = ALPHA,
+          progress: bool = False, **options) -> list[EnsembleMeasurement]:
+    """Measure a battery of WEATs on every run of an ensemble, each test summarised over the runs, with Holm's
+    and Benjamini-Hochberg's adjusted combined p.
+
+    Each run is measured by :func:`wordbias.measures.measurement.weats` (the run loaded once for all its tests);
+    each test's runs are combined as in :func:`weat`.
+
+    Parameters
+    ----------
+    ensemble : Ensemble or str or path-like or sequence
+        An ensemble, a manifest or several embeddings (:func:`as_ensemble`).
+    specs : sequence of WeatSpec or mapping
+        The tests, as :func:`wordbias.measures.measurement.weats` takes them.
+    label : str, optional
+        The ensemble's label (for several embeddings given as a list).
+    family : str, optional
+        What names the family of the adjusted p.
+    alpha : float, default 0.05
+        The level at which a run counts as significant.
+    progress : bool, default False
+        Show a progress bar over the runs.
+    **options
+        The options of :func:`wordbias.measures.measurement.weats`, the same for every run.
+
+    Returns
+    -------
+    list of EnsembleMeasurement
+        One per spec, in order.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from wordbias.embeddings import to_keyed_vectors
+    >>> words = ["rose", "tulip", "ant", "wasp", "love", "hate"]
+    >>> base = np.array([[1, .1], [.9, .2], [.1, 1], [.2, .9], [1, 0], [0, 1]])
+    >>> rng = np.random.default_rng(1)
+    >>> runs = [to_keyed_vectors(words, base + rng.normal(0, .05, base.shape)) for _ in range(3)]
+    >>> spec = {"id": "flowers", "X": words[:2], "Y": words[2:4], "A": ["love"], "B": ["hate"]}
+    >>> [r] = weats(runs, [spec], n_resamples=0)
+    >>> r.test, r.n_runs, round(r.effect_size, 3), r.combined.method.split(":")[0]
+    ('flowers', 3, 1.723, 'mean over 3 runs ± t sqrt(B/3)')
+    """
+    from wordbias.datasets import stimuli
+    from wordbias.measures import measurement
+
+    alpha = _check_alpha(alpha)
+    ens = as_ensemble(ensemble, label)
+    specs = [stimuli.as_weat_spec(s) for s in specs]
+    by_run, pair_maps = [], []
+    with _progress_runs(ens, progress) as bar:
+        for i in range(len(ens)):
+            kv = ens.load(i)
+            measured = measurement.weats(kv, specs, **options)
+            by_run.append(measured)
+            pair_maps.append([_pair_matrix(kv, m.result) if m.not_run is None else {} for m in measured])
+            bar.update(1)
+    out = []
+    for j, spec in enumerate(specs):
+        per_run = [ms[j] for ms in by_run]
+        out.append(_summarise("weat", spec.id, per_run[0].title, ens.label, ens.runs, per_run,
+                              [pm[j] for pm in pair_maps], alpha=alpha, alternative="greater",
+                              confidence_level=per_run[0].ci_level))
+    n = sum(math.isfinite(m.p_value) for m in out)
+    return _family(out, family, f"the {n} WEATs with a combined p over {len(ens)} runs (one-sided)")
+
+
+def wefat(ensemble, W: Sequence[str], A: Sequence[str], B: Sequence[str], prop, *, label: str | None = None,
+          alpha: float = ALPHA, progress: bool = False, **options) -> EnsembleMeasurement:
+    """Measure one WEFAT on every run of an ensemble: r per run and the combined interval.
+
+    Each run is measured by :func:`wordbias.measures.measurement.wefat` with the same options; the runs are
+    combined by :func:`combine_runs` (no reliability figures: a WEFAT has no target-set scores to correlate).
+
+    Parameters
+    ----------
+    ensemble : Ensemble or str or path-like or sequence
+        An ensemble, a manifest or several embeddings (:func:`as_ensemble`).
+    W : sequence of str
+        The target words (e.g. occupations).
+    A, B : sequence of str
+        The two attribute word lists.
+    prop : sequence of float or mapping
+        The property of each target word, as :func:`wordbias.measures.measurement.wefat` takes it.
+    label : str, optional
+        The ensemble's label.
+    alpha : float, default 0.05
+        The level at which a run counts as significant.
+    progress : bool, default False
+        Show a progress bar over the runs.
+    **options
+        The options of :func:`wordbias.measures.measurement.wefat`.
+
+    Returns
+    -------
+    EnsembleMeasurement
+        The runs' results and their summary.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from wordbias.embeddings import to_keyed_vectors
+    >>> words = ["nurse", "engineer", "teacher", "pilot", "she", "he"]
+    >>> base = np.array([[.2, 1], [1, .1], [.4, .9], [.9, .3], [0, 1], [1, 0]])
+    >>> runs = [to_keyed_vectors(words, base + 0.03 * i) for i in range(3)]
+    >>> r = wefat(runs, words[:4], ["she"], ["he"], dict(zip(words[:4], [90, 10, 70, 5])), n_resamples=0)
+    >>> r.effect_size_name, r.n_runs, r.effect_size > 0.9
+    ('r', 3, True)
+    """
+    from wordbias.measures import measurement
+
+    alpha = _check_alpha(alpha)
+    ens = as_ensemble(ensemble, label)
+    per_run = []
+    with _progress_runs(ens, progress) as bar:
+        for i in range(len(ens)):
+            per_run.append(measurement.wefat(ens.load(i), W, A, B, prop, **options))
+            bar.update(1)
+    first = per_run[0]
+    return _summarise("wefat", first.test, first.title, ens.label, ens.runs, per_run, [{}] * len(per_run),
+                      alpha=alpha, alternative=first.alternative, confidence_level=first.ci_level)
+
+
+def wefats(ensemble, specs: Sequence, *, label: str | None = None, family: str | None = None,
+           alpha: float = ALPHA, progress: bool = False, **options) -> list[EnsembleMeasurement]:
+    """Measure a battery of WEFATs on every run of an ensemble, each summarised over the runs.
+
+    Parameters
+    ----------
+    ensemble : Ensemble or str or path-like or sequence
+        An ensemble, a manifest or several embeddings (:func:`as_ensemble`).
+    specs : sequence of WefatSpec or mapping
+        The tests, as :func:`wordbias.measures.measurement.wefats` takes them.
+    label : str, optional
+        The ensemble's label.
+    family : str, optional
+        What names the family of the adjusted p.
+    alpha : float, default 0.05
+        The level at which a run counts as significant.
+    progress : bool, default False
+        Show a progress bar over the runs.
+    **options
+        The options of :func:`wordbias.measures.measurement.wefats`.
+
+    Returns
+    -------
+    list of EnsembleMeasurement
+        One per spec, in order.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from wordbias.embeddings import to_keyed_vectors
+    >>> words = ["nurse", "engineer", "teacher", "pilot", "she", "he"]
+    >>> base = np.array([[.2, 1], [1, .1], [.4, .9], [.9, .3], [0, 1], [1, 0]])
+    >>> runs = [to_keyed_vectors(words, base + 0.03 * i) for i in range(2)]
+    >>> spec = {"id": "jobs", "W": words[:4], "A": ["she"], "B": ["he"], "property": dict(zip(words[:4], [90, 10, 70, 5]))}
+    >>> [r] = wefats(runs, [spec], n_resamples=0)
+    >>> r.test, r.n_runs
+    ('jobs', 2)
+    """
+    from wordbias.datasets import stimuli
+    from wordbias.measures import measurement
+
+    alpha = _check_alpha(alpha)
+    ens = as_ensemble(ensemble, label)
+    specs = [stimuli.as_wefat_spec(s) for s in specs]
+    by_run = []
+    with _progress_runs(ens, progress) as bar:
+        for i in range(len(ens)):
+            by_run.append(measurement.wefats(ens.load(i), specs, **options))
+            bar.update(1)
+    out = [_summarise("wefat", spec.id, by_run[0][j].title, ens.label, ens.runs, [ms[j] for ms in by_run],
+                      [{}] * len(by_run), alpha=alpha, alternative=by_run[0][j].alternative,
+                      confidence_level=by_run[0][j].ci_level) for j, spec in enumerate(specs)]
+    n = sum(math.isfinite(m.p_value) for m in out)
+    return _family(out, family, f"the {n} WEFATs with a combined p over {len(ens)} runs")
+

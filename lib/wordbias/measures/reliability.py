@@ -1,0 +1,158 @@
+"""The reliability of a bias measure, as Du, Fang & Nguyen (2021) assess it for word embeddings.
+
+Du, Fang & Nguyen (2021), "Assessing the Reliability of Word Embedding Gender Bias Measures", EMNLP,
+https://doi.org/10.18653/v1/2021.emnlp-main.785, borrow two kinds of reliability from measurement theory:
+
+* **test-retest reliability** (their §3.1): do bias scores agree across training runs that differ only in the
+  random seed? They take the scores of a set of words (the *subjects*) in each of several embeddings (the
+  *raters*) and compute the intraclass correlation ICC(2,1): two-way random effects, absolute agreement, one
+  rater (Shrout & Fleiss 1979, "Intraclass correlations: uses in assessing rater reliability", *Psychological
+  Bulletin* 86(2), https://doi.org/10.1037/0033-2909.86.2.420; McGraw & Wong 1996's ICC(A,1)) —
+  :func:`icc_a1`;
+* **internal consistency** (their §3.3): do the items a score is built from agree? They score each target word
+  with each gender *base pair* (m, f) and compute Cronbach's (1951) alpha over the base pairs (the items, the
+  target words the observations), and over the target words (the items, the base pairs the observations) —
+  :func:`cronbach_alpha`. A WEAT has no base pairs; :func:`pair_scores` takes each pair (a, b) of an attribute
+  word of A and one of B as one, the score of a target word w being cos(w, a) − cos(w, b), so the WEAT's
+  s(w, A, B) is the mean of w's item scores.
+
+Both are ratios of variance components: near 1 when the subjects differ far more than the raters (or items)
+disagree, near 0 (or negative) when the differences between words are noise.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from wordbias.core.errors import InvalidParameterError
+from wordbias.core.validation import as_float_array, check_finite
+from wordbias.core.vectors import cosine_matrix
+
+__all__ = ["icc_a1", "cronbach_alpha", "pair_scores"]
+
+
+def _matrix(name: str, scores, *, rows: str, columns: str) -> np.ndarray:
+    m = check_finite(name, as_float_array(name, scores, ndim=2))
+    if m.shape[0] < 2 or m.shape[1] < 2:
+        raise InvalidParameterError(f"{name} needs at least 2 {rows} (rows) and 2 {columns} (columns), "
+                                    f"not shape {m.shape}")
+    return m
+
+
+def icc_a1(scores) -> float:
+    """ICC(2,1), the test-retest reliability of Du et al. (2021, §3.1): intraclass correlation of
+    two-way random effects, absolute agreement, single rater (Shrout & Fleiss 1979, Table 2; McGraw & Wong
+    1996, ICC(A,1)).
+
+    With n subjects (rows) and k raters (columns), the mean squares of the two-way analysis of variance are
+    MS_R (rows), MS_C (columns) and MS_E (residual), and
+
+        ICC(2,1) = (MS_R − MS_E) / (MS_R + (k − 1) MS_E + k (MS_C − MS_E) / n).
+
+    Parameters
+    ----------
+    scores : array_like of float, shape (n_subjects, n_raters)
+        The score of each subject (a word) by each rater (a training run): finite, at least 2 x 2.
+
+    Returns
+    -------
+    float
+        ICC(2,1): at most 1; 1 when every rater gives every subject the same score; NaN when every score is the
+        same (no variance to apportion).
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``scores`` is not a finite 2-D array with at least two rows and two columns.
+
+    Examples
+    --------
+    Shrout & Fleiss's (1979, Table 4) six targets rated by four judges give ICC(2,1) = 0.29:
+
+    >>> ratings = [[9, 2, 5, 8], [6, 1, 3, 2], [8, 4, 6, 8], [7, 1, 2, 6], [10, 5, 6, 9], [6, 2, 4, 7]]
+    >>> round(icc_a1(ratings), 2)
+    0.29
+    >>> icc_a1([[1.0, 1.0], [2.0, 2.0], [3.0, 3.0]])   # the runs agree exactly
+    1.0
+    """
+    x = _matrix("scores", scores, rows="subjects", columns="raters")
+    n, k = x.shape
+    grand = x.mean()
+    ss_rows = k * ((x.mean(axis=1) - grand) ** 2).sum()
+    ss_cols = n * ((x.mean(axis=0) - grand) ** 2).sum()
+    ss_error = ((x - grand) ** 2).sum() - ss_rows - ss_cols
+    ms_r, ms_c, ms_e = ss_rows / (n - 1), ss_cols / (k - 1), ss_error / ((n - 1) * (k - 1))
+    denominator = ms_r + (k - 1) * ms_e + k * (ms_c - ms_e) / n
+    if denominator <= 0 or not np.isfinite(denominator):
+        return float("nan")
+    return float((ms_r - ms_e) / denominator)
+
+
+def cronbach_alpha(scores) -> float:
+    """Cronbach's (1951) alpha, the internal consistency of Du et al. (2021, §3.3): how well the items agree.
+
+        alpha = k / (k − 1) · (1 − Σ_i var(item_i) / var(Σ_i item_i))
+
+    over k items (rows), each scored on the same observations (columns), variances with ddof = 1 (Cronbach
+    1951, "Coefficient alpha and the internal structure of tests", *Psychometrika* 16(3),
+    https://doi.org/10.1007/BF02310555).
+
+    Parameters
+    ----------
+    scores : array_like of float, shape (n_items, n_observations)
+        Each item's score of each observation (e.g. each attribute pair's score of each target word,
+        :func:`pair_scores`): finite, at least 2 x 2.
+
+    Returns
+    -------
+    float
+        Alpha: at most 1; negative when the items disagree more than chance; NaN when the total score does not
+        vary.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``scores`` is not a finite 2-D array with at least two rows and two columns.
+
+    Examples
+    --------
+    >>> round(cronbach_alpha([[1, 2, 3, 4], [2, 3, 4, 5], [1, 3, 3, 5]]), 3)   # items rank alike
+    0.981
+    >>> round(cronbach_alpha([[1, 2, 3, 4], [4, 2, 3, 1]]), 3) < 0               # items disagree
+    True
+    """
+    x = _matrix("scores", scores, rows="items", columns="observations")
+    k = x.shape[0]
+    total = x.sum(axis=0).var(ddof=1)
+    if total <= 0:
+        return float("nan")
+    return float(k / (k - 1) * (1 - x.var(axis=1, ddof=1).sum() / total))
+
+
+def pair_scores(W, A, B) -> np.ndarray:
+    """The score of each word with each attribute pair (a, b), a in A and b in B: cos(w, a) − cos(w, b).
+
+    The items of Du et al.'s (2021, §3.3) internal consistency for a WEAT: each pair plays a gender base pair's
+    part, and the mean of a word's pair scores is the WEAT's s(w, A, B) (Caliskan et al. 2017, Methods).
+
+    Parameters
+    ----------
+    W : array_like of float, shape (n_words, dim)
+        The target word vectors.
+    A, B : array_like of float, shape (n_a, dim) and (n_b, dim)
+        The two attribute sets' vectors.
+
+    Returns
+    -------
+    numpy.ndarray of float, shape (n_a * n_b, n_words)
+        One row per pair (a_i, b_j), in the order i * n_b + j; one column per word.
+
+    Examples
+    --------
+    >>> W = np.array([[1.0, 0.0], [0.0, 1.0]])
+    >>> pair_scores(W, np.array([[1.0, 0.0]]), np.array([[0.0, 1.0], [1.0, 1.0]])).round(3)
+    array([[ 1.   , -1.   ],
+           [ 0.293, -0.707]])
+    """
+    ca = cosine_matrix(W, A)          # (n_words, n_a)
+    cb = cosine_matrix(W, B)          # (n_words, n_b)
+    return (ca[:, :, None] - cb[:, None, :]).reshape(ca.shape[0], -1).T

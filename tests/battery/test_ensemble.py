@@ -1,0 +1,103 @@
+"""Batteries on an ensemble: the runs' rows, one combined row per test, the same in parallel, and compare."""
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from wordbias.battery import compare as battery_compare
+from wordbias.battery import ensemble as battery_ensemble
+from wordbias.core import tidy
+from wordbias.embeddings import cache, to_keyed_vectors
+from wordbias.embeddings.ensemble import load_ensemble
+from wordbias.measures import ensemble as measures_ensemble
+
+WORDS = ["rose", "tulip", "lily", "daisy", "ant", "wasp", "moth", "flea",
+         "love", "joy", "peace", "cheer", "hate", "war", "ugly", "grief"]
+SPECS = [{"id": "flowers", "X": WORDS[:4], "Y": WORDS[4:8], "A": WORDS[8:12], "B": WORDS[12:]},
+         {"id": "swapped", "X": WORDS[4:8], "Y": WORDS[:4], "A": WORDS[8:12], "B": WORDS[12:]}]
+
+
+@pytest.fixture(scope="module")
+def folders(tmp_path_factory):
+    """Three runs saved as cache folders (what `wordbias train` writes): paths travel to worker processes."""
+    rng = np.random.default_rng(0)
+    base = rng.normal(size=(16, 10))
+    base[:4, 0] += 2
+    base[8:12, 0] += 2
+    root = tmp_path_factory.mktemp("runs")
+    return [str(cache.save(to_keyed_vectors(WORDS, (base + rng.normal(0, .3, base.shape)).astype(np.float32)),
+                           root / f"run{i}")) for i in range(3)]
+
+
+def quiet(f, *a, **k):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return f(*a, **k)
+
+
+def test_weat_battery_rows_are_views_of_the_ensemble_measurement(folders):
+    ens = load_ensemble(folders, label="toy")
+    t = quiet(battery_ensemble.weat_battery, ens, SPECS, battery="user:toy", n_resamples=300)
+    tidy.check_tidy(t)
+    assert list(t.embedding) == [f"toy/{r}" for r in ens.runs for _ in SPECS] + ["toy", "toy"]
+    measured = quiet(measures_ensemble.weats, ens, SPECS, n_resamples=300)
+    combined = battery_ensemble.combined_only(t)
+    assert combined.effect_size.tolist() == [m.effect_size for m in measured]
+    assert combined.ci_low.tolist() == [m.ci_low for m in measured]
+    assert combined.effect_size[0] == pytest.approx(-combined.effect_size[1])
+    assert combined.p_holm.notna().all() and "combined p" in combined.p_family[0]
+    assert "runs significant" in combined.note[0] and "test-retest ICC(2,1)" in combined.note[0]
+    summary = t.attrs["ensemble"]
+    assert list(summary.test) == ["flowers", "swapped"] and (summary.n_runs == 3).all()
+
+
+def test_parallel_runs_give_the_same_table(folders):
+    one = quiet(battery_ensemble.weat_battery, folders, SPECS, battery="user:toy", label="toy", n_resamples=200)
+    two = quiet(battery_ensemble.weat_battery, folders, SPECS, battery="user:toy", label="toy", n_resamples=200,
+                workers=2)
+    pd.testing.assert_frame_equal(one, two)
+
+
+def test_report_on_an_ensemble_combines_each_test_from_the_runs_rows(folders):
+    t = quiet(battery_ensemble.report, folders, label="toy", ube=False, n_resamples=100)
+    runs = t[t.embedding != "toy"]
+    combined = battery_ensemble.combined_only(t)
+    assert len(runs) == 3 * len(combined)
+    # the toy words are WEAT1's (flowers, insects, pleasant, unpleasant) and none of the other tests'
+    weat1 = combined[combined.test == "WEAT1"].iloc[0]
+    rows1 = runs[runs.test == "WEAT1"]
+    assert weat1.effect_size == pytest.approx(rows1.effect_size.mean()) and "mean of 3 runs" in weat1.note
+    others = combined[combined.test != "WEAT1"]
+    assert others.effect_size.isna().all() and others.note.str.contains("ran in 0 of 3 runs").all()
+
+
+def test_combine_rows_uses_combine_runs():
+    rows = [{"embedding": f"e/r{i}", "battery": "b", "test": "T", "measure": "weat", "effect_size_name": "d",
+             "effect_size": d, "ci_low": d - w, "ci_high": d + w, "ci_level": 0.95, "p_value": 0.01,
+             "alternative": "greater", "n_x": n, "n_y": 8} for i, (d, w, n) in enumerate([(1.0, .5, 8), (.6, .4, 7),
+                                                                                           (.8, .45, 8)])]
+    row = battery_ensemble.combine_rows(tidy.tidy_frame(rows), label="e").iloc[0]
+    c = measures_ensemble.combine_runs([1.0, .6, .8], [.5, .2, .35], [1.5, 1.0, 1.25])
+    assert (row.effect_size, row.ci_low, row.ci_high) == pytest.approx((c.estimate, c.ci_low, c.ci_high))
+    assert row.n_x == 7 and row.p_value == pytest.approx(c.p_value("greater"))
+
+
+def test_compare_takes_an_ensemble_beside_an_embedding(folders, tmp_path):
+    from wordbias.datasets.stimuli import as_weat_spec
+    from wordbias.datasets.user_lists import UserLists
+
+    lists = UserLists(battery="toy", weat=tuple(as_weat_spec(s) for s in SPECS))
+    ens = load_ensemble(folders, label="ens")
+    t = quiet(battery_compare.compare, {"ens": ens, "one": folders[0]}, lists=lists, n_resamples=200)
+    assert list(t.embedding) == ["ens", "ens", "one", "one"]
+    assert "combined over runs" in t.p_method[0] and "combined" not in t.p_method[2]
+
+
+def test_runs_figure_draws_every_run(folders):
+    t = quiet(battery_ensemble.weat_battery, folders, SPECS, battery="user:toy", label="toy", n_resamples=200)
+    fig = battery_ensemble.runs_figure(t)
+    ax = fig.axes[0]
+    assert [tick.get_text() for tick in ax.get_yticklabels()] == ["swapped", "flowers"]
+    dots = [line for line in ax.get_lines() if line.get_marker() == "o"]
+    assert len(dots) == 3 * 2

@@ -1,0 +1,102 @@
+"""A test measured on an ensemble of runs: the runs, the combined interval, reliability, and the one-call API."""
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+import wordbias as wb
+from wordbias.core.errors import EmbeddingFormatError, InvalidParameterError
+from wordbias.embeddings import to_keyed_vectors
+from wordbias.embeddings.ensemble import load_ensemble
+from wordbias.measures import ensemble
+
+WORDS = ["rose", "tulip", "lily", "daisy", "ant", "wasp", "moth", "flea",
+         "love", "joy", "peace", "cheer", "hate", "war", "ugly", "grief"]
+X, Y, A, B = WORDS[:4], WORDS[4:8], WORDS[8:12], WORDS[12:]
+
+
+def runs(noise: float, n: int = 5, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    base = rng.normal(size=(16, 10))
+    base[:4, 0] += 2
+    base[8:12, 0] += 2
+    return [to_keyed_vectors(WORDS, base + rng.normal(0, noise, base.shape)) for _ in range(n)]
+
+
+def measure(kvs, **kw):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return ensemble.weat(kvs, X, Y, A, B, label="toy", **kw)
+
+
+def test_each_run_is_measured_as_alone_and_summarised():
+    kvs = runs(0.3)
+    r = measure(kvs, n_resamples=500)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        alone = [wb.weat(kv, X, Y, A, B, n_resamples=500) for kv in kvs]
+    assert [m.effect_size for m in r.per_run] == [m.effect_size for m in alone]
+    d = np.array([m.effect_size for m in alone])
+    assert r.effect_size == pytest.approx(d.mean()) and r.effect_size_sd == pytest.approx(d.std(ddof=1))
+    assert (r.effect_size_min, r.effect_size_max) == (d.min(), d.max())
+    assert r.share_significant == np.mean([m.p_value < 0.05 for m in alone])
+    c = ensemble.combine_runs(d, [m.ci_low for m in alone], [m.ci_high for m in alone])
+    assert (r.ci_low, r.ci_high) == (c.ci_low, c.ci_high)
+    assert r.ci_low < r.effect_size < r.ci_high
+
+
+def test_combined_interval_is_wider_than_one_runs_when_runs_disagree():
+    r = measure(runs(0.8), n_resamples=500)
+    widths = [m.ci_high - m.ci_low for m in r.per_run]
+    assert r.ci_high - r.ci_low > np.mean(widths)
+
+
+def test_reliability_falls_with_run_noise():
+    quiet, noisy = measure(runs(0.05), n_resamples=0), measure(runs(1.0), n_resamples=0)
+    assert quiet.test_retest > 0.95 and noisy.test_retest < quiet.test_retest - 0.2
+    assert quiet.n_shared_words == 8
+    assert math.isfinite(quiet.consistency_pairs) and math.isfinite(quiet.consistency_words)
+
+
+def test_a_word_missing_from_one_run_is_left_out_of_test_retest_only():
+    kvs = runs(0.2, n=3)
+    keep = [w for w in WORDS if w != "rose"]
+    kvs[1] = to_keyed_vectors(keep, np.array([kvs[1][w] for w in keep]))
+    r = measure(kvs, n_resamples=0)
+    # that run uses 3 of X and, balanced at random, 3 of Y: the words every run used are 3 + 3
+    assert len(r.per_run[1].sets[0].used) == 3 and len(r.per_run[1].sets[1].used) == 3
+    assert r.n_shared_words == 6 and r.n_runs == 3
+
+
+def test_the_one_call_api_takes_an_ensemble():
+    ens = load_ensemble(runs(0.3, n=3), label="toy")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = wb.weat(ens, X, Y, A, B, n_resamples=0)
+        [s] = wb.measures.measurement.weats(ens, [{"id": "t", "X": X, "Y": Y, "A": A, "B": B}], n_resamples=0)
+    assert isinstance(r, ensemble.EnsembleMeasurement) and r.ensemble == "toy"
+    assert s.effect_size == pytest.approx(r.effect_size) and s.test == "t"
+    assert "ensemble toy" in str(r) and "<table>" in r._repr_html_()
+    assert list(r.runs_frame().run) == ["run-1", "run-2", "run-3"]
+    assert r.to_frame().loc[0, "n_runs"] == 3
+
+
+def test_a_test_that_runs_nowhere_says_so():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        [r] = ensemble.weats(runs(0.1, n=2), [{"id": "t", "X": ["nope", "none"], "Y": Y, "A": A, "B": B}],
+                             n_resamples=0)
+    assert r.n_runs == 0 and math.isnan(r.effect_size) and len(r.not_run) == 2 and r.combined is None
+
+
+def test_bad_ensembles_are_refused(tmp_path):
+    with pytest.raises(InvalidParameterError, match="at least 2"):
+        load_ensemble(runs(0.1, n=1))
+    with pytest.raises(EmbeddingFormatError, match="not an ensemble"):
+        load_ensemble(tmp_path)
+    (tmp_path / "manifest.json").write_text("{}")
+    with pytest.raises(EmbeddingFormatError, match="not a wordbias ensemble manifest"):
+        load_ensemble(tmp_path)
+    with pytest.raises(InvalidParameterError):
+        measure(runs(0.1, n=2), alpha=1.5)
