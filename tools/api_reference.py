@@ -12,7 +12,7 @@ import inspect
 #: (group title, modules, whether every public function must carry an Examples section that runs as a doctest)
 GROUPS: list[tuple[str, list[str], bool]] = [
     ("Measuring: the one-call API", ["wordbias", "wordbias.measures.measurement"], True),
-    ("Embeddings", ["wordbias.embeddings"], True),
+    ("Embeddings", ["wordbias.embeddings", "wordbias.embeddings.ensemble"], True),
     ("Measures", [
         "wordbias.measures.weat", "wordbias.measures.wefat", "wordbias.measures.bootstrap",
         "wordbias.measures.bootstrap_wefat", "wordbias.measures.bootstrap_direction", "wordbias.measures.resampling",
@@ -21,22 +21,25 @@ GROUPS: list[tuple[str, list[str], bool]] = [
         "wordbias.measures.ripa", "wordbias.measures.debias", "wordbias.measures.ube", "wordbias.measures.ube_null",
         "wordbias.measures.ube_words", "wordbias.measures.ube_names", "wordbias.measures.ube_result",
         "wordbias.measures.mlm", "wordbias.measures.contextual", "wordbias.measures.topics",
+        "wordbias.measures.ensemble", "wordbias.measures.reliability",
     ], True),
     ("Word lists and data sets", [
         "wordbias.datasets.stimuli", "wordbias.datasets.user_lists", "wordbias.datasets.names",
         "wordbias.datasets.casing", "wordbias.datasets.censor", "wordbias.datasets.contextual_tests",
-        "wordbias.datasets.gap",
+        "wordbias.datasets.gap", "wordbias.datasets.corpora",
     ], True),
     ("Batteries, reports and comparisons", [
         "wordbias.battery.weat", "wordbias.battery.direction", "wordbias.battery.ube", "wordbias.battery.contextual",
         "wordbias.battery.report", "wordbias.battery.compare", "wordbias.battery.summary",
+        "wordbias.battery.ensemble",
     ], True),
     ("Statistics, tables and errors", [
         "wordbias.core.permutation", "wordbias.core.exact_count", "wordbias.core.montecarlo",
         "wordbias.core.multiple", "wordbias.core.tables", "wordbias.core.tidy", "wordbias.core.figures",
-        "wordbias.core.errors", "wordbias.core.paths", "wordbias.core.progress",
+        "wordbias.core.errors", "wordbias.core.paths", "wordbias.core.progress", "wordbias.core.jobs",
     ], False),
-    ("Models", ["wordbias.models.contextual", "wordbias.models.mlp", "wordbias.models.tiny_mlm"], False),
+    ("Models", ["wordbias.models.contextual", "wordbias.models.mlp", "wordbias.models.tiny_mlm",
+                "wordbias.models.train"], False),
     ("Teaching", ["wordbias.teaching.checks", "wordbias.teaching.explorer", "wordbias.teaching.assign",
                   "wordbias.teaching.answer_key",
                   "wordbias.teaching.contextual"], False),

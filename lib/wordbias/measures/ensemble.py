@@ -377,6 +377,12 @@ def as_ensemble(source, label: str | None = None):
     -------
     Ensemble
         The ensemble.
+
+    Examples
+    --------
+    >>> e = as_ensemble([{"he": [1.0, 0.0]}, {"he": [0.9, 0.1]}], label="two")
+    >>> e.label, e.runs, as_ensemble(e) is e
+    ('two', ('run-1', 'run-2'), True)
     """
     from wordbias.embeddings.ensemble import Ensemble, load_ensemble
 
