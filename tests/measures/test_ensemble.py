@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import wordbias as wb
-from wordbias.core.errors import EmbeddingFormatError, InvalidParameterError
+from wordbias.core.errors import EmbeddingFormatError, EnsembleError, InvalidParameterError
 from wordbias.embeddings import to_keyed_vectors
 from wordbias.embeddings.ensemble import load_ensemble
 from wordbias.measures import ensemble
@@ -96,7 +96,7 @@ def test_bad_ensembles_are_refused(tmp_path):
     with pytest.raises(EmbeddingFormatError, match="not an ensemble"):
         load_ensemble(tmp_path)
     (tmp_path / "manifest.json").write_text("{}")
-    with pytest.raises(EmbeddingFormatError, match="not a wordbias ensemble manifest"):
+    with pytest.raises(EnsembleError, match="not an ensemble manifest of version"):
         load_ensemble(tmp_path)
     with pytest.raises(InvalidParameterError):
         measure(runs(0.1, n=2), alpha=1.5)

@@ -125,8 +125,11 @@ def combine_rows(frame: pd.DataFrame, *, label: str, alpha: float = ALPHA) -> pd
                     seed=first.get("seed"), n_resamples=first.get("n_resamples"))
         ran = group[group.effect_size.notna()]
         if len(ran) < 2:
+            failed = group[group.effect_size.isna()]
+            why = f"; {failed.embedding.iloc[0]}: {failed.note.iloc[0]}" if len(failed) and \
+                isinstance(failed.note.iloc[0], str) else ""
             rows.append({**base, "note": f"{_tidy.NOT_RUN}: ran in {len(ran)} of {len(group)} runs (2 needed to "
-                                         "combine)"})
+                                         f"combine){why}"})
             continue
         levels = ran.ci_level.dropna().unique()
         c = _ensemble.combine_runs(ran.effect_size.to_numpy(float), ran.ci_low.to_numpy(float),
@@ -295,8 +298,9 @@ def _combined_row(r: _ensemble.EnsembleMeasurement, *, battery: str, paper: str)
                 effect_size_name=r.effect_size_name)
     ran = [m for m in r.per_run if m.not_run is None]
     if r.combined is None:
+        why = f"; {r.not_run[0]}" if r.not_run else ""
         return {**base, "note": f"{_tidy.NOT_RUN}: ran in {len(ran)} of {len(r.per_run)} runs (2 needed to "
-                                "combine)"}
+                                f"combine){why}"}
     first = ran[0]
     sizes = {f"n_{s.letter.lower()}": min(len(m.sets[i].used) for m in ran) for i, s in enumerate(first.sets)}
     k = round(r.share_significant * r.n_runs)

@@ -121,7 +121,7 @@ def write_outputs(frame, out: Path, title: str, *, heatmap: bool = False) -> lis
         if summary_table is not None and len(summary_table):
             written.append(_write_csv(summary_table, out / "ensemble.csv"))
         written += save(ensemble.runs_figure(frame, title=title), out, "runs")
-    names = ("forest", "heatmap") if heatmap else ("forest",)
+    names = ("forest", "heatmap") if heatmap or frame.embedding.nunique(dropna=True) > 1 else ("forest",)
     written += [out / f"{n}.{ext}" for n in names for ext in ("png", "pdf") if (out / f"{n}.{ext}").exists()]
     import matplotlib.pyplot as plt
 
@@ -189,17 +189,18 @@ def report_not_run(frame, written: list[Path]) -> int:
 def finish(frame, written: list[Path], args) -> int:
     """Print the short table and the files written (unless ``--quiet``), report the tests not run on stderr
     (always); return the exit status: 0, or :data:`EXIT_NOT_RUN` when some tests were not run."""
-    if not args.quiet:
-        from wordbias.battery.ensemble import combined_only
+    from wordbias.battery.ensemble import combined_only
 
-        runs = frame.embedding.astype(str).str.contains("/", regex=False)
-        print(short_table(combined_only(frame) if runs.any() else frame))
+    runs = frame.embedding.astype(str).str.contains("/", regex=False)
+    shown = combined_only(frame) if runs.any() else frame      # an ensemble: each test once, combined over runs
+    if not args.quiet:
+        print(short_table(shown))
         if runs.any():
             print(f"(each test combined over the runs of the ensemble: interval over words and runs; the "
                   f"{int(runs.sum())} rows of the single runs are in tidy.csv)")
         print()
         print("wrote " + ", ".join(str(p) for p in written))
-    return report_not_run(frame, written)
+    return report_not_run(shown, written)
 
 
 def one_line(text: str) -> str:

@@ -160,6 +160,27 @@ class LowCoverageWarning(WordbiasWarning):
     different words in different embeddings (:func:`wordbias.battery.compare.compare`)."""
 
 
+class CorpusError(ValueError):
+    """A text corpus that cannot be trained on (:mod:`wordbias.datasets.corpora`): a path that does not exist,
+    an unknown shipped corpus, an empty or binary file, text not valid in the encoding (the message names the
+    file and the byte offset), a selection that matches no document, or a corpus too small for the training
+    settings (the message names the numbers and the setting to lower). Raised before any training."""
+
+
+class EnsembleError(ValueError):
+    """An ensemble folder written by :func:`wordbias.models.train.train_ensemble` whose ``manifest.json`` is
+    missing, of another version, or does not match its runs (a run folder missing, a ``vectors.npy`` whose
+    SHA-256 differs); the message names the file."""
+
+
+class SmallCorpusWarning(WordbiasWarning):
+    """A corpus with so few documents that bootstrap samples of its documents (Antoniak & Mimno 2018) can show
+    little of the spread they are meant to show (the number of documents is named)."""
+
+
+__all__ += ["CorpusError", "EnsembleError", "SmallCorpusWarning"]
+
+
 def _format_warning(message, category, filename, lineno, line=None, _default=warnings.formatwarning):
     """Show wordbias's warnings as ``Category: message`` alone: the message names the set and the words, and
     leaving out the caller's file (a temporary file with a process id in notebooks) keeps executed notebooks

@@ -16,13 +16,16 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from wordbias.core.errors import EmbeddingFormatError, InvalidParameterError
+from wordbias.core.errors import EmbeddingFormatError, EnsembleError, InvalidParameterError
 
-__all__ = ["MANIFEST", "Ensemble", "is_ensemble", "load_ensemble"]
+__all__ = ["MANIFEST", "ENSEMBLE_VERSION", "Ensemble", "is_ensemble", "read_manifest", "load_ensemble"]
 
 #: the file name of an ensemble's manifest
 MANIFEST = "manifest.json"
-_VERSION = 1
+#: the version of the manifest's format (``wordbias_ensemble_version``)
+ENSEMBLE_VERSION = 1
+#: the vectors of a run (a cache folder's)
+_VECTORS = "vectors.npy"
 
 
 @dataclass(frozen=True)
@@ -140,33 +143,83 @@ def _sha256(path: Path) -> str:
     return h.hexdigest()
 
 
+def read_manifest(path) -> dict:
+    """Read an ensemble's ``manifest.json`` and check it against its runs.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The ensemble folder, or its ``manifest.json``.
+
+    Returns
+    -------
+    dict
+        The manifest (see :func:`train_ensemble`).
+
+    Raises
+    ------
+    wordbias.core.errors.EnsembleError
+        If the manifest is missing or unreadable, of another version, or a run's folder is missing or its
+        ``vectors.npy`` has another SHA-256 than the manifest records (the file is named).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from wordbias.models.train import TrainingSettings, train_ensemble
+    >>> base = pathlib.Path(tempfile.mkdtemp())
+    >>> out = base / "ensemble"
+    >>> _ = train_ensemble("inaugural", out, settings=TrainingSettings(vector_size=10, epochs=1), workers=1,
+    ...                    progress=False, cache_dir=base / "cache")
+    >>> manifest = read_manifest(out)
+    >>> manifest["corpus"]["n_documents"], [r["id"] for r in manifest["runs"]]
+    (59, ['seed-1'])
+    """
+    path = Path(path).expanduser()
+    file = path / "manifest.json" if path.is_dir() else path
+    folder = file.parent
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise EnsembleError(f"{file}: no such file (is {folder} an ensemble written by train_ensemble?)") from None
+    except (OSError, ValueError) as exc:
+        raise EnsembleError(f"{file}: cannot be read as JSON ({exc})") from exc
+    if not isinstance(data, dict) or data.get("wordbias_ensemble_version") != ENSEMBLE_VERSION:
+        found = data.get("wordbias_ensemble_version") if isinstance(data, dict) else None
+        raise EnsembleError(f"{file}: not an ensemble manifest of version {ENSEMBLE_VERSION} "
+                            f"(wordbias_ensemble_version {found!r})")
+    runs = data.get("runs")
+    if not isinstance(runs, list) or not runs:
+        raise EnsembleError(f"{file}: lists no runs")
+    base = folder.resolve()
+    for run in runs:
+        if not isinstance(run, dict) or not isinstance(run.get("path"), str) or "vectors_sha256" not in run:
+            raise EnsembleError(f"{file}: a run entry without path or vectors_sha256: {run!r:.120}")
+        run_folder = (folder / run["path"]).resolve()
+        if base not in run_folder.parents:
+            raise EnsembleError(f"{file}: run {run.get('id')!r} has path {run['path']!r}, outside the ensemble folder")
+        vectors = run_folder / _VECTORS
+        if not vectors.is_file():
+            raise EnsembleError(f"{file}: run {run.get('id')!r}: {vectors} is missing")
+        if _sha256(vectors) != run["vectors_sha256"]:
+            raise EnsembleError(f"{file}: run {run.get('id')!r}: {vectors} has another SHA-256 than the manifest "
+                                "records (changed or damaged since it was written); train the ensemble again")
+    return data
+
+
 def _from_manifest(path: Path, label: str | None, verify: bool) -> Ensemble:
     manifest_path = path / MANIFEST if path.is_dir() else path
-    try:
-        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise EmbeddingFormatError(f"{manifest_path}: not a readable ensemble manifest ({err})") from None
-    if not isinstance(manifest, dict) or manifest.get("wordbias_ensemble_version") != _VERSION:
-        raise EmbeddingFormatError(f"{manifest_path}: not a wordbias ensemble manifest (version "
-                                   f"{_VERSION}); write one with `wordbias train`")
-    runs = manifest.get("runs")
-    if not isinstance(runs, list) or not runs:
-        raise EmbeddingFormatError(f"{manifest_path}: the manifest lists no runs")
+    if verify:
+        manifest = read_manifest(manifest_path)
+    else:
+        try:
+            manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise EnsembleError(f"{manifest_path}: cannot be read as JSON ({exc})") from None
     folder = manifest_path.parent
-    sources = []
-    for run in runs:
-        run_dir = folder / run["path"]
-        vectors = run_dir / "vectors.npy"
-        if not vectors.is_file():
-            raise EmbeddingFormatError(f"{manifest_path}: run {run['id']!r} is missing ({run_dir} has no "
-                                       "vectors.npy); train it again with the same command")
-        if verify and run.get("vectors_sha256") and _sha256(vectors) != run["vectors_sha256"]:
-            raise EmbeddingFormatError(f"{manifest_path}: run {run['id']!r} does not match its checksum (the file "
-                                       f"{vectors} changed or is damaged); train it again with the same command")
-        sources.append(str(run_dir))
+    runs = manifest["runs"]
     return Ensemble(label=label or folder.name, runs=tuple(r["id"] for r in runs),
-                    kinds=tuple(r.get("kind", "seed") for r in runs), sources=tuple(sources), manifest=manifest,
-                    path=manifest_path)
+                    kinds=tuple(r.get("kind", "seed") for r in runs),
+                    sources=tuple(str(folder / r["path"]) for r in runs), manifest=manifest, path=manifest_path)
 
 
 def load_ensemble(source, *, label: str | None = None, verify: bool = True) -> Ensemble:
@@ -191,8 +244,11 @@ def load_ensemble(source, *, label: str | None = None, verify: bool = True) -> E
 
     Raises
     ------
+    wordbias.core.errors.EnsembleError
+        When the manifest cannot be read, lists no runs, or a run is missing or does not match its checksum
+        (:func:`read_manifest`).
     wordbias.core.errors.EmbeddingFormatError
-        When the manifest cannot be read, lists no runs, or a run is missing or does not match its checksum.
+        When ``source`` is a path that holds no manifest.
     wordbias.core.errors.InvalidParameterError
         When fewer than two embeddings are given, or two share a label.
 

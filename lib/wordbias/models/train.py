@@ -1,0 +1,616 @@
+"""Training word embeddings on a corpus: one run (:func:`train_embedding`), or an ensemble of runs
+(:func:`train_ensemble`) whose spread shows how much a bias measure owes to the chance of training.
+
+An ensemble has ``seeds`` runs on the whole corpus that differ only in the training seed (``seed-1`` ...
+``seed-N``), and ``bootstrap`` runs each trained on a bootstrap sample of the corpus's documents (``bootstrap-1``
+...; documents drawn with replacement, Antoniak & Mimno 2018, "Evaluating the stability of embedding-based word
+similarities", TACL 6:107-119, doi:10.1162/tacl_a_00008), so that the spread covers the corpus's own sampling
+too. On a corpus of a million tokens both spreads are large: that is what the ensembles are for.
+
+**Determinism.** A run is gensim's Word2Vec or FastText with one worker thread, its ``seed``, and a word-seeding
+hash that does not depend on ``PYTHONHASHSEED`` (gensim's default is Python's ``hash``, which changes from process
+to process): the same corpus, settings and seed give the same vectors, bit for bit, in any process on the same
+machine and software. Speed comes from running several runs at once (processes, or a Dask cluster), never
+threads within a run. Seeds: run ``seed-i`` trains with seed ``seed + i``; bootstrap run ``i`` draws its
+documents with seed ``sample_seed`` and trains with ``training_seed``, both derived from ``(seed, i)``
+(:class:`numpy.random.SeedSequence`) and at least 2**31, hence distinct from every seed run's seed (which must stay
+below 2**31).
+
+**Caching.** Every run is an embedding cache (:func:`wordbias.embeddings.cache.save`) under
+``<cache root>/trained/<key>`` (the cache root of :func:`wordbias.embeddings.cache_folders.cache_root`), the key a
+SHA-256 of the corpus's SHA-256 and tokenisation, the settings, the run's kind and seeds, and gensim's version. A
+run found there complete and matching is reused; a damaged one is trained again (with a
+:class:`~wordbias.core.errors.CacheRebuiltWarning`). ``wordbias cache clear`` does not remove trained runs.
+
+**The output folder** ``out`` holds ``runs/<id>/`` (a copy of each run's cache folder, loadable with
+:func:`wordbias.embeddings.load`), ``manifest.json`` (what was trained and how, and each run's SHA-256:
+byte-identical when the same call is made again) and ``timings.json`` (seconds per run, which vary). It is written
+as a whole (:func:`wordbias.core.atomic.atomic_folder`): a folder that is not an earlier ensemble's, or that holds
+other files, is refused and left as it is.
+
+**Parallelism.** The runs not in the cache are independent jobs of :func:`_train_run` (joblib, ``loky`` processes
+on this machine; or ``scheduler="tcp://HOST:PORT"``: joblib's ``dask`` backend on a Dask distributed cluster, the
+optional extra ``pip install "wordbias[dask]"``). Each job reads the corpus itself from its
+:class:`~wordbias.datasets.corpora.CorpusSpec` (once per process) and checks its SHA-256 against the caller's, so
+a cluster worker that sees another file fails loudly.
+"""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import platform
+import shutil
+import socket
+import time
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from gensim.models import KeyedVectors
+
+from wordbias.core.atomic import atomic_folder
+from wordbias.core.errors import (
+    CacheError,
+    CacheRebuiltWarning,
+    CorpusError,
+    FolderNotOursError,
+    InvalidParameterError,
+)
+from wordbias.core.ownership import MARKER, mark, owner
+from wordbias.core.parallel import default_workers
+from wordbias.core.paths import check_output_dir
+from wordbias.core.progress import progress_bar
+from wordbias.datasets.corpora import (
+    Corpus,
+    CorpusSpec,
+    bootstrap_documents,
+    check_trainable,
+    load_corpus,
+)
+from wordbias.embeddings.cache import save
+from wordbias.embeddings.cache_folders import cache_root
+from wordbias.embeddings.cache_format import verify
+from wordbias.embeddings.ensemble import ENSEMBLE_VERSION, read_manifest
+from wordbias.embeddings.formats import VECTORS_FILE
+from wordbias.embeddings.keyed_vectors import to_keyed_vectors
+
+__all__ = ["TrainingSettings", "train_embedding", "train_ensemble", "read_manifest", "ENSEMBLE_VERSION"]
+
+#: The version of ``manifest.json``'s layout.
+#: The version of the trained runs' cache keys (bumped when a run trained the same way would differ).
+_RUN_KEY_VERSION = 1
+_METHODS = ("word2vec", "fasttext")
+_ARCHITECTURES = ("skipgram", "cbow")
+_SEED_LIMIT = 2**31  # seed runs train with seeds below it, bootstrap runs with seeds from it
+_OUT_FILES = {MARKER, "manifest.json", "timings.json", "runs"}
+
+
+@dataclass(frozen=True)
+class TrainingSettings:
+    """The settings of a training run (gensim's Word2Vec or FastText).
+
+    The defaults are word2vec's and gensim's (gensim 4's ``Word2Vec``: ``vector_size=100``, ``window=5``,
+    ``min_count=5``, ``negative=5``, ``sample=1e-3``, ``epochs=5``, ``alpha=0.025``), but for the architecture:
+    skip-gram rather than gensim's CBOW, since skip-gram represents infrequent words better (Mikolov, Chen, Corrado
+    & Dean 2013, "Efficient estimation of word representations in vector space", arXiv:1301.3781; the word2vec
+    tool's documentation), and in a corpus of about a million tokens (Brown) most words are infrequent. Five
+    negative samples lie within the 5-20 that Mikolov, Sutskever, Chen, Corrado & Dean (2013, "Distributed
+    representations of words and phrases and their compositionality", NeurIPS) find useful for small data sets;
+    ``sample=1e-3`` is the mildest subsampling of frequent words in the range (1e-3 to 1e-5) the word2vec tool
+    recommends, so little of a small corpus is discarded; ``min_count=5`` leaves out words too rare to get a
+    meaningful vector (on Brown it keeps 13,919 of 47,039 distinct words). Five epochs keep each run quick (13 s
+    for a 100-d skip-gram run on Brown on one core, measured), which suits ensembles of many runs; raise ``epochs``
+    for better-converged vectors on a small corpus.
+
+    Parameters
+    ----------
+    method : {"word2vec", "fasttext"}, default "word2vec"
+        gensim's ``Word2Vec``, or ``FastText`` (character n-grams, Bojanowski et al. 2017).
+    architecture : {"skipgram", "cbow"}, default "skipgram"
+        Skip-gram with negative sampling, or continuous bag of words.
+    vector_size : int, default 100
+        The dimension of the vectors.
+    window : int, default 5
+        The largest distance between a word and a context word (gensim draws the effective window per word).
+    min_count : int, default 5
+        Words occurring fewer times are left out.
+    negative : int, default 5
+        Negative samples per positive one.
+    sample : float, default 1e-3
+        The threshold for downsampling frequent words (0 turns it off).
+    epochs : int, default 5
+        Passes over the corpus.
+    alpha : float, default 0.025
+        The initial learning rate (decreasing linearly to gensim's ``min_alpha``).
+    min_n : int, default 3
+        The shortest character n-gram (fastText only).
+    max_n : int, default 6
+        The longest character n-gram (fastText only).
+
+    Raises
+    ------
+    wordbias.core.errors.InvalidParameterError
+        If a setting has the wrong type or value.
+
+    Examples
+    --------
+    >>> TrainingSettings(vector_size=50, epochs=10).as_dict()["vector_size"]
+    50
+    """
+
+    method: str = "word2vec"
+    architecture: str = "skipgram"
+    vector_size: int = 100
+    window: int = 5
+    min_count: int = 5
+    negative: int = 5
+    sample: float = 1e-3
+    epochs: int = 5
+    alpha: float = 0.025
+    min_n: int = 3
+    max_n: int = 6
+
+    def __post_init__(self):
+        if self.method not in _METHODS:
+            raise InvalidParameterError(f"method must be one of {_METHODS}, not {self.method!r}")
+        if self.architecture not in _ARCHITECTURES:
+            raise InvalidParameterError(f"architecture must be one of {_ARCHITECTURES}, not {self.architecture!r}")
+        for name in ("vector_size", "window", "min_count", "negative", "epochs", "min_n", "max_n"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < (
+                    0 if name == "negative" else 1):
+                raise InvalidParameterError(f"{name} must be a {'non-negative' if name == 'negative' else 'positive'}"
+                                            f" integer, not {value!r}")
+            object.__setattr__(self, name, int(value))
+        if self.negative == 0:
+            raise InvalidParameterError("negative must be at least 1 (training uses negative sampling)")
+        for name in ("sample", "alpha"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float, np.floating, np.integer)) \
+                    or not np.isfinite(value) or value < 0 or (name == "alpha" and value == 0):
+                raise InvalidParameterError(f"{name} must be a {'positive' if name == 'alpha' else 'non-negative'} "
+                                            f"number, not {value!r}")
+            object.__setattr__(self, name, float(value))
+        if self.min_n > self.max_n:
+            raise InvalidParameterError(f"min_n={self.min_n} is larger than max_n={self.max_n}")
+
+    def as_dict(self) -> dict:
+        """The settings as a JSON-able dict (for a manifest and a cache key).
+
+        Returns
+        -------
+        dict
+            Field name -> value, in the fields' order.
+        """
+        return dataclasses.asdict(self)
+
+
+def _stable_hash(text: str) -> int:
+    """gensim's word-seeding hash: the first 8 bytes of SHA-256 (Python's ``hash`` of a str changes with
+    ``PYTHONHASHSEED``, so the initial vectors would differ from process to process)."""
+    return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "little")
+
+
+def _check_seed(seed, name: str = "seed", limit: int = 2**32) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < limit:
+        raise InvalidParameterError(f"{name} must be an integer in [0, {limit}), not {seed!r}")
+    return int(seed)
+
+
+def train_embedding(corpus: Corpus, settings: TrainingSettings, *, seed: int,
+                    documents: np.ndarray | None = None) -> KeyedVectors:
+    """Train one embedding on a corpus (or on some of its documents), deterministically.
+
+    gensim with one worker thread and the given seed: the same corpus, settings, seed and documents give the
+    same vectors, in any process (the word-seeding hash does not depend on ``PYTHONHASHSEED``).
+
+    Parameters
+    ----------
+    corpus : Corpus
+        The corpus (:func:`wordbias.datasets.corpora.read_corpus`).
+    settings : TrainingSettings
+        The settings.
+    seed : int
+        The training seed (initial vectors, negative samples, subsampling, windows), in ``[0, 2**32)``.
+    documents : numpy.ndarray, optional
+        The documents to train on, by index, in order, repeats allowed (a bootstrap sample:
+        :func:`wordbias.datasets.corpora.bootstrap_documents`); by default all of them.
+
+    Returns
+    -------
+    KeyedVectors
+        The trained word vectors (``model.wv``: float32, words by decreasing frequency); for fastText the
+        ``FastTextKeyedVectors``, which also build vectors of unseen words from their n-grams.
+
+    Raises
+    ------
+    wordbias.core.errors.CorpusError
+        If the corpus is too small for the settings (:func:`wordbias.datasets.corpora.check_trainable`).
+    wordbias.core.errors.InvalidParameterError
+        If a parameter has the wrong type or value.
+
+    Examples
+    --------
+    >>> from wordbias.datasets.corpora import read_corpus
+    >>> corpus = read_corpus("inaugural")
+    >>> settings = TrainingSettings(vector_size=10, epochs=1)
+    >>> a = train_embedding(corpus, settings, seed=1)
+    >>> b = train_embedding(corpus, settings, seed=1)
+    >>> a.vectors.dtype, a.vectors.shape, bool((a.vectors == b.vectors).all())
+    (dtype('float32'), (2744, 10), True)
+    """
+    from gensim.models import FastText, Word2Vec
+
+    if not isinstance(corpus, Corpus):
+        raise InvalidParameterError(f"corpus must be a Corpus (wordbias.datasets.corpora.read_corpus), not "
+                                    f"{type(corpus).__name__}")
+    if not isinstance(settings, TrainingSettings):
+        raise InvalidParameterError(f"settings must be a TrainingSettings, not {type(settings).__name__}")
+    seed = _check_seed(seed)
+    check_trainable(corpus, min_count=settings.min_count, window=settings.window)
+    options = dict(sentences=corpus.sentences(documents), vector_size=settings.vector_size, window=settings.window,
+                   min_count=settings.min_count, negative=settings.negative, hs=0, sample=settings.sample,
+                   epochs=settings.epochs, alpha=settings.alpha, sg=int(settings.architecture == "skipgram"),
+                   workers=1, seed=seed, hashfxn=_stable_hash)
+    if settings.method == "fasttext":
+        model = FastText(min_n=settings.min_n, max_n=settings.max_n, **options)
+    else:
+        model = Word2Vec(**options)
+    return model.wv
+
+
+# ------------------------------------------------------------------------------------------------ runs
+
+@dataclass(frozen=True)
+class _Run:
+    id: str
+    kind: str
+    training_seed: int
+    sample_seed: int | None
+
+
+def _derived_seed(seed: int, i: int, purpose: int) -> int:
+    """A seed in [2**31, 2**32) for bootstrap run ``i`` (``purpose`` 1: the sample, 2: the training)."""
+    state = np.random.SeedSequence([seed, i, purpose, 0x626F6F74]).generate_state(1, dtype=np.uint32)[0]
+    return _SEED_LIMIT + int(state) % _SEED_LIMIT
+
+
+def _plan(seed: int, seeds: int, bootstrap: int) -> list[_Run]:
+    runs = [_Run(f"seed-{i}", "seed", seed + i, None) for i in range(1, seeds + 1)]
+    runs += [_Run(f"bootstrap-{i}", "bootstrap", _derived_seed(seed, i, 2), _derived_seed(seed, i, 1))
+             for i in range(1, bootstrap + 1)]
+    return runs
+
+
+def _run_key(corpus: Corpus, settings: dict, run: _Run) -> str:
+    import gensim
+
+    document = {"version": _RUN_KEY_VERSION, "corpus_sha256": corpus.sha256, "tokenisation": corpus.tokenisation,
+                "settings": settings, "kind": run.kind, "training_seed": run.training_seed,
+                "sample_seed": run.sample_seed, "gensim": gensim.__version__}
+    return hashlib.sha256(json.dumps(document, sort_keys=True, separators=(",", ":")).encode("utf-8")).hexdigest()
+
+
+def _cache_name(key: str) -> str:
+    return f"trained run {key}"
+
+
+def _train_run(spec: CorpusSpec, settings: dict, kind: str, training_seed: int, sample_seed: int | None,
+               corpus_sha256: str, run_id: str, gensim_version: str | None = None
+               ) -> tuple[str, list[str], np.ndarray, float]:
+    """One run, in a worker process: read the corpus (once per process), check it is the caller's (and, given
+    ``gensim_version``, that this worker trains with the caller's gensim, which the cache key names), train.
+
+    Returns ``(run id, words, float32 vectors, seconds of training)``.
+    """
+    import gensim
+
+    if gensim_version is not None and gensim.__version__ != gensim_version:
+        raise RuntimeError(f"{socket.gethostname()} (pid {os.getpid()}) has gensim {gensim.__version__}, the caller "
+                           f"{gensim_version}: the runs would not be those the cache and the manifest name; install "
+                           "the same gensim on every worker")
+    corpus = load_corpus(spec)
+    if corpus.sha256 != corpus_sha256:
+        raise CorpusError(f"{socket.gethostname()} (pid {os.getpid()}) read the corpus {spec.source} with SHA-256 "
+                          f"{corpus.sha256}, the caller {corpus_sha256}: this worker sees other files; give every "
+                          "worker the same corpus")
+    documents = bootstrap_documents(len(corpus.documents), sample_seed) if kind == "bootstrap" else None
+    start = time.perf_counter()
+    kv = train_embedding(corpus, TrainingSettings(**settings), seed=training_seed, documents=documents)
+    seconds = time.perf_counter() - start
+    return run_id, list(kv.index_to_key), np.ascontiguousarray(kv.vectors, dtype=np.float32), seconds
+
+
+def _cached(folder: Path, key: str) -> dict | None:
+    """The meta.json of the trained run at ``folder`` if it is complete, undamaged and the run of ``key``."""
+    if not os.path.lexists(folder):
+        return None
+    try:
+        meta = verify(folder, full=True)
+    except (CacheError, OSError) as exc:
+        warnings.warn(f"{exc}; training the run again", CacheRebuiltWarning, stacklevel=3)
+        return None
+    if meta.get("name") != _cache_name(key):
+        warnings.warn(f"{folder}: meta.json names {meta.get('name')!r}, not this run; training the run again",
+                      CacheRebuiltWarning, stacklevel=3)
+        return None
+    return meta
+
+
+def _trained_root(cache_dir) -> Path:
+    """``<cache root>/trained``, created with wordbias's marker (so that cache listings do not count it as a
+    foreign folder)."""
+    root = cache_root(cache_dir) / "trained"
+    if owner(root) is None:
+        mark(root, "model")
+    return root
+
+
+# ------------------------------------------------------------------------------------------------ parallel runs
+
+def _execute(todo: list[_Run], spec: CorpusSpec, settings: dict, sha256: str, *, workers: int | None,
+             scheduler: str | None, progress: bool, on_result) -> int:
+    """Train the runs ``todo``, calling ``on_result(run_id, words, vectors, seconds)`` in this process as each
+    finishes; returns the number of workers used."""
+    if not todo:
+        return 0
+    import gensim
+    from joblib import Parallel, delayed, parallel_config
+
+    jobs = [delayed(_train_run)(spec, settings, r.kind, r.training_seed, r.sample_seed, sha256, r.id,
+                                gensim.__version__) for r in todo]
+    with progress_bar(len(todo), desc="training runs", unit="run", enabled=progress) as bar:
+        if scheduler is not None:
+            client = _dask_client(scheduler)
+            try:
+                n_jobs = -1 if workers is None else workers
+                with parallel_config(backend="dask", client=client):
+                    for result in Parallel(n_jobs=n_jobs, batch_size=1, return_as="generator_unordered")(jobs):
+                        on_result(*result)
+                        bar.update(1)
+            finally:
+                client.close()
+            return n_jobs
+        n = min(workers or default_workers(), len(todo))
+        if n == 1:
+            for run in todo:
+                on_result(*_train_run(spec, settings, run.kind, run.training_seed, run.sample_seed, sha256, run.id))
+                bar.update(1)
+            return 1
+        with parallel_config(backend="loky"):
+            for result in Parallel(n_jobs=n, batch_size=1, return_as="generator_unordered")(jobs):
+                on_result(*result)
+                bar.update(1)
+        return n
+
+
+def _dask_client(address: str):
+    """A ``distributed.Client`` connected to the scheduler at ``address`` (the optional extra ``wordbias[dask]``)."""
+    try:
+        import distributed
+    except ImportError as exc:
+        raise ImportError("scheduler= runs the training on a Dask cluster, which needs the optional extra: "
+                          "pip install \"wordbias[dask]\" (dask and distributed); or leave scheduler out to train "
+                          "on this machine") from exc
+    try:
+        return distributed.Client(address, timeout=30, set_as_default=False)
+    except (OSError, TimeoutError) as exc:
+        raise ConnectionError(f"cannot reach the Dask scheduler at {address!r} ({exc}); is it running (dask "
+                              "scheduler) and is the address right, e.g. tcp://127.0.0.1:8786?") from exc
+
+
+# ------------------------------------------------------------------------------------------------ ensembles
+
+def _as_spec(corpus) -> tuple[CorpusSpec, Corpus]:
+    if isinstance(corpus, Corpus):
+        return corpus.spec, corpus
+    if isinstance(corpus, CorpusSpec):
+        return corpus, load_corpus(corpus)
+    if isinstance(corpus, (str, os.PathLike)):
+        spec = CorpusSpec(os.fspath(corpus))
+        return spec, load_corpus(spec)
+    raise InvalidParameterError(f"corpus must be a shipped corpus's name, a path, a CorpusSpec or a Corpus; not "
+                                f"{type(corpus).__name__}")
+
+
+def _check_out(out) -> Path:
+    """``out`` resolved, if it may receive an ensemble: absent, empty, or an earlier ensemble of ours holding
+    nothing else; refused otherwise, before any work."""
+    folder = check_output_dir(out, what="out")
+    if not folder.exists():
+        return folder
+    entries = {p.name for p in folder.iterdir()}
+    if not entries or (entries == {MARKER} and owner(folder) is not None):   # nothing in it to lose
+        return folder
+    if owner(folder) != "output" or "manifest.json" not in entries or not _is_manifest(folder / "manifest.json"):
+        raise FolderNotOursError(f"refusing to write the ensemble into {folder}: it is not empty and holds no "
+                                 "ensemble of train_ensemble (no manifest.json of ours); choose a new folder, or "
+                                 "move this one away yourself")
+    others = sorted(entries - _OUT_FILES)
+    if others:
+        raise FolderNotOursError(f"refusing to replace the ensemble in {folder}: it also holds files train_ensemble "
+                                 f"did not write ({', '.join(others[:5])}{', ...' if len(others) > 5 else ''}); "
+                                 "move them away, or choose a new folder")
+    return folder
+
+
+def _is_manifest(path: Path) -> bool:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and "wordbias_ensemble_version" in data
+
+
+def _file_sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 22), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _software() -> dict:
+    import gensim
+
+    from wordbias import __version__
+
+    return {"gensim": gensim.__version__, "numpy": np.__version__, "python": platform.python_version(),
+            "wordbias": __version__}
+
+
+def _json_text(data) -> str:
+    return json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+
+
+def train_ensemble(corpus, out, *, settings: TrainingSettings = TrainingSettings(), seeds: int = 1,
+                   bootstrap: int = 0, seed: int = 0, workers: int | None = None, scheduler: str | None = None,
+                   cache_dir=None, progress: bool = True, command: str | None = None) -> Path:
+    """Train an ensemble of embeddings on a corpus: runs that differ in the training seed, and runs on bootstrap
+    samples of the documents; write them with a manifest.
+
+    Runs already in the cache are reused (nothing is trained when the same call is made again); the others are
+    trained in parallel, one process per run (see the module docstring). ``out`` receives ``runs/<id>/`` (each an
+    embedding folder, :func:`wordbias.embeddings.load` opens it), ``manifest.json`` (JSON with sorted keys: the
+    corpus, its tokenisation and SHA-256, the settings, the seeds, the software's versions, the command, and per
+    run its id, kind, seeds, path, the SHA-256 of its ``vectors.npy``, its number of words and, for a bootstrap
+    run, the SHA-256 of its document indices as little-endian int64), and ``timings.json`` (seconds per run,
+    ``null`` for a run from the cache). The manifest is byte-identical when the call is repeated.
+
+    Parameters
+    ----------
+    corpus : str, path-like, CorpusSpec or Corpus
+        A shipped corpus's name (``"brown"``), the path of a text file or folder, a
+        :class:`~wordbias.datasets.corpora.CorpusSpec`, or a :class:`~wordbias.datasets.corpora.Corpus` (its
+        spec is what the workers read).
+    out : str or path-like
+        The folder to write: absent, empty, or an earlier ensemble's (replaced as a whole); any other folder is
+        refused and left as it is.
+    settings : TrainingSettings, default TrainingSettings()
+        The training settings.
+    seeds : int, default 1
+        The number of runs on the whole corpus (``seed-1`` ... with training seeds ``seed + 1`` ...).
+    bootstrap : int, default 0
+        The number of runs on bootstrap samples of the documents (``bootstrap-1`` ...).
+    seed : int, default 0
+        The ensemble's seed, from which every run's seeds follow; ``seed + seeds`` must stay below 2**31.
+    workers : int, optional
+        Processes training at once; by default the CPUs this process may use, at most one per run to train. With
+        ``scheduler``, the number of runs at once on the cluster (by default as many as its workers' threads).
+    scheduler : str, optional
+        The address of a Dask distributed scheduler (``"tcp://127.0.0.1:8786"``) to train on instead of this
+        machine; needs the extra ``pip install "wordbias[dask]"``, wordbias on every worker, and the corpus at the
+        same path on every worker (a shipped corpus is).
+    cache_dir : str or path-like, optional
+        The cache root (:func:`wordbias.embeddings.cache_folders.cache_root`); the runs go to its ``trained/``.
+    progress : bool, default True
+        Show a progress bar advancing as runs finish.
+    command : str, optional
+        The command line that asked for the ensemble, recorded in the manifest (``null`` when omitted).
+
+    Returns
+    -------
+    pathlib.Path
+        ``out/manifest.json``.
+
+    Raises
+    ------
+    wordbias.core.errors.CorpusError
+        If the corpus cannot be read or is too small for the settings; or if a worker reads a different corpus.
+    wordbias.core.errors.FolderNotOursError
+        If ``out`` is not empty and not an earlier ensemble's (or holds other files too); it is left as it is.
+    wordbias.core.errors.InvalidParameterError
+        If a parameter has the wrong type or value, or ``out`` is a folder outputs may not go to.
+    ImportError
+        If ``scheduler`` is given and Dask's ``distributed`` is not installed.
+    ConnectionError
+        If the scheduler cannot be reached.
+
+    Warns
+    -----
+    wordbias.core.errors.SmallCorpusWarning
+        With bootstrap runs on a corpus of fewer than 20 documents.
+    wordbias.core.errors.CacheRebuiltWarning
+        When a cached run is damaged and trained again.
+
+    Examples
+    --------
+    >>> import json, tempfile, pathlib
+    >>> base = pathlib.Path(tempfile.mkdtemp())
+    >>> out = base / "ensemble"
+    >>> manifest = train_ensemble("inaugural", out, settings=TrainingSettings(vector_size=10, epochs=1), seeds=2,
+    ...                           workers=1, progress=False, cache_dir=base / "cache")
+    >>> [(r["id"], r["training_seed"], r["n_words"]) for r in json.loads(manifest.read_text())["runs"]]
+    [('seed-1', 1, 2744), ('seed-2', 2, 2744)]
+    >>> sorted(p.name for p in (out / "runs").iterdir())
+    ['seed-1', 'seed-2']
+    """
+    if not isinstance(settings, TrainingSettings):
+        raise InvalidParameterError(f"settings must be a TrainingSettings, not {type(settings).__name__}")
+    for name, value in (("seeds", seeds), ("bootstrap", bootstrap)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+            raise InvalidParameterError(f"{name} must be a non-negative integer, not {value!r}")
+    seeds, bootstrap = int(seeds), int(bootstrap)
+    if seeds + bootstrap == 0:
+        raise InvalidParameterError("seeds=0 and bootstrap=0: nothing to train; ask for at least one run")
+    seed = _check_seed(seed, limit=_SEED_LIMIT)
+    if seed + seeds >= _SEED_LIMIT:
+        raise InvalidParameterError(f"seed + seeds = {seed + seeds} must stay below 2**31 (the bootstrap runs' seeds "
+                                    "lie above)")
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, (int, np.integer))
+                                or workers < 1):
+        raise InvalidParameterError(f"workers must be a positive integer or None, not {workers!r}")
+    if scheduler is not None and (not isinstance(scheduler, str) or not scheduler.strip()):
+        raise InvalidParameterError(f"scheduler must be the address of a Dask scheduler (e.g. "
+                                    f"'tcp://127.0.0.1:8786'), not {scheduler!r}")
+    if command is not None and not isinstance(command, str):
+        raise InvalidParameterError(f"command must be a str or None, not {type(command).__name__}")
+    spec, loaded = _as_spec(corpus)
+    check_trainable(loaded, min_count=settings.min_count, window=settings.window, bootstrap=bootstrap)
+    folder = _check_out(out)  # refused before any training
+
+    settings_dict = settings.as_dict()
+    runs = _plan(seed, seeds, bootstrap)
+    root = _trained_root(cache_dir)
+    keys = {run.id: _run_key(loaded, settings_dict, run) for run in runs}
+    todo = [run for run in runs if _cached(root / keys[run.id], keys[run.id]) is None]
+    seconds: dict[str, float | None] = {run.id: None for run in runs}
+
+    def keep(run_id: str, words: list[str], vectors: np.ndarray, took: float) -> None:
+        save(to_keyed_vectors(words, vectors), root / keys[run_id], name=_cache_name(keys[run_id]))
+        seconds[run_id] = round(took, 3)
+
+    started = time.perf_counter()
+    used = _execute(todo, spec, settings_dict, loaded.sha256, workers=workers, scheduler=scheduler,
+                    progress=progress, on_result=keep)
+    elapsed = time.perf_counter() - started
+
+    with atomic_folder(folder, kind="output") as tmp:
+        entries = []
+        for run in runs:
+            target = tmp / "runs" / run.id
+            shutil.copytree(root / keys[run.id], target)
+            meta = verify(target, full=True)  # the copy is what the manifest vouches for
+            entry = {"id": run.id, "kind": run.kind, "training_seed": run.training_seed,
+                     "sample_seed": run.sample_seed, "path": f"runs/{run.id}", "cache_key": keys[run.id],
+                     "vectors_sha256": _file_sha256(target / VECTORS_FILE), "n_words": int(meta["shape"][0])}
+            if run.kind == "bootstrap":
+                sample = bootstrap_documents(len(loaded.documents), run.sample_seed)
+                entry["documents_sha256"] = hashlib.sha256(sample.astype("<i8").tobytes()).hexdigest()
+            entries.append(entry)
+        manifest = {
+            "wordbias_ensemble_version": ENSEMBLE_VERSION,
+            "corpus": {"source": spec.source, "sha256": loaded.sha256, "n_documents": len(loaded.documents),
+                       "n_tokens": loaded.n_tokens, "tokenisation": loaded.tokenisation},
+            "settings": settings_dict, "seed": seed, "seeds": seeds, "bootstrap": bootstrap,
+            "software": _software(), "command": command, "runs": entries,
+        }
+        (tmp / "manifest.json").write_text(_json_text(manifest), encoding="utf-8")
+        timings = {"runs": {run.id: {"train_seconds": seconds[run.id], "cached": run not in todo} for run in runs},
+                   "trained": len(todo), "workers": used, "scheduler": scheduler,
+                   "wall_seconds": round(elapsed, 3)}
+        (tmp / "timings.json").write_text(_json_text(timings), encoding="utf-8")
+    return folder / "manifest.json"
