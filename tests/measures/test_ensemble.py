@@ -41,15 +41,25 @@ def test_each_run_is_measured_as_alone_and_summarised():
     assert r.effect_size == pytest.approx(d.mean()) and r.effect_size_sd == pytest.approx(d.std(ddof=1))
     assert (r.effect_size_min, r.effect_size_max) == (d.min(), d.max())
     assert r.share_significant == np.mean([m.p_value < 0.05 for m in alone])
-    c = ensemble.combine_runs(d, [m.ci_low for m in alone], [m.ci_high for m in alone])
-    assert (r.ci_low, r.ci_high) == (c.ci_low, c.ci_high)
+    # W is the joint word bootstrap's: the same resamples of the words in every run, d averaged over the runs
+    records = [ensemble._run_cosines(kv, m.result) for kv, m in zip(kvs, alone)]
+    w = ensemble.joint_word_variance([rec.C for rec in records], 4, 4, n_resamples=500, seed=0)
+    c = ensemble.combine_runs(d, [m.ci_low for m in alone], [m.ci_high for m in alone], within_variance=w)
+    # (the library's cosine matrix is a copy of the same values in another memory layout: sums may differ in the
+    # last bits, so equal to 1e-6, far below any interval's Monte Carlo error)
+    assert (r.ci_low, r.ci_high) == pytest.approx((c.ci_low, c.ci_high), rel=1e-6)
+    assert r.combined.within_variance == pytest.approx(w, rel=1e-6)
+    assert "one word bootstrap of 500 resamples applied to every run" in r.combined.method
     assert r.ci_low < r.effect_size < r.ci_high
 
 
-def test_combined_interval_is_wider_than_one_runs_when_runs_disagree():
+def test_combined_interval_lies_between_the_runs_only_and_the_conservative_one():
     r = measure(runs(0.8), n_resamples=500)
-    widths = [m.ci_high - m.ci_low for m in r.per_run]
-    assert r.ci_high - r.ci_low > np.mean(widths)
+    d = [m.effect_size for m in r.per_run]
+    runs_only = ensemble.combine_runs(d, [np.nan] * 5, [np.nan] * 5)
+    conservative = ensemble.combine_runs(d, [m.ci_low for m in r.per_run], [m.ci_high for m in r.per_run])
+    width = r.ci_high - r.ci_low
+    assert runs_only.ci_high - runs_only.ci_low < width < conservative.ci_high - conservative.ci_low
 
 
 def test_reliability_falls_with_run_noise():

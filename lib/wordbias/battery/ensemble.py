@@ -209,7 +209,7 @@ def _weats_job(source, specs, options):
 
     kv = load(source, progress=False)
     measured = measurement.weats(kv, specs, **options)
-    return measured, [ens._pair_matrix(kv, m.result) if m.not_run is None else {} for m in measured]
+    return measured, [ens._run_cosines(kv, m.result) if m.not_run is None else None for m in measured]
 
 
 def weat_battery(ensemble, specs: Sequence, *, battery: str, paper: str = "user", label: str | None = None,

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import html
 import math
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -34,10 +35,10 @@ from wordbias.core import multiple
 from wordbias.core.errors import InvalidParameterError
 from wordbias.core.validation import as_float_array, check_probability, check_real
 from wordbias.measures.measurement import Measurement
-from wordbias.measures.reliability import cronbach_alpha, icc_a1, pair_scores
+from wordbias.measures.reliability import cronbach_alpha, icc_a1
 
-__all__ = ["CombinedInterval", "combine_runs", "EnsembleMeasurement", "as_ensemble", "weat", "weats", "wefat",
-           "wefats", "ALPHA"]
+__all__ = ["CombinedInterval", "combine_runs", "joint_word_variance", "RunCosines", "EnsembleMeasurement",
+           "as_ensemble", "weat", "weats", "wefat", "wefats", "ALPHA"]
 
 #: the significance level of the share of significant runs
 ALPHA = 0.05
@@ -104,8 +105,8 @@ class CombinedInterval:
                       "two-sided": min(1.0, 2 * dist.sf(abs(t)))}[alternative])
 
 
-def combine_runs(estimates, ci_low, ci_high, *, ci_level: float = 0.95,
-                 confidence_level: float | None = None) -> CombinedInterval:
+def combine_runs(estimates, ci_low, ci_high, *, ci_level: float = 0.95, confidence_level: float | None = None,
+                 within_variance: float | None = None, within_method: str | None = None) -> CombinedInterval:
     """Combine one test's results over m training runs into one interval over words and runs.
 
     Each run r gives an effect size d_r and an interval over words at level ``ci_level``, from which its
@@ -119,8 +120,13 @@ def combine_runs(estimates, ci_low, ci_high, *, ci_level: float = 0.95,
     out over runs (W is not divided by m), while the runs' own scatter does (B / m). The interval is
     d̄ ± t_ν sqrt(T), with Satterthwaite's (1946) degrees of freedom ν = (m − 1) T² / (B / m)² (W taken as
     known). It targets the mean over training runs of the corpus and method (over corpora like it, for runs on
-    bootstrap samples of its documents; Antoniak & Mimno 2018), for the population of words the lists sample. Its
-    coverage is checked in a simulation (``benchmarks/coverage_ensemble.py``).
+    bootstrap samples of its documents; Antoniak & Mimno 2018), for the population of words the lists sample.
+
+    W read from the runs' intervals counts each word's run-to-run noise in full, though it averages out over the
+    runs in d̄ (B counts it again): the interval is conservative where words move independently between runs
+    (coverage 0.95-0.999 of a nominal 0.95 in the simulation of ``benchmarks/coverage_ensemble.py``). Where the
+    runs' vectors are at hand, :func:`joint_word_variance` gives W as the variance over words of d̄ itself (one
+    word bootstrap applied to every run; coverage 0.92-0.97 there): pass it as ``within_variance``.
 
     Parameters
     ----------
@@ -133,6 +139,10 @@ def combine_runs(estimates, ci_low, ci_high, *, ci_level: float = 0.95,
         The level of the runs' intervals.
     confidence_level : float, optional
         The level of the combined interval (default ``ci_level``).
+    within_variance : float, optional
+        W given, e.g. :func:`joint_word_variance` (default: read from the runs' intervals).
+    within_method : str, optional
+        How the given W was computed, for ``method``.
 
     Returns
     -------
@@ -169,21 +179,128 @@ def combine_runs(estimates, ci_low, ci_high, *, ci_level: float = 0.95,
     level = ci_level if confidence_level is None else check_probability("confidence_level", confidence_level)
     m = len(d)
     between = float(d.var(ddof=1))
-    has_w = bool(np.isfinite(low).all() and np.isfinite(high).all())
-    z = stats.norm.ppf(0.5 + ci_level / 2)
-    within = float((((high - low) / (2 * z)) ** 2).mean()) if has_w else 0.0
+    if within_variance is not None:
+        within = check_real("within_variance", within_variance, low=0)
+        has_w = True
+    else:
+        has_w = bool(np.isfinite(low).all() and np.isfinite(high).all())
+        z = stats.norm.ppf(0.5 + ci_level / 2)
+        within = float((((high - low) / (2 * z)) ** 2).mean()) if has_w else 0.0
     total = within + between / m
     df = math.inf if between == 0 else (m - 1) * total ** 2 / (between / m) ** 2
     q = stats.t.ppf(0.5 + level / 2, df) if math.isfinite(df) else stats.norm.ppf(0.5 + level / 2)
     half = float(q * math.sqrt(total))
     mean = float(d.mean())
-    if has_w:
+    if within_variance is not None:
+        method = (f"mean over {m} runs ± t sqrt(W + B/{m}): W the variance over words of the mean over runs "
+                  f"({within_method or 'given'}), B the between-run variance")
+    elif has_w:
         method = (f"mean over {m} runs ± t sqrt(W + B/{m}): W the within-run variance over words (from the runs' "
                   f"{ci_level:.0%} intervals), B the between-run variance")
     else:
         method = f"mean over {m} runs ± t sqrt(B/{m}): over runs only (the runs have no interval over words)"
     return CombinedInterval(estimate=mean, ci_low=mean - half, ci_high=mean + half, ci_level=level,
                             within_variance=within, between_variance=between, df=float(df), n_runs=m, method=method)
+
+
+def joint_word_variance(cosines: Sequence, n_x: int, n_a: int, *, n_resamples: int = 10_000, seed=0,
+                        ddof: int = 1) -> float:
+    """W for :func:`combine_runs`: the variance over words of d̄, the mean d over the runs, by one word bootstrap
+    applied to every run.
+
+    Each resample draws the words of X, Y, A and B once, with replacement, and applies that draw to every run: its
+    d*_r in each run (:func:`wordbias.measures.bootstrap.resampled_weat`, Caliskan et al. 2017, Methods) and their
+    mean over the runs. The variance of that mean over the resamples (ddof = 1, NaN resamples left out) is the
+    sampling variance of d̄ over words: each word's run-to-run noise averages over the runs in it, as in d̄, rather
+    than counting in full as in the runs' own intervals (the crossed design of words and runs; Owen 2007, "The
+    pigeonhole bootstrap", Annals of Applied Statistics 1(2), https://doi.org/10.1214/07-AOAS122).
+
+    Parameters
+    ----------
+    cosines : sequence of numpy.ndarray, shape (n_x + n_y, n_a + n_b)
+        Each run's cosines of the target words (X then Y) with the attribute words (A then B)
+        (:func:`wordbias.measures.bootstrap.target_attribute_cosines`), the same words in the same order in every run.
+    n_x, n_a : int
+        The words of X and of A (the first rows and columns).
+    n_resamples : int, default 10_000
+        The bootstrap resamples.
+    seed : int or sequence of int, default 0
+        The seed of the draws (:func:`numpy.random.default_rng`).
+    ddof : {1, 0}, default 1
+        The delta degrees of freedom of d's standard deviation.
+
+    Returns
+    -------
+    float
+        The variance; NaN when fewer than 2 resamples have a defined d.
+
+    Examples
+    --------
+    With one run it is the variance of that run's own word bootstrap:
+
+    >>> from wordbias.measures.bootstrap import target_attribute_cosines
+    >>> rng = np.random.default_rng(0)
+    >>> C = target_attribute_cosines(*(rng.normal(size=(6, 5)) + shift for shift in (1, -1, 1, -1)))
+    >>> w1 = joint_word_variance([C], 6, 6, n_resamples=2000)
+    >>> w2 = joint_word_variance([C, C + rng.normal(0, .05, C.shape)], 6, 6, n_resamples=2000)
+    >>> round(w1, 2), abs(w2 - w1) < 0.05
+    (0.03, True)
+    """
+    from wordbias.measures.bootstrap import resampled_weat
+
+    cosines = [np.asarray(C, dtype=float) for C in cosines]
+    if not cosines:
+        raise InvalidParameterError("joint_word_variance needs the cosines of at least one run")
+    shape = cosines[0].shape
+    if any(C.shape != shape for C in cosines):
+        raise InvalidParameterError(f"every run's cosines must cover the same words: shapes "
+                                    f"{sorted({C.shape for C in cosines})}")
+    n_y, n_b = shape[0] - n_x, shape[1] - n_a
+    rng = np.random.default_rng(seed)
+    idx = [rng.integers(0, k, (n_resamples, k)) for k in (n_x, n_y, n_a, n_b)]
+    d = np.stack([resampled_weat(C, n_x, n_a, *idx, ddof=ddof)[1] for C in cosines])     # (runs, resamples)
+    defined = np.isfinite(d).any(axis=0)
+    if defined.sum() < 2:
+        return math.nan
+    mean = np.array([np.mean(col[np.isfinite(col)]) for col in d[:, defined].T])
+    return float(mean.var(ddof=1))
+
+
+@dataclass(frozen=True)
+class RunCosines:
+    """One run's words of a WEAT and their cosines (what :func:`joint_word_variance` and the internal consistency
+    need).
+
+    Attributes
+    ----------
+    X, Y, A, B : tuple of str
+        The words the run used, per set.
+    C : numpy.ndarray
+        cos(w, v), rows X then Y, columns A then B.
+    """
+
+    X: tuple[str, ...]
+    Y: tuple[str, ...]
+    A: tuple[str, ...]
+    B: tuple[str, ...]
+    C: np.ndarray = field(repr=False)
+
+    def restricted(self, X, Y, A, B) -> np.ndarray:
+        """The cosines of the given words (a subset of the run's), rows X then Y, columns A then B.
+
+        Parameters
+        ----------
+        X, Y, A, B : sequence of str
+            The words, each among the run's words of that set.
+
+        Returns
+        -------
+        numpy.ndarray
+            The sub-matrix.
+        """
+        rows = {w: i for i, w in enumerate(self.X + self.Y)}
+        cols = {w: i for i, w in enumerate(self.A + self.B)}
+        return self.C[np.ix_([rows[w] for w in (*X, *Y)], [cols[w] for w in (*A, *B)])]
 
 
 @dataclass(frozen=True)
@@ -401,31 +518,48 @@ def _shared_scores(per_run: Sequence[Measurement]) -> tuple[list[str], np.ndarra
     return shared, np.array([[mp[w] for mp in maps] for w in shared], dtype=float)
 
 
-def _pair_matrix(kv, result) -> dict:
-    """{(a, b, w): cos(w, a) − cos(w, b)} for the run's target words and attribute pairs."""
-    W = list(result.X.words) + list(result.Y.words)
-    A, B = list(result.A.words), list(result.B.words)
-    scores = pair_scores(kv[W], kv[A], kv[B])
-    pairs = [(a, b) for a in A for b in B]
-    return {(a, b, w): scores[i, j] for i, (a, b) in enumerate(pairs) for j, w in enumerate(W)}
+def _run_cosines(kv, result) -> RunCosines:
+    """The run's words of each set and their cosines (the run loaded)."""
+    from wordbias.measures.bootstrap import target_attribute_cosines
+
+    X, Y, A, B = (tuple(s.words) for s in (result.X, result.Y, result.A, result.B))
+    return RunCosines(X, Y, A, B, target_attribute_cosines(kv[list(X)], kv[list(Y)], kv[list(A)], kv[list(B)]))
 
 
-def _consistency(pair_maps: Sequence[dict]) -> tuple[float, float]:
-    """Cronbach's alpha over pairs and over words, the pair scores averaged over runs (Du et al. 2021, §3.3)."""
-    keys = [k for k in pair_maps[0] if all(k in mp for mp in pair_maps[1:])]
-    if not keys:
+def _shared(records: Sequence[RunCosines]) -> tuple[tuple[str, ...], ...]:
+    """The words of each set that every run used, in the first run's order."""
+    return tuple(tuple(w for w in getattr(records[0], k) if all(w in getattr(r, k) for r in records[1:]))
+                 for k in "XYAB")
+
+
+def _consistency(records: Sequence[RunCosines]) -> tuple[float, float]:
+    """Cronbach's alpha over attribute pairs and over target words, the pair scores cos(w, a) − cos(w, b) averaged
+    over runs (Du et al. 2021, §3.3), on the words every run used."""
+    X, Y, A, B = _shared(records)
+    if len(A) * len(B) < 2 or len(X) + len(Y) < 2:
         return math.nan, math.nan
-    pairs = list(dict.fromkeys((a, b) for a, b, _ in keys))
-    words = list(dict.fromkeys(w for _, _, w in keys))
-    keyset = set(keys)
-    pairs = [p for p in pairs if all((*p, w) in keyset for w in words)]
-    if len(pairs) < 2 or len(words) < 2:
-        return math.nan, math.nan
-    mean = np.array([[np.mean([mp[(*p, w)] for mp in pair_maps]) for w in words] for p in pairs])
-    return cronbach_alpha(mean), cronbach_alpha(mean.T)
+    mean = np.mean([r.restricted(X, Y, A, B) for r in records], axis=0)       # (targets, A + B)
+    ca, cb = mean[:, :len(A)], mean[:, len(A):]
+    pairs = (ca[:, :, None] - cb[:, None, :]).reshape(mean.shape[0], -1).T     # (pairs, targets)
+    return cronbach_alpha(pairs), cronbach_alpha(pairs.T)
 
 
-def _summarise(measure: str, test: str, title: str, label: str, runs, per_run, pair_maps, *, alpha: float,
+def _joint_w(records: Sequence[RunCosines], n_resamples: int, seed) -> tuple[float | None, str | None]:
+    """:func:`joint_word_variance` on the words every run used, with its description; (None, None) when it cannot
+    be computed (no resamples, a set left too small)."""
+    X, Y, A, B = _shared(records)
+    if n_resamples < 2 or min(len(X), len(Y)) < 2 or min(len(A), len(B)) < 1:
+        return None, None
+    w = joint_word_variance([r.restricted(X, Y, A, B) for r in records], len(X), len(A), n_resamples=n_resamples,
+                            seed=seed)
+    if not math.isfinite(w):
+        return None, None
+    n = len(X) + len(Y) + len(A) + len(B)
+    return w, (f"one word bootstrap of {n_resamples:,} resamples applied to every run, over the {n} words every "
+               "run used")
+
+
+def _summarise(measure: str, test: str, title: str, label: str, runs, per_run, records, *, alpha: float,
                alternative: str, confidence_level: float) -> EnsembleMeasurement:
     ran = [m for m in per_run if m.not_run is None]
     not_run = tuple(f"{run}: {m.not_run}" for run, m in zip(runs, per_run) if m.not_run is not None)
@@ -435,10 +569,14 @@ def _summarise(measure: str, test: str, title: str, label: str, runs, per_run, p
         return EnsembleMeasurement(measure, test, title, label, tuple(runs), tuple(per_run), name, nan, nan, nan,
                                    nan, None, alpha, nan, alternative, nan, not_run=not_run)
     d = np.array([m.effect_size for m in ran])
+    ran_records = [rec for rec, m in zip(records, per_run) if m.not_run is None]
     combined = None
     if len(ran) >= 2:
+        w, how = (None, None)
+        if measure == "weat":
+            w, how = _joint_w(ran_records, ran[0].n_resamples, ran[0].seed)
         combined = combine_runs(d, [m.ci_low for m in ran], [m.ci_high for m in ran], ci_level=ran[0].ci_level,
-                                confidence_level=confidence_level)
+                                confidence_level=confidence_level, within_variance=w, within_method=how)
     p = combined.p_value(alternative) if combined else math.nan
     icc, n_shared, a_pairs, a_words = math.nan, 0, math.nan, math.nan
     if measure == "weat" and len(ran) >= 2:
@@ -446,7 +584,7 @@ def _summarise(measure: str, test: str, title: str, label: str, runs, per_run, p
         n_shared = len(words)
         if n_shared >= 2:
             icc = icc_a1(s)
-        a_pairs, a_words = _consistency([pm for pm, m in zip(pair_maps, per_run) if m.not_run is None])
+        a_pairs, a_words = _consistency(ran_records)
     return EnsembleMeasurement(
         measure=measure, test=test, title=title, ensemble=label, runs=tuple(runs), per_run=tuple(per_run),
         effect_size_name=name, effect_size=float(d.mean()), effect_size_sd=float(d.std(ddof=1)) if len(d) > 1
@@ -464,6 +602,17 @@ def _progress_runs(ensemble, progress: bool):
     from wordbias.core.progress import progress_bar
 
     return progress_bar(len(ensemble), desc=f"runs of {ensemble.label}", unit="run", enabled=progress)
+
+
+def _replay_once(caught: Sequence[Sequence[warnings.WarningMessage]], n_runs: int) -> None:
+    """Give each distinct warning of the runs once, saying in how many runs it came (the runs' results keep
+    theirs)."""
+    counts: dict[tuple[type, str], int] = {}
+    for run in caught:
+        for key in dict.fromkeys((w.category, str(w.message)) for w in run):
+            counts[key] = counts.get(key, 0) + 1
+    for (category, message), k in counts.items():
+        warnings.warn(category(f"{message} (in {k} of {n_runs} runs)"), stacklevel=3)
 
 
 def weat(ensemble, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Sequence[str], *,
@@ -522,16 +671,20 @@ def weat(ensemble, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Sequ
 
     alpha = _check_alpha(alpha)
     ens = as_ensemble(ensemble, label)
-    per_run, pair_maps = [], []
+    per_run, records, caught = [], [], []
     with _progress_runs(ens, progress) as bar:
         for i in range(len(ens)):
             kv = ens.load(i)
-            m = measurement.weat(kv, X, Y, A, B, **options)
+            with warnings.catch_warnings(record=True) as got:
+                warnings.simplefilter("always")
+                m = measurement.weat(kv, X, Y, A, B, **options)
+            caught.append(got)
             per_run.append(m)
-            pair_maps.append(_pair_matrix(kv, m.result) if m.not_run is None else {})
+            records.append(_run_cosines(kv, m.result) if m.not_run is None else None)
             bar.update(1)
+    _replay_once(caught, len(ens))
     first = per_run[0]
-    return _summarise("weat", first.test, first.title, ens.label, ens.runs, per_run, pair_maps, alpha=alpha,
+    return _summarise("weat", first.test, first.title, ens.label, ens.runs, per_run, records, alpha=alpha,
                       alternative=first.alternative, confidence_level=first.ci_level)
 
 
@@ -598,19 +751,19 @@ def weats(ensemble, specs: Sequence, *, label: str | None = None, family: str | 
     alpha = _check_alpha(alpha)
     ens = as_ensemble(ensemble, label)
     specs = [stimuli.as_weat_spec(s) for s in specs]
-    by_run, pair_maps = [], []
+    by_run, records = [], []
     with _progress_runs(ens, progress) as bar:
         for i in range(len(ens)):
             kv = ens.load(i)
             measured = measurement.weats(kv, specs, **options)
             by_run.append(measured)
-            pair_maps.append([_pair_matrix(kv, m.result) if m.not_run is None else {} for m in measured])
+            records.append([_run_cosines(kv, m.result) if m.not_run is None else None for m in measured])
             bar.update(1)
     out = []
     for j, spec in enumerate(specs):
         per_run = [ms[j] for ms in by_run]
         out.append(_summarise("weat", spec.id, per_run[0].title, ens.label, ens.runs, per_run,
-                              [pm[j] for pm in pair_maps], alpha=alpha, alternative="greater",
+                              [rec[j] for rec in records], alpha=alpha, alternative="greater",
                               confidence_level=per_run[0].ci_level))
     n = sum(math.isfinite(m.p_value) for m in out)
     return _family(out, family, f"the {n} WEATs with a combined p over {len(ens)} runs (one-sided)")
@@ -662,13 +815,17 @@ def wefat(ensemble, W: Sequence[str], A: Sequence[str], B: Sequence[str], prop, 
 
     alpha = _check_alpha(alpha)
     ens = as_ensemble(ensemble, label)
-    per_run = []
+    per_run, caught = [], []
     with _progress_runs(ens, progress) as bar:
         for i in range(len(ens)):
-            per_run.append(measurement.wefat(ens.load(i), W, A, B, prop, **options))
+            with warnings.catch_warnings(record=True) as got:
+                warnings.simplefilter("always")
+                per_run.append(measurement.wefat(ens.load(i), W, A, B, prop, **options))
+            caught.append(got)
             bar.update(1)
+    _replay_once(caught, len(ens))
     first = per_run[0]
-    return _summarise("wefat", first.test, first.title, ens.label, ens.runs, per_run, [{}] * len(per_run),
+    return _summarise("wefat", first.test, first.title, ens.label, ens.runs, per_run, [None] * len(per_run),
                       alpha=alpha, alternative=first.alternative, confidence_level=first.ci_level)
 
 
@@ -722,7 +879,7 @@ def wefats(ensemble, specs: Sequence, *, label: str | None = None, family: str |
             by_run.append(measurement.wefats(ens.load(i), specs, **options))
             bar.update(1)
     out = [_summarise("wefat", spec.id, by_run[0][j].title, ens.label, ens.runs, [ms[j] for ms in by_run],
-                      [{}] * len(by_run), alpha=alpha, alternative=by_run[0][j].alternative,
+                      [None] * len(by_run), alpha=alpha, alternative=by_run[0][j].alternative,
                       confidence_level=by_run[0][j].ci_level) for j, spec in enumerate(specs)]
     n = sum(math.isfinite(m.p_value) for m in out)
     return _family(out, family, f"the {n} WEFATs with a combined p over {len(ens)} runs")
