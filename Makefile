@@ -70,7 +70,9 @@ TINY_MLM := build/tiny-bert-mlm
 # Every executed notebook: its papermill source (SRC_), parameters (PARAMS_) and data folders (DATA_). One pattern
 # rule runs them all; a notebook's prerequisites are its source, the library modules it imports (found by
 # scripts/notebook_deps.py, transitively), its data and the environment.
-NOTEBOOKS := caliskan2017 caliskan2017_glove-6b-50d swinger2019 racial_bias_report kurita2019 kurita2019_tiny-bert-mlm
+# (the longest first: make -j starts them in this order, so the two slots finish together)
+NOTEBOOKS := kurita2019 training_runs swinger2019 caliskan2017 caliskan2017_glove-6b-50d racial_bias_report \
+             kurita2019_tiny-bert-mlm
 # the default run: exact replication on the authors' GloVe 840B vectors (bundled subset); then GloVe 6B 50d
 SRC_caliskan2017 := caliskan2017
 PARAMS_caliskan2017 := -p embedding glove-840b-caliskan
@@ -89,6 +91,11 @@ SRC_kurita2019 := kurita2019
 SRC_kurita2019_tiny-bert-mlm := kurita2019
 PARAMS_kurita2019_tiny-bert-mlm := -p mlm_model ../$(TINY_MLM)
 DATA_kurita2019 := data/stimuli data/kurita2019 data/gap data/vectors
+# training runs (Antoniak & Mimno 2018; Du et al. 2021): an ensemble of 5 seed runs and 5 bootstrap runs of word2vec
+# on the shipped Brown corpus (trained once, about a minute on 2 cores, then read from the cache), WEATs on every run
+SRC_training_runs := training_runs
+PARAMS_training_runs := -p seeds 5 -p bootstrap 5
+DATA_training_runs := data/corpora data/stimuli
 
 NOTEBOOK_FILES := $(NOTEBOOKS:%=notebooks/%.ipynb)
 

@@ -2,8 +2,9 @@
 
 ``python -m tools.notebooks NOTEBOOK...`` (a developer tool of the repository, run by the Makefile on each
 executed notebook) removes start/end times, durations and execution timestamps, replaces the random ids of
-ipywidgets outputs (:func:`stable_widgets`), and merges stream outputs that the kernel split at random, so
-that ``make`` regenerates byte-identical notebooks from the same parameters. It also folds papermill's injected
+ipywidgets outputs (:func:`stable_widgets`), merges stream outputs that the kernel split at random, and drops the
+outputs of cells tagged ``timing`` (:data:`TIMING_TAG`: a wall time printed for the reader who runs the notebook),
+so that ``make`` regenerates byte-identical notebooks from the same parameters. It also folds papermill's injected
 parameters into the notebook's own parameters cell (:func:`fold_parameters`): otherwise the injected cell, below
 it, would win over any value a reader edits in the parameters cell and re-runs.
 """
@@ -16,6 +17,9 @@ import sys
 from pathlib import Path
 
 _VOLATILE = ("start_time", "end_time", "duration", "exception")
+#: cells tagged so print what changes from run to run and machine to machine (wall times): their outputs are dropped
+#: from the executed notebook (give them ``nbval-ignore-output`` too, so that nbval does not compare them)
+TIMING_TAG = "timing"
 
 
 #: the order of the streams within a run of stream outputs (see :func:`merge_streams`)
@@ -153,8 +157,8 @@ def stable_widgets(nb: dict) -> dict:
 
 def clean(nb: dict) -> dict:
     """Return ``nb`` without timestamps, durations, random cell ids and random widget ids, with each cell's
-    consecutive stream outputs merged and papermill's injected parameters folded into the parameters cell (in
-    place)."""
+    consecutive stream outputs merged, the outputs of cells tagged :data:`TIMING_TAG` dropped and papermill's
+    injected parameters folded into the parameters cell (in place)."""
     fold_parameters(nb)
     stable_widgets(nb)
     pm = nb.get("metadata", {}).get("papermill", {})
@@ -164,7 +168,7 @@ def clean(nb: dict) -> dict:
         if "injected-parameters" in cell.get("metadata", {}).get("tags", []):
             cell["id"] = "injected-parameters"  # papermill gives this cell a random id on every run
         if "outputs" in cell:
-            cell["outputs"] = merge_streams(cell["outputs"])
+            cell["outputs"] = [] if _tagged(cell, TIMING_TAG) else merge_streams(cell["outputs"])
         md = cell.get("metadata", {})
         md.pop("execution", None)
         cpm = md.get("papermill", {})

@@ -281,3 +281,18 @@ def test_without_distributed_the_scheduler_names_the_extra(tmp_path, monkeypatch
     monkeypatch.setitem(sys.modules, "distributed", None)
     with pytest.raises(ImportError, match=r'pip install "wordbias\[dask\]"'):
         train_ensemble("inaugural", tmp_path / "e", settings=FAST, scheduler="tcp://127.0.0.1:1", progress=False)
+
+
+def test_the_cache_key_follows_the_kernel_settings(monkeypatch):
+    """Vectors trained under other BLAS kernels differ in their last bits: another KERNELS setting is another
+    cache entry, never a reuse."""
+    from wordbias.datasets.corpora import read_corpus
+    from wordbias.models import train
+
+    corpus = read_corpus("inaugural")
+    run = train._plan(0, 1, 0)[0]
+    settings = TrainingSettings(vector_size=10).as_dict()
+    monkeypatch.setenv("OPENBLAS_CORETYPE", "Haswell")
+    v3 = train._run_key(corpus, settings, run)
+    monkeypatch.setenv("OPENBLAS_CORETYPE", "Nehalem")
+    assert train._run_key(corpus, settings, run) != v3

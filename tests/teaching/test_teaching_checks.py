@@ -375,3 +375,128 @@ def test_intervals_including_zero():
                           "effect_size_ci_high": [1.2, 0.9, 0.4]})
     assert_status(checks.intervals_including_zero(["WEAT9", "WEAT7"], table), "correct")
     assert_status(checks.intervals_including_zero(["WEAT7"], table), "wrong", "missing ['WEAT9']", "Look at")
+
+
+# ---------------------------------------------------------------------------------------------------------
+# predict, then run; answers in words; lesson 6 (training runs)
+# ---------------------------------------------------------------------------------------------------------
+
+OPTIONS = {"a": "the same d", "b": "a different d"}
+
+
+def test_prediction_records_any_offered_letter():
+    for letter in ("a", " B "):
+        r = checks.prediction(letter, OPTIONS, exercise="two runs")
+        assert_status(r, "correct", "prediction recorded", OPTIONS[letter.strip().lower()])
+        assert r.expected == letter.strip().lower() and r.record()["check"] == "prediction"
+    assert_status(checks.prediction(..., OPTIONS, exercise="two runs"), "unanswered", "fill in ...")
+    assert_status(checks.prediction("z", OPTIONS, exercise="two runs"), "invalid", "one letter")
+    assert_status(checks.prediction(1, OPTIONS, exercise="two runs"), "invalid", "one letter")
+    with pytest.raises(Exception, match="at least 2 options"):
+        checks.prediction("a", {"a": "only"}, exercise="one")
+
+
+def test_reveal_says_whether_the_prediction_held_and_is_no_check(capsys, monkeypatch):
+    b, a, unanswered = (checks.prediction(x, OPTIONS, exercise="two runs") for x in ("b", "a", ...))
+    monkeypatch.setenv(checks.STRICT_ENV, "1")            # a prediction that did not hold never raises
+    held = checks.reveal(b, {"a": False, "b": True}, "d moved")
+    assert held and held.held and held.actual == "b" and "held: d moved" in held.message
+    missed = checks.reveal(a, {"a": False, "b": True})
+    assert not missed and missed.predicted == "a" and "you predicted (a); the result is (b)" in missed.message
+    none = checks.reveal(unanswered, {"a": 1 > 2, "b": 2 > 1})
+    assert none.predicted is None and "you made no prediction" in none.message and "(b)" in none.message
+    assert checks.RECORD_MIME not in json_of(missed)              # no record: a teacher's tally counts checks only
+    assert "<div" in missed._repr_html_() and str(missed).startswith("↻")
+    with pytest.raises(Exception, match="exactly one outcome"):
+        checks.reveal(a, {"a": True, "b": True})
+    with pytest.raises(Exception, match="prediction check"):
+        checks.reveal("a", {"a": True, "b": False})
+
+
+def json_of(outcome):
+    return getattr(outcome, "_repr_mimebundle_", lambda: {})()
+
+
+def test_written_answer_passes_at_its_length_and_lists_the_points():
+    points = ["the number of runs", "the spread of d"]
+    short = checks.written("Report the runs.", exercise="report", points=points, min_words=10)
+    assert_status(short, "wrong", "3 words", "at least 10")
+    long = checks.written("Report how many runs were trained and how d spread over them, with an interval.",
+                          exercise="report", points=points, min_words=10)
+    assert_status(long, "correct", "recorded (15 words)", "the number of runs", "the spread of d")
+    assert "expected" in long.record()
+    assert_status(checks.written(..., exercise="report", points=points), "unanswered", "fill in ...")
+    assert_status(checks.written(["a list"], exercise="report", points=points), "invalid", "in words")
+    for _ in range(checks.SOLUTION_AFTER):
+        r = checks.written("short", exercise="report2", points=points, min_words=5)
+    assert "Worked solution" in r.message and "the spread of d" in r.message
+
+
+@pytest.fixture(scope="module")
+def runs_result():
+    """Five toy "training runs": one embedding plus a little noise each, measured with ensemble.weat."""
+    from wordbias.embeddings import to_keyed_vectors
+    from wordbias.measures import ensemble
+
+    rng = np.random.default_rng(7)
+    words = [f"w{i}" for i in range(20)]
+    base = rng.normal(size=(20, 6))
+    base[:5, 0] += 1.0                      # X leans to A
+    base[10:15, 0] += 2.0                   # A
+    base[15:20, 0] -= 2.0                   # B
+    runs = [to_keyed_vectors(words, base + rng.normal(0, 0.3, base.shape)) for _ in range(5)]
+    return ensemble.weat(runs, words[:5], words[5:10], words[10:15], words[15:20], n_resamples=300, alpha=0.2,
+                         label="toy")
+
+
+def test_run_spread(runs_result):
+    d = np.array([m.effect_size for m in runs_result.per_run])
+    assert_status(checks.run_spread(float(d.std(ddof=1)), runs_result), "correct")
+    assert runs_result.effect_size_sd == pytest.approx(d.std(ddof=1))
+    assert_status(checks.run_spread(float(d.std()), runs_result), "wrong", "population standard deviation")
+    assert_status(checks.run_spread(float(d.var(ddof=1)), runs_result), "wrong", "variance")
+    assert_status(checks.run_spread(float(d.max() - d.min()), runs_result), "wrong", "range")
+
+
+def test_interval_or_runs(runs_result):
+    m = runs_result.per_run[0]
+    d = np.array([r.effect_size for r in runs_result.per_run])
+    truth = "a" if m.ci_high - m.ci_low > d.max() - d.min() else "b"
+    assert_status(checks.interval_or_runs(truth, runs_result), "correct", "wide", "spans")
+    assert_status(checks.interval_or_runs({"a": "b", "b": "a"}[truth], runs_result), "wrong", "not this one")
+    assert_status(checks.interval_or_runs("c", runs_result), "invalid")
+    assert_status(checks.interval_or_runs(..., runs_result), "unanswered")
+
+
+def test_combined_variance_agrees_with_combine_runs_and_names_the_mistakes(runs_result):
+    from scipy import stats
+
+    from wordbias.measures import ensemble
+
+    d = np.array([r.effect_size for r in runs_result.per_run])
+    low = np.array([r.ci_low for r in runs_result.per_run])
+    high = np.array([r.ci_high for r in runs_result.per_run])
+    z = stats.norm.ppf(0.975)
+    m = len(d)
+    W = (((high - low) / (2 * z)) ** 2).mean()
+    B = d.var(ddof=1)
+    c = ensemble.combine_runs(d, low, high)
+    assert W + B / m == pytest.approx(c.standard_error ** 2)
+    assert_status(checks.combined_variance(W + B / m, d, low, high), "correct")
+    for wrong, fragment in [(W + B, "not divided by the number of runs"), ((W + B) / m, "W is divided by m"),
+                            (W, "W alone"), (B / m, "B/m alone"), (W + d.var() / m, "population variance"),
+                            ((((high - low) / 2) ** 2).mean() + B / m, "not divided by z"),
+                            ((((high - low) / z) ** 2).mean() + B / m, "whole width")]:
+        assert_status(checks.combined_variance(wrong, d, low, high), "wrong", fragment)
+
+
+def test_share_significant(runs_result):
+    p = np.array([r.p_value for r in runs_result.per_run])
+    share = float((p < runs_result.alpha).mean())
+    assert share == runs_result.share_significant
+    assert_status(checks.share_significant(share, runs_result), "correct")
+    if share not in (0.0, 0.5):
+        assert_status(checks.share_significant(1 - share, runs_result), "wrong", "NOT significant")
+    if (p < runs_result.alpha).sum() > 1:
+        assert_status(checks.share_significant(float((p < runs_result.alpha).sum()), runs_result), "wrong",
+                      "number of runs")

@@ -162,3 +162,25 @@ def test_widget_live_update(random_embedding, lists):
     ui.areas["X"].value = ", ".join(lists[0][:5])      # an edit reruns the test
     assert ui.exploration is not None and ui.exploration.summary()["n_X"] == 5
     plt.close("all")
+
+
+def test_plot_runs_draws_each_run_and_each_mean():
+    from wordbias.embeddings import to_keyed_vectors
+    from wordbias.measures import ensemble
+
+    rng = np.random.default_rng(3)
+    words = [f"w{i}" for i in range(16)]
+    base = rng.normal(size=(16, 5))
+    base[12:, 0] += 2.0
+    runs = [to_keyed_vectors(words, base + rng.normal(0, 0.2, base.shape)) for _ in range(3)]
+    a = ensemble.weat(runs, words[:4], words[4:8], words[8:12], words[12:], n_resamples=200, label="a")
+    b = ensemble.weat(runs[:2], words[:4], words[4:8], words[8:12], words[12:], n_resamples=200, label="b")
+    fig = explorer.plot_runs({"seeds": a, "documents": b})
+    labels = [t.get_text() for t in fig.axes[0].get_yticklabels()]
+    assert labels == ["run-1", "run-2", "run-3", "mean of 3 runs (seeds)", "run-1", "run-2", "mean of 2 runs (documents)"]
+    plt.close(fig)
+    fig = explorer.plot_runs(a)
+    assert [t.get_text() for t in fig.axes[0].get_yticklabels()][-1] == "mean of 3 runs"
+    plt.close(fig)
+    with pytest.raises(ValueError):
+        explorer.plot_runs([])

@@ -47,6 +47,20 @@ def test_clean_removes_timestamps_and_merges_streams():
     assert out["cells"][0]["outputs"] == [_stream("stderr", "a\n", "b\n")]
 
 
+def test_the_outputs_of_timing_cells_are_dropped():
+    """A cell tagged `timing` prints a wall time, which changes from run to run: its outputs go, its source and the
+    other cells' outputs stay."""
+    def run(seconds):
+        return {"metadata": {}, "cells": [
+            {"cell_type": "code", "metadata": {"tags": [notebooks.TIMING_TAG, "nbval-ignore-output"]},
+             "source": ["print(took)"], "outputs": [_stream("stdout", f"trained in {seconds} s\n")]},
+            {"cell_type": "code", "metadata": {}, "source": ["x"], "outputs": [_stream("stdout", "1\n")]}]}
+    a, b = notebooks.clean(run(61.2)), notebooks.clean(run(0.3))
+    assert a == b
+    assert a["cells"][0]["outputs"] == [] and a["cells"][0]["source"] == ["print(took)"]
+    assert a["cells"][1]["outputs"] == [_stream("stdout", "1\n")]
+
+
 def test_widget_ids_become_positions_and_the_saved_state_goes():
     """Two runs of a widget cell differ only in the kernel's random model id: cleaned, they are identical."""
     def run(model_id):

@@ -32,6 +32,9 @@ __all__ = ["run_label", "combined_note", "combine_rows", "summary_frame", "weat_
 
 #: the level at which a run counts as significant in the combined rows' notes
 ALPHA = _ensemble.ALPHA
+#: the p_method of a combined row: the combined t statistic on Satterthwaite's degrees of freedom (the df, a ratio of
+#: variances that moves in its last digits with every run's d, is in the summary, ``frame.attrs["ensemble"]``)
+COMBINED_P_METHOD = "t (combined over runs)"
 
 
 def run_label(ensemble: str, run: str) -> str:
@@ -140,7 +143,7 @@ def combine_rows(frame: pd.DataFrame, *, label: str, alpha: float = ALPHA) -> pd
         sizes = {s: (int(ran[s].min()) if ran[s].notna().any() else None) for s in ("n_x", "n_y", "n_a", "n_b")}
         rows.append({**base, **sizes, "effect_size": c.estimate, "ci_low": c.ci_low, "ci_high": c.ci_high,
                      "ci_level": c.ci_level, "ci_method": c.method, "p_value": c.p_value(alternative),
-                     "alternative": alternative, "p_method": f"t on {c.df:.1f} df (combined over runs)",
+                     "alternative": alternative, "p_method": COMBINED_P_METHOD,
                      "coverage": first.get("coverage"), "low_coverage": bool(ran.low_coverage.fillna(False).any()),
                      "note": combined_note(len(ran), float(ran.effect_size.std(ddof=1)),
                                            float(ran.effect_size.min()), float(ran.effect_size.max()), k, alpha)})
@@ -310,7 +313,7 @@ def _combined_row(r: _ensemble.EnsembleMeasurement, *, battery: str, paper: str)
     return {**base, **sizes, "statistic_name": first.statistic_name, "effect_size": r.effect_size,
             "ci_low": r.ci_low, "ci_high": r.ci_high, "ci_level": r.combined.ci_level, "ci_method": r.combined.method,
             "p_value": r.p_value, "alternative": r.alternative,
-            "p_method": f"t on {r.combined.df:.1f} df (combined over runs)", "coverage": first.coverage,
+            "p_method": COMBINED_P_METHOD, "coverage": first.coverage,
             "low_coverage": any(m.low_coverage for m in ran), "seed": first.seed, "n_resamples": first.n_resamples,
             "note": note}
 

@@ -51,6 +51,7 @@ from pathlib import Path
 import numpy as np
 from gensim.models import KeyedVectors
 
+from wordbias.core import paths
 from wordbias.core.atomic import atomic_folder
 from wordbias.core.errors import (
     CacheError,
@@ -285,12 +286,23 @@ def _plan(seed: int, seeds: int, bootstrap: int) -> list[_Run]:
     return runs
 
 
+def _kernel_fingerprint() -> dict:
+    """:func:`wordbias.core.paths.compute_fingerprint` without the thread-count variables."""
+    fp = paths.compute_fingerprint()
+    fp["kernels"] = {k: v for k, v in fp["kernels"].items() if not k.endswith("_NUM_THREADS")}
+    return fp
+
+
 def _run_key(corpus: Corpus, settings: dict, run: _Run) -> str:
     import gensim
 
     document = {"version": _RUN_KEY_VERSION, "corpus_sha256": corpus.sha256, "tokenisation": corpus.tokenisation,
                 "settings": settings, "kind": run.kind, "training_seed": run.training_seed,
-                "sample_seed": run.sample_seed, "gensim": gensim.__version__}
+                "sample_seed": run.sample_seed, "gensim": gensim.__version__,
+                # the BLAS kernels round gensim's dot products and updates (SciPy's sdot/saxpy): vectors trained
+                # under another KERNELS setting differ in their last bits, so they are another cache entry (not the
+                # thread counts: one run is one thread, and Dask's workers set them to 1 in the client too)
+                "fingerprint": _kernel_fingerprint()}
     return hashlib.sha256(json.dumps(document, sort_keys=True, separators=(",", ":")).encode("utf-8")).hexdigest()
 
 

@@ -26,6 +26,7 @@ COMMITTED = {
     "swinger2019": ("glove-6b-50d",),
     "racial_bias_report": ("glove-6b-50d",),
     "kurita2019": ("all-minilm-l6-v2", "all-minilm-l6-v2+tiny-bert-mlm"),
+    "training_runs": ("brown",),
 }
 
 

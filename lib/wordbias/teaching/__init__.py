@@ -3,7 +3,7 @@
 * :mod:`~wordbias.teaching.checks`: exercise checks that say what is right or wrong (recognise the common
   mistakes, tell a rounding slip from a wrong method, give a hint first and a worked solution later);
 * :mod:`~wordbias.teaching.explorer`: the WEAT explorer (a pure function, a seaborn bar chart of s(w, A, B) and
-  an ipywidgets UI);
+  an ipywidgets UI), and lesson 6's plot of a test's training runs (:func:`~wordbias.teaching.explorer.plot_runs`);
 * :mod:`~wordbias.teaching.assign`: the student versions of the lessons (``python -m wordbias.teaching.assign
   SRC_DIR OUT_DIR``; nbgrader's solution markers; relative links rewritten for the output folder);
 * :mod:`~wordbias.teaching.answer_key`: the teachers' answer key, read from the executed lessons
@@ -12,7 +12,7 @@
   (:mod:`wordbias.papers.swinger2019`, :mod:`wordbias.papers.lesson_views`);
 * :mod:`~wordbias.teaching.contextual`: lesson 5's tiny planted masked LM (built on demand; needs torch).
 
-Only :mod:`~wordbias.teaching.contextual` touches torch (when called): lessons 1-4 run without it.
+Only :mod:`~wordbias.teaching.contextual` touches torch (when called): lessons 1-4 and 6 run without it.
 """
 
 __all__ = ["answer_key", "assign", "checks", "contextual", "explorer"]

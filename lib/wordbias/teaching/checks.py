@@ -37,6 +37,13 @@ message, so that a check cell counts as a test.
 check passes, :func:`needs` prints "fill in ... first" and the cell skips its work, so that an untouched student
 notebook runs from top to bottom.
 
+**Predict, then run.** :func:`prediction` records a student's prediction (a letter) before the cell that shows
+the result: any of the offered letters passes (a prediction is asked for, not graded). After the result,
+:func:`reveal` says whether the prediction held, computed from the data; it is no check (it counts no try, never
+raises in strict mode and carries no record), so a prediction that did not hold is no failed exercise.
+:func:`written` records a short answer in words (passed at a minimum length) and lists the points a good answer
+makes; the model answer is the instructor's solution (the answer key shows it).
+
 **The answer key.** In a Jupyter kernel a check shows its result as a display with a machine-readable record
 (:data:`RECORD_MIME`: the exercise, the precision shown and accepted, and, once the answer is right, the expected
 value), from which :mod:`wordbias.teaching.answer_key` writes the teachers' answer key out of the executed
@@ -58,13 +65,15 @@ import numpy as np
 from wordbias.core import lookup, paths
 from wordbias.core.errors import CheckFailed, InvalidParameterError
 from wordbias.core.vectors import cosine_matrix
+from wordbias.measures import ensemble as _ensemble
 from wordbias.measures import weat as _weat
 
 __all__ = ["RTOL", "ATOL", "MIN_SIGNIFICANT", "STRICT_ENV", "SOLUTIONS_ENV", "SOLUTION_AFTER", "RECORD_MIME",
            "CheckResult", "solutions_enabled", "solution", "needs", "reset_tries",
            "number", "choice", "word_list", "cosine", "association", "test_statistic", "effect_size",
            "monte_carlo_floor", "exact_floor", "two_sided", "intervals_including_zero", "most_influential", "angle",
-           "same_set", "differ_in_frequency", "significant_associations"]
+           "same_set", "differ_in_frequency", "significant_associations", "prediction", "reveal", "Outcome",
+           "written", "run_spread", "interval_or_runs", "combined_variance", "share_significant"]
 
 #: relative tolerance of a numeric answer (see the module docstring)
 RTOL = 1e-3
@@ -1140,3 +1149,391 @@ def significant_associations(value, summary, *, run: str = "first names",
                   hint=f"the summary's row {run!r} and its column `significant associations`.",
                   solution=f'n_significant = summary.loc["{run}", "significant associations"]',
                   mistakes=[(float(row["tests"]), "that is the number of tests; how many of them are significant?")])
+
+
+# --------------------------------------------------------------------------------------------------
+# predict, then run; answers in words
+# --------------------------------------------------------------------------------------------------
+
+def prediction(answer, options: Mapping[str, str], *, exercise: str) -> CheckResult:
+    """Record a prediction made before the result is shown: any of the offered letters passes.
+
+    A prediction is asked for, not graded: the check passes with every letter of ``options`` (case and spaces
+    ignored) and repeats what it says; the untouched ``...`` asks to fill in; anything else is invalid. After
+    the result, :func:`reveal` says whether the prediction held.
+
+    Parameters
+    ----------
+    answer : object
+        The student's prediction: one letter in quotes.
+    options : mapping of str to str
+        Each letter and what it predicts, in a few words (repeated back to the student).
+    exercise : str
+        The exercise's name.
+
+    Returns
+    -------
+    CheckResult
+        The result (passed for any offered letter); its ``expected`` is the letter given, which :func:`reveal`
+        reads.
+
+    Examples
+    --------
+    >>> p = prediction("B", {"a": "the same d", "b": "another d"}, exercise="two runs")
+    ✔ two runs: prediction recorded: (b) another d. Run the next cells to see whether it holds.
+    >>> p.expected
+    'b'
+    """
+    keys = {k.strip().lower(): v for k, v in options.items()}
+    if len(keys) < 2:
+        raise InvalidParameterError(f"a prediction needs at least 2 options, not {sorted(keys)}")
+    ctx = _Context(exercise, "prediction", "", f"any of {sorted(keys)}: a prediction is recorded, not graded",
+                   "There is no worked solution to a prediction: choose the letter you believe, then run the next "
+                   "cells; they show what happens.")
+    if _is_placeholder(answer):
+        return ctx.fill_in(f"your prediction, one letter in quotes, one of {sorted(keys)}")
+    if not isinstance(answer, str) or answer.strip().lower() not in keys:
+        return ctx.report("invalid", f"predict with one letter in quotes, one of {sorted(keys)}; got "
+                                     f"{str(answer)[:40]!r}.")
+    letter = answer.strip().lower()
+    return ctx.report("correct", f"prediction recorded: ({letter}) {keys[letter]}. Run the next cells to see whether "
+                                 "it holds.", letter)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What :func:`reveal` shows: the outcome of a prediction (no check: it carries no record).
+
+    ``bool(outcome)`` is ``outcome.held``; ``str(outcome)`` is the line shown; in Jupyter it shows as a coloured
+    box.
+
+    Attributes
+    ----------
+    exercise : str
+        The prediction's exercise name.
+    predicted : str or None
+        The letter predicted (None when no prediction was recorded).
+    actual : str
+        The letter that the data make true.
+    held : bool
+        Whether the prediction held.
+    message : str
+        The message shown.
+    """
+
+    exercise: str
+    predicted: str | None
+    actual: str
+    held: bool
+    message: str
+
+    def __bool__(self) -> bool:
+        return self.held
+
+    def __str__(self) -> str:
+        icon = "✔" if self.held else ("✎" if self.predicted is None else "↻")
+        return f"{icon} {self.exercise}: {self.message}"
+
+    def __repr__(self) -> str:
+        return str(self)
+
+    def _repr_html_(self) -> str:
+        background, border = (("#e7f5e9", "#2e7d32") if self.held else
+                              ("#fff8e1", "#8d6e00") if self.predicted is None else ("#e3f2fd", "#1565c0"))
+        body = html.escape(self.message).replace("\n", "<br>")
+        icon, _, _ = str(self).partition(" ")
+        return (f'<div style="background:{background};border-left:4px solid {border};padding:6px 10px;'
+                f'margin:4px 0;font-family:sans-serif"><b>{icon} {html.escape(self.exercise)}</b>: {body}</div>')
+
+
+def reveal(predicted: CheckResult, outcomes: Mapping[str, object], detail: str = "") -> Outcome:
+    """Say whether a prediction held, once the result is shown.
+
+    ``outcomes`` maps each letter of the prediction to whether the data make it true (a condition computed in the
+    cell, e.g. ``{"a": d2 == d1, "b": d2 != d1}``); exactly one must be true. No try is counted and strict mode
+    does not raise: a prediction that did not hold is part of the lesson, not a mistake.
+
+    Parameters
+    ----------
+    predicted : CheckResult
+        The result of the :func:`prediction` check (passed, unanswered or invalid).
+    outcomes : mapping of str to bool
+        Each letter and whether it came true.
+    detail : str
+        The numbers behind the outcome, shown with it.
+
+    Returns
+    -------
+    Outcome
+        The outcome; it has been shown already.
+
+    Raises
+    ------
+    InvalidParameterError
+        When not exactly one outcome is true, or ``predicted`` is not a check result.
+
+    Examples
+    --------
+    >>> p = prediction("a", {"a": "the same d", "b": "another d"}, exercise="two runs")
+    ✔ two runs: prediction recorded: (a) the same d. Run the next cells to see whether it holds.
+    >>> _ = reveal(p, {"a": False, "b": True}, "d = 0.91, then 0.81")
+    ↻ two runs: you predicted (a); the result is (b): d = 0.91, then 0.81. Not what you expected: what did your prediction leave out?
+    """
+    if not isinstance(predicted, CheckResult):
+        raise InvalidParameterError(f"reveal needs the result of a prediction check (checks.prediction), not "
+                                    f"{type(predicted).__name__}")
+    true = [k.strip().lower() for k, v in outcomes.items() if bool(v)]
+    if len(true) != 1:
+        raise InvalidParameterError(f"exactly one outcome must be true; true: {true} of {sorted(outcomes)}")
+    actual = true[0]
+    detail = f": {detail}" if detail else ""
+    if not predicted.passed:
+        message = (f"you made no prediction (fill in \"{predicted.exercise}\" above, before you look); the result is "
+                   f"({actual}){detail}.")
+        out = Outcome(predicted.exercise, None, actual, False, message)
+    elif predicted.expected == actual:
+        out = Outcome(predicted.exercise, actual, actual, True,
+                      f"your prediction ({actual}) held{detail}.")
+    else:
+        out = Outcome(predicted.exercise, str(predicted.expected), actual, False,
+                      f"you predicted ({predicted.expected}); the result is ({actual}){detail}. Not what you "
+                      "expected: what did your prediction leave out?")
+    if _in_kernel():
+        from IPython.display import display
+
+        display(out)
+    else:
+        print(out)
+    return out
+
+
+def written(answer, *, exercise: str, points: Sequence[str], min_words: int = 20) -> CheckResult:
+    """Record a short answer in words: it passes at ``min_words`` words or more, and the message lists the points
+    a good answer makes, for the student to compare.
+
+    Words are not graded here: the teacher reads them (the model answer is the instructor's solution, in the
+    answer key).
+
+    Parameters
+    ----------
+    answer : object
+        The student's answer: a string.
+    exercise : str
+        The exercise's name.
+    points : sequence of str
+        The points a good answer makes (shown once the answer is long enough, and as the worked solution).
+    min_words : int, default 20
+        The fewest words accepted.
+
+    Returns
+    -------
+    CheckResult
+        The result; once it passes, its ``expected`` says that the answer is in words (the answer key then shows
+        the instructor's model answer as the worked solution).
+
+    Examples
+    --------
+    >>> _ = written("Too short.", exercise="report", points=["the runs"], min_words=5)
+    ✘ report: not yet: 2 words; write at least 5 (whole sentences, in your own words).
+    """
+    points = [str(p) for p in points]
+    listed = "\n".join(f"  • {p}" for p in points)
+    ctx = _Context(exercise, "written", "", f"an answer in words, at least {min_words} words (read by the teacher)",
+                   f'{"answer"} = """..."""   # in your own words; a good answer says\n{listed}')
+    if _is_placeholder(answer):
+        return ctx.fill_in('your answer in words, in quotes ("""...""" for several lines)')
+    if not isinstance(answer, str):
+        return ctx.report("invalid", f"answer in words, in quotes; got {type(answer).__name__}.")
+    n = len(answer.split())
+    if n < min_words:
+        return ctx.report("wrong", f"not yet: {n} word{'s' if n != 1 else ''}; write at least {min_words} (whole "
+                                   "sentences, in your own words).")
+    return ctx.report("correct", f"recorded ({n} words). Compare it with the points a good answer makes:\n{listed}",
+                      "an answer in words (the model answer: the worked solution)")
+
+
+# --------------------------------------------------------------------------------------------------
+# lesson 6: training runs (Antoniak & Mimno 2018; Du, Fang & Nguyen 2021)
+# --------------------------------------------------------------------------------------------------
+
+def _run_effect_sizes(result) -> np.ndarray:
+    """The effect sizes of the runs of an ensemble measurement where the test ran."""
+    return np.array([m.effect_size for m in result.per_run if m.not_run is None], dtype=np.float64)
+
+
+def run_spread(value, result, *, exercise: str = "spread over runs", shown: int | str = 3) -> CheckResult:
+    """Check the standard deviation of d over the runs of an ensemble (the sample one, ddof = 1).
+
+    :attr:`wordbias.measures.ensemble.EnsembleMeasurement.effect_size_sd`. Recognises the population standard
+    deviation, the variance and the range.
+
+    Parameters
+    ----------
+    value : object
+        The student's answer.
+    result : wordbias.measures.ensemble.EnsembleMeasurement
+        The test measured on every run.
+    exercise : str
+        The exercise's name.
+    shown : int or str
+        The precision the lesson shows.
+
+    Returns
+    -------
+    CheckResult
+        The result; it has been shown already.
+    """
+    d = _run_effect_sizes(result)
+    return number(value, float(result.effect_size_sd), exercise=exercise, shown=shown, check="run_spread",
+                  sign_matters=False, what=f"the standard deviation of d over the {d.size} runs",
+                  hint="the spread of the column of d (one value per run): which standard deviation, sample or "
+                       "population?",
+                  solution="sd_runs = runs.effect_size.std()   # pandas: the sample standard deviation (ddof=1)",
+                  mistakes=[(float(d.std(ddof=0)), "that is the population standard deviation (ddof=0, numpy's "
+                                                   "default); use the sample one (ddof=1, pandas' default)."),
+                            (float(d.var(ddof=1)), "that is the variance; take its square root."),
+                            (float(d.var(ddof=0)), "that is the (population) variance; the standard deviation is "
+                                                   "the square root of the sample variance."),
+                            (float(d.max() - d.min()), "that is the range (largest minus smallest d); the question "
+                                                       "asks for the standard deviation.")])
+
+
+def interval_or_runs(answer, result, *, run: int = 0, exercise: str = "interval or runs") -> CheckResult:
+    """Check which is wider: one run's interval of d over words (``"a"``), or the range of d over the runs
+    (``"b"``).
+
+    The interval is the run's bootstrap interval over the words (:class:`~wordbias.measures.measurement.Measurement`
+    ``ci_low``, ``ci_high``); the range is the largest minus the smallest d of the runs.
+
+    Parameters
+    ----------
+    answer : object
+        The student's answer: ``"a"`` or ``"b"``.
+    result : wordbias.measures.ensemble.EnsembleMeasurement
+        The test measured on every run.
+    run : int, default 0
+        The run whose interval is compared (0: the first).
+    exercise : str
+        The exercise's name.
+
+    Returns
+    -------
+    CheckResult
+        The result; it has been shown already.
+    """
+    m = result.per_run[run]
+    d = _run_effect_sizes(result)
+    width, spread = float(m.ci_high - m.ci_low), float(d.max() - d.min())
+    truth = "a" if width > spread else "b"
+    numbers_ = (f"run {result.runs[run]}'s interval over words is {width:.2f} wide ([{m.ci_low:.2f}, "
+                f"{m.ci_high:.2f}]); d over the {d.size} runs spans {spread:.2f} ({d.min():.2f} to {d.max():.2f})")
+    ctx = _Context(exercise, "interval_or_runs", "", f"the letter {truth!r}",
+                   f'answer = "{truth}"   # compare runs.ci_high[0] - runs.ci_low[0] with '
+                   "runs.effect_size.max() - runs.effect_size.min()")
+    if _is_placeholder(answer):
+        return ctx.fill_in("one letter in quotes, 'a' or 'b'", truth)
+    if not isinstance(answer, str) or answer.strip().lower() not in ("a", "b"):
+        return ctx.report("invalid", f"answer with one letter in quotes, 'a' or 'b'; got {str(answer)[:40]!r}.",
+                          truth)
+    if answer.strip().lower() == truth:
+        return ctx.report("correct", f"right: {numbers_}.", truth)
+    return ctx.report("wrong", "not this one: compare the width of run 1's interval (high minus low) with the "
+                               "largest minus the smallest d of the runs.", truth)
+
+
+def combined_variance(value, estimates, ci_low, ci_high, *, ci_level: float = 0.95,
+                      exercise: str = "combined variance", shown: int | str = 4) -> CheckResult:
+    """Check T = W + B/m, the variance of the mean d over m runs (:func:`wordbias.measures.ensemble.combine_runs`).
+
+    W is the mean over runs of each run's variance over words, read from its interval: ((high − low) / (2 z))²,
+    z the normal quantile of the level; B the variance of d across runs (ddof = 1). Recognises W + B (B not divided
+    by m), (W + B)/m, W alone, B/m alone, the population variance of d, the half-width not divided by z, the whole
+    width in place of the half-width, and standard deviations in place of variances.
+
+    Parameters
+    ----------
+    value : object
+        The student's answer.
+    estimates, ci_low, ci_high : array_like of float
+        Each run's d and its interval over words.
+    ci_level : float, default 0.95
+        The level of the runs' intervals.
+    exercise : str
+        The exercise's name.
+    shown : int or str
+        The precision the lesson shows.
+
+    Returns
+    -------
+    CheckResult
+        The result; it has been shown already.
+    """
+    from scipy import stats
+
+    d = np.asarray(estimates, dtype=np.float64)
+    low, high = np.asarray(ci_low, dtype=np.float64), np.asarray(ci_high, dtype=np.float64)
+    c = _ensemble.combine_runs(d, low, high, ci_level=ci_level)
+    m, W, B = c.n_runs, c.within_variance, c.between_variance
+    z = float(stats.norm.ppf(0.5 + ci_level / 2))
+    half = (high - low) / 2
+    return number(value, W + B / m, exercise=exercise, shown=shown, check="combined_variance", sign_matters=False,
+                  what=f"T = W + B/m over the {m} runs",
+                  hint="three steps: W, the mean of the runs' squared half-widths divided by z²; B, the variance of "
+                       "d across the runs; then W plus B divided by the number of runs.",
+                  solution="W = (((runs.ci_high - runs.ci_low) / (2 * z)) ** 2).mean()   # within runs, over words\n"
+                           "B = runs.effect_size.var()                                   # between runs (ddof=1)\n"
+                           "T = W + B / m",
+                  mistakes=[(W + B, "B is not divided by the number of runs: the runs' own scatter averages out "
+                                    "over m runs, T = W + B/m."),
+                            ((W + B) / m, "W is divided by m too; the words are the same in every run, so their "
+                                          "error does not average out: T = W + B/m."),
+                            (W, "that is W alone; add the between-run part B/m."),
+                            (B / m, "that is B/m alone; add the within-run variance W."),
+                            (W + float(d.var(ddof=0)) / m, "B uses the population variance (ddof=0); use the "
+                                                           "sample variance (ddof=1, pandas' default)."),
+                            (float((half ** 2).mean()) + B / m, "the half-widths are not divided by z; a 95% "
+                                                                "interval is about ±1.96 standard errors wide."),
+                            (float((((high - low) / z) ** 2).mean()) + B / m, "that uses the whole width; the "
+                                                                               "standard error is the half-width "
+                                                                               "divided by z."),
+                            (float((half / z).mean()) + B / m, "W averages standard errors, not variances: square "
+                                                               "the half-width divided by z."),
+                            (float((half / z).mean()) + float(d.std(ddof=1)) / m, "those are standard deviations; "
+                                                                                   "T adds variances.")])
+
+
+def share_significant(value, result, *, exercise: str = "share of runs significant",
+                      shown: int | str = 2) -> CheckResult:
+    """Check the share of an ensemble's runs whose p is below its alpha
+    (:attr:`wordbias.measures.ensemble.EnsembleMeasurement.share_significant`).
+
+    Recognises the count instead of the share, the share not significant, and the share at p <= alpha where it
+    differs.
+
+    Parameters
+    ----------
+    value : object
+        The student's answer.
+    result : wordbias.measures.ensemble.EnsembleMeasurement
+        The test measured on every run (its ``alpha`` is the level).
+    exercise : str
+        The exercise's name.
+    shown : int or str
+        The precision the lesson shows.
+
+    Returns
+    -------
+    CheckResult
+        The result; it has been shown already.
+    """
+    p = np.array([m.p_value for m in result.per_run if m.not_run is None], dtype=np.float64)
+    share = float(result.share_significant)
+    mistakes = [(float((p < result.alpha).sum()), "that is the number of runs; the share divides it by the number "
+                                                   "of runs."),
+                (1.0 - share, "that is the share of runs NOT significant (p at or above alpha)."),
+                (float((p <= result.alpha).mean()), "a run is significant when p < alpha, not p <= alpha.")]
+    return number(value, share, exercise=exercise, shown=shown, check="share_significant", sign_matters=False,
+                  atol=1e-12, what=f"the share of the {p.size} runs with p < {result.alpha:g}",
+                  hint="the column of p, one per run: how many are below alpha, out of how many runs?",
+                  solution="share = (runs.p_value < alpha).mean()   # True counts 1, False 0",
+                  mistakes=mistakes)

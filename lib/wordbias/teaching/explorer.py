@@ -6,6 +6,8 @@ Three layers, the first two usable without a browser:
   dropped and reported, target sets balanced, the bootstrap interval of d over the words, p one- and two-sided),
   shown as an :class:`Exploration`; no statistic is computed here.
 * :func:`plot_scores`: a seaborn bar chart of each target word's s(w, A, B), coloured by target set.
+* :func:`plot_runs` (lesson 6): each training run's d with its interval over words, and the mean over the runs
+  with the interval over words and runs (:mod:`wordbias.measures.ensemble`).
 * :func:`weat_explorer`: an ipywidgets UI (four text areas, a button or live update, an output area) whose
   callback (:meth:`WeatExplorer.update`) calls the two; bad input (an empty list, unknown words, a word in both
   X and Y) shows a message in the output, never a traceback.
@@ -32,7 +34,7 @@ from wordbias.measures.measurement import Measurement
 from wordbias.measures.resampling import BootstrapInterval
 
 __all__ = ["Exploration", "explore", "word_lists", "parse_words", "plot_scores", "permutation_null", "plot_null",
-           "WeatExplorer", "weat_explorer", "N_RESAMPLES", "N_PERMUTATIONS", "SETS"]
+           "plot_runs", "WeatExplorer", "weat_explorer", "N_RESAMPLES", "N_PERMUTATIONS", "SETS"]
 
 #: bootstrap resamples of the interval of d (2,000 keep a widget update well under a second; BCa's end points
 #: then move by about 0.01 with the seed, against 0.005 with 10,000)
@@ -388,6 +390,80 @@ def plot_null(null, observed: float, *, ax=None):
     ax.set_xlabel("s(X_i, Y_i, A, B) of a random relabelling of the target words")
     ax.set_ylabel("relabellings")
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.22), frameon=False, fontsize=9, ncol=1)
+    ax.figure.tight_layout()
+    return ax.figure
+
+
+def plot_runs(results, *, title: str | None = None, ax=None):
+    """Each training run's d with its interval over words, and each ensemble's mean with its combined interval.
+
+    A forest plot (matplotlib): one row per run (a dot at d, a line over the run's bootstrap interval over the
+    words), and under each ensemble a diamond at the mean d over its runs with the interval over words and runs
+    (:func:`wordbias.measures.ensemble.combine_runs`), each ensemble in its own colour.
+
+    Parameters
+    ----------
+    results : EnsembleMeasurement, sequence of EnsembleMeasurement, or mapping of str to EnsembleMeasurement
+        One test measured on every run of one or more ensembles (:func:`wordbias.measures.ensemble.weat`), e.g.
+        the runs with other seeds and the runs on bootstrap samples of the documents; a mapping names each
+        ensemble in the plot (by default an ensemble is named by its label where there are several).
+    title : str or None
+        The title; None for the test's title.
+    ax : matplotlib.axes.Axes or None
+        The axes to draw on; None for a new figure.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``results`` is empty or holds something else than an ensemble measurement.
+    """
+    import matplotlib.pyplot as plt
+
+    from wordbias.core.errors import InvalidParameterError
+    from wordbias.measures.ensemble import EnsembleMeasurement
+
+    if isinstance(results, EnsembleMeasurement):
+        named = [("", results)]
+    elif isinstance(results, Mapping):
+        named = [(str(k), v) for k, v in results.items()]
+    else:
+        named = [(getattr(g, "ensemble", ""), g) for g in results]
+        named = named if len(named) > 1 else [("", g) for _, g in named]
+    groups = [g for _, g in named]
+    if not groups or not all(isinstance(g, EnsembleMeasurement) for g in groups):
+        raise InvalidParameterError("plot_runs takes an EnsembleMeasurement (wordbias.measures.ensemble.weat), a "
+                                    "list of them or a mapping of names to them")
+    rows = []      # (label, d, low, high, colour, is_mean)
+    palette = ["#1565c0", "#ef6c00", "#2e7d32", "#6a1b9a"]
+    for i, (name, g) in enumerate(named):
+        colour = palette[i % len(palette)]
+        for run, m in zip(g.runs, g.per_run):
+            if m.not_run is None:
+                rows.append((run, m.effect_size, m.ci_low, m.ci_high, colour, False))
+        if g.combined is not None:
+            label = f"mean of {g.n_runs} runs" + (f" ({name})" if name else "")
+            rows.append((label, g.effect_size, g.ci_low, g.ci_high, colour, True))
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7.5, max(2.4, 0.5 + 0.3 * len(rows))))
+    for y, (_, d, low, high, colour, is_mean) in enumerate(rows):
+        ax.plot([low, high], [y, y], color=colour, lw=3.5 if is_mean else 1.6, alpha=0.45 if is_mean else 0.9,
+                solid_capstyle="butt")
+        ax.plot([d], [y], marker="D" if is_mean else "o", ms=8 if is_mean else 5.5, color=colour)
+    ax.axvline(0, color="black", lw=0.6, ls=":")
+    ax.set_yticks(range(len(rows)), [r[0] for r in rows], fontsize=9)
+    for tick, row in zip(ax.get_yticklabels(), rows):
+        tick.set_fontweight("bold" if row[5] else "normal")
+    ax.invert_yaxis()
+    name = groups[0].effect_size_name
+    level = groups[0].per_run[0].ci_level
+    ax.set_xlabel(f"{name}: each run with its {level:.0%} interval over words; ◆ the mean with the interval over "
+                  "words and runs", fontsize=9)
+    ax.set_title(title or groups[0].title, fontsize=11)
     ax.figure.tight_layout()
     return ax.figure
 
