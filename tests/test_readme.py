@@ -129,3 +129,22 @@ def test_the_papers_table_is_the_committed_results():
     assert f"UBE finds {summary.loc['first names', 'n_significant']} significant" in TEXT
     report = pd.read_csv(ROOT / "results/racial_bias_report/glove-6b-50d/table1.csv").set_index("attributes")
     assert f"implicit p = {report.loc['implicit', 'p']:.2g}" in TEXT
+
+
+def test_the_training_runs_sentence_is_the_committed_results():
+    runs = pd.read_csv(ROOT / "results/training_runs/brown/runs.csv")
+    w7 = runs[runs.test == "WEAT7"]
+    combined = pd.read_csv(ROOT / "results/training_runs/brown/ensemble.csv").set_index("test").loc["WEAT7"]
+
+    def num(x: float, digits: int) -> str:
+        return f"{x:.{digits}f}".replace("-", "−")
+
+    significant = int((w7.p_two_sided < 0.05).sum())
+    against = bool((w7[w7.p_two_sided < 0.05].effect_size < 0).all())
+    text = " ".join(TEXT.split())
+    assert f"d from {num(w7.effect_size.min(), 2)} to {num(w7.effect_size.max(), 2)}" in text
+    assert f"{significant} of the {len(w7)} runs are significant (two-sided p < 0.05), against the paper's" in text \
+        and against
+    assert f"the other {len(w7) - significant} are not" in text
+    assert f"[{num(combined.ci_low, 2)}, {num(combined.ci_high, 2)}], includes 0" in text
+    assert combined.ci_low < 0 < combined.ci_high
