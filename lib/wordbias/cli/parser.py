@@ -70,6 +70,17 @@ def _common() -> argparse.ArgumentParser:
     return p
 
 
+def _basic() -> argparse.ArgumentParser:
+    """The options of a command that measures nothing (``train``): the seed, quiet, debug."""
+    p = argparse.ArgumentParser(add_help=False)
+    g = p.add_argument_group("common options")
+    g.add_argument("--seed", type=_nonnegative, default=0,
+                   help="the ensemble's seed: run seed-i trains with seed SEED + i (default 0)")
+    g.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no summary on stdout")
+    g.add_argument("--debug", action="store_true", help="show the traceback of an error")
+    return p
+
+
 def _run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", required=True, metavar="DIR",
                    help="folder for tidy.csv, summary.html and figures (created; other files in it are left "
@@ -186,7 +197,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-ube", action="store_true", help="leave out the UBE runs")
     _run_options(p)
 
-    p = sub.add_parser("train", parents=[common], formatter_class=fmt,
+    p = sub.add_parser("train", parents=[_basic()], formatter_class=fmt,
                        help="train word embeddings on a corpus: several seeds and bootstrap samples (an ensemble)",
                        description="Train word2vec or fastText (gensim) on a corpus, N times with different seeds "
                                    "(--seeds) and on N bootstrap samples of its documents (--bootstrap; Antoniak & "
