@@ -91,7 +91,7 @@ def test_compare_takes_an_ensemble_beside_an_embedding(folders, tmp_path):
     ens = load_ensemble(folders, label="ens")
     t = quiet(battery_compare.compare, {"ens": ens, "one": folders[0]}, lists=lists, n_resamples=200)
     assert list(t.embedding) == ["ens", "ens", "one", "one"]
-    assert "combined over runs" in t.p_method[0] and "combined" not in t.p_method[2]
+    assert t.p_method[0] == "combined t over runs" and "combined" not in t.p_method[2]
 
 
 def test_runs_figure_draws_every_run(folders):

@@ -110,3 +110,12 @@ def test_bad_ensembles_are_refused(tmp_path):
         load_ensemble(tmp_path)
     with pytest.raises(InvalidParameterError):
         measure(runs(0.1, n=2), alpha=1.5)
+
+
+def test_a_test_the_first_run_cannot_run_is_combined_over_the_others():
+    kvs = runs(0.2, n=3)
+    keep = [w for w in WORDS if w not in X]                 # run 1 lacks every word of X
+    kvs[0] = to_keyed_vectors(keep, np.array([kvs[0][w] for w in keep]))
+    r = measure(kvs, n_resamples=200)
+    assert r.per_run[0].not_run and r.n_runs == 2 and r.combined.ci_level == 0.95
+    assert r.ci_low < r.effect_size < r.ci_high and len(r.not_run) == 1

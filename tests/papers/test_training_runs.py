@@ -352,7 +352,7 @@ def test_the_tidy_text_may_change_its_numbers_not_its_words():
     notes = frame.note.astype(str)
     row = int(notes.str.startswith("mean of").to_numpy().argmax())
     note = notes[row]
-    assert frame.loc[row, "p_method"] == "t (combined over runs)"        # no run-dependent number in p_method
+    assert frame.loc[row, "p_method"] == "combined t over runs"        # no run-dependent number in p_method
     sd = note.split("sd ")[1].split(" ")[0]
     for text, expected in ((note.replace(f"sd {sd} ", "sd 9.99 ", 1), "within tolerance"),
                            (note.replace("mean of", "median over").replace("across runs", "between corpora")

@@ -34,7 +34,7 @@ __all__ = ["run_label", "combined_note", "combine_rows", "summary_frame", "weat_
 ALPHA = _ensemble.ALPHA
 #: the p_method of a combined row: the combined t statistic on Satterthwaite's degrees of freedom (the df, a ratio of
 #: variances that moves in its last digits with every run's d, is in the summary, ``frame.attrs["ensemble"]``)
-COMBINED_P_METHOD = "t (combined over runs)"
+COMBINED_P_METHOD = "combined t over runs"
 
 
 def run_label(ensemble: str, run: str) -> str:

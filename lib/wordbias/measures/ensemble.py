@@ -568,6 +568,8 @@ def _summarise(measure: str, test: str, title: str, label: str, runs, per_run, r
         nan = math.nan
         return EnsembleMeasurement(measure, test, title, label, tuple(runs), tuple(per_run), name, nan, nan, nan,
                                    nan, None, alpha, nan, alternative, nan, not_run=not_run)
+    if not (isinstance(confidence_level, float) and math.isfinite(confidence_level)):
+        confidence_level = ran[0].ci_level      # the first run did not run the test: the level of one that did
     d = np.array([m.effect_size for m in ran])
     ran_records = [rec for rec, m in zip(records, per_run) if m.not_run is None]
     combined = None
@@ -613,6 +615,21 @@ def _replay_once(caught: Sequence[Sequence[warnings.WarningMessage]], n_runs: in
             counts[key] = counts.get(key, 0) + 1
     for (category, message), k in counts.items():
         warnings.warn(category(f"{message} (in {k} of {n_runs} runs)"), stacklevel=3)
+
+
+def _not_run(kv, X, Y, A, B, err: BaseException, options: dict) -> Measurement:
+    """A run where the test could not run (its lists left too small there), as :func:`~wordbias.measures.
+    measurement.weats` records one: NaN numbers, the reason, the words the run lacks."""
+    from wordbias.core.tidy import MIN_FRACTION, MIN_WORDS
+    from wordbias.datasets import stimuli
+    from wordbias.measures import measurement
+
+    spec = stimuli.as_weat_spec({"id": "", "X": X, "Y": Y, "A": A, "B": B, "names": options.get("names"),
+                                 "title": options.get("title")})
+    return measurement._weat_not_run(kv, spec, err, case_fold=measurement._case_fold(kv, options.get("case_fold")),
+                                     alternative=options.get("alternative", "greater"), seed=options.get("seed", 0),
+                                     min_words=options.get("min_words", MIN_WORDS),
+                                     min_fraction=options.get("min_fraction", MIN_FRACTION))
 
 
 def weat(ensemble, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Sequence[str], *,
@@ -677,7 +694,10 @@ def weat(ensemble, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Sequ
             kv = ens.load(i)
             with warnings.catch_warnings(record=True) as got:
                 warnings.simplefilter("always")
-                m = measurement.weat(kv, X, Y, A, B, **options)
+                try:
+                    m = measurement.weat(kv, X, Y, A, B, **options)
+                except measurement.NOT_RUN_ERRORS as err:     # a list left too small in this run: not run here
+                    m = _not_run(kv, X, Y, A, B, err, options)
             caught.append(got)
             per_run.append(m)
             records.append(_run_cosines(kv, m.result) if m.not_run is None else None)
