@@ -71,12 +71,12 @@ def measured(toy):
 
 
 def test_the_committed_ensemble_writes_to_the_repository_and_others_to_runs():
-    assert training_runs.run_label(5, 5) == "brown" and training_runs.run_label(3, 2) == "brown-s3-b2"
+    assert training_runs.output_label(5, 5) == "brown" and training_runs.output_label(3, 2) == "brown-s3-b2"
     assert outputs.output_folders("training_runs", "brown").committed
-    assert not outputs.output_folders("training_runs", training_runs.run_label(3, 2)).committed
+    assert not outputs.output_folders("training_runs", training_runs.output_label(3, 2)).committed
     assert outputs.output_folders("training_runs", "brown").results == paths.RESULTS / "training_runs" / "brown"
     with pytest.raises(InvalidParameterError):
-        training_runs.run_label(-1, 5)
+        training_runs.output_label(-1, 5)
 
 
 def test_shared_lists_keep_the_words_every_run_knows_and_say_what_was_left_out(measured):

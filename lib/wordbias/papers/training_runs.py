@@ -41,7 +41,7 @@ from wordbias.measures import ensemble as _ensemble
 from wordbias.models.train import TrainingSettings, train_ensemble
 
 __all__ = ["CORPUS", "SETTINGS", "SEED", "DEFAULT_SEEDS", "DEFAULT_BOOTSTRAP", "FOCUS", "ALPHA", "PERIODS",
-           "ensemble_folder", "brown_ensemble", "run_label", "manifest_summary", "runs_overview", "training_note",
+           "ensemble_folder", "brown_ensemble", "output_label", "manifest_summary", "runs_overview", "training_note",
            "shared_lists", "coverage_notes", "runs_table", "ensemble_table", "show_ensemble", "show_runs",
            "spread_table", "reliability_by_kind", "runs_figure", "disagreement_notes", "report_notes",
            "period_coverage", "period_notes", "paper_notes", "balancing_notes", "with_reliability", "word_counts",
@@ -114,7 +114,7 @@ def brown_ensemble(seeds: int = 5, bootstrap: int = 5, *, workers: int | None = 
                           bootstrap=bootstrap, seed=SEED, workers=workers, progress=progress)
 
 
-def run_label(seeds: int, bootstrap: int) -> str:
+def output_label(seeds: int, bootstrap: int) -> str:
     """The label of an ensemble's outputs: ``"brown"`` for the committed ensemble (:data:`DEFAULT_SEEDS` seed runs
     and :data:`DEFAULT_BOOTSTRAP` bootstrap runs), else ``"brown-s<seeds>-b<bootstrap>"`` (written under ``runs/``,
     :func:`wordbias.papers.outputs.output_folders`).
@@ -131,7 +131,7 @@ def run_label(seeds: int, bootstrap: int) -> str:
 
     Examples
     --------
-    >>> run_label(5, 5), run_label(3, 0)
+    >>> output_label(5, 5), output_label(3, 0)
     ('brown', 'brown-s3-b0')
     """
     seeds = check_int("seeds", seeds, min=0)
