@@ -143,7 +143,8 @@ def combine_rows(frame: pd.DataFrame, *, label: str, alpha: float = ALPHA) -> pd
         sizes = {s: (int(ran[s].min()) if ran[s].notna().any() else None) for s in ("n_x", "n_y", "n_a", "n_b")}
         rows.append({**base, **sizes, "effect_size": c.estimate, "ci_low": c.ci_low, "ci_high": c.ci_high,
                      "ci_level": c.ci_level, "ci_method": c.method, "p_value": c.p_value(alternative),
-                     "alternative": alternative, "p_method": COMBINED_P_METHOD,
+                     "p_two_sided": c.p_value("two-sided"), "alternative": alternative,
+                     "p_method": COMBINED_P_METHOD,
                      "coverage": first.get("coverage"), "low_coverage": bool(ran.low_coverage.fillna(False).any()),
                      "note": combined_note(len(ran), float(ran.effect_size.std(ddof=1)),
                                            float(ran.effect_size.min()), float(ran.effect_size.max()), k, alpha)})
@@ -312,7 +313,7 @@ def _combined_row(r: _ensemble.EnsembleMeasurement, *, battery: str, paper: str)
         note += f"; test-retest ICC(2,1) {r.test_retest:.2f} over {r.n_shared_words} words"
     return {**base, **sizes, "statistic_name": first.statistic_name, "effect_size": r.effect_size,
             "ci_low": r.ci_low, "ci_high": r.ci_high, "ci_level": r.combined.ci_level, "ci_method": r.combined.method,
-            "p_value": r.p_value, "alternative": r.alternative,
+            "p_value": r.p_value, "p_two_sided": r.combined.p_value("two-sided"), "alternative": r.alternative,
             "p_method": COMBINED_P_METHOD, "coverage": first.coverage,
             "low_coverage": any(m.low_coverage for m in ran), "seed": first.seed, "n_resamples": first.n_resamples,
             "note": note}
@@ -380,6 +381,18 @@ def report(ensemble, *, label: str | None = None, workers: int | None = 1, sched
     return frame
 
 
+_KIND_COLOURS = {"seed": "tab:blue", "bootstrap": "tab:orange", "given": "tab:green"}
+_KIND_LABELS = {"seed": "a run with another seed", "bootstrap": "a run on a bootstrap sample of the documents",
+                "given": "one run's estimate"}
+
+
+def _kind_of(embedding: str) -> str:
+    """A run's kind from its rows' label ``"<ensemble>/<run>"``: the ids ``wordbias train`` gives (``seed-3``,
+    ``bootstrap-2``), else ``"given"``."""
+    run = embedding.rsplit("/", 1)[-1]
+    return "seed" if run.startswith("seed-") else "bootstrap" if run.startswith("bootstrap-") else "given"
+
+
 def runs_figure(frame: pd.DataFrame, *, ax=None, title: str | None = None):
     """Per test, the effect size of every run beside the intervals: each run's interval over words (thin grey
     lines, the run's d a dot) and the combined interval over words and runs (black, the mean a diamond).
@@ -408,8 +421,8 @@ def runs_figure(frame: pd.DataFrame, *, ax=None, title: str | None = None):
     ...                + [{"embedding": "e", "test": "T", "measure": "weat", "effect_size_name": "d",
     ...                    "effect_size": .9, "ci_low": .3, "ci_high": 1.5}])
     >>> fig = runs_figure(t)
-    >>> [a.get_xlabel() for a in fig.axes]
-    ['effect size (d)']
+    >>> [a.get_xlabel() for a in fig.axes], len(fig.legends[0].get_texts())
+    (['effect size (d)'], 3)
     """
     import matplotlib.pyplot as plt
 
@@ -421,6 +434,7 @@ def runs_figure(frame: pd.DataFrame, *, ax=None, title: str | None = None):
         fig, ax = plt.subplots(figsize=(8, 0.55 * max(len(tests), 2) + 1.4))
     else:
         fig = ax.figure
+    kinds_seen: set[str] = set()
     for k, test in enumerate(tests):
         y = len(tests) - 1 - k
         r = runs[(runs.test.astype(str) == test) & runs.effect_size.notna()]
@@ -428,7 +442,9 @@ def runs_figure(frame: pd.DataFrame, *, ax=None, title: str | None = None):
         for off, (_, row) in zip(offsets, r.iterrows()):
             if pd.notna(row.ci_low) and pd.notna(row.ci_high):
                 ax.plot([row.ci_low, row.ci_high], [y + off, y + off], color="0.75", lw=1, zorder=1)
-            ax.plot(row.effect_size, y + off, "o", color="tab:blue", ms=3.5, zorder=2)
+            kind = _kind_of(str(row.embedding))
+            ax.plot(row.effect_size, y + off, "o", color=_KIND_COLOURS[kind], ms=3.5, zorder=2)
+            kinds_seen.add(kind)
         c = combined[combined.test.astype(str) == test].iloc[0]
         if pd.notna(c.ci_low) and pd.notna(c.ci_high):
             ax.plot([c.ci_low, c.ci_high], [y, y], color="black", lw=3, solid_capstyle="butt", zorder=3)
@@ -440,13 +456,13 @@ def runs_figure(frame: pd.DataFrame, *, ax=None, title: str | None = None):
     ax.set_xlabel(f"effect size ({name})")
     from matplotlib.lines import Line2D
 
-    handles = [Line2D([], [], color="tab:blue", marker="o", ls="", ms=4, label="one run's estimate"),
-               Line2D([], [], color="0.75", lw=1, label="one run's interval over words"),
-               Line2D([], [], color="black", lw=3, marker="D", mfc="white", label="mean over runs, interval over "
-                                                                                  "words and runs")]
-    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.12 if len(tests) > 3 else -0.25),
-              ncol=3, frameon=False, fontsize=8)
+    handles = [Line2D([], [], color=_KIND_COLOURS[k], marker="o", ls="", ms=4, label=_KIND_LABELS[k])
+               for k in ("seed", "bootstrap", "given") if k in kinds_seen]
+    handles += [Line2D([], [], color="0.75", lw=1, label="one run's interval over words"),
+                Line2D([], [], color="black", lw=3, marker="D", mfc="white",
+                       label="mean over runs, interval over words and runs")]
     if title:
         ax.set_title(title)
-    fig.tight_layout()
+    fig.legend(handles=handles, loc="lower center", ncol=2, frameon=False, fontsize=8)
+    fig.tight_layout(rect=(0, 0.7 / fig.get_figheight(), 1, 1))     # 0.7 inch below the axes for the legend
     return fig

@@ -563,7 +563,8 @@ def _decode(path, data: bytes, encoding: str) -> str:
     except UnicodeDecodeError as exc:
         bad = data[exc.start:exc.start + 4]
         raise CorpusError(f"{path}: not valid {encoding} at byte offset {exc.start} ({bad!r}: {exc.reason}); give "
-                          "the file's encoding, e.g. encoding='latin-1' or encoding='cp1252'") from None
+                          "the file's encoding, e.g. encoding='latin-1' or 'cp1252' (`wordbias train --encoding latin-1`), "
+                          "or convert the file to UTF-8") from None
 
 
 def _normalise(text: str) -> str:
