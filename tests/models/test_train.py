@@ -296,3 +296,15 @@ def test_the_cache_key_follows_the_kernel_settings(monkeypatch):
     v3 = train._run_key(corpus, settings, run)
     monkeypatch.setenv("OPENBLAS_CORETYPE", "Nehalem")
     assert train._run_key(corpus, settings, run) != v3
+
+
+def test_trained_runs_are_listed_and_cleared_with_the_other_caches(tmp_path):
+    from wordbias.embeddings.cache_folders import clear_caches, list_caches
+
+    train_ensemble("inaugural", tmp_path / "out", settings=FAST, seeds=2, progress=False, cache_dir=tmp_path / "c")
+    listed = list_caches(tmp_path / "c")
+    trained = listed[listed.folder.str.contains("/trained/")]
+    assert len(trained) == 2 and trained.valid.all()
+    removed = clear_caches(cache_dir=tmp_path / "c")
+    assert len(removed) == 2 and list_caches(tmp_path / "c").empty
+    assert (tmp_path / "out" / "manifest.json").is_file()           # the ensemble's own copy stays

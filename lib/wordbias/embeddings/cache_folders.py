@@ -135,9 +135,20 @@ def _subfolders(cache_dir) -> list[Path]:
     return [f for f in sorted(root.iterdir()) if f.is_dir() and not f.is_symlink()] if root.is_dir() else []
 
 
+#: the folder under the cache root of the runs ``wordbias train`` trained (:mod:`wordbias.models.train`)
+TRAINED = "trained"
+
+
 def _cache_folders(cache_dir) -> list[Path]:
-    """The folders under the cache root that wordbias wrote as embedding caches or saved embeddings."""
-    return [f for f in _subfolders(cache_dir) if ownership.is_ours(f, ("embedding-cache", "embedding"))]
+    """The folders under the cache root that wordbias wrote as embedding caches or saved embeddings, and the
+    trained runs in its ``trained/`` folder."""
+    kinds = ("embedding-cache", "embedding")
+    folders = [f for f in _subfolders(cache_dir) if ownership.is_ours(f, kinds)]
+    trained = cache_root(cache_dir) / TRAINED
+    if trained.is_dir() and not trained.is_symlink() and ownership.is_ours(trained):
+        folders += [f for f in sorted(trained.iterdir())
+                    if f.is_dir() and not f.is_symlink() and ownership.is_ours(f, kinds)]
+    return folders
 
 
 def foreign_folders(cache_dir: str | os.PathLike | None = None) -> list[Path]:
