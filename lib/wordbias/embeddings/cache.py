@@ -263,10 +263,21 @@ def load_cached(
     convert(path, cache_dir, format=fmt, member=member, progress=progress, dim=dim, name=name,
             zero_vectors=zero_vectors)
     kv = _open_if_matching(cache_dir, source, fmt, zero_vectors, mmap_mode, rebuilding=False)
+    for wait in _REPLACE_WAITS:
+        if kv is not None:
+            break
+        # another process loading the same file may be replacing the folder this one just wrote (moving the old
+        # folder away, then the new one in: for an instant there is none): look again before giving up
+        time.sleep(wait)
+        kv = _open_if_matching(cache_dir, source, fmt, zero_vectors, mmap_mode, rebuilding=False)
     if kv is None:
         raise CacheError(f"{cache_dir}: the cache just written for {path} does not match it (the source changed "
                          "while it was read?); load again")
     return kv
+
+
+#: seconds to wait, one after the other, for a concurrent writer's replacement of a cache folder to finish
+_REPLACE_WAITS = (0.05, 0.2, 0.5, 1.0)
 
 
 def _open_if_matching(cache_dir: Path, source: dict, fmt: str, zero_vectors: str, mmap_mode: str | None,
