@@ -24,7 +24,7 @@ def test_bad_workers_are_refused(bad):
 def test_an_unreachable_scheduler_is_a_clear_error(monkeypatch):
     pytest.importorskip("distributed")
     monkeypatch.setattr("wordbias.core.jobs.CONNECT_TIMEOUT", 2)      # the default waits 20 s
-    with pytest.raises(InvalidParameterError, match="cannot reach the Dask scheduler"):
+    with pytest.raises(ConnectionError, match="cannot reach the Dask scheduler"):
         run_jobs(operator.mul, [(1, 2)], scheduler="tcp://127.0.0.1:1")
 
 

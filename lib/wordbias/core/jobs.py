@@ -52,19 +52,22 @@ CONNECT_TIMEOUT = 20
 
 
 def _dask_client(scheduler: str):
+    """A ``distributed.Client`` connected to the scheduler at ``scheduler`` (the optional extra ``wordbias[dask]``)."""
     try:
-        from distributed import Client
-    except ImportError:
-        raise InvalidParameterError(
-            "a Dask scheduler needs Dask's distributed package: pip install \"wordbias[dask]\"") from None
+        import distributed
+    except ImportError as exc:
+        raise ImportError("a Dask scheduler needs the optional extra: pip install \"wordbias[dask]\" (dask and "
+                          "distributed); or leave the scheduler out to run on this machine") from exc
     try:
-        return Client(scheduler, timeout=f"{CONNECT_TIMEOUT}s")
-    except (OSError, TimeoutError) as err:
-        raise InvalidParameterError(f"cannot reach the Dask scheduler at {scheduler!r}: {err}") from None
+        return distributed.Client(scheduler, timeout=f"{CONNECT_TIMEOUT}s", set_as_default=False)
+    except (OSError, TimeoutError) as exc:
+        raise ConnectionError(f"cannot reach the Dask scheduler at {scheduler!r} ({exc}); is it running (dask "
+                              "scheduler) and is the address right, e.g. tcp://127.0.0.1:8786?") from exc
 
 
 def run_jobs(function: Callable, jobs: Sequence[tuple], *, workers: int | None = 1, scheduler: str | None = None,
-             progress: bool = False, desc: str = "jobs", unit: str = "job") -> list:
+             progress: bool = False, desc: str = "jobs", unit: str = "job",
+             on_result: Callable | None = None) -> list:
     """``[function(*job) for job in jobs]``, run in parallel, in the order of ``jobs``.
 
     Parameters
@@ -83,6 +86,9 @@ def run_jobs(function: Callable, jobs: Sequence[tuple], *, workers: int | None =
         Show a progress bar advancing as jobs finish.
     desc, unit : str
         The progress bar's text.
+    on_result : callable, optional
+        Called in this process as each job finishes, ``on_result(i, value)`` (``i`` its position in ``jobs``), in
+        the order they finish: to store large results as they come; the list returned then holds None.
 
     Returns
     -------
@@ -92,7 +98,11 @@ def run_jobs(function: Callable, jobs: Sequence[tuple], *, workers: int | None =
     Raises
     ------
     wordbias.core.errors.InvalidParameterError
-        When ``workers`` is not a positive integer, or the scheduler cannot be reached (or Dask is not installed).
+        When ``workers`` is not a positive integer.
+    ImportError
+        When ``scheduler`` is given and Dask's ``distributed`` is not installed (the message names the extra).
+    ConnectionError
+        When the scheduler cannot be reached.
 
     Examples
     --------
@@ -106,31 +116,36 @@ def run_jobs(function: Callable, jobs: Sequence[tuple], *, workers: int | None =
     if scheduler is None:
         workers = check_workers(workers, len(jobs))
     results: list = [None] * len(jobs)
+
+    def take(i: int, value) -> None:
+        if on_result is None:
+            results[i] = value
+        else:
+            on_result(i, value)
+        bar.update(1)
+
     with progress_bar(len(jobs), desc=desc, unit=unit, enabled=progress) as bar:
         if scheduler is None and workers == 1:
             for i, job in enumerate(jobs):
-                results[i] = function(*job)
-                bar.update(1)
+                take(i, function(*job))
             return results
         import joblib
 
-        def indexed():
-            return (joblib.delayed(_indexed)(function, i, job) for i, job in enumerate(jobs))
-
+        indexed = [joblib.delayed(_indexed)(function, i, job) for i, job in enumerate(jobs)]
         if scheduler is not None:
             client = _dask_client(scheduler)
             try:
-                with joblib.parallel_config(backend="dask"):
-                    for i, value in joblib.Parallel(return_as="generator_unordered")(indexed()):
-                        results[i] = value
-                        bar.update(1)
+                n_jobs = -1 if workers is None else workers
+                with joblib.parallel_config(backend="dask", client=client):
+                    for i, value in joblib.Parallel(n_jobs=n_jobs, batch_size=1,
+                                                    return_as="generator_unordered")(indexed):
+                        take(i, value)
             finally:
                 client.close()
         else:
-            for i, value in joblib.Parallel(n_jobs=workers, backend="loky",
-                                            return_as="generator_unordered")(indexed()):
-                results[i] = value
-                bar.update(1)
+            for i, value in joblib.Parallel(n_jobs=workers, backend="loky", batch_size=1,
+                                            return_as="generator_unordered")(indexed):
+                take(i, value)
     return results
 
 

@@ -60,10 +60,10 @@ from wordbias.core.errors import (
     FolderNotOursError,
     InvalidParameterError,
 )
+from wordbias.core.jobs import run_jobs
 from wordbias.core.ownership import MARKER, mark, owner
 from wordbias.core.parallel import default_workers
 from wordbias.core.paths import check_output_dir
-from wordbias.core.progress import progress_bar
 from wordbias.datasets.corpora import (
     Corpus,
     CorpusSpec,
@@ -365,53 +365,19 @@ def _trained_root(cache_dir) -> Path:
 
 def _execute(todo: list[_Run], spec: CorpusSpec, settings: dict, sha256: str, *, workers: int | None,
              scheduler: str | None, progress: bool, on_result) -> int:
-    """Train the runs ``todo``, calling ``on_result(run_id, words, vectors, seconds)`` in this process as each
-    finishes; returns the number of workers used."""
+    """Train the runs ``todo`` as independent jobs (:func:`wordbias.core.jobs.run_jobs`: local processes or a Dask
+    cluster), calling ``on_result(run_id, words, vectors, seconds)`` in this process as each finishes; returns the
+    number of workers used."""
     if not todo:
         return 0
     import gensim
-    from joblib import Parallel, delayed, parallel_config
 
-    jobs = [delayed(_train_run)(spec, settings, r.kind, r.training_seed, r.sample_seed, sha256, r.id,
-                                gensim.__version__) for r in todo]
-    with progress_bar(len(todo), desc="training runs", unit="run", enabled=progress) as bar:
-        if scheduler is not None:
-            client = _dask_client(scheduler)
-            try:
-                n_jobs = -1 if workers is None else workers
-                with parallel_config(backend="dask", client=client):
-                    for result in Parallel(n_jobs=n_jobs, batch_size=1, return_as="generator_unordered")(jobs):
-                        on_result(*result)
-                        bar.update(1)
-            finally:
-                client.close()
-            return n_jobs
-        n = min(workers or default_workers(), len(todo))
-        if n == 1:
-            for run in todo:
-                on_result(*_train_run(spec, settings, run.kind, run.training_seed, run.sample_seed, sha256, run.id))
-                bar.update(1)
-            return 1
-        with parallel_config(backend="loky"):
-            for result in Parallel(n_jobs=n, batch_size=1, return_as="generator_unordered")(jobs):
-                on_result(*result)
-                bar.update(1)
-        return n
-
-
-def _dask_client(address: str):
-    """A ``distributed.Client`` connected to the scheduler at ``address`` (the optional extra ``wordbias[dask]``)."""
-    try:
-        import distributed
-    except ImportError as exc:
-        raise ImportError("scheduler= runs the training on a Dask cluster, which needs the optional extra: "
-                          "pip install \"wordbias[dask]\" (dask and distributed); or leave scheduler out to train "
-                          "on this machine") from exc
-    try:
-        return distributed.Client(address, timeout=30, set_as_default=False)
-    except (OSError, TimeoutError) as exc:
-        raise ConnectionError(f"cannot reach the Dask scheduler at {address!r} ({exc}); is it running (dask "
-                              "scheduler) and is the address right, e.g. tcp://127.0.0.1:8786?") from exc
+    jobs = [(spec, settings, r.kind, r.training_seed, r.sample_seed, sha256, r.id, gensim.__version__) for r in todo]
+    n = -1 if scheduler is not None and workers is None else \
+        workers if scheduler is not None else min(workers or default_workers(), len(todo))
+    run_jobs(_train_run, jobs, workers=n if scheduler is None else workers, scheduler=scheduler, progress=progress,
+             desc="training runs", unit="run", on_result=lambda _, result: on_result(*result))
+    return n
 
 
 # ------------------------------------------------------------------------------------------------ ensembles
