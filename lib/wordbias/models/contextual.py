@@ -346,6 +346,10 @@ def _load(name: str, kind: str, device: str | None, dtype=None) -> Model:
     if dtype is not None:
         model = model.to(dtype)
     model.to(device)
+    if device == "cpu":  # float32 products in OpenBLAS, alike on every vendor's CPU (models.blas_inference)
+        from wordbias.models.blas_inference import use_blas
+
+        use_blas(model)
     return Model(name=str(name), path=path, kind=kind, model=model, tokenizer=tokenizer, device=device)
 
 
