@@ -71,8 +71,8 @@ TINY_MLM := build/tiny-bert-mlm
 # rule runs them all; a notebook's prerequisites are its source, the library modules it imports (found by
 # scripts/notebook_deps.py, transitively), its data and the environment.
 # (the longest first: make -j starts them in this order, so the two slots finish together)
-NOTEBOOKS := kurita2019 training_runs swinger2019 caliskan2017 caliskan2017_glove-6b-50d racial_bias_report \
-             kurita2019_tiny-bert-mlm
+NOTEBOOKS := kurita2019 training_runs swinger2019 may2019 debias caliskan2017 caliskan2017_glove-6b-50d \
+             racial_bias_report kurita2019_tiny-bert-mlm
 # the default run: exact replication on the authors' GloVe 840B vectors (bundled subset); then GloVe 6B 50d
 SRC_caliskan2017 := caliskan2017
 PARAMS_caliskan2017 := -p embedding glove-840b-caliskan
@@ -96,6 +96,14 @@ DATA_kurita2019 := data/stimuli data/kurita2019 data/gap data/vectors
 SRC_training_runs := training_runs
 PARAMS_training_runs := -p seeds 5 -p bootstrap 5
 DATA_training_runs := data/corpora data/stimuli
+# May et al. (2019): SEAT on the bundled MiniLM encoder and the CBoW baseline on GloVe 6B 50d (Table 3's tests)
+SRC_may2019 := may2019
+DATA_may2019 := data/seat data/vectors
+# Gonen & Goldberg (2019) with INLP and LEACE: four debiasing methods on GloVe 6B 50d, every method x every check
+# (about 40 s on 2 cores)
+SRC_debias := debias
+PARAMS_debias := -p embedding glove-6b-50d
+DATA_debias := data/debias2019 data/debiaswe data/stimuli data/utility
 
 NOTEBOOK_FILES := $(NOTEBOOKS:%=notebooks/%.ipynb)
 
@@ -228,6 +236,12 @@ $(WEFE_STAMP): benchmarks/requirements-wefe.txt
 	$(WEFE_VENV)/bin/pip install --quiet --upgrade pip
 	$(WEFE_VENV)/bin/pip install --quiet -r benchmarks/requirements-wefe.txt
 	touch $(WEFE_STAMP)
+
+# our ECT, RND, RNSB and MAC against WEFE 1.0.1's on Caliskan's word sets (GloVe 6B 50d), timed in one run:
+# benchmarks/results/check_wefe_metrics/{reconciliation,timings}.csv (docs/guide/conventions.md)
+.PHONY: check-wefe-metrics
+check-wefe-metrics: $(STAMP) $(WEFE_STAMP)
+	$(PY) benchmarks/check_wefe_metrics.py
 
 bench: $(STAMP) $(WEFE_STAMP)
 	$(PY) benchmarks/bench_exact_caliskan.py

@@ -34,7 +34,7 @@ def test_compare_stacks_the_reports(table):
     tidy.check_tidy(table)
     assert table.embedding.unique().tolist() == ["glove6k", "rotated"]
     a, b = (table[table.embedding == e].reset_index(drop=True) for e in ("glove6k", "rotated"))
-    assert a.test.tolist() == b.test.tolist() and len(a) == 17
+    assert a.test.tolist() == b.test.tolist() and len(a) == 32
     # each embedding's adjusted p are over its own report, named
     assert a.p_family.dropna().str.contains("glove6k").all() and b.p_family.dropna().str.contains("rotated").all()
     assert set(table.attrs["timings"]) == {"glove6k", "rotated"}

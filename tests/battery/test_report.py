@@ -130,11 +130,15 @@ def test_report_is_tidy(table):
     assert {c: str(table[c].dtype) for c in table.columns} == tidy.DTYPES
     tidy.check_tidy(table)
     assert table.test.tolist() == ([f"WEAT{i}" for i in range(1, 11)] + ["WEFAT1", "WEFAT2", "implicit", "explicit",
-                                   "stereotypical", "direct_bias", "RIPA:definitional_pairs", "UBE:first_names"])
-    assert set(table.measure) == {"weat", "wefat", "direction", "direct_bias", "ripa", "ube"}
+                                   "stereotypical", "direct_bias", "RIPA:definitional_pairs"]
+                                  + [f"{m}:{t}" for t in ("WEAT6", "WEAT7", "WEAT8") for m in ("ECT", "RND", "MAC",
+                                                                                                "SemAxis")]
+                                  + ["RNSB:WEAT3", "indirect:softball", "indirect:football", "UBE:first_names"])
+    assert set(table.measure) == {"weat", "wefat", "direction", "direct_bias", "ripa", "ube", "ect", "rnd", "mac",
+                                  "semaxis", "rnsb", "indirect_bias"}
     assert (table.embedding == "glove20k").all() and (table.seed == 0).all()
     assert table.dropped.notna().all()
-    assert set(table.attrs["timings"]) == {"WEAT", "WEFAT", "direction", "direct bias", "RIPA", "UBE"}
+    assert set(table.attrs["timings"]) == {"WEAT", "WEFAT", "direction", "direct bias", "RIPA", "metrics", "UBE"}
 
 
 def test_report_intervals_contain_the_estimates(table):
@@ -199,7 +203,7 @@ def test_report_direction_rows_match_the_racial_report(small, table):
 def test_report_on_unknown_words_gives_rows_with_reasons():
     kv = to_keyed_vectors([f"w{i}" for i in range(30)], np.random.default_rng(1).normal(size=(30, 4)))
     t = battery_report.report(kv, label="nothing", n_resamples=100, progress=False)
-    assert len(t) == 18 and t.effect_size.isna().all() and t.p_value.isna().all()
+    assert len(t) == 33 and t.effect_size.isna().all() and t.p_value.isna().all()
     assert t.note.str.startswith("not run:").all()
     # every word is unknown, and each row lists its words as dropped
     weat1 = stimuli.weat_tests("caliskan2017", "glove")[0]
@@ -225,7 +229,7 @@ def test_report_is_deterministic_on_words(small):
     na = a[a.effect_size.isna() & (a.test != "UBE:first_names")]
     assert len(na) and na.note.str.startswith("not run: DegenerateSetError").all()
     c = battery_report.report(kv, label="g4k", n_permutations=2_000, n_resamples=300, progress=False, seed=1, ube=False)
-    assert not np.allclose(a.ci_low.iloc[:17].fillna(0), c.ci_low.fillna(0))      # another seed, other resamples
+    assert not np.allclose(a.ci_low.iloc[:32].fillna(0), c.ci_low.fillna(0))      # another seed, other resamples
 
 
 def test_ube_battery_sums_up_runs_already_made(small):

@@ -461,7 +461,8 @@ def report_words(embedding) -> set[str]:
 
     The words are spelled as the report looks them up (case-folded for an uncased vocabulary): Caliskan et al.'s
     WEAT ("glove" lists) and WEFAT lists, the racial bias report's target and attribute sets, the debiaswe
-    professions and definitional pairs. UBE's names and words (the vocabulary's own) are not among them.
+    professions and definitional pairs, and the words of the indirect biases
+    (:data:`wordbias.battery.metrics.INDIRECT_SETS`). UBE's names and words (the vocabulary's own) are not among them.
     :func:`wordbias.battery.compare.compare` uses it to measure every embedding on the words they share
     (``common_vocabulary=True``).
 
@@ -480,7 +481,7 @@ def report_words(embedding) -> set[str]:
     >>> from wordbias.embeddings import to_keyed_vectors
     >>> words = report_words(to_keyed_vectors(["a", "b"], np.eye(2)))
     >>> len(words), {"aster", "programmer", "she"} <= words
-    (827, True)
+    (830, True)
     """
     case_fold = not _embeddings.is_cased(embedding)
     fold = str.lower if case_fold else (lambda w: w)
@@ -494,4 +495,7 @@ def report_words(embedding) -> set[str]:
     lists = debias.word_lists_for(embedding)
     words.update(lists.professions)
     words.update(w for p in lists.definitional_pairs for w in p)
+    from wordbias.battery.metrics import INDIRECT_SETS  # the indirect biases' words (lower case)
+
+    words.update(w for sport, others in INDIRECT_SETS.items() for w in (sport, *others))
     return words

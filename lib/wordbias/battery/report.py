@@ -14,6 +14,11 @@ shows it one row per test in the schema of :mod:`wordbias.core.tidy` (a user's o
 * Ethayarajh, Duvenaud & Hirst (2019): RIPA of the professions on each debiaswe definitional gender pair,
   their mean with a bootstrap interval over the pairs, the spread across pairs and the sign-flip test
   (:func:`wordbias.measures.ripa.ripa`);
+* WEFE's family of measures (:mod:`wordbias.battery.metrics`): ECT (Dev & Phillips 2019), RND (Garg et al.
+  2018), MAC (Manzini et al. 2019) and SemAxis (An et al. 2018) on the gender WEATs 6-8, RNSB (Sweeney &
+  Najafian 2019) on WEAT3's names and sentiment lists, and Bolukbasi et al.'s (2016, §5.2) indirect bias of
+  softball and football with the professions at their extremes, each with its interval and, where the paper's
+  null makes sense, its permutation p;
 * Swinger et al. (2019): one UBE run on first names, with n, m, M scaled to the vocabulary
   (:func:`wordbias.battery.ube.ube_parameters`), summarised as the number of significant (group, category) cells and a global
   p-value (Simes' test over the cells, the smallest Benjamini-Hochberg adjusted p).
@@ -35,6 +40,7 @@ import pandas as pd
 from wordbias import embeddings as _embeddings
 from wordbias.battery import weat as _weat
 from wordbias.battery.direction import direct_bias_row, direction_rows, measure_directions, ripa_row
+from wordbias.battery.metrics import metric_rows
 from wordbias.battery.ube import first_names_row as _ube_row
 from wordbias.battery.weat import as_keyed_vectors
 from wordbias.core import tidy as _tidy
@@ -82,8 +88,9 @@ def report(embedding, *, label: str | None = None, seed: int = 0, n_permutations
     """Measure every test of the four papers that applies to a static embedding and return one tidy table.
 
     The rows, in order: Caliskan et al.'s ten WEATs (the "glove" lists) and two WEFATs; the racial bias
-    report's three direction tests and the direct bias of the professions; RIPA on the gender pairs; one UBE
-    run on first names with parameters scaled to the vocabulary (:func:`~wordbias.battery.ube.ube_parameters`;
+    report's three direction tests and the direct bias of the professions; RIPA on the gender pairs; ECT, RND, MAC
+    and SemAxis on WEAT6-8, RNSB on WEAT3 and two indirect biases (:func:`wordbias.battery.metrics.metric_rows`);
+    one UBE run on first names with parameters scaled to the vocabulary (:func:`~wordbias.battery.ube.ube_parameters`;
     ``ube=False`` leaves it out). See the module docstring for what each computes. Case is folded for an
     uncased vocabulary. Holm and Benjamini-Hochberg adjusted p are over every row with a p-value (the family
     is named in ``p_family``).
@@ -147,7 +154,7 @@ def report(embedding, *, label: str | None = None, seed: int = 0, n_permutations
     >>> kv = to_keyed_vectors([f"w{i}" for i in range(50)], np.random.default_rng(0).normal(size=(50, 5)))
     >>> t = report(kv, label="random", ube=False, n_resamples=100, progress=False)
     >>> len(t), int(t.effect_size.notna().sum()), t.note.str.startswith("not run").all()   # no word is known
-    (17, 0, np.True_)
+    (32, 0, np.True_)
     """
     seed = check_seed("seed", seed)
     n_permutations = check_int("n_permutations", n_permutations, min=1)
@@ -170,6 +177,8 @@ def report(embedding, *, label: str | None = None, seed: int = 0, n_permutations
                                                                 n_resamples=n_resamples, **cov), label=label)),
         ("direct bias", lambda: [direct_bias_row(kv, base=base, seed=seed, n_resamples=n_resamples, cov=cov)]),
         ("RIPA", lambda: [ripa_row(kv, base=base, seed=seed, n_resamples=n_resamples, cov=cov)]),
+        ("metrics", lambda: metric_rows(kv, base=base, case_fold=case_fold, seed=seed, n_permutations=n_permutations,
+                                        n_resamples=n_resamples, cov=cov)),
     ]
     if ube:
         parts.append(("UBE", lambda: [_ube_row(kv, base={**base, "n_resamples": None}, seed=seed,
@@ -188,7 +197,8 @@ def report(embedding, *, label: str | None = None, seed: int = 0, n_permutations
     _tidy.warn_low_coverage(frame)
     n_p = int(frame.p_value.notna().sum())
     frame = _tidy.adjust_family(frame, f"report on {label}: the {n_p} tests with a p-value (WEAT and direction "
-                                       "one-sided; WEFAT and RIPA two-sided; UBE Simes' global p)")
+                                       "one-sided; WEFAT and RIPA two-sided; UBE Simes' global p; ECT one-sided, "
+                                       "less; RND and SemAxis two-sided)")
     frame.attrs["timings"] = timings
     frame.attrs["cpu_timings"] = cpu
     frame.attrs["parameters"] = dict(embedding=label, vocabulary=len(kv.index_to_key), dimension=kv.vector_size,

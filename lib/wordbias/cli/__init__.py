@@ -17,7 +17,7 @@ written and the space left (:mod:`wordbias.core.io_errors`).
 
 Modules: :mod:`~wordbias.cli.parser` (the arguments), :mod:`~wordbias.cli.measure` (``weat``, ``report``,
 ``compare``, ``contextual``), :mod:`~wordbias.cli.train` (``train``), :mod:`~wordbias.cli.lists` (``lists``), :mod:`~wordbias.cli.embeddings`
-(``embeddings``, ``cache``), :mod:`~wordbias.cli.inputs` (embeddings named or given by path, labels, ``--out``)
+(``embeddings``, ``cache``), :mod:`~wordbias.cli.debias` (``debias``), :mod:`~wordbias.cli.inputs` (embeddings named or given by path, labels, ``--out``)
 and :mod:`~wordbias.cli.output` (the files written, the table on stdout, the tests not run on stderr).
 
 Examples
@@ -34,17 +34,20 @@ import sys
 import traceback
 import warnings
 
+from wordbias.cli.debias import run_debias
 from wordbias.cli.embeddings import run_cache, run_embeddings
 from wordbias.cli.lists import run_lists
 from wordbias.cli.measure import run_compare, run_contextual, run_report, run_weat
 from wordbias.cli.output import EXIT_NOT_RUN, one_line
 from wordbias.cli.parser import build_parser
+from wordbias.cli.seat import run_seat
 from wordbias.cli.train import run_train
 
 __all__ = ["main", "build_parser", "EXIT_NOT_RUN"]
 
-_COMMANDS = {"weat": run_weat, "report": run_report, "compare": run_compare, "contextual": run_contextual,
-             "lists": run_lists, "cache": run_cache, "embeddings": run_embeddings, "train": run_train}
+_COMMANDS = {"weat": run_weat, "report": run_report, "compare": run_compare, "contextual": run_contextual, "seat": run_seat,
+             "lists": run_lists, "cache": run_cache, "embeddings": run_embeddings, "train": run_train,
+             "debias": run_debias}
 
 
 def _message(exc: BaseException) -> str:

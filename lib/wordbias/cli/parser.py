@@ -22,6 +22,9 @@ examples:
   wordbias weat runs/brown --out out/brown         the WEATs on every run, combined over the runs
   wordbias contextual bert-base-uncased --out out/bert
                                                    Kurita et al.'s contextual WEAT and log-probability test
+  wordbias seat all-minilm-l6-v2 --out out/seat    May et al.'s SEATs on a sentence encoder
+  wordbias debias glove-6b-50d --method inlp --out out/inlp
+                                                   debias (hard, double-hard, inlp, leace) + what each left
   wordbias cache list                              the converted embedding caches (and `cache clear`)
   wordbias embeddings                              the registered embeddings, whether each is on this machine
 
@@ -261,6 +264,64 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--device", default=None, help="cpu, cuda, cuda:1, mps (default: a GPU if torch sees one)")
     p.add_argument("--label", help="the model's name in the outputs")
     _run_options(p)
+
+    p = sub.add_parser("seat", parents=[common], formatter_class=fmt,
+                       help="May et al.'s Sentence Encoder Association Tests (SEAT) on a sentence encoder",
+                       description="May et al. (2019) SEAT: WEAT on sentence vectors, over the authors' 46 test "
+                                   "sets (CC BY-NC 4.0) or your own sentence sets, with 95%% intervals, one- and "
+                                   "two-sided p and Holm/Benjamini-Hochberg adjusted p. MODEL is the bundled "
+                                   "all-minilm-l6-v2 (mean pooling), a Hugging Face id or folder (--pooling cls or "
+                                   "mean), or a static embedding's name or file (CBoW: the mean of its word "
+                                   "vectors).",
+                       epilog="examples:\n  wordbias seat all-minilm-l6-v2 --tests 'sent-*' --out out/seat\n"
+                              "  wordbias seat glove-6b-50d --tests weat6,sent-weat6 --out out/cbow\n"
+                              "  wordbias seat /models/my-bert --pooling mean --lists my_sentences.yaml --out out/mine\n")
+    p.add_argument("model", metavar="MODEL", help="all-minilm-l6-v2, a Hugging Face id or folder on this machine, "
+                                                  "or a static embedding (registered name or file)")
+    p.add_argument("--tests", action="append", metavar="NAMES",
+                   help="shipped tests, comma-separated, glob patterns allowed (e.g. 'sent-*'; repeat for more; "
+                        "default: all 46)")
+    p.add_argument("--lists", metavar="FILE.yaml", help="your own sentence sets (see wordbias.datasets.seat)")
+    p.add_argument("--pooling", choices=("mean", "cls", "cbow"), default=None,
+                   help="a transformer's sentence vector (default: its sentence-transformers configuration, else "
+                        "cls); cbow: a static embedding's (the default for one)")
+    p.add_argument("--batch-size", type=_positive(1), default=32, metavar="N",
+                   help="sentences run through the model at once (default 32)")
+    p.add_argument("--device", default=None, help="cpu, cuda, cuda:1, mps (default: a GPU if torch sees one)")
+    p.add_argument("--label", help="the encoder's name in the outputs")
+    _run_options(p)
+
+    p = sub.add_parser("debias", parents=[_basic()], formatter_class=fmt,
+                       help="debias an embedding (hard, double-hard, INLP, LEACE) and check what each left",
+                       description="Debias EMBEDDING with each --method: hard debias (Bolukbasi et al. 2016), "
+                                   "double-hard debias (Wang et al. 2020), INLP (Ravfogel et al. 2020; iterations "
+                                   "scaled to the dimension, 35 for 300d) or LEACE (Belrose et al. 2023), each with "
+                                   "the authors' word lists. Writes each debiased embedding into --out as word2vec "
+                                   "binary (<embedding>+<method>.bin, which `wordbias weat` and the rest read), "
+                                   "methods.csv, and unless --no-checks the table of every method x every check "
+                                   "(WEAT 6, direct bias, Gonen & Goldberg's clustering, classifier and "
+                                   "bias-by-neighbours checks, analogies, WordSim-353, SimLex-999; 95%% intervals) "
+                                   "as checks.csv with its figure checks.png/.pdf. Progress goes to stderr.",
+                       epilog="examples:\n  wordbias debias glove-6b-50d --method inlp --out out/inlp\n"
+                              "  wordbias debias vectors.bin --method hard --method leace --no-checks --out out/d\n")
+    p.add_argument("embedding", metavar="EMBEDDING", help="a registered name or an embedding file")
+    p.add_argument("--method", action="append", required=True, choices=("hard", "double-hard", "inlp", "leace"),
+                   help="a debiasing method (repeat for several)")
+    p.add_argument("--out", required=True, metavar="DIR",
+                   help="folder for the outputs: a new or empty folder, or one wordbias created (a folder of "
+                        "yours with other files is refused)")
+    p.add_argument("--checks", action=argparse.BooleanOptionalAction, default=True,
+                   help="measure every method x every check (default; about 10 s a method on GloVe 6B 50d)")
+    p.add_argument("--n-resamples", type=_positive(10), default=1000, metavar="N",
+                   help="bootstrap resamples of the checks' intervals (default 1000; the clustering's, which "
+                        "refit K-means, a tenth of them)")
+    p.add_argument("--restrict-vocab", type=_nonnegative, default=30_000, metavar="N",
+                   help="the analogy check among the N most frequent words (default 30000, word2vec's "
+                        "compute-accuracy threshold; 0: all)")
+    p.add_argument("--inlp-iterations", type=_positive(1), default=None, metavar="N",
+                   help="INLP's iterations (default: 35 x dimension / 300, the paper's share)")
+    p.add_argument("--cache-dir", metavar="DIR", default=None,
+                   help="folder for the converted embedding caches (default: as loading uses)")
 
     p = sub.add_parser("lists", parents=[common], formatter_class=fmt,
                        help="the batteries and word lists shipped, a lists file, or the YAML template",

@@ -186,7 +186,7 @@ def check_ddof(ddof) -> int:
     return check_option("ddof", check_int("ddof", ddof), (0, 1))
 
 
-def effect_size(s_x, s_y, ddof: int = 1) -> float:
+def effect_size(s_x, s_y, ddof: int = 1, *, convention: str | None = None) -> float:
     """The WEAT effect size d (Methods, WEAT).
 
     d = [mean_{x∈X} s(x, A, B) − mean_{y∈Y} s(y, A, B)] / std-dev_{w∈X∪Y} s(w, A, B).
@@ -204,6 +204,11 @@ def effect_size(s_x, s_y, ddof: int = 1) -> float:
         least one each.
     ddof : {1, 0}, default 1
         Delta degrees of freedom of the pooled standard deviation: 1 (sample) or 0 (population).
+    convention : str, optional
+        d as another tool computes it (a key of :data:`wordbias.measures.conventions.CONVENTIONS`: ``"wefe"``,
+        ``"sweater"``, ``"allennlp"``, ...; :func:`wordbias.measures.conventions.effect_size_as`), so that a
+        number from a paper that used it can be lined up. ``None`` (default): the formula above with ``ddof``.
+        Give ``ddof`` or ``convention``, not both.
 
     Returns
     -------
@@ -215,11 +220,13 @@ def effect_size(s_x, s_y, ddof: int = 1) -> float:
     DegenerateSetError
         When a set has no score, or all scores are equal (up to rounding).
     InvalidParameterError
-        When ``ddof`` is not 0 or 1, or the scores are not a 1-D list of finite numbers.
+        When ``ddof`` is not 0 or 1, or the scores are not a 1-D list of finite numbers, or ``convention`` is not
+        a known one or comes with ``ddof=0``.
 
     See Also
     --------
     wordbias.measures.bootstrap.effect_size_bootstrap : a bootstrap confidence interval for d.
+    wordbias.measures.conventions : how each tool computes d, with the file and line read.
 
     Examples
     --------
@@ -227,8 +234,17 @@ def effect_size(s_x, s_y, ddof: int = 1) -> float:
     1.46385
     >>> round(effect_size([1.0, 0.0], [-1.0, -0.5], ddof=0), 6)
     1.690309
+    >>> round(effect_size([1.0, 0.0], [-1.0, -0.5, 0.0], convention="sweater"), 6)
+    1.732051
     """
     ddof = check_ddof(ddof)
+    if convention is not None:
+        if ddof != 1:
+            raise InvalidParameterError(f"give ddof or convention, not both (ddof={ddof}, convention={convention!r}): "
+                                        f"each convention fixes its own standard deviation")
+        from wordbias.measures.conventions import effect_size_as  # here: conventions is a leaf of weat
+
+        return effect_size_as(s_x, s_y, convention)
     s_x, s_y = scores("s_x", s_x, 1), scores("s_y", s_y, 1)
     pooled = np.concatenate([s_x, s_y])
     sd = pooled.std(ddof=ddof)

@@ -20,10 +20,36 @@ import math
 
 import numpy as np
 
-__all__ = ["ATTENTION", "use_blas", "blas_linear_forward", "blas_attention"]
+__all__ = ["ATTENTION", "ROUTE", "route", "use_blas", "blas_linear_forward", "blas_attention"]
 
 #: the name under which :func:`blas_attention` is registered with transformers' ``AttentionInterface``
 ATTENTION = "wordbias_blas"
+
+#: the name of this route in cache keys (a change to its arithmetic changes the version)
+ROUTE = "openblas-1"
+
+
+def route(net) -> str:
+    """How a model's inference products are computed, for the keys of caches of its outputs: :data:`ROUTE`
+    when :func:`use_blas` was applied to it, else ``"torch"``.
+
+    Parameters
+    ----------
+    net : torch.nn.Module
+        The model.
+
+    Returns
+    -------
+    str
+        :data:`ROUTE` or ``"torch"``.
+
+    Examples
+    --------
+    >>> import torch
+    >>> route(torch.nn.Linear(2, 2))
+    'torch'
+    """
+    return ROUTE if getattr(getattr(net, "config", None), "_attn_implementation", None) == ATTENTION else "torch"
 
 
 def _numpy_route(*tensors) -> bool:
@@ -70,6 +96,21 @@ def blas_attention(module, query, key, value, attention_mask, scaling: float | N
     ``attention_mask`` is None, boolean (True: attend) or additive (0 or a large negative number), broadcast over
     [batch, heads, queries, keys]. Outside inference on CPU float32, or with dropout in training, it defers to
     transformers' eager attention.
+
+    Parameters
+    ----------
+    module : torch.nn.Module
+        The attention layer (its ``training`` flag decides whether dropout applies).
+    query, key, value : torch.Tensor
+        Q, K, V, [batch, heads, queries or keys, head_dim].
+    attention_mask : torch.Tensor or None
+        The mask: None, boolean (True: attend) or additive, broadcast over [batch, heads, queries, keys].
+    scaling : float, optional
+        The factor of Q K^T; None: 1/sqrt(head_dim).
+    dropout : float, default 0.0
+        The attention dropout, applied (by transformers' eager attention) only in training.
+    **kwargs
+        Passed on to transformers' eager attention when it is deferred to; ignored otherwise.
 
     Returns
     -------

@@ -41,7 +41,7 @@ from wordbias.measures.topics import (
     topic_stability,
     topics_table,
 )
-from wordbias.models import contextual, mlp
+from wordbias.models import blas_inference, contextual, mlp
 
 #: the paper's numbers (Section 4, Table 4), for side-by-side tables
 PAPER_TABLE4 = pd.DataFrame({"prior": [0.103, 0.098], "avg_predicted": [0.115, 0.139]},
@@ -322,11 +322,13 @@ def cosine_word_scores(encoder, words: Sequence[str], template: str = "GGG are i
 
 def _features_key(model, texts: Sequence[str], sp, max_length: int, batch_size: int) -> str:
     """sha256 of everything the features depend on: model (name, path, size), texts, spans, max_length,
-    batch_size (padding changes the float rounding) and the compute fingerprint (kernels, versions)."""
+    batch_size (padding changes the float rounding), the compute fingerprint (kernels, versions) and the route of
+    the model's products (:func:`wordbias.models.blas_inference.route`)."""
     h = hashlib.sha256()
     cfg = model.model.config
     h.update(json.dumps([model.name, str(model.path), model.kind, cfg.hidden_size, cfg.num_hidden_layers,
-                         int(max_length), int(batch_size), paths.compute_fingerprint()], sort_keys=True).encode())
+                         int(max_length), int(batch_size), paths.compute_fingerprint(),
+                         blas_inference.route(model.model)], sort_keys=True).encode())
     for t, s in zip(texts, sp):
         h.update(t.encode("utf-8"))
         h.update(np.asarray(s, dtype=np.int64).tobytes())

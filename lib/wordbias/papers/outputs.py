@@ -27,6 +27,8 @@ COMMITTED = {
     "racial_bias_report": ("glove-6b-50d",),
     "kurita2019": ("all-minilm-l6-v2", "all-minilm-l6-v2+tiny-bert-mlm"),
     "training_runs": ("brown",),
+    "may2019": ("all-minilm-l6-v2", "glove-6b-50d"),
+    "debias2019": ("glove-6b-50d",),
 }
 
 

@@ -1,0 +1,260 @@
+"""Every debiasing method x every check in one table and one figure: the measure improved, is the bias gone?
+
+:func:`debias_table` measures the original embedding and each debiased one on the same checks, each an estimate
+with an interval:
+
+- the measures debiasing is judged by: WEAT 6, career/family x male/female names (Caliskan, Bryson & Narayanan
+  2017, Science 356:183, doi:10.1126/science.aal4230; :func:`wordbias.weat` with the GloVe stimuli of
+  :func:`wordbias.datasets.stimuli.weat_tests`), and DirectBias_1 of the debiaswe professions (Bolukbasi et al.
+  2016, NIPS, Section 5.2; :func:`wordbias.measures.direction.direct_bias`) on the original embedding's gender
+  direction;
+- Gonen & Goldberg's (2019, NAACL, doi:10.18653/v1/N19-1061) checks of what is left
+  (:mod:`wordbias.measures.debias_checks`): cluster accuracy, classifier accuracy, the bias-by-neighbours
+  correlation (of the 5,000 most biased words and of the professions);
+- the utility checks (:mod:`wordbias.measures.utility`): analogy accuracy, WordSim-353 and SimLex-999 ρ.
+
+:func:`debias_figure` draws it: one panel per check, the methods on the vertical axis, each estimate a point
+with its interval, the original embedding's value marked by a dashed line.
+"""
+from __future__ import annotations
+
+import math
+import time
+import warnings
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+
+from wordbias.core import lookup
+from wordbias.core.errors import InvalidParameterError
+from wordbias.core.validation import check_int, check_seed
+from wordbias.datasets import stimuli
+from wordbias.measures import debias, debias_checks, direction, utility
+from wordbias.measures.measurement import NOT_RUN_ERRORS, weat
+
+__all__ = ["CHECKS", "debias_table", "debias_figure"]
+
+#: the checks of :func:`debias_table`: column key -> (label, what a debiased embedding should show)
+CHECKS: dict[str, tuple[str, str]] = {
+    "weat6_d": ("WEAT 6 d (career/family)", "towards 0"),
+    "direct_bias": ("DirectBias_1 (professions)", "towards 0"),
+    "cluster_acc": ("cluster accuracy (1,000 words)", "towards 0.5"),
+    "classifier_acc": ("RBF-SVM accuracy (4,000 test words)", "towards 0.5"),
+    "neighbour_r": ("bias-by-neighbours r (5,000 words)", "towards 0"),
+    "profession_r": ("bias-by-neighbours r (professions)", "towards 0"),
+    "analogy_acc": ("analogy accuracy", "kept"),
+    "wordsim_rho": ("WordSim-353 ρ", "kept"),
+    "simlex_rho": ("SimLex-999 ρ", "kept"),
+}
+
+
+def _weat6(kv, seed: int, n_resamples: int):
+    spec = next(s for s in stimuli.weat_tests() if s.id == "WEAT6")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        m = weat(kv, spec.X, spec.Y, spec.A, spec.B, names=spec.names, title=spec.title, seed=seed,
+                 n_resamples=n_resamples)
+    return m.effect_size, m.ci_low, m.ci_high
+
+
+def _direct_bias(original, kv, g: np.ndarray, seed: int, n_resamples: int, level: float):
+    lists = debias.word_lists_for(original)
+    specific = set(debias_checks.gender_specific_words(original))
+    words, _ = lookup.present(kv, [w for w in lists.professions if w not in specific])
+    X = lookup.set_matrix(kv, words, "professions")
+    a = np.abs(direction.cosines(X, g))
+    value = direction.direct_bias(X, g, c=1)
+    rng = np.random.default_rng(seed)
+    means = a[rng.integers(0, len(a), size=(n_resamples, len(a)))].mean(axis=1)
+    lo, hi = np.quantile(means, [(1 - level) / 2, (1 + level) / 2])
+    return value, float(lo), float(hi)
+
+
+def debias_table(original, debiased: Mapping[str, object], *, seed: int = 0, n_resamples: int = 1000,
+                 restrict: int | None = debias_checks.DEFAULT_RESTRICT, n_per_side: int = 2500,
+                 n_cluster_per_side: int = 500, n_train: int = 1000, n_cluster_resamples: int | None = None,
+                 restrict_vocab: int | None = utility.RESTRICT_VOCAB, progress: bool = False) -> pd.DataFrame:
+    """Measure the original embedding and every debiased one on every check: one row per method.
+
+    The words of Gonen & Goldberg's checks are chosen once, on the original embedding
+    (:func:`wordbias.measures.debias_checks.most_biased_words`: ``n_per_side`` = 2,500 a side among the
+    ``restrict`` most frequent candidate words; the clustering uses the first 500 a side), and every embedding is checked on the same words.
+    DirectBias_1 uses the original embedding's PCA gender direction (:func:`wordbias.measures.debias.gender_direction`)
+    for every method, so that it measures how much of *that* direction each method left; its interval is a
+    percentile bootstrap over the professions. A check an embedding cannot make gives NaN (and the reason in
+    ``table.attrs["errors"]``).
+
+    Parameters
+    ----------
+    original : KeyedVectors or str
+        The embedding before debiasing (anything :func:`wordbias.embeddings.load` takes).
+    debiased : mapping of str to KeyedVectors
+        Method name -> debiased embedding (same vocabulary), e.g. ``{"hard": hard_debias(kv)[0]}``; the name
+        ``"original"`` is reserved.
+    seed : int, default 0
+        The seed of every random step (K-means, the classifier's training draw, the bootstraps, WEAT).
+    n_resamples : int, default 1000
+        Bootstrap resamples of the WEAT, direct-bias, neighbour and similarity intervals (the clustering
+        interval uses a fifth of them, at least 50: each refits K-means).
+    restrict : int or None, default DEFAULT_RESTRICT
+        The candidate words of Gonen & Goldberg's checks: the first ``restrict`` rows (None: all).
+    n_per_side : int, default 2500
+        The most biased words a side for the classifier and the neighbour correlation (the paper's 2,500).
+    n_cluster_per_side : int, default 500
+        The most biased words a side for the clustering (the paper's 500); at most ``n_per_side``.
+    n_train : int, default 1000
+        The classifier's training words (the paper's 1,000).
+    n_cluster_resamples : int, optional
+        Bootstrap resamples of the clustering interval (each refits K-means: the costly one); by default a fifth
+        of ``n_resamples``, at least 50.
+    restrict_vocab : int or None, default utility.RESTRICT_VOCAB
+        The analogy check's vocabulary: the first ``restrict_vocab`` rows
+        (:func:`wordbias.measures.utility.analogy_accuracy`; gensim's 300,000 by default; None: all).
+    progress : bool, default False
+        Print each check's time as it ends.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by ``method`` (``"original"`` first, then ``debiased``'s order); for each key of
+        :data:`CHECKS` the columns ``<key>``, ``<key>_low`` and ``<key>_high``. ``table.attrs``: ``seconds``
+        (method -> check -> seconds), ``errors`` (method -> check -> message), ``n_candidates``, ``checks``
+        (:data:`CHECKS`), ``n_resamples``, ``n_cluster_resamples`` and ``restrict_vocab``.
+
+    Raises
+    ------
+    wordbias.core.errors.InvalidParameterError
+        If ``debiased`` is not a mapping, uses the name ``"original"``, or an option is out of range.
+
+    Examples
+    --------
+    >>> from wordbias.embeddings import to_keyed_vectors
+    >>> debias_table(to_keyed_vectors(["he"], np.ones((1, 2), dtype=np.float32)), {"original": None})
+    Traceback (most recent call last):
+    ...
+    wordbias.core.errors.InvalidParameterError: the method name 'original' is reserved for the original embedding
+    """
+    if not isinstance(debiased, Mapping):
+        raise InvalidParameterError(f"debiased must be a mapping of method name to embedding, not "
+                                    f"{type(debiased).__name__}")
+    if "original" in debiased:
+        raise InvalidParameterError("the method name 'original' is reserved for the original embedding")
+    seed = check_seed("seed", seed)
+    n_resamples = check_int("n_resamples", n_resamples, min=10)
+    orig = debias_checks._kv(original, "original")
+    n_per_side = check_int("n_per_side", n_per_side, min=2)
+    n_cluster_per_side = check_int("n_cluster_per_side", n_cluster_per_side, min=1, max=n_per_side)
+    sel = debias_checks.most_biased_words(orig, n_per_side, restrict=restrict)
+    g = debias.gender_direction(orig)[0].direction
+    level = 0.95
+    n_cluster = (max(50, n_resamples // 5) if n_cluster_resamples is None
+                 else check_int("n_cluster_resamples", n_cluster_resamples, min=10))
+    restrict_vocab = None if restrict_vocab is None else check_int("restrict_vocab", restrict_vocab, min=1)
+    rows, seconds, errors = [], {}, {}
+    for method, emb in [("original", orig), *debiased.items()]:
+        kv = debias_checks._kv(emb, method)
+        checks = {
+            "weat6_d": lambda kv=kv: _weat6(kv, seed, n_resamples),
+            "direct_bias": lambda kv=kv: _direct_bias(orig, kv, g, seed, n_resamples, level),
+            "cluster_acc": lambda kv=kv: debias_checks.cluster_accuracy(orig, kv, n_per_side=n_cluster_per_side, selection=sel,
+                                                                        seed=seed, n_resamples=n_cluster),
+            "classifier_acc": lambda kv=kv: debias_checks.classifier_accuracy(
+                orig, kv, n_per_side=n_per_side, n_train=n_train, selection=sel, seed=seed),
+            "neighbour_r": lambda kv=kv: debias_checks.neighbour_bias(orig, kv, n_per_side=n_per_side, selection=sel, seed=seed,
+                                                                      n_resamples=n_resamples),
+            "profession_r": lambda kv=kv: debias_checks.profession_neighbour_bias(
+                orig, kv, selection=sel, seed=seed, n_resamples=n_resamples),
+            "analogy_acc": lambda kv=kv: utility.analogy_accuracy(kv, restrict_vocab=restrict_vocab),
+            "wordsim_rho": lambda kv=kv: utility.word_similarity(kv, "wordsim353", seed=seed,
+                                                                 n_resamples=n_resamples),
+            "simlex_rho": lambda kv=kv: utility.word_similarity(kv, "simlex999", seed=seed, n_resamples=n_resamples),
+        }
+        row, seconds[method], errors[method] = {"method": method}, {}, {}
+        for key, run in checks.items():
+            start = time.perf_counter()
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    out = run()
+                value, lo, hi = ((out.estimate, out.ci_low, out.ci_high) if isinstance(out, debias_checks.CheckResult)
+                                 else out)
+            except NOT_RUN_ERRORS as err:
+                value = lo = hi = math.nan
+                errors[method][key] = f"{type(err).__name__}: {err}"
+            seconds[method][key] = time.perf_counter() - start
+            row.update({key: value, f"{key}_low": lo, f"{key}_high": hi})
+            if progress:
+                print(f"{method:>12} {key:<15} {value: .3f} [{seconds[method][key]:.1f} s]")
+        rows.append(row)
+    table = pd.DataFrame(rows).set_index("method")
+    table.attrs.update({"seconds": seconds, "errors": {m: e for m, e in errors.items() if e},
+                        "n_candidates": sel.n_candidates, "checks": dict(CHECKS), "n_resamples": n_resamples,
+                        "n_cluster_resamples": n_cluster, "restrict_vocab": restrict_vocab})
+    return table
+
+
+def debias_figure(table: pd.DataFrame, *, checks: Mapping[str, tuple[str, str]] | None = None, ncols: int = 3):
+    """One panel per check: each method's estimate and interval, the original embedding's value dashed.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        :func:`debias_table`'s table (methods as the index; ``<key>``, ``<key>_low``, ``<key>_high`` columns).
+    checks : mapping of str to (str, str), optional
+        The panels: key -> (title, what a debiased embedding should show); by default :data:`CHECKS`, those
+        the table holds.
+    ncols : int, default 3
+        Panels per row.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure (about 11 inches wide: readable on a laptop).
+
+    Raises
+    ------
+    wordbias.core.errors.InvalidParameterError
+        If the table holds none of the checks, or ``ncols`` < 1.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"cluster_acc": [1.0, 0.9], "cluster_acc_low": [0.99, 0.87],
+    ...                   "cluster_acc_high": [1.0, 0.92]}, index=pd.Index(["original", "hard"], name="method"))
+    >>> fig = debias_figure(t)
+    >>> [ax.get_title() for ax in fig.axes]
+    ['cluster accuracy (1,000 words)\\n(debiased: towards 0.5)']
+    """
+    import matplotlib.pyplot as plt
+
+    ncols = check_int("ncols", ncols, min=1)
+    checks = dict(CHECKS if checks is None else checks)
+    keys = [k for k in checks if k in table.columns]
+    if not keys:
+        raise InvalidParameterError(f"the table holds none of the checks {list(checks)}")
+    ncols = min(ncols, len(keys))
+    nrows = math.ceil(len(keys) / ncols)
+    methods = list(table.index)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(3.7 * ncols, 0.32 * len(methods) * nrows + 1.5 * nrows),
+                             squeeze=False)
+    y = np.arange(len(methods))[::-1]
+    for ax, key in zip(axes.flat, keys):
+        est = table[key].to_numpy(dtype=float)
+        lo = table.get(f"{key}_low", table[key]).to_numpy(dtype=float)
+        hi = table.get(f"{key}_high", table[key]).to_numpy(dtype=float)
+        err = np.vstack([np.where(np.isnan(lo), 0, est - lo), np.where(np.isnan(hi), 0, hi - est)])
+        colours = ["black" if m == "original" else "tab:blue" for m in methods]
+        for i in range(len(methods)):
+            ax.errorbar(est[i], y[i], xerr=err[:, i:i + 1], fmt="o", color=colours[i], capsize=3, ms=5)
+        if "original" in methods and not math.isnan(est[methods.index("original")]):
+            ax.axvline(est[methods.index("original")], color="black", ls="--", lw=0.8, alpha=0.6)
+        title, goal = checks[key]
+        ax.set_title(f"{title}\n(debiased: {goal})", fontsize=9)
+        ax.set_yticks(y, methods, fontsize=9)
+        ax.set_ylim(-0.7, len(methods) - 0.3)
+        ax.tick_params(axis="x", labelsize=8)
+        ax.grid(axis="x", alpha=0.3)
+    for ax in list(axes.flat)[len(keys):]:
+        ax.set_visible(False)
+    fig.tight_layout()
+    return fig

@@ -1,0 +1,129 @@
+"""``wordbias debias``: debias an embedding with one or more methods (hard, double-hard, INLP, LEACE), write each
+debiased embedding as a word2vec binary file and, unless ``--no-checks``, the methods x checks table
+(:func:`wordbias.battery.debias.debias_table`) as ``checks.csv`` with its figure ``checks.png``/``.pdf``.
+
+``--out`` must be a new folder, an empty one, or one wordbias created (its marker,
+:mod:`wordbias.core.ownership`): the command replaces its own named files there and never writes into a folder
+of the user's."""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+import time
+from pathlib import Path
+
+from wordbias.cli.inputs import embedding_label, load_embedding
+from wordbias.core.errors import CommandError
+
+#: the file suffixes left out of a debiased embedding's file name (``mine.w2v.txt`` -> ``mine+inlp.bin``)
+_SUFFIXES = (".gz", ".zip", ".txt", ".bin", ".vec", ".kv", ".model", ".w2v")
+
+
+def _stem(label: str) -> str:
+    stem = label
+    while True:
+        low = stem.lower()
+        cut = next((s for s in _SUFFIXES if low.endswith(s) and len(stem) > len(s)), None)
+        if cut is None:
+            return stem
+        stem = stem[:-len(cut)]
+
+
+def debiased_file_name(label: str, method: str) -> str:
+    """The file of an embedding debiased by ``method``: ``<label without extensions>+<method>.bin``.
+
+    Examples
+    --------
+    >>> debiased_file_name("glove-6b-50d", "inlp"), debiased_file_name("mine.w2v.txt.gz", "hard")
+    ('glove-6b-50d+inlp.bin', 'mine+hard.bin')
+    """
+    return f"{_stem(label)}+{method}.bin"
+
+
+def _out_folder(out: str) -> Path:
+    """``--out``: checked (:func:`wordbias.core.paths.check_output_dir`), refused unless new, empty or
+    wordbias's, then created and marked."""
+    from wordbias.core import ownership, paths
+
+    resolved = paths.check_output_dir(out, what="--out")
+    ownership.check_replaceable(resolved, action="write into")
+    folder = paths.check_output_dir(out, what="--out", create=True)
+    if ownership.owner(folder) is None:          # an empty folder the user made: claim it
+        ownership.mark(folder, "output")
+    return folder
+
+
+def write_word2vec(kv, path: Path) -> Path:
+    """Write ``kv`` as a word2vec binary file at ``path``, atomically (a word holding whitespace is refused:
+    the format separates the word from its vector by a space)."""
+    from wordbias.core.atomic import atomic_file
+    from wordbias.core.io_errors import reraise_disk_full
+
+    bad = next((w for w in kv.index_to_key if not w or any(c.isspace() for c in w)), None)
+    if bad is not None:
+        raise CommandError(f"cannot write {path.name}: the word {bad!r} is empty or holds whitespace, which the "
+                           "word2vec format cannot store")
+    with reraise_disk_full(path, "the debiased embedding"), atomic_file(path) as tmp:
+        kv.save_word2vec_format(str(tmp), binary=True, write_header=True)
+    return path
+
+
+def run_debias(args) -> int:
+    """``wordbias debias EMBEDDING --method M [--method ...] --out DIR``: debias, write the embeddings and (unless
+    ``--no-checks``) the checks table and figure; print what was written."""
+    import pandas as pd
+
+    from wordbias.battery import debias as battery
+    from wordbias.core import figures as plots
+    from wordbias.papers import debias2019
+
+    methods = list(dict.fromkeys(args.method))
+    out = _out_folder(args.out)
+    label = embedding_label(args.embedding)
+    say = (lambda msg: None) if args.quiet else (lambda msg: print(f"wordbias: {msg}", file=sys.stderr, flush=True))
+    start = time.perf_counter()
+    kv = load_embedding(args.embedding, args)
+    say(f"loaded {label}: {len(kv):,} words x {kv.vector_size} in {time.perf_counter() - start:.1f} s")
+    run = debias2019.debias_methods(kv, methods, seed=args.seed, label=_stem(label),
+                                    n_iterations=args.inlp_iterations, progress=say)
+    written = []
+    rows = []
+    for method, debiased in run.embeddings.items():
+        path = write_word2vec(debiased, out / debiased_file_name(label, method))
+        written.append(path)
+        rows.append({"method": method, "file": path.name, "seconds": round(run.seconds[method], 3),
+                     "words": len(debiased), "dim": debiased.vector_size,
+                     "removed": debias2019.methods_table(run).loc[method, "removed"]})
+        say(f"wrote {path}")
+    methods_csv = out / "methods.csv"
+    _write_csv(pd.DataFrame(rows), methods_csv)
+    written.append(methods_csv)
+    if args.checks:
+        say("checks: every method x every check (WEAT 6, direct bias, Gonen & Goldberg's, utility)")
+        with contextlib.redirect_stdout(sys.stderr):     # debias_table's progress lines go to stderr
+            table = battery.debias_table(kv, run.embeddings, seed=args.seed, n_resamples=args.n_resamples,
+                                         n_cluster_resamples=max(10, args.n_resamples // 10),
+                                         restrict_vocab=args.restrict_vocab or None, progress=not args.quiet)
+        checks_csv = out / "checks.csv"
+        debias2019.write_checks(table, checks_csv)
+        written.append(checks_csv)
+        fig = debias2019.mark_chance(battery.debias_figure(table),
+                                     title=f"Debiasing {label}: every method x every check (95% intervals)")
+        written += plots.save(fig, out, "checks")
+        import matplotlib.pyplot as plt
+
+        plt.close(fig)
+        if not args.quiet:
+            print(debias2019.show_checks(table).to_string())
+    if not args.quiet:
+        print(f"wrote {len(written)} files to {out}: " + ", ".join(p.name for p in written))
+    return 0
+
+
+def _write_csv(frame, path: Path) -> None:
+    from wordbias.core.atomic import atomic_file
+    from wordbias.core.io_errors import reraise_disk_full
+
+    with reraise_disk_full(path, path.name), atomic_file(path) as tmp:
+        frame.to_csv(tmp, index=False, float_format="%.6g")

@@ -1,0 +1,37 @@
+"""``wordbias seat``: May et al.'s (2019) Sentence Encoder Association Tests on a sentence encoder or, as CBoW, a
+static embedding (:func:`wordbias.battery.seat.seat_battery`), written as ``tidy.csv`` like the other commands."""
+
+from __future__ import annotations
+
+import sys
+
+from wordbias.cli.inputs import out_dir, show_progress
+from wordbias.cli.output import finish, write_outputs
+from wordbias.core.errors import CommandError
+
+
+def run_seat(args) -> int:
+    """``wordbias seat MODEL``: the shipped SEATs (``--tests``, default all 46) or a YAML file's sentence sets."""
+    from wordbias.battery import seat as battery_seat
+    from wordbias.datasets import seat as data_seat
+
+    if args.lists is not None:
+        if args.tests:
+            raise CommandError("--tests picks shipped SEATs; it does not apply to --lists")
+        name, tests = data_seat.load_sentence_lists(args.lists)
+        battery, paper = f"user:{name}", "user"
+    else:
+        tests = [t for arg in (args.tests or []) for t in arg.split(",") if t] or None
+        battery, paper = "may2019", "may2019"
+    if args.pooling == "cbow":
+        args.pooling = None
+    out = out_dir(args.out)
+    frame, vectors = battery_seat.seat_battery(
+        args.model, tests, label=args.label, battery=battery, paper=paper, pooling=args.pooling, seed=args.seed,
+        n_permutations=args.n_permutations, n_resamples=args.n_resamples, batch_size=args.batch_size,
+        device=args.device, progress=show_progress(args))
+    if not args.quiet and vectors.seconds > 0:
+        print(f"wordbias: encoded {len(vectors.sentences)} sentences in {vectors.seconds:.1f} s "
+              f"({vectors.rate:.0f} sentences/s)", file=sys.stderr)
+    written = write_outputs(frame, out, f"wordbias seat on {frame['embedding'].iloc[0]}")
+    return finish(frame, written, args)

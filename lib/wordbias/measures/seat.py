@@ -1,0 +1,300 @@
+"""The Sentence Encoder Association Test (SEAT) of May, Wang, Bordia, Bowman & Rudinger (2019).
+
+May et al. (2019), "On Measuring Social Biases in Sentence Encoders", NAACL-HLT, pp. 622-628,
+https://doi.org/10.18653/v1/N19-1063, §2: SEAT is Caliskan et al.'s (2017) WEAT with sentences in place of words:
+each sentence of X, Y, A, B is encoded to one vector (:mod:`wordbias.models.sentence`: mean pooling for a
+sentence-transformers model, ``[CLS]`` or mean for a BERT-like model, the mean of word vectors for a static
+embedding, May et al.'s CBoW), and the WEAT statistic s(X, Y, A, B), the effect size d (sample standard deviation
+of s(w, A, B) over X ∪ Y, as the authors' ``sentbias/weat.py``) and the one-sided permutation p are computed on
+those vectors. The p is exact when the partitions of X ∪ Y are few enough to count, else Monte Carlo with
+``n_permutations`` draws (May et al.: 100,000 samples, exact when there are fewer partitions, §3); the two-sided p
+is given too. The WEAT machinery is :func:`wordbias.measures.measurement.weat` on the sentence vectors, so a SEAT
+result is a :class:`~wordbias.measures.measurement.Measurement` (``measure="seat"``) with the bootstrap interval of
+d over the sentences of the four sets, the sets' coverage (a sentence the encoder gave no vector, e.g. CBoW with
+no known token, counts as missing) and the warnings.
+
+**What the interval and the p assume.** Both treat each sentence as an exchangeable unit. In the ``sent-`` tests
+one word yields several sentences (8 templates for a name, up to 10 for a noun), which share that word and are not
+independent: the permutation p and the bootstrap over sentences overstate the evidence relative to a test whose
+unit is the word (a cluster bootstrap that resamples words with all their sentences would be wider). Read the
+interval as the sampling error of the sentence lists as given; :attr:`wordbias.datasets.seat.SeatTest.words`
+recovers the word of each sentence for a reader who wants to check. May et al. raise the same concern about the
+test's assumptions (§5).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import warnings
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from wordbias.core.errors import InvalidParameterError
+from wordbias.core.progress import progress_bar
+from wordbias.datasets import seat as _data
+from wordbias.measures import measurement as _m
+from wordbias.models import sentence as _sentence
+
+__all__ = ["seat", "seats", "as_test", "sentence_keyed_vectors"]
+
+
+def as_test(test_or_sets) -> _data.SeatTest:
+    """A SEAT given by name, as a :class:`~wordbias.datasets.seat.SeatTest`, or as a mapping of sets.
+
+    Parameters
+    ----------
+    test_or_sets : str or SeatTest or mapping
+        A shipped test's name (:func:`wordbias.datasets.seat.test_names`), a test, or a mapping with ``X``,
+        ``Y``, ``A``, ``B`` (lists of sentences) and optionally ``id``, ``title``, ``names``.
+
+    Returns
+    -------
+    SeatTest
+        The test.
+
+    Raises
+    ------
+    InvalidParameterError
+        When a name is unknown, or a mapping lacks a set or a set is not a non-empty list of strings.
+
+    Examples
+    --------
+    >>> as_test({"X": ["He is here."], "Y": ["She is here."], "A": ["A job."], "B": ["A home."]}).title
+    'X vs Y, A vs B'
+    """
+    if isinstance(test_or_sets, _data.SeatTest):
+        return test_or_sets
+    if isinstance(test_or_sets, str):
+        return _data.load_test(test_or_sets)
+    if not isinstance(test_or_sets, Mapping):
+        raise InvalidParameterError(f"a SEAT is a test name, a SeatTest or a mapping of X, Y, A, B to sentences, "
+                                    f"not {type(test_or_sets).__name__}")
+    sets = {}
+    for role in "XYAB":
+        v = test_or_sets.get(role)
+        if isinstance(v, str) or not isinstance(v, Sequence) or not v or not all(isinstance(s, str) and s.strip()
+                                                                                   for s in v):
+            raise InvalidParameterError(f"set {role} must be a non-empty list of non-empty sentences, not {v!r}"[:200])
+        sets[role] = tuple(v)
+    names = {r: r for r in "XYAB"} | dict(test_or_sets.get("names") or {})
+    title = test_or_sets.get("title") or f"{names['X']} vs {names['Y']}, {names['A']} vs {names['B']}"
+    return _data.SeatTest(test_or_sets.get("id", ""), title, sets["X"], sets["Y"], sets["A"], sets["B"], names=names)
+
+
+def sentence_keyed_vectors(vectors: _sentence.SentenceVectors):
+    """The sentence vectors as gensim ``KeyedVectors`` keyed by sentence (the sentences dropped left out), the form
+    the WEAT machinery looks words up in.
+
+    Parameters
+    ----------
+    vectors : SentenceVectors
+        The encoded sentences (:func:`wordbias.models.sentence.encode`).
+
+    Returns
+    -------
+    gensim.models.KeyedVectors
+        One key per sentence with a vector, in the order of ``vectors.sentences``.
+
+    Raises
+    ------
+    InvalidParameterError
+        When no sentence has a vector.
+
+    Examples
+    --------
+    >>> from wordbias.models.sentence import SentenceVectors
+    >>> sv = SentenceVectors(("Hi.", "Yo.", "Zed!"), np.array([[1, 0], [0, 1], [np.nan, np.nan]], dtype=np.float32),
+    ...                      {"Zed!": "no known token"})
+    >>> kv = sentence_keyed_vectors(sv)
+    >>> kv.index_to_key, kv["Yo."].tolist()
+    (['Hi.', 'Yo.'], [0.0, 1.0])
+    """
+    from wordbias.embeddings import to_keyed_vectors
+
+    kept = [i for i, s in enumerate(vectors.sentences) if s not in vectors.dropped]
+    if not kept:
+        raise InvalidParameterError(f"the encoder {vectors.encoder} gave no sentence a vector")
+    return to_keyed_vectors([vectors.sentences[i] for i in kept], np.ascontiguousarray(vectors.vectors[kept]))
+
+
+def _as_seat(m: _m.Measurement, encoded: _sentence.SentenceVectors) -> _m.Measurement:
+    notes = m.notes
+    n_drop = sum(len(s.missing) for s in m.sets)
+    if n_drop:
+        notes = notes + (f"{n_drop} sentence(s) without a vector ({encoded.pooling}: no token in the vocabulary)",)
+    return dataclasses.replace(m, measure="seat", notes=notes)
+
+
+def _check(n_permutations, seed):
+    from wordbias.core.validation import check_int, check_seed
+
+    return check_int("n_permutations", n_permutations, min=1), check_seed("seed", seed)
+
+
+def seat(encoder, test_or_sets, *, pooling: str | None = None, n_permutations: int = 100_000, seed: int = 0,
+         n_resamples: int = 10_000, confidence_level: float = 0.95, ci_method: str = "BCa",
+         alternative: str = "greater", balance_targets: str = "random", batch_size: int = 32, cache: bool = True,
+         device: str | None = None, progress: bool = False) -> _m.Measurement:
+    """Measure one SEAT (May et al. 2019, §2): d with its bootstrap interval, p one- and two-sided.
+
+    Parameters
+    ----------
+    encoder : str or Model or KeyedVectors or sentence encoder
+        Anything :func:`wordbias.models.sentence.load_sentence_encoder` takes: ``"all-minilm-l6-v2"``, a Hugging
+        Face id or folder, a static embedding's name or ``KeyedVectors`` (CBoW), a loaded encoder.
+    test_or_sets : str or SeatTest or mapping
+        The test (:func:`as_test`).
+    pooling : {"mean", "cls"} or None, default None
+        A transformer's sentence representation (None: its sentence-transformers configuration, else ``"cls"``).
+    n_permutations : int, default 100_000
+        Monte Carlo draws when the partitions of X ∪ Y are too many to count (May et al.'s 100,000).
+    seed : int, default 0
+        Seed of the balancing, the Monte Carlo p and the bootstrap.
+    n_resamples : int, default 10_000
+        Bootstrap resamples of the interval of d, over the sentences of each set (0: no interval).
+    confidence_level : float, default 0.95
+        The interval's level.
+    ci_method : {"BCa", "percentile", "basic"}, default "BCa"
+        The interval's method.
+    alternative : {"greater", "less", "two-sided"}, default "greater"
+        The tail of ``p_value`` (May et al.: one-sided, greater); ``p_two_sided`` is always given.
+    balance_targets : {"random", "none", "raise"}, default "random"
+        Unequal target sets (the shipped tests have equal ones): :func:`wordbias.measures.weat.balance`.
+    batch_size : int, default 32
+        Sentences run through a network at once.
+    cache : bool, default True
+        Use the sentence-vector cache (:func:`wordbias.models.sentence.encode`).
+    device : str, optional
+        The torch device of a transformer loaded by name.
+    progress : bool, default False
+        Show progress bars.
+
+    Returns
+    -------
+    Measurement
+        ``measure="seat"``; ``sets`` hold the sentences asked for, used and missing (no vector); the
+        :class:`~wordbias.measures.weat.WeatResult` in ``result``.
+
+    Raises
+    ------
+    InvalidParameterError
+        When the test or an option is invalid, or the encoder gives no sentence a vector.
+    wordbias.core.errors.DegenerateSetError
+        When a set is left too small (fewer than 2 targets or no attribute sentence with a vector).
+
+    Examples
+    --------
+    >>> from wordbias.embeddings import to_keyed_vectors
+    >>> words = ["rose", "tulip", "ant", "wasp", "love", "hate", "this", "is", "."]
+    >>> V = np.array([[1, .1, 0], [.9, .2, 0], [.1, 1, 0], [.2, .9, 0], [1, 0, 0], [0, 1, 0],
+    ...               [0, 0, 1], [0, 0, 1], [0, 0, 1]], dtype=np.float32)
+    >>> sets = {"X": ["This is rose.", "This is tulip."], "Y": ["This is ant.", "This is wasp."],
+    ...         "A": ["This is love."], "B": ["This is hate."]}
+    >>> r = seat(to_keyed_vectors(words, V), sets, n_resamples=0, cache=False)
+    >>> r.measure, r.p_method, round(r.p_value, 3), r.coverage
+    ('seat', 'exact', 0.167, 'X 2/2; Y 2/2; A 1/1; B 1/1')
+    """
+    test = as_test(test_or_sets)
+    n_permutations, seed = _check(n_permutations, seed)
+    encoded = _sentence.encode(encoder, test.sentences, pooling=pooling, batch_size=batch_size, cache=cache,
+                               device=device, progress=progress)
+    kv = sentence_keyed_vectors(encoded)
+    m = _m.weat(kv, test.X, test.Y, test.A, test.B, names=test.names, title=test.title, n_resamples=n_resamples,
+                confidence_level=confidence_level, ci_method=ci_method, n_permutations=n_permutations,
+                alternative=alternative, seed=seed, case_fold=False, balance_targets=balance_targets,
+                min_words=_m.MIN_WORDS, min_fraction=_m.MIN_FRACTION)
+    return dataclasses.replace(_as_seat(m, encoded), test=test.id)
+
+
+def seats(encoder, tests: Sequence | None = None, *, pooling: str | None = None, family: str | None = None,
+          n_permutations: int = 100_000, seed: int = 0, n_resamples: int = 10_000, confidence_level: float = 0.95,
+          ci_method: str = "BCa", batch_size: int = 32, cache: bool = True, device: str | None = None,
+          progress: bool = False) -> tuple[list[_m.Measurement], _sentence.SentenceVectors]:
+    """Measure a battery of SEATs, each once, with Holm's and Benjamini-Hochberg's adjusted p.
+
+    Every sentence of the battery is encoded once (:func:`wordbias.models.sentence.encode`); each test is then
+    :func:`seat`'s (one-sided p, ``alternative="greater"``, as May et al.); the p-values of the tests that ran are
+    adjusted together (:func:`wordbias.measures.measurement.adjusted`). A test that cannot run (a set left too
+    small) gives a result with NaN numbers and the reason in ``not_run``.
+
+    Parameters
+    ----------
+    encoder : str or Model or KeyedVectors or sentence encoder
+        As :func:`seat`; loaded once.
+    tests : sequence, optional
+        Test names (glob patterns such as ``"sent-*"`` allowed), :class:`~wordbias.datasets.seat.SeatTest` or
+        mappings; default: the 46 shipped tests.
+    pooling : {"mean", "cls"} or None, default None
+        As :func:`seat`.
+    family : str, optional
+        What names the family of the adjusted p.
+    n_permutations, seed, n_resamples, confidence_level, ci_method, batch_size, cache, device, progress
+        As :func:`seat`.
+
+    Returns
+    -------
+    results : list of Measurement
+        One per test, in order, with ``p_holm``, ``p_bh``, ``p_family``.
+    vectors : SentenceVectors
+        The battery's sentence vectors (``seconds`` and ``rate``: the encoding time and sentences per second).
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``tests`` is a string or empty, a test is invalid, or an option is out of range.
+
+    Examples
+    --------
+    >>> from wordbias.embeddings import to_keyed_vectors
+    >>> words = ["rose", "tulip", "ant", "wasp", "love", "hate", "this", "is", "."]
+    >>> V = np.array([[1, .1, 0], [.9, .2, 0], [.1, 1, 0], [.2, .9, 0], [1, 0, 0], [0, 1, 0],
+    ...               [0, 0, 1], [0, 0, 1], [0, 0, 1]], dtype=np.float32)
+    >>> flowers = {"id": "flowers", "X": ["This is rose.", "This is tulip."], "Y": ["This is ant.", "This is wasp."],
+    ...            "A": ["This is love."], "B": ["This is hate."]}
+    >>> insects = {**flowers, "id": "insects", "X": flowers["Y"], "Y": flowers["X"]}
+    >>> results, vectors = seats(to_keyed_vectors(words, V), [flowers, insects], n_resamples=0, cache=False)
+    >>> [(m.test, round(m.effect_size, 2), round(m.p_value, 3), round(m.p_holm, 3)) for m in results]
+    [('flowers', 1.72, 0.167, 0.333), ('insects', -1.72, 1.0, 1.0)]
+    >>> len(vectors.sentences), vectors.pooling
+    (6, 'cbow')
+    """
+    n_permutations, seed = _check(n_permutations, seed)
+    if tests is None:
+        specs = _data.load_tests()
+    else:
+        if isinstance(tests, (str, Mapping)) or not list(tests):
+            raise InvalidParameterError(f"tests must be a non-empty list of SEATs, not {tests!r}"[:200])
+        names = [t for t in tests if isinstance(t, str)]
+        loaded = iter(_data.load_tests(names)) if names else iter(())
+        specs = []
+        for t in tests:
+            if isinstance(t, str):
+                specs += _data.load_tests([t]) if any(c in t for c in "*?[") else [next(loaded)]
+            else:
+                specs.append(as_test(t))
+    enc = _sentence.load_sentence_encoder(encoder, pooling=pooling, device=device)
+    sentences = list(dict.fromkeys(s for t in specs for s in t.sentences))
+    encoded = _sentence.encode(enc, sentences, batch_size=batch_size, cache=cache, progress=progress)
+    kv = sentence_keyed_vectors(encoded)
+    out = []
+    with progress_bar(len(specs), desc="SEATs", unit="test", enabled=progress) as bar:
+        for t in specs:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                try:
+                    m = _m._measure_weat(
+                        kv, t.X, t.Y, t.A, t.B, test=t.id, title=t.title, names=t.names, case_fold=False,
+                        on_missing="drop", balance_targets="random", p_method="auto", p_methods=(),
+                        n_permutations=n_permutations, alternative="greater", seed=seed, n_resamples=n_resamples,
+                        confidence_level=confidence_level, ci_method=ci_method, min_words=_m.MIN_WORDS, min_fraction=_m.MIN_FRACTION,
+                        progress=False)
+                except _m.NOT_RUN_ERRORS as err:
+                    m = _m._weat_not_run(kv, _m.stimuli.as_weat_spec(t.as_spec()), err, case_fold=False,
+                                         alternative="greater", seed=seed, min_words=_m.MIN_WORDS, min_fraction=_m.MIN_FRACTION)
+            out.append(_as_seat(m, encoded))
+            bar.update(1)
+    n_ran = sum(math.isfinite(m.p_value) for m in out)
+    what = f"the {n_ran} SEATs with a p-value (one-sided p)"
+    return _m.adjusted(out, family=f"{family}: {what}" if family else what), encoded

@@ -1,0 +1,77 @@
+"""The shipped SEAT test sets and a user's YAML sentence sets."""
+import hashlib
+
+import pytest
+
+from wordbias.core.errors import InvalidParameterError
+from wordbias.datasets import seat
+
+
+def test_shipped_files_match_their_checksums():
+    sums = dict(reversed(line.split()) for line in (seat.SEAT_DIR / "SHA256SUMS").read_text().splitlines())
+    assert len(sums) == 46 == len(seat.test_names())
+    for name, digest in sums.items():
+        assert hashlib.sha256((seat.TESTS_DIR / name).read_bytes()).hexdigest() == digest, name
+
+
+def test_every_test_loads_with_equal_targets():
+    for t in seat.load_tests():
+        assert len(t.X) == len(t.Y) > 0 and t.A and t.B, t.id
+        assert not set(t.X) & set(t.Y) and not set(t.A) & set(t.B)
+
+
+def test_words_of_sentences():
+    t = seat.load_test("sent-weat6")
+    w = t.words
+    assert w["X"]["This is John."] == "John" and len(w["X"]) == len(t.X)
+    assert seat.load_test("weat6").words == {}
+
+
+def test_reported_numbers_name_shipped_tests():
+    r = seat.reported()
+    assert set(r.test) <= set(seat.test_names()) and r.d.notna().all()
+
+
+def test_unknown_test_suggests_names():
+    with pytest.raises(InvalidParameterError, match="did you mean"):
+        seat.load_test("sent-weat7c")
+    with pytest.raises(InvalidParameterError, match="matches no SEAT test"):
+        seat.load_tests(["nothing-*"])
+
+
+GOOD = """battery: mine
+seat:
+  - id: t1
+    targets:
+      X: {name: Men, sentences: ["He is here.", "The man is here."]}
+      Y: ["She is here.", "The woman is here."]
+    attributes:
+      A: {name: Career, sentences: ["This is a salary."]}
+      B: ["This is a home."]
+"""
+
+
+def test_yaml_sentence_sets(tmp_path):
+    f = tmp_path / "s.yaml"
+    f.write_text(GOOD)
+    battery, (t,) = seat.load_sentence_lists(f)
+    assert battery == "mine" and t.names == {"X": "Men", "Y": "Y", "A": "Career", "B": "B"}
+    assert t.title == "Men vs Y, Career vs B" and t.Y == ("She is here.", "The woman is here.")
+
+
+@pytest.mark.parametrize("text, match", [
+    (GOOD.replace('B: ["This is a home."]', 'B: []'), "attributes.B is empty"),
+    (GOOD.replace('B: ["This is a home."]', 'B: ["This is a salary."]'), "A and B share sentences"),
+    (GOOD.replace('"She is here.", "The woman', '"She is here.", "She is here.", "The woman'), "more than once"),
+    (GOOD.replace("sentences: [\"This is a salary.\"]", "words: [\"This is a salary.\"]"), "unknown key"),
+    (GOOD.replace('B: ["This is a home."]', "B: [yes]"), "not a string"),
+    (GOOD + GOOD.split("seat:\n")[1], "two tests have the id"),
+    ("seat: [", "s.yaml"),
+    ("weat: []", "unknown key"),
+])
+def test_bad_yaml_names_file_and_problem(tmp_path, text, match):
+    f = tmp_path / "s.yaml"
+    f.write_text(text)
+    with pytest.raises(InvalidParameterError, match=match) as err:
+        seat.load_sentence_lists(f)
+    assert "s.yaml" in str(err.value)
