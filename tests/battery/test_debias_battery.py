@@ -61,6 +61,16 @@ def test_table_and_figure(toy):
     assert [t.get_text() for t in visible[0].get_yticklabels()] == ["original", "hard"]
 
 
+def test_a_lopsided_vocabulary_uses_as_many_words_a_side_as_it_has(toy):
+    kv, hard = toy
+    bias = battery.debias_checks.most_biased_words(kv, 1, restrict=None).bias
+    side = int(min((bias > 0).sum(), (bias < 0).sum()))
+    table = battery.debias_table(kv, {"hard": hard}, n_per_side=side + 40, n_cluster_per_side=30, n_train=40,
+                                 n_resamples=50, restrict=None)
+    assert any(f"the checks use {side} a side" in note for note in table.attrs["notes"]), table.attrs["notes"]
+    assert np.isfinite(table.loc["original", "cluster_acc"])
+
+
 def test_validation(toy):
     kv, hard = toy
     with pytest.raises(InvalidParameterError, match="reserved"):

@@ -3,7 +3,10 @@ them: exact subset counts, Monte Carlo counts, p-values and sums for fixed seeds
 tests/measures/test_ube_kernels.py).
 
 The values were recorded before the kernels moved out of ``permutation.py``; any change to the kernels must
-keep them bit for bit (the committed results depend on them). The inputs avoid platform differences: the
+keep them bit for bit (the committed results depend on them). The Monte Carlo pins of that time are the
+partial Fisher–Yates draws (``kernels.mc_blocks``), still used for N > 128 or a small side under N/4, and
+checked here with every draw forced through it; the bit-mask draws (``kernels.mc_mask_blocks``, N ≤ 128)
+have their own pins, recorded when they were introduced. The inputs avoid platform differences: the
 counts and draws are scalar float64 code (no BLAS).
 """
 
@@ -36,6 +39,13 @@ def test_exact_counts_pruned_and_complement():
     assert exact_count.count_subsets_at_least(v40, 13, v40[:13].sum()) == 2852257694
 
 
+@pytest.fixture
+def fisher_yates(monkeypatch):
+    """Every draw by the partial Fisher–Yates shuffle (the only method before the bit masks)."""
+    monkeypatch.setattr(montecarlo, "mc_uses_mask", lambda n, k: False)
+
+
+@pytest.mark.usefixtures("fisher_yates")
 @pytest.mark.parametrize("k,seed,R,extreme,p,se", [
     (15, 5, 3 * 2 ** 14 + 17, 31715, "0x1.4a4109e712564p-1", "0x1.1ad8b07249687p-9"),
     (20, 2, 50_000, 23316, "0x1.dd85c9bd446adp-2", "0x1.246bafa36e962p-9"),   # draws the complement
@@ -49,6 +59,7 @@ def test_monte_carlo_counts_and_p_values(k, seed, R, extreme, p, se, workers):
     assert res.p_value == float.fromhex(p) and res.se == float.fromhex(se)
 
 
+@pytest.mark.usefixtures("fisher_yates")
 def test_monte_carlo_seeded_from_a_generator():
     values = np.random.default_rng(8).normal(size=30)
     res = permutation.subset_sum_tail_mc(values, 10, values[:10].sum(), n_permutations=20_000,
@@ -56,6 +67,7 @@ def test_monte_carlo_seeded_from_a_generator():
     assert res.n_extreme == 18581
 
 
+@pytest.mark.usefixtures("fisher_yates")
 @pytest.mark.parametrize("k,sha,picked", [
     (11, "eca9cd2aaa5eabc8", ["-0x1.0c0c2bf36d70cp+2", "-0x1.372ff5ffe7c6cp+2", "-0x1.8952a2d830920p-2",
                               "-0x1.62d104aafd924p-1"]),
@@ -67,6 +79,47 @@ def test_monte_carlo_sums(k, sha, picked):
     sums = montecarlo.random_subset_sums(values, k, 2 * 2 ** 14 + 5, 9)
     assert [x.hex() for x in sums[[0, 1, 2 ** 14, -1]]] == picked
     assert digest(sums) == sha
+
+
+@pytest.mark.parametrize("k,seed,R,extreme,p,se", [
+    (15, 5, 3 * 2 ** 14 + 17, 31851, "0x1.4bab9294ecb48p-1", "0x1.1a5882eb51464p-9"),
+    (20, 2, 50_000, 23158, "0x1.da496df8644f2p-2", "0x1.244a2c6b275c3p-9"),
+    (10, 3, 20_000, 18461, "0x1.d89a838d443bcp-1", "0x1.ee0170e5c8a54p-10"),
+])
+@pytest.mark.parametrize("workers", [1, 3])
+def test_monte_carlo_bit_mask_counts_and_p_values(k, seed, R, extreme, p, se, workers):
+    values = np.random.default_rng(8).normal(size=30)
+    assert montecarlo.mc_uses_mask(30, k)
+    res = permutation.subset_sum_tail_mc(values, k, values[:k].sum(), n_permutations=R, seed=seed, workers=workers)
+    assert res.n_extreme == extreme
+    assert res.p_value == float.fromhex(p) and res.se == float.fromhex(se)
+    gen = permutation.subset_sum_tail_mc(values, 10, values[:10].sum(), n_permutations=20_000,
+                                         seed=np.random.default_rng(7))
+    assert gen.n_extreme == 18561
+
+
+@pytest.mark.parametrize("n,k,sha,picked", [
+    (30, 11, "98d84cbbe02067f5", ["-0x1.c5c6aa7291a97p+1", "0x1.90b4d38bfed47p+1", "0x1.2bbd7cbec0a30p-2",
+                                  "0x1.1a397f3bb700bp+1"]),
+    (30, 19, "3a85fc083990eec8", ["-0x1.a472bd8ad6370p-1", "-0x1.3a1d831d5acefp+2", "-0x1.b1ec5fe93e160p-2",
+                                  "-0x1.0a6c5160b554dp+3"]),
+])
+def test_monte_carlo_bit_mask_sums(n, k, sha, picked):
+    values = np.random.default_rng(8).normal(size=n)
+    sums = montecarlo.random_subset_sums(values, k, 2 * 2 ** 14 + 5, 9)
+    assert [x.hex() for x in sums[[0, 1, 2 ** 14, -1]]] == picked
+    assert digest(sums) == sha
+
+
+@pytest.mark.parametrize("n,sha,ends", [
+    (64, "d7f8de89a49331be", ["-0x1.06ae918d6f95bp+3", "0x1.e9db34700dc86p+1"]),
+    (65, "0220b35e72280a4e", ["-0x1.ac21f4ad7f5d2p+2", "-0x1.6f25c5c9a5e60p+0"]),
+    (100, "55498ad1856f561f", ["-0x1.78f8aa7905720p+1", "0x1.80ac3a85fc9e1p+2"]),
+])
+def test_monte_carlo_bit_mask_sums_one_and_two_words(n, sha, ends):
+    values = np.random.default_rng(8).normal(size=100)[:n]
+    sums = montecarlo.random_subset_sums(values, n // 2, 2 ** 14 + 3, 9)
+    assert [x.hex() for x in sums[[0, -1]]] == ends and digest(sums) == sha
 
 
 # --------------------------------------------------------------------------------------------------

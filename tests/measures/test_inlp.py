@@ -122,6 +122,11 @@ def test_biased_words_selection():
     assert set(b.as_classes(neutral=False)) == {"male", "female"}
     with pytest.raises(DegenerateSetError):
         I.biased_words(kv, n_per_class=1000)
+    # a small vocabulary: the biased classes reach into |cos| < neutral_eps; no word is both, and by default the
+    # neutral class takes every neutral candidate left when there are fewer than n_per_class
+    wide = I.biased_words(kv, n_per_class=len(kv.index_to_key) // 3, neutral_eps=0.9)
+    assert not set(wide.neutral) & (set(wide.male) | set(wide.female))
+    assert 0 < len(wide.neutral) <= len(kv.index_to_key) // 3
     with pytest.raises(KeyError, match="xx"):
         I.biased_words(kv, pair=("he", "xx"))
 

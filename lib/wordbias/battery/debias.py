@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 from wordbias.core import lookup
-from wordbias.core.errors import InvalidParameterError
+from wordbias.core.errors import DegenerateSetError, InvalidParameterError
 from wordbias.core.validation import check_int, check_seed
 from wordbias.datasets import stimuli
 from wordbias.measures import debias, debias_checks, direction, utility
@@ -39,9 +39,9 @@ __all__ = ["CHECKS", "debias_table", "debias_figure"]
 CHECKS: dict[str, tuple[str, str]] = {
     "weat6_d": ("WEAT 6 d (career/family)", "towards 0"),
     "direct_bias": ("DirectBias_1 (professions)", "towards 0"),
-    "cluster_acc": ("cluster accuracy (1,000 words)", "towards 0.5"),
-    "classifier_acc": ("RBF-SVM accuracy (4,000 test words)", "towards 0.5"),
-    "neighbour_r": ("bias-by-neighbours r (5,000 words)", "towards 0"),
+    "cluster_acc": ("cluster accuracy (most biased words)", "towards 0.5"),
+    "classifier_acc": ("RBF-SVM accuracy (held-out words)", "towards 0.5"),
+    "neighbour_r": ("bias-by-neighbours r (most biased words)", "towards 0"),
     "profession_r": ("bias-by-neighbours r (professions)", "towards 0"),
     "analogy_acc": ("analogy accuracy", "kept"),
     "wordsim_rho": ("WordSim-353 ρ", "kept"),
@@ -145,7 +145,12 @@ def debias_table(original, debiased: Mapping[str, object], *, seed: int = 0, n_r
     orig = debias_checks._kv(original, "original")
     n_per_side = check_int("n_per_side", n_per_side, min=2)
     n_cluster_per_side = check_int("n_cluster_per_side", n_cluster_per_side, min=1, max=n_per_side)
-    sel = debias_checks.most_biased_words(orig, n_per_side, restrict=restrict)
+    sel, notes = _selection(orig, n_per_side, restrict)
+    if len(sel.male) < n_per_side:  # a small or lopsided vocabulary: as many a side as it has, said in the notes
+        n_per_side = len(sel.male)
+        n_cluster_per_side = min(n_cluster_per_side, n_per_side)
+        n_train = min(n_train, max(2, 2 * n_per_side // 5))  # the paper's share: 1,000 of 5,000 words
+        notes.append(f"clustering on {n_cluster_per_side} and the classifier trained on {n_train} of those words")
     g = debias.gender_direction(orig)[0].direction
     level = 0.95
     n_cluster = (max(50, n_resamples // 5) if n_cluster_resamples is None
@@ -188,10 +193,29 @@ def debias_table(original, debiased: Mapping[str, object], *, seed: int = 0, n_r
                 print(f"{method:>12} {key:<15} {value: .3f} [{seconds[method][key]:.1f} s]")
         rows.append(row)
     table = pd.DataFrame(rows).set_index("method")
-    table.attrs.update({"seconds": seconds, "errors": {m: e for m, e in errors.items() if e},
+    table.attrs.update({"seconds": seconds, "errors": {m: e for m, e in errors.items() if e}, "notes": notes,
                         "n_candidates": sel.n_candidates, "checks": dict(CHECKS), "n_resamples": n_resamples,
                         "n_cluster_resamples": n_cluster, "restrict_vocab": restrict_vocab})
     return table
+
+
+#: the fewest most-biased words a side Gonen & Goldberg's checks run on (below it they are not run)
+MIN_PER_SIDE = 50
+
+
+def _selection(orig, n_per_side: int, restrict):
+    """The ``n_per_side`` most male- and female-biased words, or as many as the smaller side has (at least
+    :data:`MIN_PER_SIDE`), with a note saying so."""
+    try:
+        return debias_checks.most_biased_words(orig, n_per_side, restrict=restrict), []
+    except DegenerateSetError:
+        bias = debias_checks.most_biased_words(orig, 1, restrict=restrict).bias
+        side = int(min((bias > 0).sum(), (bias < 0).sum()))
+        if side < MIN_PER_SIDE:
+            raise
+        note = (f"{n_per_side} most biased words a side asked for, but only {int((bias > 0).sum())} candidates lean "
+                f"male and {int((bias < 0).sum())} female on he - she: the checks use {side} a side")
+        return debias_checks.most_biased_words(orig, side, restrict=restrict), [note]
 
 
 def debias_figure(table: pd.DataFrame, *, checks: Mapping[str, tuple[str, str]] | None = None, ncols: int = 3):
@@ -223,7 +247,7 @@ def debias_figure(table: pd.DataFrame, *, checks: Mapping[str, tuple[str, str]] 
     ...                   "cluster_acc_high": [1.0, 0.92]}, index=pd.Index(["original", "hard"], name="method"))
     >>> fig = debias_figure(t)
     >>> [ax.get_title() for ax in fig.axes]
-    ['cluster accuracy (1,000 words)\\n(debiased: towards 0.5)']
+    ['cluster accuracy (most biased words)\\n(debiased: towards 0.5)']
     """
     import matplotlib.pyplot as plt
 

@@ -105,6 +105,11 @@ def run_debias(args) -> int:
             table = battery.debias_table(kv, run.embeddings, seed=args.seed, n_resamples=args.n_resamples,
                                          n_cluster_resamples=max(10, args.n_resamples // 10),
                                          restrict_vocab=args.restrict_vocab or None, progress=not args.quiet)
+        for note in table.attrs.get("notes", []):
+            say(f"note: {note}")
+        for method, failed in table.attrs.get("errors", {}).items():
+            for check, reason in failed.items():
+                say(f"not run: {check} on {method}: {reason}")
         checks_csv = out / "checks.csv"
         debias2019.write_checks(table, checks_csv)
         written.append(checks_csv)

@@ -9,7 +9,8 @@ public functions that call them check shapes, dtypes and values. Importing this 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import intrinsic
 
 # --------------------------------------------------------------------------------------------------
 # the exact count: sorted, pruned subset sums of one half, and the two-pointer count of pairs
@@ -128,8 +129,19 @@ def count_pairs(a, b, thr, strict):  # pragma: no cover - compiled
 
 
 # --------------------------------------------------------------------------------------------------
-# Monte Carlo: xoshiro256** streams and partial Fisher–Yates shuffles
+# Monte Carlo: xoshiro256** streams; partial Fisher–Yates shuffles, and random bit masks for N ≤ 128
 # --------------------------------------------------------------------------------------------------
+
+
+@intrinsic
+def _popcount(typingctx, x):  # pragma: no cover - compiled
+    """The number of set bits of a uint64 (LLVM's ctpop: one instruction where the CPU has one)."""
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return sig, codegen
 
 
 @njit(inline="always")
@@ -245,6 +257,142 @@ def mc_blocks(values, kk, complement, total, thr, key, b0, b1, n_permutations, b
         for d in range(start, stop):
             acc, s0, s1, s2, s3 = _draw_sum(w, kk, s0, s1, s2, s3)
             s = total - acc if complement else acc
+            if store:
+                sums[d] = s
+            if s >= thr:
+                cnt += 1
+            if lower and s <= thr_lo:
+                cnt_lo += 1
+        counts[blk] = cnt
+        if lower:
+            counts_lo[blk] = cnt_lo
+
+
+# --------------------------------------------------------------------------------------------------
+# Monte Carlo for N ≤ 128: a random bit mask, brought to k set bits, summed by byte tables
+# --------------------------------------------------------------------------------------------------
+
+@njit(nogil=True, cache=True)
+def mask_sum_table(values):  # pragma: no cover - compiled
+    """The byte tables of :func:`mc_mask_blocks`: entry 256·g + b is the sum of the values 8g + i for the set
+    bits i of b (added in ascending i, so the table is the same on every platform)."""
+    n = values.size
+    ng = (n + 7) // 8
+    tab = np.zeros(ng * 256)
+    for g in range(ng):
+        for b in range(1, 256):
+            pos = 0
+            while ((b >> pos) & 1) == 0:
+                pos += 1
+            idx = 8 * g + pos
+            v = values[idx] if idx < n else 0.0
+            tab[g * 256 + b] = tab[g * 256 + (b & (b - 1))] + v
+    return tab
+
+
+@njit(inline="always")
+def _bits(q, s0, s1, s2, s3):  # pragma: no cover - compiled
+    """64 independent random bits, each 1 with probability q/8 (q in 1..7): for each bit of q from its lowest
+    set bit up, r = x at that bit, then r | x where q's bit is 1 and r & x where it is 0 (x fresh random
+    words), which takes Pr[1] from P to (1 + P)/2 or P/2: 1/2, then on to q/8."""
+    r, s0, s1, s2, s3 = _xoshiro(s0, s1, s2, s3)
+    if q & 1:
+        x, s0, s1, s2, s3 = _xoshiro(s0, s1, s2, s3)
+        r = (r | x) if q & 2 else (r & x)
+    if q & 3:
+        x, s0, s1, s2, s3 = _xoshiro(s0, s1, s2, s3)
+        r = (r | x) if q & 4 else (r & x)
+    return r, s0, s1, s2, s3
+
+
+@njit(inline="always")
+def _mask_draw(n, k, q, window, lo_mask, hi_mask, thr16, s0, s1, s2, s3):  # pragma: no cover - compiled
+    """A uniformly random k-subset of 0..n−1 (n ≤ 128) as two 64-bit words (m0, m1), and the state.
+
+    1. m = n independent bits, each set with probability q/8 (q/8 near k/n); redrawn while the number of
+       set bits c is more than ``window`` from k (a rare redraw is cheaper than a long repair).
+    2. While c ≠ k: a position t uniform in 0..n−1 (16 random bits, Lemire's multiply-shift with rejection:
+       unbiased) is flipped if it is set and c > k, or clear and c < k; four positions come from each 64-bit
+       output, and those drawn after c reached k are discarded.
+
+    Why every k-subset is equally likely: the bits of step 1 are independent and identically distributed,
+    so the law of m is the same under every permutation of the positions, and so is the event
+    |c − k| ≤ window; step 2 removes (or adds) uniformly random set (clear) positions, which commutes with
+    permuting positions. The law of the result is therefore invariant under every permutation, and the
+    permutations act transitively on the k-subsets: it is uniform. (q only sets how often steps 1 and 2
+    repeat, never the law of the result.)"""
+    nn = np.uint64(n)
+    m16 = np.uint64(0xFFFF)
+    one = np.uint64(1)
+    while True:
+        m0, s0, s1, s2, s3 = _bits(q, s0, s1, s2, s3)
+        m0 &= lo_mask
+        m1 = np.uint64(0)
+        if n > 64:
+            m1, s0, s1, s2, s3 = _bits(q, s0, s1, s2, s3)
+            m1 &= hi_mask
+        dd = np.int64(_popcount(m0)) + np.int64(_popcount(m1)) - k
+        if abs(dd) <= window:
+            break
+    want = np.uint64(dd > 0)                 # flip set bits when there are too many, clear ones otherwise
+    dd = abs(dd)
+    while dd > 0:
+        buf, s0, s1, s2, s3 = _xoshiro(s0, s1, s2, s3)
+        for _ in range(4):
+            m = (buf & m16) * nn
+            buf >>= np.uint64(16)
+            t = m >> np.uint64(16)
+            hi = t >= np.uint64(64)
+            sh = t & np.uint64(63)
+            word = m1 if hi else m0
+            hit = (((word >> sh) & one) == want) & ((m & m16) >= thr16) & (dd > 0)
+            flip = np.uint64(hit) << sh
+            if hi:
+                m1 ^= flip
+            else:
+                m0 ^= flip
+            dd -= np.int64(hit)
+    return m0, m1, s0, s1, s2, s3
+
+
+@njit(nogil=True, cache=True)
+def mc_mask_blocks(values, k, q, window, tab, thr, key, b0, b1, n_permutations, block, sums, counts, thr_lo,
+                   counts_lo):
+    # pragma: no cover - compiled
+    """:func:`mc_blocks` for N ≤ 128 (two 64-bit words): each draw is a random k-subset as a bit mask
+    (:func:`_mask_draw`, with q/8 the probability of a bit and ``window`` the largest |c − k| kept), its sum
+    read from the byte tables ``tab`` (:func:`mask_sum_table`: one lookup per 8 values). Block ``blk`` uses
+    xoshiro256** seeded from (key, blk), as in :func:`mc_blocks`, so it does not depend on which thread
+    runs it; the outputs are as in :func:`mc_blocks`."""
+    n = values.size
+    ng = (n + 7) // 8
+    one = np.uint64(1)
+    lo_mask = ~np.uint64(0) if n >= 64 else (one << np.uint64(n)) - one
+    hi_mask = np.uint64(0) if n <= 64 else (~np.uint64(0) if n == 128 else (one << np.uint64(n - 64)) - one)
+    nn = np.uint64(n)
+    thr16 = (np.uint64(65536) - nn) % nn          # Lemire's rejection threshold for 16-bit draws below n
+    store = sums.size > 0
+    lower = counts_lo.size > 0
+    b255 = np.uint64(255)
+    for blk in range(b0, b1):
+        s0, s1, s2, s3 = _block_state(key, blk)
+        start = blk * block
+        stop = min(start + block, n_permutations)
+        cnt = 0
+        cnt_lo = 0
+        for d in range(start, stop):
+            m0, m1, s0, s1, s2, s3 = _mask_draw(n, k, q, window, lo_mask, hi_mask, thr16, s0, s1, s2, s3)
+            a0 = 0.0
+            a1 = 0.0
+            g = 0
+            while g < ng:
+                w = m0 if g < 8 else m1
+                sh = np.uint64(8 * (g & 7))
+                a0 += tab[g * 256 + np.int64((w >> sh) & b255)]
+                if g + 1 < ng:
+                    a1 += tab[(g + 1) * 256 + np.int64((w >> (sh + np.uint64(8))) & b255)]
+                g += 2
+            s = a0 + a1
             if store:
                 sums[d] = s
             if s >= thr:

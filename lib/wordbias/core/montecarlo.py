@@ -3,10 +3,19 @@ permutation p (:func:`wordbias.core.permutation.subset_sum_tail_mc`) and the sum
 (:func:`random_subset_sums`), with the estimate of their cost that refuses a request out of proportion
 before any draw (:func:`check_mc_cost`).
 
-Each draw is a partial Fisher–Yates shuffle (a uniformly random size-k subset; the smaller side of the
-partition is drawn) with a xoshiro256** generator, in :func:`wordbias.core.kernels.mc_blocks`. Draws come in
-blocks of :data:`MC_BLOCK`, block b seeded from (seed, b) alone, so the draws are bit for bit the same for any
-number of threads, and the first R do not depend on how many follow.
+Each draw is a uniformly random size-k subset, from a xoshiro256** generator, made one of two ways, chosen
+by (N, k) alone (:func:`mc_uses_mask`):
+
+- for N ≤ 128 with the smaller side at least N/4: a random bit mask (N independent bits, each set with a
+  probability q/8 near k/N), redrawn while its number of set bits is more than a few from k and then brought
+  to exactly k by flipping uniformly random positions; its sum read from byte tables (one lookup per 8
+  values), in :func:`wordbias.core.kernels.mc_mask_blocks`. Why this is uniform: its docstring (the law of
+  the mask is invariant under every permutation of the positions, and so is each step);
+- otherwise a partial Fisher–Yates shuffle (the smaller side of the partition is drawn), in
+  :func:`wordbias.core.kernels.mc_blocks`.
+
+Draws come in blocks of :data:`MC_BLOCK`, block b seeded from (seed, b) alone, so the draws are bit for bit
+the same for any number of threads, and the first R do not depend on how many follow.
 """
 
 from __future__ import annotations
@@ -24,9 +33,29 @@ __all__ = ["MC_BLOCK", "MC_VALUES_PER_SECOND", "mc_cost", "check_mc_cost", "rand
 #: Monte Carlo draws per block; block b uses its own generator seeded from (seed, b)
 MC_BLOCK = 2 ** 14
 
+#: the largest N drawn as bit masks (two 64-bit words: :func:`~wordbias.core.kernels.mc_mask_blocks`)
+MASK_MAX_N = 128
+
 #: drawn values per second and thread of :func:`~wordbias.core.kernels.mc_blocks`, measured on a laptop
 #: core (5-6e8 for N = 16 to 200); an estimate's time is (draws x (smaller side + 1)) / (rate x threads)
+#: (an overestimate where the bit masks of :func:`mc_uses_mask` are used: 2-3x faster at N = 50 to 128)
 MC_VALUES_PER_SECOND = 5e8
+
+
+def mc_uses_mask(n: int, k: int) -> bool:
+    """Whether size-k subsets of N values are drawn as bit masks (:func:`~wordbias.core.kernels.mc_mask_blocks`)
+    rather than by a partial Fisher–Yates shuffle: N ≤ 128 and the smaller side at least N/4 (where the
+    masks are faster). The draws, and so the p-values, for a given seed depend on which."""
+    return n <= MASK_MAX_N and 4 * min(k, n - k) >= n
+
+
+def mc_mask_parameters(n: int, k: int) -> tuple[int, int]:
+    """(q, window) of :func:`~wordbias.core.kernels.mc_mask_blocks`: each bit set with probability q/8, the
+    nearest eighth to k/N, and masks kept when their number of set bits is within ``window`` of k (about
+    half a standard deviation, at least 2: fewer redraws against fewer repairs)."""
+    q = min(7, max(1, (8 * k + n // 2) // n))
+    window = max(2, round(0.5 * (n * q / 8 * (1 - q / 8)) ** 0.5))
+    return q, window
 
 
 def mc_cost(n: int, k: int, n_permutations: int, workers: int, store: bool = False) -> tuple[float, float]:
@@ -134,7 +163,8 @@ def mc_key(seed) -> np.uint64:
 def count_random_subsets(values: np.ndarray, k: int, thr: float, n_permutations: int, key: np.uint64, store: bool,
                          workers: int | None, progress: bool, thr_lo: float | None = None
                          ) -> tuple[int, np.ndarray | None] | tuple[int, np.ndarray | None, int]:
-    """Draw ``n_permutations`` random size-k subsets with :func:`~wordbias.core.kernels.mc_blocks`, in
+    """Draw ``n_permutations`` random size-k subsets with :func:`~wordbias.core.kernels.mc_mask_blocks` or
+    :func:`~wordbias.core.kernels.mc_blocks` (:func:`mc_uses_mask`), in
     blocks of :data:`MC_BLOCK` spread over ``workers`` threads; returns (#{sums ≥ thr}, the sums or None),
     and also #{sums ≤ thr_lo} of the same draws when ``thr_lo`` is given.
     Each block writes its own slice of the preallocated outputs, so the order in which they finish does
@@ -142,6 +172,10 @@ def count_random_subsets(values: np.ndarray, k: int, thr: float, n_permutations:
     from wordbias.core import kernels  # imports numba (0.3 s): only when draws are needed
 
     n = values.size
+    use_mask = mc_uses_mask(n, k)
+    if use_mask:
+        q, window = mc_mask_parameters(n, k)
+        tab = kernels.mask_sum_table(values)
     complement = (n - k) < k                      # draw the smaller side of the partition
     kk = n - k if complement else k
     total = float(values.sum())
@@ -156,8 +190,12 @@ def count_random_subsets(values: np.ndarray, k: int, thr: float, n_permutations:
 
     def run(task) -> int:
         b0, b1 = task
-        kernels.mc_blocks(values, kk, complement, total, thr, key, b0, b1, n_permutations, MC_BLOCK, sums, counts,
-                          lo, counts_lo)
+        if use_mask:
+            kernels.mc_mask_blocks(values, k, q, window, tab, thr, key, b0, b1, n_permutations, MC_BLOCK, sums,
+                                   counts, lo, counts_lo)
+        else:
+            kernels.mc_blocks(values, kk, complement, total, thr, key, b0, b1, n_permutations, MC_BLOCK, sums,
+                              counts, lo, counts_lo)
         return min(b1 * MC_BLOCK, n_permutations) - b0 * MC_BLOCK
 
     run_tasks(run, tasks, workers=workers, total=n_permutations, desc="random partitions", unit="partition",
@@ -210,7 +248,7 @@ def random_subset_sums(values, k: int, n_permutations: int, seed: np.random.Gene
     Examples
     --------
     >>> random_subset_sums([0.0, 1.0, 2.0, 3.0], 2, 5, seed=0)
-    array([3., 4., 5., 5., 4.])
+    array([3., 3., 1., 1., 1.])
     """
     values, k = check_values_and_k(values, k)
     n_permutations = check_int("n_permutations", n_permutations, min=1)

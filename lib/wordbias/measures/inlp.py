@@ -230,7 +230,8 @@ def biased_words(embedding, *, n_per_class: int = 7500, n_neutral: int | None = 
     n_per_class : int, default 7500
         Words per gendered class.
     n_neutral : int, optional
-        Neutral words; by default ``n_per_class``; 0: none.
+        Neutral words; by default ``n_per_class``, or every neutral candidate when a small vocabulary has fewer
+        (an embedding trained on a small corpus); 0: none.
     vocab_limit : int, default 150_000
         How many of the first rows to select from.
     pair : (str, str), default ("he", "she")
@@ -268,7 +269,7 @@ def biased_words(embedding, *, n_per_class: int = 7500, n_neutral: int | None = 
     """
     kv = _as_kv(embedding)
     n_per_class = check_int("n_per_class", n_per_class, min=1)
-    n_neutral = n_per_class if n_neutral is None else check_int("n_neutral", n_neutral, min=0)
+    n_neutral = None if n_neutral is None else check_int("n_neutral", n_neutral, min=0)
     vocab_limit = check_int("vocab_limit", vocab_limit, min=1)
     neutral_eps = check_real("neutral_eps", neutral_eps, low=0.0, low_open=True)
     seed = check_seed("seed", seed)
@@ -291,6 +292,10 @@ def biased_words(embedding, *, n_per_class: int = 7500, n_neutral: int | None = 
     male = rows[order[:n_per_class]]
     female = rows[order[::-1][:n_per_class]]
     neutral_pool = rows[np.abs(cos) < neutral_eps]
+    # in a small vocabulary the most biased n_per_class can reach into |cos| < neutral_eps: a word is in one class
+    neutral_pool = neutral_pool[~np.isin(neutral_pool, np.concatenate([male, female]))]
+    if n_neutral is None:
+        n_neutral = min(n_per_class, len(neutral_pool))
     if n_neutral > len(neutral_pool):
         raise DegenerateSetError(f"{len(neutral_pool)} words with |cos| < {neutral_eps}; {n_neutral} neutral words "
                                  "asked for")

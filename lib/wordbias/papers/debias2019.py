@@ -141,6 +141,35 @@ def _check_methods(methods) -> tuple[str, ...]:
     return tuple(methods)
 
 
+#: Ravfogel et al.'s words per class (their released notebook: 7,500 male- and 7,500 female-biased words and as many
+#: neutral ones among the 150,000 most frequent)
+WORDS_PER_CLASS = 7_500
+
+
+def words_per_class(kv) -> int:
+    """The biased words per class INLP and LEACE are fit on: Ravfogel et al.'s 7,500, or a quarter of a smaller
+    vocabulary (three classes of that size must fit among its words), so that an embedding trained on a small
+    corpus (the Brown corpus: 13,919 words) can be debiased too; the reports say how many were used.
+
+    Parameters
+    ----------
+    kv : KeyedVectors
+        The embedding.
+
+    Returns
+    -------
+    int
+        min(7,500, vocabulary // 4).
+
+    Examples
+    --------
+    >>> from wordbias.embeddings import to_keyed_vectors
+    >>> words_per_class(to_keyed_vectors([f"w{i}" for i in range(13_919)], np.zeros((13_919, 2), np.float32)))
+    3479
+    """
+    return max(1, min(WORDS_PER_CLASS, len(kv.index_to_key) // 4))
+
+
 def debias_methods(embedding, methods: Sequence[str] = METHODS, *, seed: int = 0, label: str | None = None,
                    n_iterations: int | None = None, progress=None) -> DebiasRun:
     """Run debiasing methods on one embedding, each with its defaults (the authors' word lists and settings).
@@ -197,11 +226,20 @@ def debias_methods(embedding, methods: Sequence[str] = METHODS, *, seed: int = 0
     kv = inlp._as_kv(embedding)
     iterations = (inlp_iterations(kv.vector_size) if n_iterations is None
                   else check_int("n_iterations", n_iterations, min=1))
+    n_class = words_per_class(kv)
+    chosen: dict = {}
+
+    def words(neutral: bool):  # Ravfogel et al.'s selection, sized to the vocabulary, chosen once
+        if "b" not in chosen:
+            chosen["b"] = inlp.biased_words(kv, n_per_class=n_class, seed=seed)
+        return chosen["b"].as_classes(neutral=neutral)
+
     runners = {
         "hard": lambda: debias.hard_debias(kv),
-        "double-hard": lambda: double_hard.double_hard_debias(kv, seed=seed, label=label),
-        "inlp": lambda: inlp.inlp_debias(kv, n_iterations=iterations, seed=seed, label=label),
-        "leace": lambda: leace.leace_debias(kv, seed=seed, label=label),
+        "double-hard": lambda: double_hard.double_hard_debias(kv, seed=seed, label=label,
+                                                              n_biased=min(1000, n_class)),
+        "inlp": lambda: inlp.inlp_debias(kv, words(True), n_iterations=iterations, seed=seed, label=label),
+        "leace": lambda: leace.leace_debias(kv, words(False), seed=seed, label=label),
     }
     out, reports, seconds = {}, {}, {}
     for m in methods:

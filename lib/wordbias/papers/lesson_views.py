@@ -10,7 +10,10 @@ module has the others:
 * :func:`weat_table`: Caliskan et al.'s (2017) Table 1 from ``table1.csv``, narrow
   (:mod:`wordbias.papers.caliskan2017`, whose ``show_table1`` and ``show_adjusted_p`` show the table in two parts);
 * :func:`direction_table`, :func:`plot_projections`: the racial-bias report's Table 1, narrow, and each target
-  word's projection on the racial direction (:mod:`wordbias.papers.racial_bias_report`).
+  word's projection on the racial direction (:mod:`wordbias.papers.racial_bias_report`);
+* :func:`professions`, :func:`direct_bias`, :func:`debias_checks_table`, :func:`show_debias_checks`: Lesson 7's
+  checks of a debiased embedding side by side, each with the value it would take if the bias were gone
+  (:data:`DEBIAS_TARGETS`; the full table is :mod:`wordbias.papers.debias2019`'s).
 """
 
 from __future__ import annotations
@@ -23,7 +26,8 @@ import pandas as pd
 from wordbias.core import paths
 from wordbias.core.errors import InvalidParameterError
 
-__all__ = ["direction_table", "plot_projections", "read_results", "results_file", "weat_table"]
+__all__ = ["DEBIAS_TARGETS", "debias_checks_table", "direct_bias", "direction_table", "plot_projections",
+           "professions", "read_results", "results_file", "show_debias_checks", "weat_table"]
 
 
 def results_file(paper: str, name: str, *, embedding: str = "glove-6b-50d") -> Path:
@@ -183,3 +187,150 @@ def plot_projections(result, kind: str, *, label: str | None = None, ax=None):
     ax.set_xlabel(f"projection on the racial direction ({kind} attributes): towards A1 (white) →")
     ax.figure.tight_layout()
     return ax.figure
+
+
+# --------------------------------------------------------------------------------------------------
+# Lesson 7: did debiasing remove the bias? (Gonen & Goldberg 2019)
+# --------------------------------------------------------------------------------------------------
+
+#: Lesson 7's checks and the value each would take if the bias were gone: 0 for an effect size, a direct bias or a
+#: correlation; 0.5 (chance) for the accuracy of recovering a word's old side; None for a utility check, whose
+#: target is the original embedding's own value
+DEBIAS_TARGETS = {"WEAT 6 d": 0.0, "direct bias": 0.0, "cluster accuracy": 0.5, "classifier accuracy": 0.5,
+                  "neighbour r": 0.0, "SimLex-999 ρ": None, "family analogies": None}
+
+
+def professions(embedding) -> list[str]:
+    """Bolukbasi et al.'s (2016) professions that are no gender-specific word, in the embedding.
+
+    The words the direct bias is measured on (``data/debiaswe/professions.json`` in the embedding's form, less
+    Gonen & Goldberg's gender-specific words, :func:`wordbias.measures.debias_checks.gender_specific_words`: so
+    "nurse" and "engineer" stay, "actress" and "businessman" go), in the list's order.
+
+    Parameters
+    ----------
+    embedding : KeyedVectors
+        The embedding.
+
+    Returns
+    -------
+    list of str
+        The professions.
+    """
+    from wordbias.measures import debias, debias_checks
+
+    specific = set(debias_checks.gender_specific_words(embedding))
+    return [w for w in debias.word_lists_for(embedding).professions
+            if w in embedding.key_to_index and w not in specific]
+
+
+def direct_bias(embedding, words, g, *, n_resamples: int = 1000, seed: int = 0, confidence_level: float = 0.95):
+    """Bolukbasi et al.'s DirectBias_1 of ``words``, the mean |cos(w, g)|, with a percentile bootstrap over the words.
+
+    :func:`wordbias.measures.direction.direct_bias` (c = 1) as a
+    :class:`~wordbias.measures.debias_checks.CheckResult`, so that Lesson 7's table shows it with an interval like
+    the other checks.
+
+    Parameters
+    ----------
+    embedding : KeyedVectors
+        The embedding measured.
+    words : sequence of str
+        The gender-neutral words (:func:`professions`).
+    g : array_like
+        The gender direction (e.g. :class:`~wordbias.measures.debias.HardDebiasReport`'s ``direction``).
+    n_resamples : int, default 1000
+        Bootstrap resamples of the words.
+    seed : int, default 0
+        Seed of the bootstrap.
+    confidence_level : float, default 0.95
+        The interval's level.
+
+    Returns
+    -------
+    wordbias.measures.debias_checks.CheckResult
+        The direct bias, its interval, the words.
+    """
+    from wordbias.core import lookup
+    from wordbias.measures import debias_checks
+    from wordbias.measures import direction as _direction
+
+    words = list(words)
+    X = lookup.set_matrix(embedding, words, "words")
+    a = np.abs(_direction.cosines(X, g))
+    value = _direction.direct_bias(X, g, c=1)
+    rng = np.random.default_rng(seed)
+    means = a[rng.integers(0, len(a), size=(n_resamples, len(a)))].mean(axis=1)
+    lo, hi = np.quantile(means, [(1 - confidence_level) / 2, (1 + confidence_level) / 2])
+    return debias_checks.CheckResult(
+        check="direct bias", estimate=value, ci_low=float(lo), ci_high=float(hi), ci_level=confidence_level,
+        ci_method=f"percentile bootstrap over words, {n_resamples:,} resamples", n=len(words), words=tuple(words),
+        seed=seed)
+
+
+def _estimate(value) -> tuple[float, float, float]:
+    """(estimate, low, high) of a check result, a measured WEAT or a bare number."""
+    if hasattr(value, "estimate"):
+        return float(value.estimate), float(value.ci_low), float(value.ci_high)
+    if hasattr(value, "effect_size"):
+        return float(value.effect_size), float(value.ci_low), float(value.ci_high)
+    return float(value), float("nan"), float("nan")
+
+
+def debias_checks_table(results) -> pd.DataFrame:
+    """Lesson 7's checks of each embedding, one row per (embedding, check), with the target of each check.
+
+    Parameters
+    ----------
+    results : mapping of str to mapping of str to result
+        Embedding (``"original"``, ``"hard debias"``, ...) -> check name (a key of :data:`DEBIAS_TARGETS`, or
+        another) -> its result: a :class:`~wordbias.measures.debias_checks.CheckResult`, a measured WEAT
+        (:class:`~wordbias.measures.measurement.Measurement`) or a number.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``method``, ``check``, ``estimate``, ``ci_low``, ``ci_high`` and ``target`` (NaN for a check
+        without one: utility, or a check not in :data:`DEBIAS_TARGETS`), in the order given.
+    """
+    rows = []
+    for method, checks_ in results.items():
+        for check, value in checks_.items():
+            est, lo, hi = _estimate(value)
+            target = DEBIAS_TARGETS.get(check)
+            rows.append({"method": method, "check": check, "estimate": est, "ci_low": lo, "ci_high": hi,
+                         "target": np.nan if target is None else float(target)})
+    return pd.DataFrame(rows, columns=["method", "check", "estimate", "ci_low", "ci_high", "target"])
+
+
+def show_debias_checks(table: pd.DataFrame, digits: int = 2) -> pd.DataFrame:
+    """:func:`debias_checks_table` wide: one row per check, its target, and one column per embedding, each cell
+    "estimate [low, high]".
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        :func:`debias_checks_table`'s table.
+    digits : int, default 2
+        Decimals shown.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by check, in the order of the table.
+    """
+    def cell(row):
+        if pd.isna(row.ci_low):
+            return f"{row.estimate:.{digits}f}"
+        return f"{row.estimate:.{digits}f} [{row.ci_low:.{digits}f}, {row.ci_high:.{digits}f}]"
+
+    shown = table.assign(text=[cell(r) for r in table.itertuples()])
+    wide = shown.pivot(index="check", columns="method", values="text")
+    order = list(dict.fromkeys(table["check"]))
+    wide = wide.loc[order, list(dict.fromkeys(table["method"]))]
+    targets = table.drop_duplicates("check").set_index("check")["target"]
+    wide.insert(0, "if the bias were gone", [("as the original" if pd.isna(targets[c]) else
+                                              "0.5 (chance)" if targets[c] == 0.5 else f"{targets[c]:g}")
+                                             for c in order])
+    wide.columns.name = None
+    return wide

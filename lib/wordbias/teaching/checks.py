@@ -73,7 +73,8 @@ __all__ = ["RTOL", "ATOL", "MIN_SIGNIFICANT", "STRICT_ENV", "SOLUTIONS_ENV", "SO
            "number", "choice", "word_list", "cosine", "association", "test_statistic", "effect_size",
            "monte_carlo_floor", "exact_floor", "two_sided", "intervals_including_zero", "most_influential", "angle",
            "same_set", "differ_in_frequency", "significant_associations", "prediction", "reveal", "Outcome",
-           "written", "run_spread", "interval_or_runs", "combined_variance", "share_significant"]
+           "written", "run_spread", "interval_or_runs", "combined_variance", "share_significant", "direct_bias",
+           "neighbour_correlation", "nearer_target"]
 
 #: relative tolerance of a numeric answer (see the module docstring)
 RTOL = 1e-3
@@ -1537,3 +1538,139 @@ def share_significant(value, result, *, exercise: str = "share of runs significa
                   hint="the column of p, one per run: how many are below alpha, out of how many runs?",
                   solution="share = (runs.p_value < alpha).mean()   # True counts 1, False 0",
                   mistakes=mistakes)
+
+
+# --------------------------------------------------------------------------------------------------
+# lesson 7: did debiasing remove the bias? (Bolukbasi et al. 2016; Gonen & Goldberg 2019)
+# --------------------------------------------------------------------------------------------------
+
+def direct_bias(value, X, g, *, exercise: str = "direct bias", shown: int | str = 3) -> CheckResult:
+    """Check DirectBias_1 = mean over the words of |cos(w, g)| (Bolukbasi et al. 2016, Section 5.2).
+
+    :func:`wordbias.measures.direction.direct_bias` with c = 1. Recognises the mean of the signed cosines, the
+    absolute value of their mean, projections (dot products with the unit direction) instead of cosines, squared
+    cosines (DirectBias_2) and the largest |cos| instead of the mean.
+
+    Parameters
+    ----------
+    value : object
+        The student's answer.
+    X : array_like
+        The vectors of the gender-neutral words (one row per word).
+    g : array_like
+        The gender direction (any length).
+    exercise : str
+        The exercise's name.
+    shown : int or str
+        The precision the lesson shows.
+
+    Returns
+    -------
+    CheckResult
+        The result; it has been shown already.
+    """
+    from wordbias.measures import direction as _direction
+
+    X, g = np.asarray(X, dtype=np.float64), np.asarray(g, dtype=np.float64)
+    cos = cosine_matrix(X, g[None, :])[:, 0]
+    expected = _direction.direct_bias(X, g, c=1)
+    projections = X @ (g / np.linalg.norm(g))
+    return number(value, expected, exercise=exercise, shown=shown, check="direct_bias", sign_matters=False,
+                  what=f"the direct bias of the {len(X)} words (the mean |cos(w, g)|)",
+                  hint="the formula above: one cosine per word with g, then the mean of their absolute values.",
+                  solution="db_original = np.abs(kv.cosine_similarities(g, kv[professions])).mean()   "
+                           "# |cos(w, g)| of each word, then the mean",
+                  mistakes=[(float(cos.mean()), "that is the mean of the signed cosines: words on the two sides of "
+                                                "g cancel out. Take the absolute value of each cosine first."),
+                            (float(abs(cos.mean())), "that is the absolute value of the mean cosine; take the mean "
+                                                     "of the absolute values (each word's |cos| counts)."),
+                            (float(np.abs(projections).mean()), "those are projections (dot products) of the "
+                                                                "unnormalised vectors; use cosines: divide by each "
+                                                                "word's length."),
+                            (float((cos ** 2).mean()), "those are squared cosines (DirectBias with c = 2); c = 1 "
+                                                       "takes |cos| itself."),
+                            (float(np.abs(cos).max()), "that is the largest |cos|; the direct bias is the mean over "
+                                                       "the words.")])
+
+
+def neighbour_correlation(value, bias, share, *, exercise: str = "bias by neighbours",
+                          shown: int | str = 3) -> CheckResult:
+    """Check Pearson's r between each word's original bias and its share of male-biased neighbours.
+
+    Gonen & Goldberg's (2019, Section 3) bias-by-neighbours correlation
+    (:func:`wordbias.measures.debias_checks.neighbour_bias`). Recognises Spearman's rank correlation, r², the
+    covariance and a flipped sign.
+
+    Parameters
+    ----------
+    value : object
+        The student's answer.
+    bias, share : array_like
+        Each word's original bias and its share of male-biased words among its neighbours.
+    exercise : str
+        The exercise's name.
+    shown : int or str
+        The precision the lesson shows.
+
+    Returns
+    -------
+    CheckResult
+        The result; it has been shown already.
+    """
+    from scipy import stats
+
+    x, y = np.asarray(bias, dtype=np.float64), np.asarray(share, dtype=np.float64)
+    r = float(np.corrcoef(x, y)[0, 1])
+    return number(value, r, exercise=exercise, shown=shown, check="neighbour_correlation",
+                  what=f"Pearson's r of the original bias and the share of male neighbours ({x.size:,} words)",
+                  hint="one correlation of the two columns of the table, bias and male_neighbours: which "
+                       "correlation, of the values or of their ranks?",
+                  solution="r_neighbours = np.corrcoef(neighbours.items.bias, neighbours.items.male_neighbours)[0, 1]"
+                           "   # or neighbours.items.bias.corr(neighbours.items.male_neighbours)",
+                  mistakes=[(float(stats.spearmanr(x, y)[0]), "that is Spearman's rank correlation; the paper "
+                                                               "uses Pearson's r of the values."),
+                            (r ** 2, "that is r², the share of variance explained; give r itself."),
+                            (float(np.cov(x, y)[0, 1]), "that is the covariance; the correlation divides it by both "
+                                                        "standard deviations.")])
+
+
+def nearer_target(answer, table, method: str, than: str, *, exercise: str = "nearer the target") -> CheckResult:
+    """Check the checks on which ``method`` comes nearer than ``than`` to the value a check would take if the bias
+    were gone (its ``target``: 0, or 0.5 for an accuracy).
+
+    Read from :func:`wordbias.papers.lesson_views.debias_checks_table`: only the rows with a target count (not the
+    utility checks); a tie counts for neither.
+
+    Parameters
+    ----------
+    answer : object
+        The student's answer: a list of check names.
+    table : pandas.DataFrame
+        The table: columns ``method``, ``check``, ``estimate``, ``target``.
+    method, than : str
+        The two methods compared (values of the ``method`` column).
+    exercise : str
+        The exercise's name.
+
+    Returns
+    -------
+    CheckResult
+        The result; it has been shown already.
+    """
+    for m in (method, than):
+        if m not in set(table["method"]):
+            raise InvalidParameterError(f"method {m!r} is not in the table; methods: "
+                                        f"{list(dict.fromkeys(table['method']))}")
+    rows = table[table["target"].notna()]
+    distance = (rows.assign(distance=(rows["estimate"] - rows["target"]).abs())
+                .pivot(index="check", columns="method", values="distance"))
+    order = [c for c in dict.fromkeys(rows["check"]) if c in distance.index]
+    expected = [c for c in order if distance.loc[c, method] < distance.loc[c, than]]
+    return _same_set(answer, expected, exercise=exercise, check="nearer_target",
+                     what=f"the checks on which {method} is nearer the target than {than}",
+                     hint="for each check, how far each of the two estimates is from the column 'if the bias were "
+                          "gone' (0, or 0.5 for an accuracy); the utility checks have no such value and do not count.",
+                     solution="distance = (table.estimate - table.target).abs()   # NaN for the utility checks\n"
+                              "by_check = table.assign(distance=distance).dropna(subset=[\"target\"]).pivot(\n"
+                              "    index=\"check\", columns=\"method\", values=\"distance\")\n"
+                              f"nearer = list(by_check.index[by_check[{method!r}] < by_check[{than!r}]])")
