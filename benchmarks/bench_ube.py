@@ -11,15 +11,21 @@ script times, in one run and on the same data:
 - ``naive``: the textbook way for a few rotations (a d×d Haar matrix from scipy.stats.ortho_group,
   every name rotated, numpy selection), extrapolated to R.
 
-Real GloVe 6B 50d words (the bundled embedding) for d = 50, random unit vectors for d = 300. Writes
-``results/benchmarks/ube_null.csv``.
+Real GloVe 6B 50d words (the bundled embedding) for d = 50, random unit vectors for d = 300, on 1 and 2 worker
+threads. Each row records the CPU (``/proc/cpuinfo``'s model name), the kernel setting (``WORDBIAS_KERNELS``, as
+``eval "$(make -s kernel-env KERNELS=...)"`` exports it), the BLAS's kernels, which products the null took (words per
+(8·n)×d product, or per-rotation: :func:`wordbias.measures.ube_null.chunked_product_is_exact`) and the load
+average before and after, so a disturbed run shows. Writes ``results/benchmarks/ube_null.csv``, replacing the rows of the same CPU and
+kernel setting (run it once per setting).
 
-    python benchmarks/bench_ube.py [--rotations 10000] [--words 30000]
+    python benchmarks/bench_ube.py [--rotations 10000] [--words 30000] [--workers 1,2]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import platform
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -28,8 +34,28 @@ import pandas as pd
 from threadpoolctl import threadpool_limits
 
 from wordbias.core import paths
-from wordbias.core.parallel import default_workers
-from wordbias.measures import ube
+from wordbias.measures import ube, ube_null
+
+
+def cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def load1() -> float:
+    return os.getloadavg()[0]
+
+
+def blas_kernels() -> str:
+    from threadpoolctl import threadpool_info
+
+    return ";".join(f"{i['internal_api']}:{i.get('architecture')}" for i in threadpool_info() if i["user_api"] == "blas")
 
 
 def problem(d: int, M: int, n: int, m: int, seed: int = 0):
@@ -91,30 +117,51 @@ def main() -> None:
     ap.add_argument("--groups", type=int, default=12)
     ap.add_argument("--categories", type=int, default=64)
     ap.add_argument("--t", type=int, default=3)
+    ap.add_argument("--workers", default="1,2", help="comma-separated worker counts")
+    ap.add_argument("--no-naive", action="store_true", help="skip the textbook way")
     args = ap.parse_args()
     R, M, n, m, t = args.rotations, args.words, args.groups, args.categories, args.t
-    workers = default_workers()
     batch = 8
+    cpu, kernels, blas = cpu_model(), os.environ.get("WORDBIAS_KERNELS", "unset"), blas_kernels()
+    print(f"CPU {cpu}; kernels {kernels}; BLAS {blas}")
     rows = []
     for d in (50, 300):
         W, category, Xbar, Abar, names, labels, source = problem(d, M, n, m)
         W32 = np.ascontiguousarray(W, dtype=np.float32)
         ube.rotational_null(W, category, Xbar, Abar, t, 16, progress=False)   # compile / warm up
-        t_floor = floor_time(W32, n, R, batch, workers)
-        t0 = time.perf_counter()
-        ube.rotational_null(W, category, Xbar, Abar, t, R, seed=0, batch_size=batch, workers=workers, progress=False)
-        t_null = time.perf_counter() - t0
-        t_naive = naive_time(W, category, names, labels, Abar, t, n) * R
-        rows.append(dict(d=d, words=source, M=M, n=n, m=m, t=t, R=R, workers=workers,
-                         floor_s=t_floor, null_s=t_null, null_over_floor=t_null / t_floor,
-                         naive_s_extrapolated=t_naive, naive_over_null=t_naive / t_null))
-        print(f"d={d:3d} ({source}): matrix-product floor {t_floor:6.2f} s | rotational null {t_null:6.2f} s "
-              f"| ratio {t_null / t_floor:4.2f} | naive d×d rotations ≈ {t_naive:7.1f} s "
-              f"({t_naive / t_null:.0f}x slower)")
+        C, _ = ube_null.span_factors(Xbar)
+        Z0 = np.einsum("nr,brd->bnd", C, ube_null.rotation_frames(0, 0, d, C.shape[1], batch)).astype(np.float32)
+        with threadpool_limits(1, user_api="blas"):
+            chunked = next((f"{c} words" for c in (ube_null.WORD_CHUNK, M) if ube_null.chunked_product_is_exact(W32, Z0, c)),
+                           "per-rotation")
+        t_naive = None if args.no_naive else naive_time(W, category, names, labels, Abar, t, n) * R
+        for workers in (int(w) for w in args.workers.split(",")):
+            load_before = load1()
+            t_floor = floor_time(W32, n, R, batch, workers)
+            t0 = time.perf_counter()
+            ube.rotational_null(W, category, Xbar, Abar, t, R, seed=0, batch_size=batch, workers=workers,
+                                progress=False)
+            t_null = time.perf_counter() - t0
+            rows.append(dict(cpu=cpu, kernels=kernels, blas=blas, d=d, words=source, M=M, n=n, m=m, t=t, R=R,
+                             workers=workers, products=chunked, floor_s=t_floor, null_s=t_null,
+                             null_over_floor=t_null / t_floor, load1_before=load_before, load1_after=load1(),
+                             naive_s_extrapolated=t_naive,
+                             naive_over_null=None if t_naive is None else t_naive / t_null))
+            naive = "" if t_naive is None else f" | naive d×d rotations ≈ {t_naive:7.1f} s ({t_naive / t_null:.0f}x slower)"
+            print(f"d={d:3d} ({source}), {workers} worker{'s' if workers > 1 else ''}: matrix-product floor "
+                  f"{t_floor:6.2f} s | rotational null {t_null:6.2f} s | ratio {t_null / t_floor:4.2f} "
+                  f"| load {load_before:.2f} -> {load1():.2f}{naive}", flush=True)
     out = paths.RESULTS / "benchmarks"
     out.mkdir(parents=True, exist_ok=True)
-    pd.DataFrame(rows).to_csv(out / "ube_null.csv", index=False, float_format="%.4g")
-    print(f"wrote {out / 'ube_null.csv'}")
+    new = pd.DataFrame(rows)
+    csv = out / "ube_null.csv"
+    if csv.exists():
+        old = pd.read_csv(csv)
+        if {"cpu", "kernels"} <= set(old.columns):
+            old = old[~((old["cpu"] == cpu) & (old["kernels"] == kernels))]
+            new = pd.concat([old, new], ignore_index=True)
+    new.to_csv(csv, index=False, float_format="%.4g")
+    print(f"wrote {csv}")
 
 
 if __name__ == "__main__":

@@ -204,15 +204,20 @@ def haar_rotation(rng: np.random.Generator, d: int) -> np.ndarray:
     return haar_frames(rng, 1, d, d)[0]
 
 
-def null_sigma_batch(W: np.ndarray, category: np.ndarray, Z: np.ndarray, Abar: np.ndarray, t: int) -> np.ndarray:
+def null_sigma_batch(W: np.ndarray, category: np.ndarray, Z: np.ndarray, Abar: np.ndarray, t: int, *,
+                     chunk: int | None = None) -> np.ndarray:
     """σ_ijr of Step 3 for a batch of b rotated group-mean matrices Z (b×n×d): b×n×m (float64).
 
-    The matrix product W Zᵀ is taken in W's dtype (float32 for speed), one rotation at a time (a stacked
-    ``matmul`` makes one n×d by d×M product per rotation): the shape of every product is the same whatever
-    the batch size, so BLAS takes the same code path and σ does not depend on ``b`` (a (b·n)×d product may
-    round differently for different b). The compiled kernel :func:`wordbias.measures.ube_kernels.ube_null_sigma`
-    then takes, for each word, its Voronoi group and score and keeps a running top-t per (group,
-    category).
+    By default (``chunk=None``) the matrix product W Zᵀ is taken in W's dtype (float32 for speed), one rotation
+    at a time (a stacked ``matmul`` makes one n×d by d×M product per rotation): the shape of every product is the
+    same whatever the batch size, so BLAS takes the same code path and σ does not depend on ``b``. With
+    ``chunk`` = L, it is taken as one (b·n)×d by d×L product per run of L words instead, each consumed by the
+    kernel while it is still in cache; the BLAS packs W once per batch instead of once per rotation, which is
+    much faster, but whether its dots round exactly like the per-rotation products depends on the BLAS's kernels
+    (:func:`rotational_null` checks that they do before using it: runs of :data:`WORD_CHUNK` words, else one
+    product over all the words, else the per-rotation products). The compiled kernels
+    (:mod:`wordbias.measures.ube_kernels`) then take, for each word, its Voronoi group and score and keep a
+    running top-t per (group, category).
 
     Parameters
     ----------
@@ -226,6 +231,8 @@ def null_sigma_batch(W: np.ndarray, category: np.ndarray, Z: np.ndarray, Abar: n
         The category means.
     t : int
         The words per test.
+    chunk : int, optional
+        Words per (b·n)×d product; by default one n×d product per rotation over all the words.
 
     Returns
     -------
@@ -246,12 +253,67 @@ def null_sigma_batch(W: np.ndarray, category: np.ndarray, Z: np.ndarray, Abar: n
 
     b, n, d = Z.shape
     m = len(Abar)
+    M = W.shape[0]
     Z = Z.astype(W.dtype, copy=False)
     const = np.einsum("bnd,md->bnm", Z - Z.mean(axis=1, keepdims=True), Abar)
-    P = np.matmul(Z, W.T).reshape(b * n, W.shape[0])
+    cat = np.ascontiguousarray(category, dtype=np.int32)
+    top = np.full((b, n * m, t), -np.inf, dtype=W.dtype)
+    if chunk is None:
+        P = np.matmul(Z, W.T).reshape(b * n, M)
+        ube_kernels.ube_null_select(P, n, cat, m, top)
+    else:
+        Zf = np.ascontiguousarray(Z.reshape(b * n, d))
+        for c0 in range(0, M, chunk):
+            ube_kernels.ube_null_select(Zf @ W[c0:c0 + chunk].T, n, cat[c0:c0 + chunk], m, top)
     out = np.empty((b, n, m))
-    ube_kernels.ube_null_sigma(P, n, np.ascontiguousarray(category, dtype=np.int32), m, t, const, out)
+    ube_kernels.ube_null_finish(top, n, m, const, out)
     return out
+
+
+def chunked_product_is_exact(W: np.ndarray, Z: np.ndarray, chunk: int) -> bool:
+    """Whether this BLAS computes W Zᵀ by (b·n)×d products over runs of ``chunk`` words exactly as it does by
+    one n×d product per rotation (the default of :func:`null_sigma_batch`), for these shapes.
+
+    The order in which a BLAS sums a dot product depends on its kernels and on where the dot falls in the blocks
+    it tiles a product into, not on the values; OpenBLAS 0.3's AVX-512 kernels sum every dot the same way, its
+    AVX2 kernels sum the rows of an n×d product with n not a multiple of 4 otherwise, and a few per cent of the
+    dots of a product over part of the words otherwise. Comparing the two products
+    on one batch of real data (b·n·M dots, every position of the shape) tells which holds here.
+
+    Parameters
+    ----------
+    W : numpy.ndarray of shape (M, d)
+        The words, in the precision of the products.
+    Z : numpy.ndarray of shape (b, n, d)
+        A batch of rotated group means, in W's dtype.
+    chunk : int
+        Words per product.
+
+    Returns
+    -------
+    bool
+        True when every dot is the same bit for bit.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> W = rng.normal(size=(100, 8)).astype(np.float32)
+    >>> chunked_product_is_exact(W, W[:8].reshape(2, 4, 8), chunk=64)
+    True
+    """
+    b, n, d = Z.shape
+    ref = np.matmul(Z, W.T)
+    Zf = np.ascontiguousarray(Z.reshape(b * n, d))
+    for c0 in range(0, W.shape[0], chunk):
+        part = (Zf @ W[c0:c0 + chunk].T).reshape(b, n, -1)
+        if not np.array_equal(part.view(np.uint8), ref[:, :, c0:c0 + chunk].view(np.uint8)):
+            return False
+    return True
+
+
+#: words per matrix product of the null when the chunked product is exact (:func:`chunked_product_is_exact`):
+#: a (8·12)×d by d×2,048 float32 product is 0.75 MiB, within a core's second-level cache
+WORD_CHUNK = 2048
 
 
 #: rotations are drawn in blocks of this many, block k from ``default_rng([seed, k])``
@@ -366,17 +428,28 @@ def rotational_null(W: np.ndarray, category: np.ndarray, Xbar: np.ndarray, Abar:
     workers = workers or default_workers()
     out = np.empty((R, n, len(Abar)), dtype=np.float32)
 
+    def frames(block: int) -> np.ndarray:
+        F = rotation_frames(seed, block, d, r, min(ROTATION_BLOCK, R - block * ROTATION_BLOCK))
+        return np.einsum("nr,brd->bnd", C, F)             # rotated group means X̄ U
+
+    chunk = None
+
     def task(block: int) -> int:
         s0 = block * ROTATION_BLOCK
-        F = rotation_frames(seed, block, d, r, min(ROTATION_BLOCK, R - s0))
-        Z = np.einsum("nr,brd->bnd", C, F)                # rotated group means X̄ U
-        for b0 in range(0, len(F), batch_size):
+        Z = frames(block)
+        for b0 in range(0, len(Z), batch_size):
             Zb = Z[b0:b0 + batch_size]
-            out[s0 + b0:s0 + b0 + len(Zb)] = null_sigma_batch(Wd, cat, Zb, Ad, t)
-        return len(F)
+            k = len(Zb)
+            if chunk is not None and k < batch_size:   # zero rotations pad every chunked product to one shape
+                Zb = np.concatenate([Zb, np.zeros((batch_size - k, n, d))])
+            out[s0 + b0:s0 + b0 + k] = null_sigma_batch(Wd, cat, Zb, Ad, t, chunk=chunk)[:k]
+        return len(Z)
 
     blocks = range((R + ROTATION_BLOCK - 1) // ROTATION_BLOCK)
     with threadpool_limits(1, user_api="blas"):
+        Z0 = frames(0)[:batch_size].astype(dtype)
+        if len(Z0) == batch_size:   # the fastest products that give the same dots, bit for bit
+            chunk = next((c for c in (WORD_CHUNK, len(Wd)) if chunked_product_is_exact(Wd, Z0, c)), None)
         run_tasks(task, blocks, workers=workers, total=R, desc="rotational null", unit="rotation", progress=progress)
     return out
 
