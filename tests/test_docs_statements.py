@@ -89,3 +89,30 @@ def test_the_direction_test_lives_where_the_guide_says():
 
     assert "| `measures.direction_permutation` | the direction permutation test" in LIBRARY
     assert callable(direction_permutation.direction_test) and callable(direction_permutation.direction_tests)
+
+
+def test_the_seat_table_is_the_committed_comparison():
+    """docs/notebooks.md's SEAT table: every row as results/may2019/all-minilm-l6-v2/comparison.csv has it."""
+    import pandas as pd
+
+    text = (ROOT / "docs/notebooks.md").read_text(encoding="utf-8")
+    t = pd.read_csv(ROOT / "results/may2019/all-minilm-l6-v2/comparison.csv")
+    for _, r in t.iterrows():
+        row = (f"| {r['test']} | {r['context']} | {r['MiniLM d']:.2f} {r['MiniLM 95% CI']} | {r['MiniLM p Holm']:.2g} "
+               f"| {r['CBoW glove-6b-50d d']:.2f} {r['CBoW glove-6b-50d 95% CI']} | {r['CBoW glove-6b-50d p Holm']:.2g} "
+               f"| {r['paper BERT d']:.2f} |")
+        assert row in text, row
+
+
+def test_the_debiasing_table_is_the_committed_checks():
+    """docs/notebooks.md's methods x checks table: every cell as results/debias2019/glove-6b-50d/checks.csv has it."""
+    import pandas as pd
+
+    text = (ROOT / "docs/notebooks.md").read_text(encoding="utf-8")
+    t = pd.read_csv(ROOT / "results/debias2019/glove-6b-50d/checks.csv").set_index("method")
+    for key in ("weat6_d", "direct_bias", "cluster_acc", "classifier_acc", "neighbour_r", "analogy_acc"):
+        cells = " | ".join(f"{t.loc[m, key]:.3f} [{t.loc[m, key + '_low']:.3f}, {t.loc[m, key + '_high']:.3f}]"
+                           for m in t.index)
+        assert cells in text, (key, cells)
+    assert "hard debias K-means still splits the most biased words 0.909" in text
+    assert f"{t.loc['hard', 'cluster_acc']:.3f}" == "0.909" and f"{t.loc['hard', 'classifier_acc']:.3f}" == "0.900"

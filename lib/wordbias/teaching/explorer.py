@@ -345,7 +345,7 @@ def permutation_null(s_x, s_y, *, n_permutations: int = N_PERMUTATIONS, seed: in
     Examples
     --------
     >>> permutation_null([1.0, 0.0], [-1.0, -0.5], n_permutations=4, seed=0).tolist()
-    [1.5, -0.5, -2.5, -2.5]
+    [1.5, -1.5, 2.5, 2.5]
     """
     pooled = np.concatenate([np.asarray(s_x, dtype=np.float64), np.asarray(s_y, dtype=np.float64)])
     sums = _montecarlo.random_subset_sums(pooled, len(s_x), check_int("n_permutations", n_permutations, min=1),
