@@ -77,3 +77,18 @@ def test_minilm_mean_pooling_matches_sentence_transformers():
     ref = st.SentenceTransformer(model_path("all-minilm-l6-v2"), device="cpu").encode(texts)
     unit = ours.vectors / np.linalg.norm(ours.vectors, axis=1, keepdims=True)
     np.testing.assert_allclose(unit, ref, atol=1e-5)
+
+
+def test_a_cache_hit_reports_what_the_fresh_run_did(tmp_path):
+    """CBoW: the sentences dropped (with why) and the out-of-vocabulary tokens come back from the cache as the
+    fresh run gave them (a cache hit once reported 'tokens not in the vocabulary: none')."""
+    from wordbias.embeddings import to_keyed_vectors
+
+    kv = to_keyed_vectors(["this", "is", "a", "rose", "."], np.eye(5, dtype=np.float32))
+    texts = ["This is a rose.", "This is a gladiola.", "Zzz qqq!"]
+    fresh = sentence.encode(kv, texts, cache_dir=tmp_path)
+    hit = sentence.encode(kv, texts, cache_dir=tmp_path)
+    assert not fresh.cached and hit.cached
+    assert fresh.oov_tokens == {"gladiola": 1, "zzz": 1, "qqq": 1, "!": 1}
+    assert hit.oov_tokens == fresh.oov_tokens and hit.dropped == fresh.dropped and list(hit.dropped) == ["Zzz qqq!"]
+    np.testing.assert_array_equal(hit.vectors, fresh.vectors)

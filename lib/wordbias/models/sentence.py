@@ -371,18 +371,19 @@ def _key(encoder, texts: Sequence[str], batch_size: int, max_length: int) -> str
 
 
 def _read(path: Path, key: str, n: int):
-    """The cached (vectors, dropped mask) at ``path`` if it holds ``key`` and ``n`` rows; None if absent, or (with
-    a warning) damaged or wrong."""
+    """The cached (vectors, why each sentence was dropped ("" if kept), out-of-vocabulary token counts) at ``path``
+    if it holds ``key`` and ``n`` rows; None if absent, or (with a warning) damaged or wrong."""
     if not path.exists():
         return None
     try:
         with np.load(path, allow_pickle=False) as z:
-            stored, V, gone = str(z["key"]), z["vectors"], z["dropped"]
+            stored, V, reasons = str(z["key"]), z["vectors"], z["reasons"]
+            oov = dict(zip(z["oov_tokens"].tolist(), z["oov_counts"].tolist()))
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
         problem = f"unreadable ({type(exc).__name__}: {exc})"
     else:
-        if stored == key and V.ndim == 2 and V.shape[0] == n and V.dtype == np.float32 and gone.shape == (n,):
-            return V, gone.astype(bool)
+        if stored == key and V.ndim == 2 and V.shape[0] == n and V.dtype == np.float32 and reasons.shape == (n,):
+            return V, reasons.tolist(), oov
         problem = f"holds key {stored[:16]}... and shape {V.shape}; expected key {key[:16]}... and {n} rows"
     warnings.warn(f"sentence-vector cache {path}: {problem}; recomputing it", CacheRebuiltWarning, stacklevel=3)
     return None
@@ -450,9 +451,9 @@ def encode(encoder, sentences: Sequence[str], *, pooling: str | None = None, bat
         cache_file = folder / f"{re.sub(r'[^A-Za-z0-9_.-]', '_', enc.label)}-{enc.pooling}-{key[:20]}.npz"
         hit = _read(cache_file, key, n)
         if hit is not None:
-            V, gone = hit
-            dropped = {t: "none of its tokens is in the vocabulary" for t, g in zip(texts, gone) if g}
-            return SentenceVectors(tuple(texts), V, dropped, enc.label, enc.pooling, 0.0, True)
+            V, reasons, oov = hit
+            dropped = {t: why for t, why in zip(texts, reasons) if why}
+            return SentenceVectors(tuple(texts), V, dropped, enc.label, enc.pooling, 0.0, True, oov)
     start = time.perf_counter()
     dropped, oov = {}, {}
     if enc.kind == "static":
@@ -479,7 +480,8 @@ def encode(encoder, sentences: Sequence[str], *, pooling: str | None = None, bat
                 bar.update(len(idx))
     seconds = time.perf_counter() - start
     if cache_file is not None:
-        gone = np.array([t in dropped for t in texts], dtype=bool)
-        with atomic_file(cache_file, what="the sentence-vector cache") as tmp:
-            np.savez(tmp, vectors=V, dropped=gone, key=np.array(key))
+        with atomic_file(cache_file, what="the sentence-vector cache") as tmp:  # all a fresh run reports, no pickle
+            np.savez(tmp, vectors=V, reasons=np.array([dropped.get(t, "") for t in texts], dtype=str),
+                     oov_tokens=np.array(list(oov), dtype=str), oov_counts=np.array(list(oov.values()), dtype=np.int64),
+                     key=np.array(key))
     return SentenceVectors(tuple(texts), V, dropped, enc.label, enc.pooling, seconds, False, oov)
