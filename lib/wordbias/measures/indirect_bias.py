@@ -203,7 +203,7 @@ def mean_indirect_bias(embedding, words: Sequence[str], others: Sequence[str], *
     The statistic is the mean of :func:`indirect_bias_matrix` over ``words`` × ``others`` (sets ``"W"``, ``"V"``).
     The interval resamples each list of two words or more (a single word is held fixed, and, a probe word rather
     than a sample of a list, is not judged for low coverage). The notes name the
-    direction and the smallest |cos(w, v)| of the pairs (β divides by it).
+    direction and the smallest ∣cos(w, v)∣ of the pairs (β divides by it).
 
     Parameters
     ----------

@@ -5,9 +5,9 @@ Detecting and Removing Multiclass Bias in Word Embeddings. *Proceedings of NAACL
 https://doi.org/10.18653/v1/N19-1062, Section 5 ("Mean Average Cosine similarity", MAC).
 
 For target words T (e.g. words of several religions) and attribute sets A_1..A_m (e.g. stereotypes of each),
-S(t, A_j) = (1/|A_j|) Σ_{a∈A_j} (1 − cos(t, a)) is the average cosine *distance* of t to the set A_j, and
+S(t, A_j) = (1/∣A_j∣) Σ_{a∈A_j} (1 − cos(t, a)) is the average cosine *distance* of t to the set A_j, and
 
-    MAC(T, A) = (1 / (|T|·m)) Σ_{t∈T} Σ_j S(t, A_j)
+    MAC(T, A) = (1 / (∣T∣·m)) Σ_{t∈T} Σ_j S(t, A_j)
 
 (:func:`mac_statistic`): each target word and each attribute set weighs the same. Values near 1 mean the targets
 are about orthogonal to the attributes; the paper reads a MAC that rises after debiasing as less bias.

@@ -146,7 +146,7 @@ def two_set_permutation_test(T1: np.ndarray, T2: np.ndarray, statistic: Callable
     """Permutation test of a statistic of the means of two target sets, the target words exchangeable under H0.
 
     Under the WEAT's null (Caliskan et al. 2017, Methods) the labels T1/T2 of the pooled target words are
-    exchangeable: each split of the |T1| + |T2| rows into sets of the sizes observed is as likely. When there
+    exchangeable: each split of the ∣T1∣ + ∣T2∣ rows into sets of the sizes observed is as likely. When there
     are at most ``n_permutations`` splits, every one is counted (exact p, the observed split among them);
     otherwise ``n_permutations`` random splits are drawn (seeded) and p = (1 + B)/(1 + R). Two-sided p is
     min(1, 2·min of the one-sided p) (as :func:`scipy.stats.permutation_test`).

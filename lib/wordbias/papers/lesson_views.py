@@ -225,7 +225,7 @@ def professions(embedding) -> list[str]:
 
 
 def direct_bias(embedding, words, g, *, n_resamples: int = 1000, seed: int = 0, confidence_level: float = 0.95):
-    """Bolukbasi et al.'s DirectBias_1 of ``words``, the mean |cos(w, g)|, with a percentile bootstrap over the words.
+    """Bolukbasi et al.'s DirectBias_1 of ``words``, the mean ∣cos(w, g)∣, with a percentile bootstrap over the words.
 
     :func:`wordbias.measures.direction.direct_bias` (c = 1) as a
     :class:`~wordbias.measures.debias_checks.CheckResult`, so that Lesson 7's table shows it with an interval like

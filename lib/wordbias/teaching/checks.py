@@ -1545,11 +1545,11 @@ def share_significant(value, result, *, exercise: str = "share of runs significa
 # --------------------------------------------------------------------------------------------------
 
 def direct_bias(value, X, g, *, exercise: str = "direct bias", shown: int | str = 3) -> CheckResult:
-    """Check DirectBias_1 = mean over the words of |cos(w, g)| (Bolukbasi et al. 2016, Section 5.2).
+    """Check DirectBias_1 = mean over the words of ∣cos(w, g)∣ (Bolukbasi et al. 2016, Section 5.2).
 
     :func:`wordbias.measures.direction.direct_bias` with c = 1. Recognises the mean of the signed cosines, the
     absolute value of their mean, projections (dot products with the unit direction) instead of cosines, squared
-    cosines (DirectBias_2) and the largest |cos| instead of the mean.
+    cosines (DirectBias_2) and the largest ∣cos∣ instead of the mean.
 
     Parameters
     ----------
