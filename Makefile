@@ -158,11 +158,17 @@ notebooks/%.ipynb: notebooks/src/$$(SRC_$$*).ipynb $$(LIB_$$(SRC_$$*)) $$(shell 
 
 lessons: $(LESSON_FILES) $(STUDENT_FILES) docs/answer_key.md
 
-# a lesson runs in notebooks/lessons/ (papermill, as the paper notebooks); lesson 4 reads the Swinger notebook's
-# results and lesson 5 uses the tiny masked LM, so every lesson waits for the paper notebooks
+# a lesson runs in notebooks/lessons/ (papermill, as the paper notebooks), after what it reads (AFTER_lesson_*):
+# lesson 2 the Caliskan notebook's Table 1, lesson 4 the Swinger notebook's results, lesson 5 the tiny masked LM,
+# lesson 6 the Brown ensemble the training-runs notebook trains (the lesson would train the same runs beside it);
+# the others wait for nothing, so they fill a free slot while the long notebooks run
+AFTER_lesson_02_significance_and_size := notebooks/caliskan2017.ipynb
+AFTER_lesson_04_beyond_one_test := notebooks/swinger2019.ipynb
+AFTER_lesson_05_contextual_models := $(TINY_MLM)/config.json
+AFTER_lesson_06_training_runs := notebooks/training_runs.ipynb
 $(foreach f,$(LESSON_SRC),$(eval LIB_lesson_$(notdir $(f)) := $(call deps_of,$(f))))
 notebooks/lessons/%.ipynb: notebooks/lessons/src/%.ipynb $$(LIB_lesson_$$*.ipynb) notebooks/lessons/lessons.yaml \
-                           $(STAMP) | $(NOTEBOOK_FILES) $(TINY_MLM)/config.json
+                           $(STAMP) | $$(AFTER_lesson_$$*)
 	@start=$$(date +%s%N); cd notebooks/lessons && { ../../$(PAPERMILL) --execution-timeout $(LESSON_TIMEOUT) src/$*.ipynb $*.ipynb || \
 	  { echo "make: $@ failed or timed out; running it once more" >&2; \
 	    ../../$(PAPERMILL) --execution-timeout $(LESSON_TIMEOUT) src/$*.ipynb $*.ipynb; }; } && cd ../.. && \
@@ -192,11 +198,17 @@ notebooks/kurita2019_tiny-bert-mlm.ipynb: $(TINY_MLM)/config.json | notebooks/ku
 $(TINY_MLM)/config.json: lib/wordbias/models/tiny_mlm.py $(STAMP)
 	$(PY) -m wordbias.models.tiny_mlm $(TINY_MLM)
 
-# the unit tests and, beside them (two jobs: each mostly uses one core), the outputs in the working tree against
-# the committed ones (identical, or within the tolerances of tools/repro_tolerances.yaml), then nbval re-running
-# every notebook. --output-sync keeps each part's output together; JOBS=1 runs them one after the other
+# `make test`: ruff, then the outputs in the working tree against the committed ones (identical, or within the
+# tolerances of tools/repro_tolerances.yaml; before nbval, which re-runs the notebooks and so rewrites them), then
+# one pytest run of the unit tests, the doctests and nbval re-running every notebook, spread over JOBS worker
+# processes by pytest-xdist (--dist loadscope: a test module, or a notebook with all its cells in one kernel, stays
+# on one worker; the workers take the next module or notebook as they free up, so the two cores finish together).
+# `make unit` and `make nbval` run the two halves alone
 NBVAL := $(VENV)/bin/pytest -q --nbval --nbval-current-env -p no:cacheprovider $(NOTEBOOK_FILES) $(LESSON_FILES)
-test: lint unit test-notebooks
+TEST_ALL := $(VENV)/bin/pytest -q -p no:cacheprovider -n $(JOBS) --dist loadscope tests lib/wordbias \
+            --nbval --nbval-current-env $(NOTEBOOK_FILES) $(LESSON_FILES)
+test: lint check-results $(STAMP) $(TINY_MLM)/config.json
+	$(TEST_ALL)
 
 # ruff (pyproject.toml, [tool.ruff]): the same check as the pre-commit hook (.pre-commit-config.yaml)
 lint: $(STAMP)

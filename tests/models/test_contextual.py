@@ -103,3 +103,21 @@ def test_a_hub_model_missing_offline_gets_one_clear_line(tmp_path, monkeypatch):
                            "Face cache, and HF_HUB_OFFLINE is set, so nothing is downloaded). To get it: ")
     assert "\n" not in text and "couldn't connect" not in text.lower() and "OSError" not in text
     assert isinstance(err.value.__cause__, OSError)
+
+
+def test_texts_are_batched_by_token_count(encoder):
+    """token_count_order sorts by tokens, not characters (a long word split into many pieces counts as many), ties
+    in input order; span_embeddings gives each text its own vectors whatever the order."""
+    texts = ["a b c d e f", "xylophonically", "the cat", "a b c d e f", "the"]
+    n = [len(ids) for ids in encoder.tokenizer(texts)["input_ids"]]
+    order = contextual.token_count_order(encoder.tokenizer, texts, 512)
+    assert [n[i] for i in order] == sorted(n)
+    for a, b in zip(order, order[1:]):  # ties keep the input order
+        assert n[a] < n[b] or a < b
+    assert list(contextual.token_count_order(encoder.tokenizer, texts, 3)) == sorted(range(5), key=lambda i: min(n[i], 3))
+    assert contextual.token_count_order(encoder.tokenizer, [], 512).shape == (0,)
+    spans = [[(0, 1)], [(0, 3)], [(4, 7)], [(2, 3)], [(0, 3)]]
+    together = contextual.span_embeddings(encoder, texts, spans, batch_size=2)
+    for i, (t, s) in enumerate(zip(texts, spans)):
+        alone = contextual.span_embeddings(encoder, [t], [s], batch_size=1)
+        np.testing.assert_allclose(together[i], alone[0], rtol=0, atol=1e-5)

@@ -177,3 +177,26 @@ def test_seeds_trained_together_equal_their_lone_fits_when_they_stop_apart():
         np.testing.assert_array_equal(p.proba, lone.proba)
     with pytest.raises(ValueError, match="2 seeds for 1 fold lists"):
         mlp.train_ensembles(X, y, [mlp.fold_indices(len(X), early, 0)], cfg=early, seeds=[0, 1])
+
+
+def test_the_openblas_batched_product_and_its_gradient_are_torch_bmm():
+    """mlp._bmm (the training's products in OpenBLAS) gives torch.bmm's product and gradients to float32 rounding,
+    and no gradient for an input that needs none."""
+    import torch
+
+    g = torch.Generator().manual_seed(0)
+    a = torch.randn(4, 32, 50, generator=g, requires_grad=True)
+    b = torch.randn(4, 50, 7, generator=g, requires_grad=True)
+    w = torch.randn(4, 32, 7, generator=g)
+    ours = mlp._bmm(a, b)
+    ref = torch.bmm(a, b)
+    torch.testing.assert_close(ours, ref, rtol=1e-5, atol=1e-5)
+    ga, gb = torch.autograd.grad((ours * w).sum(), [a, b])
+    ra, rb = torch.autograd.grad((ref * w).sum(), [a, b])
+    torch.testing.assert_close(ga, ra, rtol=1e-5, atol=1e-5)
+    torch.testing.assert_close(gb, rb, rtol=1e-5, atol=1e-5)
+    x = torch.randn(4, 32, 50, generator=g)  # the features: no gradient asked for, none computed
+    (gb2,) = torch.autograd.grad(mlp._bmm(x, b).sum(), [b])
+    torch.testing.assert_close(gb2, torch.autograd.grad(torch.bmm(x, b).sum(), [b])[0], rtol=1e-5, atol=1e-5)
+    # each fold's product is its own sgemm: the same bits stacked with others or alone
+    assert torch.equal(mlp._bmm(a, b)[2:3], mlp._bmm(a[2:3], b[2:3]))

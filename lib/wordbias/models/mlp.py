@@ -83,13 +83,16 @@ class MLPConfig:
 
 @contextlib.contextmanager
 def _deterministic(seed: int):
-    """Seed torch's global generator, turn on deterministic algorithms and use one CPU thread (so the float
-    sums, hence the probabilities, do not depend on the machine's core count); restore all three after."""
+    """Seed torch's global generator, turn on deterministic algorithms and use one CPU thread in torch and in
+    OpenBLAS (:func:`_bmm`; so the float sums, hence the probabilities, do not depend on the machine's core
+    count); restore all of them after."""
     import torch
+
+    from threadpoolctl import threadpool_limits
 
     was = torch.are_deterministic_algorithms_enabled()
     threads = torch.get_num_threads()
-    with torch.random.fork_rng(devices=[]):
+    with torch.random.fork_rng(devices=[]), threadpool_limits(limits=1, user_api="blas"):
         torch.manual_seed(seed)
         torch.use_deterministic_algorithms(True)
         torch.set_num_threads(1)
@@ -98,6 +101,61 @@ def _deterministic(seed: int):
         finally:
             torch.use_deterministic_algorithms(was)
             torch.set_num_threads(threads)
+
+
+def _bmm(a, b):
+    """The batched product a [F, n, k] @ b [F, k, m] of training, done by OpenBLAS through numpy, with its
+    gradient (:class:`_BlasBmm`).
+
+    PyTorch's CPU ``bmm`` runs in MKL, whose one vendor- and thread-independent branch (``MKL_CBWR=COMPATIBLE``,
+    which ``make`` pins: README, "Reproducibility") is SSE2 code: 3.3 ms for the [25, 32, 1152] x [25, 1152, 31]
+    product of a stacked GAP training step against 1.0 ms in OpenBLAS's AVX2 kernel (measured on this project's
+    development machine, one thread), and these products are most of the training's time. numpy's ``matmul``
+    multiplies each of the F matrices by its own ``sgemm`` call, so a fold's result does not depend on which
+    folds are stacked with it (the seeds trained together stay bit for bit their lone fits), and
+    :func:`_deterministic` holds OpenBLAS to one thread. The same arithmetic as ``torch.bmm``, rounded by another
+    kernel."""
+    return _BlasBmm.apply(a, b)
+
+
+def _blas_bmm_class():
+    import torch
+
+    class _BlasBmmFn(torch.autograd.Function):
+        """``torch.bmm`` in OpenBLAS: forward a @ b; backward g @ bᵀ and aᵀ @ g, only for the inputs that need
+        them (the features of the first layer never do)."""
+
+        @staticmethod
+        def forward(ctx, a, b):
+            ctx.save_for_backward(a, b)
+            return torch.from_numpy(np.matmul(a.detach().numpy(), b.detach().numpy()))
+
+        @staticmethod
+        def backward(ctx, g):
+            a, b = ctx.saved_tensors
+            g = g.contiguous().numpy()
+            ga = gb = None
+            if ctx.needs_input_grad[0]:
+                ga = torch.from_numpy(np.matmul(g, b.detach().numpy().transpose(0, 2, 1)))
+            if ctx.needs_input_grad[1]:
+                gb = torch.from_numpy(np.matmul(a.detach().numpy().transpose(0, 2, 1), g))
+            return ga, gb
+
+    return _BlasBmmFn
+
+
+class _LazyBlasBmm:
+    """Builds the autograd function on first use (this module does not import torch at import time)."""
+
+    _fn = None
+
+    def apply(self, a, b):
+        if _LazyBlasBmm._fn is None:
+            _LazyBlasBmm._fn = _blas_bmm_class()
+        return _LazyBlasBmm._fn.apply(a, b)
+
+
+_BlasBmm = _LazyBlasBmm()
 
 
 _BN_EPS = 1e-3  # Keras BatchNormalization defaults: epsilon 1e-3, momentum 0.99
@@ -152,8 +210,9 @@ class MLPEnsemble:
             [F, n, 3] (columns A, B, neither), float64.
         """
         import torch
+        from threadpoolctl import threadpool_limits
 
-        with torch.no_grad():
+        with torch.no_grad(), threadpool_limits(limits=1, user_api="blas"):  # the bits whatever the cores
             logits = _forward_eval(self.params, self.running_mean, self.running_var,
                                    torch.as_tensor(np.asarray(X, dtype=np.float32)))
         return torch.softmax(logits.double(), dim=-1).numpy()
@@ -202,22 +261,30 @@ def _forward_train(P: dict, Xb, mask, drop=None):
 
     w = mask.unsqueeze(-1)
     cnt = w.sum(dim=1, keepdim=True).clamp(min=1)
-    z = torch.bmm(Xb, P["W1"]) + P["b1"]
+    z = _bmm(Xb, P["W1"]) + P["b1"]
     mu = (z * w).sum(dim=1, keepdim=True) / cnt
     var = (((z - mu) ** 2) * w).sum(dim=1, keepdim=True) / cnt
     a = torch.relu((z - mu) / torch.sqrt(var + _BN_EPS) * P["gamma"] + P["beta"])
     if drop is not None:
         a = a * drop
-    return torch.bmm(a, P["W2"]) + P["b2"], mu, var, cnt
+    return _bmm(a, P["W2"]) + P["b2"], mu, var, cnt
 
 
 def _forward_eval(P: dict, mean, var, X):
     """Inference forward pass of every fold model: X [n, d] or [F, n, d] → logits [F, n, 3]."""
     import torch
 
-    z = torch.matmul(X, P["W1"]) + P["b1"]
+    z = _matmul(X, P["W1"]) + P["b1"]
     a = torch.relu((z - mean) / torch.sqrt(var + _BN_EPS) * P["gamma"] + P["beta"])
-    return torch.matmul(a, P["W2"]) + P["b2"]
+    return _matmul(a, P["W2"]) + P["b2"]
+
+
+def _matmul(a, b):
+    """a @ b without gradient, broadcast over the fold axis ([n, k] or [F, n, k] times [F, k, m]), in OpenBLAS
+    through numpy as :func:`_bmm`, one ``sgemm`` per fold."""
+    import torch
+
+    return torch.from_numpy(np.matmul(a.detach().numpy(), b.detach().numpy()))
 
 
 def _penalty(P: dict, cfg: MLPConfig):
@@ -280,14 +347,16 @@ class _Adam:
         t = self.steps.clamp(min=1).view(-1, 1, 1)
         every = bool(active.all())  # the usual case: the same arithmetic in place, no masking
         m1, m2 = self.m1, self.m2
+        # per fold: lr / (1 - β1^t) and 1 / (1 - β2^t), so that the step is (lr · m̂) / (√v̂ + ε) in few passes
+        c1, c2 = cfg.lr / (1 - b1 ** t), 1 / (1 - b2 ** t)
         for k, g in zip(list(P), grads):
             if every:
-                m1[k].mul_(b1).add_((1 - b1) * g)
-                m2[k].mul_(b2).add_((1 - b2) * g * g)
+                m1[k].mul_(b1).add_((1 - b1) * g)  # no fused multiply-add: a vectorised kernel may fuse it and
+                m2[k].mul_(b2).add_((1 - b2) * g * g)  # its scalar tail not, and the masked path must round alike
             else:
                 m1[k] = torch.where(act, b1 * m1[k] + (1 - b1) * g, m1[k])
                 m2[k] = torch.where(act, b2 * m2[k] + (1 - b2) * g * g, m2[k])
-            step = cfg.lr * (m1[k] / (1 - b1 ** t)) / (torch.sqrt(m2[k] / (1 - b2 ** t)) + cfg.adam_eps)
+            step = (m1[k] * c1).div_((m2[k] * c2).sqrt_().add_(cfg.adam_eps))
             P[k].sub_(step if every else torch.where(act, step, torch.zeros(())))
 
 

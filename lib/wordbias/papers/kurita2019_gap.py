@@ -322,13 +322,14 @@ def cosine_word_scores(encoder, words: Sequence[str], template: str = "GGG are i
 
 def _features_key(model, texts: Sequence[str], sp, max_length: int, batch_size: int) -> str:
     """sha256 of everything the features depend on: model (name, path, size), texts, spans, max_length,
-    batch_size (padding changes the float rounding), the compute fingerprint (kernels, versions) and the route of
-    the model's products (:func:`wordbias.models.blas_inference.route`)."""
+    batch_size and the batching order (padding changes the float rounding: :data:`wordbias.models.contextual.BATCHING`),
+    the compute fingerprint (kernels, versions) and the route of the model's products
+    (:func:`wordbias.models.blas_inference.route`)."""
     h = hashlib.sha256()
     cfg = model.model.config
     h.update(json.dumps([model.name, str(model.path), model.kind, cfg.hidden_size, cfg.num_hidden_layers,
                          int(max_length), int(batch_size), paths.compute_fingerprint(),
-                         blas_inference.route(model.model)], sort_keys=True).encode())
+                         blas_inference.route(model.model), contextual.BATCHING], sort_keys=True).encode())
     for t, s in zip(texts, sp):
         h.update(t.encode("utf-8"))
         h.update(np.asarray(s, dtype=np.int64).tobytes())
