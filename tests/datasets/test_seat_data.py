@@ -32,6 +32,30 @@ def test_reported_numbers_name_shipped_tests():
     assert set(r.test) <= set(seat.test_names()) and r.d.notna().all()
 
 
+def test_reported_is_one_row_per_test_and_encoder():
+    """Table 3's 14 (row, context) cells once per encoder; only BERT is transcribed (data/seat/SOURCE.md)."""
+    r = seat.reported()
+    assert r.groupby("encoder").size().to_dict() == {"BERT": 14}
+    assert not r.duplicated(["test", "encoder"]).any()
+    cells = {(t.row, t.context) for t in r.itertuples()}
+    assert len(cells) == 14
+    assert all(set(zip(g.row, g.context)) == cells for _, g in r.groupby("encoder"))
+    assert set(r.context) == {"word", "sent", "sent (u)"} and r.table.eq(3).all()
+    assert r.p_text.isna().all()  # pull request #2 gives BERT's d without the paper's marks
+    d = r.set_index(["test", "encoder"]).d
+    assert d["weat1", "BERT"] == 0.22 and d["heilman_double_bind_likable_one_sentence", "BERT"] == 0.99
+    assert d["sent-angry_black_woman_stereotype", "BERT"] == -0.17
+
+
+def test_reported_rejects_a_test_and_encoder_listed_twice(tmp_path, monkeypatch):
+    f = tmp_path / "reported.csv"
+    rows = seat.REPORTED.read_text().splitlines()
+    f.write_text("\n".join(rows + [rows[-1]]) + "\n")
+    monkeypatch.setattr(seat, "REPORTED", f)
+    with pytest.raises(InvalidParameterError, match="listed more than once"):
+        seat.reported()
+
+
 def test_unknown_test_suggests_names():
     with pytest.raises(InvalidParameterError, match="did you mean"):
         seat.load_test("sent-weat7c")

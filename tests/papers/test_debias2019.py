@@ -88,5 +88,5 @@ def test_reported_numbers_are_cited_and_marked():
     r = debias2019.reported_numbers()
     assert set(r.confirmed) <= {"paper", "notebook", "no"}
     assert set(r.paper) == {"gonen2019", "ravfogel2020"}
-    assert (r[r.paper == "gonen2019"].confirmed == "no").all()          # not read in the paper: unconfirmed
+    assert (r[r.paper == "gonen2019"].confirmed == "paper").all()       # read in their Section 4 (SOURCE.md)
     assert r["where"].notna().all() and r["after"].notna().all()

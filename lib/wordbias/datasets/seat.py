@@ -450,12 +450,19 @@ def reported() -> pandas.DataFrame:  # noqa: F821 - pandas imported here
 
     Only what could be transcribed is there (the file's header says from where: Table 3's BERT column); the
     ``test`` column names the shipped file each row is measured on, ``mapping`` says whether the row-to-file
-    match is the paper's or inferred.
+    match is the paper's or inferred. The file is long: one row per (test, encoder), so a further encoder's
+    column of Table 3 adds rows with its name in ``encoder``.
 
     Returns
     -------
     pandas.DataFrame
-        Columns ``table``, ``row``, ``context``, ``test``, ``mapping``, ``encoder``, ``d`` (float), ``p_text``.
+        Columns ``table``, ``row``, ``context``, ``test``, ``mapping``, ``encoder``, ``d`` (float), ``p_text``
+        (the significance the paper marks, e.g. ``"p < 0.01"``; NA where none is transcribed).
+
+    Raises
+    ------
+    InvalidParameterError
+        When a row names a test that is not shipped, or a (test, encoder) pair is listed twice.
 
     Examples
     --------
@@ -469,4 +476,8 @@ def reported() -> pandas.DataFrame:  # noqa: F821 - pandas imported here
     unknown = sorted(set(frame.test) - set(test_names()))
     if unknown:
         raise InvalidParameterError(f"{REPORTED}: rows name tests that are not shipped: {unknown}")
+    twice = frame[frame.duplicated(["test", "encoder"], keep=False)]
+    if len(twice):
+        raise InvalidParameterError(f"{REPORTED}: (test, encoder) listed more than once: "
+                                    f"{sorted(set(zip(twice.test, twice.encoder)))}")
     return frame

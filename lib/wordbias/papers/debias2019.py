@@ -508,7 +508,7 @@ def reported_numbers(path=None) -> pd.DataFrame:
     --------
     >>> r = reported_numbers()
     >>> sorted(r.confirmed.unique())
-    ['no', 'notebook', 'paper']
+    ['notebook', 'paper']
     """
     frame = pd.read_csv(REPORTED if path is None else path, comment="#")
     missing = {"paper", "their_embedding", "method", "check", "before", "after", "where", "confirmed",

@@ -11,6 +11,7 @@ ours beside the paper's), :func:`figure` (d with its interval per test and encod
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -22,6 +23,9 @@ from wordbias.core.validation import check_int, check_seed
 from wordbias.datasets import seat as _data
 
 __all__ = ["default_tests", "check_parameters", "comparison", "figure", "token_coverage"]
+
+#: the paper's reported d in :func:`figure`, one shape per encoder of its file (in order)
+_PAPER_MARKERS = ("x", "+", "1", "2", "3", "4", "*")
 
 
 def default_tests() -> list[str]:
@@ -87,7 +91,9 @@ def comparison(frames: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     pandas.DataFrame
         One row per test (the order of the first frame): ``test``, the paper's ``row`` and ``context`` (where it
         reports the test), then per label ``<label> d``, ``<label> 95% CI``, ``<label> p``, ``<label> p Holm``,
-        then ``paper <encoder> d`` for each encoder of the paper's file.
+        then ``paper <encoder> d`` for each encoder of the paper's file, in the file's order (``paper BERT d``;
+        ``paper CBoW d``, the paper's GloVe 840B 300d baseline to set beside a CBoW label, appears once that
+        column is in the file), NaN where the paper has no number for the test.
     """
     if not frames:
         raise InvalidParameterError("comparison needs at least one tidy table")
@@ -110,7 +116,8 @@ def comparison(frames: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
 
 
 def figure(frames: Mapping[str, pd.DataFrame]):
-    """d with its 95% interval per test, one marker per encoder, the paper's reported d as crosses.
+    """d with its 95% interval per test, one marker per encoder, the paper's reported d as black crosses (one
+    cross shape per encoder of the paper's file: ``x`` for the first, then ``+``, ...).
 
     Parameters
     ----------
@@ -136,17 +143,18 @@ def figure(frames: Mapping[str, pd.DataFrame]):
         lo, hi = f.ci_low.to_numpy(float), f.ci_high.to_numpy(float)
         ax.errorbar(d, y + off, xerr=[np.where(np.isfinite(lo), d - lo, 0), np.where(np.isfinite(hi), hi - d, 0)],
                     fmt="o", ms=4, capsize=2, label=f"{label} (95% CI)")
-    for enc, sub in rep.groupby("encoder", sort=False):
-        pos = {t: j for t, j in zip(tests, y)}
-        pts = [(r.d, pos[r.test]) for r in sub.itertuples() if r.test in pos]
+    pos = {t: j for t, j in zip(tests, y)}
+    for (enc, sub), marker in zip(rep.groupby("encoder", sort=False), itertools.cycle(_PAPER_MARKERS)):
+        pts = [(r.d, pos[r.test]) for r in sub.itertuples() if r.test in pos and np.isfinite(r.d)]
         if pts:
-            ax.scatter(*zip(*pts), marker="x", color="black", zorder=3, label=f"paper: {enc}")
+            ax.scatter(*zip(*pts), marker=marker, color="black", zorder=3, label=f"paper: {enc}")
     ax.axvline(0, color="grey", lw=0.8)
     ax.set_yticks(y, tests)
     ax.set_xlabel("effect size d (SEAT)")
     ax.set_ylim(y.min() - 0.6, y.max() + 0.6)
     # below the axes: inside, it covers a row's interval whichever corner it takes
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.09), ncol=len(frames) + 1, fontsize=8, frameon=False)
+    n_entries = len(ax.get_legend_handles_labels()[0])
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.09), ncol=min(n_entries, 4), fontsize=8, frameon=False)
     ax.set_title("SEAT (May et al. 2019): ours vs the paper's reported d", fontsize=10)
     fig.tight_layout()
     return fig
