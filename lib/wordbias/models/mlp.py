@@ -87,7 +87,6 @@ def _deterministic(seed: int):
     OpenBLAS (:func:`_bmm`; so the float sums, hence the probabilities, do not depend on the machine's core
     count); restore all of them after."""
     import torch
-
     from threadpoolctl import threadpool_limits
 
     was = torch.are_deterministic_algorithms_enabled()
