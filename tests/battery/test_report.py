@@ -171,16 +171,24 @@ def test_report_p_values_are_consistent(table):
 
 def test_report_ube_is_scaled_to_the_vocabulary(table):
     ube = table.set_index("test").loc["UBE:first_names"]
-    params = battery_ube.ube_parameters(SUBSET, 10_000, 50)
+    params = battery_ube.ube_parameters(SUBSET, 10_000, 50, rotations=battery_ube.REPORT_UBE_ROTATIONS)
     assert params["M"] == 5_000 and ube.n_a == 5_000
     assert f"M={params['M']}" in ube.note and f"m={params['m']}" in ube.note
-    assert pd.isna(ube.effect_size) and 0 < ube.p_value <= 1 and ube.n_permutations == 10_000
+    # the report's run is sized for speed: 3,000 rotations, said in the note
+    assert pd.isna(ube.effect_size) and 0 < ube.p_value <= 1 and ube.n_permutations == 3_000
+    assert "R=3000 (sized for speed" in ube.note
 
 
 def test_ube_parameters_rule():
     assert battery_ube.ube_parameters(400_000, 7_071, 50) == dict(n=12, m=64, M=30_000, t=3, R=10_000)
     p = battery_ube.ube_parameters(8_000, 250, 100)
     assert p == dict(n=5, m=4, M=2_000, t=3, R=10_000)
+    assert battery_ube.ube_parameters(8_000, 250, 100, rotations=3_000)["R"] == 3_000
+    # fewer rotations leave room for more words within the same time budget
+    few = battery_ube.ube_parameters(3_000_000, 9_000, 300, workers=1, max_null_seconds=30, rotations=3_000)
+    assert few["M"] > battery_ube.ube_parameters(3_000_000, 9_000, 300, workers=1, max_null_seconds=30)["M"]
+    with pytest.raises(InvalidParameterError, match="rotations"):
+        battery_ube.ube_parameters(8_000, 250, 100, rotations=0)
     # time-bounded: the estimated null of the scaled run fits the budget
     from wordbias.measures import ube
     p = battery_ube.ube_parameters(3_000_000, 9_000, 300, workers=1, max_null_seconds=30)

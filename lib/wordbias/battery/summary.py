@@ -404,6 +404,7 @@ def write_html(frame: pd.DataFrame, path, *, title: str, figures=None, figure_di
         heat = heatmap(frame)
         figs.append(("Test x embedding", heat))
         named.append(("heatmap", heat))
+    pngs = {}  # figure id -> the PNG written to figure_dir: the page shows that file's bytes (drawn once, not twice)
     if figure_dir is not None:
         from wordbias.core import figures as _figures
         from wordbias.core.io_errors import reraise_disk_full as _disk_full
@@ -412,10 +413,16 @@ def write_html(frame: pd.DataFrame, path, *, title: str, figures=None, figure_di
             fig = getattr(fig, "figure", fig)
             what = {"forest": "the forest plot", "heatmap": "the heat map"}[name]
             with _disk_full(Path(figure_dir) / f"{name}.png", what):
-                _figures.save(fig, figure_dir, name)
+                png_file, _ = _figures.save(fig, figure_dir, name)
+            pngs[id(fig)] = png_file.read_bytes()
     figs += list((figures or {}).items())
+
+    def png_of(f) -> bytes:
+        f = getattr(f, "figure", f)
+        return pngs[id(f)] if id(f) in pngs else figure_png(f)
+
     fig_html = "".join(
-        f"<figure><img alt='{_e(cap)}' src='data:image/png;base64,{base64.b64encode(figure_png(f)).decode()}'>"
+        f"<figure><img alt='{_e(cap)}' src='data:image/png;base64,{base64.b64encode(png_of(f)).decode()}'>"
         f"<figcaption class='small'>{_e(cap)}</figcaption></figure>" for cap, f in figs)
     n_run = len(frame) - len(_tidy.not_run(frame))
     page = f"""<!DOCTYPE html>

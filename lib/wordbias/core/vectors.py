@@ -22,7 +22,7 @@ import numpy as np
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError
 from wordbias.core.validation import as_float_array, check_same_dimension
 
-__all__ = ["unit_rows", "cosine_matrix"]
+__all__ = ["unit_rows", "cosine_matrix", "rows_of"]
 
 
 def unit_rows(vectors, name: str = "vectors") -> np.ndarray:
@@ -35,6 +35,37 @@ def unit_rows(vectors, name: str = "vectors") -> np.ndarray:
         bad = np.flatnonzero((norms == 0) | ~np.isfinite(norms)).tolist()
         raise DegenerateSetError(f"{name}: rows {bad} are zero or not finite; cosine is undefined")
     return m / norms[:, None]
+
+
+def rows_of(embedding, words) -> np.ndarray:
+    """The vectors of ``words`` (each in ``embedding``) as one array, gathered at once.
+
+    ``KeyedVectors[list]`` fetches the words one at a time (a NumPy memory-map object per word): 0.6 s for the
+    50,000 words a UBE run on GloVe 6B reads, against a few milliseconds for one indexed gather of the same rows.
+    The values are the same.
+
+    Parameters
+    ----------
+    embedding : KeyedVectors
+        The embedding (``key_to_index`` and ``vectors``).
+    words : sequence of str
+        The words, every one in the embedding.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``[len(words), dimension]``, the embedding's dtype.
+
+    Examples
+    --------
+    >>> from wordbias.embeddings import to_keyed_vectors
+    >>> kv = to_keyed_vectors(["a", "b", "c"], np.arange(6, dtype=np.float32).reshape(3, 2))
+    >>> rows_of(kv, ["c", "a"]).tolist()
+    [[4.0, 5.0], [0.0, 1.0]]
+    """
+    words = list(words)
+    index = embedding.key_to_index
+    return np.asarray(embedding.vectors[np.fromiter((index[w] for w in words), dtype=np.int64, count=len(words))])
 
 
 def cosine_matrix(W, V) -> np.ndarray:

@@ -18,7 +18,7 @@ import pandas as pd
 
 from wordbias.core.errors import DegenerateSetError
 from wordbias.core.validation import check_option
-from wordbias.core.vectors import unit_rows
+from wordbias.core.vectors import rows_of, unit_rows
 from wordbias.datasets import names as _names
 
 __all__ = ["NAME_SOURCES", "Cleaning", "NameList", "clean_names", "cluster", "describe_names", "name_groups",
@@ -217,8 +217,8 @@ def clean_names(embedding, tokens: Sequence[str], *, fraction: float = 0.2, top_
             f"only {len(pool)} non-names among the {top_words} most frequent tokens for {len(tokens)} names")
     rng = np.random.default_rng(seed)
     non_names = [pool[i] for i in np.sort(rng.choice(len(pool), size=len(tokens), replace=False))]
-    Xn = unit_rows(embedding[tokens], "names")
-    Xo = unit_rows(embedding[non_names], "non-names")
+    Xn = unit_rows(rows_of(embedding, tokens), "names")
+    Xo = unit_rows(rows_of(embedding, non_names), "non-names")
     svm = LinearSVC(random_state=seed)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # default max_iter may not converge; the margin ranking is what is used
@@ -331,7 +331,7 @@ def name_groups(embedding, name_tokens: Sequence[str], n: int, *, clean_fraction
         raise DegenerateSetError(f"only {len(present)} of the names are in the embedding; need at least n = {n}")
     cleaning = clean_names(embedding, present, fraction=clean_fraction, top_words=svm_top_words, seed=s_clean,
                            exclude=name_exclusions)
-    X = unit_rows(embedding[cleaning.kept_tokens], "names")
+    X = unit_rows(rows_of(embedding, cleaning.kept_tokens), "names")
     name_group = cluster(X, n, seed=s_names)
     Xbar = np.stack([X[name_group == i].mean(axis=0) for i in range(n)])
     return cleaning, name_group, Xbar

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from wordbias.core.errors import InvalidParameterError, LowPowerWarning
-from wordbias.core.vectors import unit_rows
+from wordbias.core.vectors import rows_of, unit_rows
 from wordbias.measures.ube_names import cluster
 
 __all__ = ["CASE_SOURCES", "candidate_words", "case_rule", "word_categories"]
@@ -228,7 +228,7 @@ def word_categories(embedding, M: int, m: int, *, exclude: Sequence[str], cased:
     (['cat', 'dog', 'car', 'bus'], True, (2, 2))
     """
     words = candidate_words(embedding, M, exclude=exclude, cased=cased, case_source=case_source, wordlist=wordlist)
-    W = unit_rows(embedding[words], "words")
+    W = unit_rows(rows_of(embedding, words), "words")
     category = cluster(W, m, seed=s_words)
     Abar = np.stack([W[category == j].mean(axis=0) for j in range(m)])
     return words, W, category, Abar
