@@ -127,6 +127,12 @@ $(foreach src,$(sort $(foreach n,$(NOTEBOOKS),$(SRC_$(n)))),$(eval LIB_$(src) :=
 # that fails or times out is run once more, on a fresh kernel, before make gives up
 PAPERMILL_TIMEOUT ?= 1200
 LESSON_TIMEOUT ?= 300
+# a lesson takes 5-17 s; its first run is stopped after LESSON_LIMIT seconds in all and run again: lesson 3 once took
+# 307 s under `make` with no cell timing out and no error (a stall, not work: alone it takes 7 s, and two reruns of
+# every lesson did not show it again), which would have added five minutes to CI
+LESSON_LIMIT ?= 120
+# (coreutils' timeout; where there is none, as on a stock macOS, the first run is not limited)
+LESSON_CAP := $(shell command -v timeout >/dev/null 2>&1 && echo timeout -k 10 $(LESSON_LIMIT))
 define run_notebook
 @start=$$(date +%s%N); cd notebooks && { ../$(PAPERMILL) --execution-timeout $(PAPERMILL_TIMEOUT) $(1) $(notdir $@) $(2) || \
   { echo "make: $@ failed or timed out; running it once more" >&2; \
@@ -169,7 +175,7 @@ AFTER_lesson_06_training_runs := notebooks/training_runs.ipynb
 $(foreach f,$(LESSON_SRC),$(eval LIB_lesson_$(notdir $(f)) := $(call deps_of,$(f))))
 notebooks/lessons/%.ipynb: notebooks/lessons/src/%.ipynb $$(LIB_lesson_$$*.ipynb) notebooks/lessons/lessons.yaml \
                            $(STAMP) | $$(AFTER_lesson_$$*)
-	@start=$$(date +%s%N); cd notebooks/lessons && { ../../$(PAPERMILL) --execution-timeout $(LESSON_TIMEOUT) src/$*.ipynb $*.ipynb || \
+	@start=$$(date +%s%N); cd notebooks/lessons && { $(LESSON_CAP) ../../$(PAPERMILL) --execution-timeout $(LESSON_TIMEOUT) src/$*.ipynb $*.ipynb || \
 	  { echo "make: $@ failed or timed out; running it once more" >&2; \
 	    ../../$(PAPERMILL) --execution-timeout $(LESSON_TIMEOUT) src/$*.ipynb $*.ipynb; }; } && cd ../.. && \
 	  $(PY) -m wordbias.teaching.assign --relink-from notebooks/lessons/src $@ >/dev/null && $(PY) -m tools.notebooks $@ && ms=$$(( ($$(date +%s%N) - start) / 1000000 )) && \
