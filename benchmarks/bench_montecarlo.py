@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import sys
 import time
 from math import comb
@@ -38,6 +37,7 @@ import pandas as pd
 from scipy import stats as sps
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from machine import cpu_model  # noqa: E402
 from weat_data import keyed_vectors, make_problem  # noqa: E402
 
 from wordbias.core import montecarlo, permutation  # noqa: E402
@@ -47,15 +47,6 @@ HERE = Path(__file__).resolve().parent
 SIZES = (8, 25, 50)
 TARGET_SHIFT = 0.03   # effect sizes about 0.9-1.3, as in Caliskan et al.'s Table 1 (as bench_weat.py)
 
-
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
 
 
 def load() -> str:

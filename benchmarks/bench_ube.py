@@ -25,9 +25,10 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
+import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -36,16 +37,8 @@ from threadpoolctl import threadpool_limits
 from wordbias.core import paths
 from wordbias.measures import ube, ube_null
 
-
-def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from machine import cpu_model  # noqa: E402
 
 
 def load1() -> float:
