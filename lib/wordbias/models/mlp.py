@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import hashlib
 import json
 import time
@@ -104,7 +105,7 @@ def _deterministic(seed: int):
 
 def _bmm(a, b):
     """The batched product a [F, n, k] @ b [F, k, m] of training, done by OpenBLAS through numpy, with its
-    gradient (:class:`_BlasBmm`).
+    gradient (:func:`_blas_bmm_class`).
 
     PyTorch's CPU ``bmm`` runs in MKL, whose one vendor- and thread-independent branch (``MKL_CBWR=COMPATIBLE``,
     which ``make`` pins: README, "Reproducibility") is SSE2 code: 3.3 ms for the [25, 32, 1152] x [25, 1152, 31]
@@ -114,10 +115,13 @@ def _bmm(a, b):
     folds are stacked with it (the products add nothing to what stacking changes: :func:`train_ensembles`), and
     :func:`_deterministic` holds OpenBLAS to one thread. The same arithmetic as ``torch.bmm``, rounded by another
     kernel."""
-    return _BlasBmm.apply(a, b)
+    return _blas_bmm_class().apply(a, b)
 
 
+@functools.cache
 def _blas_bmm_class():
+    """The autograd function of :func:`_bmm`, built on first use (this module does not import torch when it is
+    imported)."""
     import torch
 
     class _BlasBmmFn(torch.autograd.Function):
@@ -143,18 +147,6 @@ def _blas_bmm_class():
     return _BlasBmmFn
 
 
-class _LazyBlasBmm:
-    """Builds the autograd function on first use (this module does not import torch at import time)."""
-
-    _fn = None
-
-    def apply(self, a, b):
-        if _LazyBlasBmm._fn is None:
-            _LazyBlasBmm._fn = _blas_bmm_class()
-        return _LazyBlasBmm._fn.apply(a, b)
-
-
-_BlasBmm = _LazyBlasBmm()
 
 
 #: the most training seeds stacked in one :func:`train_ensembles` call by :func:`fit_predict_seeds`: the stacks are
