@@ -45,10 +45,10 @@ def _ok_vocab(kv: KeyedVectors, restrict_vocab: int | None, case_insensitive: bo
     rows; and each row's representative row (its folded form's)."""
     keys = kv.index_to_key[:restrict_vocab] if restrict_vocab is not None else kv.index_to_key
     fold = str.upper if case_insensitive else (lambda w: w)
-    ok: dict[str, int] = {}
-    for i in range(len(keys) - 1, -1, -1):     # reversed: the first (most frequent) form wins
-        ok[fold(keys[i])] = i
-    rep = np.fromiter((ok[fold(w)] for w in keys), dtype=np.int64, count=len(keys))
+    folded = list(map(fold, keys))
+    # reversed: the first (most frequent) form wins (dict() keeps the last value given for a key)
+    ok: dict[str, int] = dict(zip(reversed(folded), range(len(folded) - 1, -1, -1)))
+    rep = np.fromiter(map(ok.__getitem__, folded), dtype=np.int64, count=len(folded))
     return ok, rep, fold, len(keys)
 
 
