@@ -101,3 +101,56 @@ def test_runs_figure_draws_every_run(folders):
     assert [tick.get_text() for tick in ax.get_yticklabels()] == ["swapped", "flowers"]
     dots = [line for line in ax.get_lines() if line.get_marker() == "o"]
     assert len(dots) == 3 * 2
+
+
+
+@pytest.fixture(scope="module")
+def one_run(tmp_path_factory):
+    """What `wordbias train CORPUS --seeds 1` writes (tiny settings): a manifest of one run (a list of one
+    embedding is refused as an ensemble; a manifest of one run is what a user gets)."""
+    from wordbias.models.train import TrainingSettings, train_ensemble
+
+    root = tmp_path_factory.mktemp("one")
+    return train_ensemble("inaugural", root / "ens", settings=TrainingSettings(vector_size=10, epochs=1), seeds=1,
+                          bootstrap=0, workers=1, progress=False, cache_dir=root / "cache")
+
+
+NATION = [{"id": "nation", "X": ["he", "him", "his", "man"], "Y": ["she", "her", "woman", "women"],
+           "A": ["war", "army", "force"], "B": ["peace", "home", "family"]},
+          {"id": "unknown", "X": ["zzzq", "yyyq"], "Y": ["she", "her"], "A": ["war"], "B": ["peace"]}]
+
+
+def test_one_run_gives_the_runs_own_result_once_not_a_not_run(one_run, folders):
+    """A user who trained one run and measures its folder gets each test once, the run's own estimate, interval
+    and p, with a note that the interval is over words only (it was 'not run: 2 needed to combine' for every
+    test); a test the run cannot measure keeps the run's own reason."""
+    from wordbias.embeddings import load
+    from wordbias.measures import measurement
+
+    ens = load_ensemble(one_run, label="one")
+    t = quiet(battery_ensemble.weat_battery, ens, NATION, battery="user:toy", n_resamples=300)
+    tidy.check_tidy(t)
+    assert list(t.embedding) == ["one", "one"] and list(t.test) == ["nation", "unknown"]
+    alone = quiet(measurement.weats, load(ens.sources[0], progress=False), NATION[:1], n_resamples=300)[0]
+    assert (t.effect_size[0], t.ci_low[0], t.ci_high[0], t.p_value[0]) == \
+        (alone.effect_size, alone.ci_low, alone.ci_high, alone.p_value)
+    assert t.note[0].startswith(battery_ensemble.ONE_RUN_NOTE) and pd.notna(t.p_holm[0])
+    assert pd.isna(t.effect_size[1]) and t.note[1].startswith(tidy.NOT_RUN) and "combine" not in t.note[1]
+    r = quiet(battery_ensemble.report, ens, ube=False, n_resamples=100)
+    assert set(r.embedding) == {"one"} and not r.note.str.contains("needed to combine", na=False).any()
+    # two runs: still combined
+    two = quiet(battery_ensemble.weat_battery, folders[:2], SPECS, battery="user:toy", label="two", n_resamples=100)
+    assert "runs significant" in battery_ensemble.combined_only(two).note[0]
+
+
+def test_the_command_on_one_run_says_what_its_interval_is(one_run, tmp_path, capsys):
+    from wordbias.cli import main
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        status = main(["weat", str(one_run.parent), "--out", str(tmp_path / "out"), "--n-resamples", "200"])
+    out = capsys.readouterr().out
+    assert status in (0, 3) and "an ensemble of one training run" in out and "combined over the runs" not in out
+    written = pd.read_csv(tmp_path / "out" / "tidy.csv")   # Caliskan's lists: the tiny corpus lacks most words
+    assert written.embedding.nunique() == 1 and len(written) == 10
+    assert not written.note.str.contains("needed to combine", na=False).any()

@@ -28,7 +28,7 @@ from wordbias.core.jobs import run_jobs
 from wordbias.measures import ensemble as _ensemble
 
 __all__ = ["run_label", "combined_note", "combine_rows", "summary_frame", "weat_battery", "report",
-           "combined_only", "runs_figure"]
+           "combined_only", "runs_figure", "ONE_RUN_NOTE", "one_run_rows"]
 
 #: the level at which a run counts as significant in the combined rows' notes
 ALPHA = _ensemble.ALPHA
@@ -199,7 +199,62 @@ def summary_frame(results: Sequence[_ensemble.EnsembleMeasurement]) -> pd.DataFr
     return pd.DataFrame([r.to_dict() for r in results])
 
 
-def _finish(runs: pd.DataFrame, combined: pd.DataFrame, family: str) -> pd.DataFrame:
+#: the note of a test measured on an ensemble of one training run (:func:`one_run_rows`)
+ONE_RUN_NOTE = ("one training run: the interval is over the words only, not over training runs (train several, "
+                "e.g. wordbias train CORPUS --seeds 5, to see how far the result moves between runs)")
+
+
+def one_run_rows(runs: pd.DataFrame, combined: pd.DataFrame) -> pd.DataFrame:
+    """The rows of an ensemble of one training run: each test's row is the run's own (its estimate, its interval
+    over words, its p), under the ensemble's label and with :data:`ONE_RUN_NOTE`, instead of a "not run" for want
+    of a second run to combine with; a test the run could not measure keeps the run's reason. :func:`report` and
+    :func:`weat_battery` give only these rows for a one-run ensemble (the run's own would repeat them).
+
+    Parameters
+    ----------
+    runs : pandas.DataFrame
+        The run's tidy rows (one run).
+    combined : pandas.DataFrame
+        The combined rows (:func:`combine_rows` or :func:`weat_battery`'s), one per test.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The combined rows, each a copy of the run's row for the same test.
+
+    Examples
+    --------
+    >>> from wordbias.core.tidy import tidy_frame
+    >>> run = tidy_frame([{"embedding": "e/seed-0", "battery": "b", "test": "T", "measure": "weat",
+    ...     "effect_size": 1.0, "ci_low": 0.6, "ci_high": 1.4, "ci_level": 0.95, "p_value": 0.01}])
+    >>> row = one_run_rows(run, combine_rows(run, label="e")).iloc[0]
+    >>> row.embedding, float(row.effect_size), float(row.ci_low), row.note.startswith("one training run")
+    ('e', 1.0, 0.6, True)
+    """
+    keys = ["battery", "test", "measure"]
+    by_test = {tuple(None if pd.isna(v) else v for v in r[keys]): r for _, r in runs.iterrows()}
+    rows = []
+    for _, c in combined.iterrows():
+        r = by_test.get(tuple(None if pd.isna(v) else v for v in c[keys]))
+        if r is None:
+            rows.append(c.to_dict())
+            continue
+        row = {k: (None if (not isinstance(v, str) and pd.isna(v)) else v) for k, v in r.items()}
+        row["embedding"] = c["embedding"]
+        if pd.notna(r.effect_size):
+            row["note"] = ONE_RUN_NOTE + (f"; {r.note}" if isinstance(r.note, str) and r.note else "")
+        rows.append(row)
+    out = _tidy.tidy_frame(rows)
+    return out[[c for c in combined.columns if c in out.columns]]
+
+
+def _finish(runs: pd.DataFrame, combined: pd.DataFrame, family: str, n_runs: int) -> pd.DataFrame:
+    """The runs' rows and the combined rows, the combined p adjusted over the family; an ensemble of one run gives
+    only :func:`one_run_rows` (its rows would repeat them)."""
+    if n_runs == 1:
+        combined = one_run_rows(runs, combined)
+        n_p = int(combined.p_value.notna().sum())
+        return _tidy.check_tidy(_tidy.adjust_family(combined, f"{family} (one run): the {n_p} tests with a p-value"))
     n_p = int(combined.p_value.notna().sum())
     combined = _tidy.adjust_family(combined, f"{family}: the {n_p} tests with a combined p")
     return _tidy.check_tidy(pd.concat([runs, combined], ignore_index=True))
@@ -290,7 +345,7 @@ def weat_battery(ensemble, specs: Sequence, *, battery: str, paper: str = "user"
                           for i, run in enumerate(ens.runs)], ignore_index=True)
     combined = _tidy.tidy_frame([_combined_row(r, battery=battery, paper=paper) for r in results])
     _tidy.warn_low_coverage(combined)
-    frame = _finish(runs, combined, f"{battery} on {ens.label}")
+    frame = _finish(runs, combined, f"{battery} on {ens.label}", len(ens.runs))
     frame.attrs["ensemble"] = summary_frame(results)
     frame.attrs["parameters"] = {"ensemble": ens.label, "runs": list(ens.runs), **options}
     return frame
@@ -375,7 +430,7 @@ def report(ensemble, *, label: str | None = None, workers: int | None = 1, sched
     runs = pd.concat(frames, ignore_index=True)
     combined = combine_rows(runs, label=ens.label, alpha=alpha)
     _tidy.warn_low_coverage(combined)
-    frame = _finish(runs, combined, f"report on {ens.label}")
+    frame = _finish(runs, combined, f"report on {ens.label}", len(ens.runs))
     frame.attrs["timings"] = {run: f.attrs.get("timings", {}) for run, f in zip(ens.runs, frames)}
     frame.attrs["parameters"] = {"ensemble": ens.label, "runs": list(ens.runs), **options}
     return frame
