@@ -154,3 +154,14 @@ def test_the_command_on_one_run_says_what_its_interval_is(one_run, tmp_path, cap
     written = pd.read_csv(tmp_path / "out" / "tidy.csv")   # Caliskan's lists: the tiny corpus lacks most words
     assert written.embedding.nunique() == 1 and len(written) == 10
     assert not written.note.str.contains("needed to combine", na=False).any()
+
+
+def test_compare_with_an_ensemble_writes_its_page(one_run, folders, tmp_path):
+    """compare's timings nest one level deeper for an ensemble (embedding -> run -> part): the page listed them as
+    if they were flat and `wordbias compare DIR other` stopped with 'unsupported format string passed to dict'."""
+    from wordbias.battery import summary
+
+    t = quiet(battery_compare.compare, {"ens": str(one_run), "emb": folders[0]}, ube=False, n_resamples=50)
+    quiet(summary.write_html, t, tmp_path / "s.html", title="t", figure_dir=tmp_path)
+    html = (tmp_path / "s.html").read_text()
+    assert "time ens/seed-" in html and "time emb" in html

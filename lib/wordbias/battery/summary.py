@@ -312,13 +312,30 @@ def _parameters_html(frame: pd.DataFrame) -> str:
             items.append((f"embedding {label}".strip(), ", ".join(
                 f"{k} = {v:,}" if isinstance(v, int) and not isinstance(v, bool) else f"{k} = {v}"
                 for k, v in p.items() if k in ("vocabulary", "dimension", "cased", "ube"))))
-    timings = frame.attrs.get("timings") or {}
-    timings = timings if all(isinstance(v, dict) for v in timings.values()) and timings else {"": timings}
-    for label, t in timings.items():
+    for label, t in _timing_groups(frame.attrs.get("timings") or {}):
         if t:
             items.append((f"time {label}".strip(), ", ".join(f"{k} {v:.1f} s" for k, v in t.items())
                           + f" (total {sum(t.values()):.1f} s)"))
     return "<dl class='params'>" + "".join(f"<dt>{_e(k)}</dt><dd>{_e(v)}</dd>" for k, v in items) + "</dl>"
+
+
+def _timing_groups(timings: dict, label: str = "") -> list[tuple[str, dict]]:
+    """The ``(label, {part: seconds})`` groups of a table's ``attrs["timings"]``, however deep: one report's
+    parts; ``compare``'s, one group per embedding; an ensemble's, one per run; ``compare`` with an ensemble, one per
+    embedding and run (``"brown/seed-1"``).
+
+    >>> _timing_groups({"WEAT": 1.0})
+    [('', {'WEAT': 1.0})]
+    >>> _timing_groups({"glove": {"WEAT": 1.0}, "brown": {"seed-1": {"WEAT": 2.0}}})
+    [('glove', {'WEAT': 1.0}), ('brown/seed-1', {'WEAT': 2.0})]
+    """
+    if not any(isinstance(v, dict) for v in timings.values()):
+        return [(label, timings)]
+    out = []
+    for k, v in timings.items():
+        if isinstance(v, dict):
+            out += _timing_groups(v, f"{label}/{k}" if label else str(k))
+    return out
 
 
 def _no_permutations(frame: pd.DataFrame) -> str:
