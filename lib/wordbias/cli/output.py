@@ -195,8 +195,8 @@ def finish(frame, written: list[Path], args) -> int:
     shown = combined_only(frame) if runs.any() else frame      # an ensemble: each test once, combined over runs
     if not args.quiet:
         print(short_table(shown))
-        n_runs = frame.attrs.get("parameters", {}).get("runs")
-        if n_runs is not None and len(n_runs) == 1:
+        ensemble_runs = frame.attrs.get("parameters", {}).get("runs")
+        if ensemble_runs is not None and len(ensemble_runs) == 1:
             print("(an ensemble of one training run: each test is that run's result, its interval over the words "
                   "only; train several runs, e.g. --seeds 5, to see how far the results move between runs)")
         elif runs.any():

@@ -147,8 +147,6 @@ def _blas_bmm_class():
     return _BlasBmmFn
 
 
-
-
 #: the most training seeds stacked in one :func:`train_ensembles` call by :func:`fit_predict_seeds`: the stacks are
 #: fixed by the seed list (5 seeds: 3 + 2, as two workers split them before), not by the machine's core count, which
 #: once decided them and so moved the GAP outputs on a one-CPU machine (``make repro-check``, x86-64-v3-1cpu)
@@ -536,8 +534,9 @@ def train_ensembles(X, y, folds_by_seed: Sequence[Sequence[tuple[np.ndarray, np.
     trained alone, to the last bits on small inputs (tested) but not on GAP's (1,152 features: a seed stacked with
     four others or with two differs from its lone fit by about 1e-5 in probability, measured; some of torch's
     elementwise and reduction kernels round with the size of the whole stack). :func:`fit_predict_seeds` therefore
-    stacks the seeds in groups fixed by the seed list (:data:`STACK_SEEDS`), never by the worker count. Only the per-step overhead of the small matrix products is shared,
-    which makes five seeds about twice as cheap as five separate runs.
+    stacks the seeds in groups fixed by the seed list (:data:`STACK_SEEDS`), never by the worker count. Only the
+    per-step overhead of the small matrix products is shared, which makes five seeds about twice as cheap as five
+    separate runs.
 
     Parameters
     ----------
