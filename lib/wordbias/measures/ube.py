@@ -41,6 +41,7 @@ from wordbias.measures.ube_names import (
     name_list,
 )
 from wordbias.measures.ube_null import (
+    CACHE_DIR,
     MAX_NULL_BYTES,
     MAX_NULL_SECONDS,
     NULL_MACS_PER_SECOND,
@@ -50,6 +51,7 @@ from wordbias.measures.ube_null import (
     check_null_cost,
     haar_frames,
     haar_rotation,
+    null_cache_key,
     null_cost,
     null_sigma_batch,
     p_values,
@@ -69,8 +71,9 @@ __all__ = [
     # Step 2 (ube_words)
     "CASE_SOURCES", "candidate_words", "case_rule", "word_categories",
     # Steps 3-4 (ube_null)
-    "MAX_NULL_BYTES", "MAX_NULL_SECONDS", "NULL_MACS_PER_SECOND", "ROTATION_BLOCK", "NullCost", "bh_rejections",
-    "check_null_cost", "haar_frames", "haar_rotation", "null_cost", "null_sigma_batch", "p_values",
+    "CACHE_DIR", "MAX_NULL_BYTES", "MAX_NULL_SECONDS", "NULL_MACS_PER_SECOND", "ROTATION_BLOCK", "NullCost",
+    "bh_rejections", "check_null_cost", "haar_frames", "haar_rotation", "null_cache_key", "null_cost",
+    "null_sigma_batch", "p_values",
     "rotation_frames", "rotational_null", "select_words", "span_factors", "voronoi",
     # the result and Section 4 (ube_result)
     "UBEResult", "central_words", "illustrative_names", "indirect_bias",
@@ -283,7 +286,7 @@ def run(embedding, name_tokens: Sequence[str], *, n: int = 12, m: int = 64, M: i
         alpha: float = 0.05, R: int = 10_000, seed: int = 0, clean_fraction: float = 0.2,
         svm_top_words: int = 50_000, name_exclusions: Sequence[str] = (), word_exclusions=None,
         cased: bool | None = None, batch_size: int = 8, workers: int | None = None,
-        progress: bool = True, case_source: str | None = "auto", wordlist=None) -> UBEResult:
+        progress: bool = True, case_source: str | None = "auto", wordlist=None, cache_dir=None) -> UBEResult:
     """Run the UBE algorithm (Section 3, Table 2 defaults) on ``embedding`` with the given name tokens.
 
     Seeds for the SVM sample, the two K-means runs and the rotations are derived from ``seed``. Parameters
@@ -333,6 +336,9 @@ def run(embedding, name_tokens: Sequence[str], *, n: int = 12, m: int = 64, M: i
         uncased one, the word-list stand-in (a deviation from the paper); None applies no case rule.
     wordlist : collection of str, optional
         Replaces the shipped word list of the ``"wordlist"`` rule.
+    cache_dir : str or path-like, optional
+        Where to cache the rotational null (:func:`rotational_null`; ``wordbias.measures.ube_null.CACHE_DIR`` is
+        wordbias's place for it): the same run again reads it back. By default it is not cached.
 
     Returns
     -------
@@ -395,7 +401,7 @@ def run(embedding, name_tokens: Sequence[str], *, n: int = 12, m: int = 64, M: i
         warnings.warn(f"no (group, category) cell has t = {t} words in its Voronoi set: UBE has no test to "
                       f"make (every p is 1); lower t or m", LowPowerWarning, stacklevel=2)
     null = rotational_null(W, category, Xbar, Abar, t, R, seed=s_null, batch_size=batch_size, workers=workers,
-                           progress=progress)
+                           progress=progress, cache_dir=cache_dir)
     p = p_values(sigma, null)
     significant, critical = bh_rejections(p, alpha)
     significant &= np.isfinite(sigma)

@@ -10,16 +10,23 @@ that would take hours or too much memory, before any work.
 
 from __future__ import annotations
 
+import hashlib
+import json
+import warnings
+import zipfile
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
-from wordbias.core.errors import TooCostlyError
+from wordbias.core import paths
+from wordbias.core.atomic import atomic_file
+from wordbias.core.errors import CacheRebuiltWarning, TooCostlyError
 from wordbias.core.parallel import default_workers, run_tasks
 from wordbias.core.validation import check_int, check_probability
 
-__all__ = ["MAX_NULL_BYTES", "MAX_NULL_SECONDS", "NULL_MACS_PER_SECOND", "ROTATION_BLOCK", "NullCost",
-           "bh_rejections", "check_null_cost", "haar_frames", "haar_rotation", "null_cost", "null_sigma_batch",
+__all__ = ["CACHE_DIR", "MAX_NULL_BYTES", "MAX_NULL_SECONDS", "NULL_MACS_PER_SECOND", "ROTATION_BLOCK", "NullCost",
+           "bh_rejections", "check_null_cost", "haar_frames", "haar_rotation", "null_cache_key", "null_cost", "null_sigma_batch",
            "p_values", "rotation_frames", "rotational_null", "select_words", "span_factors", "voronoi"]
 
 
@@ -354,7 +361,7 @@ def rotation_frames(seed: int, block: int, d: int, r: int, count: int = ROTATION
 
 def rotational_null(W: np.ndarray, category: np.ndarray, Xbar: np.ndarray, Abar: np.ndarray, t: int,
                     R: int, *, seed: int = 0, batch_size: int = 8, workers: int | None = None,
-                    progress: bool = True, dtype=np.float32) -> np.ndarray:
+                    progress: bool = True, dtype=np.float32, cache_dir: str | Path | None = None) -> np.ndarray:
     """Step 4 (Section 3.4): σ_ijr for R Haar-random rotations U applied to the names only.
 
     Step 3 is re-run for each rotation (R×n×m, float32).
@@ -392,6 +399,12 @@ def rotational_null(W: np.ndarray, category: np.ndarray, Xbar: np.ndarray, Abar:
         Show a progress bar.
     dtype : numpy dtype, default numpy.float32
         The precision of the matrix products.
+    cache_dir : str or path-like, optional
+        Where to keep the null on disk (:data:`CACHE_DIR` is wordbias's place for it): a run with the same
+        inputs, R, t, seed and precision on the same kernels reads it back instead of computing it
+        (:func:`null_cache_key`; ``null-<key>.npz``, R·n·m float32 values: 31 MB at Swinger et al.'s R = 10,000,
+        n = 12, m = 64; no pickle, written atomically). A damaged or mismatched file gives a
+        :class:`~wordbias.core.errors.CacheRebuiltWarning` and is computed again. By default nothing is cached.
 
     Returns
     -------
@@ -426,6 +439,13 @@ def rotational_null(W: np.ndarray, category: np.ndarray, Xbar: np.ndarray, Abar:
     Ad = np.ascontiguousarray(Abar, dtype=dtype)
     cat = np.ascontiguousarray(category, dtype=np.int32)
     workers = workers or default_workers()
+    cache_file = key = None
+    if cache_dir is not None:
+        key = null_cache_key(Wd, cat, Xbar, Ad, t, R, seed)
+        cache_file = Path(cache_dir) / f"null-{key[:24]}.npz"
+        cached = _read_null(cache_file, key, (R, n, len(Abar)))
+        if cached is not None:
+            return cached
     out = np.empty((R, n, len(Abar)), dtype=np.float32)
 
     def frames(block: int) -> np.ndarray:
@@ -451,7 +471,72 @@ def rotational_null(W: np.ndarray, category: np.ndarray, Xbar: np.ndarray, Abar:
         if len(Z0) == batch_size:   # the fastest products that give the same dots, bit for bit
             chunk = next((c for c in (WORD_CHUNK, len(Wd)) if chunked_product_is_exact(Wd, Z0, c)), None)
         run_tasks(task, blocks, workers=workers, total=R, desc="rotational null", unit="rotation", progress=progress)
+    if cache_file is not None:
+        with atomic_file(cache_file, what="the UBE null cache") as tmp:
+            np.savez(tmp, key=np.array(key), null=out)
     return out
+
+
+#: wordbias's place for cached rotational nulls (:func:`rotational_null`'s ``cache_dir``)
+CACHE_DIR = paths.CACHE / "ube"
+#: bumped when what the null computes changes in a way its module sources would not show
+_NULL_CACHE_VERSION = 1
+
+
+def null_cache_key(W: np.ndarray, category: np.ndarray, Xbar: np.ndarray, Abar: np.ndarray, t: int, R: int,
+                   seed: int) -> str:
+    """sha256 of everything :func:`rotational_null` depends on: the words' vectors (in the products' precision),
+    their categories, the group and category means, t, R, the seed, the source of this module and of its compiled
+    kernels, numba's version and the compute fingerprint (:func:`wordbias.core.paths.compute_fingerprint`: kernel
+    settings, library versions) with the CPU features numpy sees, which decide the float rounding of the products.
+
+    Examples
+    --------
+    >>> W = np.eye(3, dtype=np.float32)
+    >>> a = null_cache_key(W, np.zeros(3, np.int32), W[:2], W[:1], 1, 10, 0)
+    >>> a == null_cache_key(W, np.zeros(3, np.int32), W[:2], W[:1], 1, 10, 1), len(a)
+    (False, 64)
+    """
+    from importlib import metadata
+
+    try:
+        from numpy._core._multiarray_umath import __cpu_features__
+    except ImportError:   # pragma: no cover - numpy >= 2 has it; the kernel settings are in the key anyway
+        __cpu_features__ = {}
+    try:
+        numba_version = metadata.version("numba")
+    except metadata.PackageNotFoundError:   # pragma: no cover - numba is a dependency
+        numba_version = None
+    here = Path(__file__).resolve()
+    h = hashlib.sha256(json.dumps([_NULL_CACHE_VERSION, int(t), int(R), int(seed), paths.compute_fingerprint(),
+                                   numba_version, sorted(k for k, v in __cpu_features__.items() if v)],
+                                  sort_keys=True).encode())
+    for source in (here, here.with_name("ube_kernels.py")):
+        h.update(source.read_bytes())
+    for a in (W, category, Xbar, Abar):
+        a = np.ascontiguousarray(a)
+        h.update(f"{a.dtype.str}{a.shape}".encode())
+        h.update(a.tobytes())
+    return h.hexdigest()
+
+
+def _read_null(path: Path, key: str, shape: tuple[int, int, int]) -> np.ndarray | None:
+    """The cached null at ``path`` if it holds ``key`` and a float32 array of ``shape``; ``None`` if the file is
+    absent, or (with a :class:`~wordbias.core.errors.CacheRebuiltWarning`) damaged or mismatched."""
+    if not path.exists():
+        return None
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            stored_key, null = str(z["key"]), z["null"]
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
+        problem = f"unreadable ({type(exc).__name__}: {exc})"
+    else:
+        if stored_key == key and null.shape == shape and null.dtype == np.float32:
+            return null
+        problem = (f"holds key {stored_key[:16]}..., shape {null.shape}, dtype {null.dtype}; expected key "
+                   f"{key[:16]}..., shape {shape}, float32")
+    warnings.warn(f"UBE null cache {path}: {problem}; recomputing it", CacheRebuiltWarning, stacklevel=3)
+    return None
 
 
 def p_values(sigma: np.ndarray, null: np.ndarray) -> np.ndarray:

@@ -26,7 +26,7 @@ from wordbias.core.validation import check_bool, check_option
 from wordbias.core.vectors import unit_rows
 from wordbias.datasets import censor as _censor
 from wordbias.datasets import names as _names
-from wordbias.measures import debias, ube, weat
+from wordbias.measures import debias, ube, ube_null, weat
 from wordbias.measures.ube_names import NAME_SOURCES, NameList
 from wordbias.measures.ube_result import UBEResult, illustrative_names
 from wordbias.papers.lesson_views import read_results
@@ -262,7 +262,8 @@ def labels(kind: str, n: int) -> list[str]:
     return [f"{'F' if kind == 'first' else 'L'}{i + 1}" for i in range(n)]
 
 
-def run(embedding, names: NameList, *, cased: bool, progress: bool = False, **options) -> UBEResult:
+def run(embedding, names: NameList, *, cased: bool, progress: bool = False, cache_dir=ube_null.CACHE_DIR,
+        **options) -> UBEResult:
     """Run UBE on ``names`` with the groups in the paper's order.
 
     Runs :func:`wordbias.measures.ube.run` on ``names`` (which are also kept out of the SVM's non-names), then
@@ -278,6 +279,8 @@ def run(embedding, names: NameList, *, cased: bool, progress: bool = False, **op
         Whether the embedding is cased.
     progress : bool, default False
         Whether to show a progress bar.
+    cache_dir : str or path-like or None, default wordbias.measures.ube_null.CACHE_DIR
+        Where the rotational null is cached (None: not cached): the notebook run again reads it back.
     **options
         :func:`~wordbias.measures.ube.run`'s other options (n, m, M, t, alpha, R, seed, ...); a misspelt one
         raises ``TypeError`` there.
@@ -287,7 +290,8 @@ def run(embedding, names: NameList, *, cased: bool, progress: bool = False, **op
     UBEResult
         The run, its groups in display order.
     """
-    res = ube.run(embedding, names.tokens, name_exclusions=names.tokens, cased=cased, progress=progress, **options)
+    res = ube.run(embedding, names.tokens, name_exclusions=names.tokens, cased=cased, progress=progress,
+                  cache_dir=cache_dir, **options)
     demo = demographics(res, names.kind)
     return res.reorder(display_order(demo, names.kind))
 
