@@ -197,3 +197,22 @@ def test_result_views(planted):
     assert str(r).startswith("cluster accuracy = ") and "n = 40" in str(r)
     d = r.to_dict()
     assert d["check"] == "cluster accuracy" and d["n"] == 40 and d["n_missing"] == 0 and "seed_min" in d
+
+
+def test_neighbours_tied_at_the_kth_are_taken_in_pool_order_whatever_the_selection_algorithm():
+    """Four pool words share one vector, so a target's 2nd to 5th neighbours tie: k = 3 takes the nearest and the
+    first two of the tied ones in pool order (argpartition alone leaves that choice to the CPU's sort)."""
+    from wordbias.embeddings import to_keyed_vectors
+
+    near = [1.0, 0.0, 0.0]
+    tied = [0.8, 0.6, 0.0]
+    far = [0.0, 0.0, 1.0]
+    words = ["t", "n", "a", "b", "c", "d", "f"]
+    kv = to_keyed_vectors(words, np.array([near, near, tied, tied, tied, tied, far], dtype=np.float32))
+    male = np.array([0, 1, 1, 0, 0, 1, 0])                     # pool: n, a, b, c, d, f (t is the target)
+    pool = words[1:]
+    share = dc._male_share(kv, ["t"], pool, male[1:], 3)
+    assert share.tolist() == [(1 + 1 + 0) / 3]                 # n, then a and b of the four tied ones
+    flipped = dc._male_share(kv, ["t"], pool[::-1], male[1:][::-1], 3)
+    assert flipped.tolist() == [(1 + 1 + 0) / 3]               # n, then d and c: the first two in this order
+    assert dc._k_nearest(np.array([[0.2, 0.7, 0.7, 0.7]]), 2).tolist() == [[False, True, True, False]]

@@ -13,7 +13,6 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-import seaborn as sns
 
 from wordbias.core.errors import InvalidParameterError
 
@@ -369,6 +368,8 @@ def wefat_scatter(table: pd.DataFrame, *, x: str = "property", y: str = "s", lab
     matplotlib.figure.Figure
         The figure.
     """
+    import seaborn as sns   # here, not at the top: seaborn imports ipywidgets and IPython (0.25 s of every command)
+
     fig, ax = plt.subplots(figsize=(7.5, 6))
     sns.regplot(data=table, x=x, y=y, ci=None, ax=ax, truncate=True,
                 scatter_kws={"s": 18, "color": "#1f77b4", "zorder": 3},
@@ -584,6 +585,8 @@ def word_scores_swarm(scores: pd.DataFrame, *, title: str, score: str = "s(w,A,B
     if missing:
         raise InvalidParameterError(f"word_scores_swarm needs the columns {missing}; the frame has "
                                     f"{list(scores.columns)}")
+    import seaborn as sns
+
     order = list(dict.fromkeys(scores[group]))
     fig, ax = plt.subplots(figsize=(7, 1.1 + 0.8 * len(order)))
     sns.swarmplot(data=scores, x=score, y=group, hue=group, order=order, hue_order=order, legend=False, size=5,

@@ -752,9 +752,10 @@ def classifier_accuracy(original, checked, *, n_per_side: int = 2500, n_train: i
 def _male_share(chk: KeyedVectors, targets: Sequence[str], pool: Sequence[str], pool_male: np.ndarray, k: int,
                 block: int = _BLOCK) -> np.ndarray:
     """Share of male-biased words among each target's k nearest neighbours (cosine) in ``pool``, in blocks of
-    targets (memory: block x len(pool) floats), a target never its own neighbour."""
+    targets (memory: block x len(pool) floats), a target never its own neighbour (:func:`_k_nearest`)."""
     P = _rows(chk, pool)
     pos = {w: i for i, w in enumerate(pool)}
+    male = np.asarray(pool_male, dtype=float)
     out = np.empty(len(targets))
     for start in range(0, len(targets), block):
         words = targets[start:start + block]
@@ -762,9 +763,27 @@ def _male_share(chk: KeyedVectors, targets: Sequence[str], pool: Sequence[str], 
         self_idx = np.array([pos.get(w, -1) for w in words])
         has = self_idx >= 0
         S[np.flatnonzero(has), self_idx[has]] = -np.inf
-        nn = np.argpartition(-S, k - 1, axis=1)[:, :k]
-        out[start:start + len(words)] = pool_male[nn].mean(axis=1)
+        out[start:start + len(words)] = (_k_nearest(S, k) @ male) / k
     return out
+
+
+def _k_nearest(S: np.ndarray, k: int) -> np.ndarray:
+    """The k largest of each row of S as a boolean mask, ties at the k-th value broken towards the lower column.
+
+    ``numpy.argpartition`` alone would leave the choice among tied values to its selection algorithm, which numpy
+    picks by CPU (its AVX-512 and AVX2 sorts): the value of the k-th largest does not depend on it, so the words
+    above it are taken and then as many of those equal to it as are missing, in column order.
+
+    Examples
+    --------
+    >>> _k_nearest(np.array([[0.5, 0.9, 0.5, 0.1, 0.5]]), 2).astype(int)
+    array([[1, 1, 0, 0, 0]])
+    """
+    kth = -np.partition(-S, k - 1, axis=1)[:, k - 1:k]
+    above = S > kth
+    tied = S == kth
+    missing = k - above.sum(axis=1, keepdims=True)
+    return above | (tied & (np.cumsum(tied, axis=1) <= missing))
 
 
 def _pearson_rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:
