@@ -95,6 +95,19 @@ def test_help_has_examples_and_commands(capsys):
     assert code == 0 and "--n-permutations" in out and "--variant" in out and "--out DIR" in out
 
 
+def test_every_help_page_prints_its_percent_signs_once(capsys):
+    """argparse %-formats help strings but not descriptions: a description's "95%%" was printed as typed."""
+    import argparse
+
+    from wordbias.cli.parser import build_parser
+
+    commands = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)).choices
+    assert len(commands) >= 8
+    for name in ["", *commands]:
+        code, out, _ = run(capsys, *([name] if name else []), "--help")
+        assert code == 0 and "%%" not in out and "%(" not in out, name
+
+
 def test_no_command_is_a_usage_error(capsys):
     code, out, err = run(capsys)
     assert code == 2 and out == "" and "usage: wordbias" in err

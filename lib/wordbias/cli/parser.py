@@ -247,7 +247,7 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Kurita et al. (2019) on a contextual model: WEAT on contextual vectors (any "
                                    "encoder) and the log-probability bias score with its attribute test (a masked "
                                    "language model), over the paper's five categories and templates or your own "
-                                   "lists, with 95%% intervals, one- and two-sided p and Holm/Benjamini-Hochberg "
+                                   "lists, with 95% intervals, one- and two-sided p and Holm/Benjamini-Hochberg "
                                    "adjusted p. A model without a masked-LM head gets the log-probability rows "
                                    "with the reason instead of numbers. Needs the contextual extra "
                                    "(pip install \"wordbias[contextual]\").",
@@ -268,7 +268,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("seat", parents=[common], formatter_class=fmt,
                        help="May et al.'s Sentence Encoder Association Tests (SEAT) on a sentence encoder",
                        description="May et al. (2019) SEAT: WEAT on sentence vectors, over the authors' 46 test "
-                                   "sets (CC BY-NC 4.0) or your own sentence sets, with 95%% intervals, one- and "
+                                   "sets (CC BY-NC 4.0) or your own sentence sets, with 95% intervals, one- and "
                                    "two-sided p and Holm/Benjamini-Hochberg adjusted p. MODEL is the bundled "
                                    "all-minilm-l6-v2 (mean pooling), a Hugging Face id or folder (--pooling cls or "
                                    "mean), or a static embedding's name or file (CBoW: the mean of its word "
@@ -300,7 +300,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "binary (<embedding>+<method>.bin, which `wordbias weat` and the rest read), "
                                    "methods.csv, and unless --no-checks the table of every method x every check "
                                    "(WEAT 6, direct bias, Gonen & Goldberg's clustering, classifier and "
-                                   "bias-by-neighbours checks, analogies, WordSim-353, SimLex-999; 95%% intervals) "
+                                   "bias-by-neighbours checks, analogies, WordSim-353, SimLex-999; 95% intervals) "
                                    "as checks.csv with its figure checks.png/.pdf. Progress goes to stderr.",
                        epilog="examples:\n  wordbias debias glove-6b-50d --method inlp --out out/inlp\n"
                               "  wordbias debias vectors.bin --method hard --method leace --no-checks --out out/d\n")
