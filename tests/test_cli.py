@@ -108,6 +108,15 @@ def test_every_help_page_prints_its_percent_signs_once(capsys):
         assert code == 0 and "%%" not in out and "%(" not in out, name
 
 
+@pytest.mark.parametrize("command", [["seat", "all-minilm-l6-v2"], ["contextual", "all-minilm-l6-v2"]])
+def test_a_missing_contextual_extra_says_how_to_install_it(capsys, monkeypatch, tmp_path, command):
+    """A fresh `pip install wordbias` has no transformers: the command says which extra to install, in one line."""
+    monkeypatch.setitem(sys.modules, "transformers", None)     # import transformers -> ModuleNotFoundError
+    code, out, err = run(capsys, *command, "--out", str(tmp_path / "out"))
+    assert code == 1 and "Traceback" not in err
+    assert 'pip install "wordbias[contextual]"' in err and "transformers" in err and len(err.splitlines()) == 1
+
+
 def test_no_command_is_a_usage_error(capsys):
     code, out, err = run(capsys)
     assert code == 2 and out == "" and "usage: wordbias" in err

@@ -56,6 +56,9 @@ def _message(exc: BaseException) -> str:
     return one_line(msg) or type(exc).__name__
 
 
+#: the modules of the contextual extra (pyproject.toml): a command that needs one of them says how to install it
+_CONTEXTUAL_MODULES = frozenset({"torch", "transformers", "tokenizers", "safetensors", "huggingface_hub"})
+
 def main(argv: list[str] | None = None) -> int:
     """Run the ``wordbias`` command with ``argv`` (default ``sys.argv[1:]``) and return the exit status:
     0 done, 1 the run failed (``wordbias: error: ...`` on stderr, one line: a bad ``--out``, a full disk, a
@@ -91,9 +94,15 @@ def main(argv: list[str] | None = None) -> int:
     except ModuleNotFoundError as exc:
         if args.debug:
             traceback.print_exc()
-        name = exc.name or ""
-        hint = (" (this command needs the battery modules of this version of wordbias)"
-                if name.startswith("wordbias") else "")
+        name = (exc.name or "").split(".")[0]
+        if name in _CONTEXTUAL_MODULES:
+            hint = (": this command runs a transformer model, which needs the contextual extra: pip install "
+                    "\"wordbias[contextual]\" (without a GPU, install torch's CPU wheel first: pip install torch "
+                    "--index-url https://download.pytorch.org/whl/cpu)")
+        elif name.startswith("wordbias"):
+            hint = " (this command needs the battery modules of this version of wordbias)"
+        else:
+            hint = ""
         print(f"wordbias: error: {_message(exc)}{hint}", file=sys.stderr)
         return 1
     except Exception as exc:  # noqa: BLE001 - the command's boundary: one line, or the traceback with --debug
