@@ -368,7 +368,8 @@ def wefat_scatter(table: pd.DataFrame, *, x: str = "property", y: str = "s", lab
     matplotlib.figure.Figure
         The figure.
     """
-    import seaborn as sns   # here, not at the top: seaborn imports ipywidgets and IPython (0.25 s of every command)
+    # here, not at the top: seaborn imports ipywidgets and IPython (0.25 s of every command's start)
+    import seaborn as sns
 
     fig, ax = plt.subplots(figsize=(7.5, 6))
     sns.regplot(data=table, x=x, y=y, ci=None, ax=ax, truncate=True,
