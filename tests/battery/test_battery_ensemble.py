@@ -83,6 +83,23 @@ def test_combine_rows_uses_combine_runs():
     assert row.n_x == 7 and row.p_value == pytest.approx(c.p_value("greater"))
 
 
+def test_a_test_without_an_effect_size_that_ran_is_summed_up_not_called_not_run():
+    """UBE gives its significant cells and a p, no effect size: an ensemble row said "not run: ran in 0 of 2 runs"
+    for a UBE that had run in both (found training two Brown runs as a new user)."""
+    base = {"battery": "swinger2019", "test": "UBE:first_names", "measure": "ube", "statistic_name": "significant cells"}
+    rows = [{**base, "embedding": "e/seed-1", "statistic": 37.0, "p_value": 0.001, "note": "37 of 37 cells"},
+            {**base, "embedding": "e/seed-2", "statistic": 30.0, "p_value": 0.2, "note": "30 of 37 cells"},
+            {**base, "embedding": "e/seed-3", "note": "not run: DegenerateSetError: too few names"}]
+    row = battery_ensemble.combine_rows(tidy.tidy_frame(rows), label="e").iloc[0]
+    assert row.statistic == pytest.approx(33.5) and pd.isna(row.effect_size) and pd.isna(row.p_value)
+    assert not row.note.startswith(tidy.NOT_RUN) and tidy.not_run(tidy.tidy_frame([row.to_dict()])).empty
+    assert "37 (seed-1), 30 (seed-2)" in row.note and "p < 0.05 in 1 of 2 runs" in row.note
+    assert "1 of 3 runs could not run it" in row.note
+    # in one run only: still nothing to summarise across runs
+    one = battery_ensemble.combine_rows(tidy.tidy_frame(rows[:1] + rows[2:]), label="e").iloc[0]
+    assert one.note.startswith(tidy.NOT_RUN)
+
+
 def test_compare_takes_an_ensemble_beside_an_embedding(folders, tmp_path):
     from wordbias.datasets.stimuli import as_weat_spec
     from wordbias.datasets.user_lists import UserLists

@@ -92,7 +92,9 @@ def combine_rows(frame: pd.DataFrame, *, label: str, alpha: float = ALPHA) -> pd
     Per (battery, test, measure): the mean effect size over the runs where it ran, the interval over words and
     runs (:func:`wordbias.measures.ensemble.combine_runs` from each run's interval), the combined p on the runs'
     alternative, the smallest set sizes over the runs, and the note :func:`combined_note`. A test that ran in
-    fewer than 2 runs gets NA numbers and says why.
+    fewer than 2 runs gets NA numbers and says why. A test with a statistic and a p but no effect size (UBE's
+    significant cells) that ran in 2 runs or more gets the statistic's mean, and each run's value and the runs
+    significant at ``alpha`` in its note: it ran, there is only no interval to pool.
 
     Parameters
     ----------
@@ -127,6 +129,11 @@ def combine_rows(frame: pd.DataFrame, *, label: str, alpha: float = ALPHA) -> pd
                     effect_size_name=first.get("effect_size_name"), statistic_name=first.get("statistic_name"),
                     seed=first.get("seed"), n_resamples=first.get("n_resamples"))
         ran = group[group.effect_size.notna()]
+        counted = group.drop(_tidy.not_run(group).index)
+        counted = counted[counted.effect_size.isna() & counted.statistic.notna()]
+        if len(ran) == 0 and len(counted) >= 2:     # a test without an effect size (UBE) that ran in the runs
+            rows.append({**base, **_statistic_only(counted, len(group), alpha)})
+            continue
         if len(ran) < 2:
             failed = group[group.effect_size.isna()]
             why = f"; {failed.embedding.iloc[0]}: {failed.note.iloc[0]}" if len(failed) and \
@@ -149,6 +156,21 @@ def combine_rows(frame: pd.DataFrame, *, label: str, alpha: float = ALPHA) -> pd
                      "note": combined_note(len(ran), float(ran.effect_size.std(ddof=1)),
                                            float(ran.effect_size.min()), float(ran.effect_size.max()), k, alpha)})
     return _tidy.tidy_frame(rows)
+
+
+def _statistic_only(runs: pd.DataFrame, n_runs: int, alpha: float) -> dict:
+    """The combined row of a test that gives a statistic and a p but no effect size (UBE: its significant cells):
+    nothing to pool into an interval, so the statistic's mean over the runs that ran, and each run's value and p in
+    the note (each run's own row has the rest)."""
+    values = runs.statistic.to_numpy(float)
+    p = runs.p_value.to_numpy(float)
+    k = int(np.sum(p[np.isfinite(p)] < alpha))
+    per_run = ", ".join(f"{v:g} ({str(e).rsplit('/', 1)[-1]})" for v, e in zip(values, runs.embedding))
+    return {"statistic": float(values.mean()), "p_method": None,
+            "note": f"no effect size to combine: {runs.statistic_name.iloc[0]} per run {per_run}, mean "
+                    f"{values.mean():.3g}; p < {alpha:g} in {k} of {len(runs)} runs"
+                    + (f" ({n_runs - len(runs)} of {n_runs} runs could not run it)" if len(runs) < n_runs else "")
+                    + "; each run's own row has its numbers"}
 
 
 def combined_only(frame: pd.DataFrame) -> pd.DataFrame:
