@@ -308,10 +308,18 @@ def _parameters_html(frame: pd.DataFrame) -> str:
     params = frame.attrs.get("parameters") or {}
     params = params if all(isinstance(v, dict) for v in params.values()) and params else {"": params}
     for label, p in params.items():
-        if p:
-            items.append((f"embedding {label}".strip(), ", ".join(
-                f"{k} = {v:,}" if isinstance(v, int) and not isinstance(v, bool) else f"{k} = {v}"
-                for k, v in p.items() if k in ("vocabulary", "dimension", "cased", "ube"))))
+        if not p:
+            continue
+        shown = [f"{k} = {v:,}" if isinstance(v, int) and not isinstance(v, bool) else f"{k} = {v}"
+                 for k, v in p.items() if k in ("vocabulary", "dimension", "cased")]
+        if "ube" in p:
+            shown.append("UBE run" if p["ube"] else "UBE left out")
+        if "ensemble" in p:     # an ensemble's table: its runs (each run's vocabulary is in its own rows)
+            runs = [str(r) for r in p.get("runs") or ()]
+            items.append((f"ensemble {label}".strip(), "; ".join(
+                [f"{p['ensemble']}: {len(runs)} training runs ({', '.join(runs)})", *shown])))
+        elif shown:
+            items.append((f"embedding {label}".strip(), ", ".join(shown)))
     for label, t in _timing_groups(frame.attrs.get("timings") or {}):
         if t:
             items.append((f"time {label}".strip(), ", ".join(f"{k} {v:.1f} s" for k, v in t.items())
@@ -445,6 +453,12 @@ def write_html(frame: pd.DataFrame, path, *, title: str, figures=None, figure_di
         f"<figure><img alt='{_e(cap)}' src='data:image/png;base64,{base64.b64encode(png_of(f)).decode()}'>"
         f"<figcaption class='small'>{_e(cap)}</figcaption></figure>" for cap, f in figs)
     n_run = len(frame) - len(_tidy.not_run(frame))
+    n_emb = frame.embedding.nunique(dropna=False)
+    counts = (f"{len(frame)} tests, {n_run} run. Each row is one test" if n_emb <= 1 else
+              f"{len(frame)} rows ({frame[['battery', 'test']].drop_duplicates().shape[0]} tests on {n_emb} "
+              f"embeddings, runs or combinations), {n_run} run. Each row is one test on one of them")
+    runs_note = (", and for an ensemble's combined rows over the words and the training runs"
+                 if frame.embedding.astype(str).str.contains("/", regex=False).any() else "")
     page = f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -455,8 +469,8 @@ def write_html(frame: pd.DataFrame, path, *, title: str, figures=None, figure_di
 </head>
 <body>
 <h1>{_e(title)}</h1>
-<p class="small">{len(frame)} tests, {n_run} run. Each row is one test; the effect size's interval is a bootstrap
-interval over the words (its method is in the CSV's <code>ci_method</code>); p is the test's own p-value,
+<p class="small">{counts}; the effect size's interval is a bootstrap
+interval over the words{runs_note} (its method is in the CSV's <code>ci_method</code>); p is the test's own p-value,
 "p Holm" and "p BH" are adjusted over the family named below.</p>
 <h2>Parameters</h2>
 {_parameters_html(frame)}
