@@ -500,6 +500,12 @@ def runs_figure(frame: pd.DataFrame, *, ax=None, title: str | None = None):
     >>> fig = runs_figure(t)
     >>> [a.get_xlabel() for a in fig.axes], len(fig.legends[0].get_texts())
     (['effect size (d)'], 3)
+
+    Tests of several kinds (a report: d, r, cos...) name their measure beside the test:
+
+    >>> u = pd.concat([t, t.assign(test="U", effect_size_name="r")], ignore_index=True)
+    >>> [x.get_text() for x in runs_figure(u).axes[0].get_yticklabels()]
+    ['U (r)', 'T (d)']
     """
     import matplotlib.pyplot as plt
 
@@ -528,9 +534,14 @@ def runs_figure(frame: pd.DataFrame, *, ax=None, title: str | None = None):
         ax.plot(c.effect_size, y, "D", color="white", mec="black", ms=7, zorder=4)
     ax.axvline(0, color="0.4", lw=0.8, ls=":")
     ax.set_yticks(range(len(tests)))
-    ax.set_yticklabels(list(reversed(tests)))
-    name = combined.effect_size_name.dropna().iloc[0] if combined.effect_size_name.notna().any() else "d"
-    ax.set_xlabel(f"effect size ({name})")
+    names = dict(zip(combined.test.astype(str), combined.effect_size_name))
+    if len({n for n in names.values() if isinstance(n, str)}) > 1:   # a report: d, r, cos... each its own scale
+        ax.set_yticklabels([f"{t} ({names[t]})" if isinstance(names[t], str) else t for t in reversed(tests)])
+        ax.set_xlabel("effect size (each test's own measure, in brackets beside it)")
+    else:
+        ax.set_yticklabels(list(reversed(tests)))
+        name = combined.effect_size_name.dropna().iloc[0] if combined.effect_size_name.notna().any() else "d"
+        ax.set_xlabel(f"effect size ({name})")
     from matplotlib.lines import Line2D
 
     handles = [Line2D([], [], color=_KIND_COLOURS[k], marker="o", ls="", ms=4, label=_KIND_LABELS[k])
