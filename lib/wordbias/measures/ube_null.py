@@ -490,6 +490,28 @@ def null_cache_key(W: np.ndarray, category: np.ndarray, Xbar: np.ndarray, Abar: 
     kernels, numba's version and the compute fingerprint (:func:`wordbias.core.paths.compute_fingerprint`: kernel
     settings, library versions) with the CPU features numpy sees, which decide the float rounding of the products.
 
+    Parameters
+    ----------
+    W : numpy.ndarray of shape (M, d)
+        The words' unit vectors, in the precision of the products.
+    category : numpy.ndarray of int32, shape (M,)
+        The category of each word.
+    Xbar : numpy.ndarray of shape (n, d)
+        The group means.
+    Abar : numpy.ndarray of shape (m, d)
+        The category means, in the precision of the products.
+    t : int
+        The words per test.
+    R : int
+        The number of rotations.
+    seed : int
+        The seed of the rotations.
+
+    Returns
+    -------
+    str
+        The key: 64 hexadecimal digits.
+
     Examples
     --------
     >>> W = np.eye(3, dtype=np.float32)
