@@ -26,8 +26,9 @@ from wordbias.core.parallel import default_workers, run_tasks
 from wordbias.core.validation import check_int, check_probability
 
 __all__ = ["CACHE_DIR", "MAX_NULL_BYTES", "MAX_NULL_SECONDS", "NULL_MACS_PER_SECOND", "ROTATION_BLOCK", "NullCost",
-           "bh_rejections", "check_null_cost", "haar_frames", "haar_rotation", "null_cache_key", "null_cost", "null_sigma_batch",
-           "p_values", "rotation_frames", "rotational_null", "select_words", "span_factors", "voronoi"]
+           "bh_rejections", "check_null_cost", "haar_frames", "haar_rotation", "null_cache_key", "null_cost",
+           "null_sigma_batch", "p_values", "rotation_frames", "rotational_null", "select_words", "span_factors",
+           "voronoi"]
 
 
 # --------------------------------------------------------------------------------------------------
