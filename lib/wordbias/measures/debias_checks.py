@@ -779,11 +779,17 @@ def _k_nearest(S: np.ndarray, k: int) -> np.ndarray:
     >>> _k_nearest(np.array([[0.5, 0.9, 0.5, 0.1, 0.5]]), 2).astype(int)
     array([[1, 1, 0, 0, 0]])
     """
-    kth = -np.partition(-S, k - 1, axis=1)[:, k - 1:k]
+    last = S.shape[1] - k
+    kth = np.partition(S, last, axis=1)[:, last:last + 1]     # each row's k-th largest value
     above = S > kth
     tied = S == kth
-    missing = k - above.sum(axis=1, keepdims=True)
-    return above | (tied & (np.cumsum(tied, axis=1) <= missing))
+    chosen = above | tied
+    missing = k - above.sum(axis=1)
+    excess = np.flatnonzero(tied.sum(axis=1) > missing)       # rows with more tied values than places left
+    if excess.size:
+        t = tied[excess]
+        chosen[excess] = above[excess] | (t & (np.cumsum(t, axis=1) <= missing[excess, None]))
+    return chosen
 
 
 def _pearson_rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:
