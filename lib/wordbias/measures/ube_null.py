@@ -12,16 +12,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-import warnings
-import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from wordbias.core import paths
-from wordbias.core.atomic import atomic_file
-from wordbias.core.errors import CacheRebuiltWarning, TooCostlyError
+from wordbias.core.errors import TooCostlyError
+from wordbias.core.keyed_arrays import read_keyed_array, write_keyed_array
 from wordbias.core.parallel import default_workers, run_tasks
 from wordbias.core.validation import check_int, check_probability
 
@@ -473,8 +471,7 @@ def rotational_null(W: np.ndarray, category: np.ndarray, Xbar: np.ndarray, Abar:
             chunk = next((c for c in (WORD_CHUNK, len(Wd)) if chunked_product_is_exact(Wd, Z0, c)), None)
         run_tasks(task, blocks, workers=workers, total=R, desc="rotational null", unit="rotation", progress=progress)
     if cache_file is not None:
-        with atomic_file(cache_file, what="the UBE null cache") as tmp:
-            np.savez(tmp, key=np.array(key), null=out)
+        write_keyed_array(cache_file, key, "null", out, what="the UBE null cache")
     return out
 
 
@@ -546,20 +543,7 @@ def null_cache_key(W: np.ndarray, category: np.ndarray, Xbar: np.ndarray, Abar: 
 def _read_null(path: Path, key: str, shape: tuple[int, int, int]) -> np.ndarray | None:
     """The cached null at ``path`` if it holds ``key`` and a float32 array of ``shape``; ``None`` if the file is
     absent, or (with a :class:`~wordbias.core.errors.CacheRebuiltWarning`) damaged or mismatched."""
-    if not path.exists():
-        return None
-    try:
-        with np.load(path, allow_pickle=False) as z:
-            stored_key, null = str(z["key"]), z["null"]
-    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
-        problem = f"unreadable ({type(exc).__name__}: {exc})"
-    else:
-        if stored_key == key and null.shape == shape and null.dtype == np.float32:
-            return null
-        problem = (f"holds key {stored_key[:16]}..., shape {null.shape}, dtype {null.dtype}; expected key "
-                   f"{key[:16]}..., shape {shape}, float32")
-    warnings.warn(f"UBE null cache {path}: {problem}; recomputing it", CacheRebuiltWarning, stacklevel=3)
-    return None
+    return read_keyed_array(path, key, "null", shape, what="UBE null cache")
 
 
 def p_values(sigma: np.ndarray, null: np.ndarray) -> np.ndarray:

@@ -14,7 +14,6 @@ import functools
 import hashlib
 import json
 import time
-import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,8 +22,8 @@ import numpy as np
 import pandas as pd
 
 from wordbias.core import paths
-from wordbias.core.atomic import atomic_file
-from wordbias.core.errors import CacheRebuiltWarning, InvalidParameterError
+from wordbias.core.errors import InvalidParameterError
+from wordbias.core.keyed_arrays import read_keyed_array, write_keyed_array
 from wordbias.core.permutation import ALTERNATIVES, P_METHODS, TailProbability, subset_sum_tail
 from wordbias.core.validation import check_int, check_option, check_seed
 from wordbias.datasets import gap, stimuli
@@ -384,30 +383,14 @@ def features(model, df: pd.DataFrame, *, batch_size: int = 32, max_length: int =
                                       progress=progress, desc=f"GAP {df.attrs.get('split', '')}".strip())
     X = vecs.reshape(len(texts), -1)
     if cache_file is not None:
-        with atomic_file(cache_file, what="the GAP feature cache") as tmp:
-            np.savez(tmp, features=X, key=np.array(key))
+        write_keyed_array(cache_file, key, "features", X, what="the GAP feature cache")
     return X
 
 
 def _read_features(path: Path, key: str, shape: tuple[int, int]) -> np.ndarray | None:
     """The cached features at ``path`` if it holds ``key`` and a float32 array of ``shape``; ``None`` if the
     file is absent, or (with a :class:`~wordbias.core.errors.CacheRebuiltWarning`) damaged or wrong."""
-    import zipfile
-
-    if not path.exists():
-        return None
-    try:
-        with np.load(path, allow_pickle=False) as z:
-            stored_key, X = str(z["key"]), z["features"]
-    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
-        problem = f"unreadable ({type(exc).__name__}: {exc})"
-    else:
-        if stored_key == key and X.shape == shape and X.dtype == np.float32:
-            return X
-        problem = (f"holds key {stored_key[:16]}..., shape {X.shape}, dtype {X.dtype}; expected key "
-                   f"{key[:16]}..., shape {shape}, float32")
-    warnings.warn(f"GAP feature cache {path}: {problem}; recomputing it", CacheRebuiltWarning, stacklevel=3)
-    return None
+    return read_keyed_array(path, key, "features", shape, what="GAP feature cache")
 
 
 # ----------------------------------------------------------------------------------------------------
