@@ -76,6 +76,43 @@ def check_parameters(*, encoder: str, static: str, tests, seed, n_permutations, 
             "n_resamples": check_int("n_resamples", n_resamples, min=0)}
 
 
+def results_view(frame: pd.DataFrame, *, coverage: bool = False) -> pd.DataFrame:
+    """One encoder's SEAT results for a reader: per test the sentences (or words) per target and attribute set, d
+    with its 95% interval, the one-sided p and how it was computed, and the Holm-adjusted p, each p as text
+    (:func:`wordbias.core.tables.p_column`: ``7.8e-05``, never a rounded ``0.000``). A view of the tidy table of
+    :func:`wordbias.battery.seat.seat_battery`; every column stays in its CSV.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The tidy table.
+    coverage : bool, default False
+        Also show the ``coverage`` column (for each set, the sentences with a vector of those it has: a CBoW
+        sentence without a known token has none).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by ``test``: ``X/Y, A/B``, (``coverage``,) ``d``, ``95% CI``, ``p (one-sided)``, ``p method``,
+        ``p Holm``.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"test": ["weat1"], "n_x": [25], "n_y": [25], "n_a": [25], "n_b": [25],
+    ...                   "effect_size": [1.2371], "ci_low": [0.768], "ci_high": [1.581], "p_value": [7.3e-07],
+    ...                   "p_method": ["exact"], "p_holm": [1e-05]})
+    >>> [str(v) for v in results_view(t).iloc[0]]
+    ['25/25, 25/25', '1.24', '[0.77, 1.58]', '7.3e-07', 'exact', '1.0e-05']
+    """
+    sizes = [f"{x}/{y}, {a}/{b}" for x, y, a, b in zip(frame.n_x, frame.n_y, frame.n_a, frame.n_b)]
+    extra = {"coverage": frame.coverage.to_numpy()} if coverage else {}
+    return pd.DataFrame({"test": frame.test.astype(str).to_numpy(), "X/Y, A/B": sizes, **extra,
+                         "d": frame.effect_size.round(2).to_numpy(),
+                         "95% CI": interval_column(frame.ci_low, frame.ci_high),
+                         "p (one-sided)": p_column(frame.p_value), "p method": frame.p_method.to_numpy(),
+                         "p Holm": p_column(frame.p_holm)}).set_index("test")
+
+
 def comparison(frames: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     """Ours beside the paper's: per test, each encoder's d, 95% interval, p (one-sided) and Holm-adjusted p, and
     the paper's reported d per encoder it tested.
