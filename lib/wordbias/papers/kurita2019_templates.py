@@ -31,7 +31,8 @@ from wordbias.papers.kurita2019 import CONTEXTUAL_WEAT, LOG_PROB
 
 __all__ = ["TEMPLATE_VARIANCES", "POOLED", "FRAME_COLUMNS", "TemplateSpread", "template_associations",
            "log_prob_template_scores", "template_spread", "contextual_template_spread", "log_prob_template_spread",
-           "template_table", "template_tables", "template_notes", "template_summary", "template_figure"]
+           "template_table", "template_tables", "template_notes", "template_summary", "template_rows",
+           "template_figure"]
 
 #: the within-template variances the template spread is pooled with (:func:`wordbias.measures.ceat.weat_variance`)
 TEMPLATE_VARIANCES = ceat.VARIANCE_METHODS
@@ -525,6 +526,39 @@ def template_summary(table: pd.DataFrame) -> pd.DataFrame:
         row["note"] = "undefined: scores equal up to float rounding" if note.startswith("undefined") else note
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def template_rows(table: pd.DataFrame) -> pd.DataFrame:
+    """The rows of :func:`template_tables` under CEAT's variance (and the log-probability rows, which have none),
+    for display: the numbers to 3 decimals, Q to 1, the pooled p as text (``p_value``:
+    :func:`wordbias.core.tables.p_column`, so a tiny p reads 1.0e-05, not a rounded 0.000). The model, the variance
+    method, k and the weights 1/(v + τ²) stay in the CSV.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        :func:`template_tables`' long table.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Its CEAT-variance rows without ``model``, ``variance_method``, ``k`` and ``weight``.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"category": ["c"] * 2, "model": ["x"] * 2, "variance_method": ["ceat", "hedges_olkin"],
+    ...                   "template": [POOLED] * 2, "d": [0.51234] * 2, "k": [2] * 2, "weight": [1.0] * 2,
+    ...                   "q": [12.345] * 2, "p_value": [2e-06] * 2})
+    >>> [str(v) for v in template_rows(t).iloc[0]]
+    ['c', 'pooled (random effects)', '0.512', '12.3', '2.0e-06']
+    """
+    rows = table[table.variance_method.isin([TEMPLATE_VARIANCES[0], None]) | table.variance_method.isna()]
+    out = rows.drop(columns=["model", "variance_method", "k", "weight"], errors="ignore").round(3)
+    if "q" in out:
+        out["q"] = rows.q.round(1)
+    if "p_value" in out:
+        out["p_value"] = _tables.p_column(rows.p_value)
+    return out
 
 
 def template_figure(table: pd.DataFrame, *, title: str):
