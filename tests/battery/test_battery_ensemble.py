@@ -182,3 +182,23 @@ def test_compare_with_an_ensemble_writes_its_page(one_run, folders, tmp_path):
     quiet(summary.write_html, t, tmp_path / "s.html", title="t", figure_dir=tmp_path)
     html = (tmp_path / "s.html").read_text()
     assert "time ens/seed-" in html and "time emb" in html
+
+
+def test_the_page_of_an_ensemble_names_its_runs_and_what_its_intervals_cover(folders, tmp_path):
+    """The page said "embedding: ube = True" for an ensemble, counted its rows as tests and called every interval one
+    over the words; a plain embedding's page keeps its vocabulary line and says nothing of runs."""
+    from wordbias.battery import summary
+    from wordbias.battery.report import report
+
+    t = quiet(battery_ensemble.report, folders, label="toy", ube=False, n_resamples=50)
+    quiet(summary.write_html, t, tmp_path / "e.html", title="t")
+    html = (tmp_path / "e.html").read_text()
+    assert "<dt>ensemble</dt><dd>toy: 3 training runs (" in html and "UBE left out" in html
+    assert "ube = " not in html and "over the words and the training runs" in html
+    assert f"{len(t)} rows (" in html and "tests on 4 embeddings, training runs and ensembles combined" in html
+    from wordbias.embeddings import load
+
+    one = quiet(report, load(folders[0]), label="one", ube=False, n_resamples=50, progress=False)
+    quiet(summary.write_html, one, tmp_path / "o.html", title="o")
+    page = (tmp_path / "o.html").read_text()
+    assert "training runs" not in page and "vocabulary = 16, dimension = 10" in page and f"{len(one)} tests," in page

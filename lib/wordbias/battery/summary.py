@@ -454,11 +454,15 @@ def write_html(frame: pd.DataFrame, path, *, title: str, figures=None, figure_di
         f"<figcaption class='small'>{_e(cap)}</figcaption></figure>" for cap, f in figs)
     n_run = len(frame) - len(_tidy.not_run(frame))
     n_emb = frame.embedding.nunique(dropna=False)
+    params = frame.attrs.get("parameters") or {}
+    has_runs = bool(frame.embedding.astype(str).str.contains("/", regex=False).any())
+    has_ensemble = has_runs or "ensemble" in params or any(isinstance(v, dict) and "ensemble" in v
+                                                            for v in params.values())
+    what = "embeddings, training runs and ensembles combined" if has_runs else "embeddings"
     counts = (f"{len(frame)} tests, {n_run} run. Each row is one test" if n_emb <= 1 else
               f"{len(frame)} rows ({frame[['battery', 'test']].drop_duplicates().shape[0]} tests on {n_emb} "
-              f"embeddings, runs or combinations), {n_run} run. Each row is one test on one of them")
-    runs_note = (", and for an ensemble's combined rows over the words and the training runs"
-                 if frame.embedding.astype(str).str.contains("/", regex=False).any() else "")
+              f"{what}), {n_run} run. Each row is one test on one of them")
+    runs_note = ", and for an ensemble's combined rows over the words and the training runs" if has_ensemble else ""
     page = f"""<!DOCTYPE html>
 <html lang="en">
 <head>
