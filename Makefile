@@ -107,6 +107,18 @@ DATA_debias := data/debias2019 data/debiaswe data/stimuli data/utility
 
 NOTEBOOK_FILES := $(NOTEBOOKS:%=notebooks/%.ipynb)
 
+# The compiled kernels (numba: wordbias.core.kernels, wordbias.measures.ube_kernels) compiled once, for this
+# KERNELS setting, before the notebooks: on a fresh clone each notebook would otherwise compile the ones it uses
+# itself (about 4 s a notebook; all of them once: 12 s), with the library's bytecode and matplotlib's font list.
+# Every notebook but the first (Kurita: its first minutes need no kernel) waits for it
+WARM := build/warm-$(KERNELS).stamp
+$(WARM): lib/wordbias/core/kernels.py lib/wordbias/measures/ube_kernels.py $(STAMP)
+	@mkdir -p build
+	@start=$$(date +%s%N); $(PY) -m compileall -q lib/wordbias && \
+	  $(PY) -c "import matplotlib.font_manager; from wordbias.core import kernels; from wordbias.measures import ube_kernels; kernels.compile_all(); ube_kernels.compile_all()" && \
+	  touch $@ && ms=$$(( ($$(date +%s%N) - start) / 1000000 )) && \
+	  printf 'make: %-42s %4d.%d s  (KERNELS=%s)\n' "compiled kernels" $$((ms / 1000)) $$((ms % 1000 / 100)) $(KERNELS)
+
 # The lesson path (notebooks/lessons/lessons.yaml): each instructor source notebooks/lessons/src/NN_*.ipynb (exercise
 # solutions in) runs into notebooks/lessons/NN_*.ipynb, which nbval checks; the student versions (solutions replaced
 # by placeholders, outputs cleared) are written to notebooks/lessons/student/ by wordbias.teaching.assign.
@@ -164,6 +176,8 @@ notebooks/%.ipynb: notebooks/src/$$(SRC_$$*).ipynb $$(LIB_$$(SRC_$$*)) $$(shell 
 
 lessons: $(LESSON_FILES) $(STUDENT_FILES) docs/answer_key.md
 
+$(filter-out notebooks/kurita2019.ipynb,$(NOTEBOOK_FILES)) $(LESSON_FILES): | $(WARM)
+
 # a lesson runs in notebooks/lessons/ (papermill, as the paper notebooks), after what it reads (AFTER_lesson_*):
 # lesson 2 the Caliskan notebook's Table 1, lesson 4 the Swinger notebook's results, lesson 5 the tiny masked LM,
 # lesson 6 the Brown ensemble the training-runs notebook trains (the lesson would train the same runs beside it);
@@ -217,14 +231,14 @@ NBVAL := $(VENV)/bin/pytest -q --nbval --nbval-current-env -p no:cacheprovider $
 test: lint unit-rest test-notebooks
 
 .PHONY: unit-rest
-unit-rest: $(STAMP) $(TINY_MLM)/config.json
+unit-rest: $(STAMP) $(TINY_MLM)/config.json | $(WARM)
 	$(UNIT) $(UNIT_BESIDE_NBVAL:%=--ignore=%)
 
 # ruff (pyproject.toml, [tool.ruff]): the same check as the pre-commit hook (.pre-commit-config.yaml)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 
-test-notebooks: $(STAMP) $(TINY_MLM)/config.json check-results
+test-notebooks: $(STAMP) $(TINY_MLM)/config.json check-results | $(WARM)
 	$(NBVAL) $(UNIT_BESIDE_NBVAL)
 
 REF ?= HEAD

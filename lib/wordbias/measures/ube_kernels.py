@@ -24,9 +24,9 @@ when it first needs the kernel.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
-__all__ = ["WORD_BLOCK", "ube_null_finish", "ube_null_select", "ube_null_sigma"]
+__all__ = ["SIGNATURES", "WORD_BLOCK", "compile_all", "ube_null_finish", "ube_null_select", "ube_null_sigma"]
 
 #: words per block of :func:`ube_null_select` (three arrays of this many 4-byte values stay in L1)
 WORD_BLOCK = 512
@@ -141,3 +141,36 @@ def ube_null_sigma(P, n, category, m, t, const, out):  # pragma: no cover - comp
     top = np.full((out.shape[0], n * m, t), -np.inf, dtype=P.dtype)
     ube_null_select(P, n, category, m, top)
     ube_null_finish(top, n, m, const, out)
+
+
+#: the argument types :func:`wordbias.measures.ube_null.null_sigma_batch` calls the kernels with (float32, the
+#: null's default, and float64), compiled ahead by :func:`compile_all`;
+#: a test checks that real calls compile nothing else (:func:`ube_null_sigma`, the reference loop the tests
+#: compare with, is not among them)
+SIGNATURES = {
+    "ube_null_select": [(types.float32[:, ::1], types.int64, types.int32[::1], types.int64, types.float32[:, :, ::1]),
+                        (types.float64[:, ::1], types.int64, types.int32[::1], types.int64, types.float64[:, :, ::1])],
+    "ube_null_finish": [(types.float32[:, :, ::1], types.int64, types.int64, types.float32[:, :, ::1],
+                         types.float64[:, :, ::1]),
+                        (types.float64[:, :, ::1], types.int64, types.int64, types.float64[:, :, ::1],
+                         types.float64[:, :, ::1])],
+}
+
+
+def compile_all() -> int:
+    """Compile the UBE kernels for :data:`SIGNATURES`, loading each from the disk cache where it is there (as
+    :func:`wordbias.core.kernels.compile_all`).
+
+    Returns
+    -------
+    int
+        The number of (kernel, argument types) pairs compiled or loaded.
+
+    Examples
+    --------
+    >>> compile_all() == sum(len(v) for v in SIGNATURES.values())
+    True
+    """
+    from wordbias.core import kernels
+
+    return kernels.compile_all(SIGNATURES, globals())
