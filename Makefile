@@ -109,8 +109,9 @@ NOTEBOOK_FILES := $(NOTEBOOKS:%=notebooks/%.ipynb)
 
 # The compiled kernels (numba: wordbias.core.kernels, wordbias.measures.ube_kernels) compiled once, for this
 # KERNELS setting, before the notebooks: on a fresh clone each notebook would otherwise compile the ones it uses
-# itself (about 4 s a notebook; all of them once: 12 s), with the library's bytecode and matplotlib's font list.
-# Every notebook but the first (Kurita: its first minutes need no kernel) waits for it
+# itself (about 4 s a notebook; all of them once: 10-12 s), with the library's bytecode and matplotlib's font list.
+# `make env` builds it with the environment; every notebook and lesson waits for it (a notebook started while it
+# ran would put make's longest-first order out: the lessons went first)
 WARM := build/warm-$(KERNELS).stamp
 $(WARM): lib/wordbias/core/kernels.py lib/wordbias/measures/ube_kernels.py $(STAMP)
 	@mkdir -p build
@@ -155,7 +156,7 @@ endef
 
 all: notebooks lessons
 
-env: $(STAMP)
+env: $(STAMP) $(WARM)
 
 $(STAMP): requirements.txt pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "need $(PYTHON) (set PYTHON=... to another Python 3.11)"; exit 1; }
@@ -176,7 +177,7 @@ notebooks/%.ipynb: notebooks/src/$$(SRC_$$*).ipynb $$(LIB_$$(SRC_$$*)) $$(shell 
 
 lessons: $(LESSON_FILES) $(STUDENT_FILES) docs/answer_key.md
 
-$(filter-out notebooks/kurita2019.ipynb,$(NOTEBOOK_FILES)) $(LESSON_FILES): | $(WARM)
+$(NOTEBOOK_FILES) $(LESSON_FILES): | $(WARM)
 
 # a lesson runs in notebooks/lessons/ (papermill, as the paper notebooks), after what it reads (AFTER_lesson_*):
 # lesson 2 the Caliskan notebook's Table 1, lesson 4 the Swinger notebook's results, lesson 5 the tiny masked LM,
