@@ -64,6 +64,15 @@ kernel-env:
 # two notebooks at a time (results do not depend on it); JOBS=1 for one at a time
 JOBS ?= 2
 MAKEFLAGS += --jobs=$(JOBS) --output-sync=target
+# While make runs several jobs, each keeps to one core: wordbias's parallel work (training runs, the MLP's seed
+# stacks, the UBE null, the Monte Carlo; wordbias.core.parallel.default_workers) and torch's threads. A notebook
+# that took a second core slowed the other slot's notebook as much as it sped itself up (a fresh-clone `make`:
+# Kurita 215 s alone, 340 s beside the training runs' two processes). No output depends on it (the one-CPU
+# setting of `make repro-check` gives the same files)
+ifneq ($(JOBS),1)
+export WORDBIAS_WORKERS := 1
+export OMP_NUM_THREADS := 1
+endif
 # a tiny BERT masked LM with a planted bias (wordbias.models.tiny_mlm), standing in for bert-base-uncased offline
 TINY_MLM := build/tiny-bert-mlm
 

@@ -33,3 +33,18 @@ def test_a_local_dask_cluster_gives_the_same_results():
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as c:
         assert run_jobs(operator.mul, [(i, 3) for i in range(5)], scheduler=c.scheduler_address) == \
             [0, 3, 6, 9, 12]
+
+
+def test_default_workers_follows_the_environment_variable(monkeypatch):
+    import os
+
+    from wordbias.core.parallel import WORKERS_VARIABLE, default_workers
+
+    monkeypatch.setenv(WORKERS_VARIABLE, "3")
+    assert default_workers() == 3
+    monkeypatch.delenv(WORKERS_VARIABLE)
+    assert default_workers() == len(os.sched_getaffinity(0))
+    for bad in ("0", "-1", "two", "1.5"):
+        monkeypatch.setenv(WORKERS_VARIABLE, bad)
+        with pytest.raises(ValueError, match=WORKERS_VARIABLE):
+            default_workers()

@@ -8,9 +8,40 @@ from concurrent.futures import ThreadPoolExecutor
 from wordbias.core.progress import progress_bar
 
 
+#: the environment variable that sets :func:`default_workers` (``make`` sets it to 1 while it runs two notebooks
+#: at a time: each then keeps to its own core instead of taking a core from the other)
+WORKERS_VARIABLE = "WORDBIAS_WORKERS"
+
+
 def default_workers() -> int:
-    """Workers (threads or processes) for parallel work: the CPUs this process may use (its affinity mask, so
-    `taskset` and container CPU limits count)."""
+    """Workers (threads or processes) for parallel work: ``$WORDBIAS_WORKERS`` where it is set, else the CPUs
+    this process may use (its affinity mask, so `taskset` and container CPU limits count).
+
+    No result depends on it (the work is split the same way whatever the count; tested).
+
+    Returns
+    -------
+    int
+        The number of workers, at least 1.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``$WORDBIAS_WORKERS`` is set to something other than a positive integer.
+
+    Examples
+    --------
+    >>> default_workers() >= 1
+    True
+    """
+    value = os.environ.get(WORKERS_VARIABLE, "").strip()
+    if value:
+        if not value.isdigit() or int(value) < 1:
+            from wordbias.core.errors import InvalidParameterError
+
+            raise InvalidParameterError(f"{WORKERS_VARIABLE} must be a positive integer (the workers for parallel work), "
+                             f"not {value!r}")
+        return int(value)
     try:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # macOS, Windows
