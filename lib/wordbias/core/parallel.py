@@ -7,7 +7,6 @@ from concurrent.futures import ThreadPoolExecutor
 
 from wordbias.core.progress import progress_bar
 
-
 #: the environment variable that sets :func:`default_workers` (``make`` sets it to 1 while it runs two notebooks
 #: at a time: each then keeps to its own core instead of taking a core from the other)
 WORKERS_VARIABLE = "WORDBIAS_WORKERS"
