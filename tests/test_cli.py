@@ -610,3 +610,10 @@ def test_weat_coverage_thresholds_from_the_command_line(capsys, tmp_path, emb, l
     code, _, err = run(capsys, "weat", str(emb), "--lists", str(lists), "--out", str(tmp_path / "o"),
                        "--min-coverage", "1.2")
     assert code == 2 and "--min-coverage: must be in [0, 1]" in err
+
+
+def test_a_bad_workers_variable_is_an_error_before_any_work(monkeypatch, tmp_path, capsys):
+    monkeypatch.setenv("WORDBIAS_WORKERS", "two")
+    assert cli.main(["report", "glove-6b-50d", "--out", str(tmp_path / "r"), "-q"]) == 1
+    assert "WORDBIAS_WORKERS must be a positive integer" in capsys.readouterr().err
+    assert not (tmp_path / "r").exists()

@@ -42,6 +42,7 @@ from wordbias.cli.output import EXIT_NOT_RUN, one_line
 from wordbias.cli.parser import build_parser
 from wordbias.cli.seat import run_seat
 from wordbias.cli.train import run_train
+from wordbias.core.parallel import default_workers
 
 __all__ = ["main", "build_parser", "EXIT_NOT_RUN"]
 
@@ -83,6 +84,7 @@ def main(argv: list[str] | None = None) -> int:
         with warnings.catch_warnings():
             if args.quiet:
                 warnings.simplefilter("ignore", category=FutureWarning)
+            default_workers()          # a bad $WORDBIAS_WORKERS is an error before any work, not minutes into it
             return _COMMANDS[args.command](args)
     except KeyboardInterrupt:
         print("wordbias: interrupted", file=sys.stderr)
