@@ -1,7 +1,8 @@
 """UBE's rotational null on anisotropic embeddings: the numbers in docs/guide/your-embedding.md.
 
-For each embedding given (a registered name or a path ``wordbias.embeddings.load`` reads): its anisotropy (the
-mean cosine of 2,000 random word pairs, seed 0; near 0 when the words point every way) and the report's UBE run
+For each embedding given (a registered name or a path ``wordbias.embeddings.load`` reads): its anisotropy
+(``wordbias.measures.ube.anisotropy``: the mean cosine of 2,000 random word pairs, seed 0; near 0 when the words
+point every way) and the report's UBE run
 (``wordbias.battery.ube.first_names_row``, seed 0) on the embedding as it is and whitened (centred, rotated to its
 principal axes and each axis scaled to unit variance, so that every direction varies alike: the situation the
 rotational null's random rotations assume). Usage::
@@ -17,13 +18,7 @@ import numpy as np
 
 from wordbias import embeddings
 from wordbias.battery.ube import first_names_row
-
-
-def mean_pair_cosine(vectors: np.ndarray, n_pairs: int = 2000, seed: int = 0) -> float:
-    """The mean cosine of ``n_pairs`` random pairs of rows (drawn with replacement, seed ``seed``)."""
-    i = np.random.default_rng(seed).integers(0, len(vectors), (n_pairs, 2))
-    unit = vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
-    return float((unit[i[:, 0]] * unit[i[:, 1]]).sum(axis=1).mean())
+from wordbias.measures.ube import anisotropy
 
 
 def whitened(kv):
@@ -37,7 +32,7 @@ def whitened(kv):
 def main(names: list[str]) -> None:
     for name in names:
         kv = embeddings.load(name, progress=False)
-        print(f"{name}: mean cosine of random word pairs {mean_pair_cosine(kv.vectors):.2f}")
+        print(f"{name}: mean cosine of random word pairs {anisotropy(kv):.2f}")
         for label, emb in (("as it is", kv), ("whitened", whitened(kv))):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")

@@ -169,7 +169,7 @@ def test_report_p_values_are_consistent(table):
     np.testing.assert_allclose(two.p_two_sided, two.p_value)
 
 
-def test_report_ube_is_scaled_to_the_vocabulary(table):
+def test_report_ube_is_scaled_to_the_vocabulary(table, small):
     ube = table.set_index("test").loc["UBE:first_names"]
     params = battery_ube.ube_parameters(SUBSET, 10_000, 50, rotations=battery_ube.REPORT_UBE_ROTATIONS)
     assert params["M"] == 5_000 and ube.n_a == 5_000
@@ -177,6 +177,10 @@ def test_report_ube_is_scaled_to_the_vocabulary(table):
     # the report's run is sized for speed: 3,000 rotations, said in the note
     assert pd.isna(ube.effect_size) and 0 < ube.p_value <= 1 and ube.n_permutations == 3_000
     assert "R=3000 (sized for speed" in ube.note
+    # and the words' anisotropy, which decides how easily the cells beat the rotational null
+    from wordbias.measures.ube import anisotropy
+
+    assert f"anisotropy (mean cosine of 2,000 random pairs) {anisotropy(small, seed=0):.2f}" in ube.note
 
 
 def test_ube_parameters_rule():

@@ -450,3 +450,27 @@ def test_the_steps_are_defined_once_and_importable_from_ube():
         for name in module.__all__:
             assert name in ube.__all__ and getattr(ube, name) is getattr(module, name), (module.__name__, name)
     assert len(ube.__all__) == len(set(ube.__all__))
+
+
+def test_anisotropy_is_the_mean_cosine_of_random_pairs():
+    from wordbias.core.errors import DegenerateSetError
+    from wordbias.embeddings import to_keyed_vectors
+    from wordbias.measures.ube import anisotropy
+
+    rng = np.random.default_rng(1)
+    words = [f"w{i}" for i in range(300)]
+    spread = to_keyed_vectors(words, rng.normal(size=(300, 30)).astype(np.float32))
+    cone = to_keyed_vectors(words, (rng.normal(size=(300, 30)) + 4).astype(np.float32))
+    assert abs(anisotropy(spread)) < 0.05 < 0.9 < anisotropy(cone)
+    assert anisotropy(spread, seed=3) == anisotropy(spread, seed=3) != anisotropy(spread, seed=4)
+    # by hand: three pairs drawn with seed 0
+    pairs = np.random.default_rng(0).integers(0, 300, (3, 2))
+    v = cone.vectors.astype(np.float64)
+    by_hand = np.mean([v[i] @ v[j] / np.linalg.norm(v[i]) / np.linalg.norm(v[j]) for i, j in pairs])
+    assert anisotropy(cone, n_pairs=3, seed=0) == pytest.approx(by_hand, rel=1e-12)
+    # zero vectors are left out of the mean; all zero is an error
+    half = cone.vectors.copy()
+    half[::2] = 0
+    assert 0.9 < anisotropy(to_keyed_vectors(words, half)) <= 1
+    with pytest.raises(DegenerateSetError, match="nonzero"):
+        anisotropy(to_keyed_vectors(words, np.zeros((300, 30), dtype=np.float32)))
