@@ -120,7 +120,7 @@ def mean_unit(vectors, name: str = "set") -> np.ndarray:
 
 def anisotropy(embedding, n_pairs: int = 2000, seed: int = 0) -> float:
     """The mean cosine of ``n_pairs`` random pairs of the embedding's words: Ethayarajh's (2019, "How Contextual
-    are Contextualized Word Representations?", EMNLP, doi:10.18653/v1/D19-1006, section 3.3) anisotropy
+    are Contextualized Word Representations?", EMNLP, doi:10.18653/v1/D19-1006) anisotropy
     baseline, near 0 when the words point every way.
 
     UBE's rotational null turns the name groups' directions at random, as if no direction were special; the higher
