@@ -16,7 +16,9 @@ def default_workers() -> int:
     """Workers (threads or processes) for parallel work: ``$WORDBIAS_WORKERS`` where it is set, else the CPUs
     this process may use (its affinity mask, so `taskset` and container CPU limits count).
 
-    No result depends on it (the work is split the same way whatever the count; tested).
+    The work is split the same way whatever the count, so no result depends on it (tested), except where a run
+    is sized to a time budget on this many workers: the report's UBE run lowers M on fewer
+    (:func:`wordbias.battery.ube.ube_parameters`; not on GloVe 6B 50d, whose run fits on one).
 
     Returns
     -------
@@ -38,8 +40,8 @@ def default_workers() -> int:
         if not value.isdigit() or int(value) < 1:
             from wordbias.core.errors import InvalidParameterError
 
-            raise InvalidParameterError(f"{WORKERS_VARIABLE} must be a positive integer (the workers for parallel work), "
-                             f"not {value!r}")
+            raise InvalidParameterError(f"{WORKERS_VARIABLE} must be a positive integer (the workers for parallel "
+                                        f"work), not {value!r}")
         return int(value)
     try:
         return max(1, len(os.sched_getaffinity(0)))
