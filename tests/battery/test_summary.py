@@ -64,6 +64,15 @@ def test_forest_plot_several_embeddings_get_a_legend():
     assert legend is not None and [t.get_text() for t in legend.get_texts()] == ["a", "b"]
 
 
+def test_forest_plot_without_any_effect_size_draws_only_the_reasons():
+    # every test not run (a user's lists on a small corpus): no empty panel with axes from 0 to 1, only the reasons
+    frame = _frame()
+    frame = frame.assign(effect_size=np.nan, ci_low=np.nan, ci_high=np.nan)
+    fig = summary.forest_plot(frame)
+    assert len(fig.axes) == 1 and not fig.axes[0].axison
+    assert fig.axes[0].texts[0].get_text().startswith("No effect size:")
+
+
 def test_forest_plot_refuses_an_empty_table():
     with pytest.raises(InvalidParameterError, match="empty"):
         summary.forest_plot(tidy.tidy_frame([]))

@@ -109,10 +109,10 @@ def forest_plot(frame: pd.DataFrame, *, title: str | None = None):
     foot = foot[:10] + ([f"... and {len(foot) - 10} more"] if len(foot) > 10 else [])
     foot = [line for f in foot for line in textwrap.wrap(f, 165, subsequent_indent="    ")]
     per_test = 0.28 + 0.16 * (len(embs) - 1)
-    heights = [max(1.0, per_test * len(tests[k]) + 0.7) for k in kinds] or [1.0]
-    height = sum(heights) + 0.8 + 0.15 * len(foot)
+    heights = [max(1.0, per_test * len(tests[k]) + 0.7) for k in kinds]  # none when no test has an effect size:
+    height = sum(heights) + 0.8 + 0.15 * len(foot)                         # then only the reasons, no empty axes
     fig = Figure(figsize=(8.0, height), layout="constrained")
-    axes = fig.subplots(max(1, len(kinds)) + (1 if foot else 0), 1,
+    axes = fig.subplots(len(kinds) + (1 if foot else 0), 1,
                         height_ratios=heights + ([0.15 * len(foot) + 0.1] if foot else []), squeeze=False)[:, 0]
     colours = [f"C{i % 10}" for i in range(len(embs))]
     for ax, kind in zip(axes, kinds):
