@@ -1,4 +1,5 @@
-"""Compiled kernels (numba): the loops of the permutation engine (:mod:`wordbias.core.permutation`).
+"""Compiled kernels (numba): the loops of the permutation engine (:mod:`wordbias.core.permutation`) and the
+Adam step of the GAP classifier (:mod:`wordbias.models.mlp`).
 
 Each kernel compiles on its first call and is cached on disk (``cache=True``, next to this file's
 bytecode), so later sessions load it in a fraction of a second. The kernels trust their inputs: the
@@ -405,12 +406,52 @@ def mc_mask_blocks(values, k, q, window, tab, thr, key, b0, b1, n_permutations, 
 
 
 # --------------------------------------------------------------------------------------------------
+# Adam's step for F stacked models (wordbias.models.mlp), each model's parameters a row of a [F, n] array
+# --------------------------------------------------------------------------------------------------
+
+
+@njit(nogil=True, cache=True)
+def adam_moments(m1, m2, g, active, c2, b1, omb1, b2, omb2, v):  # pragma: no cover - compiled
+    """Adam's moments of the rows f where ``active[f]``, in place: m1 ← m1·β1 + (1 − β1)·g and
+    m2 ← m2·β2 + ((1 − β2)·g)·g; and v ← m2·c2 (c2[f] = 1 / (1 − β2^t), the bias correction of v̂).
+
+    All float32, each product and sum rounded on its own (no fused multiply-add), in the order of the
+    PyTorch expressions it replaces (:meth:`wordbias.models.mlp._Adam.step`), so the bits are theirs.
+    Rows that are not active are left as they are (v's included).
+    """
+    F, n = m1.shape
+    for f in range(F):
+        if active[f]:
+            cf2 = c2[f]
+            for i in range(n):
+                gi = g[f, i]
+                m1[f, i] = m1[f, i] * b1 + omb1 * gi
+                s = m2[f, i] * b2 + (omb2 * gi) * gi
+                m2[f, i] = s
+                v[f, i] = s * cf2
+
+
+@njit(nogil=True, cache=True)
+def adam_apply(p, m1, root, active, c1, eps):  # pragma: no cover - compiled
+    """Adam's update of the rows f where ``active[f]``, in place: p ← p − (m1·c1) / (root + ε), with
+    c1[f] = lr / (1 − β1^t) and root = √v̂ (taken by the caller, with PyTorch's own square root)."""
+    F, n = p.shape
+    for f in range(F):
+        if active[f]:
+            cf1 = c1[f]
+            for i in range(n):
+                p[f, i] = p[f, i] - (m1[f, i] * cf1) / (root[f, i] + eps)
+
+
+# --------------------------------------------------------------------------------------------------
 # the argument types the library calls the kernels with, compiled ahead by :func:`compile_all`
 # --------------------------------------------------------------------------------------------------
 
 _F8, _I8 = types.float64[::1], types.int64[::1]
+_S2, _S1 = types.float32[:, ::1], types.float32[::1]
 #: every kernel's argument types as its callers (:mod:`wordbias.core.exact_count`,
-#: :mod:`wordbias.core.montecarlo`) pass them; a test checks that real calls compile nothing else
+#: :mod:`wordbias.core.montecarlo`, :mod:`wordbias.models.mlp`) pass them; a test checks that real calls compile
+#: nothing else
 SIGNATURES = {
     "subset_sums_by_size": [(_F8, types.int64, types.int64, _F8, types.float64[:, ::1], _F8, _F8)],
     "count_pairs": [(_F8, _F8, types.float64, types.boolean)],
@@ -419,6 +460,9 @@ SIGNATURES = {
     "mask_sum_table": [(_F8,)],
     "mc_mask_blocks": [(_F8, types.int64, types.int64, types.int64, _F8, types.float64, types.uint64, types.int64,
                         types.int64, types.int64, types.int64, _F8, _I8, types.float64, _I8)],
+    "adam_moments": [(_S2, _S2, _S2, types.boolean[::1], _S1, types.float32, types.float32, types.float32,
+                      types.float32, _S2)],
+    "adam_apply": [(_S2, _S2, _S2, types.boolean[::1], _S1, types.float32)],
 }
 
 

@@ -317,11 +317,13 @@ def _pad(groups: Sequence[np.ndarray]):
 
 @dataclass
 class _Adam:
-    """Adam's state for F stacked models: first and second moments per parameter, steps taken per fold."""
+    """Adam's state for F stacked models: first and second moments per parameter, steps taken per fold, and a
+    scratch array per parameter for √v̂."""
 
     m1: dict
     m2: dict
     steps: object
+    root: dict = field(default_factory=dict)
 
     @classmethod
     def start(cls, P: dict, n_folds: int) -> _Adam:
@@ -332,26 +334,38 @@ class _Adam:
 
     def step(self, P: dict, grads, active, cfg: MLPConfig) -> None:
         """One Adam step (torch's: ε added to the bias-corrected √v̂) of the folds where ``active`` [F] is
-        true; the others keep their parameters and moments. Call under ``torch.no_grad()``."""
+        true; the others keep their parameters and moments. Call under ``torch.no_grad()``.
+
+        Per parameter: m1 ← m1·β1 + (1 − β1)·g, m2 ← m2·β2 + ((1 − β2)·g)·g, p ← p − (lr/(1 − β1^t))·m1 /
+        (√(m2/(1 − β2^t)) + ε), each product and sum rounded on its own (no fused multiply-add). The moments
+        and the update are two compiled passes (:func:`wordbias.core.kernels.adam_moments`,
+        :func:`~wordbias.core.kernels.adam_apply`) and the square root PyTorch's (its vectorised ``sqrt`` does
+        not always round like numpy's); the bits are those of the same expressions in PyTorch ops, which took
+        5.3 ms a step for 15 stacked GAP models against 1.0 ms (13 passes over the weights instead of 3;
+        measured on this project's development machine, one thread; tested bit for bit against them)."""
         import torch
 
+        from wordbias.core import kernels
+
         b1, b2 = _ADAM_BETAS
-        act = active.view(-1, 1, 1)
         self.steps += active
-        t = self.steps.clamp(min=1).view(-1, 1, 1)
-        every = bool(active.all())  # the usual case: the same arithmetic in place, no masking
-        m1, m2 = self.m1, self.m2
-        # per fold: lr / (1 - β1^t) and 1 / (1 - β2^t), so that the step is (lr · m̂) / (√v̂ + ε) in few passes
-        c1, c2 = cfg.lr / (1 - b1 ** t), 1 / (1 - b2 ** t)
+        t = self.steps.clamp(min=1)
+        # per fold: lr / (1 - β1^t) and 1 / (1 - β2^t), in float32 as PyTorch computes them
+        c1, c2 = (cfg.lr / (1 - b1 ** t)).numpy(), (1 / (1 - b2 ** t)).numpy()
+        act = np.ascontiguousarray(active.numpy(), dtype=np.bool_)
+        f32 = np.float32
+        n_folds = act.shape[0]
         for k, g in zip(list(P), grads):
-            if every:
-                m1[k].mul_(b1).add_((1 - b1) * g)  # no fused multiply-add: a vectorised kernel may fuse it and
-                m2[k].mul_(b2).add_((1 - b2) * g * g)  # its scalar tail not, and the masked path must round alike
-            else:
-                m1[k] = torch.where(act, b1 * m1[k] + (1 - b1) * g, m1[k])
-                m2[k] = torch.where(act, b2 * m2[k] + (1 - b2) * g * g, m2[k])
-            step = (m1[k] * c1).div_((m2[k] * c2).sqrt_().add_(cfg.adam_eps))
-            P[k].sub_(step if every else torch.where(act, step, torch.zeros(())))
+            root = self.root.get(k)
+            if root is None:
+                root = self.root[k] = torch.zeros_like(P[k])
+            m1 = self.m1[k].numpy().reshape(n_folds, -1)
+            kernels.adam_moments(m1, self.m2[k].numpy().reshape(n_folds, -1),
+                                 g.contiguous().numpy().reshape(n_folds, -1), act, c2, f32(b1), f32(1 - b1), f32(b2),
+                                 f32(1 - b2), root.numpy().reshape(n_folds, -1))
+            root.sqrt_()
+            kernels.adam_apply(P[k].detach().numpy().reshape(n_folds, -1), m1, root.numpy().reshape(n_folds, -1),
+                               act, c1, f32(cfg.adam_eps))
 
 
 @dataclass
