@@ -2,7 +2,8 @@
 
 Times, in one run and on the same machine:
 
-- ``wordbias report glove-6b-50d --out DIR -q`` end to end (a fresh process: imports, loading the cached embedding,
+- ``wordbias report glove-6b-50d --out DIR -q`` end to end, now and as it ran before session 17 (alternated; a fresh
+  process: imports, loading the cached embedding,
   every test, ``tidy.csv``, the HTML page and the forest plot), best of ``--repeat``;
 - the same with the report's UBE run at the paper's R = 10,000 rotations instead of
   :data:`wordbias.battery.ube.REPORT_UBE_ROTATIONS` (the "before" of that sizing; set through an environment variable
@@ -36,23 +37,34 @@ from machine import cpu_model  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 ROTATIONS_ENV = "WORDBIAS_BENCH_REPORT_ROTATIONS"
+BEFORE_ENV = "WORDBIAS_BENCH_REPORT_BEFORE"
 
 
 
 def _child(argv: list[str]) -> None:
-    """Run the command line in this process, with the report's UBE rotations from ROTATIONS_ENV if set."""
+    """Run the command line in this process as the ``wordbias`` command does (:func:`wordbias.cli.run`), with the
+    report's UBE rotations from ROTATIONS_ENV if set; with BEFORE_ENV set, as it ran before session 17 (UBE after
+    the other tests in this process, and the interpreter's usual exit)."""
     if os.environ.get(ROTATIONS_ENV):
         from wordbias.battery import ube
         ube.REPORT_UBE_ROTATIONS = int(os.environ[ROTATIONS_ENV])
-    from wordbias.cli import main
-    sys.exit(main(argv))
+    from wordbias.cli import main, run
+    if os.environ.get(BEFORE_ENV):
+        from wordbias.battery import report
+        report.fork_available = lambda: False
+        sys.exit(main(argv))
+    sys.argv = ["wordbias", *argv]
+    run()
 
 
-def _wall(args: list[str], rotations: int | None = None) -> float:
+def _wall(args: list[str], rotations: int | None = None, before: bool = False) -> float:
     env = dict(os.environ)
     env.pop(ROTATIONS_ENV, None)
+    env.pop(BEFORE_ENV, None)
     if rotations is not None:
         env[ROTATIONS_ENV] = str(rotations)
+    if before:
+        env[BEFORE_ENV] = "1"
     start = time.perf_counter()
     done = subprocess.run([sys.executable, __file__, "--child", *args], env=env, capture_output=True, text=True)
     seconds = time.perf_counter() - start
@@ -96,9 +108,16 @@ def main() -> None:
                 ("wordbias compare brown-seed-1 glove-6b-50d",
                  ["compare", f"brown={brown}", "glove-6b-50d", "--out", f"{tmp}/c", "-q"], REPORT_UBE_ROTATIONS)]
         for what, argv, rotations in runs:
-            times = [_wall(argv, rotations) for _ in range(args.repeat)]
-            rows.append({"what": what, "ube rotations": rotations, "best s": round(min(times), 2),
-                         "median s": round(sorted(times)[len(times) // 2], 2)})
+            times = {True: [], False: []}   # before and now alternated: a disturbance hits both alike
+            for _ in range(args.repeat):
+                for before in (True, False):
+                    times[before].append(_wall(argv, rotations, before))
+            for before in (True, False):
+                rows.append({"what": what, "ube rotations": rotations,
+                             "route": "before: UBE after the others, usual exit" if before else
+                             "now: UBE in a forked process beside the others, quick exit",
+                             "best s": round(min(times[before]), 2),
+                             "median s": round(sorted(times[before])[len(times[before]) // 2], 2)})
     for rotations in (REPORT_UBE_ROTATIONS, 10_000):
         rows.append({"what": "report() parts, this process", "ube rotations": rotations, **_parts(rotations)})
     frame = pd.DataFrame(rows).assign(**common, load_after=round(os.getloadavg()[0], 2))

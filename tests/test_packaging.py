@@ -51,7 +51,7 @@ def test_the_wheel_holds_every_data_file_but_users_embeddings(wheel):
     assert "Provides-Extra: contextual" in text and "Requires-Dist: torch" in text
     assert "Requires-Dist: torch" not in text.split("Provides-Extra: contextual")[0]     # torch only in the extra
     entry = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
-    assert "wordbias = wordbias.cli:main" in zipfile.ZipFile(wheel).read(entry).decode()
+    assert "wordbias = wordbias.cli:run" in zipfile.ZipFile(wheel).read(entry).decode()
 
 
 def _developer_tools(names) -> list[str]:

@@ -1,5 +1,5 @@
-"""``python -m wordbias``: the ``wordbias`` command (:func:`wordbias.cli.main`)."""
-from wordbias.cli import main
+"""``python -m wordbias``: the ``wordbias`` command (:func:`wordbias.cli.run`)."""
+from wordbias.cli import run
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    run()

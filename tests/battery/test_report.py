@@ -263,3 +263,22 @@ def test_ube_battery_sums_up_runs_already_made(small):
     np.testing.assert_allclose(t.p_holm, multiple.holm(t.p_value.to_numpy(float)))
     with pytest.raises(Exception, match="runs must map names"):
         battery_ube.ube_battery([], label="x")
+
+
+@pytest.mark.skipif(not __import__("wordbias.core.parallel", fromlist=["x"]).fork_available(),
+                    reason="forks only where the platform forks")
+def test_report_with_ube_in_a_forked_process_is_the_same_table(table, small, monkeypatch):
+    """concurrent=True (what the command asks for) runs UBE in a forked process beside the other tests: the same
+    table, row for row and bit for bit, as the sequential run; while_waiting is called once, in this process."""
+    monkeypatch.setenv("WORDBIAS_WORKERS", "2")
+    called = []
+    forked = battery_report.report(small, label="glove20k", n_permutations=10_000, n_resamples=2_000,
+                                   progress=False, concurrent=True, while_waiting=lambda: called.append(1))
+    pd.testing.assert_frame_equal(forked, table)
+    assert called == [1]
+    assert set(forked.attrs["timings"]) == set(table.attrs["timings"])
+    # one worker: no fork, and the hook is not called (nothing to wait for)
+    monkeypatch.setenv("WORDBIAS_WORKERS", "1")
+    battery_report.report(_toy(), ube=True, n_resamples=100, progress=False, concurrent=True,
+                          while_waiting=lambda: called.append(2))
+    assert called == [1]

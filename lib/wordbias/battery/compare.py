@@ -204,7 +204,8 @@ def compare(embeddings, *, lists=None, common_vocabulary: bool = False, **report
         words kept: UBE's names and words, the vocabulary's own, are not restricted).
     **report_kwargs
         Passed to ``report`` (``seed``, ``n_permutations``, ``n_resamples``, ``ube``, ``progress``,
-        ``min_words``, ``min_fraction``; not ``label``), or to ``weat_battery`` with ``lists`` (not ``ube``).
+        ``min_words``, ``min_fraction``, ``concurrent``, ``while_waiting``; not ``label``), or to
+        ``weat_battery`` with ``lists`` (not ``ube``, ``concurrent`` or ``while_waiting``).
 
     Returns
     -------
@@ -297,7 +298,7 @@ def _compare_job(emb, label: str, lists, report_kwargs: dict) -> pd.DataFrame:
     if _is_ensemble(emb):
         from wordbias.battery import ensemble as battery_ensemble
 
-        options = {k: v for k, v in report_kwargs.items() if k != "progress"}
+        options = {k: v for k, v in report_kwargs.items() if k not in ("progress", "concurrent", "while_waiting")}
         if lists is None:
             frame = battery_ensemble.report(emb, label=label, **options)
         else:

@@ -70,6 +70,13 @@ def _user_lists(path: str, command: str):
     return lists
 
 
+def import_plotting() -> None:
+    """Import what the pages and figures need (matplotlib's pyplot and fonts: about 0.7 s), while a report's
+    forked UBE still runs (:func:`wordbias.battery.report.report`'s ``while_waiting``)."""
+    from wordbias.battery import summary  # noqa: F401
+    from wordbias.core import figures  # noqa: F401
+
+
 def run_report(args) -> int:
     """``wordbias report``: every static-embedding test of the four papers on one embedding, or a lists file's
     WEATs."""
@@ -102,7 +109,8 @@ def run_report(args) -> int:
     if lists is None:
         frame = battery_report.report(kv, label=label, seed=args.seed, n_permutations=args.n_permutations,
                               n_resamples=args.n_resamples, ube=not args.no_ube, progress=show_progress(args),
-                              min_words=args.min_words, min_fraction=args.min_coverage)
+                              min_words=args.min_words, min_fraction=args.min_coverage, concurrent=True,
+                              while_waiting=import_plotting)
         title = f"wordbias report on {label}"
     else:
         frame = battery_weat.weat_battery(kv, list(lists.weat), label=label, battery=f"user:{lists.battery}",
@@ -140,6 +148,8 @@ def run_compare(args) -> int:
     out = out_dir(args.out)
     options.update(workers=args.workers or 1, scheduler=args.scheduler)
     parallel = (args.workers or 1) > 1 or args.scheduler is not None
+    if "ube" in options and not parallel:
+        options.update(concurrent=True, while_waiting=import_plotting)   # each report's UBE beside its other tests
     # an ensemble travels as its path (its runs are loaded where they are measured); so does every embedding when
     # the embeddings are measured in parallel (each worker loads its own)
     loaded = {lab: (name if is_ensemble(name) or (parallel and args.cache_dir is None) else load_embedding(name, args))
