@@ -282,3 +282,8 @@ def test_report_with_ube_in_a_forked_process_is_the_same_table(table, small, mon
     battery_report.report(_toy(), ube=True, n_resamples=100, progress=False, concurrent=True,
                           while_waiting=lambda: called.append(2))
     assert called == [1]
+
+
+def test_report_refuses_a_while_waiting_that_is_not_callable():
+    with pytest.raises(InvalidParameterError, match="while_waiting must be a function"):
+        battery_report.report(_toy(), ube=False, n_resamples=100, progress=False, concurrent=True, while_waiting=3)

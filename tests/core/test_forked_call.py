@@ -78,3 +78,6 @@ def test_the_command_exits_with_main_status_and_all_its_output():
     bad = _command("lists", "no-such-battery")
     assert bad.returncode == 1 and bad.stderr.startswith("wordbias: error:")
     assert _command("--no-such-option").returncode == 2
+    # `python -m wordbias.cli`, as the command-line page says, is the same command
+    same = subprocess.run([sys.executable, "-m", "wordbias.cli", "lists"], capture_output=True, text=True, timeout=120)
+    assert same.returncode == 0 and same.stdout == done.stdout

@@ -147,7 +147,8 @@ def report(embedding, *, label: str | None = None, seed: int = 0, n_permutations
     Raises
     ------
     InvalidParameterError
-        When an option is invalid (a seed, a count, a flag, the coverage thresholds, an empty label).
+        When an option is invalid (a seed, a count, a flag, the coverage thresholds, an empty label, a
+        ``while_waiting`` that is not callable).
 
     Warns
     -----
@@ -174,6 +175,9 @@ def report(embedding, *, label: str | None = None, seed: int = 0, n_permutations
     ube = check_bool("ube", ube)
     progress = check_bool("progress", progress)
     concurrent = check_bool("concurrent", concurrent)
+    if while_waiting is not None and not callable(while_waiting):
+        raise InvalidParameterError(f"while_waiting must be a function of no arguments or None, not "
+                                    f"{type(while_waiting).__name__}")
     min_words, min_fraction = _tidy.check_coverage_thresholds(min_words, min_fraction)
     cov = dict(min_words=min_words, min_fraction=min_fraction)
     label = _label(embedding, label)
