@@ -35,6 +35,10 @@ _WORKLOAD = textwrap.dedent("""
     for dt in (np.float32, np.float64):                                          # the null in either precision
         null_sigma_batch(W.astype(dt), np.zeros(50, dtype=np.int32), rng.normal(size=(2, 3, 8)),
                          rng.normal(size=(1, 8)).astype(dt), 2)
+    from wordbias.models import mlp                                              # the GAP MLP's Adam step
+    X = rng.normal(size=(60, 6)).astype(np.float32)
+    mlp.fit_predict(X, rng.integers(0, 3, 60), X[:5], seed=0,
+                    cfg=mlp.MLPConfig(hidden=4, max_epochs=3, patience=1, n_folds=2))
     out = {}
     for mod in (kernels, ube_kernels):
         for name in mod.SIGNATURES:
