@@ -81,3 +81,26 @@ def test_the_command_exits_with_main_status_and_all_its_output():
     # `python -m wordbias.cli`, as the command-line page says, is the same command
     same = subprocess.run([sys.executable, "-m", "wordbias.cli", "lists"], capture_output=True, text=True, timeout=120)
     assert same.returncode == 0 and same.stdout == done.stdout
+
+
+def test_the_command_exits_at_once_after_worker_processes(tmp_path):
+    """`wordbias train --workers 2` trains in joblib's loky worker processes; the quick exit shuts the threads down
+    first, as the interpreter does, so the pool stops at once (without that step the command waited 300 s at its
+    end, found as a new user: its work done, its last line printed)."""
+    import itertools
+    import random
+
+    rng = random.Random(0)
+    words = ["".join(p) for p in itertools.product("abcdefghij", "klmnopqrst", "uvw")][:300]
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for d in range(4):
+        (corpus / f"doc{d}.txt").write_text("\n".join(" ".join(rng.choice(words) for _ in range(12))
+                                                      for _ in range(150)) + "\n")
+    start = time.perf_counter()
+    done = _command("train", str(corpus), "--out", str(tmp_path / "runs"), "--seeds", "2", "--dim", "8", "--epochs",
+                    "1", "--min-count", "1", "--workers", "2", "--cache-dir", str(tmp_path / "cache"))
+    seconds = time.perf_counter() - start
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "runs" / "manifest.json").is_file()
+    assert seconds < 90, f"the command took {seconds:.0f} s: it waited at its exit"
