@@ -137,3 +137,13 @@ def test_write_html_is_well_formed(tmp_path):
     parser.feed(page)
     assert parser.errors == [] and parser.stack == []
     assert page.count("<tr") == 1 + len(_frame(("a", "b")))      # the header and one row per test
+
+
+
+def test_the_page_gives_the_report_wall_time_when_parts_ran_side_by_side(tmp_path):
+    """A report whose UBE ran beside the other parts gives its wall time as "total"; the page shows it, not the sum
+    of the parts (which ran side by side)."""
+    frame = _frame()
+    frame.attrs["timings"] = {"WEAT": 1.5, "UBE (own process, beside the others)": 3.0, "total": 3.2}
+    page = summary.write_html(frame, tmp_path / "summary.html", title="t").read_text(encoding="utf-8")
+    assert "WEAT 1.5 s, UBE (own process, beside the others) 3.0 s (total 3.2 s)" in page

@@ -83,6 +83,10 @@ def _wefat_rows(kv, *, base: dict, case_fold: bool, seed: int, n_resamples: int,
     return [_weat.wefat_row(m, base=base, note=n) for m, n in zip(results, notes)]
 
 
+#: the name of UBE's part in ``frame.attrs["timings"]`` when it ran in a forked process beside the other parts
+FORKED_UBE = "UBE (own process, beside the others)"
+
+
 def report(embedding, *, label: str | None = None, seed: int = 0, n_permutations: int = 100_000,
            n_resamples: int = 10_000, ube: bool = True, progress: bool = True, min_words: int = _tidy.MIN_WORDS,
            min_fraction: float = _tidy.MIN_FRACTION, concurrent: bool = False,
@@ -141,6 +145,7 @@ def report(embedding, *, label: str | None = None, seed: int = 0, n_permutations
     -------
     pandas.DataFrame
         The tidy table (:mod:`wordbias.core.tidy`). The time each part took is in ``frame.attrs["timings"]``
+        (UBE's under :data:`FORKED_UBE` when it ran in its own process; ``"total"``: all the parts' wall time)
         (wall-clock seconds; the process's CPU seconds, all threads, in ``frame.attrs["cpu_timings"]``), the
         parameters in ``frame.attrs["parameters"]``.
 
@@ -198,6 +203,7 @@ def report(embedding, *, label: str | None = None, seed: int = 0, n_permutations
                                         n_resamples=n_resamples, cov=cov)),
     ]
     rows, timings, cpu = [], {}, {}
+    started = time.perf_counter()
     forked = None
     if ube:
         def ube_part():
@@ -224,11 +230,13 @@ def report(embedding, *, label: str | None = None, seed: int = 0, n_permutations
                 if while_waiting is not None:
                     while_waiting()
                 rows += forked.result()
-                timings["UBE"], cpu["UBE"] = forked.seconds   # the child's own: its run overlapped the others
+                # the child's own seconds, under its own name: its run overlapped the others
+                timings[FORKED_UBE], cpu[FORKED_UBE] = forked.seconds
                 bar.update(1)
     finally:
         if forked is not None:
             forked.cancel()
+    timings["total"] = time.perf_counter() - started   # the wall time of all parts (not their sum with a fork)
     frame = _tidy.tidy_frame(rows)
     _tidy.warn_low_coverage(frame)
     n_p = int(frame.p_value.notna().sum())
