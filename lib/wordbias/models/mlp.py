@@ -355,17 +355,21 @@ class _Adam:
         act = np.ascontiguousarray(active.numpy(), dtype=np.bool_)
         f32 = np.float32
         n_folds = act.shape[0]
+        def rows(t):
+            """A tensor updated in place as [F, n] rows: a view, never a copy (which would drop the update)."""
+            if not t.is_contiguous():
+                raise RuntimeError("Adam's state and parameters must be contiguous tensors")
+            return t.detach().numpy().reshape(n_folds, -1)
+
         for k, g in zip(list(P), grads):
             root = self.root.get(k)
             if root is None:
                 root = self.root[k] = torch.zeros_like(P[k])
-            m1 = self.m1[k].numpy().reshape(n_folds, -1)
-            kernels.adam_moments(m1, self.m2[k].numpy().reshape(n_folds, -1),
-                                 g.contiguous().numpy().reshape(n_folds, -1), act, c2, f32(b1), f32(1 - b1), f32(b2),
-                                 f32(1 - b2), root.numpy().reshape(n_folds, -1))
+            m1 = rows(self.m1[k])
+            kernels.adam_moments(m1, rows(self.m2[k]), rows(g.contiguous()), act, c2, f32(b1), f32(1 - b1), f32(b2),
+                                 f32(1 - b2), rows(root))
             root.sqrt_()
-            kernels.adam_apply(P[k].detach().numpy().reshape(n_folds, -1), m1, root.numpy().reshape(n_folds, -1),
-                               act, c1, f32(cfg.adam_eps))
+            kernels.adam_apply(rows(P[k]), m1, rows(root), act, c1, f32(cfg.adam_eps))
 
 
 @dataclass
