@@ -3,8 +3,8 @@
 Times, in one run and on the same machine:
 
 - ``wordbias report glove-6b-50d --out DIR -q`` end to end, now and as it ran before session 17 (alternated; a fresh
-  process: imports, loading the cached embedding,
-  every test, ``tidy.csv``, the HTML page and the forest plot), best of ``--repeat``;
+  process: imports, loading the cached embedding, every test, ``tidy.csv``, the HTML page and the forest plot), best
+  of ``--repeat``;
 - the same with the report's UBE run at the paper's R = 10,000 rotations instead of
   :data:`wordbias.battery.ube.REPORT_UBE_ROTATIONS` (the "before" of that sizing; set through an environment variable
   read only by this script's child, see ``_child``);
