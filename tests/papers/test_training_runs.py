@@ -71,7 +71,7 @@ def measured(toy):
 
 
 def test_the_committed_ensemble_writes_to_the_repository_and_others_to_runs():
-    assert training_runs.output_label(5, 5) == "brown" and training_runs.output_label(3, 2) == "brown-s3-b2"
+    assert training_runs.output_label(4, 4) == "brown" and training_runs.output_label(5, 5) == "brown-s5-b5"
     assert outputs.output_folders("training_runs", "brown").committed
     assert not outputs.output_folders("training_runs", training_runs.output_label(3, 2)).committed
     assert outputs.output_folders("training_runs", "brown").results == paths.RESULTS / "training_runs" / "brown"
@@ -302,7 +302,8 @@ def test_the_notebook_source_holds_no_function_and_takes_the_parameters():
     assert not any("def " in c or "lambda" in c for c in code)
     [params] = [c for c in nb["cells"] if "parameters" in c["metadata"].get("tags", [])]
     text = "".join(params["source"])
-    for name in ("seeds = 5", "bootstrap = 5", "seed = 0", "n_resamples", "output = None"):
+    for name in (f"seeds = {training_runs.DEFAULT_SEEDS}", f"bootstrap = {training_runs.DEFAULT_BOOTSTRAP}",
+                 "seed = 0", "n_resamples", "output = None"):
         assert name in text
     timing = [c for c in nb["cells"] if "timing" in c["metadata"].get("tags", [])]
     assert len(timing) == 1 and "nbval-ignore-output" in timing[0]["metadata"]["tags"]
