@@ -440,3 +440,58 @@ def test_boundary_errors_are_wordbias_errors():
         permutation.subset_sum_tail_mc([0.0, 1.0, 2.0], 1, float("nan"), n_permutations=10)
     with pytest.raises(InvalidParameterError, match=r"between 1 and N-1 \(N=2\)"):
         permutation.subset_sum_tail([0.0, 1.0], 2 ** 64, 0.0)
+
+
+def _separately(values, k, obs):
+    exact_count._MEMO.clear()
+    upper = exact_count.count_subsets_at_least(values, k, obs, workers=1)
+    exact_count._MEMO.clear()
+    lower = exact_count.count_subsets_at_least(-np.asarray(values, dtype=float), k, -obs, workers=1)
+    exact_count._MEMO.clear()
+    return upper, lower
+
+
+def test_both_tails_from_one_build_are_the_two_separate_counts():
+    """count_both_tails shares one build of the subset sums between the two tails (and remembers counts): the
+    integers must be those of two separate counts, whatever side of the mean the statistic lies on, at the mean,
+    with ties, and for sizes where pruning keeps few or all sums."""
+    rng = np.random.default_rng(7)
+    cases = []
+    for n, k in ((6, 3), (10, 5), (16, 8), (20, 7), (24, 12)):
+        v = rng.normal(size=n)
+        sums = [v[rng.choice(n, k, replace=False)].sum() for _ in range(6)]
+        cases += [(v, k, s) for s in sums] + [(v, k, k * v.mean()), (v, k, v[:k].sum())]
+        t = np.round(rng.normal(size=n), 1)                      # many tied subset sums
+        cases += [(t, k, t[:k].sum()), (t, k, np.sort(t)[-k:].sum()), (t, k, np.sort(t)[:k].sum())]
+    for v, k, obs in cases:
+        expected = _separately(v, k, obs)
+        exact_count._MEMO.clear()
+        assert exact_count.count_both_tails(v, k, obs, workers=1) == expected, (v, k, obs)
+        assert exact_count.count_both_tails(v, k, obs, workers=1) == expected     # from the memory
+
+
+def test_the_two_sided_exact_p_is_that_of_its_two_one_sided_counts():
+    rng = np.random.default_rng(3)
+    v = rng.normal(size=22)
+    for obs in (v[:11].sum(), v[11:].sum(), 11 * v.mean() + 1e-3):
+        upper, lower = _separately(v, 11, obs)
+        p = permutation.subset_sum_tail_exact(v, 11, obs, alternative="two-sided", workers=1)
+        total = comb(22, 11)
+        assert p.p_value == min(1.0, 2 * min(upper / total, lower / total)) and p.n_extreme == min(upper, lower)
+        assert permutation.subset_sum_tail_exact(v, 11, obs, workers=1).n_extreme == upper
+        assert permutation.subset_sum_tail_exact(v, 11, obs, alternative="less", workers=1).n_extreme == lower
+
+
+def test_the_memory_keys_every_input_of_a_count():
+    def brute(v, k, thr):
+        return sum(sum(c) >= thr - 1e-9 for c in itertools.combinations(v, k))
+
+    v = np.array([0.5, 1.0, 1.5, 2.0, 2.5, 3.0])
+    exact_count._MEMO.clear()
+    for values, k, thr in ((v, 3, 6.0), (v, 3, 6.5), (v, 2, 4.0), (2 * v, 3, 6.0), (v, 3, 6.0)):
+        assert exact_count.count_subsets_at_least(values, k, thr) == brute(values, k, thr), (values, k, thr)
+    assert len(exact_count._MEMO) == 4                                   # the repeated count was remembered
+    rng = np.random.default_rng(0)
+    for _ in range(exact_count._MEMO_SIZE + 5):
+        exact_count.count_subsets_at_least(rng.normal(size=8), 4, 0.0)
+    assert len(exact_count._MEMO) == exact_count._MEMO_SIZE              # bounded

@@ -6,6 +6,7 @@ the p-value built on the count is :func:`wordbias.core.permutation.subset_sum_ta
 
 from __future__ import annotations
 
+import threading
 from math import comb, log10, sqrt
 
 import numpy as np
@@ -32,17 +33,51 @@ def _top_sums(vals: np.ndarray) -> np.ndarray:
     return best
 
 
-def _count_at_least(values: np.ndarray, k: int, thr: float, strict: bool, max_sums: int,
-                    workers: int) -> int:
-    """#{size-k subsets with sum ≥ thr} (> thr when ``strict``) by the pruned meet in the middle.
+#: the most counts :func:`_count_at_least` remembers (:data:`_MEMO`): a one-sided and a two-sided p of the same
+#: statistic, as a test reports both, ask for the same count twice
+_MEMO_SIZE = 32
+_MEMO: dict = {}
+_MEMO_LOCK = threading.Lock()
+
+
+def _memo_key(values: np.ndarray, k: int, thr: float, strict: bool, max_sums: int) -> tuple:
+    return (values.dtype.str, values.tobytes(), int(k), float(thr), bool(strict), int(max_sums))
+
+
+def _count_at_least(values: np.ndarray, k: int, requests, max_sums: int, workers: int) -> list[int]:
+    """For each ``(thr, strict)`` of ``requests``: #{size-k subsets with sum ≥ thr} (> thr when ``strict``), by
+    the pruned meet in the middle, the subset sums built once for all of them.
 
     The values, largest first, are dealt into two alike halves. For each half the kernel
     :func:`~wordbias.core.kernels.subset_sums_by_size` builds the subset sums of every size j it can
-    contribute, each size sorted, dropping the partial sums that cannot reach ``thr`` even with the largest
-    completion from both halves (branch and bound). Then for each pair of sizes (j, k − j) a two-pointer
-    sweep (:func:`~wordbias.core.kernels.count_pairs`) counts the pairs whose sum reaches ``thr``.
+    contribute, each size sorted, dropping the partial sums that cannot reach the lowest ``thr`` even with the
+    largest completion from both halves (branch and bound). Then for each threshold and each pair of sizes
+    (j, k − j) a two-pointer sweep (:func:`~wordbias.core.kernels.count_pairs`) counts the pairs whose sum
+    reaches it. The sums kept for the lowest threshold are a superset of those kept for a higher one, with the
+    same values (pruning only drops sums; it never changes how a kept one is added up), so each count is the
+    one a build for its own threshold gives. Counts already made are remembered (:data:`_MEMO`, keyed by the
+    values' bytes, ``k``, the threshold, ``strict`` and ``max_sums``; an exact count does not depend on
+    ``workers``).
     """
+    keys = [_memo_key(values, k, thr, strict, max_sums) for thr, strict in requests]
+    with _MEMO_LOCK:
+        known = [_MEMO.get(key) for key in keys]
+    todo = [i for i, c in enumerate(known) if c is None]
+    if todo:
+        counts = _count_pairs_at_least(values, k, [requests[i] for i in todo], max_sums, workers)
+        with _MEMO_LOCK:
+            for i, c in zip(todo, counts):
+                known[i] = _MEMO[keys[i]] = c
+            while len(_MEMO) > _MEMO_SIZE:
+                del _MEMO[next(iter(_MEMO))]
+    return known
+
+
+def _count_pairs_at_least(values: np.ndarray, k: int, requests, max_sums: int, workers: int) -> list[int]:
+    """:func:`_count_at_least` without the memory: one build, one count per request."""
     from wordbias.core import kernels  # imports numba (0.3 s): only when a count is needed
+
+    thr = min(t for t, _ in requests)             # the lowest threshold prunes least: its sums serve them all
 
     n = values.size
     margin = tie_tolerance(values)                   # slack for rounding in the pruning bounds
@@ -79,16 +114,19 @@ def _count_at_least(values: np.ndarray, k: int, thr: float, strict: bool, max_su
               unit="half", progress=False)
     (s0, off0), (s1, off1) = built
     js = range(lo0, hi0 + 1)
-    counts = [0] * len(js)
+    results = []
+    for t, strict in requests:
+        counts = [0] * len(js)
 
-    def count(j: int) -> int:
-        counts[j - lo0] = int(kernels.count_pairs(s0[off0[j]:off0[j + 1]], s1[off1[k - j]:off1[k - j + 1]], thr,
-                                                  strict))
-        return 1
+        def count(j: int, t=t, strict=strict, counts=counts) -> int:
+            counts[j - lo0] = int(kernels.count_pairs(s0[off0[j]:off0[j + 1]], s1[off1[k - j]:off1[k - j + 1]],
+                                                      t, strict))
+            return 1
 
-    run_tasks(count, js, workers=workers if off0[-1] + off1[-1] > 1 << 20 else 1, total=len(js),
-              desc="pairs of sizes", unit="size", progress=False)
-    return sum(counts)
+        run_tasks(count, js, workers=workers if off0[-1] + off1[-1] > 1 << 20 else 1, total=len(js),
+                  desc="pairs of sizes", unit="size", progress=False)
+        results.append(sum(counts))
+    return results
 
 
 def count_subsets_at_least(values, k: int, threshold: float, *, max_sums: int = EXACT_MAX_SUMS,
@@ -149,14 +187,95 @@ def count_subsets_at_least(values, k: int, threshold: float, *, max_sums: int = 
     threshold = check_observed("threshold", threshold)
     max_sums = check_int("max_sums", max_sums, min=1)
     workers = check_workers(workers)
-    n = values.size
+    workers = default_workers() if workers is None else workers
+    negated, thr, strict = _plan(values, k, float(threshold), max_sums)
+    [count] = _count_at_least(-values if negated else values, k, [(thr, strict)], max_sums, workers)
+    return comb(values.size, k) - count if negated else count
+
+
+def _plan(values: np.ndarray, k: int, threshold: float, max_sums: int) -> tuple[bool, float, bool]:
+    """How :func:`count_subsets_at_least` counts the subsets reaching ``threshold``: (negated, thr, strict), the
+    count being C(N, k) minus #{sums of −values > thr} when ``negated``, else #{sums of values ≥ thr}."""
     thr = float(threshold) - tie_tolerance(values)
     check_exact_reach(values, k, thr, max_sums)
-    workers = default_workers() if workers is None else workers
     if thr >= k * values.mean():
-        return _count_at_least(values, k, thr, False, max_sums, workers)
+        return False, thr, False
     # sum ≥ thr  ⇔  not (sum < thr)  ⇔  not (−sum > −thr): count the lower tail on the negated values
-    return comb(n, k) - _count_at_least(-values, k, -thr, True, max_sums, workers)
+    return True, -thr, True
+
+
+def count_both_tails(values, k: int, observed: float, *, max_sums: int = EXACT_MAX_SUMS,
+                     workers: int | None = None) -> tuple[int, int]:
+    """The two tails of a subset-sum test at once: (#{sums ≥ observed}, #{sums ≤ observed}), each within
+    :data:`~wordbias.core.subset_sums.TIE_RTOL` as in :func:`count_subsets_at_least`.
+
+    The same two counts as ``count_subsets_at_least(values, k, observed)`` and
+    ``count_subsets_at_least(-values, k, -observed)``: when both are counted on the same values (the observed sum
+    is not within the tie tolerance of the mean, on either side of it), the subset sums are built once for both,
+    so a two-sided p costs about one count, not two.
+
+    Parameters
+    ----------
+    values : array_like of float
+        The N values (raveled; finite, at least 2).
+    k : int
+        The subset size, in [1, N − 1].
+    observed : float
+        The observed subset sum.
+    max_sums : int, default EXACT_MAX_SUMS
+        The most subset sums kept per half.
+    workers : int, optional
+        The threads to use (default: the CPUs available); the counts do not depend on it.
+
+    Returns
+    -------
+    tuple of int
+        The upper and the lower tail's counts.
+
+    Raises
+    ------
+    ExactCountTooLarge, TooCostlyError, DegenerateSetError, InvalidParameterError
+        As :func:`count_subsets_at_least`.
+
+    Examples
+    --------
+    >>> count_both_tails([1.0, 2.0, 3.0, 4.0], 2, 5.0)   # ≥ 5: {1,4} {2,3} {2,4} {3,4}; ≤ 5: {1,2} {1,3} {1,4} {2,3}
+    (4, 4)
+    """
+    values, k = check_values_and_k(values, k)
+    observed = check_observed("observed", observed)
+    max_sums = check_int("max_sums", max_sums, min=1)
+    workers = check_workers(workers)
+    out = tail_counts(values, k, float(observed), ("upper", "lower"), max_sums,
+                      default_workers() if workers is None else workers)
+    return out["upper"], out["lower"]
+
+
+def tail_counts(values: np.ndarray, k: int, observed: float, wanted, max_sums: int, workers: int) -> dict:
+    """The counts of the ``wanted`` tails (``"upper"``: sums ≥ observed, ``"lower"``: sums ≤ observed, each within
+    the tie tolerance), on checked inputs; a tail not wanted is counted too, and remembered, when it is counted on
+    the same array as a wanted one (it then costs one more sweep of the pairs, not a build), so that a two-sided p
+    asked after a one-sided one is already known.
+
+    The upper tail is :func:`count_subsets_at_least` on the values, the lower one on −values, each planned the
+    same way (:func:`_plan`): counted on that array, or as the complement of the strict count on its negation
+    (negating twice gives the values back, bit for bit). The counts on the same array share one build.
+    """
+    plans = {"upper": (False, _plan(values, k, observed, max_sums)), "lower": (True, _plan(-values, k, -observed,
+                                                                                                 max_sums))}
+    groups: dict[bool, list] = {}                 # on −values? -> [(tail, thr, strict, complement)]
+    for name, (base_negated, (negated, thr, strict)) in plans.items():
+        groups.setdefault(base_negated != negated, []).append((name, thr, strict, negated))
+    n_all = comb(values.size, k)
+    out = {}
+    for on_negated, reqs in groups.items():
+        if not any(name in wanted for name, *_ in reqs):
+            continue
+        counts = _count_at_least(-values if on_negated else values, k, [(t, st) for _, t, st, _ in reqs], max_sums,
+                                 workers)
+        for (name, _, _, negated), c in zip(reqs, counts):
+            out[name] = n_all - c if negated else c
+    return out
 
 
 #: :func:`check_exact_reach` refuses only when the smaller tail holds at least this share of the partitions

@@ -31,8 +31,9 @@ from scipy import stats as _sps
 
 from wordbias.core.costs import MAX_SECONDS, ratio
 from wordbias.core.errors import DegenerateSetError, ExactCountTooLarge, InvalidParameterError
-from wordbias.core.exact_count import EXACT_MAX_SUMS, count_subsets_at_least
+from wordbias.core.exact_count import EXACT_MAX_SUMS, tail_counts
 from wordbias.core.montecarlo import check_mc_cost, count_random_subsets, mc_key
+from wordbias.core.parallel import default_workers
 from wordbias.core.subset_sums import (
     check_observed,
     check_values_and_k,
@@ -140,7 +141,8 @@ def subset_sum_tail_exact(values, k: int, observed_sum: float, *, max_sums: int 
                           workers: int | None = None, alternative: str = "greater") -> TailProbability:
     """Return the exact Pr[sum of a uniformly random size-k subset ≥ observed_sum].
 
-    All C(N, k) subsets are counted with :func:`~wordbias.core.exact_count.count_subsets_at_least`. The
+    All C(N, k) subsets are counted as :func:`~wordbias.core.exact_count.count_subsets_at_least` does
+    (:func:`~wordbias.core.exact_count.tail_counts`: both tails from one build, remembered). The
     observed partition counts as at least as extreme, so p is never 0. ``alternative="less"`` gives
     Pr[sum ≤ observed_sum] (the upper-tail count of the negated values), and ``"two-sided"``
     min(1, 2·min(p_≥, p_≤)), SciPy's convention (see the module docstring); its ``n_extreme`` is the count of
@@ -191,15 +193,19 @@ def subset_sum_tail_exact(values, k: int, observed_sum: float, *, max_sums: int 
     workers = check_workers(workers)
     check_option("alternative", alternative, ALTERNATIVES)
     total = comb(values.size, k)
+    # sum ≤ obs  ⇔  (−sum) ≥ −obs: the lower tail is the upper one's count on the negated values (the same
+    # tolerance, Σ|values|); both tails share one build of the subset sums where they are counted on the same
+    # values, and the tail not asked for is then remembered for a two-sided p (exact_count.tail_counts)
+    wanted = {"greater": ("upper",), "less": ("lower",)}.get(alternative, ("upper", "lower"))
+    tails = tail_counts(values, k, float(observed_sum), wanted, max_sums,
+                        default_workers() if workers is None else workers)
     if alternative == "greater":
-        count = count_subsets_at_least(values, k, observed_sum, max_sums=max_sums, workers=workers)
-        return TailProbability(p_value=count / total, p_method="exact", n_partitions=total, n_extreme=count)
-    # sum ≤ obs  ⇔  (−sum) ≥ −obs: the same count on the negated values (the same tolerance, Σ|values|)
-    lower = count_subsets_at_least(-values, k, -float(observed_sum), max_sums=max_sums, workers=workers)
+        return TailProbability(p_value=tails["upper"] / total, p_method="exact", n_partitions=total,
+                               n_extreme=tails["upper"])
     if alternative == "less":
-        return TailProbability(p_value=lower / total, p_method="exact", n_partitions=total, n_extreme=lower,
-                               alternative="less")
-    upper = count_subsets_at_least(values, k, observed_sum, max_sums=max_sums, workers=workers)
+        return TailProbability(p_value=tails["lower"] / total, p_method="exact", n_partitions=total,
+                               n_extreme=tails["lower"], alternative="less")
+    upper, lower = tails["upper"], tails["lower"]
     count = min(upper, lower)
     return TailProbability(p_value=_two_sided(upper / total, lower / total), p_method="exact",
                            n_partitions=total, n_extreme=count, alternative="two-sided")

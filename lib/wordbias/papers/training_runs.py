@@ -132,7 +132,7 @@ def output_label(seeds: int, bootstrap: int) -> str:
 
     Examples
     --------
-    >>> output_label(5, 5), output_label(3, 0)
+    >>> output_label(4, 4), output_label(3, 0)
     ('brown', 'brown-s3-b0')
     """
     seeds = check_int("seeds", seeds, min=0)
