@@ -260,6 +260,33 @@ def tail_counts(values: np.ndarray, k: int, observed: float, wanted, max_sums: i
     The upper tail is :func:`count_subsets_at_least` on the values, the lower one on −values, each planned the
     same way (:func:`_plan`): counted on that array, or as the complement of the strict count on its negation
     (negating twice gives the values back, bit for bit). The counts on the same array share one build.
+
+    Parameters
+    ----------
+    values : numpy.ndarray
+        The N values, float64, checked (:func:`~wordbias.core.subset_sums.check_values_and_k`).
+    k : int
+        The subset size, in [1, N − 1].
+    observed : float
+        The observed subset sum.
+    wanted : collection of str
+        ``"upper"``, ``"lower"`` or both.
+    max_sums : int
+        The most subset sums kept per half.
+    workers : int
+        The threads to use; the counts do not depend on it.
+
+    Returns
+    -------
+    dict
+        ``"upper"`` and/or ``"lower"`` to its count: every wanted tail, and the other where it came free.
+
+    Examples
+    --------
+    >>> tail_counts(np.array([1.0, 2.0, 3.0, 4.0]), 2, 6.0, ("upper",), 1000, 1)   # the lower tail came free
+    {'upper': 2, 'lower': 5}
+    >>> tail_counts(np.array([1.0, 2.0, 3.0, 4.0]), 2, 5.0, ("upper",), 1000, 1)   # at the mean: another array
+    {'upper': 4}
     """
     plans = {"upper": (False, _plan(values, k, observed, max_sums)), "lower": (True, _plan(-values, k, -observed,
                                                                                                  max_sums))}
