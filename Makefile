@@ -100,10 +100,10 @@ SRC_kurita2019 := kurita2019
 SRC_kurita2019_tiny-bert-mlm := kurita2019
 PARAMS_kurita2019_tiny-bert-mlm := -p mlm_model ../$(TINY_MLM)
 DATA_kurita2019 := data/stimuli data/kurita2019 data/gap data/vectors
-# training runs (Antoniak & Mimno 2018; Du et al. 2021): an ensemble of 4 seed runs and 4 bootstrap runs of word2vec
+# training runs (Antoniak & Mimno 2018; Du et al. 2021): an ensemble of 3 seed runs and 3 bootstrap runs of word2vec
 # on the shipped Brown corpus (trained once, about a minute on 2 cores, then read from the cache), WEATs on every run
 SRC_training_runs := training_runs
-PARAMS_training_runs := -p seeds 4 -p bootstrap 4
+PARAMS_training_runs := -p seeds 3 -p bootstrap 3
 DATA_training_runs := data/corpora data/stimuli
 # May et al. (2019): SEAT on the bundled MiniLM encoder and the CBoW baseline on GloVe 6B 50d (Table 3's tests)
 SRC_may2019 := may2019

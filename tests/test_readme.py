@@ -143,7 +143,8 @@ def test_the_training_runs_sentence_is_the_committed_results():
     against = bool((w7[w7.p_two_sided < 0.05].effect_size < 0).all())
     text = " ".join(TEXT.split())
     assert f"d from {num(w7.effect_size.min(), 2)} to {num(w7.effect_size.max(), 2)}" in text
-    assert f"{significant} of the {len(w7)} runs are significant (two-sided p < 0.05), against the paper's" in text \
+    verb = "is" if significant == 1 else "are"
+    assert f"{significant} of the {len(w7)} runs {verb} significant (two-sided p < 0.05), against the paper's" in text \
         and against
     assert f"the other {len(w7) - significant} are not" in text
     assert f"[{num(combined.ci_low, 2)}, {num(combined.ci_high, 2)}], includes 0" in text

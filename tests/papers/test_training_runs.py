@@ -71,7 +71,7 @@ def measured(toy):
 
 
 def test_the_committed_ensemble_writes_to_the_repository_and_others_to_runs():
-    assert training_runs.output_label(4, 4) == "brown" and training_runs.output_label(5, 5) == "brown-s5-b5"
+    assert training_runs.output_label(3, 3) == "brown" and training_runs.output_label(5, 5) == "brown-s5-b5"
     assert outputs.output_folders("training_runs", "brown").committed
     assert not outputs.output_folders("training_runs", training_runs.output_label(3, 2)).committed
     assert outputs.output_folders("training_runs", "brown").results == paths.RESULTS / "training_runs" / "brown"
