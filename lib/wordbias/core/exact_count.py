@@ -183,14 +183,19 @@ def count_subsets_at_least(values, k: int, threshold: float, *, max_sums: int = 
     >>> count_subsets_at_least([1.0, 2.0, 3.0, 4.0], 2, 7.0)     # {3, 4}
     1
     """
-    values, k = check_values_and_k(values, k)
-    threshold = check_observed("threshold", threshold)
-    max_sums = check_int("max_sums", max_sums, min=1)
-    workers = check_workers(workers)
-    workers = default_workers() if workers is None else workers
-    negated, thr, strict = _plan(values, k, float(threshold), max_sums)
+    values, k, threshold, max_sums, workers = _checked(values, k, "threshold", threshold, max_sums, workers)
+    negated, thr, strict = _plan(values, k, threshold, max_sums)
     [count] = _count_at_least(-values if negated else values, k, [(thr, strict)], max_sums, workers)
     return comb(values.size, k) - count if negated else count
+
+
+def _checked(values, k, sum_name: str, observed, max_sums, workers) -> tuple:
+    """The inputs of a count, checked: (values, k, the sum as a float, max_sums, workers, None -> every CPU)."""
+    values, k = check_values_and_k(values, k)
+    observed = float(check_observed(sum_name, observed))
+    max_sums = check_int("max_sums", max_sums, min=1)
+    workers = check_workers(workers)
+    return values, k, observed, max_sums, default_workers() if workers is None else workers
 
 
 def _plan(values: np.ndarray, k: int, threshold: float, max_sums: int) -> tuple[bool, float, bool]:
@@ -242,12 +247,8 @@ def count_both_tails(values, k: int, observed: float, *, max_sums: int = EXACT_M
     >>> count_both_tails([1.0, 2.0, 3.0, 4.0], 2, 5.0)   # ≥ 5: {1,4} {2,3} {2,4} {3,4}; ≤ 5: {1,2} {1,3} {1,4} {2,3}
     (4, 4)
     """
-    values, k = check_values_and_k(values, k)
-    observed = check_observed("observed", observed)
-    max_sums = check_int("max_sums", max_sums, min=1)
-    workers = check_workers(workers)
-    out = tail_counts(values, k, float(observed), ("upper", "lower"), max_sums,
-                      default_workers() if workers is None else workers)
+    values, k, observed, max_sums, workers = _checked(values, k, "observed", observed, max_sums, workers)
+    out = tail_counts(values, k, observed, ("upper", "lower"), max_sums, workers)
     return out["upper"], out["lower"]
 
 
