@@ -81,3 +81,43 @@ def test_validation(toy):
 
     with pytest.raises(InvalidParameterError, match="none of the checks"):
         battery.debias_figure(pd.DataFrame({"x": [1.0]}))
+
+
+def test_the_cache_gives_the_same_table_and_misses_on_any_change(toy, tmp_path, monkeypatch):
+    import pandas as pd
+
+    from wordbias.core.errors import CacheRebuiltWarning
+    from wordbias.embeddings import to_keyed_vectors
+
+    kv, hard = toy
+    options = dict(n_per_side=60, n_cluster_per_side=30, n_train=40, n_resamples=50)
+    fresh = battery.debias_table(kv, {"hard": hard}, cache_dir=tmp_path, **options)
+    files = list(tmp_path.glob("checks-*.npz"))
+    assert len(files) == 1 and fresh.attrs["cached"] is False
+    measured = []
+    real = battery.debias_checks.cluster_accuracy
+    monkeypatch.setattr(battery.debias_checks, "cluster_accuracy",
+                        lambda *a, **k: measured.append(1) or real(*a, **k))
+    again = battery.debias_table(kv, {"hard": hard}, cache_dir=tmp_path, **options)
+    assert measured == [] and again.attrs["cached"] is True             # read back, nothing measured
+    pd.testing.assert_frame_equal(again, fresh)
+    assert {k: v for k, v in again.attrs.items() if k != "cached"} == \
+        {k: v for k, v in fresh.attrs.items() if k != "cached"}
+    # one vector's last bit, one option, the method's name: each is another table
+    V = hard.vectors.copy()
+    V[-1, 0] = np.nextafter(V[-1, 0], np.inf)
+    other = to_keyed_vectors(list(hard.index_to_key), V)
+    for debiased, opts in [({"hard": other}, options), ({"hard": hard}, {**options, "n_resamples": 60}),
+                           ({"hard2": hard}, options)]:
+        measured.clear()
+        battery.debias_table(kv, debiased, cache_dir=tmp_path, **opts)
+        assert measured == [1, 1]
+    assert len(list(tmp_path.glob("checks-*.npz"))) == 4
+    # a damaged file is said, measured again and rewritten
+    files[0].write_bytes(files[0].read_bytes()[:200])
+    measured.clear()
+    with pytest.warns(CacheRebuiltWarning, match="debiasing checks cache .*unreadable"):
+        rebuilt = battery.debias_table(kv, {"hard": hard}, cache_dir=tmp_path, **options)
+    assert measured == [1, 1]
+    pd.testing.assert_frame_equal(rebuilt, fresh)
+    assert battery.debias_table(kv, {"hard": hard}, cache_dir=tmp_path, **options).attrs["cached"] is True

@@ -18,22 +18,32 @@ with its interval, the original embedding's value marked by a dashed line.
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 import time
 import warnings
+import zipfile
 from collections.abc import Mapping
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from wordbias.core import lookup
-from wordbias.core.errors import DegenerateSetError, InvalidParameterError
+from wordbias.core import lookup, paths
+from wordbias.core.atomic import atomic_file
+from wordbias.core.errors import CacheRebuiltWarning, DegenerateSetError, InvalidParameterError
 from wordbias.core.validation import check_int, check_seed
 from wordbias.datasets import stimuli
 from wordbias.measures import debias, debias_checks, direction, utility
 from wordbias.measures.measurement import NOT_RUN_ERRORS, weat
 
-__all__ = ["CHECKS", "debias_table", "debias_figure"]
+__all__ = ["CHECKS", "CACHE_DIR", "debias_table", "debias_figure"]
+
+#: wordbias's place for cached checks tables (:func:`debias_table`'s ``cache_dir``)
+CACHE_DIR = paths.CACHE / "debias"
+#: the data folders the checks read (their files are in the cache key)
+_DATA_FOLDERS = ("stimuli", "debiaswe", "utility")
 
 #: the checks of :func:`debias_table`: column key -> (label, what a debiased embedding should show)
 CHECKS: dict[str, tuple[str, str]] = {
@@ -74,7 +84,8 @@ def _direct_bias(original, kv, g: np.ndarray, seed: int, n_resamples: int, level
 def debias_table(original, debiased: Mapping[str, object], *, seed: int = 0, n_resamples: int = 1000,
                  restrict: int | None = debias_checks.DEFAULT_RESTRICT, n_per_side: int = 2500,
                  n_cluster_per_side: int = 500, n_train: int = 1000, n_cluster_resamples: int | None = None,
-                 restrict_vocab: int | None = utility.RESTRICT_VOCAB, progress: bool = False) -> pd.DataFrame:
+                 restrict_vocab: int | None = utility.RESTRICT_VOCAB, progress: bool = False,
+                 cache_dir=None) -> pd.DataFrame:
     """Measure the original embedding and every debiased one on every check: one row per method.
 
     The words of Gonen & Goldberg's checks are chosen once, on the original embedding
@@ -113,14 +124,23 @@ def debias_table(original, debiased: Mapping[str, object], *, seed: int = 0, n_r
         (:func:`wordbias.measures.utility.analogy_accuracy`; gensim's 300,000 by default; None: all).
     progress : bool, default False
         Print each check's time as it ends.
+    cache_dir : str or path-like, optional
+        Where to keep the table on disk (:data:`CACHE_DIR` is wordbias's place for it): a call with the same
+        embeddings (every word and every vector, bit for bit), options and seed, the same package sources and
+        data files (the word lists, the utility data sets) and the same compute fingerprint
+        (:func:`wordbias.core.paths.compute_fingerprint`) reads it back instead of measuring again
+        (``checks-<key>.npz``: the values and, as JSON, the index, the columns and ``attrs``; no pickle, written
+        atomically). A damaged or mismatched file gives a :class:`~wordbias.core.errors.CacheRebuiltWarning` and
+        is measured again. By default nothing is cached.
 
     Returns
     -------
     pandas.DataFrame
         Indexed by ``method`` (``"original"`` first, then ``debiased``'s order); for each key of
         :data:`CHECKS` the columns ``<key>``, ``<key>_low`` and ``<key>_high``. ``table.attrs``: ``seconds``
-        (method -> check -> seconds), ``errors`` (method -> check -> message), ``n_candidates``, ``checks``
-        (:data:`CHECKS`), ``n_resamples``, ``n_cluster_resamples`` and ``restrict_vocab``.
+        (method -> check -> seconds; read from the cache, those of the run that measured it), ``errors``
+        (method -> check -> message), ``notes``, ``n_candidates``, ``checks`` (:data:`CHECKS`), ``n_resamples``,
+        ``n_cluster_resamples``, ``restrict_vocab`` and ``cached`` (whether the table was read from the cache).
 
     Raises
     ------
@@ -156,9 +176,21 @@ def debias_table(original, debiased: Mapping[str, object], *, seed: int = 0, n_r
     n_cluster = (max(50, n_resamples // 5) if n_cluster_resamples is None
                  else check_int("n_cluster_resamples", n_cluster_resamples, min=10))
     restrict_vocab = None if restrict_vocab is None else check_int("restrict_vocab", restrict_vocab, min=1)
+    embeddings = [("original", orig), *((m, debias_checks._kv(e, m)) for m, e in debiased.items())]
+    cache_file = cache_key = None
+    if cache_dir is not None:
+        options = {"seed": seed, "n_resamples": n_resamples, "restrict": restrict, "n_per_side": n_per_side,
+                   "n_cluster_per_side": n_cluster_per_side, "n_train": n_train, "n_cluster": n_cluster,
+                   "restrict_vocab": restrict_vocab}
+        cache_key = _table_key(embeddings, options)
+        cache_file = Path(cache_dir).expanduser() / f"checks-{cache_key[:24]}.npz"
+        cached = _read_table(cache_file, cache_key)
+        if cached is not None:
+            if progress:
+                print(f"the checks of {len(embeddings)} embeddings, read from {cache_file}")
+            return cached
     rows, seconds, errors = [], {}, {}
-    for method, emb in [("original", orig), *debiased.items()]:
-        kv = debias_checks._kv(emb, method)
+    for method, kv in embeddings:
         checks = {
             "weat6_d": lambda kv=kv: _weat6(kv, seed, n_resamples),
             "direct_bias": lambda kv=kv: _direct_bias(orig, kv, g, seed, n_resamples, level),
@@ -195,8 +227,57 @@ def debias_table(original, debiased: Mapping[str, object], *, seed: int = 0, n_r
     table = pd.DataFrame(rows).set_index("method")
     table.attrs.update({"seconds": seconds, "errors": {m: e for m, e in errors.items() if e}, "notes": notes,
                         "n_candidates": sel.n_candidates, "checks": dict(CHECKS), "n_resamples": n_resamples,
-                        "n_cluster_resamples": n_cluster, "restrict_vocab": restrict_vocab})
+                        "n_cluster_resamples": n_cluster, "restrict_vocab": restrict_vocab, "cached": False})
+    if cache_file is not None:
+        _write_table(cache_file, cache_key, table)
     return table
+
+
+#: bumped when what the table holds changes in a way the package sources would not show
+_TABLE_CACHE_VERSION = 1
+
+
+def _table_key(embeddings, options: dict) -> str:
+    """sha256 of everything :func:`debias_table` depends on: each embedding's name, words and vectors, the options,
+    the package's sources, the data files the checks read and the compute fingerprint."""
+    h = hashlib.sha256(json.dumps([_TABLE_CACHE_VERSION, options, paths.compute_fingerprint(), paths.source_digest(),
+                                   paths.data_digest(*_DATA_FOLDERS)], sort_keys=True).encode())
+    for method, kv in embeddings:
+        V = np.ascontiguousarray(kv.vectors)
+        h.update(json.dumps([method, V.dtype.str, V.shape]).encode())
+        h.update("\n".join(kv.index_to_key).encode("utf-8", "surrogatepass"))
+        h.update(V.data)
+    return h.hexdigest()
+
+
+def _write_table(path: Path, key: str, table: pd.DataFrame) -> None:
+    meta = json.dumps({"index": list(table.index), "columns": list(table.columns), "attrs": table.attrs})
+    with atomic_file(path, what="the debiasing checks cache") as tmp:
+        np.savez(tmp, key=np.array(key), values=table.to_numpy(dtype=np.float64), meta=np.array(meta))
+
+
+def _read_table(path: Path, key: str) -> pd.DataFrame | None:
+    """The cached table at ``path`` if it holds ``key``; ``None`` if the file is absent, or (with a
+    :class:`~wordbias.core.errors.CacheRebuiltWarning`) damaged or mismatched."""
+    if not path.exists():
+        return None
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            stored, values, meta = str(z["key"]), z["values"], json.loads(str(z["meta"]))
+        index, columns, attrs = meta["index"], meta["columns"], meta["attrs"]
+        if stored != key:
+            problem = f"holds key {stored[:16]}..., expected {key[:16]}..."
+        elif values.dtype != np.float64 or values.shape != (len(index), len(columns)):
+            problem = f"holds {values.dtype} values of shape {values.shape} for {len(index)} x {len(columns)} cells"
+        else:
+            table = pd.DataFrame(values, index=pd.Index(index, name="method"), columns=columns)
+            attrs["checks"] = {k: tuple(v) for k, v in attrs["checks"].items()}   # JSON gave lists
+            table.attrs.update(attrs, cached=True)
+            return table
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, EOFError, zipfile.BadZipFile) as exc:
+        problem = f"unreadable ({type(exc).__name__}: {exc})"
+    warnings.warn(f"debiasing checks cache {path}: {problem}; measuring again", CacheRebuiltWarning, stacklevel=3)
+    return None
 
 
 #: the fewest most-biased words a side Gonen & Goldberg's checks run on (below it they are not run)

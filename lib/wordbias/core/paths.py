@@ -363,3 +363,67 @@ def compute_fingerprint() -> dict:
             versions[pkg] = None
     return {"machine": platform.machine(), "versions": versions,
             "kernels": {k: os.environ.get(k) for k in KERNEL_VARIABLES}}
+
+
+_SOURCE_DIGEST: list[str] = []
+
+
+def source_digest() -> str:
+    """Return the SHA-256 of the package's Python sources (for the keys of caches whose result depends on many modules).
+
+    Every ``.py`` file under the installed ``wordbias`` package, in sorted order of its path relative to the
+    package, contributes its path and its bytes; computed once per process (about 2.5 MB: a few milliseconds).
+
+    Returns
+    -------
+    str
+        64 hexadecimal digits.
+
+    Examples
+    --------
+    >>> len(source_digest()), source_digest() == source_digest()
+    (64, True)
+    """
+    if not _SOURCE_DIGEST:
+        import hashlib
+
+        package = _package_dir()
+        h = hashlib.sha256()
+        for source in sorted(package.rglob("*.py"), key=lambda p: p.relative_to(package).as_posix()):
+            h.update(source.relative_to(package).as_posix().encode("utf-8") + b"\0")
+            h.update(source.read_bytes())
+            h.update(b"\0")
+        _SOURCE_DIGEST.append(h.hexdigest())
+    return _SOURCE_DIGEST[0]
+
+
+def data_digest(*folders: str) -> str:
+    """Return the SHA-256 of the data files under the given folders of the data folder (:data:`DATA`).
+
+    Parameters
+    ----------
+    *folders : str
+        Folder names under :data:`DATA` (e.g. ``"stimuli"``); one that does not exist contributes its name only.
+
+    Returns
+    -------
+    str
+        64 hexadecimal digits over each file's path relative to :data:`DATA` and its bytes, in sorted order.
+
+    Examples
+    --------
+    >>> data_digest("stimuli") == data_digest("stimuli"), data_digest("stimuli") == data_digest("utility")
+    (True, False)
+    """
+    import hashlib
+
+    h = hashlib.sha256()
+    for folder in folders:
+        root = DATA / folder
+        h.update(folder.encode("utf-8") + b"\0")
+        files = sorted(p for p in root.rglob("*") if p.is_file()) if root.is_dir() else []
+        for f in files:
+            h.update(f.relative_to(DATA).as_posix().encode("utf-8") + b"\0")
+            h.update(f.read_bytes())
+            h.update(b"\0")
+    return h.hexdigest()

@@ -564,12 +564,14 @@ def timing_table(run: DebiasRun, table: pd.DataFrame | None = None) -> pd.DataFr
     -------
     pandas.DataFrame
         Indexed by method (``original`` first when the checks are given): ``debias`` seconds, then one column per
-        check, and ``checks, total``.
+        check, ``checks, total`` and ``checks cached`` (True where the table was read from the cache: its seconds
+        are then those of the run that measured it).
     """
     frame = pd.DataFrame({"debias": pd.Series(run.seconds, dtype=float)})
     if table is not None and "seconds" in table.attrs:
         checks = pd.DataFrame(table.attrs["seconds"]).T
         checks["checks, total"] = checks.sum(axis=1)
         frame = checks.join(frame, how="left")[["debias", *checks.columns]]
+        frame["checks cached"] = bool(table.attrs.get("cached", False))
     frame.index.name = "method"
     return frame.round(2)
