@@ -234,3 +234,31 @@ def test_damaged_feature_cache_is_reported_and_recomputed(tiny, tmp_path, damage
     assert again.shape == X.shape
     with np.load(cache_file, allow_pickle=False) as z:  # overwritten with good data
         assert z["features"].shape == X.shape
+
+
+def test_topic_solutions_are_cached_bit_for_bit_and_a_damaged_file_is_recomputed(tmp_path, monkeypatch):
+    from wordbias.core.errors import CacheRebuiltWarning
+
+    texts = gap.load("development")["Text"].tolist()[:120]
+    fresh = kgap._topic_solutions(texts, 4, 2, 0, cache_dir=tmp_path)
+    files = list(tmp_path.glob("topics-*.npz"))
+    assert len(files) == 1
+    fits = []
+    monkeypatch.setattr(kgap, "fit_topics", lambda *a, **k: fits.append(1) or pytest.fail("refitted"))
+    again = kgap._topic_solutions(texts, 4, 2, 0, cache_dir=tmp_path)
+    assert fits == []
+    assert len(again) == 3
+    for a, b in zip(fresh, again):
+        assert a.vocabulary.dtype == b.vocabulary.dtype and list(a.vocabulary) == list(b.vocabulary)
+        assert type(a.vocabulary[0]) is type(b.vocabulary[0])
+        np.testing.assert_array_equal(a.components, b.components)
+        np.testing.assert_array_equal(a.doc_topic, b.doc_topic)
+        assert (a.reconstruction_err, a.n_iter) == (b.reconstruction_err, b.n_iter)
+    monkeypatch.undo()
+    kgap._topic_solutions(texts, 4, 2, 1, cache_dir=tmp_path)              # another seed: another file
+    kgap._topic_solutions(texts[:-1], 4, 2, 0, cache_dir=tmp_path)         # one text fewer: another file
+    assert len(list(tmp_path.glob("topics-*.npz"))) == 3
+    files[0].write_bytes(files[0].read_bytes()[:300])
+    with pytest.warns(CacheRebuiltWarning, match="GAP topic cache .*unreadable"):
+        rebuilt = kgap._topic_solutions(texts, 4, 2, 0, cache_dir=tmp_path)
+    np.testing.assert_array_equal(rebuilt[1].components, fresh[1].components)

@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from wordbias.core import paths
+from wordbias.core.atomic import atomic_file
 from wordbias.core.errors import InvalidParameterError
 from wordbias.core.keyed_arrays import read_keyed_array, write_keyed_array
 from wordbias.core.permutation import ALTERNATIVES, P_METHODS, TailProbability, subset_sum_tail
@@ -580,7 +581,9 @@ def run(encoder, word_scores: Mapping[str, float] | Callable[[list[str]], Mappin
     nmf_restarts : int, default 10
         Random NMF restarts beside the deterministic solution (>= 0).
     cache_dir : str or path-like or None, default CACHE_DIR
-        Where features and seed studies are cached.
+        Where features, seed studies and the NMF topic solutions are cached (the topics as
+        ``topics-<hash[:24]>.npz``, the hash covering the texts, ``n_topics``, ``nmf_restarts``, ``seed``, the
+        package's sources and the compute fingerprint; no pickle, written atomically).
     progress : bool, default False
         Whether to show a progress bar.
     score_source : str or None, default None
@@ -615,7 +618,7 @@ def run(encoder, word_scores: Mapping[str, float] | Callable[[list[str]], Mappin
     metrics = _metrics_over_seeds(y, fem, study.proba)
 
     t0 = time.perf_counter()
-    solutions = _topic_solutions(dev["Text"].tolist(), n_topics, nmf_restarts, seed)
+    solutions = _topic_solutions(dev["Text"].tolist(), n_topics, nmf_restarts, seed, cache_dir=cache_dir)
     timings["topics_s"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     needed = list(dict.fromkeys(w for t in solutions for ws in top_words(t.components, t.vocabulary, n_topic_words)
@@ -667,12 +670,66 @@ def _metrics_over_seeds(y: np.ndarray, fem: np.ndarray, proba_by_seed: np.ndarra
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis("rows")
 
 
-def _topic_solutions(texts: list[str], n_topics: int, nmf_restarts: int, seed: int) -> list[Topics]:
+def _topic_solutions(texts: list[str], n_topics: int, nmf_restarts: int, seed: int, *,
+                     cache_dir=None) -> list[Topics]:
     """The deterministic ``nndsvd`` NMF solution first, then ``nmf_restarts`` random restarts (seeds
-    seed+1, seed+2, ...)."""
+    seed+1, seed+2, ...); with ``cache_dir``, read back from ``topics-<key>.npz`` when it holds the same key."""
+    cache_file = key = None
+    if cache_dir is not None:
+        h = hashlib.sha256(json.dumps([_TOPICS_CACHE_VERSION, n_topics, nmf_restarts, seed,
+                                       paths.compute_fingerprint(), paths.source_digest()]).encode())
+        h.update("\0".join(texts).encode("utf-8", "surrogatepass"))
+        key = h.hexdigest()
+        cache_file = Path(cache_dir) / f"topics-{key[:24]}.npz"
+        cached = _read_topics(cache_file, key, 1 + nmf_restarts, (len(texts), n_topics))
+        if cached is not None:
+            return cached
     topics = fit_topics(texts, n_topics, seed=seed)
     restarts = refit_topics(texts, n_topics, seeds=range(seed + 1, seed + 1 + nmf_restarts))
-    return [topics] + restarts
+    solutions = [topics] + restarts
+    if cache_file is not None:
+        arrays = {f"{name}{i}": getattr(t, name) for i, t in enumerate(solutions) for name in ("components", "doc_topic")}
+        arrays.update({f"vocabulary{i}": np.asarray(t.vocabulary, dtype=str) for i, t in enumerate(solutions)})
+        with atomic_file(cache_file, what="the GAP topic cache") as tmp:
+            np.savez(tmp, key=np.array(key), reconstruction_err=np.array([t.reconstruction_err for t in solutions]),
+                     n_iter=np.array([t.n_iter for t in solutions]), **arrays)
+    return solutions
+
+
+#: bumped when what the topic solutions hold changes in a way the package sources would not show
+_TOPICS_CACHE_VERSION = 1
+
+
+def _read_topics(path: Path, key: str, n: int, doc_topic_shape: tuple[int, int]) -> list[Topics] | None:
+    """The ``n`` cached topic solutions at ``path`` if it holds ``key`` and arrays of the right shapes; ``None`` if
+    the file is absent, or (with a :class:`~wordbias.core.errors.CacheRebuiltWarning`) damaged or mismatched."""
+    import warnings
+    import zipfile
+
+    from wordbias.core.errors import CacheRebuiltWarning
+
+    if not path.exists():
+        return None
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            stored = str(z["key"])
+            if stored != key:
+                problem = f"holds key {stored[:16]}..., expected {key[:16]}..."
+            else:
+                err, n_iter = z["reconstruction_err"], z["n_iter"]
+                out = [Topics(vocabulary=z[f"vocabulary{i}"].astype(object), components=z[f"components{i}"],
+                              doc_topic=z[f"doc_topic{i}"], reconstruction_err=float(err[i]), n_iter=int(n_iter[i]))
+                       for i in range(n)]
+                if err.shape == n_iter.shape == (n,) and all(
+                        t.doc_topic.shape == doc_topic_shape and t.components.shape == (doc_topic_shape[1],
+                                                                                        len(t.vocabulary))
+                        for t in out):
+                    return out
+                problem = "holds arrays of other shapes"
+    except (OSError, ValueError, KeyError, IndexError, EOFError, zipfile.BadZipFile) as exc:
+        problem = f"unreadable ({type(exc).__name__}: {exc})"
+    warnings.warn(f"GAP topic cache {path}: {problem}; recomputing it", CacheRebuiltWarning, stacklevel=3)
+    return None
 
 
 def _word_scores(word_scores, encoder, needed: list[str], score_source: str | None) -> tuple[Mapping, str]:
