@@ -160,3 +160,23 @@ def test_word_scores_swarm_shows_every_word_and_each_sets_mean(kv):
     assert bars == pytest.approx(sorted([res.s_x.mean(), res.s_y.mean()]))
     with pytest.raises(InvalidParameterError, match="needs the columns"):
         figures.word_scores_swarm(scores.rename(columns={"set": "group"}), title="t")
+
+
+def test_remove_crossings_swaps_as_adjusttext_does():
+    """figures.remove_crossings (vectorised) against adjustText's own loop: the same boxes after every call, on
+    random labels and on rounded ones (ties, parallel and touching segments)."""
+    import adjustText
+
+    rng = np.random.default_rng(0)
+    swapped = 0
+    for trial in range(200):
+        n = int(rng.integers(2, 40))
+        boxes, points = rng.normal(size=(n, 4)) * 50, rng.normal(size=(n, 2)) * 50
+        if trial % 3 == 0:
+            boxes, points = np.round(boxes / 10), np.round(points / 10)
+        theirs = adjustText.remove_crossings(boxes.copy(), points, 0)
+        ours = figures.remove_crossings(boxes.copy(), points, 0)
+        np.testing.assert_array_equal(ours, theirs)
+        swapped += not np.array_equal(ours, boxes)
+    assert swapped > 100                                   # most cases had crossings to remove
+    assert adjustText.remove_crossings is not figures.remove_crossings   # place_labels put adjustText's back

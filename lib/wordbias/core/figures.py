@@ -212,9 +212,71 @@ def place_labels(ax, x, y, labels: Sequence[str], *, colors=None, fontsize: floa
     step_x, step_y = freeze_limits(ax, digits)
     xr, yr = _rounded_on(ax, "x", x, step_x), _rounded_on(ax, "y", y, step_y)
     texts = [ax.text(a, b, w, fontsize=fontsize, color=c) for a, b, w, c in zip(xr, yr, labels, colors)]
-    adjust_text(texts, x=xr, y=yr, ax=ax, iter_lim=iterations, time_lim=None, expand=(1.15, 1.45),
-                min_arrow_len=8, arrowprops=dict(arrowstyle="-", color="#888888", lw=0.5, shrinkA=1, shrinkB=2))
+    with _vectorised_crossings():
+        adjust_text(texts, x=xr, y=yr, ax=ax, iter_lim=iterations, time_lim=None, expand=(1.15, 1.45),
+                    min_arrow_len=8, arrowprops=dict(arrowstyle="-", color="#888888", lw=0.5, shrinkA=1, shrinkB=2))
     return texts
+
+
+def remove_crossings(coords: np.ndarray, target_coords: np.ndarray, step: int) -> np.ndarray:
+    """adjustText's ``remove_crossings`` (1.x), vectorised: the same swaps, in the same order, bit for bit.
+
+    Each label (box ``coords[i]`` = x0, x1, y0, y1 in pixels) is joined to its point ``target_coords[i]`` by a segment
+    from the box's centre; for every pair i > j (i ascending, then j ascending) whose segments, as they were at the
+    start of the step, cross, the two labels swap places. adjustText tests the n(n − 1)/2 pairs one by one in
+    Python (490,000 calls for 50 labels over 400 steps: 40% of a WEFAT figure's time); here the same float64
+    expressions (the same operations in the same order, so the same roundings) decide every pair at once, and
+    the swaps are then applied in adjustText's order.
+
+    Parameters
+    ----------
+    coords : numpy.ndarray of shape (n, 4)
+        The labels' boxes; swapped in place.
+    target_coords : numpy.ndarray of shape (n, 2)
+        The points.
+    step : int
+        The placer's step (adjustText's signature; unused).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``coords``.
+
+    Examples
+    --------
+    >>> boxes = np.array([[0.0, 2, 0, 2], [10, 12, 0, 2]])          # centres (1, 1) and (11, 1)
+    >>> remove_crossings(boxes, np.array([[11.0, 5], [1, 5]]), 0)[:, 0].tolist()   # crossing lines: swapped
+    [10.0, 0.0]
+    """
+    x1 = np.mean(coords[:, :2], axis=1)
+    y1 = np.mean(coords[:, 2:], axis=1)
+    x2, y2 = target_coords[:, 0], target_coords[:, 1]
+    i, j = np.tril_indices(len(coords), -1)       # i > j, i ascending then j ascending: adjustText's order
+    a1, b1, a2, b2 = x1[i], y1[i], x2[i], y2[i]       # seg1 = connection i
+    a3, b3, a4, b4 = x1[j], y1[j], x2[j], y2[j]       # seg2 = connection j
+    denom = (b4 - b3) * (a2 - a1) - (a4 - a3) * (b2 - b1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ua = ((a4 - a3) * (b1 - b3) - (b4 - b3) * (a1 - a3)) / denom
+        ub = ((a2 - a1) * (b1 - b3) - (b2 - b1) * (a1 - a3)) / denom
+    cross = (denom != 0) & ~(ua < 0) & ~(ua > 1) & ~(ub < 0) & ~(ub > 1)
+    for p, q in zip(i[cross].tolist(), j[cross].tolist()):
+        coords[p], coords[q] = coords[q].copy(), coords[p].copy()
+    return coords
+
+
+class _vectorised_crossings:
+    """Within the block, adjustText calls :func:`remove_crossings` for its own (same result, vectorised)."""
+
+    def __enter__(self):
+        import adjustText
+
+        self._module, self._original = adjustText, adjustText.remove_crossings
+        adjustText.remove_crossings = remove_crossings
+        return self
+
+    def __exit__(self, *exc):
+        self._module.remove_crossings = self._original
+        return False
 
 
 def overlapping_labels(texts: Sequence, pad: float = 0.0) -> list[tuple[str, str]]:
