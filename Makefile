@@ -135,10 +135,11 @@ $(WARM): lib/wordbias/core/kernels.py lib/wordbias/measures/ube_kernels.py $(STA
 LESSON_SRC   := $(sort $(wildcard notebooks/lessons/src/*.ipynb))
 LESSON_FILES := $(LESSON_SRC:notebooks/lessons/src/%=notebooks/lessons/%)
 STUDENT_FILES := $(LESSON_SRC:notebooks/lessons/src/%=notebooks/lessons/student/%)
-# library files each notebook source imports (read from the sources by a stdlib script, no environment needed)
-deps = $(shell python3 scripts/notebook_deps.py notebooks/src/$(1).ipynb)
-deps_of = $(shell python3 scripts/notebook_deps.py $(1))
-$(foreach src,$(sort $(foreach n,$(NOTEBOOKS),$(SRC_$(n)))),$(eval LIB_$(src) := $(call deps,$(src))))
+# library files each notebook source imports (read from the sources by a stdlib script, no environment needed), all
+# in one call: LIB_<source stem> and LIB_lesson_<lesson file name> (one call per notebook cost every make command 4 s)
+comma := ,
+NOTEBOOK_DEPS := $(shell python3 scripts/notebook_deps.py --make $(sort $(foreach n,$(NOTEBOOKS),notebooks/src/$(SRC_$(n)).ipynb)) $(LESSON_SRC))
+$(foreach e,$(NOTEBOOK_DEPS),$(eval LIB_$(firstword $(subst =, ,$(e))) := $(subst $(comma), ,$(word 2,$(subst =, ,$(e))))))
 
 .PHONY: all env notebooks lessons docs test lint test-notebooks unit nbval check-results repro-check lab bench clean
 
@@ -196,7 +197,6 @@ AFTER_lesson_02_significance_and_size := notebooks/caliskan2017.ipynb
 AFTER_lesson_04_beyond_one_test := notebooks/swinger2019.ipynb
 AFTER_lesson_05_contextual_models := $(TINY_MLM)/config.json
 AFTER_lesson_06_training_runs := notebooks/training_runs.ipynb
-$(foreach f,$(LESSON_SRC),$(eval LIB_lesson_$(notdir $(f)) := $(call deps_of,$(f))))
 notebooks/lessons/%.ipynb: notebooks/lessons/src/%.ipynb $$(LIB_lesson_$$*.ipynb) notebooks/lessons/lessons.yaml \
                            $(STAMP) | $$(AFTER_lesson_$$*)
 	@start=$$(date +%s%N); cd notebooks/lessons && { $(LESSON_CAP) ../../$(PAPERMILL) --execution-timeout $(LESSON_TIMEOUT) src/$*.ipynb $*.ipynb || \

@@ -2,7 +2,11 @@
 """Print the library files a notebook depends on: the wordbias modules its code cells import, and the modules
 those import in turn (relative imports), found by reading the sources (nothing is imported or executed).
 
-Used by the Makefile for true prerequisites: `python3 scripts/notebook_deps.py notebooks/src/caliskan2017.ipynb`.
+Used by the Makefile for true prerequisites, all notebooks in one call (one run of this script instead of one per
+notebook: about 0.3 s instead of 4 s for every `make` command):
+`python3 scripts/notebook_deps.py --make notebooks/src/*.ipynb notebooks/lessons/src/*.ipynb` prints one word per
+notebook, `<name>=<file>,<file>,...`, the name being the source's stem (`caliskan2017`) or, for a lesson,
+`lesson_<file name>` (`lesson_01_words_as_vectors.ipynb`). With plain paths it prints the files of all of them.
 """
 from __future__ import annotations
 
@@ -43,6 +47,18 @@ def imported(tree: ast.AST, package: str) -> set[str]:
     return names
 
 
+_IMPORTS: dict[Path, set[str]] = {}
+
+
+def module_imports(path: Path) -> set[str]:
+    """The wordbias modules one library file imports (each file parsed once per run)."""
+    if path not in _IMPORTS:
+        rel = path.relative_to(LIB.parent).with_suffix("")
+        package = ".".join(rel.parts[:-1])
+        _IMPORTS[path] = imported(ast.parse(path.read_text(encoding="utf-8")), package)
+    return _IMPORTS[path]
+
+
 def closure(start: set[str]) -> set[Path]:
     """Files of the modules in ``start`` and of everything they import, transitively."""
     seen: set[Path] = set()
@@ -52,11 +68,7 @@ def closure(start: set[str]) -> set[Path]:
         if path is None or path in seen:
             continue
         seen.add(path)
-        rel = path.relative_to(LIB.parent).with_suffix("")
-        package = ".".join(rel.parts[:-1] if rel.name != "__init__" else rel.parts[:-1])
-        if rel.name == "__init__":
-            package = ".".join(rel.parts[:-1])
-        todo += imported(ast.parse(path.read_text(encoding="utf-8")), package)
+        todo += module_imports(path)
     return seen
 
 
@@ -68,9 +80,21 @@ def notebook_imports(path: Path) -> set[str]:
     return imported(ast.parse(code), "wordbias") | {"wordbias"}
 
 
+def make_name(path: Path) -> str:
+    """The Makefile's name of a notebook source: ``lesson_<file name>`` for a lesson, else the file's stem."""
+    return f"lesson_{path.name}" if path.parent.parent.name == "lessons" else path.stem
+
+
 if __name__ == "__main__":
-    files = set()
-    for arg in sys.argv[1:]:
-        files |= closure(notebook_imports(Path(arg)))
     root = LIB.parents[1]
-    print(" ".join(sorted(str(f.relative_to(root)) for f in files)))
+    if sys.argv[1:2] == ["--make"]:
+        words = []
+        for arg in sys.argv[2:]:
+            deps = sorted(str(f.relative_to(root)) for f in closure(notebook_imports(Path(arg))))
+            words.append(f"{make_name(Path(arg))}={','.join(deps)}")
+        print(" ".join(words))
+    else:
+        files = set()
+        for arg in sys.argv[1:]:
+            files |= closure(notebook_imports(Path(arg)))
+        print(" ".join(sorted(str(f.relative_to(root)) for f in files)))
