@@ -251,9 +251,17 @@ def _table_key(embeddings, options: dict) -> str:
 
 
 def _write_table(path: Path, key: str, table: pd.DataFrame) -> None:
-    meta = json.dumps({"index": list(table.index), "columns": list(table.columns), "attrs": table.attrs})
+    meta = json.dumps({"index": list(table.index), "columns": list(table.columns), "attrs": table.attrs},
+                      default=_json_scalar)
     with atomic_file(path, what="the debiasing checks cache") as tmp:
         np.savez(tmp, key=np.array(key), values=table.to_numpy(dtype=np.float64), meta=np.array(meta))
+
+
+def _json_scalar(x):
+    """A numpy scalar of the table's attrs as the Python number JSON writes (anything else is a bug: TypeError)."""
+    if isinstance(x, np.generic):
+        return x.item()
+    raise TypeError(f"the checks table's attrs hold a {type(x).__name__}, which the cache cannot write")
 
 
 def _read_table(path: Path, key: str) -> pd.DataFrame | None:
