@@ -121,3 +121,13 @@ def test_the_cache_gives_the_same_table_and_misses_on_any_change(toy, tmp_path, 
     assert measured == [1, 1]
     pd.testing.assert_frame_equal(rebuilt, fresh)
     assert battery.debias_table(kv, {"hard": hard}, cache_dir=tmp_path, **options).attrs["cached"] is True
+
+
+def test_the_cache_key_tells_apart_vocabularies_whose_words_join_alike():
+    from wordbias.embeddings import to_keyed_vectors
+
+    V = np.eye(2, dtype=np.float32)
+    one = to_keyed_vectors(["a\nb", "c"], V)
+    two = to_keyed_vectors(["a", "b\nc"], V)
+    assert battery._table_key([("original", one)], {}) != battery._table_key([("original", two)], {})
+    assert battery._table_key([("original", one)], {}) == battery._table_key([("original", one)], {})

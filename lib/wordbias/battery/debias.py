@@ -245,7 +245,7 @@ def _table_key(embeddings, options: dict) -> str:
     for method, kv in embeddings:
         V = np.ascontiguousarray(kv.vectors)
         h.update(json.dumps([method, V.dtype.str, V.shape]).encode())
-        h.update("\n".join(kv.index_to_key).encode("utf-8", "surrogatepass"))
+        h.update(json.dumps(list(kv.index_to_key), ensure_ascii=False).encode("utf-8", "surrogatepass"))  # unambiguous
         h.update(V.data)
     return h.hexdigest()
 

@@ -678,7 +678,7 @@ def _topic_solutions(texts: list[str], n_topics: int, nmf_restarts: int, seed: i
     if cache_dir is not None:
         h = hashlib.sha256(json.dumps([_TOPICS_CACHE_VERSION, n_topics, nmf_restarts, seed,
                                        paths.compute_fingerprint(), paths.source_digest()]).encode())
-        h.update("\0".join(texts).encode("utf-8", "surrogatepass"))
+        h.update(json.dumps(list(texts), ensure_ascii=False).encode("utf-8", "surrogatepass"))   # unambiguous
         key = h.hexdigest()
         cache_file = Path(cache_dir) / f"topics-{key[:24]}.npz"
         cached = _read_topics(cache_file, key, 1 + nmf_restarts, (len(texts), n_topics))
