@@ -23,7 +23,6 @@ import json
 import math
 import time
 import warnings
-import zipfile
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -31,8 +30,8 @@ import numpy as np
 import pandas as pd
 
 from wordbias.core import lookup, paths
-from wordbias.core.atomic import atomic_file
-from wordbias.core.errors import CacheRebuiltWarning, DegenerateSetError, InvalidParameterError
+from wordbias.core.errors import DegenerateSetError, InvalidParameterError
+from wordbias.core.keyed_arrays import read_keyed_arrays, write_keyed_arrays
 from wordbias.core.validation import check_int, check_seed
 from wordbias.datasets import stimuli
 from wordbias.measures import debias, debias_checks, direction, utility
@@ -253,8 +252,8 @@ def _table_key(embeddings, options: dict) -> str:
 def _write_table(path: Path, key: str, table: pd.DataFrame) -> None:
     meta = json.dumps({"index": list(table.index), "columns": list(table.columns), "attrs": table.attrs},
                       default=_json_scalar)
-    with atomic_file(path, what="the debiasing checks cache") as tmp:
-        np.savez(tmp, key=np.array(key), values=table.to_numpy(dtype=np.float64), meta=np.array(meta))
+    write_keyed_arrays(path, key, {"values": table.to_numpy(dtype=np.float64), "meta": np.array(meta)},
+                       what="the debiasing checks cache")
 
 
 def _json_scalar(x):
@@ -267,25 +266,27 @@ def _json_scalar(x):
 def _read_table(path: Path, key: str) -> pd.DataFrame | None:
     """The cached table at ``path`` if it holds ``key``; ``None`` if the file is absent, or (with a
     :class:`~wordbias.core.errors.CacheRebuiltWarning`) damaged or mismatched."""
-    if not path.exists():
+    def check(arrays: dict) -> str | None:
+        try:
+            meta = json.loads(str(arrays["meta"]))
+            n, k = len(meta["index"]), len(meta["columns"])
+            meta["attrs"]["checks"].items()
+        except (ValueError, TypeError, AttributeError) as exc:
+            return f"unreadable table description ({type(exc).__name__}: {exc})"
+        values = arrays["values"]
+        if values.dtype != np.float64 or values.shape != (n, k):
+            return f"holds {values.dtype} values of shape {values.shape} for {n} x {k} cells"
         return None
-    try:
-        with np.load(path, allow_pickle=False) as z:
-            stored, values, meta = str(z["key"]), z["values"], json.loads(str(z["meta"]))
-        index, columns, attrs = meta["index"], meta["columns"], meta["attrs"]
-        if stored != key:
-            problem = f"holds key {stored[:16]}..., expected {key[:16]}..."
-        elif values.dtype != np.float64 or values.shape != (len(index), len(columns)):
-            problem = f"holds {values.dtype} values of shape {values.shape} for {len(index)} x {len(columns)} cells"
-        else:
-            table = pd.DataFrame(values, index=pd.Index(index, name="method"), columns=columns)
-            attrs["checks"] = {k: tuple(v) for k, v in attrs["checks"].items()}   # JSON gave lists
-            table.attrs.update(attrs, cached=True)
-            return table
-    except (OSError, ValueError, KeyError, TypeError, AttributeError, EOFError, zipfile.BadZipFile) as exc:
-        problem = f"unreadable ({type(exc).__name__}: {exc})"
-    warnings.warn(f"debiasing checks cache {path}: {problem}; measuring again", CacheRebuiltWarning, stacklevel=3)
-    return None
+
+    arrays = read_keyed_arrays(path, key, what="debiasing checks cache", check=check, stacklevel=4)
+    if arrays is None:
+        return None
+    meta = json.loads(str(arrays["meta"]))
+    table = pd.DataFrame(arrays["values"], index=pd.Index(meta["index"], name="method"), columns=meta["columns"])
+    attrs = meta["attrs"]
+    attrs["checks"] = {k: tuple(v) for k, v in attrs["checks"].items()}   # JSON gave lists
+    table.attrs.update(attrs, cached=True)
+    return table
 
 
 #: the fewest most-biased words a side Gonen & Goldberg's checks run on (below it they are not run)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import textwrap
 from collections.abc import Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 import matplotlib.pyplot as plt
@@ -264,19 +265,16 @@ def remove_crossings(coords: np.ndarray, target_coords: np.ndarray, step: int) -
     return coords
 
 
-class _vectorised_crossings:
+@contextmanager
+def _vectorised_crossings():
     """Within the block, adjustText calls :func:`remove_crossings` for its own (same result, vectorised)."""
+    import adjustText
 
-    def __enter__(self):
-        import adjustText
-
-        self._module, self._original = adjustText, adjustText.remove_crossings
-        adjustText.remove_crossings = remove_crossings
-        return self
-
-    def __exit__(self, *exc):
-        self._module.remove_crossings = self._original
-        return False
+    original, adjustText.remove_crossings = adjustText.remove_crossings, remove_crossings
+    try:
+        yield
+    finally:
+        adjustText.remove_crossings = original
 
 
 def overlapping_labels(texts: Sequence, pad: float = 0.0) -> list[tuple[str, str]]:

@@ -15,6 +15,7 @@ Two ways to have the package:
 
 from __future__ import annotations
 
+import functools
 import os
 from importlib import resources
 from pathlib import Path
@@ -365,9 +366,7 @@ def compute_fingerprint() -> dict:
             "kernels": {k: os.environ.get(k) for k in KERNEL_VARIABLES}}
 
 
-_SOURCE_DIGEST: list[str] = []
-
-
+@functools.cache
 def source_digest() -> str:
     """Return the SHA-256 of the package's Python sources (for the keys of caches whose result depends on many modules).
 
@@ -384,17 +383,15 @@ def source_digest() -> str:
     >>> len(source_digest()), source_digest() == source_digest()
     (64, True)
     """
-    if not _SOURCE_DIGEST:
-        import hashlib
+    import hashlib
 
-        package = _package_dir()
-        h = hashlib.sha256()
-        for source in sorted(package.rglob("*.py"), key=lambda p: p.relative_to(package).as_posix()):
-            h.update(source.relative_to(package).as_posix().encode("utf-8") + b"\0")
-            h.update(source.read_bytes())
-            h.update(b"\0")
-        _SOURCE_DIGEST.append(h.hexdigest())
-    return _SOURCE_DIGEST[0]
+    package = _package_dir()
+    h = hashlib.sha256()
+    for source in sorted(package.rglob("*.py"), key=lambda p: p.relative_to(package).as_posix()):
+        h.update(source.relative_to(package).as_posix().encode("utf-8") + b"\0")
+        h.update(source.read_bytes())
+        h.update(b"\0")
+    return h.hexdigest()
 
 
 def data_digest(*folders: str) -> str:

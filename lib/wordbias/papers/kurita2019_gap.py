@@ -22,9 +22,8 @@ import numpy as np
 import pandas as pd
 
 from wordbias.core import paths
-from wordbias.core.atomic import atomic_file
 from wordbias.core.errors import InvalidParameterError
-from wordbias.core.keyed_arrays import read_keyed_array, write_keyed_array
+from wordbias.core.keyed_arrays import read_keyed_array, read_keyed_arrays, write_keyed_array, write_keyed_arrays
 from wordbias.core.permutation import ALTERNATIVES, P_METHODS, TailProbability, subset_sum_tail
 from wordbias.core.validation import check_int, check_option, check_seed
 from wordbias.datasets import gap, stimuli
@@ -690,9 +689,8 @@ def _topic_solutions(texts: list[str], n_topics: int, nmf_restarts: int, seed: i
     if cache_file is not None:
         arrays = {f"{name}{i}": getattr(t, name) for i, t in enumerate(solutions) for name in ("components", "doc_topic")}
         arrays.update({f"vocabulary{i}": np.asarray(t.vocabulary, dtype=str) for i, t in enumerate(solutions)})
-        with atomic_file(cache_file, what="the GAP topic cache") as tmp:
-            np.savez(tmp, key=np.array(key), reconstruction_err=np.array([t.reconstruction_err for t in solutions]),
-                     n_iter=np.array([t.n_iter for t in solutions]), **arrays)
+        write_keyed_arrays(cache_file, key, {**arrays, "reconstruction_err": [t.reconstruction_err for t in solutions],
+                                             "n_iter": [t.n_iter for t in solutions]}, what="the GAP topic cache")
     return solutions
 
 
@@ -703,33 +701,19 @@ _TOPICS_CACHE_VERSION = 1
 def _read_topics(path: Path, key: str, n: int, doc_topic_shape: tuple[int, int]) -> list[Topics] | None:
     """The ``n`` cached topic solutions at ``path`` if it holds ``key`` and arrays of the right shapes; ``None`` if
     the file is absent, or (with a :class:`~wordbias.core.errors.CacheRebuiltWarning`) damaged or mismatched."""
-    import warnings
-    import zipfile
+    def check(z: dict) -> str | None:
+        k = doc_topic_shape[1]
+        ok = z["reconstruction_err"].shape == z["n_iter"].shape == (n,) and all(
+            z[f"doc_topic{i}"].shape == doc_topic_shape and z[f"components{i}"].shape == (k, len(z[f"vocabulary{i}"]))
+            for i in range(n))
+        return None if ok else "holds arrays of other shapes"
 
-    from wordbias.core.errors import CacheRebuiltWarning
-
-    if not path.exists():
+    z = read_keyed_arrays(path, key, what="GAP topic cache", check=check, stacklevel=4)
+    if z is None:
         return None
-    try:
-        with np.load(path, allow_pickle=False) as z:
-            stored = str(z["key"])
-            if stored != key:
-                problem = f"holds key {stored[:16]}..., expected {key[:16]}..."
-            else:
-                err, n_iter = z["reconstruction_err"], z["n_iter"]
-                out = [Topics(vocabulary=z[f"vocabulary{i}"].astype(object), components=z[f"components{i}"],
-                              doc_topic=z[f"doc_topic{i}"], reconstruction_err=float(err[i]), n_iter=int(n_iter[i]))
-                       for i in range(n)]
-                if err.shape == n_iter.shape == (n,) and all(
-                        t.doc_topic.shape == doc_topic_shape and t.components.shape == (doc_topic_shape[1],
-                                                                                        len(t.vocabulary))
-                        for t in out):
-                    return out
-                problem = "holds arrays of other shapes"
-    except (OSError, ValueError, KeyError, IndexError, EOFError, zipfile.BadZipFile) as exc:
-        problem = f"unreadable ({type(exc).__name__}: {exc})"
-    warnings.warn(f"GAP topic cache {path}: {problem}; recomputing it", CacheRebuiltWarning, stacklevel=3)
-    return None
+    return [Topics(vocabulary=z[f"vocabulary{i}"].astype(object),   # as scikit-learn gives it: Python str
+                   components=z[f"components{i}"], doc_topic=z[f"doc_topic{i}"],
+                   reconstruction_err=float(z["reconstruction_err"][i]), n_iter=int(z["n_iter"][i])) for i in range(n)]
 
 
 def _word_scores(word_scores, encoder, needed: list[str], score_source: str | None) -> tuple[Mapping, str]:
