@@ -14,7 +14,7 @@ script times, in one run and on the same data:
 Real GloVe 6B 50d words (the bundled embedding) for d = 50, random unit vectors for d = 300, on 1 and 2 worker
 threads. Each row records the CPU (``/proc/cpuinfo``'s model name), the kernel setting (``WORDBIAS_KERNELS``, as
 ``eval "$(make -s kernel-env KERNELS=...)"`` exports it), the BLAS's kernels, which products the null took (words per
-(8·n)×d product, or per-rotation: :func:`wordbias.measures.ube_null.chunked_product_is_exact`) and the load
+(8·n)×d product, or per-rotation: :func:`wordbias.measures.ube_null.exact_chunk`) and the load
 average before and after, so a disturbed run shows. Writes ``results/benchmarks/ube_null.csv``, replacing the rows of the same CPU and
 kernel setting (run it once per setting).
 
@@ -125,8 +125,8 @@ def main() -> None:
         C, _ = ube_null.span_factors(Xbar)
         Z0 = np.einsum("nr,brd->bnd", C, ube_null.rotation_frames(0, 0, d, C.shape[1], batch)).astype(np.float32)
         with threadpool_limits(1, user_api="blas"):
-            chunked = next((f"{c} words" for c in (ube_null.WORD_CHUNK, M) if ube_null.chunked_product_is_exact(W32, Z0, c)),
-                           "per-rotation")
+            chunk = ube_null.exact_chunk(W32, Z0)
+            chunked = "per-rotation" if chunk is None else f"{min(chunk, M)} words"
         t_naive = None if args.no_naive else naive_time(W, category, names, labels, Abar, t, n) * R
         for workers in (int(w) for w in args.workers.split(",")):
             load_before = load1()

@@ -131,3 +131,45 @@ def test_chunked_product_check_agrees_with_the_scores():
         if exact:
             assert np.array_equal(ube_null.null_sigma_batch(W, cat, Z, Abar, 3),
                                   ube_null.null_sigma_batch(W, cat, Z, Abar, 3, chunk=1024))
+
+
+@pytest.mark.parametrize("chunk", [1, 2, 7, 1920])
+def test_word_runs_cover_the_words_in_order_with_no_short_last_run(chunk):
+    for M in [1, 2, 3, chunk - 1, chunk, chunk + 1, chunk + chunk // 2 - 1, chunk + chunk // 2, 3 * chunk + 5,
+              30_000]:
+        if M < 1:
+            continue
+        runs = ube_null.word_runs(M, chunk)
+        assert runs[0][0] == 0 and runs[-1][1] == M
+        assert all(a[1] == b[0] for a, b in zip(runs, runs[1:]))
+        assert all(b - a == chunk for a, b in runs[:-1])
+        last = runs[-1][1] - runs[-1][0]
+        assert chunk // 2 <= last <= chunk + max(chunk // 2 - 1, 0) or len(runs) == 1 and last == M
+
+
+def _openblas_cores():
+    from threadpoolctl import threadpool_info
+
+    return {i.get("architecture") for i in threadpool_info() if i.get("internal_api") == "openblas"}
+
+
+@pytest.mark.parametrize("M", [30_000, 5000, 4000, 2200, 1921])
+@pytest.mark.parametrize("d", [50, 300])
+def test_the_null_takes_runs_of_words_on_openblas_avx2_and_avx512(M, d):
+    """The finding behind :data:`ube_null.WORD_CHUNK` (issue 29): OpenBLAS's AVX2 (Haswell, also taken on Zen) and
+    AVX-512 (SkylakeX) kernels round (8·12)×d by d×L products over the runs of ``word_runs`` exactly like one 12×d
+    product per rotation over all the words, on real-valued data, for word counts whose last run is shorter or
+    longer than a run. Under the AVX2 kernels runs of 2,048 words do not (their blocks are 320 words), which is
+    why the runs are 1,920 words."""
+    cores = _openblas_cores()
+    if not cores & {"Haswell", "Zen", "SkylakeX", "Cooperlake", "SapphireRapids"}:
+        pytest.skip(f"the finding is about OpenBLAS's AVX2 and AVX-512 kernels, not {cores or 'this BLAS'}")
+    from threadpoolctl import threadpool_limits
+
+    rng = np.random.default_rng(M + d)
+    W = rng.normal(size=(M, d)).astype(np.float32)
+    Z = rng.normal(size=(8, 12, d)).astype(np.float32)
+    with threadpool_limits(1, user_api="blas"):
+        assert ube_null.exact_chunk(W, Z) == ube_null.WORD_CHUNK
+        if cores & {"Haswell", "Zen"} and M == 30_000:
+            assert not ube_null.chunked_product_is_exact(W, Z, 2048)

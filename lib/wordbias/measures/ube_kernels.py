@@ -36,22 +36,66 @@ WORD_BLOCK = 512
 def _voronoi_block(P, k, n, w0, L, category, m, best, tot, arg):  # pragma: no cover - compiled
     """For rotation k (rows k·n .. k·n+n−1 of P hold w̄·Z_ki) and words w0 .. w0+L−1: each word's score in
     ``best``, s = w̄·Z_ki* − mean_i w̄·Z_ki with i* its Voronoi group (first maximum, as ``numpy.argmax``), and
-    its bucket i*·m + category in ``arg``."""
-    inv_n = P.dtype.type(1.0 / n)
-    r0 = P[k * n, w0:w0 + L]
+    its bucket i*·m + category in ``arg``.
+
+    The groups are taken four at a time, each word's running maximum, sum and group kept in registers across the
+    four (a quarter of the loads and stores of one group at a time); the operations on each word are the same,
+    in the same order (the sum over the groups 0, 1, ..., n−1; a group replaces the maximum only when greater)."""
+    base = k * n
+    r0 = P[base, w0:w0 + L]
     for w in range(L):
         best[w] = r0[w]
         tot[w] = r0[w]
         arg[w] = 0
-    for i in range(1, n):
-        row = P[k * n + i, w0:w0 + L]
+    i = 1
+    while i + 3 < n:                   # vectorised over the words: branch-free
+        ra = P[base + i, w0:w0 + L]
+        rb = P[base + i + 1, w0:w0 + L]
+        rc = P[base + i + 2, w0:w0 + L]
+        rd = P[base + i + 3, w0:w0 + L]
+        ia = np.int32(i)
+        ib = np.int32(i + 1)
+        ic = np.int32(i + 2)
+        id_ = np.int32(i + 3)
+        for w in range(L):
+            bw = best[w]
+            tw = tot[w]
+            aw = arg[w]
+            v = ra[w]
+            tw += v
+            g = v > bw
+            bw = v if g else bw
+            aw = ia if g else aw
+            v = rb[w]
+            tw += v
+            g = v > bw
+            bw = v if g else bw
+            aw = ib if g else aw
+            v = rc[w]
+            tw += v
+            g = v > bw
+            bw = v if g else bw
+            aw = ic if g else aw
+            v = rd[w]
+            tw += v
+            g = v > bw
+            bw = v if g else bw
+            aw = id_ if g else aw
+            best[w] = bw
+            tot[w] = tw
+            arg[w] = aw
+        i += 4
+    while i < n:                       # the last n − 1 mod 4 groups, one at a time
+        row = P[base + i, w0:w0 + L]
         ii = np.int32(i)
-        for w in range(L):  # branch-free so that it vectorises
+        for w in range(L):
             v = row[w]
             tot[w] += v
-            gt = v > best[w]
-            best[w] = v if gt else best[w]
-            arg[w] = ii if gt else arg[w]
+            g = v > best[w]
+            best[w] = v if g else best[w]
+            arg[w] = ii if g else arg[w]
+        i += 1
+    inv_n = P.dtype.type(1.0 / n)
     cat = category[w0:w0 + L]
     for w in range(L):      # vectorised: score and bucket of every word
         best[w] -= tot[w] * inv_n

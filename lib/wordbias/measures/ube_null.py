@@ -217,9 +217,10 @@ def null_sigma_batch(W: np.ndarray, category: np.ndarray, Z: np.ndarray, Abar: n
     By default (``chunk=None``) the matrix product W Zᵀ is taken in W's dtype (float32 for speed), one rotation
     at a time (a stacked ``matmul`` makes one n×d by d×M product per rotation): the shape of every product is the
     same whatever the batch size, so BLAS takes the same code path and σ does not depend on ``b``. With
-    ``chunk`` = L, it is taken as one (b·n)×d by d×L product per run of L words instead, each consumed by the
-    kernel while it is still in cache; the BLAS packs W once per batch instead of once per rotation, which is
-    much faster, but whether its dots round exactly like the per-rotation products depends on the BLAS's kernels
+    ``chunk`` = L, it is taken as one (b·n)×d by d×L product per run of about L words instead (:func:`word_runs`),
+    each consumed by the kernel while it is still in cache; the BLAS packs W once per batch instead of once per
+    rotation, which is much faster, but whether its dots round exactly like the per-rotation products depends on
+    the BLAS's kernels
     (:func:`rotational_null` checks that they do before using it: runs of :data:`WORD_CHUNK` words, else one
     product over all the words, else the per-rotation products). The compiled kernels
     (:mod:`wordbias.measures.ube_kernels`) then take, for each word, its Voronoi group and score and keep a
@@ -238,7 +239,7 @@ def null_sigma_batch(W: np.ndarray, category: np.ndarray, Z: np.ndarray, Abar: n
     t : int
         The words per test.
     chunk : int, optional
-        Words per (b·n)×d product; by default one n×d product per rotation over all the words.
+        Words per (b·n)×d product (:func:`word_runs`); by default one n×d product per rotation over all the words.
 
     Returns
     -------
@@ -269,22 +270,59 @@ def null_sigma_batch(W: np.ndarray, category: np.ndarray, Z: np.ndarray, Abar: n
         ube_kernels.ube_null_select(P, n, cat, m, top)
     else:
         Zf = np.ascontiguousarray(Z.reshape(b * n, d))
-        for c0 in range(0, M, chunk):
-            ube_kernels.ube_null_select(Zf @ W[c0:c0 + chunk].T, n, cat[c0:c0 + chunk], m, top)
+        for c0, c1 in word_runs(M, chunk):
+            ube_kernels.ube_null_select(Zf @ W[c0:c1].T, n, cat[c0:c1], m, top)
     out = np.empty((b, n, m))
     ube_kernels.ube_null_finish(top, n, m, const, out)
     return out
 
 
+def word_runs(M: int, chunk: int) -> list[tuple[int, int]]:
+    """The runs of words the chunked products of :func:`null_sigma_batch` take: ``chunk`` words each from word 0,
+    the last run joined to the one before it when it is shorter than ``chunk // 2``.
+
+    A BLAS tiles a product over M words into blocks of words (OpenBLAS: ``GEMM_P`` of them, 320 for its AVX2
+    kernels' float32 products), all of one size except the last two, which split what is left in halves when
+    fewer than two blocks' worth remain. How a dot product is summed can depend on where it falls in its block, so
+    runs of a multiple of the block size give the same dots as the product over all the words only if the last
+    run is as long as a block; joining a run shorter than ``chunk // 2`` to the one before keeps it so for any
+    block of at most ``chunk // 2`` words. :func:`chunked_product_is_exact` checks that the runs do.
+
+    Parameters
+    ----------
+    M : int
+        The number of words.
+    chunk : int
+        Words per run.
+
+    Returns
+    -------
+    list of (int, int)
+        The (start, stop) of each run, covering 0..M in order.
+
+    Examples
+    --------
+    >>> word_runs(5000, 1920)            # the last run, 1,160 words, is at least 960
+    [(0, 1920), (1920, 3840), (3840, 5000)]
+    >>> word_runs(4000, 1920)            # 160 words left: joined to the run before
+    [(0, 1920), (1920, 4000)]
+    """
+    starts = list(range(0, M, chunk))
+    if len(starts) > 1 and M - starts[-1] < chunk // 2:
+        starts.pop()
+    return list(zip(starts, starts[1:] + [M]))
+
+
 def chunked_product_is_exact(W: np.ndarray, Z: np.ndarray, chunk: int) -> bool:
-    """Whether this BLAS computes W Zᵀ by (b·n)×d products over runs of ``chunk`` words exactly as it does by
-    one n×d product per rotation (the default of :func:`null_sigma_batch`), for these shapes.
+    """Whether this BLAS computes W Zᵀ by (b·n)×d products over the runs of :func:`word_runs` exactly as it does
+    by one n×d product per rotation (the default of :func:`null_sigma_batch`), for these shapes.
 
     The order in which a BLAS sums a dot product depends on its kernels and on where the dot falls in the blocks
-    it tiles a product into, not on the values; OpenBLAS 0.3's AVX-512 kernels sum every dot the same way, its
-    AVX2 kernels sum the rows of an n×d product with n not a multiple of 4 otherwise, and a few per cent of the
-    dots of a product over part of the words otherwise. Comparing the two products
-    on one batch of real data (b·n·M dots, every position of the shape) tells which holds here.
+    it tiles a product into, not on the values. OpenBLAS 0.3's AVX-512 kernels sum every dot the same way; its
+    AVX2 kernels sum the rows of an n×d product with n not a multiple of 4 otherwise, and sum the dots near the
+    edges of its blocks of 320 words otherwise, so runs of words round like the product over all the words only
+    when they are made of whole blocks (:func:`word_runs`). Comparing the two products on one batch of real data
+    (b·n·M dots, every position of the shape) tells which holds here.
 
     Parameters
     ----------
@@ -293,7 +331,7 @@ def chunked_product_is_exact(W: np.ndarray, Z: np.ndarray, chunk: int) -> bool:
     Z : numpy.ndarray of shape (b, n, d)
         A batch of rotated group means, in W's dtype.
     chunk : int
-        Words per product.
+        Words per run (:func:`word_runs`).
 
     Returns
     -------
@@ -310,16 +348,47 @@ def chunked_product_is_exact(W: np.ndarray, Z: np.ndarray, chunk: int) -> bool:
     b, n, d = Z.shape
     ref = np.matmul(Z, W.T)
     Zf = np.ascontiguousarray(Z.reshape(b * n, d))
-    for c0 in range(0, W.shape[0], chunk):
-        part = (Zf @ W[c0:c0 + chunk].T).reshape(b, n, -1)
-        if not np.array_equal(part.view(np.uint8), ref[:, :, c0:c0 + chunk].view(np.uint8)):
+    for c0, c1 in word_runs(W.shape[0], chunk):
+        part = (Zf @ W[c0:c1].T).reshape(b, n, -1)
+        if not np.array_equal(part.view(np.uint8), ref[:, :, c0:c1].view(np.uint8)):
             return False
     return True
 
 
-#: words per matrix product of the null when the chunked product is exact (:func:`chunked_product_is_exact`):
-#: a (8·12)×d by d×2,048 float32 product is 0.75 MiB, within a core's second-level cache
-WORD_CHUNK = 2048
+#: words per run of the null's products when the chunked product is exact (:func:`chunked_product_is_exact`):
+#: a (8·12)×d by d×1,920 float32 product is 0.70 MiB, within a core's second-level cache, so the compiled
+#: selection reads it back from there instead of from memory. 1,920 is a multiple of OpenBLAS's AVX2 blocks of
+#: 320 words (so runs of it round like the whole product there), and its rows (7,680 bytes apart) do not all
+#: fall on the same cache sets, as rows a power of two apart (2,048 words: 8 KiB) do, which made the selection
+#: as slow as reading the whole product from memory
+WORD_CHUNK = 1920
+
+
+def exact_chunk(W: np.ndarray, Z: np.ndarray) -> int | None:
+    """The fastest products :func:`null_sigma_batch` can take that give the same dots as one product per rotation,
+    bit for bit, on this BLAS and for these shapes: runs of :data:`WORD_CHUNK` words, else one product over all
+    the words (``len(W)``), else ``None`` (one product per rotation), as :func:`chunked_product_is_exact` finds.
+
+    Parameters
+    ----------
+    W : numpy.ndarray of shape (M, d)
+        The words, in the precision of the products.
+    Z : numpy.ndarray of shape (b, n, d)
+        A full batch of rotated group means, in W's dtype.
+
+    Returns
+    -------
+    int or None
+        The ``chunk`` to pass to :func:`null_sigma_batch`.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> W = rng.normal(size=(100, 8)).astype(np.float32)
+    >>> exact_chunk(W, W[:8].reshape(2, 4, 8))     # 100 words: one run of WORD_CHUNK is all of them
+    1920
+    """
+    return next((c for c in (WORD_CHUNK, len(W)) if chunked_product_is_exact(W, Z, c)), None)
 
 
 #: rotations are drawn in blocks of this many, block k from ``default_rng([seed, k])``
@@ -468,7 +537,7 @@ def rotational_null(W: np.ndarray, category: np.ndarray, Xbar: np.ndarray, Abar:
     with threadpool_limits(1, user_api="blas"):
         Z0 = frames(0)[:batch_size].astype(dtype)
         if len(Z0) == batch_size:   # the fastest products that give the same dots, bit for bit
-            chunk = next((c for c in (WORD_CHUNK, len(Wd)) if chunked_product_is_exact(Wd, Z0, c)), None)
+            chunk = exact_chunk(Wd, Z0)
         run_tasks(task, blocks, workers=workers, total=R, desc="rotational null", unit="rotation", progress=progress)
     if cache_file is not None:
         write_keyed_array(cache_file, key, "null", out, what="the UBE null cache")
