@@ -42,13 +42,42 @@ def _voronoi_block(P, k, n, w0, L, category, m, best, tot, arg):  # pragma: no c
     four (a quarter of the loads and stores of one group at a time); the operations on each word are the same,
     in the same order (the sum over the groups 0, 1, ..., n−1; a group replaces the maximum only when greater)."""
     base = k * n
-    r0 = P[base, w0:w0 + L]
-    for w in range(L):
-        best[w] = r0[w]
-        tot[w] = r0[w]
-        arg[w] = 0
-    i = 1
-    while i + 3 < n:                   # vectorised over the words: branch-free
+    if n >= 4:                         # groups 0-3: the first four
+        ra = P[base, w0:w0 + L]
+        rb = P[base + 1, w0:w0 + L]
+        rc = P[base + 2, w0:w0 + L]
+        rd = P[base + 3, w0:w0 + L]
+        for w in range(L):
+            bw = ra[w]
+            tw = bw
+            aw = np.int32(0)
+            v = rb[w]
+            tw += v
+            g = v > bw
+            bw = v if g else bw
+            aw = np.int32(1) if g else aw
+            v = rc[w]
+            tw += v
+            g = v > bw
+            bw = v if g else bw
+            aw = np.int32(2) if g else aw
+            v = rd[w]
+            tw += v
+            g = v > bw
+            bw = v if g else bw
+            aw = np.int32(3) if g else aw
+            best[w] = bw
+            tot[w] = tw
+            arg[w] = aw
+        i = 4
+    else:
+        r0 = P[base, w0:w0 + L]
+        for w in range(L):
+            best[w] = r0[w]
+            tot[w] = r0[w]
+            arg[w] = 0
+        i = 1
+    while i + 3 < n:                   # the next four: vectorised over the words, branch-free
         ra = P[base + i, w0:w0 + L]
         rb = P[base + i + 1, w0:w0 + L]
         rc = P[base + i + 2, w0:w0 + L]
