@@ -220,9 +220,8 @@ def null_sigma_batch(W: np.ndarray, category: np.ndarray, Z: np.ndarray, Abar: n
     ``chunk`` = L, it is taken as one (b·n)×d by d×L product per run of about L words instead (:func:`word_runs`),
     each consumed by the kernel while it is still in cache; the BLAS packs W once per batch instead of once per
     rotation, which is much faster, but whether its dots round exactly like the per-rotation products depends on
-    the BLAS's kernels
-    (:func:`rotational_null` checks that they do before using it: runs of :data:`WORD_CHUNK` words, else one
-    product over all the words, else the per-rotation products). The compiled kernels
+    the BLAS's kernels (:func:`rotational_null` checks that they do before using it, :func:`exact_chunk`: runs of
+    :data:`WORD_CHUNK` words, else one product over all the words, else the per-rotation products). The compiled kernels
     (:mod:`wordbias.measures.ube_kernels`) then take, for each word, its Voronoi group and score and keep a
     running top-t per (group, category).
 
