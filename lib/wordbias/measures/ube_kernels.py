@@ -33,42 +33,33 @@ WORD_BLOCK = 512
 
 
 @njit(inline="always")
+def _take(v, i, bw, tw, aw):  # pragma: no cover - compiled
+    """One more group i for a word whose dot with it is v: v joins the sum tw, and replaces the maximum bw (and
+    i the group aw) only when greater, so the first maximum wins. Returns the new (bw, tw, aw)."""
+    g = v > bw
+    return (v if g else bw), tw + v, (i if g else aw)
+
+
+@njit(inline="always")
 def _voronoi_block(P, k, n, w0, L, category, m, best, tot, arg):  # pragma: no cover - compiled
     """For rotation k (rows k·n .. k·n+n−1 of P hold w̄·Z_ki) and words w0 .. w0+L−1: each word's score in
     ``best``, s = w̄·Z_ki* − mean_i w̄·Z_ki with i* its Voronoi group (first maximum, as ``numpy.argmax``), and
     its bucket i*·m + category in ``arg``.
 
     The groups are taken four at a time, each word's running maximum, sum and group kept in registers across the
-    four (a quarter of the loads and stores of one group at a time); the operations on each word are the same,
-    in the same order (the sum over the groups 0, 1, ..., n−1; a group replaces the maximum only when greater)."""
+    four (at n = 12, three trips through ``best``, ``tot`` and ``arg`` instead of twelve); the operations on each
+    word are the same, in the same order (the sum over the groups 0, 1, ..., n−1; a group replaces the maximum
+    only when greater). Each loop over the words is branch-free, so that it vectorises."""
     base = k * n
-    if n >= 4:                         # groups 0-3: the first four
-        ra = P[base, w0:w0 + L]
-        rb = P[base + 1, w0:w0 + L]
-        rc = P[base + 2, w0:w0 + L]
-        rd = P[base + 3, w0:w0 + L]
+    if n >= 4:                         # groups 0-3 start the maxima and sums
+        r0 = P[base, w0:w0 + L]
+        r1 = P[base + 1, w0:w0 + L]
+        r2 = P[base + 2, w0:w0 + L]
+        r3 = P[base + 3, w0:w0 + L]
         for w in range(L):
-            bw = ra[w]
-            tw = bw
-            aw = np.int32(0)
-            v = rb[w]
-            tw += v
-            g = v > bw
-            bw = v if g else bw
-            aw = np.int32(1) if g else aw
-            v = rc[w]
-            tw += v
-            g = v > bw
-            bw = v if g else bw
-            aw = np.int32(2) if g else aw
-            v = rd[w]
-            tw += v
-            g = v > bw
-            bw = v if g else bw
-            aw = np.int32(3) if g else aw
-            best[w] = bw
-            tot[w] = tw
-            arg[w] = aw
+            bw, tw, aw = _take(r1[w], np.int32(1), r0[w], r0[w], np.int32(0))
+            bw, tw, aw = _take(r2[w], np.int32(2), bw, tw, aw)
+            best[w], tot[w], arg[w] = _take(r3[w], np.int32(3), bw, tw, aw)
         i = 4
     else:
         r0 = P[base, w0:w0 + L]
@@ -77,56 +68,30 @@ def _voronoi_block(P, k, n, w0, L, category, m, best, tot, arg):  # pragma: no c
             tot[w] = r0[w]
             arg[w] = 0
         i = 1
-    while i + 3 < n:                   # the next four: vectorised over the words, branch-free
-        ra = P[base + i, w0:w0 + L]
-        rb = P[base + i + 1, w0:w0 + L]
-        rc = P[base + i + 2, w0:w0 + L]
-        rd = P[base + i + 3, w0:w0 + L]
-        ia = np.int32(i)
-        ib = np.int32(i + 1)
-        ic = np.int32(i + 2)
-        id_ = np.int32(i + 3)
+    while i + 3 < n:                   # the next four
+        r0 = P[base + i, w0:w0 + L]
+        r1 = P[base + i + 1, w0:w0 + L]
+        r2 = P[base + i + 2, w0:w0 + L]
+        r3 = P[base + i + 3, w0:w0 + L]
+        i0 = np.int32(i)               # the group numbers as int32, as ``arg`` holds them
+        i1 = np.int32(i + 1)
+        i2 = np.int32(i + 2)
+        i3 = np.int32(i + 3)
         for w in range(L):
-            bw = best[w]
-            tw = tot[w]
-            aw = arg[w]
-            v = ra[w]
-            tw += v
-            g = v > bw
-            bw = v if g else bw
-            aw = ia if g else aw
-            v = rb[w]
-            tw += v
-            g = v > bw
-            bw = v if g else bw
-            aw = ib if g else aw
-            v = rc[w]
-            tw += v
-            g = v > bw
-            bw = v if g else bw
-            aw = ic if g else aw
-            v = rd[w]
-            tw += v
-            g = v > bw
-            bw = v if g else bw
-            aw = id_ if g else aw
-            best[w] = bw
-            tot[w] = tw
-            arg[w] = aw
+            bw, tw, aw = _take(r0[w], i0, best[w], tot[w], arg[w])
+            bw, tw, aw = _take(r1[w], i1, bw, tw, aw)
+            bw, tw, aw = _take(r2[w], i2, bw, tw, aw)
+            best[w], tot[w], arg[w] = _take(r3[w], i3, bw, tw, aw)
         i += 4
-    while i < n:                       # the last n − 1 mod 4 groups, one at a time
+    while i < n:                       # the last (n − 4) mod 4 groups (n − 1 when n < 4), one at a time
         row = P[base + i, w0:w0 + L]
         ii = np.int32(i)
         for w in range(L):
-            v = row[w]
-            tot[w] += v
-            g = v > best[w]
-            best[w] = v if g else best[w]
-            arg[w] = ii if g else arg[w]
+            best[w], tot[w], arg[w] = _take(row[w], ii, best[w], tot[w], arg[w])
         i += 1
     inv_n = P.dtype.type(1.0 / n)
     cat = category[w0:w0 + L]
-    for w in range(L):      # vectorised: score and bucket of every word
+    for w in range(L):      # score and bucket of every word
         best[w] -= tot[w] * inv_n
         arg[w] = arg[w] * m + cat[w]
 
