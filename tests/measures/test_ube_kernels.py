@@ -157,9 +157,9 @@ def _openblas_cores():
 @pytest.mark.parametrize("d", [50, 300])
 def test_the_null_takes_runs_of_words_on_openblas_avx2_and_avx512(M, d):
     """The finding behind :data:`ube_null.WORD_CHUNK` (issue 29): OpenBLAS's AVX2 (Haswell) and AVX-512 (SkylakeX)
-    kernels, the two that ``make repro-check``'s settings measure them on, round (8·12)×d by d×L products over the runs of ``word_runs`` exactly like one 12×d
-    product per rotation over all the words, on real-valued data, for word counts whose last run is shorter or
-    longer than a run. Under the AVX2 kernels runs of 2,048 words do not (their blocks are 320 words), which is
+    kernels, the two it was measured on, round (8·12)×d by d×L products over the runs of ``word_runs`` exactly like
+    one 12×d product per rotation over all the words, on real-valued data, for word counts whose last run is
+    shorter or longer than a run. Under the AVX2 kernels runs of 2,048 words do not (their blocks are 320 words), which is
     why the runs are 1,920 words."""
     cores = _openblas_cores()
     if not cores & {"Haswell", "SkylakeX"}:
