@@ -252,7 +252,7 @@ def test_weat_with_user_lists_end_to_end(capsys, tmp_path, emb, lists):
     code, out, err = run(capsys, "weat", str(emb), "--lists", str(lists), "--out", str(out_dir),
                          "--n-resamples", "200", "--seed", "1")
     assert code == 0, err
-    assert sorted(p.name for p in out_dir.iterdir()) == [".wordbias-folder", "forest.pdf", "forest.png", "summary.html", "tidy.csv"]
+    assert sorted(p.name for p in out_dir.iterdir()) == [".wordbias-folder", ".wordbias-run.json", "forest.pdf", "forest.png", "summary.html", "tidy.csv"]
     t = tidy.read_tidy(out_dir / "tidy.csv")
     assert len(t) == 1
     r = t.iloc[0]
@@ -322,7 +322,7 @@ def test_report_and_compare_end_to_end(capsys, tmp_path, emb):
     t = tidy.read_tidy(tmp_path / "cmp" / "tidy.csv")
     assert t.embedding.unique().tolist() == ["mine.w2v.txt", "mine.w2v.bin.txt"]
     files = sorted(p.name for p in (tmp_path / "cmp").iterdir())
-    assert files == [".wordbias-folder", "forest.pdf", "forest.png", "heatmap.pdf", "heatmap.png", "summary.html", "tidy.csv"]
+    assert files == [".wordbias-folder", ".wordbias-run.json", "forest.pdf", "forest.png", "heatmap.pdf", "heatmap.png", "summary.html", "tidy.csv"]
     assert "embedding" in out.splitlines()[0]
 
 
@@ -443,7 +443,7 @@ def test_out_an_existing_folder_keeps_its_other_files(capsys, tmp_path, emb, lis
     code, _, err = run(capsys, "weat", str(emb), "--lists", str(lists), "--out", str(out), "-q", "--n-resamples",
                        "20")
     assert code == 0, err
-    assert sorted(p.name for p in out.iterdir()) == ["forest.pdf", "forest.png", "notes.txt", "sub", "summary.html", "tidy.csv"]
+    assert sorted(p.name for p in out.iterdir()) == [".wordbias-run.json", "forest.pdf", "forest.png", "notes.txt", "sub", "summary.html", "tidy.csv"]
     assert (out / "notes.txt").read_text() == "mine"
 
 

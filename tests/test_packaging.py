@@ -96,7 +96,7 @@ def test_an_installed_copy_runs_away_from_the_repository(wheel, tmp_path):
                           "--n-resamples", "200", "--n-permutations", "1000", "-q"],
                          cwd=work, env=env, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
-    assert sorted(p.name for p in (work / "out").iterdir()) == [".wordbias-folder", "forest.pdf", "forest.png", "summary.html", "tidy.csv"]
+    assert sorted(p.name for p in (work / "out").iterdir()) == [".wordbias-folder", ".wordbias-run.json", "forest.pdf", "forest.png", "summary.html", "tidy.csv"]
     version = subprocess.run([sys.executable, "-m", "wordbias", "--version"], cwd=work, env=env, check=True,
                              capture_output=True, text=True)
     assert version.stdout.strip() == f"wordbias {__import__('wordbias').__version__}"

@@ -196,7 +196,7 @@ def test_to_frame_columns():
     f = r.to_frame()
     assert len(f) == 1
     assert list(f.columns) == ["pooled", "se", "low", "high", "confidence_level", "z", "p_value", "alternative",
-                               "tau2", "tau", "q", "df", "q_p_value", "i2", "k"]
+                               "tau2", "tau", "q", "df", "q_p_value", "i2", "k", "note"]
     assert f.loc[0, "tau2"] == pytest.approx(3.0)
     s = r.studies_frame()
     assert list(s.columns) == ["effect_size", "variance", "weight", "relative_weight"]
@@ -354,9 +354,9 @@ def test_pool_templates_on_contextual_vectors():
         assert r.pooled.pooled == pytest.approx(ref["pooled"]) and r.pooled.tau2 == pytest.approx(ref["tau2"])
 
 
-def test_one_study_is_pooled_as_itself():
-    """k = 1: Q = C = 0, so tau2 = 0 and the pooled estimate is the study's own, with its own standard error."""
+def test_one_study_is_flagged_not_pooled():
+    """k = 1: Q = C = 0 and tau2 cannot be estimated: the study's own estimate, no interval or p, and a note."""
     r = random_effects([0.8], [0.04], alternative="greater")
-    assert (r.pooled, r.tau2, r.q, r.i2, r.k) == (0.8, 0.0, 0.0, 0.0, 1)
-    assert r.se == pytest.approx(0.2) and r.z == pytest.approx(4.0)
-    assert r.p_value == pytest.approx(stats.norm.sf(4.0))
+    assert (r.pooled, r.q, r.k) == (0.8, 0.0, 1)
+    assert all(np.isnan(x) for x in (r.se, r.low, r.high, r.z, r.p_value, r.tau2, r.i2))
+    assert "no between-study variance" in r.note and r.to_frame().loc[0, "note"] == r.note

@@ -132,7 +132,7 @@ def test_the_manifest(tmp_path, inaugural):
         assert hashlib.sha256((folder / "vectors.npy").read_bytes()).hexdigest() == run["vectors_sha256"]
         kv = open_cache(folder)
         assert len(kv.index_to_key) == run["n_words"] and kv.vector_size == 10
-    assert sorted(p.name for p in out.iterdir()) == [".wordbias-folder", "manifest.json", "runs", "timings.json"]
+    assert sorted(p.name for p in out.iterdir()) == [".wordbias-folder", ".wordbias-run.json", "manifest.json", "runs", "timings.json"]
     timings = json.loads((out / "timings.json").read_text())
     assert timings["trained"] == 4 and all(t["train_seconds"] > 0 for t in timings["runs"].values())
     assert read_manifest(out) == manifest == read_manifest(path)

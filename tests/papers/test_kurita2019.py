@@ -242,8 +242,6 @@ def test_a_missing_masked_lm_is_one_clear_message(tmp_path, monkeypatch):
 # issue 14: the template spread (CEAT's random-effects pooling) and Table 3's intervals and adjusted p
 # --------------------------------------------------------------------------------------------------
 
-from scipy import stats as sps  # noqa: E402
-
 from wordbias.core import multiple  # noqa: E402
 from wordbias.core.errors import InvalidParameterError  # noqa: E402
 
@@ -274,20 +272,18 @@ def test_equal_templates_have_no_between_template_variance():
     assert r.pooled["hedges_olkin"].pooled.se == pytest.approx(np.sqrt(v_ho / 3))
 
 
-def test_one_template_pooled_is_its_own_d():
+def test_one_template_pooled_is_its_own_d_without_an_interval():
     sx, sy = [[0.9, 0.2, 0.5]], [[-0.3, 0.1, -0.6]]
     r = kt.template_spread(sx, sy, templates=["only"])
     d = weat.effect_size(sx[0], sy[0])
     for pooled in r.pooled.values():
         p = pooled.pooled
-        v = pooled.variances[0]
-        assert p.k == 1 and p.pooled == pytest.approx(d) and p.se == pytest.approx(np.sqrt(v))
-        assert p.tau2 == 0 and p.q == pytest.approx(0, abs=1e-12) and p.i2 == 0
-        z = sps.norm.ppf(0.975)
-        assert (p.low, p.high) == pytest.approx((d - z * np.sqrt(v), d + z * np.sqrt(v)))
-        assert p.p_value == pytest.approx(2 * sps.norm.sf(abs(d) / np.sqrt(v)))
-        assert p.weights.tolist() == pytest.approx([1 / v])
+        assert p.k == 1 and p.pooled == pytest.approx(d) and p.q == pytest.approx(0, abs=1e-12)
+        # one template has no between-template variance: no interval, p, tau2 or I2, and a note saying so
+        assert all(np.isnan(x) for x in (p.se, p.low, p.high, p.p_value, p.tau2, p.i2))
+        assert "no between-study variance" in p.note
     frame = r.to_frame()
+    assert frame.note.str.contains("no between-study variance").all()
     assert list(frame.template) == ["only", kt.POOLED] * 2 and list(frame.columns) == kt.FRAME_COLUMNS
 
 

@@ -505,6 +505,8 @@ def heatmap(frame: pd.DataFrame, *, ax=None, title: str | None = None):
     import seaborn as sns
     from matplotlib.figure import Figure
 
+    from wordbias.core.figures import plain_text
+
     _tidy.check_tidy(frame)
     if frame.empty:
         raise InvalidParameterError("the table is empty: nothing to draw")
@@ -549,9 +551,10 @@ def heatmap(frame: pd.DataFrame, *, ax=None, title: str | None = None):
     cax = fig.add_axes(((left + 1.7 * len(embs) + 0.25) / width, bottom / height, 0.15 / width,
                         min(3.0, 0.52 * len(tests)) / height))
     ax.set_facecolor("0.88")
+    text = np.vectorize(plain_text, otypes=[object])(text) if text.size else text     # labels are free text
     sns.heatmap(scaled, ax=ax, cbar_ax=cax, mask=~np.isfinite(scaled), cmap="RdBu_r", vmin=-1, vmax=1, annot=text,
-                fmt="", annot_kws={"fontsize": 7.5}, linewidths=0.5, linecolor="white", xticklabels=embs,
-                yticklabels=ylabels, cbar_kws={"label": "effect size / largest possible |value|"})
+                fmt="", annot_kws={"fontsize": 7.5}, linewidths=0.5, linecolor="white",
+                xticklabels=[plain_text(e) for e in embs], yticklabels=[plain_text(y) for y in ylabels], cbar_kws={"label": "effect size / largest possible |value|"})
     cax.tick_params(labelsize=7)
     cax.yaxis.label.set_size(7.5)
     for (i, j), t in np.ndenumerate(text):          # grey cells: write their text too
@@ -561,8 +564,8 @@ def heatmap(frame: pd.DataFrame, *, ax=None, title: str | None = None):
     ax.set_ylabel("")
     ax.tick_params(axis="x", labelrotation=0, labelsize=8)
     ax.tick_params(axis="y", labelsize=8, labelrotation=0)
-    ax.set_title(title or "Effect sizes with 95% intervals (test x embedding)", fontsize=10)
+    ax.set_title(plain_text(title or "Effect sizes with 95% intervals (test x embedding)"), fontsize=10)
     if foot:
-        fig.text(0.1 / width, (bottom - 0.45) / height, "Grey cells:\n" + "\n".join(foot), fontsize=6.5, va="top",
-                 ha="left", color="0.25")
+        fig.text(0.1 / width, (bottom - 0.45) / height, plain_text("Grey cells:\n" + "\n".join(foot)), fontsize=6.5,
+                 va="top", ha="left", color="0.25")
     return fig

@@ -6,7 +6,8 @@ processes, or a Dask cluster). The tidy table holds each run's rows (``embedding
 one combined row per test (``embedding`` = the ensemble's label): the mean effect size over the runs with the
 interval over words and runs of :func:`wordbias.measures.ensemble.combine_runs`, the combined p and, in the
 note, the spread over runs and the share of runs significant at 0.05. ``frame.attrs["ensemble"]`` holds the
-summary per test (:func:`summary_frame`).
+summary per test (:func:`summary_frame`), ``frame.attrs[ENSEMBLE_RUNS]`` which rows are the runs'
+(:func:`run_rows`: labels are free text, so a ``/`` in a label never makes a row a run's).
 
 * :func:`weat_battery`: WEATs through :func:`wordbias.measures.ensemble.weats`, which adds the test-retest
   reliability of the word scores and the internal consistency of the attribute pairs (Du et al. 2021);
@@ -28,13 +29,48 @@ from wordbias.core.jobs import run_jobs
 from wordbias.measures import ensemble as _ensemble
 
 __all__ = ["run_label", "combined_note", "combine_rows", "summary_frame", "weat_battery", "report",
-           "combined_only", "runs_figure", "ONE_RUN_NOTE", "one_run_rows"]
+           "combined_only", "runs_figure", "ONE_RUN_NOTE", "one_run_rows", "ENSEMBLE_RUNS", "run_rows"]
+
+#: the key of the table's ``attrs`` naming the run rows (:data:`wordbias.core.tidy.ENSEMBLE_RUNS`)
+ENSEMBLE_RUNS = _tidy.ENSEMBLE_RUNS
 
 #: the level at which a run counts as significant in the combined rows' notes
 ALPHA = _ensemble.ALPHA
 #: the p_method of a combined row: the combined t statistic on Satterthwaite's degrees of freedom (the df, a ratio of
 #: variances that moves in its last digits with every run's d, is in the summary, ``frame.attrs["ensemble"]``)
 COMBINED_P_METHOD = "combined t over runs"
+
+
+def run_rows(frame: pd.DataFrame) -> np.ndarray:
+    """Which rows of an ensemble's tidy table are its single runs' (:func:`wordbias.core.tidy.ensemble_run_rows`:
+    the rows ``frame.attrs[ENSEMBLE_RUNS]`` names, never a ``/`` in the label).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        A tidy table of :func:`report` or :func:`weat_battery` (any other: no run rows).
+
+    Returns
+    -------
+    numpy.ndarray of bool
+        One value per row.
+
+    Examples
+    --------
+    >>> from wordbias.core.tidy import tidy_frame
+    >>> t = tidy_frame([{"embedding": "a/b", "test": "T"}])     # one embedding whose label holds a "/"
+    >>> run_rows(t).tolist()
+    [False]
+    """
+    return _tidy.ensemble_run_rows(frame)
+
+
+def _mark_runs(frame: pd.DataFrame, label: str, runs: Sequence[str]) -> pd.DataFrame:
+    """Record in ``frame.attrs`` which of its rows are the runs' (:data:`ENSEMBLE_RUNS`): ``{run_label: run}``
+    for the runs whose rows it holds (an ensemble of one run gives only combined rows)."""
+    present = set(frame.embedding.dropna())
+    frame.attrs[ENSEMBLE_RUNS] = {run_label(label, r): r for r in runs if run_label(label, r) in present}
+    return frame
 
 
 def run_label(ensemble: str, run: str) -> str:
@@ -132,7 +168,7 @@ def combine_rows(frame: pd.DataFrame, *, label: str, alpha: float = ALPHA) -> pd
         counted = group.drop(_tidy.not_run(group).index)
         counted = counted[counted.effect_size.isna() & counted.statistic.notna()]
         if len(ran) == 0 and len(counted) >= 2:     # a test without an effect size (UBE) that ran in the runs
-            rows.append({**base, **_statistic_only(counted, len(group), alpha)})
+            rows.append({**base, **_statistic_only(counted, len(group), alpha, label)})
             continue
         if len(ran) < 2:
             failed = group[group.effect_size.isna()]
@@ -158,14 +194,21 @@ def combine_rows(frame: pd.DataFrame, *, label: str, alpha: float = ALPHA) -> pd
     return _tidy.tidy_frame(rows)
 
 
-def _statistic_only(runs: pd.DataFrame, n_runs: int, alpha: float) -> dict:
+def _run_of(embedding, label: str) -> str:
+    """The run of a run row's ``embedding`` (:func:`run_label`), the ensemble's ``label`` taken off its front (a
+    label may itself hold ``/``)."""
+    text = str(embedding)
+    return text[len(label) + 1:] if text.startswith(f"{label}/") else text
+
+
+def _statistic_only(runs: pd.DataFrame, n_runs: int, alpha: float, label: str) -> dict:
     """The combined row of a test that gives a statistic and a p but no effect size (UBE: its significant cells):
     nothing to pool into an interval, so the statistic's mean over the runs that ran, and each run's value and p in
     the note (each run's own row has the rest)."""
     values = runs.statistic.to_numpy(float)
     p = runs.p_value.to_numpy(float)
     k = int(np.sum(p[np.isfinite(p)] < alpha))
-    per_run = ", ".join(f"{v:g} ({str(e).rsplit('/', 1)[-1]})" for v, e in zip(values, runs.embedding))
+    per_run = ", ".join(f"{v:g} ({_run_of(e, label)})" for v, e in zip(values, runs.embedding))
     return {"statistic": float(values.mean()), "p_method": None,
             "note": f"no effect size to combine: {runs.statistic_name.iloc[0]} per run {per_run}, mean "
                     f"{values.mean():.3g}; p < {alpha:g} in {k} of {len(runs)} runs"
@@ -174,8 +217,8 @@ def _statistic_only(runs: pd.DataFrame, n_runs: int, alpha: float) -> dict:
 
 
 def combined_only(frame: pd.DataFrame) -> pd.DataFrame:
-    """The combined rows of an ensemble's table (those whose ``embedding`` has no ``/``): what the short table
-    on stdout and the heat map show.
+    """The combined rows of an ensemble's table (all but :func:`run_rows`): what the short table on stdout and the
+    heat map show.
 
     Parameters
     ----------
@@ -191,10 +234,11 @@ def combined_only(frame: pd.DataFrame) -> pd.DataFrame:
     --------
     >>> from wordbias.core.tidy import tidy_frame
     >>> t = tidy_frame([{"embedding": "e/seed-1", "test": "T"}, {"embedding": "e", "test": "T"}])
+    >>> t.attrs[ENSEMBLE_RUNS] = {"e/seed-1": "seed-1"}
     >>> combined_only(t).embedding.tolist()
     ['e']
     """
-    keep = ~frame.embedding.astype(str).str.contains("/", regex=False)
+    keep = ~run_rows(frame)
     out = frame[keep].reset_index(drop=True)
     out.attrs = dict(frame.attrs)
     return out
@@ -367,7 +411,7 @@ def weat_battery(ensemble, specs: Sequence, *, battery: str, paper: str = "user"
                           for i, run in enumerate(ens.runs)], ignore_index=True)
     combined = _tidy.tidy_frame([_combined_row(r, battery=battery, paper=paper) for r in results])
     _tidy.warn_low_coverage(combined)
-    frame = _finish(runs, combined, f"{battery} on {ens.label}", len(ens.runs))
+    frame = _mark_runs(_finish(runs, combined, f"{battery} on {ens.label}", len(ens.runs)), ens.label, ens.runs)
     frame.attrs["ensemble"] = summary_frame(results)
     frame.attrs["parameters"] = {"ensemble": ens.label, "runs": list(ens.runs), **options}
     return frame
@@ -452,7 +496,7 @@ def report(ensemble, *, label: str | None = None, workers: int | None = 1, sched
     runs = pd.concat(frames, ignore_index=True)
     combined = combine_rows(runs, label=ens.label, alpha=alpha)
     _tidy.warn_low_coverage(combined)
-    frame = _finish(runs, combined, f"report on {ens.label}", len(ens.runs))
+    frame = _mark_runs(_finish(runs, combined, f"report on {ens.label}", len(ens.runs)), ens.label, ens.runs)
     frame.attrs["timings"] = {run: f.attrs.get("timings", {}) for run, f in zip(ens.runs, frames)}
     frame.attrs["parameters"] = {"ensemble": ens.label, "runs": list(ens.runs), **options}
     return frame
@@ -463,10 +507,8 @@ _KIND_LABELS = {"seed": "a run with another seed", "bootstrap": "a run on a boot
                 "given": "one run's estimate"}
 
 
-def _kind_of(embedding: str) -> str:
-    """A run's kind from its rows' label ``"<ensemble>/<run>"``: the ids ``wordbias train`` gives (``seed-3``,
-    ``bootstrap-2``), else ``"given"``."""
-    run = embedding.rsplit("/", 1)[-1]
+def _kind_of(run: str) -> str:
+    """A run's kind from its id: the ids ``wordbias train`` gives (``seed-3``, ``bootstrap-2``), else ``"given"``."""
     return "seed" if run.startswith("seed-") else "bootstrap" if run.startswith("bootstrap-") else "given"
 
 
@@ -479,7 +521,7 @@ def runs_figure(frame: pd.DataFrame, *, ax=None, title: str | None = None):
     Parameters
     ----------
     frame : pandas.DataFrame
-        The ensemble's tidy table: run rows (``embedding`` ``"<ensemble>/<run>"``) and combined rows.
+        The ensemble's tidy table: run rows (:func:`run_rows`) and combined rows.
     ax : matplotlib.axes.Axes, optional
         Where to draw (default a new figure sized to the number of tests).
     title : str, optional
@@ -497,6 +539,7 @@ def runs_figure(frame: pd.DataFrame, *, ax=None, title: str | None = None):
     ...                  "effect_size": d, "ci_low": d - .4, "ci_high": d + .4} for i, d in enumerate([1, .8])]
     ...                + [{"embedding": "e", "test": "T", "measure": "weat", "effect_size_name": "d",
     ...                    "effect_size": .9, "ci_low": .3, "ci_high": 1.5}])
+    >>> t.attrs[ENSEMBLE_RUNS] = {"e/seed-0": "seed-0", "e/seed-1": "seed-1"}     # as report() records them
     >>> fig = runs_figure(t)
     >>> [a.get_xlabel() for a in fig.axes], len(fig.legends[0].get_texts())
     (['effect size (d)'], 3)
@@ -509,9 +552,12 @@ def runs_figure(frame: pd.DataFrame, *, ax=None, title: str | None = None):
     """
     import matplotlib.pyplot as plt
 
-    runs_mask = frame.embedding.astype(str).str.contains("/", regex=False)
-    combined = frame[~runs_mask & frame.effect_size.notna()]
+    from wordbias.core.figures import plain_text
+
+    runs_mask = run_rows(frame)
+    combined = frame[~runs_mask & frame.effect_size.notna().to_numpy()]
     runs = frame[runs_mask]
+    run_of = frame.attrs.get(ENSEMBLE_RUNS) or {}
     tests = list(dict.fromkeys(combined.test.astype(str)))
     if ax is None:
         fig, ax = plt.subplots(figsize=(8, 0.55 * max(len(tests), 2) + 1.4))
@@ -525,7 +571,7 @@ def runs_figure(frame: pd.DataFrame, *, ax=None, title: str | None = None):
         for off, (_, row) in zip(offsets, r.iterrows()):
             if pd.notna(row.ci_low) and pd.notna(row.ci_high):
                 ax.plot([row.ci_low, row.ci_high], [y + off, y + off], color="0.75", lw=1, zorder=1)
-            kind = _kind_of(str(row.embedding))
+            kind = _kind_of(str(run_of.get(row.embedding, row.embedding)))
             ax.plot(row.effect_size, y + off, "o", color=_KIND_COLOURS[kind], ms=3.5, zorder=2)
             kinds_seen.add(kind)
         c = combined[combined.test.astype(str) == test].iloc[0]
@@ -536,10 +582,11 @@ def runs_figure(frame: pd.DataFrame, *, ax=None, title: str | None = None):
     ax.set_yticks(range(len(tests)))
     names = dict(zip(combined.test.astype(str), combined.effect_size_name))
     if len({n for n in names.values() if isinstance(n, str)}) > 1:   # a report: d, r, cos... each its own scale
-        ax.set_yticklabels([f"{t} ({names[t]})" if isinstance(names[t], str) else t for t in reversed(tests)])
+        ax.set_yticklabels([plain_text(f"{t} ({names[t]})" if isinstance(names[t], str) else t)
+                            for t in reversed(tests)])
         ax.set_xlabel("effect size (each test's own measure, in brackets beside it)")
     else:
-        ax.set_yticklabels(list(reversed(tests)))
+        ax.set_yticklabels([plain_text(t) for t in reversed(tests)])
         name = combined.effect_size_name.dropna().iloc[0] if combined.effect_size_name.notna().any() else "d"
         ax.set_xlabel(f"effect size ({name})")
     from matplotlib.lines import Line2D
@@ -550,7 +597,7 @@ def runs_figure(frame: pd.DataFrame, *, ax=None, title: str | None = None):
                 Line2D([], [], color="black", lw=3, marker="D", mfc="white",
                        label="mean over runs, interval over words and runs")]
     if title:
-        ax.set_title(title)
+        ax.set_title(plain_text(title))
     fig.legend(handles=handles, loc="lower center", ncol=2, frameon=False, fontsize=8)
     fig.tight_layout(rect=(0, 0.7 / fig.get_figheight(), 1, 1))     # 0.7 inch below the axes for the legend
     return fig

@@ -96,6 +96,8 @@ def forest_plot(frame: pd.DataFrame, *, title: str | None = None):
     from matplotlib.figure import Figure
     from matplotlib.transforms import blended_transform_factory
 
+    from wordbias.core.figures import legend_label, plain_text
+
     _tidy.check_tidy(frame)
     if frame.empty:
         raise InvalidParameterError("the table is empty: nothing to draw")
@@ -125,7 +127,7 @@ def forest_plot(frame: pd.DataFrame, *, title: str | None = None):
             est = rows.effect_size.to_numpy()
             lo = np.where(rows.ci_low.notna(), rows.ci_low, est)
             hi = np.where(rows.ci_high.notna(), rows.ci_high, est)
-            ax.hlines(y, lo, hi, color=colour, lw=1.6, label=emb if len(embs) > 1 else None)
+            ax.hlines(y, lo, hi, color=colour, lw=1.6, label=legend_label(emb) if len(embs) > 1 else None)
             sig = (rows.p_holm < ALPHA).to_numpy()
             ax.scatter(est[sig], y[sig], color=colour, s=28, zorder=3)
             ax.scatter(est[~sig], y[~sig], facecolor="white", edgecolor=colour, s=28, zorder=3)
@@ -133,10 +135,10 @@ def forest_plot(frame: pd.DataFrame, *, title: str | None = None):
         ax.set_yticks(range(len(names)))
         titles = dict(zip(sub.test, sub.title.fillna("")))
         low = set(sub.test[sub.low_coverage.fillna(False).to_numpy(dtype=bool)])
-        ax.set_yticklabels([textwrap.shorten(f"{t}{' (!)' if t in low else ''}  {titles.get(t, '')}", 58,
-                                             placeholder="...") for t in names], fontsize=7.5)
+        ax.set_yticklabels([plain_text(textwrap.shorten(f"{t}{' (!)' if t in low else ''}  {titles.get(t, '')}", 58,
+                                                        placeholder="...")) for t in names], fontsize=7.5)
         ax.set_ylim(len(names) - 0.5, -0.5)
-        ax.set_xlabel(_EFFECT_LABELS.get(kind, kind), fontsize=8.5)
+        ax.set_xlabel(plain_text(_EFFECT_LABELS.get(kind, kind)), fontsize=8.5)
         ax.tick_params(axis="x", labelsize=8)
         ax.grid(axis="x", color="0.9")
     if len(embs) > 1 and kinds:  # beside the panel, never over an interval
@@ -144,10 +146,11 @@ def forest_plot(frame: pd.DataFrame, *, title: str | None = None):
                        title="embedding", title_fontsize=7.5, frameon=False)
     if foot:
         axes[-1].axis("off")
-        axes[-1].text(0.01, 1, "No effect size:\n" + "\n".join(foot), fontsize=6.5, va="top", color="0.25",
+        axes[-1].text(0.01, 1, plain_text("No effect size:\n" + "\n".join(foot)), fontsize=6.5, va="top", color="0.25",
                       transform=blended_transform_factory(fig.transFigure, axes[-1].transAxes))
     flagged = " (!): low coverage, see the table" if shown.low_coverage.fillna(False).any() else ""
-    fig.suptitle(title or f"Effect sizes with 95% intervals (filled: Holm-adjusted p < 0.05){flagged}", fontsize=10)
+    fig.suptitle(plain_text(title or f"Effect sizes with 95% intervals (filled: Holm-adjusted p < 0.05){flagged}"),
+                 fontsize=10)
     return fig
 
 
@@ -361,7 +364,7 @@ def _dropped_html(frame: pd.DataFrame) -> str:
     if rows.empty:
         return "<p>No word was dropped.</p>"
     several = frame.embedding.nunique(dropna=False) > 1
-    items = "".join(f"<li><b>{_e((r.embedding + ' / ') if several else '')}{_e(r.test)}</b>: {_e(r.dropped)}</li>"
+    items = "".join(f"<li><b>{_e(f'{r.embedding} / ' if several else '')}{_e(r.test)}</b>: {_e(r.dropped)}</li>"
                     for r in rows.itertuples())
     return ("<p class='small'>Words dropped because the embedding does not have them, or deleted at random to "
             "balance the target sets (\"balanced out\"), per test and word set.</p><ul>" + items + "</ul>")
@@ -457,9 +460,9 @@ def write_html(frame: pd.DataFrame, path, *, title: str, figures=None, figure_di
     n_run = len(frame) - len(_tidy.not_run(frame))
     n_emb = frame.embedding.nunique(dropna=False)
     params = frame.attrs.get("parameters") or {}
-    has_runs = bool(frame.embedding.astype(str).str.contains("/", regex=False).any())
-    has_ensemble = has_runs or "ensemble" in params or any(isinstance(v, dict) and "ensemble" in v
-                                                            for v in params.values())
+    has_runs = bool(_tidy.ensemble_run_rows(frame).any())     # recorded in attrs: a "/" in a label is only text
+    by_label = bool(params) and all(isinstance(v, dict) for v in params.values())     # compare: per embedding
+    has_ensemble = has_runs or (any("ensemble" in v for v in params.values()) if by_label else "ensemble" in params)
     what = "embeddings, training runs and ensembles combined" if has_runs else "embeddings"
     counts = (f"{len(frame)} tests, {n_run} run. Each row is one test" if n_emb <= 1 else
               f"{len(frame)} rows ({frame[['battery', 'test']].drop_duplicates().shape[0]} tests on {n_emb} "

@@ -127,8 +127,6 @@ def run_debias(args) -> int:
 
 
 def _write_csv(frame, path: Path) -> None:
-    from wordbias.core.atomic import atomic_file
-    from wordbias.core.io_errors import reraise_disk_full
+    from wordbias.core.tidy import write_csv  # atomic, safe to open in a spreadsheet
 
-    with reraise_disk_full(path, path.name), atomic_file(path) as tmp:
-        frame.to_csv(tmp, index=False, float_format="%.6g")
+    write_csv(frame, path, what=path.name, float_format="%.6g")

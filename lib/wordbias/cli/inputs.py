@@ -49,10 +49,13 @@ def embedding_labels(names: list[str]) -> list[str]:
 
 def out_dir(out: str) -> Path:
     """The ``--out`` folder, checked and created (:func:`wordbias.core.paths.check_output_dir`: not empty, not
-    the checkout's root, home or ``/``, not inside the package, the data, results/ or figures/, not a file)."""
+    the checkout's root, home or ``/``, not inside the package, the data, results/ or figures/, not a file, not a
+    link to a folder of the user's; each file the command may write there absent or wordbias's, unchanged:
+    :data:`wordbias.cli.output.RUN_FILES`), before any work."""
+    from wordbias.cli.output import RUN_FILES
     from wordbias.core import paths
 
-    return paths.check_output_dir(out, what="--out", create=True)
+    return paths.check_output_dir(out, what="--out", create=True, files=RUN_FILES)
 
 
 def show_progress(args) -> bool:
@@ -66,4 +69,5 @@ def load_embedding(name_or_path: str, args):
     from wordbias import embeddings
 
     options = {} if args.cache_dir is None else {"cache_dir": args.cache_dir}
-    return embeddings.load(name_or_path, progress=show_progress(args), **options)
+    return embeddings.load(name_or_path, progress=show_progress(args), trust=getattr(args, "trust_pickle", False),
+                           **options)

@@ -151,8 +151,9 @@ def run_compare(args) -> int:
     if "ube" in options and not parallel:
         options.update(concurrent=True, while_waiting=import_plotting)   # each report's UBE beside its other tests
     # an ensemble travels as its path (its runs are loaded where they are measured); so does every embedding when
-    # the embeddings are measured in parallel (each worker loads its own)
-    loaded = {lab: (name if is_ensemble(name) or (parallel and args.cache_dir is None) else load_embedding(name, args))
+    # the embeddings are measured in parallel (each worker loads its own; with --trust-pickle they are loaded here)
+    in_workers = parallel and args.cache_dir is None and not args.trust_pickle
+    loaded = {lab: (name if is_ensemble(name) or in_workers else load_embedding(name, args))
               for lab, name in zip(labels, names)}
     frame = compare.compare(loaded, **options)
     written = write_outputs(frame, out, "wordbias compare: " + ", ".join(labels), heatmap=True)

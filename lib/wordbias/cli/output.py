@@ -3,7 +3,6 @@ stdout, and on stderr each test not run or run only in part, with the exit statu
 
 from __future__ import annotations
 
-import os
 import sys
 import textwrap
 from pathlib import Path
@@ -101,42 +100,58 @@ def short_table(frame) -> str:
     return "\n".join(lines)
 
 
+#: every file a measuring command may write into ``--out``, in the order they are listed (checked before any work
+#: by :func:`wordbias.cli.inputs.out_dir`, and written by :func:`write_outputs`)
+RUN_FILES = ("tidy.csv", "summary.html", "ensemble.csv", "runs.png", "runs.pdf", "forest.png", "forest.pdf",
+             "heatmap.png", "heatmap.pdf")
+
+
 def write_outputs(frame, out: Path, title: str, *, heatmap: bool = False) -> list[Path]:
-    """tidy.csv, summary.html, the forest plot (forest.png, forest.pdf) and for compare the heat map
-    (heatmap.png, heatmap.pdf); named files only, nothing else in ``out`` is touched. A full disk raises
-    :class:`~wordbias.core.errors.DiskFullError` naming the file."""
+    """tidy.csv, summary.html, the forest plot (forest.png, forest.pdf), for several embeddings the heat map
+    (heatmap.png, heatmap.pdf: ``summary.write_html`` draws it whenever the table has several, so ``heatmap``
+    only names compare's intent), for an ensemble ensemble.csv and runs.png/.pdf; returns the files written.
+
+    One writer for all of them (:func:`wordbias.core.atomic.run_files`): each file is written to a temporary
+    name and they are moved into place together once all are written, so a failure (a full disk:
+    :class:`~wordbias.core.errors.DiskFullError` naming the file) leaves an earlier result in ``out`` whole.
+    Only files wordbias wrote there and the user has not changed are replaced (a user's ``summary.html``, an
+    edited ``tidy.csv`` or a symbolic link raises :class:`~wordbias.core.errors.FolderNotOursError` naming it);
+    nothing else in ``out`` is touched."""
+    import matplotlib.pyplot as plt
+
+    from wordbias.core.atomic import run_files
+
+    try:
+        with run_files(out, names=RUN_FILES) as run:
+            _write_files(frame, out, title)
+    finally:
+        plt.close("all")
+    return sorted(run.written, key=lambda p: RUN_FILES.index(p.name) if p.name in RUN_FILES else len(RUN_FILES))
+
+
+def _write_files(frame, out: Path, title: str) -> None:
+    """The files of :func:`write_outputs`, each through :func:`wordbias.core.atomic.atomic_file`."""
     from wordbias.battery import summary
     from wordbias.core import tidy
 
-    written = [tidy.write_tidy(frame, out / "tidy.csv")]
-
-    path = out / "summary.html"
-    result = summary.write_html(frame, path, title=title, figure_dir=out)
-    written.append(Path(result) if isinstance(result, (str, os.PathLike)) else path)
-    if frame.embedding.astype(str).str.contains("/", regex=False).any():   # an ensemble: its runs and summary
+    tidy.write_tidy(frame, out / "tidy.csv")
+    summary.write_html(frame, out / "summary.html", title=title, figure_dir=out)
+    if tidy.ensemble_run_rows(frame).any():     # an ensemble's runs (recorded in attrs; a "/" in a label is text)
         from wordbias.battery import ensemble
         from wordbias.core.figures import save
 
         summary_table = frame.attrs.get("ensemble")
         if summary_table is not None and len(summary_table):
-            written.append(_write_csv(summary_table, out / "ensemble.csv"))
-        written += save(ensemble.runs_figure(frame, title=title), out, "runs")
-    names = ("forest", "heatmap") if heatmap or frame.embedding.nunique(dropna=True) > 1 else ("forest",)
-    written += [out / f"{n}.{ext}" for n in names for ext in ("png", "pdf") if (out / f"{n}.{ext}").exists()]
-    import matplotlib.pyplot as plt
-
-    plt.close("all")
-    return written
+            _write_csv(summary_table, out / "ensemble.csv")
+        save(ensemble.runs_figure(frame, title=title), out, "runs")
 
 
 def _write_csv(frame, path: Path) -> Path:
-    """A summary table as CSV, written atomically (six significant digits, NA for missing values, as tidy.csv)."""
-    from wordbias.core.atomic import atomic_file
-    from wordbias.core.tidy import FLOAT_FORMAT
+    """A summary table as CSV, written atomically (six significant digits, NA for missing values, as tidy.csv),
+    safe to open in a spreadsheet (:func:`wordbias.core.tidy.write_csv`)."""
+    from wordbias.core.tidy import FLOAT_FORMAT, write_csv
 
-    with atomic_file(path) as tmp:
-        frame.to_csv(tmp, index=False, float_format=FLOAT_FORMAT, na_rep="NA", lineterminator="\n")
-    return path
+    return write_csv(frame, path, what=path.name, float_format=FLOAT_FORMAT, na_rep="NA")
 
 
 #: exit status of a run whose outputs were written but some of whose tests were not run, or ran only in part
@@ -189,9 +204,9 @@ def report_not_run(frame, written: list[Path]) -> int:
 def finish(frame, written: list[Path], args) -> int:
     """Print the short table and the files written (unless ``--quiet``), report the tests not run on stderr
     (always); return the exit status: 0, or :data:`EXIT_NOT_RUN` when some tests were not run."""
-    from wordbias.battery.ensemble import combined_only
+    from wordbias.battery.ensemble import combined_only, run_rows
 
-    runs = frame.embedding.astype(str).str.contains("/", regex=False)
+    runs = run_rows(frame)
     shown = combined_only(frame) if runs.any() else frame      # an ensemble: each test once, combined over runs
     if not args.quiet:
         print(short_table(shown))

@@ -59,6 +59,76 @@ def _positive(minimum: int):
     return parse
 
 
+def _path(text: str) -> str:
+    """A path option's value (or a positional naming a file, folder, embedding or battery): refused when empty
+    or blank (an unset shell variable: ``--cache-dir "$CACHE"`` would otherwise mean the current folder), by
+    :func:`wordbias.core.paths.given_path`; returned as given."""
+    from wordbias.core.errors import InvalidParameterError
+    from wordbias.core.paths import given_path
+
+    try:
+        given_path(text, "the value")
+    except InvalidParameterError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
+_path.__name__ = "path"
+#: the options and positionals whose value is a path, or a name standing for one (checked by :func:`_path`)
+_PATH_DESTS = frozenset({"out", "cache_dir", "lists", "embedding", "embeddings", "corpus", "model", "name", "names"})
+
+
+def _check_paths(parser: argparse.ArgumentParser) -> None:
+    """Give every path option of ``parser`` and of its subcommands the type :func:`_path`."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in set(action.choices.values()):
+                _check_paths(sub)
+        elif action.dest in _PATH_DESTS and action.type is None and action.nargs != 0:
+            action.type = _path
+
+
+def _patterns(text: str) -> str:
+    """A comma-separated list of names or glob patterns (``--tests weat6,sent-*``): refused when it or one of its
+    items is empty or blank (``--tests ''``, ``--tests 'weat6,'``: an unset shell variable would otherwise select
+    everything, or be dropped)."""
+    items = text.split(",")
+    if not text.strip() or any(not item.strip() for item in items):
+        where = "" if not text.strip() else f" (item {next(i for i, t in enumerate(items, 1) if not t.strip())})"
+        raise argparse.ArgumentTypeError(f"an empty name or pattern in {text!r}{where}: give names or glob "
+                                         "patterns separated by commas, e.g. weat6,sent-* (an unset shell variable "
+                                         "gives an empty value)")
+    return text
+
+
+_patterns.__name__ = "patterns"
+
+
+def _pattern(text: str) -> str:
+    """One name or glob pattern (``--select '19[4-6]*'``): refused when empty or blank."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"an empty pattern ({text!r}): give a document id or a glob pattern, "
+                                         "e.g. '19[4-6]*' (an unset shell variable gives an empty value)")
+    return text
+
+
+_pattern.__name__ = "pattern"
+
+
+def _encoding(text: str) -> str:
+    """A text encoding (:func:`wordbias.datasets.corpora.check_encoding`: not ``rot13``, ``base64``, ...)."""
+    from wordbias.core.errors import InvalidParameterError
+    from wordbias.datasets.corpora import check_encoding
+
+    try:
+        return check_encoding(text, "the encoding")
+    except InvalidParameterError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+_encoding.__name__ = "encoding"
+
+
 def _common() -> argparse.ArgumentParser:
     """The options every command takes."""
     p = argparse.ArgumentParser(add_help=False)
@@ -84,6 +154,14 @@ def _basic() -> argparse.ArgumentParser:
     return p
 
 
+def _trust_option(p: argparse.ArgumentParser) -> None:
+    """``--trust-pickle``: open a file gensim saved with gensim's own loader (``embeddings.load(trust=True)``)."""
+    p.add_argument("--trust-pickle", action="store_true",
+                   help="open a file gensim saved (.kv, .model: a Python pickle) with gensim's own loader, which "
+                        "runs any code the file holds: only for a file you made or trust. Without it such a file "
+                        "is opened by a restricted unpickler that refuses anything but a gensim embedding or model")
+
+
 def _run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", required=True, metavar="DIR",
                    help="folder for tidy.csv, summary.html and figures (created; other files in it are left "
@@ -93,6 +171,8 @@ def _run_options(p: argparse.ArgumentParser) -> None:
                    help="folder for the converted embedding caches (default: WORDBIAS_CACHE, else the "
                         "per-user cache folder; see `wordbias cache list`)")
     command = p.prog.split()[-1]
+    if command != "contextual":  # a model's weights are read from safetensors only; never a pickle
+        _trust_option(p)
     if command not in ("weat", "report", "compare"):
         return
     g = p.add_argument_group("ensembles (several training runs: `wordbias train`)")
@@ -231,9 +311,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--keep-case", action="store_true", help="do not lower-case the text")
     p.add_argument("--documents", choices=["lines", "paragraphs"], default=None,
                    help="how a single text file splits into documents (default lines)")
-    p.add_argument("--select", action="append", metavar="PATTERN",
+    p.add_argument("--select", action="append", metavar="PATTERN", type=_pattern,
                    help="keep only the documents whose name matches (fnmatch; repeat for several), e.g. '19[4-6]*'")
-    p.add_argument("--encoding", default="utf-8", help="the text files' encoding (default utf-8)")
+    p.add_argument("--encoding", default="utf-8", type=_encoding,
+                   help="the text files' encoding (default utf-8; e.g. latin-1, cp1252, utf-16)")
     p.add_argument("--workers", type=_positive(1), default=None, metavar="N",
                    help="processes, one run each (default: every CPU)")
     p.add_argument("--scheduler", metavar="ADDRESS", default=None,
@@ -278,7 +359,7 @@ def build_parser() -> argparse.ArgumentParser:
                               "  wordbias seat /models/my-bert --pooling mean --lists my_sentences.yaml --out out/mine\n")
     p.add_argument("model", metavar="MODEL", help="all-minilm-l6-v2, a Hugging Face id or folder on this machine, "
                                                   "or a static embedding (registered name or file)")
-    p.add_argument("--tests", action="append", metavar="NAMES",
+    p.add_argument("--tests", action="append", metavar="NAMES", type=_patterns,
                    help="shipped tests, comma-separated, glob patterns allowed (e.g. 'sent-*'; repeat for more; "
                         "default: all 46)")
     p.add_argument("--lists", metavar="FILE.yaml", help="your own sentence sets (see wordbias.datasets.seat)")
@@ -322,6 +403,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="INLP's iterations (default: 35 x dimension / 300, the paper's share)")
     p.add_argument("--cache-dir", metavar="DIR", default=None,
                    help="folder for the converted embedding caches (default: as loading uses)")
+    _trust_option(p)
 
     p = sub.add_parser("lists", parents=[common], formatter_class=fmt,
                        help="the batteries and word lists shipped, a lists file, or the YAML template",
@@ -354,4 +436,5 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--cache-dir", metavar="DIR", default=None, help="the cache folder (default: as loading uses)")
     p.add_argument("-q", "--quiet", action="store_true", help="print nothing")
     p.add_argument("--debug", action="store_true", help="show the traceback of an error")
+    _check_paths(parser)
     return parser

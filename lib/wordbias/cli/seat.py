@@ -4,6 +4,7 @@ static embedding (:func:`wordbias.battery.seat.seat_battery`), written as ``tidy
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 from wordbias.cli.inputs import out_dir, show_progress
 from wordbias.cli.output import finish, write_outputs
@@ -21,13 +22,20 @@ def run_seat(args) -> int:
         name, tests = data_seat.load_sentence_lists(args.lists)
         battery, paper = f"user:{name}", "user"
     else:
-        tests = [t for arg in (args.tests or []) for t in arg.split(",") if t] or None
+        # the parser refuses an empty name (--tests '' would otherwise run all 46 tests)
+        tests = [t.strip() for arg in args.tests for t in arg.split(",")] if args.tests else None
         battery, paper = "may2019", "may2019"
     if args.pooling == "cbow":
         args.pooling = None
     out = out_dir(args.out)
+    model, label = args.model, args.label
+    if args.trust_pickle and Path(model).is_file():  # a static embedding file the user trusts: gensim's own loader
+        from wordbias import embeddings
+
+        model = embeddings.load(args.model, progress=False, trust=True)
+        label = label or embeddings.label(args.model)
     frame, vectors = battery_seat.seat_battery(
-        args.model, tests, label=args.label, battery=battery, paper=paper, pooling=args.pooling, seed=args.seed,
+        model, tests, label=label, battery=battery, paper=paper, pooling=args.pooling, seed=args.seed,
         n_permutations=args.n_permutations, n_resamples=args.n_resamples, batch_size=args.batch_size,
         device=args.device, progress=show_progress(args))
     if not args.quiet and vectors.seconds > 0:

@@ -14,6 +14,7 @@ from wordbias.core.errors import CommandError
 def run_train(args) -> int:
     """``wordbias train CORPUS --out DIR``: train ``--seeds`` runs and ``--bootstrap`` runs, write the runs and
     the manifest, print what was written."""
+    from wordbias.core import paths
     from wordbias.datasets import corpora
     from wordbias.models import train
 
@@ -21,6 +22,8 @@ def run_train(args) -> int:
         raise CommandError("nothing to train: give --seeds N or --bootstrap N (at least one run)")
     if args.documents is not None and (args.corpus in corpora.SHIPPED):
         raise CommandError("--documents applies to a single text file, not to a shipped corpus")
+    # --out first, named as the command names it (train_ensemble checks it again, at every depth, before training)
+    paths.check_output_dir(args.out, what="--out")
     spec = corpora.CorpusSpec(
         source=args.corpus if args.corpus in corpora.SHIPPED else str(_absolute(args.corpus)),
         lowercase=not args.keep_case, encoding=args.encoding, documents=args.documents or "auto",

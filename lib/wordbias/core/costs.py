@@ -33,6 +33,109 @@ def memory_limit() -> int:
     return min(MAX_BYTES, half)
 
 
+def machine_memory() -> int | None:
+    """The memory this machine gives the process, in bytes: its physical memory, or its control group's limit
+    (a container's) when lower; None where neither can be read.
+
+    The budget of work whose size is the user's to choose, such as training runs held in memory at once
+    (:func:`wordbias.models.train.train_ensemble`): a request estimated to need more than this cannot run
+    here at all, whatever else is running.
+
+    Returns
+    -------
+    int or None
+        Bytes.
+
+    Examples
+    --------
+    >>> memory = machine_memory()
+    >>> memory is None or memory > 2 ** 20
+    True
+    """
+    try:
+        physical = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):  # not POSIX
+        try:
+            import psutil
+
+            physical = int(psutil.virtual_memory().total)
+        except (ImportError, OSError):
+            return None
+    limits = [physical]
+    for path in _cgroup_limit_files():
+        try:
+            text = open(path, encoding="ascii").read().strip()
+        except OSError:
+            continue
+        if text.isdigit() and 0 < int(text) < physical:
+            limits.append(int(text))
+    return min(limits)
+
+
+def available_memory() -> int | None:
+    """The memory available to new work now, in bytes: Linux's estimate (``MemAvailable`` in ``/proc/meminfo``:
+    free memory and what can be reclaimed without swapping), lowered to what the process's control group (a
+    container) has left under its limit; elsewhere psutil's estimate where psutil is installed, else
+    :func:`machine_memory`; None where nothing tells.
+
+    The budget of work that holds a large share of memory for its whole length, such as the training runs of an
+    ensemble (:func:`wordbias.models.train.train_ensemble`): past it, the machine swaps or a process is killed.
+
+    Returns
+    -------
+    int or None
+        Bytes.
+
+    Examples
+    --------
+    >>> memory = available_memory()
+    >>> memory is None or memory <= (machine_memory() or memory)
+    True
+    """
+    found = []
+    try:
+        for line in open("/proc/meminfo", encoding="ascii"):
+            if line.startswith("MemAvailable:"):
+                found.append(int(line.split()[1]) * 1024)
+                break
+    except (OSError, ValueError, IndexError):
+        pass
+    for limit_file in _cgroup_limit_files():
+        usage_file = limit_file.replace("memory.max", "memory.current").replace("limit_in_bytes", "usage_in_bytes")
+        try:
+            limit = open(limit_file, encoding="ascii").read().strip()
+            usage = open(usage_file, encoding="ascii").read().strip()
+        except OSError:
+            continue
+        if limit.isdigit() and usage.isdigit() and int(limit) < (machine_memory() or 0) + 1:
+            found.append(max(0, int(limit) - int(usage)))
+    if not found:
+        try:
+            import psutil
+
+            found.append(int(psutil.virtual_memory().available))
+        except (ImportError, OSError):
+            total = machine_memory()
+            return total
+    return min(found)
+
+
+def _cgroup_limit_files() -> list[str]:
+    """The files holding this process's memory limit: cgroup v2's ``memory.max`` (of its own group and the
+    root), cgroup v1's ``memory.limit_in_bytes``."""
+    files = ["/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"]
+    try:
+        for line in open("/proc/self/cgroup", encoding="utf-8"):
+            number, controllers, path = line.rstrip("\n").split(":", 2)
+            if number == "0" and path not in ("", "/"):
+                files.append(f"/sys/fs/cgroup{path}/memory.max")
+            elif "memory" in controllers.split(",") and path not in ("", "/"):
+                files.append(f"/sys/fs/cgroup/memory{path}/memory.limit_in_bytes")
+    except (OSError, ValueError):
+        pass
+    return files
+
+
 # --------------------------------------------------------------------------------------------------
 # counts too large for a float (issue 23, item 2): C(10000, 5000) has 3,009 digits
 # --------------------------------------------------------------------------------------------------
@@ -159,10 +262,12 @@ def _duration(seconds: float) -> str:
     return f"{seconds / 86400:.3g} days"
 
 
-def check_cost(what: str, seconds: float, n_bytes: float, max_seconds: float, way_out: str) -> None:
+def check_cost(what: str, seconds: float, n_bytes: float, max_seconds: float, way_out: str, *,
+               max_bytes: float | None = None, memory_budget: str | None = None) -> None:
     """Refuse, before any work, a request estimated to take more than ``max_seconds`` or to allocate more
-    than :func:`memory_limit` (raise :data:`MAX_BYTES` to allow more): :class:`~wordbias.core.errors.TooCostlyError`
-    with the estimate and ``way_out``.
+    than :func:`memory_limit` (raise :data:`MAX_BYTES` to allow more), or than ``max_bytes`` when given
+    (described in the message by ``memory_budget``): :class:`~wordbias.core.errors.TooCostlyError` with the
+    estimate and ``way_out``.
 
     Examples
     --------
@@ -170,12 +275,24 @@ def check_cost(what: str, seconds: float, n_bytes: float, max_seconds: float, wa
     """
     max_seconds = check_real("max_seconds", max_seconds, low=0, low_open=True) if max_seconds != float("inf") \
         else max_seconds
-    limit = memory_limit()
+    limit = memory_limit() if max_bytes is None else max_bytes
+    budget = memory_budget or "wordbias.core.costs.MAX_BYTES or half this machine's"
     if seconds > max_seconds or n_bytes > limit:
         raise TooCostlyError(
             f"{what} is estimated to take {_duration(seconds)} and {bytes_text(n_bytes)} of memory, over the budget "
-            f"(max_seconds={max_seconds:g}, memory {bytes_text(limit)}: wordbias.core.costs.MAX_BYTES or half "
-            f"this machine's); refused before any work. {way_out}")
+            f"(max_seconds={max_seconds:g}, memory {bytes_text(limit)}: {budget}); refused before any work. "
+            f"{way_out}")
+
+
+def duration_text(seconds: float) -> str:
+    """A duration for a message: seconds, minutes, hours or days.
+
+    Examples
+    --------
+    >>> duration_text(90), duration_text(7200), duration_text(4e6)
+    ('90 s', '2 h', '46.3 days')
+    """
+    return _duration(seconds)
 
 
 def draws_text(n: int) -> str:

@@ -191,3 +191,14 @@ def _format_warning(message, category, filename, lineno, line=None, _default=war
 
 
 warnings.formatwarning = _format_warning
+
+
+class UnsafeFileError(EmbeddingFormatError, ModelFileError):
+    """A file that would run code when opened, refused before anything of it ran: a pickle that names more than
+    a gensim embedding holds (:mod:`wordbias.embeddings.safe_pickle`), a pickle under a text file's name, a model
+    folder whose weights are pickled (``pytorch_model.bin``, ``*.pt``, ``*.ckpt``) rather than safetensors. The
+    message names the file and what it names, and how to open a file whose author is trusted. An
+    :class:`EmbeddingFormatError` and a :class:`ModelFileError`."""
+
+
+__all__ += ["UnsafeFileError"]

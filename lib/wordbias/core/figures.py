@@ -37,6 +37,10 @@ def save(fig, folder: Path | str, name: str, *, tight: bool = True) -> list[Path
     that may move within their tolerance on another computer, so that a wider tick label cannot change the
     picture's size.
 
+    Each file is drawn to a temporary file beside it and moved into place when complete
+    (:func:`wordbias.core.atomic.atomic_file`): a full disk never leaves a truncated figure. Inside
+    :func:`wordbias.core.atomic.run_files` the files move into place with the run's other files.
+
     Parameters
     ----------
     fig : matplotlib.figure.Figure
@@ -51,17 +55,22 @@ def save(fig, folder: Path | str, name: str, *, tight: bool = True) -> list[Path
     Returns
     -------
     list of pathlib.Path
-        The PNG and the PDF written.
+        The PNG and the PDF written (inside :func:`~wordbias.core.atomic.run_files`, where their content is
+        until the run's files are moved into place: :func:`~wordbias.core.atomic.pending_path`).
     """
+    from wordbias.core.atomic import atomic_file, pending_path
+
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     png = folder / f"{name}.png"
     pdf = folder / f"{name}.pdf"
     bbox = "tight" if tight else None
-    fig.savefig(png, metadata={"Software": None}, bbox_inches=bbox)
-    fig.savefig(pdf, metadata={"CreationDate": None, "ModDate": None, "Producer": None, "Creator": None},
-                bbox_inches=bbox)
-    return [png, pdf]
+    with atomic_file(png) as tmp:
+        fig.savefig(tmp, format="png", metadata={"Software": None}, bbox_inches=bbox)
+    with atomic_file(pdf) as tmp:
+        fig.savefig(tmp, format="pdf", metadata={"CreationDate": None, "ModDate": None, "Producer": None,
+                                                 "Creator": None}, bbox_inches=bbox)
+    return [pending_path(png), pending_path(pdf)]
 
 
 # --------------------------------------------------------------------------------------------------
@@ -212,7 +221,7 @@ def place_labels(ax, x, y, labels: Sequence[str], *, colors=None, fontsize: floa
         return []
     step_x, step_y = freeze_limits(ax, digits)
     xr, yr = _rounded_on(ax, "x", x, step_x), _rounded_on(ax, "y", y, step_y)
-    texts = [ax.text(a, b, w, fontsize=fontsize, color=c) for a, b, w, c in zip(xr, yr, labels, colors)]
+    texts = [ax.text(a, b, plain_text(w), fontsize=fontsize, color=c) for a, b, w, c in zip(xr, yr, labels, colors)]
     with _vectorised_crossings():
         adjust_text(texts, x=xr, y=yr, ax=ax, iter_lim=iterations, time_lim=None, expand=(1.15, 1.45),
                     min_arrow_len=8, arrowprops=dict(arrowstyle="-", color="#888888", lw=0.5, shrinkA=1, shrinkB=2))
@@ -359,6 +368,60 @@ def points_under_legend(ax) -> int:
     return n
 
 
+def plain_text(text) -> str:
+    r"""Return ``text`` as matplotlib draws it verbatim: every ``$`` escaped (``\$``).
+
+    A label, a test's name, a word or a file name is free text; matplotlib would read the part between two ``$``
+    as mathtext (``$\alpha$`` drawn as a Greek letter, ``$x_$`` failing the whole figure with a parse error).
+    An escaped ``$`` is drawn as a ``$`` (matplotlib's rule, and LaTeX's with ``text.usetex``), so the text is
+    shown as it was given. Every text of wordbias's figures that comes from the user or the data passes here.
+
+    Parameters
+    ----------
+    text : object
+        The text (converted with ``str``).
+
+    Returns
+    -------
+    str
+        The text to hand to matplotlib.
+
+    Examples
+    --------
+    >>> plain_text("$\\alpha$ costs $5")
+    '\\$\\alpha\\$ costs \\$5'
+    >>> import io
+    >>> from matplotlib.figure import Figure
+    >>> fig = Figure()
+    >>> _ = fig.suptitle(plain_text("$x_$"))
+    >>> fig.savefig(io.BytesIO(), format="png")      # no mathtext error: the dollars are drawn as dollars
+    """
+    return str(text).replace("$", "\\$")
+
+
+def legend_label(text) -> str:
+    r"""Return ``text`` as a legend entry shows it verbatim: :func:`plain_text`, and a leading ``_`` kept (matplotlib
+    leaves out of the legend every label that begins with ``_``; a zero-width space before it keeps it in).
+
+    Parameters
+    ----------
+    text : object
+        The label.
+
+    Returns
+    -------
+    str
+        The label to hand to matplotlib.
+
+    Examples
+    --------
+    >>> legend_label("_mine"), legend_label("$5 model")
+    ('\u200b_mine', '\\$5 model')
+    """
+    text = plain_text(text)
+    return "\u200b" + text if text.startswith("_") else text
+
+
 def wrap_label(label: str, width: int = WRAP_WIDTH) -> str:
     """Wrap ``label`` at ``width`` characters per line, never cutting it.
 
@@ -442,9 +505,9 @@ def wefat_scatter(table: pd.DataFrame, *, x: str = "property", y: str = "s", lab
         legend_outside(ax)
         frames.append(dropped)
     ax.axhline(0, color="black", lw=0.5)
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-    ax.set_title(f"{title}\nPearson's ρ = {r:.2f}, p = {p:.1e}, n = {len(table)}")
+    ax.set_xlabel(plain_text(xlabel))
+    ax.set_ylabel(plain_text(ylabel))
+    ax.set_title(f"{plain_text(title)}\nPearson's ρ = {r:.2f}, p = {p:.1e}, n = {len(table)}")
     if annotate:
         freeze_limits(ax)        # before the layout, so that it does not move with the data's last digits
     fig.tight_layout()
@@ -489,7 +552,7 @@ def pca_pairs(words_a: Sequence[str], words_b: Sequence[str], vectors_a, vectors
     ax.scatter(xy[n:, 0], xy[n:, 1], color="#d62728", zorder=2, label="female")
     ax.set_xlabel("principal component 1")
     ax.set_ylabel("principal component 2")
-    ax.set_title(title)
+    ax.set_title(plain_text(title))
     legend_outside(ax)
     ax.margins(0.08)
     freeze_limits(ax)            # before the layout, so that it does not move with the data's last digits
@@ -548,14 +611,14 @@ def effect_size_comparison(table: pd.DataFrame, *, title: str, ours: str = "effe
     ax.scatter(table[ours], y - off, color="#d62728", label="ours", zorder=3, s=16)
     ax.scatter(table[paper], y + off, facecolors="none", edgecolors="black", label="paper", zorder=4, s=36, lw=1.1)
     ax.axvline(0, color="black", lw=0.5)
-    ax.set_yticks(y, names)
+    ax.set_yticks(y, [plain_text(n) for n in names])
     ax.set_ylim(-float(spacing[-1]) / 2 - 0.1 if len(y) else -1, float(y[0] + spacing[0] / 2 + 0.1) if len(y) else 1)
     ax.tick_params(axis="y", labelsize=8)
     ax.set_xlabel("effect size d")
     finite = pd.concat(values).astype(float)
     ax.set_xlim(min(-0.2, float(np.nanmin(finite)) - 0.1), max(2.05, float(np.nanmax(finite)) + 0.1))
     ax.grid(axis="x", color="#e5e5e5", lw=0.5, zorder=0)
-    ax.set_title(title)
+    ax.set_title(plain_text(title))
     legend_outside(ax)
     fig.tight_layout()
     return fig
@@ -600,7 +663,7 @@ def zipf_names(rank, log_prob, kept, labels=None, *, title: str, annotate: int =
     ax.set_xscale("log")
     ax.set_xlabel("index in the embedding's vocabulary (frequency order)")
     ax.set_ylabel("log probability in the name data")
-    ax.set_title(title)
+    ax.set_title(plain_text(title))
     legend_outside(ax, markerscale=3)
     freeze_limits(ax)
     fig.tight_layout()
@@ -656,8 +719,9 @@ def word_scores_swarm(scores: pd.DataFrame, *, title: str, score: str = "s(w,A,B
     for i, name in enumerate(order):
         ax.plot([means[name]] * 2, [i - 0.35, i + 0.35], color="black", lw=2, zorder=5)
     ax.axvline(0, color="grey", lw=0.6, ls=":")
-    ax.set_xlabel(xlabel or f"{score}: closer to A (right) or to B (left); black bar: the set's mean")
+    ax.set_yticks(range(len(order)), [plain_text(g) for g in order])      # the sets' names, as given
+    ax.set_xlabel(plain_text(xlabel or f"{score}: closer to A (right) or to B (left); black bar: the set's mean"))
     ax.set_ylabel("")
-    ax.set_title(title)
+    ax.set_title(plain_text(title))
     fig.tight_layout()
     return fig

@@ -19,11 +19,19 @@ import warnings
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import islice
 
 import numpy as np
 
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError, MissingWordsWarning
-from wordbias.core.validation import check_bool, check_disjoint, check_int, check_option, check_words
+from wordbias.core.validation import (
+    as_float_array,
+    check_bool,
+    check_disjoint,
+    check_int,
+    check_option,
+    check_words,
+)
 
 __all__ = [
     "ON_MISSING",
@@ -151,7 +159,60 @@ def vectors(embedding, words: Sequence[str]) -> np.ndarray:
     if hasattr(embedding, "key_to_index"):  # gensim KeyedVectors: one fancy-index gather
         idx = [embedding.key_to_index[w] for w in words]
         return np.asarray(embedding.vectors[idx], dtype=np.float64)
-    return np.asarray([embedding[w] for w in words], dtype=np.float64)
+    return _mapping_vectors(embedding, words)
+
+
+#: how many vectors of a word -> vector mapping are looked at to learn its usual length
+_SAMPLE_LENGTHS = 64
+
+
+def _mapping_vectors(embedding, words: Sequence[str]) -> np.ndarray:
+    """The vectors of ``words`` in a word -> vector mapping, checked: each row a vector of numbers
+    (:func:`~wordbias.core.validation.as_float_array`, one word at a time when they do not stack: torch tensors
+    detached, anything else refused naming the word), and all of the mapping's usual length -- the most common
+    among these words and the mapping's first :data:`_SAMPLE_LENGTHS` vectors -- else
+    :class:`~wordbias.core.errors.InvalidParameterError` naming the words of another length (a mapping whose
+    vectors differ in length is no embedding; each set may look consistent on its own)."""
+    rows = [embedding[w] for w in words]
+    try:
+        m = np.asarray(rows, dtype=np.float64)
+    except (ValueError, TypeError, RuntimeError):  # ragged, not numbers, torch tensors that require grad
+        m = None
+    if m is not None and not rows:
+        return m
+    if m is not None and m.ndim == 2:
+        lengths = {m.shape[1]: list(words)}
+    else:
+        m, lengths = [], {}
+        for w, row in zip(words, rows):
+            v = as_float_array(f"the vector of {w!r}", row, ndim=1, what="a vector of numbers")
+            lengths.setdefault(v.shape[0], []).append(w)
+            m.append(v)
+    counts = Counter({n: len(ws) for n, ws in lengths.items()})
+    values = getattr(embedding, "values", None)
+    if callable(values):
+        counts.update(n for n in map(_length, islice(values(), _SAMPLE_LENGTHS)) if n is not None)
+    common = counts.most_common(1)[0][0]
+    others = {w: n for n, ws in lengths.items() if n != common for w in ws}
+    if others:
+        shown = dict(list(others.items())[:10])
+        raise InvalidParameterError(
+            f"the embedding's vectors have different lengths: most have {common} values, but {shown}"
+            f"{' ...' if len(others) > 10 else ''} (word: length); every word needs a vector of the same dimension")
+    return m if isinstance(m, np.ndarray) else np.vstack(m)
+
+
+def _length(vector) -> int | None:
+    """The length of a 1-D vector (a list, an array, a tensor), or None for anything else."""
+    shape = getattr(vector, "shape", None)
+    if shape is not None:
+        return int(shape[0]) if len(shape) == 1 else None
+    if isinstance(vector, (str, bytes)):
+        return None
+    try:
+        return len(vector)
+    except TypeError:
+        return None
 
 
 def set_matrix(embedding, words: Sequence[str], name: str = "words") -> np.ndarray:

@@ -9,6 +9,13 @@ wordbias version that wrote it. Anything that removes or replaces a folder goes 
 it loses nothing), and an embedding cache written before markers existed (``meta.json`` of a wordbias cache
 and nothing but a cache's files: :func:`is_legacy_cache`).
 
+Inside an output folder, wordbias knows its own files by the run manifest, :data:`RUN_MANIFEST`: the path and
+SHA-256 of every file (and the subfolders) a run wrote there (:func:`record_files`). A later run replaces only a
+file listed there whose content still matches (:func:`check_files_ours`, for the named files of a command's
+``--out``; :func:`check_tree_ours`, for a folder replaced as a whole, at every depth): a user's file of the same
+name, a file the user edited, a symbolic link (to anywhere) or a folder the user made is refused with
+:class:`FolderNotOursError` naming it, before any work.
+
 Examples
 --------
 >>> import tempfile, pathlib
@@ -28,18 +35,23 @@ wordbias.core.errors.FolderNotOursError: refusing to remove .../thesis: wordbias
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
+from collections.abc import Iterable
 from pathlib import Path
 
 from wordbias.core.errors import FolderNotOursError
 
-__all__ = ["MARKER", "KINDS", "mark", "owner", "is_ours", "is_legacy_cache",
-           "check_replaceable", "remove_folder"]
+__all__ = ["MARKER", "RUN_MANIFEST", "KINDS", "mark", "owner", "is_ours", "is_legacy_cache",
+           "check_replaceable", "remove_folder", "file_sha256", "read_run_manifest", "record_files",
+           "check_files_ours", "check_tree_ours"]
 
 #: The marker file's name: hidden, so it stays out of a user's way in the folder listing.
 MARKER = ".wordbias-folder"
+#: The run manifest: the files (path relative to the folder, SHA-256) and subfolders wordbias wrote into a folder.
+RUN_MANIFEST = ".wordbias-run.json"
 #: The kinds of folders wordbias writes.
 KINDS = ("embedding-cache", "embedding", "model", "output", "temporary")
 #: The files of an embedding cache (:mod:`wordbias.embeddings.cache_format`), for caches written before the marker.
@@ -125,3 +137,160 @@ def remove_folder(folder: str | os.PathLike) -> None:
     """Delete ``folder`` and its contents, only if it is wordbias's (:func:`check_replaceable`)."""
     check_replaceable(folder, action="remove")
     shutil.rmtree(folder)
+
+
+# --------------------------------------------------------------------------------------------------
+# the files of a run: recorded with their SHA-256, replaced only while they are as wordbias wrote them
+# --------------------------------------------------------------------------------------------------
+
+def file_sha256(path: str | os.PathLike) -> str:
+    """The SHA-256 of a file's bytes (64 hexadecimal digits), read in blocks of 4 MiB."""
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 22), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def read_run_manifest(folder: str | os.PathLike) -> dict:
+    """The run manifest of ``folder`` (:data:`RUN_MANIFEST`) as ``{"files": {path: [sha256, ...]}, "folders":
+    [path, ...]}`` (paths relative to ``folder``, with ``/``); empty lists and maps where there is none, or where
+    it is not wordbias's (a symbolic link, not JSON, not written by wordbias): then no file counts as ours."""
+    path = Path(folder) / RUN_MANIFEST
+    empty = {"files": {}, "folders": []}
+    if path.is_symlink() or not path.is_file():
+        return empty
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return empty
+    if not isinstance(data, dict) or data.get("created_by") != "wordbias":
+        return empty
+    files = data.get("files") if isinstance(data.get("files"), dict) else {}
+    folders = data.get("folders") if isinstance(data.get("folders"), list) else []
+    return {"files": {str(k): [str(h) for h in v] for k, v in files.items() if isinstance(v, list)},
+            "folders": [str(f) for f in folders]}
+
+
+def record_files(folder: str | os.PathLike, files: dict[str, list[str]], folders: Iterable[str] = (),
+                 *, into: str | os.PathLike | None = None) -> Path:
+    """Write the run manifest of ``folder``: ``files`` (path relative to ``folder`` -> the SHA-256s of the
+    contents wordbias wrote there) and ``folders`` (the subfolders it created), as JSON; to ``into`` if given (a
+    temporary file the caller moves into place), else to ``folder / RUN_MANIFEST``. Returns the path written."""
+    from wordbias import __version__
+
+    target = Path(into) if into is not None else Path(folder) / RUN_MANIFEST
+    data = {"created_by": "wordbias", "version": __version__,
+            "files": {k: list(dict.fromkeys(v)) for k, v in sorted(files.items())},
+            "folders": sorted(set(folders))}
+    target.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    return target
+
+
+def _why_not_ours(path: Path, rel: str, manifest: dict) -> str | None:
+    """Why the entry ``path`` (``rel`` in its folder's manifest) may not be replaced, or ``None``."""
+    if path.is_symlink():
+        try:
+            target = os.readlink(path)
+        except OSError:
+            target = "?"
+        return (f"{path} is a symbolic link (to {target}); wordbias never writes through a link, which could "
+                "replace a file elsewhere")
+    if path.is_dir():
+        if rel in manifest["folders"]:
+            return None
+        return f"{path} is a folder wordbias did not create"
+    if not path.is_file():
+        return f"{path} is not a regular file"
+    known = manifest["files"].get(rel)
+    if not known:
+        return (f"{path} is a file wordbias did not write (it is not in the folder's {RUN_MANIFEST}, the list of "
+                "what wordbias wrote there)")
+    try:
+        digest = file_sha256(path)
+    except OSError as exc:
+        return f"{path} cannot be read ({exc.strerror or exc})"
+    if digest not in known:
+        return f"{path} was changed since wordbias wrote it (its SHA-256 differs from the one recorded)"
+    return None
+
+
+def check_files_ours(folder: str | os.PathLike, names: Iterable[str], *, action: str = "write") -> None:
+    """Raise :class:`FolderNotOursError` unless each of ``names`` in ``folder`` is absent, or a regular file
+    wordbias wrote there (listed in the run manifest, :data:`RUN_MANIFEST`) with the content it wrote: what
+    must hold before a command writes its named files into a folder. A symbolic link among them (or at the
+    manifest's place) is refused, naming the link and its target; the folder itself may be any folder (its
+    other files are not touched).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> out = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (out / "summary.html").write_text("my own page")
+    >>> check_files_ours(out, ["tidy.csv"])                  # absent: fine
+    >>> check_files_ours(out, ["summary.html"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    wordbias.core.errors.FolderNotOursError: refusing to write .../summary.html: .../summary.html is a file wordbias did not write ...
+    """
+    folder = Path(folder)
+    manifest = read_run_manifest(folder)
+    for name in (RUN_MANIFEST, *names):
+        path = folder / name
+        if not os.path.lexists(path):
+            continue
+        if name == RUN_MANIFEST:   # replaced by every run: only a link or a folder in its place is refused
+            ours = path.is_file() and not path.is_symlink()
+            why = None if ours else _why_not_ours(path, name, {"files": {}, "folders": []})
+        else:
+            why = _why_not_ours(path, name, manifest)
+        if why is not None:
+            raise FolderNotOursError(f"refusing to {action} {path}: {why}; move it away yourself, or choose "
+                                     "another output folder")
+
+
+def check_tree_ours(folder: str | os.PathLike, *, action: str = "replace") -> None:
+    """Raise :class:`FolderNotOursError` unless everything in ``folder``, at every depth, is wordbias's: what
+    must hold before the folder is replaced as a whole. Its markers aside, each file must be listed in its run
+    manifest (:data:`RUN_MANIFEST`) with the content wordbias wrote, each subfolder listed as one wordbias created;
+    a symbolic link anywhere is refused. An absent or empty folder, or one holding only its marker, passes.
+    The message names the first file or folder that is not wordbias's.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> out = pathlib.Path(tempfile.mkdtemp()) / "ensemble"
+    >>> _ = mark(out, "output")
+    >>> _ = (out / "runs" / "seed-1").mkdir(parents=True)
+    >>> _ = (out / "runs" / "seed-1" / "vectors.npy").write_bytes(b"ours")
+    >>> _ = record_files(out, {"runs/seed-1/vectors.npy": [file_sha256(out / "runs/seed-1/vectors.npy")]},
+    ...                  ["runs", "runs/seed-1"])
+    >>> check_tree_ours(out)
+    >>> _ = (out / "runs" / "seed-1" / "notes.md").write_text("mine")
+    >>> check_tree_ours(out)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    wordbias.core.errors.FolderNotOursError: refusing to replace .../ensemble: .../runs/seed-1/notes.md is a file wordbias did not write ...
+    """
+    folder = Path(folder)
+    check_replaceable(folder, action=action)
+    if not os.path.lexists(folder) or not _has_entries(folder, ignore={MARKER}):
+        return
+    manifest = read_run_manifest(folder)
+    top = {MARKER, RUN_MANIFEST}
+    if (folder / RUN_MANIFEST).is_symlink():
+        top = {MARKER}
+
+    def walk(here: Path, prefix: str) -> None:
+        for entry in sorted(here.iterdir(), key=lambda p: p.name):
+            rel = f"{prefix}{entry.name}"
+            if rel in top and not entry.is_symlink() and entry.is_file():
+                continue
+            why = _why_not_ours(entry, rel, manifest)
+            if why is not None:
+                raise FolderNotOursError(f"refusing to {action} {folder}: {why}; nothing was changed. Move it "
+                                         "away yourself, or choose a new folder")
+            if entry.is_dir() and not entry.is_symlink():
+                walk(entry, rel + "/")
+
+    walk(folder, "")

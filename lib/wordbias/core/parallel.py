@@ -1,10 +1,33 @@
 """Worker threads: the default worker count, a thread pool that reports progress as tasks finish, and one call run
-in a forked process beside the caller's work (:class:`ForkedCall`)."""
+in a forked process beside the caller's work (:class:`ForkedCall`); worker processes that end with their parent
+(:func:`die_with_parent`, :func:`workers_end_with_caller`).
+
+**Workers end with their parent.** A worker process (a training run of :mod:`wordbias.models.train`, a run of an
+ensemble measured, the forked UBE call) must not outlive the command that started it: left running after the
+command was stopped, it would hold cores and memory for nothing, and finish work nobody reads. Two mechanisms see
+to it, on every way the parent can end:
+
+* while the workers run, :func:`workers_end_with_caller` turns SIGTERM and SIGHUP to the parent (a ``kill``, a
+  closed terminal, a batch system's time limit) into an exception in its main thread, which stops the pool
+  (joblib terminates its worker processes when the loop over its results is left by an exception, as it does
+  for the KeyboardInterrupt of SIGINT); then the signal is raised again, so the parent ends as the signal asks
+  (exit status 128 + the signal's number) and the workers have already ended;
+* in each worker :func:`die_with_parent` asks Linux to kill it when its parent ends
+  (``prctl(PR_SET_PDEATHSIG, SIGKILL)``), which covers a parent killed by SIGKILL or by the out-of-memory
+  killer, where no handler runs.
+
+Nothing a worker does is kept half-done: a run's results are written by the parent, each atomically, so a
+command run again after a stop trains or measures what was not finished and reuses the rest.
+"""
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
+import sys
+import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 from wordbias.core.progress import progress_bar
@@ -93,8 +116,124 @@ def fork_available() -> bool:
     return sys.platform != "darwin" and "fork" in multiprocessing.get_all_start_methods()
 
 
-def _forked_target(fn: Callable[[], object], conn) -> None:  # pragma: no cover - runs in the child
-    """The child of :class:`ForkedCall`: ``fn()``'s value (or exception), its wall and CPU seconds, sent back."""
+#: ``prctl``'s option that sets the signal a process gets when its parent ends (``<linux/prctl.h>``)
+_PR_SET_PDEATHSIG = 1
+#: the parent for which this process has asked to be killed when it ends (:func:`die_with_parent`), if any
+_dies_with: int | None = None
+
+
+def die_with_parent(parent_pid: int) -> bool:
+    """In a worker process: ask Linux to kill this process (SIGKILL) when its parent ends, however it ends (a
+    SIGKILL or the out-of-memory killer included, where the parent's own handlers cannot run); and end at once
+    if the parent has already ended. Idempotent and cheap: a worker calls it at the start of each job.
+
+    ``prctl(PR_SET_PDEATHSIG)`` (Linux's ``prctl(2)``) through :mod:`ctypes`. Elsewhere, and in the parent itself
+    (a job run in the calling process), nothing happens.
+
+    Parameters
+    ----------
+    parent_pid : int
+        The process that started the workers (its ``os.getpid()``, passed with the job).
+
+    Returns
+    -------
+    bool
+        Whether the request is in place (always False off Linux or in the parent itself).
+
+    Examples
+    --------
+    >>> die_with_parent(os.getpid())          # in the parent itself: nothing to do
+    False
+    """
+    global _dies_with
+    if os.getpid() == parent_pid or not sys.platform.startswith("linux"):
+        return False
+    if _dies_with == parent_pid:
+        return True
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
+            return False
+    except (OSError, AttributeError):   # no C library or no prctl to call
+        return False
+    _dies_with = parent_pid
+    if os.getppid() != parent_pid:     # the parent ended before the request was in place: no one waits for us
+        os._exit(1)
+    return True
+
+
+class _Terminated(BaseException):
+    """A terminating signal, raised in the main thread while workers run (:func:`workers_end_with_caller`); a
+    ``BaseException``, so that no ``except Exception`` keeps the workers going."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+#: the signals whose default action ends the process and that :func:`workers_end_with_caller` handles (SIGINT
+#: is Python's KeyboardInterrupt already)
+_TERMINATING = ("SIGTERM", "SIGHUP")
+
+
+@contextlib.contextmanager
+def workers_end_with_caller() -> Iterator[None]:
+    """Around a pool of worker processes: a SIGTERM or SIGHUP to this process ends the workers, then this process.
+
+    While the block runs, each of those signals whose action is the default one (ending the process) is
+    handled: the handler raises an exception in the main thread, which stops the pool in the block (joblib
+    terminates its workers when the loop over its results is left by an exception; so does KeyboardInterrupt,
+    for SIGINT); when the exception leaves the block the handlers are restored and the signal is raised again,
+    so the process ends as the signal asked, its workers gone before it. A second signal meanwhile ends the
+    process at once (the workers then end by :func:`die_with_parent`). A signal ignored (``nohup``) or handled by
+    the caller's own handler is left to it; outside the main thread nothing is installed (Python runs signal
+    handlers there only).
+
+    Examples
+    --------
+    >>> with workers_end_with_caller():
+    ...     pass
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    installed: dict[int, object] = {}
+
+    def handler(signum, frame):
+        for number, previous in installed.items():   # a second signal ends the process at once
+            signal.signal(number, previous)
+        raise _Terminated(signum)
+
+    for name in _TERMINATING:
+        number = getattr(signal, name, None)
+        if number is None:
+            continue
+        try:
+            if signal.getsignal(number) is signal.SIG_DFL:
+                installed[number] = signal.signal(number, handler)
+        except (OSError, ValueError):   # not settable here
+            continue
+    try:
+        yield
+    except _Terminated as exc:
+        for number, previous in installed.items():
+            signal.signal(number, previous)
+        installed.clear()
+        signal.raise_signal(exc.signum)   # ends the process (the default action), its workers already gone
+        raise
+    finally:
+        for number, previous in installed.items():
+            signal.signal(number, previous)
+
+
+def _forked_target(fn: Callable[[], object], conn, parent_pid: int | None = None
+                   ) -> None:  # pragma: no cover - runs in the child
+    """The child of :class:`ForkedCall`: ``fn()``'s value (or exception), its wall and CPU seconds, sent back;
+    killed if its parent ends first (:func:`die_with_parent`)."""
+    if parent_pid is not None:
+        die_with_parent(parent_pid)
     start, start_cpu = time.perf_counter(), time.process_time()
     try:
         message = ("ok", fn())
@@ -135,7 +274,7 @@ class ForkedCall:
 
         ctx = multiprocessing.get_context("fork")
         self._receive, send = ctx.Pipe(duplex=False)
-        self._process = ctx.Process(target=_forked_target, args=(fn, send), daemon=True)
+        self._process = ctx.Process(target=_forked_target, args=(fn, send, os.getpid()), daemon=True)
         self._process.start()
         send.close()
         #: the child's (wall, CPU) seconds, set by :meth:`result`

@@ -178,6 +178,51 @@ def _as_path(path, what: str) -> Path:
     return Path(text).expanduser()
 
 
+def given_path(path, what: str) -> Path:
+    """``path`` as a :class:`~pathlib.Path` (``~`` expanded), refusing a value that names no file: one that is
+    not a str or path-like, is empty or white space only, or holds a NUL character. An empty path would
+    otherwise mean the current folder (``Path("")`` is ``.``): an unset shell variable (``--cache-dir "$CACHE"``)
+    would put a cache, or read a file, there. Every path option of the command checks its value with it
+    (:mod:`wordbias.cli.parser`), and so does every library function taking a cache folder.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The path given.
+    what : str
+        Its name in the message (``"--cache-dir"``, ``"cache_dir"``).
+
+    Returns
+    -------
+    pathlib.Path
+        The path, ``~`` expanded (not resolved: nothing on disk is looked at).
+
+    Raises
+    ------
+    InvalidParameterError
+        When the path is of the wrong type, empty, blank or holds a NUL character.
+
+    Examples
+    --------
+    >>> given_path("~/caches", "cache_dir") == Path.home() / "caches"
+    True
+    >>> given_path("  ", "cache_dir")
+    Traceback (most recent call last):
+    ...
+    wordbias.core.errors.InvalidParameterError: cache_dir is empty ('  '): give a path (an unset shell variable gives an empty one)
+    """
+    if isinstance(path, bytes) or not isinstance(path, (str, os.PathLike)):
+        raise InvalidParameterError(f"{what} must be a path (a str or os.PathLike), not {type(path).__name__} "
+                                    f"{path!r:.60}")
+    text = str(os.fspath(path))
+    if not text.strip():
+        raise InvalidParameterError(f"{what} is empty ({text!r}): give a path (an unset shell variable gives an "
+                                    "empty one)")
+    if "\0" in text:
+        raise InvalidParameterError(f"{what} {text!r} holds a NUL character: give a valid path")
+    return Path(text).expanduser()
+
+
 def _refusal(resolved: Path, *, committed: bool, roots: bool) -> str | None:
     """Why ``resolved`` may not receive outputs, or ``None``."""
     for folder, why in _kept_folders() + (_committed_folders() if committed else []):
@@ -198,7 +243,7 @@ def _refusal(resolved: Path, *, committed: bool, roots: bool) -> str | None:
     return None
 
 
-def check_output_dir(path, *, what: str = "--out", create: bool = False) -> Path:
+def check_output_dir(path, *, what: str = "--out", create: bool = False, files=None) -> Path:
     """Check a folder the user chose for outputs and return it resolved (absolute, symlinks followed).
 
     ``create=True`` also creates it (and its parents). Refused, naming ``what``, the path, the reason and what
@@ -208,6 +253,14 @@ def check_output_dir(path, *, what: str = "--out", create: bool = False) -> Path
     ``figures/`` (:data:`RESULTS`, :data:`FIGURES`, which only ``make`` writes); an existing file, or a path
     under a file. Writing into an existing folder that holds other files is allowed: callers write their own
     named files there and delete nothing.
+
+    The rules apply to the real folder: a path that is itself a symbolic link is followed only to a folder
+    wordbias created (its marker, :mod:`wordbias.core.ownership`) or an empty one; a link to a folder of the
+    user's files is refused (:class:`~wordbias.core.errors.FolderNotOursError`, naming the link and where it
+    leads). With ``files`` (the names the caller will write there), each of those already in the folder must be
+    a file wordbias wrote and the user has not changed since (:func:`wordbias.core.ownership.check_files_ours`:
+    listed with its SHA-256 in the run manifest; a user's file of that name, an edited one or a symbolic link is
+    refused with :class:`~wordbias.core.errors.FolderNotOursError` naming it), all before any work.
 
     Parameters
     ----------
@@ -219,6 +272,8 @@ def check_output_dir(path, *, what: str = "--out", create: bool = False) -> Path
     create : bool, default False
         Create the folder (and its parents) after the checks; a folder wordbias creates carries its marker
         (:mod:`wordbias.core.ownership`).
+    files : iterable of str, optional
+        The names of the files the caller will write into the folder (checked as above).
 
     Returns
     -------
@@ -230,6 +285,9 @@ def check_output_dir(path, *, what: str = "--out", create: bool = False) -> Path
     InvalidParameterError
         When the folder is refused (see above), cannot be resolved, or (with ``create``) cannot be created or
         is not writable.
+    FolderNotOursError
+        When the path is a symbolic link to a folder of the user's files, or one of ``files`` in the folder is
+        not a file wordbias wrote as it wrote it; nothing is created or changed.
     DiskFullError
         When the disk is full while creating the folder.
 
@@ -259,9 +317,31 @@ def check_output_dir(path, *, what: str = "--out", create: bool = False) -> Path
         raise InvalidParameterError(f"{what} {os.fspath(path)!r}: it {why}; choose a folder of its own for the "
                                     "outputs, e.g. out/run1 under the current folder or a new folder elsewhere "
                                     "(it is created)")
+    _check_link(given, resolved, what)
+    if files is not None:
+        from wordbias.core.ownership import check_files_ours
+
+        check_files_ours(resolved, list(files))
     if create:
         _make_dir(resolved, what, path)
     return resolved
+
+
+def _check_link(given: Path, resolved: Path, what: str) -> None:
+    """Refuse an output folder given as a symbolic link to a folder of the user's files (not empty, no marker)."""
+    if not given.is_symlink():
+        return
+    from wordbias.core.errors import FolderNotOursError
+    from wordbias.core.ownership import MARKER, owner
+
+    try:
+        entries = [p.name for p in resolved.iterdir() if p.name != MARKER] if resolved.is_dir() else []
+    except OSError:
+        entries = ["?"]
+    if entries and owner(resolved) is None:
+        raise FolderNotOursError(f"{what} {os.fspath(given)!r} is a symbolic link to {resolved}, a folder of files "
+                                 "wordbias did not create; wordbias never writes through a link into such a folder. "
+                                 "Give the real folder if you mean it, or choose a new folder for the outputs")
 
 
 def _make_dir(resolved: Path, what: str, given) -> None:

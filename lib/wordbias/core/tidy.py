@@ -29,12 +29,19 @@ Files (:func:`write_tidy`, :func:`read_tidy`) are CSV with floats written as ``"
 digits, as the committed results; far finer than the Monte Carlo error of any p or interval here) and
 missing values as ``NA`` (R's and pandas' spelling), so ``""`` (no word dropped) and NA (the measure drops
 no words) stay apart. Reading a written file and writing it again gives the same bytes.
+
+Every CSV written for a user (:func:`write_tidy`, :func:`write_csv`) is safe to open in a spreadsheet: a text
+cell that a spreadsheet would run as a formula (a test named ``=HYPERLINK(...)``, a label ``@SUM(A1)``) is
+written with a ``'`` before it (:func:`spreadsheet_safe`, the rule of OWASP's "CSV Injection",
+https://owasp.org/www-community/attacks/CSV_Injection); numbers and ordinary text are written as they are, and
+:func:`read_tidy` (or :func:`spreadsheet_text`) takes the mark off again, so a label reads back as it was given.
 """
 
 from __future__ import annotations
 
 import csv
 import os
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -54,7 +61,9 @@ __all__ = ["COLUMNS", "DTYPES", "PAPERS", "MEASURES", "FLOAT_FORMAT", "tidy_fram
            "adjust_family", "dropped_text", "MIN_WORDS", "MIN_FRACTION", "LOW_COVERAGE", "check_coverage_thresholds",
            "coverage_flag", "Coverage", "coverage", "with_coverage", "warn_low_coverage", "without_low_coverage",
            "NOT_RUN", "PARTS", "not_run_note", "not_run",
-           "part_missing_note", "run_in_part", "write_tidy", "read_tidy"]
+           "part_missing_note", "run_in_part", "write_tidy", "read_tidy", "FORMULA_START", "TEXT_MARK",
+           "spreadsheet_safe", "spreadsheet_text", "spreadsheet_safe_frame", "write_csv", "ENSEMBLE_RUNS",
+           "ensemble_run_rows"]
 
 COLUMNS: tuple[str, ...] = (
     "embedding", "paper", "battery", "test", "title", "measure",
@@ -760,6 +769,281 @@ def _note_starts(frame: pd.DataFrame, prefixes: tuple[str, ...]) -> pd.DataFrame
     return frame[notes.str.startswith(prefixes).to_numpy()]
 
 
+#: the key of a tidy table's ``attrs`` that names an ensemble's per-run rows: ``{embedding of a run's rows: the
+#: run}``, set by :mod:`wordbias.battery.ensemble` (:func:`ensemble_run_rows`)
+ENSEMBLE_RUNS = "ensemble_runs"
+
+
+def ensemble_run_rows(frame: pd.DataFrame) -> np.ndarray:
+    """Return which rows of a tidy table are an ensemble's single runs (the other rows: each test combined over
+    the runs, or the rows of single embeddings).
+
+    They are the rows whose ``embedding`` is one the table's ``attrs[ENSEMBLE_RUNS]`` names
+    (:func:`wordbias.battery.ensemble.weat_battery` and :func:`~wordbias.battery.ensemble.report` record their
+    runs there): never read from the label's text, since a label is free text (``"a/b"``, a file's path).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        A tidy table.
+
+    Returns
+    -------
+    numpy.ndarray of bool
+        One value per row; all False for a table without run rows (a single embedding, ``compare``'s table, an
+        ensemble of one run, a table read back from a file).
+
+    Examples
+    --------
+    >>> t = tidy_frame([{"embedding": "e/seed-1", "test": "T"}, {"embedding": "e", "test": "T"},
+    ...                 {"embedding": "a/b", "test": "T"}])
+    >>> t.attrs[ENSEMBLE_RUNS] = {"e/seed-1": "seed-1"}
+    >>> ensemble_run_rows(t).tolist()
+    [True, False, False]
+    """
+    runs = frame.attrs.get(ENSEMBLE_RUNS) or {}
+    if not runs or "embedding" not in frame.columns:
+        return np.zeros(len(frame), dtype=bool)
+    return np.array([isinstance(e, str) and e in runs for e in frame["embedding"]], dtype=bool)
+
+
+#: what a spreadsheet (Excel, LibreOffice, Google Sheets) reads as the start of a formula when a cell begins with
+#: it: ``=``, ``+``, ``-``, ``@``, a tab or a carriage return (OWASP, "CSV Injection")
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+#: the mark :func:`spreadsheet_safe` puts before such text: a spreadsheet shows a cell that begins with it as text
+TEXT_MARK = "'"
+#: where a spreadsheet may begin a cell inside one CSV field: besides the comma (inside a quoted field no
+#: separator), the semicolon and the tab of a locale or an import dialog that splits on them, and a new line
+_SEGMENT_BREAK = re.compile(r"([;\t\r\n])")
+#: a plain number, which a spreadsheet reads as that number (never a formula) even with its sign
+_PLAIN_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?\Z")
+
+
+def _segment_needs_mark(segment: str) -> bool:
+    """Whether a part of a cell (the cell's start, or the text after a separator) needs :data:`TEXT_MARK`."""
+    text = segment.lstrip(" ")
+    if not text:
+        return False
+    return text[0] == TEXT_MARK or (text[0] in "=+-@" and not _PLAIN_NUMBER.match(text))
+
+
+def _mark(segment: str) -> str:
+    spaces = len(segment) - len(segment.lstrip(" "))
+    return segment[:spaces] + TEXT_MARK + segment[spaces:]
+
+
+def spreadsheet_safe(value, *, na_rep: str | None = None):
+    """Return a CSV text cell as a spreadsheet shows it as text, never runs it as a formula.
+
+    The rule of OWASP's "CSV Injection" (https://owasp.org/www-community/attacks/CSV_Injection): a cell that
+    begins with one of :data:`FORMULA_START` (``= + - @``, a tab, a carriage return) gets :data:`TEXT_MARK`
+    (``'``) before it, unless it is a plain number (``-2``, ``+1.5e3``: a spreadsheet reads those as numbers).
+    The same holds after a semicolon, a tab or a new line inside the cell (where a spreadsheet that splits
+    lines on them would begin a new cell: ``x;=1+2``), spaces before the text looked past. So that the mark
+    can be taken off again without guessing (:func:`spreadsheet_text`), text that begins with the mark itself
+    gets a second one, and so does text equal to ``na_rep`` (the spelling of a missing value, which would
+    otherwise read back as missing). Anything else, and every value that is not a string (a number, NA), is
+    returned as it is.
+
+    Parameters
+    ----------
+    value : object
+        A cell.
+    na_rep : str, optional
+        How the file writes a missing value (``"NA"``); text equal to it is marked.
+
+    Returns
+    -------
+    object
+        The cell to write.
+
+    Examples
+    --------
+    >>> [spreadsheet_safe(v) for v in ("=1+2", "@SUM(A1)", "-2+3", "WEAT1", -2.5, "-2")]
+    ["'=1+2", "'@SUM(A1)", "'-2+3", 'WEAT1', -2.5, '-2']
+    >>> spreadsheet_safe("x;=1+2"), spreadsheet_safe("'quoted"), spreadsheet_safe("NA", na_rep="NA")
+    ("x;'=1+2", "''quoted", "'NA")
+    """
+    if not isinstance(value, str) or not value:
+        return value
+    parts = _SEGMENT_BREAK.split(value)      # text, separator, text, separator, ... text
+    changed = False
+    for i in range(0, len(parts), 2):
+        if _segment_needs_mark(parts[i]):
+            parts[i] = _mark(parts[i])
+            changed = True
+    if parts[0] == "" and value[0] in FORMULA_START:     # a cell that begins with a tab or a carriage return
+        parts[0] = TEXT_MARK
+        changed = True
+    if not changed and na_rep and value == na_rep:
+        return TEXT_MARK + value
+    return "".join(parts) if changed else value
+
+
+def spreadsheet_text(value):
+    """Return a cell written by :func:`spreadsheet_safe` as it was: the inverse, one :data:`TEXT_MARK` taken off
+    wherever the rule put one (the cell's start, after a semicolon, a tab or a new line, past spaces).
+
+    Parameters
+    ----------
+    value : object
+        A cell as read from the file.
+
+    Returns
+    -------
+    object
+        The cell as given to the writer (what is not a string is returned as it is).
+
+    Examples
+    --------
+    >>> cells = ["=1+2", "x;=1+2", "'quoted", "@x", "-2", "plain; text", "a;'b"]
+    >>> [spreadsheet_text(spreadsheet_safe(v)) for v in cells] == cells
+    True
+    """
+    if not isinstance(value, str) or TEXT_MARK not in value:
+        return value
+    parts = _SEGMENT_BREAK.split(value)
+    for i in range(0, len(parts), 2):
+        text = parts[i].lstrip(" ")
+        if text[:1] == TEXT_MARK:
+            spaces = len(parts[i]) - len(text)
+            parts[i] = parts[i][:spaces] + text[1:]
+    return "".join(parts)
+
+
+def _safe_values(values, na_rep: str | None) -> list:
+    return [spreadsheet_safe(v, na_rep=na_rep) for v in values]
+
+
+def _safe_index(index: pd.Index, na_rep: str | None) -> pd.Index:
+    if isinstance(index, pd.MultiIndex):
+        return pd.MultiIndex.from_tuples([tuple(_safe_values(t, na_rep)) for t in index],
+                                         names=_safe_values(index.names, na_rep))
+    if not (pd.api.types.is_object_dtype(index.dtype) or pd.api.types.is_string_dtype(index.dtype)):
+        return index.rename(spreadsheet_safe(index.name, na_rep=na_rep))
+    return pd.Index(_safe_values(index, na_rep), dtype=index.dtype, name=spreadsheet_safe(index.name, na_rep=na_rep))
+
+
+def spreadsheet_safe_frame(frame: pd.DataFrame, *, na_rep: str | None = None, index: bool = False) -> pd.DataFrame:
+    """Return a copy of ``frame`` whose text cells (and column names; the index's with ``index=True``) are
+    :func:`spreadsheet_safe`: what :func:`write_csv` and :func:`write_tidy` write.
+
+    Columns of numbers, booleans and dates are left alone (a negative number stays a number); in a column of
+    text or of mixed objects only the strings are looked at.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The table.
+    na_rep : str, optional
+        How the file writes a missing value; text equal to it is marked.
+    index : bool, default False
+        Whether the index is written too.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The copy (its ``attrs`` kept).
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"test": ["=1+2", "WEAT1"], "d": [-1.5, 0.5]})
+    >>> spreadsheet_safe_frame(t).values.tolist()
+    [["'=1+2", -1.5], ['WEAT1', 0.5]]
+    """
+    out = frame.copy()
+    for i, (name, column) in enumerate(frame.items()):
+        dtype = column.dtype
+        if isinstance(dtype, pd.CategoricalDtype):
+            cats = column.cat.categories
+            if pd.api.types.is_object_dtype(cats.dtype) or pd.api.types.is_string_dtype(cats.dtype):
+                safe = _safe_values(cats, na_rep)
+                if len(set(safe)) == len(safe) and safe != list(cats):
+                    out.isetitem(i, column.cat.rename_categories(safe))
+        elif pd.api.types.is_object_dtype(dtype) or pd.api.types.is_string_dtype(dtype):
+            values = column.tolist()
+            safe = _safe_values(values, na_rep)
+            if safe != values:
+                out.isetitem(i, pd.Series(pd.array(safe, dtype=dtype), index=column.index, name=name))
+    out.columns = _safe_index(frame.columns, na_rep) if isinstance(frame.columns, pd.MultiIndex) else pd.Index(
+        _safe_values(frame.columns, na_rep), dtype=frame.columns.dtype, name=frame.columns.name)
+    if index:
+        out.index = _safe_index(frame.index, na_rep)
+    out.attrs = dict(frame.attrs)
+    return out
+
+
+def _holds_carriage_return(frame: pd.DataFrame, index: bool) -> bool:
+    cells = [frame.columns] + ([frame.index] if index else [])
+    cells += [frame[c] for c in frame.columns[[pd.api.types.is_object_dtype(d) or pd.api.types.is_string_dtype(d)
+                                                 or isinstance(d, pd.CategoricalDtype) for d in frame.dtypes]]]
+    return any(isinstance(v, str) and "\r" in v for values in cells for v in
+               (values.to_flat_index() if isinstance(values, pd.Index) else values.astype(object)))
+
+
+def write_csv(frame: pd.DataFrame, path: str | os.PathLike, *, what: str = "the table", index: bool = False,
+              float_format: str | None = None, na_rep: str = "", **options) -> Path:
+    """Write a table for a user as CSV, safe to open in a spreadsheet, atomically (a reader never sees half a file).
+
+    The one writer of the CSV files wordbias writes for users (the command's ``ensemble.csv``, the papers'
+    tables; :func:`write_tidy` for the tidy table): text cells are :func:`spreadsheet_safe`
+    (:func:`spreadsheet_safe_frame`), numbers and ordinary text written as pandas writes them. ``path`` is
+    checked by :func:`wordbias.core.paths.check_output_file`; a full disk raises
+    :class:`wordbias.core.errors.DiskFullError` naming it.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The table.
+    path : str or path-like
+        The CSV file to write.
+    what : str, default "the table"
+        How a disk-full error names the file.
+    index : bool, default False
+        Whether to write the index.
+    float_format : str, optional
+        The format of floats (pandas' default: the shortest text that reads back as the same float).
+    na_rep : str, default ""
+        How a missing value is written.
+    **options
+        Further options of :meth:`pandas.DataFrame.to_csv` (default ``lineterminator="\\n"``, UTF-8).
+
+    Returns
+    -------
+    pathlib.Path
+        The path written.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``path`` is refused.
+    DiskFullError
+        When the disk is full; it names the file.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> path = write_csv(pd.DataFrame({"label": ["@SUM(A1)", "glove"], "d": [-0.5, 1.0]}),
+    ...                  pathlib.Path(tempfile.mkdtemp()) / "t.csv")
+    >>> print(path.read_text(), end="")
+    label,d
+    '@SUM(A1),-0.5
+    glove,1.0
+    """
+    check_output_file(path, what="path")
+    path = Path(path)
+    safe = spreadsheet_safe_frame(frame, na_rep=na_rep, index=index)
+    options = {"lineterminator": "\n", "encoding": "utf-8", **options}
+    if options.get("quoting", csv.QUOTE_MINIMAL) == csv.QUOTE_MINIMAL and "\r" not in options["lineterminator"] \
+            and _holds_carriage_return(safe, index):
+        # the csv module quotes a field holding a carriage return only when the line ends hold one: without
+        # quotes a reader would end the row there, so such a file has every text field quoted
+        options["quoting"] = csv.QUOTE_NONNUMERIC
+    with reraise_disk_full(path, what), atomic_file(path) as tmp:
+        safe.to_csv(tmp, index=index, float_format=float_format, na_rep=na_rep, **options)
+    return path
+
+
 def write_tidy(frame: pd.DataFrame, path: str | os.PathLike, *, float_format: str | None = FLOAT_FORMAT) -> Path:
     """Write a tidy table (checked first) to ``path`` as CSV, atomically (a reader never sees half a file).
 
@@ -767,7 +1051,9 @@ def write_tidy(frame: pd.DataFrame, path: str | os.PathLike, *, float_format: st
     package or the data folder); a full disk raises :class:`wordbias.core.errors.DiskFullError` naming it.
 
     Floats are written with ``float_format`` (default ``"%.6g"``, six significant digits; ``None``: the
-    shortest text that reads back as the same float), missing values as ``NA``, text quoted where needed.
+    shortest text that reads back as the same float), missing values as ``NA``, text quoted where needed, a
+    text cell that a spreadsheet would run as a formula (``=...``, ``@...``) with a ``'`` before it
+    (:func:`spreadsheet_safe`; :func:`read_tidy` takes it off again).
 
     Parameters
     ----------
@@ -801,19 +1087,16 @@ def write_tidy(frame: pd.DataFrame, path: str | os.PathLike, *, float_format: st
     (True, True)
     """
     check_tidy(frame)
-    check_output_file(path, what="path")
-    path = Path(path)
-    with reraise_disk_full(path, "the tidy table"), atomic_file(path) as tmp:
-        frame.to_csv(tmp, index=False, float_format=float_format, na_rep=_NA, quoting=csv.QUOTE_MINIMAL,
-                     lineterminator="\n", encoding="utf-8")
-    return path
+    return write_csv(frame, path, what="the tidy table", float_format=float_format, na_rep=_NA,
+                     quoting=csv.QUOTE_MINIMAL)
 
 
 def read_tidy(path: str | os.PathLike) -> pd.DataFrame:
     """Read a tidy table written by :func:`write_tidy`, with its dtypes, and check it.
 
-    Only ``NA`` is read as missing (an empty text cell stays ``""``); a file whose columns are not
-    :data:`COLUMNS` is refused, naming the file.
+    Only ``NA`` is read as missing (an empty text cell stays ``""``); the mark :func:`write_tidy` puts before
+    text a spreadsheet would run as a formula is taken off (:func:`spreadsheet_text`); a file whose columns are
+    not :data:`COLUMNS` is refused, naming the file.
 
     Parameters
     ----------
@@ -867,6 +1150,8 @@ def read_tidy(path: str | os.PathLike) -> pd.DataFrame:
                               (int(v) if DTYPES[c] == "Int64" else float(v)) for v in values]
                 except ValueError as exc:
                     raise InvalidParameterError(f"tidy column {c!r}: {exc}") from None
+            else:
+                values = [spreadsheet_text(v) for v in values]
             data[c] = _column(c, values)
         frame = pd.DataFrame(data, columns=list(COLUMNS))
         return check_tidy(frame)

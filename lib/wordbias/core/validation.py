@@ -14,8 +14,8 @@ import numpy as np
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError
 
 __all__ = ["check_int", "check_real", "check_probability", "check_option", "check_seed", "check_bool",
-           "check_words", "check_disjoint", "as_float_array", "spread_tolerance", "degenerate_spread",
-           "check_spread", "SPREAD_SLACK", "check_finite", "check_same_dimension"]
+           "check_words", "check_disjoint", "as_float_array", "check_out", "spread_tolerance", "degenerate_spread",
+           "check_spread", "SPREAD_SLACK", "float_eps", "check_finite", "check_same_dimension"]
 
 
 def _show(value) -> str:
@@ -173,12 +173,13 @@ def repeated(words) -> list:
     >>> repeated(["a", "b", "a", "c", "b", "a"])
     ['a', 'b']
     """
-    seen, dups = set(), []
+    seen, dups = set(), {}                   # a dict keeps the order and answers ``in`` in constant time
     for w in words:
-        if w in seen and w not in dups:
-            dups.append(w)
-        seen.add(w)
-    return dups
+        if w in seen:
+            dups.setdefault(w, None)
+        else:
+            seen.add(w)
+    return list(dups)
 
 
 def check_disjoint(name_a: str, a: Sequence[str], name_b: str, b: Sequence[str]) -> None:
@@ -192,7 +193,8 @@ def check_disjoint(name_a: str, a: Sequence[str], name_b: str, b: Sequence[str])
     ...
     wordbias.core.errors.InvalidParameterError: A and B share words: ['good']
     """
-    shared = [w for w in dict.fromkeys(a) if w in set(b)]
+    other = set(b)                           # built once: linear time, whatever the sizes
+    shared = [w for w in dict.fromkeys(a) if w in other]
     if shared:
         raise InvalidParameterError(f"{name_a} and {name_b} share words: {shared}")
 
@@ -253,10 +255,10 @@ def as_float_array(name: str, value, *, ndim: int | None = None, what: str | Non
     if value is None:                                  # numpy reads None as NaN
         raise InvalidParameterError(f"{name} must be {what}, not None")
     if _is_torch_tensor(value):
-        try:
-            value = value.detach().cpu().numpy()
-        except (TypeError, RuntimeError) as exc:     # e.g. a sparse or meta tensor
-            raise InvalidParameterError(f"{name}: the torch tensor cannot be converted to numpy ({exc})") from None
+        value = _tensor_to_numpy(name, value)
+    elif isinstance(value, (list, tuple)) and any(_is_torch_tensor(v) for v in value):
+        value = [_tensor_to_numpy(f"{name}[{i}]", v) if _is_torch_tensor(v) else v   # rows that are tensors (a
+                 for i, v in enumerate(value)]                                       # gradient: numpy refuses)
     else:
         module = type(value).__module__.split(".")[0]
         if module == "pandas" and kind == "DataFrame":
@@ -291,7 +293,7 @@ def as_float_array(name: str, value, *, ndim: int | None = None, what: str | Non
                     f"{name} is a ragged list: its rows have different lengths ({shown}); every vector of a set must "
                     f"have the same dimension") from None
         raise InvalidParameterError(f"{name} must be {what}, not {kind}: {exc}") from None
-    except TypeError as exc:
+    except (TypeError, RuntimeError) as exc:         # RuntimeError: an object whose __array__ refuses
         raise InvalidParameterError(f"{name} must be {what}, not {kind} {_show(value)} ({exc})") from None
     if isinstance(value, (list, tuple)) and not np.all(np.isfinite(arr)) \
             and _holds_none(value):                    # numpy reads None as NaN: a missing value, not a number
@@ -299,6 +301,47 @@ def as_float_array(name: str, value, *, ndim: int | None = None, what: str | Non
     if ndim is not None and arr.ndim != ndim:
         raise InvalidParameterError(f"{name} must be {what} ({ndim}-D), not an array of shape {arr.shape}")
     return arr
+
+
+def _tensor_to_numpy(name: str, tensor) -> np.ndarray:
+    """A torch tensor as numpy: detached from the graph (a tensor that requires grad is converted, its values
+    as they are), on the CPU."""
+    try:
+        return tensor.detach().cpu().numpy()
+    except (TypeError, RuntimeError) as exc:         # e.g. a sparse or meta tensor
+        raise InvalidParameterError(f"{name}: the torch tensor cannot be converted to numpy ({exc})") from None
+
+
+def check_out(name: str, out, shape: tuple, *, dtypes=(np.float32,), what: str = "a float32 array"):
+    """``out``, an array a function is asked to write its result into, checked before any work: None (the
+    function makes its own) or a numpy array of ``shape`` and one of ``dtypes`` that can be written. A
+    read-only array -- a memory-mapped cache or an installed package's vectors, which wordbias maps read-only so
+    that nothing can change them -- is refused with :class:`~wordbias.core.errors.InvalidParameterError` saying
+    so and what to pass instead (numpy would fail half-way with "assignment destination is read-only").
+
+    Examples
+    --------
+    >>> check_out("out", None, (2, 3)) is None
+    True
+    >>> frozen = np.zeros((2, 3), dtype=np.float32)
+    >>> frozen.flags.writeable = False
+    >>> check_out("out", frozen, (2, 3))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    wordbias.core.errors.InvalidParameterError: out is a read-only array ...
+    """
+    if out is None:
+        return None
+    if not isinstance(out, np.ndarray) or out.shape != tuple(shape) or out.dtype not in dtypes:
+        raise InvalidParameterError(f"{name} must be {what} of shape {tuple(shape)}, not "
+                                    f"{getattr(out, 'dtype', type(out).__name__)} {getattr(out, 'shape', '')}")
+    if not out.flags.writeable:
+        raise InvalidParameterError(
+            f"{name} is a read-only array (a memory-mapped cache or an installed package's vectors, which wordbias "
+            f"opens read-only so that nothing can change them): pass a writable array, e.g. {name}=np.array(kv.vectors) "
+            f"(a copy in memory) or numpy.lib.format.open_memmap(path, mode='w+', dtype='float32', shape={tuple(shape)}) "
+            f"(a new file), or leave {name}=None for a new array")
+    return out
 
 
 def _holds_none(value) -> bool:
@@ -356,9 +399,40 @@ def check_same_dimension(sets: Mapping[str, np.ndarray], what: str | None = None
 SPREAD_SLACK = 32
 
 
-def spread_tolerance(values, axis=None):
+def float_eps(*arrays) -> float | None:
+    """The machine epsilon of the coarsest floating dtype among ``arrays`` when it is coarser than float64
+    (float32: 1.19e-7, float16 or bfloat16 too), else None (float64, integers, Python numbers and lists).
+
+    The precision the values are known to: a float32 array (word vectors as :func:`wordbias.embeddings.load`
+    holds them, scores of a float32 model) carries its own rounding, which float64 arithmetic on it cannot undo.
+    numpy arrays and torch tensors are recognised by their ``dtype``.
+
+    Examples
+    --------
+    >>> float_eps(np.ones(2, dtype=np.float32)), float_eps([0.1, 0.2], np.ones(2))
+    (1.1920928955078125e-07, None)
+    """
+    worst = None
+    for a in arrays:
+        dtype = getattr(a, "dtype", None)
+        if dtype is None:
+            continue
+        try:
+            dtype = np.dtype(dtype)
+        except TypeError:                                     # a torch dtype: torch.float32, torch.bfloat16
+            eps = {"float16": 2.0 ** -10, "half": 2.0 ** -10, "bfloat16": 2.0 ** -7,
+                   "float32": 2.0 ** -23, "float": 2.0 ** -23}.get(str(dtype).rsplit(".", 1)[-1])
+        else:
+            eps = float(np.finfo(dtype).eps) if dtype.kind == "f" and dtype.itemsize < 8 else None
+        if eps is not None and (worst is None or eps > worst):
+            worst = eps
+    return worst
+
+
+def spread_tolerance(values, axis=None, *, input_eps=None, scale=None):
     """The largest standard deviation (or range) that rounding alone gives ``values`` that are equal in exact
-    arithmetic: (n + :data:`SPREAD_SLACK`)·eps·max(max |values|, tiny), n the number of values (along ``axis``).
+    arithmetic: (n + :data:`SPREAD_SLACK`)·eps·max(max |values|, tiny), n the number of values (along ``axis``),
+    plus :data:`SPREAD_SLACK`·input_eps·scale when the values were computed from coarser data.
 
     Why: a sum of n float64 terms carries a relative error up to (n − 1)·eps times Σ|terms| (Higham 2002,
     *Accuracy and Stability of Numerical Algorithms*, §4.2, recursive summation; pairwise summation does
@@ -368,33 +442,62 @@ def spread_tolerance(values, axis=None):
     below this is rounding noise, and a statistic divided by it is a ratio of noise. Far below any genuine
     spread: 10,000 scores near 0.3 give 6.7e-13.
 
+    Values computed from data known only to a coarser precision (float32 word vectors: ``input_eps`` 1.19e-7)
+    carry that data's rounding whatever the arithmetic after it: a cosine of two vectors each rounded to
+    float32 is off by up to about 2·input_eps, s(w, A, B), a difference of two means of cosines, by 4·input_eps,
+    all relative to ``scale``, the magnitude the inputs' rounding is relative to (1 for cosines and their
+    differences). Vectors equal up to float32 rounding thus give scores that differ by 1e-8, a spread far above
+    float64's but still noise.
+
+    Parameters
+    ----------
+    values : array_like of float
+        The values (a float32 array counts as ``input_eps`` = float32's, :func:`float_eps`).
+    axis : int, optional
+        The axis along which the spreads are taken (None: all the values).
+    input_eps : float, optional
+        The precision of the data the values were computed from, when coarser than float64 (float32 vectors:
+        ``numpy.finfo(numpy.float32).eps``). Default: the values' own dtype's when it is coarser than float64.
+    scale : float or array_like, optional
+        The magnitude ``input_eps`` is relative to (1 for cosines); default max |values|.
+
     Examples
     --------
     >>> float(spread_tolerance([0.3, 0.3 + 1e-17]))                # (2 + 32)·eps·0.3
     2.264854970235319e-15
+    >>> float(spread_tolerance([0.3, 0.3], input_eps=np.finfo(np.float32).eps, scale=1.0)) > 1e-6
+    True
     """
     a = np.abs(np.asarray(values, dtype=np.float64))
     n = a.size if axis is None else a.shape[axis]
-    scale = np.maximum(a.max(axis=axis, initial=0.0), np.finfo(np.float64).tiny)
-    return (n + SPREAD_SLACK) * np.finfo(np.float64).eps * scale
+    top = a.max(axis=axis, initial=0.0)
+    tol = (n + SPREAD_SLACK) * np.finfo(np.float64).eps * np.maximum(top, np.finfo(np.float64).tiny)
+    if input_eps is None:
+        input_eps = float_eps(values)
+    if input_eps is not None or scale is not None:
+        eps = max(float(input_eps or 0.0), float(np.finfo(np.float64).eps))
+        tol = tol + SPREAD_SLACK * eps * (top if scale is None else np.maximum(np.asarray(scale, dtype=float), top))
+    return tol
 
 
-def degenerate_spread(spread, values, axis=None):
+def degenerate_spread(spread, values, axis=None, *, input_eps=None, scale=None):
     """Whether ``spread`` (a standard deviation or range of ``values``, along ``axis``) is at rounding level:
-    not above :func:`spread_tolerance` (NaN counts as degenerate). Elementwise for arrays.
+    not above :func:`spread_tolerance` (NaN counts as degenerate; ``input_eps`` and ``scale`` as there).
+    Elementwise for arrays.
 
     Examples
     --------
     >>> bool(degenerate_spread(1e-17, [0.3, 0.3])), bool(degenerate_spread(1e-9, [0.3, 0.3]))
     (True, False)
     """
-    out = ~(np.asarray(spread, dtype=np.float64) > spread_tolerance(values, axis))
+    out = ~(np.asarray(spread, dtype=np.float64) > spread_tolerance(values, axis, input_eps=input_eps, scale=scale))
     return bool(out) if np.ndim(out) == 0 else out
 
 
-def check_spread(values, spread: float, message: str) -> float:
-    """``spread`` if it is above the rounding level of ``values`` (:func:`degenerate_spread`), else
-    :class:`~wordbias.core.errors.DegenerateSetError` with ``message`` and the two numbers.
+def check_spread(values, spread: float, message: str, *, input_eps=None, scale=None) -> float:
+    """``spread`` if it is above the rounding level of ``values`` (:func:`degenerate_spread`; ``input_eps`` and
+    ``scale`` as :func:`spread_tolerance`'s), else :class:`~wordbias.core.errors.DegenerateSetError` with
+    ``message`` and the two numbers.
 
     Examples
     --------
@@ -403,11 +506,18 @@ def check_spread(values, spread: float, message: str) -> float:
     ...
     wordbias.core.errors.DegenerateSetError: all scores are equal: the effect size is undefined
     """
-    if degenerate_spread(spread, values):
+    if degenerate_spread(spread, values, input_eps=input_eps, scale=scale):
         if spread == 0 or not np.isfinite(spread):
             raise DegenerateSetError(message)
+        if input_eps is None:
+            input_eps = float_eps(values)
+        tol = float(spread_tolerance(values, input_eps=input_eps, scale=scale))
+        coarse = ("", "") if input_eps is None and scale is None else (
+            f" + {SPREAD_SLACK}·eps_in·scale",
+            f", eps_in = {max(float(input_eps or 0.0), float(np.finfo(np.float64).eps)):.3g}, the precision of the "
+            f"data they were computed from")
         raise DegenerateSetError(
             f"{message} (their spread {float(spread):.3g} is at rounding level: at most "
-            f"{float(spread_tolerance(values)):.3g} = (n + {SPREAD_SLACK})·eps·max|value| for n = {np.size(values)}; "
+            f"{tol:.3g} = (n + {SPREAD_SLACK})·eps·max|value|{coarse[0]} for n = {np.size(values)}{coarse[1]}; "
             f"the scores are equal up to rounding, and a ratio with that spread is noise)")
     return spread

@@ -13,6 +13,11 @@ with ``aliases=True`` and gets a bound on how far they expand instead). Errors a
 :class:`YamlFileError`, an :class:`~wordbias.core.errors.InvalidParameterError` (so a ``ValueError``) that is
 also a ``yaml.YAMLError``, so code that caught either keeps working; each names the file, the line and what to
 do.
+
+A document read without aliases is parsed by libyaml (C) where PyYAML has it, under the same composer and
+checks in Python (:class:`_FastLoader`): a word list of 200,000 words reads in about 2 s instead of 8 s. Anything
+it refuses, and any character PyYAML's own reader would refuse, is read again by the pure-Python loader, so
+errors keep PyYAML's wording, line and column.
 """
 
 from __future__ import annotations
@@ -22,10 +27,19 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from yaml.composer import Composer
+from yaml.constructor import SafeConstructor
 from yaml.events import AliasEvent
 from yaml.nodes import MappingNode, Node, SequenceNode
+from yaml.reader import Reader
+from yaml.resolver import Resolver
 
 from wordbias.core.errors import InvalidParameterError, YamlFileError
+
+try:
+    from yaml.cyaml import CParser  # libyaml's parser, where PyYAML was built with it
+except ImportError:  # pragma: no cover - PyYAML built without libyaml
+    CParser = None
 
 __all__ = ["load_yaml", "MAX_EXPANDED_NODES", "MAX_DEPTH"]
 
@@ -59,13 +73,12 @@ def _line(mark) -> int:
     return mark.line + 1
 
 
-class _SafeLoader(yaml.SafeLoader):
-    """PyYAML's ``SafeLoader`` (no Python objects built from tags) that refuses anchors and aliases unless
-    told otherwise, and a key repeated in a mapping."""
+class _Checks:
+    """The checks of both loaders below, made while the document is composed and built: an anchor or alias
+    refused unless allowed, nesting deeper than :data:`MAX_DEPTH` refused, a key repeated in a mapping
+    refused."""
 
-    def __init__(self, text: str, source: str, aliases: bool):
-        super().__init__(text)
-        self.name = source          # PyYAML's marks print the file's name, not "<unicode string>"
+    def _setup(self, source: str, aliases: bool) -> None:
         self._source = source
         self._aliases = aliases
         self._depth = 0
@@ -112,6 +125,32 @@ class _SafeLoader(yaml.SafeLoader):
                         f"first at line {_line(first.start_mark)}, again at line {_line(key_node.start_mark)}; "
                         f"YAML would keep only the last one: merge the two or remove one")
         return super().construct_mapping(node, deep=deep)
+
+
+class _SafeLoader(_Checks, yaml.SafeLoader):
+    """PyYAML's ``SafeLoader`` (no Python objects built from tags), pure Python, with :class:`_Checks`."""
+
+    def __init__(self, text: str, source: str, aliases: bool):
+        yaml.SafeLoader.__init__(self, text)
+        self.name = source          # PyYAML's marks print the file's name, not "<unicode string>"
+        self._setup(source, aliases)
+
+
+if CParser is not None:
+    class _FastLoader(_Checks, Composer, CParser, SafeConstructor, Resolver):
+        """The same loader with libyaml's parser (C) under PyYAML's composer, constructor and resolver (Python):
+        the same checks at the same events, the same values, about five times faster (a 200,000-word list:
+        about 1.7 s instead of 8 s). Used for documents without aliases whose characters PyYAML's reader
+        accepts; any error it meets is reported by the pure-Python loader instead, in PyYAML's words."""
+
+        def __init__(self, text: str, source: str):
+            CParser.__init__(self, text)
+            Composer.__init__(self)
+            SafeConstructor.__init__(self)
+            Resolver.__init__(self)
+            self._setup(source, False)
+else:  # pragma: no cover - PyYAML built without libyaml
+    _FastLoader = None
 
 
 def _expanded_size(root: Node, source: str, limit: int) -> int:
@@ -245,6 +284,17 @@ def load_yaml(text_or_path: str | bytes | os.PathLike, *, source: str | None = N
     wordbias.core.errors.YamlFileError: s.yaml, line 2, column 1: YAML syntax error: expected ',' or ']', but got '<stream end>' (while parsing a flow sequence at line 1)
     """
     text, source = _text(text_or_path, source)
+    if not aliases and _FastLoader is not None and not Reader.NON_PRINTABLE.search(text):
+        fast = _FastLoader(text, source)
+        try:
+            node = fast.get_single_node()
+            return None if node is None else fast.construct_document(node)
+        except YamlFileError:
+            raise
+        except yaml.YAMLError:
+            pass                                  # told below by the pure-Python loader, in PyYAML's words
+        finally:
+            fast.dispose()
     try:
         loader = _SafeLoader(text, source, aliases)
     except yaml.YAMLError as exc:                 # the reader checks the characters as it is made

@@ -40,8 +40,12 @@ document starts) for a single file.
 
 Bad input is a :class:`~wordbias.core.errors.CorpusError` before any training: a path that does not exist, an
 unknown shipped name, an empty folder or file, a corpus with no token, a binary file (NUL bytes in its first
-8 KB), text not valid in the encoding (the message names the file and the byte offset), a ``select`` pattern
-matching no document; and (:func:`check_trainable`) a corpus too small for the training settings.
+8 KB), text not valid in the encoding (the message names the file, the byte offset and the line), text that does
+not look like text in the encoding given (a UTF-8 file read as UTF-16 decodes without an error into CJK-looking
+characters; a UTF-8 file read as Latin-1 turns ``é`` into ``Ã©``): each names the encoding the bytes are likely
+in where the bytes tell (a byte-order mark, valid UTF-8, UTF-16's NUL bytes), a ``select`` pattern matching no
+document; and (:func:`check_trainable`) a corpus too small for the training settings. An encoding that is not a
+text encoding (``rot13``, ``base64``) is refused before anything is read (:func:`check_encoding`).
 
 Reading Brown (1.16 million tagged tokens, 1,006,060 tokens once tokenised) takes about 1 s; it is read once per
 process.
@@ -69,7 +73,8 @@ from wordbias.core import paths
 from wordbias.core.errors import CorpusError, InvalidParameterError, SmallCorpusWarning
 
 __all__ = ["SHIPPED", "SHIPPED_ENCODINGS", "TOKEN_PATTERN", "TOKENISATION_VERSION", "MAX_SENTENCE_TOKENS",
-           "CorpusSpec", "Corpus", "read_corpus", "load_corpus", "bootstrap_documents", "check_trainable"]
+           "CorpusSpec", "Corpus", "read_corpus", "load_corpus", "bootstrap_documents", "check_trainable",
+           "check_encoding", "text_size"]
 
 #: The corpora shipped in ``data/corpora`` (name -> a one-line description); ``data/corpora/SOURCE.md`` has the
 #: provenance and licences.
@@ -121,8 +126,8 @@ class CorpusSpec:
     lowercase : bool, default True
         Lowercase the tokens.
     encoding : str, default "utf-8"
-        The encoding of a user's text files (any Python codec); not used for the shipped corpora, whose
-        encodings are known (:data:`SHIPPED_ENCODINGS`).
+        The encoding of a user's text files (any Python text encoding, :func:`check_encoding`); not used for the
+        shipped corpora, whose encodings are known (:data:`SHIPPED_ENCODINGS`).
     documents : {"auto", "lines", "paragraphs"}, default "auto"
         For a single file: one document per non-empty line (``"lines"``, also what ``"auto"`` means) or per
         blank-line separated paragraph. A folder or a shipped corpus has one document per file (``"auto"``).
@@ -133,7 +138,8 @@ class CorpusSpec:
     Raises
     ------
     wordbias.core.errors.InvalidParameterError
-        If a field has the wrong type or value (an unknown encoding or document mode, an empty pattern).
+        If a field has the wrong type or value (an unknown encoding or one that is not a text encoding,
+        :func:`check_encoding`; an unknown document mode; an empty pattern).
 
     Examples
     --------
@@ -160,13 +166,7 @@ class CorpusSpec:
         object.__setattr__(self, "source", source)
         if not isinstance(self.lowercase, bool):
             raise InvalidParameterError(f"lowercase must be True or False, not {self.lowercase!r}")
-        if not isinstance(self.encoding, str):
-            raise InvalidParameterError(f"encoding must be the name of a codec, e.g. 'utf-8', not {self.encoding!r}")
-        try:
-            codecs.lookup(self.encoding)
-        except LookupError:
-            raise InvalidParameterError(f"encoding {self.encoding!r} is not a codec Python knows; e.g. 'utf-8', "
-                                        "'latin-1', 'cp1252'") from None
+        check_encoding(self.encoding)
         if self.documents not in _DOCUMENT_MODES:
             raise InvalidParameterError(f"documents must be one of {_DOCUMENT_MODES}, not {self.documents!r}")
         select = self.select
@@ -178,10 +178,62 @@ class CorpusSpec:
             except TypeError:
                 raise InvalidParameterError(f"select must be a list of document ids or patterns, not "
                                             f"{self.select!r}") from None
-            if not select or not all(isinstance(p, str) and p for p in select):
+            if not select or not all(isinstance(p, str) and p.strip() for p in select):
                 raise InvalidParameterError(f"select must hold document ids or patterns (non-empty strings), not "
                                             f"{self.select!r}")
             object.__setattr__(self, "select", select)
+
+
+def check_encoding(encoding, what: str = "encoding") -> str:
+    """Check that ``encoding`` names a text encoding Python knows, and return it.
+
+    :func:`codecs.lookup` knows codecs that are not text encodings: bytes-to-bytes codecs (``base64``, ``hex``,
+    ``zlib``, ``bz2``, ``quopri``, ``uu``) and str-to-str ones (``rot13``), which ``bytes.decode`` refuses with
+    its own error; they are refused here, naming ``what``, before any file is read. So is ``undefined``, which
+    fails on every byte.
+
+    Parameters
+    ----------
+    encoding : str
+        The codec's name (``"utf-8"``, ``"latin-1"``, ``"cp1252"``, ``"utf-16"`` ...).
+    what : str, default "encoding"
+        How the caller names the option in the message (``"--encoding"`` for the command line).
+
+    Returns
+    -------
+    str
+        ``encoding``, as given.
+
+    Raises
+    ------
+    wordbias.core.errors.InvalidParameterError
+        If ``encoding`` is not a str, is empty, is not a codec Python knows, or is not a text encoding.
+
+    Examples
+    --------
+    >>> check_encoding("latin-1")
+    'latin-1'
+    >>> check_encoding("rot13")
+    Traceback (most recent call last):
+    ...
+    wordbias.core.errors.InvalidParameterError: encoding 'rot13' is not a text encoding (Python's rot-13 codec turns str into str, not bytes into text); give the corpus's text encoding, e.g. 'utf-8', 'latin-1', 'cp1252' or 'utf-16'
+    """
+    examples = "e.g. 'utf-8', 'latin-1', 'cp1252' or 'utf-16'"
+    if not isinstance(encoding, str) or not encoding.strip():
+        raise InvalidParameterError(f"{what} must be the name of a text encoding, {examples}; not {encoding!r}")
+    try:
+        info = codecs.lookup(encoding)
+    except LookupError:
+        raise InvalidParameterError(f"{what} {encoding!r} is not a codec Python knows; give the corpus's text "
+                                    f"encoding, {examples}") from None
+    if not getattr(info, "_is_text_encoding", True):
+        kind = "str into str" if info.name.startswith("rot") else "bytes into bytes"
+        raise InvalidParameterError(f"{what} {encoding!r} is not a text encoding (Python's {info.name} codec turns "
+                                    f"{kind}, not bytes into text); give the corpus's text encoding, {examples}")
+    if info.name == "undefined":
+        raise InvalidParameterError(f"{what} {encoding!r} decodes nothing (Python's 'undefined' codec fails on "
+                                    f"every byte); give the corpus's text encoding, {examples}")
+    return encoding
 
 
 def _looks_like_path(source: str) -> bool:
@@ -330,9 +382,9 @@ def read_corpus(source, *, lowercase: bool = True, encoding: str = "utf-8", docu
     Raises
     ------
     wordbias.core.errors.CorpusError
-        If the source does not exist or is not a shipped name, is empty, holds no token, holds a binary file or
-        text not valid in ``encoding`` (the file and byte offset named), or a ``select`` pattern matches no
-        document.
+        If the source does not exist or is not a shipped name, is empty, holds no token, holds a binary file,
+        text not valid in ``encoding`` (the file and byte offset named) or text that does not look like text in
+        ``encoding`` (the likely encoding named), or a ``select`` pattern matches no document.
     wordbias.core.errors.InvalidParameterError
         If a parameter has the wrong type or value.
 
@@ -379,6 +431,51 @@ def load_corpus(spec: CorpusSpec) -> Corpus:
     files = _files_of(spec)
     signature = tuple((name, st.st_size, st.st_mtime_ns) for name, st in ((n, os.stat(p)) for n, p in files))
     return _load(spec, signature)
+
+
+def text_size(spec: CorpusSpec) -> int:
+    """The bytes of text ``spec`` reads, from the sizes of its files alone (nothing is read or decoded): what a
+    cost estimate needs before the corpus is read (:func:`wordbias.models.train.train_ensemble`).
+
+    A ``.gz`` file counts its uncompressed size (the gzip trailer's, which gzip keeps modulo 4 GiB: at least the
+    compressed size), a shipped corpus its documents' uncompressed sizes in the zip. ``select`` is not applied:
+    the whole source counts.
+
+    Parameters
+    ----------
+    spec : CorpusSpec
+        What would be read.
+
+    Returns
+    -------
+    int
+        The number of bytes.
+
+    Raises
+    ------
+    wordbias.core.errors.CorpusError
+        If the source does not exist (as :func:`read_corpus`).
+
+    Examples
+    --------
+    >>> text_size(CorpusSpec("inaugural")) > 700_000
+    True
+    """
+    if not isinstance(spec, CorpusSpec):
+        raise InvalidParameterError(f"spec must be a CorpusSpec, not {type(spec).__name__}")
+    if spec.source in SHIPPED:
+        pattern = _BROWN_FILE if spec.source == "brown" else _PLAIN_FILE[spec.source]
+        with zipfile.ZipFile(_shipped_zip(spec.source)) as archive:
+            return sum(info.file_size for info in archive.infolist() if pattern.fullmatch(info.filename))
+    total = 0
+    for _, file in _files_of(spec):
+        size = file.stat().st_size
+        if file.suffix.lower() == ".gz" and size >= 18:
+            with open(file, "rb") as f:
+                f.seek(-4, os.SEEK_END)
+                size = max(size, int.from_bytes(f.read(4), "little"))
+        total += size
+    return total
 
 
 @functools.lru_cache(maxsize=4)
@@ -553,18 +650,216 @@ def _decompress(path: Path, raw: bytes) -> bytes:
 
 
 def _decode(path, data: bytes, encoding: str) -> str:
-    """``data`` decoded, refusing binary data and bytes invalid in ``encoding`` (named by file and offset)."""
-    nul = data.find(b"\0", 0, _BINARY_PROBE)
-    if nul >= 0:
-        raise CorpusError(f"{path}: looks binary, not text (a NUL byte at offset {nul}); give text files (select= "
-                          "can leave a binary file of a folder out)")
+    """``data`` decoded, refusing what is not text in ``encoding``, with the file, the place and the encoding the
+    bytes are likely in (:func:`_likely_encoding`):
+
+    * binary data: a NUL byte in the first 8 KB (a NUL character, for the UTF-16 and UTF-32 encodings);
+    * bytes invalid in ``encoding`` (the byte offset, and the line for an ASCII-compatible encoding);
+    * decoded text that does not look like text (:func:`_not_text`, on its first :data:`_TEXT_PROBE`
+      characters): a UTF-8 file read as UTF-16 decodes without an error into CJK-looking characters, with no
+      space or line break and with unassigned code points;
+    * text that another encoding reads clearly better (:func:`_better_encoding`): a UTF-8 file read as Latin-1
+      (``café`` as ``cafÃ©``), UTF-16 read in the wrong byte order.
+    """
+    where = " of the decompressed text" if str(path).lower().endswith(".gz") else ""
+    probe = data[:_TEXT_PROBE]
+    if _nul_is_a_byte(encoding):
+        nul = data.find(b"\0", 0, _BINARY_PROBE)
+        if nul >= 0:
+            raise CorpusError(f"{path}: looks binary, not text (a NUL byte at offset {nul}{where}); give text files "
+                              f"(select= can leave a binary file of a folder out){_or_likely(probe, encoding)}")
     try:
-        return data.decode(encoding)
+        text = data.decode(encoding)
     except UnicodeDecodeError as exc:
         bad = data[exc.start:exc.start + 4]
-        raise CorpusError(f"{path}: not valid {encoding} at byte offset {exc.start} ({bad!r}: {exc.reason}); give "
-                          "the file's encoding, e.g. encoding='latin-1' or 'cp1252' (`wordbias train --encoding latin-1`), "
-                          "or convert the file to UTF-8") from None
+        newline = b"\n"
+        line = f" on line {data.count(newline, 0, exc.start) + 1:,}" if _nul_is_a_byte(encoding) else ""
+        raise CorpusError(f"{path}: not valid {encoding} at byte offset {exc.start}{where} ({bad!r}: "
+                          f"{exc.reason}){line}; {_suggestion(probe, encoding)}") from None
+    except UnicodeError as exc:       # a codec failing otherwise (idna on a long line, ...)
+        raise CorpusError(f"{path}: cannot be decoded as {encoding} ({exc}); {_suggestion(probe, encoding)}") from None
+    sample = text[:_TEXT_PROBE]
+    nul = sample.find("\0")
+    if nul >= 0:
+        raise CorpusError(f"{path}: looks binary, not text (read as {encoding}, character {nul}{where} is NUL); "
+                          f"give text files (select= can leave a binary file of a folder out)"
+                          f"{_or_likely(probe, encoding)}")
+    reason = _not_text(sample, encoding)
+    if reason is not None:
+        raise CorpusError(f"{path}: read as {encoding}, it does not look like text: {reason}; "
+                          f"{_suggestion(probe, encoding, c1=reason.startswith('C1'))}")
+    better = _better_encoding(probe, sample, encoding)
+    if better is not None:
+        name, why = better
+        raise CorpusError(f"{path}: read as {encoding}, its text is garbled ({_shown(sample)}): {why}; give "
+                          f"encoding={name!r} (`wordbias train --encoding {name}`)")
+    return text
+
+
+#: The start of each file whose decoded text is checked to look like text (characters; and bytes for the
+#: encodings tried instead).
+_TEXT_PROBE = 65_536
+#: Byte-order marks, and the encoding each announces (UTF-32-LE's starts with UTF-16-LE's: it comes first).
+_BOMS = ((codecs.BOM_UTF32_LE, "utf-32", "UTF-32 (little-endian)"), (codecs.BOM_UTF32_BE, "utf-32", "UTF-32 (big-endian)"),
+         (codecs.BOM_UTF8, "utf-8-sig", "UTF-8"), (codecs.BOM_UTF16_LE, "utf-16", "UTF-16 (little-endian)"),
+         (codecs.BOM_UTF16_BE, "utf-16", "UTF-16 (big-endian)"))
+#: The encodings tried, in this order, when a file does not decode, or does not look like text, in the one given.
+_CANDIDATES = ("utf-8", "utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be")
+#: The characters :func:`_not_text` looks at: all but printable ASCII and the controls text holds (white space).
+_ODD = re.compile(r"[^\x20-\x7e\t\n\v\f\r]")
+_SPACE = re.compile(r"\s")
+
+
+def _codec(encoding: str) -> str:
+    return codecs.lookup(encoding).name
+
+
+def _family(encoding: str) -> str:
+    """``utf-8``, ``utf-16``, ``utf-32`` for their variants (``-sig``, ``-le``, ``-be``); else the codec's name."""
+    name = _codec(encoding)
+    for family in ("utf-8", "utf-16", "utf-32"):
+        if name == family or name.startswith(family + "-"):
+            return family
+    return name
+
+
+def _nul_is_a_byte(encoding: str) -> bool:
+    """Whether ``encoding`` writes U+0000 as the single byte 0 (every ASCII-compatible encoding; not UTF-16/32)."""
+    try:
+        return codecs.encode("\0", encoding) == b"\0"
+    except (UnicodeError, LookupError, TypeError):
+        return False
+
+
+def _decoded(data: bytes, encoding: str) -> str | None:
+    """The start of a file decoded strictly (a character cut at the end of ``data`` left out), or None."""
+    try:
+        return codecs.getincrementaldecoder(encoding)("strict").decode(data, final=False)
+    except (UnicodeError, LookupError):
+        return None
+
+
+def _ascii_share(text: str) -> float:
+    return sum(1 for c in text if c < "\x80") / len(text) if text else 1.0
+
+
+def _not_text(text: str, encoding: str = "") -> str | None:
+    """Why ``text`` (the start of a decoded file) does not look like text, or None.
+
+    * C1 control characters (U+0080-U+009F) in text read as Latin-1: the file is in a Windows code page, where
+      the bytes 0x80-0x9F are curly quotes, dashes and letters (``œ``, ``š``);
+    * more than 1% (and at least 3) of its characters are controls other than white space, surrogates,
+      private-use or unassigned code points, or U+FFFD (the replacement character of an earlier lossy
+      conversion);
+    * no space or line break in 1,000 characters or more (the tokens of a word embedding are separated by
+      white space; mis-decoded UTF-8 has none).
+    """
+    n = len(text)
+    if not n:
+        return None
+    bad, c1, examples = 0, 0, []
+    for ch, k in Counter(_ODD.findall(text)).items():
+        code = ord(ch)
+        category = unicodedata.category(ch)
+        if 0x80 <= code <= 0x9F:
+            c1 += k
+        elif not (category in ("Cc", "Cs", "Co", "Cn") or ch == "\ufffd"):
+            continue
+        bad += k
+        examples.append((-k, f"U+{code:04X}"))
+    shown = ", ".join(e for _, e in sorted(examples)[:4])
+    if c1 and encoding and _family(encoding) == "iso8859-1":
+        return f"C1 control characters ({c1:,} of them, e.g. {shown}), which no text holds"
+    if bad >= 3 and bad > 0.01 * n:
+        return (f"{bad:,} of its first {n:,} characters are control characters, surrogates, unassigned or "
+                f"private-use code points or U+FFFD replacement characters (e.g. {shown})")
+    if n >= 1000 and not _SPACE.search(text):
+        return f"no space or line break in its first {n:,} characters ({_shown(text)})"
+    return None
+
+
+def _looks_like_text(text: str) -> bool:
+    """Whether the start of a file, decoded in a candidate encoding, reads as text: :func:`_not_text` finds
+    nothing wrong, it has white space, and letters and white space make most of it."""
+    if not text or _not_text(text) is not None or not any(c.isspace() for c in text):
+        return False
+    return sum(1 for c in text if c.isalpha() or c.isspace()) >= 0.6 * len(text)
+
+
+def _likely_encoding(data: bytes, encoding: str) -> tuple[str, str] | None:
+    """The encoding the bytes ``data`` (the start of a file) are likely in, other than ``encoding``, and why: a
+    byte-order mark, else the first of :data:`_CANDIDATES` that decodes them into text (:func:`_looks_like_text`);
+    None when none does (a single-byte encoding cannot be told from the bytes: it is not guessed)."""
+    given = _codec(encoding)
+    for bom, name, label in _BOMS:
+        if data.startswith(bom):
+            if _family(name) != _family(encoding) or (given != _codec(name) and _family(name) != "utf-8"):
+                return name, f"it starts with the {label} byte-order mark"
+            return None
+    for name in _CANDIDATES:
+        if _codec(name) == given:
+            continue
+        text = _decoded(data, name)
+        if text is not None and _looks_like_text(text):
+            why = ("its bytes are valid UTF-8 and read as UTF-8 they are text" if name == "utf-8" else
+                   f"read as {name} its bytes are text")
+            return name, why
+    return None
+
+
+def _better_encoding(data: bytes, text: str, encoding: str) -> tuple[str, str] | None:
+    """Another encoding that reads the bytes ``data`` clearly better than ``encoding`` read them into ``text``:
+
+    * UTF-8, when ``encoding`` is not and the bytes hold multi-byte UTF-8 characters and nothing invalid in UTF-8
+      (text in a single-byte encoding is practically never valid UTF-8 beyond a few bytes);
+    * an encoding that reads them as mostly ASCII (90% or more) where ``encoding`` read less than half of them as
+      ASCII (UTF-16 in the wrong byte order, UTF-8 read as UTF-16).
+    """
+    if text.isascii():
+        return None
+    if _family(encoding) != "utf-8" and not data.isascii():
+        utf8 = _decoded(data, "utf-8")
+        if utf8 is not None and utf8 != text and _looks_like_text(utf8):
+            multi = sorted({c for c in utf8 if c >= "\x80"})
+            return "utf-8", (f"its bytes are valid UTF-8, with {len(multi)} distinct multi-byte characters "
+                             f"({''.join(multi[:8])}), which text in another encoding practically never is")
+    if _ascii_share(text) < 0.5:
+        given = _codec(encoding)
+        for name in _CANDIDATES:
+            if _codec(name) == given:
+                continue
+            other = _decoded(data, name)
+            if other is not None and _ascii_share(other) >= 0.9 and _looks_like_text(other):
+                return name, f"read as {name} it is text ({_shown(other)})"
+    return None
+
+
+def _shown(text: str, n: int = 24) -> str:
+    """The first non-blank characters of ``text``, for a message."""
+    return repr(" ".join(text.split())[:n])
+
+
+def _suggestion(data: bytes, encoding: str, *, c1: bool = False) -> str:
+    """What to do about a file that is not text in ``encoding``: the likely encoding (:func:`_likely_encoding`),
+    else the usual ones to try."""
+    likely = _likely_encoding(data, encoding)
+    if likely is None and c1 and _decoded(data, "cp1252") is not None:
+        likely = ("cp1252", "in Windows' code page cp1252 the bytes 0x80-0x9F are curly quotes, dashes and letters "
+                            "such as œ and š, not controls")
+    if likely is not None:
+        name, why = likely
+        return f"the file is likely {name} ({why}): give encoding={name!r} (`wordbias train --encoding {name}`)"
+    return ("give the file's encoding, e.g. encoding='latin-1' or 'cp1252' (`wordbias train --encoding latin-1`), "
+            "or convert the file to UTF-8")
+
+
+def _or_likely(data: bytes, encoding: str) -> str:
+    """``; or it is X text ...`` when the bytes of what looks binary are text in another encoding."""
+    likely = _likely_encoding(data, encoding)
+    if likely is None:
+        return ""
+    name, why = likely
+    return f"; or it is {name} text ({why}): give encoding={name!r} (`wordbias train --encoding {name}`)"
 
 
 def _normalise(text: str) -> str:

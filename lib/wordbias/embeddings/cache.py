@@ -41,6 +41,8 @@ from wordbias.embeddings.cache_format import (
     INDEX_FILE,
     META_FILE,
     OPEN_RETRIES,
+    SERVED_VERSIONS,
+    MatrixHasher,
     check_mmap_mode,
     checksums,
     file_sha256,
@@ -156,7 +158,7 @@ def convert(
             "shape": [len(words), sink.dim],
             "dtype": "float32",
             **stats,
-            "checksums": checksums(tmp, full_vectors=sink.sha256.hexdigest()),
+            "checksums": checksums(tmp, hasher=sink.hasher),
             "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         }
         _write_meta(tmp, meta)
@@ -288,7 +290,7 @@ def _open_if_matching(cache_dir: Path, source: dict, fmt: str, zero_vectors: str
     load did)."""
     for attempt in range(OPEN_RETRIES):
         try:
-            kv, meta = open_once(cache_dir, mmap_mode, "sample")
+            kv, meta = open_once(cache_dir, mmap_mode, "once")
         except FileNotFoundError:
             if not cache_dir.exists():
                 return None
@@ -320,7 +322,7 @@ def _matching_meta(cache_dir: Path, source: dict, fmt: str, zero_vectors: str) -
 def _meta_matches(meta: dict, source: dict, fmt: str, zero_vectors: str) -> bool:
     """Whether a cache's meta describes this source (name, member, size, mtime, content), format and
     zero-vector policy (a cache parsed strictly serves ``zero_vectors="keep"`` too)."""
-    if meta.get("wordbias_cache_version") != CACHE_VERSION or meta.get("format") != fmt:
+    if meta.get("wordbias_cache_version") not in SERVED_VERSIONS or meta.get("format") != fmt:
         return False
     if meta.get("zero_vectors") not in (zero_vectors, "error"):
         return False
@@ -415,7 +417,7 @@ class _NpyFileSink:
         self.rows = 0
         self.dim = 0
         self.header_len = len(self._header((0, 1)))
-        self.sha256 = hashlib.sha256()  # of the rows as written (the full-matrix checksum of meta.json)
+        self.hasher = MatrixHasher()  # of the rows as written (the matrix's checksums in meta.json)
 
     @staticmethod
     def _header(shape: tuple[int, int]) -> bytes:
@@ -433,7 +435,7 @@ class _NpyFileSink:
         self.dim = block.shape[1]
         self.rows += block.shape[0]
         data = np.ascontiguousarray(block, dtype="<f4").data
-        self.sha256.update(data)
+        self.hasher.update(data)
         self.file.write(data)
 
     def __exit__(self, exc_type, exc, tb):

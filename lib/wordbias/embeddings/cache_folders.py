@@ -34,6 +34,11 @@ def cache_root(cache_dir: str | os.PathLike | None = None) -> Path:
     pathlib.Path
         ``cache_dir`` (``~`` expanded) if given, else the default folder; it need not exist.
 
+    Raises
+    ------
+    wordbias.core.errors.InvalidParameterError
+        If ``cache_dir`` is empty or blank (:func:`wordbias.core.paths.given_path`).
+
     Examples
     --------
     >>> from pathlib import Path
@@ -42,7 +47,8 @@ def cache_root(cache_dir: str | os.PathLike | None = None) -> Path:
     >>> cache_root().name
     'embeddings'
     """
-    return Path(cache_dir).expanduser() if cache_dir is not None else paths.cache_dir() / "embeddings"
+    # an empty cache_dir (an unset shell variable) is refused, not taken for the current folder
+    return paths.given_path(cache_dir, "cache_dir") if cache_dir is not None else paths.cache_dir() / "embeddings"
 
 
 def cache_dir_for(path: str | os.PathLike, *, member: str | None = None,

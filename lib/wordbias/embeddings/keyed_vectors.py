@@ -1,15 +1,86 @@
 """gensim :class:`~gensim.models.KeyedVectors` built from a word list and a matrix, and facts about them.
 
 Every loader of :mod:`wordbias.embeddings` ends in :func:`to_keyed_vectors`; tests and examples use it to
-build toy embeddings.
+build toy embeddings. What it returns is a :class:`CopyOnWriteKeyedVectors`: gensim's class, whose methods that
+change vectors in place work on a matrix memory-mapped read-only (a cache, an installed package's file) by
+changing a copy in memory, never the file.
 """
 
 from __future__ import annotations
 
+import copyreg
+import logging
+
 import numpy as np
 from gensim.models import KeyedVectors
 
-__all__ = ["to_keyed_vectors", "is_cased"]
+__all__ = ["to_keyed_vectors", "is_cased", "CopyOnWriteKeyedVectors"]
+
+log = logging.getLogger(__name__)
+
+
+class CopyOnWriteKeyedVectors(KeyedVectors):
+    """gensim's :class:`~gensim.models.KeyedVectors` for a matrix that may be memory-mapped read-only.
+
+    wordbias maps a cache's (or an installed package's) matrix read-only, so that nothing can change the file;
+    gensim's methods that change vectors in place (:meth:`unit_normalize_all`, ``init_sims(replace=True)``,
+    :meth:`add_vectors` with ``replace=True``, ``kv[word] = vector``, :meth:`add_vector` into a free slot,
+    :meth:`intersect_word2vec_format`) would fail with numpy's "output array is read-only". Here they first
+    replace a read-only matrix by a copy in memory (logged), then do what gensim does: the embedding changes,
+    as one loaded into memory would, and the file stays as it was. Writing into ``kv.vectors`` directly is
+    still refused by numpy (take ``np.array(kv.vectors)`` to edit a copy).
+
+    Everything else is gensim's; pickled (``kv.save``, multiprocessing) it is a plain gensim ``KeyedVectors``,
+    so files saved from it open without wordbias.
+
+    Examples
+    --------
+    >>> frozen = np.array([[3.0, 4.0], [0.0, 2.0]], dtype=np.float32)
+    >>> frozen.flags.writeable = False
+    >>> kv = to_keyed_vectors(["a", "b"], frozen)
+    >>> kv.unit_normalize_all()
+    >>> kv["a"], frozen[0]                       # the embedding is normalised, the mapped matrix is not
+    (array([0.6, 0.8], dtype=float32), array([3., 4.], dtype=float32))
+    """
+
+    def _writable_vectors(self) -> None:
+        """Replace a read-only matrix by a writable copy in memory."""
+        if self.vectors is not None and not self.vectors.flags.writeable:
+            log.info("copying a read-only (memory-mapped) matrix of shape %s into memory to change it",
+                     self.vectors.shape)
+            self.vectors = np.array(self.vectors)
+
+    def unit_normalize_all(self):
+        """gensim's :meth:`~gensim.models.KeyedVectors.unit_normalize_all`, on a copy of a read-only matrix."""
+        self._writable_vectors()
+        return super().unit_normalize_all()
+
+    def add_vectors(self, keys, weights, extras=None, replace=False):
+        """gensim's :meth:`~gensim.models.KeyedVectors.add_vectors`; replacing vectors of words already there
+        copies a read-only matrix first."""
+        if replace:
+            keys = [keys] if isinstance(keys, (str, int, np.integer)) else keys
+            if any(k in self.key_to_index for k in keys):
+                self._writable_vectors()
+        return super().add_vectors(keys, weights, extras=extras, replace=replace)
+
+    def add_vector(self, key, vector):
+        """gensim's :meth:`~gensim.models.KeyedVectors.add_vector`; filling a free slot copies a read-only matrix
+        first."""
+        if self.next_index < len(self) and self.index_to_key[self.next_index] is None:
+            self._writable_vectors()
+        return super().add_vector(key, vector)
+
+    def intersect_word2vec_format(self, *args, **kwargs):
+        """gensim's :meth:`~gensim.models.KeyedVectors.intersect_word2vec_format`, on a copy of a read-only
+        matrix."""
+        self._writable_vectors()
+        return super().intersect_word2vec_format(*args, **kwargs)
+
+    def __reduce_ex__(self, protocol):
+        """Pickle as gensim's own ``KeyedVectors`` (a file saved from it needs no wordbias to open)."""
+        state = super().__reduce_ex__(protocol)[2]
+        return copyreg._reconstructor, (KeyedVectors, object, None), state
 
 
 def to_keyed_vectors(
@@ -32,8 +103,8 @@ def to_keyed_vectors(
 
     Returns
     -------
-    KeyedVectors
-        The embedding, its ``index_to_key`` in the order of ``words``.
+    CopyOnWriteKeyedVectors
+        The embedding (a gensim ``KeyedVectors``), its ``index_to_key`` in the order of ``words``.
 
     Raises
     ------
@@ -63,7 +134,7 @@ def to_keyed_vectors(
             words = [words[i] for i in keep]
             vectors = np.asarray(vectors[keep])
             key_to_index = {w: i for i, w in enumerate(words)}
-    kv = KeyedVectors(vector_size=vectors.shape[1], count=0, dtype=vectors.dtype)
+    kv = CopyOnWriteKeyedVectors(vector_size=vectors.shape[1], count=0, dtype=vectors.dtype)
     kv.vectors = vectors
     kv.index_to_key = words
     kv.key_to_index = key_to_index

@@ -4,9 +4,11 @@ and returns a float32 :class:`~gensim.models.KeyedVectors`, checked as a parsed 
 all-zero vector unless ``zero_vectors="keep"``, one dimension for every word).
 
 gensim saves with :func:`gensim.utils.SaveLoad.save`: a pickle of the object, its large arrays in ``.npy`` files
-beside it (``model.kv.vectors.npy``), which :func:`load_gensim_file` maps read-only. A pickle runs code when it
-is read, so open only files you made or trust (this is gensim's format, not wordbias's: wordbias writes no
-pickle). Loading a gensim file writes no cache: it is already memory-mappable.
+beside it (``model.kv.vectors.npy``), which :func:`load_gensim_file` maps read-only. A pickle can run code when
+it is read (this is gensim's format, not wordbias's: wordbias writes no pickle), so :func:`load_gensim_file`
+reads it with a restricted unpickler (:mod:`wordbias.embeddings.safe_pickle`) that refuses anything a gensim
+embedding or model does not hold; ``trust=True`` opens a trusted file with gensim's own loader. Loading a gensim
+file writes no cache: it is already memory-mappable.
 """
 from __future__ import annotations
 
@@ -20,12 +22,12 @@ from gensim.models import KeyedVectors
 from wordbias.core.errors import EmbeddingFormatError, InvalidParameterError
 from wordbias.core.validation import as_float_array
 from wordbias.embeddings.keyed_vectors import to_keyed_vectors
+from wordbias.embeddings.safe_pickle import load_saved, missing_module_error, starts_as_pickle
 
 __all__ = ["GENSIM_SUFFIXES", "is_gensim_file", "load_gensim_file", "from_object", "is_embedding_object"]
 
 #: File suffixes gensim users save under (``KeyedVectors.save`` and ``Word2Vec.save``/``FastText.save``).
 GENSIM_SUFFIXES = (".kv", ".model", ".wv", ".kvmodel")
-_PICKLE_PROTOCOLS = {bytes([0x80, p]) for p in range(2, 6)}
 _CHECK_ROWS = 1 << 16  # rows checked per block: the finiteness check stays within a few MB of memory
 
 
@@ -43,27 +45,40 @@ def is_gensim_file(path: str | os.PathLike) -> bool:
     if not path.is_file():
         return False
     with open(path, "rb") as f:
-        return f.read(2) in _PICKLE_PROTOCOLS
+        return starts_as_pickle(f.read(2))
 
 
-def load_gensim_file(path: str | os.PathLike, *, mmap_mode: str | None = "r", zero_vectors: str = "error") -> KeyedVectors:
+def load_gensim_file(path: str | os.PathLike, *, mmap_mode: str | None = "r", zero_vectors: str = "error",
+                     trust: bool = False) -> KeyedVectors:
     """Open a file saved by gensim (``KeyedVectors.save``, ``Word2Vec.save``, ``FastText.save``): its vectors
     (a model's ``.wv``) as float32 :class:`~gensim.models.KeyedVectors`, the arrays memory-mapped read-only
     where gensim stored them beside the file (``mmap_mode="r"``).
 
-    A file that is not gensim's, or a gensim object without word vectors, raises
-    :class:`~wordbias.core.errors.EmbeddingFormatError` naming the file.
+    By default the pickle is read by :func:`wordbias.embeddings.safe_pickle.load_saved`, which runs no code
+    from the file: one that names anything a gensim embedding or model does not hold raises
+    :class:`~wordbias.core.errors.UnsafeFileError`. ``trust=True`` uses gensim's own
+    :meth:`~gensim.utils.SaveLoad.load`, which runs whatever the file names: only for a file you made or
+    trust. A file that is not gensim's, or a gensim object without word vectors, raises
+    :class:`~wordbias.core.errors.EmbeddingFormatError` naming the file; so does a trusted file that needs a
+    package not installed here (with the ``pip install`` that provides it).
     """
     from gensim.utils import SaveLoad
 
     path = Path(path)
-    try:
-        obj = SaveLoad.load(str(path), mmap=mmap_mode)
-    except FileNotFoundError as exc:  # an array file gensim stored beside it is missing
-        raise EmbeddingFormatError(f"{path}: gensim's file refers to {exc.filename}, which is missing (gensim "
-                                   "stores large arrays in .npy files beside the file: copy them too)") from exc
-    except Exception as exc:  # noqa: BLE001 - unpickling can fail in many ways; name the file and why
-        raise EmbeddingFormatError(f"{path}: not a file gensim can load ({type(exc).__name__}: {exc})") from exc
+    if not isinstance(trust, bool):
+        raise InvalidParameterError(f"trust must be True or False, not {trust!r}")
+    if not trust:
+        obj = load_saved(path, mmap_mode=mmap_mode)
+    else:
+        try:
+            obj = SaveLoad.load(str(path), mmap=mmap_mode)
+        except FileNotFoundError as exc:  # an array file gensim stored beside it is missing
+            raise EmbeddingFormatError(f"{path}: gensim's file refers to {exc.filename}, which is missing (gensim "
+                                       "stores large arrays in .npy files beside the file: copy them too)") from exc
+        except ModuleNotFoundError as exc:  # a class of a package not installed here
+            raise missing_module_error(path, exc) from exc
+        except Exception as exc:  # noqa: BLE001 - unpickling can fail in many ways; name the file and why
+            raise EmbeddingFormatError(f"{path}: not a file gensim can load ({type(exc).__name__}: {exc})") from exc
     try:
         return from_object(obj, zero_vectors=zero_vectors, where=str(path))
     except InvalidParameterError as exc:

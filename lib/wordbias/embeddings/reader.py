@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 from gensim.models import KeyedVectors
 
-from wordbias.core.errors import DuplicateWordsWarning, WordbiasWarning
+from wordbias.core.errors import DuplicateWordsWarning, EmbeddingFormatError, WordbiasWarning
 from wordbias.core.lookup import warn_user
 from wordbias.core.progress import progress_bar
 from wordbias.embeddings.formats import check_format, detect_format, iter_chunks, open_source, source_label, zip_member
@@ -35,6 +35,7 @@ def read_vectors(
     progress: bool = True,
     dim: int | None = None,
     zero_vectors: str = "error",
+    trust: bool = False,
 ) -> tuple[list[str], np.ndarray]:
     """Parse an embedding file into memory: its words and a float32 matrix.
 
@@ -45,9 +46,9 @@ def read_vectors(
     Parameters
     ----------
     path : str or path-like
-        A text or binary embedding file, plain, ``.gz`` or ``.zip``.
+        A text or binary embedding file, plain, ``.gz`` or ``.zip``, or a file gensim saved.
     format : str, optional
-        One of :data:`~wordbias.embeddings.formats.PARSEABLE_FORMATS`; detected with
+        One of :data:`~wordbias.embeddings.formats.PARSEABLE_FORMATS`, or ``"gensim"``; detected with
         :func:`~wordbias.embeddings.formats.detect_format` when omitted.
     member : str, optional
         The file to read inside a ``.zip`` holding several.
@@ -58,6 +59,10 @@ def read_vectors(
         first line.
     zero_vectors : {"error", "keep"}, default "error"
         ``"keep"`` accepts all-zero rows; by default they are an error (they have no direction).
+    trust : bool, default False
+        For a file gensim saved (a pickle): ``False`` reads it with a restricted unpickler that runs no code
+        from it (:mod:`wordbias.embeddings.safe_pickle`), ``True`` with gensim's own loader (only for a file
+        you trust; see :func:`wordbias.embeddings.load`).
 
     Returns
     -------
@@ -72,8 +77,11 @@ def read_vectors(
         If the file is malformed (no vectors, header/row mismatches, non-finite values, a zero vector with
         ``zero_vectors="error"``, a truncated or damaged ``.gz``/``.zip``); the message names the file and the
         line or byte offset at fault.
+    wordbias.core.errors.UnsafeFileError
+        If a gensim file names anything a gensim embedding does not hold (with ``trust=False``), or a file of
+        a text format is a pickle.
     wordbias.core.errors.InvalidParameterError
-        If ``format`` is not a parseable format.
+        If ``format`` is not a parseable format or ``"gensim"``.
 
     Examples
     --------
@@ -85,7 +93,7 @@ def read_vectors(
     (['king', 'queen'], (2, 2), dtype('float32'))
     """
     kv = read_keyed_vectors(Path(path), format=format, member=member, progress=progress, dim=dim,
-                            zero_vectors=zero_vectors)
+                            zero_vectors=zero_vectors, trust=trust)
     return kv.index_to_key, kv.vectors
 
 
@@ -97,9 +105,18 @@ def read_keyed_vectors(
     progress: bool = True,
     dim: int | None = None,
     zero_vectors: str = "error",
+    trust: bool = False,
 ) -> KeyedVectors:
-    """Parse a file into an in-memory KeyedVectors (reusing the word index built while parsing)."""
+    """Parse a file into an in-memory KeyedVectors (reusing the word index built while parsing); a file gensim
+    saved is read into memory by :func:`~wordbias.embeddings.objects.load_gensim_file` (``trust`` as there)."""
     fmt = format or detect_format(path, member=member)
+    if fmt == "gensim" and member is None:
+        from wordbias.embeddings.objects import load_gensim_file
+
+        kv = load_gensim_file(path, mmap_mode=None, zero_vectors=zero_vectors, trust=trust)
+        if dim is not None and kv.vector_size != dim:
+            raise EmbeddingFormatError(f"{path}: expected {dim}-d vectors, the file holds {kv.vector_size}-d")
+        return kv
     check_format(fmt, parseable=True)
     if path.suffix.lower() == ".zip":
         member = zip_member(path, member)

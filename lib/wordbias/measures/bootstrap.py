@@ -66,6 +66,7 @@ from wordbias.measures.resampling import (
     bootstrap_interval,
     check_bootstrap_cost,
     check_bootstrap_options,
+    check_resampled_sizes,
     index_counts,
     word_vector_sets,
     word_vectors,
@@ -398,6 +399,7 @@ def weat_bootstrap_from_cosines(C, n_x: int, n_a: int, *, n_resamples: int = 10_
     n_x = check_int("n_x", n_x, min=2, max=C.shape[0] - 2)
     n_a = check_int("n_a", n_a, min=1, max=C.shape[1] - 1)
     sizes = (n_x, C.shape[0] - n_x, n_a, C.shape[1] - n_a)
+    check_resampled_sizes(zip(WEAT_SETS, sizes), resampled)
     n_t, n_v = C.shape
     check_bootstrap_cost("a WEAT bootstrap", n_resamples, [n for k, n in zip(WEAT_SETS, sizes) if k in resampled],
                          n_v * n_t + 10 * n_t, 8.0 * (3 * n_v + 8 * n_t), method=method, max_seconds=max_seconds)

@@ -23,6 +23,7 @@ from wordbias.measures.resampling import (
     bootstrap_interval,
     check_bootstrap_cost,
     check_bootstrap_options,
+    check_resampled_sizes,
     index_counts,
 )
 
@@ -167,9 +168,7 @@ def direction_bootstrap_from_vectors(T1, T2, A1, A2, *, n_resamples: int = 10_00
         batch = check_int("batch", batch, min=1)
     mats = [vector_set(X, k, normalize) for X, k in zip((T1, T2, A1, A2), DIRECTION_SETS)]
     check_same_dimension(dict(zip(DIRECTION_SETS, mats)), "the four sets")
-    for k, m in zip(DIRECTION_SETS, mats):
-        if k in resampled and len(m) < 2:
-            raise DegenerateSetError(f"set {k} has 1 word: resampling it changes nothing (leave it out of resample)")
+    check_resampled_sizes({k: len(m) for k, m in zip(DIRECTION_SETS, mats)}, resampled)
     mats = _span_coordinates(mats)
     r = mats[0].shape[1]
     n_all = sum(len(m) for m in mats)

@@ -26,6 +26,7 @@ from wordbias.measures.resampling import (
     bootstrap_interval,
     check_bootstrap_cost,
     check_bootstrap_options,
+    check_resampled_sizes,
     index_counts,
     word_vector_sets,
 )
@@ -173,7 +174,9 @@ def wefat_bootstrap_from_vectors(W, A, B, prop, *, n_resamples: int = 10_000, co
                                     f"not shape {prop.shape}")
     if W.shape[0] < _wefat.MIN_WORDS:
         raise DegenerateSetError(f"WEFAT needs at least {_wefat.MIN_WORDS} target words, got {W.shape[0]}")
+    prop = _wefat.power_of_two_scaled(prop)[0]      # r is the same; squares of a property near 1e155 would overflow
     n_w, n_v = W.shape[0], A.shape[0] + B.shape[0]
+    check_resampled_sizes(zip(WEFAT_SETS, (n_w, A.shape[0], B.shape[0])), resampled)
     check_bootstrap_cost("a WEFAT bootstrap", n_resamples,
                          [n for k, n in zip(WEFAT_SETS, (n_w, A.shape[0], B.shape[0])) if k in resampled],
                          3 * n_v * n_w + 20 * n_w, 8.0 * (3 * n_v + 14 * n_w), method=method, max_seconds=max_seconds)

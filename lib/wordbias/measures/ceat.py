@@ -25,6 +25,7 @@ z = μ̂ / SE, and I² = max(0, (Q − df) / Q) (Higgins & Thompson 2002, Statis
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -36,6 +37,7 @@ from wordbias.core.validation import as_float_array, check_option, check_probabi
 __all__ = [
     "ALTERNATIVES",
     "VARIANCE_METHODS",
+    "ONE_STUDY_NOTE",
     "RandomEffectsResult",
     "PooledTemplates",
     "dersimonian_laird_tau2",
@@ -49,6 +51,10 @@ from wordbias.core.permutation import ALTERNATIVES  # the alternatives of every 
 
 #: the within-sample variances of a WEAT effect size offered by :func:`weat_variance`
 VARIANCE_METHODS = ("ceat", "hedges_olkin")
+
+#: the note of a random-effects "pooling" of one study (:func:`random_effects`)
+ONE_STUDY_NOTE = ("one study: no between-study variance to estimate, so no random-effects interval or p-value; "
+                  "the estimate is the study's own (pool two studies or more)")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -107,7 +113,8 @@ def dersimonian_laird_tau2(effect_sizes, variances) -> tuple[float, float]:
     Returns
     -------
     tau2 : float
-        The between-study variance τ² (0 with a single study).
+        The between-study variance τ² (NaN with a single study: one study has no between-study variance to
+        estimate).
     q : float
         Cochran's Q.
 
@@ -137,6 +144,8 @@ def _dl(y: np.ndarray, v: np.ndarray) -> tuple[float, float]:
     q = float(np.dot(w, (y - mean_fixed) ** 2))
     c = float(sw - np.dot(w, w) / sw)
     df = y.size - 1
+    if df == 0:                     # one study: Q = C = 0, and τ² cannot be estimated (not 0: unknown)
+        return math.nan, q
     tau2 = max(0.0, (q - df) / c) if c > 0 else 0.0
     return tau2, q
 
@@ -146,7 +155,8 @@ class RandomEffectsResult:
     """The random-effects pooled effect (DerSimonian & Laird 1986) of ``k`` effect sizes.
 
     The properties ``tau``, ``df`` = k − 1 and ``q_p_value`` (the χ² p-value of Cochran's Q) derive from the
-    fields.
+    fields. A single study (k = 1) is flagged rather than pooled: ``pooled`` is its effect size, and ``se``,
+    the interval, ``z``, ``p_value``, ``tau2`` and ``i2`` are NaN, ``note`` says why (:data:`ONE_STUDY_NOTE`).
 
     Attributes
     ----------
@@ -178,6 +188,8 @@ class RandomEffectsResult:
         The confidence level of the interval.
     alternative : {"two-sided", "greater", "less"}, default "two-sided"
         The tail of ``p_value``.
+    note : str, default ""
+        Why there is no interval (one study), else "".
     """
 
     pooled: float
@@ -195,6 +207,7 @@ class RandomEffectsResult:
     variances: np.ndarray = field(repr=False)
     confidence_level: float = 0.95
     alternative: str = "two-sided"
+    note: str = ""
 
     @property
     def tau(self) -> float:
@@ -220,14 +233,16 @@ class RandomEffectsResult:
         -------
         pandas.DataFrame
             One row with the columns ``pooled``, ``se``, ``low``, ``high``, ``confidence_level``, ``z``,
-            ``p_value``, ``alternative``, ``tau2``, ``tau``, ``q``, ``df``, ``q_p_value``, ``i2`` and ``k``.
+            ``p_value``, ``alternative``, ``tau2``, ``tau``, ``q``, ``df``, ``q_p_value``, ``i2``, ``k`` and
+            ``note``.
         """
         import pandas as pd
 
         return pd.DataFrame([{"pooled": self.pooled, "se": self.se, "low": self.low, "high": self.high,
                               "confidence_level": self.confidence_level, "z": self.z, "p_value": self.p_value,
                               "alternative": self.alternative, "tau2": self.tau2, "tau": self.tau, "q": self.q,
-                              "df": self.df, "q_p_value": self.q_p_value, "i2": self.i2, "k": self.k}])
+                              "df": self.df, "q_p_value": self.q_p_value, "i2": self.i2, "k": self.k,
+                              "note": self.note or None}])
 
     def studies_frame(self):
         """One row per study, in the order given.
@@ -261,7 +276,10 @@ def random_effects(effect_sizes, variances, *, confidence_level: float = 0.95,
     p-value: two-sided 2·Pr[Z ≥ ``|z|``], "greater" Pr[Z ≥ z] (CEAT's), "less" Pr[Z ≤ z].
 
     Checked first: both are 1-D, finite, of the same length k ≥ 1; every variance > 0. One study (k = 1) is
-    pooled as itself: Q = 0, τ² = 0 (C = 0), I² = 0, μ̂ = y₁ and SE = √v₁.
+    flagged, not pooled: a random-effects interval needs τ², and one study has no between-study variance to
+    estimate it from (Q = C = 0), so μ̂ = y₁ with no standard error, interval, z or p (NaN), τ² and I² NaN, and
+    ``note`` saying so (:data:`ONE_STUDY_NOTE`). Its own within-study interval, y₁ ± z·√v₁, is its
+    ``effect_sizes`` and ``variances``; it says nothing of how far another study would differ.
 
     Parameters
     ----------
@@ -293,13 +311,21 @@ def random_effects(effect_sizes, variances, *, confidence_level: float = 0.95,
     >>> round(r.low, 4), round(r.high, 4), round(r.p_value, 4)
     (-0.48, 1.48, 0.3173)
     >>> one = random_effects([0.8], [0.04])
-    >>> one.pooled, round(one.se, 6), one.tau2, one.q, one.k
-    (0.8, 0.2, 0.0, 0.0, 1)
+    >>> one.pooled, one.low, one.p_value, one.tau2, one.k
+    (0.8, nan, nan, nan, 1)
+    >>> one.note[:52]
+    'one study: no between-study variance to estimate, so'
     """
     y, v = _check_studies(effect_sizes, variances)
     level = check_probability("confidence_level", confidence_level)
     alternative = check_option("alternative", alternative, ALTERNATIVES)
     from scipy import stats
+
+    if y.size == 1:
+        nan = math.nan
+        return RandomEffectsResult(pooled=float(y[0]), se=nan, low=nan, high=nan, z=nan, p_value=nan, tau2=nan,
+                                   q=0.0, i2=nan, k=1, weights=np.full(1, nan), effect_sizes=y, variances=v,
+                                   confidence_level=level, alternative=alternative, note=ONE_STUDY_NOTE)
 
     tau2, q = _dl(y, v)
     w = 1.0 / (v + tau2)

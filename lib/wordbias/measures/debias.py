@@ -19,8 +19,9 @@ from gensim.models import KeyedVectors
 
 from wordbias import embeddings
 from wordbias.core import lookup, paths
-from wordbias.core.errors import DegenerateSetError
+from wordbias.core.errors import DegenerateSetError, InvalidParameterError
 from wordbias.core.lookup import PairVectors
+from wordbias.core.validation import check_out
 from wordbias.measures.direction import PCADirection, pca_direction
 
 __all__ = [
@@ -459,16 +460,22 @@ def _unit_input_rows(src: np.ndarray, i: np.ndarray, g: np.ndarray, may_neutrali
     return v
 
 
-def _equalize(src: np.ndarray, g: np.ndarray, roles: _Roles, equalize_from: str, out: np.ndarray) -> None:
+def _equalize(src: np.ndarray, g: np.ndarray, roles: _Roles, equalize_from: str, out: np.ndarray,
+              saved: np.ndarray | None = None) -> None:
     """Equalize each pair {a, b} into ``out``: μ = (a + b)/2, ν = μ − μ_B, z = sqrt(1 − ‖ν‖²) and
-    a := ν + z·s g, b := ν − z·s g, with s = sign((a − b)·g) from the input vectors."""
+    a := ν + z·s g, b := ν − z·s g, with s = sign((a − b)·g) from the input vectors. ``saved``: the input
+    rows of the a words then the b words, kept before ``out`` (``src`` itself) was written."""
     ia, ib = roles.ia, roles.ib
-    va = _unit_input_rows(src, ia, g, roles.may_neutralize, False)
-    vb = _unit_input_rows(src, ib, g, roles.may_neutralize, False)
+    read_a, read_b, may = ia, ib, roles.may_neutralize
+    if saved is not None:
+        src, read_a, read_b = saved, np.arange(len(ia)), np.arange(len(ia), len(ia) + len(ib))
+        may = roles.may_neutralize[np.concatenate([ia, ib])]
+    va = _unit_input_rows(src, read_a, g, may, False)
+    vb = _unit_input_rows(src, read_b, g, may, False)
     side = np.where((va - vb) @ g >= 0, 1.0, -1.0)  # a tie puts the first word on the + side
     if equalize_from == "neutralized":
-        mu = (_unit_input_rows(src, ia, g, roles.may_neutralize, True)
-              + _unit_input_rows(src, ib, g, roles.may_neutralize, True)) / 2
+        mu = (_unit_input_rows(src, read_a, g, may, True)
+              + _unit_input_rows(src, read_b, g, may, True)) / 2
     else:
         mu = (va + vb) / 2
     nu = mu - np.outer(mu @ g, g)
@@ -523,8 +530,11 @@ def hard_debias(
         Rows converted to float64 at a time (the result is float32; memory use is the result plus one
         chunk, so 3M x 300 needs about 3.6 GB for the result).
     out : numpy.ndarray, optional
-        A float32 array of ``kv.vectors``' shape to write the result into (e.g. a memory-mapped ``.npy``
-        from ``numpy.lib.format.open_memmap``); by default a new array.
+        A writable float32 array of ``kv.vectors``' shape to write the result into (e.g. a memory-mapped
+        ``.npy`` from ``numpy.lib.format.open_memmap``, or ``kv.vectors`` itself when it is writable: the input
+        rows the equalize step needs are kept first); by default a new array. A read-only array (a loaded
+        cache's or package's memory map) is refused before any work
+        (:func:`wordbias.core.validation.check_out`).
 
     Returns
     -------
@@ -537,7 +547,8 @@ def hard_debias(
     ------
     ValueError
         If ``equalize_from``, ``chunk_rows``, ``out`` or ``restrict`` is invalid, ``kv``'s matrix does not
-        match its vocabulary, or a word is in two equalize pairs.
+        match its vocabulary, or a word is in two equalize pairs (``out`` of the wrong kind or read-only:
+        :class:`~wordbias.core.errors.InvalidParameterError`, a ``ValueError``).
     TypeError
         If ``restrict`` is a single string.
     DegenerateSetError
@@ -582,6 +593,7 @@ def hard_debias(
     n, d = len(kv.index_to_key), kv.vector_size
     if kv.vectors.shape != (n, d):
         raise ValueError(f"the embedding has {n} words but a matrix of shape {kv.vectors.shape}")
+    out = check_out("out", out, (n, d))
 
     # Step 1: the gender direction, from the normalised vectors of the definitional pairs.
     defs = lookup.pair_vectors(kv, definitional_pairs, on_missing="drop", name="definitional pairs")
@@ -589,13 +601,21 @@ def hard_debias(
     roles = _roles(kv, gender_specific, equalize_pairs, restrict)
 
     # Step 2a: normalise and neutralize, then equalize.
+    saved = None
     if out is None:
         out = np.empty((n, d), dtype=np.float32)
-    elif out.shape != (n, d) or out.dtype != np.float32:
-        raise ValueError(f"out must be a float32 array of shape {(n, d)}, not {out.dtype} {out.shape}")
+    elif np.may_share_memory(out, kv.vectors):
+        same = (out.__array_interface__["data"][0] == kv.vectors.__array_interface__["data"][0]
+                and out.strides == kv.vectors.strides)
+        if not same:
+            raise InvalidParameterError("out overlaps kv.vectors without being the same array (a shifted or "
+                                        "reordered view): rows would be read after they were written; pass "
+                                        "kv.vectors itself, a separate array, or out=None")
+        if roles.equalize.pairs:                     # in place: keep the input rows the equalize step reads
+            saved = np.array(kv.vectors[np.concatenate([roles.ia, roles.ib])])
     sum_before, sum_after, max_after = _normalize_and_neutralize(kv, g, roles.neutral, out, chunk_rows)
     if roles.equalize.pairs:
-        _equalize(kv.vectors, g, roles, equalize_from, out)
+        _equalize(kv.vectors, g, roles, equalize_from, out, saved)
 
     n_neutral = int(roles.neutral.sum())
     report = HardDebiasReport(

@@ -33,7 +33,13 @@ from scipy import stats
 
 from wordbias.core import multiple
 from wordbias.core.errors import InvalidParameterError
-from wordbias.core.validation import as_float_array, check_probability, check_real
+from wordbias.core.validation import (
+    as_float_array,
+    check_probability,
+    check_real,
+    degenerate_spread,
+    spread_tolerance,
+)
 from wordbias.measures.measurement import Measurement
 from wordbias.measures.reliability import cronbach_alpha, icc_a1
 
@@ -119,7 +125,9 @@ def combine_runs(estimates, ci_low, ci_high, *, ci_level: float = 0.95, confiden
     by the law of total variance: the words are the same in every run, so their sampling error does not average
     out over runs (W is not divided by m), while the runs' own scatter does (B / m). The interval is
     d̄ ± t_ν sqrt(T), with Satterthwaite's (1946) degrees of freedom ν = (m − 1) T² / (B / m)² (W taken as
-    known). It targets the mean over training runs of the corpus and method (over corpora like it, for runs on
+    known). Runs whose d agree up to rounding (:func:`wordbias.core.validation.degenerate_spread`) have B = 0,
+    as ``method`` says: a t over their rounding noise would be a ratio of noise; with no W either there is no
+    interval (NaN bounds) and no p. It targets the mean over training runs of the corpus and method (over corpora like it, for runs on
     bootstrap samples of its documents; Antoniak & Mimno 2018), for the population of words the lists sample.
 
     W read from the runs' intervals counts each word's run-to-run noise in full, though it averages out over the
@@ -179,6 +187,9 @@ def combine_runs(estimates, ci_low, ci_high, *, ci_level: float = 0.95, confiden
     level = ci_level if confidence_level is None else check_probability("confidence_level", confidence_level)
     m = len(d)
     between = float(d.var(ddof=1))
+    flat = bool(degenerate_spread(math.sqrt(between), d))      # the runs agree up to rounding: B is noise, 0
+    if flat:
+        between = 0.0
     if within_variance is not None:
         within = check_real("within_variance", within_variance, low=0)
         has_w = True
@@ -199,6 +210,12 @@ def combine_runs(estimates, ci_low, ci_high, *, ci_level: float = 0.95, confiden
                   f"{ci_level:.0%} intervals), B the between-run variance")
     else:
         method = f"mean over {m} runs ± t sqrt(B/{m}): over runs only (the runs have no interval over words)"
+    if flat:
+        method += (f"; the {m} runs' effect sizes are equal up to rounding (spread at most "
+                   f"{float(spread_tolerance(d)):.2g}): B = 0")
+    if total == 0:                  # nothing to make an interval from: no interval, rather than one of width 0
+        half = math.nan
+        method += "; no interval: the runs do not differ and have no interval over words"
     return CombinedInterval(estimate=mean, ci_low=mean - half, ci_high=mean + half, ci_level=level,
                             within_variance=within, between_variance=between, df=float(df), n_runs=m, method=method)
 
@@ -452,7 +469,9 @@ class EnsembleMeasurement:
         rows = [("effect size", f"{self.effect_size_name} = {self.effect_size:.3f} (mean of {n} runs; sd "
                                 f"{self.effect_size_sd:.3f}, range {self.effect_size_min:.3f} to "
                                 f"{self.effect_size_max:.3f})")]
-        if self.combined:
+        if self.combined and not math.isfinite(self.ci_low):
+            rows.append(("interval", f"none ({self.combined.method})"))
+        elif self.combined:
             rows.append(("interval", f"{self.combined.ci_level:.0%} CI [{self.ci_low:.2f}, {self.ci_high:.2f}] "
                                      f"over words and runs ({self.combined.method})"))
             rows.append(("p", f"{self.p_value:.3g} ({self.alternative}, t on {self.combined.df:.1f} df)"))

@@ -27,7 +27,7 @@ from gensim.models import KeyedVectors
 from wordbias import embeddings
 from wordbias.core import lookup
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError
-from wordbias.core.validation import as_float_array, check_int, check_option, check_real, check_seed
+from wordbias.core.validation import as_float_array, check_int, check_option, check_out, check_real, check_seed
 
 __all__ = [
     "DEFAULT_CHUNK_ROWS",
@@ -125,12 +125,11 @@ def _subtract_low_rank(src: np.ndarray, left: np.ndarray, right: np.ndarray, bia
 
 
 def _check_out(out, shape) -> np.ndarray:
+    """``out`` checked (:func:`wordbias.core.validation.check_out`: a writable float32 array of ``shape``), or a
+    new array when None."""
     if out is None:
         return np.empty(shape, dtype=np.float32)
-    if not isinstance(out, np.ndarray) or out.shape != shape or out.dtype != np.float32:
-        raise InvalidParameterError(f"out must be a float32 array of shape {shape}, not "
-                                    f"{getattr(out, 'dtype', type(out).__name__)} {getattr(out, 'shape', '')}")
-    return out
+    return check_out("out", out, shape)
 
 
 def _labels(z, n: int) -> tuple[np.ndarray, tuple]:

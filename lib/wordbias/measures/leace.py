@@ -32,7 +32,7 @@ from gensim.models import KeyedVectors
 
 from wordbias import embeddings
 from wordbias.core.errors import InvalidParameterError
-from wordbias.core.validation import as_float_array, check_int, check_option
+from wordbias.core.validation import as_float_array, check_int, check_option, check_out
 from wordbias.measures.inlp import (
     DEFAULT_CHUNK_ROWS,
     _as_kv,
@@ -116,8 +116,8 @@ class LeaceEraser:
             raise InvalidParameterError(f"X must have shape (n, {len(self.mean)}), not {X.shape}")
         if out is None:
             out = np.empty(X.shape, dtype=X.dtype if X.dtype in (np.float32, np.float64) else np.float64)
-        elif out.shape != X.shape or out.dtype not in (np.float32, np.float64):
-            raise InvalidParameterError(f"out must be a float array of shape {X.shape}, not {out.dtype} {out.shape}")
+        else:
+            check_out("out", out, X.shape, dtypes=(np.float32, np.float64), what="a float array")
         _subtract_low_rank(X, self.proj_left, self.proj_right, self.mean, out, chunk_rows)
         return out
 

@@ -178,6 +178,20 @@ def check_resample(resample, sets: Sequence[str]) -> tuple[str, ...]:
     return tuple(k for k in sets if k in out)
 
 
+def check_resampled_sizes(sizes, resampled: Sequence[str]) -> None:
+    """Refuse to resample a set of fewer than two words (:class:`~wordbias.core.errors.DegenerateSetError`
+    naming the set and the way out): a resample of one word is that word again, and SciPy's bootstrap refuses
+    such a sample ("two or more observations") after the work has begun. ``sizes`` maps each set's name to
+    its number of words; ``resampled`` names the sets resampled."""
+    small = [(k, n) for k, n in dict(sizes).items() if k in resampled and n < 2]
+    if small:
+        k, n = small[0]
+        rest = "".join(r for r in resampled if r not in dict(small))
+        hint = f", e.g. resample={rest!r}" if rest and all(len(r) == 1 for r in resampled) else ""
+        raise DegenerateSetError(f"set {k} has {n} word{'' if n == 1 else 's'}: resampling it changes nothing "
+                                 f"(leave it out of resample{hint}, or give it more words)")
+
+
 def bootstrap_rng(seed):
     """The generator of the resamples: ``seed`` itself if it is a ``numpy.random.Generator``, else one seeded by
     it (an integer >= 0)."""

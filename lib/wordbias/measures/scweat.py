@@ -39,10 +39,19 @@ import numpy as np
 from wordbias.core import lookup
 from wordbias.core import permutation as _stats
 from wordbias.core.errors import DegenerateSetError
-from wordbias.core.validation import as_float_array, check_disjoint, check_int, check_option, check_seed, check_spread
+from wordbias.core.validation import (
+    as_float_array,
+    check_disjoint,
+    check_int,
+    check_option,
+    check_real,
+    check_seed,
+    check_spread,
+    float_eps,
+)
 from wordbias.core.vectors import cosine_matrix
 from wordbias.measures.ripa import ALTERNATIVES, SignFlipTest, sign_flip_test
-from wordbias.measures.weat import check_ddof
+from wordbias.measures.weat import check_ddof, vector_eps
 
 __all__ = [
     "ScWeatResult",
@@ -85,7 +94,7 @@ def sc_weat_difference(cos_a, cos_b) -> float:
     return float(np.mean(_cosines("cos_a", cos_a)) - np.mean(_cosines("cos_b", cos_b)))
 
 
-def sc_weat_effect_size(cos_a, cos_b, ddof: int = 1) -> float:
+def sc_weat_effect_size(cos_a, cos_b, ddof: int = 1, *, input_eps: float | None = None) -> float:
     """ES(w, A, B) = [mean cos(w, A) − mean cos(w, B)] / std-dev_{x∈A∪B} cos(w, x) (Caliskan et al. 2022).
 
     Parameters
@@ -94,6 +103,11 @@ def sc_weat_effect_size(cos_a, cos_b, ddof: int = 1) -> float:
         The cosines of the word with each attribute word of A and of B (at least one each).
     ddof : {1, 0}, default 1
         Delta degrees of freedom of the standard deviation: 1 (sample) or 0 (population).
+    input_eps : float, optional
+        The precision of the word vectors the cosines come from (:func:`wordbias.measures.weat.vector_eps`;
+        float32: 1.19e-7): each cosine may be off by about 2·``input_eps``, so cosines within
+        :func:`wordbias.core.validation.spread_tolerance` of each other (scale 1) are equal up to rounding.
+        Default: the cosines' own precision (a float32 array: float32's; otherwise float64's).
 
     Returns
     -------
@@ -118,13 +132,14 @@ def sc_weat_effect_size(cos_a, cos_b, ddof: int = 1) -> float:
     1.154701
     """
     ddof = check_ddof(ddof)
+    input_eps = float_eps(cos_a, cos_b) if input_eps is None else check_real("input_eps", input_eps, low=0)
     cos_a, cos_b = _cosines("cos_a", cos_a), _cosines("cos_b", cos_b)
     if cos_a.size < 1 or cos_b.size < 1:
         raise DegenerateSetError("SC-WEAT needs at least one word in each attribute set")
     pooled = np.concatenate([cos_a, cos_b])
     sd = pooled.std(ddof=ddof)
     check_spread(pooled, sd, "the word has the same cosine with every attribute word: the SC-WEAT effect "
-                             "size is undefined")                  # equal, or equal up to rounding
+                             "size is undefined", input_eps=input_eps, scale=1.0)   # equal, or equal up to rounding
     return float((cos_a.mean() - cos_b.mean()) / sd)
 
 
@@ -366,7 +381,8 @@ def sc_weat(embedding, words: Sequence[str], A: Sequence[str], B: Sequence[str],
     ca, cb = cosine_matrix(W, attrs.A), cosine_matrix(W, attrs.B)
     rng = np.random.default_rng(seed) if not isinstance(seed, np.random.Generator) else seed
     diff = ca.mean(axis=1) - cb.mean(axis=1)
-    es = np.array([sc_weat_effect_size(ca[i], cb[i], ddof=ddof) for i in range(len(ws.words))])
+    eps = vector_eps(embedding, ws.words + a_words + b_words)      # cosines 1e-8 apart from float32 vectors: noise
+    es = np.array([sc_weat_effect_size(ca[i], cb[i], ddof=ddof, input_eps=eps) for i in range(len(ws.words))])
     ps = tuple(sc_weat_p_value(ca[i], cb[i], alternative=alternative, p_method=p_method,
                                n_permutations=n_permutations, seed=rng, exact_max_n=exact_max_n)
                for i in range(len(ws.words)))

@@ -28,8 +28,10 @@ from wordbias.core.validation import (
     check_int,
     check_option,
     check_probability,
+    check_real,
     check_seed,
     check_spread,
+    float_eps,
 )
 from wordbias.core.vectors import cosine_matrix
 
@@ -39,6 +41,7 @@ __all__ = [
     "WordSet",
     "WeatResult",
     "association",
+    "vector_eps",
     "test_statistic",
     "effect_size",
     "p_value",
@@ -47,6 +50,7 @@ __all__ = [
     "check_ddof",
     "check_names",
     "check_sets",
+    "check_targets_not_attributes",
     "balance",
     "smallest_p",
     "warn_low_power",
@@ -106,6 +110,39 @@ def association(W, A, B) -> np.ndarray:
     array([ 1.,  0., -1.])
     """
     return cosine_matrix(W, A).mean(axis=1) - cosine_matrix(W, B).mean(axis=1)
+
+
+def vector_eps(embedding, words: Sequence[str] = ()) -> float:
+    """The precision of ``embedding``'s word vectors: the machine epsilon of their dtype.
+
+    The rounding every score computed from them carries (:func:`wordbias.core.validation.spread_tolerance`):
+    1.19e-7 for float32 vectors (every embedding :func:`wordbias.embeddings.load` returns), 2.2e-16 for float64
+    ones (a mapping of Python numbers); float16 or bfloat16 coarser still. A ``KeyedVectors`` is read by its
+    matrix's dtype, a mapping by those of the vectors of ``words``.
+
+    Parameters
+    ----------
+    embedding : KeyedVectors or mapping of str to array_like
+        The embedding.
+    words : sequence of str, default ()
+        The words whose vectors a mapping is read by (each in ``embedding``).
+
+    Returns
+    -------
+    float
+        The epsilon of the coarsest dtype among the vectors (float64's when none is coarser).
+
+    Examples
+    --------
+    >>> from wordbias.embeddings import to_keyed_vectors
+    >>> vector_eps(to_keyed_vectors(["a"], np.ones((1, 2), dtype=np.float32)))
+    1.1920928955078125e-07
+    >>> vector_eps({"a": [1.0, 0.0]}, ["a"])
+    2.220446049250313e-16
+    """
+    matrix = getattr(embedding, "vectors", None)
+    arrays = [matrix] if matrix is not None else [embedding[w] for w in words]
+    return float_eps(*arrays) or float(np.finfo(np.float64).eps)
 
 
 def test_statistic(s_x, s_y) -> float:
@@ -186,7 +223,7 @@ def check_ddof(ddof) -> int:
     return check_option("ddof", check_int("ddof", ddof), (0, 1))
 
 
-def effect_size(s_x, s_y, ddof: int = 1, *, convention: str | None = None) -> float:
+def effect_size(s_x, s_y, ddof: int = 1, *, convention: str | None = None, input_eps: float | None = None) -> float:
     """The WEAT effect size d (Methods, WEAT).
 
     d = [mean_{x∈X} s(x, A, B) − mean_{y∈Y} s(y, A, B)] / std-dev_{w∈X∪Y} s(w, A, B).
@@ -195,7 +232,9 @@ def effect_size(s_x, s_y, ddof: int = 1, *, convention: str | None = None) -> fl
     reproduces Table 1 on the authors' GloVe vectors; the population std (``ddof=0``) gives values larger by
     the factor sqrt(N/(N−1)). Scores equal up to rounding (a standard deviation at or below
     :func:`wordbias.core.validation.spread_tolerance`) make d a ratio of noise: a
-    :class:`DegenerateSetError`, as exactly equal scores.
+    :class:`DegenerateSetError`, as exactly equal scores. The rounding counted is that of the word vectors the
+    scores come from (``input_eps``; :func:`weat` passes its embedding's, :func:`vector_eps`): target vectors
+    equal up to float32 rounding give scores 1e-8 apart, noise and no effect.
 
     Parameters
     ----------
@@ -209,6 +248,11 @@ def effect_size(s_x, s_y, ddof: int = 1, *, convention: str | None = None) -> fl
         ``"sweater"``, ``"allennlp"``, ...; :func:`wordbias.measures.conventions.effect_size_as`), so that a
         number from a paper that used it can be lined up. ``None`` (default): the formula above with ``ddof``.
         Give ``ddof`` or ``convention``, not both.
+    input_eps : float, optional
+        The precision of the word vectors the scores were computed from (:func:`vector_eps`; float32 vectors:
+        1.19e-7): each score, a difference of two means of cosines, may then be off by a few ``input_eps``
+        whatever its size, and a spread within :data:`~wordbias.core.validation.SPREAD_SLACK` of them is
+        rounding. Default: the scores' own precision (float32 arrays: float32's; otherwise float64's).
 
     Returns
     -------
@@ -245,10 +289,13 @@ def effect_size(s_x, s_y, ddof: int = 1, *, convention: str | None = None) -> fl
         from wordbias.measures.conventions import effect_size_as  # here: conventions is a leaf of weat
 
         return effect_size_as(s_x, s_y, convention)
+    scale = None if input_eps is None else 1.0       # from vectors: cosines' rounding, relative to 1
+    input_eps = float_eps(s_x, s_y) if input_eps is None else check_real("input_eps", input_eps, low=0)
     s_x, s_y = scores("s_x", s_x, 1), scores("s_y", s_y, 1)
     pooled = np.concatenate([s_x, s_y])
     sd = pooled.std(ddof=ddof)
-    check_spread(pooled, sd, "all target words have the same association s(w, A, B): the effect size is undefined")
+    check_spread(pooled, sd, "all target words have the same association s(w, A, B): the effect size is undefined",
+                 input_eps=input_eps, scale=scale)
     return float((s_x.mean() - s_y.mean()) / sd)
 
 
@@ -483,7 +530,7 @@ class WeatResult:
 
 def weat_from_scores(s_x, s_y, *, p_method: str = "auto", n_permutations: int = 100_000, seed=0,
                      ddof: int = 1, progress: bool = False, max_seconds: float = _costs.MAX_SECONDS,
-                     alternative: str = "greater"):
+                     alternative: str = "greater", input_eps: float | None = None):
     """Statistic, effect size and p-value of a WEAT from the per-word associations s(x, A, B), s(y, A, B).
 
     The p-value is :func:`p_value`'s, with its ``alternative``.
@@ -506,6 +553,8 @@ def weat_from_scores(s_x, s_y, *, p_method: str = "auto", n_permutations: int = 
         The longest a Monte Carlo request may be estimated to take.
     alternative : {"greater", "less", "two-sided"}, default "greater"
         The tail of the p-value.
+    input_eps : float, optional
+        The precision of the word vectors the scores come from (:func:`effect_size`, :func:`vector_eps`).
 
     Returns
     -------
@@ -532,9 +581,10 @@ def weat_from_scores(s_x, s_y, *, p_method: str = "auto", n_permutations: int = 
     (2.5, 1.4639, 'two-sided', 0.3333)
     """
     check_option("alternative", alternative, _stats.ALTERNATIVES)
-    s_x, s_y = scores("s_x", s_x, 1), scores("s_y", s_y, 1)
-    return (test_statistic(s_x, s_y), effect_size(s_x, s_y, ddof=ddof),
-            p_value(s_x, s_y, p_method=p_method, n_permutations=n_permutations, seed=seed, progress=progress,
+    x, y = scores("s_x", s_x, 1), scores("s_y", s_y, 1)
+    d = effect_size(s_x, s_y, ddof=ddof, input_eps=input_eps)     # given as they came: their dtype is their precision
+    return (test_statistic(x, y), d,
+            p_value(x, y, p_method=p_method, n_permutations=n_permutations, seed=seed, progress=progress,
                     max_seconds=max_seconds, alternative=alternative))
 
 
@@ -611,7 +661,10 @@ def warn_low_power(x: WordSet, y: WordSet, alpha: float = ALPHA) -> None:
     []
     """
     alpha = check_probability("alpha", alpha)
-    if comb(len(x.words) + len(y.words), len(x.words)) > 2.0 / alpha:     # clearly enough partitions (integers)
+    n_x, n_y = len(x.words), len(y.words)
+    if n_x and n_y and n_x + n_y > 2.0 / alpha:   # C(n, k) >= n for 0 < k < n: no need to count (100,000 a side)
+        return
+    if comb(n_x + n_y, n_x) > 2.0 / alpha:        # clearly enough partitions (integers)
         return
     floor = smallest_p(len(x.words), len(y.words))
     if floor >= alpha:
@@ -676,7 +729,8 @@ def check_sets(X, Y, A, B, names: Mapping[str, str] | None = None, case_fold: bo
     """Check the four word lists of a WEAT.
 
     Each list is checked by :func:`wordbias.core.lookup.check_word_list` (a string refused, a set sorted,
-    duplicates refused), then X, Y must be disjoint and A, B disjoint; the errors name the shared words.
+    duplicates refused), then X, Y must be disjoint and A, B disjoint, and no target word may be an attribute
+    word (:func:`check_targets_not_attributes`); the errors name the shared words.
 
     Parameters
     ----------
@@ -695,7 +749,8 @@ def check_sets(X, Y, A, B, names: Mapping[str, str] | None = None, case_fold: bo
     Raises
     ------
     InvalidParameterError
-        When a list is not a list of distinct strings, or X and Y (or A and B) share words.
+        When a list is not a list of distinct strings, X and Y (or A and B) share words, or a target set shares
+        words with an attribute set.
 
     Examples
     --------
@@ -711,7 +766,48 @@ def check_sets(X, Y, A, B, names: Mapping[str, str] | None = None, case_fold: bo
     x, y, a, b = (lookup.check_word_list(label[k], words, case_fold) for k, words in zip("XYAB", (X, Y, A, B)))
     check_disjoint(f"target sets {label['X']}", x, label["Y"], y)
     check_disjoint(f"attribute sets {label['A']}", a, label["B"], b)
+    check_targets_not_attributes({label["X"]: x, label["Y"]: y}, {label["A"]: a, label["B"]: b})
     return x, y, a, b
+
+
+def check_targets_not_attributes(targets: Mapping[str, Sequence[str]], attributes: Mapping[str, Sequence[str]]) -> None:
+    """Refuse a target word that is also an attribute word, naming the words and the sets.
+
+    The tests of Caliskan et al. (2017, Methods) measure how target words (X, Y; a WEFAT's W; an SC-WEAT's
+    words) associate with attribute words (A, B): a word in both is associated with itself, cos(w, w) = 1, in
+    its own s(w, A, B), which moves that score by 1/|A| whatever the embedding holds. None of the papers' lists
+    has such a word (the WEATs and WEFATs of ``data/stimuli/caliskan2017.yaml`` were checked), so it is an
+    error, not an option: remove the word from one of the sets.
+
+    Parameters
+    ----------
+    targets, attributes : mapping of str to sequence of str
+        Each set's name (as the messages give it) and its words, checked as given (after case folding, where
+        the test folds case).
+
+    Raises
+    ------
+    InvalidParameterError
+        When a target set shares words with an attribute set.
+
+    Examples
+    --------
+    >>> check_targets_not_attributes({"X": ["he", "rose"], "Y": ["ant"]}, {"A": ["he", "him"], "B": ["her"]})
+    Traceback (most recent call last):
+    ...
+    wordbias.core.errors.InvalidParameterError: target set X and attribute set A share words: ['he'] (a target word that is also an attribute word is associated with itself, cos(w, w) = 1, in its own score); remove them from one of the sets
+    """
+    found = []
+    for t_name, t_words in targets.items():
+        for a_name, a_words in attributes.items():
+            other = set(a_words)
+            shared = [w for w in dict.fromkeys(t_words) if w in other]
+            if shared:
+                found.append(f"target set {t_name} and attribute set {a_name} share words: {shared[:20]}"
+                             + (f" ... ({len(shared)} in all)" if len(shared) > 20 else ""))
+    if found:
+        raise InvalidParameterError("; ".join(found) + " (a target word that is also an attribute word is associated "
+                                    "with itself, cos(w, w) = 1, in its own score); remove them from one of the sets")
 
 
 def weat(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Sequence[str], *,
@@ -733,7 +829,8 @@ def weat(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Seq
     ``case_fold`` lower-cases all words (uncased embeddings).
 
     Checked on entry: each word list is a list of distinct strings (a string is refused, a ``set``
-    is sorted so the result does not depend on ``PYTHONHASHSEED``), X and Y share no word, nor A and B;
+    is sorted so the result does not depend on ``PYTHONHASHSEED``), X and Y share no word, nor A and B, nor a
+    target set an attribute set (:func:`check_targets_not_attributes`);
     ``ddof`` is 0 or 1, ``balance_targets`` one of :data:`BALANCE_POLICIES`, ``p_method`` one of
     :data:`wordbias.core.permutation.P_METHODS`, ``n_permutations`` an integer >= 1, ``seed`` an integer
     >= 0 or a ``numpy.random.Generator``. Nothing is silent: dropped words warn
@@ -788,7 +885,7 @@ def weat(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Seq
         When ``on_missing="raise"`` and a word is not in ``embedding``.
     DegenerateSetError
         When a set is left too small, ``balance_targets="raise"`` and the target sets differ in size, or all
-        target words have the same association.
+        target words have the same association (up to the rounding of the vectors, :func:`vector_eps`).
     TooCostlyError
         When a Monte Carlo p-value is estimated to take more than ``max_seconds``.
 
@@ -829,7 +926,8 @@ def weat(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Seq
     A_vec, B_vec = (lookup.set_matrix(embedding, s.words, s.name) for s in (a, b))
     s_x = association(lookup.set_matrix(embedding, x.words, x.name), A_vec, B_vec)
     s_y = association(lookup.set_matrix(embedding, y.words, y.name), A_vec, B_vec)
+    eps = vector_eps(embedding, x.words + y.words + a.words + b.words)     # scores 1e-8 apart from float32 vectors: noise
     statistic, d, p = weat_from_scores(s_x, s_y, p_method=p_method, n_permutations=n_permutations, seed=rng,
                                        ddof=ddof, progress=progress, max_seconds=max_seconds,
-                                       alternative=alternative)
+                                       alternative=alternative, input_eps=eps)
     return WeatResult(X=x, Y=y, A=a, B=b, s_x=s_x, s_y=s_y, statistic=statistic, effect_size=d, p=p)

@@ -22,21 +22,24 @@ from wordbias.core.validation import (
     as_float_array,
     check_bool,
     check_disjoint,
+    check_finite,
     check_option,
     check_real,
     check_spread,
     degenerate_spread,
+    float_eps,
 )
 from wordbias.core.vectors import cosine_matrix, unit_rows
-from wordbias.measures.weat import MIN_ATTRIBUTE_SIZE, WordSet, check_ddof
+from wordbias.measures.weat import MIN_ATTRIBUTE_SIZE, WordSet, check_ddof, check_targets_not_attributes, vector_eps
 
-__all__ = ["WefatResult", "normalized_association", "centroid_distance", "name_likeness_filter", "regress", "wefat"]
+__all__ = ["WefatResult", "normalized_association", "centroid_distance", "name_likeness_filter", "regress",
+           "power_of_two_scaled", "wefat"]
 
 #: smallest target set W after unknown words (and words without a property) are dropped
 MIN_WORDS = 3
 
 
-def normalized_association(W, A, B, ddof: int = 1) -> np.ndarray:
+def normalized_association(W, A, B, ddof: int = 1, *, input_eps: float | None = None) -> np.ndarray:
     """The normalized association s(w, A, B) of each target vector with two attribute sets (Methods, WEFAT).
 
     s(w, A, B) = [mean_{a∈A} cos(w, a) − mean_{b∈B} cos(w, b)] / std-dev_{x∈A∪B} cos(w, x) for every row w
@@ -50,6 +53,10 @@ def normalized_association(W, A, B, ddof: int = 1) -> np.ndarray:
         The vectors of the two attribute sets.
     ddof : {1, 0}, default 1
         Delta degrees of freedom of the standard deviation over A ∪ B: 1 (sample) or 0 (population).
+    input_eps : float, optional
+        The precision of the vectors (:func:`wordbias.measures.weat.vector_eps`); default their dtype's. A
+        word's cosines within :func:`wordbias.core.validation.spread_tolerance` of each other (scale 1: each
+        cosine is off by up to about 2·``input_eps``) are equal up to rounding.
 
     Returns
     -------
@@ -78,17 +85,23 @@ def normalized_association(W, A, B, ddof: int = 1) -> np.ndarray:
     >>> normalized_association(W, A, B, ddof=0).round(4)
     array([ 1.6036, -0.762 ])
     """
-    ddof = check_ddof(ddof)
+    return _normalized(W, A, B, check_ddof(ddof), input_eps)[0]
+
+
+def _normalized(W, A, B, ddof: int, input_eps: float | None) -> tuple[np.ndarray, np.ndarray]:
+    """(s, sd): :func:`normalized_association` and each word's standard deviation of its cosines."""
+    input_eps = float_eps(W, A, B) if input_eps is None else check_real("input_eps", input_eps, low=0)
     cos_a = cosine_matrix(W, A)
     cos_b = cosine_matrix(W, B)
     pooled = np.concatenate([cos_a, cos_b], axis=1)
     sd = pooled.std(axis=1, ddof=ddof)
-    flat = np.flatnonzero(degenerate_spread(sd, pooled, axis=1))      # equal up to rounding
+    rounding = dict(input_eps=input_eps, scale=1.0)                    # cosines: rounding relative to 1
+    flat = np.flatnonzero(degenerate_spread(sd, pooled, axis=1, **rounding))      # equal up to rounding
     if flat.size:
         i = int(flat[0])
         check_spread(pooled[i], sd[i], f"a target word (row {i}) has the same cosine with every attribute word: "
-                                       f"s(w, A, B) undefined")
-    return (cos_a.mean(axis=1) - cos_b.mean(axis=1)) / sd
+                                       f"s(w, A, B) undefined", **rounding)
+    return (cos_a.mean(axis=1) - cos_b.mean(axis=1)) / sd, sd
 
 
 def centroid_distance(V, metric: str = "euclidean") -> np.ndarray:
@@ -226,8 +239,48 @@ class WefatResult:
         return len(self.table)
 
 
-def regress(s, prop) -> dict:
+def power_of_two_scaled(values) -> tuple[np.ndarray, int]:
+    """(``values`` · 2^−e, e): the values brought to max |value| in [0.5, 1) by a power of two.
+
+    Multiplying by a power of two is exact in binary floating point (short of overflow and subnormals), and
+    every step of a correlation (means, deviations, their products and sums, a square root) then scales exactly:
+    Pearson's r and its p are the same to the last bit on the scaled values, while a property near 1e155,
+    whose squares overflow to infinity (or one near 1e-160, whose squares lose their digits), gets the r it has
+    at any other scale.
+
+    Parameters
+    ----------
+    values : array_like of float
+        Finite values.
+
+    Returns
+    -------
+    scaled : numpy.ndarray of float
+        ``values`` · 2^−e.
+    e : int
+        The exponent (0 when every value is 0).
+
+    Examples
+    --------
+    >>> scaled, e = power_of_two_scaled([3e155, -1e155])
+    >>> scaled.round(3).tolist(), e
+    ([0.699, -0.233], 517)
+    """
+    v = np.asarray(values, dtype=np.float64)
+    top = float(np.max(np.abs(v), initial=0.0))
+    e = int(np.frexp(top)[1]) if top > 0 and np.isfinite(top) else 0
+    return np.ldexp(v, -e), e
+
+
+def regress(s, prop, *, input_eps: float | None = None, scale: float | None = None) -> dict:
     """Least-squares line of ``prop`` on ``s``, Pearson's ρ with its two-sided p, and Spearman's ρ.
+
+    Both are brought to unit scale by a power of two first (:func:`power_of_two_scaled`: exact, so r and p are
+    those of the values given, bit for bit), so that a property of any magnitude (1e155: its squares would
+    overflow) gives the r and p it has at any other; slope and intercept are scaled back (±inf where they lie
+    beyond the float range: a property near 1e308 over scores that span 0.1). Scores or a property
+    equal up to rounding (:func:`wordbias.core.validation.check_spread` of their range) leave the correlation
+    undefined, as exactly equal ones.
 
     Parameters
     ----------
@@ -235,6 +288,10 @@ def regress(s, prop) -> dict:
         The normalized associations s(w, A, B) of the target words (:func:`normalized_association`).
     prop : array_like of float
         The property p_w of each word, in the same order.
+    input_eps, scale : float, optional
+        The precision of the vectors the scores come from and the magnitude it is relative to, for the rounding
+        level of the scores (:func:`wordbias.core.validation.spread_tolerance`; :func:`wefat` passes its
+        vectors' precision and max (1 + |s|)/sd, sd each word's spread of cosines). Default: the scores' own.
 
     Returns
     -------
@@ -245,29 +302,43 @@ def regress(s, prop) -> dict:
     Raises
     ------
     DegenerateSetError
-        When there are fewer than 3 words, or the property or the scores are all equal (the correlation is
-        undefined).
+        When there are fewer than 3 words, or the property or the scores are all equal, up to rounding (the
+        correlation is undefined).
     InvalidParameterError
-        When ``s`` or ``prop`` is not a 1-D list of numbers.
+        When ``s`` or ``prop`` is not a 1-D list of finite numbers, or they differ in length.
 
     Examples
     --------
     >>> r = regress([0.1, 0.2, 0.3, 0.4], [10.0, 25.0, 30.0, 41.0])
     >>> round(r["pearson_r"], 4), round(r["p_value"], 4), round(r["slope"], 3), round(r["intercept"], 3)
     (0.983, 0.017, 98.0, 2.0)
+    >>> big = regress([0.1, 0.2, 0.3, 0.4], [10e150, 25e150, 30e150, 41e150])
+    >>> round(big["pearson_r"], 4), round(big["p_value"], 4), f"{big['slope']:.3g}"
+    (0.983, 0.017, '9.8e+151')
     """
-    s = as_float_array("s", s, ndim=1, what="a 1-D list of association scores")
-    prop = as_float_array("prop", prop, ndim=1, what="a 1-D list of property values")
+    eps = float_eps(s) if input_eps is None else input_eps
+    s = check_finite("s", as_float_array("s", s, ndim=1, what="a 1-D list of association scores"), "scores")
+    prop = check_finite("prop", as_float_array("prop", prop, ndim=1, what="a 1-D list of property values"),
+                        "property values")
+    if s.shape != prop.shape:
+        raise InvalidParameterError(f"s and prop must hold one value per target word each, not {s.size} and "
+                                    f"{prop.size}")
     if s.size < MIN_WORDS:
         raise DegenerateSetError(f"WEFAT needs at least {MIN_WORDS} target words with a property, got {s.size}")
-    if np.ptp(prop) == 0:
+    (s2, e_s), (p2, e_p) = power_of_two_scaled(s), power_of_two_scaled(prop)   # exact: no square overflows
+    if np.ptp(p2) == 0:                                # on the scaled values: no range overflows
         raise DegenerateSetError(f"the property is the same ({prop[0]:g}) for all {prop.size} target words kept: "
                                  "a correlation with it is undefined (give a property that varies)")
-    check_spread(s, np.ptp(s), "every target word has the same association s(w, A, B): a correlation is undefined")
-    lr = _sps.linregress(s, prop)
+    check_spread(p2, np.ptp(p2), f"the property is the same up to rounding for all {prop.size} target words kept "
+                                 f"(from {prop.min():.17g} to {prop.max():.17g}): a correlation with it is undefined")
+    check_spread(s, np.ptp(s), "every target word has the same association s(w, A, B): a correlation is undefined",
+                 input_eps=eps, scale=scale)
+    lr = _sps.linregress(s2, p2)
     sp = _sps.spearmanr(s, prop)
-    return dict(pearson_r=float(lr.rvalue), p_value=float(lr.pvalue), slope=float(lr.slope),
-                intercept=float(lr.intercept), spearman_r=float(sp.statistic), spearman_p=float(sp.pvalue))
+    with np.errstate(over="ignore"):                   # a slope beyond the float range is ±inf, as documented
+        slope, intercept = float(np.ldexp(lr.slope, e_p - e_s)), float(np.ldexp(lr.intercept, e_p))
+    return dict(pearson_r=float(lr.rvalue), p_value=float(lr.pvalue), slope=slope, intercept=intercept,
+                spearman_r=float(sp.statistic), spearman_p=float(sp.pvalue))
 
 
 def _property(prop, case_fold: bool) -> pd.Series:
@@ -287,7 +358,20 @@ def _property(prop, case_fold: bool) -> pd.Series:
     if bad:
         raise InvalidParameterError(f"prop's keys must be words (strings), not {bad[:5]!r}")
     if case_fold:
+        groups: dict[str, list[str]] = {}
+        for k in series.index:
+            groups.setdefault(k.lower(), []).append(k)
+        collide = {low: keys for low, keys in groups.items() if len(keys) > 1}
+        if collide:                                      # one word, several values: which one is meant?
+            shown = "; ".join(" and ".join(map(repr, keys)) + f" become {low!r}"
+                              for low, keys in list(collide.items())[:5])
+            raise InvalidParameterError(
+                f"prop's keys collide when lower-cased (case_fold=True): {shown}"
+                f"{' ...' if len(collide) > 5 else ''}; give each word one value, or pass case_fold=False")
         series.index = series.index.str.lower()
+    if series.index.has_duplicates:                      # a Series may repeat a label
+        dups = list(dict.fromkeys(series.index[series.index.duplicated()]))
+        raise InvalidParameterError(f"prop gives these words more than once: {dups[:10]}; give each word one value")
     return series
 
 
@@ -303,10 +387,13 @@ def wefat(embedding, W: Sequence[str], A: Sequence[str], B: Sequence[str], prop,
     (e.g. 0.2) applies the name-likeness filter before scoring.
 
     Checked on entry: W, A and B are lists of distinct words (a string is refused, a ``set``
-    sorted), A and B share no word; ``prop`` is a mapping (a dict or a ``pandas.Series``) from words to
+    sorted), A and B share no word, nor W and A or B (:func:`wordbias.measures.weat.check_targets_not_attributes`);
+    ``prop`` is a mapping (a dict or a ``pandas.Series``) from words to
     numbers; ``ddof`` is 0 or 1. Words dropped (not in the embedding, or without a property value) warn
     :class:`~wordbias.core.errors.MissingWordsWarning`; a property with the same value for every word kept
-    is a :class:`DegenerateSetError` (the correlation would be NaN).
+    is a :class:`DegenerateSetError` (the correlation would be NaN), as are scores equal up to the rounding of the
+    vectors (float32 vectors: a spread of 1e-6). A property of any magnitude gives the r it has at any other
+    (:func:`regress`).
 
     Parameters
     ----------
@@ -372,6 +459,7 @@ def wefat(embedding, W: Sequence[str], A: Sequence[str], B: Sequence[str], prop,
         check_real("name_filter", name_filter, low=0, high=1, high_open=True)
     W, A, B = (lookup.check_word_list(f"set {names[k]!r}", words, case_fold) for k, words in zip("WAB", (W, A, B)))
     check_disjoint(f"attribute sets {names['A']!r}", A, repr(names["B"]), B)
+    check_targets_not_attributes({repr(names["W"]): W}, {repr(names["A"]): A, repr(names["B"]): B})
     prop = _property(prop, case_fold)
     no_prop = [w for w in W if w not in prop.index or not np.isfinite(prop.get(w, np.nan))]
     if no_prop and on_missing == "raise":
@@ -395,8 +483,10 @@ def wefat(embedding, W: Sequence[str], A: Sequence[str], B: Sequence[str], prop,
     if name_filter:
         words, dropped = name_likeness_filter(words, V, name_filter, filter_metric)
         V = lookup.vectors(embedding, words)
-    s = normalized_association(V, lookup.vectors(embedding, a_set.words), lookup.vectors(embedding, b_set.words),
-                               ddof=ddof)
+    eps = vector_eps(embedding, words + list(a_set.words) + list(b_set.words))
+    s, sd = _normalized(V, lookup.vectors(embedding, a_set.words), lookup.vectors(embedding, b_set.words), ddof, eps)
     table = pd.DataFrame({"word": words, "s": s, "property": prop.loc[words].to_numpy()})
+    # s = (difference of mean cosines) / sd: its rounding is the cosines' (a few eps) times (1 + |s|) / sd
+    scale = float(np.max((1.0 + np.abs(s)) / sd))
     return WefatResult(table=table, W=w_set, A=a_set, B=b_set, dropped_by_filter=tuple(dropped),
-                       **regress(table["s"], table["property"]))
+                       **regress(table["s"], table["property"], input_eps=eps, scale=scale))

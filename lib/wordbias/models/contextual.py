@@ -213,6 +213,46 @@ def check_device(device) -> str:
     return str(device)
 
 
+#: how every model is loaded: weights from safetensors files only (never a pickled ``pytorch_model.bin``, which
+#: ``torch.load`` would unpickle), and no code from the model's folder or hub repository
+_SAFE_LOAD = {"use_safetensors": True, "trust_remote_code": False}
+#: weight files that are pickles (``torch.save``, Lightning and TensorFlow-1 checkpoints, ``.pkl``)
+_PICKLED_WEIGHTS = ("*.bin", "*.pt", "*.pth", "*.ckpt", "*.pkl", "*.pickle")
+_WHY_SAFETENSORS = ("a pickled weight file (pytorch_model.bin, *.pt, *.ckpt) can run code when it is opened, a "
+                    "safetensors file holds only numbers.")
+
+
+def refuse_pickled_weights(name: str, path: str) -> None:
+    """Refuse a local model folder whose weights are only pickled files (``pytorch_model.bin``, ``*.pt``,
+    ``*.pth``, ``*.ckpt``), before anything of it is opened: models are loaded from safetensors only.
+
+    Parameters
+    ----------
+    name : str
+        The model as asked (for the message).
+    path : str
+        The folder (:func:`model_path`); a hub id, or a folder holding a ``*.safetensors`` file, passes.
+
+    Raises
+    ------
+    wordbias.core.errors.UnsafeFileError
+        If the folder holds pickled weight files and no safetensors file; the message names them and how to
+        get safetensors weights.
+    """
+    from wordbias.core.errors import UnsafeFileError
+
+    root = Path(path).expanduser()
+    if not root.is_dir() or any(root.glob("*.safetensors")):
+        return
+    pickled = sorted({p.name for pattern in _PICKLED_WEIGHTS for p in root.glob(pattern) if p.is_file()})
+    if pickled:
+        raise UnsafeFileError(
+            f"model {name!r}: the folder {root} holds its weights as {', '.join(pickled)} (a Python pickle) and no "
+            f"safetensors file; wordbias loads model weights from safetensors only: {_WHY_SAFETENSORS} Get the "
+            "model's safetensors weights (model.safetensors: most models on the Hugging Face hub have them), or have "
+            "the file converted to safetensors with a tool you trust.")
+
+
 #: the files of a model folder whose damage :func:`_damaged_file` recognises
 _JSON_FILES = ("config.json", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json",
                "model.safetensors.index.json")
@@ -311,11 +351,12 @@ def _load(name: str, kind: str, device: str | None, dtype=None) -> Model:
     bars = hf_logging.is_progress_bar_enabled()
     hf_logging.set_verbosity_error()  # the "some weights were not used" chatter; we check the head ourselves
     hf_logging.disable_progress_bar()  # no "Loading weights" bar in notebooks
+    refuse_pickled_weights(name, path)
     try:
         try:
-            tokenizer = AutoTokenizer.from_pretrained(path)
+            tokenizer = AutoTokenizer.from_pretrained(path, trust_remote_code=False)
             if kind == "mlm":
-                model, info = AutoModelForMaskedLM.from_pretrained(path, output_loading_info=True)
+                model, info = AutoModelForMaskedLM.from_pretrained(path, output_loading_info=True, **_SAFE_LOAD)
                 fresh = [k for k in info.get("missing_keys", []) if "predictions" in k or "lm_head" in k
                          or "decoder" in k]
                 if fresh:
@@ -323,9 +364,19 @@ def _load(name: str, kind: str, device: str | None, dtype=None) -> Model:
                         f"model {name!r} has no masked-language-model head (missing {fresh[:3]}...): the log-probability "
                         "bias score needs an MLM such as bert-base-uncased, not a sentence encoder")
             else:
-                model = AutoModel.from_pretrained(path)
+                model = AutoModel.from_pretrained(path, **_SAFE_LOAD)
         except ModelUnavailable:
             raise
+        except OSError as exc:
+            if "safetensors" in str(exc) and not Path(path).is_dir():  # a hub model cached without safetensors
+                where = _SOURCES.get(label(name), "the model's page on the Hugging Face hub")
+                raise ModelUnavailable(
+                    f"model {name!r} has no safetensors weights (model.safetensors) on this machine; wordbias loads "
+                    f"weights from safetensors only: {_WHY_SAFETENSORS} To get them: {where}.") from exc
+            damaged = _damaged(name, path, exc)
+            if damaged is not None:
+                raise damaged from exc
+            raise _not_found(name, exc) from exc
         except Exception as exc:  # noqa: BLE001 - re-raised below, as a named error when a file is damaged
             damaged = _damaged(name, path, exc)
             if damaged is not None:

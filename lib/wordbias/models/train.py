@@ -25,8 +25,9 @@ run found there complete and matching is reused; a damaged one is trained again 
 **The output folder** ``out`` holds ``runs/<id>/`` (a copy of each run's cache folder, loadable with
 :func:`wordbias.embeddings.load`), ``manifest.json`` (what was trained and how, and each run's SHA-256:
 byte-identical when the same call is made again) and ``timings.json`` (seconds per run, which vary). It is written
-as a whole (:func:`wordbias.core.atomic.atomic_folder`): a folder that is not an earlier ensemble's, or that holds
-other files, is refused and left as it is.
+as a whole (:func:`wordbias.core.atomic.atomic_folder`, with ``.wordbias-run.json`` listing every file it wrote and
+its SHA-256): a folder that is not an earlier ensemble's, or that holds other files at any depth (a file in a
+run's folder that the ensemble did not write, or one changed since), is refused before any work and left as it is.
 
 **Parallelism.** The runs not in the cache are independent jobs of :func:`_train_run` (joblib, ``loky`` processes
 on this machine; or ``scheduler="tcp://HOST:PORT"``: joblib's ``dask`` backend on a Dask distributed cluster, the
@@ -61,15 +62,19 @@ from wordbias.core.errors import (
     InvalidParameterError,
 )
 from wordbias.core.jobs import run_jobs
-from wordbias.core.ownership import MARKER, mark, owner
+from wordbias.core.ownership import MARKER, RUN_MANIFEST, check_tree_ours, mark, owner
 from wordbias.core.parallel import default_workers
 from wordbias.core.paths import check_output_dir
+from wordbias.core.validation import check_real
 from wordbias.datasets.corpora import (
+    MAX_SENTENCE_TOKENS,
+    MIN_WORDS,
     Corpus,
     CorpusSpec,
     bootstrap_documents,
     check_trainable,
     load_corpus,
+    text_size,
 )
 from wordbias.embeddings.cache import save
 from wordbias.embeddings.cache_folders import cache_root
@@ -78,7 +83,8 @@ from wordbias.embeddings.ensemble import ENSEMBLE_VERSION, read_manifest
 from wordbias.embeddings.formats import VECTORS_FILE
 from wordbias.embeddings.keyed_vectors import to_keyed_vectors
 
-__all__ = ["TrainingSettings", "train_embedding", "train_ensemble", "read_manifest", "ENSEMBLE_VERSION"]
+__all__ = ["TrainingSettings", "train_embedding", "train_ensemble", "training_cost", "read_manifest",
+           "ENSEMBLE_VERSION", "MAX_RUNS", "MAX_SECONDS"]
 
 #: The version of ``manifest.json``'s layout.
 #: The version of the trained runs' cache keys (bumped when a run trained the same way would differ).
@@ -86,7 +92,7 @@ _RUN_KEY_VERSION = 1
 _METHODS = ("word2vec", "fasttext")
 _ARCHITECTURES = ("skipgram", "cbow")
 _SEED_LIMIT = 2**31  # seed runs train with seeds below it, bootstrap runs with seeds from it
-_OUT_FILES = {MARKER, "manifest.json", "timings.json", "runs"}
+_OUT_FILES = {MARKER, RUN_MANIFEST, "manifest.json", "timings.json", "runs"}
 
 
 @dataclass(frozen=True)
@@ -115,7 +121,8 @@ class TrainingSettings:
     vector_size : int, default 100
         The dimension of the vectors.
     window : int, default 5
-        The largest distance between a word and a context word (gensim draws the effective window per word).
+        The largest distance between a word and a context word (gensim draws the effective window per word); at
+        most 10,000 (:data:`wordbias.datasets.corpora.MAX_SENTENCE_TOKENS`).
     min_count : int, default 5
         Words occurring fewer times are left out.
     negative : int, default 5
@@ -168,6 +175,10 @@ class TrainingSettings:
             object.__setattr__(self, name, int(value))
         if self.negative == 0:
             raise InvalidParameterError("negative must be at least 1 (training uses negative sampling)")
+        if self.window > MAX_SENTENCE_TOKENS:
+            raise InvalidParameterError(f"window must be at most {MAX_SENTENCE_TOKENS:,} (a sentence has at most "
+                                        f"{MAX_SENTENCE_TOKENS:,} tokens: a wider window is the same), not "
+                                        f"{self.window:,}")
         for name in ("sample", "alpha"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float, np.floating, np.integer)) \
@@ -382,21 +393,158 @@ def _execute(todo: list[_Run], spec: CorpusSpec, settings: dict, sha256: str, *,
 
 # ------------------------------------------------------------------------------------------------ ensembles
 
-def _as_spec(corpus) -> tuple[CorpusSpec, Corpus]:
+def _spec_of(corpus) -> tuple[CorpusSpec, Corpus | None]:
+    """The corpus's spec, and the corpus when it was given read (nothing is read here)."""
     if isinstance(corpus, Corpus):
         return corpus.spec, corpus
     if isinstance(corpus, CorpusSpec):
-        return corpus, load_corpus(corpus)
+        return corpus, None
     if isinstance(corpus, (str, os.PathLike)):
-        spec = CorpusSpec(os.fspath(corpus))
-        return spec, load_corpus(spec)
+        return CorpusSpec(os.fspath(corpus)), None
     raise InvalidParameterError(f"corpus must be a shipped corpus's name, a path, a CorpusSpec or a Corpus; not "
                                 f"{type(corpus).__name__}")
 
 
+# ------------------------------------------------------------------------------------------------ costs
+
+#: The most runs an ensemble may have (an ensemble shows the spread over a few dozen to a few hundred runs; each
+#: run is a folder in the cache and in ``out``).
+MAX_RUNS = 100_000
+#: The default time budget of an ensemble (seconds of wall-clock time on the workers): a week.
+MAX_SECONDS = 7 * 86_400
+#: Training's pace on one core, for the estimates of :func:`training_cost`: (word, context word) pairs x
+#: (negative samples + 1) x dimensions per second. Measured: a 100-d skip-gram run on Brown (1,006,060 tokens,
+#: window 5, so 6 pairs a token on average, 5 negative samples, 5 epochs) takes 13 s.
+PAIR_RATE = 1_006_060 * 5 * 6 * 6 * 100 / 13
+#: Bytes of text per token, to estimate a corpus's tokens from its size before it is read (about 6 in plain
+#: English text, 10 in the tagged Brown corpus).
+_BYTES_PER_TOKEN = 8
+#: Bytes a token takes in a process that holds the corpus (its slot in the documents, and in the sentences
+#: gensim trains on), and bytes per vocabulary word besides its vectors (gensim's and the cache's word tables).
+_TOKEN_BYTES, _WORD_BYTES = 24, 200
+#: Bytes per planned run in the calling process (its seeds, cache key, job and manifest entry).
+_RUN_BYTES = 2_048
+#: gensim FastText's number of hash buckets for the character n-grams (its default; each holds a vector).
+_FASTTEXT_BUCKETS = 2_000_000
+
+
+def training_cost(n_tokens: int, n_words: int, settings: TrainingSettings, *, runs: int = 1,
+                  workers: int = 1) -> tuple[float, float]:
+    """An estimate of the (seconds, bytes of memory) of training ``runs`` runs with ``workers`` processes.
+
+    Time: each run goes over ``n_tokens`` tokens ``epochs`` times; skip-gram trains on about ``window + 1``
+    context words a token (gensim draws the window of each word from 1 to ``window``), each pair with
+    ``negative + 1`` output vectors of ``vector_size`` numbers; CBOW averages the ``window + 1`` context vectors
+    once and trains ``negative + 1`` outputs. At :data:`PAIR_RATE` on one core; the runs split over the workers.
+    fastText's character n-grams make it slower than that: its estimate is a lower bound.
+
+    Memory: each worker holds the corpus (24 bytes a token) and its run's arrays: the word vectors, the output
+    vectors of negative sampling and the copy sent back (3 x ``n_words`` x ``vector_size`` float32), for fastText
+    also the vectors of its 2,000,000 n-gram buckets and of the words' own; the calling process holds the corpus,
+    the vectors of the run it is saving, and its plan of the runs (2 KiB a run).
+
+    Parameters
+    ----------
+    n_tokens : int
+        The corpus's tokens.
+    n_words : int
+        The words kept (occurring ``min_count`` times or more).
+    settings : TrainingSettings
+        The settings.
+    runs : int, default 1
+        The runs to train.
+    workers : int, default 1
+        The processes training at once (1: in the calling process).
+
+    Returns
+    -------
+    tuple of float
+        (seconds of wall-clock time, bytes of memory at the peak).
+
+    Examples
+    --------
+    >>> seconds, n_bytes = training_cost(1_006_060, 13_919, TrainingSettings())
+    >>> round(seconds), round(n_bytes / 2 ** 20)
+    (13, 52)
+    """
+    n_tokens, n_words, runs = float(n_tokens), float(n_words), float(runs)
+    d = float(settings.vector_size)
+    outputs = settings.negative + 1.0
+    if settings.architecture == "skipgram":
+        units = (settings.window + 1.0) * outputs
+    else:
+        units = settings.window + 1.0 + outputs
+    per_run = n_tokens * settings.epochs * units * d / PAIR_RATE
+    seconds = per_run * -(-runs // workers)
+    arrays = 3 * n_words * d * 4
+    if settings.method == "fasttext":
+        arrays += (_FASTTEXT_BUCKETS + n_words) * d * 4
+    corpus = n_tokens * _TOKEN_BYTES
+    worker = corpus + arrays + n_words * _WORD_BYTES
+    caller = corpus + 2 * n_words * d * 4 + runs * _RUN_BYTES
+    n_bytes = (worker + caller - corpus) if workers <= 1 else worker * min(workers, runs) + caller
+    return seconds, n_bytes
+
+
+def _check_training_cost(spec: CorpusSpec, corpus: Corpus | None, settings: TrainingSettings, *, seeds: int,
+                         bootstrap: int, workers: int | None, scheduler: str | None, max_seconds: float) -> None:
+    """Refuse, before any training, an ensemble whose estimate (:func:`training_cost`) is over ``max_seconds`` or
+    over the memory available now (:func:`wordbias.core.costs.available_memory`), or that has more than
+    :data:`MAX_RUNS` runs. Before the corpus is read (``corpus`` None) the estimate takes its tokens from its
+    size (8 bytes a token) and its words as few as such a text has (3 x the square root of its tokens, Heaps'
+    law at its lowest); once it is read, its own counts."""
+    from wordbias.core.costs import available_memory, bytes_text, check_cost, duration_text
+
+    runs = seeds + bootstrap
+    if corpus is None:
+        size = text_size(spec)
+        n_tokens = max(1, size // _BYTES_PER_TOKEN)
+        n_words = max(MIN_WORDS, min(n_tokens, int(3 * n_tokens ** 0.5)))
+        about = f"about {n_tokens:,} tokens and {n_words:,} words or more, from its {bytes_text(size)}"
+    else:
+        n_tokens, n_words = corpus.n_tokens, corpus.vocabulary_size(settings.min_count)
+        about = f"{n_tokens:,} tokens, {n_words:,} words occurring min_count={settings.min_count} times or more"
+    local = scheduler is None
+    n_workers = min(workers or default_workers(), runs) if local else (workers or 1)
+    seconds, n_bytes = training_cost(n_tokens, n_words, settings, runs=runs, workers=n_workers)
+    if not local:   # the cluster's memory is its own: only this process's share (the corpus and the plan)
+        n_bytes = n_tokens * _TOKEN_BYTES + runs * _RUN_BYTES
+    s = settings
+    what = (f"training {runs:,} run{'s' * (runs != 1)} (seeds={seeds:,}, bootstrap={bootstrap:,}) of {s.method} "
+            f"{s.architecture}, vector_size={s.vector_size:,}, window={s.window:,}, negative={s.negative:,}, "
+            f"epochs={s.epochs:,}, on {spec.source} ({about}), {n_workers} at a time")
+    memory = available_memory()
+    over_time = seconds > max_seconds
+    over_memory = memory is not None and n_bytes > memory
+    if over_time or over_memory:
+        ways = []
+        if over_memory:
+            one = training_cost(n_tokens, n_words, settings, runs=runs, workers=1)[1]
+            if local and n_workers > 1 and one < memory:
+                per_worker = (n_bytes - one) / (n_workers - 1)
+                fit = max(1, min(n_workers - 1, int((memory - one) // per_worker) + 1))
+                ways.append(f"fewer runs at once (workers={fit}, `--workers {fit}`)")
+            ways.append("a smaller vector_size (--dim) or a larger min_count (--min-count: fewer words)"
+                        + (", or word2vec rather than fastText (whose n-gram buckets are 2,000,000 vectors a run)"
+                           if s.method == "fasttext" else ""))
+        if over_time or runs > 1000:
+            ways.append("fewer runs (--seeds, --bootstrap)")
+        if over_time:
+            ways.append("fewer epochs, a smaller vector_size or window, or more workers; or pass a larger "
+                        "max_seconds to train_ensemble if you mean it")
+        check_cost(what, seconds, n_bytes, max_seconds, "Use " + "; or ".join(ways) + ".",
+                   max_bytes=memory if memory is not None else float("inf"),
+                   memory_budget="the memory this machine has available now")
+    if runs > MAX_RUNS:
+        raise InvalidParameterError(f"seeds + bootstrap = {runs:,} runs: an ensemble has at most {MAX_RUNS:,} runs "
+                                    f"(each is a folder in the cache and in out; {duration_text(seconds)} of "
+                                    "training); ask for fewer")
+
+
 def _check_out(out) -> Path:
     """``out`` resolved, if it may receive an ensemble: absent, empty, or an earlier ensemble of ours holding
-    nothing else; refused otherwise, before any work."""
+    nothing else, at every depth (:func:`wordbias.core.ownership.check_tree_ours`: each file in its run manifest
+    with the SHA-256 it was written with, each subfolder one it created); refused otherwise, before any work."""
     folder = check_output_dir(out, what="out")
     if not folder.exists():
         return folder
@@ -412,6 +560,7 @@ def _check_out(out) -> Path:
         raise FolderNotOursError(f"refusing to replace the ensemble in {folder}: it also holds files train_ensemble "
                                  f"did not write ({', '.join(others[:5])}{', ...' if len(others) > 5 else ''}); "
                                  "move them away, or choose a new folder")
+    check_tree_ours(folder, action="replace the ensemble in")   # and in every subfolder
     return folder
 
 
@@ -446,9 +595,16 @@ def _json_text(data) -> str:
 
 def train_ensemble(corpus, out, *, settings: TrainingSettings = TrainingSettings(), seeds: int = 1,
                    bootstrap: int = 0, seed: int = 0, workers: int | None = None, scheduler: str | None = None,
-                   cache_dir=None, progress: bool = True, command: str | None = None) -> Path:
+                   cache_dir=None, progress: bool = True, command: str | None = None,
+                   max_seconds: float = MAX_SECONDS) -> Path:
     """Train an ensemble of embeddings on a corpus: runs that differ in the training seed, and runs on bootstrap
     samples of the documents; write them with a manifest.
+
+    An ensemble too large for this machine is refused before any work
+    (:class:`~wordbias.core.errors.TooCostlyError` with the estimate, :func:`training_cost`, and the way out): one
+    estimated to take more than ``max_seconds``, or more memory than the machine has available (the runs held at
+    once by the workers); first from the corpus's size, before it is read, then from its counts, before any
+    training.
 
     Runs already in the cache are reused (nothing is trained when the same call is made again); the others are
     trained in parallel, one process per run (see the module docstring). ``out`` receives ``runs/<id>/`` (each an
@@ -488,6 +644,8 @@ def train_ensemble(corpus, out, *, settings: TrainingSettings = TrainingSettings
         Show a progress bar advancing as runs finish.
     command : str, optional
         The command line that asked for the ensemble, recorded in the manifest (``null`` when omitted).
+    max_seconds : float, default MAX_SECONDS (a week)
+        The time budget: an ensemble estimated to take longer (wall-clock, on the workers) is refused.
 
     Returns
     -------
@@ -499,9 +657,14 @@ def train_ensemble(corpus, out, *, settings: TrainingSettings = TrainingSettings
     wordbias.core.errors.CorpusError
         If the corpus cannot be read or is too small for the settings; or if a worker reads a different corpus.
     wordbias.core.errors.FolderNotOursError
-        If ``out`` is not empty and not an earlier ensemble's (or holds other files too); it is left as it is.
+        If ``out`` is not empty and not an earlier ensemble's (or holds other files too, at any depth, or a file
+        of the ensemble changed since it was written); it is left as it is.
     wordbias.core.errors.InvalidParameterError
-        If a parameter has the wrong type or value, or ``out`` is a folder outputs may not go to.
+        If a parameter has the wrong type or value (more than :data:`MAX_RUNS` runs), or ``out`` is a folder
+        outputs may not go to.
+    wordbias.core.errors.TooCostlyError
+        If the ensemble is estimated to take more than ``max_seconds`` or more memory than this machine has
+        available.
     ImportError
         If ``scheduler`` is given and Dask's ``distributed`` is not installed.
     ConnectionError
@@ -546,8 +709,15 @@ def train_ensemble(corpus, out, *, settings: TrainingSettings = TrainingSettings
                                     f"'tcp://127.0.0.1:8786'), not {scheduler!r}")
     if command is not None and not isinstance(command, str):
         raise InvalidParameterError(f"command must be a str or None, not {type(command).__name__}")
-    spec, loaded = _as_spec(corpus)
+    if max_seconds != float("inf"):
+        max_seconds = check_real("max_seconds", max_seconds, low=0, low_open=True)
+    spec, loaded = _spec_of(corpus)
+    cost = dict(seeds=seeds, bootstrap=bootstrap, workers=workers, scheduler=scheduler, max_seconds=max_seconds)
+    if loaded is None:
+        _check_training_cost(spec, None, settings, **cost)   # from the corpus's size, before it is read
+        loaded = load_corpus(spec)
     check_trainable(loaded, min_count=settings.min_count, window=settings.window, bootstrap=bootstrap)
+    _check_training_cost(spec, loaded, settings, **cost)      # from its counts, before any training
     folder = _check_out(out)  # refused before any training
 
     settings_dict = settings.as_dict()
@@ -566,7 +736,7 @@ def train_ensemble(corpus, out, *, settings: TrainingSettings = TrainingSettings
                     progress=progress, on_result=keep)
     elapsed = time.perf_counter() - started
 
-    with atomic_folder(folder, kind="output") as tmp:
+    with atomic_folder(folder, kind="output", manifest=True) as tmp:   # every file recorded with its SHA-256
         entries = []
         for run in runs:
             target = tmp / "runs" / run.id

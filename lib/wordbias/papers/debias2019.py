@@ -316,11 +316,9 @@ def write_checks(table: pd.DataFrame, path) -> None:
     original,0.17349
     hard,0
     """
-    from wordbias.core.atomic import atomic_file
+    from wordbias.core.tidy import write_csv  # atomic, safe to open in a spreadsheet
 
-    frame = table.round(8).reset_index()
-    with atomic_file(path) as tmp:
-        frame.to_csv(tmp, index=False, float_format="%.6g")
+    write_csv(table.round(8).reset_index(), path, what="the checks table", float_format="%.6g")
 
 
 def _checks(table: pd.DataFrame) -> dict:

@@ -198,7 +198,8 @@ class TemplateSpread:
                                     "high": p.high, "tau2": p.tau2, "i2": p.i2, "q": p.q, "p_value": p.p_value,
                                     "k": p.k}])
             frames.append(pd.concat([per, pooled], ignore_index=True).assign(variance_method=name, **head))
-        return pd.concat(frames, ignore_index=True).assign(note=self.undefined)[FRAME_COLUMNS]
+        one = next((r.pooled.note for r in self.pooled.values() if r.pooled.note), "")    # one template: why no CI
+        return pd.concat(frames, ignore_index=True).assign(note=self.undefined or one)[FRAME_COLUMNS]
 
 
 #: the columns of :meth:`TemplateSpread.to_frame`
@@ -215,8 +216,9 @@ def template_spread(scores_x, scores_y, *, templates: Sequence[str], category: s
     §"Random-effects model"; :func:`wordbias.measures.ceat.pool_templates`) under each within-template variance
     of :data:`TEMPLATE_VARIANCES`.
 
-    A single template is pooled as itself: d, its variance, τ² = Q = I² = 0 (no between-template variance can
-    be estimated; :func:`wordbias.measures.ceat.random_effects` with k = 1).
+    A single template is not pooled: its pooled row has its d and no interval, p, τ² or I² (NaN), and the note
+    says that one template has no between-template variance to estimate
+    (:func:`wordbias.measures.ceat.random_effects` with k = 1).
 
     Parameters
     ----------

@@ -36,6 +36,7 @@ from wordbias.core import lookup, multiple
 from wordbias.core import tables as _tables
 from wordbias.core.costs import MAX_SECONDS
 from wordbias.core.errors import InvalidParameterError
+from wordbias.core.tidy import write_csv
 from wordbias.core.validation import check_int, check_seed
 from wordbias.datasets import stimuli
 from wordbias.measures import debias, direction
@@ -273,7 +274,7 @@ class Table1:
         """
         path = Path(folder) / "table1.csv"
         path.parent.mkdir(parents=True, exist_ok=True)
-        self.table.to_csv(path, index=False, float_format="%.6g")
+        write_csv(self.table, path, what="Table 1", float_format="%.6g")     # safe to open in a spreadsheet
         return path
 
 

@@ -22,6 +22,7 @@ import pandas as pd
 from wordbias import embeddings
 from wordbias.core import figures
 from wordbias.core.errors import InvalidParameterError
+from wordbias.core.tidy import write_csv
 from wordbias.core.validation import check_bool, check_option
 from wordbias.core.vectors import unit_rows
 from wordbias.datasets import censor as _censor
@@ -582,10 +583,10 @@ def save_run(res: UBEResult, kv, kind: str, folder, tag: str) -> RunTables:
     folder = Path(folder)
     tables = RunTables(cleaning=cleaning_table(res), groups=group_table(res, kv, kind),
                        tests=cells_table(res, kind), top12=grid(res, kind))
-    tables.cleaning.to_csv(folder / f"{tag}_cleaning.csv", index=False, float_format="%.6g")
-    tables.groups.to_csv(folder / f"{tag}_groups.csv", index=False, float_format="%.4g")
-    tables.tests.to_csv(folder / f"{tag}_tests.csv", index=False, float_format="%.6g")
-    tables.top12.to_csv(folder / f"{tag}_top12.csv")
+    write_csv(tables.cleaning, folder / f"{tag}_cleaning.csv", float_format="%.6g")     # each safe to open in a
+    write_csv(tables.groups, folder / f"{tag}_groups.csv", float_format="%.4g")         # spreadsheet
+    write_csv(tables.tests, folder / f"{tag}_tests.csv", float_format="%.6g")
+    write_csv(tables.top12, folder / f"{tag}_top12.csv", index=True)
     return tables
 
 
@@ -800,7 +801,7 @@ def write_summary(rows: Sequence[dict], embedding: str, folder) -> pd.DataFrame:
     """
     summary = pd.DataFrame(list(rows))
     summary.insert(1, "embedding", embedding)
-    summary.to_csv(Path(folder) / "summary.csv", index=False, float_format="%.6g")
+    write_csv(summary, Path(folder) / "summary.csv", float_format="%.6g")
     return summary
 
 
@@ -1175,10 +1176,9 @@ class Crowdsourcing:
         """
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
-        self.cards.to_csv(folder / "group_cards.csv", index=False)
-        self.exam.to_csv(folder / "qualification_exam.csv", index=False)
-        self.matching.to_csv(folder / "matching_tasks.csv", index=False)
-        self.rating.to_csv(folder / "rating_tasks.csv", index=False)
+        for frame, name in ((self.cards, "group_cards.csv"), (self.exam, "qualification_exam.csv"),
+                            (self.matching, "matching_tasks.csv"), (self.rating, "rating_tasks.csv")):
+            write_csv(frame, folder / name)      # safe to open in a spreadsheet (a name never runs as a formula)
 
 
 def crowdsourcing(res: UBEResult, kv, kind: str, *, seed: int = 0) -> Crowdsourcing:

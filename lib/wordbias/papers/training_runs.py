@@ -382,8 +382,10 @@ def _kinds(ensemble) -> dict[str, str]:
 
 
 def _run_rows(frame: pd.DataFrame) -> pd.DataFrame:
-    mask = frame.embedding.astype(str).str.contains("/", regex=False)
-    return frame[mask]
+    """The run rows of an ensemble's table (:func:`wordbias.battery.ensemble.run_rows`: recorded in its attrs)."""
+    from wordbias.battery.ensemble import run_rows
+
+    return frame[run_rows(frame)]
 
 
 def runs_table(frame: pd.DataFrame, ensemble) -> pd.DataFrame:
@@ -404,10 +406,12 @@ def runs_table(frame: pd.DataFrame, ensemble) -> pd.DataFrame:
         (whether a run is significant is ``p < alpha``, asked where it is counted: :func:`ensemble_table`,
         :func:`runs_figure`, :func:`disagreement_notes`).
     """
+    from wordbias.core.tidy import ENSEMBLE_RUNS
+
     runs = _run_rows(frame)
     runs = runs[runs.effect_size.notna()]
     kinds = _kinds(ensemble)
-    run = runs.embedding.astype(str).str.split("/", n=1).str[1]
+    run = runs.embedding.astype(object).map(frame.attrs.get(ENSEMBLE_RUNS, {}))     # each row's run, as recorded
     out = pd.DataFrame({"test": runs.test.astype(str).values, "run": run.values,
                         "kind": [kinds.get(r, "given") for r in run],
                         **{c: runs[c].astype("Int64").values for c in ("n_x", "n_y", "n_a", "n_b")},
@@ -654,7 +658,9 @@ def runs_figure(frame: pd.DataFrame, ensemble, *, tests: Sequence[str] | None = 
     from matplotlib.lines import Line2D
     from matplotlib.transforms import blended_transform_factory
 
-    combined = frame[~frame.embedding.astype(str).str.contains("/", regex=False) & frame.effect_size.notna()]
+    from wordbias.battery.ensemble import run_rows
+
+    combined = frame[~run_rows(frame) & frame.effect_size.notna().to_numpy()]
     available = list(dict.fromkeys(combined.test.astype(str)))
     tests = available if tests is None else [t for t in tests if t in available]
     if not tests:

@@ -1,0 +1,147 @@
+"""The worker processes of `wordbias train` end with it (wordbias.core.parallel: workers_end_with_caller,
+die_with_parent): a SIGTERM, SIGHUP or SIGINT to the command ends its workers before it ends; a SIGKILL, which no
+handler sees, ends them through Linux's parent-death signal; and the command run again afterwards completes,
+training what was not finished.
+
+Each test starts `python -m wordbias train` on a small corpus written here, with 4 runs on 2 workers, waits until
+the workers exist, signals the command, and checks that no process it started survives."""
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc; prctl is Linux's")
+
+
+def _corpus(path: Path) -> Path:
+    """About 30,000 tokens of 400 made-up words, one document a line (a run of 30 epochs takes a second or so)."""
+    rng = random.Random(7)
+    words = ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(3, 8))) for _ in range(400)]
+    lines = [" ".join(rng.choice(words[: rng.randint(40, 400)]) for _ in range(30)) + "." for _ in range(1000)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def _command(tmp_path: Path) -> list[str]:
+    corpus = tmp_path / "corpus.txt"
+    if not corpus.exists():
+        _corpus(corpus)
+    return [sys.executable, "-m", "wordbias", "train", str(corpus), "--seeds", "4", "--workers", "2", "--dim", "20",
+            "--epochs", "30", "--min-count", "2", "--out", str(tmp_path / "out"), "--cache-dir",
+            str(tmp_path / "cache"), "-q"]
+
+
+def _children(pid: int) -> list[int]:
+    """The live (not zombie) child processes of ``pid``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()
+        if int(fields[1]) == pid and fields[0] != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rindex(")") + 2:].split()[0] != "Z"
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def _start_and_wait_for_workers(tmp_path: Path) -> tuple[subprocess.Popen, list[int]]:
+    """The command, started, once its two worker processes exist; and every process it has started by then."""
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    env.pop("WORDBIAS_WORKERS", None)
+    proc = subprocess.Popen(_command(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        children = _children(proc.pid)
+        workers = [c for c in children if "resource_tracker" not in _cmdline(c)]
+        if len(workers) >= 2:
+            return proc, children
+        if proc.poll() is not None:
+            pytest.fail(f"the command ended (exit {proc.returncode}) before its workers were seen: "
+                        f"{proc.stderr.read().decode()[-2000:]}")
+        time.sleep(0.02)
+    proc.kill()
+    pytest.fail("no worker processes within 60 s")
+
+
+def _assert_all_end(pids: list[int], within: float = 8.0) -> None:
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        left = [p for p in pids if _alive(p)]
+        if not left:
+            return
+        time.sleep(0.05)
+    left = [p for p in pids if _alive(p)]
+    for p in left:                       # do not leave them behind for the next test
+        os.kill(p, signal.SIGKILL)
+    pytest.fail(f"processes outlived the command by {within} s: {[(p, _cmdline(p)[:100]) for p in left]}")
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT],
+                         ids=["SIGTERM", "SIGHUP", "SIGINT"])
+def test_a_signal_to_train_ends_its_workers_first(tmp_path, signum):
+    proc, started = _start_and_wait_for_workers(tmp_path)
+    proc.send_signal(signum)
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        pytest.fail(f"the command did not end within 20 s of {signal.Signals(signum).name}")
+    # SIGTERM and SIGHUP end it as the signal does; SIGINT is Python's KeyboardInterrupt: "interrupted", 130
+    expected = {signal.SIGINT: 130}.get(signum, -signum)
+    assert proc.returncode == expected, proc.stderr.read().decode()[-2000:]
+    workers = [p for p in started if "resource_tracker" not in _cmdline(p)]
+    assert len(workers) >= 2
+    _assert_all_end(started, within=8.0)
+    assert not (tmp_path / "out" / "manifest.json").exists()   # nothing that looks complete
+
+
+def test_a_killed_train_takes_its_workers_down_too(tmp_path):
+    proc, started = _start_and_wait_for_workers(tmp_path)
+    time.sleep(1.0)                      # the workers have taken their first job (and asked to die with us)
+    proc.send_signal(signal.SIGKILL)     # no handler runs: Linux's parent-death signal ends the workers
+    proc.wait(timeout=20)
+    assert proc.returncode == -signal.SIGKILL
+    _assert_all_end(started, within=8.0)
+
+
+def test_train_run_again_after_a_sigterm_completes(tmp_path):
+    proc, started = _start_and_wait_for_workers(tmp_path)
+    time.sleep(0.5)
+    proc.send_signal(signal.SIGTERM)
+    proc.wait(timeout=20)
+    assert proc.returncode == -signal.SIGTERM
+    _assert_all_end(started)
+    again = subprocess.run(_command(tmp_path), capture_output=True, text=True, timeout=120)
+    assert again.returncode == 0, again.stderr[-2000:]
+    manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
+    assert [r["id"] for r in manifest["runs"]] == ["seed-1", "seed-2", "seed-3", "seed-4"]
+    from wordbias.embeddings import load
+
+    for run in manifest["runs"]:        # every run complete and loadable
+        assert len(load(tmp_path / "out" / run["path"], progress=False)) == run["n_words"]
