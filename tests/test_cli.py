@@ -404,9 +404,12 @@ def _refused(capsys, emb, out, fragment):
 
 def test_out_folders_refused_by_one_check(capsys, tmp_path, emb, monkeypatch):
     """Empty, the checkout's root, home and / (under any spelling), the package, data/, a file and a path under
-    a file: one line each, naming the path and what to do, and nothing is created."""
-    _refused(capsys, emb, "", "--out is empty ('')")
-    _refused(capsys, emb, "   ", "--out is empty")
+    a file: one line each, naming the path and what to do, and nothing is created. An empty --out is refused
+    sooner, by the parser's check of every path option (a usage error, 2)."""
+    for empty in ("", "   "):
+        code, stdout, err = run(capsys, "weat", str(emb), "--out", empty)
+        assert code == 2 and stdout == "", err
+        assert f"argument --out: the value is empty ({empty!r})" in err and "Traceback" not in err
     if paths.IN_CHECKOUT:
         monkeypatch.chdir(paths.ROOT / "lib")
         _refused(capsys, emb, "..", "the root of the wordbias checkout")

@@ -13,7 +13,7 @@ from wordbias import embeddings
 from wordbias.battery import debias as battery
 from wordbias.cli import main
 from wordbias.cli.debias import debiased_file_name
-from wordbias.core.ownership import MARKER
+from wordbias.core.ownership import MARKER, RUN_MANIFEST
 from wordbias.embeddings import to_keyed_vectors
 from wordbias.measures import debias
 
@@ -53,7 +53,7 @@ def test_writes_the_debiased_embedding_that_loads_back_equal(toy, tmp_path):
     kv, path = toy
     out = tmp_path / "out"
     assert _run([str(path), "--method", "hard", "--no-checks", "--out", str(out)], tmp_path) == 0
-    assert {p.name for p in out.iterdir()} == {MARKER, "toy+hard.bin", "methods.csv"}
+    assert {p.name for p in out.iterdir()} == {MARKER, RUN_MANIFEST, "toy+hard.bin", "methods.csv"}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         expected = debias.hard_debias(kv)[0]
@@ -64,6 +64,26 @@ def test_writes_the_debiased_embedding_that_loads_back_equal(toy, tmp_path):
     assert list(methods.method) == ["hard"] and methods.loc[0, "words"] == len(kv)
     # a second run into the folder it created replaces its own files
     assert _run([str(path), "--method", "hard", "--no-checks", "--out", str(out)], tmp_path) == 0
+
+
+def test_a_run_s_files_land_together_or_not_at_all(toy, tmp_path, monkeypatch, capsys):
+    """A rerun whose checks fail leaves the earlier run's files as they were; a file of the user's named like
+    one the run writes, in a folder wordbias made, is refused before any work."""
+    _, path = toy
+    out = tmp_path / "out"
+    assert _run([str(path), "--method", "hard", "--no-checks", "--out", str(out)], tmp_path) == 0
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+
+    def broken(*args, **kw):
+        raise RuntimeError("the checks failed")
+    monkeypatch.setattr(battery, "debias_table", broken)
+    assert _run([str(path), "--method", "hard", "--seed", "3", "--out", str(out)], tmp_path) == 1
+    assert "the checks failed" in capsys.readouterr().err
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    (out / "toy+leace.bin").write_bytes(b"the user's own file")
+    assert _run([str(path), "--method", "leace", "--no-checks", "--out", str(out)], tmp_path) == 1
+    assert "toy+leace.bin" in capsys.readouterr().err
+    assert (out / "toy+leace.bin").read_bytes() == b"the user's own file"
 
 
 def test_checks_table_and_figure(toy, tmp_path, monkeypatch):

@@ -90,14 +90,20 @@ def test_an_ensembles_runs_are_told_by_the_table_whatever_its_label(label):
     assert not _math(fig)
 
 
+def _one_embedding():
+    """One embedding labelled ``a/b``: a test that ran and one that did not."""
+    return tidy.tidy_frame([_row("a/b", "T"), _row("a/b", "ghost", effect_size=None,
+                                                   note=tidy.not_run_note("too few words"))])
+
+
 def test_a_single_embedding_whose_label_holds_a_slash_has_no_run_rows():
-    frame = tidy.tidy_frame([_row("a/b", "T"), _row("a/b", "ghost", effect_size=None, note=tidy.not_run_note("too few words"))])
+    frame = _one_embedding()
     assert not ensemble.run_rows(frame).any()
     assert ensemble.combined_only(frame).embedding.tolist() == ["a/b", "a/b"]
 
 
 @pytest.mark.parametrize("frame", [
-    tidy.tidy_frame([_row("a/b", "T"), _row("a/b", "ghost", effect_size=None, note=tidy.not_run_note("too few words"))]),
+    _one_embedding(),
     _ensemble_table("a/b")], ids=["one embedding labelled a/b", "an ensemble labelled a/b"])
 def test_a_test_not_run_gives_exit_status_3_whatever_the_label(frame, capsys):
     assert output.finish(frame, [], SimpleNamespace(quiet=False)) == output.EXIT_NOT_RUN

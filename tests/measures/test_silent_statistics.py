@@ -155,6 +155,10 @@ def test_scores_equal_up_to_1e7_relative():
     assert math.isfinite(weat.effect_size(s[:3], s[3:]))      # float64 scores: a genuine spread of 5e-8
     with pytest.raises(InvalidParameterError, match=r"input_eps"):
         weat.effect_size(s[:3], s[3:], input_eps=-1.0)
+    with pytest.raises(InvalidParameterError, match=r"give input_eps or convention, not both"):
+        weat.effect_size(s[:3], s[3:], input_eps=EPS32, convention="sweater")
+    with pytest.raises(InvalidParameterError, match=r"scale"):
+        wefat.regress([0.1, 0.4, 0.2], [1.0, 2.0, 3.0], scale=float("nan"))
 
 
 def test_scweat_on_attribute_vectors_equal_up_to_rounding_is_refused():

@@ -554,7 +554,8 @@ def heatmap(frame: pd.DataFrame, *, ax=None, title: str | None = None):
     text = np.vectorize(plain_text, otypes=[object])(text) if text.size else text     # labels are free text
     sns.heatmap(scaled, ax=ax, cbar_ax=cax, mask=~np.isfinite(scaled), cmap="RdBu_r", vmin=-1, vmax=1, annot=text,
                 fmt="", annot_kws={"fontsize": 7.5}, linewidths=0.5, linecolor="white",
-                xticklabels=[plain_text(e) for e in embs], yticklabels=[plain_text(y) for y in ylabels], cbar_kws={"label": "effect size / largest possible |value|"})
+                xticklabels=[plain_text(e) for e in embs], yticklabels=[plain_text(y) for y in ylabels],
+                cbar_kws={"label": "effect size / largest possible |value|"})
     cax.tick_params(labelsize=7)
     cax.yaxis.label.set_size(7.5)
     for (i, j), t in np.ndenumerate(text):          # grey cells: write their text too

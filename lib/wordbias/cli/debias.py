@@ -4,7 +4,9 @@ debiased embedding as a word2vec binary file and, unless ``--no-checks``, the me
 
 ``--out`` must be a new folder, an empty one, or one wordbias created (its marker,
 :mod:`wordbias.core.ownership`): the command replaces its own named files there and never writes into a folder
-of the user's."""
+of the user's. The run's files are written together (:func:`wordbias.core.atomic.run_files`): each to a
+temporary name first, all moved into place only once every one is written, so a failed check or a full disk
+leaves the earlier result whole."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import time
 from pathlib import Path
 
 from wordbias.cli.inputs import embedding_label, load_embedding
+from wordbias.core.atomic import run_files
 from wordbias.core.errors import CommandError
 
 #: the file suffixes left out of a debiased embedding's file name (``mine.w2v.txt`` -> ``mine+inlp.bin``)
@@ -41,14 +44,15 @@ def debiased_file_name(label: str, method: str) -> str:
     return f"{_stem(label)}+{method}.bin"
 
 
-def _out_folder(out: str) -> Path:
+def _out_folder(out: str, names: list[str]) -> Path:
     """``--out``: checked (:func:`wordbias.core.paths.check_output_dir`), refused unless new, empty or
-    wordbias's, then created and marked."""
+    wordbias's, and unless each file of ``names`` is absent or one wordbias wrote there, unchanged (the run
+    manifest); then created and marked."""
     from wordbias.core import ownership, paths
 
     resolved = paths.check_output_dir(out, what="--out")
     ownership.check_replaceable(resolved, action="write into")
-    folder = paths.check_output_dir(out, what="--out", create=True)
+    folder = paths.check_output_dir(out, what="--out", create=True, files=names)
     if ownership.owner(folder) is None:          # an empty folder the user made: claim it
         ownership.mark(folder, "output")
     return folder
@@ -72,21 +76,34 @@ def write_word2vec(kv, path: Path) -> Path:
 def run_debias(args) -> int:
     """``wordbias debias EMBEDDING --method M [--method ...] --out DIR``: debias, write the embeddings and (unless
     ``--no-checks``) the checks table and figure; print what was written."""
-    import pandas as pd
-
-    from wordbias.battery import debias as battery
-    from wordbias.core import figures as plots
     from wordbias.papers import debias2019
 
     methods = list(dict.fromkeys(args.method))
-    out = _out_folder(args.out)
     label = embedding_label(args.embedding)
+    names = [debiased_file_name(label, m) for m in methods] + ["methods.csv"] + \
+        (["checks.csv", "checks.png", "checks.pdf"] if args.checks else [])
+    out = _out_folder(args.out, names)
     say = (lambda msg: None) if args.quiet else (lambda msg: print(f"wordbias: {msg}", file=sys.stderr, flush=True))
     start = time.perf_counter()
     kv = load_embedding(args.embedding, args)
     say(f"loaded {label}: {len(kv):,} words x {kv.vector_size} in {time.perf_counter() - start:.1f} s")
     run = debias2019.debias_methods(kv, methods, seed=args.seed, label=_stem(label),
                                     n_iterations=args.inlp_iterations, progress=say)
+    with run_files(out, names=names):           # every file moved into place together, or none
+        written = _write_run(args, out, label, kv, run, say)
+    if not args.quiet:
+        print(f"wrote {len(written)} files to {out}: " + ", ".join(p.name for p in written))
+    return 0
+
+
+def _write_run(args, out: Path, label: str, kv, run, say) -> list[Path]:
+    """The debiased embeddings, methods.csv and (unless ``--no-checks``) the checks' table and figure."""
+    import pandas as pd
+
+    from wordbias.battery import debias as battery
+    from wordbias.core import figures as plots
+    from wordbias.papers import debias2019
+
     written = []
     rows = []
     for method, debiased in run.embeddings.items():
@@ -121,9 +138,7 @@ def run_debias(args) -> int:
         plt.close(fig)
         if not args.quiet:
             print(debias2019.show_checks(table).to_string())
-    if not args.quiet:
-        print(f"wrote {len(written)} files to {out}: " + ", ".join(p.name for p in written))
-    return 0
+    return written
 
 
 def _write_csv(frame, path: Path) -> None:

@@ -521,3 +521,43 @@ def check_spread(values, spread: float, message: str, *, input_eps=None, scale=N
             f"{tol:.3g} = (n + {SPREAD_SLACK})·eps·max|value|{coarse[0]} for n = {np.size(values)}{coarse[1]}; "
             f"the scores are equal up to rounding, and a ratio with that spread is noise)")
     return spread
+
+
+def check_targets_not_attributes(targets: Mapping[str, Sequence[str]], attributes: Mapping[str, Sequence[str]]) -> None:
+    """Refuse a target word that is also an attribute word, naming the words and the sets.
+
+    The tests of Caliskan et al. (2017, Methods) measure how target words (X, Y; a WEFAT's W; an SC-WEAT's
+    words) associate with attribute words (A, B): a word in both is associated with itself, cos(w, w) = 1, in
+    its own s(w, A, B), which moves that score by 1/|A| whatever the embedding holds. None of the papers' lists
+    has such a word (the WEATs and WEFATs of ``data/stimuli/caliskan2017.yaml`` were checked), so it is an
+    error, not an option: remove the word from one of the sets.
+
+    Parameters
+    ----------
+    targets, attributes : mapping of str to sequence of str
+        Each set's name (as the messages give it) and its words, checked as given (after case folding, where
+        the test folds case).
+
+    Raises
+    ------
+    InvalidParameterError
+        When a target set shares words with an attribute set.
+
+    Examples
+    --------
+    >>> check_targets_not_attributes({"X": ["he", "rose"], "Y": ["ant"]}, {"A": ["he", "him"], "B": ["her"]})
+    Traceback (most recent call last):
+    ...
+    wordbias.core.errors.InvalidParameterError: target set X and attribute set A share words: ['he'] (a target word that is also an attribute word is associated with itself, cos(w, w) = 1, in its own score); remove them from one of the sets
+    """
+    found = []
+    for t_name, t_words in targets.items():
+        for a_name, a_words in attributes.items():
+            other = set(a_words)
+            shared = [w for w in dict.fromkeys(t_words) if w in other]
+            if shared:
+                found.append(f"target set {t_name} and attribute set {a_name} share words: {shared[:20]}"
+                             + (f" ... ({len(shared)} in all)" if len(shared) > 20 else ""))
+    if found:
+        raise InvalidParameterError("; ".join(found) + " (a target word that is also an attribute word is associated "
+                                    "with itself, cos(w, w) = 1, in its own score); remove them from one of the sets")

@@ -179,8 +179,8 @@ def _disjoint(w: _Where, a: tuple[str, ...], b: tuple[str, ...], na: str, nb: st
 
 def _targets_not_attributes(w: _Where, targets: Mapping, attributes: Mapping, *, test: str) -> None:
     """A target word that is also an attribute word: the measures' own check
-    (:func:`wordbias.measures.weat.check_targets_not_attributes`), given here with the file and the test."""
-    from wordbias.measures.weat import check_targets_not_attributes
+    (:func:`wordbias.core.validation.check_targets_not_attributes`), given here with the file and the test."""
+    from wordbias.core.validation import check_targets_not_attributes
 
     try:
         check_targets_not_attributes(targets, attributes)

@@ -660,10 +660,11 @@ def weat(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Seq
     wordbias.core.errors.InvalidParameterError
         If an option is not one of its allowed values (``n_resamples`` 1 or negative, ``confidence_level``
         outside (0, 1), a ``p_method`` in ``p_methods`` that does not exist, ...), a word list is a string or
-        repeats a word, or X and Y (or A and B) share a word.
+        repeats a word, X and Y (or A and B) share a word, or a target word is also an attribute word.
     wordbias.core.errors.DegenerateSetError
-        If a set is left too small after dropping unknown words (targets fewer than 2, attributes none), or
-        ``balance_targets="raise"`` and the target sets differ in size.
+        If a set is left too small after dropping unknown words (targets fewer than 2, attributes none),
+        ``balance_targets="raise"`` and the target sets differ in size, or the target words' associations are
+        equal up to the rounding of the vectors (:func:`wordbias.measures.weat.effect_size`).
     KeyError
         If ``on_missing="raise"`` and a word is not in the embedding.
     wordbias.core.errors.TooCostlyError
@@ -1002,10 +1003,10 @@ def wefat(embedding, W: Sequence[str], A: Sequence[str], B: Sequence[str], prop,
     ------
     wordbias.core.errors.InvalidParameterError
         If ``prop`` is not a mapping of words to numbers, a word list is a string or repeats a word, A and B
-        share a word, or an option is out of range.
+        share a word, a word of W is also in A or B, or an option is out of range.
     wordbias.core.errors.DegenerateSetError
         If fewer than 3 target words with a property are left, an attribute set is left empty, or the property
-        or the associations are all equal (the correlation is undefined).
+        or the associations are all equal, up to the rounding of the vectors (the correlation is undefined).
     KeyError
         If ``on_missing="raise"`` and a word is not in the embedding.
     FileNotFoundError

@@ -186,8 +186,10 @@ def check_resampled_sizes(sizes, resampled: Sequence[str]) -> None:
     small = [(k, n) for k, n in dict(sizes).items() if k in resampled and n < 2]
     if small:
         k, n = small[0]
-        rest = "".join(r for r in resampled if r not in dict(small))
-        hint = f", e.g. resample={rest!r}" if rest and all(len(r) == 1 for r in resampled) else ""
+        rest = tuple(r for r in resampled if r not in dict(small))
+        if all(len(r) == 1 for r in rest):
+            rest = "".join(rest)
+        hint = f", e.g. resample={rest!r}" if rest else ""
         raise DegenerateSetError(f"set {k} has {n} word{'' if n == 1 else 's'}: resampling it changes nothing "
                                  f"(leave it out of resample{hint}, or give it more words)")
 

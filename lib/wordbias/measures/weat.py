@@ -31,6 +31,7 @@ from wordbias.core.validation import (
     check_real,
     check_seed,
     check_spread,
+    check_targets_not_attributes,
     float_eps,
 )
 from wordbias.core.vectors import cosine_matrix
@@ -252,7 +253,8 @@ def effect_size(s_x, s_y, ddof: int = 1, *, convention: str | None = None, input
         The precision of the word vectors the scores were computed from (:func:`vector_eps`; float32 vectors:
         1.19e-7): each score, a difference of two means of cosines, may then be off by a few ``input_eps``
         whatever its size, and a spread within :data:`~wordbias.core.validation.SPREAD_SLACK` of them is
-        rounding. Default: the scores' own precision (float32 arrays: float32's; otherwise float64's).
+        rounding. Default: the scores' own precision (float32 arrays: float32's; otherwise float64's). Not
+        with ``convention``.
 
     Returns
     -------
@@ -286,6 +288,9 @@ def effect_size(s_x, s_y, ddof: int = 1, *, convention: str | None = None, input
         if ddof != 1:
             raise InvalidParameterError(f"give ddof or convention, not both (ddof={ddof}, convention={convention!r}): "
                                         f"each convention fixes its own standard deviation")
+        if input_eps is not None:
+            raise InvalidParameterError(f"give input_eps or convention, not both (convention={convention!r}): a "
+                                        f"convention's d is checked on the scores as given")
         from wordbias.measures.conventions import effect_size_as  # here: conventions is a leaf of weat
 
         return effect_size_as(s_x, s_y, convention)
@@ -768,46 +773,6 @@ def check_sets(X, Y, A, B, names: Mapping[str, str] | None = None, case_fold: bo
     check_disjoint(f"attribute sets {label['A']}", a, label["B"], b)
     check_targets_not_attributes({label["X"]: x, label["Y"]: y}, {label["A"]: a, label["B"]: b})
     return x, y, a, b
-
-
-def check_targets_not_attributes(targets: Mapping[str, Sequence[str]], attributes: Mapping[str, Sequence[str]]) -> None:
-    """Refuse a target word that is also an attribute word, naming the words and the sets.
-
-    The tests of Caliskan et al. (2017, Methods) measure how target words (X, Y; a WEFAT's W; an SC-WEAT's
-    words) associate with attribute words (A, B): a word in both is associated with itself, cos(w, w) = 1, in
-    its own s(w, A, B), which moves that score by 1/|A| whatever the embedding holds. None of the papers' lists
-    has such a word (the WEATs and WEFATs of ``data/stimuli/caliskan2017.yaml`` were checked), so it is an
-    error, not an option: remove the word from one of the sets.
-
-    Parameters
-    ----------
-    targets, attributes : mapping of str to sequence of str
-        Each set's name (as the messages give it) and its words, checked as given (after case folding, where
-        the test folds case).
-
-    Raises
-    ------
-    InvalidParameterError
-        When a target set shares words with an attribute set.
-
-    Examples
-    --------
-    >>> check_targets_not_attributes({"X": ["he", "rose"], "Y": ["ant"]}, {"A": ["he", "him"], "B": ["her"]})
-    Traceback (most recent call last):
-    ...
-    wordbias.core.errors.InvalidParameterError: target set X and attribute set A share words: ['he'] (a target word that is also an attribute word is associated with itself, cos(w, w) = 1, in its own score); remove them from one of the sets
-    """
-    found = []
-    for t_name, t_words in targets.items():
-        for a_name, a_words in attributes.items():
-            other = set(a_words)
-            shared = [w for w in dict.fromkeys(t_words) if w in other]
-            if shared:
-                found.append(f"target set {t_name} and attribute set {a_name} share words: {shared[:20]}"
-                             + (f" ... ({len(shared)} in all)" if len(shared) > 20 else ""))
-    if found:
-        raise InvalidParameterError("; ".join(found) + " (a target word that is also an attribute word is associated "
-                                    "with itself, cos(w, w) = 1, in its own score); remove them from one of the sets")
 
 
 def weat(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Sequence[str], *,

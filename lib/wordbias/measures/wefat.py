@@ -316,7 +316,8 @@ def regress(s, prop, *, input_eps: float | None = None, scale: float | None = No
     >>> round(big["pearson_r"], 4), round(big["p_value"], 4), f"{big['slope']:.3g}"
     (0.983, 0.017, '9.8e+151')
     """
-    eps = float_eps(s) if input_eps is None else input_eps
+    eps = float_eps(s) if input_eps is None else check_real("input_eps", input_eps, low=0)
+    scale = None if scale is None else check_real("scale", scale, low=0)
     s = check_finite("s", as_float_array("s", s, ndim=1, what="a 1-D list of association scores"), "scores")
     prop = check_finite("prop", as_float_array("prop", prop, ndim=1, what="a 1-D list of property values"),
                         "property values")
@@ -387,7 +388,7 @@ def wefat(embedding, W: Sequence[str], A: Sequence[str], B: Sequence[str], prop,
     (e.g. 0.2) applies the name-likeness filter before scoring.
 
     Checked on entry: W, A and B are lists of distinct words (a string is refused, a ``set``
-    sorted), A and B share no word, nor W and A or B (:func:`wordbias.measures.weat.check_targets_not_attributes`);
+    sorted), A and B share no word, nor W and A or B (:func:`wordbias.core.validation.check_targets_not_attributes`);
     ``prop`` is a mapping (a dict or a ``pandas.Series``) from words to
     numbers; ``ddof`` is 0 or 1. Words dropped (not in the embedding, or without a property value) warn
     :class:`~wordbias.core.errors.MissingWordsWarning`; a property with the same value for every word kept

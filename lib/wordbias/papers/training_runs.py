@@ -34,6 +34,7 @@ from scipy import stats
 from wordbias.core import paths
 from wordbias.core import tables as _tables
 from wordbias.core.errors import InvalidParameterError, WordbiasWarning
+from wordbias.core.figures import plain_text
 from wordbias.core.validation import check_int, check_probability
 from wordbias.datasets import stimuli
 from wordbias.datasets.corpora import read_corpus
@@ -382,10 +383,10 @@ def _kinds(ensemble) -> dict[str, str]:
 
 
 def _run_rows(frame: pd.DataFrame) -> pd.DataFrame:
-    """The run rows of an ensemble's table (:func:`wordbias.battery.ensemble.run_rows`: recorded in its attrs)."""
-    from wordbias.battery.ensemble import run_rows
+    """The run rows of an ensemble's table (:func:`wordbias.core.tidy.ensemble_run_rows`: recorded in its attrs)."""
+    from wordbias.core.tidy import ensemble_run_rows
 
-    return frame[run_rows(frame)]
+    return frame[ensemble_run_rows(frame)]
 
 
 def runs_table(frame: pd.DataFrame, ensemble) -> pd.DataFrame:
@@ -658,9 +659,9 @@ def runs_figure(frame: pd.DataFrame, ensemble, *, tests: Sequence[str] | None = 
     from matplotlib.lines import Line2D
     from matplotlib.transforms import blended_transform_factory
 
-    from wordbias.battery.ensemble import run_rows
+    from wordbias.core.tidy import ensemble_run_rows
 
-    combined = frame[~run_rows(frame) & frame.effect_size.notna().to_numpy()]
+    combined = frame[~ensemble_run_rows(frame) & frame.effect_size.notna().to_numpy()]
     available = list(dict.fromkeys(combined.test.astype(str)))
     tests = available if tests is None else [t for t in tests if t in available]
     if not tests:
@@ -672,7 +673,7 @@ def runs_figure(frame: pd.DataFrame, ensemble, *, tests: Sequence[str] | None = 
     for k, test in enumerate(tests):
         y = len(tests) - 1 - k
         c = combined[combined.test.astype(str) == test].iloc[0]
-        labels.append(f"{test}\n{_wrap(str(c.title))}")
+        labels.append(plain_text(f"{test}\n{_wrap(str(c.title))}"))
         t = runs[runs.test == test]
         for kind, sign in (("seed", 1), ("bootstrap", -1), ("given", 1)):
             r = t[t.kind == kind]
@@ -705,7 +706,7 @@ def runs_figure(frame: pd.DataFrame, ensemble, *, tests: Sequence[str] | None = 
     ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.1 - 0.25 / len(tests)), ncol=2,
               frameon=False, fontsize=8.5)
     if title:
-        ax.set_title(title)
+        ax.set_title(plain_text(title))
     fig.tight_layout()
     return fig
 
