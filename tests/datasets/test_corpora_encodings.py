@@ -106,8 +106,8 @@ def test_an_invalid_byte_mid_file_gives_the_offset_and_the_line(tmp_path):
     data = ENGLISH.encode("utf-8")
     at = data.index(b"line 300")
     path = _file(tmp_path, "doc.txt", data[:at] + b"\xff" + data[at:])
-    with pytest.raises(CorpusError, match=rf"doc\.txt: not valid utf-8 at byte offset {at} \(b'\\xfflin': invalid start byte\) on "
-                                          r"line 301; give the file's encoding"):
+    with pytest.raises(CorpusError, match=rf"doc\.txt: not valid utf-8 at byte offset {at} \(b'\\xfflin': invalid "
+                                          r"start byte\) on line 301; give the file's encoding"):
         read_corpus(path)
     gz = _file(tmp_path, "doc.txt.gz", gzip.compress(data[:at] + b"\xff" + data[at:]))
     with pytest.raises(CorpusError, match=rf"not valid utf-8 at byte offset {at} of the decompressed text"):

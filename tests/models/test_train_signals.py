@@ -81,7 +81,7 @@ def _cmdline(pid: int) -> str:
 
 #: CPU seconds a worker spends before it trains (importing numpy, SciPy, gensim and wordbias: about 1.2 s,
 #: measured); a worker that has used more is training
-_BUSY = 2.5
+_BUSY = 2.0
 
 
 def _start_and_wait_for_workers(tmp_path: Path, epochs: int = 500, busy: bool = True

@@ -313,8 +313,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="how a single text file splits into documents (default lines)")
     p.add_argument("--select", action="append", metavar="PATTERN", type=_pattern,
                    help="keep only the documents whose name matches (fnmatch; repeat for several), e.g. '19[4-6]*'")
-    p.add_argument("--encoding", default="utf-8", type=_encoding,
-                   help="the text files' encoding (default utf-8; e.g. latin-1, cp1252, utf-16)")
+    p.add_argument("--encoding", default=None, type=_encoding,
+                   help="your text files' encoding (default utf-8; e.g. latin-1, cp1252, utf-16)")
     p.add_argument("--workers", type=_positive(1), default=None, metavar="N",
                    help="processes, one run each (default: every CPU)")
     p.add_argument("--scheduler", metavar="ADDRESS", default=None,

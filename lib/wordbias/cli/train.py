@@ -22,11 +22,14 @@ def run_train(args) -> int:
         raise CommandError("nothing to train: give --seeds N or --bootstrap N (at least one run)")
     if args.documents is not None and (args.corpus in corpora.SHIPPED):
         raise CommandError("--documents applies to a single text file, not to a shipped corpus")
+    if args.encoding is not None and (args.corpus in corpora.SHIPPED):   # not silently ignored
+        raise CommandError(f"--encoding applies to your own text files, not to a shipped corpus ({args.corpus}'s "
+                           "files are read in their own known encodings)")
     # --out first, named as the command names it (train_ensemble checks it again, at every depth, before training)
     paths.check_output_dir(args.out, what="--out")
     spec = corpora.CorpusSpec(
         source=args.corpus if args.corpus in corpora.SHIPPED else str(_absolute(args.corpus)),
-        lowercase=not args.keep_case, encoding=args.encoding, documents=args.documents or "auto",
+        lowercase=not args.keep_case, encoding=args.encoding or "utf-8", documents=args.documents or "auto",
         select=tuple(args.select) if args.select else None)
     settings = train.TrainingSettings(method=args.method, architecture=args.architecture, vector_size=args.dim,
                                       window=args.window, min_count=args.min_count, epochs=args.epochs,

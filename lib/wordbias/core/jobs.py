@@ -9,6 +9,7 @@ workers or where they ran.
 """
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 
 from wordbias.core.errors import InvalidParameterError
@@ -131,8 +132,8 @@ def run_jobs(function: Callable, jobs: Sequence[tuple], *, workers: int | None =
             return results
         import joblib
 
-        indexed = [joblib.delayed(_indexed)(function, i, job) for i, job in enumerate(jobs)]
         if scheduler is not None:
+            indexed = [joblib.delayed(_indexed)(function, i, job) for i, job in enumerate(jobs)]
             client = _dask_client(scheduler)
             try:
                 n_jobs = -1 if workers is None else workers
@@ -142,12 +143,26 @@ def run_jobs(function: Callable, jobs: Sequence[tuple], *, workers: int | None =
                         take(i, value)
             finally:
                 client.close()
-        else:
-            for i, value in joblib.Parallel(n_jobs=workers, backend="loky", batch_size=1,
-                                            return_as="generator_unordered")(indexed):
-                take(i, value)
+        else:   # the workers end with this process, on a signal or when it is killed (core.parallel)
+            from wordbias.core.parallel import workers_end_with_caller
+
+            parent = os.getpid()
+            local = [joblib.delayed(_indexed_local)(function, i, job, parent) for i, job in enumerate(jobs)]
+            with workers_end_with_caller():
+                for i, value in joblib.Parallel(n_jobs=workers, backend="loky", batch_size=1,
+                                                return_as="generator_unordered")(local):
+                    take(i, value)
     return results
 
 
 def _indexed(function: Callable, i: int, job: tuple):
+    return i, function(*job)
+
+
+def _indexed_local(function: Callable, i: int, job: tuple, parent: int):
+    """A job in a local worker process, which Linux kills if ``parent`` ends first
+    (:func:`wordbias.core.parallel.die_with_parent`)."""
+    from wordbias.core.parallel import die_with_parent
+
+    die_with_parent(parent)
     return i, function(*job)

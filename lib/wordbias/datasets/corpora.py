@@ -126,8 +126,8 @@ class CorpusSpec:
     lowercase : bool, default True
         Lowercase the tokens.
     encoding : str, default "utf-8"
-        The encoding of a user's text files (any Python text encoding, :func:`check_encoding`); not used for the
-        shipped corpora, whose encodings are known (:data:`SHIPPED_ENCODINGS`).
+        The encoding of a user's text files (any Python text encoding, :func:`check_encoding`); a shipped corpus,
+        whose encodings are known (:data:`SHIPPED_ENCODINGS`), takes no other.
     documents : {"auto", "lines", "paragraphs"}, default "auto"
         For a single file: one document per non-empty line (``"lines"``, also what ``"auto"`` means) or per
         blank-line separated paragraph. A folder or a shipped corpus has one document per file (``"auto"``).
@@ -167,6 +167,9 @@ class CorpusSpec:
         if not isinstance(self.lowercase, bool):
             raise InvalidParameterError(f"lowercase must be True or False, not {self.lowercase!r}")
         check_encoding(self.encoding)
+        if source in SHIPPED and codecs.lookup(self.encoding).name != "utf-8":   # not silently ignored
+            raise InvalidParameterError(f"encoding={self.encoding!r}: the shipped corpus {source!r} is read in its "
+                                        "files' own known encodings; encoding applies to your own text files")
         if self.documents not in _DOCUMENT_MODES:
             raise InvalidParameterError(f"documents must be one of {_DOCUMENT_MODES}, not {self.documents!r}")
         select = self.select
@@ -700,8 +703,9 @@ def _decode(path, data: bytes, encoding: str) -> str:
 #: encodings tried instead).
 _TEXT_PROBE = 65_536
 #: Byte-order marks, and the encoding each announces (UTF-32-LE's starts with UTF-16-LE's: it comes first).
-_BOMS = ((codecs.BOM_UTF32_LE, "utf-32", "UTF-32 (little-endian)"), (codecs.BOM_UTF32_BE, "utf-32", "UTF-32 (big-endian)"),
-         (codecs.BOM_UTF8, "utf-8-sig", "UTF-8"), (codecs.BOM_UTF16_LE, "utf-16", "UTF-16 (little-endian)"),
+_BOMS = ((codecs.BOM_UTF32_LE, "utf-32", "UTF-32 (little-endian)"),
+         (codecs.BOM_UTF32_BE, "utf-32", "UTF-32 (big-endian)"), (codecs.BOM_UTF8, "utf-8-sig", "UTF-8"),
+         (codecs.BOM_UTF16_LE, "utf-16", "UTF-16 (little-endian)"),
          (codecs.BOM_UTF16_BE, "utf-16", "UTF-16 (big-endian)"))
 #: The encodings tried, in this order, when a file does not decode, or does not look like text, in the one given.
 _CANDIDATES = ("utf-8", "utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be")

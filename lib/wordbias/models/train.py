@@ -509,14 +509,16 @@ def _check_training_cost(spec: CorpusSpec, corpus: Corpus | None, settings: Trai
         n_tokens, n_words = corpus.n_tokens, corpus.vocabulary_size(settings.min_count)
         about = f"{n_tokens:,} tokens, {n_words:,} words occurring min_count={settings.min_count} times or more"
     local = scheduler is None
-    n_workers = min(workers or default_workers(), runs) if local else (workers or 1)
+    # on a cluster of unknown size, as many runs at once as asked, else all of them
+    n_workers = min(workers or default_workers(), runs) if local else min(workers or runs, runs)
     seconds, n_bytes = training_cost(n_tokens, n_words, settings, runs=runs, workers=n_workers)
     if not local:   # the cluster's memory is its own: only this process's share (the corpus and the plan)
         n_bytes = n_tokens * _TOKEN_BYTES + runs * _RUN_BYTES
     s = settings
     what = (f"training {runs:,} run{'s' * (runs != 1)} (seeds={seeds:,}, bootstrap={bootstrap:,}) of {s.method} "
             f"{s.architecture}, vector_size={s.vector_size:,}, window={s.window:,}, negative={s.negative:,}, "
-            f"epochs={s.epochs:,}, on {spec.source} ({about}), {n_workers} at a time")
+            f"epochs={s.epochs:,}, on {spec.source} ({about}), {n_workers} at a time"
+            + ("" if local else " on the cluster"))
     memory = available_memory()
     over_time = seconds > max_seconds
     over_memory = memory is not None and n_bytes > memory
