@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import gzip
 import io
+import os
 import tempfile
 from pathlib import Path
 
@@ -343,7 +344,34 @@ def _size_cases():
     ]
 
 
-CASES_OPTIONS = _encoding_cases() + _empty_cases() + _size_cases()
+def _with_cache_variable(value: str, call):
+    """``call`` run with ``WORDBIAS_CACHE`` set to ``value`` (restored after), from an empty working folder that
+    must stay empty."""
+    def wrapped():
+        from unittest import mock
+
+        cwd = Path(tempfile.mkdtemp(dir=TMP))
+        with mock.patch.dict(os.environ, {"WORDBIAS_CACHE": value}), contextlib.chdir(cwd):
+            try:
+                return call()
+            finally:
+                assert not any(cwd.iterdir()), f"wrote into the working folder: {list(cwd.iterdir())}"
+    return wrapped
+
+
+def _environment_cases() -> list[Case]:
+    from wordbias.core import paths
+
+    return [
+        Case(F, "WORDBIAS_CACHE='  ' (blank) with a command", _with_cache_variable("  ", _command("cache", "list")),
+             CommandFailed, match=r"exit 1: wordbias: error: the environment variable WORDBIAS_CACHE is '  ': it "
+                                  r"names no folder"),
+        Case(F, "WORDBIAS_CACHE='\\t' (a tab) in the library", _with_cache_variable("\t", paths.cache_dir),
+             InvalidParameterError, match=r"WORDBIAS_CACHE is '\\t'"),
+    ]
+
+
+CASES_OPTIONS = _encoding_cases() + _empty_cases() + _size_cases() + _environment_cases()
 
 
 @pytest.mark.parametrize("case", CASES_OPTIONS, ids=lambda c: c.name)

@@ -387,7 +387,7 @@ def weat_battery(embedding, specs: Sequence, *, label: str, battery: str, paper:
     >>> round(float(t.effect_size[0]), 3), round(float(t.p_value[0]), 3), bool(t.p_holm[0] == t.p_value[0])
     (1.726, 0.167, True)
     >>> t.loc[0, "note"][:71]                  # one word per attribute set: d and p, but no interval
-    'no bootstrap interval: ValueError: each sample in `data` must contain t'
+    'no bootstrap interval: DegenerateSetError: set A has 1 word: resampling'
     >>> t.loc[0, "coverage"], bool(t.loc[0, "low_coverage"])       # and so few words are flagged
     ('X 2/3; Y 2/2; A 1/1; B 1/1', True)
     >>> t.loc[0, "note"].split("; low coverage: ")[1][:35]

@@ -44,6 +44,7 @@ from wordbias.cli.output import EXIT_NOT_RUN, one_line
 from wordbias.cli.parser import build_parser
 from wordbias.cli.seat import run_seat
 from wordbias.cli.train import run_train
+from wordbias.core import paths
 from wordbias.core.parallel import default_workers
 
 __all__ = ["main", "run", "build_parser", "EXIT_NOT_RUN"]
@@ -114,6 +115,7 @@ def main(argv: list[str] | None = None) -> int:
             if args.quiet:
                 warnings.simplefilter("ignore", category=FutureWarning)
             default_workers()          # a bad $WORDBIAS_WORKERS is an error before any work, not minutes into it
+            paths.cache_dir()          # and so is a blank $WORDBIAS_CACHE
             return _COMMANDS[args.command](args)
     except KeyboardInterrupt:
         print("wordbias: interrupted", file=sys.stderr)

@@ -63,6 +63,12 @@ def cache_dir() -> Path:
     pathlib.Path
         The cache root (``~`` expanded); it may not exist yet.
 
+    Raises
+    ------
+    InvalidParameterError
+        When ``WORDBIAS_CACHE`` is white space only or holds a NUL character (it would name a folder of
+        spaces in the current folder).
+
     Examples
     --------
     >>> from unittest import mock
@@ -71,7 +77,11 @@ def cache_dir() -> Path:
     True
     """
     env = os.environ.get("WORDBIAS_CACHE")
-    if env:
+    if env:               # set and not empty (an empty variable is an unset one); blank or NUL: an error
+        if not env.strip() or "\0" in env:
+            raise InvalidParameterError(f"the environment variable WORDBIAS_CACHE is {env!r}: it names no folder "
+                                        "(it would be a folder of that name in the current folder); set it to "
+                                        "a folder, or unset it for the per-user cache folder")
         return Path(env).expanduser()
     import platformdirs
 
@@ -79,7 +89,16 @@ def cache_dir() -> Path:
 
 
 #: the cache root when the package was imported (:func:`cache_dir` reads the environment at each call)
-CACHE = cache_dir()
+def _cache_at_import() -> Path:
+    try:
+        return cache_dir()
+    except InvalidParameterError:      # a blank WORDBIAS_CACHE: refused where the cache is used, not at import
+        import platformdirs
+
+        return Path(platformdirs.user_cache_dir("wordbias", appauthor=False))
+
+
+CACHE = _cache_at_import()
 
 #: environment variables that choose the CPU code paths of numpy, OpenBLAS, torch, oneDNN, MKL and numba
 #: (the Makefile's KERNELS setting); results that depend on float rounding are cached per setting
