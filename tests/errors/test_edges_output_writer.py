@@ -20,6 +20,7 @@ import pytest
 from catalogue import Case, check, files_survive
 
 from wordbias.core.errors import DiskFullError, FolderNotOursError
+from wordbias.core.ownership import RUN_MANIFEST
 
 F = "output writer"
 
@@ -206,9 +207,46 @@ def _link_to_users_folder(run):
     return _scene(setup)
 
 
+def _as_written_before_the_run_manifest(ens):
+    """An ensemble as an earlier wordbias wrote it: the same files, without the run manifest."""
+    (ens / RUN_MANIFEST).unlink()
+    return ens
+
+
+def _train_over_earlier(add):
+    """An ensemble written before the run manifest in root/ens, ``add(ens, root)`` puts the user's things in it,
+    then train again."""
+    def setup(root):
+        ens = _as_written_before_the_run_manifest(_earlier(_train, root / "ens"))
+        add(ens, root)
+        return _train(ens, seeds=2)
+    return _scene(setup)
+
+
+def test_an_ensemble_written_before_the_run_manifest_is_replaced():
+    """Recognised by its own files (manifest.json, the runs' caches, their vectors' SHA-256): replaced, and
+    then carries the run manifest."""
+    root = Path(tempfile.mkdtemp(dir=TMP, prefix="earlier-"))
+    ens = _as_written_before_the_run_manifest(_earlier(_train, root / "ens"))
+    _train(ens, seeds=2)()
+    assert (ens / RUN_MANIFEST).is_file() and sorted(p.name for p in (ens / "runs").iterdir()) == ["seed-1", "seed-2"]
+
+
 def _train_cases():
     refused = r"exit 1: wordbias: error: refusing to replace the ensemble in .*ens: "
     return [
+        Case(F, "train --out over an ensemble written before the run manifest, the user's notes.md in a run",
+             _train_over_earlier(lambda ens, root: _users(ens, {"runs/seed-1/notes.md": "# my notes\n"})),
+             CommandFailed, match=refused + r".*runs/seed-1/notes\.md is a file train_ensemble did not write"),
+        Case(F, "train --out over an ensemble written before the run manifest, its vectors.npy changed",
+             _train_over_earlier(_edit_vectors), CommandFailed,
+             match=refused + r".*runs/seed-1/vectors\.npy is not the file train_ensemble wrote"),
+        Case(F, "train --out over an ensemble written before the run manifest, a folder of the user's in runs/",
+             _train_over_earlier(lambda ens, root: _users(ens, {"runs/analysis/plot.py": "print(1)\n"})),
+             CommandFailed, match=refused + r".*runs/analysis is not a run of the ensemble's manifest\.json"),
+        Case(F, "train --out over an ensemble written before the run manifest, a link in a run's folder",
+             _train_over_earlier(_symlink_in_run), CommandFailed,
+             match=refused + r".*runs/seed-1/data\.txt is a file train_ensemble did not write"),
         Case(F, "train --out over an earlier ensemble with the user's notes.md in a run's folder",
              _train_over(lambda ens, root: _users(ens, {"runs/seed-1/notes.md": "# my notes\n"})), CommandFailed,
              match=refused + r".*runs/seed-1/notes\.md is a file wordbias did not write"),

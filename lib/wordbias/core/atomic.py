@@ -80,7 +80,8 @@ def atomic_file(path: str | os.PathLike, *, what: str | None = None) -> Iterator
 
 
 @contextmanager
-def atomic_folder(path: str | os.PathLike, *, kind: str, is_complete=None, manifest: bool = False) -> Iterator[Path]:
+def atomic_folder(path: str | os.PathLike, *, kind: str, is_complete=None, manifest: bool = False,
+                  check=None) -> Iterator[Path]:
     """Yield a new temporary folder beside ``path`` to fill; on success it takes ``path``'s place, on error it
     is removed.
 
@@ -102,7 +103,9 @@ def atomic_folder(path: str | os.PathLike, *, kind: str, is_complete=None, manif
     folder's files and subfolders are recorded in its run manifest (:func:`wordbias.core.ownership.record_files`,
     with each file's SHA-256), and a folder at ``path`` is replaced only if everything in it, in every subfolder,
     is recorded there and unchanged (:func:`wordbias.core.ownership.check_tree_ours`), checked before any work
-    and again just before the swap; a full disk's message then says that ``path`` is as it was.
+    and again just before the swap; a full disk's message then says that ``path`` is as it was. ``check(path)``,
+    if given, is that check instead (it raises :class:`~wordbias.core.errors.FolderNotOursError` for a folder
+    that may not be replaced): a writer that recognises its own earlier folders by their files passes one.
 
     Examples
     --------
@@ -115,7 +118,8 @@ def atomic_folder(path: str | os.PathLike, *, kind: str, is_complete=None, manif
     ('new', ['folder'])
     """
     path = Path(path)
-    check = check_tree_ours if manifest else check_replaceable
+    if check is None:
+        check = check_tree_ours if manifest else check_replaceable
     check(path)  # before any work: a user's folder is refused at once
     cache = kind == "embedding-cache"
     way_out = CACHE_WAY_OUT if cache else None

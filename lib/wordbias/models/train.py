@@ -78,9 +78,9 @@ from wordbias.datasets.corpora import (
 )
 from wordbias.embeddings.cache import save
 from wordbias.embeddings.cache_folders import cache_root
-from wordbias.embeddings.cache_format import verify
+from wordbias.embeddings.cache_format import INDEX_FILE, META_FILE, verify
 from wordbias.embeddings.ensemble import ENSEMBLE_VERSION, read_manifest
-from wordbias.embeddings.formats import VECTORS_FILE
+from wordbias.embeddings.formats import VECTORS_FILE, VOCAB_FILE
 from wordbias.embeddings.keyed_vectors import to_keyed_vectors
 
 __all__ = ["TrainingSettings", "train_embedding", "train_ensemble", "training_cost", "read_manifest",
@@ -566,8 +566,54 @@ def _check_out(out) -> Path:
         raise FolderNotOursError(f"refusing to replace the ensemble in {folder}: it also holds files train_ensemble "
                                  f"did not write ({', '.join(others[:5])}{', ...' if len(others) > 5 else ''}); "
                                  "move them away, or choose a new folder")
-    check_tree_ours(folder, action="replace the ensemble in")   # and in every subfolder
+    _check_replaceable(folder)
     return folder
+
+
+def _check_replaceable(folder: Path) -> None:
+    """Refuse to replace ``folder`` unless everything in it, at every depth, is what ``train_ensemble`` wrote:
+    listed in its run manifest (:func:`wordbias.core.ownership.check_tree_ours`), or, in an ensemble written
+    before the run manifest, recognised by its own files (:func:`_check_earlier_ensemble`)."""
+    if not folder.exists() or (folder / RUN_MANIFEST).exists() or not (folder / "manifest.json").is_file():
+        check_tree_ours(folder, action="replace the ensemble in")
+    else:
+        _check_earlier_ensemble(folder)
+
+
+#: the files of a run's folder in an ensemble (a copy of its embedding cache)
+_RUN_FILES = {MARKER, VECTORS_FILE, VOCAB_FILE, INDEX_FILE, META_FILE}
+
+
+def _check_earlier_ensemble(folder: Path) -> None:
+    """Refuse to replace an ensemble that has no run manifest (one written by an earlier wordbias) unless every
+    entry in it, at every depth, is one ``train_ensemble`` writes: ``manifest.json``, ``timings.json`` and the
+    marker at the top, ``runs/`` holding one folder per run of the manifest, each holding only its embedding
+    cache's files, whose ``vectors.npy`` has the SHA-256 the manifest gives. The message names the first entry
+    that is not (:class:`~wordbias.core.errors.FolderNotOursError`)."""
+    runs = {e.get("id"): e for e in json.loads((folder / "manifest.json").read_text(encoding="utf-8"))["runs"]
+            if isinstance(e, dict)}
+
+    def refuse(path: Path, why: str):
+        raise FolderNotOursError(f"refusing to replace the ensemble in {folder}: {path} {why}; nothing was "
+                                 "changed. Move it away yourself, or choose a new folder")
+
+    def plain(path: Path, kind: str) -> None:
+        if path.is_symlink() or not (path.is_dir() if kind == "folder" else path.is_file()):
+            refuse(path, f"is not the {kind} train_ensemble wrote there")
+
+    for entry in folder.iterdir():
+        plain(entry, "folder" if entry.name == "runs" else "file")
+    for run in (folder / "runs").iterdir():
+        if run.name not in runs:
+            refuse(run, "is not a run of the ensemble's manifest.json")
+        plain(run, "folder")
+        for entry in run.iterdir():
+            if entry.name not in _RUN_FILES:
+                refuse(entry, "is a file train_ensemble did not write")
+            plain(entry, "file")
+        if _file_sha256(run / VECTORS_FILE) != runs[run.name].get("vectors_sha256"):
+            refuse(run / VECTORS_FILE, "is not the file train_ensemble wrote (its SHA-256 differs from the one "
+                                       "in manifest.json)")
 
 
 def _is_manifest(path: Path) -> bool:
@@ -742,7 +788,7 @@ def train_ensemble(corpus, out, *, settings: TrainingSettings = TrainingSettings
                     progress=progress, on_result=keep)
     elapsed = time.perf_counter() - started
 
-    with atomic_folder(folder, kind="output", manifest=True) as tmp:   # every file recorded with its SHA-256
+    with atomic_folder(folder, kind="output", manifest=True, check=_check_replaceable) as tmp:   # with SHA-256s
         entries = []
         for run in runs:
             target = tmp / "runs" / run.id

@@ -34,7 +34,6 @@ from scipy import stats
 from wordbias.core import paths
 from wordbias.core import tables as _tables
 from wordbias.core.errors import InvalidParameterError, WordbiasWarning
-from wordbias.core.figures import plain_text
 from wordbias.core.validation import check_int, check_probability
 from wordbias.datasets import stimuli
 from wordbias.datasets.corpora import read_corpus
@@ -659,6 +658,7 @@ def runs_figure(frame: pd.DataFrame, ensemble, *, tests: Sequence[str] | None = 
     from matplotlib.lines import Line2D
     from matplotlib.transforms import blended_transform_factory
 
+    from wordbias.core.figures import plain_text  # imported here: it sets matplotlib's defaults
     from wordbias.core.tidy import ensemble_run_rows
 
     combined = frame[~ensemble_run_rows(frame) & frame.effect_size.notna().to_numpy()]
