@@ -437,7 +437,7 @@ def spread_tolerance(values, axis=None, *, input_eps=None, scale=None):
     Why: a sum of n float64 terms carries a relative error up to (n − 1)·eps times Σ|terms| (Higham 2002,
     *Accuracy and Stability of Numerical Algorithms*, §4.2, recursive summation; pairwise summation does
     better), and the mean and the deviations of a standard deviation are such sums, so n equal scores can
-    show a spread of about n·eps·max|s|; the scores themselves arrive rounded (a cosine, a mean over the
+    show a spread of about ``n·eps·max|s|``; the scores themselves arrive rounded (a cosine, a mean over the
     attribute words, summed in some order), which :data:`SPREAD_SLACK` more units absorb. Any spread at or
     below this is rounding noise, and a statistic divided by it is a ratio of noise. Far below any genuine
     spread: 10,000 scores near 0.3 give 6.7e-13.
@@ -528,7 +528,7 @@ def check_targets_not_attributes(targets: Mapping[str, Sequence[str]], attribute
 
     The tests of Caliskan et al. (2017, Methods) measure how target words (X, Y; a WEFAT's W; an SC-WEAT's
     words) associate with attribute words (A, B): a word in both is associated with itself, cos(w, w) = 1, in
-    its own s(w, A, B), which moves that score by 1/|A| whatever the embedding holds. None of the papers' lists
+    its own s(w, A, B), which moves that score by 1/``len(A)`` whatever the embedding holds. None of the papers' lists
     has such a word (the WEATs and WEFATs of ``data/stimuli/caliskan2017.yaml`` were checked), so it is an
     error, not an option: remove the word from one of the sets.
 

@@ -240,7 +240,7 @@ class WefatResult:
 
 
 def power_of_two_scaled(values) -> tuple[np.ndarray, int]:
-    """(``values`` · 2^−e, e): the values brought to max |value| in [0.5, 1) by a power of two.
+    """(``values`` · 2^−e, e): the values brought to ``max |value|`` in [0.5, 1) by a power of two.
 
     Multiplying by a power of two is exact in binary floating point (short of overflow and subnormals), and
     every step of a correlation (means, deviations, their products and sums, a square root) then scales exactly:
@@ -291,7 +291,7 @@ def regress(s, prop, *, input_eps: float | None = None, scale: float | None = No
     input_eps, scale : float, optional
         The precision of the vectors the scores come from and the magnitude it is relative to, for the rounding
         level of the scores (:func:`wordbias.core.validation.spread_tolerance`; :func:`wefat` passes its
-        vectors' precision and max (1 + |s|)/sd, sd each word's spread of cosines). Default: the scores' own.
+        vectors' precision and ``max (1 + |s|)/sd``, sd each word's spread of cosines). Default: the scores' own.
 
     Returns
     -------
