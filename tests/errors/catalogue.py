@@ -37,6 +37,38 @@ class DataLoss(AssertionError):
     """A user's file was deleted or changed by the call under test."""
 
 
+class CommandFailed(RuntimeError):
+    """`wordbias ...` exited non-zero; the message is its exit status and stderr."""
+
+
+def run_cli(argv, *, patches=()) -> tuple[int, str]:
+    """``wordbias ARGV`` in-process (``wordbias.cli.main``), stdout dropped, each of ``patches`` (context-manager
+    factories) entered around it: its exit status and its stderr, stripped."""
+    import contextlib
+    import io
+
+    from wordbias import cli
+
+    err = io.StringIO()
+    with contextlib.ExitStack() as stack:
+        stack.enter_context(contextlib.redirect_stdout(io.StringIO()))
+        stack.enter_context(contextlib.redirect_stderr(err))
+        for make in patches:
+            stack.enter_context(make())
+        code = cli.main([str(a) for a in argv])
+    return code, err.getvalue().strip()
+
+
+def exit_status(code: int, stderr: str) -> int:
+    """0 for a command that succeeded; else :class:`CommandFailed` with the exit status and stderr, or an
+    ``AssertionError`` for a nonzero status without a message or with a traceback (never a clear error)."""
+    if code == 0:
+        return code
+    if not stderr or "Traceback" in stderr:
+        raise AssertionError(f"exit {code} without a one-line message: {stderr!r}")
+    raise CommandFailed(f"exit {code}: {stderr}")
+
+
 def snapshot(root) -> dict[str, bytes]:
     """Every file under ``root`` (hidden ones included) with its bytes."""
     from pathlib import Path

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from catalogue import Case, check
+from catalogue import Case, CommandFailed, check, exit_status, run_cli
 
 from wordbias.core.errors import EmbeddingFormatError, UnsafeFileError
 
@@ -28,10 +28,6 @@ F = "code from files"
 
 class CodeRan(AssertionError):
     """The crafted file's code ran: its marker file exists after the call."""
-
-
-class CommandFailed(RuntimeError):
-    """`wordbias ...` exited non-zero; the message is its exit status and stderr."""
 
 
 class _WriteMarker:
@@ -73,17 +69,7 @@ def no_code_ran(make):
 
 def _run(*argv):
     """``wordbias ARGV`` in-process: 0, or :class:`CommandFailed` with the exit status and stderr."""
-    from wordbias import cli
-
-    err = io.StringIO()
-    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
-        code = cli.main([str(a) for a in argv])
-    text = err.getvalue().strip()
-    if code == 0:
-        return code
-    if not text or "Traceback" in text:
-        raise AssertionError(f"exit {code} without a one-line message: {text!r}")
-    raise CommandFailed(f"exit {code}: {text}")
+    return exit_status(*run_cli(argv))
 
 
 def _crafted(name, payload=_WriteMarker, wrap=None):

@@ -17,38 +17,24 @@ from __future__ import annotations
 
 import contextlib
 import gzip
-import io
 import os
 import tempfile
 from pathlib import Path
 
 import pytest
-from catalogue import Case, check
+from catalogue import Case, CommandFailed, check, exit_status, run_cli
 
 from wordbias.core.errors import CorpusError, InvalidParameterError, TooCostlyError
 
 F = "options"
 
 
-class CommandFailed(RuntimeError):
-    """`wordbias ...` exited non-zero; the message is its exit status and stderr."""
-
-
 def _command(*argv):
     """A call running ``wordbias ARGV`` in-process: raises :class:`CommandFailed` with the exit status and the
     last line of stderr (a traceback, or no message, is an ``AssertionError``: never a clear error)."""
     def call():
-        from wordbias import cli
-
-        err = io.StringIO()
-        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
-            code = cli.main([str(a) for a in argv])
-        text = err.getvalue().strip()
-        if code == 0:
-            return code
-        if not text or "Traceback" in text:
-            raise AssertionError(f"exit {code} without a clear message: {text!r}")
-        raise CommandFailed(f"exit {code}: {text.splitlines()[-1]}")
+        code, text = run_cli(argv)
+        return exit_status(code, text.splitlines()[-1] if text and "Traceback" not in text else text)
     return call
 
 

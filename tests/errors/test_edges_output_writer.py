@@ -8,16 +8,14 @@ runs in a fresh folder and is wrapped in ``files_survive``: the user's files and
 byte for byte afterwards, so a case that loses or changes any of them counts as "data loss"."""
 from __future__ import annotations
 
-import contextlib
 import errno
-import io
 import tempfile
 from pathlib import Path
 from unittest import mock
 
 import numpy as np
 import pytest
-from catalogue import Case, check, files_survive
+from catalogue import Case, CommandFailed, check, exit_status, files_survive, run_cli
 
 from wordbias.core.errors import DiskFullError, FolderNotOursError
 from wordbias.core.ownership import RUN_MANIFEST
@@ -25,30 +23,10 @@ from wordbias.core.ownership import RUN_MANIFEST
 F = "output writer"
 
 
-class CommandFailed(RuntimeError):
-    """`wordbias ...` exited non-zero; the message is its exit status and stderr."""
-
-
 def _command(*argv, patches=()):
     """A call running ``wordbias ARGV`` in-process: returns 0, or raises :class:`CommandFailed` with the exit
     status and stderr (a traceback is an ``AssertionError``, never a clear error)."""
-    def call():
-        from wordbias import cli
-
-        err = io.StringIO()
-        with contextlib.ExitStack() as stack:
-            stack.enter_context(contextlib.redirect_stdout(io.StringIO()))
-            stack.enter_context(contextlib.redirect_stderr(err))
-            for make in patches:
-                stack.enter_context(make())
-            code = cli.main([str(a) for a in argv])
-        text = err.getvalue().strip()
-        if code == 0:
-            return code
-        if not text or "Traceback" in text:
-            raise AssertionError(f"exit {code} without a one-line message: {text!r}")
-        raise CommandFailed(f"exit {code}: {text}")
-    return call
+    return lambda: exit_status(*run_cli(argv, patches=patches))
 
 
 # --------------------------------------------------------------------------------------------------

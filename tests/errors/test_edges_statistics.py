@@ -16,8 +16,6 @@ result given without a note is "silent". A property near 1e155 now gives the r i
 right answer, tested below the table."""
 from __future__ import annotations
 
-import contextlib
-import io
 import itertools
 import math
 import tempfile
@@ -26,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from catalogue import Case, check
+from catalogue import Case, CommandFailed, check, exit_status, run_cli
 
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError
 
@@ -35,10 +33,6 @@ F = "statistics"
 
 class NotRun(RuntimeError):
     """A battery, an ensemble or a pooling gave no number for a test; the message is the reason it gave."""
-
-
-class CommandFailed(RuntimeError):
-    """`wordbias ...` exited non-zero; the message is its exit status and stderr."""
 
 
 def _ulps(v, k):
@@ -117,16 +111,7 @@ OVERLAP_WEFAT = _lists("overlap_wefat.yaml", "battery: b\nwefat:\n  - id: f1\n  
 
 def _command(*argv):
     """``wordbias ARGV --out <fresh folder>``: 0, or :class:`CommandFailed` with the exit status and stderr."""
-    def call():
-        from wordbias import cli
-
-        err = io.StringIO()
-        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
-            code = cli.main([str(a) for a in argv] + ["--out", str(TMP / f"out-{next(_OUT)}")])
-        if code:
-            raise CommandFailed(f"exit {code}: {err.getvalue().strip()}")
-        return code
-    return call
+    return lambda: exit_status(*run_cli([*argv, "--out", TMP / f"out-{next(_OUT)}"]))
 
 
 def _battery_row(call):

@@ -21,11 +21,9 @@ The files the cases use (tiny embeddings, a hand-built ensemble of two runs, wor
 temporary folder at import; every command gets ``--cache-dir`` there and its own ``--out``."""
 from __future__ import annotations
 
-import contextlib
 import csv
 import hashlib
 import html
-import io
 import itertools
 import json
 import re
@@ -34,13 +32,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from catalogue import Case, check
+from catalogue import Case, CommandFailed, check, exit_status, run_cli
 
 F = "written cells"
-
-
-class CommandFailed(RuntimeError):
-    """`wordbias ...` exited non-zero; the message is its exit status and stderr."""
 
 
 class UnsafeOutput(AssertionError):
@@ -167,20 +161,11 @@ def _command(*argv, labels=(), titles=(), runs=()):
     """A call running ``wordbias ARGV --out <fresh folder>``: the written files checked first
     (:class:`UnsafeOutput`), then 0, or :class:`CommandFailed` with the exit status and stderr."""
     def call():
-        from wordbias import cli
-
         out = TMP / f"out-{next(_OUT)}"
-        err = io.StringIO()
-        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
-            code = cli.main([str(a) for a in argv] + ["--out", str(out)])
-        text = err.getvalue().strip()
+        code, text = run_cli([*argv, "--out", out])
         if code in (0, 3):
             _check_written(out, labels=labels, titles=titles, runs=runs)
-        if code == 0:
-            return code
-        if not text or "Traceback" in text:
-            raise AssertionError(f"exit {code} without a one-line message: {text!r}")
-        raise CommandFailed(f"exit {code}: {text}")
+        return exit_status(code, text)
     return call
 
 
