@@ -12,6 +12,7 @@ import threading
 import time
 from pathlib import Path
 
+import processes
 import pytest
 
 from wordbias.core import parallel
@@ -96,35 +97,6 @@ def test_outside_the_main_thread_nothing_is_installed():
     assert seen == [signal.SIG_DFL]
 
 
-def _children(pid: int) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            fields = stat[stat.rindex(")") + 2:].split()
-            if int(fields[1]) == pid and fields[0] != "Z":
-                found.append(int(entry.name))
-    return found
-
-
-def _alive(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat[stat.rindex(")") + 2:].split()[0] != "Z"
-
-
-def _cmdline(pid: int) -> str:
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
-    except OSError:
-        return ""
-
-
 POOL = textwrap.dedent("""
     import time
     from wordbias.core.jobs import run_jobs
@@ -154,10 +126,10 @@ def _start(tmp_path: Path, script: str, n_children: int) -> tuple[subprocess.Pop
     proc = subprocess.Popen([sys.executable, str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        workers = [c for c in _children(proc.pid) if "resource_tracker" not in _cmdline(c)]
+        workers = [c for c in processes.children(proc.pid) if "resource_tracker" not in processes.cmdline(c)]
         if len(workers) >= n_children:
             time.sleep(1.0)           # each has taken its job (and asked to end with its parent)
-            return proc, _children(proc.pid)
+            return proc, processes.children(proc.pid)
         if proc.poll() is not None:
             pytest.fail(f"the script ended early: {proc.stderr.read().decode()[-2000:]}")
         time.sleep(0.02)
@@ -167,12 +139,12 @@ def _start(tmp_path: Path, script: str, n_children: int) -> tuple[subprocess.Pop
 
 def _assert_all_end(pids: list[int], within: float = 8.0) -> None:
     deadline = time.monotonic() + within
-    while time.monotonic() < deadline and any(_alive(p) for p in pids):
+    while time.monotonic() < deadline and any(processes.alive(p) for p in pids):
         time.sleep(0.05)
-    left = [p for p in pids if _alive(p)]
+    left = [p for p in pids if processes.alive(p)]
     for p in left:
         os.kill(p, signal.SIGKILL)
-    assert not left, f"outlived their parent: {[(p, _cmdline(p)[:80]) for p in left]}"
+    assert not left, f"outlived their parent: {[(p, processes.cmdline(p)[:80]) for p in left]}"
 
 
 @linux

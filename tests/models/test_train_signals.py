@@ -16,6 +16,7 @@ import sys
 import time
 from pathlib import Path
 
+import processes
 import pytest
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc; prctl is Linux's")
@@ -39,30 +40,6 @@ def _command(tmp_path: Path, epochs: int) -> list[str]:
             str(tmp_path / "cache"), "-q"]
 
 
-def _children(pid: int) -> list[int]:
-    """The live (not zombie) child processes of ``pid``."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        fields = stat[stat.rindex(")") + 2:].split()
-        if int(fields[1]) == pid and fields[0] != "Z":
-            found.append(int(entry.name))
-    return found
-
-
-def _alive(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat[stat.rindex(")") + 2:].split()[0] != "Z"
-
-
 def _cpu_seconds(pid: int) -> float:
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()
@@ -70,13 +47,6 @@ def _cpu_seconds(pid: int) -> float:
         return 0.0
     fields = stat[stat.rindex(")") + 2:].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def _cmdline(pid: int) -> str:
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-    except OSError:
-        return ""
 
 
 #: CPU seconds a worker spends before it trains (importing numpy, SciPy, gensim and wordbias: about 1.2 s,
@@ -93,8 +63,8 @@ def _start_and_wait_for_workers(tmp_path: Path, epochs: int = 500, busy: bool = 
     proc = subprocess.Popen(_command(tmp_path, epochs), stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        children = _children(proc.pid)
-        workers = [c for c in children if "resource_tracker" not in _cmdline(c)]
+        children = processes.children(proc.pid)
+        workers = [c for c in children if "resource_tracker" not in processes.cmdline(c)]
         if len(workers) >= 2 and (not busy or all(_cpu_seconds(w) >= _BUSY for w in workers)):
             return proc, children
         if proc.poll() is not None:
@@ -108,14 +78,14 @@ def _start_and_wait_for_workers(tmp_path: Path, epochs: int = 500, busy: bool = 
 def _assert_all_end(pids: list[int], within: float = 8.0) -> None:
     deadline = time.monotonic() + within
     while time.monotonic() < deadline:
-        left = [p for p in pids if _alive(p)]
+        left = [p for p in pids if processes.alive(p)]
         if not left:
             return
         time.sleep(0.05)
-    left = [p for p in pids if _alive(p)]
+    left = [p for p in pids if processes.alive(p)]
     for p in left:                       # do not leave them behind for the next test
         os.kill(p, signal.SIGKILL)
-    pytest.fail(f"processes outlived the command by {within} s: {[(p, _cmdline(p)[:100]) for p in left]}")
+    pytest.fail(f"processes outlived the command by {within} s: {[(p, processes.cmdline(p)[:100]) for p in left]}")
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT],
@@ -131,7 +101,7 @@ def test_a_signal_to_train_ends_its_workers_first(tmp_path, signum):
     # SIGTERM and SIGHUP end it as the signal does; SIGINT is Python's KeyboardInterrupt: "interrupted", 130
     expected = {signal.SIGINT: 130}.get(signum, -signum)
     assert proc.returncode == expected, proc.stderr.read().decode()[-2000:]
-    workers = [p for p in started if "resource_tracker" not in _cmdline(p)]
+    workers = [p for p in started if "resource_tracker" not in processes.cmdline(p)]
     assert len(workers) >= 2
     _assert_all_end(started, within=8.0)
     assert not (tmp_path / "out" / "manifest.json").exists()   # nothing that looks complete
