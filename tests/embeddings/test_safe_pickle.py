@@ -13,6 +13,7 @@ import zipfile
 
 import numpy as np
 import pytest
+from crafted_pickles import System, WriteMarker
 from gensim.models import Doc2Vec, FastText, KeyedVectors, Word2Vec
 from gensim.models.doc2vec import TaggedDocument
 
@@ -26,27 +27,7 @@ SENTENCES = [["the", "king", "rules", "the", "land"], ["the", "queen", "rules", 
              ["a", "man", "and", "a", "woman"]] * 10
 
 
-class _WriteMarker:
-    """Unpickled, writes its marker file (through builtins.exec): the code a crafted pickle would run."""
-
-    def __init__(self, marker):
-        self.marker = str(marker)
-
-    def __reduce__(self):
-        return (exec, (f"open({self.marker!r}, 'w').write('ran')",))
-
-
-class _System:
-    def __init__(self, marker):
-        self.marker = str(marker)
-
-    def __reduce__(self):
-        import os
-
-        return (os.system, (f"touch '{self.marker}'",))
-
-
-def _crafted(path, marker, payload=_WriteMarker):
+def _crafted(path, marker, payload=WriteMarker):
     path.write_bytes(pickle.dumps(payload(marker), protocol=4))
     return path
 
@@ -55,7 +36,7 @@ def _kv_with_payload(tmp_path, marker, name="evil.kv"):
     """A genuine KeyedVectors saved by gensim, with one attribute whose unpickling runs code (returns None)."""
     kv = KeyedVectors(4)
     kv.add_vectors(["king", "queen"], np.array([[1, 2, 3, 4], [4, 3, 2, 1]], dtype=np.float32))
-    kv.payload = _WriteMarker(marker)
+    kv.payload = WriteMarker(marker)
     kv.save(str(tmp_path / name))
     return tmp_path / name
 
@@ -70,7 +51,7 @@ def w2v():
 
 @pytest.mark.parametrize("name", ["evil.kv", "evil.model", "evil.wv", "vectors.txt", "glove.6B.50d.txt",
                                   "wiki.en.vec", "vectors.csv", "no-suffix", "evil.pkl"])
-@pytest.mark.parametrize("payload", [_WriteMarker, _System])
+@pytest.mark.parametrize("payload", [WriteMarker, System])
 def test_a_crafted_pickle_is_refused_and_runs_nothing(tmp_path, name, payload):
     marker = tmp_path / "marker"
     path = _crafted(tmp_path / name, marker, payload)
@@ -205,7 +186,7 @@ def test_an_array_file_holding_python_objects_is_refused(tmp_path):
     kv = KeyedVectors(2)
     kv.add_vectors(["a", "b"], np.eye(2, dtype=np.float32))
     kv.save(str(tmp_path / "o.kv"), sep_limit=0)        # the matrix in o.kv.vectors.npy
-    np.save(tmp_path / "o.kv.vectors.npy", np.array([_WriteMarker(marker), 1], dtype=object), allow_pickle=True)
+    np.save(tmp_path / "o.kv.vectors.npy", np.array([WriteMarker(marker), 1], dtype=object), allow_pickle=True)
     for mmap_mode in ("r", None):
         with pytest.raises(UnsafeFileError, match=r"o\.kv: refused: an array file stored beside it holds Python "):
             E.load(tmp_path / "o.kv", mmap_mode=mmap_mode)
@@ -233,7 +214,7 @@ def test_a_pickle_named_as_text_is_never_unpickled_even_when_genuine(tmp_path, w
 
 
 def test_a_pickle_inside_a_gz_or_zip_named_as_text(tmp_path):
-    data = pickle.dumps(_WriteMarker(tmp_path / "marker"), protocol=4)
+    data = pickle.dumps(WriteMarker(tmp_path / "marker"), protocol=4)
     (tmp_path / "v.txt.gz").write_bytes(gzip.compress(data))
     with zipfile.ZipFile(tmp_path / "v.zip", "w") as zf:
         zf.writestr("vectors.txt", data)

@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from catalogue import Case, CommandFailed, check, exit_status, run_cli
+from crafted_pickles import System, WriteMarker
 
 from wordbias.core.errors import EmbeddingFormatError, UnsafeFileError
 
@@ -28,28 +29,6 @@ F = "code from files"
 
 class CodeRan(AssertionError):
     """The crafted file's code ran: its marker file exists after the call."""
-
-
-class _WriteMarker:
-    """Unpickled, writes the marker file (through builtins.exec)."""
-
-    def __init__(self, marker):
-        self.marker = str(marker)
-
-    def __reduce__(self):
-        return (exec, (f"open({self.marker!r}, 'w').write('ran')",))
-
-
-class _System:
-    """Unpickled, writes the marker file through os.system (posix.system in the pickle)."""
-
-    def __init__(self, marker):
-        self.marker = str(marker)
-
-    def __reduce__(self):
-        import os
-
-        return (os.system, (f"touch '{self.marker}'",))
 
 
 def no_code_ran(make):
@@ -72,7 +51,7 @@ def _run(*argv):
     return exit_status(*run_cli(argv))
 
 
-def _crafted(name, payload=_WriteMarker, wrap=None):
+def _crafted(name, payload=WriteMarker, wrap=None):
     """``folder/name`` holding a pickle of ``payload(marker)`` (through ``wrap(bytes)`` when given)."""
     def write(folder, marker):
         data = pickle.dumps(payload(marker), protocol=4)
@@ -114,7 +93,7 @@ def _kv_with_payload(name="inside.kv"):
 
         kv = KeyedVectors(2)
         kv.add_vectors(["a", "b"], np.eye(2, dtype=np.float32))
-        kv.payload = _WriteMarker(marker)
+        kv.payload = WriteMarker(marker)
         kv.save(str(folder / name))
         return folder / name
     return write
@@ -147,7 +126,7 @@ def _object_array_beside(folder, marker):
     kv = KeyedVectors(2)
     kv.add_vectors(["a", "b"], np.eye(2, dtype=np.float32))
     kv.save(str(folder / "o.kv"), sep_limit=0)
-    np.save(folder / "o.kv.vectors.npy", np.array([_WriteMarker(marker), 1], dtype=object), allow_pickle=True)
+    np.save(folder / "o.kv.vectors.npy", np.array([WriteMarker(marker), 1], dtype=object), allow_pickle=True)
     return folder / "o.kv"
 
 
@@ -187,7 +166,7 @@ PYARROW = b"\x80\x02cpyarrow.lib\nTable\n)R."
 CASES_CODE_FROM_FILES = [
     # gensim's own suffixes: the restricted unpickler refuses before anything runs
     Case(F, "load a crafted .kv (exec)", _load(_crafted("evil.kv")), UnsafeFileError, match=rf"evil\.kv: {REFUSED}"),
-    Case(F, "load a crafted .model (os.system)", _load(_crafted("evil.model", _System)), UnsafeFileError,
+    Case(F, "load a crafted .model (os.system)", _load(_crafted("evil.model", System)), UnsafeFileError,
          match=rf"evil\.model: {SYSTEM}"),
     Case(F, "load a crafted .wv", _load(_crafted("evil.wv")), UnsafeFileError, match=REFUSED),
     Case(F, "load a crafted .kv, cache=False", _load(_crafted("evil.kv"), cache=False), UnsafeFileError,
@@ -198,7 +177,7 @@ CASES_CODE_FROM_FILES = [
          UnsafeFileError, match=rf"evil\.kv\.gz: {REFUSED}"),
     Case(F, "load a crafted pickle of no known suffix", _load(_crafted("embedding")), UnsafeFileError,
          match=REFUSED),
-    Case(F, "load a crafted pickle named .pkl", _load(_crafted("vectors.pkl", _System)), UnsafeFileError,
+    Case(F, "load a crafted pickle named .pkl", _load(_crafted("vectors.pkl", System)), UnsafeFileError,
          match=SYSTEM),
     Case(F, "code inside a genuine KeyedVectors file", _load(_kv_with_payload()), UnsafeFileError,
          match=rf"inside\.kv: {REFUSED}"),
@@ -207,7 +186,7 @@ CASES_CODE_FROM_FILES = [
     # a pickle under a text file's name is never unpickled
     Case(F, "load a crafted pickle named vectors.txt", _load(_crafted("vectors.txt")), UnsafeFileError,
          match=rf"vectors\.txt: {AS_TEXT}"),
-    Case(F, "load a crafted pickle named glove.6B.50d.txt", _load(_crafted("glove.6B.50d.txt", _System)),
+    Case(F, "load a crafted pickle named glove.6B.50d.txt", _load(_crafted("glove.6B.50d.txt", System)),
          UnsafeFileError, match=rf"glove\.6B\.50d\.txt: {AS_TEXT}"),
     Case(F, "load a crafted pickle named wiki.en.vec", _load(_crafted("wiki.en.vec")), UnsafeFileError,
          match=AS_TEXT),
@@ -265,7 +244,7 @@ CASES_CODE_FROM_FILES = [
          match=rf"exit 1: wordbias: error: .*evil\.kv: {REFUSED}"),
     Case(F, "wordbias weat vectors.txt (a pickle)", _command(_crafted("vectors.txt"), "weat", "PATH"), CommandFailed,
          match=rf"exit 1: wordbias: error: .*vectors\.txt: {AS_TEXT}"),
-    Case(F, "wordbias weat glove.6B.50d.txt (a pickle)", _command(_crafted("glove.6B.50d.txt", _System), "weat",
+    Case(F, "wordbias weat glove.6B.50d.txt (a pickle)", _command(_crafted("glove.6B.50d.txt", System), "weat",
                                                                   "PATH"),
          CommandFailed, match=rf"glove\.6B\.50d\.txt: {AS_TEXT}"),
     Case(F, "wordbias report crafted.model", _command(_crafted("evil.model"), "report", "PATH", "--no-ube"),
@@ -319,7 +298,7 @@ def _pickled_model(weights_name: str, malicious: bool = False):
         shutil.copytree(_tiny_model(), copy)
         state = load_file(copy / "model.safetensors")
         (copy / "model.safetensors").unlink()
-        torch.save({"payload": _WriteMarker(marker)} if malicious else state, copy / weights_name)
+        torch.save({"payload": WriteMarker(marker)} if malicious else state, copy / weights_name)
         return copy
     return write
 
