@@ -231,14 +231,10 @@ $(TINY_MLM)/config.json: lib/wordbias/models/tiny_mlm.py $(STAMP)
 # `make test`: ruff; the unit tests and doctests; beside them (two jobs: each mostly uses one core) the outputs in
 # the working tree against the committed ones (identical, or within the tolerances of tools/repro_tolerances.yaml),
 # then nbval re-running every notebook. UNIT_BESIDE_NBVAL, nine slow unit-test modules, run in the nbval
-# job, so that the two jobs take about as long (a fresh-clone CI with two of them moved: unit tests 342 s, nbval
-# 302 s; with three: 284 s and 284 s; the fourth, 14 s, balances the kernel-signature tests added since; with four:
-# 258 s and 267 s; session 18's faster exact p shortened the nbval side, 242 s against 255 s, and the fifth, 7 s,
-# evens them again; session 19 cached the debiasing checks and the GAP topics and ran the kernel-pin and BLAS
-# thread tests in fewer processes: nbval 235 s against 321 s, and the MLP, fuzzed-command and site tests, about
-# 40 s, moved over; the train signal tests, 23 s, balance the edge-case tests added since: 371 s against 328 s before
-# on an Intel Xeon). pytest-xdist spreading one run over both cores was slower (442 s): each worker collects and
-# imports everything again. --output-sync keeps each part's output together; JOBS=1 runs them one after the other.
+# job, so that the two jobs take about as long: the halves' times, as `make test` prints them, decide each module's
+# side (on an Intel Xeon, with the unit tests at 371 s and nbval at 328 s, the train signal tests, 23 s, go to the
+# nbval side). pytest-xdist spreading one run over both cores was slower (442 s): each worker collects and imports
+# everything again. --output-sync keeps each part's output together; JOBS=1 runs them one after the other.
 # `make unit` and `make nbval` run each half whole
 UNIT_BESIDE_NBVAL := tests/battery/test_battery_contextual.py tests/core/test_figures.py tests/models/test_kernel_pins.py \
                      tests/models/test_blas_inference.py tests/core/test_forked_call.py tests/models/test_mlp.py \

@@ -1,5 +1,5 @@
 """Benchmark the WEAT bootstrap intervals: all ten tests of Caliskan et al. (2017), Table 1, on their GloVe
-840B vectors (``embeddings.load("glove-840b-caliskan")``), 10,000 resamples each (issue 14: under 2 s together
+840B vectors (``embeddings.load("glove-840b-caliskan")``), 10,000 resamples each (the goal: under 2 s together
 on 2 cores).
 
 For each test, :func:`wordbias.measures.weat.weat` first applies the paper's unknown-word policy (normal p,

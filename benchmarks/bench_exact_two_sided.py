@@ -1,14 +1,16 @@
-"""The exact p of a subset-sum test as a report asks for it: one-sided, then two-sided, before and now, one run.
+"""The exact p of a subset-sum test as a report asks for it: one-sided, then two-sided, two ways, one run.
 
-A WEAT (or a masked LM's log-probability test) reports its one-sided and its two-sided p. Before session 18 that
-was three exact counts, each building the two halves' subset sums (``wordbias.core.exact_count``): the upper tail
-for the one-sided p, then the lower and the upper tail again for the two-sided one. Now the two tails share one
-build where they are counted on the same values (the usual case: the observed sum not within the tie tolerance of
-the mean), the one-sided p counts the other tail beside its own (one more sweep of the pairs), and counts are
-remembered, so the two-sided p that follows is already known (``wordbias.core.exact_count.tail_counts``). "Before" is replayed here with the memory cleared before each count, which is exactly the old
-sequence of builds; the counts of both must be the same integers (checked). Cases of N = 50 (25 + 25): the
-observed sum at the median (nothing pruned: the worst case), at p about 0.15 (the tiny masked LM's Kurita tests),
-and at p about 0.01. Each timing is the best of ``--repeats``, before and now alternated.
+A WEAT (or a masked LM's log-probability test) reports its one-sided and its two-sided p. Counted separately (the
+rows "before"), they are three exact counts, each building the two halves' subset sums
+(``wordbias.core.exact_count``): the upper tail for the one-sided p, then the lower and the upper tail again for the
+two-sided one. As the library counts them (the rows "now"), the two tails share one build where they are counted on
+the same values (the usual case: the observed sum not within the tie tolerance of the mean), the one-sided p counts
+the other tail beside its own (one more sweep of the pairs), and counts are remembered, so the two-sided p that
+follows is already known (``wordbias.core.exact_count.tail_counts``). "Before" is replayed here with the memory
+cleared before each count, which is exactly the sequence of three separate builds; the counts of both must be the
+same integers (checked). Cases of N = 50 (25 + 25): the observed sum at the median (nothing pruned: the worst case),
+at p about 0.15 (the tiny masked LM's Kurita tests), and at p about 0.01. Each timing is the best of ``--repeats``,
+the two ways alternated.
 
 Writes ``benchmarks/results/bench_exact_two_sided/timings.csv``, each row with the CPU and the kernel setting
 (``WORDBIAS_KERNELS``: run ``eval "$(make -s kernel-env)"`` first).
@@ -32,7 +34,7 @@ OUT = Path(__file__).resolve().parent / "results" / "bench_exact_two_sided"
 
 
 def before(values: np.ndarray, k: int, obs: float) -> tuple[int, int]:
-    """The old sequence: upper (one-sided p), then lower and upper (two-sided p), each count built alone."""
+    """Three separate counts: upper (one-sided p), then lower and upper (two-sided p), each built alone."""
     counts = []
     for v, t in ((values, obs), (-values, -obs), (values, obs)):
         exact_count._MEMO.clear()
@@ -42,7 +44,7 @@ def before(values: np.ndarray, k: int, obs: float) -> tuple[int, int]:
 
 
 def now(values: np.ndarray, k: int, obs: float) -> tuple[int, int]:
-    """The p-values a report asks for, as the library computes them now (memory cleared first)."""
+    """The p-values a report asks for, as the library computes them (memory cleared first)."""
     exact_count._MEMO.clear()
     one = permutation.subset_sum_tail_exact(values, k, obs, workers=1)
     two = permutation.subset_sum_tail_exact(values, k, obs, alternative="two-sided", workers=1)

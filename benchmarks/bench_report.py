@@ -2,11 +2,12 @@
 
 Times, in one run and on the same machine:
 
-- ``wordbias report glove-6b-50d --out DIR -q`` end to end, now and as it ran before session 17 (alternated; a fresh
-  process: imports, loading the cached embedding, every test, ``tidy.csv``, the HTML page and the forest plot), best
-  of ``--repeat``;
+- ``wordbias report glove-6b-50d --out DIR -q`` end to end (a fresh process: imports, loading the cached embedding,
+  every test, ``tidy.csv``, the HTML page and the forest plot), as the command runs (the rows "now": UBE in a forked
+  process beside the other tests, the quick exit) and sequentially (the rows "before": UBE after the other tests,
+  the interpreter's usual exit), alternated, best of ``--repeat``;
 - the same with the report's UBE run at the paper's R = 10,000 rotations instead of
-  :data:`wordbias.battery.ube.REPORT_UBE_ROTATIONS` (the "before" of that sizing; set through an environment variable
+  :data:`wordbias.battery.ube.REPORT_UBE_ROTATIONS` (a larger sizing than the report's; set through an environment variable
   read only by this script's child, see ``_child``);
 - ``wordbias compare`` of a 13,919-word word2vec run trained on the Brown corpus (``wordbias train``'s default
   settings, seed 1, trained here if it is not in the cache) and GloVe 6B 50d;
@@ -38,7 +39,7 @@ BEFORE_ENV = "WORDBIAS_BENCH_REPORT_BEFORE"
 
 def _child(argv: list[str]) -> None:
     """Run the command line in this process as the ``wordbias`` command does (:func:`wordbias.cli.run`), with the
-    report's UBE rotations from ROTATIONS_ENV if set; with BEFORE_ENV set, as it ran before session 17 (UBE after
+    report's UBE rotations from ROTATIONS_ENV if set; with BEFORE_ENV set, sequentially (UBE after
     the other tests in this process, and the interpreter's usual exit)."""
     if os.environ.get(ROTATIONS_ENV):
         from wordbias.battery import ube

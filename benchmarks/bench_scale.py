@@ -1,4 +1,4 @@
-"""Scale benchmark (issue 15, item 7): a GoogleNews-shaped word2vec binary, its first load, the cached open and
+"""Scale benchmark: a GoogleNews-shaped word2vec binary, its first load, the cached open and
 ``wordbias report`` end to end, with wall time and peak memory of each step.
 
 The file has ``--n-words`` words (default 3,000,000, GoogleNews' size) x ``--dim`` (300) float32, in word2vec binary
@@ -21,7 +21,7 @@ count as resident):
 * ``report``: ``python -m wordbias report PATH --out DIR`` (every static-embedding test of the four papers,
   UBE included, with the command's defaults).
 
-Goals (issue 15): conversion at about the speed of reading the file, cached open under 1 s, the whole report
+Goals: conversion at about the speed of reading the file, cached open under 1 s, the whole report
 under 5 minutes, peak memory under 1.5x the float32 matrix. Results: printed and written to
 ``results/benchmarks/scale.csv``. Run from the repository root: ``python benchmarks/bench_scale.py`` (needs about
 2x the file size of free disk in ``--workdir``; ``--keep`` keeps the files).

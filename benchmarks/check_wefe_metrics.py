@@ -1,4 +1,4 @@
-"""Reconcile our ECT, RND, RNSB and MAC with WEFE 1.0.1's on real word sets, and time both (issue 27).
+"""Reconcile our ECT, RND, RNSB and MAC with WEFE 1.0.1's on real word sets, and time both.
 
 WEFE runs in its own interpreter (``.venv-wefe``, ``make wefe-venv``: it pins numpy <= 1.26) on the same float32
 vectors of GloVe 6B 50d (``glove-6b-50d``, the bundled embedding), handed over as ``vectors.npy`` +
@@ -113,7 +113,7 @@ def main() -> None:
     args = ap.parse_args()
     if not WEFE_PYTHON.exists():
         sys.exit(f"{WEFE_PYTHON} not found: run `make wefe-venv`")
-    from wordbias.measures import ect, mac, rnd  # the array-level statistics (issue 27, item 2)
+    from wordbias.measures import ect, mac, rnd  # the array-level statistics
     try:
         from wordbias.measures import rnsb
     except ImportError:            # written alongside this check: the rest runs without it

@@ -1,4 +1,4 @@
-"""WEAT's effect size d as each tool computes it, on Caliskan et al.'s WEAT 1 and on an unequal-size WEAT 3 (issue 27).
+"""WEAT's effect size d as each tool computes it, on Caliskan et al.'s WEAT 1 and on an unequal-size WEAT 3.
 
 On ``glove-840b-caliskan`` (the authors' GloVe 840B vectors of the stimuli):
 

@@ -1,5 +1,4 @@
-"""How honest are the bootstrap intervals of WEAT's effect size and WEFAT's correlation? Coverage studies
-(issue 14, item 1).
+"""How honest are the bootstrap intervals of WEAT's effect size and WEFAT's correlation? Coverage studies.
 
 Word sets of the papers' sizes (n = 8, 12, 16, 25 words in each of X, Y, A and B; Caliskan et al. 2017,
 Table 1) are drawn at random, without replacement, from four larger *pools* of words (400 each), many times

@@ -1,4 +1,4 @@
-"""Coverage study of the bootstrap interval of the racial bias report's cosine bias (issue 14).
+"""Coverage study of the bootstrap interval of the racial bias report's cosine bias.
 
 The bias is cos(r, s), r = mean(A1) - mean(A2), s = mean(T1) - mean(T2) (the report "Racial bias in pre-trained
 word embeddings", Section 3 and Appendix A). Synthetic pools (``--dim`` dimensions, ``--pool`` words a set): the

@@ -1,4 +1,4 @@
-"""The coverage of the combined interval over words and training runs, in a simulation (issue 26).
+"""The coverage of the combined interval over words and training runs, in a simulation.
 
 :func:`wordbias.measures.ensemble.combine_runs` gives the mean of WEAT's effect size d over m training runs of
 an embedding an interval over words and runs together: d̄ ± t_ν sqrt(W + B/m), W the mean within-run variance

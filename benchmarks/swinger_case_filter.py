@@ -1,4 +1,4 @@
-"""What the stand-in for Appendix C.4 changes in Swinger et al. (2019)'s UBE on the uncased GloVe 6B 50d (issue 17).
+"""What the stand-in for Appendix C.4 changes in Swinger et al. (2019)'s UBE on the uncased GloVe 6B 50d.
 
 Swinger, De-Arteaga, Heffernan, Leiserson & Kalai (2019), "What are the biases in my word embedding?", AIES 2019,
 https://doi.org/10.1145/3306618.3314270. Appendix C.4 keeps proper nouns out of the candidate words by their

@@ -126,7 +126,7 @@ def _battery_row(call):
 
 
 def _measured(call):
-    """A Measurement (or a list of them, or an ensemble's): :class:`NotRun` with the reason when not run."""
+    """A Result (or a list of them, or an ensemble's): :class:`NotRun` with the reason when not run."""
     def run():
         got = _quiet(call)()
         items = got if isinstance(got, list) else [got]

@@ -1,4 +1,4 @@
-"""wordbias.weat: one call, one Measurement with the interval, both p-values and the word sets (issue 24)."""
+"""wordbias.weat: one call, one Result with the interval, both p-values and the word sets (issue 24)."""
 from __future__ import annotations
 
 import math
@@ -11,7 +11,8 @@ from wordbias.core.errors import InvalidParameterError, LowCoverageWarning, Miss
 from wordbias.datasets import stimuli
 from wordbias.measures import bootstrap
 from wordbias.measures import weat as weat_measure
-from wordbias.measures.measurement import Measurement, low_coverage
+from wordbias.measures.measurement import low_coverage
+from wordbias.result import Result
 
 WEAT1 = stimuli.weat_tests("caliskan2017")[0]
 
@@ -31,7 +32,7 @@ def test_one_call_gives_what_two_modules_gave(glove, weat1):
     """The same d, p and interval as the two-step route (measures.weat.weat, then bootstrap.weat_bootstrap)."""
     r = weat_measure.weat(glove, WEAT1.X, WEAT1.Y, WEAT1.A, WEAT1.B, case_fold=True)
     boot = bootstrap.weat_bootstrap(glove, r, n_resamples=2000, case_fold=True)
-    assert isinstance(weat1, Measurement) and weat1.result is not None
+    assert isinstance(weat1, Result) and weat1.result is not None
     assert weat1.effect_size == r.effect_size and weat1.p_value == r.p_value and weat1.p_method == "exact"
     assert (weat1.ci_low, weat1.ci_high) == (boot.effect_size.low, boot.effect_size.high)
     assert weat1.ci_low < weat1.effect_size < weat1.ci_high
@@ -99,7 +100,7 @@ def test_any_embedding_the_loader_takes(tmp_path):
 
 
 def test_a_battery_is_measured_once_each_with_adjusted_p(glove):
-    """weats: one Measurement per spec, Holm/BH over those that ran, a test that cannot run kept with its reason."""
+    """weats: one Result per spec, Holm/BH over those that ran, a test that cannot run kept with its reason."""
     from wordbias.core import multiple
     from wordbias.measures.measurement import weats
 

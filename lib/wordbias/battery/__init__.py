@@ -1,5 +1,5 @@
 """Batteries of tests as tidy tables (:mod:`wordbias.core.tidy`, one row per test), built on :mod:`wordbias.measures`
-only: each test is measured once into a :class:`~wordbias.measures.measurement.Measurement` and the rows are views
+only: each test is measured once into a :class:`~wordbias.result.Result` and the rows are views
 of it. :mod:`~wordbias.battery.weat` (WEATs and WEFATs: a paper's lists or a user's YAML),
 :mod:`~wordbias.battery.direction` (direction tests, direct bias, RIPA), :mod:`~wordbias.battery.ube` (UBE runs),
 :mod:`~wordbias.battery.report` (``wordbias report``: every static-embedding test of the four papers),

@@ -2,7 +2,8 @@
 
 :func:`compare` runs :func:`wordbias.battery.report.report` on each embedding and stacks the tables (adjusted p
 stay within each embedding's report, the family named in ``p_family``); :func:`heatmap` shows test x
-embedding, each cell coloured by its effect size and annotated with the value and its interval.
+embedding, each cell coloured by its distance from "no bias" on its measure's own scale
+(:func:`wordbias.catalogue.bias_distance`, :func:`heat_cells`) and annotated with the value and its interval.
 """
 
 from __future__ import annotations
@@ -10,23 +11,25 @@ from __future__ import annotations
 import os
 import textwrap
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from wordbias import catalogue as _catalogue
 from wordbias.core import tidy as _tidy
 from wordbias.core.errors import InvalidParameterError
 from wordbias.core.jobs import run_jobs
 from wordbias.core.validation import check_bool
 
-__all__ = ["EFFECT_SCALES", "compare", "check_distinct", "embedding_files", "same_file", "heatmap",
-           "cell_text"]
+__all__ = ["compare", "check_distinct", "embedding_files", "same_file", "heatmap", "heat_cells", "HeatCells",
+           "cell_text", "LOW_COVERAGE_MARK", "COLOUR_LABEL"]
 
-#: the largest possible absolute effect size of each kind, by which :func:`heatmap` scales the colours (``|d| <= 2`` for
-#: WEAT's d with the sample std of two equal sets, a correlation or a cosine <= 1); a kind not listed (RIPA,
-#: a user's measure) is scaled by the largest absolute value of its row
-EFFECT_SCALES = {"d": 2.0, "r": 1.0, "cos": 1.0, "direct_bias": 1.0}
+#: the mark of a heat-map cell whose row has low coverage (``low_coverage``), explained under the map
+LOW_COVERAGE_MARK = "\u2020"
+#: the label of the heat map's colour bar
+COLOUR_LABEL = "distance from no bias (each measure's own scale)"
 
 
 def _pairs(embeddings) -> list[tuple[str, object]]:
@@ -465,14 +468,203 @@ def cell_text(row) -> str:
     return f"{_num(row['effect_size'])}{interval}"
 
 
+@dataclass(frozen=True)
+class HeatCells:
+    """The numbers behind the heat map (:func:`heat_cells`), one entry per test (row) and embedding (column).
+
+    Attributes
+    ----------
+    tests : list of (str, str)
+        The rows' (battery, test), in the table's order.
+    embeddings : list of str
+        The columns' embeddings, in the table's order.
+    labels : list of str
+        The rows' labels: the test, its effect size's name and, where it is not 0, the value of no bias.
+    value : numpy.ndarray
+        The effect size, in the measure's own units (NaN: none).
+    colour : numpy.ndarray
+        The colour: :func:`wordbias.catalogue.bias_distance` of the effect size, 0 no bias, +-1 the most the
+        measure shows (NaN: not coloured).
+    text : numpy.ndarray of str
+        The cell's text (:func:`cell_text`), with :data:`LOW_COVERAGE_MARK` after the value of a row of low
+        coverage.
+    low : numpy.ndarray of bool
+        Whether the cell's row ran with low coverage (``low_coverage``).
+    no_null : numpy.ndarray of bool
+        Whether the cell holds a value that is not coloured because its measure has no value of no bias (MAC) or
+        the row names no measure: drawn hatched.
+    scales : dict of str to float
+        The distance counted as full colour for each unbounded measure shown (the largest distance from no bias
+        of its values and interval ends in the table).
+    """
+
+    tests: list
+    embeddings: list
+    labels: list
+    value: np.ndarray
+    colour: np.ndarray
+    text: np.ndarray
+    low: np.ndarray
+    no_null: np.ndarray
+    scales: dict
+
+
+def _key(x) -> str:
+    return x if isinstance(x, str) else ""
+
+
+def _unbounded_scale(frame: pd.DataFrame, measure: str) -> float:
+    """The largest distance from no bias of ``measure``'s values and interval ends in ``frame`` (1 when none is
+    finite or all are 0): full colour for a measure the catalogue gives no scale."""
+    s = _catalogue.spec(measure)
+    ends = frame.loc[frame.measure == measure, ["effect_size", "ci_low", "ci_high"]].to_numpy(dtype=float)
+    ends = np.abs(ends[np.isfinite(ends)] - s.no_bias)
+    return float(ends.max()) if ends.size and ends.max() > 0 else 1.0
+
+
+def _scales(frame: pd.DataFrame) -> dict:
+    """The full-colour distance of each unbounded measure with a value of no bias and an effect size in ``frame``."""
+    out = {}
+    for m in dict.fromkeys(frame.measure[frame.effect_size.notna()].dropna()):
+        s = _catalogue.spec(m)
+        if s.scale is None and s.no_bias is not None:
+            out[m] = _unbounded_scale(frame, m)
+    return out
+
+
+def _ran_low(row) -> bool:
+    """Whether a row ran and is flagged low coverage (a test not run says so itself)."""
+    low, note = row.get("low_coverage"), row.get("note")
+    return (low is not None and not pd.isna(low) and bool(low)
+            and not (isinstance(note, str) and note.startswith(_tidy.NOT_RUN)))
+
+
+def _marked(text: str) -> str:
+    first, sep, rest = text.partition("\n")
+    return f"{first} {LOW_COVERAGE_MARK}{sep}{rest}"
+
+
+def _row_label(test: str, kind, measure) -> str:
+    parts = [kind] if isinstance(kind, str) else []
+    spec = _catalogue.CATALOGUE.get(measure) if isinstance(measure, str) else None
+    if spec is not None and spec.no_bias not in (None, 0.0):
+        parts.append(f"no bias at {spec.no_bias:g}")
+    return f"{test} ({', '.join(parts)})" if parts else test
+
+
+def heat_cells(frame: pd.DataFrame) -> HeatCells:
+    """Return the numbers :func:`heatmap` draws: per test and embedding, the value, its colour, its text and marks.
+
+    The colour of a value is its distance from "no bias" on its measure's own scale
+    (:func:`wordbias.catalogue.bias_distance`, the measure read from the row's ``measure``): WEAT's d = 0 and
+    ECT's rho = 1 are both 0 (no colour), d = +-2 and rho = -1 full colour. A measure without a bound (RIPA, the
+    relative norm distance, ...) is scaled by the largest distance from no bias of its values and interval ends
+    in the table. A measure with no value of no bias (MAC), or a row that names no measure, is not coloured
+    (:attr:`HeatCells.no_null`); its value is still written.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        A tidy table (:mod:`wordbias.core.tidy`).
+
+    Returns
+    -------
+    HeatCells
+        The cells.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``frame`` is not a tidy table or is empty.
+
+    Examples
+    --------
+    >>> t = _tidy.tidy_frame([{"embedding": e, "test": "ECT", "measure": "ect", "effect_size_name": "rho",
+    ...                        "effect_size": v} for e, v in (("a", 1.0), ("b", -1.0))])
+    >>> cells = heat_cells(t)
+    >>> cells.colour.tolist(), cells.labels
+    ([[0.0, 1.0]], ['ECT (rho, no bias at 1)'])
+    """
+    _tidy.check_tidy(frame)
+    if frame.empty:
+        raise InvalidParameterError("the table is empty: nothing to draw")
+    tests = list(dict.fromkeys(zip(frame.battery.map(_key), frame.test.map(_key))))
+    embs = list(dict.fromkeys(frame.embedding.map(_key)))
+    shape = (len(tests), len(embs))
+    value, colour = np.full(shape, np.nan), np.full(shape, np.nan)
+    text = np.full(shape, "", dtype=object)
+    low, no_null = np.zeros(shape, dtype=bool), np.zeros(shape, dtype=bool)
+    labels = [t for _, t in tests]
+    scales = _scales(frame)
+    for _, row in frame.iterrows():
+        i, j = tests.index((_key(row.battery), _key(row.test))), embs.index(_key(row.embedding))
+        value[i, j], low[i, j] = row.effect_size, _ran_low(row)
+        text[i, j] = _marked(cell_text(row)) if low[i, j] else cell_text(row)
+        measure = row.measure if isinstance(row.measure, str) else None
+        if pd.notna(row.effect_size_name) or measure is not None:
+            labels[i] = _row_label(tests[i][1], row.effect_size_name, measure)
+        if pd.isna(row.effect_size):
+            continue
+        if measure is None or _catalogue.spec(measure).no_bias is None:
+            no_null[i, j] = True
+        else:
+            colour[i, j] = _catalogue.bias_distance(measure, row.effect_size, scale=scales.get(measure)) + 0.0
+    return HeatCells(tests, embs, labels, value, colour, text, low, no_null, scales)
+
+
+def _footnotes(frame: pd.DataFrame, cells: HeatCells, width: float) -> list[str]:
+    """The lines under the map: the grey cells' reasons, the hatched cells' measures, the low-coverage mark."""
+    not_run = frame[frame.effect_size.isna()]
+    notes = [f"{r.embedding} / {r.test}: {r.note if pd.notna(r.note) else 'no effect size'}"
+             for r in not_run.itertuples()]
+    notes = notes[:12] + ([f"... and {len(notes) - 12} more"] if len(notes) > 12 else [])
+    lines = ["Grey cells:", *notes] if notes else []
+    if cells.no_null.any():
+        shown = frame[frame.effect_size.notna()]
+        names = sorted({_catalogue.spec(m).name for m in shown.measure.dropna()
+                        if _catalogue.spec(m).no_bias is None})
+        no_measure = shown.measure.isna().any()
+        lines.append("Hatched cells, not coloured: " + "; ".join(
+            [f"{n} has no value that means no bias (compare its values between embeddings only)" for n in names]
+            + (["a row that names no measure"] if no_measure else [])))
+    if cells.low.any():
+        lines.append(f"{LOW_COVERAGE_MARK} (outlined): low coverage, a set kept too few of its words (the row's "
+                     "note in the table says which set)")
+    if cells.scales:
+        lines.append("Unbounded measures, full colour at the largest distance from no bias shown: " + ", ".join(
+            f"{_catalogue.spec(m).name} {v:.3g}" for m, v in cells.scales.items()))
+    return [w for n in lines for w in textwrap.wrap(n, int(width * 21), subsequent_indent="    ")]
+
+
+def _draw_marks(ax, cells: HeatCells) -> None:
+    """The hatched cells (a value, no colour), the outlined cells of low coverage, and the text of every cell
+    that is not coloured."""
+    from matplotlib.patches import Rectangle
+
+    from wordbias.core.figures import plain_text
+
+    for (i, j), t in np.ndenumerate(cells.text):
+        if cells.no_null[i, j]:
+            ax.add_patch(Rectangle((j, i), 1, 1, facecolor="0.96", edgecolor="0.7", hatch="///", lw=0, zorder=1.5))
+        if not np.isfinite(cells.colour[i, j]) and t:
+            ax.text(j + 0.5, i + 0.5, plain_text(t), ha="center", va="center", fontsize=7, zorder=3,
+                    color="0.1" if cells.no_null[i, j] else "0.3",
+                    bbox={"facecolor": "white", "edgecolor": "none", "pad": 1} if cells.no_null[i, j] else None)
+        if cells.low[i, j]:
+            ax.add_patch(Rectangle((j + 0.04, i + 0.06), 0.92, 0.88, fill=False, edgecolor="#b34700", lw=1.6,
+                                   zorder=2.5))
+
+
 def heatmap(frame: pd.DataFrame, *, ax=None, title: str | None = None):
     """Draw the test x embedding heat map of a tidy table.
 
-    Each cell is coloured by its effect size divided by the largest possible absolute value of its kind
-    (:data:`EFFECT_SCALES`; d by 2, r and cosines by 1, others by the largest absolute value in the row), so
-    that one colour bar serves d, r and cos; annotated with the effect size and its interval
-    (:func:`cell_text`); grey cells are tests not run or without an effect size, listed under the figure with
-    the reason.
+    Each cell is coloured by its distance from "no bias" on its measure's own scale (:func:`heat_cells`,
+    :func:`wordbias.catalogue.bias_distance`: white is no bias, full red or blue the most the measure shows,
+    the two colours the two sides of no bias, or for a one-sided measure such as ECT's rho more bias in red), so
+    that one colour bar serves every measure; annotated with the measure's own value and its interval
+    (:func:`cell_text`). Hatched cells hold a value with no colour (MAC: no value means no bias); grey cells are
+    tests not run or without an effect size, listed under the figure with the reason; a cell of low coverage
+    has :data:`LOW_COVERAGE_MARK` after its value and an outline, explained under the figure.
 
     Parameters
     ----------
@@ -507,66 +699,38 @@ def heatmap(frame: pd.DataFrame, *, ax=None, title: str | None = None):
 
     from wordbias.core.figures import plain_text
 
-    _tidy.check_tidy(frame)
-    if frame.empty:
-        raise InvalidParameterError("the table is empty: nothing to draw")
-    tests = list(dict.fromkeys(zip(frame.battery.fillna(""), frame.test.fillna(""))))
-    embs = list(dict.fromkeys(frame.embedding.fillna("")))
-    value = np.full((len(tests), len(embs)), np.nan)
-    text = np.full((len(tests), len(embs)), "", dtype=object)
-    kinds = {}
-    for _, row in frame.iterrows():
-        i = tests.index((row.battery if pd.notna(row.battery) else "", row.test if pd.notna(row.test) else ""))
-        j = embs.index(row.embedding if pd.notna(row.embedding) else "")
-        value[i, j] = row.effect_size
-        text[i, j] = cell_text(row)
-        if pd.notna(row.effect_size_name):
-            kinds[i] = row.effect_size_name
-    scaled = value.copy()
-    for i in range(len(tests)):
-        scale = EFFECT_SCALES.get(kinds.get(i))
-        if scale is None:                       # no fixed bound: the largest |estimate or interval end| of the row
-            rows = frame[[(b if pd.notna(b) else "", t if pd.notna(t) else "") == tests[i]
-                          for b, t in zip(frame.battery, frame.test)]]
-            ends = np.abs(rows[["effect_size", "ci_low", "ci_high"]].to_numpy(dtype=float))
-            ends = ends[np.isfinite(ends)]
-            scale = ends.max() if ends.size and ends.max() > 0 else 1.0
-        scaled[i] = value[i] / scale
-    ylabels = [f"{t} ({kinds[i]})" if i in kinds else t for i, (_, t) in enumerate(tests)]
-    not_run = frame[frame.effect_size.isna()]
-    notes = [f"{r.embedding} / {r.test}: {r.note if pd.notna(r.note) else 'no effect size'}"
-             for r in not_run.itertuples()]
-    notes = notes[:12] + ([f"... and {len(notes) - 12} more"] if len(notes) > 12 else [])
+    cells = heat_cells(frame)
+    n_tests, n_embs = cells.colour.shape
     # the layout in inches: labels on the left, 1.7 in a column, the colour bar, the notes under the map
-    left = 0.35 + 0.065 * max(len(y) for y in ylabels)
-    width = max(6.0, left + 1.7 * len(embs) + 1.4)
-    foot = [line for n in notes for line in textwrap.wrap(n, int(width * 21), subsequent_indent="    ")]
+    left = 0.35 + 0.065 * max(len(y) for y in cells.labels)
+    width = max(6.0, left + 1.7 * n_embs + 1.6)
+    foot = _footnotes(frame, cells, width)
     top, bottom = 0.45, 0.55 + 0.13 * (len(foot) + 1 if foot else 0)
-    height = top + 0.52 * len(tests) + bottom
+    height = top + 0.52 * n_tests + bottom
     fig = Figure(figsize=(width, height))
     if ax is None:
-        ax = fig.add_axes((left / width, bottom / height, 1.7 * len(embs) / width, 0.52 * len(tests) / height))
+        ax = fig.add_axes((left / width, bottom / height, 1.7 * n_embs / width, 0.52 * n_tests / height))
     else:
         fig = ax.figure
-    cax = fig.add_axes(((left + 1.7 * len(embs) + 0.25) / width, bottom / height, 0.15 / width,
-                        min(3.0, 0.52 * len(tests)) / height))
+    cax = fig.add_axes(((left + 1.7 * n_embs + 0.25) / width, bottom / height, 0.15 / width,
+                        max(1.6, min(3.0, 0.52 * n_tests)) / height))
     ax.set_facecolor("0.88")
-    text = np.vectorize(plain_text, otypes=[object])(text) if text.size else text     # labels are free text
-    sns.heatmap(scaled, ax=ax, cbar_ax=cax, mask=~np.isfinite(scaled), cmap="RdBu_r", vmin=-1, vmax=1, annot=text,
+    colour = cells.colour
+    text = np.vectorize(plain_text, otypes=[object])(cells.text) if cells.text.size else cells.text
+    sns.heatmap(colour, ax=ax, cbar_ax=cax, mask=~np.isfinite(colour), cmap="RdBu_r", vmin=-1, vmax=1, annot=text,
                 fmt="", annot_kws={"fontsize": 7.5}, linewidths=0.5, linecolor="white",
-                xticklabels=[plain_text(e) for e in embs], yticklabels=[plain_text(y) for y in ylabels],
-                cbar_kws={"label": "effect size / largest possible |value|"})
+                xticklabels=[plain_text(e) for e in cells.embeddings],
+                yticklabels=[plain_text(y) for y in cells.labels], cbar_kws={"label": COLOUR_LABEL})
+    cax.set_yticks([-1, 0, 1], ["-1", "0 no bias", "+1"])
     cax.tick_params(labelsize=7)
     cax.yaxis.label.set_size(7.5)
-    for (i, j), t in np.ndenumerate(text):          # grey cells: write their text too
-        if not np.isfinite(scaled[i, j]) and t:
-            ax.text(j + 0.5, i + 0.5, t, ha="center", va="center", fontsize=7, color="0.3")
+    _draw_marks(ax, cells)
     ax.set_xlabel("")
     ax.set_ylabel("")
     ax.tick_params(axis="x", labelrotation=0, labelsize=8)
     ax.tick_params(axis="y", labelsize=8, labelrotation=0)
     ax.set_title(plain_text(title or "Effect sizes with 95% intervals (test x embedding)"), fontsize=10)
     if foot:
-        fig.text(0.1 / width, (bottom - 0.45) / height, plain_text("Grey cells:\n" + "\n".join(foot)), fontsize=6.5,
+        fig.text(0.1 / width, (bottom - 0.45) / height, plain_text("\n".join(foot)), fontsize=6.5,
                  va="top", ha="left", color="0.25")
     return fig

@@ -69,8 +69,8 @@ def measure_directions(embedding, *, seed: int = 0, n_permutations: int = 10_000
 
     Returns
     -------
-    list of Measurement
-        One :class:`~wordbias.measures.measurement.Measurement` per test (implicit, explicit, stereotypical);
+    list of Result
+        One :class:`~wordbias.result.Result` per test (implicit, explicit, stereotypical);
         a test that cannot run has the reason in ``not_run`` instead of numbers.
 
     Examples
@@ -92,14 +92,14 @@ def measure_directions(embedding, *, seed: int = 0, n_permutations: int = 10_000
 def direction_row(m, *, base: Mapping) -> dict:
     """Return the tidy row of one measured direction test.
 
-    A view of the :class:`~wordbias.measures.measurement.Measurement`: ``base``, the words used per set (T1, T2
+    A view of the :class:`~wordbias.result.Result`: ``base``, the words used per set (T1, T2
     as ``n_x``, ``n_y``; A1, A2 as ``n_a``, ``n_b``), cos(r, s) with its interval, p one- and two-sided with the
     number of permutations, the words dropped, the coverage; the note gives the angle and Appendix A's interval
     on p. A test not run has NA numbers and the reason.
 
     Parameters
     ----------
-    m : Measurement
+    m : Result
         One measured direction test (an item of :func:`measure_directions`).
     base : mapping
         The row's leading columns: embedding, paper, battery.
@@ -123,19 +123,7 @@ def direction_row(m, *, base: Mapping) -> dict:
     >>> row["note"][:20]
     'angle 85.9 degrees; '
     """
-    cover = _tidy.Coverage(sets={s.letter: (s.in_vocabulary, len(s.asked)) for s in m.sets}, low=tuple(m.flagged))
-    head = {**base, "test": m.test, "title": m.title, "measure": "direction", "statistic_name": m.statistic_name,
-            "effect_size_name": m.effect_size_name, "alternative": m.alternative, "seed": m.seed,
-            "n_resamples": m.n_resamples or None, "dropped": m.dropped}
-    if m.not_run:
-        return _tidy.with_coverage({**head, "note": m.not_run}, cover)
-    t1, t2, a1, a2 = m.sets
-    row = {**head, "n_x": len(t1.used), "n_y": len(t2.used), "n_a": len(a1.used), "n_b": len(a2.used),
-           "statistic": m.statistic, "effect_size": m.effect_size, "p_value": m.p_value, "p_method": m.p_method,
-           "p_two_sided": m.p_two_sided, "n_permutations": m.n_permutations, "note": "; ".join(m.notes) or None}
-    if m.interval is not None:
-        row.update(ci_low=m.ci_low, ci_high=m.ci_high, ci_level=m.ci_level, ci_method=m.ci_method)
-    return _tidy.with_coverage(row, cover)
+    return m.to_row(base)
 
 
 def direction_rows(results: Sequence, *, label: str, paper: str = REPORT, battery: str = REPORT) -> list[dict]:
@@ -146,7 +134,7 @@ def direction_rows(results: Sequence, *, label: str, paper: str = REPORT, batter
 
     Parameters
     ----------
-    results : sequence of Measurement
+    results : sequence of Result
         The measured direction tests (:func:`measure_directions`).
     label : str
         The embedding's name (the ``embedding`` column).
@@ -180,7 +168,7 @@ def direction_frame(results: Sequence, *, label: str, paper: str = REPORT, batte
 
     Parameters
     ----------
-    results : sequence of Measurement
+    results : sequence of Result
         The measured direction tests (:func:`measure_directions`).
     label : str
         The embedding's name (the ``embedding`` column).

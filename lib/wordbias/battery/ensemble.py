@@ -16,6 +16,7 @@ summary per test (:func:`summary_frame`), ``frame.attrs[ENSEMBLE_RUNS]`` which r
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 import warnings
 from collections.abc import Sequence
@@ -23,12 +24,13 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from wordbias import catalogue as _catalogue
 from wordbias.core import tidy as _tidy
-from wordbias.core.errors import LowCoverageWarning
+from wordbias.core.errors import InvalidParameterError, LowCoverageWarning
 from wordbias.core.jobs import run_jobs
 from wordbias.measures import ensemble as _ensemble
 
-__all__ = ["run_label", "combined_note", "combine_rows", "summary_frame", "weat_battery", "report",
+__all__ = ["on_runs", "run_label", "combined_note", "combine_rows", "summary_frame", "weat_battery", "report",
            "combined_only", "runs_figure", "ONE_RUN_NOTE", "one_run_rows", "ENSEMBLE_RUNS", "run_rows"]
 
 #: the key of the table's ``attrs`` naming the run rows (:data:`wordbias.core.tidy.ENSEMBLE_RUNS`)
@@ -178,20 +180,154 @@ def combine_rows(frame: pd.DataFrame, *, label: str, alpha: float = ALPHA) -> pd
                                          f"combine){why}"})
             continue
         levels = ran.ci_level.dropna().unique()
-        c = _ensemble.combine_runs(ran.effect_size.to_numpy(float), ran.ci_low.to_numpy(float),
-                                   ran.ci_high.to_numpy(float), ci_level=float(levels[0]) if len(levels) else 0.95)
-        alternative = first.get("alternative") if isinstance(first.get("alternative"), str) else "two-sided"
+        c = combined_interval(str(first.get("measure")), ran, ci_level=float(levels[0]) if len(levels) else 0.95)
         p = ran.p_value.to_numpy(float)
         k = int(np.sum(p[np.isfinite(p)] < alpha))
         sizes = {s: (int(ran[s].min()) if ran[s].notna().any() else None) for s in ("n_x", "n_y", "n_a", "n_b")}
+        note = combined_note(len(ran), float(ran.effect_size.std(ddof=1)), float(ran.effect_size.min()),
+                             float(ran.effect_size.max()), k, alpha)
+        tested, why = combined_test(str(first.get("measure")), ran, c, first.get("alternative"))
         rows.append({**base, **sizes, "effect_size": c.estimate, "ci_low": c.ci_low, "ci_high": c.ci_high,
-                     "ci_level": c.ci_level, "ci_method": c.method, "p_value": c.p_value(alternative),
-                     "p_two_sided": c.p_value("two-sided"), "alternative": alternative,
-                     "p_method": COMBINED_P_METHOD,
+                     "ci_level": c.ci_level, "ci_method": c.method, **tested,
                      "coverage": first.get("coverage"), "low_coverage": bool(ran.low_coverage.fillna(False).any()),
-                     "note": combined_note(len(ran), float(ran.effect_size.std(ddof=1)),
-                                           float(ran.effect_size.min()), float(ran.effect_size.max()), k, alpha)})
+                     "note": note + (f"; {why}" if why else "")})
     return _tidy.tidy_frame(rows)
+
+
+def combined_interval(measure: str, ran: pd.DataFrame, *, ci_level: float) -> _ensemble.CombinedInterval:
+    """The interval over words and runs of one test (:func:`wordbias.measures.ensemble.combine_runs`), kept in the
+    measure's range (:data:`wordbias.catalogue.CATALOGUE`).
+
+    The interval is computed on the measure's own scale. Where that interval leaves the range (ECT's rho above 1, a
+    divergence below 0), it is computed again on the range's logit scale (:func:`wordbias.catalogue.logit_scale`:
+    Fisher's z for a range of -1 to 1, the log for one bounded below) and mapped back, and ``method`` says so;
+    when a run's own interval touches the edge of the range (no finite logit), it is clipped to the range, and
+    ``method`` says that instead. The estimate stays the mean over the runs.
+
+    Parameters
+    ----------
+    measure : str
+        The tidy ``measure`` of the rows.
+    ran : pandas.DataFrame
+        The runs' rows where the test ran (``effect_size``, ``ci_low``, ``ci_high``).
+    ci_level : float
+        The level of the runs' intervals.
+
+    Returns
+    -------
+    CombinedInterval
+        The combined interval, inside the range.
+    """
+    d, low, high = (ran[k].to_numpy(float) for k in ("effect_size", "ci_low", "ci_high"))
+    c = _ensemble.combine_runs(d, low, high, ci_level=ci_level)
+    s = _catalogue.spec(measure)
+    if _catalogue.inside_range(measure, c.ci_low) and _catalogue.inside_range(measure, c.ci_high):
+        return c
+    span = f"[{s.low:g}, {s.high:g}]"
+    z = [_catalogue.logit_scale(measure, v) for v in (d, low, high)]
+    if all(np.isfinite(v[np.isfinite(v)]).all() for v in z) and np.isfinite(z[0]).all():
+        t = _ensemble.combine_runs(*z, ci_level=ci_level)
+        lo, hi = (float(_catalogue.from_logit_scale(measure, v)) for v in (t.ci_low, t.ci_high))
+        how = (f"; computed on the logit scale of the range {span} and mapped back (on its own scale the interval "
+               f"[{c.ci_low:.3g}, {c.ci_high:.3g}] left the range)")
+    else:
+        lo, hi = max(c.ci_low, s.low), min(c.ci_high, s.high)
+        how = (f"; clipped to the range {span} (the interval [{c.ci_low:.3g}, {c.ci_high:.3g}] left it, and a run's "
+               f"interval touches the edge of the range, where the logit scale has no finite value)")
+    return dataclasses.replace(c, ci_low=lo, ci_high=hi, method=c.method + how)
+
+
+def combined_test(measure: str, ran: pd.DataFrame, c: _ensemble.CombinedInterval, alternative) -> tuple[dict, str]:
+    """The combined p of one test over runs, where the catalogue says the measure has a test and every run that
+    ran gave a p; otherwise no p, and why.
+
+    The combined t is (mean - no bias) / standard error on Satterthwaite's degrees of freedom
+    (:meth:`wordbias.measures.ensemble.CombinedInterval.p_value`), "no bias" being the catalogue's. A measure whose catalogue entry combines by ``"mean"`` gets none: a descriptive measure (DirectBias, MAC, RNSB, the indirect bias: ``test is None`` in
+    :data:`wordbias.catalogue.CATALOGUE`) or ECT (its permutation null's rho is not its "no bias" 1), nor does a test some run could not test (a direction
+    with a one-word pole has no permutation null).
+
+    Returns
+    -------
+    tuple of (dict, str)
+        The p columns, and the note's reason when there is no p (``""`` when there is one).
+    """
+    s = _catalogue.spec(measure)
+    p = ran.p_value.to_numpy(float)
+    if s.test is None:
+        return {"p_method": None}, f"no combined p: {s.name} is descriptive and has no test"
+    if s.combine != "mean and t":
+        return {"p_method": None}, (f"no combined p: the test of {s.name} ({s.test}) has no fixed value for the "
+                                    f"mean over runs to be tested against; each run's row has its own p")
+    if not np.isfinite(p).all():
+        return {"p_method": None}, (f"no combined p: {int((~np.isfinite(p)).sum())} of {len(p)} runs gave no p "
+                                    f"for this test")
+    alternative = alternative if isinstance(alternative, str) else "two-sided"
+    null = s.no_bias if s.no_bias is not None else 0.0
+    return {"p_value": c.p_value(alternative, null=null), "p_two_sided": c.p_value("two-sided", null=null),
+            "alternative": alternative, "p_method": COMBINED_P_METHOD}, ""
+
+
+def on_runs(measure, ensemble, *args, label: str | None = None, alpha: float = ALPHA, **options) -> pd.DataFrame:
+    """Any measure on every run of an ensemble, combined over the runs: ensembles wrap measures from above.
+
+    ``measure(run_vectors, *args, **options)`` is called on each run (the same words, options and seed), each
+    :class:`~wordbias.result.Result` becomes its tidy row (:meth:`~wordbias.result.Result.to_row`), and the rows
+    are combined per test by :func:`combine_rows`, which reads the catalogue (:mod:`wordbias.catalogue`): the
+    combined row leads, the runs' rows follow (``frame.attrs[ENSEMBLE_RUNS]`` names them), a descriptive measure
+    gets no p and a bounded measure's interval stays in its range. An ensemble of one run gives the run's row
+    under the ensemble's label (:func:`one_run_rows`).
+
+    Parameters
+    ----------
+    measure : callable
+        A measure that returns a :class:`~wordbias.result.Result`, e.g. :func:`wordbias.weat` or
+        :func:`wordbias.measures.ect.ect`.
+    ensemble : Ensemble or str or path-like or sequence
+        The runs (:func:`wordbias.measures.ensemble.as_ensemble`).
+    *args
+        The measure's word lists.
+    label : str, optional
+        The ensemble's label.
+    alpha : float, default 0.05
+        The level at which a run counts as significant in the combined row's note.
+    **options
+        The measure's options.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The tidy table: the combined row first, then one row per run.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from wordbias.embeddings import to_keyed_vectors
+    >>> from wordbias.measures.mac import mac
+    >>> words = ["he", "him", "she", "her", "boss", "home"]
+    >>> runs = [to_keyed_vectors(words, np.random.default_rng(s).normal(size=(6, 4))) for s in range(3)]
+    >>> t = on_runs(mac, runs, [["he", "him"], ["she", "her"]], [["boss"], ["home"]], n_resamples=50, warn=False)
+    >>> t.embedding.tolist()[0], len(t), bool(np.isnan(t.p_value.iloc[0]))
+    ('ensemble', 4, True)
+    """
+    from wordbias.measures.ensemble import as_ensemble
+    from wordbias.result import Result
+
+    if not callable(measure):
+        raise InvalidParameterError(f"measure must be a function that returns a Result, not {measure!r}")
+    ens = as_ensemble(ensemble, label=label)
+    rows = []
+    for i, run in enumerate(ens.runs):
+        result = measure(ens.load(i), *args, **options)
+        if not isinstance(result, Result):
+            raise InvalidParameterError(f"{getattr(measure, '__name__', measure)} returned a "
+                                        f"{type(result).__name__}, not a wordbias.result.Result")
+        rows.append(result.to_row({"embedding": run_label(ens.label, run), "battery": "runs", "paper": "user"}))
+    runs = _tidy.tidy_frame(rows)
+    combined = combine_rows(runs, label=ens.label, alpha=alpha)
+    if len(ens.runs) == 1:
+        return _tidy.check_tidy(one_run_rows(runs, combined))
+    out = _tidy.check_tidy(pd.concat([combined, runs], ignore_index=True))
+    return _mark_runs(out, ens.label, ens.runs)
 
 
 def _run_of(embedding, label: str) -> str:

@@ -66,14 +66,14 @@ COLUMNS = {"T1": "n_x", "T2": "n_y", "A": "n_a", "A1": "n_a", "A2": "n_b", "A_po
 def metric_row(m, *, base: Mapping) -> dict:
     """Return the tidy row of one measurement of ECT, RND, RNSB, MAC, SemAxis or indirect bias.
 
-    A view of the :class:`~wordbias.measures.measurement.Measurement`: ``base``, the paper of the measure, the
+    A view of the :class:`~wordbias.result.Result`: ``base``, the paper of the measure, the
     words used per set (T1, T2 as ``n_x``, ``n_y``; the attribute sets as ``n_a``, ``n_b``), the statistic with
     its interval, p one- and two-sided where the measure has a test (NA where not: the note says why), the words
     dropped, the coverage.
 
     Parameters
     ----------
-    m : Measurement
+    m : Result
         The measurement.
     base : mapping
         The row's leading columns (embedding, seed, ...).
@@ -92,21 +92,7 @@ def metric_row(m, *, base: Mapping) -> dict:
     >>> row["paper"], row["n_x"], row["n_b"], row["p_value"], row["note"][-20:]
     ('manzini2019', 2, 1, None, ' by a paired t-test)')
     """
-    cover = _tidy.Coverage(sets={s.letter: (s.in_vocabulary, len(s.asked)) for s in m.sets}, low=tuple(m.flagged))
-    has_p = m.p_method != "none"
-    row = {**base, "paper": PAPER[m.measure], "battery": base.get("battery", BATTERY), "test": m.test,
-           "title": m.title, "measure": m.measure, "statistic_name": m.statistic_name, "statistic": m.statistic,
-           "effect_size_name": m.effect_size_name, "effect_size": m.effect_size,
-           "p_value": m.p_value if has_p else None, "alternative": m.alternative if has_p else None,
-           "p_method": m.p_method if has_p else None, "p_two_sided": m.p_two_sided if has_p else None,
-           "n_permutations": m.n_permutations if has_p else None, "seed": m.seed,
-           "n_resamples": m.n_resamples or None, "dropped": m.dropped, "note": "; ".join(m.notes) or None}
-    for s in m.sets:
-        if s.letter in COLUMNS:
-            row[COLUMNS[s.letter]] = len(s.used)
-    if m.interval is not None:
-        row.update(ci_low=m.ci_low, ci_high=m.ci_high, ci_level=m.ci_level, ci_method=m.ci_method)
-    return _tidy.with_coverage(row, cover)
+    return m.to_row({**base, "paper": PAPER[m.measure], "battery": base.get("battery", BATTERY)})
 
 
 def _not_run(kv, base, *, test, title, measure, sets: Mapping, case_fold: bool, err, cov) -> dict:

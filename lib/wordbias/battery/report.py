@@ -48,6 +48,7 @@ from wordbias.core.errors import InvalidParameterError
 from wordbias.core.parallel import ForkedCall, default_workers, fork_available
 from wordbias.core.progress import progress_bar
 from wordbias.core.validation import check_bool, check_int, check_seed
+from wordbias.embeddings.keyed_vectors import measuring
 from wordbias.datasets import stimuli
 from wordbias.measures import measurement as _measurement
 
@@ -186,7 +187,17 @@ def report(embedding, *, label: str | None = None, seed: int = 0, n_permutations
     min_words, min_fraction = _tidy.check_coverage_thresholds(min_words, min_fraction)
     cov = dict(min_words=min_words, min_fraction=min_fraction)
     label = _label(embedding, label)
-    kv = as_keyed_vectors(embedding)
+    kv = as_keyed_vectors(embedding)   # loaded, or its matrix checked, once
+    with measuring(kv):               # every part measures this object: no part checks it or reads its case again
+        frame = _measure(kv, label=label, seed=seed, n_permutations=n_permutations, n_resamples=n_resamples,
+                         ube=ube, progress=progress, cov=cov, concurrent=concurrent, while_waiting=while_waiting)
+    return frame
+
+
+def _measure(kv, *, label: str, seed: int, n_permutations: int, n_resamples: int, ube: bool, progress: bool,
+             cov: Mapping, concurrent: bool, while_waiting) -> pd.DataFrame:
+    """The report's parts on ``kv`` (loaded and checked by :func:`report`), then the table with its adjusted p,
+    timings and parameters."""
     case_fold = not _embeddings.is_cased(kv)
     base = dict(embedding=label, seed=seed, n_resamples=n_resamples)
     cal = {**base, "paper": "caliskan2017", "battery": "caliskan2017"}

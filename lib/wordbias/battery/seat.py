@@ -1,5 +1,5 @@
 """SEATs (May et al. 2019) as tidy rows (:mod:`wordbias.core.tidy`): a view of the
-:class:`~wordbias.measures.measurement.Measurement` results of :func:`wordbias.measures.seat.seats`, and
+:class:`~wordbias.result.Result` results of :func:`wordbias.measures.seat.seats`, and
 :func:`seat_battery`, which measures a battery once and lays it out so.
 
 Each row is a WEAT row (:func:`wordbias.battery.weat.weat_row`) with ``measure="seat"``: d with its 95% bootstrap
@@ -52,7 +52,7 @@ def seat_rows(results: Sequence, *, label: str, pooling: str, battery: str = "ma
 
     Parameters
     ----------
-    results : sequence of Measurement
+    results : sequence of Result
         The SEATs of :func:`wordbias.measures.seat.seats` (or :func:`~wordbias.measures.seat.seat`).
     label : str
         The encoder's name (the ``embedding`` column).

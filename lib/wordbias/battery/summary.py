@@ -251,9 +251,10 @@ def _legend_html(frame: pd.DataFrame) -> str:
     return "".join(f"<p class='legend'>{x}</p>" for x in lines)
 
 
-def _table_html(frame: pd.DataFrame) -> str:
+def _table_html(frame: pd.DataFrame, anchor: str = "note") -> str:
     """The results table, one row per test, a few columns wide at 1280 px: the notes (which can be long) are
-    numbered under the table, each row pointing to its own (:func:`_notes_html`); every column is in the CSV."""
+    numbered under the table, each row pointing to its own (:func:`_notes_html`, ids ``anchor-1``, ...); every
+    column is in the CSV."""
     several = frame.embedding.nunique(dropna=False) > 1
     head = (["embedding"] if several else []) + ["test", "title", "words used", "effect size [95% interval]",
                                                  "p (one-sided)", "p two-sided", "p Holm", "p BH", "note"]
@@ -271,7 +272,7 @@ def _table_html(frame: pd.DataFrame) -> str:
         if isinstance(r.note, str) and r.note:
             n_note += 1
             first = r.note.split(";")[0]
-            note = f"<a href='#note-{n_note}'>[{n_note}]</a> {_e(textwrap.shorten(first, 48, placeholder='...'))}"
+            note = f"<a href='#{anchor}-{n_note}'>[{n_note}]</a> {_e(textwrap.shorten(first, 48, placeholder='...'))}"
         cells = ([f"<td>{_e(r.embedding)}</td>"] if several else []) + [
             f"<td>{_e(r.test)}</td>", f"<td>{_e(r.title)}</td>", f"<td>{words}</td>",
             f"<td class='num'>{_e(_effect(r))}</td>",
@@ -281,11 +282,24 @@ def _table_html(frame: pd.DataFrame) -> str:
             f"<td class='note'>{note}</td>"]
         cls = " class=notrun" if not_run else " class=lowcov" if low else ""
         out.append(f"<tr{cls}>" + "".join(cells) + "</tr>")
-    out += ["</tbody>", "</table>", _legend_html(frame), _notes_html(frame)]
+    out += ["</tbody>", "</table>", _legend_html(frame), _notes_html(frame, anchor)]
     return "\n".join(out)
 
 
-def _notes_html(frame: pd.DataFrame) -> str:
+def _results_html(frame: pd.DataFrame) -> str:
+    """The results: the table; for an ensemble (:func:`wordbias.core.tidy.ensemble_run_rows`) the combined rows
+    first, each test over the words and the training runs, then the single runs' rows in a collapsed section."""
+    runs = _tidy.ensemble_run_rows(frame)
+    if not runs.any():
+        return _table_html(frame)
+    combined, single = frame[~runs], frame[runs]
+    return (f"<p class='small'>Each test combined over the ensemble's training runs; the {len(single)} rows of the "
+            "single runs are below.</p>\n" + _table_html(combined)
+            + f"\n<details><summary>The single runs ({len(single)} rows)</summary>\n"
+            + _table_html(single, anchor="run-note") + "\n</details>")
+
+
+def _notes_html(frame: pd.DataFrame, anchor: str = "note") -> str:
     """The notes of the table's rows in full, numbered as the table points to them."""
     several = frame.embedding.nunique(dropna=False) > 1
     items = [(f"{r.embedding} / {r.test}" if several else str(r.test), r.note) for r in frame.itertuples()
@@ -293,7 +307,7 @@ def _notes_html(frame: pd.DataFrame) -> str:
     if not items:
         return ""
     return ("<h3>Notes</h3><ol class='notes'>" + "".join(
-        f"<li id='note-{i}'><b>{_e(where)}</b>: {_e(note)}</li>" for i, (where, note) in enumerate(items, 1))
+        f"<li id='{anchor}-{i}'><b>{_e(where)}</b>: {_e(note)}</li>" for i, (where, note) in enumerate(items, 1))
         + "</ol>")
 
 
@@ -370,6 +384,62 @@ def _dropped_html(frame: pd.DataFrame) -> str:
             "balance the target sets (\"balanced out\"), per test and word set.</p><ul>" + items + "</ul>")
 
 
+#: the figures of the page by name (the files' name in ``figure_dir``): what each is, for an error, and its caption
+_FIGURES = {"runs": ("the runs figure", "Each test in every training run (a dot, its interval over the words in "
+                                        "grey) beside the combined result (a diamond, its interval over the words "
+                                        "and the runs in black)"),
+            "forest": ("the forest plot", "Effect sizes and 95% intervals, one panel per kind of effect size"),
+            "heatmap": ("the heat map", "Test x embedding: each value's distance from no bias on its measure's own "
+                                        "scale")}
+
+
+def _page_figures(frame: pd.DataFrame, title: str) -> list[tuple[str, object]]:
+    """The ``(name, figure)`` pairs the page draws: for an ensemble the runs figure first
+    (:func:`wordbias.battery.ensemble.runs_figure`: the combined result beside each run), the forest plot, and
+    for several embeddings the heat map (:func:`wordbias.battery.compare.heatmap`)."""
+    from wordbias.battery.compare import heatmap
+
+    named = []
+    if _tidy.ensemble_run_rows(frame).any():
+        from wordbias.battery.ensemble import runs_figure
+
+        named.append(("runs", runs_figure(frame, title=title)))
+    if len(frame):
+        named.append(("forest", forest_plot(frame)))
+    if frame.embedding.nunique(dropna=False) > 1:
+        named.append(("heatmap", heatmap(frame)))
+    return named
+
+
+def _saved_pngs(named, figure_dir) -> dict:
+    """Save each figure of ``named`` in ``figure_dir`` (``name.png``, ``name.pdf``); return the PNG's bytes by the
+    figure's id."""
+    from wordbias.core import figures as _figures
+
+    pngs = {}
+    for name, fig in named:
+        fig = getattr(fig, "figure", fig)
+        # the forest plot's constrained layout already sizes the figure to what it draws: cropping it
+        # ("tight") would draw it twice more for a margin of a few pixels (0.4 s of a report); the heat map
+        # and the runs figure are cropped to what is drawn
+        with reraise_disk_full(Path(figure_dir) / f"{name}.png", _FIGURES[name][0]):
+            png_file, _ = _figures.save(fig, figure_dir, name, tight=name != "forest")
+        pngs[id(fig)] = png_file.read_bytes()
+    return pngs
+
+
+def _figures_html(figs, pngs: dict) -> str:
+    """The page's figures, ``(caption, figure)``, inline: the PNG saved in the figure folder where there is one
+    (``pngs``, by the figure's id), else drawn here."""
+    def png_of(f) -> bytes:
+        f = getattr(f, "figure", f)
+        return pngs[id(f)] if id(f) in pngs else figure_png(f)
+
+    return "".join(
+        f"<figure><img alt='{_e(cap)}' src='data:image/png;base64,{base64.b64encode(png_of(f)).decode()}'>"
+        f"<figcaption class='small'>{_e(cap)}</figcaption></figure>" for cap, f in figs)
+
+
 def write_html(frame: pd.DataFrame, path, *, title: str, figures=None, figure_dir=None) -> Path:
     """Write a one-page, self-contained HTML summary of a tidy table to ``path`` (atomically).
 
@@ -382,6 +452,10 @@ def write_html(frame: pd.DataFrame, path, *, title: str, figures=None, figure_di
     as inline base64 PNG, the table with formatted p-values, and the words dropped. It references nothing
     outside itself (no CDN, no font, no script).
 
+    An ensemble's page (a table with run rows, :func:`wordbias.core.tidy.ensemble_run_rows`) leads with its
+    combined result: the runs figure first (:func:`wordbias.battery.ensemble.runs_figure`), and the table of the
+    combined rows before the single runs' rows, which sit in a collapsed section.
+
     Parameters
     ----------
     frame : pandas.DataFrame
@@ -393,8 +467,9 @@ def write_html(frame: pd.DataFrame, path, *, title: str, figures=None, figure_di
     figures : mapping of str to matplotlib.figure.Figure, optional
         Further figures to include, by caption.
     figure_dir : str or path-like, optional
-        A folder where the forest plot (and the heat map) are also saved, as ``forest.png``/``forest.pdf``
-        (``heatmap.png``/``.pdf``): the same figures as on the page, drawn once.
+        A folder where the forest plot (and the heat map, the runs figure) are also saved, as
+        ``forest.png``/``forest.pdf`` (``heatmap.png``/``.pdf``, ``runs.png``/``.pdf``): the same figures as on
+        the page, drawn once.
 
     Returns
     -------
@@ -419,44 +494,21 @@ def write_html(frame: pd.DataFrame, path, *, title: str, figures=None, figure_di
     >>> "<title>My embedding</title>" in page, "X: aster" in page, "data:image/png;base64," in page, "http" in page
     (True, True, True, False)
     """
-    from wordbias.battery.compare import heatmap
-
     _tidy.check_tidy(frame)
     if not isinstance(title, str) or not title:
         raise InvalidParameterError(f"title must be a non-empty string, not {title!r}")
     check_output_file(path, what="path")
-    figs, named = [], []
-    if frame.effect_size.notna().any() or len(frame):
-        forest = forest_plot(frame)
-        figs.append(("Effect sizes and 95% intervals, one panel per kind of effect size", forest))
-        named.append(("forest", forest))
-    if frame.embedding.nunique(dropna=False) > 1:
-        heat = heatmap(frame)
-        figs.append(("Test x embedding", heat))
-        named.append(("heatmap", heat))
-    pngs = {}  # figure id -> the PNG written to figure_dir: the page shows that file's bytes (drawn once, not twice)
-    if figure_dir is not None:
-        from wordbias.core import figures as _figures
-        from wordbias.core.io_errors import reraise_disk_full as _disk_full
+    named = _page_figures(frame, title)
+    try:
+        # figure id -> the PNG written to figure_dir: the page shows that file's bytes (drawn once, not twice)
+        pngs = _saved_pngs(named, figure_dir) if figure_dir is not None else {}
+        figs = [(_FIGURES[name][1], fig) for name, fig in named] + list((figures or {}).items())
+        fig_html = _figures_html(figs, pngs)
+    finally:
+        if named and named[0][0] == "runs":         # drawn on pyplot's figures: let it go
+            import matplotlib.pyplot as plt
 
-        for name, fig in named:
-            fig = getattr(fig, "figure", fig)
-            what = {"forest": "the forest plot", "heatmap": "the heat map"}[name]
-            # the forest plot's constrained layout already sizes the figure to what it draws: cropping it
-            # ("tight") would draw it twice more for a margin of a few pixels (0.4 s of a report); the heat map
-            # is laid out by hand from its labels' lengths, so it is cropped to what is drawn
-            with _disk_full(Path(figure_dir) / f"{name}.png", what):
-                png_file, _ = _figures.save(fig, figure_dir, name, tight=name != "forest")
-            pngs[id(fig)] = png_file.read_bytes()
-    figs += list((figures or {}).items())
-
-    def png_of(f) -> bytes:
-        f = getattr(f, "figure", f)
-        return pngs[id(f)] if id(f) in pngs else figure_png(f)
-
-    fig_html = "".join(
-        f"<figure><img alt='{_e(cap)}' src='data:image/png;base64,{base64.b64encode(png_of(f)).decode()}'>"
-        f"<figcaption class='small'>{_e(cap)}</figcaption></figure>" for cap, f in figs)
+            plt.close(named[0][1])
     n_run = len(frame) - len(_tidy.not_run(frame))
     n_emb = frame.embedding.nunique(dropna=False)
     params = frame.attrs.get("parameters") or {}
@@ -486,7 +538,7 @@ interval over the words{runs_note} (its method is in the CSV's <code>ci_method</
 <h2>Figures</h2>
 {fig_html}
 <h2>Results</h2>
-{_table_html(frame)}
+{_results_html(frame)}
 <h2>Dropped words</h2>
 {_dropped_html(frame)}
 </body>

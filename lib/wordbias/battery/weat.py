@@ -1,5 +1,5 @@
 """WEATs and WEFATs as tidy rows (:mod:`wordbias.core.tidy`): views of :class:`~wordbias.measures.measurement.
-Measurement` results, and :func:`weat_battery`, which measures a list of WEAT specs once and shows them so.
+Result` results, and :func:`weat_battery`, which measures a list of WEAT specs once and shows them so.
 
 A battery is a list of specs, the papers' (:func:`wordbias.datasets.stimuli.weat_tests`) and a user's YAML
 (:func:`wordbias.datasets.user_lists.load_user_lists`) alike; the measuring is
@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 import pandas as pd
 
 from wordbias import embeddings as _embeddings
+from wordbias import result as _result
 from wordbias.core import tidy as _tidy
 from wordbias.core.errors import InvalidParameterError
 from wordbias.core.validation import check_bool, check_int, check_seed
@@ -119,20 +120,7 @@ def paper_note(spec, paper_key: str) -> str:
     return f"paper: d = {paper['d']:.2f}, p {paper.get('p_text') or paper.get('p')}"
 
 
-def _join(*parts: str) -> str | None:
-    text = "; ".join(p for p in parts if p)
-    return text or None
-
-
-def _coverage(m: _measurement.Measurement) -> _tidy.Coverage:
-    return _tidy.Coverage(sets={s.letter: (s.in_vocabulary, len(s.asked)) for s in m.sets}, low=tuple(m.flagged))
-
-
-def _adjusted(m: _measurement.Measurement) -> dict:
-    return {"p_holm": m.p_holm, "p_bh": m.p_bh, "p_family": m.p_family} if m.p_family else {}
-
-
-def weat_row(m: _measurement.Measurement, *, base: Mapping, note: str = "") -> dict:
+def weat_row(m: _result.Result, *, base: Mapping, note: str = "") -> dict:
     """Return the tidy row of one measured WEAT.
 
     The row holds ``base``, the sizes of the sets used, s and d with its interval, p one- and two-sided with
@@ -142,7 +130,7 @@ def weat_row(m: _measurement.Measurement, *, base: Mapping, note: str = "") -> d
 
     Parameters
     ----------
-    m : Measurement
+    m : Result
         One measured WEAT (:func:`wordbias.measures.measurement.weat` or an item of
         :func:`~wordbias.measures.measurement.weats`).
     base : mapping
@@ -171,24 +159,10 @@ def weat_row(m: _measurement.Measurement, *, base: Mapping, note: str = "") -> d
     >>> row["test"], row["n_x"], round(row["effect_size"], 3), round(row["p_value"], 3), row["coverage"]
     ('flowers', 2, 1.726, 0.167, 'X 2/2; Y 2/2; A 1/1; B 1/1')
     """
-    head = {**base, "test": m.test, "title": m.title, "measure": "weat", "statistic_name": m.statistic_name,
-            "effect_size_name": m.effect_size_name, "alternative": m.alternative, "seed": m.seed,
-            "n_resamples": m.n_resamples or None}
-    if m.not_run:
-        return _tidy.with_coverage({**head, "dropped": m.dropped, "note": m.not_run}, _coverage(m))
-    sizes = {f"n_{s.letter.lower()}": len(s.used) for s in m.sets}
-    row = {**head, **sizes, "statistic": m.statistic, "effect_size": m.effect_size, "p_value": m.p_value,
-           "p_method": m.p_method, "p_two_sided": m.p_two_sided, "dropped": m.dropped,
-           "n_permutations": m.n_permutations, **_adjusted(m)}
-    if m.interval is None:                  # d and p stand; the note says why there is no interval
-        row.update(n_resamples=None, note=_join(*m.notes, note))  # "no ...:" first: tidy.run_in_part reads it
-    else:
-        row.update(ci_low=m.ci_low, ci_high=m.ci_high, ci_level=m.ci_level, ci_method=m.ci_method,
-                   note=_join(note, *m.warned()))
-    return _tidy.with_coverage(row, _coverage(m))
+    return m.to_row(base, note=note)
 
 
-def wefat_row(m: _measurement.Measurement, *, base: Mapping, note: str = "") -> dict:
+def wefat_row(m: _result.Result, *, base: Mapping, note: str = "") -> dict:
     """Return the tidy row of one measured WEFAT.
 
     The row holds ``base``, Pearson's r with its interval and two-sided p, n the target words with a score and
@@ -198,7 +172,7 @@ def wefat_row(m: _measurement.Measurement, *, base: Mapping, note: str = "") -> 
 
     Parameters
     ----------
-    m : Measurement
+    m : Result
         One measured WEFAT (:func:`wordbias.measures.measurement.wefat` or an item of
         :func:`~wordbias.measures.measurement.wefats`).
     base : mapping
@@ -223,25 +197,10 @@ def wefat_row(m: _measurement.Measurement, *, base: Mapping, note: str = "") -> 
     >>> row["effect_size_name"], round(row["effect_size"], 3), row["n_x"], row["coverage"]
     ('r', 0.894, 4, 'W 4/4; A 1/1; B 1/1')
     """
-    head = {**base, "test": m.test, "title": m.title, "measure": "wefat", "statistic_name": m.statistic_name,
-            "effect_size_name": m.effect_size_name, "alternative": m.alternative, "seed": m.seed,
-            "n_resamples": m.n_resamples or None}
-    if m.not_run:
-        return _tidy.with_coverage({**head, "dropped": m.dropped, "note": m.not_run}, _coverage(m))
-    w, a, b = m.sets
-    row = {**head, "n_x": len(w.used), "n_a": len(a.used), "n_b": len(b.used), "statistic": m.statistic,
-           "effect_size": m.effect_size, "p_value": m.p_value, "p_method": m.p_method,
-           "p_two_sided": m.p_two_sided,
-           "dropped": _tidy.dropped_text({"W": w.missing, "A": a.missing, "B": b.missing}), **_adjusted(m)}
-    if m.interval is None:
-        row.update(n_resamples=None, note=_join(*m.notes, note))  # "no ...:" first: tidy.run_in_part reads it
-    else:
-        row.update(ci_low=m.ci_low, ci_high=m.ci_high, ci_level=m.ci_level, ci_method=m.ci_method,
-                   note=_join(note, *m.warned()))
-    return _tidy.with_coverage(row, _coverage(m))
+    return m.to_row(base, note=note)
 
 
-def weat_rows(results: Sequence[_measurement.Measurement], *, label: str, battery: str, paper: str,
+def weat_rows(results: Sequence[_result.Result], *, label: str, battery: str, paper: str,
               specs: Sequence | None = None, paper_key: str = "glove") -> pd.DataFrame:
     """Return the tidy table of measured WEATs.
 
@@ -251,7 +210,7 @@ def weat_rows(results: Sequence[_measurement.Measurement], *, label: str, batter
 
     Parameters
     ----------
-    results : sequence of Measurement
+    results : sequence of Result
         The measured WEATs.
     label : str
         The embedding's name in the table (the ``embedding`` column).

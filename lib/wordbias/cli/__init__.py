@@ -10,9 +10,13 @@ stderr; ``--quiet`` silences them and the table. Exit status: 0 done, 1 the run 
 written but some tests were not run, or ran without their interval (each named on stderr with the reason,
 e.g. a request refused for its cost with the way out; the reason is also in tidy.csv's ``note``).
 
-``--out`` is checked by :func:`wordbias.core.paths.check_output_dir` (never empty, the checkout's root, the
-home folder or ``/``, nor inside the package, the data or the repository's results/ and figures/); the
-command writes its named files there and deletes nothing. A full disk is reported with the file being
+Every command that writes applies one output rule to ``--out``, before any work
+(:func:`wordbias.cli.output.prepare_out`): never empty, the checkout's root, the home folder or ``/``, nor inside
+the package, the data or the repository's results/ and figures/; a new folder, an empty one, or one wordbias
+made, where only the files its run manifest lists, unchanged, are replaced (``--force`` writes into a folder of
+the user's and replaces its files of those names). The command writes its named files there and deletes
+nothing; a run that fails leaves no empty folder it created (:func:`wordbias.cli.output.no_empty_folder_left`).
+A full disk is reported with the file being
 written and the space left (:mod:`wordbias.core.io_errors`).
 
 Modules: :mod:`~wordbias.cli.parser` (the arguments), :mod:`~wordbias.cli.measure` (``weat``, ``report``,
@@ -30,28 +34,28 @@ wordbias ...
 from __future__ import annotations
 
 import atexit
+import importlib
 import os
 import sys
 import threading
 import traceback
 import warnings
 
-from wordbias.cli.debias import run_debias
-from wordbias.cli.embeddings import run_cache, run_embeddings
-from wordbias.cli.lists import run_lists
-from wordbias.cli.measure import run_compare, run_contextual, run_report, run_weat
-from wordbias.cli.output import EXIT_NOT_RUN, one_line
+from wordbias.cli.output import EXIT_NOT_RUN, no_empty_folder_left, one_line
 from wordbias.cli.parser import build_parser
-from wordbias.cli.seat import run_seat
-from wordbias.cli.train import run_train
-from wordbias.core import paths
-from wordbias.core.parallel import default_workers
 
 __all__ = ["main", "run", "build_parser", "EXIT_NOT_RUN"]
 
-_COMMANDS = {"weat": run_weat, "report": run_report, "compare": run_compare, "contextual": run_contextual, "seat": run_seat,
-             "lists": run_lists, "cache": run_cache, "embeddings": run_embeddings, "train": run_train,
-             "debias": run_debias}
+#: each subcommand's module in :mod:`wordbias.cli`, which holds its ``run_<command>``; the module is imported
+#: when its command runs, so ``wordbias --help``, ``--version`` and a usage error import argparse and no more
+_COMMANDS = {"weat": "measure", "report": "measure", "compare": "measure", "contextual": "measure", "seat": "seat",
+             "lists": "lists", "cache": "embeddings", "embeddings": "embeddings", "train": "train",
+             "debias": "debias"}
+
+
+def _command(name: str):
+    """The function that runs the subcommand ``name``: ``run_<name>`` of its module (:data:`_COMMANDS`)."""
+    return getattr(importlib.import_module(f"wordbias.cli.{_COMMANDS[name]}"), f"run_{name}")
 
 
 def _message(exc: BaseException) -> str:
@@ -111,12 +115,16 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return 2
     try:
-        with warnings.catch_warnings():
+        from wordbias.core import paths
+        from wordbias.core.parallel import default_workers
+
+        # a run that fails leaves no empty folder behind that it created for --out
+        with warnings.catch_warnings(), no_empty_folder_left(getattr(args, "out", None)):
             if args.quiet:
                 warnings.simplefilter("ignore", category=FutureWarning)
             default_workers()          # a bad $WORDBIAS_WORKERS is an error before any work, not minutes into it
             paths.cache_dir()          # and so is a blank $WORDBIAS_CACHE
-            return _COMMANDS[args.command](args)
+            return _command(args.command)(args)
     except KeyboardInterrupt:
         print("wordbias: interrupted", file=sys.stderr)
         return 130

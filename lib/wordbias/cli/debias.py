@@ -3,8 +3,8 @@ debiased embedding as a word2vec binary file and, unless ``--no-checks``, the me
 (:func:`wordbias.battery.debias.debias_table`) as ``checks.csv`` with its figure ``checks.png``/``.pdf``.
 
 ``--out`` must be a new folder, an empty one, or one wordbias created (its marker,
-:mod:`wordbias.core.ownership`): the command replaces its own named files there and never writes into a folder
-of the user's. The run's files are written together (:func:`wordbias.core.atomic.run_files`): each to a
+:mod:`wordbias.core.ownership`): the command replaces its own named files there and writes into a folder of the
+user's only with ``--force``. The run's files are written together (:func:`wordbias.core.atomic.run_files`): each to a
 temporary name first, all moved into place only once every one is written, so a failed check or a full disk
 leaves the earlier result whole."""
 
@@ -44,18 +44,13 @@ def debiased_file_name(label: str, method: str) -> str:
     return f"{_stem(label)}+{method}.bin"
 
 
-def _out_folder(out: str, names: list[str]) -> Path:
-    """``--out``: checked (:func:`wordbias.core.paths.check_output_dir`), refused unless new, empty or
-    wordbias's, and unless each file of ``names`` is absent or one wordbias wrote there, unchanged (the run
-    manifest); then created and marked."""
-    from wordbias.core import ownership, paths
+def _out_folder(out: str, names: list[str], force: bool = False) -> Path:
+    """``--out``: checked by the one output rule (:func:`wordbias.cli.output.prepare_out`: refused unless new,
+    empty or wordbias's, and unless each file of ``names`` is absent or one wordbias wrote there, unchanged, the
+    run manifest; ``force`` allows a folder of the user's), then created and, new or empty, marked."""
+    from wordbias.cli.output import prepare_out
 
-    resolved = paths.check_output_dir(out, what="--out")
-    ownership.check_replaceable(resolved, action="write into")
-    folder = paths.check_output_dir(out, what="--out", create=True, files=names)
-    if ownership.owner(folder) is None:          # an empty folder the user made: claim it
-        ownership.mark(folder, "output")
-    return folder
+    return prepare_out(out, names, force=force)
 
 
 def write_word2vec(kv, path: Path) -> Path:
@@ -82,14 +77,14 @@ def run_debias(args) -> int:
     label = embedding_label(args.embedding)
     names = [debiased_file_name(label, m) for m in methods] + ["methods.csv"] + \
         (["checks.csv", "checks.png", "checks.pdf"] if args.checks else [])
-    out = _out_folder(args.out, names)
+    out = _out_folder(args.out, names, args.force)
     say = (lambda msg: None) if args.quiet else (lambda msg: print(f"wordbias: {msg}", file=sys.stderr, flush=True))
     start = time.perf_counter()
     kv = load_embedding(args.embedding, args)
     say(f"loaded {label}: {len(kv):,} words x {kv.vector_size} in {time.perf_counter() - start:.1f} s")
     run = debias2019.debias_methods(kv, methods, seed=args.seed, label=_stem(label),
                                     n_iterations=args.inlp_iterations, progress=say)
-    with run_files(out, names=names):           # every file moved into place together, or none
+    with run_files(out, names=names, force=args.force):    # every file moved into place together, or none
         written = _write_run(args, out, label, kv, run, say)
     if not args.quiet:
         print(f"wrote {len(written)} files to {out}: " + ", ".join(p.name for p in written))

@@ -47,15 +47,15 @@ def embedding_labels(names: list[str]) -> list[str]:
     return [n if labels.count(lab) > 1 else lab for n, lab in zip(names, labels)]
 
 
-def out_dir(out: str) -> Path:
-    """The ``--out`` folder, checked and created (:func:`wordbias.core.paths.check_output_dir`: not empty, not
-    the checkout's root, home or ``/``, not inside the package, the data, results/ or figures/, not a file, not a
-    link to a folder of the user's; each file the command may write there absent or wordbias's, unchanged:
-    :data:`wordbias.cli.output.RUN_FILES`), before any work."""
-    from wordbias.cli.output import RUN_FILES
-    from wordbias.core import paths
+def out_dir(out: str, *, force: bool = False) -> Path:
+    """The ``--out`` folder, checked by the one output rule and created (:func:`wordbias.cli.output.prepare_out`:
+    not empty, not the checkout's root, home or ``/``, not inside the package, the data, results/ or figures/,
+    not a file, not a link to a folder of the user's; absent, empty or wordbias's, each file the command may
+    write there, :data:`wordbias.cli.output.RUN_FILES`, absent or wordbias's, unchanged, unless ``force``), before
+    any work."""
+    from wordbias.cli.output import RUN_FILES, prepare_out
 
-    return paths.check_output_dir(out, what="--out", create=True, files=RUN_FILES)
+    return prepare_out(out, RUN_FILES, force=force)
 
 
 def show_progress(args) -> bool:

@@ -28,17 +28,26 @@ def _print_sets(rows) -> None:
             print(_wrap(r["words"]))
 
 
+def template_path() -> Path:
+    """The commented template of the lists format, :data:`wordbias.datasets.user_lists.TEMPLATE`, found without
+    importing that module (it imports pandas): ``wordbias lists --template`` reads one file."""
+    from wordbias.core import paths
+
+    return paths.STIMULI / "user_lists_template.yaml"
+
+
 def run_lists(args) -> int:
     """``wordbias lists [NAME] [--template]``: the batteries shipped, one battery's tests and words, a lists file
     checked, or the template."""
-    from wordbias.datasets import user_lists
-
     if args.template:
         if args.name:
             raise CommandError("give either NAME or --template, not both")
-        print(f"# wordbias word-list template: {user_lists.TEMPLATE}")
-        print(user_lists.TEMPLATE.read_text(encoding="utf-8"), end="")
+        template = template_path()
+        print(f"# wordbias word-list template: {template}")
+        print(template.read_text(encoding="utf-8"), end="")
         return 0
+    from wordbias.datasets import user_lists
+
     if args.name is None:
         table = user_lists.batteries()
         for _, r in table.iterrows():

@@ -10,7 +10,6 @@ from pathlib import Path
 from wordbias.cli.inputs import embedding_label, embedding_labels, load_embedding, out_dir, show_progress, split_label
 from wordbias.cli.output import finish, write_outputs
 from wordbias.core.errors import CommandError
-from wordbias.embeddings.ensemble import is_ensemble
 
 
 def run_weat(args) -> int:
@@ -18,6 +17,8 @@ def run_weat(args) -> int:
     WEATs on one embedding."""
     from wordbias.battery import weat as battery_weat
     from wordbias.datasets import stimuli, user_lists
+    from wordbias.embeddings.ensemble import is_ensemble
+    from wordbias.measures import measurement
 
     if args.lists is not None:
         if args.variant is not None:
@@ -35,7 +36,7 @@ def run_weat(args) -> int:
         specs, paper = stimuli.weat_tests("caliskan2017", variant=variant), "caliskan2017"
         battery = "caliskan2017" if variant == "glove" else f"caliskan2017:{variant}"
         title = f"Caliskan et al. (2017) WEATs, {variant} lists"
-    out = out_dir(args.out)
+    out = out_dir(args.out, force=args.force)
     label = args.label or embedding_label(args.embedding)
     case_fold = {"auto": None, "on": True, "off": False}[args.case_fold]
     if is_ensemble(args.embedding):
@@ -45,16 +46,29 @@ def run_weat(args) -> int:
             args.embedding, specs, battery=battery, paper=paper, label=label, workers=args.workers,
             scheduler=args.scheduler, progress=show_progress(args), seed=args.seed,
             n_permutations=args.n_permutations, n_resamples=args.n_resamples, case_fold=case_fold,
-            min_words=args.min_words, min_fraction=args.min_coverage)
-        written = write_outputs(frame, out, f"wordbias weat: {title} on the ensemble {label}")
+            balance_targets=args.balance, min_words=args.min_words, min_fraction=args.min_coverage)
+        written = write_outputs(frame, out, f"wordbias weat: {title} on the ensemble {label}", force=args.force)
         return finish(frame, written, args)
     kv = load_embedding(args.embedding, args)
-    frame = battery_weat.weat_battery(kv, specs, label=label, battery=battery, paper=paper, seed=args.seed,
-                                n_permutations=args.n_permutations, n_resamples=args.n_resamples,
-                                case_fold=case_fold, progress=show_progress(args), min_words=args.min_words,
-                                min_fraction=args.min_coverage)
-    written = write_outputs(frame, out, f"wordbias weat: {title} on {label}")
+    results = measurement.weats(kv, specs, family=f"{battery} on {label}", n_resamples=args.n_resamples,
+                                n_permutations=args.n_permutations, seed=args.seed, case_fold=case_fold,
+                                balance_targets=args.balance, min_words=args.min_words,
+                                min_fraction=args.min_coverage, progress=show_progress(args))
+    report_balancing(results)
+    frame = battery_weat.weat_rows(results, label=label, battery=battery, paper=paper, specs=specs,
+                                   paper_key="word2vec" if all(s.variant == "word2vec" for s in specs) else "glove")
+    written = write_outputs(frame, out, f"wordbias weat: {title} on {label}", force=args.force)
     return finish(frame, written, args)
+
+
+def report_balancing(results) -> None:
+    """Name on stderr, one line per test, the words random balancing deleted from its target sets, the seed, d over
+    the balancing draws and d without balancing (:class:`wordbias.measures.weat.BalanceSpread`)."""
+    for m in results:
+        spread = getattr(getattr(m, "result", None), "balancing", None)
+        if spread is not None:
+            print(f"wordbias: note: {m.test}: {spread.text()} (--balance none keeps both sets whole)",
+                  file=sys.stderr)
 
 
 def _user_lists(path: str, command: str):
@@ -82,13 +96,14 @@ def run_report(args) -> int:
     WEATs."""
     from wordbias.battery import report as battery_report
     from wordbias.battery import weat as battery_weat
+    from wordbias.embeddings.ensemble import is_ensemble
 
     lists = None
     if args.lists is not None:
         if args.no_ube:
             raise CommandError("--no-ube applies to the report's battery; with --lists no UBE run is made")
         lists = _user_lists(args.lists, "report")
-    out = out_dir(args.out)
+    out = out_dir(args.out, force=args.force)
     label = args.label or embedding_label(args.embedding)
     if is_ensemble(args.embedding):
         from wordbias.battery import ensemble as battery_ensemble
@@ -103,7 +118,7 @@ def run_report(args) -> int:
             frame = battery_ensemble.weat_battery(args.embedding, list(lists.weat), battery=f"user:{lists.battery}",
                                                   paper="user", **options)
             title = f"wordbias report: {lists.battery} ({Path(args.lists).name}) on the ensemble {label}"
-        written = write_outputs(frame, out, title)
+        written = write_outputs(frame, out, title, force=args.force)
         return finish(frame, written, args)
     kv = load_embedding(args.embedding, args)
     if lists is None:
@@ -118,7 +133,7 @@ def run_report(args) -> int:
                                     n_resamples=args.n_resamples, progress=show_progress(args),
                                     min_words=args.min_words, min_fraction=args.min_coverage)
         title = f"wordbias report: {lists.battery} ({Path(args.lists).name}) on {label}"
-    written = write_outputs(frame, out, title)
+    written = write_outputs(frame, out, title, force=args.force)
     return finish(frame, written, args)
 
 
@@ -126,6 +141,7 @@ def run_compare(args) -> int:
     """``wordbias compare``: the report's battery, or a lists file's WEATs, on two or more embeddings, stacked
     into one table with a heat map."""
     from wordbias.battery import compare
+    from wordbias.embeddings.ensemble import is_ensemble
 
     if len(args.embeddings) < 2:
         raise CommandError("compare needs two or more embeddings (use `wordbias report` for one)")
@@ -145,7 +161,7 @@ def run_compare(args) -> int:
         options["lists"] = _user_lists(args.lists, "compare")
     else:
         options["ube"] = not args.no_ube
-    out = out_dir(args.out)
+    out = out_dir(args.out, force=args.force)
     options.update(workers=args.workers or 1, scheduler=args.scheduler)
     parallel = (args.workers or 1) > 1 or args.scheduler is not None
     if "ube" in options and not parallel:
@@ -156,7 +172,7 @@ def run_compare(args) -> int:
     loaded = {lab: (name if is_ensemble(name) or in_workers else load_embedding(name, args))
               for lab, name in zip(labels, names)}
     frame = compare.compare(loaded, **options)
-    written = write_outputs(frame, out, "wordbias compare: " + ", ".join(labels), heatmap=True)
+    written = write_outputs(frame, out, "wordbias compare: " + ", ".join(labels), heatmap=True, force=args.force)
     return finish(frame, written, args)
 
 
@@ -173,10 +189,10 @@ def run_contextual(args) -> int:
         specs, battery = list(lists.weat), f"user:{lists.battery}"
     elif args.templates:
         raise CommandError("--template applies to --lists; the paper's categories use the paper's templates")
-    out = out_dir(args.out)
+    out = out_dir(args.out, force=args.force)
     frame = contextual.report(args.model, label=args.label, specs=specs,
                               templates=tuple(args.templates or contextual.DEFAULT_TEMPLATES), battery=battery,
                               seed=args.seed, n_permutations=args.n_permutations, n_resamples=args.n_resamples,
                               device=args.device, progress=show_progress(args))
-    written = write_outputs(frame, out, f"wordbias contextual on {frame['embedding'].iloc[0]}")
+    written = write_outputs(frame, out, f"wordbias contextual on {frame['embedding'].iloc[0]}", force=args.force)
     return finish(frame, written, args)

@@ -3,8 +3,11 @@ stdout, and on stderr each test not run or run only in part, with the exit statu
 
 from __future__ import annotations
 
+import os
 import sys
 import textwrap
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 
@@ -106,7 +109,116 @@ RUN_FILES = ("tidy.csv", "summary.html", "ensemble.csv", "runs.png", "runs.pdf",
              "heatmap.png", "heatmap.pdf")
 
 
-def write_outputs(frame, out: Path, title: str, *, heatmap: bool = False) -> list[Path]:
+def prepare_out(out: str, names: Iterable[str], *, force: bool = False, create: bool = True,
+                force_option: str | None = "--force") -> Path:
+    """``--out`` of a command that writes, checked by the one output rule before any work, then created.
+
+    Where it may be: :func:`wordbias.core.paths.check_output_dir` (never empty, the checkout's root, ``~`` or
+    ``/``, nor inside the package, the data, results/ or figures/; a symbolic link only to a folder of
+    wordbias's). Whether it may receive the files ``names``: :func:`wordbias.core.ownership.check_output_folder`
+    (absent, empty, or a folder wordbias made, where only the files its run manifest lists, unchanged, are
+    replaced; ``force`` allows a folder of the user's and replacing its files of those names). With ``create``
+    the folder is created (with its parents) and, new or empty, marked as wordbias's
+    (:mod:`wordbias.core.ownership`); a run that then fails leaves no empty folder behind
+    (:func:`no_empty_folder_left`, around every command).
+
+    Parameters
+    ----------
+    out : str
+        The folder as the user gave it.
+    names : iterable of str
+        The files the command may write there.
+    force : bool, default False
+        The command's ``--force``.
+    create : bool, default True
+        Create the folder after the checks (``False`` where the command puts the folder in place itself, as
+        ``train`` does).
+    force_option : str or None, default "--force"
+        The option named in a refusal as the way out; ``None`` for a command that offers none.
+
+    Returns
+    -------
+    pathlib.Path
+        The folder, resolved.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> mine = Path(tempfile.mkdtemp())
+    >>> _ = (mine / "notes.txt").write_text("mine")
+    >>> prepare_out(str(mine), RUN_FILES)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    wordbias.core.errors.FolderNotOursError: refusing to write into ...: wordbias did not create it ...--force...
+    >>> prepare_out(str(mine), RUN_FILES, force=True) == mine.resolve()
+    True
+    """
+    from wordbias.core import ownership, paths
+
+    folder = paths.check_output_dir(out, what="--out")
+    ownership.check_output_folder(folder, names, force=force, force_option=force_option)
+    if not create:
+        return folder
+    folder = paths.check_output_dir(out, what="--out", create=True)
+    if ownership.owner(folder) is None and not any(folder.iterdir()):
+        ownership.mark(folder, "output")     # an empty folder the user gave: wordbias's from now on
+    return folder
+
+
+@contextmanager
+def no_empty_folder_left(out: str | None) -> Iterator[None]:
+    """Around a command writing into ``out`` (its ``--out``; ``None`` for one that writes no folder): if the
+    command fails, the folders it created on the way to ``out`` (``out`` and the parents that were missing)
+    are removed again, deepest first, while each holds nothing but wordbias's marker. A folder that existed
+    before the command, or that holds anything else, is kept.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> base = Path(tempfile.mkdtemp())
+    >>> try:
+    ...     with no_empty_folder_left(str(base / "a" / "b")):
+    ...         _ = prepare_out(str(base / "a" / "b"), RUN_FILES)
+    ...         raise RuntimeError("the embedding is not there")
+    ... except RuntimeError:
+    ...     pass
+    >>> list(base.iterdir())
+    []
+    """
+    if out is None or not str(out).strip():
+        yield
+        return
+    target = Path(os.path.abspath(Path(out).expanduser()))
+    created = [p for p in (target, *target.parents) if not os.path.lexists(p)]    # deepest first
+    try:
+        yield
+    except BaseException:
+        _remove_empty(created)
+        raise
+
+
+def _remove_empty(folders: list[Path]) -> None:
+    """Remove each of ``folders`` (deepest first) that is a folder holding nothing, or only wordbias's marker;
+    stop at the first that holds anything else."""
+    from wordbias.core.ownership import MARKER, owner
+
+    for folder in folders:
+        if not os.path.lexists(folder):
+            continue
+        try:
+            if folder.is_symlink() or not folder.is_dir():
+                return
+            names = {p.name for p in folder.iterdir()}
+            if names == {MARKER} and owner(folder) is not None:
+                (folder / MARKER).unlink()
+            elif names:
+                return
+            folder.rmdir()
+        except OSError:     # removed or filled meanwhile: keep what is there
+            return
+
+
+def write_outputs(frame, out: Path, title: str, *, heatmap: bool = False, force: bool = False) -> list[Path]:
     """tidy.csv, summary.html, the forest plot (forest.png, forest.pdf), for several embeddings the heat map
     (heatmap.png, heatmap.pdf: ``summary.write_html`` draws it whenever the table has several, so ``heatmap``
     only names compare's intent), for an ensemble ensemble.csv and runs.png/.pdf; returns the files written.
@@ -115,14 +227,14 @@ def write_outputs(frame, out: Path, title: str, *, heatmap: bool = False) -> lis
     name and they are moved into place together once all are written, so a failure (a full disk:
     :class:`~wordbias.core.errors.DiskFullError` naming the file) leaves an earlier result in ``out`` whole.
     Only files wordbias wrote there and the user has not changed are replaced (a user's ``summary.html``, an
-    edited ``tidy.csv`` or a symbolic link raises :class:`~wordbias.core.errors.FolderNotOursError` naming it);
-    nothing else in ``out`` is touched."""
+    edited ``tidy.csv`` or a symbolic link raises :class:`~wordbias.core.errors.FolderNotOursError` naming it),
+    unless ``force`` (the command's ``--force``) says to replace them; nothing else in ``out`` is touched."""
     import matplotlib.pyplot as plt
 
     from wordbias.core.atomic import run_files
 
     try:
-        with run_files(out, names=RUN_FILES) as run:
+        with run_files(out, names=RUN_FILES, force=force) as run:
             _write_files(frame, out, title)
     finally:
         plt.close("all")
@@ -135,15 +247,11 @@ def _write_files(frame, out: Path, title: str) -> None:
     from wordbias.core import tidy
 
     tidy.write_tidy(frame, out / "tidy.csv")
-    summary.write_html(frame, out / "summary.html", title=title, figure_dir=out)
+    summary.write_html(frame, out / "summary.html", title=title, figure_dir=out)    # and runs.png, runs.pdf
     if tidy.ensemble_run_rows(frame).any():     # an ensemble's runs (recorded in attrs; a "/" in a label is text)
-        from wordbias.battery import ensemble
-        from wordbias.core.figures import save
-
         summary_table = frame.attrs.get("ensemble")
         if summary_table is not None and len(summary_table):
             _write_csv(summary_table, out / "ensemble.csv")
-        save(ensemble.runs_figure(frame, title=title), out, "runs")
 
 
 def _write_csv(frame, path: Path) -> Path:

@@ -5,6 +5,10 @@ from __future__ import annotations
 import argparse
 
 PROG = "wordbias"
+#: the defaults of ``--min-words`` and ``--min-coverage``: :data:`wordbias.core.tidy.MIN_WORDS` and
+#: :data:`wordbias.core.tidy.MIN_FRACTION`, written out so that building the parser imports no pandas (the
+#: command's ``--help`` and ``--version`` import argparse alone); tests/test_cli_startup.py checks they agree
+MIN_WORDS, MIN_FRACTION = 4, 0.5
 
 _EXAMPLES = """\
 examples:
@@ -164,9 +168,13 @@ def _trust_option(p: argparse.ArgumentParser) -> None:
 
 def _run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", required=True, metavar="DIR",
-                   help="folder for tidy.csv, summary.html and figures (created; other files in it are left "
-                        "alone; never the checkout's root, ~ or /, nor inside the package, data/, results/ or "
-                        "figures/)")
+                   help="folder for tidy.csv, summary.html and figures: a new or empty folder, or one wordbias "
+                        "wrote into (created; a folder of yours holding other files is refused unless --force; "
+                        "never the checkout's root, ~ or /, nor inside the package, data/, results/ or figures/)")
+    p.add_argument("--force", action="store_true",
+                   help="write into --out even if it is a folder of yours holding other files, and replace any "
+                        "file there named like one the command writes (tidy.csv, summary.html, the figures) that "
+                        "wordbias did not write or that you changed; your other files are left alone")
     p.add_argument("--cache-dir", metavar="DIR", default=None,
                    help="folder for the converted embedding caches (default: WORDBIAS_CACHE, else the "
                         "per-user cache folder; see `wordbias cache list`)")
@@ -182,8 +190,6 @@ def _run_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--scheduler", metavar="ADDRESS", default=None,
                    help="run the runs on a Dask cluster, e.g. tcp://host:8786 (pip install \"wordbias[dask]\"); "
                         "the ensemble's folder must be readable there")
-    from wordbias.core import tidy
-
     def fraction(text: str) -> float:
         try:
             value = float(text)
@@ -194,13 +200,13 @@ def _run_options(p: argparse.ArgumentParser) -> None:
         return value
     fraction.__name__ = "fraction"
     g = p.add_argument_group("coverage (how much of each word list the embedding has)")
-    g.add_argument("--min-words", type=_nonnegative, default=tidy.MIN_WORDS, metavar="N",
+    g.add_argument("--min-words", type=_nonnegative, default=MIN_WORDS, metavar="N",
                    help=f"flag a test (low_coverage in tidy.csv, ! in the table, a note) when a set keeps fewer "
-                        f"than N of its words (default {tidy.MIN_WORDS}: with 3 words a side a WEAT's smallest "
+                        f"than N of its words (default {MIN_WORDS}: with 3 words a side a WEAT's smallest "
                         "p is 1/C(6,3) = 0.05; 0 turns the rule off)")
-    g.add_argument("--min-coverage", type=fraction, default=tidy.MIN_FRACTION, metavar="FRACTION",
+    g.add_argument("--min-coverage", type=fraction, default=MIN_FRACTION, metavar="FRACTION",
                    help=f"flag a test when a set keeps less than FRACTION of its list (default "
-                        f"{tidy.MIN_FRACTION}: past half the list missing, the test measures what the surviving "
+                        f"{MIN_FRACTION}: past half the list missing, the test measures what the surviving "
                         "words share; 0 turns the rule off)")
     if command == "compare":
         g.add_argument("--common-vocabulary", action="store_true",
@@ -250,6 +256,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="fold case when looking words up: auto (default) folds for an uncased vocabulary")
     p.add_argument("--label", help="the embedding's name in the outputs (default: the registered name or the "
                                    "file name)")
+    p.add_argument("--balance", choices=["random", "none"], default="random",
+                   help="target sets of unequal size: random (default; Caliskan et al.'s rule) deletes words of "
+                        "the larger set at random, seeded by --seed, and names them on stderr with d over 100 "
+                        "balancing draws and d without balancing; none keeps both sets whole")
     _run_options(p)
 
     p = sub.add_parser("report", parents=[common], formatter_class=fmt,
@@ -295,8 +305,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a shipped corpus (brown, state_union, inaugural), a text file (one document a line, or "
                         "--documents paragraphs) or a folder of text files (one document a file)")
     p.add_argument("--out", required=True, metavar="DIR",
-                   help="folder for the runs and manifest.json (created; a folder not written by `wordbias "
-                        "train` is refused)")
+                   help="folder for the runs and manifest.json: a new or empty folder, or one `wordbias train` "
+                        "wrote (created; the ensemble takes the folder's place as a whole, so a folder holding "
+                        "other files is refused)")
     p.add_argument("--seeds", type=_nonnegative, default=1, metavar="N", help="runs with different seeds (default 1)")
     p.add_argument("--bootstrap", type=_nonnegative, default=0, metavar="N",
                    help="runs on bootstrap samples of the documents (default 0)")
@@ -390,7 +401,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a debiasing method (repeat for several)")
     p.add_argument("--out", required=True, metavar="DIR",
                    help="folder for the outputs: a new or empty folder, or one wordbias created (a folder of "
-                        "yours with other files is refused)")
+                        "yours with other files is refused unless --force)")
+    p.add_argument("--force", action="store_true",
+                   help="write into --out even if it is a folder of yours holding other files, and replace any "
+                        "file there named like one the command writes (the .bin files, methods.csv, checks.csv, "
+                        "checks.png/.pdf) that wordbias did not write or that you changed")
     p.add_argument("--checks", action=argparse.BooleanOptionalAction, default=True,
                    help="measure every method x every check (default; about 10 s a method on GloVe 6B 50d)")
     p.add_argument("--n-resamples", type=_positive(10), default=1000, metavar="N",

@@ -27,7 +27,7 @@ def run_seat(args) -> int:
         battery, paper = "may2019", "may2019"
     if args.pooling == "cbow":
         args.pooling = None
-    out = out_dir(args.out)
+    out = out_dir(args.out, force=args.force)
     model, label = args.model, args.label
     if args.trust_pickle and Path(model).is_file():  # a static embedding file the user trusts: gensim's own loader
         from wordbias import embeddings
@@ -41,5 +41,5 @@ def run_seat(args) -> int:
     if not args.quiet and vectors.seconds > 0:
         print(f"wordbias: encoded {len(vectors.sentences)} sentences in {vectors.seconds:.1f} s "
               f"({vectors.rate:.0f} sentences/s)", file=sys.stderr)
-    written = write_outputs(frame, out, f"wordbias seat on {frame['embedding'].iloc[0]}")
+    written = write_outputs(frame, out, f"wordbias seat on {frame['embedding'].iloc[0]}", force=args.force)
     return finish(frame, written, args)

@@ -14,7 +14,7 @@ from wordbias.core.errors import CommandError
 def run_train(args) -> int:
     """``wordbias train CORPUS --out DIR``: train ``--seeds`` runs and ``--bootstrap`` runs, write the runs and
     the manifest, print what was written."""
-    from wordbias.core import paths
+    from wordbias.cli.output import prepare_out
     from wordbias.datasets import corpora
     from wordbias.models import train
 
@@ -25,8 +25,9 @@ def run_train(args) -> int:
     if args.encoding is not None and (args.corpus in corpora.SHIPPED):   # not silently ignored
         raise CommandError(f"--encoding applies to your own text files, not to a shipped corpus ({args.corpus}'s "
                            "files are read in their own known encodings)")
-    # --out first, named as the command names it (train_ensemble checks it again, at every depth, before training)
-    paths.check_output_dir(args.out, what="--out")
+    # --out first, by the one output rule (train_ensemble checks it again, at every depth, before training); no
+    # --force: the ensemble takes the folder's place as a whole, which would remove the user's files in it
+    prepare_out(args.out, (), create=False, force_option=None)
     spec = corpora.CorpusSpec(
         source=args.corpus if args.corpus in corpora.SHIPPED else str(_absolute(args.corpus)),
         lowercase=not args.keep_case, encoding=args.encoding or "utf-8", documents=args.documents or "auto",

@@ -5,7 +5,8 @@ beside its final place and renamed into place only when complete, so a reader ne
 The files of one run (a command's ``tidy.csv``, ``summary.html`` and figures) are replaced together or not at all
 (:func:`run_files`): every file is written to its temporary name first, and only when all are written are they
 moved into place; a failure (a full disk) removes the temporaries and leaves the earlier result whole. Only files
-wordbias wrote, as it wrote them, are replaced (the run manifest of :mod:`wordbias.core.ownership`)."""
+wordbias wrote, as it wrote them, are replaced (the run manifest of :mod:`wordbias.core.ownership`), unless the
+user says otherwise (``force``, a command's ``--force``)."""
 from __future__ import annotations
 
 import contextvars
@@ -215,10 +216,12 @@ def _exchange(a: Path, b: Path) -> bool:
 
 class RunFiles:
     """The files of one run being written into ``folder`` (:func:`run_files`): each final path with the
-    temporary file holding its new content, in the order written."""
+    temporary file holding its new content, in the order written; ``force``: files wordbias did not write may be
+    replaced."""
 
-    def __init__(self, folder: Path):
+    def __init__(self, folder: Path, force: bool = False):
         self.folder = folder
+        self.force = force
         self._pending: dict[Path, Path] = {}
         self._earlier = any(os.path.lexists(folder / name) for name in read_run_manifest(folder)["files"])
         self.written: list[Path] = []   #: the final paths, once the run's files are in place
@@ -250,7 +253,7 @@ class RunFiles:
         then the manifest listing the new contents only."""
         if not self._pending:
             return
-        check_files_ours(self.folder, [p.name for p in self._pending])
+        check_files_ours(self.folder, [p.name for p in self._pending], force=self.force)
         old = read_run_manifest(self.folder)
         kept = {k: v for k, v in old["files"].items() if os.path.lexists(self.folder / k)}
         new = {p.name: [file_sha256(tmp)] for p, tmp in self._pending.items()}
@@ -285,7 +288,7 @@ class RunFiles:
 
 
 @contextmanager
-def run_files(folder: str | os.PathLike, *, names: Iterable[str] = ()) -> Iterator[RunFiles]:
+def run_files(folder: str | os.PathLike, *, names: Iterable[str] = (), force: bool = False) -> Iterator[RunFiles]:
     """Write the files of one run into ``folder`` together: every :func:`atomic_file` of a path in ``folder``
     within the block (``tidy.csv``, ``summary.html``, the figures of :func:`wordbias.core.figures.save`) writes
     its temporary file, and only when the block ends without error are they all moved into place, with the run
@@ -294,7 +297,8 @@ def run_files(folder: str | os.PathLike, *, names: Iterable[str] = ()) -> Iterat
     Only files wordbias wrote there, unchanged since, are replaced: ``names`` (the files the run may write) are
     checked on entry, before any work, and the files actually written again just before they are moved
     (:func:`wordbias.core.ownership.check_files_ours`; a user's file of the same name, an edited file or a
-    symbolic link raises :class:`~wordbias.core.errors.FolderNotOursError` naming it). On any error the
+    symbolic link raises :class:`~wordbias.core.errors.FolderNotOursError` naming it; with ``force``, a command's
+    ``--force``, any file of those names is replaced, a folder in a file's place still refused). On any error the
     temporary files are removed and the folder is as it was; a full disk raises
     :class:`~wordbias.core.errors.DiskFullError` naming the file and saying that the earlier result is whole.
 
@@ -304,6 +308,9 @@ def run_files(folder: str | os.PathLike, *, names: Iterable[str] = ()) -> Iterat
         The output folder (it must exist; symbolic links in its path are resolved).
     names : iterable of str
         The names of the files the run may write, checked before any work.
+    force : bool, default False
+        Replace files of those names that wordbias did not write, or that were changed since
+        (:func:`wordbias.core.ownership.check_files_ours`).
 
     Yields
     ------
@@ -324,8 +331,8 @@ def run_files(folder: str | os.PathLike, *, names: Iterable[str] = ()) -> Iterat
     (['a.txt', 'b.txt'], ['.wordbias-run.json', 'a.txt', 'b.txt'])
     """
     folder = Path(os.path.realpath(folder))
-    check_files_ours(folder, list(names))
-    run = RunFiles(folder)
+    check_files_ours(folder, list(names), force=force)
+    run = RunFiles(folder, force=force)
     token = _RUN.set(run)
     try:
         try:

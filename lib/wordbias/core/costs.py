@@ -1,5 +1,5 @@
 """Budgets: a request out of proportion is refused before any work, with its estimate and the way out; and
-counts too large for a float, shown and divided without an ``OverflowError`` (issue 23, item 2).
+counts too large for a float, shown and divided without an ``OverflowError``.
 
 Every resampling entry point (bootstraps, sign-flip draws, the random word lists of the sensitivity curve)
 checks its cost with :func:`check_resampling_cost`; the Monte Carlo p-value has its own estimate
@@ -137,7 +137,7 @@ def _cgroup_limit_files() -> list[str]:
 
 
 # --------------------------------------------------------------------------------------------------
-# counts too large for a float (issue 23, item 2): C(10000, 5000) has 3,009 digits
+# counts too large for a float: C(10000, 5000) has 3,009 digits
 # --------------------------------------------------------------------------------------------------
 
 def log10_count(count: int) -> float:

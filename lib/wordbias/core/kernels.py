@@ -2,7 +2,7 @@
 Adam step of the GAP classifier (:mod:`wordbias.models.mlp`).
 
 Each kernel compiles on its first call and is cached on disk (``cache=True``, next to this file's
-bytecode), so later sessions load it in a fraction of a second. The kernels trust their inputs: the
+bytecode), so later processes load it in a fraction of a second. The kernels trust their inputs: the
 public functions that call them check shapes, dtypes and values. Importing this module imports numba
 (about 0.3 s), so its callers import it when they first need a kernel.
 """

@@ -46,7 +46,7 @@ from wordbias.core.errors import FolderNotOursError
 
 __all__ = ["MARKER", "RUN_MANIFEST", "KINDS", "mark", "owner", "is_ours", "is_legacy_cache",
            "check_replaceable", "remove_folder", "file_sha256", "read_run_manifest", "record_files",
-           "check_files_ours", "check_tree_ours"]
+           "check_files_ours", "check_tree_ours", "has_run_manifest", "check_output_folder"]
 
 #: The marker file's name: hidden, so it stays out of a user's way in the folder listing.
 MARKER = ".wordbias-folder"
@@ -156,20 +156,32 @@ def read_run_manifest(folder: str | os.PathLike) -> dict:
     """The run manifest of ``folder`` (:data:`RUN_MANIFEST`) as ``{"files": {path: [sha256, ...]}, "folders":
     [path, ...]}`` (paths relative to ``folder``, with ``/``); empty lists and maps where there is none, or where
     it is not wordbias's (a symbolic link, not JSON, not written by wordbias): then no file counts as ours."""
-    path = Path(folder) / RUN_MANIFEST
-    empty = {"files": {}, "folders": []}
-    if path.is_symlink() or not path.is_file():
-        return empty
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return empty
-    if not isinstance(data, dict) or data.get("created_by") != "wordbias":
-        return empty
+    data = _load_run_manifest(folder)
+    if data is None:
+        return {"files": {}, "folders": []}
     files = data.get("files") if isinstance(data.get("files"), dict) else {}
     folders = data.get("folders") if isinstance(data.get("folders"), list) else []
     return {"files": {str(k): [str(h) for h in v] for k, v in files.items() if isinstance(v, list)},
             "folders": [str(f) for f in folders]}
+
+
+def _load_run_manifest(folder: str | os.PathLike) -> dict | None:
+    """The JSON of ``folder``'s run manifest if it is wordbias's (a regular file written by wordbias), else
+    ``None``."""
+    path = Path(folder) / RUN_MANIFEST
+    if path.is_symlink() or not path.is_file():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) and data.get("created_by") == "wordbias" else None
+
+
+def has_run_manifest(folder: str | os.PathLike) -> bool:
+    """Whether ``folder`` holds a run manifest wordbias wrote (:data:`RUN_MANIFEST`): a folder a command of
+    wordbias has written its files into."""
+    return _load_run_manifest(folder) is not None
 
 
 def record_files(folder: str | os.PathLike, files: dict[str, list[str]], folders: Iterable[str] = (),
@@ -215,12 +227,17 @@ def _why_not_ours(path: Path, rel: str, manifest: dict) -> str | None:
     return None
 
 
-def check_files_ours(folder: str | os.PathLike, names: Iterable[str], *, action: str = "write") -> None:
+def check_files_ours(folder: str | os.PathLike, names: Iterable[str], *, action: str = "write", force: bool = False,
+                     force_option: str | None = None) -> None:
     """Raise :class:`FolderNotOursError` unless each of ``names`` in ``folder`` is absent, or a regular file
     wordbias wrote there (listed in the run manifest, :data:`RUN_MANIFEST`) with the content it wrote: what
     must hold before a command writes its named files into a folder. A symbolic link among them (or at the
     manifest's place) is refused, naming the link and its target; the folder itself may be any folder (its
     other files are not touched).
+
+    ``force=True`` (a command's ``--force``) lets any file or symbolic link of those names be replaced (a link is
+    replaced itself, never written through); only a folder in a file's place is refused. ``force_option``, the
+    option that says so, is named in the message as a way out.
 
     Examples
     --------
@@ -239,14 +256,80 @@ def check_files_ours(folder: str | os.PathLike, names: Iterable[str], *, action:
         path = folder / name
         if not os.path.lexists(path):
             continue
-        if name == RUN_MANIFEST:   # replaced by every run: only a link or a folder in its place is refused
+        if force:
+            why = f"{path} is a folder, which a file cannot replace" if _is_real_dir(path) else None
+        elif name == RUN_MANIFEST:   # replaced by every run: only a link or a folder in its place is refused
             ours = path.is_file() and not path.is_symlink()
             why = None if ours else _why_not_ours(path, name, {"files": {}, "folders": []})
         else:
             why = _why_not_ours(path, name, manifest)
         if why is not None:
-            raise FolderNotOursError(f"refusing to {action} {path}: {why}; move it away yourself, or choose "
-                                     "another output folder")
+            forcible = force_option is not None and not _is_real_dir(path)
+            raise FolderNotOursError(f"refusing to {action} {path}: {why}; move it away yourself, "
+                                     + (f"choose another output folder, or give {force_option} to replace it"
+                                        if forcible else "or choose another output folder"))
+
+
+def _is_real_dir(path: Path) -> bool:
+    return path.is_dir() and not path.is_symlink()
+
+
+def check_output_folder(folder: str | os.PathLike, names: Iterable[str] = (), *, force: bool = False,
+                        force_option: str | None = "--force") -> None:
+    """The output rule of every command that writes a folder: raise :class:`FolderNotOursError`, before any work,
+    unless ``folder`` may receive the files ``names``.
+
+    The folder must be absent, empty (its marker aside), or one wordbias made: its marker of an output folder
+    (:data:`MARKER`) or its run manifest (:data:`RUN_MANIFEST`). In a folder of wordbias's only the files its
+    run manifest lists, unchanged since, are replaced (:func:`check_files_ours`); the folder's other files are
+    left alone. Any other folder, one holding files of the user's, is refused, naming the folder, a few of its
+    files and the way out: a new or empty folder, or ``force_option`` (``None`` where the caller offers none).
+
+    ``force=True`` (``--force``) allows writing into any folder the user names and replacing files wordbias did
+    not write there (a folder in a file's place is still refused: nothing can replace it).
+
+    Parameters
+    ----------
+    folder : str or os.PathLike
+        The output folder, resolved (:func:`wordbias.core.paths.check_output_dir` checks where it may be).
+    names : iterable of str
+        The names of the files the command may write there.
+    force : bool, default False
+        Write into a folder of the user's, replacing its files of those names.
+    force_option : str or None, default "--force"
+        How the caller says ``force``, named in the message; ``None`` where forcing is not offered.
+
+    Raises
+    ------
+    FolderNotOursError
+        When the folder, or a file of ``names`` in it, may not be written (see above); nothing is changed.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> mine = pathlib.Path(tempfile.mkdtemp())
+    >>> check_output_folder(mine / "new", ["tidy.csv"])         # absent: fine
+    >>> _ = (mine / "notes.txt").write_text("mine")
+    >>> check_output_folder(mine, ["tidy.csv"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    wordbias.core.errors.FolderNotOursError: refusing to write into ...: wordbias did not create it ... (notes.txt); give a new or an empty folder, or --force ...
+    >>> check_output_folder(mine, ["tidy.csv"], force=True)     # --force: written beside notes.txt
+    """
+    folder = Path(folder)
+    names = list(names)
+    check_files_ours(folder, names, force=force, force_option=force_option)
+    if force or not _is_real_dir(folder) or owner(folder) == "output" or has_run_manifest(folder):
+        return
+    entries = sorted(p.name for p in folder.iterdir() if p.name != MARKER)
+    if not entries:
+        return
+    shown = ", ".join(entries[:3]) + (f" and {len(entries) - 3} more" if len(entries) > 3 else "")
+    way_out = "give a new or an empty folder" + (f", or {force_option} to write into this one anyway (replacing "
+                                                 "any file there named like one the command writes)"
+                                                 if force_option is not None else "")
+    raise FolderNotOursError(f"refusing to write into {folder}: wordbias did not create it (no {MARKER} or "
+                             f"{RUN_MANIFEST}) and it holds files wordbias did not write ({shown}); {way_out}")
 
 
 def check_tree_ours(folder: str | os.PathLike, *, action: str = "replace") -> None:

@@ -352,7 +352,7 @@ MIN_WORDS = 4
 #: the least fraction of its list a set may keep before the row is flagged (:func:`coverage_flag`). A list names
 #: a concept (flowers, pleasant words, female names) through its words; when more than half of them are missing
 #: the test measures what the surviving words share, a different and unknown concept (Antoniak & Mimno 2021,
-#: "Bad Seeds: Evaluating Lexical Methods for Bias Measurement", ACL, https://doi.org/10.18653/v1/2021.acl-long.148,
+#: "Bad Seeds: Evaluating Lexical Methods for Bias Result", ACL, https://doi.org/10.18653/v1/2021.acl-long.148,
 #: show that WEAT-style results change strongly with the seed words chosen: which words survive is such a
 #: choice, made by the vocabulary). Half is the point past which the surviving words are no longer most of the
 #: list the test is named after

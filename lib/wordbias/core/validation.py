@@ -200,7 +200,7 @@ def check_disjoint(name_a: str, a: Sequence[str], name_b: str, b: Sequence[str])
 
 
 # --------------------------------------------------------------------------------------------------
-# arrays from other libraries (issue 23, item 4): one conversion for every measure that takes numbers
+# arrays from other libraries: one conversion for every measure that takes numbers
 # --------------------------------------------------------------------------------------------------
 
 def _is_torch_tensor(value) -> bool:
@@ -391,7 +391,7 @@ def check_same_dimension(sets: Mapping[str, np.ndarray], what: str | None = None
 
 
 # --------------------------------------------------------------------------------------------------
-# spreads at rounding level (issue 23, item 4): one tolerance for every standardised statistic
+# spreads at rounding level: one tolerance for every standardised statistic
 # --------------------------------------------------------------------------------------------------
 
 #: units of eps added to the count of terms in :func:`spread_tolerance`, for the rounding of the scores

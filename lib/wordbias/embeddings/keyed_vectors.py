@@ -8,15 +8,22 @@ changing a copy in memory, never the file.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import copyreg
 import logging
+from collections.abc import Iterator
 
 import numpy as np
 from gensim.models import KeyedVectors
 
-__all__ = ["to_keyed_vectors", "is_cased", "CopyOnWriteKeyedVectors"]
+__all__ = ["to_keyed_vectors", "is_cased", "measuring", "is_measuring", "CopyOnWriteKeyedVectors"]
 
 log = logging.getLogger(__name__)
+
+#: the embedding a measurement holds (:func:`measuring`): the object, its matrix, and its case with the sample
+#: it was read from; None outside a measurement
+_MEASURING: contextvars.ContextVar[tuple | None] = contextvars.ContextVar("wordbias_measuring", default=None)
 
 
 class CopyOnWriteKeyedVectors(KeyedVectors):
@@ -168,4 +175,57 @@ def is_cased(embedding: KeyedVectors, sample: int = 50_000) -> bool:
     >>> is_cased(to_keyed_vectors(["Paris", "london"], np.zeros((2, 3), dtype=np.float32)))
     True
     """
-    return any(w != w.lower() for w in embedding.index_to_key[:sample])
+    held = _MEASURING.get()
+    if held is not None and is_measuring(embedding) and held[2] == sample:
+        return held[3]
+    return _any_upper(embedding.index_to_key[:sample])
+
+
+def _any_upper(words) -> bool:
+    """Whether any of ``words`` changes under ``str.lower`` (the one scan of a vocabulary :func:`is_cased` makes)."""
+    return any(w != w.lower() for w in words)
+
+
+@contextlib.contextmanager
+def measuring(embedding: KeyedVectors, sample: int = 50_000) -> Iterator[KeyedVectors]:
+    """Hold ``embedding`` for one measurement: inside the block it is checked and its vocabulary read once.
+
+    ``embedding`` is what :func:`wordbias.embeddings.load` returned (loaded, or given and checked: float32, finite,
+    no all-zero vector); the block promises not to change it. Inside it (in this thread or task),
+    :func:`wordbias.embeddings.load` returns that same object as it is, without checking its matrix again
+    (:func:`wordbias.embeddings.objects.from_object`), and :func:`is_cased` answers from the one scan made here.
+    A matrix replaced inside the block (``kv.vectors = ...``, or gensim's methods that change vectors, which
+    replace a read-only matrix by a copy) ends the hold for that object: it is checked and scanned again.
+
+    Parameters
+    ----------
+    embedding : KeyedVectors
+        The embedding, as :func:`wordbias.embeddings.load` returned it.
+    sample : int, default 50_000
+        The first words :func:`is_cased` reads (its default).
+
+    Yields
+    ------
+    KeyedVectors
+        ``embedding``.
+
+    Examples
+    --------
+    >>> kv = to_keyed_vectors(["Paris", "london"], np.ones((2, 3), dtype=np.float32))
+    >>> with measuring(kv):
+    ...     is_measuring(kv), is_cased(kv)
+    (True, True)
+    >>> is_measuring(kv)
+    False
+    """
+    token = _MEASURING.set((embedding, embedding.vectors, sample, _any_upper(embedding.index_to_key[:sample])))
+    try:
+        yield embedding
+    finally:
+        _MEASURING.reset(token)
+
+
+def is_measuring(embedding) -> bool:
+    """Whether ``embedding`` is the one a :func:`measuring` block holds, with the matrix it held."""
+    held = _MEASURING.get()
+    return held is not None and held[0] is embedding and held[1] is getattr(embedding, "vectors", None)

@@ -21,7 +21,7 @@ from gensim.models import KeyedVectors
 
 from wordbias.core.errors import EmbeddingFormatError, InvalidParameterError
 from wordbias.core.validation import as_float_array
-from wordbias.embeddings.keyed_vectors import to_keyed_vectors
+from wordbias.embeddings.keyed_vectors import is_measuring, to_keyed_vectors
 from wordbias.embeddings.safe_pickle import load_saved, missing_module_error, starts_as_pickle
 
 __all__ = ["GENSIM_SUFFIXES", "is_gensim_file", "load_gensim_file", "from_object", "is_embedding_object"]
@@ -109,6 +109,8 @@ def from_object(obj, *, zero_vectors: str = "error", where: str | None = None) -
     where = where or type(obj).__name__
     if zero_vectors not in ("error", "keep"):
         raise InvalidParameterError(f"zero_vectors must be 'error' or 'keep'; not {zero_vectors!r}")
+    if is_measuring(obj):
+        return obj      # checked where its measurement began (wordbias.embeddings.keyed_vectors.measuring)
     if not isinstance(obj, (KeyedVectors, Mapping)) and isinstance(getattr(obj, "wv", None), KeyedVectors):
         obj = obj.wv  # Word2Vec, FastText, Doc2Vec: the word vectors
     if isinstance(obj, Mapping):

@@ -1,5 +1,5 @@
 """A word -> row index stored with a cache, so that opening a 3,000,000-word embedding does not build a Python
-dict of 3,000,000 words (1.2-1.5 s of CPython work, most of a cached open; issue 15).
+dict of 3,000,000 words (1.2-1.5 s of CPython work, most of a cached open).
 
 The index is one ``(2, n)`` uint64 array (``vocab_index.npy``, memory-mapped): row 0 holds the 64-bit FNV-1a
 hash of each word's UTF-8 bytes, sorted; row 1 the word's row in the matrix, in the same order (a stable sort,

@@ -1,6 +1,6 @@
 """Bias measures that no single paper owns; each module cites the paper that defines its method.
 
-- :mod:`~wordbias.measures.measurement`  a test measured once into a ``Measurement`` (``wordbias.weat``,
+- :mod:`~wordbias.measures.measurement`  a test measured once into a ``Result`` (``wordbias.weat``,
                                        ``wordbias.wefat``; ``weats``: a battery with adjusted p)
 
 - :mod:`~wordbias.measures.weat`       WEAT (Caliskan et al. 2017): association, statistic, effect size, p-value

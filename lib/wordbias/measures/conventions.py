@@ -52,6 +52,15 @@ differences cos(w, a_j) − cos(w, b_j) (:func:`pair_differences`; FairLangProc 
 them of size 1, for the element-wise difference to broadcast; the pairing of a_j with b_j follows the order of
 the lists, so its d depends on that order). Their row means are s(w, A, B), so its numerator is WEAT's.
 
+The one-call API takes the conventions whose d is a standard deviation of the scores of X ∪ Y
+(:data:`WEAT_CALL_CONVENTIONS`): ``wordbias.weat(..., convention="wefe")`` gives WEFE's d, with its interval
+(the bootstrap resamples that same d) and the permutation p, which does not depend on the denominator.
+
+WEFE (Badilla, Bravo-Marquez & Pérez 2020, doi:10.24963/ijcai.2020/60) does not check that the lists of a query are
+disjoint (``wefe/query.py`` checks only that the words are strings); a word in two lists is used in both. Here such
+a lexicon is refused, and the message says what the word would do to the measure and what WEFE does with it
+(:data:`SHARED_WORDS`, :func:`refuse_shared`).
+
 Every convention refuses scores whose spread is rounding noise (:func:`wordbias.core.validation.check_spread`),
 as :func:`wordbias.measures.weat.effect_size` does, even ``biased-rulers``, whose 1e-8 would otherwise turn a
 zero spread into a finite number.
@@ -59,7 +68,7 @@ zero spread into a finite number.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -85,6 +94,12 @@ __all__ = [
     "pair_differences",
     "effect_size_as",
     "conventions_table",
+    "WEAT_CALL_CONVENTIONS",
+    "weat_ddof",
+    "weat_note",
+    "SHARED_WORDS",
+    "refuse_shared",
+    "check_weat_lists",
 ]
 
 #: the constant biased-rulers adds to the standard deviation (``biased_rulers/metrics/seat.py`` line 218)
@@ -581,3 +596,165 @@ def conventions_table() -> pd.DataFrame:
     """
     rows = [{k: v for k, v in c.__dict__.items() if k != "function"} for c in CONVENTIONS.values()]
     return pd.DataFrame(rows).set_index("name")
+
+
+#: the conventions ``wordbias.weat`` takes (``convention=``), with the ddof of their standard deviation of the
+#: scores of X ∪ Y: the d of each is :func:`wordbias.measures.weat.effect_size` with that ddof, and its bootstrap
+#: interval resamples the same d. The others (a pooled std, a size check, an added constant, pairwise differences)
+#: are computed from the scores by :func:`effect_size_as`.
+WEAT_CALL_CONVENTIONS: dict[str, int] = {"caliskan": 1, "cbn": 1, "wefe": 0}
+
+
+def weat_ddof(convention: str) -> int:
+    """The ddof of the standard deviation of d that ``convention`` uses, for ``wordbias.weat(convention=...)``.
+
+    Parameters
+    ----------
+    convention : str
+        A key of :data:`WEAT_CALL_CONVENTIONS`.
+
+    Returns
+    -------
+    int
+        1 (the sample std: ``caliskan``, ``cbn``) or 0 (the population std: ``wefe``).
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``convention`` is not a key of :data:`WEAT_CALL_CONVENTIONS`; for another key of
+        :data:`CONVENTIONS`, the message says to compute that d with :func:`effect_size_as` from the scores.
+
+    Examples
+    --------
+    >>> weat_ddof("caliskan"), weat_ddof("wefe")
+    (1, 0)
+    """
+    if isinstance(convention, str) and convention in CONVENTIONS and convention not in WEAT_CALL_CONVENTIONS:
+        c = CONVENTIONS[convention]
+        raise InvalidParameterError(
+            f"convention {convention!r} ({c.tool}: {c.formula}) is not one standard deviation of the scores of "
+            f"X ∪ Y, so wordbias.weat cannot resample it; wordbias.weat takes {list(WEAT_CALL_CONVENTIONS)}. "
+            f"Compute it from the scores of a measured test r: conventions.effect_size_as(r.result.s_x, "
+            f"r.result.s_y, {convention!r})")
+    check_option("convention", convention, tuple(WEAT_CALL_CONVENTIONS))
+    return WEAT_CALL_CONVENTIONS[convention]
+
+
+def weat_note(convention: str) -> str:
+    """The note a measured WEAT carries when its d follows ``convention``: whose d it is and its denominator.
+
+    Parameters
+    ----------
+    convention : str
+        A key of :data:`WEAT_CALL_CONVENTIONS`.
+
+    Returns
+    -------
+    str
+        The note.
+
+    Examples
+    --------
+    >>> weat_note("wefe")
+    'd as WEFE 1.0.1 computes it: population std over X ∪ Y of s(w, A, B): np.std (ddof = 0)'
+    """
+    weat_ddof(convention)
+    c = CONVENTIONS[convention]
+    return f"d as {c.tool} computes it: {c.formula}"
+
+
+_WEFE_NO_CHECK = "WEFE 1.0.1 does not check (wefe/query.py checks only that the words are strings)"
+
+#: why a word in two lists of a measure is refused, and what WEFE 1.0.1 does with it: the kind of the two lists ->
+#: the reason given in the error
+SHARED_WORDS: dict[str, str] = {
+    "weat targets": (
+        "a word in both target sets would be scored on both sides: its s(w, A, B) would enter both means "
+        "(cancelling from their difference when the sets have the same size) and count twice in the standard "
+        "deviation of d. " + _WEFE_NO_CHECK +
+        " and computes exactly that, while its permutation test pools the two sets into one dict, where the word "
+        "is once. Remove it from one of the sets"),
+    "weat attributes": (
+        "a word in both attribute sets would add its cosine with w to both means of s(w, A, B), pulling every "
+        "score towards 0 (exactly, when the two sets have the same size). " + _WEFE_NO_CHECK + " and computes "
+        "exactly that. Remove it from one of the sets"),
+    "rnsb sentiment": (
+        "a word in both sentiment lists would be a training example of both classes, with opposite labels. "
+        + _WEFE_NO_CHECK + " and trains on it twice, once with each label. Remove it from one of the lists"),
+    "rnsb targets": (
+        "RNSB pools the target sets into one distribution P over their words: a word in two sets would count "
+        "twice in P. " + _WEFE_NO_CHECK + ": its divergence counts the word once per set, while its table of "
+        "probabilities (a dict) lists it once. Remove it from one of the sets"),
+    "rnsb target and sentiment": (
+        "a target word that is also a sentiment word is a training example of the classifier: its probability "
+        "of negative sentiment would be fitted to its label, not predicted. " + _WEFE_NO_CHECK + " and trains on "
+        "it. Remove it from one of the lists"),
+}
+
+
+def refuse_shared(name_a: str, a: Sequence[str], name_b: str, b: Sequence[str], kind: str) -> None:
+    """Refuse two word lists that share words, naming the words and saying why (:data:`SHARED_WORDS`).
+
+    Parameters
+    ----------
+    name_a, name_b : str
+        How the message names the two lists.
+    a, b : sequence of str
+        The two lists (checked and case-folded as the measure looks them up).
+    kind : str
+        A key of :data:`SHARED_WORDS`: which lists of which measure these are.
+
+    Raises
+    ------
+    InvalidParameterError
+        When the two lists share a word.
+
+    Examples
+    --------
+    >>> refuse_shared("A", ["good", "kind"], "B", ["bad", "good"], "weat attributes")
+    Traceback (most recent call last):
+    ...
+    wordbias.core.errors.InvalidParameterError: A and B share words: ['good']: a word in both attribute sets would add its cosine with w to both means of s(w, A, B), pulling every score towards 0 (exactly, when the two sets have the same size). WEFE 1.0.1 does not check (wefe/query.py checks only that the words are strings) and computes exactly that. Remove it from one of the sets
+    """
+    reason = SHARED_WORDS[kind]
+    other = set(b)
+    shared = [w for w in dict.fromkeys(a) if w in other]
+    if shared:
+        raise InvalidParameterError(f"{name_a} and {name_b} share words: {shared}: {reason}")
+
+
+def check_weat_lists(X, Y, A, B, *, names: Mapping[str, str] | None = None, case_fold: bool = False) -> None:
+    """Refuse a WEAT's lexicon whose target sets, or attribute sets, share a word, saying why and what WEFE does
+    (:data:`SHARED_WORDS`); each list is first checked as the test checks it
+    (:func:`wordbias.core.lookup.check_word_list`: a string or a repeated word refused).
+
+    Parameters
+    ----------
+    X, Y, A, B : sequence of str
+        The target and attribute lists.
+    names : mapping of str to str, optional
+        Display names of some of ``"X"``, ``"Y"``, ``"A"``, ``"B"``.
+    case_fold : bool, default False
+        Lower-case the words first, as the test will.
+
+    Raises
+    ------
+    InvalidParameterError
+        When a list is not valid, or X and Y (or A and B) share a word.
+
+    Examples
+    --------
+    >>> check_weat_lists(["rose"], ["ant"], ["love"], ["hate"])
+    >>> check_weat_lists(["Rose"], ["rose"], ["love"], ["hate"], case_fold=True)
+    Traceback (most recent call last):
+    ...
+    wordbias.core.errors.InvalidParameterError: target sets X and Y share words: ['rose']: a word in both target sets would be scored on both sides: its s(w, A, B) would enter both means (cancelling from their difference when the sets have the same size) and count twice in the standard deviation of d. WEFE 1.0.1 does not check (wefe/query.py checks only that the words are strings) and computes exactly that, while its permutation test pools the two sets into one dict, where the word is once. Remove it from one of the sets
+    """
+    from wordbias.core.lookup import check_word_list  # here: conventions is a leaf of weat
+    from wordbias.measures.weat import check_names
+
+    names = check_names(names)
+    label = {k: f"{k} ({names[k]!r})" if names[k] != k else k for k in "XYAB"}      # as weat.check_sets names them
+    x, y, a, b = (check_word_list(label[k], words, case_fold) for k, words in zip("XYAB", (X, Y, A, B)))
+    refuse_shared(f"target sets {label['X']}", x, label["Y"], y, "weat targets")
+    refuse_shared(f"attribute sets {label['A']}", a, label["B"], b, "weat attributes")

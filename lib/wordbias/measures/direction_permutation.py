@@ -5,7 +5,7 @@ the cosine of the attribute direction r = mean(A1) − mean(A2) and the target d
 (:func:`cosine_bias`), tested by permuting the attribute words between A1 and A2, with Appendix A's Wald
 interval on the Monte Carlo p (:func:`direction_permutation_test`, :func:`p_value_ci`; on vectors).
 :func:`direction_test` measures one such test on an embedding's words once, into a
-:class:`~wordbias.measures.measurement.Measurement`: the cosine with its bootstrap interval over the words
+:class:`~wordbias.result.Result`: the cosine with its bootstrap interval over the words
 (:func:`wordbias.measures.bootstrap_direction.direction_bootstrap_from_vectors`), p one- and two-sided from the same
 permutations with the method and their number, the words asked, used and missing per set, the coverage and
 its flag, and (``result``, :class:`DirectionDetails`) the permutations and the projections of the target
@@ -370,7 +370,7 @@ def direction_permutation_test(T1, T2, A1, A2, *, n_permutations: int = 10_000, 
 class DirectionDetails:
     """The details of a direction test: its permutation tests and the projections of its target words.
 
-    This is what :func:`direction_test` keeps beyond its :class:`~wordbias.measures.measurement.Measurement`'s
+    This is what :func:`direction_test` keeps beyond its :class:`~wordbias.result.Result`'s
     numbers (its ``result``): the permutation test by the alternative asked and two-sided, both over the same
     permutations (``null``), and the projection x·r/‖r‖ of each used target word on the attribute direction r
     (T1's, T2's; the report's Figures 1-2).
@@ -438,7 +438,7 @@ def _measure(kv, spec, *, case_fold: bool, alternative: str, n_permutations: int
              confidence_level: float, normalize: bool, min_words: int, min_fraction: float, max_seconds: float,
              batch_size: int):
     """One direction test on loaded vectors, measured once; the warnings it gave are kept, not given."""
-    from wordbias.measures.measurement import Caught, Measurement, SetCoverage
+    from wordbias.result import Caught, Result, SetCoverage
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -460,7 +460,7 @@ def _measure(kv, spec, *, case_fold: bool, alternative: str, n_permutations: int
     notes = (no_interval, f"angle {observed.angle:.1f} degrees",
              f"p as the report computes it (no add-one rule, may be 0), Appendix A's Wald interval on p "
              f"[{one.ci[0]:.4f}, {one.ci[1]:.4f}]")
-    return Measurement(
+    return Result(
         measure="direction", test=spec.id, title=spec.title, statistic_name="cos(r, s)", statistic=observed.cosine,
         effect_size_name="cos", effect_size=observed.cosine,
         ci_low=interval.low if interval else math.nan, ci_high=interval.high if interval else math.nan,
@@ -488,13 +488,13 @@ def _not_measured(kv, spec, err: BaseException, *, case_fold: bool, alternative:
                   min_fraction: float):
     """The result of a direction test that could not run: NaN numbers, the reason, and per set the words the
     embedding lacks."""
-    from wordbias.measures.measurement import Measurement, SetCoverage
+    from wordbias.result import Result, SetCoverage
 
     sets = []
     for k in SETS:
         asked = _folded(getattr(spec, k), case_fold)
         sets.append(SetCoverage(k, spec.names.get(k, k), asked, (), tuple(w for w in asked if w not in kv.key_to_index)))
-    return Measurement(
+    return Result(
         measure="direction", test=spec.id, title=spec.title, statistic_name="cos(r, s)", statistic=math.nan,
         effect_size_name="cos", effect_size=math.nan, ci_low=math.nan, ci_high=math.nan, ci_level=math.nan,
         ci_method="none", p_value=math.nan, alternative=alternative, p_method="none", p_two_sided=math.nan,
@@ -524,7 +524,7 @@ def direction_test(embedding, T1: Sequence[str], T2: Sequence[str], A1: Sequence
                    max_seconds: float = MAX_SECONDS, batch_size: int = 2_000, warn: bool = True):
     """A direction test measured once on ``embedding``'s words.
 
-    The result is a :class:`~wordbias.measures.measurement.Measurement`.
+    The result is a :class:`~wordbias.result.Result`.
 
     The test is that of the report "Racial bias in pre-trained word embeddings" (Section 3 and Appendix A).
     The words of the target sets ``T1``, ``T2`` and the attribute sets ``A1``, ``A2`` are looked up
@@ -583,7 +583,7 @@ def direction_test(embedding, T1: Sequence[str], T2: Sequence[str], A1: Sequence
 
     Returns
     -------
-    wordbias.measures.measurement.Measurement
+    wordbias.result.Result
         The test measured once; its ``result`` is a :class:`DirectionDetails`.
 
     Raises
@@ -681,7 +681,7 @@ def direction_tests(embedding, specs: Sequence, *, family: str | None = None, n_
 
     Returns
     -------
-    list of wordbias.measures.measurement.Measurement
+    list of wordbias.result.Result
         One result per spec, in order, with ``p_holm``, ``p_bh`` and ``p_family`` set on those with a p-value.
 
     Raises

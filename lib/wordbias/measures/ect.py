@@ -171,7 +171,7 @@ def ect(embedding, T1: Sequence[str], T2: Sequence[str], A: Sequence[str], *, na
 
     Returns
     -------
-    wordbias.measures.measurement.Measurement
+    wordbias.result.Result
         ρ (``effect_size``) with its interval, p one- and two-sided with the method, the sets' coverage.
 
     Raises

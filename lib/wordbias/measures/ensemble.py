@@ -7,7 +7,7 @@ to the next (Antoniak & Mimno 2018, "Evaluating the stability of embedding-based
 (:class:`wordbias.embeddings.ensemble.Ensemble`: runs with different seeds, or on bootstrap samples of the
 documents), a test reports:
 
-* the distribution over runs: each run's own :class:`~wordbias.measures.measurement.Measurement` (d, its
+* the distribution over runs: each run's own :class:`~wordbias.result.Result` (d, its
   word-bootstrap interval, p), the mean, the standard deviation and range of d, and the share of runs
   significant at ``alpha``;
 * one interval for the mean over runs that combines both sources (:func:`combine_runs`): the within-run
@@ -40,8 +40,8 @@ from wordbias.core.validation import (
     degenerate_spread,
     spread_tolerance,
 )
-from wordbias.measures.measurement import Measurement
 from wordbias.measures.reliability import cronbach_alpha, icc_a1
+from wordbias.result import Result
 
 __all__ = ["CombinedInterval", "combine_runs", "joint_word_variance", "RunCosines", "EnsembleMeasurement",
            "as_ensemble", "weat", "weats", "wefat", "wefats", "ALPHA"]
@@ -89,13 +89,15 @@ class CombinedInterval:
         """sqrt(W + B / m): the standard error of the mean over m runs."""
         return math.sqrt(self.within_variance + self.between_variance / self.n_runs)
 
-    def p_value(self, alternative: str = "greater") -> float:
-        """The p of the combined t statistic, mean / standard error, on ``df`` degrees of freedom.
+    def p_value(self, alternative: str = "greater", *, null: float = 0.0) -> float:
+        """The p of the combined t statistic, (mean - null) / standard error, on ``df`` degrees of freedom.
 
         Parameters
         ----------
         alternative : {"greater", "less", "two-sided"}, default "greater"
-            The alternative hypothesis (the mean effect size above, below or away from 0).
+            The alternative hypothesis (the mean effect size above, below or away from ``null``).
+        null : float, default 0.0
+            The value of "no bias" (:attr:`wordbias.catalogue.MeasureSpec.no_bias`: 1 for ECT's rho).
 
         Returns
         -------
@@ -105,7 +107,7 @@ class CombinedInterval:
         se = self.standard_error
         if not (se > 0 and math.isfinite(se)):
             return math.nan
-        t = self.estimate / se
+        t = (self.estimate - null) / se
         dist = stats.t(self.df) if math.isfinite(self.df) else stats.norm()
         return float({"greater": dist.sf(t), "less": dist.cdf(t),
                       "two-sided": min(1.0, 2 * dist.sf(abs(t)))}[alternative])
@@ -336,7 +338,7 @@ class EnsembleMeasurement:
         The ensemble's label.
     runs : tuple of str
         The runs' labels, in order.
-    per_run : tuple of Measurement
+    per_run : tuple of Result
         Each run's own result (d, its word-bootstrap interval, p, the words used).
     effect_size_name : str
         ``"d"`` (WEAT) or ``"r"`` (WEFAT).
@@ -379,7 +381,7 @@ class EnsembleMeasurement:
     title: str
     ensemble: str
     runs: tuple[str, ...]
-    per_run: tuple[Measurement, ...] = field(repr=False)
+    per_run: tuple[Result, ...] = field(repr=False)
     effect_size_name: str
     effect_size: float
     effect_size_sd: float
@@ -420,7 +422,7 @@ class EnsembleMeasurement:
         Returns
         -------
         pandas.DataFrame
-            The runs' :meth:`~wordbias.measures.measurement.Measurement.to_dict` rows with a ``run`` column first.
+            The runs' :meth:`~wordbias.result.Result.to_dict` rows with a ``run`` column first.
         """
         import pandas as pd
 
@@ -527,7 +529,7 @@ def as_ensemble(source, label: str | None = None):
     return load_ensemble(source, label=label)
 
 
-def _shared_scores(per_run: Sequence[Measurement]) -> tuple[list[str], np.ndarray]:
+def _shared_scores(per_run: Sequence[Result]) -> tuple[list[str], np.ndarray]:
     """The target words every run used and their s(w, A, B) per run: (words, array (n_words, n_runs))."""
     maps = []
     for m in per_run:
@@ -636,7 +638,7 @@ def _replay_once(caught: Sequence[Sequence[warnings.WarningMessage]], n_runs: in
         warnings.warn(category(f"{message} (in {k} of {n_runs} runs)"), stacklevel=3)
 
 
-def _not_run(kv, X, Y, A, B, err: BaseException, options: dict) -> Measurement:
+def _not_run(kv, X, Y, A, B, err: BaseException, options: dict) -> Result:
     """A run where the test could not run (its lists left too small there), as :func:`~wordbias.measures.
     measurement.weats` records one: NaN numbers, the reason, the words the run lacks."""
     from wordbias.core.tidy import MIN_FRACTION, MIN_WORDS

@@ -552,7 +552,7 @@ def plot_frequency(report: FrequencyReport, *, title: str | None = None, names=N
 def weat_frequency(embedding, measured, *, counts=None, source: str | None = None,
                    alpha: float = 0.05) -> FrequencyReport:
     """:func:`frequency_diagnostics` of a measured WEAT on the words it used (Valentini et al. 2022; van Loon
-    et al. 2022): ``measured`` is a :class:`~wordbias.measures.measurement.Measurement` (``wordbias.weat``) or a
+    et al. 2022): ``measured`` is a :class:`~wordbias.result.Result` (``wordbias.weat``) or a
     :class:`~wordbias.measures.weat.WeatResult`; the test is not run again."""
     from wordbias.measures.measurement import weat_result
 

@@ -244,7 +244,7 @@ def mean_indirect_bias(embedding, words: Sequence[str], others: Sequence[str], *
 
     Returns
     -------
-    wordbias.measures.measurement.Measurement
+    wordbias.result.Result
         The mean β (``effect_size``) with its interval and the coverage; no p; ``result`` is the β matrix.
 
     Raises

@@ -139,7 +139,7 @@ def mac(embedding, targets: Sequence[Sequence[str]], attributes: Sequence[Sequen
 
     Returns
     -------
-    wordbias.measures.measurement.Measurement
+    wordbias.result.Result
         MAC (``effect_size``) with its interval and the sets' coverage; no p.
 
     Raises

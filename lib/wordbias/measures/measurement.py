@@ -1,13 +1,13 @@
 """A test measured once, with everything a reader needs: :func:`weat` (``wordbias.weat``), :func:`wefat`
-(``wordbias.wefat``), :func:`weats` (a battery of WEATs with adjusted p) and their :class:`Measurement`.
+(``wordbias.wefat``), :func:`weats` (a battery of WEATs with adjusted p) and their :class:`Result`.
 
 :func:`wordbias.measures.weat.weat` computes the statistic, d and one p-value; a researcher also needs the
 interval, the two-sided p, and what happened to each word list. :func:`weat` runs the test once and returns a
-:class:`Measurement` that carries all of it: d (Caliskan et al. 2017, Methods) with its bootstrap interval
+:class:`Result` that carries all of it: d (Caliskan et al. 2017, Methods) with its bootstrap interval
 (:func:`wordbias.measures.bootstrap.weat_bootstrap`), the permutation p one- and two-sided with their method
 (and, when asked, by other methods too: ``p_values``), per set the words asked for, used, missing from the
 vocabulary and balanced out, the coverage and its flag, and the warnings the test gave. Printing it, showing it
-in a notebook (``_repr_html_``), :meth:`Measurement.to_frame`, the tidy rows of :mod:`wordbias.battery` and the
+in a notebook (``_repr_html_``), :meth:`Result.to_frame`, the tidy rows of :mod:`wordbias.battery` and the
 papers' tables (:mod:`wordbias.papers.caliskan2017`) are views of those values; none recomputes.
 
 Examples
@@ -35,12 +35,9 @@ The interval's bounds carry two decimals here because 1,000 resamples pin so nar
 from __future__ import annotations
 
 import dataclasses
-import html
 import math
 import warnings
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import NamedTuple
 
 import numpy as np
 
@@ -52,7 +49,6 @@ from wordbias.core.errors import (
     LowPowerWarning,
     TooCostlyError,
 )
-from wordbias.core.tables import interval_bounds_text
 from wordbias.core.tidy import (
     MIN_FRACTION,
     MIN_WORDS,
@@ -64,8 +60,9 @@ from wordbias.core.tidy import (
 )
 from wordbias.core.validation import check_bool, check_int, check_option, check_probability, check_seed
 from wordbias.datasets import stimuli
+from wordbias.result import Caught, Result, SetCoverage
 
-__all__ = ["MIN_WORDS", "MIN_FRACTION", "NOT_RUN_ERRORS", "Caught", "SetCoverage", "Measurement", "weat",
+__all__ = ["MIN_WORDS", "MIN_FRACTION", "NOT_RUN_ERRORS", "weat",
            "weats", "wefat", "wefats", "adjusted", "low_coverage", "weat_result"]
 
 #: the errors that make one test of a battery not run (a result with NaN numbers and the reason in
@@ -118,311 +115,6 @@ def low_coverage(kept: int, asked: int, *, min_words: int = MIN_WORDS, min_fract
     (True, True, False, True)
     """
     return coverage_flag(kept, asked, min_words=min_words, min_fraction=min_fraction)
-
-
-class Caught(NamedTuple):
-    """A warning a test gave: its class and its message (``str()`` is the message).
-
-    Attributes
-    ----------
-    category : type
-        The warning's class, e.g. :class:`~wordbias.core.errors.LowPowerWarning`.
-    message : str
-        The warning's message.
-    """
-
-    category: type
-    message: str
-
-    def __str__(self) -> str:
-        return self.message
-
-
-@dataclass(frozen=True)
-class SetCoverage:
-    """One word set of a test: its letter and name, the words asked for, used, missing and balanced out.
-
-    Attributes
-    ----------
-    letter : str
-        The set's letter in the test: ``"X"``, ``"Y"``, ``"A"``, ``"B"`` (a WEAT) or ``"W"`` (a WEFAT).
-    name : str
-        The set's display name.
-    asked : tuple of str
-        The words of the list (case-folded when the test folds case).
-    used : tuple of str
-        The words the test used.
-    missing : tuple of str, default ()
-        The words missing from the vocabulary.
-    balanced_out : tuple of str, default ()
-        The words deleted to balance the target sets (a WEFAT's W: dropped by its name-likeness filter).
-    """
-
-    letter: str
-    name: str
-    asked: tuple[str, ...]
-    used: tuple[str, ...]
-    missing: tuple[str, ...] = ()
-    balanced_out: tuple[str, ...] = ()
-
-    @property
-    def in_vocabulary(self) -> int:
-        """Words of the list found in the embedding (used + balanced out)."""
-        return len(self.asked) - len(self.missing)
-
-    def text(self) -> str:
-        """The set's coverage as text: its letter, the words found in the vocabulary / the words asked for.
-
-        Returns
-        -------
-        str
-            E.g. ``"X 5/25"``.
-        """
-        return f"{self.letter} {self.in_vocabulary}/{len(self.asked)}"
-
-
-@dataclass(frozen=True)
-class Measurement:
-    """A test measured once, with everything a reader needs to report it.
-
-    The statistic and effect size with its interval, p one- and two-sided with their method, Holm's and
-    Benjamini-Hochberg's adjusted p over its family when it was measured in one (:func:`weats`), the word sets
-    (:class:`SetCoverage`), coverage flags, warnings, the parameters used, and the measure's own result object.
-    A test that could not run has NaN numbers and the reason in ``not_run``. Views: ``str(r)``,
-    ``r._repr_html_()``, :meth:`to_frame`, :meth:`to_dict`; the properties ``low_coverage``, ``coverage``,
-    ``dropped`` and ``all_notes`` summarise the sets and notes.
-
-    Attributes
-    ----------
-    measure : str
-        ``"weat"`` or ``"wefat"``.
-    title : str
-        The test's title (by default built from the sets' names).
-    statistic_name : str
-        The statistic's name: ``"s(X,Y,A,B)"`` (WEAT) or ``"Pearson r"`` (WEFAT).
-    statistic : float
-        The test statistic.
-    effect_size_name : str
-        The effect size's name: ``"d"`` (WEAT) or ``"r"`` (WEFAT).
-    effect_size : float
-        The effect size.
-    ci_low, ci_high : float
-        The bounds of the bootstrap interval of the effect size (NaN when there is none).
-    ci_level : float
-        The interval's confidence level.
-    ci_method : str
-        How the interval was computed, e.g. ``"BCa 95%, 10,000 resamples of XYAB"``; ``"none"`` when there is
-        no interval.
-    p_value : float
-        The p-value for ``alternative``.
-    alternative : str
-        The alternative hypothesis: ``"greater"``, ``"less"`` or ``"two-sided"``.
-    p_method : str
-        How ``p_value`` was computed: ``"exact"``, ``"monte-carlo"``, ``"normal"`` (WEAT) or ``"t"`` (WEFAT).
-    p_two_sided : float
-        The two-sided p-value by the same method.
-    n_permutations : int or None
-        The Monte Carlo permutations drawn (None unless ``p_method`` is ``"monte-carlo"``).
-    n_resamples : int
-        The bootstrap resamples (0: no interval).
-    seed : int
-        The seed of the balancing, the Monte Carlo p and the bootstrap.
-    sets : tuple of SetCoverage
-        The word sets, in the order of the test's letters.
-    flagged : tuple of str, default ()
-        The sets flagged for low coverage (:func:`low_coverage`), with why: ``"X 5/25 (below 50% of the
-        list)"``.
-    warnings : tuple of Caught, default ()
-        The warnings the test gave.
-    notes : tuple of str, default ()
-        Notes on a missing part (``"no bootstrap interval: ..."``) and the low-power warnings.
-    result : object, default None
-        The measure's own result: a :class:`~wordbias.measures.weat.WeatResult` or a
-        :class:`~wordbias.measures.wefat.WefatResult` (its per-word scores in ``result.table``).
-    test : str, default ""
-        The test's id within its battery (``""`` for a test measured alone).
-    effect_size_se : float, default nan
-        The bootstrap standard error of the effect size.
-    p_values : mapping, default {}
-        The one-sided p by every method computed: method ->
-        :class:`~wordbias.core.permutation.TailProbability`.
-    p_holm, p_bh : float, default nan
-        Holm's (1979) and Benjamini-Hochberg's (1995) adjusted p over the family.
-    p_family : str or None, default None
-        The family the adjusted p were computed over.
-    not_run : str or None, default None
-        Why the test did not run (None when it ran).
-    interval : object, default None
-        The bootstrap interval object (:class:`~wordbias.measures.resampling.BootstrapInterval`), None when
-        there is none.
-    """
-
-    measure: str
-    title: str
-    statistic_name: str
-    statistic: float
-    effect_size_name: str
-    effect_size: float
-    ci_low: float
-    ci_high: float
-    ci_level: float
-    ci_method: str
-    p_value: float
-    alternative: str
-    p_method: str
-    p_two_sided: float
-    n_permutations: int | None
-    n_resamples: int
-    seed: int
-    sets: tuple[SetCoverage, ...]
-    flagged: tuple[str, ...] = ()
-    warnings: tuple[Caught, ...] = ()
-    notes: tuple[str, ...] = ()
-    result: object = field(default=None, repr=False, compare=False)
-    test: str = ""
-    effect_size_se: float = math.nan
-    p_values: Mapping = field(default_factory=dict, repr=False, compare=False)
-    p_holm: float = math.nan
-    p_bh: float = math.nan
-    p_family: str | None = None
-    not_run: str | None = None
-    interval: object = field(default=None, repr=False, compare=False)
-
-    @property
-    def low_coverage(self) -> bool:
-        """Whether any set kept too few of its words (:func:`low_coverage`; the sets, with why, in
-        ``flagged``)."""
-        return bool(self.flagged)
-
-    @property
-    def coverage(self) -> str:
-        """Per set, words found / asked: ``"X 5/25; Y 24/25; A 8/8; B 8/8"``."""
-        return "; ".join(s.text() for s in self.sets)
-
-    @property
-    def dropped(self) -> str:
-        """The words left out, per set: ``"X: w1 w2; A: w3; X balanced out: w4"`` (missing from the vocabulary
-        first, then those deleted to balance the target sets); ``""`` when none."""
-        parts = [f"{s.letter}: {' '.join(s.missing)}" for s in self.sets if s.missing]
-        parts += [f"{s.letter} balanced out: {' '.join(s.balanced_out)}" for s in self.sets if s.balanced_out]
-        return "; ".join(parts)
-
-    @property
-    def all_notes(self) -> tuple[str, ...]:
-        """Every note, in the order a reader needs them: why the test did not run, its low coverage
-        (``"low coverage: X 5/25 (below 50% of the list)"``), a missing part (``"no bootstrap interval: ..."``)
-        and the low-power warnings."""
-        cov = ("low coverage: " + ", ".join(self.flagged),) if self.flagged else ()
-        return ((self.not_run,) if self.not_run else ()) + cov + self.notes
-
-    def warned(self, category: type = LowPowerWarning) -> tuple[str, ...]:
-        """The messages of the warnings of ``category`` the test gave, each once, in order.
-
-        Parameters
-        ----------
-        category : type, default LowPowerWarning
-            A warning class; its subclasses match too.
-
-        Returns
-        -------
-        tuple of str
-            The messages, in the order given, without repeats.
-        """
-        return tuple(dict.fromkeys(w.message for w in self.warnings if issubclass(w.category, category)))
-
-    def _interval(self) -> str:
-        """``95% CI [0.63, 1.44] (BCa 95%, ...)``, the bounds carrying no more decimals than their Monte Carlo
-        error supports (:func:`wordbias.core.tables.interval_digits`)."""
-        if not (math.isfinite(self.ci_low) and math.isfinite(self.ci_high)):
-            return "no interval"
-        bounds = interval_bounds_text(self.ci_low, self.ci_high, level=self.ci_level, n_resamples=self.n_resamples)
-        return f"{self.ci_level:.0%} CI {bounds} ({self.ci_method})"
-
-    def __str__(self) -> str:
-        head = f"{self.measure.upper()}: {self.title}"
-        if self.not_run:
-            return "\n".join([head, f"  {self.not_run}", "  words found/asked: " + ", ".join(
-                s.text() for s in self.sets)])
-        lines = [head,
-                 f"  {self.effect_size_name} = {self.effect_size:.3f}, {self._interval()}",
-                 f"  p = {_p(self.p_value)} one-sided ({self.alternative}, {self.p_method}), "
-                 f"{_p(self.p_two_sided)} two-sided" if self.alternative != "two-sided"
-                 else f"  p = {_p(self.p_value)} two-sided ({self.p_method})",
-                 "  words found/asked: " + ", ".join(s.text() for s in self.sets)
-                 + ("; used after balancing: " + "/".join(str(len(s.used)) for s in self.sets)
-                    if any(s.balanced_out for s in self.sets) else "")]
-        if math.isfinite(self.p_holm):
-            lines.append(f"  adjusted p: Holm {_p(self.p_holm)}, Benjamini-Hochberg {_p(self.p_bh)} "
-                         f"({self.p_family})")
-        for s in self.sets:
-            if s.missing:
-                lines.append(f"  {s.letter} missing: {_words(s.missing)}")
-            if s.balanced_out:
-                lines.append(f"  {s.letter} balanced out: {_words(s.balanced_out)}")
-        lines += [f"  note: {n}" for n in self.all_notes]
-        return "\n".join(lines)
-
-    __repr__ = __str__
-
-    def _repr_html_(self) -> str:
-        if self.not_run:
-            rows = [("not run", self.not_run), ("words found / asked", self.coverage)]
-        else:
-            rows = [("effect size", f"{self.effect_size_name} = {self.effect_size:.3f}"),
-                    ("interval", self._interval()),
-                    ("p", f"{_p(self.p_value)} one-sided ({self.alternative}, {self.p_method}); "
-                          f"{_p(self.p_two_sided)} two-sided"),
-                    ("words found / asked", self.coverage)]
-        rows += [(f"{s.letter} missing", _words(s.missing)) for s in self.sets if s.missing]
-        rows += [(f"{s.letter} balanced out", _words(s.balanced_out)) for s in self.sets if s.balanced_out]
-        rows += [("note", n) for n in self.all_notes if n != self.not_run]
-        body = "".join(f"<tr><th style='text-align:left'>{html.escape(k)}</th>"
-                       f"<td style='text-align:left'>{html.escape(v)}</td></tr>" for k, v in rows)
-        return f"<table><caption>{html.escape(self.measure.upper() + ': ' + self.title)}</caption>{body}</table>"
-
-    def to_dict(self) -> dict:
-        """One flat row: the numbers, the coverage, the words dropped, the notes.
-
-        Returns
-        -------
-        dict
-            Column -> value, the columns of :mod:`wordbias.core.tidy` where they exist: ``test``, ``measure``,
-            ``title``, the set sizes used (``n_x``, ``n_y``, ...), the statistic, the effect size and its
-            interval, the p-values (one-sided, two-sided, Holm, Benjamini-Hochberg), the parameters,
-            ``coverage``, ``low_coverage``, ``dropped`` and ``note``.
-        """
-        sizes = {f"n_{s.letter.lower()}": len(s.used) for s in self.sets}
-        notes = self.all_notes
-        return {"test": self.test or None, "measure": self.measure, "title": self.title, **sizes,
-                "statistic_name": self.statistic_name, "statistic": self.statistic,
-                "effect_size_name": self.effect_size_name, "effect_size": self.effect_size,
-                "ci_low": self.ci_low, "ci_high": self.ci_high, "ci_level": self.ci_level,
-                "ci_method": self.ci_method, "p_value": self.p_value, "alternative": self.alternative,
-                "p_method": self.p_method, "p_two_sided": self.p_two_sided, "p_holm": self.p_holm,
-                "p_bh": self.p_bh, "p_family": self.p_family, "n_permutations": self.n_permutations,
-                "n_resamples": self.n_resamples, "seed": self.seed, "coverage": self.coverage,
-                "low_coverage": self.low_coverage, "dropped": self.dropped or None,
-                "note": "; ".join(notes) or None}
-
-    def to_frame(self):
-        """:meth:`to_dict` as a one-row table.
-
-        Returns
-        -------
-        pandas.DataFrame
-            One row, the columns of :meth:`to_dict`.
-        """
-        import pandas as pd
-
-        return pd.DataFrame([self.to_dict()])
-
-
-def _p(p: float) -> str:
-    return "NA" if p is None or not math.isfinite(p) else (f"{p:.2g}" if p < 1e-3 else f"{p:.3g}")
-
-
-def _words(words: Sequence[str], limit: int = 12) -> str:
-    return " ".join(words[:limit]) + (f" ... ({len(words) - limit} more)" if len(words) > limit else "")
 
 
 def _ci_text(interval) -> str:
@@ -523,7 +215,7 @@ def _case_fold(kv, case_fold) -> bool:
 def _measure_weat(kv, X, Y, A, B, *, test: str, title: str | None, names, case_fold: bool, on_missing: str,
                   balance_targets: str, p_method: str, p_methods: Sequence[str], n_permutations: int,
                   alternative: str, seed: int, n_resamples: int, confidence_level: float, ci_method: str,
-                  min_words: int, min_fraction: float, progress: bool) -> Measurement:
+                  min_words: int, min_fraction: float, progress: bool, ddof: int = 1) -> Result:
     """One WEAT on loaded vectors ``kv``, measured once: the test, the two-sided p, the p of each method in
     ``p_methods``, the bootstrap interval, the sets and the coverage. The warnings the test gave are kept in the
     result, not given again (the callers decide)."""
@@ -534,7 +226,7 @@ def _measure_weat(kv, X, Y, A, B, *, test: str, title: str | None, names, case_f
         warnings.simplefilter("always")
         r = _weat.weat(kv, X, Y, A, B, names=names, on_missing=on_missing, case_fold=case_fold,
                        balance_targets=balance_targets, p_method=p_method, n_permutations=n_permutations,
-                       seed=seed, alternative=alternative, progress=progress)
+                       seed=seed, alternative=alternative, progress=progress, ddof=ddof)
         two = r.p if alternative == "two-sided" else _weat.p_value(
             r.s_x, r.s_y, p_method=r.p_method, n_permutations=n_permutations, seed=seed, alternative="two-sided")
         p_values = {r.p_method: r.p}
@@ -547,7 +239,7 @@ def _measure_weat(kv, X, Y, A, B, *, test: str, title: str | None, names, case_f
     if n_resamples:
         try:
             interval = _bootstrap.weat_bootstrap(kv, r, n_resamples=n_resamples, confidence_level=confidence_level,
-                                                 method=ci_method, seed=seed).effect_size
+                                                 method=ci_method, seed=seed, ddof=ddof).effect_size
         except NO_INTERVAL_ERRORS as exc:
             notes.append(part_missing_note("bootstrap interval", exc))
     asked = [tuple(w.lower() for w in ws) if case_fold else tuple(ws) for ws in (X, Y, A, B)]
@@ -556,7 +248,7 @@ def _measure_weat(kv, X, Y, A, B, *, test: str, title: str | None, names, case_f
                  for letter, s, a in zip("XYAB", (r.X, r.Y, r.A, r.B), asked))
     flagged = _judge(sets, min_words=min_words, min_fraction=min_fraction).low
     low_power = tuple(dict.fromkeys(w.message for w in kept if issubclass(w.category, LowPowerWarning)))
-    return Measurement(
+    return Result(
         measure="weat", test=test, title=title or f"{r.X.name} vs {r.Y.name}, {r.A.name} vs {r.B.name}",
         statistic_name="s(X,Y,A,B)", statistic=float(r.statistic), effect_size_name="d",
         effect_size=float(r.effect_size),
@@ -570,11 +262,11 @@ def _measure_weat(kv, X, Y, A, B, *, test: str, title: str | None, names, case_f
 
 
 def _weat_not_run(kv, spec, err: BaseException, *, case_fold: bool, alternative: str, seed: int,
-                  min_words: int, min_fraction: float) -> Measurement:
+                  min_words: int, min_fraction: float) -> Result:
     """The result of a WEAT that could not run: NaN numbers, the reason, and per set the words the embedding
     lacks."""
     sets = _unmeasured_sets(kv, {r: getattr(spec, r) for r in "XYAB"}, case_fold, spec.names or {})
-    return Measurement(
+    return Result(
         measure="weat", test=spec.id, title=spec.title, statistic_name="s(X,Y,A,B)", statistic=math.nan,
         effect_size_name="d", effect_size=math.nan, ci_low=math.nan, ci_high=math.nan, ci_level=math.nan,
         ci_method="none", p_value=math.nan, alternative=alternative, p_method="none", p_two_sided=math.nan,
@@ -587,7 +279,8 @@ def weat(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Seq
          confidence_level: float = 0.95, ci_method: str = "BCa", p_method: str = "auto",
          p_methods: Sequence[str] = (), n_permutations: int = 100_000, alternative: str = "greater",
          seed: int = 0, case_fold: bool | None = None, on_missing: str = "drop", balance_targets: str = "random",
-         min_words: int = MIN_WORDS, min_fraction: float = MIN_FRACTION, progress: bool = False) -> Measurement:
+         min_words: int = MIN_WORDS, min_fraction: float = MIN_FRACTION, progress: bool = False,
+         convention: str = "caliskan") -> Result:
     """Measure a WEAT in one call: d with its bootstrap interval, p one- and two-sided, and every word list's fate.
 
     The Word Embedding Association Test of Caliskan et al. (2017, Methods). The test is
@@ -647,10 +340,17 @@ def weat(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Seq
         A set keeping less than this share of its list is flagged for low coverage (a half).
     progress : bool, default False
         Show progress bars (loading the embedding, a long Monte Carlo p).
+    convention : {"caliskan", "cbn", "wefe"}, default "caliskan"
+        Which standard deviation of s(w, A, B) over X ∪ Y divides d
+        (:data:`wordbias.measures.conventions.WEAT_CALL_CONVENTIONS`): ``"caliskan"`` the sample std (ddof = 1),
+        which reproduces Caliskan et al.'s Table 1 (``"cbn"`` is the same); ``"wefe"`` the population std
+        (ddof = 0) of WEFE 1.0.1 (Badilla et al. 2020, doi:10.24963/ijcai.2020/60), larger d by
+        sqrt(N/(N − 1)). The interval resamples that d; p does not depend on it. For WEFE's number keep every
+        target word too (``balance_targets="none"``: WEFE does not balance).
 
     Returns
     -------
-    Measurement
+    Result
         d (``effect_size``) with its interval (``ci_low``, ``ci_high``), the statistic, ``p_value`` and
         ``p_two_sided`` with their method, the word sets (``sets``, ``coverage``, ``dropped``), the coverage
         flags, the warnings and notes, and the :class:`~wordbias.measures.weat.WeatResult` (``result``).
@@ -720,16 +420,23 @@ def weat(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Seq
                              confidence_level=confidence_level, ci_method=ci_method, p_method=p_method,
                              p_methods=p_methods, n_permutations=n_permutations, alternative=alternative, seed=seed,
                              case_fold=case_fold, on_missing=on_missing, balance_targets=balance_targets,
-                             min_words=min_words, min_fraction=min_fraction, progress=progress)
+                             min_words=min_words, min_fraction=min_fraction, progress=progress,
+                             convention=convention)
     n_resamples, confidence_level, min_words, min_fraction, seed = _check_options(
         n_resamples=n_resamples, confidence_level=confidence_level, min_words=min_words, min_fraction=min_fraction,
         seed=seed, ci_method=ci_method, on_missing=on_missing, balance_targets=balance_targets, p_method=p_method, p_methods=p_methods, alternative=alternative)
+    from wordbias.measures import conventions as _conventions
+
+    ddof = _conventions.weat_ddof(convention)
     kv = _load(embedding, progress)
+    _conventions.check_weat_lists(X, Y, A, B, names=names, case_fold=_case_fold(kv, case_fold))
     m = _measure_weat(kv, X, Y, A, B, test="", title=title, names=names, case_fold=_case_fold(kv, case_fold),
                       on_missing=on_missing, balance_targets=balance_targets, p_method=p_method,
                       p_methods=p_methods, n_permutations=n_permutations, alternative=alternative, seed=seed,
                       n_resamples=n_resamples, confidence_level=confidence_level, ci_method=ci_method,
-                      min_words=min_words, min_fraction=min_fraction, progress=progress)
+                      min_words=min_words, min_fraction=min_fraction, progress=progress, ddof=ddof)
+    if convention != "caliskan":                         # the result says whose d it is
+        m = dataclasses.replace(m, notes=m.notes + (_conventions.weat_note(convention),))
     _replay(m.warnings)                                  # given again to the caller, and kept in the result
     if m.flagged:
         m = dataclasses.replace(m, warnings=m.warnings + (_warn_low(m.title, m.flagged),))
@@ -740,7 +447,7 @@ def weats(embedding, specs: Sequence, *, family: str | None = None, n_resamples:
           confidence_level: float = 0.95, ci_method: str = "BCa", p_methods: Sequence[str] = (),
           n_permutations: int = 100_000, seed: int = 0, case_fold: bool | None = None, on_missing: str = "drop",
           balance_targets: str = "random", min_words: int = MIN_WORDS, min_fraction: float = MIN_FRACTION,
-          progress: bool = False) -> list[Measurement]:
+          progress: bool = False) -> list[Result]:
     """Measure a battery of WEATs, each once, with Holm's and Benjamini-Hochberg's adjusted p.
 
     Each test is measured as by :func:`weat` (one-sided, ``alternative="greater"``, ``p_method="auto"``); the
@@ -788,7 +495,7 @@ def weats(embedding, specs: Sequence, *, family: str | None = None, n_resamples:
 
     Returns
     -------
-    list of Measurement
+    list of Result
         One per spec, in order, with ``p_holm``, ``p_bh`` and ``p_family`` set for the tests that ran.
 
     Raises
@@ -853,7 +560,7 @@ def weats(embedding, specs: Sequence, *, family: str | None = None, n_resamples:
     return adjusted(out, family=f"{family}: {what}" if family else what)
 
 
-def adjusted(results: Sequence[Measurement], *, family: str) -> list[Measurement]:
+def adjusted(results: Sequence[Result], *, family: str) -> list[Result]:
     """Adjust the p-values of a family of results: Holm's (1979) and Benjamini-Hochberg's (1995).
 
     The adjustment (:func:`wordbias.core.multiple.adjust`) is over the results that have a p-value; the
@@ -861,14 +568,14 @@ def adjusted(results: Sequence[Measurement], *, family: str) -> list[Measurement
 
     Parameters
     ----------
-    results : sequence of Measurement
+    results : sequence of Result
         The family's results (from :func:`weat`, :func:`weats`, :func:`wefat`, ...).
     family : str
         What names the family, stored in each adjusted result's ``p_family``.
 
     Returns
     -------
-    list of Measurement
+    list of Result
         The results in the same order, with ``p_holm``, ``p_bh`` and ``p_family`` set where there is a
         p-value (the inputs are not changed).
 
@@ -898,7 +605,7 @@ def adjusted(results: Sequence[Measurement], *, family: str) -> list[Measurement
 
 def _measure_wefat(kv, W, A, B, prop, *, test: str, title: str | None, names, case_fold: bool, on_missing: str,
                    name_filter: float | None, seed: int, n_resamples: int, confidence_level: float,
-                   ci_method: str, min_words: int, min_fraction: float) -> Measurement:
+                   ci_method: str, min_words: int, min_fraction: float) -> Result:
     """One WEFAT on loaded vectors ``kv``, measured once: Pearson's r of s(w, A, B) and the property with its
     two-sided p (:func:`wordbias.measures.wefat.wefat`), its bootstrap interval
     (:func:`wordbias.measures.bootstrap_wefat.wefat_bootstrap`), the sets and the coverage."""
@@ -925,7 +632,7 @@ def _measure_wefat(kv, W, A, B, prop, *, test: str, title: str | None, names, ca
             SetCoverage("B", r.B.name, asked[2], tuple(r.B.words), tuple(r.B.missing)))
     flagged = _judge(sets, min_words=min_words, min_fraction=min_fraction).low
     low_power = tuple(dict.fromkeys(w.message for w in kept if issubclass(w.category, LowPowerWarning)))
-    return Measurement(
+    return Result(
         measure="wefat", test=test, title=title or f"{r.W.name}: {r.A.name} vs {r.B.name}",
         statistic_name="Pearson r", statistic=float(r.pearson_r), effect_size_name="r",
         effect_size=float(r.pearson_r),
@@ -941,7 +648,7 @@ def wefat(embedding, W: Sequence[str], A: Sequence[str], B: Sequence[str], prop,
           names: Mapping[str, str] | None = None, title: str | None = None, n_resamples: int = 10_000,
           confidence_level: float = 0.95, ci_method: str = "BCa", seed: int = 0, case_fold: bool | None = None,
           on_missing: str = "drop", name_filter: float | None = None, min_words: int = MIN_WORDS,
-          min_fraction: float = MIN_FRACTION, progress: bool = False) -> Measurement:
+          min_fraction: float = MIN_FRACTION, progress: bool = False) -> Result:
     """Measure a WEFAT in one call: Pearson's r of association and property, with its interval and p.
 
     The Word Embedding Factual Association Test of Caliskan et al. (2017, Methods): Pearson's r between each
@@ -994,7 +701,7 @@ def wefat(embedding, W: Sequence[str], A: Sequence[str], B: Sequence[str], prop,
 
     Returns
     -------
-    Measurement
+    Result
         r (``effect_size`` and ``statistic``) with its interval, the two-sided ``p_value`` (``p_method="t"``),
         the word sets and coverage, the warnings, and the :class:`~wordbias.measures.wefat.WefatResult`
         (``result``, its per-word scores in ``result.table``).
@@ -1075,7 +782,7 @@ def wefat(embedding, W: Sequence[str], A: Sequence[str], B: Sequence[str], prop,
 def wefats(embedding, specs: Sequence, *, name_filter: bool = False, n_resamples: int = 10_000,
            confidence_level: float = 0.95, ci_method: str = "BCa", seed: int = 0, case_fold: bool | None = None,
            on_missing: str = "drop", min_words: int = MIN_WORDS, min_fraction: float = MIN_FRACTION,
-           progress: bool = False) -> list[Measurement]:
+           progress: bool = False) -> list[Result]:
     """Measure several WEFATs, each once, as :func:`wefat` does.
 
     A test that cannot run (a list left too small, :data:`NOT_RUN_ERRORS`) gives a result with NaN numbers and
@@ -1113,7 +820,7 @@ def wefats(embedding, specs: Sequence, *, name_filter: bool = False, n_resamples
 
     Returns
     -------
-    list of Measurement
+    list of Result
         One per spec, in order.
 
     Raises
@@ -1166,7 +873,7 @@ def wefats(embedding, specs: Sequence, *, name_filter: bool = False, n_resamples
                                       ci_method=ci_method, min_words=min_words, min_fraction=min_fraction))
         except NOT_RUN_ERRORS as err:
             sets = _unmeasured_sets(kv, {"W": spec.W, "A": spec.A, "B": spec.B}, case_fold, {})
-            out.append(Measurement(
+            out.append(Result(
                 measure="wefat", test=spec.id, title=spec.title, statistic_name="Pearson r", statistic=math.nan,
                 effect_size_name="r", effect_size=math.nan, ci_low=math.nan, ci_high=math.nan, ci_level=math.nan,
                 ci_method="none", p_value=math.nan, alternative="two-sided", p_method="none",
@@ -1184,8 +891,8 @@ def weat_result(measured):
 
     Parameters
     ----------
-    measured : Measurement or WeatResult or object
-        A :class:`Measurement` (from :func:`weat` or :func:`weats`), anything else that carries a
+    measured : Result or WeatResult or object
+        A :class:`Result` (from :func:`weat` or :func:`weats`), anything else that carries a
         ``WeatResult`` as ``result`` (the teaching explorer's), or a ``WeatResult`` itself.
 
     Returns
@@ -1211,6 +918,6 @@ def weat_result(measured):
         raise InvalidParameterError(f"{measured.test or measured.title} did not run: {measured.not_run}")
     result = measured if isinstance(measured, WeatResult) else getattr(measured, "result", None)
     if not isinstance(result, WeatResult):
-        raise InvalidParameterError(f"expected a measured WEAT (wordbias.weat's Measurement or a WeatResult), not "
+        raise InvalidParameterError(f"expected a measured WEAT (wordbias.weat's Result or a WeatResult), not "
                                     f"{type(measured).__name__}")
     return result

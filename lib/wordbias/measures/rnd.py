@@ -186,7 +186,7 @@ def rnd(embedding, T1: Sequence[str], T2: Sequence[str], A: Sequence[str], *, na
 
     Returns
     -------
-    wordbias.measures.measurement.Measurement
+    wordbias.result.Result
         The relative norm distance (``effect_size``) with its interval, p one- and two-sided, the sets' coverage.
 
     Raises

@@ -38,6 +38,18 @@ permutes classes in label order, so one seed holds out other words), so single r
 distributions over seeds agree (``benchmarks/check_wefe_metrics.py``: KS p = 0.11 and 0.18 over 50 seeds on two
 word sets); with ``holdout=0`` and ``solver="liblinear"`` the two agree to 1e-16. The paper trains on every
 sentiment word (``holdout=0``, the default). WEFE's ``normalize`` defaults to False, as here (the vectors are used as given).
+
+``convention="wefe"`` is WEFE's procedure (Badilla et al. 2020, doi:10.24963/ijcai.2020/60; ``wefe/metrics/RNSB.py``,
+``RNSB._train_classifier``): the positive words stacked first with label +1, the negative ones with −1, scikit-learn's
+``train_test_split(test_size=0.2, shuffle=True, stratify=labels, random_state=seed)``, ``LogisticRegression(
+solver="liblinear", max_iter=10000, random_state=seed)``, the probability of class −1. With the same seed it holds
+out the same words as WEFE's ``run_query(..., holdout=True, random_state=seed)`` and gives its value (WEFE's default
+``random_state=None`` draws a new split on each call, and ``n_iterations`` averages such calls). ``holdout=0`` with it
+is WEFE's ``holdout=False``. :data:`CONVENTIONS` lists each convention's settings; a setting given explicitly
+overrides the convention's.
+
+A word in two lists (both sentiment lists, two target sets, a target set and a sentiment list) is refused, saying
+why and what WEFE does with it (:data:`wordbias.measures.conventions.SHARED_WORDS`).
 """
 
 from __future__ import annotations
@@ -51,13 +63,21 @@ import numpy as np
 from wordbias.core.errors import InvalidParameterError
 from wordbias.core.tidy import MIN_FRACTION, MIN_WORDS
 from wordbias.core.validation import check_bool, check_int, check_option, check_probability, check_real, check_seed
+from wordbias.measures import conventions as _conventions
 from wordbias.measures import set_measures as _sm
 from wordbias.measures.resampling import BootstrapInterval
 
-__all__ = ["SOLVERS", "RnsbDetails", "rnsb_statistic", "rnsb"]
+__all__ = ["SOLVERS", "CONVENTIONS", "RnsbDetails", "rnsb_statistic", "rnsb"]
 
 #: scikit-learn's solvers for an L2-penalised logistic regression
 SOLVERS = ("newton", "newton-cholesky", "lbfgs", "liblinear", "newton-cg", "sag", "saga")
+
+#: how the classifier is trained, by convention: ``"sweeney"`` (Sweeney & Najafian 2019: every sentiment word,
+#: the negative ones stacked first with label 1, the positive ones 0) and ``"wefe"`` (WEFE 1.0.1,
+#: ``wefe/metrics/RNSB.py``: the positive ones first with label +1, the negative ones -1, WEFE's solver and holdout);
+#: the solver, holdout and iterations each takes when not given
+CONVENTIONS = {"sweeney": {"solver": "newton", "holdout": 0.0, "max_iter": 1000},
+               "wefe": {"solver": "liblinear", "holdout": 0.2, "max_iter": 10000}}
 
 
 @dataclass(frozen=True)
@@ -119,11 +139,21 @@ def _newton(X: np.ndarray, y: np.ndarray, C: float, max_iter: int) -> np.ndarray
     return beta
 
 
-def _fit(neg: np.ndarray, pos: np.ndarray, *, seed: int, solver: str, C: float, holdout: float, max_iter: int):
-    """The probability of the negative class as a function of the rows (trained on the negative rows, label 1,
-    and the positive rows, label 0), and the classifier's accuracy."""
-    X = np.vstack([neg, pos])
-    y = np.r_[np.ones(len(neg), dtype=int), np.zeros(len(pos), dtype=int)]
+def _training_rows(neg: np.ndarray, pos: np.ndarray, convention: str):
+    """The training rows, their labels and the label of the negative class: the negative rows first, label 1, and
+    the positive rows, label 0; or, ``"wefe"``, as WEFE stacks them (``wefe/metrics/RNSB.py``,
+    ``_train_classifier``): the positive rows first, label +1, then the negative rows, label -1. The order and the
+    labels decide which words a stratified split with a given seed holds out."""
+    if convention == "wefe":
+        return np.vstack([pos, neg]), np.r_[np.ones(len(pos), dtype=int), -np.ones(len(neg), dtype=int)], -1
+    return np.vstack([neg, pos]), np.r_[np.ones(len(neg), dtype=int), np.zeros(len(pos), dtype=int)], 1
+
+
+def _fit(neg: np.ndarray, pos: np.ndarray, *, seed: int, solver: str, C: float, holdout: float, max_iter: int,
+         convention: str = "sweeney"):
+    """The probability of the negative class as a function of the rows (trained on the rows of
+    :func:`_training_rows`), and the classifier's accuracy."""
+    X, y, negative = _training_rows(neg, pos, convention)
     if holdout > 0:
         from sklearn.model_selection import train_test_split
 
@@ -133,7 +163,7 @@ def _fit(neg: np.ndarray, pos: np.ndarray, *, seed: int, solver: str, C: float, 
     else:
         Xtr, Xte, ytr, yte = X, X, y, y
     if solver == "newton":
-        beta = _newton(Xtr, ytr.astype(np.float64), C, max_iter)
+        beta = _newton(Xtr, (ytr == negative).astype(np.float64), C, max_iter)
 
         def p_negative(T):
             return 0.5 * (1.0 + np.tanh(0.5 * (np.asarray(T) @ beta[:-1] + beta[-1])))
@@ -141,11 +171,11 @@ def _fit(neg: np.ndarray, pos: np.ndarray, *, seed: int, solver: str, C: float, 
         from sklearn.linear_model import LogisticRegression
 
         clf = LogisticRegression(solver=solver, C=C, max_iter=max_iter, random_state=seed).fit(Xtr, ytr)
-        col = list(clf.classes_).index(1)
+        col = list(clf.classes_).index(negative)
 
         def p_negative(T):
             return clf.predict_proba(np.asarray(T))[:, col]
-    accuracy = float(np.mean((p_negative(Xte) > 0.5) == (yte == 1)))
+    accuracy = float(np.mean((p_negative(Xte) > 0.5) == (yte == negative)))
     return p_negative, accuracy
 
 
@@ -158,14 +188,18 @@ def _kl_uniform(p: np.ndarray) -> np.ndarray:
     return terms.sum(axis=-1)
 
 
-def _check(seed, solver, C, holdout, max_iter):
+def _check(seed, solver, C, holdout, max_iter, convention):
+    """The options checked; a solver, holdout or max_iter left None is the convention's (:data:`CONVENTIONS`)."""
     seed = check_seed("seed", seed)
     if isinstance(seed, np.random.Generator):
         seed = int(seed.integers(2 ** 31 - 1))
-    check_option("solver", solver, SOLVERS)
+    check_option("convention", convention, tuple(CONVENTIONS))
+    given = dict(solver=solver, holdout=holdout, max_iter=max_iter)
+    fit = {k: CONVENTIONS[convention][k] if v is None else v for k, v in given.items()}
+    check_option("solver", fit["solver"], SOLVERS)
     C = check_real("C", C, low=0, low_open=True)
-    holdout = check_real("holdout", holdout, low=0, high=1, high_open=True)
-    return seed, solver, C, holdout, check_int("max_iter", max_iter, min=1)
+    holdout = check_real("holdout", fit["holdout"], low=0, high=1, high_open=True)
+    return seed, fit["solver"], C, holdout, check_int("max_iter", fit["max_iter"], min=1)
 
 
 def _targets(targets) -> list:
@@ -176,8 +210,16 @@ def _targets(targets) -> list:
     return list(targets)
 
 
-def rnsb_statistic(targets, A_negative, A_positive, *, seed=0, solver: str = "newton", C: float = 1.0,
-                   holdout: float = 0.0, max_iter: int = 1000) -> float:
+def _refuse_shared(asked: Mapping, names: Mapping, tl: Sequence[str]) -> None:
+    """Refuse a word in two of RNSB's lists, saying why (:data:`wordbias.measures.conventions.SHARED_WORDS`)."""
+    pairs = [(a, b, "rnsb targets") for i, a in enumerate(tl) for b in tl[i + 1:]]
+    pairs += [(t, s, "rnsb target and sentiment") for t in tl for s in ("A_negative", "A_positive")]
+    for a, b, kind in [("A_negative", "A_positive", "rnsb sentiment"), *pairs]:
+        _conventions.refuse_shared(names[a], asked[a], names[b], asked[b], kind)
+
+
+def rnsb_statistic(targets, A_negative, A_positive, *, seed=0, solver: str | None = None, C: float = 1.0,
+                   holdout: float | None = None, max_iter: int | None = None, convention: str = "sweeney") -> float:
     """RNSB (Sweeney & Najafian 2019, Section 3): KL(P ‖ U) of the normalised probabilities of negative sentiment
     of the target words, from a logistic regression trained on the negative and positive attribute words.
 
@@ -192,16 +234,20 @@ def rnsb_statistic(targets, A_negative, A_positive, *, seed=0, solver: str = "ne
         The vectors of the negative and the positive sentiment words (the training data); 2 or more each.
     seed : int or numpy.random.Generator, default 0
         Seeds the holdout split and the solver's randomness (``random_state``).
-    solver : {"newton", "newton-cholesky", "lbfgs", "liblinear", "newton-cg", "sag", "saga"}, default "newton"
+    solver : {"newton", "newton-cholesky", "lbfgs", "liblinear", "newton-cg", "sag", "saga"}, optional
         Newton's method here, or scikit-learn's solver (``"liblinear"``, WEFE's, also penalises the intercept: a
-        slightly different fit).
+        slightly different fit). None: the convention's (``"newton"``; ``"liblinear"`` for ``"wefe"``).
     C : float, default 1.0
         The inverse strength of the L2 penalty (scikit-learn's default).
-    holdout : float, default 0.0
+    holdout : float, optional
         The share of the attribute words held out of training (stratified); 0: train on all (the paper); 0.2:
-        WEFE's.
-    max_iter : int, default 1000
-        The solver's iterations.
+        WEFE's. None: the convention's (0.0; 0.2 for ``"wefe"``).
+    max_iter : int, optional
+        The solver's iterations. None: the convention's (1000; 10000 for ``"wefe"``).
+    convention : {"sweeney", "wefe"}, default "sweeney"
+        How the training rows are stacked and labelled, and the defaults above (:data:`CONVENTIONS`):
+        ``"wefe"`` splits and trains as WEFE 1.0.1 does, so that a seed gives WEFE's value for its
+        ``random_state`` (see the module docstring).
 
     Returns
     -------
@@ -228,20 +274,21 @@ def rnsb_statistic(targets, A_negative, A_positive, *, seed=0, solver: str = "ne
     >>> round(rnsb_statistic([[[0.5, 0.2]], [[-3.0, 0.2]]], neg, pos), 4)     # the second is far more negative
     0.0972
     """
-    seed, solver, C, holdout, max_iter = _check(seed, solver, C, holdout, max_iter)
+    seed, solver, C, holdout, max_iter = _check(seed, solver, C, holdout, max_iter, convention)
     T = _targets(targets)
     sets = {**{f"T{i + 1}": t for i, t in enumerate(T)}, "A_negative": A_negative, "A_positive": A_positive}
     m = _sm.vector_sets(sets, disjoint=[("A_negative", "A_positive")], least={"A_negative": 2, "A_positive": 2})
     p_negative, _ = _fit(m["A_negative"], m["A_positive"], seed=seed, solver=solver, C=C, holdout=holdout,
-                         max_iter=max_iter)
+                         max_iter=max_iter, convention=convention)
     return float(_kl_uniform(p_negative(np.vstack([m[f"T{i + 1}"] for i in range(len(T))]))))
 
 
 def rnsb(embedding, targets: Sequence[Sequence[str]], A_negative: Sequence[str], A_positive: Sequence[str], *,
          names: Mapping[str, str] | None = None, title: str | None = None, test: str = "", n_resamples: int = 200,
-         seed: int = 0, confidence_level: float = 0.95, solver: str = "newton", C: float = 1.0,
-         holdout: float = 0.0, max_iter: int = 1000, case_fold: bool | None = None, on_missing: str = "drop",
-         min_words: int = MIN_WORDS, min_fraction: float = MIN_FRACTION, warn: bool = True):
+         seed: int = 0, confidence_level: float = 0.95, solver: str | None = None, C: float = 1.0,
+         holdout: float | None = None, max_iter: int | None = None, case_fold: bool | None = None,
+         on_missing: str = "drop", min_words: int = MIN_WORDS, min_fraction: float = MIN_FRACTION, warn: bool = True,
+         convention: str = "sweeney"):
     """RNSB (Sweeney & Najafian 2019) measured once on an embedding's words, with an interval over training runs
     and words; no test (see the module docstring).
 
@@ -271,14 +318,14 @@ def rnsb(embedding, targets: Sequence[Sequence[str]], A_negative: Sequence[str],
         Seeds the classifier, the holdout split and the replicates.
     confidence_level : float, default 0.95
         The interval's level.
-    solver : str, default "newton"
-        Newton's method here, or scikit-learn's solver (:data:`SOLVERS`).
+    solver : str, optional
+        Newton's method here, or scikit-learn's solver (:data:`SOLVERS`). None: the convention's.
     C : float, default 1.0
         The inverse strength of the L2 penalty.
-    holdout : float, default 0.0
-        The share of the sentiment words held out of training (0.2: WEFE).
-    max_iter : int, default 1000
-        The solver's iterations.
+    holdout : float, optional
+        The share of the sentiment words held out of training (0.2: WEFE). None: the convention's.
+    max_iter : int, optional
+        The solver's iterations. None: the convention's.
     case_fold : bool or None, default None
         Lower-case the words; None: when the vocabulary is uncased.
     on_missing : {"drop", "raise"}, default "drop"
@@ -289,16 +336,20 @@ def rnsb(embedding, targets: Sequence[Sequence[str]], A_negative: Sequence[str],
         A set keeping less of its list is flagged for low coverage.
     warn : bool, default True
         Give the warnings; False keeps them in the result only.
+    convention : {"sweeney", "wefe"}, default "sweeney"
+        How the classifier is trained (:data:`CONVENTIONS`): ``"wefe"`` stacks, labels, splits and trains as WEFE
+        1.0.1 does, so that ``seed`` gives WEFE's value for ``random_state=seed``.
 
     Returns
     -------
-    wordbias.measures.measurement.Measurement
+    wordbias.result.Result
         RNSB (``effect_size``) with its interval, the coverage, and an :class:`RnsbDetails` in ``result``; no p.
 
     Raises
     ------
     InvalidParameterError
-        If an option is out of range, a list is a string or repeats a word, or two sets share a word.
+        If an option is out of range, a list is a string or repeats a word, or two lists share a word (the message
+        says why, and what WEFE does with such a word).
     DegenerateSetError
         If a set is left empty (a sentiment set with fewer than 2 words).
     KeyError
@@ -320,7 +371,7 @@ def rnsb(embedding, targets: Sequence[Sequence[str]], A_negative: Sequence[str],
     if n_resamples == 1:
         raise InvalidParameterError("n_resamples must be 0 (no interval) or an integer >= 2, not 1")
     confidence_level = check_probability("confidence_level", confidence_level)
-    seed, solver, C, holdout, max_iter = _check(seed, solver, C, holdout, max_iter)
+    seed, solver, C, holdout, max_iter = _check(seed, solver, C, holdout, max_iter, convention)
     _, _, _, _, min_words, min_fraction = _sm.check_options(
         n_resamples=0, confidence_level=confidence_level, ci_method="percentile", n_permutations=1,
         alternative="two-sided", seed=seed, min_words=min_words, min_fraction=min_fraction)
@@ -328,11 +379,12 @@ def rnsb(embedding, targets: Sequence[Sequence[str]], A_negative: Sequence[str],
     if isinstance(targets, (str, bytes, Mapping)) or not isinstance(targets, Sequence) or not len(targets):
         raise InvalidParameterError(f"targets must be a non-empty list of word lists, not {targets!r:.80}")
     tl = [f"T{i + 1}" for i in range(len(targets))]
-    fit = dict(solver=solver, C=C, holdout=holdout, max_iter=max_iter)
+    fit = dict(solver=solver, C=C, holdout=holdout, max_iter=max_iter, convention=convention)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         got = _sm.look_up(embedding, {**dict(zip(tl, targets)), "A_negative": A_negative, "A_positive": A_positive},
-                          names=names, case_fold=case_fold, on_missing=on_missing)
+                          names=names, case_fold=case_fold, on_missing=on_missing, disjoint=False)
+        _refuse_shared(got.asked, got.names, tl)
         m = got.mats
         value = rnsb_statistic([m[k] for k in tl], m["A_negative"], m["A_positive"], seed=seed, **fit)
         p_negative, accuracy = _fit(m["A_negative"], m["A_positive"], seed=seed, **fit)

@@ -9,7 +9,7 @@ of s(w, A, B) over X ∪ Y, as the authors' ``sentbias/weat.py``) and the one-si
 those vectors. The p is exact when the partitions of X ∪ Y are few enough to count, else Monte Carlo with
 ``n_permutations`` draws (May et al.: 100,000 samples, exact when there are fewer partitions, §3); the two-sided p
 is given too. The WEAT machinery is :func:`wordbias.measures.measurement.weat` on the sentence vectors, so a SEAT
-result is a :class:`~wordbias.measures.measurement.Measurement` (``measure="seat"``) with the bootstrap interval of
+result is a :class:`~wordbias.result.Result` (``measure="seat"``) with the bootstrap interval of
 d over the sentences of the four sets, the sets' coverage (a sentence the encoder gave no vector, e.g. CBoW with
 no known token, counts as missing) and the warnings.
 
@@ -28,12 +28,14 @@ import dataclasses
 import math
 import warnings
 from collections.abc import Mapping, Sequence
+from typing import NamedTuple
 
 import numpy as np
 
 from wordbias.core.errors import InvalidParameterError
 from wordbias.core.progress import progress_bar
 from wordbias.datasets import seat as _data
+from wordbias import result as _result
 from wordbias.measures import measurement as _m
 from wordbias.models import sentence as _sentence
 
@@ -119,12 +121,85 @@ def sentence_keyed_vectors(vectors: _sentence.SentenceVectors):
     return to_keyed_vectors([vectors.sentences[i] for i in kept], np.ascontiguousarray(vectors.vectors[kept]))
 
 
-def _as_seat(m: _m.Measurement, encoded: _sentence.SentenceVectors) -> _m.Measurement:
+class _Chosen(NamedTuple):
+    """One set of a SEAT as the encoder sees it: the test words asked and missed, the sentences kept and those left
+    out though their word is seen (its text in them has a token the encoder lacks)."""
+
+    asked: tuple[str, ...]
+    missing: tuple[str, ...]
+    kept: tuple[str, ...]
+    unseen_text: tuple[str, ...]
+    left_out: int
+
+
+def _choose(enc, test: _data.SeatTest, encoded: _sentence.SentenceVectors) -> dict[str, _Chosen]:
+    """Per set, the test words (:attr:`~wordbias.datasets.seat.SeatTest.terms`) the encoder sees
+    (:meth:`~wordbias.models.sentence.StaticEncoder.sees`) and the sentences kept: those whose word, and its text
+    in the sentence, the encoder sees and that have a vector."""
+    out = {}
+    for role, terms in test.terms.items():
+        asked = tuple(dict.fromkeys(term for term, _ in terms.values()))
+        seen = {term: enc.sees(term) for term in asked}
+        kept, unseen = [], []
+        for sentence, (term, text) in terms.items():
+            if not seen[term]:
+                continue
+            if enc.sees(text) and sentence not in encoded.dropped:
+                kept.append(sentence)
+            else:
+                unseen.append(text)
+        out[role] = _Chosen(asked, tuple(t for t in asked if not seen[t]), tuple(kept), tuple(unseen),
+                            len(terms) - len(kept))
+    return out
+
+
+def _check_words(chosen: Mapping[str, _Chosen], names: Mapping[str, str]) -> None:
+    """Fail as the word-level WEAT does when a set is left with too few test words (fewer than 2 targets or no
+    attribute): :func:`wordbias.core.lookup.word_set`'s :class:`~wordbias.core.errors.DegenerateSetError`."""
+    from wordbias.core import lookup
+    from wordbias.measures.weat import MIN_ATTRIBUTE_SIZE, MIN_TARGET_SIZE
+
+    for role, c in chosen.items():
+        found = set(c.asked) - set(c.missing)
+        lookup.word_set(found, c.asked, name=names.get(role, role), warn=False,
+                        min_size=MIN_TARGET_SIZE if role in "XY" else MIN_ATTRIBUTE_SIZE)
+
+
+def _in_words(m: _result.Result, chosen: Mapping[str, _Chosen], pooling: str, *, min_words: int,
+              min_fraction: float) -> _result.Result:
+    """The measurement with its coverage counted in test words: per set the words asked and missing, the
+    sentences used and balanced out; the low-coverage flags judged on the words; a note on the sentences left
+    out."""
+    sets = tuple(_m.SetCoverage(s.letter, s.name, chosen[s.letter].asked, s.used, chosen[s.letter].missing,
+                                s.balanced_out) for s in m.sets)
+    n_left = sum(c.left_out for c in chosen.values())
     notes = m.notes
-    n_drop = sum(len(s.missing) for s in m.sets)
-    if n_drop:
-        notes = notes + (f"{n_drop} sentence(s) without a vector ({encoded.pooling}: no token in the vocabulary)",)
-    return dataclasses.replace(m, measure="seat", notes=notes)
+    if n_left:
+        unseen = sorted({t for c in chosen.values() for t in c.unseen_text})
+        notes = (f"{n_left} sentence(s) left out: the encoder ({pooling}) does not see their test word"
+                 + (f" (as written: {', '.join(unseen[:6])})" if unseen else ""),) + notes
+    flagged = _m._judge(sets, min_words=min_words, min_fraction=min_fraction).low
+    return dataclasses.replace(m, measure="seat", sets=sets, flagged=flagged, notes=notes)
+
+
+def _measure(enc, kv, encoded, test: _data.SeatTest, **options) -> _result.Result:
+    """One SEAT on the encoded sentences: the words checked, the sentences chosen, the WEAT measured on them
+    (``options``: those of :func:`wordbias.measures.measurement._measure_weat` but the sets), counted in words."""
+    chosen = _choose(enc, test, encoded)
+    _check_words(chosen, test.names)
+    m = _m._measure_weat(kv, *(chosen[r].kept for r in "XYAB"), test=test.id, title=test.title, names=test.names,
+                         case_fold=False, on_missing="drop", p_method="auto", p_methods=(), progress=False,
+                         **options)
+    return _in_words(m, chosen, encoded.pooling, min_words=options["min_words"],
+                     min_fraction=options["min_fraction"])
+
+
+def _not_run(enc, kv, encoded, test: _data.SeatTest, err: BaseException, *, seed: int) -> _result.Result:
+    """The result of a SEAT that could not run: NaN numbers, the reason, the coverage counted in words."""
+    m = _m._weat_not_run(kv, _m.stimuli.as_weat_spec(test.as_spec()), err, case_fold=False, alternative="greater",
+                         seed=seed, min_words=_m.MIN_WORDS, min_fraction=_m.MIN_FRACTION)
+    return _in_words(m, _choose(enc, test, encoded), encoded.pooling, min_words=_m.MIN_WORDS,
+                     min_fraction=_m.MIN_FRACTION)
 
 
 def _check(n_permutations, seed):
@@ -136,7 +211,7 @@ def _check(n_permutations, seed):
 def seat(encoder, test_or_sets, *, pooling: str | None = None, n_permutations: int = 100_000, seed: int = 0,
          n_resamples: int = 10_000, confidence_level: float = 0.95, ci_method: str = "BCa",
          alternative: str = "greater", balance_targets: str = "random", batch_size: int = 32, cache: bool = True,
-         device: str | None = None, progress: bool = False) -> _m.Measurement:
+         device: str | None = None, progress: bool = False) -> _result.Result:
     """Measure one SEAT (May et al. 2019, §2): d with its bootstrap interval, p one- and two-sided.
 
     Parameters
@@ -173,7 +248,7 @@ def seat(encoder, test_or_sets, *, pooling: str | None = None, n_permutations: i
 
     Returns
     -------
-    Measurement
+    Result
         ``measure="seat"``; ``sets`` hold the sentences asked for, used and missing (no vector); the
         :class:`~wordbias.measures.weat.WeatResult` in ``result``.
 
@@ -198,20 +273,26 @@ def seat(encoder, test_or_sets, *, pooling: str | None = None, n_permutations: i
     """
     test = as_test(test_or_sets)
     n_permutations, seed = _check(n_permutations, seed)
-    encoded = _sentence.encode(encoder, test.sentences, pooling=pooling, batch_size=batch_size, cache=cache,
-                               device=device, progress=progress)
-    kv = sentence_keyed_vectors(encoded)
-    m = _m.weat(kv, test.X, test.Y, test.A, test.B, names=test.names, title=test.title, n_resamples=n_resamples,
-                confidence_level=confidence_level, ci_method=ci_method, n_permutations=n_permutations,
-                alternative=alternative, seed=seed, case_fold=False, balance_targets=balance_targets,
-                min_words=_m.MIN_WORDS, min_fraction=_m.MIN_FRACTION)
-    return dataclasses.replace(_as_seat(m, encoded), test=test.id)
+    n_resamples, confidence_level, *_ = _m._check_options(
+        n_resamples=n_resamples, confidence_level=confidence_level, min_words=_m.MIN_WORDS,
+        min_fraction=_m.MIN_FRACTION, seed=seed, ci_method=ci_method, balance_targets=balance_targets,
+        alternative=alternative)
+    enc = _sentence.load_sentence_encoder(encoder, pooling=pooling, device=device)
+    encoded = _sentence.encode(enc, test.sentences, batch_size=batch_size, cache=cache, progress=progress)
+    m = _measure(enc, sentence_keyed_vectors(encoded), encoded, test, balance_targets=balance_targets,
+                 n_permutations=n_permutations, alternative=alternative, seed=seed, n_resamples=n_resamples,
+                 confidence_level=confidence_level, ci_method=ci_method, min_words=_m.MIN_WORDS,
+                 min_fraction=_m.MIN_FRACTION)
+    _m._replay(m.warnings)                               # given to the caller, and kept in the result
+    if m.flagged:
+        m = dataclasses.replace(m, warnings=m.warnings + (_m._warn_low(m.title, m.flagged),))
+    return m
 
 
 def seats(encoder, tests: Sequence | None = None, *, pooling: str | None = None, family: str | None = None,
           n_permutations: int = 100_000, seed: int = 0, n_resamples: int = 10_000, confidence_level: float = 0.95,
           ci_method: str = "BCa", batch_size: int = 32, cache: bool = True, device: str | None = None,
-          progress: bool = False) -> tuple[list[_m.Measurement], _sentence.SentenceVectors]:
+          progress: bool = False) -> tuple[list[_result.Result], _sentence.SentenceVectors]:
     """Measure a battery of SEATs, each once, with Holm's and Benjamini-Hochberg's adjusted p.
 
     Every sentence of the battery is encoded once (:func:`wordbias.models.sentence.encode`); each test is then
@@ -235,7 +316,7 @@ def seats(encoder, tests: Sequence | None = None, *, pooling: str | None = None,
 
     Returns
     -------
-    results : list of Measurement
+    results : list of Result
         One per test, in order, with ``p_holm``, ``p_bh``, ``p_family``.
     vectors : SentenceVectors
         The battery's sentence vectors (``seconds`` and ``rate``: the encoding time and sentences per second).
@@ -284,16 +365,13 @@ def seats(encoder, tests: Sequence | None = None, *, pooling: str | None = None,
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 try:
-                    m = _m._measure_weat(
-                        kv, t.X, t.Y, t.A, t.B, test=t.id, title=t.title, names=t.names, case_fold=False,
-                        on_missing="drop", balance_targets="random", p_method="auto", p_methods=(),
-                        n_permutations=n_permutations, alternative="greater", seed=seed, n_resamples=n_resamples,
-                        confidence_level=confidence_level, ci_method=ci_method, min_words=_m.MIN_WORDS, min_fraction=_m.MIN_FRACTION,
-                        progress=False)
+                    m = _measure(enc, kv, encoded, t, balance_targets="random", n_permutations=n_permutations,
+                                 alternative="greater", seed=seed, n_resamples=n_resamples,
+                                 confidence_level=confidence_level, ci_method=ci_method, min_words=_m.MIN_WORDS,
+                                 min_fraction=_m.MIN_FRACTION)
                 except _m.NOT_RUN_ERRORS as err:
-                    m = _m._weat_not_run(kv, _m.stimuli.as_weat_spec(t.as_spec()), err, case_fold=False,
-                                         alternative="greater", seed=seed, min_words=_m.MIN_WORDS, min_fraction=_m.MIN_FRACTION)
-            out.append(_as_seat(m, encoded))
+                    m = _not_run(enc, kv, encoded, t, err, seed=seed)
+            out.append(m)
             bar.update(1)
     n_ran = sum(math.isfinite(m.p_value) for m in out)
     what = f"the {n_ran} SEATs with a p-value (one-sided p)"

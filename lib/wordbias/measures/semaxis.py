@@ -163,7 +163,7 @@ def semaxis(embedding, T1: Sequence[str], T2: Sequence[str], A_pos: Sequence[str
 
     Returns
     -------
-    wordbias.measures.measurement.Measurement
+    wordbias.result.Result
         The difference of mean scores (``effect_size``) with its interval, p one- and two-sided, the coverage;
         ``result`` holds the scores of T1 and T2.
 

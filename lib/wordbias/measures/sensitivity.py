@@ -1,6 +1,6 @@
 """Word-list sensitivity of WEAT's effect size: the influence of each word, and d when words are dropped.
 
-Antoniak & Mimno (2021), "Bad Seeds: Evaluating Lexical Methods for Bias Measurement", ACL-IJCNLP 2021,
+Antoniak & Mimno (2021), "Bad Seeds: Evaluating Lexical Methods for Bias Result", ACL-IJCNLP 2021,
 https://doi.org/10.18653/v1/2021.acl-long.148, show that bias scores swing with the choice of a few seed words
 and ask tools to evaluate the seeds. Two views of that here, both on WEAT's effect size d (Caliskan, Bryson &
 Narayanan 2017, Science, https://doi.org/10.1126/science.aal4230, Methods) computed on a precomputed cosine
@@ -619,7 +619,7 @@ def plot_drop_curve(curve: DropCurve, *, title: str | None = None, ax=None):
 def weat_sensitivity(embedding, measured, *, seed: int = 0, n_draws: int = 1000):
     """``(influence, drop curve)`` of a measured WEAT on the words it used (Antoniak & Mimno 2021):
     :func:`influence` and :func:`drop_curve` (``n_draws`` draws seeded by ``seed``) of ``measured``, a
-    :class:`~wordbias.measures.measurement.Measurement` (``wordbias.weat``) or a
+    :class:`~wordbias.result.Result` (``wordbias.weat``) or a
     :class:`~wordbias.measures.weat.WeatResult`; the test is not run again."""
     from wordbias.measures.measurement import weat_result
 

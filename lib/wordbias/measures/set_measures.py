@@ -3,7 +3,7 @@
 Each of :mod:`~wordbias.measures.ect`, :mod:`~wordbias.measures.rnd`, :mod:`~wordbias.measures.rnsb`,
 :mod:`~wordbias.measures.mac`, :mod:`~wordbias.measures.semaxis` and :mod:`~wordbias.measures.indirect_bias`
 defines its statistic on arrays of word vectors (one row per word) and measures it once on an embedding's words
-into a :class:`~wordbias.measures.measurement.Measurement`. The parts they share are here:
+into a :class:`~wordbias.result.Result`. The parts they share are here:
 
 * :func:`vector_sets`: the arrays checked on entry (2-D, finite, non-empty, no zero row, one dimension, and no
   vector in two sets that must be disjoint), each error naming the set;
@@ -15,7 +15,7 @@ into a :class:`~wordbias.measures.measurement.Measurement`. The parts they share
 * :func:`two_set_permutation_test`: the permutation test of two target sets, the WEAT's null (Caliskan et al.
   2017, Methods): the target words are exchangeable between T1 and T2; exact over every split when there are no
   more splits than ``n_permutations``, else Monte Carlo with the add-one rule;
-* :func:`measured`: the :class:`~wordbias.measures.measurement.Measurement` with the sets' coverage and the
+* :func:`measured`: the :class:`~wordbias.result.Result` with the sets' coverage and the
   warnings.
 """
 
@@ -397,10 +397,10 @@ def measured(measure: str, got: LookedUp, *, title: str, statistic_name: str, st
              alternative: str, seed, n_resamples: int, confidence_level: float, min_words: int,
              min_fraction: float, caught, notes: Sequence[str] = (), result=None, test_id: str = "",
              no_test: str | None = None, warn: bool = True, judged: Sequence[str] | None = None):
-    """The :class:`~wordbias.measures.measurement.Measurement` of a measure of word sets: the statistic (also the
+    """The :class:`~wordbias.result.Result` of a measure of word sets: the statistic (also the
     effect size), its interval, the p of the permutation test (NaN and ``no_test`` in the notes when the measure
     has none), the sets' coverage and flags, the warnings (given again to the caller when ``warn``)."""
-    from wordbias.measures.measurement import Caught, Measurement, SetCoverage
+    from wordbias.result import Caught, Result, SetCoverage
 
     kept = tuple(Caught(w.category, str(w.message)) for w in caught)
     sets = tuple(SetCoverage(k, got.names[k], got.asked[k], s.words, s.missing) for k, s in got.sets.items())
@@ -409,7 +409,7 @@ def measured(measure: str, got: LookedUp, *, title: str, statistic_name: str, st
     ci = (f"{interval.method} {interval.confidence_level:.0%}, {interval.n_resamples:,} resamples of "
           f"{', '.join(interval.resampled)}") if interval is not None else "none"
     all_notes = tuple(n for n in (*notes, no_test and f"no test: {no_test}") if n)
-    m = Measurement(
+    m = Result(
         measure=measure, test=test_id, title=title, statistic_name=statistic_name, statistic=float(statistic),
         effect_size_name=effect_size_name, effect_size=float(statistic),
         ci_low=interval.low if interval else math.nan, ci_high=interval.high if interval else math.nan,

@@ -16,7 +16,7 @@ same values kept in each top t (the insertion keeps values only, so ties need no
 converting a float32 to float64 is exact, so comparing and summing them is unchanged.
 
 Each kernel compiles on its first call and is cached on disk (``cache=True``, next to this file's bytecode), so
-later sessions load it in a fraction of a second. The kernels trust their inputs: the public functions that call
+later processes load it in a fraction of a second. The kernels trust their inputs: the public functions that call
 them check shapes, dtypes and values. Importing this module imports numba (about 0.3 s), so its caller imports it
 when it first needs the kernel.
 """

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import combinations
 from math import comb
 
 import numpy as np
@@ -53,6 +54,9 @@ __all__ = [
     "check_sets",
     "check_targets_not_attributes",
     "balance",
+    "BALANCE_DRAWS",
+    "BalanceSpread",
+    "balance_spread",
     "smallest_p",
     "warn_low_power",
     "weat_from_scores",
@@ -445,6 +449,162 @@ def balance(x: WordSet, y: WordSet, policy: str = "random", seed=0) -> tuple[Wor
     return (big, small) if x_larger else (small, big)
 
 
+#: the balancing draws :func:`balance_spread` computes d over when target sets of unequal size are balanced at
+#: random (every subset instead when the larger set has no more subsets of the smaller one's size than this)
+BALANCE_DRAWS = 100
+
+
+@dataclass(frozen=True)
+class BalanceSpread:
+    """How far d moves with the words that random balancing deletes (Supplementary, WEAT 3).
+
+    Caliskan et al. (2017, Methods) define the test for target sets of equal size and, when words are missing,
+    delete words of the larger set at random. Which words go is a choice of the seed; this records the d the
+    test reported, the d over ``n_draws`` balancing draws (the test's own among them, so ``d_min <= d <=
+    d_max``), and the d of the unbalanced sets (``balance_targets="none"``).
+
+    Attributes
+    ----------
+    deleted : dict of str to tuple of str
+        The words deleted, under the name of the set they were deleted from.
+    seed : int or None
+        The seed of the balancing (None when a ``numpy.random.Generator`` was given).
+    d : float
+        The effect size of the test, on the balanced sets.
+    d_none : float
+        The effect size on the whole target sets (no balancing).
+    n_draws : int
+        The balancing draws d was computed over.
+    exhaustive : bool
+        Whether the draws are every subset of the larger set (then the range is exact), else random (seeded
+        from the test's seed) with the test's own draw first.
+    d_min, d_max : float
+        The smallest and largest d over the draws.
+    d_low, d_high : float
+        The middle 95% of d over the draws (the 2.5th and 97.5th percentiles).
+    d_sd : float
+        The standard deviation of d over the draws.
+    """
+
+    deleted: dict
+    seed: int | None
+    d: float
+    d_none: float
+    n_draws: int
+    exhaustive: bool
+    d_min: float
+    d_max: float
+    d_low: float
+    d_high: float
+    d_sd: float
+
+    def spread_text(self) -> str:
+        """How far d moves with the balancing: d over the draws, the test's own d and seed, the unbalanced d."""
+        seed = f"seed {self.seed}" if self.seed is not None else "the generator given"
+        draws = (f"over all {self.n_draws} ways to balance" if self.exhaustive
+                 else f"over {self.n_draws} balancing draws")
+        return (f"d {draws} ranges {self.d_min:.3f} to {self.d_max:.3f} (middle 95% {self.d_low:.3f} to "
+                f"{self.d_high:.3f}, SD {self.d_sd:.3f}); this test's draw ({seed}) gives d = {self.d:.3f}; without "
+                f"balancing (balance_targets='none') d = {self.d_none:.3f}")
+
+    def text(self) -> str:
+        """One line: the words deleted and the seed, then :meth:`spread_text`."""
+        gone = "; ".join(f"{name}: {' '.join(words)}" for name, words in self.deleted.items())
+        return f"target sets balanced by deleting words at random, {gone}; {self.spread_text()}"
+
+
+def _subsets(n_big: int, used: np.ndarray, n_draws: int, rng) -> tuple[np.ndarray, int, bool]:
+    """Row indices of the larger set, one balancing draw a row, the row of the words ``used`` and whether the rows
+    are every subset: every subset when there are at most ``n_draws``, else ``used`` then ``n_draws - 1`` random
+    subsets."""
+    used = np.sort(used)
+    if comb(n_big, used.size) <= n_draws:
+        rows = np.array(list(combinations(range(n_big), used.size)), dtype=np.intp)
+        return rows, int(np.flatnonzero((rows == used).all(axis=1))[0]), True
+    drawn = np.sort(np.argsort(rng.random((n_draws - 1, n_big)), axis=1)[:, :used.size], axis=1)
+    return np.vstack([used[None, :], drawn]), 0, False
+
+
+def balance_spread(s_x, s_y, kept_x, kept_y, *, n_draws: int = BALANCE_DRAWS, seed=0,
+                   ddof: int = 1) -> dict:
+    """d over balancing draws: the effect size of every way (or of ``n_draws`` random ways) to delete words of
+    the larger target set down to the smaller one's size (Supplementary, WEAT 3; d as in Methods).
+
+    The associations s(w, A, B) are computed once, for every word of both whole sets; each draw only takes a
+    subset of the larger set's rows, so the draws cost one small array operation.
+
+    Parameters
+    ----------
+    s_x, s_y : array_like of float
+        The associations of every word of the whole target sets X and Y (before balancing).
+    kept_x, kept_y : array_like of int
+        The positions in ``s_x`` and ``s_y`` of the words the test kept (one of them is every position).
+    n_draws : int, default BALANCE_DRAWS
+        The balancing draws (>= 2); every subset is taken instead when there are no more than this.
+    seed : int or numpy.random.Generator, default 0
+        Seed of the random draws.
+    ddof : {1, 0}, default 1
+        Delta degrees of freedom of the standard deviation of d (:func:`effect_size`).
+
+    Returns
+    -------
+    dict
+        ``d_draws`` (d of each draw), ``used_row`` (the draw of the kept words: the first when the draws are
+        random), ``d_none`` (d of the whole sets), ``exhaustive`` (bool) and ``n_draws``.
+
+    Raises
+    ------
+    InvalidParameterError
+        When the scores are not 1-D lists of finite numbers, the positions are out of range, or ``n_draws``,
+        ``seed`` or ``ddof`` is invalid.
+
+    Examples
+    --------
+    >>> out = balance_spread([1.0, 0.8, 0.1], [-1.0, -0.6], [0, 1], [0, 1])
+    >>> out["exhaustive"], out["n_draws"], out["used_row"], [round(float(d), 3) for d in out["d_draws"]]
+    (True, 3, 0, [1.703, 1.539, 1.576])
+    """
+    s_x, s_y = scores("s_x", s_x, 1), scores("s_y", s_y, 1)
+    n_draws, ddof = check_int("n_draws", n_draws, min=2), check_ddof(ddof)
+    kept = [np.asarray(k, dtype=np.intp) for k in (kept_x, kept_y)]
+    if any(k.ndim != 1 or k.size < 1 or k.min() < 0 or k.max() >= s.size for k, s in zip(kept, (s_x, s_y))):
+        raise InvalidParameterError("kept_x and kept_y must be positions in s_x and s_y")
+    rng = np.random.default_rng(check_seed("seed", seed))
+    x_big = s_x.size > s_y.size
+    big, small, used = (s_x, s_y, kept[0]) if x_big else (s_y, s_x, kept[1])
+    if used.size != small.size:
+        raise InvalidParameterError(f"the kept words of the larger set ({used.size}) must be as many as the smaller "
+                                    f"set's ({small.size})")
+    rows, used_row, exhaustive = _subsets(big.size, used, n_draws, rng)
+    drawn = big[rows]                                             # (draws, |small|): the rows of each draw
+    fixed = np.broadcast_to(small, drawn.shape)
+    sx, sy = (drawn, fixed) if x_big else (fixed, drawn)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        d = (sx.mean(axis=1) - sy.mean(axis=1)) / np.concatenate([sx, sy], axis=1).std(axis=1, ddof=ddof)
+        d_none = (s_x.mean() - s_y.mean()) / np.concatenate([s_x, s_y]).std(ddof=ddof)
+    return {"d_draws": d, "used_row": used_row, "d_none": float(d_none), "exhaustive": exhaustive,
+            "n_draws": len(rows)}
+
+
+def _spread(x0: WordSet, y0: WordSet, x: WordSet, y: WordSet, scores_of, d: float, seed, ddof: int):
+    """The :class:`BalanceSpread` of a test whose target sets ``x0``, ``y0`` were balanced to ``x``, ``y``
+    (None when no word was deleted); ``scores_of(words)`` gives the associations of words."""
+    deleted = {s.name: s.balanced_out for s in (x, y) if s.balanced_out}
+    if not deleted:
+        return None
+    kept = [[whole.words.index(w) for w in part.words] for whole, part in ((x0, x), (y0, y))]
+    seq = seed.bit_generator.seed_seq if isinstance(seed, np.random.Generator) else np.random.SeedSequence(seed)
+    out = balance_spread(scores_of(x0.words), scores_of(y0.words), *kept, seed=np.random.default_rng(seq.spawn(1)[0]),
+                         ddof=ddof)                          # a stream of its own: the test's draws stay as they are
+    draws = out["d_draws"]
+    draws[out["used_row"]] = d                               # the test's own d, to the last bit
+    low, high = np.nanpercentile(draws, [2.5, 97.5])
+    return BalanceSpread(deleted=deleted, seed=seed if isinstance(seed, (int, np.integer)) else None, d=float(d),
+                         d_none=out["d_none"], n_draws=out["n_draws"], exhaustive=out["exhaustive"],
+                         d_min=float(np.nanmin(draws)), d_max=float(np.nanmax(draws)), d_low=float(low),
+                         d_high=float(high), d_sd=float(np.nanstd(draws, ddof=1)))
+
+
 # --------------------------------------------------------------------------------------------------
 # the whole test
 # --------------------------------------------------------------------------------------------------
@@ -471,6 +631,9 @@ class WeatResult:
         The effect size d (:func:`effect_size`).
     p : wordbias.core.permutation.TailProbability
         The p-value and how it was obtained (:func:`p_value`).
+    balancing : BalanceSpread or None, default None
+        When words were deleted at random to balance the target sets: which, the seed, d over the balancing
+        draws and d without balancing (:func:`balance_spread`); None otherwise.
     """
 
     X: WordSet
@@ -482,6 +645,7 @@ class WeatResult:
     statistic: float
     effect_size: float
     p: _stats.TailProbability
+    balancing: BalanceSpread | None = field(default=None, compare=False)
 
     @property
     def p_value(self) -> float:
@@ -806,6 +970,14 @@ def weat(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Seq
     (:class:`~wordbias.core.errors.TooCostlyError`). ``alternative`` ("greater", the paper's one-sided test;
     "less"; "two-sided") is passed to :func:`p_value` and shown by the result.
 
+    Which words random balancing deletes is the seed's choice, and d can move with it. So when words are
+    deleted, d is also computed over :data:`BALANCE_DRAWS` balancing draws (every way to balance when there are
+    no more; the test's own draw among them; a random stream of its own, spawned from ``seed``) and without
+    balancing; the result's ``balancing`` (:class:`BalanceSpread`) holds them and a second
+    :class:`~wordbias.core.errors.BalancedOutWarning` states them. ``balance_targets="none"`` keeps the
+    sets whole: the statistic, d and the permutation test are defined for unequal sizes too, the permutations
+    then partitioning X ∪ Y into sets of the sizes given.
+
     Parameters
     ----------
     embedding : KeyedVectors or mapping of str to array_like
@@ -840,7 +1012,8 @@ def weat(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Seq
     Returns
     -------
     WeatResult
-        The word sets as used, the per-word associations, the statistic, the effect size and the p-value.
+        The word sets as used, the per-word associations, the statistic, the effect size, the p-value, and the
+        spread of d over balancing draws when words were deleted to balance the target sets (``balancing``).
 
     Raises
     ------
@@ -886,6 +1059,7 @@ def weat(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Seq
     a = lookup.word_set(embedding, A, name=names["A"], min_size=MIN_ATTRIBUTE_SIZE, **policy)
     b = lookup.word_set(embedding, B, name=names["B"], min_size=MIN_ATTRIBUTE_SIZE, **policy)
     rng = np.random.default_rng(seed)
+    x0, y0 = x, y
     x, y = balance(x, y, balance_targets, rng)
     warn_low_power(x, y)
     A_vec, B_vec = (lookup.set_matrix(embedding, s.words, s.name) for s in (a, b))
@@ -895,4 +1069,10 @@ def weat(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Seq
     statistic, d, p = weat_from_scores(s_x, s_y, p_method=p_method, n_permutations=n_permutations, seed=rng,
                                        ddof=ddof, progress=progress, max_seconds=max_seconds,
                                        alternative=alternative, input_eps=eps)
-    return WeatResult(X=x, Y=y, A=a, B=b, s_x=s_x, s_y=s_y, statistic=statistic, effect_size=d, p=p)
+    spread = _spread(x0, y0, x, y, lambda words: association(lookup.set_matrix(embedding, words, "targets"), A_vec,
+                                                             B_vec), d, seed, ddof)
+    if spread is not None:
+        lookup.warn_user(BalancedOutWarning(f"balancing {x.name!r} and {y.name!r} moves the effect size: "
+                                            f"{spread.spread_text()}"))
+    return WeatResult(X=x, Y=y, A=a, B=b, s_x=s_x, s_y=s_y, statistic=statistic, effect_size=d, p=p,
+                      balancing=spread)

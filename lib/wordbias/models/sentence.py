@@ -44,7 +44,7 @@ from wordbias.core.progress import progress_bar
 from wordbias.core.validation import check_int, check_option
 from wordbias.models import blas_inference
 
-__all__ = ["POOLINGS", "SentenceVectors", "TransformerEncoder", "StaticEncoder", "tokenize",
+__all__ = ["POOLINGS", "SentenceVectors", "TransformerEncoder", "StaticEncoder", "tokenize", "token_spans",
            "load_sentence_encoder", "encode", "cache_folder"]
 
 #: the poolings of a transformer encoder
@@ -86,6 +86,27 @@ def tokenize(sentence: str) -> list[str]:
     ['The', 'person', "'s", 'name', 'is', 'Amy', '.']
     """
     return _TOKEN.findall(sentence)
+
+
+def token_spans(sentence: str) -> list[tuple[int, int]]:
+    """The (start, end) character offsets of :func:`tokenize`'s tokens in the sentence.
+
+    Parameters
+    ----------
+    sentence : str
+        The text.
+
+    Returns
+    -------
+    list of tuple of int
+        One ``(start, end)`` per token, in order: ``sentence[start:end]`` is the token.
+
+    Examples
+    --------
+    >>> token_spans("Amy is here.")
+    [(0, 3), (4, 6), (7, 11), (11, 12)]
+    """
+    return [m.span() for m in _TOKEN.finditer(sentence)]
 
 
 @dataclass(frozen=True)
@@ -180,6 +201,21 @@ class TransformerEncoder:
                               "weights": h.hexdigest(), "route": blas_inference.route(self.model.model)}
         return {**self._identity, "pooling": self.pooling}
 
+    def sees(self, term: str) -> bool:
+        """Whether the encoder can see a test term: always, as a subword tokeniser never misses a word.
+
+        Parameters
+        ----------
+        term : str
+            The word or phrase slotted into a sentence.
+
+        Returns
+        -------
+        bool
+            True.
+        """
+        return True
+
     def encode_batch(self, texts: list[str], max_length: int) -> np.ndarray:
         """The pooled final-layer vectors of ``texts`` (one batch), float32.
 
@@ -270,6 +306,32 @@ class StaticEncoder:
         """
         toks = tokenize(sentence)
         return [t.lower() for t in toks] if self.lowercase else toks
+
+    def sees(self, term: str) -> bool:
+        """Whether the encoder can see a test term: every one of its tokens (:meth:`tokens`) is in the vocabulary.
+
+        A sentence whose term has an unknown token is averaged without it, so its vector would say nothing of the
+        term (May et al.'s CBoW, §3); a word-level WEAT drops such a word, and SEAT drops its sentences.
+
+        Parameters
+        ----------
+        term : str
+            The word or phrase slotted into a sentence.
+
+        Returns
+        -------
+        bool
+            True when the term has at least one token and the embedding has them all.
+
+        Examples
+        --------
+        >>> from wordbias.embeddings import to_keyed_vectors
+        >>> enc = StaticEncoder(to_keyed_vectors(["white", "woman"], np.eye(2, dtype=np.float32)), "toy")
+        >>> enc.sees("White woman"), enc.sees("woman of color"), enc.sees("")
+        (True, False, False)
+        """
+        toks = self.tokens(term)
+        return bool(toks) and all(t in self.kv.key_to_index for t in toks)
 
     def encode_one(self, sentence: str) -> tuple[np.ndarray | None, list[str]]:
         """The mean vector of the known tokens (None when there is none) and the unknown tokens.

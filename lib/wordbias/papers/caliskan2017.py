@@ -102,8 +102,8 @@ def measure_table1(embedding, specs: Sequence, *, case_fold: bool = False, on_mi
 
     Returns
     -------
-    list of Measurement
-        One :class:`wordbias.measures.measurement.Measurement` per spec, in order.
+    list of Result
+        One :class:`wordbias.result.Result` per spec, in order.
 
     Raises
     ------
@@ -192,7 +192,7 @@ def table1(results: Sequence, specs: Sequence, *, paper_key: str = "glove", alph
 
     Parameters
     ----------
-    results : sequence of Measurement
+    results : sequence of Result
         :func:`measure_table1`'s results.
     specs : sequence of WeatSpec
         The tests of ``results``, in the same order (for the paper's numbers).
@@ -299,8 +299,8 @@ def measure_wefats(embedding, specs: Sequence, *, case_fold: bool = False, on_mi
 
     Returns
     -------
-    list of Measurement
-        One :class:`wordbias.measures.measurement.Measurement` per spec, in order.
+    list of Result
+        One :class:`wordbias.result.Result` per spec, in order.
 
     Raises
     ------
@@ -366,7 +366,7 @@ def wefat_summary(results: Sequence, specs: Sequence, *, paper_key: str = "glove
 
     Parameters
     ----------
-    results : sequence of Measurement
+    results : sequence of Result
         :func:`measure_wefats`'s results.
     specs : sequence of WefatSpec
         The tests of ``results``, in the same order.
@@ -802,7 +802,7 @@ def agreement(table1: pd.DataFrame, wefat_summary: pd.DataFrame, alpha: float = 
 
 
 # --------------------------------------------------------------------------------------------------
-# How much should we trust these numbers? (issue 14): word influence, shorter lists, frequency
+# How much should we trust these numbers? Word influence, shorter lists, frequency
 # --------------------------------------------------------------------------------------------------
 
 #: the embedding whose frequency order stands in for one that has none (the alphabetical 840B subset)
@@ -854,7 +854,7 @@ def frequency_table(embedding, results: Sequence, *, counts=None, source: str | 
     ----------
     embedding : KeyedVectors or str or path-like
         The embedding, or the name or path of one to load.
-    results : sequence of Measurement
+    results : sequence of Result
         :func:`measure_table1`'s results.
     counts : dict or None, default None
         Word counts (:func:`frequency_counts`); ``None`` uses the embedding's order.

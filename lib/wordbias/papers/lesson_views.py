@@ -285,7 +285,7 @@ def debias_checks_table(results) -> pd.DataFrame:
     results : mapping of str to mapping of str to result
         Embedding (``"original"``, ``"hard debias"``, ...) -> check name (a key of :data:`DEBIAS_TARGETS`, or
         another) -> its result: a :class:`~wordbias.measures.debias_checks.CheckResult`, a measured WEAT
-        (:class:`~wordbias.measures.measurement.Measurement`) or a number.
+        (:class:`~wordbias.result.Result`) or a number.
 
     Returns
     -------

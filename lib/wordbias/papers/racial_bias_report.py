@@ -230,7 +230,7 @@ class Table1:
         direction.
     measurements : mapping, default {}
         Label to the embedding's tests, each measured once
-        (:class:`~wordbias.measures.measurement.Measurement`, in the report's order).
+        (:class:`~wordbias.result.Result`, in the report's order).
     """
 
     #: one row per embedding and attribute set: n_A1, n_A2, bias, bias_ci_low, bias_ci_high, angle, p, p_ci_low,
@@ -241,7 +241,7 @@ class Table1:
     #: (label, kind) -> ((T1 words, T2 words), projections of T1, projections of T2) on the racial direction
     projections: Mapping = field(repr=False)
     #: label -> the embedding's tests, each measured once
-    #: (:class:`~wordbias.measures.measurement.Measurement`, in the report's order)
+    #: (:class:`~wordbias.result.Result`, in the report's order)
     measurements: Mapping = field(default_factory=dict, repr=False)
 
     @property
@@ -294,7 +294,7 @@ def table1_view(measurements: Mapping[str, Sequence]) -> Table1:
 
     Parameters
     ----------
-    measurements : mapping of str to sequence of Measurement
+    measurements : mapping of str to sequence of Result
         Each embedding's label to its
         :func:`~wordbias.measures.direction_permutation.direction_test` results (one per attribute set,
         ``test`` naming it).

@@ -55,7 +55,7 @@ SETTINGS = TrainingSettings()
 #: the ensemble's seed: run ``seed-i`` trains with seed ``SEED + i``
 SEED = 0
 #: the committed ensemble: 3 seed runs and 3 bootstrap runs (its outputs go to results/training_runs/brown/); sized
-#: so that `make` stays within five minutes on two cores (issue 26): each run is 12-16 s of one core
+#: so that `make` stays within five minutes on two cores: each run is 12-16 s of one core
 DEFAULT_SEEDS = 3
 DEFAULT_BOOTSTRAP = 3
 #: the tests the notebook looks at closely: Caliskan et al.'s WEATs 6-8 (career/family x male/female names,

@@ -1403,7 +1403,7 @@ def interval_or_runs(answer, result, *, run: int = 0, exercise: str = "interval 
     """Check which is wider: one run's interval of d over words (``"a"``), or the range of d over the runs
     (``"b"``).
 
-    The interval is the run's bootstrap interval over the words (:class:`~wordbias.measures.measurement.Measurement`
+    The interval is the run's bootstrap interval over the words (:class:`~wordbias.result.Result`
     ``ci_low``, ``ci_high``); the range is the largest minus the smallest d of the runs.
 
     Parameters

@@ -30,8 +30,8 @@ from wordbias.core import montecarlo as _montecarlo
 from wordbias.core.validation import check_int, check_seed
 from wordbias.measures import measurement as _measurement
 from wordbias.measures import weat as _weat
-from wordbias.measures.measurement import Measurement
 from wordbias.measures.resampling import BootstrapInterval
+from wordbias.result import Result
 
 __all__ = ["Exploration", "explore", "word_lists", "parse_words", "plot_scores", "permutation_null", "plot_null",
            "plot_runs", "WeatExplorer", "weat_explorer", "N_RESAMPLES", "N_PERMUTATIONS", "SETS"]
@@ -56,11 +56,11 @@ class Exploration:
 
     Attributes
     ----------
-    measured : wordbias.measures.measurement.Measurement
+    measured : wordbias.result.Result
         The test measured once; the properties name its parts.
     """
 
-    measured: Measurement = field(repr=False)
+    measured: Result = field(repr=False)
 
     @property
     def result(self) -> _weat.WeatResult:

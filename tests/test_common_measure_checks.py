@@ -1,0 +1,166 @@
+"""One common test over the catalogue, in the manner of scikit-learn's ``check_estimator``: every measure that the
+catalogue declares keeps the same promises.
+
+For each measure: it returns the one :class:`wordbias.result.Result`; the same seed gives the same numbers; the
+order of the words in each list changes nothing; its tidy row passes the schema's check; an out-of-range option
+raises the project's own error; it runs through :func:`wordbias.battery.ensemble.on_runs`; a bounded measure's
+interval stays in its range; a measure without a test never gets a p.
+"""
+from __future__ import annotations
+
+import inspect
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+from wordbias import catalogue
+from wordbias.battery.ensemble import on_runs
+from wordbias.core.errors import InvalidParameterError
+from wordbias.core.tidy import check_tidy, tidy_frame
+from wordbias.embeddings import to_keyed_vectors
+from wordbias.measures import ect, indirect_bias, mac, measurement, rnd, rnsb, semaxis
+from wordbias.measures.direction_permutation import direction_test
+from wordbias.result import Result
+
+X = [f"x{i}" for i in range(6)]
+Y = [f"y{i}" for i in range(6)]
+A = [f"a{i}" for i in range(6)]
+B = [f"b{i}" for i in range(6)]
+PROPERTY = {w: float(i) for i, w in enumerate(X + Y)}
+
+
+def planted(seed: int = 0, strength: float = 1.0):
+    """A 16-dimensional embedding with X near A and Y near B (``strength`` the planted association)."""
+    rng = np.random.default_rng(seed)
+    axis = np.zeros(16)
+    axis[0] = 1.0
+    rows = {}
+    for words, sign in ((X, 1), (A, 1), (Y, -1), (B, -1)):
+        for w in words:
+            rows[w] = rng.normal(size=16) * 0.5 + sign * strength * axis
+    words = list(rows)
+    return to_keyed_vectors(words, np.array([rows[w] for w in words], dtype=np.float32))
+
+
+#: each catalogue measure's call on the planted lists, with small resampling sizes
+RUNNERS = {
+    "weat": lambda kv, o, L: measurement.weat(kv, L[0], L[1], L[2], L[3], **o),
+    "wefat": lambda kv, o, L: measurement.wefat(kv, L[0] + L[1], L[2], L[3], PROPERTY, **o),
+    "direction": lambda kv, o, L: direction_test(kv, L[0], L[1], L[2], L[3], warn=False, **o),
+    "ect": lambda kv, o, L: ect.ect(kv, L[0], L[1], L[2] + L[3], warn=False, **o),
+    "rnd": lambda kv, o, L: rnd.rnd(kv, L[0], L[1], L[2], warn=False, **o),
+    "rnsb": lambda kv, o, L: rnsb.rnsb(kv, [L[0], L[1]], L[3], L[2], warn=False, **o),
+    "mac": lambda kv, o, L: mac.mac(kv, [L[0], L[1]], [L[2], L[3]], warn=False, **o),
+    "semaxis": lambda kv, o, L: semaxis.semaxis(kv, L[0], L[1], L[2], L[3], warn=False, **o),
+    "indirect_bias": lambda kv, o, L: indirect_bias.mean_indirect_bias(
+        kv, L[2], L[3], pairs=list(zip(L[0], L[1])), warn=False, **o),
+}
+#: the measures of the catalogue that do not return the one result yet: each has its own result type, which the
+#: battery turns into tidy rows by hand
+NOT_YET = {"direct_bias", "ripa", "ube", "mlm_log_prob", "contextual_weat", "sc_weat", "seat"}
+#: the option that fills each check's out-of-range cases, where the measure takes it
+BAD_OPTIONS = [("n_resamples", -1), ("seed", -3), ("confidence_level", 1.5), ("min_fraction", 2.0),
+               ("n_permutations", 0), ("alternative", "bigger")]
+
+
+def _options(measure: str, **extra) -> dict:
+    params = inspect.signature(_function(measure)).parameters
+    small = {"n_resamples": 200, "n_permutations": 500, "seed": 0}
+    return {k: v for k, v in {**small, **extra}.items() if k in params}
+
+
+def _function(measure: str):
+    return {"weat": measurement.weat, "wefat": measurement.wefat, "direction": direction_test, "ect": ect.ect,
+            "rnd": rnd.rnd, "rnsb": rnsb.rnsb, "mac": mac.mac, "semaxis": semaxis.semaxis,
+            "indirect_bias": indirect_bias.mean_indirect_bias}[measure]
+
+
+def run(measure: str, kv=None, lists=(X, Y, A, B), **options) -> Result:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return RUNNERS[measure](planted() if kv is None else kv, _options(measure, **options), lists)
+
+
+def _numbers(r: Result) -> tuple:
+    return (r.statistic, r.effect_size, r.ci_low, r.ci_high, r.p_value, r.p_two_sided)
+
+
+MEASURED = sorted(RUNNERS)
+
+
+def test_every_catalogue_measure_is_checked_or_named_as_not_yet():
+    assert set(catalogue.CATALOGUE) == set(RUNNERS) | NOT_YET
+    assert not set(RUNNERS) & NOT_YET
+
+
+@pytest.mark.parametrize("measure", MEASURED)
+def test_returns_the_one_result(measure):
+    r = run(measure)
+    assert isinstance(r, Result) and r.measure == measure and r.not_run is None
+    assert r.effect_size_name == catalogue.spec(measure).effect_size_name
+
+
+@pytest.mark.parametrize("measure", MEASURED)
+def test_same_seed_same_numbers(measure):
+    np.testing.assert_array_equal(_numbers(run(measure)), _numbers(run(measure)))
+
+
+@pytest.mark.parametrize("measure", MEASURED)
+def test_invariant_to_word_order(measure):
+    r = run(measure)
+    shuffled = [list(reversed(words)) for words in (X, Y, A, B)]
+    s = run(measure, lists=shuffled)
+    # the statistic is a function of the sets, not of their order: equal up to float32 summation order
+    np.testing.assert_allclose([s.statistic, s.effect_size], [r.statistic, r.effect_size], rtol=1e-5, atol=1e-6)
+    assert s.coverage == r.coverage
+
+
+@pytest.mark.parametrize("measure", MEASURED)
+def test_to_row_passes_the_tidy_check(measure):
+    row = run(measure).to_row({"embedding": "planted", "paper": "user", "battery": "checks"})
+    frame = check_tidy(tidy_frame([row]))
+    assert frame.measure.iloc[0] == measure and frame.coverage.iloc[0]
+
+
+@pytest.mark.parametrize("measure", MEASURED)
+@pytest.mark.parametrize("option, value", BAD_OPTIONS)
+def test_an_out_of_range_option_raises_the_projects_error(measure, option, value):
+    if option not in inspect.signature(_function(measure)).parameters:
+        pytest.skip(f"{measure} takes no {option}")
+    with pytest.raises(InvalidParameterError, match=option):
+        run(measure, **{option: value})
+
+
+@pytest.mark.parametrize("measure", MEASURED)
+def test_runs_through_on_runs(measure):
+    runs = [planted(seed) for seed in range(3)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        table = on_runs(lambda kv: run(measure, kv), runs, label="planted")
+    combined = table.iloc[0]
+    assert combined.embedding == "planted" and len(table) == 4
+    assert combined.effect_size == pytest.approx(table.effect_size.iloc[1:].mean())
+    if catalogue.spec(measure).combine != "mean and t":
+        assert math.isnan(combined.p_value)
+
+
+@pytest.mark.parametrize("measure", MEASURED)
+def test_a_bounded_interval_stays_in_range(measure):
+    s = catalogue.spec(measure)
+    for strength in (0.0, 3.0):                     # no planted bias, and a bias near the edge of the range
+        r = run(measure, kv=planted(1, strength))
+        assert s.low <= r.ci_low <= r.ci_high <= s.high, (strength, r.ci_low, r.ci_high)
+        assert s.low <= r.effect_size <= s.high
+
+
+@pytest.mark.parametrize("measure", MEASURED)
+def test_a_measure_without_a_test_never_gets_a_p(measure):
+    r = run(measure)
+    row = r.to_row({"embedding": "planted", "paper": "user", "battery": "checks"})
+    if catalogue.has_test(measure):
+        assert 0 < row["p_value"] <= 1
+    else:
+        assert row.get("p_value") is None and math.isnan(r.p_value)
+        assert any("no test" in n for n in r.notes)
