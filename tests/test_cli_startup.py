@@ -81,6 +81,7 @@ def glove_20k():
     return embeddings.to_keyed_vectors(words, np.asarray(kv[words]))
 
 
+@pytest.mark.filterwarnings("ignore::wordbias.core.errors.LowCoverageWarning")
 def test_report_checks_the_matrix_and_reads_the_case_once(glove_20k, monkeypatch):
     from wordbias.battery import report
     from wordbias.embeddings import keyed_vectors, objects

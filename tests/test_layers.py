@@ -1,10 +1,10 @@
-"""The package's layer order (issue 24, item 5), held by reading every module's imports (ast):
+"""The package's layer order, held by reading every module's imports (ast):
 
-    core  <-  embeddings, datasets, models  <-  measures  <-  battery, papers, teaching  <-  cli
+    core  <-  catalogue, result, embeddings, datasets, models  <-  measures  <-  battery, papers, teaching  <-  cli
 
 A module may import its own sub-package and any lower layer, never a higher one; within one layer, only the
 imports listed in KNOWN_SAME_LAYER are allowed. KNOWN_DEBT lists the imports that break the order today, each
-to be removed (issue 24): the test fails on any import outside these lists, and on a listed one that is gone (so
+to be removed: the test fails on any import outside these lists, and on a listed one that is gone (so
 the list only shrinks)."""
 from __future__ import annotations
 
@@ -14,11 +14,12 @@ from pathlib import Path
 import wordbias
 
 ROOT = Path(wordbias.__file__).parent
-LAYERS = {"core": 0, "embeddings": 1, "datasets": 1, "models": 1, "measures": 2, "battery": 3, "papers": 3,
+LAYERS = {"core": 0, "catalogue": 1, "result": 1, "embeddings": 1, "datasets": 1, "models": 1, "measures": 2, "battery": 3, "papers": 3,
           "teaching": 3, "cli": 4, "__main__": 5, "__init__": 5}
 #: imports between sub-packages of one layer that are part of the design
 #: a model reads the data sets it is trained or planted on; a trained embedding is written as an embedding cache
-KNOWN_SAME_LAYER = {("models", "datasets"), ("models", "embeddings")}
+#: the one result reads the catalogue (which measures have a test)
+KNOWN_SAME_LAYER = {("models", "datasets"), ("models", "embeddings"), ("result", "catalogue")}
 #: (importing module, imported sub-package): imports that break the order today, to be removed
 KNOWN_DEBT: set[tuple[str, str]] = set()  # none left
 

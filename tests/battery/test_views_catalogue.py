@@ -53,9 +53,10 @@ def test_the_colour_is_the_distance_from_no_bias_on_each_measures_scale(mixed):
 
 def test_the_drawn_colours_are_the_distances(mixed):
     fig = compare.heatmap(mixed)
-    mesh = fig.axes[0].collections[0].get_array()
-    cells = compare.heat_cells(mixed)
-    np.testing.assert_array_equal(np.ma.filled(mesh, np.nan).reshape(cells.colour.shape), cells.colour)
+    drawn = np.ma.filled(fig.axes[0].collections[0].get_array(), np.nan).reshape(-1, 2)
+    np.testing.assert_array_equal(drawn[0], [0.0, 1.0])                # ECT: rho = 1 white, rho = -1 full colour
+    np.testing.assert_array_equal(drawn[1], [0.0, -0.5])               # WEAT: d = 0 white, d = -1 half-way
+    np.testing.assert_array_equal(drawn, compare.heat_cells(mixed).colour)
     assert fig.axes[1].get_ylabel() == "distance from no bias (each measure's own scale)"
 
 
@@ -71,12 +72,12 @@ def test_a_measure_without_a_value_of_no_bias_is_not_coloured_but_written(mixed)
 
 
 def test_a_row_of_low_coverage_is_marked_and_the_mark_explained(mixed):
-    cells = compare.heat_cells(mixed)
-    assert cells.low[_cell(cells, "WEAT2", "a")] and not cells.low[_cell(cells, "WEAT2", "b")]
     fig = compare.heatmap(mixed)
     texts = [t.get_text() for t in fig.axes[0].texts]
-    assert f"1.00 {compare.LOW_COVERAGE_MARK}" in texts and "1.20" in texts
-    assert f"{compare.LOW_COVERAGE_MARK} (outlined): low coverage" in " ".join(t.get_text() for t in fig.texts)
+    assert "1.00 \u2020" in texts and "1.20" in texts                 # a dagger after the value of low coverage only
+    assert "\u2020 (outlined): low coverage" in " ".join(t.get_text() for t in fig.texts)
+    cells = compare.heat_cells(mixed)
+    assert cells.low[_cell(cells, "WEAT2", "a")] and not cells.low[_cell(cells, "WEAT2", "b")]
     outlined = [p for p in fig.axes[0].patches if not p.get_fill()]
     assert [(p.get_x() // 1, p.get_y() // 1) for p in outlined] == [(0, cells.tests.index(("b", "WEAT2")))]
 
@@ -109,9 +110,12 @@ def test_an_ensembles_page_leads_with_the_combined_table(tmp_path):
 
 
 def test_an_ensembles_page_shows_the_runs_figure_it_writes(tmp_path):
-    frame = _ensemble()
-    page = summary.write_html(frame, tmp_path / "s.html", title="t", figure_dir=tmp_path).read_text(encoding="utf-8")
-    runs_png = (tmp_path / "runs.png").read_bytes()
+    from wordbias.cli.output import write_outputs
+
+    written = write_outputs(_ensemble(), tmp_path / "out", "t")
+    assert {"runs.png", "runs.pdf", "summary.html"} <= {p.name for p in written}
+    page = (tmp_path / "out" / "summary.html").read_text(encoding="utf-8")
+    runs_png = (tmp_path / "out" / "runs.png").read_bytes()
 
     images = [base64.b64decode(x) for x in re.findall(r"data:image/png;base64,([A-Za-z0-9+/=]+)", page)]
     assert runs_png in images and images[0] == runs_png                # shown, and first

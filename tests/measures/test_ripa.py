@@ -56,11 +56,12 @@ def test_ripa_sign_is_towards_first_word(kv):
     assert r2.mean == pytest.approx(-r1.mean)
 
 
-def test_ripa_normalize_divides_by_norm(kv):
+def test_ripa_normalize_words_divides_by_norm(kv):
     raw = ripa(kv, ["tree", "pilot"], [("king", "queen")])
-    unit = ripa(kv, ["tree", "pilot"], [("king", "queen")], normalize=True)
+    unit = ripa(kv, ["tree", "pilot"], [("king", "queen")], normalize="words")
     norms = np.linalg.norm(VECS[[8, 7]].astype(float), axis=1)
     np.testing.assert_allclose(unit.scores[:, 0], raw.scores[:, 0] / norms)
+    assert unit.normalize == "words" and raw.normalize == "none"
 
 
 def test_ripa_single_pair_test_cannot_reject(kv):

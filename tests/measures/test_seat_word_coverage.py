@@ -8,6 +8,7 @@ from wordbias.core.errors import DegenerateSetError, LowCoverageWarning
 from wordbias.datasets import seat as data
 from wordbias.embeddings import to_keyed_vectors
 from wordbias.measures import seat as ms
+from wordbias.measures.measurement import weats
 from wordbias.models import sentence
 
 TEMPLATES = ("This is {}.", "That is {}.", "Here is {}.")
@@ -32,7 +33,7 @@ def test_a_target_set_whose_words_are_all_unknown_is_not_run():
     with pytest.raises(DegenerateSetError, match=r"set 'Y' is empty after dropping unknown words \['ant', 'wasp'"):
         ms.seat(kv, _sets(), n_resamples=0, cache=False)
     (r,), _ = ms.seats(kv, [_sets()], n_resamples=0, cache=False)
-    (w,) = wb.weats(kv, [{"id": "toy", "X": FLOWERS, "Y": INSECTS, "A": GOOD, "B": BAD}], n_resamples=0)
+    (w,) = weats(kv, [{"id": "toy", "X": FLOWERS, "Y": INSECTS, "A": GOOD, "B": BAD}], n_resamples=0)
     assert r.not_run == w.not_run and r.not_run.startswith("not run: DegenerateSetError: set 'Y' is empty")
     assert np.isnan(r.effect_size) and r.coverage == w.coverage == "X 5/5; Y 0/5; A 4/4; B 4/4"
 

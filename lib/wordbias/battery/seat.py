@@ -4,8 +4,9 @@
 
 Each row is a WEAT row (:func:`wordbias.battery.weat.weat_row`) with ``measure="seat"``: d with its 95% bootstrap
 interval over the sentences, the one- and two-sided p with their method, Holm's and Benjamini-Hochberg's adjusted
-p over the battery, the sentences without a vector in ``dropped``, the coverage (sentences with a vector / asked)
-and, in ``note``, the encoder's sentence representation and May et al.'s reported d where the paper gives one.
+p over the battery, the test words the encoder does not see in ``dropped``, the coverage (test words seen /
+asked, :mod:`wordbias.measures.seat`), the sentences used in ``n_x`` ... ``n_b`` and, in ``note``, the encoder's
+sentence representation, the sentences left out and May et al.'s reported d where the paper gives one.
 """
 from __future__ import annotations
 

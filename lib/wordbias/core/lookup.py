@@ -92,12 +92,13 @@ def check_word_list(name: str, words, case_fold: bool = False) -> tuple[str, ...
 
 def case_hint(embedding, missing: Sequence[str], case_fold: bool) -> str:
     """A hint for words missing as written but present in lower case: '' when none is (or when the words
-    were already folded), else a sentence saying to pass ``case_fold=True``.
+    were already folded), else a sentence saying to lower-case them: by hand, or by ``case_fold=True`` where the
+    function called has that option (some that look words up, such as the debiasing functions, do not).
 
     Examples
     --------
     >>> case_hint({"adam": [1.0]}, ["Adam", "Zed"], case_fold=False)
-    "; 1 of them are in the embedding in lower case (['adam']): the embedding looks uncased, pass case_fold=True"
+    "; 1 of them are in the embedding in lower case (['adam']): the embedding looks uncased; lower-case the words, or pass case_fold=True to a function that takes it"
     """
     if case_fold:
         return ""
@@ -106,8 +107,8 @@ def case_hint(embedding, missing: Sequence[str], case_fold: bool) -> str:
     if not lower:
         return ""
     shown = lower if len(lower) <= 8 else lower[:8] + ["..."]
-    return (f"; {len(lower)} of them are in the embedding in lower case ({shown}): the embedding looks uncased, "
-            "pass case_fold=True")
+    return (f"; {len(lower)} of them are in the embedding in lower case ({shown}): the embedding looks uncased; "
+            "lower-case the words, or pass case_fold=True to a function that takes it")
 
 
 # --------------------------------------------------------------------------------------------------

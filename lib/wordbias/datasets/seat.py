@@ -121,12 +121,12 @@ class SeatTest:
         term in the sentence (``("aster", "asters")`` for "These are asters.").
 
         The term of a shipped ``sent-`` sentence is its word-level twin's word (:attr:`words`), so that a SEAT
-        counts the words of the twin's lists. Any other sentence's term is what remains once the template is cut
-        off: the tokens (:func:`wordbias.models.sentence.tokenize`) that begin, and those that end, every
-        sentence of its pair of sets (X and Y, A and B); "John is an engineer." among "<name> is an engineer."
-        gives "John", and a sentence of a pair with no shared beginning or end is its own term, whole. A pair of
-        bare words or phrases (no item ends in ``.``, ``!`` or ``?``: "aster", "European American") has no
-        template; each item is its own term.
+        counts the words of the twin's lists. Any other sentence's term is the text from its first to its last
+        token (:func:`wordbias.core.tokens.tokenize`) outside the template, the template being the tokens
+        found in sentences of both sets of its pair (X and Y, A and B): "John is an engineer." beside "Amy is an
+        engineer." gives "John"; a sentence made of template tokens only is its own term, whole. A pair of bare
+        words or phrases (no item ends in ``.``, ``!`` or ``?``: "aster", "European American") has no template;
+        each item is its own term.
 
         Returns
         -------
@@ -135,21 +135,22 @@ class SeatTest:
 
         Examples
         --------
-        >>> t = SeatTest("t", "t", ("This is rose.", "This is tulip."), ("This is ant.", "This is wasp."),
+        >>> t = SeatTest("t", "t", ("This is rose.", "Here is tulip."), ("This is ant.", "Here is wasp."),
         ...              ("Love is here.",), ("Hate is here.",))
-        >>> t.terms["X"]["This is rose."], t.terms["B"]["Hate is here."]
-        (('rose', 'rose'), ('Hate', 'Hate'))
+        >>> t.terms["X"]["Here is tulip."], t.terms["B"]["Hate is here."]
+        (('tulip', 'tulip'), ('Hate', 'Hate'))
         >>> load_test("sent-weat1").terms["X"]["These are asters."]
         ('aster', 'asters')
         """
         twin = self._twin_matches()
         out = {}
         for pair in ("XY", "AB"):
-            sentences = (*getattr(self, pair[0]), *getattr(self, pair[1]))
-            cut = _template(sentences) if any(s.rstrip().endswith((".", "!", "?")) for s in sentences) else (0, 0)
+            sets = [getattr(self, role) for role in pair]
+            bare = not any(s.rstrip().endswith((".", "!", "?")) for s in (*sets[0], *sets[1]))
+            template = frozenset() if bare else _template(sets)
             for role in pair:
                 found = twin.get(role, {})
-                out[role] = {s: found.get(s) or (_slot(s, *cut),) * 2 for s in getattr(self, role)}
+                out[role] = {s: found.get(s) or (_slot(s, template),) * 2 for s in getattr(self, role)}
         return out
 
     def _twin_matches(self) -> dict[str, dict[str, tuple[str, str]]]:
@@ -199,30 +200,21 @@ def _forms(word: str) -> list[str]:
     return forms
 
 
-def _template(sentences: Sequence[str]) -> tuple[int, int]:
-    """How many tokens begin, and how many end, every sentence alike (at least one token of each left over)."""
-    from wordbias.models.sentence import tokenize
+def _template(pair: Sequence[Sequence[str]]) -> frozenset[str]:
+    """The template's tokens of a pair of sets of sentences: those found in sentences of both sets."""
+    from wordbias.core.tokens import tokenize
 
-    toks = [tokenize(s) for s in sentences]
-    shortest = min(len(t) for t in toks)
-    head = 0
-    while head < shortest - 1 and len({t[head] for t in toks}) == 1:
-        head += 1
-    tail = 0
-    while head + tail < shortest - 1 and len({t[-1 - tail] for t in toks}) == 1:
-        tail += 1
-    return head, tail
+    first, second = ({tok for s in sentences for tok in tokenize(s)} for sentences in pair)
+    return frozenset(first & second)
 
 
-def _slot(sentence: str, head: int, tail: int) -> str:
-    """The text of ``sentence`` without its first ``head`` and last ``tail`` tokens (the whole of it when it has no
-    token)."""
-    from wordbias.models.sentence import token_spans
+def _slot(sentence: str, template: frozenset[str]) -> str:
+    """The text of ``sentence`` from its first to its last token not in ``template`` (the whole sentence when
+    every token is)."""
+    from wordbias.core.tokens import token_spans
 
-    spans = token_spans(sentence)
-    if not spans:
-        return sentence
-    return sentence[spans[head][0]:spans[len(spans) - 1 - tail][1]]
+    spans = [(i, j) for i, j in token_spans(sentence) if sentence[i:j] not in template]
+    return sentence[spans[0][0]:spans[-1][1]] if spans else sentence
 
 
 def _sort_key(name: str) -> tuple:

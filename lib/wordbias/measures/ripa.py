@@ -27,6 +27,15 @@ or the words (``units="words"``: the per-word mean over pairs, as sweater's and 
 for SC-WEAT flips the signs of per-word scores). It is exact in the sense of a permutation test when the sign
 of each unit can be flipped independently; with pairs sharing words (("he", "she"), ("his", "her")) the pair
 scores are correlated and the p-value is only approximate, as the reports say.
+
+``normalize`` (:data:`RIPA_NORMALIZE`): the paper's inner product is on the vectors as given (``"none"``, the
+default). ``"all"`` (or ``True``) is WEFE's ``normalize=True`` (Badilla et al. 2020, doi:10.24963/ijcai.2020/60;
+``wefe/preprocessing.py``, ``get_embeddings_from_query``): every vector, the scored words and both words of each
+base pair, is scaled to unit length before b = x − y is formed, so b's direction changes too. ``"words"`` scales
+only the scored words, so that β(w; b) is the cosine of w with the relation vector of the raw pair. WEFE's RIPA
+(``wefe/metrics/RIPA.py``) takes the base pairs as its two target sets, paired by position, and the scored words as
+its attribute set; its ``result`` is :attr:`RipaResult.mean`, and its per-word ``std`` is
+:attr:`RipaResult.per_word_sd` (the population std across pairs).
 """
 
 from __future__ import annotations
@@ -39,11 +48,12 @@ import numpy as np
 from wordbias.core import costs as _costs
 from wordbias.core import lookup
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError
-from wordbias.core.validation import as_float_array, check_bool, check_int, check_option, check_seed
+from wordbias.core.validation import as_float_array, check_int, check_option, check_seed
 
 __all__ = [
     "ALTERNATIVES",
     "RIPA_UNITS",
+    "RIPA_NORMALIZE",
     "SignFlipTest",
     "RipaResult",
     "relation_vector",
@@ -56,6 +66,10 @@ from wordbias.core.permutation import ALTERNATIVES  # the alternatives of every 
 
 #: what :func:`ripa`'s sign-flip test flips: the base pairs or the words
 RIPA_UNITS = ("pairs", "words")
+
+#: what :func:`ripa`'s ``normalize`` scales to unit length first: nothing (the paper), every vector (WEFE's
+#: ``normalize=True``; ``True`` means this), or the scored words only
+RIPA_NORMALIZE = ("none", "all", "words")
 
 #: up to this many units the sign-flip test enumerates all 2^n sign patterns
 SIGN_FLIP_EXACT_MAX_N = 20
@@ -289,6 +303,8 @@ class RipaResult:
         The words the embedding lacks.
     missing_pairs : tuple of (str, str), default ()
         The base pairs dropped because the embedding lacks a word of them.
+    normalize : {"none", "all", "words"}, default "none"
+        What was scaled to unit length before scoring (:data:`RIPA_NORMALIZE`).
     """
 
     words: tuple[str, ...]
@@ -298,6 +314,7 @@ class RipaResult:
     test: SignFlipTest
     missing_words: tuple[str, ...] = ()
     missing_pairs: tuple[tuple[str, str], ...] = ()
+    normalize: str = "none"
 
     @property
     def per_pair(self) -> np.ndarray:
@@ -308,6 +325,12 @@ class RipaResult:
     def per_word(self) -> np.ndarray:
         """The mean over the base pairs of β(w; b_j), one value per word."""
         return self.scores.mean(axis=1)
+
+    @property
+    def per_word_sd(self) -> np.ndarray:
+        """The population standard deviation (ddof = 0) across base pairs of β(w; b_j), one value per word: WEFE's
+        ``word_values[w]["std"]``."""
+        return self.scores.std(axis=1)
 
     @property
     def mean(self) -> float:
@@ -358,15 +381,24 @@ class RipaResult:
                 "p_method": self.test.p_method, "units": self.units}
 
 
+def _normalization(normalize) -> str:
+    """``normalize`` as one of :data:`RIPA_NORMALIZE`: False is ``"none"``, True ``"all"`` (WEFE's meaning)."""
+    if isinstance(normalize, (bool, np.bool_)):
+        return "all" if normalize else "none"
+    check_option("normalize", normalize, RIPA_NORMALIZE)
+    return normalize
+
+
 def ripa(embedding, words: Sequence[str], pairs: Sequence[Sequence[str]], *, units: str = "pairs",
-         alternative: str = "two-sided", n_resamples: int = 10_000, seed=0, normalize: bool = False,
+         alternative: str = "two-sided", n_resamples: int = 10_000, seed=0, normalize: bool | str = False,
          on_missing: str = "drop", case_fold: bool = False, max_seconds: float = _costs.MAX_SECONDS) -> RipaResult:
     """RIPA of ``words`` against each base pair of ``pairs``, with its spread across pairs and a sign-flip test.
 
     β(w; b) = ⟨w, b/‖b‖⟩, b = x − y for each base pair (x, y) (Ethayarajh, Duvenaud & Hirst 2019, ACL,
-    https://doi.org/10.18653/v1/P19-1166). A positive score means w lies towards x. ``normalize``
-    scales the word vectors w to unit length first (then β is a cosine-like projection; the paper uses the raw
-    vectors, the default). The test (:func:`sign_flip_test`) flips the signs of the per-pair scores
+    https://doi.org/10.18653/v1/P19-1166). A positive score means w lies towards x. ``normalize`` scales
+    vectors to unit length first (the paper uses the raw vectors, the default): ``True`` or ``"all"`` every
+    vector, words and base pairs, as WEFE's ``normalize=True``; ``"words"`` the scored words only (β is then the
+    cosine of w with the raw pair's relation vector). The test (:func:`sign_flip_test`) flips the signs of the per-pair scores
     (``units="pairs"``: with one pair it cannot reject, p = 1 two-sided) or of the per-word scores
     (``units="words"``). Words and pairs are looked up by :func:`wordbias.core.lookup.word_set` and
     :func:`~wordbias.core.lookup.pair_vectors` (unknown ones dropped with a warning, or ``on_missing="raise"``).
@@ -388,8 +420,10 @@ def ripa(embedding, words: Sequence[str], pairs: Sequence[Sequence[str]], *, uni
         Random sign patterns when there are too many units to enumerate.
     seed : int, default 0
         Seeds the random sign patterns.
-    normalize : bool, default False
-        Scale the word vectors w to unit length first.
+    normalize : bool or {"none", "all", "words"}, default False
+        What to scale to unit length first (:data:`RIPA_NORMALIZE`): False or ``"none"``, nothing (the paper);
+        True or ``"all"``, every vector, the words and both words of each base pair (WEFE's ``normalize=True``);
+        ``"words"``, the scored words only.
     on_missing : {"drop", "raise"}, default "drop"
         What to do with words and pairs the embedding lacks: drop them (with a warning) or raise ``KeyError``.
     case_fold : bool, default False
@@ -424,21 +458,24 @@ def ripa(embedding, words: Sequence[str], pairs: Sequence[Sequence[str]], *, uni
     (0.0, 0.0, 1.0)
     """
     check_option("units", units, RIPA_UNITS)
-    normalize = check_bool("normalize", normalize)
+    normalize = _normalization(normalize)
     check_option("alternative", alternative, ALTERNATIVES)
     n_resamples = check_int("n_resamples", n_resamples, min=1)
     seed = check_seed("seed", seed)
     ws = lookup.word_set(embedding, words, name="words", on_missing=on_missing, case_fold=case_fold)
     pv = lookup.pair_vectors(embedding, pairs, name="base pairs", on_missing=on_missing, case_fold=case_fold)
-    W = lookup.set_matrix(embedding, ws.words, "words")
-    if normalize:
+    W, X, Y = lookup.set_matrix(embedding, ws.words, "words"), pv.A, pv.B
+    if normalize != "none":
         W = W / np.linalg.norm(W, axis=1, keepdims=True)
+    if normalize == "all":
+        X, Y = (lookup.set_matrix(embedding, [p[i] for p in pv.pairs], "base pairs") for i in (0, 1))
+        X, Y = X / np.linalg.norm(X, axis=1, keepdims=True), Y / np.linalg.norm(Y, axis=1, keepdims=True)
     try:
-        scores = ripa_scores(W, pv.A, pv.B)
+        scores = ripa_scores(W, X, Y)
     except DegenerateSetError as err:
         raise DegenerateSetError(f"base pairs {list(pv.pairs)}: {err}") from None
     unit_values = scores.mean(axis=0) if units == "pairs" else scores.mean(axis=1)
     test = sign_flip_test(unit_values, alternative=alternative, n_resamples=n_resamples, seed=seed,
                           max_seconds=max_seconds)
     return RipaResult(words=ws.words, pairs=pv.pairs, scores=scores, units=units, test=test,
-                      missing_words=ws.missing, missing_pairs=tuple(p for p, _ in pv.missing))
+                      missing_words=ws.missing, missing_pairs=tuple(p for p, _ in pv.missing), normalize=normalize)

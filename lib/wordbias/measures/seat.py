@@ -10,8 +10,19 @@ those vectors. The p is exact when the partitions of X ∪ Y are few enough to c
 ``n_permutations`` draws (May et al.: 100,000 samples, exact when there are fewer partitions, §3); the two-sided p
 is given too. The WEAT machinery is :func:`wordbias.measures.measurement.weat` on the sentence vectors, so a SEAT
 result is a :class:`~wordbias.result.Result` (``measure="seat"``) with the bootstrap interval of
-d over the sentences of the four sets, the sets' coverage (a sentence the encoder gave no vector, e.g. CBoW with
-no known token, counts as missing) and the warnings.
+d over the sentences of the four sets, the sets' coverage and the warnings.
+
+**Coverage counts the test words.** Each sentence carries the test word (or phrase) it was built from
+(:attr:`wordbias.datasets.seat.SeatTest.terms`). A word counts as found when the encoder sees it: a static
+embedding (CBoW) when every token of the word is in its vocabulary
+(:meth:`wordbias.models.sentence.StaticEncoder.sees`), a transformer always, as a subword tokeniser never misses a
+word (:meth:`wordbias.models.sentence.TransformerEncoder.sees`). The sentences of a word not found are left out,
+and so is a sentence whose own text of a found word has an unknown token ("asters" for "aster"): CBoW would
+average the template's words alone. Per set, ``coverage`` is the words found / asked, ``dropped`` names the
+missing words, ``n_x`` ... ``n_b`` count the sentences used, and a note counts the sentences left out. A set
+left with fewer than 2 target words or no attribute word makes the test not run, with the word-level WEAT's
+reason (:func:`wordbias.core.lookup.word_set`), and low coverage is judged on the words
+(:func:`wordbias.measures.measurement.low_coverage`), so that a SEAT and its word-level twin agree on both.
 
 **What the interval and the p assume.** Both treat each sentence as an exchangeable unit. In the ``sent-`` tests
 one word yields several sentences (8 templates for a name, up to 10 for a noun), which share that word and are not
@@ -32,10 +43,10 @@ from typing import NamedTuple
 
 import numpy as np
 
+from wordbias import result as _result
 from wordbias.core.errors import InvalidParameterError
 from wordbias.core.progress import progress_bar
 from wordbias.datasets import seat as _data
-from wordbias import result as _result
 from wordbias.measures import measurement as _m
 from wordbias.models import sentence as _sentence
 
@@ -170,7 +181,7 @@ def _in_words(m: _result.Result, chosen: Mapping[str, _Chosen], pooling: str, *,
     """The measurement with its coverage counted in test words: per set the words asked and missing, the
     sentences used and balanced out; the low-coverage flags judged on the words; a note on the sentences left
     out."""
-    sets = tuple(_m.SetCoverage(s.letter, s.name, chosen[s.letter].asked, s.used, chosen[s.letter].missing,
+    sets = tuple(_result.SetCoverage(s.letter, s.name, chosen[s.letter].asked, s.used, chosen[s.letter].missing,
                                 s.balanced_out) for s in m.sets)
     n_left = sum(c.left_out for c in chosen.values())
     notes = m.notes
@@ -249,15 +260,16 @@ def seat(encoder, test_or_sets, *, pooling: str | None = None, n_permutations: i
     Returns
     -------
     Result
-        ``measure="seat"``; ``sets`` hold the sentences asked for, used and missing (no vector); the
-        :class:`~wordbias.measures.weat.WeatResult` in ``result``.
+        ``measure="seat"``; ``sets`` hold the test words asked for and missing and the sentences used and
+        balanced out (the module's docstring); the :class:`~wordbias.measures.weat.WeatResult` in ``result``.
 
     Raises
     ------
     InvalidParameterError
         When the test or an option is invalid, or the encoder gives no sentence a vector.
     wordbias.core.errors.DegenerateSetError
-        When a set is left too small (fewer than 2 targets or no attribute sentence with a vector).
+        When a set is left too small: fewer than 2 target words or no attribute word the encoder sees, or fewer
+        than 2 target sentences or no attribute sentence kept.
 
     Examples
     --------
@@ -298,7 +310,8 @@ def seats(encoder, tests: Sequence | None = None, *, pooling: str | None = None,
     Every sentence of the battery is encoded once (:func:`wordbias.models.sentence.encode`); each test is then
     :func:`seat`'s (one-sided p, ``alternative="greater"``, as May et al.); the p-values of the tests that ran are
     adjusted together (:func:`wordbias.measures.measurement.adjusted`). A test that cannot run (a set left too
-    small) gives a result with NaN numbers and the reason in ``not_run``.
+    small, in test words as the word-level WEAT's) gives a result with NaN numbers, the reason in ``not_run`` and
+    the coverage in words.
 
     Parameters
     ----------

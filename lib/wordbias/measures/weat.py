@@ -973,8 +973,8 @@ def weat(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Seq
     Which words random balancing deletes is the seed's choice, and d can move with it. So when words are
     deleted, d is also computed over :data:`BALANCE_DRAWS` balancing draws (every way to balance when there are
     no more; the test's own draw among them; a random stream of its own, spawned from ``seed``) and without
-    balancing; the result's ``balancing`` (:class:`BalanceSpread`) holds them and a second
-    :class:`~wordbias.core.errors.BalancedOutWarning` states them. ``balance_targets="none"`` keeps the
+    balancing; the result's ``balancing`` (:class:`BalanceSpread`, :meth:`BalanceSpread.text`) holds them (the
+    ``wordbias weat`` command prints them on stderr). ``balance_targets="none"`` keeps the
     sets whole: the statistic, d and the permutation test are defined for unequal sizes too, the permutations
     then partitioning X ∪ Y into sets of the sizes given.
 
@@ -1071,8 +1071,5 @@ def weat(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Seq
                                        alternative=alternative, input_eps=eps)
     spread = _spread(x0, y0, x, y, lambda words: association(lookup.set_matrix(embedding, words, "targets"), A_vec,
                                                              B_vec), d, seed, ddof)
-    if spread is not None:
-        lookup.warn_user(BalancedOutWarning(f"balancing {x.name!r} and {y.name!r} moves the effect size: "
-                                            f"{spread.spread_text()}"))
     return WeatResult(X=x, Y=y, A=a, B=b, s_x=s_x, s_y=s_y, statistic=statistic, effect_size=d, p=p,
                       balancing=spread)

@@ -15,6 +15,10 @@ Three kinds of encoder, each with its documented sentence representation:
   is skipped and counted; a sentence with no known token gets no vector and is reported in
   :attr:`SentenceVectors.dropped` with the reason (never a zero vector).
 
+Each encoder says whether it sees a test word (``sees``): a static embedding when it has every token of the word,
+a transformer always (a subword tokeniser never misses a word); SEAT counts its coverage so
+(:mod:`wordbias.measures.seat`).
+
 :func:`encode` runs the sentences in batches (sorted by length; a progress bar with ``progress=True``) and caches
 the array under ``<cache>/sentences/`` as ``.npz`` (no pickle), written atomically; the key hashes the encoder's
 identity (for a network: its name, resolved path, configuration and a SHA-256 of its weights; for a static
@@ -41,6 +45,7 @@ from wordbias.core import paths
 from wordbias.core.atomic import atomic_file
 from wordbias.core.errors import CacheRebuiltWarning, InvalidParameterError
 from wordbias.core.progress import progress_bar
+from wordbias.core.tokens import TOKEN, token_spans, tokenize
 from wordbias.core.validation import check_int, check_option
 from wordbias.models import blas_inference
 
@@ -49,7 +54,6 @@ __all__ = ["POOLINGS", "SentenceVectors", "TransformerEncoder", "StaticEncoder",
 
 #: the poolings of a transformer encoder
 POOLINGS = ("mean", "cls")
-_TOKEN = re.compile(r"\w+(?:[-.]\w+)*|'\w+|[^\w\s]")
 
 
 def cache_folder() -> Path:
@@ -61,52 +65,6 @@ def cache_folder() -> Path:
         The folder (not created here).
     """
     return paths.cache_dir() / "sentences"
-
-
-def tokenize(sentence: str) -> list[str]:
-    """Split a sentence into the tokens of the CBoW encoder.
-
-    Words (letters, digits, underscores, joined by inner hyphens or dots), clitics beginning with an apostrophe
-    (``'s``, ``'re``) and each other non-space character (punctuation) are tokens: ``"The person's name is
-    Amy."`` gives ``The person 's name is Amy .``, as NLTK's ``word_tokenize`` does for May et al.'s templates.
-
-    Parameters
-    ----------
-    sentence : str
-        The text.
-
-    Returns
-    -------
-    list of str
-        The tokens, case kept.
-
-    Examples
-    --------
-    >>> tokenize("The person's name is Amy.")
-    ['The', 'person', "'s", 'name', 'is', 'Amy', '.']
-    """
-    return _TOKEN.findall(sentence)
-
-
-def token_spans(sentence: str) -> list[tuple[int, int]]:
-    """The (start, end) character offsets of :func:`tokenize`'s tokens in the sentence.
-
-    Parameters
-    ----------
-    sentence : str
-        The text.
-
-    Returns
-    -------
-    list of tuple of int
-        One ``(start, end)`` per token, in order: ``sentence[start:end]`` is the token.
-
-    Examples
-    --------
-    >>> token_spans("Amy is here.")
-    [(0, 3), (4, 6), (7, 11), (11, 12)]
-    """
-    return [m.span() for m in _TOKEN.finditer(sentence)]
 
 
 @dataclass(frozen=True)
@@ -288,7 +246,7 @@ class StaticEncoder:
             h = hashlib.sha256(np.ascontiguousarray(self.kv.vectors).tobytes())
             h.update("\n".join(self.kv.index_to_key).encode())
             self._identity = {"name": self.name, "shape": list(self.kv.vectors.shape), "vectors": h.hexdigest(),
-                              "lowercase": self.lowercase, "tokenizer": _TOKEN.pattern}
+                              "lowercase": self.lowercase, "tokenizer": TOKEN.pattern}
         return dict(self._identity)
 
     def tokens(self, sentence: str) -> list[str]:

@@ -215,7 +215,7 @@ def token_coverage(kv, tests: Sequence[str], *, lowercase: bool = False) -> pd.D
         Per test: ``tokens`` (distinct), ``in vocabulary``, ``sentences``, ``sentences with a vector`` (at least
         one known token), ``missing (first 8)``.
     """
-    from wordbias.models.sentence import tokenize
+    from wordbias.core.tokens import tokenize
 
     index = kv.key_to_index
     rows = []
