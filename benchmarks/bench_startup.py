@@ -13,7 +13,7 @@ worktree add --detach PATH REF`` from ``--before-ref``, default ``HEAD``, when i
 ``PYTHONPATH`` set to its ``lib/``. Each row records the commit, the CPU, the cores and the load average before and
 after. Writes ``results/benchmarks/startup.csv`` (``--out``) and prints it.
 
-    python benchmarks/bench_startup.py [--before /tmp/wb_before] [--before-ref HEAD] [--repeat 5]
+    python benchmarks/bench_startup.py [--before /tmp/wb_before] [--before-ref HEAD] [--after CHECKOUT] [--repeat 5]
                                        [--report-repeat 3] [--no-report] [--out PATH]
 """
 
@@ -96,12 +96,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", type=Path, default=Path("/tmp/wb_before"))
     parser.add_argument("--before-ref", default="HEAD")
+    parser.add_argument("--after", type=Path, default=ROOT, help="the checkout measured after (default: this one)")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--report-repeat", type=int, default=3)
     parser.add_argument("--no-report", action="store_true")
     parser.add_argument("--out", type=Path, default=ROOT / "results" / "benchmarks" / "startup.csv")
     args = parser.parse_args()
-    sides = {"before": _worktree(args.before, args.before_ref), "after": ROOT}
+    sides = {"before": _worktree(args.before, args.before_ref), "after": args.after.resolve()}
     machine = {"cpu": cpu_model(), "cores": os.cpu_count(), "load before": round(os.getloadavg()[0], 2)}
     rows = []
     for argv in LIGHT:

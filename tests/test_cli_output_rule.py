@@ -95,6 +95,12 @@ def test_an_empty_folder_of_the_users_is_written_and_claimed(tmp_path, files):
     assert (empty / MARKER).is_file() and (empty / "tidy.csv").is_file()
 
 
+def _missing(tmp_path: Path, argv: list[str]) -> list[str]:
+    """``argv`` with each ``missing...`` input made a path under ``tmp_path`` (a model is then never looked up
+    on the Hugging Face hub)."""
+    return [str(tmp_path / a) if a.startswith("missing") else a for a in argv]
+
+
 @pytest.mark.parametrize("argv", [
     ["weat", "missing.txt"],
     ["report", "missing.txt"],
@@ -103,9 +109,11 @@ def test_an_empty_folder_of_the_users_is_written_and_claimed(tmp_path, files):
     ["contextual", "missing-model"],
     ["debias", "missing.txt", "--method", "hard"],
 ], ids=lambda argv: argv[0])
-def test_every_writing_command_refuses_a_folder_of_the_users_first_and_offers_force(tmp_path, argv):
+def test_every_writing_command_refuses_a_folder_of_the_users_first_and_offers_force(tmp_path, monkeypatch, argv):
     """The embedding or model does not exist: the folder's refusal comes first, so the rule is applied before
     anything is loaded."""
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    argv = _missing(tmp_path, argv)
     users = _users_folder(tmp_path)
     code, err = run_cli([*argv, "--out", users])
     assert code == 1 and err.startswith(REFUSED.format(folder=users)), err
@@ -138,12 +146,12 @@ def test_a_bad_list_file_leaves_no_out_folder(tmp_path, files):
 @pytest.mark.parametrize("argv", [
     ["weat", "missing.txt"],
     ["report", "missing.txt"],
-    ["seat", "missing-model"],
     ["debias", "missing.txt", "--method", "hard"],
 ], ids=lambda argv: argv[0])
 def test_a_run_that_fails_before_measuring_leaves_no_folder_it_created(tmp_path, argv):
     """The folder (and its parents the run created) is made before the embedding is loaded; the load fails and
     none of them is left behind. A folder that was there before is kept."""
+    argv = _missing(tmp_path, argv)
     code, err = run_cli([*argv, "--out", tmp_path / "new" / "a" / "b"])
     assert code == 1 and "missing" in err, err
     assert not (tmp_path / "new").exists()

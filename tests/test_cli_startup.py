@@ -1,6 +1,7 @@
-"""The command's light paths: ``wordbias --help``, ``--version``, ``lists --template`` and a usage error import
-argparse and the command's own small modules, none of the numerical or plotting libraries (their import takes
-seconds; the wall times are in benchmarks/bench_startup.py)."""
+"""How soon the command answers. Its light paths (``wordbias --help``, ``--version``, ``lists --template``, a usage
+error) import argparse and the command's own small modules, none of the numerical or plotting libraries (their
+import takes seconds); a report loads its embedding once and checks its matrix and reads its vocabulary's case
+once (:func:`wordbias.embeddings.keyed_vectors.measuring`). The wall times are in benchmarks/bench_startup.py."""
 
 from __future__ import annotations
 
@@ -100,3 +101,22 @@ def test_report_checks_the_matrix_and_reads_the_case_once(glove_20k, monkeypatch
     assert frame.effect_size.notna().sum() > 20          # the parts ran on the embedding
     assert scans == {"rows": 1, "case": 1}
     assert not keyed_vectors.is_measuring(glove_20k)     # the hold ends with the report
+
+
+def test_measuring_holds_one_object_with_its_matrix():
+    import numpy as np
+
+    from wordbias import embeddings
+    from wordbias.core.errors import InvalidParameterError
+    from wordbias.embeddings.keyed_vectors import is_measuring, measuring
+
+    kv = embeddings.to_keyed_vectors(["Paris", "london"], np.ones((2, 3), dtype=np.float32))
+    bad = embeddings.to_keyed_vectors(["a", "b"], np.array([[1, np.nan], [1, 1]], dtype=np.float32))
+    with measuring(kv):
+        assert embeddings.load(kv, progress=False) is kv and embeddings.is_cased(kv)
+        with pytest.raises(InvalidParameterError, match="non-finite"):   # another embedding is checked
+            embeddings.load(bad, progress=False)
+        kv.vectors = np.array([[np.nan, 1, 1], [1, 1, 1]], dtype=np.float32)   # a matrix replaced: checked again
+        assert not is_measuring(kv)
+        with pytest.raises(InvalidParameterError, match="'Paris'"):
+            embeddings.load(kv, progress=False)

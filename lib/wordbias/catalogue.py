@@ -272,4 +272,4 @@ def bias_distance(measure: str, values, *, scale: float | None = None) -> np.nda
     d = x - s.no_bias
     if s.more_bias == "below":
         d = -d
-    return np.clip(d / full, -1.0, 1.0)
+    return np.clip(d / full, -1.0, 1.0) + 0.0              # + 0.0: no negative zero

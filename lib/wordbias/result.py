@@ -358,7 +358,7 @@ class Result:
             if self.p_family:
                 row.update(p_holm=self.p_holm, p_bh=self.p_bh, p_family=self.p_family)
         else:
-            row["alternative"] = None
+            row.update(p_value=None, alternative=None, p_method=None, p_two_sided=None, n_permutations=None)
         if self.interval is None:
             row.update(n_resamples=None, note=_join(*self.notes, note))
         else:

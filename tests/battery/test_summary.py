@@ -1,4 +1,4 @@
-"""battery.summary: the forest plot and the self-contained HTML page (issue 15)."""
+"""battery.summary: the forest plot and the self-contained HTML page."""
 
 import base64
 import re

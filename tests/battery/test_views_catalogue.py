@@ -82,7 +82,7 @@ def test_a_row_of_low_coverage_is_marked_and_the_mark_explained(mixed):
     assert [(p.get_x() // 1, p.get_y() // 1) for p in outlined] == [(0, cells.tests.index(("b", "WEAT2")))]
 
 
-def test_a_test_not_run_is_not_marked_low(mixed):
+def test_a_test_not_run_is_not_marked_low():
     frame = tidy.tidy_frame([_row("a", "T", "weat", "d", np.nan, low_coverage=True, note="not run: too few words"),
                              _row("b", "T", "weat", "d", 0.5)])
     cells = compare.heat_cells(frame)

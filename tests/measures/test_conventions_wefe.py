@@ -41,6 +41,7 @@ def _weat(**kw):
 def test_weat_convention_wefe_is_wefes_d():
     default, w = _weat(), _weat(convention="wefe")
     assert w.effect_size == pytest.approx(_wefe_weat_d(X, Y, A, B), abs=1e-6)
+    assert w.effect_size == conventions.effect_size_as(w.result.s_x, w.result.s_y, "wefe")
     n = len(X) + len(Y)
     assert w.effect_size == pytest.approx(default.effect_size * np.sqrt(n / (n - 1)), rel=1e-12)
     assert w.p_value == default.p_value                         # the permutation p does not depend on the sd

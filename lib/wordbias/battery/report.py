@@ -48,8 +48,8 @@ from wordbias.core.errors import InvalidParameterError
 from wordbias.core.parallel import ForkedCall, default_workers, fork_available
 from wordbias.core.progress import progress_bar
 from wordbias.core.validation import check_bool, check_int, check_seed
-from wordbias.embeddings.keyed_vectors import measuring
 from wordbias.datasets import stimuli
+from wordbias.embeddings.keyed_vectors import measuring
 from wordbias.measures import measurement as _measurement
 
 __all__ = ["report"]
