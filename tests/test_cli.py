@@ -439,12 +439,13 @@ def test_out_through_a_symlink_to_results_is_refused(capsys, tmp_path, emb):
 
 
 def test_out_an_existing_folder_keeps_its_other_files(capsys, tmp_path, emb, lists):
+    """A folder of the user's is written only with --force, and its other files are kept."""
     out = tmp_path / "mine"
     out.mkdir()
     (out / "notes.txt").write_text("mine")
     (out / "sub").mkdir()
     code, _, err = run(capsys, "weat", str(emb), "--lists", str(lists), "--out", str(out), "-q", "--n-resamples",
-                       "20")
+                       "20", "--force")
     assert code == 0, err
     assert sorted(p.name for p in out.iterdir()) == [".wordbias-run.json", "forest.pdf", "forest.png", "notes.txt", "sub", "summary.html", "tidy.csv"]
     assert (out / "notes.txt").read_text() == "mine"
@@ -526,7 +527,7 @@ def test_a_full_disk_is_one_line_naming_the_file_and_the_way_out(capsys, tmp_pat
     assert err.startswith(f"wordbias: error: cannot write the tidy table to {out / 'tidy.csv'}: no space left on "
                           "the device ([Errno 28] No space left on device")
     assert "free on that disk" in err and "another --out folder" in err
-    assert [p.name for p in out.iterdir()] == [".wordbias-folder"]  # no half-written temporary file left
+    assert not out.exists()     # no half-written temporary file left, nor the empty folder the run made
     code, _, err = run(capsys, "weat", str(emb), "--lists", str(lists), "--out", str(out), "--debug")
     assert code == 1 and "DiskFullError" in err and "Traceback" in err
 

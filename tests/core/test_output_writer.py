@@ -210,6 +210,96 @@ def test_check_output_dir_follows_a_link_only_to_a_folder_of_wordbias(tmp_path):
         paths.check_output_dir(thesis, files=["notes.md"])
 
 
+# ---------------------------------------------------------------------------------------------- the output rule
+
+def test_the_output_rule_takes_a_new_an_empty_or_a_wordbias_folder_and_refuses_the_users(tmp_path):
+    ownership.check_output_folder(tmp_path / "new", ["a.txt"])
+    ownership.check_output_folder(tmp_path, ["a.txt"])                          # empty
+    (tmp_path / "notes.txt").write_text("mine")
+    with pytest.raises(FolderNotOursError, match=rf"refusing to write into {tmp_path}: wordbias did not create it "
+                                                 r".*\(notes\.txt\); give a new or an empty folder, or --force to "
+                                                 "write into this one anyway"):
+        ownership.check_output_folder(tmp_path, ["a.txt"])
+    (tmp_path / "notes.txt").unlink()
+    ownership.mark(tmp_path / "made", "output")
+    ownership.check_output_folder(tmp_path / "made", ["a.txt"])                 # only wordbias's marker
+    (tmp_path / "made" / "notes.txt").write_text("mine")
+    ownership.check_output_folder(tmp_path / "made", ["a.txt"])                 # wordbias made it: written beside
+    users = tmp_path / "users"
+    users.mkdir()
+    for name in ("notes.txt", "b.txt", "c.txt", "d.txt"):
+        (users / name).write_text("mine")
+    with pytest.raises(FolderNotOursError, match=r"\(b\.txt, c\.txt, d\.txt and 1 more\); give a new or an empty "
+                                                 r"folder$"):
+        ownership.check_output_folder(users, ["a.txt"], force_option=None)
+    ownership.check_output_folder(users, ["a.txt", "b.txt"], force=True)        # --force: any folder, any file
+
+
+def test_a_folder_with_wordbias_s_run_manifest_is_written_beside_the_users_files(tmp_path):
+    """A folder holding the run manifest (wordbias wrote into it, perhaps under --force): its listed files,
+    unchanged, are replaced; the user's other files stay; a file of the run's names it does not list is refused
+    unless forced."""
+    (tmp_path / "notes.txt").write_text("mine")
+    with run_files(tmp_path, names=["a.txt"], force=True):
+        with atomic_file(tmp_path / "a.txt") as tmp:
+            tmp.write_text("ours")
+    assert ownership.has_run_manifest(tmp_path) and ownership.owner(tmp_path) is None
+    ownership.check_output_folder(tmp_path, ["a.txt"])
+    (tmp_path / "b.txt").write_text("the user's")
+    with pytest.raises(FolderNotOursError, match=r"b\.txt is a file wordbias did not write .*or give --force to "
+                                                 "replace it"):
+        ownership.check_output_folder(tmp_path, ["a.txt", "b.txt"])
+    ownership.check_output_folder(tmp_path, ["a.txt", "b.txt"], force=True)
+
+
+def test_force_replaces_a_users_file_and_a_link_but_never_a_folder(tmp_path):
+    user = tmp_path / "user"
+    user.mkdir()
+    (user / "b.txt").write_text("the user's file elsewhere")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "a.txt").write_text("the user's a")
+    (out / "b.txt").symlink_to(user / "b.txt")
+    (out / "notes.txt").write_text("mine")
+    with pytest.raises(FolderNotOursError, match=r"a\.txt is a file wordbias did not write"):
+        _write(out, {"a.txt": "new a", "b.txt": "new b"})
+    with run_files(out, names=["a.txt", "b.txt"], force=True):
+        for name in ("a.txt", "b.txt"):
+            with atomic_file(out / name) as tmp:
+                tmp.write_text(f"new {name}")
+    assert (out / "a.txt").read_text() == "new a.txt" and (out / "b.txt").read_text() == "new b.txt"
+    assert not (out / "b.txt").is_symlink() and (user / "b.txt").read_text() == "the user's file elsewhere"
+    assert (out / "notes.txt").read_text() == "mine"
+    assert set(read_run_manifest(out)["files"]) == {"a.txt", "b.txt"}    # wordbias's from now on
+    (out / "c.txt").mkdir()
+    with pytest.raises(FolderNotOursError, match=r"c\.txt is a folder, which a file cannot replace; move it away "
+                                                 "yourself, or choose another output folder"):
+        check_files_ours(out, ["c.txt"], force=True, force_option="--force")
+
+
+def test_no_empty_folder_left_removes_only_the_empty_folders_the_run_created(tmp_path):
+    from wordbias.cli.output import RUN_FILES, no_empty_folder_left, prepare_out
+
+    def failing(out, *, fill=None):
+        with pytest.raises(RuntimeError):
+            with no_empty_folder_left(str(out)):
+                folder = prepare_out(str(out), RUN_FILES)
+                if fill:
+                    (folder / fill).write_text("written meanwhile")
+                raise RuntimeError("the run failed")
+
+    failing(tmp_path / "a" / "b")
+    assert list(tmp_path.iterdir()) == []
+    failing(tmp_path / "a" / "b", fill="notes.txt")          # a file in it: kept, with its parents
+    assert (tmp_path / "a" / "b" / "notes.txt").is_file()
+    (tmp_path / "mine").mkdir()
+    failing(tmp_path / "mine")                                 # there before the run: kept
+    assert (tmp_path / "mine").is_dir()
+    with no_empty_folder_left(str(tmp_path / "ok")):          # no failure: kept
+        prepare_out(str(tmp_path / "ok"), RUN_FILES)
+    assert (tmp_path / "ok" / ownership.MARKER).is_file()
+
+
 # ---------------------------------------------------------------------------------------------- every depth
 
 def _tree(out: Path) -> None:

@@ -499,7 +499,13 @@ class BalanceSpread:
     d_sd: float
 
     def spread_text(self) -> str:
-        """How far d moves with the balancing: d over the draws, the test's own d and seed, the unbalanced d."""
+        """How far d moves with the balancing.
+
+        Returns
+        -------
+        str
+            d over the draws, the test's own d and seed, and the unbalanced d.
+        """
         seed = f"seed {self.seed}" if self.seed is not None else "the generator given"
         draws = (f"over all {self.n_draws} ways to balance" if self.exhaustive
                  else f"over {self.n_draws} balancing draws")
@@ -508,7 +514,13 @@ class BalanceSpread:
                 f"balancing (balance_targets='none') d = {self.d_none:.3f}")
 
     def text(self) -> str:
-        """One line: the words deleted and the seed, then :meth:`spread_text`."""
+        """The balancing in one line.
+
+        Returns
+        -------
+        str
+            The words deleted and the seed, then :meth:`spread_text`.
+        """
         gone = "; ".join(f"{name}: {' '.join(words)}" for name, words in self.deleted.items())
         return f"target sets balanced by deleting words at random, {gone}; {self.spread_text()}"
 
