@@ -83,10 +83,10 @@ def _alternated(sides: dict[str, Path], argv: tuple[str, ...], repeat: int) -> d
     return times
 
 
-def _rows(what: str, sides: dict[str, Path], times: dict[str, list[float]], extra: dict[str, dict]) -> list[dict]:
-    return [{"command": what, "code": side, "commit": _commit(checkout), "best s": round(min(times[side]), 3),
+def _rows(what: str, commits: dict[str, str], times: dict[str, list[float]], extra: dict[str, dict]) -> list[dict]:
+    return [{"command": what, "code": side, "commit": commit, "best s": round(min(times[side]), 3),
              "median s": round(statistics.median(times[side]), 3), "runs": len(times[side]), **extra[side]}
-            for side, checkout in sides.items()]
+            for side, commit in commits.items()]
 
 
 def main() -> None:
@@ -103,11 +103,12 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=ROOT / "results" / "benchmarks" / "startup.csv")
     args = parser.parse_args()
     sides = {"before": _worktree(args.before, args.before_ref), "after": args.after.resolve()}
+    commits = {side: _commit(checkout) for side, checkout in sides.items()}   # the code as the run starts
     machine = {"cpu": cpu_model(), "cores": os.cpu_count(), "load before": round(os.getloadavg()[0], 2)}
     rows = []
     for argv in LIGHT:
         extra = {side: {"heavy imports": _heavy(checkout, argv)} for side, checkout in sides.items()}
-        rows += _rows("wordbias " + " ".join(argv), sides, _alternated(sides, argv, args.repeat), extra)
+        rows += _rows("wordbias " + " ".join(argv), commits, _alternated(sides, argv, args.repeat), extra)
     if not args.no_report:
         with tempfile.TemporaryDirectory() as tmp:
             outs = {side: Path(tmp, side) for side in sides}
@@ -118,7 +119,7 @@ def main() -> None:
                     times[side].append(_run(checkout, argv)[0])
             same = (outs["before"] / "tidy.csv").read_bytes() == (outs["after"] / "tidy.csv").read_bytes()
             extra = {side: {"tidy.csv identical": same} for side in sides}
-            rows += _rows("wordbias report glove-6b-50d --seed 0", sides, times, extra)
+            rows += _rows("wordbias report glove-6b-50d --seed 0", commits, times, extra)
     load_after = round(os.getloadavg()[0], 2)
     rows = [{**row, **machine, "load after": load_after} for row in rows]
     fields = list(dict.fromkeys(key for row in rows for key in row))
