@@ -116,13 +116,13 @@ DATA_debias := data/debias2019 data/debiaswe data/stimuli data/utility
 
 NOTEBOOK_FILES := $(NOTEBOOKS:%=notebooks/%.ipynb)
 
-# The compiled kernels (numba: wordbias.core.kernels, wordbias.measures.ube_kernels) compiled once, for this
+# The compiled kernels (numba: wordbias.stats.kernels, wordbias.measures.enumeration.ube_kernels) compiled once, for this
 # KERNELS setting, before the notebooks: on a fresh clone each notebook would otherwise compile the ones it uses
 # itself (about 4 s a notebook; all of them once: 10-12 s), with the library's bytecode and matplotlib's font list.
 # `make env` builds it with the environment; every notebook and lesson waits for it (a notebook started while it
 # ran would put make's longest-first order out: the lessons went first)
 WARM := build/warm-$(KERNELS).stamp
-$(WARM): lib/wordbias/core/kernels.py lib/wordbias/measures/ube_kernels.py $(STAMP)
+$(WARM): lib/wordbias/stats/kernels.py lib/wordbias/measures/enumeration/ube_kernels.py $(STAMP)
 	@mkdir -p build
 	@start=$$(date +%s%N); $(PY) -m compileall -q lib/wordbias && \
 	  $(PY) -c "import matplotlib.font_manager; from wordbias.core import kernels; from wordbias.measures import ube_kernels; kernels.compile_all(); ube_kernels.compile_all()" && \

@@ -2,10 +2,10 @@
 840B vectors (``embeddings.load("glove-840b-caliskan")``), 10,000 resamples each (the goal: under 2 s together
 on 2 cores).
 
-For each test, :func:`wordbias.measures.weat.weat` first applies the paper's unknown-word policy (normal p,
-it is not timed), then :func:`wordbias.measures.bootstrap.weat_bootstrap` computes the BCa and the percentile
+For each test, :func:`wordbias.measures.association.weat.weat` first applies the paper's unknown-word policy (normal p,
+it is not timed), then :func:`wordbias.measures.association.bootstrap.weat_bootstrap` computes the BCa and the percentile
 95% intervals of d and of s(X, Y, A, B), resampling X, Y, A and B separately (seed 0). Timed: everything from
-the :class:`~wordbias.measures.weat.WeatResult` and the embedding to the intervals (look-up of the vectors,
+the :class:`~wordbias.measures.association.weat.WeatResult` and the embedding to the intervals (look-up of the vectors,
 the cosine matrix, SciPy's resampling, the BCa jackknife), best of ``--repeat`` runs of all ten tests, per
 method. A baseline for scale: the same percentile interval of one test by SciPy with a statistic that looks
 the resampled words' vectors up and recomputes s(w, A, B) on each resample (``vectorized=False``), timed on
@@ -32,8 +32,8 @@ from scipy import stats as sps
 from wordbias import embeddings
 from wordbias.core import paths
 from wordbias.datasets import stimuli
-from wordbias.measures import bootstrap as bs
-from wordbias.measures import weat
+from wordbias.measures.association import bootstrap as bs
+from wordbias.measures.association import weat
 
 METHODS = ("BCa", "percentile")
 

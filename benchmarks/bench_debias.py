@@ -54,16 +54,16 @@ import psutil
 base_now = psutil.Process().memory_info().rss / 1024
 t = time.perf_counter()
 if method == "hard":
-    from wordbias.measures.debias import hard_debias
+    from wordbias.measures.debiasing.debias import hard_debias
     out, rep = hard_debias(kv)
 elif method == "double-hard":
-    from wordbias.measures.double_hard import double_hard_debias
+    from wordbias.measures.debiasing.double_hard import double_hard_debias
     out, rep = double_hard_debias(kv)
 elif method == "inlp":
-    from wordbias.measures.inlp import inlp_debias
+    from wordbias.measures.debiasing.inlp import inlp_debias
     out, rep = inlp_debias(kv, n_iterations=n_iter)
 else:
-    from wordbias.measures.leace import leace_debias
+    from wordbias.measures.debiasing.leace import leace_debias
     out, rep = leace_debias(kv)
 _ = float(out.vectors[-1].sum())
 seconds = time.perf_counter() - t

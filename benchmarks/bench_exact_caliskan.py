@@ -1,7 +1,7 @@
 """Exact WEAT p-values for every test of Caliskan et al.'s Table 1, timed, beside Monte Carlo.
 
 On ``glove-840b-caliskan`` (the authors' GloVe 840B vectors of the stimuli), for each of the ten WEATs:
-the exact p (``wordbias.core.permutation.subset_sum_tail_exact``: every partition counted) and its time, the
+the exact p (``wordbias.stats.permutation.subset_sum_tail_exact``: every partition counted) and its time, the
 Monte Carlo p with R = 10^7 seeded random partitions and its rate, the two-sided binomial test of the
 Monte Carlo count against the exact p, and the normal approximation. Where the exact count is at most
 3·10^8, it is checked against an independent count: a depth-first enumeration of the extreme
@@ -24,11 +24,12 @@ import pandas as pd
 from scipy import stats as sps
 
 from wordbias import embeddings
-from wordbias.core import paths, permutation, subset_sums
+from wordbias.core import paths
 from wordbias.core.errors import ExactCountTooLarge
 from wordbias.core.parallel import default_workers
 from wordbias.datasets import stimuli
-from wordbias.measures import weat
+from wordbias.measures.association import weat
+from wordbias.stats import permutation, subset_sums
 
 _DFS = []
 

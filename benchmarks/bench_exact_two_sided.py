@@ -2,11 +2,11 @@
 
 A WEAT (or a masked LM's log-probability test) reports its one-sided and its two-sided p. Counted separately (the
 rows "before"), they are three exact counts, each building the two halves' subset sums
-(``wordbias.core.exact_count``): the upper tail for the one-sided p, then the lower and the upper tail again for the
+(``wordbias.stats.exact_count``): the upper tail for the one-sided p, then the lower and the upper tail again for the
 two-sided one. As the library counts them (the rows "now"), the two tails share one build where they are counted on
 the same values (the usual case: the observed sum not within the tie tolerance of the mean), the one-sided p counts
 the other tail beside its own (one more sweep of the pairs), and counts are remembered, so the two-sided p that
-follows is already known (``wordbias.core.exact_count.tail_counts``). "Before" is replayed here with the memory
+follows is already known (``wordbias.stats.exact_count.tail_counts``). "Before" is replayed here with the memory
 cleared before each count, which is exactly the sequence of three separate builds; the counts of both must be the
 same integers (checked). Cases of N = 50 (25 + 25): the observed sum at the median (nothing pruned: the worst case),
 at p about 0.15 (the tiny masked LM's Kurita tests), and at p about 0.01. Each timing is the best of ``--repeats``,
@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from wordbias.core import exact_count, permutation
+from wordbias.stats import exact_count, permutation
 
 OUT = Path(__file__).resolve().parent / "results" / "bench_exact_two_sided"
 

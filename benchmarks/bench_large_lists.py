@@ -3,10 +3,10 @@
 For ``--sizes`` words per list (default 10,000, 40,000 and 100,000; random words of a random 20-d embedding)
 this times, best of ``--repeats``:
 
-* ``check_sets``: :func:`wordbias.measures.weat.check_sets` on X, Y, A, B of that size each (every list
+* ``check_sets``: :func:`wordbias.measures.association.weat.check_sets` on X, Y, A, B of that size each (every list
   checked for duplicates, X/Y and A/B for shared words, targets against attributes);
 * ``overlap_error``: the same with every word of X also in Y, up to the error naming them all;
-* ``weat_normal``: :func:`wordbias.measures.weat.weat` with X, Y of that size, 50 attribute words a side, the
+* ``weat_normal``: :func:`wordbias.measures.association.weat.weat` with X, Y of that size, 50 attribute words a side, the
   normal-approximation p-value (everything from the word lists to the result; not the bootstrap interval of
   ``wordbias.weat``, whose cost grows with resamples x words and is refused beyond its budget);
 * ``read_user_lists``: :func:`wordbias.datasets.user_lists.read_user_lists` on a YAML file with X and Y of
@@ -37,7 +37,7 @@ from wordbias.core import paths  # noqa: E402
 from wordbias.core.errors import InvalidParameterError  # noqa: E402
 from wordbias.datasets.user_lists import read_user_lists  # noqa: E402
 from wordbias.embeddings import to_keyed_vectors  # noqa: E402
-from wordbias.measures import weat as W  # noqa: E402
+from wordbias.measures.association import weat as W  # noqa: E402
 
 N_ATTRIBUTES = 50
 

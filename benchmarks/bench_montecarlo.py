@@ -7,7 +7,7 @@ partitions SciPy would enumerate instead of sampling at R = 10⁶; 10⁶ otherwi
 - **SciPy** ``scipy.stats.permutation_test`` (statistic Σx − Σy, ``vectorized=True``,
   ``permutation_type="independent"``, one-sided, batches of 100,000): single-threaded (NumPy's reductions
   here use one core);
-- **ours**, ``wordbias.core.permutation.subset_sum_tail_mc``, on 1 and 2 threads (``workers``; the p is the
+- **ours**, ``wordbias.stats.permutation.subset_sum_tail_mc``, on 1 and 2 threads (``workers``; the p is the
   same on any number), with the draws it makes today (bit masks for N ≤ 128, :func:`mc_uses_mask`);
 - **ours, Fisher–Yates**: the same call with every draw a partial Fisher–Yates shuffle (the method used
   for every N before the bit masks, and still for N > 128 or a small side under N/4): the "before".
@@ -40,8 +40,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from machine import cpu_model  # noqa: E402
 from weat_data import keyed_vectors, make_problem  # noqa: E402
 
-from wordbias.core import montecarlo, permutation  # noqa: E402
-from wordbias.measures import weat  # noqa: E402
+from wordbias.measures.association import weat  # noqa: E402
+from wordbias.stats import montecarlo, permutation  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 SIZES = (8, 25, 50)

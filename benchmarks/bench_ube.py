@@ -6,7 +6,7 @@ script times, in one run and on the same data:
 
 - ``floor``: the R products alone (the best of one multi-threaded BLAS call per batch and of the same
   single-threaded products spread over worker threads, whichever is faster here);
-- ``null``: :func:`wordbias.measures.ube.rotational_null`, everything included (Haar frames, rotated means, the
+- ``null``: :func:`wordbias.measures.enumeration.ube.rotational_null`, everything included (Haar frames, rotated means, the
   products, Voronoi argmax, segmented top-t, σ);
 - ``naive``: the textbook way for a few rotations (a d×d Haar matrix from scipy.stats.ortho_group,
   every name rotated, numpy selection), extrapolated to R.
@@ -17,7 +17,7 @@ Each floor and null is timed ``--repeat`` times (default 3), alternated, and the
 Real GloVe 6B 50d words (the bundled embedding) for d = 50, random unit vectors for d = 300, on 1 and 2 worker
 threads. Each row records the CPU (``/proc/cpuinfo``'s model name), the kernel setting (``WORDBIAS_KERNELS``, as
 ``eval "$(make -s kernel-env KERNELS=...)"`` exports it), the BLAS's kernels, which products the null took (words per
-(8·n)×d product, or per-rotation: :func:`wordbias.measures.ube_null.exact_chunk`) and the load
+(8·n)×d product, or per-rotation: :func:`wordbias.measures.enumeration.ube_null.exact_chunk`) and the load
 average before and after, so a disturbed run shows. Writes ``results/benchmarks/ube_null.csv``, replacing the rows of the same CPU and
 kernel setting (run it once per setting).
 
@@ -38,7 +38,7 @@ import pandas as pd
 from threadpoolctl import threadpool_limits
 
 from wordbias.core import paths
-from wordbias.measures import ube, ube_null
+from wordbias.measures.enumeration import ube, ube_null
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from machine import cpu_model  # noqa: E402

@@ -6,16 +6,16 @@ For 8x2, 25x2 and 50x2 target words (25 attribute words a side, d = 300, a plant
 - **WEFE** 1.0.1, ``WEAT().run_query(..., calculate_p_value=True, p_value_iterations=R_wefe)``, run by its
   own interpreter (``.venv-wefe``, built by ``make wefe-venv``: WEFE pins numpy ≤ 1.26) on the same
   vectors, passed as ``.npy``/``.json``; it times itself, so interpreter start-up and imports are left out
-  on both sides; against **ours** from the vectors, ``wordbias.measures.weat.weat(..., p_method="monte-carlo",
+  on both sides; against **ours** from the vectors, ``wordbias.measures.association.weat.weat(..., p_method="monte-carlo",
   n_permutations=R_wefe)``: equal numbers of permutations, everything from word vectors to p included;
 - **SciPy** ``scipy.stats.permutation_test`` on the per-word scores s(w, A, B) (statistic Σx − Σy,
   ``vectorized=True``, ``permutation_type="independent"``, one-sided, in batches of 100,000) against
-  ours, ``wordbias.core.permutation.subset_sum_tail_mc``, on the same scores and the same number of permutations
+  ours, ``wordbias.stats.permutation.subset_sum_tail_mc``, on the same scores and the same number of permutations
   R, on one thread and on every CPU (for 8x2, whose 12,870 partitions are fewer than R, SciPy enumerates
   them all instead of sampling: there the random-partition comparison is made at 10,000, and SciPy's
   enumeration is compared with our exact count);
 - our Monte Carlo throughput at 10^7 partitions, and our exact count
-  (``wordbias.core.permutation.subset_sum_tail_exact``, where it is within its default budget).
+  (``wordbias.stats.permutation.subset_sum_tail_exact``, where it is within its default budget).
 
 Writes ``results/benchmarks/weat_pvalue.csv`` and prints it; ``speedup`` is the baseline's seconds over
 the row's seconds, both measured in this run. Ours and SciPy: best of 3 (our exact count: one run when
@@ -49,7 +49,7 @@ from wordbias.core import (  # noqa: E402
 )
 from wordbias.core.errors import ExactCountTooLarge
 from wordbias.core.parallel import default_workers  # noqa: E402
-from wordbias.measures import weat
+from wordbias.measures.association import weat
 
 ROOT = Path(__file__).resolve().parent.parent
 WEFE_PYTHON = ROOT / ".venv-wefe" / "bin" / "python"

@@ -41,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from weat_data import keyed_vectors, make_problem, save_problem  # noqa: E402
 
 from wordbias.core import paths  # noqa: E402
-from wordbias.measures import weat
+from wordbias.measures.association import weat
 
 ROOT = Path(__file__).resolve().parent.parent
 WEFE_PYTHON = ROOT / ".venv-wefe" / "bin" / "python"

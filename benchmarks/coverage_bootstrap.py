@@ -3,11 +3,11 @@
 Word sets of the papers' sizes (n = 8, 12, 16, 25 words in each of X, Y, A and B; Caliskan et al. 2017,
 Table 1) are drawn at random, without replacement, from four larger *pools* of words (400 each), many times
 (``--reps``); on each draw the bootstrap interval of d
-(:func:`wordbias.measures.bootstrap.weat_bootstrap_from_cosines`, nominal 95%, ``--resamples`` resamples,
+(:func:`wordbias.measures.association.bootstrap.weat_bootstrap_from_cosines`, nominal 95%, ``--resamples`` resamples,
 BCa and percentile) is computed, and we count how often it covers
 
 - **theta_pool**, the population effect size: d with each set the whole pool
-  (:func:`wordbias.measures.bootstrap.pool_effect_size`, equal weight for the two target pools). This is
+  (:func:`wordbias.measures.association.bootstrap.pool_effect_size`, equal weight for the two target pools). This is
   what the bootstrap estimates: the statistic's value on the population the words are drawn from;
 - **E[d_n]**, the expected d of lists of n words drawn from the pools (Monte Carlo over ``--draws`` draws).
   With few attribute words, s(w, A, B) is noisy and d shrinks towards 0, so E[d_n] differs from theta_pool,
@@ -36,7 +36,7 @@ pools ("flower-like", "insect-like", "pleasant-like", "unpleasant-like"), listed
 WEFAT (``--study wefat``)
 -----------------------
 The same for WEFAT's Pearson correlation r between s(w, A, B) and the property p_w
-(:func:`wordbias.measures.bootstrap_wefat.wefat_bootstrap_from_vectors`): n_W target words with their property
+(:func:`wordbias.measures.association.bootstrap_wefat.wefat_bootstrap_from_vectors`): n_W target words with their property
 and n_A + n_A attribute words are drawn from pools (cells n_W x n_A: 25, 50, 100 x 8, then 50 x 16, 25,
 50; the paper's WEFAT 1 and 2 have 50 targets and 8 + 8 attribute words), ``--reps`` times (300 by default); each draw's interval (nominal 95%, BCa and percentile resampling W, A and B, and BCa resampling W
 only) is checked against three estimands:
@@ -75,8 +75,8 @@ import numpy as np
 import pandas as pd
 
 from wordbias.core.vectors import cosine_matrix
-from wordbias.measures import bootstrap as bs
-from wordbias.measures import bootstrap_wefat as bw
+from wordbias.measures.association import bootstrap as bs
+from wordbias.measures.association import bootstrap_wefat as bw
 
 SIZES = (8, 12, 16, 25)
 POOL = 400
@@ -324,7 +324,7 @@ def _mcse(c: float, reps: int) -> float:
 def wefat_study(W, A, B, p, sizes=WEFAT_SIZES, reps: int = 300, n_resamples: int = 2000, n_draws: int = 20_000,
                 methods=WEFAT_METHODS, seed: int = 0, label: str = "") -> pd.DataFrame:
     """One row per ((n_W, n_A), method, resampled sets): coverage of r_pool, of E[r_n] and of r_{W|A,B} by the
-    nominal 95% interval of :func:`wordbias.measures.bootstrap_wefat.wefat_bootstrap_from_vectors`, each with its
+    nominal 95% interval of :func:`wordbias.measures.association.bootstrap_wefat.wefat_bootstrap_from_vectors`, each with its
     Monte Carlo standard error, the interval's mean width against the true 2.5-97.5% spread of r_n, its bootstrap
     standard error against the true sd of r_n."""
     C_a, C_b = wefat_pool_cosines(W, A, B)

@@ -5,7 +5,7 @@ word embeddings", Section 3 and Appendix A). Synthetic pools (``--dim`` dimensio
 targets lean +-``scale`` along u, the attributes along v, with cos(u, v) = 0.5, plus N(0, 1) noise in every
 dimension; lists of the report's implicit-test sizes (12, 12, 37, 37) are drawn without replacement ``--draws``
 times, and each gets a BCa and a percentile interval (``--resamples`` resamples,
-:func:`wordbias.measures.bootstrap_direction.direction_bootstrap_from_vectors`). Printed per scale: the pool's cosine
+:func:`wordbias.measures.directions.bootstrap_direction.direction_bootstrap_from_vectors`). Printed per scale: the pool's cosine
 (theta_pool), the mean cosine of the drawn lists (E[cos_n]), the true spread of the cosine over draws, the mean
 bootstrap standard error, and how often each interval covers theta_pool and E[cos_n].
 
@@ -20,7 +20,7 @@ import warnings
 
 import numpy as np
 
-from wordbias.measures import bootstrap_direction as bd
+from wordbias.measures.directions import bootstrap_direction as bd
 
 SIZES = (12, 12, 37, 37)      # T1, T2, A1, A2 of the report's implicit test
 

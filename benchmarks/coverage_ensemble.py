@@ -40,7 +40,7 @@ n = 8 / 16):
   about the word bootstrap's half-width (0.94 / 0.65).
 
 *The truth.* theta = the mean over ``--truth-runs`` (5,000) runs of d on the whole pools in that run
-(:func:`pool_effect_size`, equal to :func:`wordbias.measures.bootstrap.pool_effect_size_from_cosines`: every word
+(:func:`pool_effect_size`, equal to :func:`wordbias.measures.association.bootstrap.pool_effect_size_from_cosines`: every word
 of each pool, equal weight for the two target pools, the population standard deviation), i.e. E_r[d_pop,r]: the
 mean over training runs of d for the population of words (0.93, 0.81, 0.82, 0.80 and 0.43 in the five settings:
 the word × run noise lowers the population's d). Its Monte Carlo standard error, sd_r(d_pop,r) / sqrt(runs), is
@@ -53,8 +53,8 @@ gives the same conclusions.
 
 *One replication* (one setting, one list size n): n words are drawn from each pool without replacement (n = 8,
 Caliskan et al.'s size, and 16), then ``max(RUNS)`` = 20 runs of those words; on each run d and its word
-bootstrap interval (:func:`wordbias.measures.bootstrap.weat_bootstrap_from_vectors`, which
-:func:`wordbias.measures.bootstrap.weat_bootstrap` and so ``wordbias.weat`` call on the words' vectors; the
+bootstrap interval (:func:`wordbias.measures.association.bootstrap.weat_bootstrap_from_vectors`, which
+:func:`wordbias.measures.association.bootstrap.weat_bootstrap` and so ``wordbias.weat`` call on the words' vectors; the
 default BCa, nominal 95%, all four sets resampled, but ``--resamples`` = 1,000 resamples instead of the default
 10,000, for speed; the same bootstrap seed on every run of a replication, as
 :func:`wordbias.measures.ensemble.weat` passes the same options to every run). The first m = 5, 10 and 20 runs
@@ -123,7 +123,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from wordbias.measures import bootstrap as bs
+from wordbias.measures.association import bootstrap as bs
 from wordbias.measures.ensemble import combine_runs, joint_word_variance
 
 POOL = 400
@@ -249,7 +249,7 @@ def run_vectors(base, u: np.ndarray, s: Setting, rng: np.random.Generator) -> li
 
 
 def pool_effect_size(X, Y, A, B) -> float:
-    """d on whole pools from their vectors: :func:`~wordbias.measures.bootstrap.pool_effect_size_from_cosines`
+    """d on whole pools from their vectors: :func:`~wordbias.measures.association.bootstrap.pool_effect_size_from_cosines`
     without the cosine matrix.
 
     s(w, A, B) = mean_a cos(w, a) − mean_b cos(w, b) = ŵ · (mean_a â − mean_b b̂), hats the unit vectors, so the
@@ -329,7 +329,7 @@ def joint_bootstrap_variance(cosines, n: int, ms, n_resamples: int, rng: np.rand
     """The word-bootstrap variance of the mean d over the first m runs, the same resample of the words in every run.
 
     Each resample draws the four sets' words once (with replacement) and applies that draw to every run
-    (:func:`wordbias.measures.bootstrap.resampled_weat` on each run's cosine matrix); the run-averaged d of each
+    (:func:`wordbias.measures.association.bootstrap.resampled_weat` on each run's cosine matrix); the run-averaged d of each
     resample varies only with the words, and each word's run-to-run noise is averaged over the m runs, as in d̄.
 
     Parameters

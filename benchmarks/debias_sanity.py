@@ -1,7 +1,7 @@
 """A quick sanity table of the four debiasing methods on GloVe 6B 50d: WEAT 6 of Caliskan et al. (2017; male vs
 female names, career vs family words; ``wordbias.weat``, 2,000 bootstrap resamples) and Bolukbasi et al.'s direct
 bias (c = 1) of the debiaswe professions that are not gender-specific, along the gender direction recomputed from
-the definitional pairs on each embedding (``wordbias.measures.debias.gender_direction``). Methods with their
+the definitional pairs on each embedding (``wordbias.measures.debiasing.debias.gender_direction``). Methods with their
 defaults; INLP with 6 iterations (35 on 300 dimensions; see ``bench_debias.py``). Writes
 ``benchmarks/results/bench_debias/sanity.csv``. Run from the repository root: ``python benchmarks/debias_sanity.py``.
 """
@@ -17,11 +17,11 @@ import wordbias as wb
 from wordbias import embeddings
 from wordbias.core import lookup
 from wordbias.datasets import stimuli
-from wordbias.measures.debias import gender_direction, hard_debias, word_lists_for
-from wordbias.measures.direction import direct_bias
-from wordbias.measures.double_hard import double_hard_debias
-from wordbias.measures.inlp import inlp_debias
-from wordbias.measures.leace import leace_debias
+from wordbias.measures.debiasing.debias import gender_direction, hard_debias, word_lists_for
+from wordbias.measures.debiasing.double_hard import double_hard_debias
+from wordbias.measures.debiasing.inlp import inlp_debias
+from wordbias.measures.debiasing.leace import leace_debias
+from wordbias.measures.directions.direction import direct_bias
 
 OUT = Path(__file__).resolve().parent / "results" / "bench_debias" / "sanity.csv"
 

@@ -35,7 +35,7 @@ import pandas as pd
 from wordbias import embeddings
 from wordbias.core import paths
 from wordbias.datasets import casing, stimuli
-from wordbias.measures import ube
+from wordbias.measures.enumeration import ube
 from wordbias.papers import swinger2019 as sw
 
 RULES = {"wordlist": "stand-in (word list)", None: "no case rule"}

@@ -1,7 +1,7 @@
 """UBE's rotational null on anisotropic embeddings: the numbers in docs/guide/your-embedding.md.
 
 For each embedding given (a registered name or a path ``wordbias.embeddings.load`` reads): its anisotropy
-(``wordbias.measures.ube.anisotropy``: the mean cosine of 2,000 random word pairs, seed 0; near 0 when the words
+(``wordbias.measures.enumeration.ube.anisotropy``: the mean cosine of 2,000 random word pairs, seed 0; near 0 when the words
 point every way) and the report's UBE run
 (``wordbias.battery.ube.first_names_row``, seed 0) on the embedding as it is and whitened (centred, rotated to its
 principal axes and each axis scaled to unit variance, so that every direction varies alike: the situation the
@@ -18,7 +18,7 @@ import numpy as np
 
 from wordbias import embeddings
 from wordbias.battery.ube import first_names_row
-from wordbias.measures.ube import anisotropy
+from wordbias.measures.enumeration.ube import anisotropy
 
 
 def whitened(kv):

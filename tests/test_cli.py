@@ -14,7 +14,7 @@ from wordbias import cli
 from wordbias.cli import inputs, output
 from wordbias.core import paths, tidy
 from wordbias.datasets import user_lists
-from wordbias.measures import weat as weat_measure
+from wordbias.measures.association import weat as weat_measure
 
 LISTS = """\
 battery: toy

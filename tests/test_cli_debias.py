@@ -15,7 +15,7 @@ from wordbias.cli import main
 from wordbias.cli.debias import debiased_file_name
 from wordbias.core.ownership import MARKER, RUN_MANIFEST
 from wordbias.embeddings import to_keyed_vectors
-from wordbias.measures import debias
+from wordbias.measures.debiasing import debias
 
 
 @pytest.fixture(scope="module")

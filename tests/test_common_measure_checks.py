@@ -20,8 +20,10 @@ from wordbias.battery.ensemble import on_runs
 from wordbias.core.errors import InvalidParameterError
 from wordbias.core.tidy import check_tidy, tidy_frame
 from wordbias.embeddings import to_keyed_vectors
-from wordbias.measures import ect, indirect_bias, mac, measurement, rnd, rnsb, semaxis
-from wordbias.measures.direction_permutation import direction_test
+from wordbias.measures.association import measurement
+from wordbias.measures.directions import indirect_bias
+from wordbias.measures.directions.direction_permutation import direction_test
+from wordbias.measures.sets import ect, mac, rnd, rnsb, semaxis
 from wordbias.result import Result
 
 X = [f"x{i}" for i in range(6)]

@@ -85,7 +85,7 @@ def test_the_notebooks_take_the_parameters_the_guide_names():
 
 
 def test_the_direction_test_lives_where_the_guide_says():
-    from wordbias.measures import direction_permutation
+    from wordbias.measures.directions import direction_permutation
 
     assert "| `measures.direction_permutation` | the direction permutation test" in LIBRARY
     assert callable(direction_permutation.direction_test) and callable(direction_permutation.direction_tests)

@@ -1,6 +1,7 @@
 """The package's layer order, held by reading every module's imports (ast):
 
-    core  <-  catalogue, result, embeddings, datasets, models  <-  measures  <-  battery, papers, teaching  <-  cli
+    core  <-  stats  <-  catalogue, result, embeddings, datasets, models  <-  measures  <-  battery, papers, teaching
+          <-  cli
 
 A module may import its own sub-package and any lower layer, never a higher one; within one layer, only the
 imports listed in KNOWN_SAME_LAYER are allowed. KNOWN_DEBT lists the imports that break the order today, each
@@ -14,8 +15,8 @@ from pathlib import Path
 import wordbias
 
 ROOT = Path(wordbias.__file__).parent
-LAYERS = {"core": 0, "catalogue": 1, "result": 1, "embeddings": 1, "datasets": 1, "models": 1, "measures": 2, "battery": 3, "papers": 3,
-          "teaching": 3, "cli": 4, "__main__": 5, "__init__": 5}
+LAYERS = {"core": 0, "stats": 1, "catalogue": 2, "result": 2, "options": 2, "embeddings": 2, "datasets": 2, "models": 2,
+          "measures": 3, "battery": 4, "papers": 4, "teaching": 4, "cli": 5, "__main__": 6, "__init__": 6}
 #: imports between sub-packages of one layer that are part of the design
 #: a model reads the data sets it is trained or planted on; a trained embedding is written as an embedding cache
 #: the one result reads the catalogue (which measures have a test)
@@ -51,8 +52,8 @@ def _violations() -> set[tuple[str, str]]:
 
 def test_no_import_breaks_the_layer_order():
     new = _violations() - KNOWN_DEBT
-    assert not new, f"imports against the layer order (core <- embeddings, datasets, models <- measures <- " \
-                    f"battery, papers, teaching <- cli): {sorted(new)}"
+    assert not new, f"imports against the layer order (core <- stats <- catalogue, result, embeddings, datasets, " \
+                    f"models <- measures <- battery, papers, teaching <- cli): {sorted(new)}"
 
 
 def test_the_debt_list_only_shrinks():

@@ -14,7 +14,7 @@ The package says what kind of thing lives where:
 
 The two calls most researchers need are at the top: ``wordbias.load`` (:func:`wordbias.embeddings.load`: a
 registered name, a path in any supported format, a gensim ``KeyedVectors`` or model, a word -> vector mapping)
-and ``wordbias.weat`` (:func:`wordbias.measures.measurement.weat`: d with its interval, p one- and two-sided, the
+and ``wordbias.weat`` (:func:`wordbias.measures.association.measurement.weat`: d with its interval, p one- and two-sided, the
 words used and dropped, in one call).
 
 Examples
@@ -49,7 +49,7 @@ def __getattr__(name):
 
         return load
     if name in ("weat", "wefat"):
-        from wordbias.measures import measurement
+        from wordbias.measures.association import measurement
 
         return getattr(measurement, name)
     raise AttributeError(f"module 'wordbias' has no attribute {name!r}")

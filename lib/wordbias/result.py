@@ -149,15 +149,15 @@ class Result:
     notes : tuple of str, default ()
         Notes on a missing part (``"no bootstrap interval: ..."``) and the low-power warnings.
     result : object, default None
-        The measure's own result: a :class:`~wordbias.measures.weat.WeatResult` or a
-        :class:`~wordbias.measures.wefat.WefatResult` (its per-word scores in ``result.table``).
+        The measure's own result: a :class:`~wordbias.measures.association.weat.WeatResult` or a
+        :class:`~wordbias.measures.association.wefat.WefatResult` (its per-word scores in ``result.table``).
     test : str, default ""
         The test's id within its battery (``""`` for a test measured alone).
     effect_size_se : float, default nan
         The bootstrap standard error of the effect size.
     p_values : mapping, default {}
         The one-sided p by every method computed: method ->
-        :class:`~wordbias.core.permutation.TailProbability`.
+        :class:`~wordbias.stats.permutation.TailProbability`.
     p_holm, p_bh : float, default nan
         Holm's (1979) and Benjamini-Hochberg's (1995) adjusted p over the family.
     p_family : str or None, default None
@@ -165,7 +165,7 @@ class Result:
     not_run : str or None, default None
         Why the test did not run (None when it ran).
     interval : object, default None
-        The bootstrap interval object (:class:`~wordbias.measures.resampling.BootstrapInterval`), None when
+        The bootstrap interval object (:class:`~wordbias.stats.resampling.BootstrapInterval`), None when
         there is none.
     """
 

@@ -4,14 +4,15 @@ import pandas as pd
 import pytest
 
 from wordbias.battery import contextual as C
-from wordbias.core import multiple, tidy
+from wordbias.core import tidy
 from wordbias.core.errors import InvalidParameterError
 from wordbias.datasets import stimuli
 from wordbias.datasets.contextual_tests import ROLES, kurita2019_categories
 from wordbias.datasets.stimuli import WeatSpec
-from wordbias.measures import contextual as measures_contextual
-from wordbias.measures import weat
+from wordbias.measures.association import weat
+from wordbias.measures.language_models import contextual as measures_contextual
 from wordbias.models import tiny_mlm
+from wordbias.stats import multiple
 
 _CAREER = stimuli.load_stimuli("kurita2019")["categories"]["career_family"]
 MALE = tuple(w.lower() for w in _CAREER["A"])
@@ -127,7 +128,8 @@ def test_report_models_takes_an_encoder_and_a_separate_masked_lm(model, monkeypa
 
 def test_the_tidy_table_is_a_view_of_measured_results(model, monkeypatch):
     """Issue 24: tidy_table reads the measured results (the same numbers as the results) and runs no test."""
-    from wordbias.measures import bootstrap, mlm
+    from wordbias.measures.association import bootstrap
+    from wordbias.measures.language_models import mlm
     from wordbias.models import contextual
 
     enc, masked_lm = contextual.load_encoder(model), contextual.load_mlm(model)

@@ -142,7 +142,7 @@ def test_one_run_gives_the_runs_own_result_once_not_a_not_run(one_run, folders):
     and p, with a note that the interval is over words only (it was 'not run: 2 needed to combine' for every
     test); a test the run cannot measure keeps the run's own reason."""
     from wordbias.embeddings import load
-    from wordbias.measures import measurement
+    from wordbias.measures.association import measurement
 
     ens = load_ensemble(one_run, label="one")
     t = quiet(battery_ensemble.weat_battery, ens, NATION, battery="user:toy", n_resamples=300)

@@ -6,10 +6,11 @@ import numpy as np
 import pytest
 
 from wordbias.battery import ube as battery_ube
-from wordbias.core import multiple, tidy
+from wordbias.core import tidy
 from wordbias.core.errors import InvalidParameterError
 from wordbias.embeddings import to_keyed_vectors
-from wordbias.measures import ube
+from wordbias.measures.enumeration import ube
+from wordbias.stats import multiple
 
 TOKENS = [a + b for a in "abcdefghij" for b in "abcdefghijkl"]   # 120 letter-only tokens
 

@@ -3,7 +3,7 @@ interval (it was dropped from a row run without its interval)."""
 import pytest
 
 from wordbias.battery import weat as battery_weat
-from wordbias.measures import measurement
+from wordbias.measures.association import measurement
 
 KV = {"rose": [1, .1], "tulip": [.9, .2], "lily": [.8, .3], "ant": [.1, 1], "wasp": [.2, .9], "moth": [.3, .8],
       "love": [1, 0], "hate": [0, 1]}

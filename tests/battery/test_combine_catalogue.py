@@ -6,7 +6,8 @@ import pytest
 
 from wordbias import catalogue
 from wordbias.battery.ensemble import combine_rows
-from wordbias.core.tidy import adjust_family, tidy_frame
+from wordbias.core.tidy import tidy_frame
+from wordbias.stats.multiple import adjust_family
 
 
 def _runs(measure, values, half, p=None, name="x"):

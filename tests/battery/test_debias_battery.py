@@ -13,7 +13,7 @@ from wordbias.battery import debias as battery
 from wordbias.core.errors import InvalidParameterError
 from wordbias.datasets import stimuli
 from wordbias.embeddings import to_keyed_vectors
-from wordbias.measures import debias
+from wordbias.measures.debiasing import debias
 
 matplotlib.use("Agg")
 

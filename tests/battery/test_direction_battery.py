@@ -14,8 +14,8 @@ from wordbias.core import tidy
 from wordbias.core.errors import InvalidParameterError, LowCoverageWarning, WordbiasWarning
 from wordbias.datasets import stimuli
 from wordbias.embeddings import to_keyed_vectors
-from wordbias.measures import debias
-from wordbias.measures import direction_permutation as dp
+from wordbias.measures.debiasing import debias
+from wordbias.measures.directions import direction_permutation as dp
 
 
 @pytest.fixture(scope="module")

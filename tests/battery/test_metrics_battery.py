@@ -6,7 +6,7 @@ from wordbias import embeddings
 from wordbias.battery import metrics
 from wordbias.core import tidy
 from wordbias.datasets import stimuli
-from wordbias.measures.ect import ect
+from wordbias.measures.sets.ect import ect
 
 
 @pytest.fixture(scope="module")

@@ -11,10 +11,11 @@ from wordbias import embeddings
 from wordbias.battery import report as battery_report
 from wordbias.battery import ube as battery_ube
 from wordbias.battery import weat as battery_weat
-from wordbias.core import multiple, tidy
+from wordbias.core import tidy
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError, LowCoverageWarning, WordbiasWarning
 from wordbias.datasets import stimuli
 from wordbias.embeddings import to_keyed_vectors
+from wordbias.stats import multiple
 
 SUBSET = 20_000     # the 20,000 most frequent words of GloVe 6B 50d: a "user's small embedding"
 
@@ -179,7 +180,7 @@ def test_report_ube_is_scaled_to_the_vocabulary(table, small):
     assert pd.isna(ube.effect_size) and 0 < ube.p_value <= 1 and ube.n_permutations == 3_000
     assert "R=3000 (sized for speed" in ube.note
     # and the words' anisotropy, which decides how easily the cells beat the rotational null
-    from wordbias.measures.ube import anisotropy
+    from wordbias.measures.enumeration.ube import anisotropy
 
     assert f"anisotropy (mean cosine of 2,000 random pairs) {anisotropy(small, seed=0):.2f}" in ube.note
 
@@ -195,7 +196,7 @@ def test_ube_parameters_rule():
     with pytest.raises(InvalidParameterError, match="rotations"):
         battery_ube.ube_parameters(8_000, 250, 100, rotations=0)
     # time-bounded: the estimated null of the scaled run fits the budget
-    from wordbias.measures import ube
+    from wordbias.measures.enumeration import ube
     p = battery_ube.ube_parameters(3_000_000, 9_000, 300, workers=1, max_null_seconds=30)
     assert ube.null_cost(p["R"], p["n"], p["m"], p["M"], 300, 1).seconds <= 30.0 + 1e-9
     with pytest.raises(DegenerateSetError, match="first names"):
@@ -246,9 +247,9 @@ def test_report_is_deterministic_on_words(small):
 
 
 def test_ube_battery_sums_up_runs_already_made(small):
-    from wordbias.core import multiple
-    from wordbias.measures import ube
+    from wordbias.measures.enumeration import ube
     from wordbias.papers import swinger2019 as sw
+    from wordbias.stats import multiple
 
     names = ube.name_list("first", small, cased=False)
     runs = {"first names": sw.run(small, names, cased=False, n=2, m=4, M=600, t=3, R=200, seed=0),

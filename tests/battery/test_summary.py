@@ -11,6 +11,7 @@ import pytest
 from wordbias.battery import summary
 from wordbias.core import tidy
 from wordbias.core.errors import InvalidParameterError
+from wordbias.stats.multiple import adjust_family
 
 
 def _frame(embeddings=("e",)):
@@ -35,7 +36,7 @@ def _frame(embeddings=("e",)):
     frame = tidy.tidy_frame(rows)
     out = []
     for e in embeddings:
-        out.append(tidy.adjust_family(frame[frame.embedding == e].reset_index(drop=True), f"report on {e}"))
+        out.append(adjust_family(frame[frame.embedding == e].reset_index(drop=True), f"report on {e}"))
     return pd.concat(out, ignore_index=True)
 
 

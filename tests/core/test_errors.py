@@ -7,7 +7,7 @@ Two checks, each shown able to fail:
   in ``wordbias.core.errors``, and no other module lists one in its ``__all__`` (a re-export is a second path);
 - reading the sources (the package, the tests, the notebook and lesson sources, scripts, benchmarks, tools, the
   docs and the README, doctest examples included), no code names an error through another module:
-  ``from wordbias.measures.weat import DegenerateSetError`` or ``weat.DegenerateSetError`` is refused,
+  ``from wordbias.measures.association.weat import DegenerateSetError`` or ``weat.DegenerateSetError`` is refused,
   ``from wordbias.core.errors import DegenerateSetError`` and ``errors.DegenerateSetError`` are not.
 
 Private classes (a leading underscore: e.g. the command's internal ``_RunError``, caught where it is raised)
@@ -92,12 +92,12 @@ def test_every_error_is_imported_from_core_errors_only():
 
 
 @pytest.mark.parametrize("code, found", [
-    ("from wordbias.measures.weat import DegenerateSetError", ["line 1: from wordbias.measures.weat import "
+    ("from wordbias.measures.association.weat import DegenerateSetError", ["line 1: from wordbias.measures.association.weat import "
                                                               "DegenerateSetError"]),
-    ("from wordbias.measures import weat\nweat.DegenerateSetError", ["line 2: wordbias.measures.weat."
+    ("from wordbias.measures import weat\nweat.DegenerateSetError", ["line 2: wordbias.measures.association.weat."
                                                                     "DegenerateSetError"]),
     ("from wordbias.core import permutation as P\ntry:\n    pass\nexcept P.ExactCountTooLarge:\n    pass",
-     ["line 4: wordbias.core.permutation.ExactCountTooLarge"]),
+     ["line 4: wordbias.stats.permutation.ExactCountTooLarge"]),
     ("import wordbias.embeddings\nwordbias.embeddings.EmbeddingNotFoundError",
      ["line 2: wordbias.embeddings.EmbeddingNotFoundError"]),
     ("from wordbias.core.errors import DegenerateSetError\nDegenerateSetError", []),

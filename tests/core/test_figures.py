@@ -148,7 +148,7 @@ def test_place_labels_refuses_bad_input():
 
 
 def test_word_scores_swarm_shows_every_word_and_each_sets_mean(kv):
-    from wordbias.measures import weat
+    from wordbias.measures.association import weat
 
     spec = stimuli.weat_tests("caliskan2017")[0]
     res = weat.weat(kv, spec.X, spec.Y, spec.A, spec.B, names=spec.names, p_method="normal")

@@ -11,15 +11,15 @@ import subprocess
 import sys
 import textwrap
 
-from wordbias.core import kernels
-from wordbias.measures import ube_kernels
+from wordbias.measures.enumeration import ube_kernels
+from wordbias.stats import kernels
 
 _WORKLOAD = textwrap.dedent("""
     import json
     import numpy as np
-    from wordbias.core import kernels, permutation
-    from wordbias.measures import ube, ube_kernels
-    from wordbias.measures.ube_null import null_sigma_batch
+    from wordbias.stats import kernels, permutation
+    from wordbias.measures.enumeration import ube, ube_kernels
+    from wordbias.measures.enumeration.ube_null import null_sigma_batch
     from wordbias.embeddings import to_keyed_vectors
 
     rng = np.random.default_rng(0)

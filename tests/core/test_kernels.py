@@ -1,4 +1,4 @@
-"""Pins the outputs of the compiled kernels (wordbias.core.kernels), through the public functions that call
+"""Pins the outputs of the compiled kernels (wordbias.stats.kernels), through the public functions that call
 them: exact subset counts, Monte Carlo counts, p-values and sums for fixed seeds (UBE's kernels:
 tests/measures/test_ube_kernels.py).
 
@@ -16,7 +16,7 @@ import itertools
 import numpy as np
 import pytest
 
-from wordbias.core import exact_count, montecarlo, permutation
+from wordbias.stats import exact_count, montecarlo, permutation
 
 
 def digest(a: np.ndarray) -> str:
@@ -127,7 +127,7 @@ def test_monte_carlo_bit_mask_sums_one_and_two_words(n, sha, ends):
 # --------------------------------------------------------------------------------------------------
 
 def test_subset_sums_by_size_without_pruning_lists_every_sum_sorted():
-    from wordbias.core import kernels
+    from wordbias.stats import kernels
 
     vals = np.array([3.0, 1.0, 2.0, 5.0])
     k_hi = 3
@@ -146,7 +146,7 @@ def test_subset_sums_by_size_without_pruning_lists_every_sum_sorted():
 
 @pytest.mark.parametrize("strict", [False, True])
 def test_count_pairs_matches_brute_force(strict):
-    from wordbias.core import kernels
+    from wordbias.stats import kernels
 
     rng = np.random.default_rng(1)
     a, b = np.sort(rng.integers(0, 6, size=9)).astype(float), np.sort(rng.integers(0, 6, size=7)).astype(float)
@@ -158,7 +158,7 @@ def test_count_pairs_matches_brute_force(strict):
 def test_monte_carlo_lower_tail_count_leaves_the_upper_count_alone():
     """Issue 14: mc_blocks counts both tails of the same draws in one pass when given a lower threshold; the
     upper count (the pinned one-sided p) must not change, and the lower count must equal the stored sums'."""
-    from wordbias.core import kernels
+    from wordbias.stats import kernels
 
     values = np.random.default_rng(8).normal(size=30)
     key, R, blk = montecarlo.mc_key(5), 3 * 2 ** 14 + 17, 2 ** 14

@@ -19,7 +19,7 @@ from wordbias.core.errors import InvalidParameterError
 from wordbias.core.validation import check_disjoint, check_words, repeated
 from wordbias.datasets.user_lists import read_user_lists
 from wordbias.embeddings import to_keyed_vectors
-from wordbias.measures import weat as W
+from wordbias.measures.association import weat as W
 
 N = 100_000
 #: seconds: generous for a loaded 2-core machine, out of reach of a quadratic check

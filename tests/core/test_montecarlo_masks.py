@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from wordbias.core import montecarlo, permutation
+from wordbias.stats import montecarlo, permutation
 
 
 def subset_codes(n, k, sums):

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from wordbias.core import multiple
 from wordbias.core.errors import InvalidParameterError
+from wordbias.stats import multiple
 
 
 def test_holm_by_hand():

@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from wordbias.core import exact_count, montecarlo, permutation, subset_sums
 from wordbias.core.errors import ExactCountTooLarge
+from wordbias.stats import exact_count, montecarlo, permutation, subset_sums
 
 
 def brute_count(values, k, threshold):
@@ -237,7 +237,7 @@ def _weat_s(a, b, axis):
 def test_statistic_effect_size_and_exact_p_match_scipy(nx, ny, seed):
     """SciPy enumerates every partition when n_resamples exceeds their number; both the statistic s and
     the effect size d are monotone in the subset sum, so both give our exact p."""
-    from wordbias.measures import weat
+    from wordbias.measures.association import weat
 
     rng = np.random.default_rng(seed)
     x, y = rng.normal(0.5, 1, size=nx), rng.normal(0, 1, size=ny)
@@ -254,7 +254,7 @@ def test_25_plus_25_exact_against_dp_and_monte_carlo_against_scipy():
     """N = 50 near the centre of the distribution, where every subset sum is needed: the exact count
     against the dynamic programme; then, at equal numbers of random partitions, SciPy's and our Monte
     Carlo p (both add-one) agree with the exact p within their binomial errors."""
-    from wordbias.measures import weat
+    from wordbias.measures.association import weat
 
     rng = np.random.default_rng(14)
     x = np.round(rng.normal(0.2, 1, size=25) * 4) / 4    # a grid of 1/4: exact sums, ties, DP-checkable

@@ -3,10 +3,12 @@ import numpy as np
 import pytest
 
 from wordbias.core import costs
-from wordbias.core import permutation as P
 from wordbias.core.errors import TooCostlyError
 from wordbias.embeddings import to_keyed_vectors
-from wordbias.measures import bootstrap, bootstrap_direction, bootstrap_wefat, ripa, sensitivity
+from wordbias.measures.association import bootstrap, bootstrap_wefat
+from wordbias.measures.diagnostics import sensitivity
+from wordbias.measures.directions import bootstrap_direction, ripa
+from wordbias.stats import permutation as P
 
 RNG = np.random.default_rng(0)
 T1, T2, A1, A2 = (RNG.normal(size=(8, 5)) for _ in range(4))

@@ -8,7 +8,7 @@ from scipy.stats import false_discovery_control
 import wordbias
 from wordbias.core import tidy
 from wordbias.core.errors import InvalidParameterError
-from wordbias.core.multiple import holm
+from wordbias.stats.multiple import adjust_family, holm
 
 
 def _row(test="t1", **kw):
@@ -97,7 +97,7 @@ def test_same_test_in_two_embeddings_or_measures_is_fine():
 def test_adjust_family_matches_holm_and_scipy_bh():
     p = [0.01, 0.04, 0.03, 0.005]
     rows = [_row(f"t{i}", p_value=v) for i, v in enumerate(p)] + [_row("no_p", p_value=None)]
-    out = tidy.adjust_family(tidy.tidy_frame(rows), "four tests")
+    out = adjust_family(tidy.tidy_frame(rows), "four tests")
     np.testing.assert_array_equal(out["p_holm"].to_numpy()[:4], holm(p))
     np.testing.assert_array_equal(out["p_bh"].to_numpy()[:4], false_discovery_control(p, method="bh"))
     # by hand: sorted 0.005, 0.01, 0.03, 0.04 -> Holm 4*.005=.02, 3*.01=.03, 2*.03=.06, max(.06, .04)=.06
@@ -109,10 +109,10 @@ def test_adjust_family_matches_holm_and_scipy_bh():
 
 def test_adjust_family_without_p_and_bad_family():
     t = tidy.tidy_frame([_row(p_value=None)])
-    out = tidy.adjust_family(t, "none")
+    out = adjust_family(t, "none")
     assert out["p_family"].isna().all() and out["p_holm"].isna().all()
     with pytest.raises(InvalidParameterError, match="family must be a non-empty string"):
-        tidy.adjust_family(tidy.tidy_frame([_row()]), "")
+        adjust_family(tidy.tidy_frame([_row()]), "")
 
 
 def test_dropped_text():
@@ -124,7 +124,7 @@ def test_write_read_round_trip_at_six_digits(tmp_path):
     rows = [_row("a", note='a note, with "quotes" and a comma'), _row("b", dropped="X: é ü; A: w3", p_value=None,
                                                                      seed=None, title=None),
             _row("c", effect_size=-0.000123456789, statistic=123456789.0)]
-    t = tidy.adjust_family(tidy.tidy_frame(rows), "fam")
+    t = adjust_family(tidy.tidy_frame(rows), "fam")
     path = tidy.write_tidy(t, tmp_path / "sub" / "tidy.csv")
     back = tidy.read_tidy(path)
     assert {c: str(back[c].dtype) for c in back.columns} == tidy.DTYPES

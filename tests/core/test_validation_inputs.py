@@ -7,7 +7,7 @@ import pytest
 
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError
 from wordbias.core.validation import as_float_array, degenerate_spread, spread_tolerance
-from wordbias.measures import bootstrap, ceat, scweat, weat
+from wordbias.measures.association import bootstrap, ceat, scweat, weat
 
 HAS_TORCH = importlib.util.find_spec("torch") is not None
 

@@ -1,5 +1,5 @@
 """wordbias.core.vectors: unit rows and cosine matrices, in one place (issue 24, item 5: the measures took them
-from measures/weat.py)."""
+from measures/association/weat.py)."""
 import types
 
 import import_paths
@@ -45,7 +45,7 @@ def test_cosine_matrix_refuses_vectors_of_other_dimensions():
 
 
 def test_the_weat_uses_these_cosines():
-    from wordbias.measures import weat
+    from wordbias.measures.association import weat
 
     rng = np.random.default_rng(0)
     W, A, B = rng.normal(size=(4, 5)), rng.normal(size=(3, 5)), rng.normal(size=(2, 5))
@@ -89,8 +89,8 @@ def test_every_use_imports_them_from_core_vectors():
 
 
 def test_the_use_check_can_fail():
-    code = "from wordbias.measures.weat import unit_rows\nfrom wordbias.measures import weat as W\nW.cosine_matrix"
-    assert import_paths.wrong_paths(code, HELPERS, HOME) == ["line 1: from wordbias.measures.weat import unit_rows",
-                                                             "line 3: wordbias.measures.weat.cosine_matrix"]
+    code = "from wordbias.measures.association.weat import unit_rows\nfrom wordbias.measures import weat as W\nW.cosine_matrix"
+    assert import_paths.wrong_paths(code, HELPERS, HOME) == ["line 1: from wordbias.measures.association.weat import unit_rows",
+                                                             "line 3: wordbias.measures.association.weat.cosine_matrix"]
     assert import_paths.wrong_paths("from wordbias.core.vectors import unit_rows\nfrom wordbias.core import "
                                     "vectors\nvectors.cosine_matrix", HELPERS, HOME) == []

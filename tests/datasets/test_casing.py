@@ -15,7 +15,7 @@ from wordbias.core import paths
 from wordbias.core.errors import CasingDataError, InvalidParameterError
 from wordbias.datasets import casing
 from wordbias.embeddings import to_keyed_vectors
-from wordbias.measures import ube
+from wordbias.measures.enumeration import ube
 
 DATA = paths.DATA / "casing"
 

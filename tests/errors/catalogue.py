@@ -132,20 +132,20 @@ def _direction_sets(dim: int = 4):
 
 
 def _direction_ci(*sets, **kw):
-    from wordbias.measures.bootstrap_direction import direction_bootstrap_from_vectors
+    from wordbias.measures.directions.bootstrap_direction import direction_bootstrap_from_vectors
 
     return lambda: direction_bootstrap_from_vectors(*(sets or _direction_sets()), **kw)
 
 
 def _effect_ci(s_a=(0.5, 0.9, 0.7, 0.4), s_b=(0.1, -0.2, 0.3, 0.0), **kw):
-    from wordbias.measures.bootstrap import effect_size_bootstrap
+    from wordbias.measures.association.bootstrap import effect_size_bootstrap
 
     return lambda: effect_size_bootstrap(list(s_a), list(s_b), **kw)
 
 
 def _attribute_test(**kw):
     def call():
-        from wordbias.measures.mlm import attribute_test
+        from wordbias.measures.language_models.mlm import attribute_test
 
         return attribute_test([0.5, 0.9, 0.7, 0.4], [0.1, -0.2, 0.3, 0.0], **kw)
     return call

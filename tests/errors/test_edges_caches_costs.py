@@ -168,7 +168,7 @@ def _ws(prefix: str, n: int = M) -> list[str]:
 
 
 def _weat_overlap():
-    from wordbias.measures import weat as W
+    from wordbias.measures.association import weat as W
 
     W.check_sets(_ws("x"), _ws("y")[:-1] + ["x123"], _ws("a"), _ws("b"))
 
@@ -248,21 +248,21 @@ def _toy_cache():
 
 
 def _hard_debias_read_only():
-    from wordbias.measures.debias import hard_debias
+    from wordbias.measures.debiasing.debias import hard_debias
 
     kv = _toy_cache()
     hard_debias(kv, [("she", "he"), ("woman", "man")], GENDER, [("girl", "boy")], out=kv.vectors)
 
 
 def _hard_debias_glove_read_only():
-    from wordbias.measures.debias import hard_debias
+    from wordbias.measures.debiasing.debias import hard_debias
 
     kv = E.load("glove-6b-50d")
     hard_debias(kv, [("she", "he"), ("woman", "man")], ["she", "he"], [], out=kv.vectors)
 
 
 def _double_hard_read_only():
-    from wordbias.measures.double_hard import double_hard_debias
+    from wordbias.measures.debiasing.double_hard import double_hard_debias
 
     kv = _toy_cache()
     double_hard_debias(kv, [("she", "he"), ("woman", "man")], GENDER, [("girl", "boy")], n_biased=10,
@@ -274,21 +274,21 @@ def _classes():
 
 
 def _inlp_read_only():
-    from wordbias.measures.inlp import inlp_debias
+    from wordbias.measures.debiasing.inlp import inlp_debias
 
     kv = _toy_cache()
     inlp_debias(kv, _classes(), n_iterations=1, out=kv.vectors)
 
 
 def _leace_read_only():
-    from wordbias.measures.leace import leace_debias
+    from wordbias.measures.debiasing.leace import leace_debias
 
     kv = _toy_cache()
     leace_debias(kv, _classes(), out=kv.vectors)
 
 
 def _leace_apply_read_only():
-    from wordbias.measures.leace import leace_fit
+    from wordbias.measures.debiasing.leace import leace_fit
 
     kv = _toy_cache()
     eraser = leace_fit(np.asarray(kv.vectors[:8], dtype=np.float64), [0, 1] * 4)
@@ -296,7 +296,7 @@ def _leace_apply_read_only():
 
 
 def _hard_debias_out_list():
-    from wordbias.measures.debias import hard_debias
+    from wordbias.measures.debiasing.debias import hard_debias
 
     kv = _toy_cache()
     hard_debias(kv, [("she", "he"), ("woman", "man")], GENDER, [], out=[[0.0] * 6] * 68)
@@ -309,8 +309,8 @@ EMB = {w: RNG.normal(size=3) for w in ["nurse", "doctor", "teacher", "engineer",
 
 
 def _bootstrap(which: str):
-    from wordbias.measures import bootstrap as B
-    from wordbias.measures import bootstrap_wefat as BW
+    from wordbias.measures.association import bootstrap as B
+    from wordbias.measures.association import bootstrap_wefat as BW
 
     eye = np.eye(3)
     calls = {
@@ -332,8 +332,8 @@ def _bootstrap(which: str):
 
 def _ragged(which: str):
     from wordbias.core import lookup
-    from wordbias.measures import weat as W
-    from wordbias.measures import wefat as WF
+    from wordbias.measures.association import weat as W
+    from wordbias.measures.association import wefat as WF
 
     odd = dict(EMB, doctor=np.ones(4))
     calls = {
@@ -353,7 +353,7 @@ def _ragged(which: str):
 
 def _wefat_collide(which: str):
     import wordbias
-    from wordbias.measures import wefat as WF
+    from wordbias.measures.association import wefat as WF
 
     W, A, B = ["Nurse", "doctor", "teacher"], ["she", "her"], ["he", "him"]
     calls = {
@@ -369,7 +369,7 @@ def _wefat_collide(which: str):
 
 
 def _series_repeated_label():
-    from wordbias.measures import wefat as WF
+    from wordbias.measures.association import wefat as WF
 
     prop = pd.Series([0.9, 0.1, 0.2, 0.5], index=["nurse", "nurse", "doctor", "teacher"])
     WF.wefat(EMB, ["nurse", "doctor", "teacher"], ["she", "her"], ["he", "him"], prop)
@@ -406,7 +406,7 @@ CASES_FOREIGN_ERRORS = [
                         ("lookup.set_vectors: lists as vectors, one longer", "'c': 3"))
 ] + [
     Case(G, "a mapping holding a number where a vector belongs", lambda: __import__(
-        "wordbias.measures.weat", fromlist=["weat"]).weat(dict(EMB, doctor=5.0), ["nurse", "doctor"],
+        "wordbias.measures.association.weat", fromlist=["weat"]).weat(dict(EMB, doctor=5.0), ["nurse", "doctor"],
                                                           ["teacher", "engineer"], ["she", "her"], ["he", "him"]),
          InvalidParameterError, match=r"the vector of 'doctor' must be a vector of numbers \(1-D\)"),
 ] + [
@@ -446,7 +446,7 @@ def test_unit_normalize_all_and_replacing_vectors_on_glove_6b_50d():
 
 
 def test_hard_debias_in_place_on_a_writable_matrix_gives_the_same_result():
-    from wordbias.measures.debias import hard_debias
+    from wordbias.measures.debiasing.debias import hard_debias
 
     kv = _toy_cache()
     args = ([("she", "he"), ("woman", "man")], GENDER[:4], [("girl", "boy")])
@@ -459,7 +459,7 @@ def test_hard_debias_in_place_on_a_writable_matrix_gives_the_same_result():
 def test_torch_tensors_that_require_grad_are_converted():
     torch = pytest.importorskip("torch")
     from wordbias.core.validation import as_float_array
-    from wordbias.measures import weat as W
+    from wordbias.measures.association import weat as W
 
     t = torch.tensor([0.1, 0.2, 0.4], requires_grad=True)
     assert as_float_array("s", t).tolist() == pytest.approx([0.1, 0.2, 0.4])

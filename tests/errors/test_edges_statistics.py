@@ -2,7 +2,7 @@
 cannot support them.
 
 * a target word that is also an attribute word (X and A both holding "he"): refused by every entry point,
-  naming the words and the sets (:func:`wordbias.measures.weat.check_targets_not_attributes`);
+  naming the words and the sets (:func:`wordbias.measures.association.weat.check_targets_not_attributes`);
 * scores that differ only at the rounding of float32 word vectors (targets, or attributes, whose vectors are
   equal up to float32 rounding; scores equal up to 1e-7 relative): d, SC-WEAT's ES and WEFAT's r refused as a
   ratio of noise (:func:`wordbias.core.validation.spread_tolerance` with the vectors' precision), the battery's,
@@ -156,9 +156,11 @@ def _weat_battery(embedding, spec):
 
 
 def _cases() -> list[Case]:
-    weat, wefat, scweat, measurement = (_mod(f"measures.{m}") for m in ("weat", "wefat", "scweat", "measurement"))
-    ceat, ensemble, bootstrap = (_mod(f"measures.{m}") for m in ("ceat", "ensemble", "bootstrap"))
-    sensitivity, user_lists = _mod("measures.sensitivity"), _mod("datasets.user_lists")
+    weat, wefat, scweat, measurement = (_mod(f"measures.association.{m}") for m in ("weat", "wefat", "scweat",
+                                                                                     "measurement"))
+    ceat, bootstrap = (_mod(f"measures.association.{m}") for m in ("ceat", "bootstrap"))
+    ensemble = _mod("measures.ensemble")
+    sensitivity, user_lists = _mod("measures.diagnostics.sensitivity"), _mod("datasets.user_lists")
     kurita = _mod("papers.kurita2019_templates")
     overlap = r"target set X and attribute set A share words: \['he'\]"
     noise = r"rounding level"
@@ -190,7 +192,7 @@ def _cases() -> list[Case]:
         Case(F, "weats (battery): a word in X and in A", _measured(lambda: measurement.weats(_kv(), [
              {"id": "t", "X": ["t1", "a1"], "Y": ["t2", "t3"], "A": ["a1", "a2"], "B": ["b1", "b2"]}],
              n_resamples=0)), NotRun, match=r"InvalidParameterError: target set X and attribute set A share words"),
-        Case(F, "wefat: 'he' in W and in A", lambda: _mod("measures.wefat").wefat(
+        Case(F, "wefat: 'he' in W and in A", lambda: _mod("measures.association.wefat").wefat(
              TOY, ["he", "rose", "ant"], ["he", "him"], ["her"], {"he": 1.0, "rose": 2.0, "ant": 3.0}),
              InvalidParameterError, match=r"target set 'W' and attribute set 'A' share words: \['he'\]"),
         Case(F, "wordbias.wefat: 'her' in W and in B", lambda: measurement.wefat(
@@ -278,7 +280,7 @@ def test_case(case):
 
 @pytest.mark.parametrize("factor", [1e150, 1e155, 1e-160, 2.0 ** -1000])
 def test_wefat_property_at_any_scale_gives_the_same_r_and_p(factor):
-    from wordbias.measures import wefat
+    from wordbias.measures.association import wefat
 
     emb = {"j1": [1, .1], "j2": [.8, .3], "j3": [.45, .6], "j4": [.2, .9], "j5": [.6, .5], "she": [1, 0],
            "her": [.9, .2], "he": [0, 1]}
@@ -291,7 +293,7 @@ def test_wefat_property_at_any_scale_gives_the_same_r_and_p(factor):
 
 
 def test_a_property_whose_range_overflows():
-    from wordbias.measures import wefat
+    from wordbias.measures.association import wefat
 
     s = [0.1, 0.4, 0.2, 0.9, 0.5]
     prop = np.array([-1.0, 0.5, -0.2, 1.7, 0.1])

@@ -1,7 +1,7 @@
 """Catalogue cases of issue 23 (items 2 and 4): counts past a float's range, options out of range, arrays
 from neighbouring libraries, effect sizes from spreads at rounding level, resampling requests out of
 proportion; and (item 5) the findings of the fuzzing pass, tests/fuzz. Each class is handled by one shared mechanism (wordbias.core.costs.ratio / count_text;
-wordbias.core.exact_count.check_exact_reach; wordbias.core.validation.check_*; as_float_array; spread_tolerance;
+wordbias.stats.exact_count.check_exact_reach; wordbias.core.validation.check_*; as_float_array; spread_tolerance;
 wordbias.core.costs.check_resampling_cost); the cases call different public functions."""
 import importlib.util
 
@@ -33,7 +33,7 @@ def _mod(name):
 def _big_weat(p_method):
     def call():
         from wordbias.embeddings import to_keyed_vectors
-        from wordbias.measures.weat import weat
+        from wordbias.measures.association.weat import weat
 
         words = [f"w{i}" for i in range(1_040)]
         kv = to_keyed_vectors(words, np.random.default_rng(0).normal(size=(1_040, 8)).astype(np.float32))
@@ -44,7 +44,7 @@ def _big_weat(p_method):
 def _weat_names(names):
     def call():
         from wordbias.embeddings import to_keyed_vectors
-        from wordbias.measures.weat import weat
+        from wordbias.measures.association.weat import weat
 
         words = ["rose", "tulip", "ant", "wasp", "love", "hate"]
         kv = to_keyed_vectors(words, np.random.default_rng(0).normal(size=(6, 3)).astype(np.float32))
@@ -62,12 +62,12 @@ def _torch_tensor():
 
 def _cases():
     Degenerate, Invalid, Costly = _errors()
-    weat, boot = _mod("measures.weat"), _mod("measures.bootstrap")
-    boot_direction, boot_wefat = _mod("measures.bootstrap_direction"), _mod("measures.bootstrap_wefat")
-    perm, ceat, scweat = _mod("core.permutation"), _mod("measures.ceat"), _mod("measures.scweat")
-    montecarlo, exact_count = _mod("core.montecarlo"), _mod("core.exact_count")
-    ripa, sens, mlm, ube = _mod("measures.ripa"), _mod("measures.sensitivity"), _mod("measures.mlm"), _mod("measures.ube")
-    multiple, wefat = _mod("core.multiple"), _mod("measures.wefat")
+    weat, boot = _mod("measures.association.weat"), _mod("measures.association.bootstrap")
+    boot_direction, boot_wefat = _mod("measures.directions.bootstrap_direction"), _mod("measures.association.bootstrap_wefat")
+    perm, ceat, scweat = _mod("stats.permutation"), _mod("measures.association.ceat"), _mod("measures.association.scweat")
+    montecarlo, exact_count = _mod("stats.montecarlo"), _mod("stats.exact_count")
+    ripa, sens, mlm, ube = _mod("measures.directions.ripa"), _mod("measures.diagnostics.sensitivity"), _mod("measures.language_models.mlm"), _mod("measures.enumeration.ube")
+    multiple, wefat = _mod("stats.multiple"), _mod("measures.association.wefat")
     cases = [
         # 1. counts past a float's range: integers or logarithms, never "int too large to convert to float"
         Case(F, "WEAT of 515+515 words, exact p", _big_weat("exact"), Costly,
@@ -181,21 +181,21 @@ def _cases():
         Case(F, "WEAT names with an unknown set", _weat_names({"Z": "zebras"}), Invalid,
              match=r"names may map only the sets 'X', 'Y', 'A', 'B' to display names; not \['Z'\]"),
         # 6d. direct bias and directions (validation.check_real / as_float_array)
-        Case(F, "direct bias, c -1", lambda: _mod("measures.direction").direct_bias([[1.0, 0.0]], [1.0, 0.0], c=-1.0),
+        Case(F, "direct bias, c -1", lambda: _mod("measures.directions.direction").direct_bias([[1.0, 0.0]], [1.0, 0.0], c=-1.0),
              Invalid, match=r"c must be >= 0, not -1\.0"),
-        Case(F, "direct bias, c '1'", lambda: _mod("measures.direction").direct_bias([[1.0, 0.0]], [1.0, 0.0], c="1"),
+        Case(F, "direct bias, c '1'", lambda: _mod("measures.directions.direction").direct_bias([[1.0, 0.0]], [1.0, 0.0], c="1"),
              Invalid, match=r"c must be a number, not '1'"),
-        Case(F, "direct bias, atol NaN", lambda: _mod("measures.direction").direct_bias([[1.0, 0.0]], [1.0, 0.0],
+        Case(F, "direct bias, atol NaN", lambda: _mod("measures.directions.direction").direct_bias([[1.0, 0.0]], [1.0, 0.0],
              atol=float("nan")), Invalid, match=r"atol must be finite, not nan"),
-        Case(F, "direct bias, X one vector", lambda: _mod("measures.direction").direct_bias([1.0, 0.0], [1.0, 0.0]),
+        Case(F, "direct bias, X one vector", lambda: _mod("measures.directions.direction").direct_bias([1.0, 0.0], [1.0, 0.0]),
              Invalid, match=r"X: expected a 2-D array of word vectors, got shape \(2,\)"),
-        Case(F, "direct bias, X a string", lambda: _mod("measures.direction").direct_bias("ab", [1.0, 0.0]),
+        Case(F, "direct bias, X a string", lambda: _mod("measures.directions.direction").direct_bias("ab", [1.0, 0.0]),
              Invalid, match=r"X must be a set of word vectors .* not the string 'ab'"),
-        Case(F, "direct bias, g a matrix", lambda: _mod("measures.direction").direct_bias([[1.0, 0.0]], [[1.0, 0.0]]),
+        Case(F, "direct bias, g a matrix", lambda: _mod("measures.directions.direction").direct_bias([[1.0, 0.0]], [[1.0, 0.0]]),
              Invalid, match=r"direction: expected a 1-D vector, got shape \(1, 2\)"),
-        Case(F, "direct bias, g of another dimension", lambda: _mod("measures.direction").direct_bias([[1.0, 0.0]],
+        Case(F, "direct bias, g of another dimension", lambda: _mod("measures.directions.direction").direct_bias([[1.0, 0.0]],
              [1.0]), Invalid, match=r"vectors of shape \(1, 2\) do not match a direction of dimension 1"),
-        Case(F, "projection on a non-unit direction", lambda: _mod("measures.direction").project([[1.0, 0.0]],
+        Case(F, "projection on a non-unit direction", lambda: _mod("measures.directions.direction").project([[1.0, 0.0]],
              [2.0, 0.0]), Invalid, match=r"direction must have unit length"),
         # 6e. vector sets of different dimensions (validation.check_same_dimension)
         Case(F, "WEAT bootstrap, X of 2 dimensions, the others 1", lambda: boot.weat_bootstrap_from_vectors(
@@ -208,7 +208,7 @@ def _cases():
              match=r"the three sets have vectors of different dimensions: \{'W': 5, 'A': 5, 'B': 3\}"),
         Case(F, "WEAT bootstrap, a 3-D set", lambda: boot.weat_bootstrap_from_vectors(T1, T2, [[[1.0]]], A2),
              Invalid, match=r"set A: expected a 2-D array of word vectors"),
-        Case(F, "mean-difference direction, B of 1 dimension", lambda: _mod("measures.direction")
+        Case(F, "mean-difference direction, B of 1 dimension", lambda: _mod("measures.directions.direction")
              .mean_difference_direction([[1.0, 0.0]], [[1.0]]), Invalid,
              match=r"sets A and B have vectors of different dimensions: \{'A': 2, 'B': 1\}"),
         Case(F, "cosine matrix, W and V of different dimensions", lambda: cosine_matrix(T1, A1[:, :2]), Invalid,
@@ -223,7 +223,7 @@ def _cases():
 
 def _sens_cosines():
     from wordbias.embeddings import to_keyed_vectors
-    from wordbias.measures.sensitivity import weat_cosines
+    from wordbias.measures.diagnostics.sensitivity import weat_cosines
 
     words = [f"w{i}" for i in range(12)]
     kv = to_keyed_vectors(words, np.random.default_rng(2).normal(size=(12, 5)).astype(np.float32))
@@ -239,7 +239,7 @@ def test_case(case):
 
 
 def test_torch_and_series_inputs_are_converted_not_refused():
-    from wordbias.measures import weat
+    from wordbias.measures.association import weat
 
     d = weat.effect_size(pd.Series(S_A), pd.Series(S_B))
     assert d == weat.effect_size(S_A, S_B)

@@ -6,14 +6,14 @@ import pytest
 from _fixtures13 import FLOWERS, INSECTS, PLEASANT, UNPLEASANT, small_kv
 from catalogue import Case, check
 
-from wordbias.core import montecarlo, multiple
-from wordbias.core import permutation as P
 from wordbias.core.errors import DegenerateSetError, ExactCountTooLarge, InvalidParameterError, TooCostlyError
-from wordbias.measures import direction_permutation as dp
-from wordbias.measures import weat as W
-from wordbias.measures.wefat import wefat
+from wordbias.measures.association import weat as W
+from wordbias.measures.association.wefat import wefat
+from wordbias.measures.directions import direction_permutation as dp
 from wordbias.papers import kurita2019_gap as kgap
 from wordbias.papers import racial_bias_report as report
+from wordbias.stats import montecarlo, multiple
+from wordbias.stats import permutation as P
 
 KV = small_kv()
 PROP = {w: float(i) for i, w in enumerate(FLOWERS + INSECTS)}

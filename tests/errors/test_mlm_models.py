@@ -14,8 +14,8 @@ from catalogue import Case, check
 from wordbias.core import paths
 from wordbias.core.errors import InvalidParameterError, ModelFileError, ModelUnavailable
 from wordbias.datasets.contextual_tests import kurita2019_categories
-from wordbias.measures import contextual as contextual_tests
-from wordbias.measures import mlm
+from wordbias.measures.language_models import contextual as contextual_tests
+from wordbias.measures.language_models import mlm
 from wordbias.models import contextual, tiny_mlm
 from wordbias.papers import kurita2019, kurita2019_gap
 

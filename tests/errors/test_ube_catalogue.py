@@ -7,7 +7,7 @@ import pytest
 from catalogue import Case, check
 
 from wordbias.core.errors import InvalidParameterError, LowPowerWarning, TooCostlyError
-from wordbias.measures import ube
+from wordbias.measures.enumeration import ube
 from wordbias.papers import swinger2019
 
 TOKENS = [a + b for a in "abcdefghij" for b in "abcdefghijkl"]   # 120 letter-only tokens

@@ -5,7 +5,7 @@ from catalogue import CASES_UNCERTAINTY_REPORT_MLM, Case, check
 
 from wordbias import embeddings as E
 from wordbias.core.errors import InvalidParameterError, MissingWordsWarning
-from wordbias.measures import frequency
+from wordbias.measures.diagnostics import frequency
 from wordbias.papers import caliskan2017, outputs
 from wordbias.papers import kurita2019_templates as kurita2019
 

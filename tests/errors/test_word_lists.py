@@ -13,9 +13,9 @@ from wordbias.core.errors import (
     LowPowerWarning,
     MissingWordsWarning,
 )
-from wordbias.measures import debias
-from wordbias.measures.weat import weat
-from wordbias.measures.wefat import wefat
+from wordbias.measures.association.weat import weat
+from wordbias.measures.association.wefat import wefat
+from wordbias.measures.debiasing import debias
 from wordbias.papers import racial_bias_report as report
 
 KV = small_kv()

@@ -13,9 +13,10 @@ import strategies as fz
 from hypothesis import given
 from hypothesis import strategies as st
 
-from wordbias.core import multiple
-from wordbias.core import permutation as perm
-from wordbias.measures import bootstrap, bootstrap_direction, direction, weat, wefat
+from wordbias.measures.association import bootstrap, weat, wefat
+from wordbias.measures.directions import bootstrap_direction, direction
+from wordbias.stats import multiple
+from wordbias.stats import permutation as perm
 
 # --------------------------------------------------------------------------------------------------
 # WEAT, the whole test

@@ -12,7 +12,7 @@ import pytest
 from wordbias import cli
 from wordbias.core.errors import BalancedOutWarning, InvalidParameterError
 from wordbias.embeddings import to_keyed_vectors
-from wordbias.measures import weat as W
+from wordbias.measures.association import weat as W
 
 X_WORDS = [f"flower{i}" for i in range(9)]
 Y_WORDS = [f"insect{i}" for i in range(6)]

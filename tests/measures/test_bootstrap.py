@@ -1,4 +1,4 @@
-"""The bootstraps (wordbias.measures.bootstrap, bootstrap_wefat, bootstrap_direction, resampling): the vectorised
+"""The bootstraps (wordbias.measures.association.bootstrap, bootstrap_wefat, bootstrap_direction, resampling): the vectorised
 statistics against brute force, the intervals against scipy.stats.bootstrap run on a brute-force (non-vectorised)
 statistic, seeds, checks."""
 
@@ -11,10 +11,11 @@ from scipy import stats as sps
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError
 from wordbias.core.vectors import cosine_matrix
 from wordbias.embeddings import to_keyed_vectors
-from wordbias.measures import bootstrap as bs
-from wordbias.measures import bootstrap_direction as bd
-from wordbias.measures import bootstrap_wefat as bw
-from wordbias.measures import resampling, weat
+from wordbias.measures.association import bootstrap as bs
+from wordbias.measures.association import bootstrap_wefat as bw
+from wordbias.measures.association import weat
+from wordbias.measures.directions import bootstrap_direction as bd
+from wordbias.stats import resampling
 
 
 def problem(n_x=6, n_y=5, n_a=4, n_b=7, dim=6, seed=0):
@@ -204,7 +205,7 @@ def wefat_problem(n_w=12, seed=0):
 
 @pytest.mark.parametrize("ddof", [0, 1])
 def test_resampled_normalized_association_equals_wefat(ddof):
-    from wordbias.measures import wefat
+    from wordbias.measures.association import wefat
     W, A, B, _ = wefat_problem()
     C_a, C_b = cosine_matrix(W, A), cosine_matrix(W, B)
     rng = np.random.default_rng(2)
@@ -216,7 +217,7 @@ def test_resampled_normalized_association_equals_wefat(ddof):
 
 @pytest.mark.parametrize("resample", ["WAB", "W"])
 def test_wefat_interval_equals_scipy_with_brute_force_statistic(resample):
-    from wordbias.measures import wefat
+    from wordbias.measures.association import wefat
     W, A, B, prop = wefat_problem()
     sets = {"W": W, "A": A, "B": B}
     got = bw.wefat_bootstrap_from_vectors(W, A, B, prop, n_resamples=300, method="BCa", resample=resample, seed=5)
@@ -242,7 +243,7 @@ def test_wefat_interval_equals_scipy_with_brute_force_statistic(resample):
 
 
 def test_wefat_bootstrap_from_result_and_bad_input():
-    from wordbias.measures import wefat
+    from wordbias.measures.association import wefat
     W, A, B, prop = wefat_problem()
     words = [f"w{i}" for i in range(len(W))] + ["a0", "a1", "a2", "a3", "a4"] + [f"b{i}" for i in range(6)]
     kv = to_keyed_vectors(words, np.vstack([W, A, B]).astype(np.float32))
@@ -384,7 +385,7 @@ def test_direction_interval_equals_scipy_with_brute_force_statistic(method, resa
 
 
 def test_direction_percentile_by_hand_and_the_report():
-    from wordbias.measures.direction_permutation import direction_permutation_test
+    from wordbias.measures.directions.direction_permutation import direction_permutation_test
 
     mats = direction_problem()
     got = bd.direction_bootstrap_from_vectors(*mats, n_resamples=500, method="percentile", seed=3)

@@ -18,9 +18,9 @@ import numpy as np
 import pytest
 
 from wordbias.core.vectors import cosine_matrix
-from wordbias.measures import bootstrap as bs
-from wordbias.measures import bootstrap_wefat as bw
-from wordbias.measures.wefat import normalized_association
+from wordbias.measures.association import bootstrap as bs
+from wordbias.measures.association import bootstrap_wefat as bw
+from wordbias.measures.association.wefat import normalized_association
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 import coverage_bootstrap as cb  # noqa: E402 - the study's own pool generators

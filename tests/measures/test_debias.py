@@ -10,8 +10,8 @@ import pytest
 from wordbias import embeddings
 from wordbias.core import paths
 from wordbias.core.errors import DegenerateSetError
-from wordbias.measures import debias as D
-from wordbias.measures import direction as R
+from wordbias.measures.debiasing import debias as D
+from wordbias.measures.directions import direction as R
 
 # --------------------------------------------------------------------------------------------------
 # the data and the word lists

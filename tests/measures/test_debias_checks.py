@@ -1,4 +1,4 @@
-"""Gonen & Goldberg's (2019) checks (wordbias.measures.debias_checks) on toy embeddings with a planted gender
+"""Gonen & Goldberg's (2019) checks (wordbias.measures.debiasing.debias_checks) on toy embeddings with a planted gender
 direction: near-perfect before; after the direction is projected out, the clusters fall apart while a classifier
 still recovers the bias planted, weaker, in a second direction (the paper's point). Also: the word selection,
 missing words reported, seed determinism, the intervals, validation errors."""
@@ -13,7 +13,7 @@ from scipy.stats import binomtest
 
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError, MissingWordsWarning
 from wordbias.embeddings import to_keyed_vectors
-from wordbias.measures import debias_checks as dc
+from wordbias.measures.debiasing import debias_checks as dc
 
 
 def _names(n: int, rng) -> list[str]:

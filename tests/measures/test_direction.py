@@ -7,7 +7,7 @@ import pytest
 
 from wordbias.core.errors import DegenerateSetError
 from wordbias.core.vectors import unit_rows
-from wordbias.measures import direction as R
+from wordbias.measures.directions import direction as R
 
 # --------------------------------------------------------------------------------------------------
 # unit vectors, projection, rejection, cosines

@@ -8,8 +8,8 @@ import pytest
 
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError, LowCoverageWarning, MissingWordsWarning
 from wordbias.embeddings import to_keyed_vectors
-from wordbias.measures import direction_permutation as dp
-from wordbias.measures.bootstrap_direction import direction_bootstrap_from_vectors
+from wordbias.measures.directions import direction_permutation as dp
+from wordbias.measures.directions.bootstrap_direction import direction_bootstrap_from_vectors
 
 
 def test_cosine_bias_hand_computed():
@@ -247,7 +247,7 @@ def test_direction_test_checks_its_options():
 
 
 def test_direction_tests_report_a_test_not_run_and_adjust_the_others():
-    from wordbias.core import multiple
+    from wordbias.stats import multiple
 
     kv, sets = _toy()
     specs = [dict(sets, id="a"), dict(sets, id="b", T1=sets["A1"], T2=sets["A2"]), dict(sets, id="none", A1=["qq"])]

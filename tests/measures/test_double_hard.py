@@ -7,8 +7,8 @@ import pytest
 import wordbias as wb
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError
 from wordbias.embeddings import to_keyed_vectors
-from wordbias.measures import debias as D
-from wordbias.measures import double_hard as DH
+from wordbias.measures.debiasing import debias as D
+from wordbias.measures.debiasing import double_hard as DH
 
 PAIRS = [("she", "he"), ("woman", "man"), ("girl", "boy"), ("mother", "father")]
 SPECIFIC = [w for p in PAIRS for w in p]

@@ -5,7 +5,7 @@ from scipy import stats
 
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError
 from wordbias.embeddings import to_keyed_vectors
-from wordbias.measures.ect import ect, ect_statistic
+from wordbias.measures.sets.ect import ect, ect_statistic
 
 
 def _cos(A, m):

@@ -19,7 +19,7 @@ import pytest
 from scipy import stats
 
 from wordbias.core.errors import InvalidParameterError
-from wordbias.measures import bootstrap as bs
+from wordbias.measures.association import bootstrap as bs
 from wordbias.measures.ensemble import combine_runs
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))

@@ -6,8 +6,8 @@ from scipy import stats
 
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError, MissingWordsWarning
 from wordbias.embeddings import to_keyed_vectors
-from wordbias.measures import weat
-from wordbias.measures.frequency import (
+from wordbias.measures.association import weat
+from wordbias.measures.diagnostics.frequency import (
     EMBEDDING_ORDER,
     counts_to_ranks,
     frequency_diagnostics,
@@ -179,7 +179,7 @@ def test_plot_frequency_draws_both_target_sets(kv):
 def test_rank_biserial_refuses_impossible_input(args):
     """An empty sample gave a ZeroDivisionError; a U outside [0, n_x n_y] an r outside [-1, 1]."""
     from wordbias.core.errors import InvalidParameterError
-    from wordbias.measures.frequency import rank_biserial
+    from wordbias.measures.diagnostics.frequency import rank_biserial
 
     with pytest.raises(InvalidParameterError):
         rank_biserial(*args)

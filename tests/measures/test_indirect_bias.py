@@ -5,7 +5,12 @@ import numpy as np
 import pytest
 
 from wordbias.core.errors import DegenerateSetError
-from wordbias.measures.indirect_bias import indirect_bias, indirect_bias_matrix, indirect_biases, mean_indirect_bias
+from wordbias.measures.directions.indirect_bias import (
+    indirect_bias,
+    indirect_bias_matrix,
+    indirect_biases,
+    mean_indirect_bias,
+)
 
 
 def test_by_hand():

@@ -7,7 +7,7 @@ import pytest
 import wordbias as wb
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError, MissingWordsWarning
 from wordbias.embeddings import to_keyed_vectors
-from wordbias.measures import inlp as I
+from wordbias.measures.debiasing import inlp as I
 
 LETTERS = "abcdefghij"
 

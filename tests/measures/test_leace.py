@@ -7,7 +7,7 @@ import pytest
 import wordbias as wb
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError, MissingWordsWarning
 from wordbias.embeddings import to_keyed_vectors
-from wordbias.measures import leace as L
+from wordbias.measures.debiasing import leace as L
 
 
 def _data(seed=0, n=300, d=8, k=2):

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError
-from wordbias.measures.mac import mac, mac_statistic
+from wordbias.measures.sets.mac import mac, mac_statistic
 
 
 def test_by_hand():

@@ -9,9 +9,9 @@ import pytest
 import wordbias as wb
 from wordbias.core.errors import InvalidParameterError, LowCoverageWarning, MissingWordsWarning
 from wordbias.datasets import stimuli
-from wordbias.measures import bootstrap
-from wordbias.measures import weat as weat_measure
-from wordbias.measures.measurement import low_coverage
+from wordbias.measures.association import bootstrap
+from wordbias.measures.association import weat as weat_measure
+from wordbias.measures.association.measurement import low_coverage
 from wordbias.result import Result
 
 WEAT1 = stimuli.weat_tests("caliskan2017")[0]
@@ -101,8 +101,8 @@ def test_any_embedding_the_loader_takes(tmp_path):
 
 def test_a_battery_is_measured_once_each_with_adjusted_p(glove):
     """weats: one Result per spec, Holm/BH over those that ran, a test that cannot run kept with its reason."""
-    from wordbias.core import multiple
-    from wordbias.measures.measurement import weats
+    from wordbias.measures.association.measurement import weats
+    from wordbias.stats import multiple
 
     specs = stimuli.weat_tests("caliskan2017")[:3]
     empty = {"id": "empty", "X": ["zzq1"], "Y": ["zzq2"], "A": list(WEAT1.A), "B": list(WEAT1.B)}
@@ -135,7 +135,7 @@ def test_a_misspelt_option_is_an_error_not_a_result_without_its_interval(call, o
     """A bad option is refused before any test runs: before, a bad ci_method gave a result with no interval and a
     bad on_missing marked every test of a battery "not run"."""
     from wordbias.core.errors import InvalidParameterError
-    from wordbias.measures import measurement
+    from wordbias.measures.association import measurement
 
     kv = {"rose": [1, .1], "tulip": [.9, .2], "ant": [.1, 1], "wasp": [.2, .9], "love": [1, 0], "hate": [0, 1]}
     spec = {"id": "t", "X": ["rose", "tulip"], "Y": ["ant", "wasp"], "A": ["love"], "B": ["hate"]}
@@ -160,7 +160,7 @@ def test_wefats_takes_mappings_as_weats_does():
     import pandas as pd
 
     from wordbias.datasets.stimuli import as_wefat_spec
-    from wordbias.measures import measurement
+    from wordbias.measures.association import measurement
 
     kv = {"nurse": [1, .1], "pilot": [.1, 1], "maid": [.9, .2], "judge": [.2, .9], "she": [1, 0], "he": [0, 1]}
     spec = {"id": "jobs", "W": ["nurse", "pilot", "maid", "judge"], "A": ["she"], "B": ["he"],

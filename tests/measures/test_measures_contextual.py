@@ -1,4 +1,4 @@
-"""Kurita et al.'s (2019) tests measured once (wordbias.measures.contextual): the reduced lists, the contextual
+"""Kurita et al.'s (2019) tests measured once (wordbias.measures.language_models.contextual): the reduced lists, the contextual
 vectors per template and their mean, WEAT on them with its interval and two-sided p, the log-probability test,
 and results that say why a test did not run. On the tiny planted masked LM (career words male, family female)."""
 import collections
@@ -8,8 +8,9 @@ import pytest
 
 from wordbias.core.errors import InvalidParameterError
 from wordbias.datasets.contextual_tests import ROLES, kurita2019_categories
-from wordbias.measures import bootstrap, mlm, weat
-from wordbias.measures import contextual as mc
+from wordbias.measures.association import bootstrap, weat
+from wordbias.measures.language_models import contextual as mc
+from wordbias.measures.language_models import mlm
 from wordbias.models import contextual, tiny_mlm
 
 

@@ -11,7 +11,8 @@ import pytest
 import torch
 
 from wordbias.core.errors import DegenerateSetError, ModelUnavailable
-from wordbias.measures import mlm, weat
+from wordbias.measures.association import weat
+from wordbias.measures.language_models import mlm
 from wordbias.models import tiny_mlm
 
 MALE = ["programmer", "executive", "engineer"]
@@ -288,7 +289,7 @@ def test_attribute_test_two_sided_p_and_interval_by_hand():
     assert (ci.low, ci.high) == pytest.approx((np.percentile(d, 2.5), np.percentile(d, 97.5)), rel=1e-12)
     assert ci.estimate == pct.effect_size and ci.resampled == ("a", "b") and ci.n_resamples == 500
     # the default: BCa, 95%, 10,000 resamples, seed 0, as effect_size_bootstrap
-    from wordbias.measures import bootstrap
+    from wordbias.measures.association import bootstrap
     assert t.effect_size_ci == bootstrap.effect_size_bootstrap(a, b, seed=0).effect_size
     assert t.effect_size_ci.method == "BCa" and t.effect_size_ci.n_resamples == 10_000
     s = t.summary()

@@ -17,10 +17,14 @@ import pytest
 
 from wordbias.core.errors import InvalidParameterError
 
-MODULES = ["wordbias.measures." + m for m in ("bootstrap", "bootstrap_direction", "bootstrap_wefat", "ceat", "debias",
-                                              "direction", "frequency", "mlm", "resampling", "ripa", "scweat",
-                                              "sensitivity", "topics", "ube", "weat", "wefat")]
-MODULES += ["wordbias.core." + m for m in ("permutation", "exact_count", "montecarlo", "subset_sums", "costs", "multiple")]
+MODULES = ["wordbias.measures." + m for m in (
+    "association.bootstrap", "directions.bootstrap_direction", "association.bootstrap_wefat", "association.ceat",
+    "debiasing.debias", "directions.direction", "diagnostics.frequency", "language_models.mlm", "directions.ripa",
+    "association.scweat", "diagnostics.sensitivity", "language_models.topics", "enumeration.ube", "association.weat",
+    "association.wefat")]
+MODULES += ["wordbias.stats." + m for m in ("resampling", "permutation", "exact_count", "montecarlo", "subset_sums",
+                                            "multiple")]
+MODULES += ["wordbias.core.costs"]
 
 #: out-of-range values of each ranged parameter
 BAD = {
@@ -67,28 +71,28 @@ def _kv():
 
 
 def _weat_result():
-    from wordbias.measures import weat
+    from wordbias.measures.association import weat
 
     kv, w = _kv()
     return weat.weat(kv, w[:4], w[4:8], w[8:11], w[11:14])
 
 
 def _wefat_result():
-    from wordbias.measures.wefat import wefat
+    from wordbias.measures.association.wefat import wefat
 
     kv, w = _kv()
     return wefat(kv, w[:8], w[8:11], w[11:14], {x: float(i) for i, x in enumerate(w[:8])})
 
 
 def _cosines():
-    from wordbias.measures.sensitivity import weat_cosines
+    from wordbias.measures.diagnostics.sensitivity import weat_cosines
 
     kv, w = _kv()
     return weat_cosines(kv, w[:4], w[4:8], w[8:11], w[11:14])
 
 
 def _influence():
-    from wordbias.measures.sensitivity import influence
+    from wordbias.measures.diagnostics.sensitivity import influence
 
     return influence(_cosines())
 

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from wordbias.core.errors import InvalidParameterError
-from wordbias.measures.reliability import cronbach_alpha, icc_a1, pair_scores
+from wordbias.stats.reliability import cronbach_alpha, icc_a1, pair_scores
 
 # Shrout & Fleiss (1979), Table 4: six targets, four judges; their Table 3 gives ICC(2,1) = .29 and ICC(3,1) = .71
 SHROUT_FLEISS = np.array([[9, 2, 5, 8], [6, 1, 3, 2], [8, 4, 6, 8], [7, 1, 2, 6], [10, 5, 6, 9], [6, 2, 4, 7]], float)
@@ -34,7 +34,7 @@ def test_cronbach_alpha_by_hand():
 
 
 def test_pair_scores_average_to_the_weat_association():
-    from wordbias.measures.weat import association
+    from wordbias.measures.association.weat import association
 
     rng = np.random.default_rng(1)
     W, A, B = rng.normal(size=(5, 4)), rng.normal(size=(3, 4)), rng.normal(size=(2, 4))

@@ -8,7 +8,7 @@ import pytest
 
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError, MissingWordsWarning
 from wordbias.embeddings import to_keyed_vectors
-from wordbias.measures.ripa import relation_vector, ripa, ripa_scores, sign_flip_test
+from wordbias.measures.directions.ripa import relation_vector, ripa, ripa_scores, sign_flip_test
 
 WORDS = ["he", "she", "man", "woman", "king", "queen", "nurse", "pilot", "tree"]
 VECS = np.array([[1, 0, 0], [0, 1, 0], [2, 0, 1], [0, 2, 1], [3, 1, 0], [1, 1, 2],

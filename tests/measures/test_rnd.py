@@ -4,7 +4,7 @@ import pytest
 
 from wordbias.core.errors import InvalidParameterError
 from wordbias.embeddings import to_keyed_vectors
-from wordbias.measures.rnd import rnd, rnd_statistic
+from wordbias.measures.sets.rnd import rnd, rnd_statistic
 
 
 def test_by_hand():

@@ -7,7 +7,7 @@ from scipy import stats
 
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError
 from wordbias.embeddings import to_keyed_vectors
-from wordbias.measures import rnsb as R
+from wordbias.measures.sets import rnsb as R
 
 
 def _data(seed=0):

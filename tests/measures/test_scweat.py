@@ -7,7 +7,7 @@ import pytest
 
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError, MissingWordsWarning
 from wordbias.embeddings import to_keyed_vectors
-from wordbias.measures.scweat import sc_weat, sc_weat_difference, sc_weat_effect_size, sc_weat_p_value
+from wordbias.measures.association.scweat import sc_weat, sc_weat_difference, sc_weat_effect_size, sc_weat_p_value
 
 
 def _brute(cos_a, cos_b, alternative):

@@ -7,7 +7,7 @@ import pytest
 import wordbias as wb
 from wordbias.core.errors import InvalidParameterError
 from wordbias.embeddings import to_keyed_vectors
-from wordbias.measures import seat as ms
+from wordbias.measures.association import seat as ms
 from wordbias.models import sentence
 
 WORDS = ["rose", "tulip", "lily", "daisy", "ant", "wasp", "moth", "flea", "love", "joy", "peace", "hate", "ugly",

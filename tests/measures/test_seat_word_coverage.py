@@ -7,8 +7,8 @@ import wordbias as wb
 from wordbias.core.errors import DegenerateSetError, LowCoverageWarning
 from wordbias.datasets import seat as data
 from wordbias.embeddings import to_keyed_vectors
-from wordbias.measures import seat as ms
-from wordbias.measures.measurement import weats
+from wordbias.measures.association import seat as ms
+from wordbias.measures.association.measurement import weats
 from wordbias.models import sentence
 
 TEMPLATES = ("This is {}.", "That is {}.", "Here is {}.")

@@ -6,7 +6,7 @@ import pytest
 
 from wordbias.core.errors import DegenerateSetError
 from wordbias.embeddings import to_keyed_vectors
-from wordbias.measures.semaxis import semaxis, semaxis_axis, semaxis_scores
+from wordbias.measures.sets.semaxis import semaxis, semaxis_axis, semaxis_scores
 
 
 def test_axis_and_scores_by_hand():

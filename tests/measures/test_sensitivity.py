@@ -1,5 +1,5 @@
 """Word-list sensitivity: leave-one-out influence and the dropping curve, against brute-force recomputation
-of WEAT's d with wordbias.measures.weat."""
+of WEAT's d with wordbias.measures.association.weat."""
 import itertools
 
 import matplotlib
@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from wordbias.core.errors import InvalidParameterError, MissingWordsWarning
-from wordbias.measures import weat
-from wordbias.measures.sensitivity import (
+from wordbias.measures.association import weat
+from wordbias.measures.diagnostics.sensitivity import (
     drop_curve,
     effect_sizes,
     influence,

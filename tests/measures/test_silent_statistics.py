@@ -15,7 +15,8 @@ from wordbias import embeddings as E
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError
 from wordbias.core.validation import SPREAD_SLACK, check_spread, float_eps, spread_tolerance
 from wordbias.datasets import stimuli, user_lists
-from wordbias.measures import bootstrap, bootstrap_wefat, ceat, ensemble, measurement, scweat, weat, wefat
+from wordbias.measures import ensemble
+from wordbias.measures.association import bootstrap, bootstrap_wefat, ceat, measurement, scweat, weat, wefat
 
 EPS32 = float(np.finfo(np.float32).eps)
 

@@ -4,7 +4,7 @@ seeded NMF topics that separate planted themes, Spearman on planted data, topic 
 import numpy as np
 import pytest
 
-from wordbias.measures import topics
+from wordbias.measures.language_models import topics
 
 
 def test_topic_bias_and_sample_bias_by_hand():

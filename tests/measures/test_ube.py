@@ -1,4 +1,4 @@
-"""Tests for wordbias.measures.ube: the generalised WEAT (Lemmas 1-3 of Swinger et al. 2019), the word selection,
+"""Tests for wordbias.measures.enumeration.ube: the generalised WEAT (Lemmas 1-3 of Swinger et al. 2019), the word selection,
 the fast rotational null against explicit d×d Haar rotations, BH, determinism, and planted/null
 embeddings."""
 
@@ -9,7 +9,8 @@ import pytest
 
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError
 from wordbias.embeddings import to_keyed_vectors
-from wordbias.measures import ube, weat
+from wordbias.measures.association import weat
+from wordbias.measures.enumeration import ube
 
 
 def unit(x):
@@ -444,7 +445,7 @@ def test_tests_table_shows_no_inf_for_cells_without_a_test():
 
 def test_the_steps_are_defined_once_and_importable_from_ube():
     """measures.ube is the method's front door: each step module's public names are the same objects there."""
-    from wordbias.measures import ube_names, ube_null, ube_result, ube_words
+    from wordbias.measures.enumeration import ube_names, ube_null, ube_result, ube_words
 
     for module in (ube_names, ube_words, ube_null, ube_result):
         for name in module.__all__:
@@ -455,7 +456,7 @@ def test_the_steps_are_defined_once_and_importable_from_ube():
 def test_anisotropy_is_the_mean_cosine_of_random_pairs():
     from wordbias.core.errors import DegenerateSetError
     from wordbias.embeddings import to_keyed_vectors
-    from wordbias.measures.ube import anisotropy
+    from wordbias.measures.enumeration.ube import anisotropy
 
     rng = np.random.default_rng(1)
     words = [f"w{i}" for i in range(300)]

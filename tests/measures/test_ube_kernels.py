@@ -1,9 +1,9 @@
-"""Pins the outputs of UBE's compiled kernel (wordbias.measures.ube_kernels, Swinger et al. 2019, Sections
-3.3-3.4) through the function that calls it, :func:`wordbias.measures.ube_null.null_sigma_batch`: Step 3's
+"""Pins the outputs of UBE's compiled kernel (wordbias.measures.enumeration.ube_kernels, Swinger et al. 2019, Sections
+3.3-3.4) through the function that calls it, :func:`wordbias.measures.enumeration.ube_null.null_sigma_batch`: Step 3's
 scores for a batch of rotations.
 
 The values were recorded before the kernel moved out of ``ube.py`` (and kept when it moved from
-``core/kernels.py`` to ``measures/ube_kernels.py``); any change to it must keep them bit for bit (the committed
+``stats/kernels.py`` to ``measures/enumeration/ube_kernels.py``); any change to it must keep them bit for bit (the committed
 results depend on them). The inputs are dyadic fractions, so the one matrix product involved is exact in float32
 whatever the summation order.
 """
@@ -13,7 +13,7 @@ import hashlib
 import numpy as np
 import pytest
 
-from wordbias.measures import ube_null
+from wordbias.measures.enumeration import ube_null
 
 
 def digest(a: np.ndarray) -> str:
@@ -75,7 +75,7 @@ def test_ube_scores_are_those_of_the_earlier_kernel_for_any_t_and_chunk(problem,
 
 
 def test_the_kernel_pieces_equal_the_whole_product_kernel():
-    from wordbias.measures import ube_kernels
+    from wordbias.measures.enumeration import ube_kernels
 
     W, category, Z, Abar = _dyadic_problem(4, 1100, 6, 4, 7, 3)
     Z32 = Z.astype(np.float32)

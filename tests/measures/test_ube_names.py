@@ -1,4 +1,4 @@
-"""Step 1's input (wordbias.measures.ube_names, Swinger et al. 2019, Appendix C.1-C.2): a source's names mapped to
+"""Step 1's input (wordbias.measures.enumeration.ube_names, Swinger et al. 2019, Appendix C.1-C.2): a source's names mapped to
 an embedding, on tiny embeddings of real names, checked against the bundled SSA and Census tables read
 independently."""
 
@@ -10,7 +10,7 @@ import pytest
 
 from wordbias.core import paths
 from wordbias.embeddings import to_keyed_vectors
-from wordbias.measures import ube_names
+from wordbias.measures.enumeration import ube_names
 
 DATA = paths.DATA / "swinger2019"
 

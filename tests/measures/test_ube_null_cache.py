@@ -1,4 +1,4 @@
-"""The on-disk cache of UBE's rotational null (wordbias.measures.ube_null.rotational_null's cache_dir): the null read
+"""The on-disk cache of UBE's rotational null (wordbias.measures.enumeration.ube_null.rotational_null's cache_dir): the null read
 back is the one computed, nothing is computed when it is read back, every input is in the key, and a damaged or
 foreign file is reported and computed again, never returned."""
 import warnings
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from wordbias.core.errors import CacheRebuiltWarning
-from wordbias.measures import ube_null
+from wordbias.measures.enumeration import ube_null
 
 
 def _inputs(seed=0, M=300, d=8, n=3, m=4):

@@ -1,4 +1,4 @@
-"""wordbias.measures.utility: analogy accuracy (3CosAdd) and word similarity, checked by hand on toy sets and
+"""wordbias.measures.debiasing.utility: analogy accuracy (3CosAdd) and word similarity, checked by hand on toy sets and
 against gensim's own evaluate_word_analogies / evaluate_word_pairs on the same vectors."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError
 from wordbias.datasets import utility as data
 from wordbias.embeddings import to_keyed_vectors
-from wordbias.measures import utility as ut
+from wordbias.measures.debiasing import utility as ut
 
 WORDS = ["man", "woman", "king", "queen", "boy", "girl", "prince"]
 X = np.array([[1, 0, 0], [0, 1, 0], [1, 0, 1], [0, 1, 1], [1, 0, -1], [0, 1, -1.2], [1, 0.1, 0.9]],

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from wordbias.core.errors import DegenerateSetError
-from wordbias.measures import weat
+from wordbias.measures.association import weat
 
 # hand computation for the `tiny` fixture (A = {a}, B = {b}):
 #   s(x1) = cos((1,0),a) - cos((1,0),b) = 1 - 0 = 1
@@ -157,7 +157,7 @@ _HASH_SCRIPT = """
 import warnings
 import numpy as np
 from wordbias.embeddings import to_keyed_vectors
-from wordbias.measures.weat import weat
+from wordbias.measures.association.weat import weat
 words = ["rose", "tulip", "daisy", "lily", "iris", "ant", "wasp", "flea", "love", "joy", "hate", "war"]
 kv = to_keyed_vectors(words, np.random.default_rng(3).normal(size=(len(words), 5)).astype(np.float32))
 warnings.simplefilter("ignore")

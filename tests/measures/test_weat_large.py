@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from wordbias.core import costs
-from wordbias.core import permutation as P
 from wordbias.core.errors import TooCostlyError
 from wordbias.embeddings import to_keyed_vectors
-from wordbias.measures import weat as W
+from wordbias.measures.association import weat as W
+from wordbias.stats import permutation as P
 
 N_TARGET, N_ATTRIBUTE, DIM = 5_000, 10, 50
 

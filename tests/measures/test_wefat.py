@@ -5,7 +5,7 @@ import pytest
 from scipy import stats as sps
 
 from wordbias.core.errors import DegenerateSetError
-from wordbias.measures import wefat
+from wordbias.measures.association import wefat
 
 
 def test_normalized_association_by_hand():
@@ -99,7 +99,7 @@ def test_property_must_be_a_mapping_and_vary():
 
     from wordbias.core.errors import DegenerateSetError, InvalidParameterError, MissingWordsWarning
     from wordbias.embeddings import to_keyed_vectors
-    from wordbias.measures.wefat import wefat
+    from wordbias.measures.association.wefat import wefat
 
     women = {"nurse": 90.0, "teacher": 70.0, "pilot": 8.0, "miner": 2.0}
     V = np.array([[0.9, 0.2], [0.6, 0.5], [0.3, 0.9], [0.1, 1.0], [1.0, 0.0], [0.0, 1.0]])

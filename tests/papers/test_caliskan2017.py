@@ -7,12 +7,13 @@ import pandas as pd
 import pytest
 
 from wordbias import embeddings
-from wordbias.core import multiple
 from wordbias.core.errors import WordbiasWarning
 from wordbias.datasets import stimuli
 from wordbias.embeddings import to_keyed_vectors
-from wordbias.measures import bootstrap, frequency, sensitivity, weat
+from wordbias.measures.association import bootstrap, weat
+from wordbias.measures.diagnostics import frequency, sensitivity
 from wordbias.papers import caliskan2017
+from wordbias.stats import multiple
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +41,7 @@ def table(results, specs):
 def test_table1_and_the_tidy_rows_are_views_that_never_recompute(results, specs, table, monkeypatch):
     """Issue 24: each test is measured once; Table 1 and the tidy table only read the results."""
     from wordbias.battery.weat import weat_rows
-    from wordbias.measures import wefat
+    from wordbias.measures.association import wefat
 
     def measured_again(*args, **kwargs):
         raise AssertionError("a view ran a measure again")

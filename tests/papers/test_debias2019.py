@@ -13,7 +13,7 @@ import pytest
 from wordbias.battery import debias as battery
 from wordbias.core.errors import InvalidParameterError
 from wordbias.embeddings import to_keyed_vectors
-from wordbias.measures import debias
+from wordbias.measures.debiasing import debias
 from wordbias.papers import debias2019
 
 matplotlib.use("Agg")

@@ -13,8 +13,9 @@ import pytest
 
 from wordbias.core import paths
 from wordbias.datasets import stimuli
-from wordbias.measures import mlm, weat
-from wordbias.measures.contextual import measure
+from wordbias.measures.association import weat
+from wordbias.measures.language_models import mlm
+from wordbias.measures.language_models.contextual import measure
 from wordbias.models import contextual, tiny_mlm
 from wordbias.papers import kurita2019 as kurita
 from wordbias.papers import kurita2019_gap as kgap
@@ -242,8 +243,8 @@ def test_a_missing_masked_lm_is_one_clear_message(tmp_path, monkeypatch):
 # issue 14: the template spread (CEAT's random-effects pooling) and Table 3's intervals and adjusted p
 # --------------------------------------------------------------------------------------------------
 
-from wordbias.core import multiple  # noqa: E402
 from wordbias.core.errors import InvalidParameterError  # noqa: E402
+from wordbias.stats import multiple  # noqa: E402
 
 
 def _dl_by_hand(y, v):
@@ -435,7 +436,7 @@ def test_table3_intervals_two_sided_and_adjusted_p(planted):
     g = weat.weat(glove, *(red[r].words for r in kurita.ROLES), names=dict(cat.names))
     row = t[(t.category == cat.title) & (t.method == kurita.GLOVE_WEAT)].iloc[0]
     assert row.effect_size == g.effect_size and row.p_value == g.p_value
-    from wordbias.measures import bootstrap
+    from wordbias.measures.association import bootstrap
     ci = bootstrap.weat_bootstrap(glove, g, n_resamples=500, seed=0).effect_size
     assert (row.effect_size_ci_low, row.effect_size_ci_high) == (ci.low, ci.high)
     assert row.p_two_sided == weat.p_value(g.s_x, g.s_y, alternative="two-sided").p_value
@@ -455,7 +456,7 @@ def test_table3_and_the_tidy_table_are_views_of_one_measurement(planted, monkeyp
     """Issue 24: the tests run once; Table 3, the tidy table, the reduced lists and the contextual template spread
     are read off the results: with every test function broken, the views still give the same numbers."""
     from wordbias.battery import contextual as contextual_battery
-    from wordbias.measures import bootstrap
+    from wordbias.measures.association import bootstrap
 
     m, enc = planted
     cats = kurita.categories()[2:4]

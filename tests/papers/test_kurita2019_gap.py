@@ -11,7 +11,7 @@ import pytest
 from tiny_bert import tiny  # noqa: F401 - the tiny BERT fixture
 
 from wordbias.datasets import gap
-from wordbias.measures import topics
+from wordbias.measures.language_models import topics
 from wordbias.models import mlp
 from wordbias.papers import kurita2019_gap as kgap
 

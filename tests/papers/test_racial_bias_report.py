@@ -8,7 +8,7 @@ import pytest
 from wordbias import embeddings
 from wordbias.core import tables
 from wordbias.datasets import stimuli
-from wordbias.measures import direction_permutation as dp
+from wordbias.measures.directions import direction_permutation as dp
 from wordbias.papers import racial_bias_report as report
 
 # ---------------------------------------------------------------------- Appendix B: the attribute sets
@@ -37,7 +37,7 @@ def test_racial_bias_sets_apply_removals_and_the_intersection_rule():
 @pytest.fixture(scope="module")
 def toy():
     """Random 8-d vectors for every (lower-cased) word of the report and of the debiaswe lists, minus two."""
-    from wordbias.measures import debias
+    from wordbias.measures.debiasing import debias
 
     words = set(w for ws in report.target_sets() for w in ws)
     for kind in report.KINDS:
@@ -162,8 +162,8 @@ def test_check_parameters():
 
 # issue 14: the bootstrap interval of the bias, the two-sided p and the adjusted p of Table 1
 def test_table1_bias_interval_two_sided_p_and_adjusted_p(toy):
-    from wordbias.core import multiple
-    from wordbias.measures import bootstrap_direction
+    from wordbias.measures.directions import bootstrap_direction
+    from wordbias.stats import multiple
 
     result = report.table1({"toy": toy, "toy2": toy}, n_permutations=300, seed=5, n_resamples=500)
     t = result.table

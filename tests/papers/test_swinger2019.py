@@ -22,7 +22,8 @@ from wordbias.datasets import (
     stimuli,  # noqa: E402
 )
 from wordbias.embeddings import to_keyed_vectors  # noqa: E402
-from wordbias.measures import ube, ube_names, weat  # noqa: E402
+from wordbias.measures.association import weat
+from wordbias.measures.enumeration import ube, ube_names  # noqa: E402
 from wordbias.papers import swinger2019  # noqa: E402
 
 DATA = paths.DATA / "swinger2019"

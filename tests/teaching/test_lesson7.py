@@ -13,7 +13,8 @@ import pytest
 
 from wordbias.core import paths
 from wordbias.embeddings import to_keyed_vectors
-from wordbias.measures import debias_checks, direction
+from wordbias.measures.debiasing import debias_checks
+from wordbias.measures.directions import direction
 from wordbias.papers import lesson_views
 from wordbias.teaching import checks
 from wordbias.teaching.checks import CheckResult

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from wordbias.core.errors import CheckFailed
-from wordbias.measures import sensitivity, weat
+from wordbias.measures.association import weat
+from wordbias.measures.diagnostics import sensitivity
 from wordbias.teaching import checks
 from wordbias.teaching.checks import CheckResult
 

@@ -10,8 +10,8 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 from wordbias import embeddings  # noqa: E402
-from wordbias.core import montecarlo  # noqa: E402
-from wordbias.measures import bootstrap, weat  # noqa: E402
+from wordbias.measures.association import bootstrap, weat  # noqa: E402
+from wordbias.stats import montecarlo  # noqa: E402
 from wordbias.teaching import explorer  # noqa: E402
 
 

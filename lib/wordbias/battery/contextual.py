@@ -3,7 +3,7 @@
 For each category of the paper's Table 3 (or each test of a user's word lists): WEAT on contextual vectors (§3.1:
 each word's final-layer vector in the templates, the other slot masked; any encoder) and the log-probability bias
 score with its attribute test (§3.2; a masked language model), each measured once by
-:func:`wordbias.measures.contextual.measure` with its 95% bootstrap interval over the words and its one- and
+:func:`wordbias.measures.language_models.contextual.measure` with its 95% bootstrap interval over the words and its one- and
 two-sided p. :func:`tidy_table` is the view of those results as tidy rows, with Holm and Benjamini-Hochberg
 adjusted p with one family per measure (each measure is its own question, as in the paper's Table 3); it runs
 no test again.
@@ -28,8 +28,9 @@ from wordbias import __version__
 from wordbias.core import tidy
 from wordbias.core.errors import BalancedOutWarning, InvalidParameterError, ModelUnavailable
 from wordbias.datasets.contextual_tests import ROLES, Category, PairedTemplate, kurita2019_categories
-from wordbias.measures import mlm
-from wordbias.measures.contextual import CategoryResult, measure
+from wordbias.measures.language_models import mlm
+from wordbias.measures.language_models.contextual import CategoryResult, measure
+from wordbias.stats.multiple import adjust_family
 
 __all__ = ["DEFAULT_TEMPLATES", "CONFIDENCE_LEVEL", "user_categories", "tidy_table", "report", "report_models"]
 
@@ -51,7 +52,7 @@ def user_categories(specs: Sequence, templates: Sequence[str] = DEFAULT_TEMPLATE
         :func:`wordbias.datasets.user_lists.load_user_lists`.
     templates : sequence of str, default DEFAULT_TEMPLATES
         The templates, each with one ``TARGET`` and one ``ATTRIBUTE`` slot
-        (:func:`wordbias.measures.mlm.check_template`).
+        (:func:`wordbias.measures.language_models.mlm.check_template`).
 
     Returns
     -------
@@ -166,7 +167,7 @@ def tidy_table(results: Sequence[CategoryResult], *, label: str, paper: str = "k
                battery: str = "kurita2019") -> pd.DataFrame:
     """Return the tidy table of measured contextual tests.
 
-    The results are those of :func:`wordbias.measures.contextual.measure` (or
+    The results are those of :func:`wordbias.measures.language_models.contextual.measure` (or
     :attr:`wordbias.papers.kurita2019.Table3.contextual`); the table (:mod:`wordbias.core.tidy`) has one row per
     result, in their order, ``embedding`` ``label``; the words in the vocabulary of those asked per set
     (coverage, flagged and warned when low) and the words dropped; Holm and Benjamini-Hochberg adjust each
@@ -204,7 +205,7 @@ def tidy_table(results: Sequence[CategoryResult], *, label: str, paper: str = "k
     Measuring needs a model (here the bundled MiniLM encoder, which has no masked-LM head), so these lines are
     not run as a test:
 
-    >>> from wordbias.measures.contextual import measure
+    >>> from wordbias.measures.language_models.contextual import measure
     >>> from wordbias.models.contextual import load_encoder
     >>> encoder = load_encoder("all-minilm-l6-v2", "cpu")               # doctest: +SKIP
     >>> cats = kurita2019_categories()[:1]                              # flowers and insects
@@ -223,7 +224,7 @@ def tidy_table(results: Sequence[CategoryResult], *, label: str, paper: str = "k
     parts = []
     for measure_name, sub in frame.groupby("measure", sort=False):
         fam = f"{battery} on {label}, {measure_name}: {int(sub.p_value.notna().sum())} tests (one-sided p)"
-        parts.append(tidy.adjust_family(sub, fam))
+        parts.append(adjust_family(sub, fam))
     return pd.concat(parts).sort_index() if parts else frame
 
 
@@ -323,7 +324,7 @@ def report_models(encoder, masked_lm=None, *, why_no_mlm: str = "", label: str |
     """Measure Kurita et al.'s contextual tests on models already loaded and return them as a tidy table.
 
     :func:`report` on loaded models (:class:`wordbias.models.contextual.Model`). Each test is measured once
-    (:func:`wordbias.measures.contextual.measure`) and shown by :func:`tidy_table`. A category whose targets
+    (:func:`wordbias.measures.language_models.contextual.measure`) and shown by :func:`tidy_table`. A category whose targets
     are not in the vocabulary gets rows with the reason. The words cut to balance the targets are in
     ``dropped``, not warned about.
 

@@ -6,12 +6,12 @@ with an interval:
 - the measures debiasing is judged by: WEAT 6, career/family x male/female names (Caliskan, Bryson & Narayanan
   2017, Science 356:183, doi:10.1126/science.aal4230; :func:`wordbias.weat` with the GloVe stimuli of
   :func:`wordbias.datasets.stimuli.weat_tests`), and DirectBias_1 of the debiaswe professions (Bolukbasi et al.
-  2016, NIPS, Section 5.2; :func:`wordbias.measures.direction.direct_bias`) on the original embedding's gender
+  2016, NIPS, Section 5.2; :func:`wordbias.measures.directions.direction.direct_bias`) on the original embedding's gender
   direction;
 - Gonen & Goldberg's (2019, NAACL, doi:10.18653/v1/N19-1061) checks of what is left
-  (:mod:`wordbias.measures.debias_checks`): cluster accuracy, classifier accuracy, the bias-by-neighbours
+  (:mod:`wordbias.measures.debiasing.debias_checks`): cluster accuracy, classifier accuracy, the bias-by-neighbours
   correlation (of the 5,000 most biased words and of the professions);
-- the utility checks (:mod:`wordbias.measures.utility`): analogy accuracy, WordSim-353 and SimLex-999 ρ.
+- the utility checks (:mod:`wordbias.measures.debiasing.utility`): analogy accuracy, WordSim-353 and SimLex-999 ρ.
 
 :func:`debias_figure` draws it: one panel per check, the methods on the vertical axis, each estimate a point
 with its interval, the original embedding's value marked by a dashed line.
@@ -34,8 +34,9 @@ from wordbias.core.errors import DegenerateSetError, InvalidParameterError
 from wordbias.core.keyed_arrays import read_keyed_arrays, write_keyed_arrays
 from wordbias.core.validation import check_int, check_seed
 from wordbias.datasets import stimuli
-from wordbias.measures import debias, debias_checks, direction, utility
-from wordbias.measures.measurement import NOT_RUN_ERRORS, weat
+from wordbias.measures.association.measurement import NOT_RUN_ERRORS, weat
+from wordbias.measures.debiasing import debias, debias_checks, utility
+from wordbias.measures.directions import direction
 
 __all__ = ["CHECKS", "CACHE_DIR", "debias_table", "debias_figure"]
 
@@ -88,9 +89,9 @@ def debias_table(original, debiased: Mapping[str, object], *, seed: int = 0, n_r
     """Measure the original embedding and every debiased one on every check: one row per method.
 
     The words of Gonen & Goldberg's checks are chosen once, on the original embedding
-    (:func:`wordbias.measures.debias_checks.most_biased_words`: ``n_per_side`` = 2,500 a side among the
+    (:func:`wordbias.measures.debiasing.debias_checks.most_biased_words`: ``n_per_side`` = 2,500 a side among the
     ``restrict`` most frequent candidate words; the clustering uses the first 500 a side), and every embedding is checked on the same words.
-    DirectBias_1 uses the original embedding's PCA gender direction (:func:`wordbias.measures.debias.gender_direction`)
+    DirectBias_1 uses the original embedding's PCA gender direction (:func:`wordbias.measures.debiasing.debias.gender_direction`)
     for every method, so that it measures how much of *that* direction each method left; its interval is a
     percentile bootstrap over the professions. A check an embedding cannot make gives NaN (and the reason in
     ``table.attrs["errors"]``).
@@ -120,7 +121,7 @@ def debias_table(original, debiased: Mapping[str, object], *, seed: int = 0, n_r
         of ``n_resamples``, at least 50.
     restrict_vocab : int or None, default utility.RESTRICT_VOCAB
         The analogy check's vocabulary: the first ``restrict_vocab`` rows
-        (:func:`wordbias.measures.utility.analogy_accuracy`; gensim's 300,000 by default; None: all).
+        (:func:`wordbias.measures.debiasing.utility.analogy_accuracy`; gensim's 300,000 by default; None: all).
     progress : bool, default False
         Print each check's time as it ends.
     cache_dir : str or path-like, optional

@@ -2,7 +2,7 @@
 
 * The racial bias report's three direction tests (Section 3, Appendix A; the lists of
   :func:`wordbias.datasets.stimuli.direction_tests`), or any list of direction specs, measured once each by
-  :func:`wordbias.measures.direction_permutation.direction_tests`; :func:`direction_rows` and
+  :func:`wordbias.measures.directions.direction_permutation.direction_tests`; :func:`direction_rows` and
   :func:`direction_frame` lay the results out as rows and never recompute (the racial report's notebook shows
   Table 1 and writes ``tidy.csv`` from the same results); :func:`direction_battery` measures and shows.
 * Bolukbasi et al.'s (2016, §5.2) DirectBias_1 of the debiaswe professions on the PCA gender direction (the
@@ -29,10 +29,12 @@ from wordbias.core import lookup
 from wordbias.core import tidy as _tidy
 from wordbias.core.validation import check_int, check_seed
 from wordbias.datasets import stimuli
-from wordbias.measures import debias, direction
-from wordbias.measures import ripa as _ripa
-from wordbias.measures.direction_permutation import direction_tests
-from wordbias.measures.measurement import NOT_RUN_ERRORS
+from wordbias.measures.association.measurement import NOT_RUN_ERRORS
+from wordbias.measures.debiasing import debias
+from wordbias.measures.directions import direction
+from wordbias.measures.directions import ripa as _ripa
+from wordbias.measures.directions.direction_permutation import direction_tests
+from wordbias.stats.multiple import adjust_family
 
 __all__ = ["REPORT", "measure_directions", "direction_row", "direction_rows", "direction_frame",
            "direction_battery", "direct_bias_row", "ripa_row", "report_words"]
@@ -50,7 +52,7 @@ def measure_directions(embedding, *, seed: int = 0, n_permutations: int = 10_000
     """Measure the racial bias report's three direction tests on ``embedding``, each once.
 
     The tests are :func:`wordbias.datasets.stimuli.direction_tests` (names lower-cased for an uncased
-    vocabulary), measured by :func:`wordbias.measures.direction_permutation.direction_tests`.
+    vocabulary), measured by :func:`wordbias.measures.directions.direction_permutation.direction_tests`.
 
     Parameters
     ----------
@@ -163,7 +165,7 @@ def direction_frame(results: Sequence, *, label: str, paper: str = REPORT, batte
     """Return the tidy table of measured direction tests on one embedding.
 
     The rows are :func:`direction_rows`, with Holm's and Benjamini-Hochberg's adjusted p over them
-    (:func:`wordbias.core.tidy.adjust_family`) and one :class:`~wordbias.core.errors.LowCoverageWarning` per
+    (:func:`wordbias.stats.multiple.adjust_family`) and one :class:`~wordbias.core.errors.LowCoverageWarning` per
     flagged test that ran. Nothing is measured again.
 
     Parameters
@@ -210,7 +212,7 @@ def direction_frame(results: Sequence, *, label: str, paper: str = REPORT, batte
     frame = _tidy.tidy_frame(direction_rows(results, label=label, paper=paper, battery=battery))
     _tidy.warn_low_coverage(frame)
     n_p = int(frame.p_value.notna().sum())
-    return _tidy.adjust_family(frame, f"{battery} on {label}: the {n_p} direction tests with a p-value "
+    return adjust_family(frame, f"{battery} on {label}: the {n_p} direction tests with a p-value "
                                       "(one-sided p)")
 
 
@@ -313,7 +315,7 @@ def direct_bias_row(embedding, *, base: Mapping, seed: int, n_resamples: int, co
     """Return the tidy row of Bolukbasi et al.'s DirectBias_1 of the debiaswe professions.
 
     Bolukbasi et al.'s (2016, §5.2) DirectBias_1 of the debiaswe professions on the PCA gender direction of the
-    definitional pairs (:func:`wordbias.measures.debias.gender_direction`), as the report's Section 2, with a
+    definitional pairs (:func:`wordbias.measures.debiasing.debias.gender_direction`), as the report's Section 2, with a
     BCa interval over the professions (the direction held fixed): one tidy row, with the coverage of the
     professions (N) and pairs. A descriptive measure: no p. A measure the embedding cannot make gives a row with
     NA numbers and the reason.
@@ -380,7 +382,7 @@ def ripa_row(embedding, *, base: Mapping, seed: int, n_resamples: int, cov: Mapp
     """Return the tidy row of RIPA of the debiaswe professions on the definitional gender pairs.
 
     Ethayarajh, Duvenaud & Hirst's (2019) RIPA of the debiaswe professions on each definitional gender pair
-    (:func:`wordbias.measures.ripa.ripa`): the mean over pairs with a BCa interval over the pairs, the spread
+    (:func:`wordbias.measures.directions.ripa.ripa`): the mean over pairs with a BCa interval over the pairs, the spread
     across pairs and the two-sided sign-flip test over the pairs; one tidy row with the coverage. A measure the
     embedding cannot make gives a row with NA numbers and the reason.
 

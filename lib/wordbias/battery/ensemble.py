@@ -29,6 +29,7 @@ from wordbias.core import tidy as _tidy
 from wordbias.core.errors import InvalidParameterError, LowCoverageWarning
 from wordbias.core.jobs import run_jobs
 from wordbias.measures import ensemble as _ensemble
+from wordbias.stats.multiple import adjust_family
 
 __all__ = ["on_runs", "run_label", "combined_note", "combine_rows", "summary_frame", "weat_battery", "report",
            "combined_only", "runs_figure", "ONE_RUN_NOTE", "one_run_rows", "ENSEMBLE_RUNS", "run_rows"]
@@ -281,7 +282,7 @@ def on_runs(measure, ensemble, *args, label: str | None = None, alpha: float = A
     ----------
     measure : callable
         A measure that returns a :class:`~wordbias.result.Result`, e.g. :func:`wordbias.weat` or
-        :func:`wordbias.measures.ect.ect`.
+        :func:`wordbias.measures.sets.ect.ect`.
     ensemble : Ensemble or str or path-like or sequence
         The runs (:func:`wordbias.measures.ensemble.as_ensemble`).
     *args
@@ -302,7 +303,7 @@ def on_runs(measure, ensemble, *args, label: str | None = None, alpha: float = A
     --------
     >>> import numpy as np
     >>> from wordbias.embeddings import to_keyed_vectors
-    >>> from wordbias.measures.mac import mac
+    >>> from wordbias.measures.sets.mac import mac
     >>> words = ["he", "him", "she", "her", "boss", "home"]
     >>> runs = [to_keyed_vectors(words, np.random.default_rng(s).normal(size=(6, 4))) for s in range(3)]
     >>> t = on_runs(mac, runs, [["he", "him"], ["she", "her"]], [["boss"], ["home"]], n_resamples=50, warn=False)
@@ -456,9 +457,9 @@ def _finish(runs: pd.DataFrame, combined: pd.DataFrame, family: str, n_runs: int
     if n_runs == 1:
         combined = one_run_rows(runs, combined)
         n_p = int(combined.p_value.notna().sum())
-        return _tidy.check_tidy(_tidy.adjust_family(combined, f"{family} (one run): the {n_p} tests with a p-value"))
+        return _tidy.check_tidy(adjust_family(combined, f"{family} (one run): the {n_p} tests with a p-value"))
     n_p = int(combined.p_value.notna().sum())
-    combined = _tidy.adjust_family(combined, f"{family}: the {n_p} tests with a combined p")
+    combined = adjust_family(combined, f"{family}: the {n_p} tests with a combined p")
     return _tidy.check_tidy(pd.concat([runs, combined], ignore_index=True))
 
 
@@ -466,7 +467,7 @@ def _weats_job(source, specs, options):
     """One run's WEATs, in a worker: the run loaded there (a path travels, not the vectors)."""
     from wordbias.embeddings import load
     from wordbias.measures import ensemble as ens
-    from wordbias.measures import measurement
+    from wordbias.measures.association import measurement
 
     kv = load(source, progress=False)
     measured = measurement.weats(kv, specs, **options)
@@ -478,7 +479,7 @@ def weat_battery(ensemble, specs: Sequence, *, battery: str, paper: str = "user"
                  alpha: float = ALPHA, **options) -> pd.DataFrame:
     """Measure WEATs on every run of an ensemble: each run's rows and one combined row per test.
 
-    The runs are measured by :func:`wordbias.measures.measurement.weats` as independent jobs
+    The runs are measured by :func:`wordbias.measures.association.measurement.weats` as independent jobs
     (:func:`wordbias.core.jobs.run_jobs`) and combined by :func:`wordbias.measures.ensemble.weats`' summary:
     the combined interval and p, the spread, the share of runs significant, and Du et al.'s (2021) test-retest
     reliability and internal consistency (in ``frame.attrs["ensemble"]``, :func:`summary_frame`).
@@ -504,7 +505,7 @@ def weat_battery(ensemble, specs: Sequence, *, battery: str, paper: str = "user"
     alpha : float, default 0.05
         The level at which a run counts as significant.
     **options
-        The options of :func:`wordbias.measures.measurement.weats` (``seed``, ``n_resamples``,
+        The options of :func:`wordbias.measures.association.measurement.weats` (``seed``, ``n_resamples``,
         ``n_permutations``, ``case_fold``, ``min_words``, ``min_fraction``), the same for every run.
 
     Returns

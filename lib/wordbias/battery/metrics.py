@@ -5,17 +5,17 @@
 
 * on the three gender tests WEAT6 (male vs female names; career, family), WEAT7 (male vs female terms; math,
   arts) and WEAT8 (male vs female terms; science, arts), with the two gender lists as the groups (T1 male, T2
-  female) and the other two lists as the neutral words: ECT (Dev & Phillips 2019; :func:`wordbias.measures.ect.ect`,
-  the neutral lists pooled), RND (Garg et al. 2018; :func:`wordbias.measures.rnd.rnd`, pooled), MAC (Manzini
-  et al. 2019; :func:`wordbias.measures.mac.mac`, the groups as target sets, the neutral lists as attribute
-  sets) and SemAxis (An et al. 2018; :func:`wordbias.measures.semaxis.semaxis`, the groups compared on the axis
+  female) and the other two lists as the neutral words: ECT (Dev & Phillips 2019; :func:`wordbias.measures.sets.ect.ect`,
+  the neutral lists pooled), RND (Garg et al. 2018; :func:`wordbias.measures.sets.rnd.rnd`, pooled), MAC (Manzini
+  et al. 2019; :func:`wordbias.measures.sets.mac.mac`, the groups as target sets, the neutral lists as attribute
+  sets) and SemAxis (An et al. 2018; :func:`wordbias.measures.sets.semaxis.semaxis`, the groups compared on the axis
   from the first neutral list to the second);
 * on WEAT3 (European vs African American names; pleasant, unpleasant), whose attribute lists are sentiment:
-  RNSB (Sweeney & Najafian 2019; :func:`wordbias.measures.rnsb.rnsb`, the names as identity terms);
+  RNSB (Sweeney & Najafian 2019; :func:`wordbias.measures.sets.rnsb.rnsb`, the names as identity terms);
 * Bolukbasi et al.'s (2016, Section 5.2) indirect bias on the PCA gender direction of the debiaswe definitional
   pairs: the mean β of "softball" with the professions the paper names at its extreme of the softball−football
   direction, and of "football" with those at the other (:data:`INDIRECT_SETS`;
-  :func:`wordbias.measures.indirect_bias.mean_indirect_bias`).
+  :func:`wordbias.measures.directions.indirect_bias.mean_indirect_bias`).
 
 RNSB's interval retrains a classifier per replicate, so it uses at most :data:`RNSB_RESAMPLES` replicates (its
 ``n_resamples`` column says how many). A measure the embedding cannot make gives a row with NA numbers and the
@@ -29,13 +29,13 @@ from functools import partial
 
 from wordbias.core import tidy as _tidy
 from wordbias.datasets import stimuli
-from wordbias.measures import ect as _ect
-from wordbias.measures import indirect_bias as _ib
-from wordbias.measures import mac as _mac
-from wordbias.measures import rnd as _rnd
-from wordbias.measures import rnsb as _rnsb
-from wordbias.measures import semaxis as _semaxis
-from wordbias.measures.measurement import NOT_RUN_ERRORS
+from wordbias.measures.association.measurement import NOT_RUN_ERRORS
+from wordbias.measures.directions import indirect_bias as _ib
+from wordbias.measures.sets import ect as _ect
+from wordbias.measures.sets import mac as _mac
+from wordbias.measures.sets import rnd as _rnd
+from wordbias.measures.sets import rnsb as _rnsb
+from wordbias.measures.sets import semaxis as _semaxis
 
 __all__ = ["BATTERY", "GENDER_TESTS", "SENTIMENT_TEST", "INDIRECT_SETS", "RNSB_RESAMPLES", "metric_row",
            "metric_rows"]
@@ -85,7 +85,7 @@ def metric_row(m, *, base: Mapping) -> dict:
 
     Examples
     --------
-    >>> from wordbias.measures.mac import mac
+    >>> from wordbias.measures.sets.mac import mac
     >>> emb = {"he": [1, .1], "him": [.9, .2], "she": [.1, 1], "her": [.2, .9], "boss": [1, .3], "home": [.2, 1]}
     >>> row = metric_row(mac(emb, [["he", "him"], ["she", "her"]], [["boss"], ["home"]], n_resamples=100,
     ...                      warn=False), base={"embedding": "toy"})

@@ -5,15 +5,15 @@ shows it one row per test in the schema of :mod:`wordbias.core.tidy` (a user's o
 :func:`wordbias.battery.weat.weat_battery`):
 
 * Caliskan, Bryson & Narayanan (2017): the ten WEATs (the "glove" word lists) with d, its BCa bootstrap
-  interval, the one- and two-sided permutation p (:func:`wordbias.measures.measurement.weats`), and the two
-  WEFATs with Pearson's r and its interval (:func:`~wordbias.measures.measurement.wefats`);
+  interval, the one- and two-sided permutation p (:func:`wordbias.measures.association.measurement.weats`), and the two
+  WEFATs with Pearson's r and its interval (:func:`~wordbias.measures.association.measurement.wefats`);
 * the racial bias report: the three direction tests, cos(r, s) with its bootstrap interval and the permutation
   p, each measured once (:func:`wordbias.battery.direction.measure_directions`), and Bolukbasi et al.'s (2016,
   §5.2) DirectBias_1 of the debiaswe professions on the PCA gender direction (as the report's Section 2), with a
   bootstrap interval over the professions (the direction held fixed; :func:`wordbias.battery.direction.direct_bias_row`);
 * Ethayarajh, Duvenaud & Hirst (2019): RIPA of the professions on each debiaswe definitional gender pair,
   their mean with a bootstrap interval over the pairs, the spread across pairs and the sign-flip test
-  (:func:`wordbias.measures.ripa.ripa`);
+  (:func:`wordbias.measures.directions.ripa.ripa`);
 * WEFE's family of measures (:mod:`wordbias.battery.metrics`): ECT (Dev & Phillips 2019), RND (Garg et al.
   2018), MAC (Manzini et al. 2019) and SemAxis (An et al. 2018) on the gender WEATs 6-8, RNSB (Sweeney &
   Najafian 2019) on WEAT3's names and sentiment lists, and Bolukbasi et al.'s (2016, §5.2) indirect bias of
@@ -50,7 +50,8 @@ from wordbias.core.progress import progress_bar
 from wordbias.core.validation import check_bool, check_int, check_seed
 from wordbias.datasets import stimuli
 from wordbias.embeddings.keyed_vectors import measuring
-from wordbias.measures import measurement as _measurement
+from wordbias.measures.association import measurement as _measurement
+from wordbias.stats.multiple import adjust_family
 
 __all__ = ["report"]
 
@@ -251,7 +252,7 @@ def _measure(kv, *, label: str, seed: int, n_permutations: int, n_resamples: int
     frame = _tidy.tidy_frame(rows)
     _tidy.warn_low_coverage(frame)
     n_p = int(frame.p_value.notna().sum())
-    frame = _tidy.adjust_family(frame, f"report on {label}: the {n_p} tests with a p-value (WEAT and direction "
+    frame = adjust_family(frame, f"report on {label}: the {n_p} tests with a p-value (WEAT and direction "
                                        "one-sided; WEFAT and RIPA two-sided; UBE Simes' global p; ECT one-sided, "
                                        "less; RND and SemAxis two-sided)")
     frame.attrs["timings"] = timings

@@ -1,11 +1,11 @@
 """SEATs (May et al. 2019) as tidy rows (:mod:`wordbias.core.tidy`): a view of the
-:class:`~wordbias.result.Result` results of :func:`wordbias.measures.seat.seats`, and
+:class:`~wordbias.result.Result` results of :func:`wordbias.measures.association.seat.seats`, and
 :func:`seat_battery`, which measures a battery once and lays it out so.
 
 Each row is a WEAT row (:func:`wordbias.battery.weat.weat_row`) with ``measure="seat"``: d with its 95% bootstrap
 interval over the sentences, the one- and two-sided p with their method, Holm's and Benjamini-Hochberg's adjusted
 p over the battery, the test words the encoder does not see in ``dropped``, the coverage (test words seen /
-asked, :mod:`wordbias.measures.seat`), the sentences used in ``n_x`` ... ``n_b`` and, in ``note``, the encoder's
+asked, :mod:`wordbias.measures.association.seat`), the sentences used in ``n_x`` ... ``n_b`` and, in ``note``, the encoder's
 sentence representation, the sentences left out and May et al.'s reported d where the paper gives one.
 """
 from __future__ import annotations
@@ -18,7 +18,7 @@ from wordbias import __version__
 from wordbias.battery.weat import weat_row
 from wordbias.core import tidy as _tidy
 from wordbias.datasets import seat as _data
-from wordbias.measures import seat as _seat
+from wordbias.measures.association import seat as _seat
 
 __all__ = ["CONFIDENCE_LEVEL", "paper_notes", "seat_rows", "seat_battery"]
 
@@ -54,7 +54,7 @@ def seat_rows(results: Sequence, *, label: str, pooling: str, battery: str = "ma
     Parameters
     ----------
     results : sequence of Result
-        The SEATs of :func:`wordbias.measures.seat.seats` (or :func:`~wordbias.measures.seat.seat`).
+        The SEATs of :func:`wordbias.measures.association.seat.seats` (or :func:`~wordbias.measures.association.seat.seat`).
     label : str
         The encoder's name (the ``embedding`` column).
     pooling : str
@@ -73,7 +73,7 @@ def seat_rows(results: Sequence, *, label: str, pooling: str, battery: str = "ma
     --------
     >>> import numpy as np
     >>> from wordbias.embeddings import to_keyed_vectors
-    >>> from wordbias.measures.seat import seats
+    >>> from wordbias.measures.association.seat import seats
     >>> words = ["rose", "tulip", "ant", "wasp", "love", "hate", "this", "is", "."]
     >>> V = np.array([[1, .1, 0], [.9, .2, 0], [.1, 1, 0], [.2, .9, 0], [1, 0, 0], [0, 1, 0],
     ...               [0, 0, 1], [0, 0, 1], [0, 0, 1]], dtype=np.float32)
@@ -104,9 +104,9 @@ def seat_battery(encoder, tests: Sequence | None = None, *, label: str | None = 
     Parameters
     ----------
     encoder : str or Model or KeyedVectors or sentence encoder
-        As :func:`wordbias.measures.seat.seat` (a transformer, or a static embedding as CBoW).
+        As :func:`wordbias.measures.association.seat.seat` (a transformer, or a static embedding as CBoW).
     tests : sequence, optional
-        As :func:`wordbias.measures.seat.seats` (default: the 46 shipped tests).
+        As :func:`wordbias.measures.association.seat.seats` (default: the 46 shipped tests).
     label : str, optional
         The encoder's name in the table (default: the encoder's label).
     battery : str, optional
@@ -116,7 +116,7 @@ def seat_battery(encoder, tests: Sequence | None = None, *, label: str | None = 
     pooling : {"mean", "cls"} or None, default None
         A transformer's pooling.
     seed, n_permutations, n_resamples, batch_size, cache, device, progress
-        As :func:`wordbias.measures.seat.seats`.
+        As :func:`wordbias.measures.association.seat.seats`.
 
     Returns
     -------

@@ -1,9 +1,9 @@
 """UBE runs as tidy rows (:mod:`wordbias.core.tidy`): Swinger et al.'s (2019) Unsupervised Bias Enumeration on any
 static embedding, summed up one row a run.
 
-:func:`ube_row` lays out a run already made (:func:`wordbias.measures.ube.run`, or the paper notebook's
+:func:`ube_row` lays out a run already made (:func:`wordbias.measures.enumeration.ube.run`, or the paper notebook's
 :func:`wordbias.papers.swinger2019.run`) and :func:`ube_battery` several of them; :func:`first_names_row` makes the
-report's run: UBE on the SSA first names the embedding has (:func:`wordbias.measures.ube_names.name_list`), with
+report's run: UBE on the SSA first names the embedding has (:func:`wordbias.measures.enumeration.ube_names.name_list`), with
 n, m, M scaled to the vocabulary (:func:`ube_parameters`). The row's statistic is the number of significant
 (group, category) cells (UBE has no single effect size) and its p-value Simes' global p over the testable cells.
 Everything here builds on :mod:`wordbias.measures`; nothing goes through a paper's module.
@@ -19,23 +19,24 @@ import numpy as np
 import pandas as pd
 
 from wordbias import embeddings as _embeddings
-from wordbias.core import multiple
 from wordbias.core import tidy as _tidy
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError, LowPowerWarning
 from wordbias.core.parallel import default_workers
 from wordbias.core.validation import check_int, check_seed
-from wordbias.measures import ube
+from wordbias.measures.enumeration import ube
+from wordbias.stats import multiple
+from wordbias.stats.multiple import adjust_family
 
 __all__ = ["UBE_DEFAULTS", "UBE_NULL_SECONDS", "REPORT_UBE_ROTATIONS", "first_names_row", "ube_battery", "ube_parameters", "ube_row"]
 
-#: Swinger et al.'s Table 2 defaults (:data:`wordbias.measures.ube.DEFAULTS`), the upper bounds of
+#: Swinger et al.'s Table 2 defaults (:data:`wordbias.measures.enumeration.ube.DEFAULTS`), the upper bounds of
 #: :func:`ube_parameters`
 UBE_DEFAULTS = {k: ube.DEFAULTS[k] for k in ("n", "m", "M", "t", "R")}
-#: the rotational null's estimated time (:func:`wordbias.measures.ube_null.null_cost`, itself a pessimistic
+#: the rotational null's estimated time (:func:`wordbias.measures.enumeration.ube_null.null_cost`, itself a pessimistic
 #: estimate) that :func:`ube_parameters` keeps the run under, by lowering M
 UBE_NULL_SECONDS = 60.0
 #: the rotations R of the report's UBE run (:func:`first_names_row`), sized for speed: the paper's 10,000 (Table 2;
-#: the Swinger notebook and :func:`wordbias.measures.ube.run` keep them) made the rotational null half of ``wordbias report``'s
+#: the Swinger notebook and :func:`wordbias.measures.enumeration.ube.run` keep them) made the rotational null half of ``wordbias report``'s
 #: time. What 3,000 gives up: the smallest p is 1/3,001 instead of 1/10,001, so Benjamini-Hochberg over the n·m
 #: cells (768 at n = 12, m = 64) calls no cell significant unless at least 6 cells reach that floor together (2 at
 #: R = 10,000): a bias confined to a handful of cells can go unseen. On GloVe 6B 50d: 74 significant cells against 75
@@ -67,7 +68,7 @@ def ube_parameters(vocabulary: int, n_names: int, dimension: int, *, workers: in
     * n = clip(n_names // 50, 2, 12): at least 50 names per group before cleaning;
     * t = 3, and R = ``rotations`` (the paper's 10,000 unless asked; R sets the smallest p, 1/(R+1), and with it
       the power of Benjamini-Hochberg over n·m cells);
-    * then, if the rotational null's estimated time (:func:`wordbias.measures.ube_null.null_cost`, R·n·M·(d + 8)
+    * then, if the rotational null's estimated time (:func:`wordbias.measures.enumeration.ube_null.null_cost`, R·n·M·(d + 8)
       multiply-adds at a pessimistic rate) exceeds ``max_null_seconds`` on ``workers`` threads, M is lowered
       until it fits (and m with it).
 
@@ -76,7 +77,7 @@ def ube_parameters(vocabulary: int, n_names: int, dimension: int, *, workers: in
     vocabulary : int
         The number of words in the embedding (at least 1).
     n_names : int
-        The number of its tokens that are first names (:func:`wordbias.measures.ube_names.name_list`).
+        The number of its tokens that are first names (:func:`wordbias.measures.enumeration.ube_names.name_list`).
     dimension : int
         The embedding's dimension (at least 1).
     workers : int, default 2
@@ -90,7 +91,7 @@ def ube_parameters(vocabulary: int, n_names: int, dimension: int, *, workers: in
     -------
     dict
         ``{"n": ..., "m": ..., "M": ..., "t": ..., "R": ...}``, the keyword arguments of
-        :func:`wordbias.measures.ube.run`.
+        :func:`wordbias.measures.enumeration.ube.run`.
 
     Raises
     ------
@@ -129,16 +130,16 @@ def ube_parameters(vocabulary: int, n_names: int, dimension: int, *, workers: in
 def ube_row(res, *, base: dict, test: str, title: str, note: str = "") -> dict:
     """Return one tidy row summing up a UBE run.
 
-    The run is Swinger et al.'s (2019) :class:`~wordbias.measures.ube_result.UBEResult`; the row (a dict of
+    The run is Swinger et al.'s (2019) :class:`~wordbias.measures.enumeration.ube_result.UBEResult`; the row (a dict of
     :data:`wordbias.core.tidy.COLUMNS`) has the number of significant (group, category) cells as the statistic
     (UBE has no single effect size), and Simes' global p over the testable cells' rotational-null p (the
     smallest Benjamini-Hochberg adjusted p) as the p-value. The row does not depend on the order of the groups
-    (:meth:`~wordbias.measures.ube_result.UBEResult.reorder`).
+    (:meth:`~wordbias.measures.enumeration.ube_result.UBEResult.reorder`).
 
     Parameters
     ----------
     res : UBEResult
-        The run (:func:`wordbias.measures.ube.run`).
+        The run (:func:`wordbias.measures.enumeration.ube.run`).
     base : dict
         The row's embedding, paper, battery and seed.
     test : str
@@ -180,7 +181,7 @@ def ube_row(res, *, base: dict, test: str, title: str, note: str = "") -> dict:
 def ube_battery(runs: Mapping, *, label: str, seed: int = 0) -> pd.DataFrame:
     """Return UBE runs already made as a tidy table.
 
-    One :func:`ube_row` per run of Swinger et al.'s (2019) UBE (:func:`wordbias.measures.ube.run`), test
+    One :func:`ube_row` per run of Swinger et al.'s (2019) UBE (:func:`wordbias.measures.enumeration.ube.run`), test
     ``UBE:<name>``, with Holm and Benjamini-Hochberg over their global p.
 
     Parameters
@@ -221,14 +222,14 @@ def ube_battery(runs: Mapping, *, label: str, seed: int = 0) -> pd.DataFrame:
     rows = [ube_row(res, base=base, test="UBE:" + "_".join(name.replace(",", " ").split()),
                     title=f"UBE: {name} groups x word categories (rotational null)") for name, res in runs.items()]
     frame = _tidy.tidy_frame(rows)
-    return _tidy.adjust_family(frame, f"swinger2019 on {label}: the {len(frame)} UBE runs (Simes' global p)")
+    return adjust_family(frame, f"swinger2019 on {label}: the {len(frame)} UBE runs (Simes' global p)")
 
 
 def first_names_row(embedding, *, base: dict, seed: int, progress: bool) -> dict:
     """Run UBE on the first names ``embedding`` has and return the report's row.
 
-    The run is :func:`wordbias.measures.ube.run` on the SSA first names ``embedding`` has (Appendix C.1,
-    :func:`~wordbias.measures.ube_names.name_list`; they are also kept out of the SVM's non-names), with
+    The run is :func:`wordbias.measures.enumeration.ube.run` on the SSA first names ``embedding`` has (Appendix C.1,
+    :func:`~wordbias.measures.enumeration.ube_names.name_list`; they are also kept out of the SVM's non-names), with
     :func:`ube_parameters` scaled to the vocabulary, shown as :func:`ube_row`. The note gives the parameters,
     the names before and after cleaning, the case rule and the low-power warnings; a run the embedding cannot
     make (too few names, words or categories) gives a row with NA numbers and the reason.
@@ -279,7 +280,7 @@ def first_names_row(embedding, *, base: dict, seed: int, progress: bool) -> dict
     return ube_row(res, base=base, test=test, title=title,  # coverage NA: the names and words are the vocabulary's
                    note=_join(f"parameters scaled to the vocabulary: n={params['n']}, m={params['m']}, "
                               f"M={params['M']}, t={params['t']}, R={params['R']} (sized for speed: the paper's "
-                              f"R=10,000 in wordbias.measures.ube.run); {len(names.tokens):,} first "
+                              f"R=10,000 in wordbias.measures.enumeration.ube.run); {len(names.tokens):,} first "
                               f"names in the vocabulary, {len(res.names):,} after cleaning; case rule "
                               f"{res.params.get('case_source')!s}; the words' anisotropy (mean cosine of 2,000 "
                               f"random pairs) {ube.anisotropy(embedding, seed=seed):.2f}: the higher, the more easily "

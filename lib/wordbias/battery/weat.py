@@ -1,9 +1,9 @@
-"""WEATs and WEFATs as tidy rows (:mod:`wordbias.core.tidy`): views of :class:`~wordbias.measures.measurement.
+"""WEATs and WEFATs as tidy rows (:mod:`wordbias.core.tidy`): views of :class:`~wordbias.measures.association.measurement.
 Result` results, and :func:`weat_battery`, which measures a list of WEAT specs once and shows them so.
 
 A battery is a list of specs, the papers' (:func:`wordbias.datasets.stimuli.weat_tests`) and a user's YAML
 (:func:`wordbias.datasets.user_lists.load_user_lists`) alike; the measuring is
-:func:`wordbias.measures.measurement.weats` and :func:`~wordbias.measures.measurement.wefats`; this module only
+:func:`wordbias.measures.association.measurement.weats` and :func:`~wordbias.measures.association.measurement.wefats`; this module only
 lays the results out as rows (the words dropped, the coverage and its flag, the notes), and never recomputes.
 """
 from __future__ import annotations
@@ -18,7 +18,7 @@ from wordbias.core import tidy as _tidy
 from wordbias.core.errors import InvalidParameterError
 from wordbias.core.validation import check_bool, check_int, check_seed
 from wordbias.datasets import stimuli
-from wordbias.measures import measurement as _measurement
+from wordbias.measures.association import measurement as _measurement
 
 __all__ = ["CONFIDENCE_LEVEL", "paper_note", "weat_row", "wefat_row", "weat_rows", "weat_battery", "check_names",
            "as_keyed_vectors"]
@@ -131,8 +131,8 @@ def weat_row(m: _result.Result, *, base: Mapping, note: str = "") -> dict:
     Parameters
     ----------
     m : Result
-        One measured WEAT (:func:`wordbias.measures.measurement.weat` or an item of
-        :func:`~wordbias.measures.measurement.weats`).
+        One measured WEAT (:func:`wordbias.measures.association.measurement.weat` or an item of
+        :func:`~wordbias.measures.association.measurement.weats`).
     base : mapping
         The row's leading columns: embedding, paper, battery (and optionally seed, n_resamples).
     note : str, default ""
@@ -150,7 +150,7 @@ def weat_row(m: _result.Result, *, base: Mapping, note: str = "") -> dict:
 
     Examples
     --------
-    >>> from wordbias.measures.measurement import weats
+    >>> from wordbias.measures.association.measurement import weats
     >>> kv = {"rose": [1, 0.1], "tulip": [0.9, 0.2], "ant": [0.1, 1], "wasp": [0.2, 0.9], "love": [1, 0],
     ...       "hate": [0, 1]}
     >>> spec = {"id": "flowers", "X": ["rose", "tulip"], "Y": ["ant", "wasp"], "A": ["love"], "B": ["hate"]}
@@ -173,8 +173,8 @@ def wefat_row(m: _result.Result, *, base: Mapping, note: str = "") -> dict:
     Parameters
     ----------
     m : Result
-        One measured WEFAT (:func:`wordbias.measures.measurement.wefat` or an item of
-        :func:`~wordbias.measures.measurement.wefats`).
+        One measured WEFAT (:func:`wordbias.measures.association.measurement.wefat` or an item of
+        :func:`~wordbias.measures.association.measurement.wefats`).
     base : mapping
         The row's leading columns: embedding, paper, battery (and optionally seed, n_resamples).
     note : str, default ""
@@ -188,7 +188,7 @@ def wefat_row(m: _result.Result, *, base: Mapping, note: str = "") -> dict:
 
     Examples
     --------
-    >>> from wordbias.measures.measurement import wefat
+    >>> from wordbias.measures.association.measurement import wefat
     >>> kv = {"rose": [1, 0.1], "tulip": [0.9, 0.2], "ant": [0.1, 1], "wasp": [0.2, 0.9], "love": [1, 0],
     ...       "hate": [0, 1]}
     >>> prop = {"rose": 4.0, "tulip": 3.0, "ant": 2.0, "wasp": 1.0}
@@ -204,7 +204,7 @@ def weat_rows(results: Sequence[_result.Result], *, label: str, battery: str, pa
               specs: Sequence | None = None, paper_key: str = "glove") -> pd.DataFrame:
     """Return the tidy table of measured WEATs.
 
-    One :func:`weat_row` per result of :func:`wordbias.measures.measurement.weats`, with the adjusted p the
+    One :func:`weat_row` per result of :func:`wordbias.measures.association.measurement.weats`, with the adjusted p the
     results carry, and one :class:`~wordbias.core.errors.LowCoverageWarning` per flagged test that ran. Nothing
     is measured again.
 
@@ -243,7 +243,7 @@ def weat_rows(results: Sequence[_result.Result], *, label: str, battery: str, pa
     Examples
     --------
     >>> import warnings
-    >>> from wordbias.measures.measurement import weats
+    >>> from wordbias.measures.association.measurement import weats
     >>> kv = {"rose": [1, 0.1], "tulip": [0.9, 0.2], "ant": [0.1, 1], "wasp": [0.2, 0.9], "love": [1, 0],
     ...       "hate": [0, 1]}
     >>> spec = {"id": "flowers", "X": ["rose", "tulip"], "Y": ["ant", "wasp"], "A": ["love"], "B": ["hate"]}
@@ -271,9 +271,9 @@ def weat_battery(embedding, specs: Sequence, *, label: str, battery: str, paper:
                  min_fraction: float = _tidy.MIN_FRACTION) -> pd.DataFrame:
     """Measure the WEATs of ``specs`` on ``embedding`` once and show them as a tidy table, one row per test.
 
-    The measuring is :func:`wordbias.measures.measurement.weats`, the table :func:`weat_rows`. Each row has d
+    The measuring is :func:`wordbias.measures.association.measurement.weats`, the table :func:`weat_rows`. Each row has d
     (Caliskan et al. 2017, Methods) with its BCa bootstrap interval over the words
-    (:func:`wordbias.measures.bootstrap.weat_bootstrap`), the one-sided permutation p (the paper's test; exact
+    (:func:`wordbias.measures.association.bootstrap.weat_bootstrap`), the one-sided permutation p (the paper's test; exact
     where it can be counted, else Monte Carlo with ``n_permutations`` draws) and the two-sided p, and Holm's and
     Benjamini-Hochberg's adjusted p over the battery. Unknown and balanced-out words go to ``dropped``
     (``"X: w1; A: w2"``); a test whose lists are left too small gets NA numbers and the reason in ``note``.
@@ -330,7 +330,7 @@ def weat_battery(embedding, specs: Sequence, *, label: str, battery: str, paper:
 
     See Also
     --------
-    wordbias.measures.measurement.weats : The measuring, one result per test.
+    wordbias.measures.association.measurement.weats : The measuring, one result per test.
     wordbias.battery.report.report : Every static-embedding test of the four papers.
 
     Examples

@@ -18,7 +18,7 @@ def run_weat(args) -> int:
     from wordbias.battery import weat as battery_weat
     from wordbias.datasets import stimuli, user_lists
     from wordbias.embeddings.ensemble import is_ensemble
-    from wordbias.measures import measurement
+    from wordbias.measures.association import measurement
 
     if args.lists is not None:
         if args.variant is not None:
@@ -63,7 +63,7 @@ def run_weat(args) -> int:
 
 def report_balancing(results) -> None:
     """Name on stderr, one line per test, the words random balancing deleted from its target sets, the seed, d over
-    the balancing draws and d without balancing (:class:`wordbias.measures.weat.BalanceSpread`)."""
+    the balancing draws and d without balancing (:class:`wordbias.measures.association.weat.BalanceSpread`)."""
     for m in results:
         spread = getattr(getattr(m, "result", None), "balancing", None)
         if spread is not None:

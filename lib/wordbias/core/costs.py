@@ -3,8 +3,8 @@ counts too large for a float, shown and divided without an ``OverflowError``.
 
 Every resampling entry point (bootstraps, sign-flip draws, the random word lists of the sensitivity curve)
 checks its cost with :func:`check_resampling_cost`; the Monte Carlo p-value has its own estimate
-(:func:`wordbias.core.montecarlo.check_mc_cost`) and the exact count its own reach check
-(:func:`wordbias.core.exact_count.check_exact_reach`), both through :func:`check_cost`.
+(:func:`wordbias.stats.montecarlo.check_mc_cost`) and the exact count its own reach check
+(:func:`wordbias.stats.exact_count.check_exact_reach`), both through :func:`check_cost`.
 """
 
 from __future__ import annotations
@@ -330,7 +330,7 @@ def check_resampling_cost(what: str, name: str, n_draws: int, ops_per_draw: floa
     (:func:`resampling_cost`) is over ``max_seconds`` or :func:`memory_limit`, with
     :class:`~wordbias.core.errors.TooCostlyError` naming ``name`` = ``n_draws``, the estimate and the way out
     (a smaller ``name``, ``way_out``, or a larger ``max_seconds``). The Monte Carlo p-value has its own
-    estimate (:func:`~wordbias.core.montecarlo.check_mc_cost`) through the same :func:`check_cost`.
+    estimate (:func:`~wordbias.stats.montecarlo.check_mc_cost`) through the same :func:`check_cost`.
 
     Examples
     --------

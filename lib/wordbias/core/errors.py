@@ -40,7 +40,7 @@ class EmbeddingFormatError(ValueError):
 
 class ExactCountTooLarge(TooCostlyError):
     """The exact count would need more subset sums than its budget allows (use Monte Carlo or the normal
-    approximation; :mod:`wordbias.core.permutation`). A :class:`TooCostlyError` (hence still a ``ValueError``)."""
+    approximation; :mod:`wordbias.stats.permutation`). A :class:`TooCostlyError` (hence still a ``ValueError``)."""
 
 
 class EmbeddingNotFoundError(FileNotFoundError):

@@ -247,7 +247,7 @@ class WordSet:
     """A named list of words after the unknown-word policy: what was kept, missing, and balanced away.
 
     ``requested`` is the list as asked for (case-folded if asked), ``words`` the words kept, in order;
-    ``balanced_out`` the words a test deleted afterwards to balance two sets (:func:`wordbias.measures.weat.balance`).
+    ``balanced_out`` the words a test deleted afterwards to balance two sets (:func:`wordbias.measures.association.weat.balance`).
 
     Attributes
     ----------

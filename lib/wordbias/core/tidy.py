@@ -21,7 +21,7 @@ Columns (:data:`COLUMNS`, in this order; NA where a measure has no such thing):
 * ``ci_low``, ``ci_high``, ``ci_level``, ``ci_method``: the interval of the effect size
 * ``p_value``, ``alternative`` (``greater``, ``less``, ``two-sided``, as SciPy), ``p_method``, ``p_two_sided``
 * ``p_holm``, ``p_bh``, ``p_family``: Holm and Benjamini–Hochberg adjusted p over the named family
-  (:func:`adjust_family`, via :func:`wordbias.core.multiple.adjust`)
+  (:func:`wordbias.stats.multiple.adjust_family`)
 * ``dropped`` (``"X: w1 w2; A: w3"``: words dropped as unknown or balanced out, ``""`` when none),
   ``seed``, ``n_permutations``, ``n_resamples``, ``wordbias_version``, ``note``
 
@@ -52,13 +52,11 @@ import pandas as pd
 from wordbias.core.atomic import atomic_file
 from wordbias.core.errors import InvalidParameterError
 from wordbias.core.io_errors import reraise_disk_full
-from wordbias.core.multiple import adjust
 from wordbias.core.paths import check_output_file
-from wordbias.core.permutation import ALTERNATIVES
-from wordbias.core.validation import check_int, check_real
+from wordbias.core.validation import ALTERNATIVES, check_int, check_real
 
 __all__ = ["COLUMNS", "DTYPES", "PAPERS", "MEASURES", "FLOAT_FORMAT", "tidy_frame", "check_tidy",
-           "adjust_family", "dropped_text", "MIN_WORDS", "MIN_FRACTION", "LOW_COVERAGE", "check_coverage_thresholds",
+           "dropped_text", "MIN_WORDS", "MIN_FRACTION", "LOW_COVERAGE", "check_coverage_thresholds",
            "coverage_flag", "Coverage", "coverage", "with_coverage", "warn_low_coverage", "without_low_coverage",
            "NOT_RUN", "PARTS", "not_run_note", "not_run",
            "part_missing_note", "run_in_part", "write_tidy", "read_tidy", "FORMULA_START", "TEXT_MARK",
@@ -270,51 +268,6 @@ def check_tidy(frame: pd.DataFrame) -> pd.DataFrame:
         rows = [tuple(r) for r in key[dup].drop_duplicates().itertuples(index=False)][:5]
         raise InvalidParameterError(f"tidy table has several rows for the same {'/'.join(_KEY)}: {rows}")
     return frame
-
-
-def adjust_family(frame: pd.DataFrame, family: str) -> pd.DataFrame:
-    """Return a copy of ``frame`` with the adjusted p-values of a family filled in.
-
-    ``p_holm``, ``p_bh`` and ``p_family`` are filled over the rows that have a ``p_value`` (the family), by Holm
-    (1979) and Benjamini–Hochberg (1995) (:func:`wordbias.core.multiple.adjust`); rows without a p get NA in the
-    three columns.
-
-    Parameters
-    ----------
-    frame : pandas.DataFrame
-        A tidy table.
-    family : str
-        The family's name (``p_family``), which should say which tests were counted together.
-
-    Returns
-    -------
-    pandas.DataFrame
-        The adjusted copy.
-
-    Raises
-    ------
-    InvalidParameterError
-        When ``frame`` is not a tidy table, or ``family`` is not a non-empty string while a row has a p-value.
-
-    Examples
-    --------
-    >>> t = tidy_frame([{"test": "a", "p_value": 0.01}, {"test": "b", "p_value": 0.04}, {"test": "c"}])
-    >>> a = adjust_family(t, "my battery")
-    >>> a["p_holm"].tolist()[:2], a["p_bh"].tolist()[:2], a["p_family"].tolist()   # m = 2: Holm 2·0.01, 1·0.04
-    ([0.02, 0.04], [0.02, 0.04], ['my battery', 'my battery', <NA>])
-    """
-    check_tidy(frame)
-    out = frame.copy()
-    has_p = out["p_value"].notna().to_numpy()
-    out["p_holm"] = np.nan
-    out["p_bh"] = np.nan
-    out["p_family"] = pd.array([pd.NA] * len(out), dtype="string")
-    if has_p.any():
-        result = adjust(out.loc[has_p, "p_value"].to_numpy(), [str(i) for i in range(int(has_p.sum()))], family=family)
-        out.loc[has_p, "p_holm"] = result.p_holm
-        out.loc[has_p, "p_bh"] = result.p_bh
-        out.loc[has_p, "p_family"] = family
-    return out
 
 
 def dropped_text(dropped: Mapping[str, Iterable[str]]) -> str:

@@ -13,9 +13,12 @@ import numpy as np
 
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError
 
-__all__ = ["check_int", "check_real", "check_probability", "check_option", "check_seed", "check_bool",
+__all__ = ["check_ddof", "ALTERNATIVES", "check_int", "check_real", "check_probability", "check_option", "check_seed", "check_bool",
            "check_words", "check_disjoint", "as_float_array", "check_out", "spread_tolerance", "degenerate_spread",
            "check_spread", "SPREAD_SLACK", "float_eps", "check_finite", "check_same_dimension"]
+
+#: the alternatives of every test, named as SciPy names them
+ALTERNATIVES = ("greater", "less", "two-sided")
 
 
 def _show(value) -> str:
@@ -561,3 +564,33 @@ def check_targets_not_attributes(targets: Mapping[str, Sequence[str]], attribute
     if found:
         raise InvalidParameterError("; ".join(found) + " (a target word that is also an attribute word is associated "
                                     "with itself, cos(w, w) = 1, in its own score); remove them from one of the sets")
+
+
+def check_ddof(ddof) -> int:
+    """Check the ``ddof`` of a standard deviation: 1 (sample, the default) or 0 (population); nothing else.
+
+    Parameters
+    ----------
+    ddof : int
+        The delta degrees of freedom to check.
+
+    Returns
+    -------
+    int
+        ``ddof``, as a Python integer.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``ddof`` is not the integer 0 or 1.
+
+    Examples
+    --------
+    >>> check_ddof(0)
+    0
+    >>> check_ddof(2)
+    Traceback (most recent call last):
+    ...
+    wordbias.core.errors.InvalidParameterError: ddof must be one of 0, 1; not 2
+    """
+    return check_option("ddof", check_int("ddof", ddof), (0, 1))

@@ -9,7 +9,7 @@ from elsewhere:
 
 * :func:`cased_wordlist` / :func:`lowercase_words`: SCOWL size 50 (American + British, Debian ``wamerican`` and
   ``wbritish`` 2020.12.07-2; ``data/casing/SOURCE.md``), a spelling list that keeps proper nouns capitalised.
-  The stand-in (:func:`wordbias.measures.ube.candidate_words` with ``case_source="wordlist"``) keeps a token only
+  The stand-in (:func:`wordbias.measures.enumeration.ube.candidate_words` with ``case_source="wordlist"``) keeps a token only
   when the list spells it in lower case: "bill" and "may" stay (the list has both "bill" and "Bill"),
   "texas" and "lufthansa" go (capitalised only), so do "tv" and "ceo" (upper case only, as C.4 would on a cased
   embedding, where "TV" is the more frequent form), and so does a token the list lacks altogether.

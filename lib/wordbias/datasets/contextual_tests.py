@@ -6,7 +6,7 @@ each set fills, the templates of WEAT on contextual vectors (§3.1, Table 1: eac
 ATTRIBUTE" with the other slot masked) and the templates of the log probability bias score with the target pairs
 that fill them (§3.2, Table 2: "TARGET like ATTRIBUTE" with (boys, girls) and (men, women)); the paper's
 reported effect sizes ride along (``paper``; empty for a user's lists). Data only: the methods that run on a
-category are :mod:`wordbias.measures.contextual`, and a user's WEAT lists become categories in
+category are :mod:`wordbias.measures.language_models.contextual`, and a user's WEAT lists become categories in
 :func:`wordbias.battery.contextual.user_categories`.
 
 Kurita, Vyas, Pareek, Black & Tsvetkov (2019), "Measuring Bias in Contextualized Word Representations", GeBNLP,
@@ -125,7 +125,7 @@ def kurita2019_categories() -> list[Category]:
 
     See Also
     --------
-    wordbias.measures.contextual : The methods that run on a category.
+    wordbias.measures.language_models.contextual : The methods that run on a category.
 
     Examples
     --------

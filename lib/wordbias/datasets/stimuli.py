@@ -278,7 +278,7 @@ def weat_tests(paper: str = "caliskan2017", variant: str = "glove") -> list[Weat
 
     See Also
     --------
-    wordbias.measures.measurement.weats : Measures them all.
+    wordbias.measures.association.measurement.weats : Measures them all.
 
     Examples
     --------
@@ -333,7 +333,7 @@ def wefat_tests(paper: str = "caliskan2017") -> list[WefatSpec]:
 
     See Also
     --------
-    wordbias.measures.measurement.wefats : Measures them.
+    wordbias.measures.association.measurement.wefats : Measures them.
 
     Examples
     --------

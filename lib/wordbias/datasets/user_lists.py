@@ -291,7 +291,7 @@ def read_user_lists(path: str | os.PathLike) -> UserLists:
     See Also
     --------
     load_user_lists : The WEATs alone.
-    wordbias.measures.measurement.weats : Measures them.
+    wordbias.measures.association.measurement.weats : Measures them.
 
     Examples
     --------

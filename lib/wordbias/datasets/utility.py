@@ -1,6 +1,6 @@
 """Utility benchmarks of word embeddings: Mikolov et al.'s analogies, WordSim-353 and SimLex-999.
 
-What an embedding knows, to measure what debiasing it costs (:mod:`wordbias.measures.utility`):
+What an embedding knows, to measure what debiasing it costs (:mod:`wordbias.measures.debiasing.utility`):
 
 - :func:`analogy_questions`: the word analogies of Mikolov, Chen, Corrado & Dean (2013), "Efficient Estimation
   of Word Representations in Vector Space", ICLR workshop, arXiv:1301.3781, Section 4.1

@@ -153,7 +153,7 @@ def is_cased(embedding: KeyedVectors, sample: int = 50_000) -> bool:
     """Say whether an embedding's vocabulary distinguishes case.
 
     GloVe 6B is uncased (False); GloVe 840B, word2vec and fastText are cased. Measures fold the case of their
-    word lists for an uncased vocabulary (``case_fold=None`` in :func:`wordbias.measures.measurement.weat`).
+    word lists for an uncased vocabulary (``case_fold=None`` in :func:`wordbias.measures.association.measurement.weat`).
 
     Parameters
     ----------

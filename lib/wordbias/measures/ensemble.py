@@ -15,7 +15,7 @@ documents), a test reports:
   number of runs, with a t quantile on Satterthwaite's degrees of freedom;
 * the test-retest reliability of the word scores s(w, A, B) across runs, ICC(2,1), and the internal
   consistency of the attribute pairs, Cronbach's alpha (Du, Fang & Nguyen 2021,
-  https://doi.org/10.18653/v1/2021.emnlp-main.785; :mod:`wordbias.measures.reliability`).
+  https://doi.org/10.18653/v1/2021.emnlp-main.785; :mod:`wordbias.stats.reliability`).
 
 The combined interval's coverage is checked in a simulation (``benchmarks/coverage_ensemble.py``,
 ``tests/measures/test_ensemble_coverage.py``).
@@ -31,7 +31,6 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import stats
 
-from wordbias.core import multiple
 from wordbias.core.errors import InvalidParameterError
 from wordbias.core.validation import (
     as_float_array,
@@ -40,8 +39,9 @@ from wordbias.core.validation import (
     degenerate_spread,
     spread_tolerance,
 )
-from wordbias.measures.reliability import cronbach_alpha, icc_a1
 from wordbias.result import Result
+from wordbias.stats import multiple
+from wordbias.stats.reliability import cronbach_alpha, icc_a1
 
 __all__ = ["CombinedInterval", "combine_runs", "joint_word_variance", "RunCosines", "EnsembleMeasurement",
            "as_ensemble", "weat", "weats", "wefat", "wefats", "ALPHA"]
@@ -228,7 +228,7 @@ def joint_word_variance(cosines: Sequence, n_x: int, n_a: int, *, n_resamples: i
     applied to every run.
 
     Each resample draws the words of X, Y, A and B once, with replacement, and applies that draw to every run: its
-    d*_r in each run (:func:`wordbias.measures.bootstrap.resampled_weat`, Caliskan et al. 2017, Methods) and their
+    d*_r in each run (:func:`wordbias.measures.association.bootstrap.resampled_weat`, Caliskan et al. 2017, Methods) and their
     mean over the runs. The variance of that mean over the resamples (ddof = 1, NaN resamples left out) is the
     sampling variance of d̄ over words: each word's run-to-run noise averages over the runs in it, as in d̄, rather
     than counting in full as in the runs' own intervals (the crossed design of words and runs; Owen 2007, "The
@@ -238,7 +238,7 @@ def joint_word_variance(cosines: Sequence, n_x: int, n_a: int, *, n_resamples: i
     ----------
     cosines : sequence of numpy.ndarray, shape (n_x + n_y, n_a + n_b)
         Each run's cosines of the target words (X then Y) with the attribute words (A then B)
-        (:func:`wordbias.measures.bootstrap.target_attribute_cosines`), the same words in the same order in every run.
+        (:func:`wordbias.measures.association.bootstrap.target_attribute_cosines`), the same words in the same order in every run.
     n_x, n_a : int
         The words of X and of A (the first rows and columns).
     n_resamples : int, default 10_000
@@ -257,7 +257,7 @@ def joint_word_variance(cosines: Sequence, n_x: int, n_a: int, *, n_resamples: i
     --------
     With one run it is the variance of that run's own word bootstrap:
 
-    >>> from wordbias.measures.bootstrap import target_attribute_cosines
+    >>> from wordbias.measures.association.bootstrap import target_attribute_cosines
     >>> rng = np.random.default_rng(0)
     >>> C = target_attribute_cosines(*(rng.normal(size=(6, 5)) + shift for shift in (1, -1, 1, -1)))
     >>> w1 = joint_word_variance([C], 6, 6, n_resamples=2000)
@@ -265,7 +265,7 @@ def joint_word_variance(cosines: Sequence, n_x: int, n_a: int, *, n_resamples: i
     >>> round(w1, 2), abs(w2 - w1) < 0.05
     (0.03, True)
     """
-    from wordbias.measures.bootstrap import resampled_weat
+    from wordbias.measures.association.bootstrap import resampled_weat
 
     cosines = [np.asarray(C, dtype=float) for C in cosines]
     if not cosines:
@@ -541,7 +541,7 @@ def _shared_scores(per_run: Sequence[Result]) -> tuple[list[str], np.ndarray]:
 
 def _run_cosines(kv, result) -> RunCosines:
     """The run's words of each set and their cosines (the run loaded)."""
-    from wordbias.measures.bootstrap import target_attribute_cosines
+    from wordbias.measures.association.bootstrap import target_attribute_cosines
 
     X, Y, A, B = (tuple(s.words) for s in (result.X, result.Y, result.A, result.B))
     return RunCosines(X, Y, A, B, target_attribute_cosines(kv[list(X)], kv[list(Y)], kv[list(A)], kv[list(B)]))
@@ -643,7 +643,7 @@ def _not_run(kv, X, Y, A, B, err: BaseException, options: dict) -> Result:
     measurement.weats` records one: NaN numbers, the reason, the words the run lacks."""
     from wordbias.core.tidy import MIN_FRACTION, MIN_WORDS
     from wordbias.datasets import stimuli
-    from wordbias.measures import measurement
+    from wordbias.measures.association import measurement
 
     spec = stimuli.as_weat_spec({"id": "", "X": X, "Y": Y, "A": A, "B": B, "names": options.get("names"),
                                  "title": options.get("title")})
@@ -658,7 +658,7 @@ def weat(ensemble, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Sequ
     """Measure one WEAT on every run of an ensemble: d per run, the combined interval, the share of significant
     runs, test-retest reliability and internal consistency.
 
-    Each run is measured by :func:`wordbias.measures.measurement.weat` with the same options (the same seed:
+    Each run is measured by :func:`wordbias.measures.association.measurement.weat` with the same options (the same seed:
     only the embedding changes between runs); the runs are combined by :func:`combine_runs`.
 
     Parameters
@@ -675,7 +675,7 @@ def weat(ensemble, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Sequ
     progress : bool, default False
         Show a progress bar over the runs.
     **options
-        The options of :func:`wordbias.measures.measurement.weat` (``n_resamples``, ``seed``, ``alternative``,
+        The options of :func:`wordbias.measures.association.measurement.weat` (``n_resamples``, ``seed``, ``alternative``,
         ``confidence_level``, ``names``, ``title``...), the same for every run.
 
     Returns
@@ -705,7 +705,7 @@ def weat(ensemble, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Sequ
     >>> round(r.ci_low, 2) < r.effect_size < round(r.ci_high, 2), round(r.test_retest, 2)
     (True, 0.98)
     """
-    from wordbias.measures import measurement
+    from wordbias.measures.association import measurement
 
     alpha = _check_alpha(alpha)
     ens = as_ensemble(ensemble, label)
@@ -748,7 +748,7 @@ def weats(ensemble, specs: Sequence, *, label: str | None = None, family: str | 
     """Measure a battery of WEATs on every run of an ensemble, each test summarised over the runs, with Holm's
     and Benjamini-Hochberg's adjusted combined p.
 
-    Each run is measured by :func:`wordbias.measures.measurement.weats` (the run loaded once for all its tests);
+    Each run is measured by :func:`wordbias.measures.association.measurement.weats` (the run loaded once for all its tests);
     each test's runs are combined as in :func:`weat`.
 
     Parameters
@@ -756,7 +756,7 @@ def weats(ensemble, specs: Sequence, *, label: str | None = None, family: str | 
     ensemble : Ensemble or str or path-like or sequence
         An ensemble, a manifest or several embeddings (:func:`as_ensemble`).
     specs : sequence of WeatSpec or mapping
-        The tests, as :func:`wordbias.measures.measurement.weats` takes them.
+        The tests, as :func:`wordbias.measures.association.measurement.weats` takes them.
     label : str, optional
         The ensemble's label (for several embeddings given as a list).
     family : str, optional
@@ -766,7 +766,7 @@ def weats(ensemble, specs: Sequence, *, label: str | None = None, family: str | 
     progress : bool, default False
         Show a progress bar over the runs.
     **options
-        The options of :func:`wordbias.measures.measurement.weats`, the same for every run.
+        The options of :func:`wordbias.measures.association.measurement.weats`, the same for every run.
 
     Returns
     -------
@@ -787,7 +787,7 @@ def weats(ensemble, specs: Sequence, *, label: str | None = None, family: str | 
     ('flowers', 3, 1.723, 'mean over 3 runs ± t sqrt(B/3)')
     """
     from wordbias.datasets import stimuli
-    from wordbias.measures import measurement
+    from wordbias.measures.association import measurement
 
     alpha = _check_alpha(alpha)
     ens = as_ensemble(ensemble, label)
@@ -814,7 +814,7 @@ def wefat(ensemble, W: Sequence[str], A: Sequence[str], B: Sequence[str], prop, 
           alpha: float = ALPHA, progress: bool = False, **options) -> EnsembleMeasurement:
     """Measure one WEFAT on every run of an ensemble: r per run and the combined interval.
 
-    Each run is measured by :func:`wordbias.measures.measurement.wefat` with the same options; the runs are
+    Each run is measured by :func:`wordbias.measures.association.measurement.wefat` with the same options; the runs are
     combined by :func:`combine_runs` (no reliability figures: a WEFAT has no target-set scores to correlate).
 
     Parameters
@@ -826,7 +826,7 @@ def wefat(ensemble, W: Sequence[str], A: Sequence[str], B: Sequence[str], prop, 
     A, B : sequence of str
         The two attribute word lists.
     prop : sequence of float or mapping
-        The property of each target word, as :func:`wordbias.measures.measurement.wefat` takes it.
+        The property of each target word, as :func:`wordbias.measures.association.measurement.wefat` takes it.
     label : str, optional
         The ensemble's label.
     alpha : float, default 0.05
@@ -834,7 +834,7 @@ def wefat(ensemble, W: Sequence[str], A: Sequence[str], B: Sequence[str], prop, 
     progress : bool, default False
         Show a progress bar over the runs.
     **options
-        The options of :func:`wordbias.measures.measurement.wefat`.
+        The options of :func:`wordbias.measures.association.measurement.wefat`.
 
     Returns
     -------
@@ -852,7 +852,7 @@ def wefat(ensemble, W: Sequence[str], A: Sequence[str], B: Sequence[str], prop, 
     >>> r.effect_size_name, r.n_runs, r.effect_size > 0.9
     ('r', 3, True)
     """
-    from wordbias.measures import measurement
+    from wordbias.measures.association import measurement
 
     alpha = _check_alpha(alpha)
     ens = as_ensemble(ensemble, label)
@@ -879,7 +879,7 @@ def wefats(ensemble, specs: Sequence, *, label: str | None = None, family: str |
     ensemble : Ensemble or str or path-like or sequence
         An ensemble, a manifest or several embeddings (:func:`as_ensemble`).
     specs : sequence of WefatSpec or mapping
-        The tests, as :func:`wordbias.measures.measurement.wefats` takes them.
+        The tests, as :func:`wordbias.measures.association.measurement.wefats` takes them.
     label : str, optional
         The ensemble's label.
     family : str, optional
@@ -889,7 +889,7 @@ def wefats(ensemble, specs: Sequence, *, label: str | None = None, family: str |
     progress : bool, default False
         Show a progress bar over the runs.
     **options
-        The options of :func:`wordbias.measures.measurement.wefats`.
+        The options of :func:`wordbias.measures.association.measurement.wefats`.
 
     Returns
     -------
@@ -909,7 +909,7 @@ def wefats(ensemble, specs: Sequence, *, label: str | None = None, family: str |
     ('jobs', 2)
     """
     from wordbias.datasets import stimuli
-    from wordbias.measures import measurement
+    from wordbias.measures.association import measurement
 
     alpha = _check_alpha(alpha)
     ens = as_ensemble(ensemble, label)

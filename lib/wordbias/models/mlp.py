@@ -338,14 +338,14 @@ class _Adam:
 
         Per parameter: m1 ← m1·β1 + (1 − β1)·g, m2 ← m2·β2 + ((1 − β2)·g)·g, p ← p − (lr/(1 − β1^t))·m1 /
         (√(m2/(1 − β2^t)) + ε), each product and sum rounded on its own (no fused multiply-add). The moments
-        and the update are two compiled passes (:func:`wordbias.core.kernels.adam_moments`,
-        :func:`~wordbias.core.kernels.adam_apply`) and the square root PyTorch's (its vectorised ``sqrt`` does
+        and the update are two compiled passes (:func:`wordbias.stats.kernels.adam_moments`,
+        :func:`~wordbias.stats.kernels.adam_apply`) and the square root PyTorch's (its vectorised ``sqrt`` does
         not always round like numpy's); the bits are those of the same expressions in PyTorch ops, which took
         5.3 ms a step for 15 stacked GAP models against 1.0 ms (13 passes over the weights instead of 3;
         measured on this project's development machine, one thread; tested bit for bit against them)."""
         import torch
 
-        from wordbias.core import kernels
+        from wordbias.stats import kernels
 
         b1, b2 = _ADAM_BETAS
         self.steps += active

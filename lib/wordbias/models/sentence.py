@@ -17,7 +17,7 @@ Three kinds of encoder, each with its documented sentence representation:
 
 Each encoder says whether it sees a test word (``sees``): a static embedding when it has every token of the word,
 a transformer always (a subword tokeniser never misses a word); SEAT counts its coverage so
-(:mod:`wordbias.measures.seat`).
+(:mod:`wordbias.measures.association.seat`).
 
 :func:`encode` runs the sentences in batches (sorted by length; a progress bar with ``progress=True``) and caches
 the array under ``<cache>/sentences/`` as ``.npz`` (no pickle), written atomically; the key hashes the encoder's

@@ -1,7 +1,7 @@
 """A tiny BERT masked language model with a planted, known bias, for tests and offline demonstrations.
 
 No English masked LM can be installed on the machines this project is built on, so the masked-LM code
-(:mod:`wordbias.measures.mlm`, Kurita et al. 2019 §2) is tested on a model built here (:func:`build`) whose
+(:mod:`wordbias.measures.language_models.mlm`, Kurita et al. 2019 §2) is tested on a model built here (:func:`build`) whose
 log-probability bias scores have a known sign. ``python -m wordbias.models.tiny_mlm OUT`` writes one (career
 words planted male, family words female) to the folder OUT.
 """

@@ -21,10 +21,10 @@ from wordbias.core import tables as _tables
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError
 from wordbias.core.validation import check_int, check_probability
 from wordbias.datasets import stimuli
-from wordbias.measures import frequency as _frequency
-from wordbias.measures import measurement as _measurement
-from wordbias.measures import weat as _weat
-from wordbias.measures import wefat as _wefat
+from wordbias.measures.association import measurement as _measurement
+from wordbias.measures.association import weat as _weat
+from wordbias.measures.association import wefat as _wefat
+from wordbias.measures.diagnostics import frequency as _frequency
 
 __all__ = ["ALPHA", "N_RESAMPLES", "P_METHODS", "round_up_to_power_of_ten", "measure_table1", "table1", "weat_table",
            "measure_wefats", "wefat_summary", "show_table1", "show_adjusted_p", "show_wefat", "show_frequency", "word_scores", "replication_notes", "sd_check",
@@ -71,7 +71,7 @@ def measure_table1(embedding, specs: Sequence, *, case_fold: bool = False, on_mi
                    progress: bool = False) -> list:
     """Measure every WEAT of ``specs`` once, with the p-value of every method Table 1 compares.
 
-    Runs :func:`wordbias.measures.measurement.weats` with the methods of :data:`P_METHODS` (and the exact count
+    Runs :func:`wordbias.measures.association.measurement.weats` with the methods of :data:`P_METHODS` (and the exact count
     where it can be made): the results that :func:`table1` and the tidy table
     (:func:`wordbias.battery.weat.weat_rows`) both show.
 
@@ -86,7 +86,7 @@ def measure_table1(embedding, specs: Sequence, *, case_fold: bool = False, on_mi
     on_missing : {"drop", "raise"}, default "drop"
         What to do with words the embedding lacks (``wordbias.core.lookup.ON_MISSING``).
     balance_targets : {"random", "none", "raise"}, default "random"
-        How target sets of unequal size are balanced (:data:`wordbias.measures.weat.BALANCE_POLICIES`).
+        How target sets of unequal size are balanced (:data:`wordbias.measures.association.weat.BALANCE_POLICIES`).
     n_permutations : int, default 100000
         Random partitions of the Monte Carlo p.
     seed : int, default 0
@@ -176,17 +176,17 @@ def table1(results: Sequence, specs: Sequence, *, paper_key: str = "glove", alph
 
     Each test reports the effect size and p-values by every method: ``p_exact`` (all partitions counted,
     with ``p_exact_count`` of them at least as extreme, where
-    :func:`wordbias.core.permutation.subset_sum_tail`'s ``"auto"`` counts exactly: always when
+    :func:`wordbias.stats.permutation.subset_sum_tail`'s ``"auto"`` counts exactly: always when
     ``|X ∪ Y| <= EXACT_MAX_N``, beyond when the observed statistic is far enough in a tail), ``p_monte_carlo``
     (``n_permutations`` seeded random partitions, add-one rule) with its standard error and
     ``mc_vs_exact_binomial_p`` (the two-sided binomial test of the Monte Carlo count against the exact p:
     small values would mean they disagree), and ``p_normal`` (normal approximation) with that value rounded
     up to a power of ten. ``p_value``/``p_method`` is the exact value where available, else Monte Carlo; it
     is one-sided (``alternative`` = "greater", the paper's test), and ``p_two_sided`` is the two-sided p of
-    the same method (SciPy's doubling rule, :func:`wordbias.measures.weat.p_value`).
+    the same method (SciPy's doubling rule, :func:`wordbias.measures.association.weat.p_value`).
 
     Uncertainty: ``effect_size_ci_low``/``effect_size_ci_high`` is the BCa bootstrap interval of
-    d over the words (X, Y, A and B each resampled; :func:`wordbias.measures.bootstrap.weat_bootstrap`), with
+    d over the words (X, Y, A and B each resampled; :func:`wordbias.measures.association.bootstrap.weat_bootstrap`), with
     its standard error ``effect_size_se``; ``p_holm`` and ``p_bh`` are Holm's and Benjamini-Hochberg's adjusted
     ``p_value`` over the family the results were measured in (named in ``p_family``).
 
@@ -276,7 +276,7 @@ def _table1_row(m, spec, *, paper_key: str, alpha: float) -> dict:
 def measure_wefats(embedding, specs: Sequence, *, case_fold: bool = False, on_missing: str = "drop",
                    name_filter: bool = False, n_resamples: int = N_RESAMPLES, confidence_level: float = 0.95,
                    seed: int = 0) -> list:
-    """Measure every WEFAT of ``specs`` once (:func:`wordbias.measures.measurement.wefats`).
+    """Measure every WEFAT of ``specs`` once (:func:`wordbias.measures.association.measurement.wefats`).
 
     Parameters
     ----------
@@ -361,7 +361,7 @@ def wefat_summary(results: Sequence, specs: Sequence, *, paper_key: str = "glove
 
     Pearson's r with its BCa bootstrap interval (``pearson_r_ci_low``/``pearson_r_ci_high``: the target words
     with their property resampled as pairs, and the attribute words;
-    :func:`wordbias.measures.bootstrap_wefat.wefat_bootstrap`), p, Spearman's ρ, the line, the words missing and
+    :func:`wordbias.measures.association.bootstrap_wefat.wefat_bootstrap`), p, Spearman's ρ, the line, the words missing and
     filtered.
 
     Parameters
@@ -522,7 +522,7 @@ def word_scores(result: _weat.WeatResult) -> pd.DataFrame:
     Parameters
     ----------
     result : WeatResult
-        A WEAT's result (:class:`wordbias.measures.weat.WeatResult`).
+        A WEAT's result (:class:`wordbias.measures.association.weat.WeatResult`).
 
     Returns
     -------
@@ -814,7 +814,7 @@ def frequency_counts(embedding, reference=None) -> tuple[dict | None, str]:
 
     ``(None, "embedding order")`` when the embedding's own rows are in frequency order, else Zipf pseudo-counts
     from the order of ``reference`` with a ``source`` that says it is a proxy
-    (:func:`wordbias.measures.frequency.reference_counts`).
+    (:func:`wordbias.measures.diagnostics.frequency.reference_counts`).
 
     Parameters
     ----------
@@ -866,7 +866,7 @@ def frequency_table(embedding, results: Sequence, *, counts=None, source: str | 
     Returns
     -------
     pandas.DataFrame
-        One row per test (:func:`wordbias.measures.frequency.weat_frequency`'s summary).
+        One row per test (:func:`wordbias.measures.diagnostics.frequency.weat_frequency`'s summary).
     """
     rows = []
     for m in results:
@@ -889,9 +889,9 @@ def trust_notes(table1: pd.DataFrame, frequency: pd.DataFrame, influence, curve,
     frequency : pandas.DataFrame
         :func:`frequency_table`.
     influence : Influence
-        One test's word influence (:func:`wordbias.measures.sensitivity.influence`).
+        One test's word influence (:func:`wordbias.measures.diagnostics.sensitivity.influence`).
     curve : DropCurve
-        The same test's drop curve (:func:`wordbias.measures.sensitivity.drop_curve`).
+        The same test's drop curve (:func:`wordbias.measures.diagnostics.sensitivity.drop_curve`).
     test : str
         That test's id.
 

@@ -76,9 +76,9 @@ class DebiasRun:
     embeddings : dict
         Method -> debiased ``KeyedVectors`` (the original's vocabulary and order).
     reports : dict
-        Method -> the method's report (:class:`~wordbias.measures.debias.HardDebiasReport`,
-        :class:`~wordbias.measures.double_hard.DoubleHardDebiasReport`, :class:`~wordbias.measures.inlp.InlpReport`,
-        :class:`~wordbias.measures.leace.LeaceReport`).
+        Method -> the method's report (:class:`~wordbias.measures.debiasing.debias.HardDebiasReport`,
+        :class:`~wordbias.measures.debiasing.double_hard.DoubleHardDebiasReport`, :class:`~wordbias.measures.debiasing.inlp.InlpReport`,
+        :class:`~wordbias.measures.debiasing.leace.LeaceReport`).
     seconds : dict
         Method -> wall seconds.
     label : str
@@ -174,10 +174,10 @@ def debias_methods(embedding, methods: Sequence[str] = METHODS, *, seed: int = 0
                    n_iterations: int | None = None, progress=None) -> DebiasRun:
     """Run debiasing methods on one embedding, each with its defaults (the authors' word lists and settings).
 
-    ``hard``: :func:`wordbias.measures.debias.hard_debias`; ``double-hard``:
-    :func:`wordbias.measures.double_hard.double_hard_debias`; ``inlp``: :func:`wordbias.measures.inlp.inlp_debias`
+    ``hard``: :func:`wordbias.measures.debiasing.debias.hard_debias`; ``double-hard``:
+    :func:`wordbias.measures.debiasing.double_hard.double_hard_debias`; ``inlp``: :func:`wordbias.measures.debiasing.inlp.inlp_debias`
     (3 classes, male/female/neutral words of Ravfogel et al.'s Section 6.1, ``n_iterations`` iterations);
-    ``leace``: :func:`wordbias.measures.leace.leace_debias` (the male and female words). Each returns a new float32
+    ``leace``: :func:`wordbias.measures.debiasing.leace.leace_debias` (the male and female words). Each returns a new float32
     matrix; the original is not modified.
 
     Parameters
@@ -213,7 +213,7 @@ def debias_methods(embedding, methods: Sequence[str] = METHODS, *, seed: int = 0
     wordbias.core.errors.InvalidParameterError: unknown debiasing method(s) ['lipstick']: choose among ['hard', 'double-hard', 'inlp', 'leace']
     """
     from wordbias import embeddings as _embeddings
-    from wordbias.measures import debias, double_hard, inlp, leace
+    from wordbias.measures.debiasing import debias, double_hard, inlp, leace
 
     methods = _check_methods(methods)
     seed = check_seed("seed", seed)

@@ -4,7 +4,7 @@
 Table 3 compares three methods on five WEAT categories (:func:`categories`, data of
 :mod:`wordbias.datasets.contextual_tests`) with the lists reduced to the BERT vocabulary (§3.1): WEAT on GloVe,
 WEAT on contextual vectors (§3.1) and the log probability bias score's test (§3.2). :func:`table3` measures each
-of these tests once (:func:`wordbias.measures.contextual.measure`, which also holds the methods named here for the
+of these tests once (:func:`wordbias.measures.language_models.contextual.measure`, which also holds the methods named here for the
 notebook and lesson 5: :func:`reduce_to_vocabulary`, :func:`contextual_vectors`, :func:`log_prob_test`) into a
 :class:`Table3`; the paper-vs-ours table (:meth:`Table3.to_frame`, with a bootstrap interval of each d, the
 two-sided p and Holm and Benjamini-Hochberg adjusted p per method: :func:`adjust_per_method`), the tidy table
@@ -24,14 +24,13 @@ import numpy as np
 import pandas as pd
 
 from wordbias.core import figures as plots
-from wordbias.core import multiple
 from wordbias.core import tables as _tables
 from wordbias.core.errors import InvalidParameterError, ModelUnavailable
 from wordbias.core.validation import check_int
 from wordbias.datasets.contextual_tests import ROLES, Category
 from wordbias.datasets.contextual_tests import kurita2019_categories as categories
-from wordbias.measures import mlm
-from wordbias.measures.contextual import (
+from wordbias.measures.language_models import mlm
+from wordbias.measures.language_models.contextual import (
     N_RESAMPLES,
     CategoryResult,
     contextual_vectors,
@@ -40,6 +39,7 @@ from wordbias.measures.contextual import (
     reduce_to_vocabulary,
 )
 from wordbias.models import contextual
+from wordbias.stats import multiple
 
 __all__ = [
     # the notebook's parameters and models
@@ -61,7 +61,7 @@ ALPHA = 0.01
 GLOVE_WEAT = "WEAT on GloVe (reduced lists)"
 CONTEXTUAL_WEAT = "WEAT on BERT (contextual vectors)"
 LOG_PROB = "log probability bias score"
-#: Table 3's method for each measure of :func:`wordbias.measures.contextual.measure`
+#: Table 3's method for each measure of :func:`wordbias.measures.language_models.contextual.measure`
 METHODS = {"weat": GLOVE_WEAT, "contextual_weat": CONTEXTUAL_WEAT, "mlm_log_prob": LOG_PROB}
 #: the paper's numbers of each measure in a category's ``paper`` (effect size, whether significant)
 _PAPER = {"weat": ("glove", "glove_significant"), "contextual_weat": ("bert_weat", "bert_weat_significant"),
@@ -139,7 +139,7 @@ def try_load(loader: Callable[[str], contextual.Model], name: str) -> tuple[cont
     Parameters
     ----------
     loader : callable
-        Loads a model from its name (e.g. :func:`wordbias.measures.mlm.load_mlm`).
+        Loads a model from its name (e.g. :func:`wordbias.measures.language_models.mlm.load_mlm`).
     name : str
         The model's name or path.
 
@@ -265,7 +265,7 @@ class Table3:
     Attributes
     ----------
     results : tuple of CategoryResult
-        The tests (:class:`wordbias.measures.contextual.CategoryResult`: the reduced lists, the test, its
+        The tests (:class:`wordbias.measures.language_models.contextual.CategoryResult`: the reduced lists, the test, its
         interval and two-sided p, the per-template vectors).
     """
 
@@ -295,7 +295,7 @@ def table3(cats: Sequence[Category], *, embedding, embedding_name: str, encoder:
            seed: int = 0, p_method: str = "auto", n_permutations: int = 100_000, unavailable: str = "",
            n_resamples: int = N_RESAMPLES, confidence_level: float = 0.95, batch_size: int = 32,
            progress: bool = False) -> Table3:
-    """Measure every test of Table 3 once (:func:`wordbias.measures.contextual.measure`).
+    """Measure every test of Table 3 once (:func:`wordbias.measures.language_models.contextual.measure`).
 
     Per category: WEAT on ``embedding`` with the reduced lists, WEAT on ``encoder``'s contextual vectors and
     the log-probability test on ``masked_lm``.
@@ -303,7 +303,7 @@ def table3(cats: Sequence[Category], *, embedding, embedding_name: str, encoder:
     Uncertainty: each WEAT's p is one-sided ("greater", the paper's test) with the two-sided p of the same
     method (SciPy's doubling rule) beside it; each d has its BCa bootstrap interval at ``confidence_level`` over
     the words (each set resampled, ``n_resamples`` resamples seeded by ``seed``):
-    :func:`wordbias.measures.bootstrap.weat_bootstrap` on the GloVe vectors or on the contextual vectors, and for
+    :func:`wordbias.measures.association.bootstrap.weat_bootstrap` on the GloVe vectors or on the contextual vectors, and for
     the log-probability test the attribute test's own ``effect_size_ci``. :meth:`Table3.to_frame` adds the p
     adjusted within each method (:func:`adjust_per_method`, which says why a family per method).
 
@@ -326,7 +326,7 @@ def table3(cats: Sequence[Category], *, embedding, embedding_name: str, encoder:
     seed : int, default 0
         Seed of the permutations and the bootstrap.
     p_method : str, default "auto"
-        How the p-values are computed (as :func:`wordbias.measures.contextual.measure` takes it).
+        How the p-values are computed (as :func:`wordbias.measures.language_models.contextual.measure` takes it).
     n_permutations : int, default 100000
         Random partitions of a Monte Carlo p.
     unavailable : str, default ""
@@ -432,7 +432,7 @@ def table3_family(method: str, n: int) -> str:
 def adjust_per_method(t3: pd.DataFrame) -> pd.DataFrame:
     """Adjust the one-sided p of Table 3 within each method over its categories.
 
-    Adds ``p_holm``, ``p_bh`` (Holm 1979; Benjamini & Hochberg 1995; :func:`wordbias.core.multiple.adjust`) and
+    Adds ``p_holm``, ``p_bh`` (Holm 1979; Benjamini & Hochberg 1995; :func:`wordbias.stats.multiple.adjust`) and
     ``p_family``.
 
     One family per method, because each method (a column of the paper's Table 3) is its own replication

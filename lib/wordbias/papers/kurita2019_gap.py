@@ -3,7 +3,7 @@
 The Kaggle MLP (:mod:`wordbias.models.mlp`) on contextual features of the GAP data (:mod:`wordbias.datasets.gap`;
 the encoder's vectors of the names and the pronoun, :func:`features`, cached on disk) gives
 female pronouns a higher P(neither) than male ones (Table 4, :func:`neither_table`, tested by permuting the
-genders: :func:`gender_permutation_test`); the topic bias of the texts (:mod:`wordbias.measures.topics`)
+genders: :func:`gender_permutation_test`); the topic bias of the texts (:mod:`wordbias.measures.language_models.topics`)
 correlates with it (Table 6). :func:`run` does it all over training seeds; the other functions build what
 the notebook shows. Table 3 is :mod:`wordbias.papers.kurita2019`, Table 5 :mod:`wordbias.papers.kurita2019_table5`.
 """
@@ -24,11 +24,10 @@ import pandas as pd
 from wordbias.core import paths
 from wordbias.core.errors import InvalidParameterError
 from wordbias.core.keyed_arrays import read_keyed_array, read_keyed_arrays, write_keyed_array, write_keyed_arrays
-from wordbias.core.permutation import ALTERNATIVES, P_METHODS, TailProbability, subset_sum_tail
 from wordbias.core.validation import check_int, check_option, check_seed
 from wordbias.datasets import gap, stimuli
-from wordbias.measures import mlm
-from wordbias.measures.topics import (
+from wordbias.measures.language_models import mlm
+from wordbias.measures.language_models.topics import (
     Topics,
     bias_correlation,
     fit_topics,
@@ -41,6 +40,7 @@ from wordbias.measures.topics import (
     topics_table,
 )
 from wordbias.models import blas_inference, contextual, mlp
+from wordbias.stats.permutation import ALTERNATIVES, P_METHODS, TailProbability, subset_sum_tail
 
 #: the paper's numbers (Section 4, Table 4), for side-by-side tables
 PAPER_TABLE4 = pd.DataFrame({"prior": [0.103, 0.098], "avg_predicted": [0.115, 0.139]},
@@ -148,7 +148,7 @@ def gender_permutation_test(p_neither, gender, *, alternative: str = "greater", 
     """§4 "Results": is P(neither) higher for female pronouns than a random relabelling of genders gives?
 
     The statistic mean(female) − mean(male) is increasing in the sum over the female rows, so the
-    permutation p is the subset-sum tail of :func:`wordbias.core.permutation.subset_sum_tail` (k = number of
+    permutation p is the subset-sum tail of :func:`wordbias.stats.permutation.subset_sum_tail` (k = number of
     female rows).
 
     Parameters
@@ -161,7 +161,7 @@ def gender_permutation_test(p_neither, gender, *, alternative: str = "greater", 
         "greater" is the paper's direction (female higher); "two-sided" is twice the smaller one-sided p,
         capped at 1 (the engine's ``alternative``, both tails from the same draws).
     p_method : str, default "auto"
-        How p is computed (one of ``wordbias.core.permutation.P_METHODS``); "auto" is Monte Carlo for GAP's
+        How p is computed (one of ``wordbias.stats.permutation.P_METHODS``); "auto" is Monte Carlo for GAP's
         2,000 rows.
     n_permutations : int, default 100000
         Random relabellings of a Monte Carlo p (>= 1).

@@ -1,5 +1,5 @@
 """Kurita, Vyas, Pareek, Black & Tsvetkov (2019), Table 5: the share of job titles, positive and negative traits
-and skills whose log probability bias score (§2, :func:`wordbias.measures.mlm.log_prob_bias_scores`) favours *he*
+and skills whose log probability bias score (§2, :func:`wordbias.measures.language_models.mlm.log_prob_bias_scores`) favours *he*
 over *she*, paper vs ours (:func:`table5`), with each set's scores (:func:`table5_score_tables`), its most male and
 most female attributes (:func:`table5_extremes`) and their histogram (:func:`table5_figure`).
 
@@ -17,7 +17,7 @@ import pandas as pd
 from wordbias.core import paths
 from wordbias.core.validation import check_int
 from wordbias.datasets import stimuli
-from wordbias.measures import mlm
+from wordbias.measures.language_models import mlm
 from wordbias.models import contextual
 
 __all__ = ["table5_attributes", "table5", "table5_score_tables", "table5_extremes", "table5_figure"]
@@ -56,7 +56,7 @@ def table5(masked_lm: contextual.Model | None, *, batch_size: int = 32, progress
            unavailable: str = "") -> tuple[pd.DataFrame, dict[str, np.ndarray]]:
     """Table 5: the percentage of attributes whose log-probability bias score favours *he* over *she*.
 
-    Scores within float rounding of 0 (:func:`wordbias.measures.mlm.rounding_noise`) are set to 0 and counted
+    Scores within float rounding of 0 (:func:`wordbias.measures.language_models.mlm.rounding_noise`) are set to 0 and counted
     in ``tied_within_rounding``.
 
     Parameters

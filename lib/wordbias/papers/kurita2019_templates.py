@@ -2,11 +2,11 @@
 
 Both contextual methods put the words into templates (§3.1, Table 1; §3.2, Table 2). Here each is run template by
 template: for WEAT on contextual vectors, each word's vector in one template (the vectors Table 3's WEAT was
-measured on, :class:`wordbias.measures.contextual.CategoryResult`) gives s(w, A, B) per template
+measured on, :class:`wordbias.measures.language_models.contextual.CategoryResult`) gives s(w, A, B) per template
 (:func:`template_associations`); for the log probability bias score, each attribute's score in one template
 (:func:`log_prob_template_scores`). The per-template effect sizes d_t are pooled by CEAT's random-effects model
 (Guo & Caliskan 2021, §"Random-effects model", https://doi.org/10.1145/3461702.3462536;
-:func:`wordbias.measures.ceat.pool_templates`) under two within-template variances, with the between-template
+:func:`wordbias.measures.association.ceat.pool_templates`) under two within-template variances, with the between-template
 variance τ² (:func:`template_spread`, :func:`template_tables`); :func:`template_summary`, :func:`template_notes`
 and :func:`template_figure` show them. Table 3 itself is :mod:`wordbias.papers.kurita2019`.
 """
@@ -21,20 +21,21 @@ import pandas as pd
 
 from wordbias.core import tables as _tables
 from wordbias.core.errors import InvalidParameterError
-from wordbias.core.permutation import ALTERNATIVES
 from wordbias.core.validation import check_int, check_option, check_probability, check_real
 from wordbias.datasets.contextual_tests import ROLES, Category, PairedTemplate
-from wordbias.measures import ceat, mlm, weat
-from wordbias.measures.contextual import CategoryResult
+from wordbias.measures.association import ceat, weat
+from wordbias.measures.language_models import mlm
+from wordbias.measures.language_models.contextual import CategoryResult
 from wordbias.models import contextual
 from wordbias.papers.kurita2019 import CONTEXTUAL_WEAT, LOG_PROB
+from wordbias.stats.permutation import ALTERNATIVES
 
 __all__ = ["TEMPLATE_VARIANCES", "POOLED", "FRAME_COLUMNS", "TemplateSpread", "template_associations",
            "log_prob_template_scores", "template_spread", "contextual_template_spread", "log_prob_template_spread",
            "template_table", "template_tables", "template_notes", "template_summary", "template_rows",
            "template_figure"]
 
-#: the within-template variances the template spread is pooled with (:func:`wordbias.measures.ceat.weat_variance`)
+#: the within-template variances the template spread is pooled with (:func:`wordbias.measures.association.ceat.weat_variance`)
 TEMPLATE_VARIANCES = ceat.VARIANCE_METHODS
 #: the label of the pooled row of a template table
 POOLED = "pooled (random effects)"
@@ -52,7 +53,7 @@ def template_associations(vectors: Mapping[str, np.ndarray], X: Sequence[str], Y
     ----------
     vectors : mapping of str to array-like
         Each word's vectors, shape ``[templates, dim]``
-        (:func:`wordbias.measures.contextual.vectors_by_template`).
+        (:func:`wordbias.measures.language_models.contextual.vectors_by_template`).
     X, Y : sequence of str
         The target words.
     A, B : sequence of str
@@ -63,7 +64,7 @@ def template_associations(vectors: Mapping[str, np.ndarray], X: Sequence[str], Y
     scores_x : numpy.ndarray
         Shape ``[templates, n_X]``.
     scores_y : numpy.ndarray
-        Shape ``[templates, n_Y]``; with ``scores_x``, the input of :func:`wordbias.measures.ceat.pool_templates`.
+        Shape ``[templates, n_Y]``; with ``scores_x``, the input of :func:`wordbias.measures.association.ceat.pool_templates`.
 
     Raises
     ------
@@ -99,8 +100,8 @@ def log_prob_template_scores(cat: Category, model: contextual.Model, *, prior_ma
                              batch_size: int = 32, progress: bool = False) -> tuple[np.ndarray, np.ndarray, float]:
     """Kurita et al.'s log probability bias score (§2) of every attribute, template by template.
 
-    Each Table 2 template with its own target pairs (:func:`wordbias.measures.mlm.log_prob_bias_scores` on that
-    one template, the mean over its pairs). The §3.2 score of :func:`wordbias.measures.contextual.log_prob_test`
+    Each Table 2 template with its own target pairs (:func:`wordbias.measures.language_models.mlm.log_prob_bias_scores` on that
+    one template, the mean over its pairs). The §3.2 score of :func:`wordbias.measures.language_models.contextual.log_prob_test`
     is the mean over all (template, pair) rows, so with a template of two pairs it is not the plain mean of these
     rows.
 
@@ -111,7 +112,7 @@ def log_prob_template_scores(cat: Category, model: contextual.Model, *, prior_ma
     model : Model
         The masked LM.
     prior_mask : str, default "per_piece"
-        How the prior sentence is masked (as :func:`wordbias.measures.mlm.log_prob_bias_scores` takes it).
+        How the prior sentence is masked (as :func:`wordbias.measures.language_models.mlm.log_prob_bias_scores` takes it).
     batch_size : int, default 32
         Sentences per model batch.
     progress : bool, default False
@@ -124,7 +125,7 @@ def log_prob_template_scores(cat: Category, model: contextual.Model, *, prior_ma
     scores_b : numpy.ndarray
         The scores of the second, shape ``[templates, n_B]``.
     noise : float
-        The rounding noise: the largest :func:`wordbias.measures.mlm.rounding_noise` of the templates.
+        The rounding noise: the largest :func:`wordbias.measures.language_models.mlm.rounding_noise` of the templates.
     """
     role_a, role_b = cat.log_prob_attributes
     A, B = list(cat.sets[role_a]), list(cat.sets[role_b])
@@ -159,7 +160,7 @@ class TemplateSpread:
         d per template; NaN for a template where d is undefined.
     pooled : mapping of str to PooledTemplates
         The pooling by :data:`TEMPLATE_VARIANCES` name: "ceat", CEAT's own, and "hedges_olkin", the sampling
-        variance of d (see :func:`wordbias.measures.ceat.weat_variance` for why Q and I² under "ceat" mislead);
+        variance of d (see :func:`wordbias.measures.association.ceat.weat_variance` for why Q and I² under "ceat" mislead);
         empty when a d is undefined.
     undefined : str, default ""
         Why nothing was pooled ("" when it was).
@@ -213,12 +214,12 @@ def template_spread(scores_x, scores_y, *, templates: Sequence[str], category: s
     """Per-template effect sizes and their random-effects pooling.
 
     d_t = [mean_X s − mean_Y s] / std_{X∪Y} s, pooled by CEAT's random-effects model (Guo & Caliskan 2021,
-    §"Random-effects model"; :func:`wordbias.measures.ceat.pool_templates`) under each within-template variance
+    §"Random-effects model"; :func:`wordbias.measures.association.ceat.pool_templates`) under each within-template variance
     of :data:`TEMPLATE_VARIANCES`.
 
     A single template is not pooled: its pooled row has its d and no interval, p, τ² or I² (NaN), and the note
     says that one template has no between-template variance to estimate
-    (:func:`wordbias.measures.ceat.random_effects` with k = 1).
+    (:func:`wordbias.measures.association.ceat.random_effects` with k = 1).
 
     Parameters
     ----------
@@ -236,7 +237,7 @@ def template_spread(scores_x, scores_y, *, templates: Sequence[str], category: s
         The model's label.
     noise : float, default 0.0
         A template whose scores all lie within ``noise`` of each other has no d (its differences are float
-        rounding, as in :func:`wordbias.measures.mlm.attribute_test`); then nothing is pooled and ``undefined``
+        rounding, as in :func:`wordbias.measures.language_models.mlm.attribute_test`); then nothing is pooled and ``undefined``
         says which.
     confidence_level : float, default 0.95
         Confidence level of the pooled intervals.
@@ -288,7 +289,7 @@ def template_spread(scores_x, scores_y, *, templates: Sequence[str], category: s
 def contextual_template_spread(result: CategoryResult, *, confidence_level: float = 0.95) -> TemplateSpread:
     """WEAT on contextual vectors (§3.1) template by template, pooled (:func:`template_spread`).
 
-    From a measured contextual WEAT (:func:`wordbias.measures.contextual.measure`): each target's and
+    From a measured contextual WEAT (:func:`wordbias.measures.language_models.contextual.measure`): each target's and
     attribute's vector in one Table 1 template (the result's ``vectors``, the same the WEAT averaged) gives
     s(w, A, B) per template (:func:`template_associations`).
 
@@ -328,7 +329,7 @@ def log_prob_template_spread(cat: Category, masked_lm: contextual.Model, *, prio
     """The log probability bias score (§3.2) template by template, pooled (:func:`template_spread`).
 
     d per Table 2 template over the attributes, the first attribute set against the second (the roles of X
-    and Y in :func:`wordbias.measures.ceat.per_template_weat`), from :func:`log_prob_template_scores`. Templates
+    and Y in :func:`wordbias.measures.association.ceat.per_template_weat`), from :func:`log_prob_template_scores`. Templates
     are labelled with their target pairs.
 
     Parameters
@@ -402,7 +403,7 @@ def template_tables(results: Sequence[CategoryResult], *, masked_lm: contextual.
     Parameters
     ----------
     results : sequence of CategoryResult
-        :func:`wordbias.measures.contextual.measure`'s results, or
+        :func:`wordbias.measures.language_models.contextual.measure`'s results, or
         :class:`wordbias.papers.kurita2019.Table3`'s ``results``.
     masked_lm : Model or None
         The masked LM; ``None`` leaves the log-probability spread out.

@@ -204,7 +204,7 @@ def professions(embedding) -> list[str]:
     """Bolukbasi et al.'s (2016) professions that are no gender-specific word, in the embedding.
 
     The words the direct bias is measured on (``data/debiaswe/professions.json`` in the embedding's form, less
-    Gonen & Goldberg's gender-specific words, :func:`wordbias.measures.debias_checks.gender_specific_words`: so
+    Gonen & Goldberg's gender-specific words, :func:`wordbias.measures.debiasing.debias_checks.gender_specific_words`: so
     "nurse" and "engineer" stay, "actress" and "businessman" go), in the list's order.
 
     Parameters
@@ -217,7 +217,7 @@ def professions(embedding) -> list[str]:
     list of str
         The professions.
     """
-    from wordbias.measures import debias, debias_checks
+    from wordbias.measures.debiasing import debias, debias_checks
 
     specific = set(debias_checks.gender_specific_words(embedding))
     return [w for w in debias.word_lists_for(embedding).professions
@@ -227,8 +227,8 @@ def professions(embedding) -> list[str]:
 def direct_bias(embedding, words, g, *, n_resamples: int = 1000, seed: int = 0, confidence_level: float = 0.95):
     """Bolukbasi et al.'s DirectBias_1 of ``words``, the mean ∣cos(w, g)∣, with a percentile bootstrap over the words.
 
-    :func:`wordbias.measures.direction.direct_bias` (c = 1) as a
-    :class:`~wordbias.measures.debias_checks.CheckResult`, so that Lesson 7's table shows it with an interval like
+    :func:`wordbias.measures.directions.direction.direct_bias` (c = 1) as a
+    :class:`~wordbias.measures.debiasing.debias_checks.CheckResult`, so that Lesson 7's table shows it with an interval like
     the other checks.
 
     Parameters
@@ -238,7 +238,7 @@ def direct_bias(embedding, words, g, *, n_resamples: int = 1000, seed: int = 0, 
     words : sequence of str
         The gender-neutral words (:func:`professions`).
     g : array_like
-        The gender direction (e.g. :class:`~wordbias.measures.debias.HardDebiasReport`'s ``direction``).
+        The gender direction (e.g. :class:`~wordbias.measures.debiasing.debias.HardDebiasReport`'s ``direction``).
     n_resamples : int, default 1000
         Bootstrap resamples of the words.
     seed : int, default 0
@@ -248,12 +248,12 @@ def direct_bias(embedding, words, g, *, n_resamples: int = 1000, seed: int = 0, 
 
     Returns
     -------
-    wordbias.measures.debias_checks.CheckResult
+    wordbias.measures.debiasing.debias_checks.CheckResult
         The direct bias, its interval, the words.
     """
     from wordbias.core import lookup
-    from wordbias.measures import debias_checks
-    from wordbias.measures import direction as _direction
+    from wordbias.measures.debiasing import debias_checks
+    from wordbias.measures.directions import direction as _direction
 
     words = list(words)
     X = lookup.set_matrix(embedding, words, "words")
@@ -284,7 +284,7 @@ def debias_checks_table(results) -> pd.DataFrame:
     ----------
     results : mapping of str to mapping of str to result
         Embedding (``"original"``, ``"hard debias"``, ...) -> check name (a key of :data:`DEBIAS_TARGETS`, or
-        another) -> its result: a :class:`~wordbias.measures.debias_checks.CheckResult`, a measured WEAT
+        another) -> its result: a :class:`~wordbias.measures.debiasing.debias_checks.CheckResult`, a measured WEAT
         (:class:`~wordbias.result.Result`) or a number.
 
     Returns

@@ -3,8 +3,8 @@
 Section 3 and Appendix A: the racial direction r = mean(A1) − mean(A2) of two attribute sets (white, black),
 the semantic direction s = mean(T1) − mean(T2) of two target sets (positive, negative), the bias cos(r, s)
 and its angle, and a one-sided permutation test of the attribute words with Appendix A's Wald 95% CI on p.
-The test itself is generic and lives in :mod:`wordbias.measures.direction_permutation`
-(:func:`~wordbias.measures.direction_permutation.direction_test`); the report's word lists are data
+The test itself is generic and lives in :mod:`wordbias.measures.directions.direction_permutation`
+(:func:`~wordbias.measures.directions.direction_permutation.direction_test`); the report's word lists are data
 (``data/stimuli/racial_bias_report.yaml``, read by :func:`wordbias.datasets.stimuli.direction_tests`).
 :func:`table1` measures each of the report's tests once per embedding; Table 1 (:func:`table1_view`,
 :func:`show_table1`, :func:`show_adjusted_p`), :func:`figure1`, :func:`figure2` and the tidy rows
@@ -12,11 +12,11 @@ The test itself is generic and lives in :mod:`wordbias.measures.direction_permut
 :func:`direct_bias_table` gives Bolukbasi et al.'s direct bias (the report's Section 2).
 
 Uncertainty, not in the report: Table 1 also gives a bootstrap interval of the bias over the words
-(:func:`wordbias.measures.bootstrap_direction.direction_bootstrap_from_vectors`: how far the bias would move with other,
+(:func:`wordbias.measures.directions.bootstrap_direction.direction_bootstrap_from_vectors`: how far the bias would move with other,
 equally valid word lists of the same sizes), as distinct from Appendix A's interval, which is on the Monte Carlo
 p only (its precision for a finite number of permutations; named ``p_ci_low``/``p_ci_high`` here); the
 two-sided p of the same permutations; and Holm and Benjamini-Hochberg adjusted p over the family of the
-table's rows (:func:`wordbias.core.multiple.adjust`).
+table's rows (:func:`wordbias.stats.multiple.adjust`).
 """
 
 from __future__ import annotations
@@ -32,15 +32,17 @@ from gensim.models import KeyedVectors
 
 from wordbias import embeddings
 from wordbias.core import figures as plots
-from wordbias.core import lookup, multiple
+from wordbias.core import lookup
 from wordbias.core import tables as _tables
 from wordbias.core.costs import MAX_SECONDS
 from wordbias.core.errors import InvalidParameterError
 from wordbias.core.tidy import write_csv
 from wordbias.core.validation import check_int, check_seed
 from wordbias.datasets import stimuli
-from wordbias.measures import debias, direction
-from wordbias.measures.direction_permutation import direction_test
+from wordbias.measures.debiasing import debias
+from wordbias.measures.directions import direction
+from wordbias.measures.directions.direction_permutation import direction_test
+from wordbias.stats import multiple
 
 __all__ = [
     "KINDS",
@@ -296,7 +298,7 @@ def table1_view(measurements: Mapping[str, Sequence]) -> Table1:
     ----------
     measurements : mapping of str to sequence of Result
         Each embedding's label to its
-        :func:`~wordbias.measures.direction_permutation.direction_test` results (one per attribute set,
+        :func:`~wordbias.measures.directions.direction_permutation.direction_test` results (one per attribute set,
         ``test`` naming it).
 
     Returns
@@ -331,7 +333,7 @@ def table1(kvs: Mapping[str, KeyedVectors], *, n_permutations: int = 10_000, see
 
     Each test (:func:`wordbias.datasets.stimuli.direction_tests`, names lower-cased for an uncased embedding,
     Appendix A's ``tolower``) is measured once by
-    :func:`wordbias.measures.direction_permutation.direction_test` (raw vectors, ``n_permutations``
+    :func:`wordbias.measures.directions.direction_permutation.direction_test` (raw vectors, ``n_permutations``
     permutations and ``n_resamples`` bootstrap resamples, both seeded by ``seed``), then shown by
     :func:`table1_view`. Words missing from an embedding warn :class:`~wordbias.core.errors.MissingWordsWarning`
     and are listed in ``Table1.missing``.
@@ -340,12 +342,12 @@ def table1(kvs: Mapping[str, KeyedVectors], *, n_permutations: int = 10_000, see
     words (each of T1, T2, A1, A2 resampled separately: how far the bias would move with other word lists of
     the same sizes); ``angle``; ``p`` (one-sided, the report's) with ``p_ci_low``, ``p_ci_high``, Appendix
     A's Wald interval, which covers only the Monte Carlo error of p
-    (:func:`~wordbias.measures.direction_permutation.p_value_ci`), not the bias; ``p_two_sided`` (the same
+    (:func:`~wordbias.measures.directions.direction_permutation.p_value_ci`), not the bias; ``p_two_sided`` (the same
     permutations, SciPy's doubling rule); ``bias_ci_resampled``: the sets the interval resampled (all four,
     except a set left with one word, which cannot be resampled and is then held fixed, so the interval is
     narrower than it would be); ``p_holm``, ``p_bh``: the one-sided p (the report's directional hypothesis)
     adjusted by Holm (1979) and Benjamini-Hochberg (1995) over the family of all the table's rows (every
-    attribute set x embedding of this call), named in ``p_family`` (:func:`wordbias.core.multiple.adjust`).
+    attribute set x embedding of this call), named in ``p_family`` (:func:`wordbias.stats.multiple.adjust`).
 
     Parameters
     ----------

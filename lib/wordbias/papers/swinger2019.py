@@ -1,6 +1,6 @@
 """Swinger et al. (2019), "What are the biases in my word embedding?": what its notebook shows.
 
-UBE itself, and the names of Appendix C.1/C.2 mapped to an embedding, are :mod:`wordbias.measures.ube` (a user
+UBE itself, and the names of Appendix C.1/C.2 mapped to an embedding, are :mod:`wordbias.measures.enumeration.ube` (a user
 runs it there on any embedding); this module runs it with the paper's group order (:func:`run`), and builds and
 writes the tables (3-8), Figure 1, Section 4.2's indirect-bias count and Section 4.1's crowdsourcing files, each
 beside the paper's numbers (``data/stimuli/swinger2019.yaml``). Demographics never enter the algorithm: they are
@@ -27,9 +27,11 @@ from wordbias.core.validation import check_bool, check_option
 from wordbias.core.vectors import unit_rows
 from wordbias.datasets import censor as _censor
 from wordbias.datasets import names as _names
-from wordbias.measures import debias, ube, ube_null, weat
-from wordbias.measures.ube_names import NAME_SOURCES, NameList
-from wordbias.measures.ube_result import UBEResult, illustrative_names
+from wordbias.measures.association import weat
+from wordbias.measures.debiasing import debias
+from wordbias.measures.enumeration import ube, ube_null
+from wordbias.measures.enumeration.ube_names import NAME_SOURCES, NameList
+from wordbias.measures.enumeration.ube_result import UBEResult, illustrative_names
 from wordbias.papers.lesson_views import read_results
 
 __all__ = [
@@ -59,7 +61,7 @@ def check_parameters(*, embedding, names_source, n, m, M, t, alpha, R, seed, deb
 
     The notebook's parameters arrive through papermill ``-p``, so ``-p seed abc`` arrives as the string ``'abc'``;
     each one is checked, with the parameter, the value and what is allowed in the message. The rules of UBE's
-    options are :func:`wordbias.measures.ube.check_run_parameters`'s; the cost of the null is checked by
+    options are :func:`wordbias.measures.enumeration.ube.check_run_parameters`'s; the cost of the null is checked by
     :func:`run`.
 
     Parameters
@@ -67,7 +69,7 @@ def check_parameters(*, embedding, names_source, n, m, M, t, alpha, R, seed, deb
     embedding : str or path-like
         The embedding's name or path (non-empty).
     names_source : {"first", "last"}
-        Which names UBE clusters (one of ``wordbias.measures.ube_names.NAME_SOURCES``).
+        Which names UBE clusters (one of ``wordbias.measures.enumeration.ube_names.NAME_SOURCES``).
     n, m, M, t : int
         UBE's number of name groups, number of word categories, number of candidate words and minimum number
         of words per test (Section 3, Table 2).
@@ -85,7 +87,7 @@ def check_parameters(*, embedding, names_source, n, m, M, t, alpha, R, seed, deb
     censor_slurs : bool
         Whether the displayed tables bleep-censor slurs.
     case_source : str or None, default "auto"
-        Step 2's case rule (:func:`wordbias.measures.ube.case_rule`).
+        Step 2's case rule (:func:`wordbias.measures.enumeration.ube.case_rule`).
 
     Returns
     -------
@@ -189,7 +191,7 @@ def lemma1_check(embedding, spec, *, cased: bool) -> Lemma1Check:
 
 
 # --------------------------------------------------------------------------------------------------
-# one UBE run in the paper's group order (the names: wordbias.measures.ube_names), Figure 1
+# one UBE run in the paper's group order (the names: wordbias.measures.enumeration.ube_names), Figure 1
 # --------------------------------------------------------------------------------------------------
 
 def demographics(res: UBEResult, kind: str) -> pd.DataFrame:
@@ -198,7 +200,7 @@ def demographics(res: UBEResult, kind: str) -> pd.DataFrame:
     Parameters
     ----------
     res : UBEResult
-        A UBE run (:class:`wordbias.measures.ube_result.UBEResult`).
+        A UBE run (:class:`wordbias.measures.enumeration.ube_result.UBEResult`).
     kind : {"first", "last"}
         Whether the run's names are first or last names.
 
@@ -267,23 +269,23 @@ def run(embedding, names: NameList, *, cased: bool, progress: bool = False, cach
         **options) -> UBEResult:
     """Run UBE on ``names`` with the groups in the paper's order.
 
-    Runs :func:`wordbias.measures.ube.run` on ``names`` (which are also kept out of the SVM's non-names), then
+    Runs :func:`wordbias.measures.enumeration.ube.run` on ``names`` (which are also kept out of the SVM's non-names), then
     puts the groups in the paper's order (:func:`display_order` of their :func:`demographics`).
 
     Parameters
     ----------
     embedding : KeyedVectors or str or path-like
-        The embedding, as :func:`wordbias.measures.ube.run` takes it.
+        The embedding, as :func:`wordbias.measures.enumeration.ube.run` takes it.
     names : NameList
-        The name list (:class:`wordbias.measures.ube_names.NameList`) whose tokens UBE clusters.
+        The name list (:class:`wordbias.measures.enumeration.ube_names.NameList`) whose tokens UBE clusters.
     cased : bool
         Whether the embedding is cased.
     progress : bool, default False
         Whether to show a progress bar.
-    cache_dir : str or path-like or None, default wordbias.measures.ube_null.CACHE_DIR
+    cache_dir : str or path-like or None, default wordbias.measures.enumeration.ube_null.CACHE_DIR
         Where the rotational null is cached (None: not cached): the notebook run again reads it back.
     **options
-        :func:`~wordbias.measures.ube.run`'s other options (n, m, M, t, alpha, R, seed, ...); a misspelt one
+        :func:`~wordbias.measures.enumeration.ube.run`'s other options (n, m, M, t, alpha, R, seed, ...); a misspelt one
         raises ``TypeError`` there.
 
     Returns
@@ -298,7 +300,7 @@ def run(embedding, names: NameList, *, cased: bool, progress: bool = False, cach
 
 
 #: how :func:`describe_run` and :func:`case_effect_table` name Step 2's case rules
-#: (:func:`wordbias.measures.ube.case_rule`)
+#: (:func:`wordbias.measures.enumeration.ube.case_rule`)
 CASE_RULES = {"embedding": "Appendix C.4 on the embedding's case",
               "wordlist": "stand-in for C.4: lower case in a cased word list",
               None: "no case rule"}
@@ -310,7 +312,7 @@ def comparison_case_source(case_source):
     Parameters
     ----------
     case_source : str or None
-        The run's case rule (as :func:`wordbias.measures.ube.case_rule` takes it).
+        The run's case rule (as :func:`wordbias.measures.enumeration.ube.case_rule` takes it).
 
     Returns
     -------
@@ -448,7 +450,7 @@ def group_table(res: UBEResult, kv, kind: str, *, k: int = 5) -> pd.DataFrame:
 def grid(res: UBEResult, kind: str, *, top: int = 12, censor=None, central: int = 3) -> pd.DataFrame:
     """Tables 5 / 8: the ``top`` WEATs with the paper's group labels.
 
-    :meth:`~wordbias.measures.ube_result.UBEResult.grid` with the paper's group labels in natural order (F1,
+    :meth:`~wordbias.measures.enumeration.ube_result.UBEResult.grid` with the paper's group labels in natural order (F1,
     F2, ..., F12), each row labelled by the ``central`` most central words of its category (the paper does not
     name its categories).
 
@@ -511,7 +513,7 @@ def cells_table(res: UBEResult, kind: str) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        :meth:`~wordbias.measures.ube_result.UBEResult.tests`, its ``group`` column mapped to the labels.
+        :meth:`~wordbias.measures.enumeration.ube_result.UBEResult.tests`, its ``group`` column mapped to the labels.
     """
     lab = labels(kind, res.n)
     return res.tests().assign(group=lambda d: d["group"].map(dict(enumerate(lab))))
@@ -867,7 +869,7 @@ def debiased_embedding(debiased: str, kv):
     Parameters
     ----------
     debiased : str
-        ``"auto"`` hard-debiases ``kv`` (:func:`wordbias.measures.debias.hard_debias`); another non-empty
+        ``"auto"`` hard-debiases ``kv`` (:func:`wordbias.measures.debiasing.debias.hard_debias`); another non-empty
         string is an embedding name or path to load; ``""`` skips Table 7.
     kv : KeyedVectors
         The original embedding.
@@ -892,7 +894,7 @@ def debias_summary(report) -> dict:
     Parameters
     ----------
     report : HardDebiasReport
-        A :class:`~wordbias.measures.debias.HardDebiasReport`.
+        A :class:`~wordbias.measures.debiasing.debias.HardDebiasReport`.
 
     Returns
     -------
@@ -974,7 +976,7 @@ def case_effect_table(runs: dict, *, top: int | None = 12, counts: pd.DataFrame 
     Parameters
     ----------
     runs : dict
-        Maps a run's name to its :class:`~wordbias.measures.ube_result.UBEResult`.
+        Maps a run's name to its :class:`~wordbias.measures.enumeration.ube_result.UBEResult`.
     top : int or None, default 12
         The number of categories whose words are judged (``None``: all significant cells).
     counts : pandas.DataFrame or None, default None

@@ -66,7 +66,7 @@ from wordbias.core import lookup, paths
 from wordbias.core.errors import CheckFailed, InvalidParameterError
 from wordbias.core.vectors import cosine_matrix
 from wordbias.measures import ensemble as _ensemble
-from wordbias.measures import weat as _weat
+from wordbias.measures.association import weat as _weat
 
 __all__ = ["RTOL", "ATOL", "MIN_SIGNIFICANT", "STRICT_ENV", "SOLUTIONS_ENV", "SOLUTION_AFTER", "RECORD_MIME",
            "CheckResult", "solutions_enabled", "solution", "needs", "reset_tries",
@@ -788,7 +788,7 @@ test_statistic.__test__ = False  # not a pytest test
 def effect_size(value, s_x, s_y, *, exercise: str = "effect size d", shown: int | str = 4) -> CheckResult:
     """Check d = [mean_X s − mean_Y s] / std-dev_{w ∈ X∪Y} s (Caliskan et al. 2017, Methods).
 
-    The standard deviation is the sample one, as in :func:`wordbias.measures.weat.effect_size`. Recognises the
+    The standard deviation is the sample one, as in :func:`wordbias.measures.association.weat.effect_size`. Recognises the
     population standard deviation, the flipped sign, the undivided mean difference and the pooled within-group
     standard deviation (Cohen's d).
 
@@ -834,7 +834,7 @@ def monte_carlo_floor(value, n_permutations: int, *, exercise: str = "Monte Carl
                       shown: int | str = "3g") -> CheckResult:
     """Check the smallest p a Monte Carlo permutation test with R random permutations can report, 1/(R + 1).
 
-    The add-one rule (:class:`wordbias.core.permutation.TailProbability`'s ``resolution``). 1/R and 1/(R + 1)
+    The add-one rule (:class:`wordbias.stats.permutation.TailProbability`'s ``resolution``). 1/R and 1/(R + 1)
     differ by the factor 1 + 1/R, so the tolerance here is 0.1/(R + 1) relative (not :data:`RTOL`): the answer
     computed in Python passes, and a value typed by hand must keep enough digits to be told from 1/R.
 
@@ -866,7 +866,7 @@ def monte_carlo_floor(value, n_permutations: int, *, exercise: str = "Monte Carl
 def exact_floor(value, n_x: int, n_y: int, *, exercise: str = "exact floor", shown: int | str = 4) -> CheckResult:
     """Check the smallest exact one-sided permutation p with ``|X| = n_x``, ``|Y| = n_y``.
 
-    One partition of C(n_x + n_y, n_x) (:func:`wordbias.measures.weat.smallest_p`). Recognises orderings (n!),
+    One partition of C(n_x + n_y, n_x) (:func:`wordbias.measures.association.weat.smallest_p`). Recognises orderings (n!),
     subsets (2^n) and the two-sided floor.
 
     Parameters
@@ -902,7 +902,7 @@ def two_sided(value, p_greater: float, p_less: float, *, exercise: str = "two-si
               shown: int | str = 4) -> CheckResult:
     """Check the two-sided p from the two one-sided ones: min(1, 2·min(p_greater, p_less)).
 
-    The doubling rule of :func:`scipy.stats.permutation_test` (:mod:`wordbias.core.permutation`).
+    The doubling rule of :func:`scipy.stats.permutation_test` (:mod:`wordbias.stats.permutation`).
 
     Parameters
     ----------
@@ -963,13 +963,13 @@ def intervals_including_zero(answer, table, *, exercise: str = "intervals that i
 # --------------------------------------------------------------------------------------------------
 
 def most_influential(answer, influence, *, exercise: str = "most influential word") -> CheckResult:
-    """Check the word whose removal moves d the most (:meth:`wordbias.measures.sensitivity.Influence.top`).
+    """Check the word whose removal moves d the most (:meth:`wordbias.measures.diagnostics.sensitivity.Influence.top`).
 
     Parameters
     ----------
     answer : object
         The student's answer: one word.
-    influence : wordbias.measures.sensitivity.Influence
+    influence : wordbias.measures.diagnostics.sensitivity.Influence
         The leave-one-out influence of every word.
     exercise : str
         The exercise's name.
@@ -1089,14 +1089,14 @@ def _same_set(answer, expected, *, exercise: str, what: str, hint: str, solution
 def differ_in_frequency(answer, report, *, exercise: str = "frequency") -> CheckResult:
     """Check whether the two target sets differ in frequency.
 
-    :attr:`wordbias.measures.frequency.FrequencyReport.flagged`: the two-sided Mann-Whitney p of their frequency
+    :attr:`wordbias.measures.diagnostics.frequency.FrequencyReport.flagged`: the two-sided Mann-Whitney p of their frequency
     ranks is below alpha.
 
     Parameters
     ----------
     answer : object
         The student's answer, True or False.
-    report : wordbias.measures.frequency.FrequencyReport
+    report : wordbias.measures.diagnostics.frequency.FrequencyReport
         The frequency report (its ``mann_whitney_p``, ``alpha`` and ``flagged``).
     exercise : str
         The exercise's name.
@@ -1547,7 +1547,7 @@ def share_significant(value, result, *, exercise: str = "share of runs significa
 def direct_bias(value, X, g, *, exercise: str = "direct bias", shown: int | str = 3) -> CheckResult:
     """Check DirectBias_1 = mean over the words of ∣cos(w, g)∣ (Bolukbasi et al. 2016, Section 5.2).
 
-    :func:`wordbias.measures.direction.direct_bias` with c = 1. Recognises the mean of the signed cosines, the
+    :func:`wordbias.measures.directions.direction.direct_bias` with c = 1. Recognises the mean of the signed cosines, the
     absolute value of their mean, projections (dot products with the unit direction) instead of cosines, squared
     cosines (DirectBias_2) and the largest ∣cos∣ instead of the mean.
 
@@ -1569,7 +1569,7 @@ def direct_bias(value, X, g, *, exercise: str = "direct bias", shown: int | str 
     CheckResult
         The result; it has been shown already.
     """
-    from wordbias.measures import direction as _direction
+    from wordbias.measures.directions import direction as _direction
 
     X, g = np.asarray(X, dtype=np.float64), np.asarray(g, dtype=np.float64)
     cos = cosine_matrix(X, g[None, :])[:, 0]
@@ -1598,7 +1598,7 @@ def neighbour_correlation(value, bias, share, *, exercise: str = "bias by neighb
     """Check Pearson's r between each word's original bias and its share of male-biased neighbours.
 
     Gonen & Goldberg's (2019, Section 3) bias-by-neighbours correlation
-    (:func:`wordbias.measures.debias_checks.neighbour_bias`). Recognises Spearman's rank correlation, r², the
+    (:func:`wordbias.measures.debiasing.debias_checks.neighbour_bias`). Recognises Spearman's rank correlation, r², the
     covariance and a flipped sign.
 
     Parameters

@@ -2,7 +2,7 @@
 
 Three layers, the first two usable without a browser:
 
-* :func:`explore` (pure): one WEAT measured once by :func:`wordbias.measures.measurement.weat` (unknown words
+* :func:`explore` (pure): one WEAT measured once by :func:`wordbias.measures.association.measurement.weat` (unknown words
   dropped and reported, target sets balanced, the bootstrap interval of d over the words, p one- and two-sided),
   shown as an :class:`Exploration`; no statistic is computed here.
 * :func:`plot_scores`: a seaborn bar chart of each target word's s(w, A, B), coloured by target set.
@@ -26,12 +26,12 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from wordbias.core import montecarlo as _montecarlo
 from wordbias.core.validation import check_int, check_seed
-from wordbias.measures import measurement as _measurement
-from wordbias.measures import weat as _weat
-from wordbias.measures.resampling import BootstrapInterval
+from wordbias.measures.association import measurement as _measurement
+from wordbias.measures.association import weat as _weat
 from wordbias.result import Result
+from wordbias.stats import montecarlo as _montecarlo
+from wordbias.stats.resampling import BootstrapInterval
 
 __all__ = ["Exploration", "explore", "word_lists", "parse_words", "plot_scores", "permutation_null", "plot_null",
            "plot_runs", "WeatExplorer", "weat_explorer", "N_RESAMPLES", "N_PERMUTATIONS", "SETS"]
@@ -175,9 +175,9 @@ def explore(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: 
     """One WEAT with everything a student looks at.
 
     d, its bootstrap interval, the one- and two-sided p (and how they were computed), the dropped words and each
-    target word's s(w, A, B). The test is measured once by :func:`wordbias.measures.measurement.weat` (the
-    library's one route: the WEAT of :func:`wordbias.measures.weat.weat` with its checks and unknown-word policy,
-    the BCa interval of :func:`wordbias.measures.bootstrap.weat_bootstrap` with each set resampled, and the
+    target word's s(w, A, B). The test is measured once by :func:`wordbias.measures.association.measurement.weat` (the
+    library's one route: the WEAT of :func:`wordbias.measures.association.weat.weat` with its checks and unknown-word policy,
+    the BCa interval of :func:`wordbias.measures.association.bootstrap.weat_bootstrap` with each set resampled, and the
     two-sided p by the same method as the one-sided one); :class:`Exploration` only names its parts for a
     student. The library's warnings are recorded in ``notes`` instead of being shown.
 
@@ -201,7 +201,7 @@ def explore(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: 
         Look words up in lower case where the embedding lacks them as given.
     balance_targets : str
         What to do when X and Y differ in size: ``"random"`` (delete words at random, seeded), ``"raise"`` or
-        ``"none"`` (see :func:`wordbias.measures.weat.weat`).
+        ``"none"`` (see :func:`wordbias.measures.association.weat.weat`).
 
     Returns
     -------
@@ -325,7 +325,7 @@ def permutation_null(s_x, s_y, *, n_permutations: int = N_PERMUTATIONS, seed: in
     """The test statistic s(X_i, Y_i, A, B) of random relabellings (X_i, Y_i) of the target words, sizes kept.
 
     The null distribution the permutation test compares s(X, Y, A, B) with (Caliskan et al. 2017, Methods). The
-    draws are :func:`wordbias.core.montecarlo.random_subset_sums`'s (the Monte Carlo test's for the same seed);
+    draws are :func:`wordbias.stats.montecarlo.random_subset_sums`'s (the Monte Carlo test's for the same seed);
     with Σ_{X_i} s the sum over a random subset and Σ s over all targets, s(X_i, Y_i, A, B) = 2 Σ_{X_i} s − Σ s.
 
     Parameters

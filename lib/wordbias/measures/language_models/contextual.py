@@ -1,0 +1,693 @@
+r"""Kurita et al.'s (2019) tests of a category (:class:`wordbias.datasets.contextual_tests.Category`) on
+contextual models, each test measured once into a :class:`CategoryResult` (:func:`measure`).
+
+§3.1, WEAT on contextual vectors: the target lists reduced to the words that are one WordPiece of the model's
+vocabulary and balanced (:func:`reduce_to_vocabulary`); each word's final-layer vector in each Table 1 template
+with the other slot masked (:func:`vectors_by_template`), averaged over the templates
+(:func:`mean_over_templates`; :func:`contextual_vectors` computes the average in one pass); the WEAT of
+Caliskan et al. (2017) on those vectors, with its bootstrap interval and two-sided p (:func:`weat_uncertainty`).
+The same reduced lists serve WEAT on a static embedding (Table 3's first column).
+§3.2, the log probability bias score of every attribute over the Table 2 templates and target pairs, and the
+permutation test over attributes (:func:`log_prob_test`, :func:`wordbias.measures.language_models.mlm.attribute_test`).
+
+A :class:`CategoryResult` carries everything a reader needs (the lists as reduced, the test with its effect
+size and p, the interval, the two-sided p, the per-template vectors, or why the test did not run); the paper's
+Table 3 (:func:`wordbias.papers.kurita2019.table3`) and the tidy table
+(:func:`wordbias.battery.contextual.tidy_table`) are views of these results and never run a test again.
+
+Kurita, Vyas, Pareek, Black & Tsvetkov (2019), "Measuring Bias in Contextualized Word Representations", GeBNLP,
+https://doi.org/10.18653/v1/W19-3823.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from wordbias.core.errors import DegenerateSetError, InvalidParameterError
+from wordbias.core.lookup import WordSet
+from wordbias.core.progress import progress_bar
+from wordbias.core.validation import check_int, check_option, check_probability, check_seed
+from wordbias.datasets.contextual_tests import ROLES, Category
+from wordbias.measures.association import bootstrap, weat
+from wordbias.measures.language_models import mlm
+from wordbias.models import contextual
+from wordbias.stats.permutation import P_METHODS
+from wordbias.stats.resampling import BootstrapInterval
+
+__all__ = ["MEASURES", "N_RESAMPLES", "CategoryResult", "reduce_to_vocabulary", "vectors_by_template",
+           "mean_over_templates", "contextual_vectors", "weat_uncertainty", "log_prob_test", "measure"]
+
+#: the measures of a :class:`CategoryResult`: WEAT on a static embedding with the reduced lists, WEAT on
+#: contextual vectors (§3.1) and the log probability bias score's attribute test (§3.2); the names of
+#: :data:`wordbias.core.tidy.MEASURES`
+MEASURES = ("weat", "contextual_weat", "mlm_log_prob")
+#: bootstrap resamples for the intervals of d (BCa; 10,000 take about 0.01 s a test)
+N_RESAMPLES = 10_000
+_NAN = float("nan")
+
+
+# --------------------------------------------------------------------------------------------------
+# §3.1: the reduced lists and the contextual vectors
+# --------------------------------------------------------------------------------------------------
+
+
+def reduce_to_vocabulary(cat: Category, model: contextual.Model, *, seed: int = 0) -> dict[str, WordSet]:
+    """§3.1: the category's word lists reduced to ``model``'s vocabulary, targets balanced.
+
+    Target words (X, Y) that are not one WordPiece of ``model``'s vocabulary are dropped
+    (:func:`wordbias.models.contextual.in_vocabulary`), then the targets are balanced by deleting random
+    words (seeded) from the larger set. Attributes are kept whole. Words keep their spelling in the lists
+    (names capitalised), so cased embeddings can use them.
+
+    Parameters
+    ----------
+    cat : wordbias.datasets.contextual_tests.Category
+        The category.
+    model : wordbias.models.contextual.Model
+        The model whose vocabulary reduces the lists; only its tokenizer (and ``name``) is used.
+    seed : int, default 0
+        Seeds the balancing.
+
+    Returns
+    -------
+    dict of str to wordbias.core.lookup.WordSet
+        The four lists by role (``"X"``, ``"Y"``, ``"A"``, ``"B"``), with the words kept, missing and
+        balanced out.
+
+    Raises
+    ------
+    DegenerateSetError
+        If a target set is left with fewer than :data:`wordbias.measures.association.weat.MIN_TARGET_SIZE` words (the
+        error names the set and the model).
+
+    Warns
+    -----
+    BalancedOutWarning
+        When words are deleted to balance the targets.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> from wordbias.datasets.contextual_tests import kurita2019_categories
+    >>> class Tokenizer:                     # a stand-in for a model's tokenizer: an uncased word vocabulary
+    ...     unk_token = "[UNK]"
+    ...     def __init__(self, words):
+    ...         self.vocab = {w: i for i, w in enumerate(["[UNK]", *words])}
+    ...     def get_vocab(self):
+    ...         return self.vocab
+    ...     def tokenize(self, word):
+    ...         return [word.lower()] if word.lower() in self.vocab else ["[UNK]"]
+    >>> cat = kurita2019_categories()[2]                                # Career/Family (Male/Female)
+    >>> words = [w.lower() for r in ROLES for w in cat.sets[r] if w not in ("Greg", "Kate", "Donna")]
+    >>> model = SimpleNamespace(name="stand-in", tokenizer=Tokenizer(words))
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")                  # BalancedOutWarning: one male name deleted
+    ...     reduced = reduce_to_vocabulary(cat, model)
+    >>> reduced["X"].missing, reduced["X"].balanced_out, reduced["Y"].missing
+    (('Greg',), ('Jeff',), ('Kate', 'Donna'))
+    >>> len(reduced["X"].words), len(reduced["Y"].words), len(reduced["A"].words)
+    (6, 6, 8)
+    """
+    seed = check_seed("seed", seed)
+    sets = {}
+    for role in ROLES:
+        words = cat.sets[role]
+        if role in ("X", "Y"):
+            ok = contextual.in_vocabulary(model, words)
+            kept = tuple(w for w, k in zip(words, ok) if k)
+            missing = tuple(w for w, k in zip(words, ok) if not k)
+        else:
+            kept, missing = tuple(words), ()
+        if len(kept) < weat.MIN_TARGET_SIZE:
+            raise DegenerateSetError(f"{cat.title}: only {len(kept)} words of {cat.names[role]!r} are in the "
+                                     f"vocabulary of {model.name!r}")
+        sets[role] = WordSet(cat.names[role], tuple(words), kept, missing)
+    sets["X"], sets["Y"] = weat.balance(sets["X"], sets["Y"], "random", np.random.default_rng(seed))
+    return sets
+
+
+def _slots(cat: Category, role: str) -> tuple[str, str]:
+    """The slot a set fills in the Table 1 templates and the slot masked meanwhile (§3.1: "We mask the TARGET
+    to compute the embedding for the ATTRIBUTE and vice versa")."""
+    slot = cat.slots[role]
+    return slot, (mlm.ATTRIBUTE if slot == mlm.TARGET else mlm.TARGET)
+
+
+def vectors_by_template(cat: Category, reduced: Mapping[str, WordSet], encoder: contextual.Model, *,
+                        batch_size: int = 32, progress: bool = False) -> dict[str, np.ndarray]:
+    """Each word's final-layer vector in each Table 1 template, the other slot masked (§3.1).
+
+    The result maps each word to an array [templates, hidden], templates in the order of
+    ``cat.cosine_templates``.
+
+    :func:`wordbias.models.contextual.word_in_template_embeddings` is called with one template at a time (it
+    averages over the templates it is given); the mean over templates of these vectors
+    (:func:`mean_over_templates`) is :func:`contextual_vectors`' vector (the same sentences, run in other
+    batches: equal up to float rounding).
+
+    Parameters
+    ----------
+    cat : wordbias.datasets.contextual_tests.Category
+        The category.
+    reduced : mapping of str to wordbias.core.lookup.WordSet
+        The reduced lists (:func:`reduce_to_vocabulary`).
+    encoder : wordbias.models.contextual.Model
+        The encoder.
+    batch_size : int, default 32
+        Sentences per forward pass; an integer >= 1.
+    progress : bool, default False
+        Show progress bars.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        Each word's vectors, shape ``(n_templates, hidden)``.
+
+    Raises
+    ------
+    InvalidParameterError
+        If ``batch_size`` is not an integer >= 1.
+
+    Examples
+    --------
+    The vectors come from a BERT encoder loaded with :func:`wordbias.models.contextual.load_encoder` (torch
+    and transformers; a model takes seconds to load, so these lines are not run as tests). Here a tiny BERT
+    (:func:`wordbias.models.tiny_mlm.build`, hidden size 32):
+
+    >>> import tempfile
+    >>> from wordbias.datasets.contextual_tests import kurita2019_categories
+    >>> from wordbias.models import tiny_mlm
+    >>> cat = kurita2019_categories()[2]                                # Career/Family (Male/Female)
+    >>> folder = tiny_mlm.build(tempfile.mkdtemp())                                       # doctest: +SKIP
+    >>> encoder = contextual.load_encoder(str(folder), device="cpu")                      # doctest: +SKIP
+    >>> reduced = reduce_to_vocabulary(cat, encoder)                                      # doctest: +SKIP
+    >>> by_template = vectors_by_template(cat, reduced, encoder)                          # doctest: +SKIP
+    >>> len(by_template), by_template["executive"].shape          # 32 words, 3 templates  # doctest: +SKIP
+    (32, (3, 32))
+    """
+    check_int("batch_size", batch_size, min=1)
+    vectors: dict[str, np.ndarray] = {}
+    for role in ROLES:
+        slot, other = _slots(cat, role)
+        words = reduced[role].words
+        per = [contextual.word_in_template_embeddings(encoder, words, [t], slot=slot, other=other,
+                                                      batch_size=batch_size, progress=progress)
+               for t in cat.cosine_templates]
+        vectors.update(zip(words, np.stack(per, axis=1)))
+    return vectors
+
+
+def mean_over_templates(cat: Category, reduced: Mapping[str, WordSet],
+                        by_template: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Each word's vector averaged over the templates (§3.1), from :func:`vectors_by_template`'s vectors.
+
+    Parameters
+    ----------
+    cat : wordbias.datasets.contextual_tests.Category
+        The category (named in errors).
+    reduced : mapping of str to wordbias.core.lookup.WordSet
+        The reduced lists (:func:`reduce_to_vocabulary`).
+    by_template : mapping of str to array-like
+        Each word's vectors per template, ``(n_templates, hidden)``.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        Each word of the reduced lists and its mean vector (float64).
+
+    Raises
+    ------
+    InvalidParameterError
+        If ``by_template`` lacks a word of the reduced lists.
+
+    Examples
+    --------
+    >>> from wordbias.datasets.contextual_tests import kurita2019_categories
+    >>> cat = kurita2019_categories()[2]
+    >>> reduced = {r: WordSet(r, (r.lower(),), (r.lower(),)) for r in ROLES}
+    >>> v = mean_over_templates(cat, reduced, {w: [[0.0, 2.0], [2.0, 0.0]] for w in "xyab"})
+    >>> v["x"].tolist()
+    [1.0, 1.0]
+    """
+    words = [w for r in ROLES for w in reduced[r].words]
+    missing = [w for w in words if w not in by_template]
+    if missing:
+        raise InvalidParameterError(f"{cat.title}: the template vectors lack {missing[:10]}; compute them with "
+                                    "vectors_by_template() on the same reduced lists")
+    return {w: np.asarray(by_template[w], dtype=np.float64).mean(axis=0) for w in words}
+
+
+def contextual_vectors(cat: Category, reduced: Mapping[str, WordSet], encoder: contextual.Model, *,
+                       batch_size: int = 64, progress: bool = False) -> dict[str, np.ndarray]:
+    """Each word's final-layer vector averaged over the Table 1 templates, the other slot masked (§3.1).
+
+    All the templates run in one pass of :func:`wordbias.models.contextual.word_in_template_embeddings`.
+
+    Parameters
+    ----------
+    cat : wordbias.datasets.contextual_tests.Category
+        The category.
+    reduced : mapping of str to wordbias.core.lookup.WordSet
+        The reduced lists (:func:`reduce_to_vocabulary`).
+    encoder : wordbias.models.contextual.Model
+        The encoder.
+    batch_size : int, default 64
+        Sentences per forward pass.
+    progress : bool, default False
+        Show progress bars.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        Each word's mean vector, shape ``(hidden,)``.
+
+    Examples
+    --------
+    The vectors come from a BERT encoder loaded with :func:`wordbias.models.contextual.load_encoder` (torch
+    and transformers; a model takes seconds to load, so these lines are not run as tests). Here a tiny BERT
+    (:func:`wordbias.models.tiny_mlm.build`, hidden size 32):
+
+    >>> import tempfile
+    >>> from wordbias.datasets.contextual_tests import kurita2019_categories
+    >>> from wordbias.models import tiny_mlm
+    >>> cat = kurita2019_categories()[2]                                # Career/Family (Male/Female)
+    >>> folder = tiny_mlm.build(tempfile.mkdtemp())                                       # doctest: +SKIP
+    >>> encoder = contextual.load_encoder(str(folder), device="cpu")                      # doctest: +SKIP
+    >>> reduced = reduce_to_vocabulary(cat, encoder)                                      # doctest: +SKIP
+    >>> vectors = contextual_vectors(cat, reduced, encoder)                               # doctest: +SKIP
+    >>> len(vectors), vectors["executive"].shape                                         # doctest: +SKIP
+    (32, (32,))
+    """
+    vectors: dict[str, np.ndarray] = {}
+    for role in ROLES:
+        slot, other = _slots(cat, role)
+        words = reduced[role].words
+        v = contextual.word_in_template_embeddings(encoder, words, cat.cosine_templates, slot=slot, other=other,
+                                                   batch_size=batch_size, progress=progress)
+        vectors.update(zip(words, v))
+    return vectors
+
+
+def weat_uncertainty(vectors, result: weat.WeatResult, *, seed: int, n_permutations: int, n_resamples: int,
+                     confidence_level: float) -> tuple[BootstrapInterval, float]:
+    """The bootstrap interval of a WEAT's effect size d and its two-sided p.
+
+    The interval resamples the words of ``result``, each set separately
+    (:func:`wordbias.measures.association.bootstrap.weat_bootstrap` on ``vectors``, BCa); the two-sided p is by the same
+    p method (:func:`wordbias.measures.association.weat.p_value`, SciPy's doubling rule).
+
+    Parameters
+    ----------
+    vectors : mapping of str to array-like, or KeyedVectors
+        The vectors the WEAT ran on.
+    result : wordbias.measures.association.weat.WeatResult
+        The WEAT.
+    seed : int
+        Seeds the bootstrap and any random permutations.
+    n_permutations : int
+        Random permutations when the p method is not exact.
+    n_resamples : int
+        Bootstrap resamples.
+    confidence_level : float
+        The level of the interval.
+
+    Returns
+    -------
+    interval : wordbias.stats.resampling.BootstrapInterval
+        The interval of d.
+    p_two_sided : float
+        The two-sided p.
+
+    Examples
+    --------
+    >>> from wordbias.measures import weat
+    >>> rng = np.random.default_rng(0)
+    >>> vectors = {w: rng.normal(size=4) + (2 if w in "abef" else 0) for w in "abcdefgh"}
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")                   # LowPowerWarning: 2 words a set
+    ...     result = weat.weat(vectors, ["a", "b"], ["c", "d"], ["e", "f"], ["g", "h"])
+    >>> interval, p_two_sided = weat_uncertainty(vectors, result, seed=0, n_permutations=1000, n_resamples=1000,
+    ...                                          confidence_level=0.95)
+    >>> round(result.effect_size, 3), result.p_value, p_two_sided, interval.method
+    (1.73, 0.16666666666666666, 0.3333333333333333, 'BCa')
+    """
+    ci = bootstrap.weat_bootstrap(vectors, result, n_resamples=n_resamples, confidence_level=confidence_level,
+                                  seed=seed).effect_size
+    two = weat.p_value(result.s_x, result.s_y, p_method=result.p_method, n_permutations=n_permutations, seed=seed,
+                       alternative="two-sided")
+    return ci, two.p_value
+
+
+# --------------------------------------------------------------------------------------------------
+# §3.2: the log probability bias score's test
+# --------------------------------------------------------------------------------------------------
+
+
+def log_prob_test(cat: Category, model: contextual.Model, *, seed: int = 0, p_method: str = "auto",
+                  n_permutations: int = 100_000, prior_mask: str = "per_piece", batch_size: int = 32,
+                  progress: bool = False, n_resamples: int = N_RESAMPLES,
+                  confidence_level: float = 0.95) -> mlm.AttributeTest:
+    """§3.2: the log probability bias score's test of a category on a masked language model.
+
+    The mean log-probability bias score of every attribute over the Table 2 templates and target pairs
+    (:func:`wordbias.measures.language_models.mlm.log_prob_bias_scores`), then the effect size and the permutation test over
+    attributes (:func:`wordbias.measures.language_models.mlm.attribute_test`). ``n_resamples`` and
+    ``confidence_level`` go to :func:`wordbias.measures.language_models.mlm.attribute_test`'s bootstrap interval of d where it
+    has one (its ``effect_size_ci``).
+
+    Parameters
+    ----------
+    cat : wordbias.datasets.contextual_tests.Category
+        The category: its ``log_prob_attributes`` roles are the attributes, its ``log_prob_templates`` the
+        templates and target pairs.
+    model : wordbias.models.contextual.Model
+        The masked language model.
+    seed : int, default 0
+        Seeds the permutations and the bootstrap.
+    p_method : str, default "auto"
+        The p-value method (:data:`wordbias.stats.permutation.P_METHODS`).
+    n_permutations : int, default 100_000
+        Random permutations when p is not exact.
+    prior_mask : {"per_piece", "single"}, default "per_piece"
+        How the attribute is masked in the prior sentence (:func:`wordbias.measures.language_models.mlm.increased_log_probability`).
+    batch_size : int, default 32
+        Sentences per forward pass.
+    progress : bool, default False
+        Show a progress bar.
+    n_resamples : int, default N_RESAMPLES
+        Bootstrap resamples of the interval of d; 0 for none.
+    confidence_level : float, default 0.95
+        The level of the interval.
+
+    Returns
+    -------
+    wordbias.measures.language_models.mlm.AttributeTest
+        The scores, effect size, p-values and interval.
+
+    Examples
+    --------
+    A masked LM is loaded with :func:`wordbias.models.contextual.load_mlm` (torch and transformers; a model
+    takes seconds to load, so these lines are not run as tests). Here a tiny BERT with the category's career
+    words planted male and its family words female (:func:`wordbias.models.tiny_mlm.build`):
+
+    >>> import tempfile
+    >>> from wordbias.datasets.contextual_tests import kurita2019_categories
+    >>> from wordbias.models import tiny_mlm
+    >>> cat = kurita2019_categories()[2]                                # Career/Family (Male/Female)
+    >>> folder = tiny_mlm.build(tempfile.mkdtemp(), male=cat.sets["A"], female=cat.sets["B"])  # doctest: +SKIP
+    >>> test = log_prob_test(cat, contextual.load_mlm(str(folder), device="cpu"))          # doctest: +SKIP
+    >>> round(test.effect_size, 2), test.p_method, round(test.p_value, 4)                 # doctest: +SKIP
+    (1.2, 'exact', 0.0065)
+    """
+    role_a, role_b = cat.log_prob_attributes
+    A, B = cat.sets[role_a], cat.sets[role_b]
+    templates = [mlm.TemplatePairs(t.template, t.pairs) for t in cat.log_prob_templates]
+    scores, noise = mlm.log_prob_bias_scores(model, list(A) + list(B), templates, prior_mask=prior_mask,
+                                             batch_size=batch_size, progress=progress, return_noise=True)
+    return mlm.attribute_test(scores[:len(A)], scores[len(A):], A=A, B=B, p_method=p_method,
+                              n_permutations=n_permutations, seed=seed, noise=noise, n_resamples=n_resamples,
+                              confidence_level=confidence_level)
+
+
+# --------------------------------------------------------------------------------------------------
+# one result per test
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CategoryResult:
+    """One category measured once by one measure on one model.
+
+    The measure is one of :data:`MEASURES`, the model ``model`` (its label; "" when the measure had no
+    model). The result holds the lists as reduced (``reduced``), the test (``test``: a
+    :class:`~wordbias.measures.association.weat.WeatResult` or a :class:`~wordbias.measures.language_models.mlm.AttributeTest`), the
+    bootstrap interval of d (``interval``), the two-sided p, the options it ran with, for WEAT on contextual
+    vectors each word's vectors per template (``vectors``, [templates, hidden]), and ``not_run``: why the test
+    did not run ("" when it ran; with ``model`` "" the reason is the missing model). The properties read the
+    numbers off the test; nothing here computes.
+
+    Attributes
+    ----------
+    category : wordbias.datasets.contextual_tests.Category
+        The category.
+    measure : str
+        The measure, one of :data:`MEASURES`.
+    model : str
+        The model's label ("" when the measure had no model).
+    seed : int
+        The seed it ran with.
+    n_permutations : int
+        The random permutations it was allowed.
+    n_resamples : int
+        The bootstrap resamples of the interval.
+    confidence_level : float
+        The level of the interval.
+    reduced : mapping of str to wordbias.core.lookup.WordSet or None, default None
+        The lists as reduced (:func:`reduce_to_vocabulary`).
+    test : wordbias.measures.association.weat.WeatResult or wordbias.measures.language_models.mlm.AttributeTest or None, default None
+        The test; None when it did not run.
+    interval : wordbias.stats.resampling.BootstrapInterval or None, default None
+        The bootstrap interval of d.
+    p_two_sided : float, default nan
+        The two-sided p.
+    vectors : mapping of str to numpy.ndarray or None, default None
+        For WEAT on contextual vectors, each word's vectors per template ([templates, hidden]).
+    not_run : str, default ""
+        Why the test did not run ("" when it ran).
+    """
+
+    category: Category
+    measure: str
+    model: str
+    seed: int
+    n_permutations: int
+    n_resamples: int
+    confidence_level: float
+    reduced: Mapping[str, WordSet] | None = field(default=None, repr=False)
+    test: weat.WeatResult | mlm.AttributeTest | None = field(default=None, repr=False)
+    interval: BootstrapInterval | None = None
+    p_two_sided: float = _NAN
+    vectors: Mapping[str, np.ndarray] | None = field(default=None, repr=False)
+    not_run: str = ""
+
+    @property
+    def ran(self) -> bool:
+        """Whether the test ran (it may still be undefined: :attr:`undefined`)."""
+        return self.test is not None
+
+    @property
+    def undefined(self) -> str:
+        """Why the effect size and p are undefined (the log-probability scores equal up to float rounding)."""
+        return getattr(self.test, "undefined", "") or ""
+
+    @property
+    def defined(self) -> bool:
+        """Whether the test ran and has an effect size and a p."""
+        return self.ran and getattr(self.test, "p", True) is not None
+
+    def _number(self, name: str) -> float:
+        return float(getattr(self.test, name)) if self.defined else _NAN
+
+    @property
+    def statistic(self) -> float:
+        return self._number("statistic")
+
+    @property
+    def effect_size(self) -> float:
+        return self._number("effect_size")
+
+    @property
+    def p_value(self) -> float:
+        return self._number("p_value")
+
+    @property
+    def p_method(self) -> str | None:
+        return self.test.p_method if self.defined else None
+
+    @property
+    def alternative(self) -> str | None:
+        return self.test.alternative if self.ran else None
+
+    @property
+    def ci_low(self) -> float:
+        return _NAN if self.interval is None else float(self.interval.low)
+
+    @property
+    def ci_high(self) -> float:
+        return _NAN if self.interval is None else float(self.interval.high)
+
+
+def _weat_result(cat: Category, reduced, vectors, *, measure: str, model: str, opts: dict, by_template=None,
+                 **weat_options) -> CategoryResult:
+    """WEAT (Caliskan et al. 2017) on ``vectors`` with the reduced lists, its interval and two-sided p."""
+    res = weat.weat(vectors, *(reduced[r].words for r in ROLES), names=dict(cat.names), seed=opts["seed"],
+                    p_method=opts["p_method"], n_permutations=opts["n_permutations"], **weat_options)
+    ci, two = weat_uncertainty(vectors, res, seed=opts["seed"], n_permutations=opts["n_permutations"],
+                               n_resamples=opts["n_resamples"], confidence_level=opts["confidence_level"])
+    return CategoryResult(cat, measure, model, **_kept(opts), reduced=reduced, test=res, interval=ci,
+                          p_two_sided=two, vectors=by_template)
+
+
+def _kept(opts: dict) -> dict:
+    return {k: opts[k] for k in ("seed", "n_permutations", "n_resamples", "confidence_level")}
+
+
+def _log_prob_result(cat: Category, reduced, masked_lm, *, opts: dict, batch_size: int) -> CategoryResult:
+    t = log_prob_test(cat, masked_lm, seed=opts["seed"], p_method=opts["p_method"],
+                      n_permutations=opts["n_permutations"], batch_size=batch_size, n_resamples=opts["n_resamples"],
+                      confidence_level=opts["confidence_level"])
+    return CategoryResult(cat, "mlm_log_prob", masked_lm.label, **_kept(opts), reduced=reduced, test=t,
+                          interval=t.effect_size_ci, p_two_sided=_NAN if t.p is None else float(t.p_two_sided))
+
+
+def _measure_category(cat: Category, *, vocabulary_model, embedding, embedding_name, case_fold, encoder, masked_lm,
+                      why_no_encoder, why_no_mlm, batch_size, opts) -> list[CategoryResult]:
+    """:func:`measure` of one category: [static WEAT (with an embedding)], contextual WEAT, log-probability test."""
+    kept = _kept(opts)
+    try:
+        reduced = reduce_to_vocabulary(cat, vocabulary_model, seed=opts["seed"])
+    except DegenerateSetError as err:
+        out = [] if embedding is None else [CategoryResult(cat, "weat", embedding_name, **kept, not_run=str(err))]
+        out.append(CategoryResult(cat, "contextual_weat", encoder.label if encoder else "", **kept,
+                                  not_run=str(err) if encoder else why_no_encoder))
+        out.append(CategoryResult(cat, "mlm_log_prob", masked_lm.label if masked_lm else "", **kept,
+                                  not_run=str(err) if masked_lm else why_no_mlm))
+        return out
+    out = [] if embedding is None else [_weat_result(cat, reduced, embedding, measure="weat", model=embedding_name,
+                                                     opts=opts, case_fold=case_fold)]
+    if encoder is None:
+        out.append(CategoryResult(cat, "contextual_weat", "", **kept, reduced=reduced, not_run=why_no_encoder))
+    else:
+        by_template = vectors_by_template(cat, reduced, encoder, batch_size=batch_size)
+        out.append(_weat_result(cat, reduced, mean_over_templates(cat, reduced, by_template),
+                                measure="contextual_weat", model=encoder.label, opts=opts, by_template=by_template,
+                                balance_targets="raise"))
+    if masked_lm is None:
+        out.append(CategoryResult(cat, "mlm_log_prob", "", **kept, reduced=reduced, not_run=why_no_mlm))
+    else:
+        out.append(_log_prob_result(cat, reduced, masked_lm, opts=opts, batch_size=batch_size))
+    return out
+
+
+def measure(cats: Sequence[Category], *, encoder: contextual.Model | None, masked_lm: contextual.Model | None,
+            vocabulary_model: contextual.Model | None = None, embedding=None, embedding_name: str = "embedding",
+            case_fold: bool = False, seed: int = 0, p_method: str = "auto", n_permutations: int = 100_000,
+            n_resamples: int = N_RESAMPLES, confidence_level: float = 0.95, batch_size: int = 32,
+            why_no_encoder: str = "", why_no_mlm: str = "", progress: bool = False) -> list[CategoryResult]:
+    """Every test of every category, each measured once.
+
+    Per category, in this order: WEAT on ``embedding`` with the reduced lists (only when an embedding is
+    given: Table 3's first column; words it lacks are dropped and the targets rebalanced, seeded), WEAT on
+    ``encoder``'s contextual vectors (§3.1) and the log probability bias score's test on ``masked_lm`` (§3.2).
+
+    ``vocabulary_model`` decides the reduced lists (§3.1, its tokenizer; default the encoder, else the masked
+    LM). A measure whose model is None gets a result with ``model`` "" and ``why_no_encoder`` /
+    ``why_no_mlm`` as ``not_run``; a category whose targets fall below two words of the vocabulary gets results
+    that say so. Each WEAT has its BCa bootstrap interval of d over the words (``n_resamples`` resamples at
+    ``confidence_level``, seeded by ``seed``) and its two-sided p (:func:`weat_uncertainty`); the attribute test
+    has its own (:func:`wordbias.measures.language_models.mlm.attribute_test`). The contextual WEAT runs on each word's vectors
+    per template (:func:`vectors_by_template`, kept in the result for the template spread) averaged over the
+    templates. Options are checked before any work.
+
+    Parameters
+    ----------
+    cats : sequence of wordbias.datasets.contextual_tests.Category
+        The categories.
+    encoder : wordbias.models.contextual.Model or None
+        The encoder of WEAT on contextual vectors; None skips that measure (with ``why_no_encoder``).
+    masked_lm : wordbias.models.contextual.Model or None
+        The masked LM of the log probability test; None skips that measure (with ``why_no_mlm``).
+    vocabulary_model : wordbias.models.contextual.Model, optional
+        The model whose tokenizer reduces the lists; default the encoder, else the masked LM.
+    embedding : KeyedVectors or mapping of str to array-like, optional
+        A static embedding for WEAT with the reduced lists (Table 3's first column); None skips it.
+    embedding_name : str, default "embedding"
+        The embedding's label in the results.
+    case_fold : bool, default False
+        Lower-case the words before looking them up in ``embedding``.
+    seed : int, default 0
+        Seeds the balancing, the permutations and the bootstraps.
+    p_method : str, default "auto"
+        The p-value method (:data:`wordbias.stats.permutation.P_METHODS`).
+    n_permutations : int, default 100_000
+        Random permutations when p is not exact.
+    n_resamples : int, default N_RESAMPLES
+        Bootstrap resamples of each interval; an integer >= 2.
+    confidence_level : float, default 0.95
+        The level of the intervals.
+    batch_size : int, default 32
+        Sentences per forward pass.
+    why_no_encoder : str, default ""
+        The ``not_run`` of the contextual WEAT when ``encoder`` is None.
+    why_no_mlm : str, default ""
+        The ``not_run`` of the log probability test when ``masked_lm`` is None.
+    progress : bool, default False
+        Show a progress bar over the categories.
+
+    Returns
+    -------
+    list of CategoryResult
+        Per category, in order: the static WEAT (with an embedding), the contextual WEAT and the log
+        probability test.
+
+    Raises
+    ------
+    InvalidParameterError
+        If an option is out of range, or no model is given to reduce the lists.
+
+    Examples
+    --------
+    Without models, the lists are reduced to a vocabulary (here a stand-in tokenizer's) and only the static
+    WEAT runs; the two contextual measures say why they did not:
+
+    >>> from types import SimpleNamespace
+    >>> from wordbias.datasets.contextual_tests import kurita2019_categories
+    >>> class Tokenizer:                     # a stand-in for a model's tokenizer: an uncased word vocabulary
+    ...     unk_token = "[UNK]"
+    ...     def __init__(self, words):
+    ...         self.vocab = {w: i for i, w in enumerate(["[UNK]", *words])}
+    ...     def get_vocab(self):
+    ...         return self.vocab
+    ...     def tokenize(self, word):
+    ...         return [word.lower()] if word.lower() in self.vocab else ["[UNK]"]
+    >>> cat = kurita2019_categories()[2]                                # Career/Family (Male/Female)
+    >>> words = [w.lower() for r in ROLES for w in cat.sets[r] if w not in ("Greg", "Kate", "Donna")]
+    >>> model = SimpleNamespace(name="stand-in", tokenizer=Tokenizer(words))
+    >>> from wordbias.embeddings import to_keyed_vectors
+    >>> all_words = [w for r in ROLES for w in cat.sets[r]]
+    >>> kv = to_keyed_vectors(all_words, np.random.default_rng(0).normal(size=(32, 5)).astype(np.float32))
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")                  # BalancedOutWarning: one male name deleted
+    ...     results = measure([cat], encoder=None, masked_lm=None, vocabulary_model=model, embedding=kv,
+    ...                       embedding_name="toy", n_resamples=1000, why_no_mlm="no masked LM given")
+    >>> [(r.measure, r.model, r.ran, r.not_run) for r in results]
+    [('weat', 'toy', True, ''), ('contextual_weat', '', False, ''), ('mlm_log_prob', '', False, 'no masked LM given')]
+    >>> round(results[0].effect_size, 3), round(results[0].p_value, 3), results[0].p_method
+    (-0.052, 0.529, 'exact')
+    """
+    opts = {"seed": check_seed("seed", seed), "p_method": check_option("p_method", p_method, P_METHODS),
+            "n_permutations": check_int("n_permutations", n_permutations, min=1),
+            "n_resamples": check_int("n_resamples", n_resamples, min=2),
+            "confidence_level": check_probability("confidence_level", confidence_level)}
+    batch_size = check_int("batch_size", batch_size, min=1)
+    cats = list(cats)
+    vocabulary_model = vocabulary_model or encoder or masked_lm
+    if vocabulary_model is None and cats:
+        raise InvalidParameterError("measuring needs a model whose vocabulary reduces the lists (§3.1): give an "
+                                    "encoder, a masked LM or a vocabulary_model")
+    out: list[CategoryResult] = []
+    label = encoder.label if encoder is not None else getattr(masked_lm, "label", "")
+    with progress_bar(len(cats), desc=f"contextual tests on {label}", unit="category", enabled=progress) as bar:
+        for cat in cats:
+            out += _measure_category(cat, vocabulary_model=vocabulary_model, embedding=embedding,
+                                     embedding_name=embedding_name, case_fold=case_fold, encoder=encoder,
+                                     masked_lm=masked_lm, why_no_encoder=why_no_encoder, why_no_mlm=why_no_mlm,
+                                     batch_size=batch_size, opts=opts)
+            bar.update(1)
+    return out

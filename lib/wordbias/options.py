@@ -1,0 +1,123 @@
+"""The options every measure shares, validated and documented once: how it resamples (:class:`Resampling`) and how
+it treats its word lists (:class:`Words`).
+
+A measure takes ``resampling=`` and ``words=`` instead of a dozen keywords of its own; ``None`` means the measure's
+defaults (its ``DEFAULT_RESAMPLING`` and ``DEFAULT_WORDS`` where it has its own). An option out of range is refused
+when the object is made, with :class:`~wordbias.core.errors.InvalidParameterError` naming it, before any test
+runs. :meth:`Resampling.replace` and :meth:`Words.replace` give a changed copy.
+
+>>> from wordbias.options import Resampling, Words
+>>> Resampling(n_resamples=2_000, seed=3).replace(n_permutations=50_000).n_permutations
+50000
+>>> Words(min_fraction=1.5)                    # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+wordbias.core.errors.InvalidParameterError: min_fraction ...
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from wordbias.core.errors import InvalidParameterError
+from wordbias.core.lookup import check_on_missing
+from wordbias.core.tidy import MIN_FRACTION, MIN_WORDS, check_coverage_thresholds
+from wordbias.core.validation import check_bool, check_int, check_option, check_probability, check_seed
+from wordbias.stats.resampling import BOOTSTRAP_METHODS
+
+__all__ = ["Resampling", "Words", "BALANCE_POLICIES"]
+#: how target sets of unequal size are made equal: ``"random"`` deletes words of the larger set at random (seeded;
+#: Caliskan et al. 2017, Supplementary, WEAT 3), ``"none"`` keeps both whole (WEAT's statistic, d and permutation
+#: test are defined for unequal sizes), ``"raise"`` refuses unequal sets
+BALANCE_POLICIES = ("random", "none", "raise")
+
+
+@dataclass(frozen=True)
+class Resampling:
+    """How a measure resamples: its bootstrap interval, its permutation test and the seed of both.
+
+    Attributes
+    ----------
+    n_resamples : int, default 10000
+        The bootstrap resamples of the interval; 0 for no interval (1 is refused).
+    confidence_level : float, default 0.95
+        The interval's level, in (0, 1).
+    ci_method : {"BCa", "percentile", "basic"}, default "BCa"
+        How the interval is read from the bootstrap distribution (:data:`wordbias.stats.resampling.BOOTSTRAP_METHODS`).
+    n_permutations : int, default 10000
+        The most splits a permutation test counts exactly, and its Monte Carlo draws beyond (at least 1).
+    seed : int, default 0
+        The seed of every random draw: the same seed gives the same numbers.
+    """
+
+    n_resamples: int = 10_000
+    confidence_level: float = 0.95
+    ci_method: str = "BCa"
+    n_permutations: int = 10_000
+    seed: int = 0
+
+    def __post_init__(self):
+        n = check_int("n_resamples", self.n_resamples, min=0)
+        if n == 1:
+            raise InvalidParameterError("n_resamples must be 0 (no interval) or an integer >= 2, not 1")
+        object.__setattr__(self, "n_resamples", n)
+        object.__setattr__(self, "confidence_level", check_probability("confidence_level", self.confidence_level))
+        check_option("ci_method", self.ci_method, BOOTSTRAP_METHODS)
+        object.__setattr__(self, "n_permutations", check_int("n_permutations", self.n_permutations, min=1))
+        object.__setattr__(self, "seed", check_seed("seed", self.seed))
+
+    def replace(self, **changes) -> Resampling:
+        """A copy with ``changes`` (checked as a new object is).
+
+        Returns
+        -------
+        Resampling
+            The changed copy.
+        """
+        return dataclasses.replace(self, **changes)
+
+
+@dataclass(frozen=True)
+class Words:
+    """How a measure treats its word lists.
+
+    Attributes
+    ----------
+    case_fold : bool or None, default None
+        Whether words are lower-cased before the look-up; None decides from the vocabulary (folded when it has no
+        upper-case letters).
+    on_missing : {"drop", "raise"}, default "drop"
+        What a word missing from the vocabulary does: it is dropped (and reported in ``dropped``), or it is an
+        error.
+    min_words : int, default 4
+        A set keeping fewer words than this is flagged as low coverage (:data:`wordbias.core.tidy.MIN_WORDS`).
+    min_fraction : float, default 0.5
+        A set keeping less than this fraction of its list is flagged as low coverage.
+    balance_targets : {"random", "none", "raise"}, default "random"
+        How target sets of unequal size are made equal (:data:`BALANCE_POLICIES`; WEAT-like tests only).
+    """
+
+    case_fold: bool | None = None
+    on_missing: str = "drop"
+    min_words: int = MIN_WORDS
+    min_fraction: float = MIN_FRACTION
+    balance_targets: str = "random"
+
+    def __post_init__(self):
+        if self.case_fold is not None:
+            object.__setattr__(self, "case_fold", check_bool("case_fold", self.case_fold))
+        check_on_missing(self.on_missing)
+        words, fraction = check_coverage_thresholds(self.min_words, self.min_fraction)
+        object.__setattr__(self, "min_words", words)
+        object.__setattr__(self, "min_fraction", fraction)
+        check_option("balance_targets", self.balance_targets, BALANCE_POLICIES)
+
+    def replace(self, **changes) -> Words:
+        """A copy with ``changes`` (checked as a new object is).
+
+        Returns
+        -------
+        Words
+            The changed copy.
+        """
+        return dataclasses.replace(self, **changes)
