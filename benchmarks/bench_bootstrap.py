@@ -34,6 +34,7 @@ from wordbias.core import paths
 from wordbias.datasets import stimuli
 from wordbias.measures.association import bootstrap as bs
 from wordbias.measures.association import weat
+from wordbias.options import Resampling
 
 METHODS = ("BCa", "percentile")
 
@@ -49,7 +50,8 @@ def run_all(kv, results, method, n_resamples, seed=0):
     out, times = [], []
     for _, r in results:
         t0 = time.perf_counter()
-        out.append(bs.weat_bootstrap(kv, r, n_resamples=n_resamples, method=method, seed=seed))
+        out.append(bs.weat_bootstrap(kv, r,
+                                     resampling=Resampling(n_resamples=n_resamples, ci_method=method, seed=seed)))
         times.append(time.perf_counter() - t0)
     return out, times
 

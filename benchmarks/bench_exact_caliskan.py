@@ -29,6 +29,7 @@ from wordbias.core.errors import ExactCountTooLarge
 from wordbias.core.parallel import default_workers
 from wordbias.datasets import stimuli
 from wordbias.measures.association import weat
+from wordbias.options import Resampling, Words
 from wordbias.stats import permutation, subset_sums
 
 _DFS = []
@@ -87,7 +88,9 @@ def main() -> None:
     print(f"kernels loaded in {time.perf_counter() - t:.2f} s; {default_workers()} CPUs")
     rows = []
     for spec in stimuli.weat_tests("caliskan2017"):
-        res = weat.weat(kv, spec.X, spec.Y, spec.A, spec.B, case_fold=case_fold, p_method="normal", seed=args.seed)
+        res = weat.weat(kv, spec.X, spec.Y, spec.A, spec.B,
+                        resampling=Resampling(seed=args.seed, n_permutations=100_000),
+                        words=Words(case_fold=case_fold), p_method="normal")
         pooled, k, obs = np.concatenate([res.s_x, res.s_y]), len(res.s_x), float(res.s_x.sum())
         t = time.perf_counter()
         try:

@@ -50,6 +50,7 @@ from wordbias.core import (  # noqa: E402
 from wordbias.core.errors import ExactCountTooLarge
 from wordbias.core.parallel import default_workers  # noqa: E402
 from wordbias.measures.association import weat
+from wordbias.options import Resampling
 
 ROOT = Path(__file__).resolve().parent.parent
 WEFE_PYTHON = ROOT / ".venv-wefe" / "bin" / "python"
@@ -105,8 +106,8 @@ def main() -> None:
             X, Y, A, B = sets["X"], sets["Y"], sets["A"], sets["B"]
 
             # WEFE vs ours, from the word vectors, at equal permutations
-            t_ours_vec, res = timed(lambda: weat.weat(kv, X, Y, A, B, p_method="monte-carlo", n_permutations=Rw,
-                                                      seed=1))
+            t_ours_vec, res = timed(lambda: weat.weat(kv, X, Y, A, B, p_method="monte-carlo",
+                                                      resampling=Resampling(n_permutations=Rw, seed=1)))
             if not args.skip_wefe:
                 wefe = run_wefe(save_problem(Path(tmp) / label, vectors, sets), Rw, seed=1)
                 row(label, f"WEFE {wefe['wefe_version']} WEAT.run_query", "vectors", "monte-carlo", 1, Rw,

@@ -57,7 +57,7 @@ bootstrap interval (:func:`wordbias.measures.association.bootstrap.weat_bootstra
 :func:`wordbias.measures.association.bootstrap.weat_bootstrap` and so ``wordbias.weat`` call on the words' vectors; the
 default BCa, nominal 95%, all four sets resampled, but ``--resamples`` = 1,000 resamples instead of the default
 10,000, for speed; the same bootstrap seed on every run of a replication, as
-:func:`wordbias.measures.ensemble.weat` passes the same options to every run). The first m = 5, 10 and 20 runs
+:func:`wordbias.measures.ensemble.on_runs` passes the same options to every run). The first m = 5, 10 and 20 runs
 give three ensembles (nested: the coverages at different m share replications, each is valid on its own). The
 intervals checked against theta:
 
@@ -68,8 +68,8 @@ intervals checked against theta:
   give on an ensemble (they combine the runs' tidy rows);
 - ``combined, joint word bootstrap``: ``combine_runs`` with W = V, the word-bootstrap variance of the run-averaged
   d when each resample of the words is applied to every run
-  (:func:`wordbias.measures.ensemble.joint_word_variance`), what ``wordbias.weat`` and ``wordbias weat`` give on an
-  ensemble.
+  (:func:`wordbias.measures.ensemble.joint_word_variance`), what ``on_runs(wordbias.weat, ...)`` and
+  ``wordbias weat`` give on an ensemble.
 
 Every random draw of a replication comes from ``np.random.default_rng([seed, setting, n, replication])``, so
 any replication can be rerun alone, and the table does not depend on ``--jobs``.

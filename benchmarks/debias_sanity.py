@@ -22,6 +22,7 @@ from wordbias.measures.debiasing.double_hard import double_hard_debias
 from wordbias.measures.debiasing.inlp import inlp_debias
 from wordbias.measures.debiasing.leace import leace_debias
 from wordbias.measures.directions.direction import direct_bias
+from wordbias.options import Resampling
 
 OUT = Path(__file__).resolve().parent / "results" / "bench_debias" / "sanity.csv"
 
@@ -41,7 +42,8 @@ def main() -> None:
             f"{label}+leace": leace_debias(kv, label=label)[0]}
     rows = []
     for name, e in runs.items():
-        r = wb.weat(e, spec.X, spec.Y, spec.A, spec.B, n_resamples=2000, seed=0)
+        r = wb.weat(e, spec.X, spec.Y, spec.A, spec.B,
+                    resampling=Resampling(n_resamples=2000, seed=0, n_permutations=100_000))
         (g, _), _ = gender_direction(e)
         rows.append({"embedding": name, "weat6_d": r.effect_size, "weat6_ci_low": r.ci_low,
                      "weat6_ci_high": r.ci_high, "weat6_p": r.p_value,

@@ -21,9 +21,10 @@ from wordbias.core.errors import InvalidParameterError
 from wordbias.core.tidy import check_tidy, tidy_frame
 from wordbias.embeddings import to_keyed_vectors
 from wordbias.measures.association import measurement
-from wordbias.measures.directions import indirect_bias
+from wordbias.measures.directions import direction, indirect_bias, ripa
 from wordbias.measures.directions.direction_permutation import direction_test
 from wordbias.measures.sets import ect, mac, rnd, rnsb, semaxis
+from wordbias.options import Resampling, Words
 from wordbias.result import Result
 
 X = [f"x{i}" for i in range(6)]
@@ -58,25 +59,52 @@ RUNNERS = {
     "semaxis": lambda kv, o, L: semaxis.semaxis(kv, L[0], L[1], L[2], L[3], warn=False, **o),
     "indirect_bias": lambda kv, o, L: indirect_bias.mean_indirect_bias(
         kv, L[2], L[3], pairs=list(zip(L[0], L[1])), warn=False, **o),
+    "ripa": lambda kv, o, L: ripa.ripa(kv, L[2] + L[3], list(zip(L[0], L[1])), warn=False, **o),
+    "direct_bias": lambda kv, o, L: direction.direct_bias_test(kv, L[2] + L[3], list(zip(L[0], L[1])), warn=False,
+                                                               **o),
 }
 #: the measures of the catalogue that do not return the one result yet: each has its own result type, which the
 #: battery turns into tidy rows by hand
-NOT_YET = {"direct_bias", "ripa", "ube", "mlm_log_prob", "contextual_weat", "sc_weat", "seat"}
+NOT_YET = {"ube", "mlm_log_prob", "contextual_weat", "sc_weat", "seat"}
 #: the option that fills each check's out-of-range cases, where the measure takes it
 BAD_OPTIONS = [("n_resamples", -1), ("seed", -3), ("confidence_level", 1.5), ("min_fraction", 2.0),
                ("n_permutations", 0), ("alternative", "bigger")]
 
 
+#: the option objects a measure takes, and the options each holds
+OPTION_OBJECTS = {"resampling": Resampling, "words": Words}
+
+
 def _options(measure: str, **extra) -> dict:
+    """The keywords of a call: each option the measure takes as a keyword, and those it takes inside
+    ``resampling=`` / ``words=`` built into the object (from the measure's ``DEFAULT_RESAMPLING`` /
+    ``DEFAULT_WORDS`` where its module has one), which refuses an out-of-range option as it is made."""
+    f = _function(measure)
+    params = inspect.signature(f).parameters
+    given = {"n_resamples": 200, "n_permutations": 500, "seed": 0, **extra}
+    out = {k: v for k, v in given.items() if k in params}
+    for name, cls in OPTION_OBJECTS.items():
+        chosen = {k: v for k, v in given.items() if k in _fields(cls) and k not in params}
+        if name in params and chosen:
+            default = getattr(inspect.getmodule(f), f"DEFAULT_{name.upper()}", None)
+            out[name] = default.replace(**chosen) if default is not None else cls(**chosen)
+    return out
+
+
+def _fields(cls) -> set:
+    return set(inspect.signature(cls).parameters)
+
+
+def _takes(measure: str, option: str) -> bool:
     params = inspect.signature(_function(measure)).parameters
-    small = {"n_resamples": 200, "n_permutations": 500, "seed": 0}
-    return {k: v for k, v in {**small, **extra}.items() if k in params}
+    return option in params or any(name in params and option in _fields(cls) for name, cls in OPTION_OBJECTS.items())
 
 
 def _function(measure: str):
     return {"weat": measurement.weat, "wefat": measurement.wefat, "direction": direction_test, "ect": ect.ect,
             "rnd": rnd.rnd, "rnsb": rnsb.rnsb, "mac": mac.mac, "semaxis": semaxis.semaxis,
-            "indirect_bias": indirect_bias.mean_indirect_bias}[measure]
+            "indirect_bias": indirect_bias.mean_indirect_bias, "ripa": ripa.ripa,
+            "direct_bias": direction.direct_bias_test}[measure]
 
 
 def run(measure: str, kv=None, lists=(X, Y, A, B), **options) -> Result:
@@ -129,7 +157,7 @@ def test_to_row_passes_the_tidy_check(measure):
 @pytest.mark.parametrize("measure", MEASURED)
 @pytest.mark.parametrize("option, value", BAD_OPTIONS)
 def test_an_out_of_range_option_raises_the_projects_error(measure, option, value):
-    if option not in inspect.signature(_function(measure)).parameters:
+    if not _takes(measure, option):
         pytest.skip(f"{measure} takes no {option}")
     with pytest.raises(InvalidParameterError, match=option):
         run(measure, **{option: value})

@@ -19,12 +19,13 @@ EMBEDDING = (ROOT / "docs/guide/your-embedding.md").read_text(encoding="utf-8")
 
 
 def _table_modules() -> set[str]:
-    """The modules the library page's module table names in its first column (``pkg.module`` or ``pkg``)."""
+    """The modules the library page's module table names in its first column (``pkg.module``, ``pkg.sub.module`` or
+    ``pkg``)."""
     names = set()
     for line in LIBRARY.splitlines():
         if line.startswith("| `"):
             first = line.split("|")[1]
-            names |= set(re.findall(r"`([a-z_]+(?:\.[a-z_0-9]+)?)`", first))
+            names |= set(re.findall(r"`([a-z_]+(?:\.[a-z_0-9]+)*)`", first))
     return names
 
 
@@ -87,7 +88,7 @@ def test_the_notebooks_take_the_parameters_the_guide_names():
 def test_the_direction_test_lives_where_the_guide_says():
     from wordbias.measures.directions import direction_permutation
 
-    assert "| `measures.direction_permutation` | the direction permutation test" in LIBRARY
+    assert "| `measures.directions.direction_permutation` | the direction permutation test" in LIBRARY
     assert callable(direction_permutation.direction_test) and callable(direction_permutation.direction_tests)
 
 

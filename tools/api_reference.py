@@ -11,22 +11,36 @@ import inspect
 
 #: (group title, modules, whether every public function must carry an Examples section that runs as a doctest)
 GROUPS: list[tuple[str, list[str], bool]] = [
-    ("Measuring: the one-call API", ["wordbias", "wordbias.measures.association.measurement"], True),
+    ("Measuring: the one-call API, the one result, the catalogue, the options", [
+        "wordbias", "wordbias.measures.association.measurement", "wordbias.result", "wordbias.catalogue",
+        "wordbias.options"], True),
     ("Embeddings", ["wordbias.embeddings", "wordbias.embeddings.ensemble"], True),
-    ("Measures", [
-        "wordbias.measures.association.weat", "wordbias.measures.association.wefat", "wordbias.measures.association.bootstrap",
-        "wordbias.measures.association.bootstrap_wefat", "wordbias.measures.directions.bootstrap_direction", "wordbias.stats.resampling",
-        "wordbias.measures.diagnostics.sensitivity", "wordbias.measures.diagnostics.frequency", "wordbias.measures.association.scweat",
-        "wordbias.measures.association.ceat", "wordbias.measures.directions.direction", "wordbias.measures.directions.direction_permutation",
-        "wordbias.measures.directions.ripa", "wordbias.measures.debiasing.debias", "wordbias.measures.debiasing.double_hard",
-        "wordbias.measures.debiasing.inlp", "wordbias.measures.debiasing.leace", "wordbias.measures.enumeration.ube", "wordbias.measures.enumeration.ube_null",
-        "wordbias.measures.enumeration.ube_words", "wordbias.measures.enumeration.ube_names", "wordbias.measures.enumeration.ube_result",
-        "wordbias.measures.language_models.mlm", "wordbias.measures.language_models.contextual", "wordbias.measures.language_models.topics",
-        "wordbias.measures.ensemble", "wordbias.stats.reliability", "wordbias.measures.sets.ect",
-        "wordbias.measures.sets.rnd", "wordbias.measures.sets.rnsb", "wordbias.measures.sets.mac", "wordbias.measures.sets.semaxis",
-        "wordbias.measures.directions.indirect_bias", "wordbias.measures.sets.set_measures", "wordbias.measures.association.conventions",
-        "wordbias.measures.association.seat", "wordbias.measures.debiasing.debias_checks", "wordbias.measures.debiasing.utility",
-    ], True),
+    ("Measures: WEAT-like tests", [
+        "wordbias.measures.association.weat", "wordbias.measures.association.wefat",
+        "wordbias.measures.association.bootstrap", "wordbias.measures.association.bootstrap_wefat",
+        "wordbias.measures.association.scweat", "wordbias.measures.association.ceat",
+        "wordbias.measures.association.conventions", "wordbias.measures.association.seat"], True),
+    ("Measures: directions", [
+        "wordbias.measures.directions.direction", "wordbias.measures.directions.direction_permutation",
+        "wordbias.measures.directions.bootstrap_direction", "wordbias.measures.directions.ripa",
+        "wordbias.measures.directions.indirect_bias"], True),
+    ("Measures: set measures", [
+        "wordbias.measures.sets.set_measures", "wordbias.measures.sets.ect", "wordbias.measures.sets.rnd",
+        "wordbias.measures.sets.rnsb", "wordbias.measures.sets.mac", "wordbias.measures.sets.semaxis"], True),
+    ("Measures: unsupervised bias enumeration", [
+        "wordbias.measures.enumeration.ube", "wordbias.measures.enumeration.ube_null",
+        "wordbias.measures.enumeration.ube_words", "wordbias.measures.enumeration.ube_names",
+        "wordbias.measures.enumeration.ube_result"], True),
+    ("Measures: language models", [
+        "wordbias.measures.language_models.mlm", "wordbias.measures.language_models.contextual",
+        "wordbias.measures.language_models.topics"], True),
+    ("Measures: debiasing", [
+        "wordbias.measures.debiasing.debias", "wordbias.measures.debiasing.double_hard",
+        "wordbias.measures.debiasing.inlp", "wordbias.measures.debiasing.leace",
+        "wordbias.measures.debiasing.debias_checks", "wordbias.measures.debiasing.utility"], True),
+    ("Measures: diagnostics and training runs", [
+        "wordbias.measures.diagnostics.sensitivity", "wordbias.measures.diagnostics.frequency",
+        "wordbias.measures.ensemble"], True),
     ("Word lists and data sets", [
         "wordbias.datasets.stimuli", "wordbias.datasets.user_lists", "wordbias.datasets.names",
         "wordbias.datasets.casing", "wordbias.datasets.censor", "wordbias.datasets.contextual_tests",
@@ -37,9 +51,11 @@ GROUPS: list[tuple[str, list[str], bool]] = [
         "wordbias.battery.report", "wordbias.battery.compare", "wordbias.battery.summary",
         "wordbias.battery.ensemble", "wordbias.battery.metrics", "wordbias.battery.seat", "wordbias.battery.debias",
     ], True),
-    ("Statistics, tables and errors", [
+    ("Statistics", [
         "wordbias.stats.permutation", "wordbias.stats.exact_count", "wordbias.stats.montecarlo",
-        "wordbias.stats.multiple", "wordbias.core.tables", "wordbias.core.tidy", "wordbias.core.figures",
+        "wordbias.stats.multiple", "wordbias.stats.resampling", "wordbias.stats.reliability"], False),
+    ("Tables, figures and errors", [
+        "wordbias.core.tables", "wordbias.core.tidy", "wordbias.core.figures",
         "wordbias.core.errors", "wordbias.core.paths", "wordbias.core.progress", "wordbias.core.jobs",
     ], False),
     ("Models", ["wordbias.models.contextual", "wordbias.models.mlp", "wordbias.models.tiny_mlm",

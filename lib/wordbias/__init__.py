@@ -20,17 +20,19 @@ words used and dropped, in one call).
 Examples
 --------
 >>> import wordbias as wb
+>>> from wordbias.options import Resampling
 >>> r = wb.weat({"rose": [1, .1], "tulip": [.9, .3], "lily": [.8, .2], "daisy": [.9, .1], "ant": [.1, 1],
 ...              "wasp": [.2, .8], "moth": [.3, .9], "flea": [.2, 1], "love": [1, 0], "joy": [.9, .1],
 ...              "peace": [.8, .1], "cheer": [1, .2], "hate": [0, 1], "ugly": [.1, .9], "war": [.1, 1],
 ...              "grief": [.2, .9]},
 ...             ["rose", "tulip", "lily", "daisy"], ["ant", "wasp", "moth", "flea"],
-...             ["love", "joy", "peace", "cheer"], ["hate", "ugly", "war", "grief"], n_resamples=2000)
+...             ["love", "joy", "peace", "cheer"], ["hate", "ugly", "war", "grief"],
+...             resampling=Resampling(n_resamples=2000))
 >>> round(r.effect_size, 2), (round(r.ci_low, 2), round(r.ci_high, 2)), r.p_method, round(r.p_value, 4)
 (1.85, (1.84, 1.86), 'exact', 0.0143)
 >>> import numpy as np
 >>> from wordbias import embeddings
->>> from wordbias.measures import weat
+>>> from wordbias.measures.association import weat
 >>> kv = embeddings.to_keyed_vectors(["rose", "tulip", "ant", "wasp", "love", "hate"],
 ...     np.array([[1, 0.1], [0.9, 0.2], [0.1, 1], [0.2, 0.9], [1, 0], [0, 1]]))
 >>> round(weat.weat(kv, ["rose", "tulip"], ["ant", "wasp"], ["love"], ["hate"]).effect_size, 3)

@@ -180,6 +180,16 @@ def spec(measure: str) -> MeasureSpec:
 def has_test(measure: str) -> bool:
     """Whether ``measure`` has a test (a p-value means something for it).
 
+    Parameters
+    ----------
+    measure : str
+        A tidy ``measure`` value.
+
+    Returns
+    -------
+    bool
+        True when the catalogue gives it a null hypothesis.
+
     Examples
     --------
     >>> has_test("weat"), has_test("direct_bias")
@@ -190,6 +200,18 @@ def has_test(measure: str) -> bool:
 
 def inside_range(measure: str, value: float) -> bool:
     """Whether ``value`` lies in the measure's range (NaN counts as inside: it is missing, not wrong).
+
+    Parameters
+    ----------
+    measure : str
+        A tidy ``measure`` value.
+    value : float
+        A value of it.
+
+    Returns
+    -------
+    bool
+        False when ``value`` lies outside the range.
 
     Examples
     --------
@@ -205,6 +227,18 @@ def logit_scale(measure: str, values) -> np.ndarray:
     x))`` for a bounded range (Fisher's z, doubled, for a range of -1 to 1) and ``log(x - low)`` for one bounded
     below only; an unbounded measure's values are returned as they are. An interval computed on this scale and
     mapped back by :func:`from_logit_scale` stays in the range.
+
+    Parameters
+    ----------
+    measure : str
+        A tidy ``measure`` value.
+    values : array-like of float
+        Values inside its range.
+
+    Returns
+    -------
+    numpy.ndarray
+        The values on the logit scale (infinite at an end of the range).
 
     Examples
     --------
@@ -223,7 +257,25 @@ def logit_scale(measure: str, values) -> np.ndarray:
 
 
 def from_logit_scale(measure: str, values) -> np.ndarray:
-    """The inverse of :func:`logit_scale`."""
+    """The inverse of :func:`logit_scale`.
+
+    Parameters
+    ----------
+    measure : str
+        A tidy ``measure`` value.
+    values : array-like of float
+        Values on the logit scale.
+
+    Returns
+    -------
+    numpy.ndarray
+        The values on the measure's own scale, inside its range.
+
+    Examples
+    --------
+    >>> float(from_logit_scale("rnsb", [0.0])[0])
+    1.0
+    """
     s, z = spec(measure), np.asarray(values, dtype=float)
     if s.bounded:
         return s.low + (s.high - s.low) / (1.0 + np.exp(-z))

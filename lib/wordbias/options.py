@@ -69,6 +69,11 @@ class Resampling:
     def replace(self, **changes) -> Resampling:
         """A copy with ``changes`` (checked as a new object is).
 
+        Parameters
+        ----------
+        **changes
+            The attributes to change, by name.
+
         Returns
         -------
         Resampling
@@ -114,6 +119,11 @@ class Words:
 
     def replace(self, **changes) -> Words:
         """A copy with ``changes`` (checked as a new object is).
+
+        Parameters
+        ----------
+        **changes
+            The attributes to change, by name.
 
         Returns
         -------

@@ -26,10 +26,11 @@ from wordbias.core.tables import interval_bounds_text
 
 __all__ = ["Caught", "SetCoverage", "Result", "SIZE_COLUMNS"]
 
-#: the tidy size column of each set letter (targets first, attributes after)
+#: the tidy size column of each set letter (targets first, attributes after); a set of word pairs (``"pairs"``, e.g.
+#: definitional pairs) fills both attribute columns, one word of each pair in each
 SIZE_COLUMNS = {"X": "n_x", "Y": "n_y", "A": "n_a", "B": "n_b", "W": "n_x", "T1": "n_x", "T2": "n_y", "A1": "n_a",
                 "A2": "n_b", "A_pos": "n_a", "A_neg": "n_b", "A_positive": "n_a", "A_negative": "n_b", "V": "n_a",
-                "N": "n_x"}
+                "N": "n_x", "pairs": ("n_a", "n_b")}
 
 
 class Caught(NamedTuple):
@@ -220,6 +221,15 @@ class Result:
         return "; ".join(parts)
 
     @property
+    def balancing(self):
+        """How d moves with the words random balancing deleted from the larger target set: d over the balancing
+        draws and d without balancing (a WEAT-like test's
+        :class:`~wordbias.measures.association.weat.BalanceSpread`, read from ``result``, with ``.text()``); None
+        when no word was deleted or the measure does not balance. Kept out of ``notes``, so the tidy row is the
+        same whether it is read or not."""
+        return getattr(self.result, "balancing", None)
+
+    @property
     def all_notes(self) -> tuple[str, ...]:
         """Every note, in the order a reader needs them: why the test did not run, its low coverage
         (``"low coverage: X 5/25 (below 50% of the list)"``), a missing part (``"no bootstrap interval: ..."``)
@@ -342,16 +352,18 @@ class Result:
         """
         cover = _tidy.Coverage(sets={s.letter: (s.in_vocabulary, len(s.asked)) for s in self.sets},
                                low=tuple(self.flagged))
+        has_test = self.measure not in _catalogue.CATALOGUE or _catalogue.has_test(self.measure)
         head = {**(base or {}), "test": self.test, "title": self.title, "measure": self.measure,
                 "statistic_name": self.statistic_name, "effect_size_name": self.effect_size_name,
-                "alternative": self.alternative, "seed": self.seed, "n_resamples": self.n_resamples or None,
+                "alternative": self.alternative if has_test else None, "seed": self.seed,
+                "n_resamples": self.n_resamples or None,
                 "dropped": self.dropped}
         if self.not_run:
             return _tidy.with_coverage({**head, "note": self.not_run}, cover)
-        sizes = {SIZE_COLUMNS[s.letter]: len(s.used) for s in self.sets if s.letter in SIZE_COLUMNS}
+        sizes = {c: len(s.used) for s in self.sets
+                 for c in ((lambda v: (v,) if isinstance(v, str) else v)(SIZE_COLUMNS.get(s.letter, ())))}
         row = {**head, **sizes, "statistic": self.statistic, "effect_size": self.effect_size}
-        tested = self.p_method != "none" and (self.measure not in _catalogue.CATALOGUE
-                                              or _catalogue.has_test(self.measure))
+        tested = self.p_method != "none" and has_test
         if tested:
             row.update(p_value=self.p_value, p_method=self.p_method, p_two_sided=self.p_two_sided,
                        n_permutations=self.n_permutations)

@@ -12,6 +12,7 @@ from wordbias.datasets.stimuli import WeatSpec
 from wordbias.measures.association import weat
 from wordbias.measures.language_models import contextual as measures_contextual
 from wordbias.models import tiny_mlm
+from wordbias.options import Resampling, Words
 from wordbias.stats import multiple
 
 _CAREER = stimuli.load_stimuli("kurita2019")["categories"]["career_family"]
@@ -56,15 +57,16 @@ def test_contextual_weat_row_is_the_weat_of_the_contextual_vectors(model, frame)
     reduced = measures_contextual.reduce_to_vocabulary(cat, enc, seed=0)
     by_template = measures_contextual.vectors_by_template(cat, reduced, enc)
     vectors = measures_contextual.mean_over_templates(cat, reduced, by_template)
-    res = weat.weat(vectors, *(reduced[r].words for r in ROLES), balance_targets="raise", seed=0,
-                    n_permutations=2000)
+    res = weat.weat(vectors, *(reduced[r].words for r in ROLES), resampling=Resampling(seed=0, n_permutations=2000),
+                    words=Words(balance_targets="raise", case_fold=False))
     row = frame[(frame.test == cat.key) & (frame.measure == "contextual_weat")].iloc[0]
     assert row.effect_size == pytest.approx(res.effect_size, abs=1e-12)
     assert row.p_value == pytest.approx(res.p_value, abs=1e-12)
     # the same vectors computed in one pass (all templates at once): equal up to float rounding
     one_pass = measures_contextual.contextual_vectors(cat, reduced, enc)
-    again = weat.weat(one_pass, *(reduced[r].words for r in ROLES), balance_targets="raise", seed=0,
-                      n_permutations=2000)
+    again = weat.weat(one_pass, *(reduced[r].words for r in ROLES),
+                      resampling=Resampling(seed=0, n_permutations=2000),
+                      words=Words(balance_targets="raise", case_fold=False))
     assert row.effect_size == pytest.approx(again.effect_size, rel=1e-5)
 
 
@@ -134,8 +136,8 @@ def test_the_tidy_table_is_a_view_of_measured_results(model, monkeypatch):
 
     enc, masked_lm = contextual.load_encoder(model), contextual.load_mlm(model)
     cats = kurita2019_categories()[2:3]
-    results = measures_contextual.measure(cats, encoder=enc, masked_lm=masked_lm, n_permutations=500,
-                                          n_resamples=200)
+    results = measures_contextual.measure(cats, encoder=enc, masked_lm=masked_lm,
+                                          resampling=Resampling(n_permutations=500, n_resamples=200))
 
     def broken(*args, **kwargs):
         raise AssertionError("the tidy view ran a test")

@@ -11,6 +11,7 @@ from wordbias.core import tidy
 from wordbias.embeddings import cache, to_keyed_vectors
 from wordbias.embeddings.ensemble import load_ensemble
 from wordbias.measures import ensemble as measures_ensemble
+from wordbias.measures.association import measurement
 
 WORDS = ["rose", "tulip", "lily", "daisy", "ant", "wasp", "moth", "flea",
          "love", "joy", "peace", "cheer", "hate", "war", "ugly", "grief"]
@@ -30,6 +31,11 @@ def folders(tmp_path_factory):
                            root / f"run{i}")) for i in range(3)]
 
 
+def R(n_resamples: int):
+    """The measures' own resampling with ``n_resamples`` bootstrap resamples."""
+    return measurement.DEFAULT_RESAMPLING.replace(n_resamples=n_resamples)
+
+
 def quiet(f, *a, **k):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -38,10 +44,10 @@ def quiet(f, *a, **k):
 
 def test_weat_battery_rows_are_views_of_the_ensemble_measurement(folders):
     ens = load_ensemble(folders, label="toy")
-    t = quiet(battery_ensemble.weat_battery, ens, SPECS, battery="user:toy", n_resamples=300)
+    t = quiet(battery_ensemble.weat_battery, ens, SPECS, battery="user:toy", resampling=R(300))
     tidy.check_tidy(t)
     assert list(t.embedding) == [f"toy/{r}" for r in ens.runs for _ in SPECS] + ["toy", "toy"]
-    measured = quiet(measures_ensemble.weats, ens, SPECS, n_resamples=300)
+    measured = quiet(measures_ensemble.on_runs, measurement.weats, ens, SPECS, resampling=R(300))
     combined = battery_ensemble.combined_only(t)
     assert combined.effect_size.tolist() == [m.effect_size for m in measured]
     assert combined.ci_low.tolist() == [m.ci_low for m in measured]
@@ -53,8 +59,8 @@ def test_weat_battery_rows_are_views_of_the_ensemble_measurement(folders):
 
 
 def test_parallel_runs_give_the_same_table(folders):
-    one = quiet(battery_ensemble.weat_battery, folders, SPECS, battery="user:toy", label="toy", n_resamples=200)
-    two = quiet(battery_ensemble.weat_battery, folders, SPECS, battery="user:toy", label="toy", n_resamples=200,
+    one = quiet(battery_ensemble.weat_battery, folders, SPECS, battery="user:toy", label="toy", resampling=R(200))
+    two = quiet(battery_ensemble.weat_battery, folders, SPECS, battery="user:toy", label="toy", resampling=R(200),
                 workers=2)
     pd.testing.assert_frame_equal(one, two)
 
@@ -112,7 +118,7 @@ def test_compare_takes_an_ensemble_beside_an_embedding(folders, tmp_path):
 
 
 def test_runs_figure_draws_every_run(folders):
-    t = quiet(battery_ensemble.weat_battery, folders, SPECS, battery="user:toy", label="toy", n_resamples=200)
+    t = quiet(battery_ensemble.weat_battery, folders, SPECS, battery="user:toy", label="toy", resampling=R(200))
     fig = battery_ensemble.runs_figure(t)
     ax = fig.axes[0]
     assert [tick.get_text() for tick in ax.get_yticklabels()] == ["swapped", "flowers"]
@@ -145,10 +151,10 @@ def test_one_run_gives_the_runs_own_result_once_not_a_not_run(one_run, folders):
     from wordbias.measures.association import measurement
 
     ens = load_ensemble(one_run, label="one")
-    t = quiet(battery_ensemble.weat_battery, ens, NATION, battery="user:toy", n_resamples=300)
+    t = quiet(battery_ensemble.weat_battery, ens, NATION, battery="user:toy", resampling=R(300))
     tidy.check_tidy(t)
     assert list(t.embedding) == ["one", "one"] and list(t.test) == ["nation", "unknown"]
-    alone = quiet(measurement.weats, load(ens.sources[0], progress=False), NATION[:1], n_resamples=300)[0]
+    alone = quiet(measurement.weats, load(ens.sources[0], progress=False), NATION[:1], resampling=R(300))[0]
     assert (t.effect_size[0], t.ci_low[0], t.ci_high[0], t.p_value[0]) == \
         (alone.effect_size, alone.ci_low, alone.ci_high, alone.p_value)
     assert t.note[0].startswith(battery_ensemble.ONE_RUN_NOTE) and pd.notna(t.p_holm[0])
@@ -156,7 +162,7 @@ def test_one_run_gives_the_runs_own_result_once_not_a_not_run(one_run, folders):
     r = quiet(battery_ensemble.report, ens, ube=False, n_resamples=100)
     assert set(r.embedding) == {"one"} and not r.note.str.contains("needed to combine", na=False).any()
     # two runs: still combined
-    two = quiet(battery_ensemble.weat_battery, folders[:2], SPECS, battery="user:toy", label="two", n_resamples=100)
+    two = quiet(battery_ensemble.weat_battery, folders[:2], SPECS, battery="user:toy", label="two", resampling=R(100))
     assert "runs significant" in battery_ensemble.combined_only(two).note[0]
 
 
@@ -202,3 +208,16 @@ def test_the_page_of_an_ensemble_names_its_runs_and_what_its_intervals_cover(fol
     quiet(summary.write_html, one, tmp_path / "o.html", title="o")
     page = (tmp_path / "o.html").read_text()
     assert "training runs" not in page and "vocabulary = 16, dimension = 10" in page and f"{len(one)} tests," in page
+
+
+def test_on_runs_table_leads_with_the_combined_row_and_keeps_the_weat_extras(folders):
+    from wordbias import weat
+
+    spec = SPECS[0]
+    t = quiet(battery_ensemble.on_runs, weat, folders, spec["X"], spec["Y"], spec["A"], spec["B"], label="toy",
+              resampling=R(200))
+    assert t.embedding.iloc[0] == "toy" and len(t) == 4 and not battery_ensemble.run_rows(t)[0]
+    assert t.effect_size.iloc[0] == pytest.approx(t.effect_size.iloc[1:].mean())
+    summary = t.attrs["ensemble"]
+    assert len(summary) == 1 and summary.n_runs[0] == 3 and 0 < summary.test_retest[0] <= 1
+    assert "one word bootstrap of 200 resamples" in summary.ci_method[0]

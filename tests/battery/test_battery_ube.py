@@ -19,7 +19,8 @@ TOKENS = [a + b for a in "abcdefghij" for b in "abcdefghijkl"]   # 120 letter-on
 def toy():
     """UBE on random vectors (ube.run's doctest): 20 of the tokens are the names, 3 groups."""
     kv = to_keyed_vectors(TOKENS, np.random.default_rng(0).normal(size=(120, 8)).astype(np.float32))
-    return ube.run(kv, TOKENS[:20], n=3, m=3, M=60, t=2, R=50, svm_top_words=120, progress=False, case_source=None)
+    parameters = ube.UBEParameters(n=3, m=3, M=60, t=2, R=50, svm_top_words=120, case_source=None)
+    return ube.run(kv, TOKENS[:20], parameters, progress=False)
 
 
 BASE = dict(embedding="toy", paper="user", battery="toy", seed=0)

@@ -4,6 +4,7 @@ import pytest
 
 from wordbias.battery import weat as battery_weat
 from wordbias.measures.association import measurement
+from wordbias.options import Resampling
 
 KV = {"rose": [1, .1], "tulip": [.9, .2], "lily": [.8, .3], "ant": [.1, 1], "wasp": [.2, .9], "moth": [.3, .8],
       "love": [1, 0], "hate": [0, 1]}
@@ -13,7 +14,7 @@ BASE = {"embedding": "toy", "paper": "toy", "battery": "toy"}
 @pytest.mark.parametrize("n_resamples", [0, 200])
 def test_the_callers_note_stays_in_the_weat_row(n_resamples):
     m = measurement.weat(KV, ["rose", "tulip", "lily"], ["ant", "wasp", "moth"], ["love"], ["hate"],
-                         n_resamples=n_resamples)
+                         resampling=Resampling(n_resamples=n_resamples, n_permutations=100_000))
     row = battery_weat.weat_row(m, base=BASE, note="paper: d = 1.50")
     assert "paper: d = 1.50" in row["note"]
     assert (row.get("ci_low") is None) == (m.interval is None)
@@ -25,6 +26,5 @@ def test_the_callers_note_stays_in_the_weat_row(n_resamples):
 
 def test_the_callers_note_stays_in_the_wefat_row():
     m = measurement.wefat(KV, ["rose", "tulip", "ant", "wasp"], ["love"], ["hate"],
-                          {"rose": 0.9, "tulip": 0.8, "ant": 0.2, "wasp": 0.1},
-                          n_resamples=0)
+                          {"rose": 0.9, "tulip": 0.8, "ant": 0.2, "wasp": 0.1}, resampling=Resampling(n_resamples=0))
     assert battery_weat.wefat_row(m, base=BASE, note="paper: r = 0.90")["note"].count("paper: r = 0.90") == 1

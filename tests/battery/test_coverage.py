@@ -17,6 +17,7 @@ from wordbias.core import tidy
 from wordbias.core.errors import InvalidParameterError, LowCoverageWarning
 from wordbias.datasets import stimuli
 from wordbias.embeddings import to_keyed_vectors
+from wordbias.options import Resampling, Words
 
 X = [f"x{i}" for i in range(8)]
 Y = [f"y{i}" for i in range(8)]
@@ -29,9 +30,9 @@ def _kv(words, seed=0):
     return to_keyed_vectors(list(words), np.random.default_rng(seed).normal(size=(len(words), 10)).astype(np.float32))
 
 
-def _battery(kv, spec=SPEC, **kw):
-    return battery_weat.weat_battery(kv, [spec], label="toy", battery="user:toy", paper="user", n_resamples=200,
-                               n_permutations=500, **kw)
+def _battery(kv, spec=SPEC, **words):
+    return battery_weat.weat_battery(kv, [spec], label="toy", battery="user:toy", paper="user",
+                                     resampling=Resampling(n_resamples=200, n_permutations=500), words=Words(**words))
 
 
 @pytest.fixture(scope="module")

@@ -101,9 +101,13 @@ def test_direct_bias_and_ripa_rows(toy):
     assert db["measure"] == "direct_bias" and 0 < db["effect_size"] < 1 and db["ci_low"] <= db["effect_size"]
     assert ripa["measure"] == "ripa" and ripa["paper"] == "ethayarajh2019" and 0 < ripa["p_value"] <= 1
     assert db["coverage"] == ripa["coverage"] and not db["low_coverage"]
+    # a definitional pair fills both attribute columns; a measure without a test has no alternative
+    assert db["n_a"] == db["n_b"] == ripa["n_a"] == ripa["n_b"] == 10 and db["n_x"] == ripa["n_x"]
+    assert db.get("alternative") is None and ripa["alternative"] == "two-sided" and ripa["p_two_sided"] == ripa["p_value"]
     none = to_keyed_vectors(["a", "b"], np.eye(2, dtype=np.float32))
     gone = bdir.direct_bias_row(none, base=base, seed=0, n_resamples=200, cov=cov)
     assert gone["note"].startswith("not run: ") and gone["low_coverage"] and gone["dropped"].startswith("N: ")
+    assert gone["coverage"].endswith("; pairs 0/10") and gone.get("alternative") is None
 
 
 def test_report_words_hold_the_report_sets(toy):

@@ -7,6 +7,7 @@ from wordbias.battery import metrics
 from wordbias.core import tidy
 from wordbias.datasets import stimuli
 from wordbias.measures.sets.ect import ect
+from wordbias.options import Resampling
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +38,7 @@ def test_rows_are_tidy_and_complete(rows):
 def test_a_row_is_the_measure_itself(glove, rows):
     s = {x.id: x for x in stimuli.weat_tests("caliskan2017", "glove")}["WEAT6"]
     X, Y, A, B = ([w.lower() for w in getattr(s, r)] for r in "XYAB")
-    m = ect(glove, X, Y, A + B, n_resamples=500, n_permutations=2_000, warn=False)
+    m = ect(glove, X, Y, A + B, resampling=Resampling(n_resamples=500, n_permutations=2_000), warn=False)
     row = next(r for r in rows if r["test"] == "ECT:WEAT6")
     assert row["measure"] == "ect"
     assert row["effect_size"] == m.effect_size and row["p_value"] == m.p_value and row["ci_low"] == m.ci_low

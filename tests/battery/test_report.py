@@ -15,6 +15,7 @@ from wordbias.core import tidy
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError, LowCoverageWarning, WordbiasWarning
 from wordbias.datasets import stimuli
 from wordbias.embeddings import to_keyed_vectors
+from wordbias.options import Resampling, Words
 from wordbias.stats import multiple
 
 SUBSET = 20_000     # the 20,000 most frequent words of GloVe 6B 50d: a "user's small embedding"
@@ -50,7 +51,8 @@ def _cos(u, v):
 
 def test_weat_battery_matches_a_hand_computed_weat():
     kv = _toy()
-    t = battery_weat.weat_battery(kv, [SPEC], label="toy", battery="user:toy", paper="user", n_resamples=500)
+    t = battery_weat.weat_battery(kv, [SPEC], label="toy", battery="user:toy", paper="user",
+                                  resampling=Resampling(n_resamples=500, n_permutations=100_000))
     s = {w: np.mean([_cos(kv[w], kv[a]) for a in SPEC["A"]]) - np.mean([_cos(kv[w], kv[b]) for b in SPEC["B"]])
          for w in SPEC["X"] + SPEC["Y"]}
     sx, sy = [s[w] for w in SPEC["X"]], [s[w] for w in SPEC["Y"]]
@@ -74,7 +76,7 @@ def test_weat_battery_reports_dropped_words_and_small_lists():
         warnings.simplefilter("error")          # nothing escapes as a warning: it is all in the table...
         warnings.simplefilter("ignore", LowCoverageWarning)   # ...but a test on too few words (3 a side) warns
         t = battery_weat.weat_battery(kv, [SPEC, too_small, dropped], label="toy", battery="user:toy", paper="user",
-                                n_resamples=200)
+                                      resampling=Resampling(n_resamples=200, n_permutations=100_000))
     tiny = t.set_index("test").loc["tiny"]
     assert pd.isna(tiny.effect_size) and pd.isna(tiny.p_value) and pd.isna(tiny.p_holm)
     assert tiny.note.startswith("not run: DegenerateSetError") and "X" in tiny.note
@@ -86,7 +88,8 @@ def test_weat_battery_reports_dropped_words_and_small_lists():
 def test_weat_battery_one_word_sets_keep_d_and_p_without_interval():
     kv = _toy()
     one = {**SPEC, "id": "one", "A": ["love"], "B": ["hate"]}
-    row = battery_weat.weat_battery(kv, [one], label="toy", battery="user:toy", paper="user", n_resamples=200).iloc[0]
+    row = battery_weat.weat_battery(kv, [one], label="toy", battery="user:toy", paper="user",
+                                    resampling=Resampling(n_resamples=200, n_permutations=100_000)).iloc[0]
     assert np.isfinite(row.effect_size) and np.isfinite(row.p_value)
     assert pd.isna(row.ci_low) and row.note.startswith("no bootstrap interval")
 
@@ -94,9 +97,12 @@ def test_weat_battery_one_word_sets_keep_d_and_p_without_interval():
 def test_weat_battery_case_fold_is_automatic():
     kv = _toy()                                      # uncased: upper-case stimuli are folded
     upper = {k: ([w.upper() for w in v] if k in "XYAB" else v) for k, v in SPEC.items()}
-    t = battery_weat.weat_battery(kv, [upper], label="toy", battery="b", paper="user", n_resamples=200)
+    t = battery_weat.weat_battery(kv, [upper], label="toy", battery="b", paper="user",
+                                  resampling=Resampling(n_resamples=200, n_permutations=100_000))
     assert t.loc[0, "n_x"] == 3 and t.loc[0, "dropped"] == ""
-    t = battery_weat.weat_battery(kv, [upper], label="toy", battery="b", paper="user", n_resamples=200, case_fold=False)
+    t = battery_weat.weat_battery(kv, [upper], label="toy", battery="b", paper="user",
+                                  resampling=Resampling(n_resamples=200, n_permutations=100_000),
+                                  words=Words(case_fold=False))
     assert t.loc[0, "note"].startswith("not run")
 
 
@@ -116,7 +122,7 @@ def test_weat_battery_is_caliskan_weat_table(small):
     specs = stimuli.weat_tests("caliskan2017", "glove")[:3]
     from wordbias.papers import caliskan2017
     t = battery_weat.weat_battery(small, specs, label="g", battery="caliskan2017", paper="caliskan2017",
-                            n_permutations=10_000, n_resamples=500)
+                                  resampling=Resampling(n_permutations=10_000, n_resamples=500))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", WordbiasWarning)
         ref = caliskan2017.weat_table(small, specs, case_fold=True, n_permutations=10_000, n_resamples=500)

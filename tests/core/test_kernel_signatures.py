@@ -30,7 +30,7 @@ _WORKLOAD = textwrap.dedent("""
     permutation.subset_sum_tail_mc(w, 150, float(w[:150].sum()), n_permutations=2000, alternative="two-sided")
     tokens = [a + b for a in "abcdefghijklmnopqrst" for b in "abcdefghijklmnopqrst"]
     kv = to_keyed_vectors(tokens, rng.normal(size=(400, 8)).astype(np.float32))
-    ube.run(kv, tokens[:40], n=2, m=3, M=200, t=2, R=20, seed=0, progress=False, cased=False)
+    ube.run(kv, tokens[:40], ube.UBEParameters(n=2, m=3, M=200, t=2, R=20, seed=0), progress=False, cased=False)
     W = rng.normal(size=(50, 8))
     for dt in (np.float32, np.float64):                                          # the null in either precision
         null_sigma_batch(W.astype(dt), np.zeros(50, dtype=np.int32), rng.normal(size=(2, 3, 8)),

@@ -4,8 +4,8 @@ tests/measures/test_ube_kernels.py).
 
 The values were recorded before the kernels moved out of ``permutation.py``; any change to the kernels must
 keep them bit for bit (the committed results depend on them). The Monte Carlo pins of that time are the
-partial Fisher–Yates draws (``kernels.mc_blocks``), still used for N > 128 or a small side under N/4, and
-checked here with every draw forced through it; the bit-mask draws (``kernels.mc_mask_blocks``, N ≤ 128)
+partial Fisher–Yates draws (``kernels._mc_blocks``), still used for N > 128 or a small side under N/4, and
+checked here with every draw forced through it; the bit-mask draws (``kernels._mc_mask_blocks``, N ≤ 128)
 have their own pins, recorded when they were introduced. The inputs avoid platform differences: the
 counts and draws are scalar float64 code (no BLAS).
 """
@@ -156,7 +156,7 @@ def test_count_pairs_matches_brute_force(strict):
 
 
 def test_monte_carlo_lower_tail_count_leaves_the_upper_count_alone():
-    """Issue 14: mc_blocks counts both tails of the same draws in one pass when given a lower threshold; the
+    """_mc_blocks counts both tails of the same draws in one pass when given a lower threshold; the
     upper count (the pinned one-sided p) must not change, and the lower count must equal the stored sums'."""
     from wordbias.stats import kernels
 
@@ -166,8 +166,8 @@ def test_monte_carlo_lower_tail_count_leaves_the_upper_count_alone():
     thr, thr_lo = values[:15].sum(), values[:15].sum() - 0.5
     up1, up2, lo2 = np.zeros(nb, np.int64), np.zeros(nb, np.int64), np.zeros(nb, np.int64)
     sums = np.empty(R)
-    kernels.mc_blocks(values, 15, False, float(values.sum()), thr, key, 0, nb, R, blk, np.empty(0), up1, 0.0,
+    kernels._mc_blocks(values, 15, False, float(values.sum()), thr, key, 0, nb, R, blk, np.empty(0), up1, 0.0,
                       np.zeros(0, np.int64))
-    kernels.mc_blocks(values, 15, False, float(values.sum()), thr, key, 0, nb, R, blk, sums, up2, thr_lo, lo2)
+    kernels._mc_blocks(values, 15, False, float(values.sum()), thr, key, 0, nb, R, blk, sums, up2, thr_lo, lo2)
     assert int(up1.sum()) == int(up2.sum()) == 31715     # the pinned count of test_monte_carlo_counts_and_p_values
     assert int(lo2.sum()) == int((sums <= thr_lo).sum()) and int(up2.sum()) == int((sums >= thr).sum())

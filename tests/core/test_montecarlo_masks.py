@@ -1,4 +1,4 @@
-"""The Monte Carlo's bit-mask draws (``kernels.mc_mask_blocks``, N ≤ 128): every k-subset equally likely
+"""The Monte Carlo's bit-mask draws (``kernels._mc_mask_blocks``, N ≤ 128): every k-subset equally likely
 (chi-square over all subsets of small N, and over the patterns of 8 positions across the two words of
 N = 70 and 100), the same p and sums on 1, 2 and 4 threads, and the choice of method."""
 

@@ -89,8 +89,10 @@ def test_every_use_imports_them_from_core_vectors():
 
 
 def test_the_use_check_can_fail():
-    code = "from wordbias.measures.association.weat import unit_rows\nfrom wordbias.measures import weat as W\nW.cosine_matrix"
-    assert import_paths.wrong_paths(code, HELPERS, HOME) == ["line 1: from wordbias.measures.association.weat import unit_rows",
-                                                             "line 3: wordbias.measures.association.weat.cosine_matrix"]
+    code = ("from wordbias.measures.association.weat import unit_rows\n"
+            "from wordbias.measures.association import weat as W\nW.cosine_matrix")
+    assert import_paths.wrong_paths(code, HELPERS, HOME) == [
+        "line 1: from wordbias.measures.association.weat import unit_rows",
+        "line 3: wordbias.measures.association.weat.cosine_matrix"]
     assert import_paths.wrong_paths("from wordbias.core.vectors import unit_rows\nfrom wordbias.core import "
                                     "vectors\nvectors.cosine_matrix", HELPERS, HOME) == []

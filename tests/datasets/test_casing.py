@@ -128,7 +128,7 @@ def test_case_rule_resolution_and_errors():
 
 def test_stand_in_is_deterministic_across_processes():
     """The result is a function of the vocabulary's order, not of set iteration order (hash seeds)."""
-    code = ("from wordbias.datasets import casing; from wordbias.measures import ube; "
+    code = ("from wordbias.datasets import casing; from wordbias.measures.enumeration import ube; "
             "from wordbias.embeddings import to_keyed_vectors; import numpy as np; "
             f"v = {VOCAB!r} * 1; kv = to_keyed_vectors(v, np.eye(len(v), dtype=np.float32)); "
             "print(ube.candidate_words(kv, None))")

@@ -30,6 +30,7 @@ from catalogue import Case, check
 from wordbias import embeddings as E
 from wordbias.core.errors import CacheError, CacheRebuiltWarning, DegenerateSetError, InvalidParameterError
 from wordbias.embeddings import cache_format as cf
+from wordbias.options import Resampling
 
 F = "caches and costs"
 G = "foreign errors"
@@ -265,8 +266,10 @@ def _double_hard_read_only():
     from wordbias.measures.debiasing.double_hard import double_hard_debias
 
     kv = _toy_cache()
-    double_hard_debias(kv, [("she", "he"), ("woman", "man")], GENDER, [("girl", "boy")], n_biased=10,
-                       n_components=3, out=kv.vectors)
+    from wordbias.measures.debiasing.double_hard import DoubleHardOptions
+
+    double_hard_debias(kv, [("she", "he"), ("woman", "man")], GENDER, [("girl", "boy")],
+                       options=DoubleHardOptions(n_biased=10, n_components=3), out=kv.vectors)
 
 
 def _classes():
@@ -320,7 +323,7 @@ def _bootstrap(which: str):
             lambda: B.weat_bootstrap_from_vectors(eye[:2], eye[1:], eye[:2], eye[2:], n_resamples=100),
         "weat_bootstrap on an embedding, A and B of one word":
             lambda: B.weat_bootstrap(EMB, ["nurse", "doctor"], ["teacher", "engineer"], ["she"], ["he"],
-                                     n_resamples=100),
+                                     resampling=Resampling(n_resamples=100)),
         "weat_bootstrap_from_cosines, n_a = 1":
             lambda: B.weat_bootstrap_from_cosines(np.random.default_rng(0).random((4, 3)), 2, 1, n_resamples=100),
         "wefat_bootstrap_from_vectors, A of one word":
@@ -362,8 +365,9 @@ def _wefat_collide(which: str):
         "Series, case_fold=True": lambda: WF.wefat(EMB, W, A, B, pd.Series({"NURSE": 0.9, "nurse": 0.1,
                                                                             "doctor": 0.2, "teacher": 0.5}),
                                                    case_fold=True),
-        "wordbias.wefat on an uncased embedding (folded by default)": lambda: wordbias.wefat(
-            EMB, W, A, B, {"Nurse": 0.9, "nurse": 0.1, "doctor": 0.2, "teacher": 0.5}, n_resamples=0),
+        "wordbias.wefat on an uncased embedding (folded by default)": lambda: wordbias.wefat(EMB, W, A, B,
+                                                                                             {"Nurse": 0.9, "nurse": 0.1, "doctor": 0.2, "teacher": 0.5},
+                                                                                             resampling=Resampling(n_resamples=0)),
     }
     return calls[which]
 

@@ -27,6 +27,7 @@ import pytest
 from catalogue import Case, CommandFailed, check, exit_status, run_cli
 
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError
+from wordbias.options import Resampling, Words
 
 F = "statistics"
 
@@ -152,7 +153,8 @@ def _no_interval(call, low="low", note="note"):
 def _weat_battery(embedding, spec):
     from wordbias.battery import weat as battery_weat
 
-    return lambda: battery_weat.weat_battery(embedding, [spec], label="e", battery="b", paper="user", n_resamples=20)
+    return lambda: battery_weat.weat_battery(embedding, [spec], label="e", battery="b", paper="user",
+                                             resampling=Resampling(n_resamples=20, n_permutations=100_000))
 
 
 def _cases() -> list[Case]:
@@ -175,29 +177,34 @@ def _cases() -> list[Case]:
         Case(F, "weat: 'her' in Y and in B", lambda: weat.weat(TOY, ["rose", "tulip"], ["ant", "her"], ["he"],
                                                                ["her", "she"]),
              InvalidParameterError, match=r"target set Y and attribute set B share words: \['her'\]"),
-        Case(F, "weat: 'He' in X, 'he' in A, case folded", lambda: weat.weat(
-             TOY, ["He", "rose"], ["ant", "wasp"], ["he", "him"], ["her"], case_fold=True),
+        Case(F, "weat: 'He' in X, 'he' in A, case folded", lambda: weat.weat(TOY, ["He", "rose"], ["ant", "wasp"],
+                                                                             ["he", "him"], ["her"],
+                                                                             words=Words(case_fold=True)),
              InvalidParameterError, match=overlap),
         Case(F, "weat: X's word in B, named sets", lambda: weat.weat(
              TOY, ["rose", "she"], ["ant", "wasp"], ["he"], ["her", "she"], names={"X": "flowers", "B": "female"}),
              InvalidParameterError, match=r"target set X \('flowers'\) and attribute set B \('female'\) share words"),
-        Case(F, "wordbias.weat: 'he' in X and in A", lambda: measurement.weat(
-             TOY, ["he", "rose"], ["ant", "wasp"], ["he", "him"], ["her"], n_resamples=0),
+        Case(F, "wordbias.weat: 'he' in X and in A", lambda: measurement.weat(TOY, ["he", "rose"], ["ant", "wasp"],
+                                                                              ["he", "him"], ["her"],
+                                                                              resampling=Resampling(n_resamples=0, n_permutations=100_000)),
              InvalidParameterError, match=overlap),
-        Case(F, "weat_bootstrap: 'he' in X and in A", lambda: bootstrap.weat_bootstrap(
-             TOY, ["he", "rose"], ["ant", "wasp"], ["he", "him"], ["her"], n_resamples=10),
+        Case(F, "weat_bootstrap: 'he' in X and in A", lambda: bootstrap.weat_bootstrap(TOY, ["he", "rose"],
+                                                                                       ["ant", "wasp"], ["he", "him"],
+                                                                                       ["her"],
+                                                                                       resampling=Resampling(n_resamples=10)),
              InvalidParameterError, match=overlap),
         Case(F, "weat_cosines (word influence): 'he' in X and in A", lambda: sensitivity.weat_cosines(
              TOY, ["he", "rose"], ["ant", "wasp"], ["he", "him"], ["her"]), InvalidParameterError, match=overlap),
         Case(F, "weats (battery): a word in X and in A", _measured(lambda: measurement.weats(_kv(), [
              {"id": "t", "X": ["t1", "a1"], "Y": ["t2", "t3"], "A": ["a1", "a2"], "B": ["b1", "b2"]}],
-             n_resamples=0)), NotRun, match=r"InvalidParameterError: target set X and attribute set A share words"),
+                                                                                             resampling=Resampling(n_resamples=0, n_permutations=100_000))), NotRun, match=r"InvalidParameterError: target set X and attribute set A share words"),
         Case(F, "wefat: 'he' in W and in A", lambda: _mod("measures.association.wefat").wefat(
              TOY, ["he", "rose", "ant"], ["he", "him"], ["her"], {"he": 1.0, "rose": 2.0, "ant": 3.0}),
              InvalidParameterError, match=r"target set 'W' and attribute set 'A' share words: \['he'\]"),
-        Case(F, "wordbias.wefat: 'her' in W and in B", lambda: measurement.wefat(
-             TOY, ["her", "rose", "ant"], ["he", "him"], ["her"], {"her": 1.0, "rose": 2.0, "ant": 3.0},
-             n_resamples=0), InvalidParameterError, match=r"attribute set 'B' share words: \['her'\]"),
+        Case(F, "wordbias.wefat: 'her' in W and in B", lambda: measurement.wefat(TOY, ["her", "rose", "ant"],
+                                                                                 ["he", "him"], ["her"],
+                                                                                 {"her": 1.0, "rose": 2.0, "ant": 3.0},
+                                                                                 resampling=Resampling(n_resamples=0)), InvalidParameterError, match=r"attribute set 'B' share words: \['her'\]"),
         Case(F, "lists file: a WEAT's X word in A", lambda: user_lists.load_user_lists(OVERLAP_WEAT),
              InvalidParameterError, match=r"test 't1': target set X and attribute set A share words: \['a1'\]"),
         Case(F, "lists file: a WEFAT's W word in B", lambda: user_lists.load_user_lists(OVERLAP_WEFAT),
@@ -209,9 +216,11 @@ def _cases() -> list[Case]:
         Case(F, "weat: X and Y vectors equal up to float32 rounding", _quiet(lambda: weat.weat(_kv(), *LISTS4)),
              DegenerateSetError, match=r"same association s\(w, A, B\).*" + noise),
         Case(F, "wordbias.weat: X and Y vectors equal up to float32 rounding",
-             _quiet(lambda: measurement.weat(_kv(), *LISTS4, n_resamples=0)), DegenerateSetError, match=noise),
+             _quiet(lambda: measurement.weat(_kv(), *LISTS4,
+                                             resampling=Resampling(n_resamples=0, n_permutations=100_000))), DegenerateSetError, match=noise),
         Case(F, "weats: X and Y vectors equal up to float32 rounding",
-             _measured(lambda: measurement.weats(_kv(), [spec4], n_resamples=0)), NotRun,
+             _measured(lambda: measurement.weats(_kv(), [spec4],
+                                                 resampling=Resampling(n_resamples=0, n_permutations=100_000))), NotRun,
              match=r"not run: DegenerateSetError: .*" + noise),
         Case(F, "weat_battery: X and Y vectors equal up to float32 rounding",
              _battery_row(_weat_battery(_kv(), spec4)), NotRun, match=r"not run: DegenerateSetError.*" + noise),
@@ -232,11 +241,12 @@ def _cases() -> list[Case]:
         Case(F, "wefat: attribute vectors equal up to float32 rounding", lambda: wefat.wefat(
              _flat_attributes(), ["w", "w2", "w3"], ["a1", "a2"], ["b1"], {"w": 1.0, "w2": 2.0, "w3": 3.0}),
              DegenerateSetError, match=r"same cosine with every attribute word.*" + noise),
-        Case(F, "wefats: target vectors equal up to float32 rounding", _measured(lambda: measurement.wefats(
-             _kv(), [{"id": "n", "W": list(PROP4), "A": ["a1", "a2"], "B": ["b1"], "property": PROP4}],
-             n_resamples=0)), NotRun, match=r"not run: DegenerateSetError: .*" + noise),
-        Case(F, "ensemble weat: two runs of vectors equal up to float32 rounding", _measured(lambda: ensemble.weat(
-             [_kv(), _kv()], *LISTS4, n_resamples=0, label="twins")), NotRun, match=r"DegenerateSetError.*" + noise),
+        Case(F, "wefats: target vectors equal up to float32 rounding", _measured(lambda: measurement.wefats(_kv(),
+                                                                                                            [{"id": "n", "W": list(PROP4), "A": ["a1", "a2"], "B": ["b1"], "property": PROP4}],
+                                                                                                            resampling=Resampling(n_resamples=0))), NotRun, match=r"not run: DegenerateSetError: .*" + noise),
+        Case(F, "ensemble weat: two runs of vectors equal up to float32 rounding", _measured(lambda: ensemble.on_runs(
+             measurement.weats, [_kv(), _kv()], [{"id": "twins", **dict(zip("XYAB", LISTS4))}],
+             resampling=Resampling(n_resamples=0), label="twins")), NotRun, match=r"DegenerateSetError.*" + noise),
         Case(F, "combine_runs: runs' d equal up to rounding, no interval over words", _no_interval(
              lambda: ensemble.combine_runs([0.5, np.nextafter(0.5, 1), np.nextafter(0.5, 0)], [np.nan] * 3,
                                            [np.nan] * 3), low="ci_low", note="method"),

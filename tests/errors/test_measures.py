@@ -25,7 +25,8 @@ T1, T2, A1, A2 = (RNG.normal(size=(20, 50)) for _ in range(4))
 
 
 def _weat(**kw):
-    return lambda: W.weat(KV, FLOWERS, INSECTS, PLEASANT, UNPLEASANT, **kw)
+    return lambda: W.weat(KV, FLOWERS, INSECTS, PLEASANT, UNPLEASANT,
+                          **W.loose_options(W.DEFAULT_RESAMPLING, W.DEFAULT_WORDS, **kw))
 
 
 def _wefat(prop=PROP, **kw):

@@ -1,5 +1,6 @@
-"""Catalogue cases for UBE (Swinger et al. 2019) and its notebook's parameters (issue 13): each bad input
+"""Catalogue cases for UBE (Swinger et al. 2019) and its notebook's parameters: each bad input
 raises a clear error naming the parameter, the value and what is allowed, or warns."""
+import dataclasses
 import functools
 
 import numpy as np
@@ -25,7 +26,20 @@ def _run(**changes):
     two-letter tokens are not English words) with ``changes``."""
     options = dict(n=2, m=3, M=60, t=2, R=50, svm_top_words=120, progress=False, case_source=None)
     options.update(changes)
-    return lambda: ube.run(_kv(), TOKENS[:20], **options)
+    def call():
+        parameters, rest = _split(options)
+        return ube.run(_kv(), TOKENS[:20], parameters, **rest)
+    return call
+
+
+#: the fields of ube.UBEParameters; the other options are ube.run's own
+FIELDS = {f.name for f in dataclasses.fields(ube.UBEParameters)}
+
+
+def _split(options):
+    """(UBEParameters, ube.run's other options) of one dict of options; the parameters made (and checked) here."""
+    parameters = ube.UBEParameters(**{k: v for k, v in options.items() if k in FIELDS})
+    return parameters, {k: v for k, v in options.items() if k not in FIELDS}
 
 
 NOTEBOOK_OK = dict(embedding="glove-6b-50d", names_source="first", n=12, m=64, M=30_000, t=3, alpha=0.05, R=10_000,
@@ -33,7 +47,12 @@ NOTEBOOK_OK = dict(embedding="glove-6b-50d", names_source="first", n=12, m=64, M
 
 
 def _notebook(**changes):
-    return lambda: swinger2019.check_parameters(**{**NOTEBOOK_OK, **changes})
+    """The notebook's check: UBEParameters from its UBE options, then swinger2019.check_parameters."""
+    def call():
+        options = {**NOTEBOOK_OK, **changes}
+        parameters, rest = _split(options)
+        return swinger2019.check_parameters(parameters=parameters, **rest)
+    return call
 
 
 E = InvalidParameterError
@@ -58,7 +77,8 @@ CASES_UBE = [
     Case("UBE", "seed 'abc'", _run(seed="abc"), E, match="seed must be .*not 'abc'"),
     Case("UBE", "clean_fraction 1", _run(clean_fraction=1.0), E, match=r"clean_fraction must be < 1\.0"),
     Case("UBE", "workers 0", _run(workers=0), E, match="workers must be >= 1, not 0"),
-    Case("UBE", "name list given as a string", lambda: ube.run(_kv(), "aa", n=2, m=3, M=60, t=2, R=50), E,
+    Case("UBE", "name list given as a string",
+         lambda: ube.run(_kv(), "aa", ube.UBEParameters(n=2, m=3, M=60, t=2, R=50)), E,
          match="name_tokens must be a list of words, not the string 'aa'"),
     Case("UBE", "name_exclusions as a string", _run(name_exclusions="ab"), E,
          match="name_exclusions must be a list of words, not the string 'ab'"),
@@ -121,16 +141,13 @@ def test_case(case):
 
 def test_M_none_takes_every_candidate_word():
     """M=None is the documented way to ask for the whole vocabulary (0 is refused above)."""
-    res = ube.run(_kv(), TOKENS[:20], n=2, m=3, M=None, t=2, R=50, svm_top_words=120, progress=False,
-                  case_source=None)
+    res = _run(M=None)()
     assert len(res.words) == len(TOKENS) - len(res.names)
     assert res.params["M"] is None
 
 
 def test_a_generator_seed_is_accepted_and_reproducible():
-    a = ube.run(_kv(), TOKENS[:20], n=2, m=3, M=60, t=2, R=50, svm_top_words=120, progress=False,
-                seed=np.random.default_rng(5), case_source=None)
-    b = ube.run(_kv(), TOKENS[:20], n=2, m=3, M=60, t=2, R=50, svm_top_words=120, progress=False,
-                seed=np.random.default_rng(5), case_source=None)
+    a = _run(seed=np.random.default_rng(5))()
+    b = _run(seed=np.random.default_rng(5))()
     np.testing.assert_array_equal(a.null, b.null)
     assert a.params["seed"] == b.params["seed"]

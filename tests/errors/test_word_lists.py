@@ -13,7 +13,7 @@ from wordbias.core.errors import (
     LowPowerWarning,
     MissingWordsWarning,
 )
-from wordbias.measures.association.weat import weat
+from wordbias.measures.association.weat import DEFAULT_RESAMPLING, DEFAULT_WORDS, loose_options, weat
 from wordbias.measures.association.wefat import wefat
 from wordbias.measures.debiasing import debias
 from wordbias.papers import racial_bias_report as report
@@ -27,7 +27,7 @@ U = "unknown words"
 
 
 def _weat(X=FLOWERS, Y=INSECTS, A=PLEASANT, B=UNPLEASANT, kv=KV, **kw):
-    return lambda: weat(kv, X, Y, A, B, **kw)
+    return lambda: weat(kv, X, Y, A, B, **loose_options(DEFAULT_RESAMPLING, DEFAULT_WORDS, **kw))
 
 
 CASES_WORD_LISTS = [

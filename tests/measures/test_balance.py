@@ -13,6 +13,7 @@ from wordbias import cli
 from wordbias.core.errors import BalancedOutWarning, InvalidParameterError
 from wordbias.embeddings import to_keyed_vectors
 from wordbias.measures.association import weat as W
+from wordbias.options import Resampling
 
 X_WORDS = [f"flower{i}" for i in range(9)]
 Y_WORDS = [f"insect{i}" for i in range(6)]
@@ -37,7 +38,8 @@ def _kv():
 def _quiet_weat(**options):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return W.weat(_kv(), X_WORDS, Y_WORDS, A_WORDS, B_WORDS, **options)
+        return W.weat(_kv(), X_WORDS, Y_WORDS, A_WORDS, B_WORDS,
+                      **W.loose_options(W.DEFAULT_RESAMPLING, W.DEFAULT_WORDS, **options))
 
 
 # ------------------------------------------------------------------------------------------------------------------
@@ -117,7 +119,7 @@ def test_the_spread_reads_as_one_line_with_the_words_the_seed_and_the_unbalanced
 
 def test_the_test_still_warns_once_per_balancing():
     with pytest.warns(BalancedOutWarning) as caught:
-        W.weat(_kv(), X_WORDS, Y_WORDS, A_WORDS, B_WORDS, seed=2)
+        W.weat(_kv(), X_WORDS, Y_WORDS, A_WORDS, B_WORDS, resampling=Resampling(seed=2, n_permutations=100_000))
     assert len([w for w in caught if issubclass(w.category, BalancedOutWarning)]) == 1
 
 
@@ -204,3 +206,30 @@ def test_the_command_refuses_an_unknown_balance(files, tmp_path, capsys):
     emb, lists = files
     code = cli.main(["weat", str(emb), "--lists", str(lists), "--out", str(tmp_path / "o"), "--balance", "smallest"])
     assert code == 2 and "argument --balance: invalid choice: 'smallest'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["report", "compare"])
+def test_balance_reaches_report_and_compare(files, tmp_path, capsys, command):
+    """``--balance none`` keeps both target sets whole in ``report`` and ``compare`` too; the default balances."""
+    emb, lists = files
+    other = tmp_path / "other.txt"                  # a second embedding: the same words, other vectors
+    other.write_text("".join(w + " " + " ".join(f"{x:.6f}" for x in row[::-1]) + "\n"
+                             for w, row in zip(WORDS, _vectors())))
+    embeddings = [str(emb)] if command == "report" else [str(emb), str(other)]
+    sizes = {}
+    for balance in ("none", "random"):
+        out = tmp_path / f"{command}-{balance}"
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            code = cli.main([command, *embeddings, "--lists", str(lists), "--out", str(out), "--n-resamples", "200",
+                             "--quiet", "--balance", balance])
+        rows = pd.read_csv(out / "tidy.csv")
+        assert code == 0, capsys.readouterr().err
+        sizes[balance] = set(zip(rows.n_x, rows.n_y))
+    assert sizes == {"none": {(9, 6)}, "random": {(6, 6)}}
+
+
+def test_seat_takes_balance():
+    from wordbias.cli.parser import build_parser
+
+    assert build_parser().parse_args(["seat", "all-minilm-l6-v2", "--out", "o", "--balance", "none"]).balance == "none"

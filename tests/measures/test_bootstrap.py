@@ -15,6 +15,7 @@ from wordbias.measures.association import bootstrap as bs
 from wordbias.measures.association import bootstrap_wefat as bw
 from wordbias.measures.association import weat
 from wordbias.measures.directions import bootstrap_direction as bd
+from wordbias.options import Resampling
 from wordbias.stats import resampling
 
 
@@ -157,8 +158,8 @@ def test_from_weat_result_equals_from_lists():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         res = weat.weat(kv, X + ["nope"], Y, A, B)
-    a = bs.weat_bootstrap(kv, res, n_resamples=300, seed=1)
-    b = bs.weat_bootstrap(kv, X, Y, A, B, n_resamples=300, seed=1)
+    a = bs.weat_bootstrap(kv, res, resampling=Resampling(n_resamples=300, seed=1))
+    b = bs.weat_bootstrap(kv, X, Y, A, B, resampling=Resampling(n_resamples=300, seed=1))
     assert a == b
     assert a.effect_size.estimate == pytest.approx(res.effect_size)
     assert a.statistic.estimate == pytest.approx(res.statistic)

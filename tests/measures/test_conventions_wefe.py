@@ -13,6 +13,7 @@ from wordbias.embeddings import to_keyed_vectors
 from wordbias.measures.association import conventions
 from wordbias.measures.directions.ripa import ripa
 from wordbias.measures.sets.rnsb import rnsb, rnsb_statistic
+from wordbias.options import Resampling, Words
 
 RNG = np.random.default_rng(7)
 WORDS = [f"w{i}" for i in range(40)]
@@ -35,7 +36,8 @@ def _wefe_weat_d(X, Y, A, B):
 def _weat(**kw):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return wb.weat(KV, X, Y, A, B, n_resamples=300, balance_targets="none", **kw)
+        return wb.weat(KV, X, Y, A, B, resampling=Resampling(n_resamples=300, n_permutations=100_000),
+                       words=Words(balance_targets="none"), **kw)
 
 
 def test_weat_convention_wefe_is_wefes_d():
@@ -98,7 +100,7 @@ def test_rnsb_conventions_defaults_and_overrides():
 def test_rnsb_measurement_takes_wefes_convention():
     kv = to_keyed_vectors(WORDS, np.vstack(_sentiment()[0] + list(_sentiment()[1:]) + [np.ones((6, 6))]))
     T, neg, pos = [WORDS[:5], WORDS[5:9]], WORDS[9:21], WORDS[21:34]
-    m = rnsb(kv, T, neg, pos, n_resamples=0, seed=3, convention="wefe", warn=False)
+    m = rnsb(kv, T, neg, pos, resampling=Resampling(n_resamples=0, seed=3), convention="wefe", warn=False)
     t, n, p = _sentiment()
     assert m.effect_size == pytest.approx(_wefe_rnsb_replay(t, p, n, 3), abs=1e-12)
 
@@ -117,21 +119,21 @@ def test_ripa_normalize_true_is_wefes():
     words, pairs = WORDS[:6], [(WORDS[10], WORDS[11]), (WORDS[12], WORDS[13]), (WORDS[14], WORDS[15])]
     mean, sd = _wefe_ripa(words, pairs)
     for normalize in (True, "all"):
-        r = ripa(KV, words, pairs, normalize=normalize)
+        r = ripa(KV, words, pairs, normalize=normalize, warn=False).result
         assert r.mean == pytest.approx(mean, abs=1e-6) and r.normalize == "all"
         np.testing.assert_allclose(r.per_word_sd, sd, atol=1e-6)
-    assert ripa(KV, words, pairs, normalize="words").mean != pytest.approx(mean, abs=1e-6)
-    assert ripa(KV, words, pairs, normalize=False).normalize == "none"
+    assert ripa(KV, words, pairs, normalize="words", warn=False).effect_size != pytest.approx(mean, abs=1e-6)
+    assert ripa(KV, words, pairs, normalize=False, warn=False).result.normalize == "none"
     with pytest.raises(InvalidParameterError, match="normalize must be one of"):
         ripa(KV, words, pairs, normalize="unit")
 
 
 @pytest.mark.parametrize("call, match", [
-    (lambda: wb.weat(KV, X, Y + [X[0]], A, B, n_resamples=0), r"share words: \['w0'\]: a word in both target sets"),
-    (lambda: wb.weat(KV, X, Y, A, B + [A[0]], n_resamples=0), r"share words: \['w11'\]: a word in both attribute"),
-    (lambda: rnsb(KV, [X, Y], A, A[:1] + B, n_resamples=0), r"share words: \['w11'\]: a word in both sentiment"),
-    (lambda: rnsb(KV, [X, X[:1] + Y], A, B, n_resamples=0), r"share words: \['w0'\]: RNSB pools the target sets"),
-    (lambda: rnsb(KV, [X, Y], A + X[:1], B, n_resamples=0), r"share words: \['w0'\]: a target word that is also"),
+    (lambda: wb.weat(KV, X, Y + [X[0]], A, B, resampling=Resampling(n_resamples=0, n_permutations=100_000)), r"share words: \['w0'\]: a word in both target sets"),
+    (lambda: wb.weat(KV, X, Y, A, B + [A[0]], resampling=Resampling(n_resamples=0, n_permutations=100_000)), r"share words: \['w11'\]: a word in both attribute"),
+    (lambda: rnsb(KV, [X, Y], A, A[:1] + B, resampling=Resampling(n_resamples=0)), r"share words: \['w11'\]: a word in both sentiment"),
+    (lambda: rnsb(KV, [X, X[:1] + Y], A, B, resampling=Resampling(n_resamples=0)), r"share words: \['w0'\]: RNSB pools the target sets"),
+    (lambda: rnsb(KV, [X, Y], A + X[:1], B, resampling=Resampling(n_resamples=0)), r"share words: \['w0'\]: a target word that is also"),
 ])
 def test_a_word_in_two_lists_is_refused_saying_why_and_what_wefe_does(call, match):
     with warnings.catch_warnings():

@@ -193,7 +193,7 @@ def test_validation_errors(planted):
 
 def test_result_views(planted):
     kv, flat, _, _ = planted
-    r = dc.cluster_accuracy(kv, flat, n_per_side=20, n_resamples=20, exclude=())
+    r = dc.cluster_accuracy(kv, flat, n_per_side=20, n_resamples=20, candidates=dc.Candidates(exclude=()))
     assert str(r).startswith("cluster accuracy = ") and "n = 40" in str(r)
     d = r.to_dict()
     assert d["check"] == "cluster accuracy" and d["n"] == 40 and d["n_missing"] == 0 and "seed_min" in d
@@ -216,3 +216,21 @@ def test_neighbours_tied_at_the_kth_are_taken_in_pool_order_whatever_the_selecti
     flipped = dc._male_share(kv, ["t"], pool[::-1], male[1:][::-1], 3)
     assert flipped.tolist() == [(1 + 1 + 0) / 3]               # n, then d and c: the first two in this order
     assert dc._k_nearest(np.array([[0.2, 0.7, 0.7, 0.7]]), 2).tolist() == [[False, True, True, False]]
+
+
+def test_candidates_are_checked_when_made_and_choose_the_words():
+    with pytest.raises(InvalidParameterError, match="restrict"):
+        dc.Candidates(restrict=0)
+    with pytest.raises(InvalidParameterError, match="exclude must be a collection of words"):
+        dc.Candidates(exclude="he")
+    with pytest.raises(InvalidParameterError, match="direction"):
+        dc.Candidates(direction="he")
+    assert dc.DEFAULT_CANDIDATES == dc.Candidates(restrict=dc.DEFAULT_RESTRICT, exclude=None, direction=("he", "she"))
+    kv = to_keyed_vectors(["he", "she"] + [f"{a}{b}x" for a in "abcdefgh" for b in "abcdefgh"],
+                          np.random.default_rng(0).normal(size=(66, 5)).astype(np.float32))
+    with pytest.raises(InvalidParameterError, match="candidates must be a Candidates or None, not dict"):
+        dc.neighbour_bias(kv, kv, n_per_side=5, k=3, candidates={"exclude": ()})
+    # restrict=20: only the first 20 rows are candidates, the same words most_biased_words picks
+    r = dc.classifier_accuracy(kv, kv, n_per_side=8, n_train=4, candidates=dc.Candidates(restrict=20, exclude=()))
+    want = dc.most_biased_words(kv, 8, restrict=20, exclude=())
+    assert r.words == tuple(want.male) + tuple(want.female) and set(r.words) <= set(kv.index_to_key[:20])

@@ -251,3 +251,31 @@ def test_direct_bias_boundary_errors_are_wordbias_errors():
     # valid inputs: the same numbers as before (c converted to float, an int c included)
     X = [[1.0, 0.0], [1.0, 1.0], [0.0, 1.0], [-2.0, 0.0]]
     assert R.direct_bias(X, [1.0, 0.0], c=np.int64(2)) == R.direct_bias(X, [1.0, 0.0], c=2.0)
+
+
+def test_direct_bias_test_is_direct_bias_of_the_words_on_the_pairs_direction():
+    from wordbias.core.errors import InvalidParameterError
+    from wordbias.embeddings import to_keyed_vectors
+    from wordbias.options import Resampling, Words
+
+    words = ["she", "he", "woman", "man", "nurse", "pilot", "tree", "doctor"]
+    V = np.array([[1, .2], [-1, .2], [.9, .1], [-.9, .1], [1, 1], [-1, 1], [0, 1], [.3, 1]], dtype=np.float32)
+    kv = to_keyed_vectors(words, V)
+    pairs = [("she", "he"), ("woman", "man"), ("girl", "boy")]
+    m = R.direct_bias_test(kv, ["nurse", "pilot", "tree", "doctor", "zebra"], pairs, warn=False,
+                           resampling=Resampling(n_resamples=300, seed=1))
+    g = R.pca_direction(V[[0, 2]], V[[1, 3]]).direction              # the two pairs found
+    cos = np.abs(V[[4, 5, 6, 7]] @ g / np.linalg.norm(V[[4, 5, 6, 7]], axis=1))
+    assert m.effect_size == pytest.approx(cos.mean()) and m.measure == "direct_bias"
+    assert m.ci_low <= m.effect_size <= m.ci_high and m.ci_method.startswith("BCa 95%, 300 resamples of the prof")
+    assert math.isnan(m.p_value) and "no test (a descriptive measure)" in m.notes
+    assert m.coverage == "N 4/5; pairs 2/3" and m.dropped == "N: zebra; pairs: girl/boy"
+    row = m.to_row({"embedding": "toy"})
+    assert (row["n_x"], row["n_a"], row["n_b"], row["alternative"], row["p_value"]) == (4, 2, 2, None, None)
+    # c = 2: the mean of the squared cosines
+    assert R.direct_bias_test(kv, ["nurse", "pilot", "tree", "doctor"], pairs, c=2, warn=False,
+                              resampling=Resampling(n_resamples=0)).effect_size == pytest.approx((cos ** 2).mean())
+    with pytest.raises(KeyError):
+        R.direct_bias_test(kv, ["nurse", "zebra"], pairs[:2], words=Words(on_missing="raise"), warn=False)
+    with pytest.raises(InvalidParameterError, match="words must be"):
+        R.direct_bias_test(kv, ["nurse"], pairs[:2], words={"case_fold": True})

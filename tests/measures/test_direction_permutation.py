@@ -10,6 +10,7 @@ from wordbias.core.errors import DegenerateSetError, InvalidParameterError, LowC
 from wordbias.embeddings import to_keyed_vectors
 from wordbias.measures.directions import direction_permutation as dp
 from wordbias.measures.directions.bootstrap_direction import direction_bootstrap_from_vectors
+from wordbias.options import Resampling, Words
 
 
 def test_cosine_bias_hand_computed():
@@ -146,7 +147,7 @@ def _toy(seed: int = 0, shift: float = 2.0, missing: tuple = ("zz",)):
 def test_direction_test_is_the_vector_test_on_the_words_used():
     kv, sets = _toy()
     with pytest.warns(MissingWordsWarning, match="zz"):
-        m = dp.direction_test(kv, **sets, n_permutations=500, seed=3, n_resamples=300)
+        m = dp.direction_test(kv, **sets, resampling=Resampling(n_permutations=500, seed=3, n_resamples=300))
     used = {k: [w for w in v if w in kv.key_to_index] for k, v in sets.items()}
     mats = [kv[used[k]].astype(np.float64) for k in dp.SETS]
     one = dp.direction_permutation_test(*mats, n_permutations=500, seed=3)
@@ -175,7 +176,7 @@ def test_one_draw_of_permutations_gives_both_tails(monkeypatch):
     calls = []
     real = dp._null_cosines
     monkeypatch.setattr(dp, "_null_cosines", lambda *a, **k: calls.append(1) or real(*a, **k))
-    m = dp.direction_test(kv, **sets, n_permutations=400, n_resamples=0, warn=False)
+    m = dp.direction_test(kv, **sets, resampling=Resampling(n_permutations=400, n_resamples=0), warn=False)
     assert len(calls) == 1 and m.result.two_sided.alternative == "two-sided"
     assert np.array_equal(m.result.test.null, m.result.two_sided.null)
     assert m.p_two_sided == min(1.0, 2 * min(m.p_value, np.mean(m.result.test.null <= m.effect_size + 1e-12)))
@@ -184,18 +185,19 @@ def test_one_draw_of_permutations_gives_both_tails(monkeypatch):
 
 def test_direction_test_is_deterministic_and_seeded():
     kv, sets = _toy()
-    a, b = (dp.direction_test(kv, **sets, n_permutations=300, n_resamples=200, seed=1, warn=False) for _ in "ab")
-    c = dp.direction_test(kv, **sets, n_permutations=300, n_resamples=200, seed=2, warn=False)
+    a, b = (dp.direction_test(kv, **sets, resampling=Resampling(n_permutations=300, n_resamples=200, seed=1),
+                              warn=False) for _ in "ab")
+    c = dp.direction_test(kv, **sets, resampling=Resampling(n_permutations=300, n_resamples=200, seed=2), warn=False)
     assert (a.p_value, a.ci_low, a.ci_high) == (b.p_value, b.ci_low, b.ci_high)
     assert not np.array_equal(a.result.test.null, c.result.test.null) and a.effect_size == c.effect_size
 
 
 def test_a_planted_association_is_found_and_a_random_one_is_not():
     kv, sets = _toy(shift=3.0)
-    planted = dp.direction_test(kv, **sets, n_permutations=2000, n_resamples=500, warn=False)
+    planted = dp.direction_test(kv, **sets, resampling=Resampling(n_permutations=2000, n_resamples=500), warn=False)
     assert planted.effect_size > 0.8 and planted.p_value < 0.05 and planted.ci_low > 0
     kv0, _ = _toy(shift=0.0, seed=5)
-    null = dp.direction_test(kv0, **sets, n_permutations=2000, n_resamples=0, warn=False)
+    null = dp.direction_test(kv0, **sets, resampling=Resampling(n_permutations=2000, n_resamples=0), warn=False)
     assert null.p_value > 0.05
 
 
@@ -203,22 +205,23 @@ def test_low_coverage_is_flagged_and_warned():
     kv, sets = _toy()
     few = {**sets, "T2": sets["T2"][:1] + [f"x{i}" for i in range(11)]}
     with pytest.warns(LowCoverageWarning, match=r"T2 1/12"):
-        m = dp.direction_test(kv, **few, n_permutations=200, n_resamples=200)
+        m = dp.direction_test(kv, **few, resampling=Resampling(n_permutations=200, n_resamples=200))
     assert m.low_coverage and m.flagged[0].startswith("T2 1/12") and m.coverage.startswith("T1 4/4; T2 1/12")
     # a set of one word cannot be resampled: the interval holds it fixed and says so
     assert m.interval.resampled == ("T1", "A1", "A2") and m.ci_method.endswith("resamples of T1, A1, A2")
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        quiet = dp.direction_test(kv, **few, n_permutations=200, n_resamples=200, warn=False)
+        quiet = dp.direction_test(kv, **few, resampling=Resampling(n_permutations=200, n_resamples=200), warn=False)
     assert quiet.flagged == m.flagged and any(issubclass(w.category, MissingWordsWarning) for w in quiet.warnings)
-    ok = dp.direction_test(kv, **few, n_permutations=200, n_resamples=0, min_words=1, min_fraction=0.05, warn=False)
+    ok = dp.direction_test(kv, **few, resampling=Resampling(n_permutations=200, n_resamples=0),
+                           words=Words(min_words=1, min_fraction=0.05), warn=False)
     assert not ok.low_coverage
 
 
 def test_a_test_without_an_interval_keeps_its_p_and_says_why():
     kv, sets = _toy()
     one_each = dict(T1=sets["T1"][:1], T2=sets["T2"][:1], A1=sets["A1"][:1], A2=sets["A2"][:1])
-    m = dp.direction_test(kv, **one_each, n_permutations=100, n_resamples=100, warn=False)
+    m = dp.direction_test(kv, **one_each, resampling=Resampling(n_permutations=100, n_resamples=100), warn=False)
     assert np.isfinite(m.p_value) and m.interval is None and np.isnan(m.ci_high)
     assert m.notes[0].startswith("no bootstrap interval: ")
 
@@ -226,20 +229,27 @@ def test_a_test_without_an_interval_keeps_its_p_and_says_why():
 def test_case_is_folded_for_an_uncased_vocabulary():
     kv, sets = _toy()
     upper = {k: [w.upper() for w in v] for k, v in sets.items()}
-    m = dp.direction_test(kv, **upper, n_permutations=200, n_resamples=0, warn=False)
+    m = dp.direction_test(kv, **upper, resampling=Resampling(n_permutations=200, n_resamples=0), warn=False)
     assert m.coverage == "T1 4/4; T2 4/4; A1 6/6; A2 6/7" and m.sets[0].asked == tuple(sets["T1"])
     with pytest.raises(DegenerateSetError, match="empty"):
-        dp.direction_test(kv, **upper, case_fold=False, n_permutations=200, n_resamples=0, warn=False)
+        dp.direction_test(kv, **upper, words=Words(case_fold=False),
+                          resampling=Resampling(n_permutations=200, n_resamples=0), warn=False)
 
 
 def test_direction_test_checks_its_options():
     kv, sets = _toy()
     with pytest.raises(InvalidParameterError, match="n_resamples must be 0"):
-        dp.direction_test(kv, **sets, n_resamples=1)
+        dp.direction_test(kv, **sets, resampling=Resampling(n_resamples=1))
     with pytest.raises(InvalidParameterError, match="alternative"):
         dp.direction_test(kv, **sets, alternative="bigger")
     with pytest.raises(InvalidParameterError, match="n_permutations"):
-        dp.direction_test(kv, **sets, n_permutations=1)
+        dp.direction_test(kv, **sets, resampling=Resampling(n_permutations=1))
+    with pytest.raises(InvalidParameterError, match="'n_permutation'"):
+        dp.direction_test(kv, **sets, n_permutation=500)                     # not an option of the test
+    with pytest.raises(InvalidParameterError, match="resampling must be"):
+        dp.direction_test(kv, **sets, resampling={"n_permutations": 500})
+    with pytest.raises(InvalidParameterError, match="batch_size"):
+        dp.direction_test(kv, **sets, batch_size=0)
     with pytest.raises(InvalidParameterError, match="lacks"):
         dp.direction_tests(kv, [{k: v for k, v in sets.items() if k != "A2"}])
     with pytest.raises(InvalidParameterError, match="non-empty list"):
@@ -251,15 +261,17 @@ def test_direction_tests_report_a_test_not_run_and_adjust_the_others():
 
     kv, sets = _toy()
     specs = [dict(sets, id="a"), dict(sets, id="b", T1=sets["A1"], T2=sets["A2"]), dict(sets, id="none", A1=["qq"])]
-    a, b, none = dp.direction_tests(kv, specs, n_permutations=300, n_resamples=0, family="toy")
+    a, b, none = dp.direction_tests(kv, specs, resampling=Resampling(n_permutations=300, n_resamples=0),
+                                    family="toy")
     assert none.not_run.startswith("not run: DegenerateSetError") and np.isnan(none.p_value)
     assert none.coverage == "T1 4/4; T2 4/4; A1 0/1; A2 6/7" and none.low_coverage and none.dropped == "A1: qq; A2: zz"
     np.testing.assert_array_equal([a.p_holm, b.p_holm], multiple.holm(np.array([a.p_value, b.p_value])))
     assert a.p_family == b.p_family == "toy" and np.isnan(none.p_holm)
     # each test as direction_test measures it alone
-    alone = dp.direction_test(kv, **sets, test="a", n_permutations=300, n_resamples=0, warn=False)
+    alone = dp.direction_test(kv, **sets, test="a", resampling=Resampling(n_permutations=300, n_resamples=0),
+                              warn=False)
     assert (alone.effect_size, alone.p_value, alone.p_two_sided) == (a.effect_size, a.p_value, a.p_two_sided)
     # too few permutations is a bad option, refused before any test runs (not every test "not run")
     with pytest.raises(InvalidParameterError, match="n_permutations"):
-        dp.direction_tests(kv, specs[:1], n_permutations=1, n_resamples=0)
+        dp.direction_tests(kv, specs[:1], resampling=Resampling(n_permutations=1, n_resamples=0))
     assert a.to_dict()["coverage"] == a.coverage and none.to_dict()["note"].startswith(none.not_run)

@@ -1,6 +1,8 @@
 """Double-hard debias (Wang et al. 2020) on a toy embedding with a planted gender direction and a planted
 high-variance "frequency" direction."""
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -9,6 +11,7 @@ from wordbias.core.errors import DegenerateSetError, InvalidParameterError
 from wordbias.embeddings import to_keyed_vectors
 from wordbias.measures.debiasing import debias as D
 from wordbias.measures.debiasing import double_hard as DH
+from wordbias.options import Resampling
 
 PAIRS = [("she", "he"), ("woman", "man"), ("girl", "boy"), ("mother", "father")]
 SPECIFIC = [w for p in PAIRS for w in p]
@@ -36,9 +39,14 @@ def _toy_embedding(seed=0, d=8):
 
 
 def _run(kv, **kw):
+    """double_hard_debias on ``kv`` with 4 candidate components and 20 biased words a gender, changed by ``kw``
+    (the fields of DoubleHardOptions, or the function's own keywords)."""
+    fields = {f.name for f in dataclasses.fields(DH.DoubleHardOptions)}
     args = dict(n_components=4, n_biased=20, seed=0)
     args.update(kw)
-    return DH.double_hard_debias(kv, PAIRS, SPECIFIC, [], **args)
+    options = DH.DoubleHardOptions(**{k: v for k, v in args.items() if k in fields})
+    return DH.double_hard_debias(kv, PAIRS, SPECIFIC, [], options=options,
+                                 **{k: v for k, v in args.items() if k not in fields})
 
 
 def test_embedding_pca_matches_numpy():
@@ -104,7 +112,8 @@ def test_same_seed_same_bytes():
 def test_weat_accepts_the_result():
     kv, male, female, neutral = _toy_embedding()
     out, _ = _run(kv)
-    r = wb.weat(out, male[:6], female[:6], neutral[:4], neutral[4:8], n_resamples=0)
+    r = wb.weat(out, male[:6], female[:6], neutral[:4], neutral[4:8],
+                resampling=Resampling(n_resamples=0, n_permutations=100_000))
     assert np.isfinite(r.effect_size)
 
 
@@ -121,4 +130,10 @@ def test_validation():
     with pytest.raises(InvalidParameterError, match="out"):
         _run(kv, out=np.empty((2, 2), dtype=np.float32))
     with pytest.raises(DegenerateSetError):
-        DH.double_hard_debias(kv, [("xx", "yy")], SPECIFIC, [], n_components=2, n_biased=5)
+        DH.double_hard_debias(kv, [("xx", "yy")], SPECIFIC, [], options=DH.DoubleHardOptions(n_components=2,
+                                                                                            n_biased=5))
+    for name, bad in (("n_biased", 0), ("vocab_limit", 0), ("n_components", 0), ("bias_pair", "he")):
+        with pytest.raises(InvalidParameterError, match=name):
+            DH.DoubleHardOptions(**{name: bad})
+    with pytest.raises(InvalidParameterError, match="options must be a DoubleHardOptions or None, not dict"):
+        DH.double_hard_debias(kv, PAIRS, SPECIFIC, [], options={"n_biased": 5})

@@ -6,6 +6,7 @@ from scipy import stats
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError
 from wordbias.embeddings import to_keyed_vectors
 from wordbias.measures.sets.ect import ect, ect_statistic
+from wordbias.options import Resampling, Words
 
 
 def _cos(A, m):
@@ -59,11 +60,12 @@ def test_permutation_p_under_null_and_bias():
     ps = []
     for s in range(40):
         kv, w = _kv(np.random.default_rng(s), 0.0)
-        ps.append(ect(kv, w[:6], w[6:12], w[12:], n_resamples=0, n_permutations=2000, warn=False).p_value)
+        none = Resampling(n_resamples=0, n_permutations=2000)
+        ps.append(ect(kv, w[:6], w[6:12], w[12:], resampling=none, warn=False).p_value)
     ps = np.array(ps)
     assert 0.25 < ps.mean() < 0.75 and (ps < 0.05).mean() <= 0.2               # roughly uniform under H0
     kv, w = _kv(np.random.default_rng(0), 4.0)
-    r = ect(kv, w[:6], w[6:12], w[12:], n_resamples=500, n_permutations=2000, warn=False)
+    r = ect(kv, w[:6], w[6:12], w[12:], resampling=Resampling(n_resamples=500, n_permutations=2000), warn=False)
     assert r.effect_size < 0 and r.p_value < 0.01 and r.p_method == "exact"       # C(12, 6) = 924 splits
     assert r.ci_low <= r.effect_size <= r.ci_high
 
@@ -71,13 +73,27 @@ def test_permutation_p_under_null_and_bias():
 def test_measurement_reports_words_and_is_deterministic():
     kv, w = _kv(np.random.default_rng(2), 1.0)
     with pytest.warns(UserWarning, match="zz"):
-        r = ect(kv, w[:6], w[6:12], w[12:] + ["zz"], n_resamples=300)
+        r = ect(kv, w[:6], w[6:12], w[12:] + ["zz"], resampling=Resampling(n_resamples=300))
     assert r.coverage == "T1 6/6; T2 6/6; A 12/13" and r.dropped == "A: zz"
-    again = ect(kv, w[:6], w[6:12], w[12:] + ["zz"], n_resamples=300, warn=False)
+    again = ect(kv, w[:6], w[6:12], w[12:] + ["zz"], resampling=Resampling(n_resamples=300), warn=False)
     assert (r.effect_size, r.ci_low, r.p_value) == (again.effect_size, again.ci_low, again.p_value)
     with pytest.raises(InvalidParameterError, match="share"):
         ect(kv, w[:6], w[5:12], w[12:], warn=False)
     with pytest.raises(InvalidParameterError):
         ect(kv, w[:6], w[6:12], w[12:] + [w[12]], warn=False)                   # a repeated word
     with pytest.raises(KeyError):
-        ect(kv, w[:6], w[6:12], w[12:] + ["zz"], on_missing="raise", warn=False)
+        ect(kv, w[:6], w[6:12], w[12:] + ["zz"], words=Words(on_missing="raise"), warn=False)
+
+
+def test_options_come_as_their_objects():
+    kv, w = _kv(np.random.default_rng(1), 1.0)
+    with pytest.raises(InvalidParameterError, match="resampling must be a wordbias.options.Resampling"):
+        ect(kv, w[:6], w[6:12], w[12:], resampling={"n_resamples": 0}, warn=False)
+    with pytest.raises(InvalidParameterError, match="words must be a wordbias.options.Words"):
+        ect(kv, w[:6], w[6:12], w[12:], words="drop", warn=False)
+    with pytest.raises(InvalidParameterError, match="alternative"):
+        ect(kv, w[:6], w[6:12], w[12:], alternative="lower", warn=False)
+    r = ect(kv, w[:6], w[6:12], w[12:], words=Words(min_words=7),
+            resampling=Resampling(n_resamples=0, n_permutations=10, seed=4), warn=False)
+    assert (r.p_method, r.n_permutations, r.seed, r.interval) == ("monte-carlo", 10, 4, None)
+    assert r.flagged[:2] == ("T1 6/6 (below 7 words)", "T2 6/6 (below 7 words)")

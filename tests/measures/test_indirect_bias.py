@@ -11,6 +11,7 @@ from wordbias.measures.directions.indirect_bias import (
     indirect_biases,
     mean_indirect_bias,
 )
+from wordbias.options import Resampling
 
 
 def test_by_hand():
@@ -39,7 +40,7 @@ def test_mean_and_interval():
     w = list(emb)
     g = np.array([1.0, 0, 0, 0, 0])
     B = indirect_bias_matrix([np.float32(emb[x]) for x in w[:3]], [np.float32(emb[x]) for x in w[3:]], g)
-    r = mean_indirect_bias(emb, w[:3], w[3:], g=g, n_resamples=500, warn=False)
+    r = mean_indirect_bias(emb, w[:3], w[3:], g=g, resampling=Resampling(n_resamples=500), warn=False)
     assert r.effect_size == pytest.approx(B.mean()) and r.ci_low <= r.effect_size <= r.ci_high
     assert math.isnan(r.p_value) and r.ci_method.endswith("of W, V")
     s = indirect_biases(emb, w[0], w[3:], g)

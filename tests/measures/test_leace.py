@@ -8,6 +8,7 @@ import wordbias as wb
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError, MissingWordsWarning
 from wordbias.embeddings import to_keyed_vectors
 from wordbias.measures.debiasing import leace as L
+from wordbias.options import Resampling
 
 
 def _data(seed=0, n=300, d=8, k=2):
@@ -107,8 +108,10 @@ def test_leace_debias_toy_embedding_is_a_keyed_vectors_weat_accepts():
     assert np.array_equal(kv.vectors, _toy_embedding()[0].vectors)  # input untouched
     m = [f"m{i}" for i in range(8)]
     f = [f"f{i}" for i in range(8)]
-    before = wb.weat(kv, m, f, ["n0", "n1", "n2", "n3"], ["n4", "n5", "n6", "n7"], n_resamples=0)
-    after = wb.weat(out, m, f, ["n0", "n1", "n2", "n3"], ["n4", "n5", "n6", "n7"], n_resamples=0)
+    before = wb.weat(kv, m, f, ["n0", "n1", "n2", "n3"], ["n4", "n5", "n6", "n7"],
+                     resampling=Resampling(n_resamples=0, n_permutations=100_000))
+    after = wb.weat(out, m, f, ["n0", "n1", "n2", "n3"], ["n4", "n5", "n6", "n7"],
+                    resampling=Resampling(n_resamples=0, n_permutations=100_000))
     assert np.isfinite(before.effect_size) and np.isfinite(after.effect_size)
 
 

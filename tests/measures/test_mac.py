@@ -6,6 +6,7 @@ import pytest
 
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError
 from wordbias.measures.sets.mac import mac, mac_statistic
+from wordbias.options import Resampling
 
 
 def test_by_hand():
@@ -38,7 +39,7 @@ def test_measurement_has_an_interval_and_no_p():
     rng = np.random.default_rng(1)
     emb = {f"w{i}": rng.normal(size=4) for i in range(20)}
     w = list(emb)
-    r = mac(emb, [w[:5], w[5:10]], [w[10:15], w[15:]], n_resamples=500, warn=False)
+    r = mac(emb, [w[:5], w[5:10]], [w[10:15], w[15:]], resampling=Resampling(n_resamples=500), warn=False)
     assert r.effect_size == pytest.approx(mac_statistic([np.array([emb[x] for x in w[:10]])],
                                                         [np.array([emb[x] for x in w[10:15]]),
                                                          np.array([emb[x] for x in w[15:]])]))

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from wordbias.core.errors import InvalidParameterError
+from wordbias.options import Resampling
 
 MODULES = ["wordbias.measures." + m for m in (
     "association.bootstrap", "directions.bootstrap_direction", "association.bootstrap_wefat", "association.ceat",
@@ -103,11 +104,6 @@ def _wordsets():
     return WordSet("X", ("a", "b"), ("a", "b"), ()), WordSet("Y", ("c", "d"), ("c", "d"), ())
 
 
-def _ube_params():
-    return dict(n=2, m=4, M=100, t=3, alpha=0.05, R=10, seed=0, clean_fraction=0.2, svm_top_words=10,
-                batch_size=4, workers=None, cased=None, progress=False)
-
-
 def _frequency():
     kv, w = _kv()
     return (kv, w[:4], w[4:8], w[8:11], w[11:14]), {"counts": {x: float(100 - i) for i, x in enumerate(w)}}
@@ -119,7 +115,7 @@ VALID = {
     "bootstrap.pool_effect_size_from_cosines": lambda: ((C, 4, 3), {}),
     "bootstrap.weat_bootstrap_from_vectors": lambda: ((T1, T2, A1, A2), {"n_resamples": 50}),
     "bootstrap.weat_bootstrap": lambda: ((_kv()[0], *(_kv()[1][i:i + 3] for i in (0, 3, 6, 9))),
-                                         {"n_resamples": 50}),
+                                         {"resampling": Resampling(n_resamples=50)}),
     "bootstrap.weat_bootstrap_from_cosines": lambda: ((C, 4, 3), {"n_resamples": 50}),
     "bootstrap_wefat.resampled_normalized_association": lambda: ((C[:, :3], C[:, 3:], np.arange(3), np.arange(3)), {}),
     "bootstrap_wefat.wefat_bootstrap_from_vectors": lambda: ((T1, A1, A2, np.arange(6.0)), {"n_resamples": 50}),
@@ -142,8 +138,8 @@ VALID = {
     "sensitivity.drop_curve": lambda: ((_cosines(),), {"n_draws": 10}),
     "sensitivity.plot_influence": lambda: ((_influence(),), {}),
     "ube.bh_rejections": lambda: ((np.array([0.01, 0.2]), 0.05), {}),
-    "ube.check_run_parameters": lambda: ((), _ube_params()),
     "ube.run": lambda: ((_kv()[0], ["w0", "w1"]), {}),
+    "weat.balance_spread": lambda: (([1.0, 0.8, 0.1], [-1.0, -0.6], [0, 1], [0, 1]), {}),
     "weat.effect_size": lambda: ((S_X, S_Y), {}),
     "weat.p_value": lambda: ((S_X, S_Y), {}),
     "weat.warn_low_power": lambda: (_wordsets(), {}),

@@ -8,7 +8,9 @@ import pytest
 
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError, MissingWordsWarning
 from wordbias.embeddings import to_keyed_vectors
-from wordbias.measures.directions.ripa import relation_vector, ripa, ripa_scores, sign_flip_test
+from wordbias.measures.directions.ripa import mean_interval, relation_vector, ripa, ripa_scores, sign_flip_test
+from wordbias.options import Resampling, Words
+from wordbias.result import Result
 
 WORDS = ["he", "she", "man", "woman", "king", "queen", "nurse", "pilot", "tree"]
 VECS = np.array([[1, 0, 0], [0, 1, 0], [2, 0, 1], [0, 2, 1], [3, 1, 0], [1, 1, 2],
@@ -28,7 +30,7 @@ def test_relation_vector_is_unit_difference():
 
 def test_ripa_scores_by_hand(kv):
     # pairs: he-she b = (1,-1,0)/sqrt2; man-woman b = (2,-2,0)/sqrt8 = same; king-queen b = (2,0,-2)/sqrt8
-    r = ripa(kv, ["nurse", "pilot", "tree"], [("he", "she"), ("man", "woman"), ("king", "queen")])
+    r = ripa(kv, ["nurse", "pilot", "tree"], [("he", "she"), ("man", "woman"), ("king", "queen")], warn=False).result
     expected = np.array([
         [(1 - 3) / sqrt(2), (1 - 3) / sqrt(2), (1 - 0) / sqrt(2)],      # nurse (1, 3, 0)
         [(3 - 1) / sqrt(2), (3 - 1) / sqrt(2), (3 - 1) / sqrt(2)],      # pilot (3, 1, 1)
@@ -50,22 +52,22 @@ def test_ripa_scores_by_hand(kv):
 
 
 def test_ripa_sign_is_towards_first_word(kv):
-    r1 = ripa(kv, ["pilot"], [("he", "she")])
-    r2 = ripa(kv, ["pilot"], [("she", "he")])
+    r1 = ripa(kv, ["pilot"], [("he", "she")], warn=False).result
+    r2 = ripa(kv, ["pilot"], [("she", "he")], warn=False).result
     assert r1.mean > 0
     assert r2.mean == pytest.approx(-r1.mean)
 
 
 def test_ripa_normalize_words_divides_by_norm(kv):
-    raw = ripa(kv, ["tree", "pilot"], [("king", "queen")])
-    unit = ripa(kv, ["tree", "pilot"], [("king", "queen")], normalize="words")
+    raw = ripa(kv, ["tree", "pilot"], [("king", "queen")], warn=False).result
+    unit = ripa(kv, ["tree", "pilot"], [("king", "queen")], normalize="words", warn=False).result
     norms = np.linalg.norm(VECS[[8, 7]].astype(float), axis=1)
     np.testing.assert_allclose(unit.scores[:, 0], raw.scores[:, 0] / norms)
     assert unit.normalize == "words" and raw.normalize == "none"
 
 
 def test_ripa_single_pair_test_cannot_reject(kv):
-    r = ripa(kv, ["pilot", "nurse"], [("he", "she")])
+    r = ripa(kv, ["pilot", "nurse"], [("he", "she")], warn=False).result
     assert np.isnan(r.sd)
     assert r.test.p_value == 1.0      # one unit: both signs give the same |mean|
 
@@ -78,12 +80,15 @@ def test_ripa_matrix_function_matches():
 
 def test_ripa_missing_words_and_pairs_warn(kv):
     with pytest.warns(MissingWordsWarning) as rec:
-        r = ripa(kv, ["pilot", "zebra"], [("he", "she"), ("his", "her")])
+        m = ripa(kv, ["pilot", "zebra"], [("he", "she"), ("his", "her")])
+    r = m.result
     assert r.missing_words == ("zebra",)
     assert r.missing_pairs == (("his", "her"),)
-    assert len(rec) == 2
+    assert sum(issubclass(w.category, MissingWordsWarning) for w in rec) == 2
+    assert m.coverage == "N 1/2; pairs 1/2" and m.dropped == "N: zebra; pairs: his/her"
+    assert sum(issubclass(w.category, MissingWordsWarning) for w in m.warnings) == 2
     with pytest.raises(KeyError):
-        ripa(kv, ["pilot", "zebra"], [("he", "she")], on_missing="raise")
+        ripa(kv, ["pilot", "zebra"], [("he", "she")], words=Words(on_missing="raise"))
 
 
 def test_ripa_validates(kv):
@@ -170,6 +175,35 @@ def test_sign_flip_exact_blocks_match_brute_force_at_18():
 
 def test_ripa_units_words_flips_word_scores(kv):
     r = ripa(kv, ["nurse", "pilot", "tree"], [("he", "she"), ("king", "queen")], units="words",
-             alternative="greater")
+             alternative="greater", warn=False).result
     assert r.test.n == 3 and r.test.n_resamples == 8
     assert r.test.p_value == pytest.approx(_brute_sign_flip(r.per_word, "greater"))
+
+
+def test_ripa_is_measured_once_into_the_one_result(kv):
+    pairs = [("he", "she"), ("man", "woman"), ("king", "queen")]
+    m = ripa(kv, ["nurse", "pilot", "tree"], pairs, alternative="greater", warn=False,
+             resampling=Resampling(n_resamples=300, seed=2))
+    r = m.result
+    assert isinstance(m, Result) and m.measure == "ripa" and m.effect_size_name == "ripa"
+    assert m.effect_size == m.statistic == pytest.approx(r.mean)
+    # one-sided p of the sign-flip test over the pairs, and the two-sided p of the same 8 patterns
+    assert m.p_value == pytest.approx(_brute_sign_flip(r.per_pair, "greater"))
+    assert m.p_two_sided == pytest.approx(_brute_sign_flip(r.per_pair, "two-sided"))
+    assert (m.p_method, m.n_permutations, m.alternative) == ("exact", 8, "greater")
+    # the interval is the bootstrap of the mean over the 3 pairs, as mean_interval computes it
+    ci, _ = mean_interval(r.per_pair, name="ripa", of="the 3 base pairs", resampling=Resampling(n_resamples=300,
+                                                                                                seed=2))
+    assert (m.ci_low, m.ci_high) == (ci.low, ci.high) and m.ci_low <= m.effect_size <= m.ci_high
+    assert m.ci_method == "BCa 95%, 300 resamples of the 3 base pairs" and m.n_resamples == 300
+    assert m.coverage == "N 3/3; pairs 3/3" and m.sets[1].used == ("he/she", "man/woman", "king/queen")
+
+
+def test_ripa_interval_needs_three_units_and_takes_its_options(kv):
+    m = ripa(kv, ["nurse", "pilot"], [("he", "she"), ("man", "woman")], warn=False)
+    assert m.interval is None and np.isnan(m.ci_low) and m.notes[0] == (
+        "no bootstrap interval: 2 value(s) of the 2 base pairs")
+    with pytest.raises(InvalidParameterError, match="resampling"):
+        ripa(kv, ["nurse"], [("he", "she")], resampling={"n_resamples": 10})
+    with pytest.raises(InvalidParameterError, match="ci_method"):
+        ripa(kv, ["nurse"], [("he", "she")], resampling=Resampling(ci_method="bca"))

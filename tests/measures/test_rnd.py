@@ -5,6 +5,7 @@ import pytest
 from wordbias.core.errors import InvalidParameterError
 from wordbias.embeddings import to_keyed_vectors
 from wordbias.measures.sets.rnd import rnd, rnd_statistic
+from wordbias.options import Resampling
 
 
 def test_by_hand():
@@ -48,10 +49,25 @@ def _kv(rng, shift):
 
 def test_permutation_null_and_bias():
     ps = [rnd(*((kv := _kv(np.random.default_rng(s), 0.0))[:1]), kv[1][:6], kv[1][6:12], kv[1][12:],
-              n_resamples=0, n_permutations=999, warn=False).p_value for s in range(40)]
+              resampling=Resampling(n_resamples=0, n_permutations=999), warn=False).p_value for s in range(40)]
     ps = np.array(ps)
     assert 0.25 < ps.mean() < 0.75 and (ps < 0.05).mean() <= 0.2
     kv, w = _kv(np.random.default_rng(0), 3.0)
-    r = rnd(kv, w[:6], w[6:12], w[12:], n_resamples=500, n_permutations=999, warn=False)
+    r = rnd(kv, w[:6], w[6:12], w[12:], resampling=Resampling(n_resamples=500, n_permutations=999), warn=False)
     assert r.effect_size > 0 and r.p_value < 0.01 and r.ci_low <= r.effect_size <= r.ci_high
     assert r.p_method == "exact" and r.alternative == "two-sided"          # C(12, 6) = 924 splits, counted
+
+
+def test_the_statistics_options_pass_through_and_an_unknown_one_is_refused():
+    kv, w = _kv(np.random.default_rng(3), 1.0)
+    none = Resampling(n_resamples=0, n_permutations=50)
+    r = rnd(kv, w[:6], w[6:12], w[12:], normalize=False, aggregate="mean", distance="cosine", resampling=none,
+            warn=False)
+    m = {k: kv[v].astype(np.float64) for k, v in (("T1", w[:6]), ("T2", w[6:12]), ("A", w[12:]))}
+    assert r.effect_size == pytest.approx(rnd_statistic(m["T1"], m["T2"], m["A"], distance="cosine",
+                                                        normalize=False, aggregate="mean"))
+    assert "cosine distance, mean over the words, raw vectors" in r.notes[0]
+    with pytest.raises(InvalidParameterError, match="'agregate'"):
+        rnd(kv, w[:6], w[6:12], w[12:], agregate="mean", resampling=none, warn=False)
+    with pytest.raises(InvalidParameterError, match="aggregate"):
+        rnd(kv, w[:6], w[6:12], w[12:], aggregate="median", resampling=none, warn=False)

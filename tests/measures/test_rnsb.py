@@ -8,6 +8,7 @@ from scipy import stats
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError
 from wordbias.embeddings import to_keyed_vectors
 from wordbias.measures.sets import rnsb as R
+from wordbias.options import Resampling
 
 
 def _data(seed=0):
@@ -57,9 +58,28 @@ def test_measurement_interval_and_determinism():
     V[10:22, 0] -= 2
     V[22:, 0] += 2
     kv = to_keyed_vectors(words, V)
-    a = R.rnsb(kv, [words[:5], words[5:10]], words[10:22], words[22:], n_resamples=60, seed=5, warn=False)
-    b = R.rnsb(kv, [words[:5], words[5:10]], words[10:22], words[22:], n_resamples=60, seed=5, warn=False)
+    few = R.DEFAULT_RESAMPLING.replace(n_resamples=60, seed=5)
+    a = R.rnsb(kv, [words[:5], words[5:10]], words[10:22], words[22:], resampling=few, warn=False)
+    b = R.rnsb(kv, [words[:5], words[5:10]], words[10:22], words[22:], resampling=few, warn=False)
     assert (a.effect_size, a.ci_low, a.ci_high) == (b.effect_size, b.ci_low, b.ci_high)
     assert a.effect_size > 0.05 and a.ci_low < a.ci_high and math.isnan(a.p_value)
     assert a.result.distribution[:5].mean() > a.result.distribution[5:].mean()
     assert a.result.replicates.size == 60 and a.n_resamples == 60
+
+
+
+def test_its_interval_is_a_percentile_one_and_its_classifier_options_are_checked():
+    rng = np.random.default_rng(4)
+    words = [f"g{i}" for i in range(8)] + [f"n{i}" for i in range(10)] + [f"p{i}" for i in range(10)]
+    V = rng.normal(size=(28, 5)) + np.outer([0] * 8 + [-2] * 10 + [2] * 10, np.eye(5)[0])
+    kv = to_keyed_vectors(words, V)
+    sets = ([words[:4], words[4:8]], words[8:18], words[18:])
+    none = Resampling(n_resamples=0)
+    with pytest.raises(InvalidParameterError, match="ci_method must be 'percentile'"):
+        R.rnsb(kv, *sets, resampling=Resampling(n_resamples=20), warn=False)
+    with pytest.raises(InvalidParameterError, match="'solvr'"):
+        R.rnsb(kv, *sets, solvr="lbfgs", resampling=none, warn=False)
+    a = R.rnsb(kv, *sets, C=0.5, resampling=none, warn=False)
+    T = [V[:4], V[4:8]]
+    assert a.interval is None and a.effect_size == pytest.approx(R.rnsb_statistic(T, V[8:18], V[18:], C=0.5))
+    assert a.effect_size != pytest.approx(R.rnsb_statistic(T, V[8:18], V[18:]))

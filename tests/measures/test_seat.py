@@ -9,6 +9,7 @@ from wordbias.core.errors import InvalidParameterError
 from wordbias.embeddings import to_keyed_vectors
 from wordbias.measures.association import seat as ms
 from wordbias.models import sentence
+from wordbias.options import Resampling, Words
 
 WORDS = ["rose", "tulip", "lily", "daisy", "ant", "wasp", "moth", "flea", "love", "joy", "peace", "hate", "ugly",
          "war", "this", "is", "."]
@@ -30,9 +31,10 @@ def _sets():
 
 def test_seat_equals_weat_on_the_same_sentence_vectors(kv):
     sets = _sets()
-    r = ms.seat(kv, sets, n_resamples=500, cache=False, seed=1)
+    r = ms.seat(kv, sets, resampling=Resampling(n_resamples=500, seed=1, n_permutations=100_000), cache=False)
     sv = sentence.encode(kv, [s for v in sets.values() for s in v], cache=False)
-    w = wb.weat(sv.as_dict(), sets["X"], sets["Y"], sets["A"], sets["B"], n_resamples=500, seed=1, case_fold=False)
+    w = wb.weat(sv.as_dict(), sets["X"], sets["Y"], sets["A"], sets["B"],
+                resampling=Resampling(n_resamples=500, seed=1, n_permutations=100_000), words=Words(case_fold=False))
     assert r.measure == "seat" and w.measure == "weat"
     assert r.effect_size == pytest.approx(w.effect_size, abs=1e-12)
     assert r.p_value == pytest.approx(w.p_value) and r.p_two_sided == pytest.approx(w.p_two_sided)
@@ -48,20 +50,22 @@ def test_seat_effect_size_is_the_hand_computed_one(kv):
     s_w = lambda W: (W @ unit["A"].T).mean(1) - (W @ unit["B"].T).mean(1)  # noqa: E731
     sx, sy = s_w(unit["X"]), s_w(unit["Y"])
     d = (sx.mean() - sy.mean()) / np.concatenate([sx, sy]).std(ddof=1)
-    r = ms.seat(kv, sets, n_resamples=0, cache=False)
+    r = ms.seat(kv, sets, resampling=Resampling(n_resamples=0, n_permutations=100_000), cache=False)
     assert r.effect_size == pytest.approx(d, rel=1e-5)
     assert d > 0.5                     # the planted association shows
 
 
 def test_two_sided_and_alternative(kv):
-    r = ms.seat(kv, _sets(), n_resamples=0, cache=False, alternative="less")
+    r = ms.seat(kv, _sets(), resampling=Resampling(n_resamples=0, n_permutations=100_000), cache=False,
+                alternative="less")
     assert r.alternative == "less" and r.p_value > 0.5 and math.isfinite(r.p_two_sided)
 
 
 def test_seats_battery_adjusts_and_encodes_once(kv):
     sets = _sets()
     swapped = {"X": sets["Y"], "Y": sets["X"], "A": sets["A"], "B": sets["B"]}
-    res, vec = ms.seats(kv, [sets, swapped], n_resamples=0, cache=False, family="toy")
+    res, vec = ms.seats(kv, [sets, swapped], resampling=Resampling(n_resamples=0, n_permutations=100_000),
+                        cache=False, family="toy")
     assert len(vec.sentences) == 14
     assert res[0].p_holm >= res[0].p_value and res[0].p_family.startswith("toy")
     assert res[1].effect_size == pytest.approx(-res[0].effect_size)
@@ -71,7 +75,7 @@ def test_dropped_sentence_is_reported_as_missing(kv):
     sets = _sets()
     sets["X"] = sets["X"] + ["Zzz qqq!"]
     sets["Y"] = sets["Y"] + ["Xyzzy!"]
-    r = ms.seat(kv, sets, n_resamples=0, cache=False)
+    r = ms.seat(kv, sets, resampling=Resampling(n_resamples=0, n_permutations=100_000), cache=False)
     x = r.sets[0]
     assert "Zzz qqq" in x.missing and len(x.used) == 4
     assert any(n.startswith("2 sentence(s) left out: the encoder (cbow) does not see their test word")

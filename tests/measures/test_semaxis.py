@@ -7,6 +7,7 @@ import pytest
 from wordbias.core.errors import DegenerateSetError
 from wordbias.embeddings import to_keyed_vectors
 from wordbias.measures.sets.semaxis import semaxis, semaxis_axis, semaxis_scores
+from wordbias.options import Resampling
 
 
 def test_axis_and_scores_by_hand():
@@ -27,14 +28,14 @@ def test_difference_and_exact_p_against_brute_force():
     words = [f"t{i}" for i in range(8)] + ["p0", "p1", "p2", "n0", "n1", "n2"]
     V = rng.normal(size=(14, 5))
     kv = to_keyed_vectors(words, V)
-    r = semaxis(kv, words[:4], words[4:8], words[8:11], words[11:], n_resamples=300, alternative="greater",
+    r = semaxis(kv, words[:4], words[4:8], words[8:11], words[11:], resampling=Resampling(n_resamples=300), alternative="greater",
                 warn=False)
     s = semaxis_scores(V[:8], V[8:11], V[11:])
     assert r.effect_size == pytest.approx(s[:4].mean() - s[4:].mean())
     diffs = [s[list(c)].mean() - np.delete(s, list(c)).mean() for c in itertools.combinations(range(8), 4)]
     assert r.p_method == "exact"
     assert r.p_value == pytest.approx(np.mean(np.array(diffs) >= r.effect_size - 1e-12))
-    swapped = semaxis(kv, words[4:8], words[:4], words[8:11], words[11:], n_resamples=300, warn=False)
+    swapped = semaxis(kv, words[4:8], words[:4], words[8:11], words[11:], resampling=Resampling(n_resamples=300), warn=False)
     assert swapped.effect_size == pytest.approx(-r.effect_size)
     assert swapped.p_two_sided == pytest.approx(r.p_two_sided)
 
@@ -49,8 +50,8 @@ def test_planted_bias_and_null():
         V[22:, 0] -= 2
         return to_keyed_vectors([f"w{i}" for i in range(28)], V)
     w = [f"w{i}" for i in range(28)]
-    ps = np.array([semaxis(kv_of(s, 0.0), w[:8], w[8:16], w[16:22], w[22:], n_resamples=0, warn=False).p_value
+    ps = np.array([semaxis(kv_of(s, 0.0), w[:8], w[8:16], w[16:22], w[22:], resampling=Resampling(n_resamples=0), warn=False).p_value
                    for s in range(40)])
     assert 0.25 < ps.mean() < 0.75 and (ps < 0.05).mean() <= 0.2
-    r = semaxis(kv_of(0, 2.0), w[:8], w[8:16], w[16:22], w[22:], n_resamples=1000, warn=False)
+    r = semaxis(kv_of(0, 2.0), w[:8], w[8:16], w[16:22], w[22:], resampling=Resampling(n_resamples=1000), warn=False)
     assert r.effect_size > 0.3 and r.p_value < 0.01 and r.ci_low <= r.effect_size <= r.ci_high

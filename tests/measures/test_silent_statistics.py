@@ -17,6 +17,7 @@ from wordbias.core.validation import SPREAD_SLACK, check_spread, float_eps, spre
 from wordbias.datasets import stimuli, user_lists
 from wordbias.measures import ensemble
 from wordbias.measures.association import bootstrap, bootstrap_wefat, ceat, measurement, scweat, weat, wefat
+from wordbias.options import Resampling
 
 EPS32 = float(np.finfo(np.float32).eps)
 
@@ -78,8 +79,8 @@ def test_overlap_is_refused_by_every_entry_point():
     with pytest.raises(InvalidParameterError, match=r"target set X \('flowers'\) and attribute set A \('male'\) "
                                                     r"share words: \['he'\]"):
         weat.weat(kv, *lists, names=named)
-    for call in (lambda: measurement.weat(kv, *lists, n_resamples=0),
-                 lambda: bootstrap.weat_bootstrap(kv, *lists, n_resamples=10),
+    for call in (lambda: measurement.weat(kv, *lists, resampling=Resampling(n_resamples=0, n_permutations=100_000)),
+                 lambda: bootstrap.weat_bootstrap(kv, *lists, resampling=Resampling(n_resamples=10)),
                  lambda: weat.check_sets(*lists)):
         with pytest.raises(InvalidParameterError, match=r"share words: \['he'\]"):
             call()
@@ -95,7 +96,7 @@ def test_overlap_is_refused_by_every_entry_point():
 def test_battery_and_lists_file_refuse_the_overlap(tmp_path):
     kv = _kv()
     spec = {"id": "t", "X": ["t1", "a1"], "Y": ["t2", "t3"], "A": ["a1", "a2"], "B": ["b1", "b2"]}
-    m, = _quiet(measurement.weats, kv, [spec], n_resamples=0)
+    m, = _quiet(measurement.weats, kv, [spec], resampling=Resampling(n_resamples=0, n_permutations=100_000))
     assert m.not_run and "InvalidParameterError" in m.not_run and "['a1']" in m.not_run
     path = tmp_path / "lists.yaml"
     path.write_text("battery: b\nweat:\n  - id: t1\n    targets: {X: [t1, a1], Y: [t2, t3]}\n"
@@ -128,8 +129,9 @@ def test_weat_on_vectors_equal_up_to_float32_rounding_is_refused():
     with pytest.raises(DegenerateSetError, match=r"same association s\(w, A, B\).*rounding level.*eps_in = 1.19e-07"):
         _quiet(weat.weat, kv, *lists)
     with pytest.raises(DegenerateSetError, match=r"rounding level"):
-        _quiet(measurement.weat, kv, *lists, n_resamples=0)
-    m, = _quiet(measurement.weats, kv, [dict(zip(("X", "Y", "A", "B"), lists), id="noise")], n_resamples=0)
+        _quiet(measurement.weat, kv, *lists, resampling=Resampling(n_resamples=0, n_permutations=100_000))
+    m, = _quiet(measurement.weats, kv, [dict(zip(("X", "Y", "A", "B"), lists), id="noise")],
+                resampling=Resampling(n_resamples=0, n_permutations=100_000))
     assert math.isnan(m.effect_size) and "rounding level" in m.not_run
     # the same targets a genuine distance apart are measured
     far = _kv({"t3": [0.1, 0.9, -0.2, 0.4], "t4": [0.2, 0.8, 0.1, 0.3]})
@@ -181,9 +183,9 @@ def test_wefat_on_targets_equal_up_to_rounding_is_refused():
     with pytest.raises(DegenerateSetError, match=r"same association s\(w, A, B\).*rounding level"):
         wefat.wefat(kv, list(prop), ["a1", "a2"], ["b1"], prop)
     with pytest.raises(DegenerateSetError, match=r"rounding level"):
-        _quiet(measurement.wefat, kv, list(prop), ["a1", "a2"], ["b1"], prop, n_resamples=0)
+        _quiet(measurement.wefat, kv, list(prop), ["a1", "a2"], ["b1"], prop, resampling=Resampling(n_resamples=0))
     spec = {"id": "noise", "W": list(prop), "A": ["a1", "a2"], "B": ["b1"], "property": prop}
-    m, = _quiet(measurement.wefats, kv, [spec], n_resamples=0)
+    m, = _quiet(measurement.wefats, kv, [spec], resampling=Resampling(n_resamples=0))
     assert "rounding level" in m.not_run
     # attribute vectors equal up to rounding: every target's cosines are
     flat = _kv({"a1": CLOSE["t1"], "a2": CLOSE["t2"], "b1": CLOSE["t3"], "w2": [0.1, 0.2, 0.3, 0.4],
@@ -215,8 +217,9 @@ def test_ensemble_runs_equal_up_to_rounding_have_no_between_run_variance():
 
 def test_ensemble_runs_of_noise_are_not_run():
     runs = [_kv(), _kv()]
-    r = _quiet(ensemble.weat, runs, ["t1", "t2"], ["t3", "t4"], ["a1", "a2"], ["b1", "b2"], n_resamples=0,
-               label="twins")
+    [r] = _quiet(ensemble.on_runs, measurement.weats, runs,
+                 [{"id": "twins", "X": ["t1", "t2"], "Y": ["t3", "t4"], "A": ["a1", "a2"], "B": ["b1", "b2"]}],
+                 resampling=Resampling(n_resamples=0), label="twins")
     assert all(m.not_run and "rounding level" in m.not_run for m in r.per_run) and math.isnan(r.effect_size)
 
 
@@ -271,8 +274,9 @@ def test_power_of_two_scaling_is_exact_at_a_normal_scale():
 
 
 def test_the_interval_does_not_depend_on_the_property_scale():
-    ref = _quiet(measurement.wefat, EMB, list(PROP), A, B, PROP, n_resamples=300)
-    big = _quiet(measurement.wefat, EMB, list(PROP), A, B, {k: v * 1e155 for k, v in PROP.items()}, n_resamples=300)
+    ref = _quiet(measurement.wefat, EMB, list(PROP), A, B, PROP, resampling=Resampling(n_resamples=300))
+    big = _quiet(measurement.wefat, EMB, list(PROP), A, B, {k: v * 1e155 for k, v in PROP.items()},
+                 resampling=Resampling(n_resamples=300))
     assert big.effect_size == pytest.approx(ref.effect_size, rel=1e-12)
     assert (big.ci_low, big.ci_high) == pytest.approx((ref.ci_low, ref.ci_high), rel=1e-9)
     W = np.array([EMB[w] for w in PROP])

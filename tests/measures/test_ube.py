@@ -292,8 +292,9 @@ def synthetic_embedding(seed, planted: bool, d=24, n=3, m=4, names_per_group=40,
 
 
 def _run(kv, names, seed, R=400):
-    return ube.run(kv, names, n=3, m=4, M=240, t=3, R=R, seed=seed, svm_top_words=len(kv.index_to_key),
-                   clean_fraction=0.1, cased=True, progress=False)
+    parameters = ube.UBEParameters(n=3, m=4, M=240, t=3, R=R, seed=seed, svm_top_words=len(kv.index_to_key),
+                                   clean_fraction=0.1)
+    return ube.run(kv, names, parameters, cased=True, progress=False)
 
 
 def test_planted_biases_are_recovered():
@@ -373,9 +374,9 @@ def test_cleaning_removes_word_like_names():
 
 def _uncased_run(wordlist, seed=0):
     kv, names, _ = synthetic_embedding(2, planted=True)
-    return kv, names, ube.run(kv, names, n=3, m=4, M=None, t=3, R=60, seed=seed,
-                              svm_top_words=len(kv.index_to_key), clean_fraction=0.1, cased=False,
-                              case_source="wordlist", wordlist=wordlist, progress=False)
+    parameters = ube.UBEParameters(n=3, m=4, M=None, t=3, R=60, seed=seed, svm_top_words=len(kv.index_to_key),
+                                   clean_fraction=0.1, case_source="wordlist")
+    return kv, names, ube.run(kv, names, parameters, cased=False, wordlist=wordlist, progress=False)
 
 
 def test_run_with_the_stand_in_keeps_only_words_the_list_has_in_lower_case():
@@ -392,13 +393,39 @@ def test_run_with_the_stand_in_keeps_only_words_the_list_has_in_lower_case():
     assert again.words == res.words and np.array_equal(again.p, res.p) and again.tests().equals(res.tests())
 
 
+def test_parameters_default_to_table_2_and_refuse_out_of_range_values_naming_them():
+    p = ube.UBEParameters()
+    assert {k: getattr(p, k) for k in ube.DEFAULTS} == ube.DEFAULTS
+    assert (p.seed, p.clean_fraction, p.svm_top_words, p.case_source) == (0, 0.2, 50_000, "auto")
+    bad = dict(n=[0, 1, 2.5], m=[0], M=[0, 63], t=[0], alpha=[0, 1, 1.5], R=[0, 1.5], seed=[-1, "abc"],
+               clean_fraction=[1.0, -0.1], svm_top_words=[0], case_source=["none", True])
+    for name, values in bad.items():
+        for value in values:
+            with pytest.raises(InvalidParameterError, match=name):
+                ube.UBEParameters(**{name: value})
+    with pytest.raises(InvalidParameterError, match="R"):
+        p.replace(R=0)
+    drawn = ube.UBEParameters(seed=np.random.default_rng(5))
+    assert isinstance(drawn.seed, int) and drawn.seed == ube.UBEParameters(seed=np.random.default_rng(5)).seed
+
+
+def test_run_refuses_parameters_that_are_not_a_ube_parameters_object():
+    kv, names, _ = synthetic_embedding(3, planted=False)
+    with pytest.raises(InvalidParameterError, match="parameters must be a UBEParameters or None, not dict"):
+        ube.run(kv, names, {"n": 3}, progress=False)
+    for name, value in (("batch_size", 0), ("workers", 0), ("cased", "yes"), ("progress", None)):
+        with pytest.raises(InvalidParameterError, match=name):
+            ube.run(kv, names, ube.UBEParameters(n=3, m=4, M=240, t=3, R=20), **{"progress": False, name: value})
+
+
 def test_run_records_the_resolved_case_rule():
     kv, names, _ = synthetic_embedding(3, planted=False)
-    res = ube.run(kv, names, n=3, m=4, M=240, t=3, R=20, svm_top_words=len(kv.index_to_key),
-                  clean_fraction=0.1, cased=True, progress=False)
+    parameters = ube.UBEParameters(n=3, m=4, M=240, t=3, R=20, svm_top_words=len(kv.index_to_key),
+                                   clean_fraction=0.1)
+    res = ube.run(kv, names, parameters, cased=True, progress=False)
     assert res.params["case_source"] == "embedding"           # "auto" on a cased vocabulary: C.4 itself
     with pytest.raises(InvalidParameterError, match="vocabulary is uncased"):
-        ube.run(kv, names, n=3, m=4, M=240, t=3, R=20, cased=False, case_source="embedding", progress=False)
+        ube.run(kv, names, parameters.replace(case_source="embedding"), cased=False, progress=False)
 
 
 def test_central_words_are_the_closest_to_the_category_mean():

@@ -5,6 +5,7 @@ import pytest
 
 from wordbias.core.errors import DegenerateSetError
 from wordbias.measures.association import weat
+from wordbias.options import Resampling, Words
 
 # hand computation for the `tiny` fixture (A = {a}, B = {b}):
 #   s(x1) = cos((1,0),a) - cos((1,0),b) = 1 - 0 = 1
@@ -62,7 +63,8 @@ def test_p_methods_agree(random_embedding):
     A = [f"w{i}" for i in range(40, 45)]
     B = [f"w{i}" for i in range(45, 50)]
     ex = weat.weat(random_embedding, X, Y, A, B, p_method="exact")
-    mc = weat.weat(random_embedding, X, Y, A, B, p_method="monte-carlo", n_permutations=100_000, seed=1)
+    mc = weat.weat(random_embedding, X, Y, A, B, p_method="monte-carlo",
+                   resampling=Resampling(n_permutations=100_000, seed=1))
     nm = weat.weat(random_embedding, X, Y, A, B, p_method="normal")
     assert (ex.p_method, mc.p_method, nm.p_method) == ("exact", "monte-carlo", "normal")
     assert abs(mc.p_value - ex.p_value) <= 4 * mc.p.se + 2 / 100_001
@@ -73,9 +75,9 @@ def test_p_methods_agree(random_embedding):
 def test_determinism_bit_for_bit(random_embedding):
     words = [f"w{i}" for i in range(60)]
     X, Y, A, B = words[:30], words[30:40] + words[50:60], words[40:45], words[45:50]
-    r1 = weat.weat(random_embedding, X, Y, A, B, seed=5, n_permutations=20_000)
-    r2 = weat.weat(random_embedding, X, Y, A, B, seed=5, n_permutations=20_000)
-    r3 = weat.weat(random_embedding, X, Y, A, B, seed=6, n_permutations=20_000)
+    r1 = weat.weat(random_embedding, X, Y, A, B, resampling=Resampling(seed=5, n_permutations=20_000))
+    r2 = weat.weat(random_embedding, X, Y, A, B, resampling=Resampling(seed=5, n_permutations=20_000))
+    r3 = weat.weat(random_embedding, X, Y, A, B, resampling=Resampling(seed=6, n_permutations=20_000))
     assert r1.balanced_out == r2.balanced_out and r1.p == r2.p and r1.effect_size == r2.effect_size
     assert r1.balanced_out != r3.balanced_out  # seed drives the random balancing too
     assert len(r1.X.words) == len(r1.Y.words) == 20
@@ -90,21 +92,24 @@ def test_unknown_words_dropped_and_reported(tiny):
 
 def test_unknown_words_fail_policy(tiny):
     with pytest.raises(KeyError, match=r"'Flowers'.*zz"):
-        weat.weat(tiny, ["x1", "x2", "zz"], ["y1", "y2"], ["a"], ["b"], on_missing="raise",
-                  names={"X": "Flowers"})
+        weat.weat(tiny, ["x1", "x2", "zz"], ["y1", "y2"], ["a"], ["b"],
+                  words=Words(on_missing="raise", case_fold=False), names={"X": "Flowers"})
     with pytest.raises(ValueError, match="on_missing"):
-        weat.weat(tiny, ["x1"], ["y1"], ["a"], ["b"], on_missing="ignore")
+        weat.weat(tiny, ["x1"], ["y1"], ["a"], ["b"], words=Words(on_missing="ignore", case_fold=False))
 
 
 def test_balance_random_deletion(tiny):
     tiny = dict(tiny, x3=np.array([3.0, 1.0]))
-    r = weat.weat(tiny, ["x1", "x2", "x3"], ["y1", "y2"], ["a"], ["b"], seed=0)
+    r = weat.weat(tiny, ["x1", "x2", "x3"], ["y1", "y2"], ["a"], ["b"],
+                  resampling=Resampling(seed=0, n_permutations=100_000))
     assert len(r.X.words) == 2 and len(r.X.balanced_out) == 1
     assert r.balanced_out == {"X": r.X.balanced_out}
-    unequal = weat.weat(tiny, ["x1", "x2", "x3"], ["y1", "y2"], ["a"], ["b"], balance_targets="none")
+    unequal = weat.weat(tiny, ["x1", "x2", "x3"], ["y1", "y2"], ["a"], ["b"],
+                        words=Words(balance_targets="none", case_fold=False))
     assert unequal.p.n_partitions == 10 and unequal.summary()["n_target"] == "3x2"
     with pytest.raises(DegenerateSetError, match="differ in size"):
-        weat.weat(tiny, ["x1", "x2", "x3"], ["y1", "y2"], ["a"], ["b"], balance_targets="raise")
+        weat.weat(tiny, ["x1", "x2", "x3"], ["y1", "y2"], ["a"], ["b"],
+                  words=Words(balance_targets="raise", case_fold=False))
 
 
 @pytest.mark.parametrize("sets,match", [
@@ -132,12 +137,12 @@ def test_degenerate_inputs(tiny):
 
 
 def test_case_fold(tiny):
-    r = weat.weat(tiny, ["X1", "X2"], ["Y1", "y2"], ["A"], ["b"], case_fold=True)
+    r = weat.weat(tiny, ["X1", "X2"], ["Y1", "y2"], ["A"], ["b"], words=Words(case_fold=True))
     assert r.X.words == ("x1", "x2") and r.missing == {}
     with pytest.raises(DegenerateSetError, match="set 'X' is empty"):
         weat.weat(tiny, ["X1", "X2"], ["Y1", "y2"], ["A"], ["b"])  # without folding X1, X2 are unknown
     with pytest.raises(ValueError, match="more than once"):
-        weat.weat(tiny, ["X1", "x1", "x2"], ["y1", "y2"], ["a"], ["b"], case_fold=True)
+        weat.weat(tiny, ["X1", "x1", "x2"], ["y1", "y2"], ["a"], ["b"], words=Words(case_fold=True))
 
 
 def test_works_with_keyedvectors(tiny):
@@ -158,11 +163,12 @@ import warnings
 import numpy as np
 from wordbias.embeddings import to_keyed_vectors
 from wordbias.measures.association.weat import weat
+from wordbias.options import Resampling
 words = ["rose", "tulip", "daisy", "lily", "iris", "ant", "wasp", "flea", "love", "joy", "hate", "war"]
 kv = to_keyed_vectors(words, np.random.default_rng(3).normal(size=(len(words), 5)).astype(np.float32))
 warnings.simplefilter("ignore")
 r = weat(kv, {"rose", "tulip", "daisy", "lily", "iris"}, {"ant", "wasp", "flea"}, {"love", "joy"}, {"hate", "war"},
-         p_method="monte-carlo", n_permutations=2000)
+         p_method="monte-carlo", resampling=Resampling(n_permutations=2000))
 print(r.X.words, r.effect_size, r.p_value)
 """
 
@@ -189,7 +195,7 @@ def test_warnings_name_dropped_and_balanced_words(tiny):
         weat.weat(tiny, ["x1", "x2", "zz"], ["y1", "y2"], ["a"], ["b"])
     with pytest.warns(BalancedOutWarning) as rec:
         r = weat.weat(dict(tiny, x3=np.array([2.0, 1.0])), ["x1", "x2", "x3"], ["y1", "y2"], ["a"], ["b"],
-                      balance_targets="random")
+                      words=Words(balance_targets="random", case_fold=False))
     assert str(list(r.balanced_out["X"])) in str(rec[0].message)
 
 

@@ -11,6 +11,7 @@ from wordbias.core import costs
 from wordbias.core.errors import TooCostlyError
 from wordbias.embeddings import to_keyed_vectors
 from wordbias.measures.association import weat as W
+from wordbias.options import Resampling
 from wordbias.stats import permutation as P
 
 N_TARGET, N_ATTRIBUTE, DIM = 5_000, 10, 50
@@ -47,7 +48,7 @@ def test_a_5000_word_weat_works(big, p_method):
     start = time.perf_counter()
     with warnings.catch_warnings():
         warnings.simplefilter("error")                 # no low-power warning, nothing else either
-        r = W.weat(kv, X, Y, A, B, p_method=p_method, n_permutations=10_000)
+        r = W.weat(kv, X, Y, A, B, p_method=p_method, resampling=Resampling(n_permutations=10_000))
     elapsed = time.perf_counter() - start
     assert r.p.n_partitions == comb(2 * N_TARGET, N_TARGET)
     assert 0 < r.p_value <= 1 and np.isfinite(r.effect_size)

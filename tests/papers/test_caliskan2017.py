@@ -12,6 +12,7 @@ from wordbias.datasets import stimuli
 from wordbias.embeddings import to_keyed_vectors
 from wordbias.measures.association import bootstrap, weat
 from wordbias.measures.diagnostics import frequency, sensitivity
+from wordbias.options import Resampling
 from wordbias.papers import caliskan2017
 from wordbias.stats import multiple
 
@@ -66,8 +67,9 @@ def test_interval_is_the_bootstrap_of_the_tests_words(kv, specs, table):
     row = table.iloc[0]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", WordbiasWarning)
-        res = weat.weat(kv, specs[0].X, specs[0].Y, specs[0].A, specs[0].B, seed=0, p_method="normal")
-    direct = bootstrap.weat_bootstrap(kv, res, n_resamples=2_000, seed=0).effect_size
+        res = weat.weat(kv, specs[0].X, specs[0].Y, specs[0].A, specs[0].B,
+                        resampling=Resampling(seed=0, n_permutations=100_000), p_method="normal")
+    direct = bootstrap.weat_bootstrap(kv, res, resampling=Resampling(n_resamples=2_000, seed=0)).effect_size
     assert (row.effect_size_ci_low, row.effect_size_ci_high) == (direct.low, direct.high)
     assert (table.effect_size_ci_low < table.effect_size).all() and (table.effect_size < table.effect_size_ci_high).all()
     assert table.effect_size_ci.str.startswith("BCa 95%, 2,000 resamples of XYAB").all()
@@ -77,7 +79,8 @@ def test_two_sided_p_doubles_the_smaller_tail(kv, specs, table):
     for spec, (_, row) in zip(specs, table.iterrows()):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", WordbiasWarning)
-            res = weat.weat(kv, spec.X, spec.Y, spec.A, spec.B, seed=0, p_method="exact")
+            res = weat.weat(kv, spec.X, spec.Y, spec.A, spec.B, resampling=Resampling(seed=0, n_permutations=100_000),
+                            p_method="exact")
         less = weat.p_value(res.s_x, res.s_y, p_method="exact", alternative="less").p_value
         assert row.p_method == "exact" and row.alternative == "greater"
         assert row.p_two_sided == pytest.approx(min(1.0, 2 * min(row.p_value, less)), rel=1e-12)

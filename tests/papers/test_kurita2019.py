@@ -17,6 +17,7 @@ from wordbias.measures.association import weat
 from wordbias.measures.language_models import mlm
 from wordbias.measures.language_models.contextual import measure
 from wordbias.models import contextual, tiny_mlm
+from wordbias.options import Resampling, Words
 from wordbias.papers import kurita2019 as kurita
 from wordbias.papers import kurita2019_gap as kgap
 from wordbias.papers import kurita2019_table5 as kt5
@@ -362,11 +363,13 @@ def test_contextual_template_spread_reads_the_measured_vectors(planted):
             other = "ATTRIBUTE" if slot == "TARGET" else "TARGET"
             v = contextual.word_in_template_embeddings(enc, red[role].words, [template], slot=slot, other=other)
             one.update(zip(red[role].words, v))
-        want = weat.weat(one, *(red[r].words for r in kurita.ROLES), balance_targets="raise").effect_size
+        want = weat.weat(one, *(red[r].words for r in kurita.ROLES),
+                         words=Words(balance_targets="raise", case_fold=False)).effect_size
         assert spread.effect_sizes[i] == pytest.approx(want, rel=1e-5)
     assert spread.templates == cat.cosine_templates and spread.model == enc.label
     assert spread.to_frame().equals(kt.contextual_template_spread(ctx).to_frame())
-    (not_run,) = [r for r in measure([cat], encoder=None, masked_lm=None, vocabulary_model=enc, why_no_encoder="none")
+    (not_run,) = [r for r in measure([cat], encoder=None, masked_lm=None, vocabulary_model=enc,
+                                         why_not_run={"contextual_weat": "none"})
                   if r.measure == "contextual_weat"]
     with pytest.raises(InvalidParameterError, match="needs a contextual WEAT that ran.*none"):
         kt.contextual_template_spread(not_run)
@@ -390,10 +393,17 @@ def test_log_prob_template_spread_on_the_planted_model(planted):
     pd.testing.assert_frame_equal(table, kt.template_table(cat, contextual_result=None, masked_lm=m))
 
 
+def _resampling(n_resamples: int) -> Resampling:
+    """The contextual tests' default resampling with ``n_resamples`` bootstrap resamples."""
+    from wordbias.measures.language_models.contextual import DEFAULT_RESAMPLING
+
+    return DEFAULT_RESAMPLING.replace(n_resamples=n_resamples)
+
+
 def test_template_tables_summary_and_figure(planted):
     m, enc = planted
     cats = kurita.categories()[2:4]
-    measured = measure(cats, encoder=enc, masked_lm=m, vocabulary_model=m, n_resamples=200)
+    measured = measure(cats, encoder=enc, masked_lm=m, vocabulary_model=m, resampling=_resampling(200))
     tt = kt.template_tables(measured, masked_lm=m)
     assert list(tt.columns) == kt.FRAME_COLUMNS
     assert list(dict.fromkeys(tt.category)) == [c.title for c in cats]
@@ -417,7 +427,8 @@ def test_table3_intervals_two_sided_and_adjusted_p(planted):
     m, enc = planted
     cats = kurita.categories()[2:4]
     glove = {w: np.random.default_rng(len(w)).normal(size=5) for c in cats for r in "XYAB" for w in c.sets[r]}
-    kw = dict(embedding=glove, embedding_name="toy", encoder=enc, masked_lm=m, vocabulary_model=m, n_resamples=500)
+    kw = dict(embedding=glove, embedding_name="toy", encoder=enc, masked_lm=m, vocabulary_model=m,
+              resampling=_resampling(500))
     measured = kurita.table3(cats, **kw)
     t = measured.to_frame()
     for col in ("effect_size_ci_low", "effect_size_ci_high", "p_two_sided", "alternative", "p_holm", "p_bh",
@@ -437,7 +448,7 @@ def test_table3_intervals_two_sided_and_adjusted_p(planted):
     row = t[(t.category == cat.title) & (t.method == kurita.GLOVE_WEAT)].iloc[0]
     assert row.effect_size == g.effect_size and row.p_value == g.p_value
     from wordbias.measures.association import bootstrap
-    ci = bootstrap.weat_bootstrap(glove, g, n_resamples=500, seed=0).effect_size
+    ci = bootstrap.weat_bootstrap(glove, g, resampling=Resampling(n_resamples=500, seed=0)).effect_size
     assert (row.effect_size_ci_low, row.effect_size_ci_high) == (ci.low, ci.high)
     assert row.p_two_sided == weat.p_value(g.s_x, g.s_y, alternative="two-sided").p_value
     ctx = t[t.method == kurita.CONTEXTUAL_WEAT]
@@ -447,7 +458,7 @@ def test_table3_intervals_two_sided_and_adjusted_p(planted):
     assert lp.p_two_sided == pytest.approx(weat.p_value(test.scores_A, test.scores_B, alternative="two-sided").p_value)
     assert (lp.effect_size_ci_low, lp.effect_size_ci_high) == (test.effect_size_ci.low, test.effect_size_ci.high)
     with pytest.raises(InvalidParameterError, match="confidence_level"):
-        kurita.table3(cats, **{**kw, "confidence_level": 1.5})
+        kurita.table3(cats, **{**kw, "resampling": _resampling(500).replace(confidence_level=1.5)})
     shown = kurita.table3_shown(t)
     assert shown.ci.str.match(r"^(\[-?\d+\.\d\d, -?\d+\.\d\d\]|-)$").all()
 
@@ -462,7 +473,7 @@ def test_table3_and_the_tidy_table_are_views_of_one_measurement(planted, monkeyp
     cats = kurita.categories()[2:4]
     glove = {w: np.random.default_rng(len(w)).normal(size=5) for c in cats for r in "XYAB" for w in c.sets[r]}
     measured = kurita.table3(cats, embedding=glove, embedding_name="toy", encoder=enc, masked_lm=m,
-                             vocabulary_model=enc, n_resamples=300)
+                             vocabulary_model=enc, resampling=_resampling(300))
     assert [r.measure for r in measured.results] == ["weat", "contextual_weat", "mlm_log_prob"] * 2
 
     def broken(*args, **kwargs):

@@ -138,8 +138,9 @@ def _name_embedding(seed=0, d=24, m=4, words_per_cat=60, other=400):
 @pytest.fixture(scope="module")
 def ube_run():
     kv, names, planted, M = _name_embedding()
-    res = ube.run(kv, names, n=3, m=4, M=M, t=3, R=100, seed=0, svm_top_words=len(kv.index_to_key),
-                  clean_fraction=0.1, name_exclusions=names, cased=True, progress=False)
+    parameters = ube.UBEParameters(n=3, m=4, M=M, t=3, R=100, seed=0, svm_top_words=len(kv.index_to_key),
+                                   clean_fraction=0.1)
+    res = ube.run(kv, names, parameters, name_exclusions=names, cased=True, progress=False)
     return kv, res, planted
 
 
@@ -698,12 +699,14 @@ def test_case_effect_table_counts_with_a_given_judge(ordered):
 
 
 def test_case_source_is_a_notebook_parameter_passed_to_run(ordered):
-    ok = dict(embedding="glove-6b-50d", names_source="first", n=12, m=64, M=30_000, t=3, alpha=0.05, R=10_000,
-              seed=0, debiased="auto", last_names=True, censor_slurs=True)
-    assert swinger2019.check_parameters(**ok)["case_source"] == "auto"
-    assert swinger2019.check_parameters(**ok, case_source=None)["case_source"] is None
+    ok = dict(embedding="glove-6b-50d", names_source="first", debiased="auto", last_names=True, censor_slurs=True)
+    parameters = ube.UBEParameters()
+    assert swinger2019.check_parameters(**ok, parameters=parameters)["case_source"] == "auto"
+    assert swinger2019.check_parameters(**ok, parameters=parameters.replace(case_source=None))["case_source"] is None
     with pytest.raises(InvalidParameterError, match="case_source must be one of"):
-        swinger2019.check_parameters(**ok, case_source="dictionary")
+        parameters.replace(case_source="dictionary")
+    with pytest.raises(InvalidParameterError, match="parameters must be a UBEParameters, not dict"):
+        swinger2019.check_parameters(**ok, parameters={"n": 12})
     assert swinger2019.comparison_case_source("auto") is None and swinger2019.comparison_case_source(None) == "auto"
     assert swinger2019.case_tag(None) == "no_case_rule"
     _, res, _ = ordered

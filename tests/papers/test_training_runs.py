@@ -16,6 +16,7 @@ from wordbias.core.errors import InvalidParameterError, WordbiasWarning
 from wordbias.embeddings import to_keyed_vectors
 from wordbias.embeddings.ensemble import Ensemble, load_ensemble
 from wordbias.measures import ensemble as ens_measures
+from wordbias.measures.association.measurement import DEFAULT_RESAMPLING, weats
 from wordbias.models.train import TrainingSettings, train_ensemble
 from wordbias.papers import outputs, training_runs
 
@@ -66,7 +67,8 @@ def measured(toy):
     specs, coverage = training_runs.shared_lists(toy, [SPEC])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", WordbiasWarning)
-        frame = weat_battery(toy, specs, battery="user:toy", paper="user", n_resamples=500, seed=0)
+        frame = weat_battery(toy, specs, battery="user:toy", paper="user",
+                             resampling=DEFAULT_RESAMPLING.replace(n_resamples=500))
     return specs, coverage, frame
 
 
@@ -160,7 +162,8 @@ def test_reliability_by_kind_measures_each_kind_as_an_ensemble(toy, measured):
     assert rel.kind.tolist() == ["seed", "bootstrap"] and (rel.n_runs == 3).all()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", WordbiasWarning)
-        [seed_only] = ens_measures.weats(toy.subset("seed"), specs, n_resamples=0, seed=0)
+        [seed_only] = ens_measures.on_runs(weats, toy.subset("seed"), specs,
+                                           resampling=DEFAULT_RESAMPLING.replace(n_resamples=0))
     assert rel.test_retest.iloc[0] == pytest.approx(seed_only.test_retest)
     assert rel.test_retest.iloc[0] > rel.test_retest.iloc[1]          # less noise across seeds
     table = training_runs.with_reliability(training_runs.ensemble_table(measured[2], toy), rel)
@@ -269,7 +272,8 @@ def test_a_tiny_trained_ensemble_end_to_end(tmp_path):
     assert bool(cov.runs.all())
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", WordbiasWarning)
-        frame = weat_battery(ens, [s], battery="user:tiny", paper="user", n_resamples=200, seed=0)
+        frame = weat_battery(ens, [s], battery="user:tiny", paper="user",
+                             resampling=DEFAULT_RESAMPLING.replace(n_resamples=200))
     runs = training_runs.runs_table(frame, ens)
     assert runs.kind.tolist() == ["seed", "seed", "bootstrap", "bootstrap"]
     table = training_runs.ensemble_table(frame, ens)

@@ -435,9 +435,10 @@ def test_written_answer_passes_at_its_length_and_lists_the_points():
 
 @pytest.fixture(scope="module")
 def runs_result():
-    """Five toy "training runs": one embedding plus a little noise each, measured with ensemble.weat."""
+    """Five toy "training runs": one embedding plus a little noise each, measured with ensemble.on_runs."""
     from wordbias.embeddings import to_keyed_vectors
     from wordbias.measures import ensemble
+    from wordbias.measures.association import measurement
 
     rng = np.random.default_rng(7)
     words = [f"w{i}" for i in range(20)]
@@ -446,8 +447,8 @@ def runs_result():
     base[10:15, 0] += 2.0                   # A
     base[15:20, 0] -= 2.0                   # B
     runs = [to_keyed_vectors(words, base + rng.normal(0, 0.3, base.shape)) for _ in range(5)]
-    return ensemble.weat(runs, words[:5], words[5:10], words[10:15], words[15:20], n_resamples=300, alpha=0.2,
-                         label="toy")
+    return ensemble.on_runs(measurement.weat, runs, words[:5], words[5:10], words[10:15], words[15:20], alpha=0.2,
+                            resampling=measurement.DEFAULT_RESAMPLING.replace(n_resamples=300), label="toy")
 
 
 def test_run_spread(runs_result):

@@ -11,6 +11,7 @@ import pytest  # noqa: E402
 
 from wordbias import embeddings  # noqa: E402
 from wordbias.measures.association import bootstrap, weat  # noqa: E402
+from wordbias.options import Resampling  # noqa: E402
 from wordbias.stats import montecarlo  # noqa: E402
 from wordbias.teaching import explorer  # noqa: E402
 
@@ -25,10 +26,10 @@ def test_explore_matches_the_library(random_embedding, lists):
     X, Y, A, B = lists
     e = explorer.explore(random_embedding, X, Y, A, B, seed=3, n_resamples=500)
     kv = embeddings.load(random_embedding)     # a word -> vector mapping becomes float32 KeyedVectors, as everywhere
-    ref = weat.weat(kv, X, Y, A, B, seed=3)
+    ref = weat.weat(kv, X, Y, A, B, resampling=Resampling(seed=3, n_permutations=100_000))
     assert e.d == ref.effect_size
     assert e.p_one_sided == ref.p_value and e.p_method == ref.p_method
-    ci = bootstrap.weat_bootstrap(kv, ref, n_resamples=500, seed=3).effect_size
+    ci = bootstrap.weat_bootstrap(kv, ref, resampling=Resampling(n_resamples=500, seed=3)).effect_size
     assert e.ci == (ci.low, ci.high)
     two = weat.p_value(ref.s_x, ref.s_y, p_method=ref.p_method, seed=3, alternative="two-sided")
     assert e.p_two_sided == two.p_value
@@ -167,14 +168,16 @@ def test_widget_live_update(random_embedding, lists):
 def test_plot_runs_draws_each_run_and_each_mean():
     from wordbias.embeddings import to_keyed_vectors
     from wordbias.measures import ensemble
+    from wordbias.measures.association import measurement
 
     rng = np.random.default_rng(3)
     words = [f"w{i}" for i in range(16)]
     base = rng.normal(size=(16, 5))
     base[12:, 0] += 2.0
     runs = [to_keyed_vectors(words, base + rng.normal(0, 0.2, base.shape)) for _ in range(3)]
-    a = ensemble.weat(runs, words[:4], words[4:8], words[8:12], words[12:], n_resamples=200, label="a")
-    b = ensemble.weat(runs[:2], words[:4], words[4:8], words[8:12], words[12:], n_resamples=200, label="b")
+    lists, resampling = (words[:4], words[4:8], words[8:12], words[12:]), Resampling(n_resamples=200)
+    a = ensemble.on_runs(measurement.weat, runs, *lists, resampling=resampling, label="a")
+    b = ensemble.on_runs(measurement.weat, runs[:2], *lists, resampling=resampling, label="b")
     fig = explorer.plot_runs({"seeds": a, "documents": b})
     labels = [t.get_text() for t in fig.axes[0].get_yticklabels()]
     assert labels == ["run-1", "run-2", "run-3", "mean of 3 runs (seeds)", "run-1", "run-2", "mean of 2 runs (documents)"]

@@ -22,6 +22,7 @@ from wordbias.core import tidy as _tidy
 from wordbias.core.errors import InvalidParameterError
 from wordbias.core.jobs import run_jobs
 from wordbias.core.validation import check_bool
+from wordbias.options import Resampling, Words
 
 __all__ = ["compare", "check_distinct", "embedding_files", "same_file", "heatmap", "heat_cells", "HeatCells",
            "cell_text", "LOW_COVERAGE_MARK", "COLOUR_LABEL"]
@@ -207,8 +208,9 @@ def compare(embeddings, *, lists=None, common_vocabulary: bool = False, **report
         words kept: UBE's names and words, the vocabulary's own, are not restricted).
     **report_kwargs
         Passed to ``report`` (``seed``, ``n_permutations``, ``n_resamples``, ``ube``, ``progress``,
-        ``min_words``, ``min_fraction``, ``concurrent``, ``while_waiting``; not ``label``), or to
-        ``weat_battery`` with ``lists`` (not ``ube``, ``concurrent`` or ``while_waiting``).
+        ``min_words``, ``min_fraction``, ``balance_targets``, ``concurrent``, ``while_waiting``; not ``label``), or
+        to ``weat_battery`` with ``lists`` (not ``ube``, ``concurrent`` or ``while_waiting``; the word options as
+        its ``words``, the others as its ``resampling``).
 
     Returns
     -------
@@ -302,6 +304,9 @@ def _compare_job(emb, label: str, lists, report_kwargs: dict) -> pd.DataFrame:
         from wordbias.battery import ensemble as battery_ensemble
 
         options = {k: v for k, v in report_kwargs.items() if k not in ("progress", "concurrent", "while_waiting")}
+        if options.pop("balance_targets", "random") != "random":
+            raise InvalidParameterError("balance_targets applies to one embedding; an ensemble's runs are balanced "
+                                        "at random (Caliskan et al.'s rule)")
         if lists is None:
             frame = battery_ensemble.report(emb, label=label, **options)
         else:
@@ -422,9 +427,12 @@ def _lists_runner(lists, report_kwargs):
         raise InvalidParameterError("ube applies to the report's battery, not to a user's lists")
     lists = _read_lists(lists)
 
-    def run(embedding, *, label, **kwargs):
+    def run(embedding, *, label, progress: bool = False, seed: int = 0, n_permutations: int = 100_000,
+            n_resamples: int = 10_000, **words):
         return battery_weat.weat_battery(embedding, list(lists.weat), label=label, battery=f"user:{lists.battery}",
-                                   paper="user", **kwargs)
+                                         paper="user", progress=progress, words=Words(**words),
+                                         resampling=Resampling(seed=seed, n_permutations=n_permutations,
+                                                               n_resamples=n_resamples))
     return run
 
 

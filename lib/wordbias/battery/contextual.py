@@ -30,6 +30,7 @@ from wordbias.core.errors import BalancedOutWarning, InvalidParameterError, Mode
 from wordbias.datasets.contextual_tests import ROLES, Category, PairedTemplate, kurita2019_categories
 from wordbias.measures.language_models import mlm
 from wordbias.measures.language_models.contextual import CategoryResult, measure
+from wordbias.options import Resampling
 from wordbias.stats.multiple import adjust_family
 
 __all__ = ["DEFAULT_TEMPLATES", "CONFIDENCE_LEVEL", "user_categories", "tidy_table", "report", "report_models"]
@@ -209,7 +210,9 @@ def tidy_table(results: Sequence[CategoryResult], *, label: str, paper: str = "k
     >>> from wordbias.models.contextual import load_encoder
     >>> encoder = load_encoder("all-minilm-l6-v2", "cpu")               # doctest: +SKIP
     >>> cats = kurita2019_categories()[:1]                              # flowers and insects
-    >>> results = measure(cats, encoder=encoder, masked_lm=None, n_resamples=200)       # doctest: +SKIP
+    >>> from wordbias.options import Resampling
+    >>> results = measure(cats, encoder=encoder, masked_lm=None,
+    ...                   resampling=Resampling(n_resamples=200, n_permutations=100_000))     # doctest: +SKIP
     >>> t = tidy_table(results, label=encoder.label)                    # doctest: +SKIP
     >>> t[["test", "measure"]].values.tolist()                          # doctest: +SKIP
     [['flowers_insects', 'contextual_weat'], ['flowers_insects', 'mlm_log_prob']]
@@ -398,7 +401,8 @@ def report_models(encoder, masked_lm=None, *, why_no_mlm: str = "", label: str |
         cats, paper, battery = user_categories(specs, templates), "user", battery or "user"
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", category=BalancedOutWarning)
-        results = measure(cats, encoder=encoder, masked_lm=masked_lm, seed=seed, n_permutations=n_permutations,
-                          n_resamples=n_resamples, confidence_level=CONFIDENCE_LEVEL, batch_size=batch_size,
-                          why_no_mlm=why_no_mlm, progress=progress)
+        results = measure(cats, encoder=encoder, masked_lm=masked_lm, batch_size=batch_size, progress=progress,
+                          resampling=Resampling(n_resamples=n_resamples, confidence_level=CONFIDENCE_LEVEL,
+                                                n_permutations=n_permutations, seed=seed),
+                          why_not_run={"mlm_log_prob": why_no_mlm})
     return tidy_table(results, label=label, paper=paper, battery=battery)

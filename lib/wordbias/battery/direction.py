@@ -16,16 +16,13 @@
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Mapping, Sequence
 
-import numpy as np
+import numpy as np  # noqa: F401 - the examples use it
 import pandas as pd
-from scipy import stats as _sps
 
 from wordbias import embeddings as _embeddings
-from wordbias.battery.weat import CONFIDENCE_LEVEL, as_keyed_vectors, check_names
-from wordbias.core import lookup
+from wordbias.battery.weat import as_keyed_vectors, check_names
 from wordbias.core import tidy as _tidy
 from wordbias.core.validation import check_int, check_seed
 from wordbias.datasets import stimuli
@@ -34,6 +31,7 @@ from wordbias.measures.debiasing import debias
 from wordbias.measures.directions import direction
 from wordbias.measures.directions import ripa as _ripa
 from wordbias.measures.directions.direction_permutation import direction_tests
+from wordbias.options import Resampling, Words
 from wordbias.stats.multiple import adjust_family
 
 __all__ = ["REPORT", "measure_directions", "direction_row", "direction_rows", "direction_frame",
@@ -87,8 +85,9 @@ def measure_directions(embedding, *, seed: int = 0, n_permutations: int = 10_000
     """
     kv = as_keyed_vectors(embedding)
     specs = stimuli.direction_tests(REPORT, cased=_embeddings.is_cased(kv))
-    return direction_tests(kv, specs, n_permutations=n_permutations, seed=seed, n_resamples=n_resamples,
-                           min_words=min_words, min_fraction=min_fraction)
+    return direction_tests(kv, specs,
+                           resampling=Resampling(n_resamples=n_resamples, n_permutations=n_permutations, seed=seed),
+                           words=Words(min_words=min_words, min_fraction=min_fraction))
 
 
 def direction_row(m, *, base: Mapping) -> dict:
@@ -280,45 +279,45 @@ def direction_battery(embedding, *, label: str, seed: int = 0, n_permutations: i
 # the direct bias and RIPA of the debiaswe professions
 # --------------------------------------------------------------------------------------------------
 
-def _mean_interval(values, *, n_resamples: int, seed: int) -> tuple[float, float]:
-    """BCa interval of the mean of ``values`` (one sample, :func:`scipy.stats.bootstrap`), or (NaN, NaN)
-    when there are fewer than 3 values or they are all equal."""
-    v = np.asarray(values, dtype=np.float64)
-    if v.size < 3 or np.ptp(v) == 0:
-        return math.nan, math.nan
-    with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        res = _sps.bootstrap((v,), np.mean, n_resamples=n_resamples, confidence_level=CONFIDENCE_LEVEL,
-                             method="BCa", vectorized=True, rng=np.random.default_rng(seed))
-    return float(res.confidence_interval.low), float(res.confidence_interval.high)
+def _not_run(embedding, err: BaseException, *, measure: str, statistic_name: str, title: str, test: str,
+             resampling: Resampling, words: Words):
+    """The result of a measure of the debiaswe professions (N) and definitional pairs that could not run: NA
+    numbers, the reason, and the words and pairs (a pair counts when both its words are known) the embedding
+    lacks."""
+    from wordbias.core.tidy import coverage
+    from wordbias.result import Result
 
-
-def _professions(embedding, cov: Mapping) -> tuple[_tidy.Coverage, str]:
-    """The coverage of the debiaswe professions (N) and definitional pairs (a pair counts when both its words
-    are known), judged by ``cov`` (``min_words``, ``min_fraction``), and the ``dropped`` cell of a test that
-    did not run (the words the embedding lacks)."""
     lists = debias.word_lists_for(embedding)
     index = embedding.key_to_index
     pairs = [tuple(p) for p in lists.definitional_pairs]
-    counts = {"N": (sum(w in index for w in lists.professions), len(lists.professions)),
-              "pairs": (sum(all(w in index for w in p) for p in pairs), len(pairs))}
-    absent = {"N": [w for w in lists.professions if w not in index],
-              "pairs": [w for p in pairs for w in p if w not in index]}
-    return _tidy.coverage(counts, **cov), _tidy.dropped_text(absent)
+    sets = _ripa.ripa_sets(lists.professions, pairs, fold=False,
+                           missing_words=tuple(w for w in lists.professions if w not in index),
+                           missing_pairs=[p for p in pairs if not all(w in index for w in p)])
+    flagged = coverage({s.letter: (s.in_vocabulary, len(s.asked)) for s in sets}, min_words=words.min_words,
+                       min_fraction=words.min_fraction).low
+    return Result(measure=measure, test=test, title=title, statistic_name=statistic_name, statistic=math.nan,
+                  effect_size_name=measure, effect_size=math.nan, ci_low=math.nan, ci_high=math.nan,
+                  ci_level=math.nan, ci_method="none", p_value=math.nan, alternative="two-sided", p_method="none",
+                  p_two_sided=math.nan, n_permutations=None, n_resamples=resampling.n_resamples,
+                  seed=resampling.seed, sets=sets, flagged=flagged, not_run=_tidy.not_run_note(err))
 
 
-def _not_run(base: Mapping, test: str, title: str, measure: str, err: BaseException, **extra) -> dict:
-    return {**base, "test": test, "title": title, "measure": measure, **extra, "note": _tidy.not_run_note(err)}
+def _options(seed: int, n_resamples: int, cov: Mapping) -> tuple[Resampling, Words]:
+    """The resampling (``n_resamples`` for the bootstrap and the random sign patterns alike) and the word options
+    (the words as given, ``cov``'s thresholds) of :func:`direct_bias_row` and :func:`ripa_row`."""
+    return (Resampling(n_resamples=n_resamples, n_permutations=n_resamples, seed=seed),
+            Words(case_fold=False, **cov))
 
 
 def direct_bias_row(embedding, *, base: Mapping, seed: int, n_resamples: int, cov: Mapping) -> dict:
     """Return the tidy row of Bolukbasi et al.'s DirectBias_1 of the debiaswe professions.
 
     Bolukbasi et al.'s (2016, §5.2) DirectBias_1 of the debiaswe professions on the PCA gender direction of the
-    definitional pairs (:func:`wordbias.measures.debiasing.debias.gender_direction`), as the report's Section 2, with a
-    BCa interval over the professions (the direction held fixed): one tidy row, with the coverage of the
-    professions (N) and pairs. A descriptive measure: no p. A measure the embedding cannot make gives a row with
-    NA numbers and the reason.
+    definitional pairs, as the report's Section 2, measured by
+    :func:`wordbias.measures.directions.direction.direct_bias_test` (a BCa interval over the professions, the
+    direction held fixed): the row of its :class:`~wordbias.result.Result`, with the coverage of the professions
+    (N) and pairs. A descriptive measure: no p. A measure the embedding cannot make gives a row with NA numbers
+    and the reason.
 
     Parameters
     ----------
@@ -342,7 +341,7 @@ def direct_bias_row(embedding, *, base: Mapping, seed: int, n_resamples: int, co
     Examples
     --------
     >>> from wordbias.embeddings import to_keyed_vectors
-    >>> from wordbias.measures import debias
+    >>> from wordbias.measures.debiasing import debias
     >>> lists = debias.word_lists(False)          # the uncased lists
     >>> words = sorted(set(lists.professions) | {w for p in lists.definitional_pairs for w in p})
     >>> kv = to_keyed_vectors(words, np.random.default_rng(0).normal(size=(len(words), 5)))
@@ -353,38 +352,25 @@ def direct_bias_row(embedding, *, base: Mapping, seed: int, n_resamples: int, co
     """
     base = {**base, "paper": REPORT, "battery": REPORT}
     title = "Professions on the PCA gender direction: DirectBias_1 (Bolukbasi et al. 2016)"
-    cover, absent = _professions(embedding, cov)
+    resampling, words = _options(seed, n_resamples, cov)
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            lists = debias.word_lists_for(embedding)
-            g, pairs = debias.gender_direction(embedding)
-            profs = lookup.word_set(embedding, lists.professions, name="professions", warn=False)
-        X = lookup.set_matrix(embedding, profs.words, "professions")
-        value = direction.direct_bias(X, g.direction, c=1)
-        lo, hi = _mean_interval(np.abs(direction.cosines(X, g.direction)), n_resamples=n_resamples, seed=seed)
+        lists = debias.word_lists_for(embedding)
+        r = direction.direct_bias_test(embedding, lists.professions, lists.definitional_pairs, title=title,
+                                       test="direct_bias", resampling=resampling, words=words, warn=False)
     except NOT_RUN_ERRORS as err:
-        return _tidy.with_coverage(_not_run(base, "direct_bias", title, "direct_bias", err,
-                                            statistic_name="DirectBias_1", effect_size_name="direct_bias",
-                                            dropped=absent), cover)
-    return _tidy.with_coverage({
-        **base, "test": "direct_bias", "title": title, "measure": "direct_bias", "n_x": len(profs.words),
-        "n_a": len(pairs.pairs), "n_b": len(pairs.pairs), "statistic_name": "DirectBias_1", "statistic": value,
-        "effect_size_name": "direct_bias", "effect_size": value, "ci_low": lo, "ci_high": hi,
-        "ci_level": CONFIDENCE_LEVEL,
-        "ci_method": f"BCa {CONFIDENCE_LEVEL:.0%}, {n_resamples:,} resamples of the professions (direction fixed)",
-        "dropped": _tidy.dropped_text({"N": profs.missing, "pairs": [f"{a}/{b}" for (a, b), _ in pairs.missing]}),
-        "note": f"no test (a descriptive measure); PC1 explains {g.explained_variance_ratio[0]:.0%} of the "
-                f"{len(pairs.pairs)} definitional pairs' variance"}, cover)
+        r = _not_run(embedding, err, measure="direct_bias", statistic_name="DirectBias_1", title=title,
+                     test="direct_bias", resampling=resampling, words=words)
+    return r.to_row(base)
 
 
 def ripa_row(embedding, *, base: Mapping, seed: int, n_resamples: int, cov: Mapping) -> dict:
     """Return the tidy row of RIPA of the debiaswe professions on the definitional gender pairs.
 
     Ethayarajh, Duvenaud & Hirst's (2019) RIPA of the debiaswe professions on each definitional gender pair
-    (:func:`wordbias.measures.directions.ripa.ripa`): the mean over pairs with a BCa interval over the pairs, the spread
-    across pairs and the two-sided sign-flip test over the pairs; one tidy row with the coverage. A measure the
-    embedding cannot make gives a row with NA numbers and the reason.
+    (:func:`wordbias.measures.directions.ripa.ripa`): the mean over pairs with a BCa interval over the pairs, the
+    spread across pairs and the two-sided sign-flip test over the pairs; the row of its
+    :class:`~wordbias.result.Result`, with the coverage. A measure the embedding cannot make gives a row with NA
+    numbers and the reason.
 
     Parameters
     ----------
@@ -408,7 +394,7 @@ def ripa_row(embedding, *, base: Mapping, seed: int, n_resamples: int, cov: Mapp
     Examples
     --------
     >>> from wordbias.embeddings import to_keyed_vectors
-    >>> from wordbias.measures import debias
+    >>> from wordbias.measures.debiasing import debias
     >>> lists = debias.word_lists(False)          # the uncased lists
     >>> words = sorted(set(lists.professions) | {w for p in lists.definitional_pairs for w in p})
     >>> kv = to_keyed_vectors(words, np.random.default_rng(0).normal(size=(len(words), 5)))
@@ -419,31 +405,16 @@ def ripa_row(embedding, *, base: Mapping, seed: int, n_resamples: int, cov: Mapp
     """
     base = {**base, "paper": "ethayarajh2019", "battery": "ethayarajh2019"}
     test, title = "RIPA:definitional_pairs", "Professions on each definitional gender pair (debiaswe)"
-    cover, absent = _professions(embedding, cov)
+    resampling, words = _options(seed, n_resamples, cov)
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            lists = debias.word_lists_for(embedding)
-            r = _ripa.ripa(embedding, lists.professions, lists.definitional_pairs, units="pairs", alternative="two-sided",
-                           n_resamples=n_resamples, seed=seed)
-        lo, hi = _mean_interval(r.per_pair, n_resamples=n_resamples, seed=seed)
+        lists = debias.word_lists_for(embedding)
+        r = _ripa.ripa(embedding, lists.professions, lists.definitional_pairs, units="pairs",
+                       alternative="two-sided", title=title, test=test, resampling=resampling, words=words,
+                       warn=False)
     except NOT_RUN_ERRORS as err:
-        return _tidy.with_coverage(_not_run(base, test, title, "ripa", err, statistic_name="mean beta over pairs",
-                                            effect_size_name="ripa", alternative="two-sided", dropped=absent), cover)
-    first = r.pairs[0][0] if r.pairs else "the first words"
-    low, high = r.range
-    return _tidy.with_coverage({
-        **base, "test": test, "title": title, "measure": "ripa", "n_x": len(r.words), "n_a": len(r.pairs),
-        "n_b": len(r.pairs), "statistic_name": "mean beta over pairs", "statistic": r.mean,
-        "effect_size_name": "ripa", "effect_size": r.mean, "ci_low": lo, "ci_high": hi,
-        "ci_level": CONFIDENCE_LEVEL,
-        "ci_method": f"BCa {CONFIDENCE_LEVEL:.0%}, {n_resamples:,} resamples of the {len(r.pairs)} base pairs",
-        "p_value": r.p_value, "alternative": "two-sided", "p_method": r.test.p_method,
-        "p_two_sided": r.p_value, "dropped": _tidy.dropped_text(
-            {"N": r.missing_words, "pairs": [f"{a}/{b}" for a, b in r.missing_pairs]}),
-        "n_permutations": r.test.n_resamples,
-        "note": f"sign-flip test over the base pairs; spread across pairs: sd {r.sd:.3f}, range "
-                f"[{low:.3f}, {high:.3f}]; positive = towards the pairs' first words ({first}, ...)"}, cover)
+        r = _not_run(embedding, err, measure="ripa", statistic_name="mean beta over pairs", title=title, test=test,
+                     resampling=resampling, words=words)
+    return r.to_row(base)
 
 
 def report_words(embedding) -> set[str]:

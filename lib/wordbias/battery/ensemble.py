@@ -9,7 +9,7 @@ note, the spread over runs and the share of runs significant at 0.05. ``frame.at
 summary per test (:func:`summary_frame`), ``frame.attrs[ENSEMBLE_RUNS]`` which rows are the runs'
 (:func:`run_rows`: labels are free text, so a ``/`` in a label never makes a row a run's).
 
-* :func:`weat_battery`: WEATs through :func:`wordbias.measures.ensemble.weats`, which adds the test-retest
+* :func:`weat_battery`: WEATs through :func:`wordbias.measures.ensemble.on_runs`, which adds the test-retest
   reliability of the word scores and the internal consistency of the attribute pairs (Du et al. 2021);
 * :func:`report`: the whole static battery of :func:`wordbias.battery.report.report` on each run, each test
   combined over the runs from the runs' rows (:func:`combine_rows`).
@@ -26,9 +26,10 @@ import pandas as pd
 
 from wordbias import catalogue as _catalogue
 from wordbias.core import tidy as _tidy
-from wordbias.core.errors import InvalidParameterError, LowCoverageWarning
+from wordbias.core.errors import LowCoverageWarning
 from wordbias.core.jobs import run_jobs
 from wordbias.measures import ensemble as _ensemble
+from wordbias.options import Resampling, Words
 from wordbias.stats.multiple import adjust_family
 
 __all__ = ["on_runs", "run_label", "combined_note", "combine_rows", "summary_frame", "weat_battery", "report",
@@ -197,13 +198,7 @@ def combine_rows(frame: pd.DataFrame, *, label: str, alpha: float = ALPHA) -> pd
 
 def combined_interval(measure: str, ran: pd.DataFrame, *, ci_level: float) -> _ensemble.CombinedInterval:
     """The interval over words and runs of one test (:func:`wordbias.measures.ensemble.combine_runs`), kept in the
-    measure's range (:data:`wordbias.catalogue.CATALOGUE`).
-
-    The interval is computed on the measure's own scale. Where that interval leaves the range (ECT's rho above 1, a
-    divergence below 0), it is computed again on the range's logit scale (:func:`wordbias.catalogue.logit_scale`:
-    Fisher's z for a range of -1 to 1, the log for one bounded below) and mapped back, and ``method`` says so;
-    when a run's own interval touches the edge of the range (no finite logit), it is clipped to the range, and
-    ``method`` says that instead. The estimate stays the mean over the runs.
+    measure's range (:func:`wordbias.measures.ensemble.in_range`).
 
     Parameters
     ----------
@@ -220,22 +215,7 @@ def combined_interval(measure: str, ran: pd.DataFrame, *, ci_level: float) -> _e
         The combined interval, inside the range.
     """
     d, low, high = (ran[k].to_numpy(float) for k in ("effect_size", "ci_low", "ci_high"))
-    c = _ensemble.combine_runs(d, low, high, ci_level=ci_level)
-    s = _catalogue.spec(measure)
-    if _catalogue.inside_range(measure, c.ci_low) and _catalogue.inside_range(measure, c.ci_high):
-        return c
-    span = f"[{s.low:g}, {s.high:g}]"
-    z = [_catalogue.logit_scale(measure, v) for v in (d, low, high)]
-    if all(np.isfinite(v[np.isfinite(v)]).all() for v in z) and np.isfinite(z[0]).all():
-        t = _ensemble.combine_runs(*z, ci_level=ci_level)
-        lo, hi = (float(_catalogue.from_logit_scale(measure, v)) for v in (t.ci_low, t.ci_high))
-        how = (f"; computed on the logit scale of the range {span} and mapped back (on its own scale the interval "
-               f"[{c.ci_low:.3g}, {c.ci_high:.3g}] left the range)")
-    else:
-        lo, hi = max(c.ci_low, s.low), min(c.ci_high, s.high)
-        how = (f"; clipped to the range {span} (the interval [{c.ci_low:.3g}, {c.ci_high:.3g}] left it, and a run's "
-               f"interval touches the edge of the range, where the logit scale has no finite value)")
-    return dataclasses.replace(c, ci_low=lo, ci_high=hi, method=c.method + how)
+    return _ensemble.in_range(measure, _ensemble.combine_runs(d, low, high, ci_level=ci_level), d, low, high)
 
 
 def combined_test(measure: str, ran: pd.DataFrame, c: _ensemble.CombinedInterval, alternative) -> tuple[dict, str]:
@@ -268,11 +248,14 @@ def combined_test(measure: str, ran: pd.DataFrame, c: _ensemble.CombinedInterval
             "alternative": alternative, "p_method": COMBINED_P_METHOD}, ""
 
 
-def on_runs(measure, ensemble, *args, label: str | None = None, alpha: float = ALPHA, **options) -> pd.DataFrame:
-    """Any measure on every run of an ensemble, combined over the runs: ensembles wrap measures from above.
+def on_runs(measure, ensemble, *args, label: str | None = None, alpha: float = ALPHA, progress: bool = False,
+            **options) -> pd.DataFrame:
+    """Any measure on every run of an ensemble, combined over the runs, as a tidy table: ensembles wrap measures
+    from above.
 
-    ``measure(run_vectors, *args, **options)`` is called on each run (the same words, options and seed), each
-    :class:`~wordbias.result.Result` becomes its tidy row (:meth:`~wordbias.result.Result.to_row`), and the rows
+    The runs are measured by :func:`wordbias.measures.ensemble.on_runs` (``measure(run_vectors, *args,
+    **options)`` on each run: the same words, options and seed), each run's :class:`~wordbias.result.Result`
+    becomes its tidy row (:meth:`~wordbias.result.Result.to_row`), and the rows
     are combined per test by :func:`combine_rows`, which reads the catalogue (:mod:`wordbias.catalogue`): the
     combined row leads, the runs' rows follow (``frame.attrs[ENSEMBLE_RUNS]`` names them), a descriptive measure
     gets no p and a bounded measure's interval stays in its range. An ensemble of one run gives the run's row
@@ -291,13 +274,16 @@ def on_runs(measure, ensemble, *args, label: str | None = None, alpha: float = A
         The ensemble's label.
     alpha : float, default 0.05
         The level at which a run counts as significant in the combined row's note.
+    progress : bool, default False
+        Show a progress bar over the runs.
     **options
         The measure's options.
 
     Returns
     -------
     pandas.DataFrame
-        The tidy table: the combined row first, then one row per run.
+        The tidy table: the combined row first, then one row per run; ``frame.attrs["ensemble"]`` holds the
+        summary (:func:`summary_frame`: the spread, W and B, and for a WEAT the reliability figures).
 
     Examples
     --------
@@ -306,29 +292,23 @@ def on_runs(measure, ensemble, *args, label: str | None = None, alpha: float = A
     >>> from wordbias.measures.sets.mac import mac
     >>> words = ["he", "him", "she", "her", "boss", "home"]
     >>> runs = [to_keyed_vectors(words, np.random.default_rng(s).normal(size=(6, 4))) for s in range(3)]
-    >>> t = on_runs(mac, runs, [["he", "him"], ["she", "her"]], [["boss"], ["home"]], n_resamples=50, warn=False)
+    >>> t = on_runs(mac, runs, [["he", "him"], ["she", "her"]], [["boss"], ["home"]],
+    ...             resampling=Resampling(n_resamples=50), warn=False)
     >>> t.embedding.tolist()[0], len(t), bool(np.isnan(t.p_value.iloc[0]))
     ('ensemble', 4, True)
     """
-    from wordbias.measures.ensemble import as_ensemble
-    from wordbias.result import Result
-
-    if not callable(measure):
-        raise InvalidParameterError(f"measure must be a function that returns a Result, not {measure!r}")
-    ens = as_ensemble(ensemble, label=label)
-    rows = []
-    for i, run in enumerate(ens.runs):
-        result = measure(ens.load(i), *args, **options)
-        if not isinstance(result, Result):
-            raise InvalidParameterError(f"{getattr(measure, '__name__', measure)} returned a "
-                                        f"{type(result).__name__}, not a wordbias.result.Result")
-        rows.append(result.to_row({"embedding": run_label(ens.label, run), "battery": "runs", "paper": "user"}))
-    runs = _tidy.tidy_frame(rows)
+    ens = _ensemble.as_ensemble(ensemble, label=label)
+    measured = _ensemble.on_runs(measure, ens, *args, alpha=alpha, progress=progress, **options)
+    measured = measured if isinstance(measured, list) else [measured]
+    runs = _tidy.tidy_frame([m.per_run[i].to_row({"embedding": run_label(ens.label, run), "battery": "runs",
+                                                  "paper": "user"}) for i, run in enumerate(ens.runs)
+                             for m in measured])
     combined = combine_rows(runs, label=ens.label, alpha=alpha)
     if len(ens.runs) == 1:
         return _tidy.check_tidy(one_run_rows(runs, combined))
-    out = _tidy.check_tidy(pd.concat([combined, runs], ignore_index=True))
-    return _mark_runs(out, ens.label, ens.runs)
+    out = _mark_runs(_tidy.check_tidy(pd.concat([combined, runs], ignore_index=True)), ens.label, ens.runs)
+    out.attrs["ensemble"] = summary_frame(measured)
+    return out
 
 
 def _run_of(embedding, label: str) -> str:
@@ -463,24 +443,14 @@ def _finish(runs: pd.DataFrame, combined: pd.DataFrame, family: str, n_runs: int
     return _tidy.check_tidy(pd.concat([runs, combined], ignore_index=True))
 
 
-def _weats_job(source, specs, options):
-    """One run's WEATs, in a worker: the run loaded there (a path travels, not the vectors)."""
-    from wordbias.embeddings import load
-    from wordbias.measures import ensemble as ens
-    from wordbias.measures.association import measurement
-
-    kv = load(source, progress=False)
-    measured = measurement.weats(kv, specs, **options)
-    return measured, [ens._run_cosines(kv, m.result) if m.not_run is None else None for m in measured]
-
-
 def weat_battery(ensemble, specs: Sequence, *, battery: str, paper: str = "user", label: str | None = None,
                  workers: int | None = 1, scheduler: str | None = None, progress: bool = False,
-                 alpha: float = ALPHA, **options) -> pd.DataFrame:
+                 alpha: float = ALPHA, resampling: Resampling | None = None, words: Words | None = None,
+                 **options) -> pd.DataFrame:
     """Measure WEATs on every run of an ensemble: each run's rows and one combined row per test.
 
-    The runs are measured by :func:`wordbias.measures.association.measurement.weats` as independent jobs
-    (:func:`wordbias.core.jobs.run_jobs`) and combined by :func:`wordbias.measures.ensemble.weats`' summary:
+    The runs are measured by :func:`wordbias.measures.association.measurement.weats` as independent jobs and
+    combined by :func:`wordbias.measures.ensemble.on_runs`:
     the combined interval and p, the spread, the share of runs significant, and Du et al.'s (2021) test-retest
     reliability and internal consistency (in ``frame.attrs["ensemble"]``, :func:`summary_frame`).
 
@@ -504,9 +474,14 @@ def weat_battery(ensemble, specs: Sequence, *, battery: str, paper: str = "user"
         A progress bar over the runs.
     alpha : float, default 0.05
         The level at which a run counts as significant.
+    resampling : Resampling, optional
+        The bootstrap, permutations and seed of every run (default
+        :data:`wordbias.measures.association.measurement.DEFAULT_RESAMPLING`).
+    words : Words, optional
+        How every run treats the lists (default :class:`wordbias.options.Words`).
     **options
-        The options of :func:`wordbias.measures.association.measurement.weats` (``seed``, ``n_resamples``,
-        ``n_permutations``, ``case_fold``, ``min_words``, ``min_fraction``), the same for every run.
+        The other options of :func:`wordbias.measures.association.measurement.weats` (``p_methods``), the same
+        for every run.
 
     Returns
     -------
@@ -524,34 +499,37 @@ def weat_battery(ensemble, specs: Sequence, *, battery: str, paper: str = "user"
     >>> spec = {"id": "flowers", "X": words[:2], "Y": words[2:4], "A": ["love"], "B": ["hate"]}
     >>> with warnings.catch_warnings():
     ...     warnings.simplefilter("ignore")
-    ...     t = weat_battery(runs, [spec], battery="user:toy", label="toy", n_resamples=0)
+    ...     t = weat_battery(runs, [spec], battery="user:toy", label="toy", resampling=Resampling(n_resamples=0))
     >>> t.embedding.tolist(), round(float(t.effect_size.iloc[-1]), 3)
     (['toy/run-1', 'toy/run-2', 'toy/run-3', 'toy'], 1.723)
     """
     from wordbias.battery.weat import weat_rows
     from wordbias.datasets import stimuli
+    from wordbias.measures.association.measurement import weats
 
     ens = _ensemble.as_ensemble(ensemble, label)
     specs = [stimuli.as_weat_spec(s) for s in specs]
-    jobs = [(ens.sources[i], specs, options) for i in range(len(ens))]
-    out = run_jobs(_weats_job, jobs, workers=workers, scheduler=scheduler, progress=progress,
-                   desc=f"runs of {ens.label}", unit="run")
-    results = []
-    for j, spec in enumerate(specs):
-        per_run = [measured[j] for measured, _ in out]
-        results.append(_ensemble._summarise("weat", spec.id, per_run[0].title, ens.label, ens.runs, per_run,
-                                            [pm[j] for _, pm in out], alpha=alpha, alternative="greater",
-                                            confidence_level=per_run[0].ci_level))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", LowCoverageWarning)     # given once per test, for the combined row
-        runs = pd.concat([weat_rows(out[i][0], label=run_label(ens.label, run), battery=battery, paper=paper)
-                          for i, run in enumerate(ens.runs)], ignore_index=True)
+        results = _ensemble.on_runs(weats, ens, specs, alpha=alpha, workers=workers, scheduler=scheduler,
+                                    progress=progress, resampling=resampling, words=words, **options)
+        runs = pd.concat([weat_rows([r.per_run[i] for r in results], label=run_label(ens.label, run),
+                                    battery=battery, paper=paper) for i, run in enumerate(ens.runs)],
+                         ignore_index=True)
     combined = _tidy.tidy_frame([_combined_row(r, battery=battery, paper=paper) for r in results])
     _tidy.warn_low_coverage(combined)
     frame = _mark_runs(_finish(runs, combined, f"{battery} on {ens.label}", len(ens.runs)), ens.label, ens.runs)
     frame.attrs["ensemble"] = summary_frame(results)
-    frame.attrs["parameters"] = {"ensemble": ens.label, "runs": list(ens.runs), **options}
+    frame.attrs["parameters"] = {"ensemble": ens.label, "runs": list(ens.runs), **_given(resampling),
+                                 **_given(words), **options}
     return frame
+
+
+def _given(option_object) -> dict:
+    """The fields of a :class:`~wordbias.options.Resampling` or :class:`~wordbias.options.Words` given to a
+    battery, for the table's parameters (the readers of ``frame.attrs["parameters"]`` look up ``min_words``,
+    ``seed``...); nothing when none was given."""
+    return {} if option_object is None else dataclasses.asdict(option_object)
 
 
 def _combined_row(r: _ensemble.EnsembleMeasurement, *, battery: str, paper: str) -> dict:

@@ -36,6 +36,7 @@ from wordbias.measures.sets import mac as _mac
 from wordbias.measures.sets import rnd as _rnd
 from wordbias.measures.sets import rnsb as _rnsb
 from wordbias.measures.sets import semaxis as _semaxis
+from wordbias.options import Resampling, Words
 
 __all__ = ["BATTERY", "GENDER_TESTS", "SENTIMENT_TEST", "INDIRECT_SETS", "RNSB_RESAMPLES", "metric_row",
            "metric_rows"]
@@ -87,8 +88,9 @@ def metric_row(m, *, base: Mapping) -> dict:
     --------
     >>> from wordbias.measures.sets.mac import mac
     >>> emb = {"he": [1, .1], "him": [.9, .2], "she": [.1, 1], "her": [.2, .9], "boss": [1, .3], "home": [.2, 1]}
-    >>> row = metric_row(mac(emb, [["he", "him"], ["she", "her"]], [["boss"], ["home"]], n_resamples=100,
-    ...                      warn=False), base={"embedding": "toy"})
+    >>> from wordbias.options import Resampling
+    >>> row = metric_row(mac(emb, [["he", "him"], ["she", "her"]], [["boss"], ["home"]],
+    ...                      resampling=Resampling(n_resamples=100), warn=False), base={"embedding": "toy"})
     >>> row["paper"], row["n_x"], row["n_b"], row["p_value"], row["note"][-20:]
     ('manzini2019', 2, 1, None, ' by a paired t-test)')
     """
@@ -148,7 +150,8 @@ def metric_rows(kv, *, base: Mapping, case_fold: bool, seed: int, n_permutations
     True
     """
     specs = {s.id: s for s in stimuli.weat_tests("caliskan2017", "glove")}
-    common = dict(seed=seed, case_fold=case_fold, warn=False, **cov)
+    resampling = Resampling(n_resamples=n_resamples, n_permutations=n_permutations, seed=seed)
+    common = dict(resampling=resampling, words=Words(case_fold=case_fold, **cov), warn=False)
     rows = []
     for test, (groups, neutral) in GENDER_TESTS.items():
         s = specs[test]
@@ -159,20 +162,17 @@ def metric_rows(kv, *, base: Mapping, case_fold: bool, seed: int, n_permutations
         pooled = f"{nn[0]} + {nn[1]}"
         runs = [
             ("ect", f"{s.title}: ECT of {gn[0]} vs {gn[1]} on {pooled}", {"T1": g1, "T2": g2, "A": n1 + n2},
-             partial(_ect.ect, kv, g1, g2, n1 + n2, names={"T1": gn[0], "T2": gn[1], "A": pooled},
-                     n_resamples=n_resamples, n_permutations=n_permutations, **common)),
+             partial(_ect.ect, kv, g1, g2, n1 + n2, names={"T1": gn[0], "T2": gn[1], "A": pooled}, **common)),
             ("rnd", f"{s.title}: RND of {gn[0]} vs {gn[1]} on {pooled}", {"T1": g1, "T2": g2, "A": n1 + n2},
-             partial(_rnd.rnd, kv, g1, g2, n1 + n2, names={"T1": gn[0], "T2": gn[1], "A": pooled},
-                     n_resamples=n_resamples, n_permutations=n_permutations, **common)),
+             partial(_rnd.rnd, kv, g1, g2, n1 + n2, names={"T1": gn[0], "T2": gn[1], "A": pooled}, **common)),
             ("mac", f"{s.title}: MAC of {gn[0]}, {gn[1]} on {nn[0]}, {nn[1]}",
              {"T1": g1, "T2": g2, "A1": n1, "A2": n2},
              partial(_mac.mac, kv, [g1, g2], [n1, n2], names={"T1": gn[0], "T2": gn[1], "A1": nn[0], "A2": nn[1]},
-                     n_resamples=n_resamples, **common)),
+                     **common)),
             ("semaxis", f"{s.title}: SemAxis of {gn[0]} vs {gn[1]} on {nn[0]} - {nn[1]}",
              {"T1": g1, "T2": g2, "A_pos": n1, "A_neg": n2},
              partial(_semaxis.semaxis, kv, g1, g2, n1, n2,
-                     names={"T1": gn[0], "T2": gn[1], "A_pos": nn[0], "A_neg": nn[1]}, n_resamples=n_resamples,
-                     n_permutations=n_permutations, **common)),
+                     names={"T1": gn[0], "T2": gn[1], "A_pos": nn[0], "A_neg": nn[1]}, **common)),
         ]
         rows += [_row(kv, base, f"{LABEL[run[0]]}:{test}", *run, case_fold=case_fold, cov=cov) for run in runs]
     s = specs[SENTIMENT_TEST]
@@ -182,14 +182,15 @@ def metric_rows(kv, *, base: Mapping, case_fold: bool, seed: int, n_permutations
         partial(_rnsb.rnsb, kv, [s.X, s.Y], s.B, s.A,
                 names={"T1": s.names["X"], "T2": s.names["Y"], "A_negative": s.names["B"],
                        "A_positive": s.names["A"]},
-                n_resamples=min(n_resamples, RNSB_RESAMPLES), **common),
+                **{**common, "resampling": _rnsb.DEFAULT_RESAMPLING.replace(
+                    n_resamples=min(n_resamples, RNSB_RESAMPLES), seed=seed)}),
         case_fold=case_fold, cov=cov))
     for sport, professions in INDIRECT_SETS.items():
         title = f"Indirect gender bias of {sport} with the professions at its extreme (Bolukbasi et al. 2016)"
         rows.append(_row(
             kv, base, f"indirect:{sport}", "indirect_bias", title, {"W": (sport,), "V": professions},
             partial(_ib.mean_indirect_bias, kv, [sport], professions, names={"W": sport, "V": "professions"},
-                    n_resamples=n_resamples, **common),
+                    **common),
             case_fold=case_fold, cov=cov))
     return rows
 

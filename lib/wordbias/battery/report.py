@@ -47,10 +47,11 @@ from wordbias.core import tidy as _tidy
 from wordbias.core.errors import InvalidParameterError
 from wordbias.core.parallel import ForkedCall, default_workers, fork_available
 from wordbias.core.progress import progress_bar
-from wordbias.core.validation import check_bool, check_int, check_seed
+from wordbias.core.validation import check_bool, check_int, check_option, check_seed
 from wordbias.datasets import stimuli
 from wordbias.embeddings.keyed_vectors import measuring
 from wordbias.measures.association import measurement as _measurement
+from wordbias.options import BALANCE_POLICIES, Resampling, Words
 from wordbias.stats.multiple import adjust_family
 
 __all__ = ["report"]
@@ -67,19 +68,21 @@ def _label(embedding, label) -> str:
 
 
 def _weat_rows(kv, *, base: dict, case_fold: bool, seed: int, n_permutations: int, n_resamples: int,
-               cov: Mapping) -> list[dict]:
+               cov: Mapping, balance_targets: str = "random") -> list[dict]:
     """Caliskan et al.'s ten WEATs (the "glove" lists), measured once each, as tidy rows (adjusted later, over
     the whole report)."""
     specs = stimuli.weat_tests("caliskan2017", "glove")
-    results = _measurement.weats(kv, specs, n_resamples=n_resamples, n_permutations=n_permutations, seed=seed,
-                                 case_fold=case_fold, **cov)
+    results = _measurement.weats(kv, specs, resampling=Resampling(n_resamples=n_resamples,
+                                                                  n_permutations=n_permutations, seed=seed),
+                                 words=Words(case_fold=case_fold, balance_targets=balance_targets, **cov))
     return [_weat.weat_row(m, base=base, note=_weat.paper_note(s, "glove")) for m, s in zip(results, specs)]
 
 
 def _wefat_rows(kv, *, base: dict, case_fold: bool, seed: int, n_resamples: int, cov: Mapping) -> list[dict]:
     """Caliskan et al.'s two WEFATs, measured once each, as tidy rows."""
     specs = stimuli.wefat_tests("caliskan2017")
-    results = _measurement.wefats(kv, specs, n_resamples=n_resamples, seed=seed, case_fold=case_fold, **cov)
+    results = _measurement.wefats(kv, specs, resampling=Resampling(n_resamples=n_resamples, seed=seed),
+                                  words=Words(case_fold=case_fold, **cov))
     notes = [f"paper: r = {r:.2f}" if (r := ((s.paper or {}).get("glove") or {}).get("r")) is not None else ""
              for s in specs]
     return [_weat.wefat_row(m, base=base, note=n) for m, n in zip(results, notes)]
@@ -91,7 +94,7 @@ FORKED_UBE = "UBE (own process, beside the others)"
 
 def report(embedding, *, label: str | None = None, seed: int = 0, n_permutations: int = 100_000,
            n_resamples: int = 10_000, ube: bool = True, progress: bool = True, min_words: int = _tidy.MIN_WORDS,
-           min_fraction: float = _tidy.MIN_FRACTION, concurrent: bool = False,
+           min_fraction: float = _tidy.MIN_FRACTION, balance_targets: str = "random", concurrent: bool = False,
            while_waiting: Callable[[], object] | None = None) -> pd.DataFrame:
     """Measure every test of the four papers that applies to a static embedding and return one tidy table.
 
@@ -132,6 +135,10 @@ def report(embedding, *, label: str | None = None, seed: int = 0, n_permutations
         A set keeping fewer words than this is flagged as low coverage.
     min_fraction : float, default 0.5
         A set keeping less than this fraction of its list is flagged as low coverage.
+    balance_targets : {"random", "none", "raise"}, default "random"
+        How the WEATs treat target sets of unequal size (:data:`wordbias.options.BALANCE_POLICIES`): delete words
+        of the larger set at random (Caliskan et al.'s rule, seeded by ``seed``), keep both whole, or refuse
+        them; recorded in ``frame.attrs["parameters"]`` when not ``"random"``.
     concurrent : bool, default False
         Whether UBE runs in a forked process (:class:`wordbias.core.parallel.ForkedCall`) beside the other
         tests, where the platform forks and more than one worker is allowed
@@ -187,16 +194,18 @@ def report(embedding, *, label: str | None = None, seed: int = 0, n_permutations
                                     f"{type(while_waiting).__name__}")
     min_words, min_fraction = _tidy.check_coverage_thresholds(min_words, min_fraction)
     cov = dict(min_words=min_words, min_fraction=min_fraction)
+    check_option("balance_targets", balance_targets, BALANCE_POLICIES)
     label = _label(embedding, label)
     kv = as_keyed_vectors(embedding)   # loaded, or its matrix checked, once
     with measuring(kv):               # every part measures this object: no part checks it or reads its case again
         frame = _measure(kv, label=label, seed=seed, n_permutations=n_permutations, n_resamples=n_resamples,
-                         ube=ube, progress=progress, cov=cov, concurrent=concurrent, while_waiting=while_waiting)
+                         ube=ube, progress=progress, cov=cov, concurrent=concurrent, while_waiting=while_waiting,
+                         balance_targets=balance_targets)
     return frame
 
 
 def _measure(kv, *, label: str, seed: int, n_permutations: int, n_resamples: int, ube: bool, progress: bool,
-             cov: Mapping, concurrent: bool, while_waiting) -> pd.DataFrame:
+             cov: Mapping, concurrent: bool, while_waiting, balance_targets: str = "random") -> pd.DataFrame:
     """The report's parts on ``kv`` (loaded and checked by :func:`report`), then the table with its adjusted p,
     timings and parameters."""
     case_fold = not _embeddings.is_cased(kv)
@@ -204,7 +213,7 @@ def _measure(kv, *, label: str, seed: int, n_permutations: int, n_resamples: int
     cal = {**base, "paper": "caliskan2017", "battery": "caliskan2017"}
     parts = [
         ("WEAT", lambda: _weat_rows(kv, base=cal, case_fold=case_fold, seed=seed, n_permutations=n_permutations,
-                                    n_resamples=n_resamples, cov=cov)),
+                                    n_resamples=n_resamples, cov=cov, balance_targets=balance_targets)),
         ("WEFAT", lambda: _wefat_rows(kv, base=cal, case_fold=case_fold, seed=seed, n_resamples=n_resamples,
                                       cov=cov)),
         ("direction", lambda: direction_rows(measure_directions(kv, seed=seed, n_permutations=n_permutations,
@@ -259,5 +268,6 @@ def _measure(kv, *, label: str, seed: int, n_permutations: int, n_resamples: int
     frame.attrs["cpu_timings"] = cpu
     frame.attrs["parameters"] = dict(embedding=label, vocabulary=len(kv.index_to_key), dimension=kv.vector_size,
                                      cased=not case_fold, seed=seed, n_permutations=n_permutations,
-                                     n_resamples=n_resamples, ube=ube, **cov)
+                                     n_resamples=n_resamples, ube=ube, **cov,
+                                     **({} if balance_targets == "random" else {"balance_targets": balance_targets}))
     return frame

@@ -19,6 +19,7 @@ from wordbias.battery.weat import weat_row
 from wordbias.core import tidy as _tidy
 from wordbias.datasets import seat as _data
 from wordbias.measures.association import seat as _seat
+from wordbias.options import Resampling, Words
 
 __all__ = ["CONFIDENCE_LEVEL", "paper_notes", "seat_rows", "seat_battery"]
 
@@ -79,7 +80,8 @@ def seat_rows(results: Sequence, *, label: str, pooling: str, battery: str = "ma
     ...               [0, 0, 1], [0, 0, 1], [0, 0, 1]], dtype=np.float32)
     >>> sets = {"id": "flowers", "X": ["This is rose.", "This is tulip."], "Y": ["This is ant.", "This is wasp."],
     ...         "A": ["This is love."], "B": ["This is hate."]}
-    >>> results, _ = seats(to_keyed_vectors(words, V), [sets], n_resamples=0, cache=False)
+    >>> from wordbias.options import Resampling
+    >>> results, _ = seats(to_keyed_vectors(words, V), [sets], resampling=Resampling(n_resamples=0), cache=False)
     >>> t = seat_rows(results, label="toy", pooling="cbow", paper="user")
     >>> t.loc[0, ["test", "embedding", "measure"]].tolist(), round(float(t.loc[0, "effect_size"]), 2)
     (['flowers', 'toy', 'seat'], 1.72)
@@ -96,8 +98,8 @@ def seat_rows(results: Sequence, *, label: str, pooling: str, battery: str = "ma
 
 
 def seat_battery(encoder, tests: Sequence | None = None, *, label: str | None = None, battery: str | None = None,
-                 paper: str = "may2019", pooling: str | None = None, seed: int = 0, n_permutations: int = 100_000,
-                 n_resamples: int = 10_000, batch_size: int = 32, cache: bool = True, device: str | None = None,
+                 paper: str = "may2019", pooling: str | None = None, resampling: Resampling | None = None,
+                 words: Words | None = None, batch_size: int = 32, cache: bool = True, device: str | None = None,
                  progress: bool = False):
     """Measure a battery of SEATs on one encoder and return its tidy table and the sentence vectors.
 
@@ -115,8 +117,9 @@ def seat_battery(encoder, tests: Sequence | None = None, *, label: str | None = 
         The ``paper`` column (``"user"`` for a user's sets).
     pooling : {"mean", "cls"} or None, default None
         A transformer's pooling.
-    seed, n_permutations, n_resamples, batch_size, cache, device, progress
-        As :func:`wordbias.measures.association.seat.seats`.
+    resampling, words, batch_size, cache, device, progress
+        As :func:`wordbias.measures.association.seat.seats` (:class:`~wordbias.options.Resampling`,
+        :class:`~wordbias.options.Words`; None: that module's ``DEFAULT_RESAMPLING`` and ``DEFAULT_WORDS``).
 
     Returns
     -------
@@ -134,8 +137,9 @@ def seat_battery(encoder, tests: Sequence | None = None, *, label: str | None = 
     ...               [0, 0, 1], [0, 0, 1], [0, 0, 1]], dtype=np.float32)
     >>> sets = {"id": "flowers", "X": ["This is rose.", "This is tulip."], "Y": ["This is ant.", "This is wasp."],
     ...         "A": ["This is love."], "B": ["This is hate."]}
+    >>> from wordbias.options import Resampling
     >>> frame, vectors = seat_battery(to_keyed_vectors(words, V), [sets], label="toy", paper="user",
-    ...                               n_resamples=0, cache=False)
+    ...                               resampling=Resampling(n_resamples=0), cache=False)
     >>> frame.loc[0, ["test", "embedding"]].tolist(), round(float(frame.loc[0, "p_value"]), 3), vectors.pooling
     (['flowers', 'toy'], 0.167, 'cbow')
     """
@@ -144,7 +148,6 @@ def seat_battery(encoder, tests: Sequence | None = None, *, label: str | None = 
     enc = sentence.load_sentence_encoder(encoder, pooling=pooling, device=device)
     label = label or enc.label
     battery = battery or "may2019"
-    results, vectors = _seat.seats(enc, tests, family=f"{battery} on {label}", seed=seed,
-                                   n_permutations=n_permutations, n_resamples=n_resamples, batch_size=batch_size,
-                                   cache=cache, progress=progress)
+    results, vectors = _seat.seats(enc, tests, family=f"{battery} on {label}", resampling=resampling, words=words,
+                                   batch_size=batch_size, cache=cache, progress=progress)
     return seat_rows(results, label=label, pooling=enc.pooling, battery=battery, paper=paper), vectors

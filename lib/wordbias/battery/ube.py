@@ -159,8 +159,8 @@ def ube_row(res, *, base: dict, test: str, title: str, note: str = "") -> dict:
     >>> from wordbias.embeddings import to_keyed_vectors
     >>> tokens = [a + b for a in "abcdefghij" for b in "abcdefghijkl"]
     >>> kv = to_keyed_vectors(tokens, np.random.default_rng(0).normal(size=(120, 8)).astype(np.float32))
-    >>> res = ube.run(kv, tokens[:20], n=2, m=3, M=60, t=2, R=50, svm_top_words=120, progress=False,
-    ...               case_source=None)
+    >>> parameters = ube.UBEParameters(n=2, m=3, M=60, t=2, R=50, svm_top_words=120, case_source=None)
+    >>> res = ube.run(kv, tokens[:20], parameters, progress=False)
     >>> row = ube_row(res, base={"embedding": "toy", "paper": "user", "battery": "toy", "seed": 0},
     ...               test="UBE:toy", title="UBE on random vectors")
     >>> row["statistic_name"], row["statistic"], round(row["p_value"], 3), row["p_method"]
@@ -208,8 +208,8 @@ def ube_battery(runs: Mapping, *, label: str, seed: int = 0) -> pd.DataFrame:
     >>> from wordbias.embeddings import to_keyed_vectors
     >>> tokens = [a + b for a in "abcdefghij" for b in "abcdefghijkl"]
     >>> kv = to_keyed_vectors(tokens, np.random.default_rng(0).normal(size=(120, 8)).astype(np.float32))
-    >>> res = ube.run(kv, tokens[:20], n=2, m=3, M=60, t=2, R=50, svm_top_words=120, progress=False,
-    ...               case_source=None)
+    >>> parameters = ube.UBEParameters(n=2, m=3, M=60, t=2, R=50, svm_top_words=120, case_source=None)
+    >>> res = ube.run(kv, tokens[:20], parameters, progress=False)
     >>> t = ube_battery({"first names": res}, label="toy")
     >>> t.test[0], round(float(t.p_holm[0]), 3)
     ('UBE:first_names', 0.745)
@@ -271,8 +271,8 @@ def first_names_row(embedding, *, base: dict, seed: int, progress: bool) -> dict
                                 rotations=REPORT_UBE_ROTATIONS)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            res = ube.run(embedding, names.tokens, name_exclusions=names.tokens, cased=cased, seed=seed, workers=workers,
-                          progress=progress, **params)
+            res = ube.run(embedding, names.tokens, ube.UBEParameters(seed=seed, **params), name_exclusions=names.tokens,
+                          cased=cased, workers=workers, progress=progress)
     except _NOT_RUN as err:
         return {**base, "test": test, "title": title, "measure": "ube", "statistic_name": "significant cells",
                 "alternative": "greater", "note": _tidy.not_run_note(err)}

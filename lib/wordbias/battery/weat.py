@@ -16,9 +16,9 @@ from wordbias import embeddings as _embeddings
 from wordbias import result as _result
 from wordbias.core import tidy as _tidy
 from wordbias.core.errors import InvalidParameterError
-from wordbias.core.validation import check_bool, check_int, check_seed
 from wordbias.datasets import stimuli
 from wordbias.measures.association import measurement as _measurement
+from wordbias.options import Resampling, Words
 
 __all__ = ["CONFIDENCE_LEVEL", "paper_note", "weat_row", "wefat_row", "weat_rows", "weat_battery", "check_names",
            "as_keyed_vectors"]
@@ -154,7 +154,7 @@ def weat_row(m: _result.Result, *, base: Mapping, note: str = "") -> dict:
     >>> kv = {"rose": [1, 0.1], "tulip": [0.9, 0.2], "ant": [0.1, 1], "wasp": [0.2, 0.9], "love": [1, 0],
     ...       "hate": [0, 1]}
     >>> spec = {"id": "flowers", "X": ["rose", "tulip"], "Y": ["ant", "wasp"], "A": ["love"], "B": ["hate"]}
-    >>> m, = weats(kv, [spec], n_resamples=0)
+    >>> m, = weats(kv, [spec], resampling=Resampling(n_resamples=0))
     >>> row = weat_row(m, base={"embedding": "toy", "paper": "user", "battery": "user:toy"})
     >>> row["test"], row["n_x"], round(row["effect_size"], 3), round(row["p_value"], 3), row["coverage"]
     ('flowers', 2, 1.726, 0.167, 'X 2/2; Y 2/2; A 1/1; B 1/1')
@@ -192,7 +192,7 @@ def wefat_row(m: _result.Result, *, base: Mapping, note: str = "") -> dict:
     >>> kv = {"rose": [1, 0.1], "tulip": [0.9, 0.2], "ant": [0.1, 1], "wasp": [0.2, 0.9], "love": [1, 0],
     ...       "hate": [0, 1]}
     >>> prop = {"rose": 4.0, "tulip": 3.0, "ant": 2.0, "wasp": 1.0}
-    >>> m = wefat(kv, ["rose", "tulip", "ant", "wasp"], ["love"], ["hate"], prop, n_resamples=0)
+    >>> m = wefat(kv, ["rose", "tulip", "ant", "wasp"], ["love"], ["hate"], prop, resampling=Resampling(n_resamples=0))
     >>> row = wefat_row(m, base={"embedding": "toy", "paper": "user", "battery": "user:toy"})
     >>> row["effect_size_name"], round(row["effect_size"], 3), row["n_x"], row["coverage"]
     ('r', 0.894, 4, 'W 4/4; A 1/1; B 1/1')
@@ -247,7 +247,7 @@ def weat_rows(results: Sequence[_result.Result], *, label: str, battery: str, pa
     >>> kv = {"rose": [1, 0.1], "tulip": [0.9, 0.2], "ant": [0.1, 1], "wasp": [0.2, 0.9], "love": [1, 0],
     ...       "hate": [0, 1]}
     >>> spec = {"id": "flowers", "X": ["rose", "tulip"], "Y": ["ant", "wasp"], "A": ["love"], "B": ["hate"]}
-    >>> results = weats(kv, [spec], n_resamples=0)
+    >>> results = weats(kv, [spec], resampling=Resampling(n_resamples=0))
     >>> with warnings.catch_warnings():
     ...     warnings.simplefilter("ignore")                  # four words a set: flagged as low coverage
     ...     t = weat_rows(results, label="toy", battery="user:toy", paper="user")
@@ -265,20 +265,19 @@ def weat_rows(results: Sequence[_result.Result], *, label: str, battery: str, pa
     return frame
 
 
-def weat_battery(embedding, specs: Sequence, *, label: str, battery: str, paper: str = "user", seed: int = 0,
-                 n_permutations: int = 100_000, n_resamples: int = 10_000, case_fold: bool | None = None,
-                 progress: bool = False, min_words: int = _tidy.MIN_WORDS,
-                 min_fraction: float = _tidy.MIN_FRACTION) -> pd.DataFrame:
+def weat_battery(embedding, specs: Sequence, *, label: str, battery: str, paper: str = "user",
+                 resampling: Resampling | None = None, words: Words | None = None,
+                 progress: bool = False) -> pd.DataFrame:
     """Measure the WEATs of ``specs`` on ``embedding`` once and show them as a tidy table, one row per test.
 
     The measuring is :func:`wordbias.measures.association.measurement.weats`, the table :func:`weat_rows`. Each row has d
     (Caliskan et al. 2017, Methods) with its BCa bootstrap interval over the words
     (:func:`wordbias.measures.association.bootstrap.weat_bootstrap`), the one-sided permutation p (the paper's test; exact
-    where it can be counted, else Monte Carlo with ``n_permutations`` draws) and the two-sided p, and Holm's and
+    where it can be counted, else Monte Carlo with ``resampling.n_permutations`` draws) and the two-sided p, and Holm's and
     Benjamini-Hochberg's adjusted p over the battery. Unknown and balanced-out words go to ``dropped``
     (``"X: w1; A: w2"``); a test whose lists are left too small gets NA numbers and the reason in ``note``.
-    ``coverage`` gives each set's words in the vocabulary of those asked; a set keeping fewer than ``min_words``
-    words or less than ``min_fraction`` of its list (:func:`wordbias.core.tidy.coverage_flag`, defaults 4 and
+    ``coverage`` gives each set's words in the vocabulary of those asked; a set keeping fewer than
+    ``words.min_words`` words or less than ``words.min_fraction`` of its list (:func:`wordbias.core.tidy.coverage_flag`, defaults 4 and
     0.5, justified at :data:`wordbias.core.tidy.MIN_WORDS`) flags the row (``low_coverage``, the note begins
     ``"low coverage:"``) and warns :class:`~wordbias.core.errors.LowCoverageWarning`.
 
@@ -296,21 +295,19 @@ def weat_battery(embedding, specs: Sequence, *, label: str, battery: str, paper:
         The battery's name in the table (e.g. ``"user:<lists>"``).
     paper : str, default "user"
         The paper of the lists, one of :data:`wordbias.core.tidy.PAPERS`.
-    seed : int, default 0
-        The seed of the balancing, the Monte Carlo p and the bootstrap.
-    n_permutations : int, default 100000
-        The Monte Carlo draws of a p that cannot be counted exactly.
-    n_resamples : int, default 10000
-        The bootstrap resamples of each interval (at least 2).
-    case_fold : bool, optional
-        Whether to fold case when looking words up; ``None`` folds it for an uncased vocabulary
-        (:func:`wordbias.embeddings.is_cased`).
+    resampling : Resampling, optional
+        ``seed`` (of the balancing, the Monte Carlo p and the bootstrap), ``n_permutations`` (the Monte Carlo
+        draws of a p that cannot be counted exactly), ``n_resamples`` (the bootstrap resamples of each interval,
+        at least 2), ``confidence_level`` and ``ci_method`` (:class:`~wordbias.options.Resampling`). None:
+        :data:`wordbias.measures.association.measurement.DEFAULT_RESAMPLING` (100,000 permutations, 10,000
+        resamples, seed 0).
+    words : Words, optional
+        ``case_fold`` (None folds case for an uncased vocabulary, :func:`wordbias.embeddings.is_cased`),
+        ``on_missing``, ``balance_targets`` (unequal target sets: deleted from at random, or kept whole with
+        ``"none"``), ``min_words`` and ``min_fraction`` (the low-coverage flag) (:class:`~wordbias.options.Words`).
+        None: ``Words()``.
     progress : bool, default False
         Whether to show a progress bar.
-    min_words : int, default 4
-        A set keeping fewer words than this is flagged as low coverage.
-    min_fraction : float, default 0.5
-        A set keeping less than this fraction of its list is flagged as low coverage.
 
     Returns
     -------
@@ -320,8 +317,8 @@ def weat_battery(embedding, specs: Sequence, *, label: str, battery: str, paper:
     Raises
     ------
     InvalidParameterError
-        When a name, ``seed``, ``n_permutations``, ``n_resamples`` or ``case_fold`` is invalid, or ``specs`` is
-        not a non-empty list of WEAT specs.
+        When a name is invalid, ``resampling`` is not a Resampling or has fewer than 2 resamples, ``words`` is not
+        a Words, or ``specs`` is not a non-empty list of WEAT specs.
 
     Warns
     -----
@@ -340,7 +337,9 @@ def weat_battery(embedding, specs: Sequence, *, label: str, battery: str, paper:
     >>> kv = to_keyed_vectors(["rose", "tulip", "ant", "wasp", "love", "hate"],
     ...     np.array([[1, 0.1], [0.9, 0.2], [0.1, 1], [0.2, 0.9], [1, 0], [0, 1]], dtype=np.float32))
     >>> spec = {"id": "flowers", "X": ["rose", "tulip", "lily"], "Y": ["ant", "wasp"], "A": ["love"], "B": ["hate"]}
-    >>> t = weat_battery(kv, [spec], label="toy", battery="user:toy", paper="user", n_resamples=200)
+    >>> from wordbias.options import Resampling
+    >>> t = weat_battery(kv, [spec], label="toy", battery="user:toy", paper="user",
+    ...                  resampling=Resampling(n_resamples=200, n_permutations=100_000))
     >>> t.loc[0, ["test", "effect_size_name", "p_method", "dropped"]].tolist(), int(t.loc[0, "n_x"])
     (['flowers', 'd', 'exact', 'X: lily'], 2)
     >>> round(float(t.effect_size[0]), 3), round(float(t.p_value[0]), 3), bool(t.p_holm[0] == t.p_value[0])
@@ -354,17 +353,15 @@ def weat_battery(embedding, specs: Sequence, *, label: str, battery: str, paper:
 
     """
     check_names(label=label, battery=battery, paper=paper)
-    seed = check_seed("seed", seed)
-    n_permutations = check_int("n_permutations", n_permutations, min=1)
-    n_resamples = check_int("n_resamples", n_resamples, min=2)
+    resampling, words = _measurement._options(resampling, words)
+    if resampling.n_resamples < 2:
+        raise InvalidParameterError(f"n_resamples must be an integer >= 2 (a battery's rows have intervals), not "
+                                    f"{resampling.n_resamples}")
     if isinstance(specs, (str, bytes, Mapping)) or not isinstance(specs, Sequence) or not specs:
         raise InvalidParameterError(f"specs must be a non-empty list of WEAT specs, not {type(specs).__name__}")
     specs = [stimuli.as_weat_spec(s) for s in specs]
     kv = as_keyed_vectors(embedding)
-    case_fold = (not _embeddings.is_cased(kv)) if case_fold is None else check_bool("case_fold", case_fold)
     paper_key = "word2vec" if all(s.variant == "word2vec" for s in specs) else "glove"
-    results = _measurement.weats(kv, specs, family=f"{battery} on {label}",
-                                 n_resamples=n_resamples, n_permutations=n_permutations, seed=seed,
-                                 case_fold=case_fold, min_words=min_words, min_fraction=min_fraction,
+    results = _measurement.weats(kv, specs, family=f"{battery} on {label}", resampling=resampling, words=words,
                                  progress=progress)
     return weat_rows(results, label=label, battery=battery, paper=paper, specs=specs, paper_key=paper_key)

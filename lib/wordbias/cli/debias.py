@@ -71,7 +71,7 @@ def write_word2vec(kv, path: Path) -> Path:
 def run_debias(args) -> int:
     """``wordbias debias EMBEDDING --method M [--method ...] --out DIR``: debias, write the embeddings and (unless
     ``--no-checks``) the checks table and figure; print what was written."""
-    from wordbias.papers import debias2019
+    from wordbias.battery import debias as battery
 
     methods = list(dict.fromkeys(args.method))
     label = embedding_label(args.embedding)
@@ -82,7 +82,7 @@ def run_debias(args) -> int:
     start = time.perf_counter()
     kv = load_embedding(args.embedding, args)
     say(f"loaded {label}: {len(kv):,} words x {kv.vector_size} in {time.perf_counter() - start:.1f} s")
-    run = debias2019.debias_methods(kv, methods, seed=args.seed, label=_stem(label),
+    run = battery.debias_methods(kv, methods, seed=args.seed, label=_stem(label),
                                     n_iterations=args.inlp_iterations, progress=say)
     with run_files(out, names=names, force=args.force):    # every file moved into place together, or none
         written = _write_run(args, out, label, kv, run, say)
@@ -97,7 +97,6 @@ def _write_run(args, out: Path, label: str, kv, run, say) -> list[Path]:
 
     from wordbias.battery import debias as battery
     from wordbias.core import figures as plots
-    from wordbias.papers import debias2019
 
     written = []
     rows = []
@@ -106,7 +105,7 @@ def _write_run(args, out: Path, label: str, kv, run, say) -> list[Path]:
         written.append(path)
         rows.append({"method": method, "file": path.name, "seconds": round(run.seconds[method], 3),
                      "words": len(debiased), "dim": debiased.vector_size,
-                     "removed": debias2019.methods_table(run).loc[method, "removed"]})
+                     "removed": battery.methods_table(run).loc[method, "removed"]})
         say(f"wrote {path}")
     methods_csv = out / "methods.csv"
     _write_csv(pd.DataFrame(rows), methods_csv)
@@ -123,16 +122,16 @@ def _write_run(args, out: Path, label: str, kv, run, say) -> list[Path]:
             for check, reason in failed.items():
                 say(f"not run: {check} on {method}: {reason}")
         checks_csv = out / "checks.csv"
-        debias2019.write_checks(table, checks_csv)
+        battery.write_checks(table, checks_csv)
         written.append(checks_csv)
-        fig = debias2019.mark_chance(battery.debias_figure(table),
+        fig = battery.mark_chance(battery.debias_figure(table),
                                      title=f"Debiasing {label}: every method x every check (95% intervals)")
         written += plots.save(fig, out, "checks")
         import matplotlib.pyplot as plt
 
         plt.close(fig)
         if not args.quiet:
-            print(debias2019.show_checks(table).to_string())
+            print(battery.show_checks(table).to_string())
     return written
 
 

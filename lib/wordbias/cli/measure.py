@@ -10,6 +10,12 @@ from pathlib import Path
 from wordbias.cli.inputs import embedding_label, embedding_labels, load_embedding, out_dir, show_progress, split_label
 from wordbias.cli.output import finish, write_outputs
 from wordbias.core.errors import CommandError
+from wordbias.options import Resampling, Words
+
+
+def _resampling(args) -> Resampling:
+    """The command's ``--seed``, ``--n-permutations`` and ``--n-resamples`` as a :class:`Resampling`."""
+    return Resampling(n_resamples=args.n_resamples, n_permutations=args.n_permutations, seed=args.seed)
 
 
 def run_weat(args) -> int:
@@ -44,16 +50,17 @@ def run_weat(args) -> int:
 
         frame = battery_ensemble.weat_battery(
             args.embedding, specs, battery=battery, paper=paper, label=label, workers=args.workers,
-            scheduler=args.scheduler, progress=show_progress(args), seed=args.seed,
-            n_permutations=args.n_permutations, n_resamples=args.n_resamples, case_fold=case_fold,
-            balance_targets=args.balance, min_words=args.min_words, min_fraction=args.min_coverage)
+            scheduler=args.scheduler, progress=show_progress(args),
+            resampling=Resampling(n_resamples=args.n_resamples, n_permutations=args.n_permutations, seed=args.seed),
+            words=Words(case_fold=case_fold, balance_targets=args.balance, min_words=args.min_words,
+                        min_fraction=args.min_coverage))
         written = write_outputs(frame, out, f"wordbias weat: {title} on the ensemble {label}", force=args.force)
         return finish(frame, written, args)
     kv = load_embedding(args.embedding, args)
-    results = measurement.weats(kv, specs, family=f"{battery} on {label}", n_resamples=args.n_resamples,
-                                n_permutations=args.n_permutations, seed=args.seed, case_fold=case_fold,
-                                balance_targets=args.balance, min_words=args.min_words,
-                                min_fraction=args.min_coverage, progress=show_progress(args))
+    results = measurement.weats(kv, specs, family=f"{battery} on {label}", resampling=_resampling(args),
+                                words=Words(case_fold=case_fold, balance_targets=args.balance,
+                                            min_words=args.min_words, min_fraction=args.min_coverage),
+                                progress=show_progress(args))
     report_balancing(results)
     frame = battery_weat.weat_rows(results, label=label, battery=battery, paper=paper, specs=specs,
                                    paper_key="word2vec" if all(s.variant == "word2vec" for s in specs) else "glove")
@@ -65,7 +72,7 @@ def report_balancing(results) -> None:
     """Name on stderr, one line per test, the words random balancing deleted from its target sets, the seed, d over
     the balancing draws and d without balancing (:class:`wordbias.measures.association.weat.BalanceSpread`)."""
     for m in results:
-        spread = getattr(getattr(m, "result", None), "balancing", None)
+        spread = m.balancing
         if spread is not None:
             print(f"wordbias: note: {m.test}: {spread.text()} (--balance none keeps both sets whole)",
                   file=sys.stderr)
@@ -108,6 +115,9 @@ def run_report(args) -> int:
     if is_ensemble(args.embedding):
         from wordbias.battery import ensemble as battery_ensemble
 
+        if args.balance != "random":
+            raise CommandError("--balance applies to one embedding; an ensemble's runs are balanced at random "
+                               "(Caliskan et al.'s rule)")
         options = dict(workers=args.workers, scheduler=args.scheduler, progress=show_progress(args), label=label,
                        seed=args.seed, n_permutations=args.n_permutations, n_resamples=args.n_resamples,
                        min_words=args.min_words, min_fraction=args.min_coverage)
@@ -115,23 +125,27 @@ def run_report(args) -> int:
             frame = battery_ensemble.report(args.embedding, ube=not args.no_ube, **options)
             title = f"wordbias report on the ensemble {label}"
         else:
-            frame = battery_ensemble.weat_battery(args.embedding, list(lists.weat), battery=f"user:{lists.battery}",
-                                                  paper="user", **options)
+            frame = battery_ensemble.weat_battery(
+                args.embedding, list(lists.weat), battery=f"user:{lists.battery}", paper="user", label=label,
+                workers=args.workers, scheduler=args.scheduler, progress=show_progress(args),
+                resampling=Resampling(n_resamples=args.n_resamples, n_permutations=args.n_permutations, seed=args.seed),
+                words=Words(min_words=args.min_words, min_fraction=args.min_coverage))
             title = f"wordbias report: {lists.battery} ({Path(args.lists).name}) on the ensemble {label}"
         written = write_outputs(frame, out, title, force=args.force)
         return finish(frame, written, args)
     kv = load_embedding(args.embedding, args)
     if lists is None:
         frame = battery_report.report(kv, label=label, seed=args.seed, n_permutations=args.n_permutations,
-                              n_resamples=args.n_resamples, ube=not args.no_ube, progress=show_progress(args),
-                              min_words=args.min_words, min_fraction=args.min_coverage, concurrent=True,
-                              while_waiting=import_plotting)
+                                      n_resamples=args.n_resamples, ube=not args.no_ube, progress=show_progress(args),
+                                      min_words=args.min_words, min_fraction=args.min_coverage,
+                                      balance_targets=args.balance, concurrent=True, while_waiting=import_plotting)
         title = f"wordbias report on {label}"
     else:
         frame = battery_weat.weat_battery(kv, list(lists.weat), label=label, battery=f"user:{lists.battery}",
-                                    paper="user", seed=args.seed, n_permutations=args.n_permutations,
-                                    n_resamples=args.n_resamples, progress=show_progress(args),
-                                    min_words=args.min_words, min_fraction=args.min_coverage)
+                                          paper="user", resampling=_resampling(args),
+                                          words=Words(min_words=args.min_words, min_fraction=args.min_coverage,
+                                                      balance_targets=args.balance),
+                                          progress=show_progress(args))
         title = f"wordbias report: {lists.battery} ({Path(args.lists).name}) on {label}"
     written = write_outputs(frame, out, title, force=args.force)
     return finish(frame, written, args)
@@ -155,6 +169,8 @@ def run_compare(args) -> int:
     options = {"seed": args.seed, "n_permutations": args.n_permutations, "n_resamples": args.n_resamples,
                "progress": show_progress(args), "min_words": args.min_words, "min_fraction": args.min_coverage,
                "common_vocabulary": args.common_vocabulary}
+    if args.balance != "random":
+        options["balance_targets"] = args.balance
     if args.lists is not None:
         if args.no_ube:
             raise CommandError("--no-ube applies to the report's battery; with --lists no UBE run is made")

@@ -214,6 +214,13 @@ def _run_options(p: argparse.ArgumentParser) -> None:
                             "restricted to the words present in every embedding; UBE is not restricted)")
 
 
+def _balance_option(p, more: str = "") -> None:
+    """``--balance``: how a WEAT-like test treats target sets of unequal size (``Words(balance_targets=...)``)."""
+    p.add_argument("--balance", choices=["random", "none"], default="random",
+                   help="target sets of unequal size: random (default; Caliskan et al.'s rule) deletes words of "
+                        f"the larger set at random, seeded by --seed{more}; none keeps both sets whole")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The ``wordbias`` argument parser (subcommands ``weat``, ``report``, ``compare``, ``lists``).
 
@@ -256,10 +263,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="fold case when looking words up: auto (default) folds for an uncased vocabulary")
     p.add_argument("--label", help="the embedding's name in the outputs (default: the registered name or the "
                                    "file name)")
-    p.add_argument("--balance", choices=["random", "none"], default="random",
-                   help="target sets of unequal size: random (default; Caliskan et al.'s rule) deletes words of "
-                        "the larger set at random, seeded by --seed, and names them on stderr with d over 100 "
-                        "balancing draws and d without balancing; none keeps both sets whole")
+    _balance_option(p, "; this command names them on stderr with d over 100 balancing draws and d without "
+                       "balancing")
     _run_options(p)
 
     p = sub.add_parser("report", parents=[common], formatter_class=fmt,
@@ -274,6 +279,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--lists", metavar="FILE.yaml", help="your own word lists: their WEATs instead of the papers' "
                                                         "battery (see `wordbias lists --template`)")
     p.add_argument("--no-ube", action="store_true", help="leave out the UBE run (the slowest part)")
+    _balance_option(p)
     _run_options(p)
 
     p = sub.add_parser("compare", parents=[common], formatter_class=fmt,
@@ -288,6 +294,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--lists", metavar="FILE.yaml", help="your own word lists: their WEATs on every embedding "
                                                         "instead of the report's battery")
     p.add_argument("--no-ube", action="store_true", help="leave out the UBE runs")
+    _balance_option(p)
     _run_options(p)
 
     p = sub.add_parser("train", parents=[_basic()], formatter_class=fmt,
@@ -381,6 +388,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="sentences run through the model at once (default 32)")
     p.add_argument("--device", default=None, help="cpu, cuda, cuda:1, mps (default: a GPU if torch sees one)")
     p.add_argument("--label", help="the encoder's name in the outputs")
+    _balance_option(p)
     _run_options(p)
 
     p = sub.add_parser("debias", parents=[_basic()], formatter_class=fmt,

@@ -9,6 +9,7 @@ from pathlib import Path
 from wordbias.cli.inputs import out_dir, show_progress
 from wordbias.cli.output import finish, write_outputs
 from wordbias.core.errors import CommandError
+from wordbias.options import Resampling, Words
 
 
 def run_seat(args) -> int:
@@ -35,9 +36,10 @@ def run_seat(args) -> int:
         model = embeddings.load(args.model, progress=False, trust=True)
         label = label or embeddings.label(args.model)
     frame, vectors = battery_seat.seat_battery(
-        model, tests, label=label, battery=battery, paper=paper, pooling=args.pooling, seed=args.seed,
-        n_permutations=args.n_permutations, n_resamples=args.n_resamples, batch_size=args.batch_size,
-        device=args.device, progress=show_progress(args))
+        model, tests, label=label, battery=battery, paper=paper, pooling=args.pooling,
+        resampling=Resampling(n_resamples=args.n_resamples, n_permutations=args.n_permutations, seed=args.seed),
+        words=Words(case_fold=False, balance_targets=args.balance), batch_size=args.batch_size, device=args.device,
+        progress=show_progress(args))
     if not args.quiet and vectors.seconds > 0:
         print(f"wordbias: encoded {len(vectors.sentences)} sentences in {vectors.seconds:.1f} s "
               f"({vectors.rate:.0f} sentences/s)", file=sys.stderr)

@@ -64,8 +64,10 @@ import warnings
 import zipfile
 import zlib
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -535,20 +537,9 @@ def _read(spec: CorpusSpec) -> Corpus:
         if spec.documents != "auto":
             raise InvalidParameterError(f"documents={spec.documents!r}: a folder has one document per file; leave "
                                         "documents='auto' (or give a single file to cut it by lines or paragraphs)")
-        chosen = _select([name for name, _ in files], spec.select, path)
-        digest = _Digest()
-        ids, docs = [], []
-        for name, file in files:
-            if name not in chosen:
-                continue
-            raw = _read_bytes(file)
-            digest.add(name, raw)
-            doc = _plain_document(_decode(file, _decompress(file, raw), spec.encoding), spec.lowercase)
-            if doc:
-                ids.append(name)
-                docs.append(doc)
+        ids, docs, sha256 = _documents(files, spec.select, path, functools.partial(_read_plain_file, spec))
         details = {"format": "plain text", "documents": "files", "encoding": spec.encoding}
-        return _corpus(spec, ids, docs, digest.hexdigest(), details)
+        return _corpus(spec, ids, docs, sha256, details)
     (name, file), = files
     raw = _read_bytes(file)
     if not raw:
@@ -571,6 +562,12 @@ def _read(spec: CorpusSpec) -> Corpus:
     return _corpus(spec, ids, docs, digest.hexdigest(), details)
 
 
+def _read_plain_file(spec: CorpusSpec, name: str, file: Path) -> tuple[str, bytes, tuple]:
+    """One file of a folder as :func:`_documents` reads it: ``(name, raw bytes, document)``."""
+    raw = _read_bytes(file)
+    return name, raw, _plain_document(_decode(file, _decompress(file, raw), spec.encoding), spec.lowercase)
+
+
 def _read_shipped(spec: CorpusSpec) -> Corpus:
     name = spec.source
     path = _shipped_zip(name)
@@ -578,24 +575,40 @@ def _read_shipped(spec: CorpusSpec) -> Corpus:
     with zipfile.ZipFile(path) as archive:
         members = sorted((m.group(1), member) for member in archive.namelist()
                          if (m := pattern.fullmatch(member)))
-        chosen = _select([doc_id for doc_id, _ in members], spec.select, path)
-        digest = _Digest()
-        ids, docs = [], []
-        for doc_id, member in members:
-            if doc_id not in chosen:
-                continue
+
+        def read_member(doc_id: str, member: str) -> tuple[str, bytes, tuple]:
             raw = archive.read(member)
-            digest.add(member, raw)
             text = _decode(f"{path}:{member}", raw, SHIPPED_ENCODINGS.get(member, "utf-8"))
             doc = _brown_document(text, spec.lowercase) if name == "brown" else _plain_document(text, spec.lowercase)
-            if doc:
-                ids.append(doc_id)
-                docs.append(doc)
+            return member, raw, doc
+
+        ids, docs, sha256 = _documents(members, spec.select, path, read_member)
     details = {"format": "Brown tagged text (word/tag)" if name == "brown" else "plain text",
                "documents": "files",
                "encoding": "utf-8" if name == "brown" else "utf-8, except " + ", ".join(
                    f"{m.split('/')[1]}: {e}" for m, e in SHIPPED_ENCODINGS.items() if m.startswith(name + "/"))}
-    return _corpus(spec, ids, docs, digest.hexdigest(), details)
+    return _corpus(spec, ids, docs, sha256, details)
+
+
+def _documents(sources: list[tuple[str, Any]], patterns: tuple[str, ...] | None, where,
+               read: Callable[[str, Any], tuple[str, bytes, tuple]]) -> tuple[list[str], list, str]:
+    """The documents of the ``(id, source)`` pairs ``patterns`` select (:func:`_select`), in the pairs' order.
+
+    ``read(id, source)`` gives ``(name, raw bytes, document)``; every selected source's name and bytes enter the
+    digest, and an empty document is left out. Returns ``(ids, documents, sha256 hex digest)``.
+    """
+    chosen = _select([doc_id for doc_id, _ in sources], patterns, where)
+    digest = _Digest()
+    ids, docs = [], []
+    for doc_id, source in sources:
+        if doc_id not in chosen:
+            continue
+        name, raw, doc = read(doc_id, source)
+        digest.add(name, raw)
+        if doc:
+            ids.append(doc_id)
+            docs.append(doc)
+    return ids, docs, digest.hexdigest()
 
 
 def _corpus(spec: CorpusSpec, ids: list[str], docs: list, sha256: str, details: dict) -> Corpus:

@@ -5,7 +5,8 @@ trained on a small corpus moves from one training run to the next, and from one 
 to the next (Antoniak & Mimno 2018, "Evaluating the stability of embedding-based word similarities", TACL
 6:107-119, https://doi.org/10.1162/tacl_a_00008), often by as much as that interval. Measured on an ensemble
 (:class:`wordbias.embeddings.ensemble.Ensemble`: runs with different seeds, or on bootstrap samples of the
-documents), a test reports:
+documents), a test measured on every run by :func:`on_runs` (any measure that returns a
+:class:`~wordbias.result.Result`, run as it is on each run) reports:
 
 * the distribution over runs: each run's own :class:`~wordbias.result.Result` (d, its
   word-bootstrap interval, p), the mean, the standard deviation and range of d, and the share of runs
@@ -22,6 +23,7 @@ The combined interval's coverage is checked in a simulation (``benchmarks/covera
 """
 from __future__ import annotations
 
+import dataclasses
 import html
 import math
 import warnings
@@ -40,11 +42,10 @@ from wordbias.core.validation import (
     spread_tolerance,
 )
 from wordbias.result import Result
-from wordbias.stats import multiple
 from wordbias.stats.reliability import cronbach_alpha, icc_a1
 
-__all__ = ["CombinedInterval", "combine_runs", "joint_word_variance", "RunCosines", "EnsembleMeasurement",
-           "as_ensemble", "weat", "weats", "wefat", "wefats", "ALPHA"]
+__all__ = ["CombinedInterval", "combine_runs", "in_range", "joint_word_variance", "RunCosines", "EnsembleMeasurement",
+           "as_ensemble", "on_runs", "ALPHA"]
 
 #: the significance level of the share of significant runs
 ALPHA = 0.05
@@ -222,6 +223,70 @@ def combine_runs(estimates, ci_low, ci_high, *, ci_level: float = 0.95, confiden
                             within_variance=within, between_variance=between, df=float(df), n_runs=m, method=method)
 
 
+def in_range(measure: str, c: CombinedInterval, estimates, ci_low, ci_high, *,
+             within_variance: float | None = None, within_method: str | None = None) -> CombinedInterval:
+    """The combined interval ``c`` kept in the measure's range (:data:`wordbias.catalogue.CATALOGUE`).
+
+    An interval inside the range is returned as it is. One that leaves it (a WEAT d's beyond 2, ECT's rho above
+    1, a divergence below 0) is computed again on the range's logit scale (:func:`wordbias.catalogue.logit_scale`:
+    Fisher's z, doubled, for a range of -1 to 1; the log for one bounded below) and mapped back; a given W is
+    carried to that scale by the delta method, W g'(mean)^2. When a run's estimate or interval sits on an edge of
+    the range, where the logit scale has no finite value, the interval is clipped to the range instead. Either
+    way ``method`` says so; the estimate stays the mean over the runs.
+
+    Parameters
+    ----------
+    measure : str
+        The tidy ``measure`` of the test (a measure the catalogue does not hold is returned as it is).
+    c : CombinedInterval
+        The interval on the measure's own scale (:func:`combine_runs`).
+    estimates, ci_low, ci_high : array_like of float
+        The runs' estimates and intervals that ``c`` combined.
+    within_variance : float, optional
+        The W given to :func:`combine_runs`, if one was.
+    within_method : str, optional
+        How that W was computed.
+
+    Returns
+    -------
+    CombinedInterval
+        ``c``, or ``c`` with its bounds inside the range and its method saying how.
+
+    Examples
+    --------
+    >>> c = combine_runs([0.95, 0.6, 0.99], [0.7, 0.2, 0.9], [0.999, 0.95, 0.9999])
+    >>> c.ci_high > 1
+    True
+    >>> r = in_range("ect", c, [0.95, 0.6, 0.99], [0.7, 0.2, 0.9], [0.999, 0.95, 0.9999])
+    >>> -1 <= r.ci_low < r.estimate < r.ci_high <= 1, "logit scale" in r.method
+    (True, True)
+    """
+    from wordbias import catalogue
+
+    s = catalogue.CATALOGUE.get(measure)
+    if s is None or (catalogue.inside_range(measure, c.ci_low) and catalogue.inside_range(measure, c.ci_high)):
+        return c
+    span = f"[{s.low:g}, {s.high:g}]"
+    d, low, high = (np.asarray(v, dtype=float) for v in (estimates, ci_low, ci_high))
+    z = [catalogue.logit_scale(measure, v) for v in (d, low, high)]
+    finite = np.isfinite(z[0]).all() and all(np.isfinite(v[np.isfinite(v)]).all() for v in z[1:])
+    if finite:
+        w = None
+        if within_variance is not None:
+            h = 1e-6 * max(1.0, abs(c.estimate))
+            slope = (catalogue.logit_scale(measure, [c.estimate + h]) - catalogue.logit_scale(measure, [c.estimate - h]))
+            w = float(within_variance * (float(slope[0]) / (2 * h)) ** 2)
+        t = combine_runs(*z, ci_level=c.ci_level, within_variance=w, within_method=within_method)
+        lo, hi = (float(catalogue.from_logit_scale(measure, [v])[0]) for v in (t.ci_low, t.ci_high))
+        how = (f"; computed on the logit scale of the range {span} and mapped back (on its own scale the interval "
+               f"[{c.ci_low:.3g}, {c.ci_high:.3g}] left the range)")
+    else:
+        lo, hi = max(c.ci_low, s.low), min(c.ci_high, s.high)
+        how = (f"; clipped to the range {span} (the interval [{c.ci_low:.3g}, {c.ci_high:.3g}] left it, and a run "
+               f"sits on the edge of the range, where the logit scale has no finite value)")
+    return dataclasses.replace(c, ci_low=lo, ci_high=hi, method=c.method + how)
+
+
 def joint_word_variance(cosines: Sequence, n_x: int, n_a: int, *, n_resamples: int = 10_000, seed=0,
                         ddof: int = 1) -> float:
     """W for :func:`combine_runs`: the variance over words of d̄, the mean d over the runs, by one word bootstrap
@@ -371,7 +436,8 @@ class EnsembleMeasurement:
     not_run : tuple of str
         The runs where the test did not run, with why.
     p_holm, p_bh : float
-        Holm's and Benjamini-Hochberg's adjusted ``p_value`` over the family (:func:`weats`).
+        Holm's and Benjamini-Hochberg's adjusted ``p_value`` over a family of tests; NaN as :func:`on_runs`
+        gives it (the tidy tables of :mod:`wordbias.battery.ensemble` adjust the combined rows' p).
     p_family : str or None
         The family of the adjusted p.
     """
@@ -476,7 +542,8 @@ class EnsembleMeasurement:
         elif self.combined:
             rows.append(("interval", f"{self.combined.ci_level:.0%} CI [{self.ci_low:.2f}, {self.ci_high:.2f}] "
                                      f"over words and runs ({self.combined.method})"))
-            rows.append(("p", f"{self.p_value:.3g} ({self.alternative}, t on {self.combined.df:.1f} df)"))
+            rows.append(("p", f"{self.p_value:.3g} ({self.alternative}, t on {self.combined.df:.1f} df)"
+                     if math.isfinite(self.p_value) else "none combined (the measure's test, or a run's p, is missing)"))
         k = round(self.share_significant * n)
         rows.append(("runs significant", f"{k} of {n} at alpha = {self.alpha:g} "
                                          f"({self.share_significant:.0%})"))
@@ -580,113 +647,155 @@ def _joint_w(records: Sequence[RunCosines], n_resamples: int, seed) -> tuple[flo
                "run used")
 
 
-def _summarise(measure: str, test: str, title: str, label: str, runs, per_run, records, *, alpha: float,
-               alternative: str, confidence_level: float) -> EnsembleMeasurement:
+def _summarise(label: str, runs, per_run: Sequence[Result], records, *, alpha: float) -> EnsembleMeasurement:
+    """One test's runs combined: the spread, the combined interval (W from the joint word bootstrap where every run
+    that ran has its cosines), the combined p, and the reliability figures where the runs' results have word
+    scores (Du et al. 2021)."""
     ran = [m for m in per_run if m.not_run is None]
     not_run = tuple(f"{run}: {m.not_run}" for run, m in zip(runs, per_run) if m.not_run is not None)
-    name = per_run[0].effect_size_name
+    first = ran[0] if ran else per_run[0]
+    measure, name, alternative = first.measure, first.effect_size_name, first.alternative
+    head = dict(measure=measure, test=per_run[0].test, title=per_run[0].title, ensemble=label, runs=tuple(runs),
+                per_run=tuple(per_run), effect_size_name=name)
     if not ran:
         nan = math.nan
-        return EnsembleMeasurement(measure, test, title, label, tuple(runs), tuple(per_run), name, nan, nan, nan,
-                                   nan, None, alpha, nan, alternative, nan, not_run=not_run)
-    if not (isinstance(confidence_level, float) and math.isfinite(confidence_level)):
-        confidence_level = ran[0].ci_level      # the first run did not run the test: the level of one that did
+        return EnsembleMeasurement(**head, effect_size=nan, effect_size_sd=nan, effect_size_min=nan,
+                                   effect_size_max=nan, combined=None, alpha=alpha, share_significant=nan,
+                                   alternative=alternative, p_value=nan, not_run=not_run)
     d = np.array([m.effect_size for m in ran])
     ran_records = [rec for rec, m in zip(records, per_run) if m.not_run is None]
+    extras = len(ran) >= 2 and all(rec is not None for rec in ran_records)
     combined = None
     if len(ran) >= 2:
-        w, how = (None, None)
-        if measure == "weat":
-            w, how = _joint_w(ran_records, ran[0].n_resamples, ran[0].seed)
-        combined = combine_runs(d, [m.ci_low for m in ran], [m.ci_high for m in ran], ci_level=ran[0].ci_level,
-                                confidence_level=confidence_level, within_variance=w, within_method=how)
-    p = combined.p_value(alternative) if combined else math.nan
+        w, how = _joint_w(ran_records, first.n_resamples, first.seed) if extras else (None, None)
+        low, high = [m.ci_low for m in ran], [m.ci_high for m in ran]
+        combined = in_range(measure, combine_runs(d, low, high, ci_level=first.ci_level, within_variance=w,
+                                                  within_method=how),
+                            d, low, high, within_variance=w, within_method=how)
     icc, n_shared, a_pairs, a_words = math.nan, 0, math.nan, math.nan
-    if measure == "weat" and len(ran) >= 2:
+    if extras:
         words, s = _shared_scores(ran)
         n_shared = len(words)
         if n_shared >= 2:
             icc = icc_a1(s)
         a_pairs, a_words = _consistency(ran_records)
     return EnsembleMeasurement(
-        measure=measure, test=test, title=title, ensemble=label, runs=tuple(runs), per_run=tuple(per_run),
-        effect_size_name=name, effect_size=float(d.mean()), effect_size_sd=float(d.std(ddof=1)) if len(d) > 1
-        else math.nan, effect_size_min=float(d.min()), effect_size_max=float(d.max()), combined=combined,
-        alpha=alpha, share_significant=float(np.mean([m.p_value < alpha for m in ran])), alternative=alternative,
-        p_value=p, test_retest=icc, consistency_pairs=a_pairs, consistency_words=a_words, n_shared_words=n_shared,
-        not_run=not_run)
+        **head, effect_size=float(d.mean()), effect_size_sd=float(d.std(ddof=1)) if len(d) > 1 else math.nan,
+        effect_size_min=float(d.min()), effect_size_max=float(d.max()), combined=combined, alpha=alpha,
+        share_significant=float(np.mean([m.p_value < alpha for m in ran])), alternative=alternative,
+        p_value=_combined_p(measure, combined, alternative, ran), test_retest=icc, consistency_pairs=a_pairs,
+        consistency_words=a_words, n_shared_words=n_shared, not_run=not_run)
+
+
+def _combined_p(measure: str, combined: CombinedInterval | None, alternative: str, ran: Sequence[Result]) -> float:
+    """The combined p where the catalogue gives the measure a test combined by "mean and t", against its "no bias"
+    (:data:`wordbias.catalogue.CATALOGUE`; a measure it does not hold: against 0), and every run gave a p; NaN
+    otherwise (a descriptive measure, ECT, a run without a p)."""
+    from wordbias import catalogue
+
+    if combined is None or not all(math.isfinite(m.p_value) for m in ran):
+        return math.nan
+    s = catalogue.CATALOGUE.get(measure)
+    if s is not None and (s.test is None or s.combine != "mean and t"):
+        return math.nan
+    return combined.p_value(alternative, null=s.no_bias if s is not None and s.no_bias is not None else 0.0)
 
 
 def _check_alpha(alpha) -> float:
     return check_real("alpha", alpha, low=0, high=1, low_open=True, high_open=True)
 
 
-def _progress_runs(ensemble, progress: bool):
-    from wordbias.core.progress import progress_bar
+def _has_word_scores(result: Result) -> bool:
+    """Whether a run's result carries what the ensemble's extras need: the four sets of a WEAT and its word scores
+    s(w, A, B)."""
+    inner = result.result
+    return result.not_run is None and all(hasattr(inner, k) for k in ("X", "Y", "A", "B", "s_x", "s_y"))
 
-    return progress_bar(len(ensemble), desc=f"runs of {ensemble.label}", unit="run", enabled=progress)
+
+def _results_of(measure, value) -> list[Result]:
+    """The measure's value as a list of Results (one Result, or a battery's list)."""
+    results = value if isinstance(value, (list, tuple)) else [value]
+    for r in results:
+        if not isinstance(r, Result):
+            raise InvalidParameterError(f"{getattr(measure, '__name__', measure)} returned a {type(r).__name__}, "
+                                        "not a wordbias.result.Result (or a list of them)")
+    return list(results)
 
 
-def _replay_once(caught: Sequence[Sequence[warnings.WarningMessage]], n_runs: int) -> None:
+def _run_job(measure, source, args: tuple, options: dict):
+    """One run measured (in this process or a worker: the run is loaded there): its Results, the cosines of those
+    with word scores (for the extras), the warnings it gave as (category, message), and whether the measure gave a
+    list."""
+    from wordbias.embeddings import load
+
+    kv = load(source, progress=False)
+    with warnings.catch_warnings(record=True) as got:
+        warnings.simplefilter("always")
+        value = measure(kv, *args, **options)
+    results = _results_of(measure, value)
+    records = [_run_cosines(kv, r.result) if _has_word_scores(r) else None for r in results]
+    return results, records, [(w.category, str(w.message)) for w in got], isinstance(value, (list, tuple))
+
+
+def _replay_once(caught: Sequence[Sequence[tuple[type, str]]], n_runs: int) -> None:
     """Give each distinct warning of the runs once, saying in how many runs it came (the runs' results keep
     theirs)."""
     counts: dict[tuple[type, str], int] = {}
     for run in caught:
-        for key in dict.fromkeys((w.category, str(w.message)) for w in run):
+        for key in dict.fromkeys(run):
             counts[key] = counts.get(key, 0) + 1
     for (category, message), k in counts.items():
         warnings.warn(category(f"{message} (in {k} of {n_runs} runs)"), stacklevel=3)
 
 
-def _not_run(kv, X, Y, A, B, err: BaseException, options: dict) -> Result:
-    """A run where the test could not run (its lists left too small there), as :func:`~wordbias.measures.
-    measurement.weats` records one: NaN numbers, the reason, the words the run lacks."""
-    from wordbias.core.tidy import MIN_FRACTION, MIN_WORDS
-    from wordbias.datasets import stimuli
-    from wordbias.measures.association import measurement
+def on_runs(measure, ensemble, *args, label: str | None = None, alpha: float = ALPHA, workers: int | None = 1,
+            scheduler: str | None = None, progress: bool = False, **options):
+    """Any measure on every run of an ensemble, each test combined over the runs: ensembles wrap measures from
+    above.
 
-    spec = stimuli.as_weat_spec({"id": "", "X": X, "Y": Y, "A": A, "B": B, "names": options.get("names"),
-                                 "title": options.get("title")})
-    return measurement._weat_not_run(kv, spec, err, case_fold=measurement._case_fold(kv, options.get("case_fold")),
-                                     alternative=options.get("alternative", "greater"), seed=options.get("seed", 0),
-                                     min_words=options.get("min_words", MIN_WORDS),
-                                     min_fraction=options.get("min_fraction", MIN_FRACTION))
-
-
-def weat(ensemble, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Sequence[str], *,
-         label: str | None = None, alpha: float = ALPHA, progress: bool = False, **options) -> EnsembleMeasurement:
-    """Measure one WEAT on every run of an ensemble: d per run, the combined interval, the share of significant
-    runs, test-retest reliability and internal consistency.
-
-    Each run is measured by :func:`wordbias.measures.association.measurement.weat` with the same options (the same seed:
-    only the embedding changes between runs); the runs are combined by :func:`combine_runs`.
+    ``measure(run_vectors, *args, **options)`` is called on each run with the same words, options and seed (only
+    the embedding changes between runs), the runs as independent jobs (:func:`wordbias.core.jobs.run_jobs`). It
+    returns a :class:`~wordbias.result.Result`, or a list of them (a battery such as
+    :func:`wordbias.measures.association.measurement.weats`, which records a test it cannot run in a run as a
+    result that did not run; a measure that raises stops the ensemble). Each test is combined over the runs by
+    :func:`combine_runs`; for a WEAT (a result with word scores in every run that ran) W is the joint word
+    bootstrap's (:func:`joint_word_variance`), and the test-retest reliability of the word scores and the internal
+    consistency of the attribute pairs are computed from the runs (Du et al. 2021). Each distinct warning of the
+    runs is given once, with the number of runs it came in. :func:`wordbias.battery.ensemble.on_runs` gives the
+    same as a tidy table.
 
     Parameters
     ----------
+    measure : callable
+        A measure that returns a Result or a list of Results, e.g. :func:`wordbias.weat` or
+        :func:`wordbias.measures.association.measurement.weats`; a module-level function when ``workers`` is not 1.
     ensemble : Ensemble or str or path-like or sequence
-        An :class:`~wordbias.embeddings.ensemble.Ensemble`, a manifest written by ``wordbias train`` (or its
-        folder), or several embeddings (:func:`wordbias.embeddings.ensemble.load_ensemble`).
-    X, Y, A, B : sequence of str
-        The target and attribute word lists (Caliskan et al. 2017, Methods).
+        The runs (:func:`as_ensemble`).
+    *args
+        The measure's word lists (or specs).
     label : str, optional
         The ensemble's label (for several embeddings given as a list).
     alpha : float, default 0.05
         The level at which a run counts as significant.
+    workers : int or None, default 1
+        Local processes over the runs (None: every CPU; 1: in this process).
+    scheduler : str, optional
+        A Dask scheduler's address: the runs are measured on its cluster.
     progress : bool, default False
         Show a progress bar over the runs.
     **options
-        The options of :func:`wordbias.measures.association.measurement.weat` (``n_resamples``, ``seed``, ``alternative``,
-        ``confidence_level``, ``names``, ``title``...), the same for every run.
+        The measure's options, the same for every run.
 
     Returns
     -------
-    EnsembleMeasurement
-        The runs' results and their summary.
+    EnsembleMeasurement or list of EnsembleMeasurement
+        The combined result of the test, or one per test (in order) for a measure that returns a list.
 
     Raises
     ------
     wordbias.core.errors.InvalidParameterError
-        When an option is invalid or the ensemble has fewer than 2 runs.
+        When ``alpha`` is not in (0, 1), ``measure`` is not callable or returns something else than Results, or
+        the ensemble has fewer than 2 runs.
 
     Examples
     --------
@@ -694,234 +803,42 @@ def weat(ensemble, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Sequ
 
     >>> import numpy as np
     >>> from wordbias.embeddings import to_keyed_vectors
+    >>> from wordbias.measures.association.measurement import DEFAULT_RESAMPLING, weat
     >>> words = ["rose", "tulip", "lily", "daisy", "ant", "wasp", "moth", "flea", "love", "joy", "hate", "war"]
     >>> base = np.array([[1, .2], [.8, .3], [.9, .1], [.7, .3], [.2, 1], [.3, .8], [.1, .9], [.3, 1],
     ...                  [1, 0], [.9, .2], [0, 1], [.2, .9]])
     >>> rng = np.random.default_rng(0)
     >>> runs = [to_keyed_vectors(words, base + rng.normal(0, .1, base.shape)) for _ in range(3)]
-    >>> r = weat(runs, words[:4], words[4:8], words[8:10], words[10:], n_resamples=1000, label="toy")
+    >>> r = on_runs(weat, runs, words[:4], words[4:8], words[8:10], words[10:], label="toy",
+    ...             resampling=DEFAULT_RESAMPLING.replace(n_resamples=1000))
     >>> len(r.per_run), round(r.effect_size, 2), round(r.effect_size_sd, 2), r.share_significant
     (3, 1.83, 0.01, 1.0)
     >>> round(r.ci_low, 2) < r.effect_size < round(r.ci_high, 2), round(r.test_retest, 2)
     (True, 0.98)
-    """
-    from wordbias.measures.association import measurement
 
-    alpha = _check_alpha(alpha)
-    ens = as_ensemble(ensemble, label)
-    per_run, records, caught = [], [], []
-    with _progress_runs(ens, progress) as bar:
-        for i in range(len(ens)):
-            kv = ens.load(i)
-            with warnings.catch_warnings(record=True) as got:
-                warnings.simplefilter("always")
-                try:
-                    m = measurement.weat(kv, X, Y, A, B, **options)
-                except measurement.NOT_RUN_ERRORS as err:     # a list left too small in this run: not run here
-                    m = _not_run(kv, X, Y, A, B, err, options)
-            caught.append(got)
-            per_run.append(m)
-            records.append(_run_cosines(kv, m.result) if m.not_run is None else None)
-            bar.update(1)
-    _replay_once(caught, len(ens))
-    first = per_run[0]
-    return _summarise("weat", first.test, first.title, ens.label, ens.runs, per_run, records, alpha=alpha,
-                      alternative=first.alternative, confidence_level=first.ci_level)
+    A WEFAT has no target-set scores: the runs are combined, without reliability figures:
 
-
-def _family(out: list[EnsembleMeasurement], family: str | None, what: str) -> list[EnsembleMeasurement]:
-    """Holm's and Benjamini-Hochberg's adjusted combined p over the tests that have one."""
-    import dataclasses
-
-    keep = [i for i, m in enumerate(out) if math.isfinite(m.p_value)]
-    out = list(out)
-    if keep:
-        name = f"{family}: {what}" if family else what
-        adj = multiple.adjust([out[i].p_value for i in keep], tests=[str(i) for i in keep], family=name)
-        for j, i in enumerate(keep):
-            out[i] = dataclasses.replace(out[i], p_holm=float(adj.p_holm[j]), p_bh=float(adj.p_bh[j]), p_family=name)
-    return out
-
-
-def weats(ensemble, specs: Sequence, *, label: str | None = None, family: str | None = None, alpha: float = ALPHA,
-          progress: bool = False, **options) -> list[EnsembleMeasurement]:
-    """Measure a battery of WEATs on every run of an ensemble, each test summarised over the runs, with Holm's
-    and Benjamini-Hochberg's adjusted combined p.
-
-    Each run is measured by :func:`wordbias.measures.association.measurement.weats` (the run loaded once for all its tests);
-    each test's runs are combined as in :func:`weat`.
-
-    Parameters
-    ----------
-    ensemble : Ensemble or str or path-like or sequence
-        An ensemble, a manifest or several embeddings (:func:`as_ensemble`).
-    specs : sequence of WeatSpec or mapping
-        The tests, as :func:`wordbias.measures.association.measurement.weats` takes them.
-    label : str, optional
-        The ensemble's label (for several embeddings given as a list).
-    family : str, optional
-        What names the family of the adjusted p.
-    alpha : float, default 0.05
-        The level at which a run counts as significant.
-    progress : bool, default False
-        Show a progress bar over the runs.
-    **options
-        The options of :func:`wordbias.measures.association.measurement.weats`, the same for every run.
-
-    Returns
-    -------
-    list of EnsembleMeasurement
-        One per spec, in order.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from wordbias.embeddings import to_keyed_vectors
-    >>> words = ["rose", "tulip", "ant", "wasp", "love", "hate"]
-    >>> base = np.array([[1, .1], [.9, .2], [.1, 1], [.2, .9], [1, 0], [0, 1]])
-    >>> rng = np.random.default_rng(1)
-    >>> runs = [to_keyed_vectors(words, base + rng.normal(0, .05, base.shape)) for _ in range(3)]
-    >>> spec = {"id": "flowers", "X": words[:2], "Y": words[2:4], "A": ["love"], "B": ["hate"]}
-    >>> [r] = weats(runs, [spec], n_resamples=0)
-    >>> r.test, r.n_runs, round(r.effect_size, 3), r.combined.method.split(":")[0]
-    ('flowers', 3, 1.723, 'mean over 3 runs ± t sqrt(B/3)')
-    """
-    from wordbias.datasets import stimuli
-    from wordbias.measures.association import measurement
-
-    alpha = _check_alpha(alpha)
-    ens = as_ensemble(ensemble, label)
-    specs = [stimuli.as_weat_spec(s) for s in specs]
-    by_run, records = [], []
-    with _progress_runs(ens, progress) as bar:
-        for i in range(len(ens)):
-            kv = ens.load(i)
-            measured = measurement.weats(kv, specs, **options)
-            by_run.append(measured)
-            records.append([_run_cosines(kv, m.result) if m.not_run is None else None for m in measured])
-            bar.update(1)
-    out = []
-    for j, spec in enumerate(specs):
-        per_run = [ms[j] for ms in by_run]
-        out.append(_summarise("weat", spec.id, per_run[0].title, ens.label, ens.runs, per_run,
-                              [rec[j] for rec in records], alpha=alpha, alternative="greater",
-                              confidence_level=per_run[0].ci_level))
-    n = sum(math.isfinite(m.p_value) for m in out)
-    return _family(out, family, f"the {n} WEATs with a combined p over {len(ens)} runs (one-sided)")
-
-
-def wefat(ensemble, W: Sequence[str], A: Sequence[str], B: Sequence[str], prop, *, label: str | None = None,
-          alpha: float = ALPHA, progress: bool = False, **options) -> EnsembleMeasurement:
-    """Measure one WEFAT on every run of an ensemble: r per run and the combined interval.
-
-    Each run is measured by :func:`wordbias.measures.association.measurement.wefat` with the same options; the runs are
-    combined by :func:`combine_runs` (no reliability figures: a WEFAT has no target-set scores to correlate).
-
-    Parameters
-    ----------
-    ensemble : Ensemble or str or path-like or sequence
-        An ensemble, a manifest or several embeddings (:func:`as_ensemble`).
-    W : sequence of str
-        The target words (e.g. occupations).
-    A, B : sequence of str
-        The two attribute word lists.
-    prop : sequence of float or mapping
-        The property of each target word, as :func:`wordbias.measures.association.measurement.wefat` takes it.
-    label : str, optional
-        The ensemble's label.
-    alpha : float, default 0.05
-        The level at which a run counts as significant.
-    progress : bool, default False
-        Show a progress bar over the runs.
-    **options
-        The options of :func:`wordbias.measures.association.measurement.wefat`.
-
-    Returns
-    -------
-    EnsembleMeasurement
-        The runs' results and their summary.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from wordbias.embeddings import to_keyed_vectors
-    >>> words = ["nurse", "engineer", "teacher", "pilot", "she", "he"]
+    >>> from wordbias.measures.association.measurement import wefat
+    >>> jobs = ["nurse", "engineer", "teacher", "pilot", "she", "he"]
     >>> base = np.array([[.2, 1], [1, .1], [.4, .9], [.9, .3], [0, 1], [1, 0]])
-    >>> runs = [to_keyed_vectors(words, base + 0.03 * i) for i in range(3)]
-    >>> r = wefat(runs, words[:4], ["she"], ["he"], dict(zip(words[:4], [90, 10, 70, 5])), n_resamples=0)
-    >>> r.effect_size_name, r.n_runs, r.effect_size > 0.9
-    ('r', 3, True)
+    >>> runs = [to_keyed_vectors(jobs, base + 0.03 * i) for i in range(3)]
+    >>> r = on_runs(wefat, runs, jobs[:4], ["she"], ["he"], dict(zip(jobs[:4], [90, 10, 70, 5])),
+    ...             resampling=DEFAULT_RESAMPLING.replace(n_resamples=0))
+    >>> r.effect_size_name, r.n_runs, r.effect_size > 0.9, bool(np.isnan(r.test_retest))
+    ('r', 3, True, True)
     """
-    from wordbias.measures.association import measurement
+    from wordbias.core.jobs import run_jobs
 
     alpha = _check_alpha(alpha)
+    if not callable(measure):
+        raise InvalidParameterError(f"measure must be a function that returns a Result, not {measure!r}")
     ens = as_ensemble(ensemble, label)
-    per_run, caught = [], []
-    with _progress_runs(ens, progress) as bar:
-        for i in range(len(ens)):
-            with warnings.catch_warnings(record=True) as got:
-                warnings.simplefilter("always")
-                per_run.append(measurement.wefat(ens.load(i), W, A, B, prop, **options))
-            caught.append(got)
-            bar.update(1)
-    _replay_once(caught, len(ens))
-    first = per_run[0]
-    return _summarise("wefat", first.test, first.title, ens.label, ens.runs, per_run, [None] * len(per_run),
-                      alpha=alpha, alternative=first.alternative, confidence_level=first.ci_level)
-
-
-def wefats(ensemble, specs: Sequence, *, label: str | None = None, family: str | None = None,
-           alpha: float = ALPHA, progress: bool = False, **options) -> list[EnsembleMeasurement]:
-    """Measure a battery of WEFATs on every run of an ensemble, each summarised over the runs.
-
-    Parameters
-    ----------
-    ensemble : Ensemble or str or path-like or sequence
-        An ensemble, a manifest or several embeddings (:func:`as_ensemble`).
-    specs : sequence of WefatSpec or mapping
-        The tests, as :func:`wordbias.measures.association.measurement.wefats` takes them.
-    label : str, optional
-        The ensemble's label.
-    family : str, optional
-        What names the family of the adjusted p.
-    alpha : float, default 0.05
-        The level at which a run counts as significant.
-    progress : bool, default False
-        Show a progress bar over the runs.
-    **options
-        The options of :func:`wordbias.measures.association.measurement.wefats`.
-
-    Returns
-    -------
-    list of EnsembleMeasurement
-        One per spec, in order.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from wordbias.embeddings import to_keyed_vectors
-    >>> words = ["nurse", "engineer", "teacher", "pilot", "she", "he"]
-    >>> base = np.array([[.2, 1], [1, .1], [.4, .9], [.9, .3], [0, 1], [1, 0]])
-    >>> runs = [to_keyed_vectors(words, base + 0.03 * i) for i in range(2)]
-    >>> spec = {"id": "jobs", "W": words[:4], "A": ["she"], "B": ["he"], "property": dict(zip(words[:4], [90, 10, 70, 5]))}
-    >>> [r] = wefats(runs, [spec], n_resamples=0)
-    >>> r.test, r.n_runs
-    ('jobs', 2)
-    """
-    from wordbias.datasets import stimuli
-    from wordbias.measures.association import measurement
-
-    alpha = _check_alpha(alpha)
-    ens = as_ensemble(ensemble, label)
-    specs = [stimuli.as_wefat_spec(s) for s in specs]
-    by_run = []
-    with _progress_runs(ens, progress) as bar:
-        for i in range(len(ens)):
-            by_run.append(measurement.wefats(ens.load(i), specs, **options))
-            bar.update(1)
-    out = [_summarise("wefat", spec.id, by_run[0][j].title, ens.label, ens.runs, [ms[j] for ms in by_run],
-                      [None] * len(by_run), alpha=alpha, alternative=by_run[0][j].alternative,
-                      confidence_level=by_run[0][j].ci_level) for j, spec in enumerate(specs)]
-    n = sum(math.isfinite(m.p_value) for m in out)
-    return _family(out, family, f"the {n} WEFATs with a combined p over {len(ens)} runs")
-
+    jobs = [(measure, ens.sources[i], args, options) for i in range(len(ens))]
+    out = run_jobs(_run_job, jobs, workers=workers, scheduler=scheduler, progress=progress,
+                   desc=f"runs of {ens.label}", unit="run")
+    _replay_once([caught for _, _, caught, _ in out], len(ens))
+    if any(len(results) != len(out[0][0]) for results, *_ in out):
+        raise InvalidParameterError("the measure returned a different number of results in different runs")
+    summaries = [_summarise(ens.label, ens.runs, [results[j] for results, *_ in out],
+                            [records[j] for _, records, *_ in out], alpha=alpha) for j in range(len(out[0][0]))]
+    return summaries if out[0][3] else summaries[0]

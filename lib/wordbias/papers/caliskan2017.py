@@ -25,6 +25,7 @@ from wordbias.measures.association import measurement as _measurement
 from wordbias.measures.association import weat as _weat
 from wordbias.measures.association import wefat as _wefat
 from wordbias.measures.diagnostics import frequency as _frequency
+from wordbias.options import Resampling, Words
 
 __all__ = ["ALPHA", "N_RESAMPLES", "P_METHODS", "round_up_to_power_of_ten", "measure_table1", "table1", "weat_table",
            "measure_wefats", "wefat_summary", "show_table1", "show_adjusted_p", "show_wefat", "show_frequency", "word_scores", "replication_notes", "sd_check",
@@ -112,10 +113,12 @@ def measure_table1(embedding, specs: Sequence, *, case_fold: bool = False, on_mi
     """
     n_resamples = check_int("n_resamples", n_resamples, min=2)
     confidence_level = check_probability("confidence_level", confidence_level)
-    return _measurement.weats(embedding, specs, family=family,
-                              p_methods=P_METHODS, n_resamples=n_resamples, confidence_level=confidence_level,
-                              n_permutations=n_permutations, seed=seed, case_fold=case_fold, on_missing=on_missing,
-                              balance_targets=balance_targets, progress=progress)
+    return _measurement.weats(embedding, specs, family=family, p_methods=P_METHODS,
+                              resampling=Resampling(n_resamples=n_resamples, confidence_level=confidence_level,
+                                                    n_permutations=n_permutations, seed=seed),
+                              words=Words(case_fold=case_fold, on_missing=on_missing,
+                                          balance_targets=balance_targets),
+                              progress=progress)
 
 
 def weat_table(embedding, specs: Sequence, *, paper_key: str = "glove", case_fold: bool = False,
@@ -308,9 +311,10 @@ def measure_wefats(embedding, specs: Sequence, *, case_fold: bool = False, on_mi
         When ``n_resamples`` or ``confidence_level`` is invalid.
     """
     n_resamples = check_int("n_resamples", n_resamples, min=2)
-    return _measurement.wefats(embedding, specs, name_filter=name_filter, n_resamples=n_resamples,
-                               confidence_level=check_probability("confidence_level", confidence_level), seed=seed,
-                               case_fold=case_fold, on_missing=on_missing)
+    return _measurement.wefats(embedding, specs, name_filter=name_filter,
+                               resampling=Resampling(n_resamples=n_resamples, confidence_level=confidence_level,
+                                                     seed=seed),
+                               words=Words(case_fold=case_fold, on_missing=on_missing))
 
 
 def wefat_table(embedding, specs: Sequence, *, paper_key: str = "glove", case_fold: bool = False,

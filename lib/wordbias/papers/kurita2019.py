@@ -39,6 +39,7 @@ from wordbias.measures.language_models.contextual import (
     reduce_to_vocabulary,
 )
 from wordbias.models import contextual
+from wordbias.options import Resampling, Words
 from wordbias.stats import multiple
 
 __all__ = [
@@ -291,18 +292,18 @@ class Table3:
 
 
 def table3(cats: Sequence[Category], *, embedding, embedding_name: str, encoder: contextual.Model | None,
-           masked_lm: contextual.Model | None, vocabulary_model: contextual.Model | None, case_fold: bool = False,
-           seed: int = 0, p_method: str = "auto", n_permutations: int = 100_000, unavailable: str = "",
-           n_resamples: int = N_RESAMPLES, confidence_level: float = 0.95, batch_size: int = 32,
-           progress: bool = False) -> Table3:
+           masked_lm: contextual.Model | None, vocabulary_model: contextual.Model | None, words: Words | None = None,
+           p_method: str = "auto", resampling: Resampling | None = None, unavailable: str = "",
+           batch_size: int = 32, progress: bool = False) -> Table3:
     """Measure every test of Table 3 once (:func:`wordbias.measures.language_models.contextual.measure`).
 
     Per category: WEAT on ``embedding`` with the reduced lists, WEAT on ``encoder``'s contextual vectors and
     the log-probability test on ``masked_lm``.
 
     Uncertainty: each WEAT's p is one-sided ("greater", the paper's test) with the two-sided p of the same
-    method (SciPy's doubling rule) beside it; each d has its BCa bootstrap interval at ``confidence_level`` over
-    the words (each set resampled, ``n_resamples`` resamples seeded by ``seed``):
+    method (SciPy's doubling rule) beside it; each d has its BCa bootstrap interval at
+    ``resampling.confidence_level`` over the words (each set resampled, ``resampling.n_resamples`` resamples
+    seeded by ``resampling.seed``):
     :func:`wordbias.measures.association.bootstrap.weat_bootstrap` on the GloVe vectors or on the contextual vectors, and for
     the log-probability test the attribute test's own ``effect_size_ci``. :meth:`Table3.to_frame` adds the p
     adjusted within each method (:func:`adjust_per_method`, which says why a family per method).
@@ -321,20 +322,19 @@ def table3(cats: Sequence[Category], *, embedding, embedding_name: str, encoder:
         The masked LM of the log-probability test; ``None`` leaves that method not run.
     vocabulary_model : Model or None
         The model whose tokenizer decides the reduced lists (§3.1; MiniLM shares bert-base-uncased's).
-    case_fold : bool, default False
-        Whether to look words up in ``embedding`` case-insensitively (for an uncased one).
-    seed : int, default 0
-        Seed of the permutations and the bootstrap.
+    words : Words, optional
+        How the WEAT on ``embedding`` treats its lists; ``Words(case_fold=True)`` looks words up
+        case-insensitively (for an uncased embedding). None:
+        :data:`wordbias.measures.language_models.contextual.DEFAULT_WORDS` (exact case).
     p_method : str, default "auto"
         How the p-values are computed (as :func:`wordbias.measures.language_models.contextual.measure` takes it).
-    n_permutations : int, default 100000
-        Random partitions of a Monte Carlo p.
+    resampling : Resampling, optional
+        The seed of the permutations and the bootstrap, the random partitions of a Monte Carlo p
+        (``n_permutations``), the bootstrap resamples of each interval (``n_resamples``) and their
+        ``confidence_level``. None: :data:`wordbias.measures.language_models.contextual.DEFAULT_RESAMPLING`
+        (100,000 permutations, 10,000 resamples, 95%, seed 0).
     unavailable : str, default ""
         The reason recorded for a method whose model is ``None``.
-    n_resamples : int, default N_RESAMPLES
-        Bootstrap resamples of each interval.
-    confidence_level : float, default 0.95
-        Confidence level of the intervals.
     batch_size : int, default 32
         Sentences per model batch.
     progress : bool, default False
@@ -348,14 +348,12 @@ def table3(cats: Sequence[Category], *, embedding, embedding_name: str, encoder:
     Raises
     ------
     InvalidParameterError
-        When ``seed``, ``p_method``, ``n_permutations``, ``n_resamples``, ``confidence_level`` or
-        ``batch_size`` is invalid (checked before any work).
+        When ``p_method``, ``resampling``, ``words`` or ``batch_size`` is invalid (checked before any work).
     """
     results = measure(cats, encoder=encoder, masked_lm=masked_lm, vocabulary_model=vocabulary_model,
-                      embedding=embedding, embedding_name=embedding_name, case_fold=case_fold, seed=seed,
-                      p_method=p_method, n_permutations=n_permutations, n_resamples=n_resamples,
-                      confidence_level=confidence_level, batch_size=batch_size, why_no_encoder=unavailable,
-                      why_no_mlm=unavailable, progress=progress)
+                      embedding=embedding, embedding_name=embedding_name, p_method=p_method, resampling=resampling,
+                      words=words, batch_size=batch_size, progress=progress,
+                      why_not_run={"contextual_weat": unavailable, "mlm_log_prob": unavailable})
     return Table3(tuple(results))
 
 

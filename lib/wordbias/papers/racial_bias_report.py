@@ -42,6 +42,7 @@ from wordbias.datasets import stimuli
 from wordbias.measures.debiasing import debias
 from wordbias.measures.directions import direction
 from wordbias.measures.directions.direction_permutation import direction_test
+from wordbias.options import Resampling
 from wordbias.stats import multiple
 
 __all__ = [
@@ -377,9 +378,9 @@ def table1(kvs: Mapping[str, KeyedVectors], *, n_permutations: int = 10_000, see
                                     f"{type(kvs).__name__}")
     n_permutations, seed = check_int("n_permutations", n_permutations, min=2), check_seed("seed", seed)
     n_resamples = check_int("n_resamples", n_resamples, min=2)
+    resampling = Resampling(n_permutations=n_permutations, seed=seed, n_resamples=n_resamples)
     measured = {label: [direction_test(kv, s.T1, s.T2, s.A1, s.A2, test=s.id, title=s.title, names=s.names,
-                                       n_permutations=n_permutations, seed=seed, n_resamples=n_resamples,
-                                       max_seconds=max_seconds)
+                                       resampling=resampling, max_seconds=max_seconds)
                         for s in stimuli.direction_tests("racial_bias_report", cased=embeddings.is_cased(kv))]
                 for label, kv in kvs.items()}
     return table1_view(measured)

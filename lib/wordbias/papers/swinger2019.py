@@ -55,14 +55,14 @@ def _check_name(name: str, value, what: str, *, empty_ok: bool = False) -> str:
     return str(value)
 
 
-def check_parameters(*, embedding, names_source, n, m, M, t, alpha, R, seed, debiased, last_names,
-                     censor_slurs, case_source="auto") -> dict:
+def check_parameters(*, embedding, names_source, parameters: ube.UBEParameters, debiased, last_names,
+                     censor_slurs) -> dict:
     """Check the notebook's parameters before any work and return UBE's options.
 
     The notebook's parameters arrive through papermill ``-p``, so ``-p seed abc`` arrives as the string ``'abc'``;
-    each one is checked, with the parameter, the value and what is allowed in the message. The rules of UBE's
-    options are :func:`wordbias.measures.enumeration.ube.check_run_parameters`'s; the cost of the null is checked by
-    :func:`run`.
+    each one is checked, with the parameter, the value and what is allowed in the message. UBE's own options are
+    checked when ``parameters`` is made (:class:`wordbias.measures.enumeration.ube.UBEParameters`); the cost of
+    the null is checked by :func:`run`.
 
     Parameters
     ----------
@@ -70,15 +70,8 @@ def check_parameters(*, embedding, names_source, n, m, M, t, alpha, R, seed, deb
         The embedding's name or path (non-empty).
     names_source : {"first", "last"}
         Which names UBE clusters (one of ``wordbias.measures.enumeration.ube_names.NAME_SOURCES``).
-    n, m, M, t : int
-        UBE's number of name groups, number of word categories, number of candidate words and minimum number
-        of words per test (Section 3, Table 2).
-    alpha : float
-        The significance level.
-    R : int
-        The number of rotations of the null.
-    seed : int or numpy.random.Generator
-        The seed of the run (an integer >= 0 or a generator).
+    parameters : UBEParameters
+        UBE's inputs (Section 3, Table 2: n, m, M, t, alpha, R, seed, and Step 2's case rule ``case_source``).
     debiased : str or path-like
         Table 7's embedding: ``"auto"`` (hard-debias the embedding), an embedding name or path, or ``""`` to
         skip Table 7.
@@ -86,14 +79,11 @@ def check_parameters(*, embedding, names_source, n, m, M, t, alpha, R, seed, deb
         Whether the notebook also runs UBE on last names.
     censor_slurs : bool
         Whether the displayed tables bleep-censor slurs.
-    case_source : str or None, default "auto"
-        Step 2's case rule (:func:`wordbias.measures.enumeration.ube.case_rule`).
 
     Returns
     -------
     dict
-        UBE's options ``n``, ``m``, ``M``, ``t``, ``alpha``, ``R``, ``seed`` and ``case_source``, checked, for
-        :func:`run`.
+        UBE's options ``n``, ``m``, ``M``, ``t``, ``alpha``, ``R``, ``seed`` and ``case_source``, for :func:`run`.
 
     Raises
     ------
@@ -102,24 +92,23 @@ def check_parameters(*, embedding, names_source, n, m, M, t, alpha, R, seed, deb
 
     Examples
     --------
-    >>> ok = dict(embedding="glove-6b-50d", names_source="first", n=12, m=64, M=30_000, t=3, alpha=0.05,
-    ...           R=10_000, seed=0, debiased="auto", last_names=True, censor_slurs=True)
+    >>> ok = dict(embedding="glove-6b-50d", names_source="first", parameters=ube.UBEParameters(),
+    ...           debiased="auto", last_names=True, censor_slurs=True)
     >>> check_parameters(**ok)
     {'n': 12, 'm': 64, 'M': 30000, 't': 3, 'alpha': 0.05, 'R': 10000, 'seed': 0, 'case_source': 'auto'}
-    >>> check_parameters(**{**ok, "seed": "abc"})
+    >>> check_parameters(**{**ok, "last_names": "yes"})
     Traceback (most recent call last):
     ...
-    wordbias.core.errors.InvalidParameterError: seed must be an integer >= 0 or a numpy.random.Generator, not 'abc'
+    wordbias.core.errors.InvalidParameterError: last_names must be True or False, not 'yes'
     """
     _check_name("embedding", embedding, "an embedding name or path (a non-empty string)")
     check_option("names_source", names_source, NAME_SOURCES)
     _check_name("debiased", debiased, "'auto', an embedding name or path, or '' to skip Table 7", empty_ok=True)
     check_bool("last_names", last_names)
     check_bool("censor_slurs", censor_slurs)
-    checked = ube.check_run_parameters(n=n, m=m, M=M, t=t, alpha=alpha, R=R, seed=seed, clean_fraction=0.2,
-                                       svm_top_words=1, batch_size=1, workers=None, cased=None, progress=False,
-                                       case_source=case_source)
-    return {k: checked[k] for k in ("n", "m", "M", "t", "alpha", "R", "seed", "case_source")}
+    if not isinstance(parameters, ube.UBEParameters):
+        raise InvalidParameterError(f"parameters must be a UBEParameters, not {type(parameters).__name__}")
+    return {k: getattr(parameters, k) for k in ("n", "m", "M", "t", "alpha", "R", "seed", "case_source")}
 
 
 # --------------------------------------------------------------------------------------------------
@@ -285,16 +274,16 @@ def run(embedding, names: NameList, *, cased: bool, progress: bool = False, cach
     cache_dir : str or path-like or None, default wordbias.measures.enumeration.ube_null.CACHE_DIR
         Where the rotational null is cached (None: not cached): the notebook run again reads it back.
     **options
-        :func:`~wordbias.measures.enumeration.ube.run`'s other options (n, m, M, t, alpha, R, seed, ...); a misspelt one
-        raises ``TypeError`` there.
+        The fields of :class:`~wordbias.measures.enumeration.ube.UBEParameters` (n, m, M, t, alpha, R, seed, ...);
+        a misspelt one raises ``TypeError``.
 
     Returns
     -------
     UBEResult
         The run, its groups in display order.
     """
-    res = ube.run(embedding, names.tokens, name_exclusions=names.tokens, cased=cased, progress=progress,
-                  cache_dir=cache_dir, **options)
+    res = ube.run(embedding, names.tokens, ube.UBEParameters(**options), name_exclusions=names.tokens, cased=cased,
+                  progress=progress, cache_dir=cache_dir)
     demo = demographics(res, names.kind)
     return res.reorder(display_order(demo, names.kind))
 

@@ -608,6 +608,9 @@ def reliability_by_kind(ensemble, specs: Sequence, *, seed: int = 0) -> pd.DataF
     """
     import warnings
 
+    from wordbias.measures.association.measurement import DEFAULT_RESAMPLING, weats
+
+    no_interval = DEFAULT_RESAMPLING.replace(n_resamples=0, seed=seed)
     rows = []
     for kind in dict.fromkeys(ensemble.kinds):
         sub = ensemble.subset(kind)
@@ -615,7 +618,7 @@ def reliability_by_kind(ensemble, specs: Sequence, *, seed: int = 0) -> pd.DataF
             continue
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", WordbiasWarning)    # the main measurement gave them, for the same words
-            measured = _ensemble.weats(sub, list(specs), n_resamples=0, seed=seed)
+            measured = _ensemble.on_runs(weats, sub, list(specs), resampling=no_interval)
         for r in measured:
             if r.n_runs >= 2:
                 rows.append({"test": r.test, "kind": kind, "n_runs": r.n_runs, "test_retest": r.test_retest,

@@ -233,7 +233,7 @@ def _draw_sum(w, kk, s0, s1, s2, s3):  # pragma: no cover - compiled
 
 
 @njit(nogil=True, cache=True)
-def mc_blocks(values, kk, complement, total, thr, key, b0, b1, n_permutations, block, sums, counts, thr_lo,
+def _mc_blocks(values, kk, complement, total, thr, key, b0, b1, n_permutations, block, sums, counts, thr_lo,
               counts_lo):
     # pragma: no cover - compiled
     """Blocks b0..b1−1 of the Monte Carlo draws: draws ``blk·block`` up to ``min((blk + 1)·block,
@@ -275,7 +275,7 @@ def mc_blocks(values, kk, complement, total, thr, key, b0, b1, n_permutations, b
 
 @njit(nogil=True, cache=True)
 def mask_sum_table(values):  # pragma: no cover - compiled
-    """The byte tables of :func:`mc_mask_blocks`: entry 256·g + b is the sum of the values 8g + i for the set
+    """The byte tables of :func:`_mc_mask_blocks`: entry 256·g + b is the sum of the values 8g + i for the set
     bits i of b (added in ascending i, so the table is the same on every platform)."""
     n = values.size
     ng = (n + 7) // 8
@@ -357,14 +357,14 @@ def _mask_draw(n, k, q, window, lo_mask, hi_mask, thr16, s0, s1, s2, s3):  # pra
 
 
 @njit(nogil=True, cache=True)
-def mc_mask_blocks(values, k, q, window, tab, thr, key, b0, b1, n_permutations, block, sums, counts, thr_lo,
+def _mc_mask_blocks(values, k, q, window, tab, thr, key, b0, b1, n_permutations, block, sums, counts, thr_lo,
                    counts_lo):
     # pragma: no cover - compiled
-    """:func:`mc_blocks` for N ≤ 128 (two 64-bit words): each draw is a random k-subset as a bit mask
+    """:func:`_mc_blocks` for N ≤ 128 (two 64-bit words): each draw is a random k-subset as a bit mask
     (:func:`_mask_draw`, with q/8 the probability of a bit and ``window`` the largest |c − k| kept), its sum
     read from the byte tables ``tab`` (:func:`mask_sum_table`: one lookup per 8 values). Block ``blk`` uses
-    xoshiro256** seeded from (key, blk), as in :func:`mc_blocks`, so it does not depend on which thread
-    runs it; the outputs are as in :func:`mc_blocks`."""
+    xoshiro256** seeded from (key, blk), as in :func:`_mc_blocks`, so it does not depend on which thread
+    runs it; the outputs are as in :func:`_mc_blocks`."""
     n = values.size
     ng = (n + 7) // 8
     one = np.uint64(1)
@@ -455,10 +455,10 @@ _S2, _S1 = types.float32[:, ::1], types.float32[::1]
 SIGNATURES = {
     "subset_sums_by_size": [(_F8, types.int64, types.int64, _F8, types.float64[:, ::1], _F8, _F8)],
     "count_pairs": [(_F8, _F8, types.float64, types.boolean)],
-    "mc_blocks": [(_F8, types.int64, types.boolean, types.float64, types.float64, types.uint64, types.int64,
+    "_mc_blocks": [(_F8, types.int64, types.boolean, types.float64, types.float64, types.uint64, types.int64,
                    types.int64, types.int64, types.int64, _F8, _I8, types.float64, _I8)],
     "mask_sum_table": [(_F8,)],
-    "mc_mask_blocks": [(_F8, types.int64, types.int64, types.int64, _F8, types.float64, types.uint64, types.int64,
+    "_mc_mask_blocks": [(_F8, types.int64, types.int64, types.int64, _F8, types.float64, types.uint64, types.int64,
                         types.int64, types.int64, types.int64, _F8, _I8, types.float64, _I8)],
     "adam_moments": [(_S2, _S2, _S2, types.boolean[::1], _S1, types.float32, types.float32, types.float32,
                       types.float32, _S2)],

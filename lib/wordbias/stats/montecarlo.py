@@ -9,10 +9,10 @@ by (N, k) alone (:func:`mc_uses_mask`):
 - for N ≤ 128 with the smaller side at least N/4: a random bit mask (N independent bits, each set with a
   probability q/8 near k/N), redrawn while its number of set bits is more than a few from k and then brought
   to exactly k by flipping uniformly random positions; its sum read from byte tables (one lookup per 8
-  values), in :func:`wordbias.stats.kernels.mc_mask_blocks`. Why this is uniform: its docstring (the law of
+  values), in :func:`wordbias.stats.kernels._mc_mask_blocks`. Why this is uniform: its docstring (the law of
   the mask is invariant under every permutation of the positions, and so is each step);
 - otherwise a partial Fisher–Yates shuffle (the smaller side of the partition is drawn), in
-  :func:`wordbias.stats.kernels.mc_blocks`.
+  :func:`wordbias.stats.kernels._mc_blocks`.
 
 Draws come in blocks of :data:`MC_BLOCK`, block b seeded from (seed, b) alone, so the draws are bit for bit
 the same for any number of threads, and the first R do not depend on how many follow.
@@ -33,24 +33,24 @@ __all__ = ["MC_BLOCK", "MC_VALUES_PER_SECOND", "mc_cost", "check_mc_cost", "rand
 #: Monte Carlo draws per block; block b uses its own generator seeded from (seed, b)
 MC_BLOCK = 2 ** 14
 
-#: the largest N drawn as bit masks (two 64-bit words: :func:`~wordbias.stats.kernels.mc_mask_blocks`)
+#: the largest N drawn as bit masks (two 64-bit words: :func:`~wordbias.stats.kernels._mc_mask_blocks`)
 MASK_MAX_N = 128
 
-#: drawn values per second and thread of :func:`~wordbias.stats.kernels.mc_blocks`, measured on a laptop
+#: drawn values per second and thread of :func:`~wordbias.stats.kernels._mc_blocks`, measured on a laptop
 #: core (5-6e8 for N = 16 to 200); an estimate's time is (draws x (smaller side + 1)) / (rate x threads)
 #: (an overestimate where the bit masks of :func:`mc_uses_mask` are used: 2-3x faster at N = 50 to 128)
 MC_VALUES_PER_SECOND = 5e8
 
 
 def mc_uses_mask(n: int, k: int) -> bool:
-    """Whether size-k subsets of N values are drawn as bit masks (:func:`~wordbias.stats.kernels.mc_mask_blocks`)
+    """Whether size-k subsets of N values are drawn as bit masks (:func:`~wordbias.stats.kernels._mc_mask_blocks`)
     rather than by a partial Fisher–Yates shuffle: N ≤ 128 and the smaller side at least N/4 (where the
     masks are faster). The draws, and so the p-values, for a given seed depend on which."""
     return n <= MASK_MAX_N and 4 * min(k, n - k) >= n
 
 
 def mc_mask_parameters(n: int, k: int) -> tuple[int, int]:
-    """(q, window) of :func:`~wordbias.stats.kernels.mc_mask_blocks`: each bit set with probability q/8, the
+    """(q, window) of :func:`~wordbias.stats.kernels._mc_mask_blocks`: each bit set with probability q/8, the
     nearest eighth to k/N, and masks kept when their number of set bits is within ``window`` of k (about
     half a standard deviation, at least 2: fewer redraws against fewer repairs)."""
     q = min(7, max(1, (8 * k + n // 2) // n))
@@ -163,8 +163,8 @@ def mc_key(seed) -> np.uint64:
 def count_random_subsets(values: np.ndarray, k: int, thr: float, n_permutations: int, key: np.uint64, store: bool,
                          workers: int | None, progress: bool, thr_lo: float | None = None
                          ) -> tuple[int, np.ndarray | None] | tuple[int, np.ndarray | None, int]:
-    """Draw ``n_permutations`` random size-k subsets with :func:`~wordbias.stats.kernels.mc_mask_blocks` or
-    :func:`~wordbias.stats.kernels.mc_blocks` (:func:`mc_uses_mask`), in
+    """Draw ``n_permutations`` random size-k subsets with :func:`~wordbias.stats.kernels._mc_mask_blocks` or
+    :func:`~wordbias.stats.kernels._mc_blocks` (:func:`mc_uses_mask`), in
     blocks of :data:`MC_BLOCK` spread over ``workers`` threads; returns (#{sums ≥ thr}, the sums or None),
     and also #{sums ≤ thr_lo} of the same draws when ``thr_lo`` is given.
     Each block writes its own slice of the preallocated outputs, so the order in which they finish does
@@ -191,10 +191,10 @@ def count_random_subsets(values: np.ndarray, k: int, thr: float, n_permutations:
     def run(task) -> int:
         b0, b1 = task
         if use_mask:
-            kernels.mc_mask_blocks(values, k, q, window, tab, thr, key, b0, b1, n_permutations, MC_BLOCK, sums,
+            kernels._mc_mask_blocks(values, k, q, window, tab, thr, key, b0, b1, n_permutations, MC_BLOCK, sums,
                                    counts, lo, counts_lo)
         else:
-            kernels.mc_blocks(values, kk, complement, total, thr, key, b0, b1, n_permutations, MC_BLOCK, sums,
+            kernels._mc_blocks(values, kk, complement, total, thr, key, b0, b1, n_permutations, MC_BLOCK, sums,
                               counts, lo, counts_lo)
         return min(b1 * MC_BLOCK, n_permutations) - b0 * MC_BLOCK
 

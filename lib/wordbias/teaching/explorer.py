@@ -29,6 +29,7 @@ import pandas as pd
 from wordbias.core.validation import check_int, check_seed
 from wordbias.measures.association import measurement as _measurement
 from wordbias.measures.association import weat as _weat
+from wordbias.options import Resampling, Words
 from wordbias.result import Result
 from wordbias.stats import montecarlo as _montecarlo
 from wordbias.stats.resampling import BootstrapInterval
@@ -222,9 +223,10 @@ def explore(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: 
     n_resamples = check_int("n_resamples", n_resamples, min=2)
     with warnings.catch_warnings(record=True):
         warnings.simplefilter("always")        # kept in the result (``notes``), not shown
-        measured = _measurement.weat(embedding, X, Y, A, B, names=names, case_fold=case_fold, seed=seed,
-                                     n_resamples=n_resamples, n_permutations=n_permutations,
-                                     balance_targets=balance_targets)
+        measured = _measurement.weat(embedding, X, Y, A, B, names=names,
+                                     resampling=Resampling(seed=seed, n_resamples=n_resamples,
+                                                           n_permutations=n_permutations),
+                                     words=Words(case_fold=case_fold, balance_targets=balance_targets))
     return Exploration(measured)
 
 
@@ -404,7 +406,7 @@ def plot_runs(results, *, title: str | None = None, ax=None):
     Parameters
     ----------
     results : EnsembleMeasurement, sequence of EnsembleMeasurement, or mapping of str to EnsembleMeasurement
-        One test measured on every run of one or more ensembles (:func:`wordbias.measures.ensemble.weat`), e.g.
+        One test measured on every run of one or more ensembles (:func:`wordbias.measures.ensemble.on_runs`), e.g.
         the runs with other seeds and the runs on bootstrap samples of the documents; a mapping names each
         ensemble in the plot (by default an ensemble is named by its label where there are several).
     title : str or None
@@ -436,7 +438,7 @@ def plot_runs(results, *, title: str | None = None, ax=None):
         named = named if len(named) > 1 else [("", g) for _, g in named]
     groups = [g for _, g in named]
     if not groups or not all(isinstance(g, EnsembleMeasurement) for g in groups):
-        raise InvalidParameterError("plot_runs takes an EnsembleMeasurement (wordbias.measures.ensemble.weat), a "
+        raise InvalidParameterError("plot_runs takes an EnsembleMeasurement (wordbias.measures.ensemble.on_runs), a "
                                     "list of them or a mapping of names to them")
     rows = []      # (label, d, low, high, colour, is_mean)
     palette = ["#1565c0", "#ef6c00", "#2e7d32", "#6a1b9a"]

@@ -61,6 +61,7 @@ from wordbias.core.validation import (
 )
 from wordbias.core.vectors import cosine_matrix
 from wordbias.measures.association import weat as _weat
+from wordbias.options import Resampling
 from wordbias.stats.resampling import (
     BootstrapInterval,
     ResultRow,
@@ -500,9 +501,9 @@ def weat_bootstrap_from_vectors(X, Y, A, B, *, n_resamples: int = 10_000, confid
 
 
 def weat_bootstrap(embedding, X, Y: Sequence[str] | None = None, A: Sequence[str] | None = None,
-                   B: Sequence[str] | None = None, *, n_resamples: int = 10_000, confidence_level: float = 0.95,
-                   method: str = "BCa", resample: Sequence[str] = WEAT_SETS, seed=0, ddof: int = 1,
-                   case_fold: bool = False, max_seconds: float = MAX_SECONDS) -> WeatBootstrap:
+                   B: Sequence[str] | None = None, *, resampling: Resampling | None = None,
+                   resample: Sequence[str] = WEAT_SETS, ddof: int = 1, case_fold: bool = False,
+                   max_seconds: float = MAX_SECONDS) -> WeatBootstrap:
     """Bootstrap intervals of a WEAT's d and s(X, Y, A, B) on ``embedding``.
 
     The statistics are Caliskan et al.'s (2017, Methods); the intervals are :func:`weat_bootstrap_from_vectors`'s.
@@ -522,16 +523,13 @@ def weat_bootstrap(embedding, X, Y: Sequence[str] | None = None, A: Sequence[str
         The target words Y (``None`` with a ``WeatResult``).
     A, B : sequence of str, optional
         The attribute words A and B (``None`` with a ``WeatResult``).
-    n_resamples : int, default 10000
-        The number of bootstrap resamples (>= 2).
-    confidence_level : float, default 0.95
-        The confidence level of the two-sided intervals.
-    method : {"BCa", "percentile", "basic"}, default "BCa"
-        The interval method of :func:`scipy.stats.bootstrap`.
+    resampling : Resampling, optional
+        ``n_resamples`` (the bootstrap resamples, >= 2), ``confidence_level`` (of the two-sided intervals),
+        ``ci_method`` (the interval method of :func:`scipy.stats.bootstrap`) and ``seed`` (seed or generator of
+        the resamples) (:class:`~wordbias.options.Resampling`). None: ``Resampling()`` (10,000 resamples, 95%,
+        BCa, seed 0).
     resample : sequence of str, default ("X", "Y", "A", "B")
         The sets to resample; the others are held fixed.
-    seed : int or numpy.random.Generator, default 0
-        Seed or generator of the resamples.
     ddof : {1, 0}, default 1
         Delta degrees of freedom of the standard deviation of d.
     case_fold : bool, default False
@@ -562,10 +560,13 @@ def weat_bootstrap(embedding, X, Y: Sequence[str] | None = None, A: Sequence[str
     >>> words = ["rose", "tulip", "lily", "ant", "wasp", "moth", "love", "joy", "hate", "ugly"]
     >>> V = np.array([[1, .1], [.9, .3], [.8, .2], [.1, 1], [.2, .8], [.3, .9], [1, 0], [.9, .1], [0, 1], [.1, .9]])
     >>> kv = to_keyed_vectors(words, V.astype(np.float32))
-    >>> r = weat_bootstrap(kv, words[:3], words[3:6], words[6:8], words[8:], n_resamples=1000, method="percentile")
+    >>> from wordbias.options import Resampling
+    >>> r = weat_bootstrap(kv, words[:3], words[3:6], words[6:8], words[8:],
+    ...                    resampling=Resampling(n_resamples=1000, ci_method="percentile"))
     >>> r.sizes, round(r.effect_size.estimate, 4), r.effect_size.resampled
     ((3, 3, 2, 2), 1.8069, ('X', 'Y', 'A', 'B'))
     """
+    resampling, _ = _weat.options_or_default(resampling, None, Resampling(), _weat.DEFAULT_WORDS)
     if isinstance(X, _weat.WeatResult):
         if not (Y is None and A is None and B is None):
             raise InvalidParameterError("with a WeatResult, give no other word list (Y, A, B must be None)")
@@ -582,9 +583,9 @@ def weat_bootstrap(embedding, X, Y: Sequence[str] | None = None, A: Sequence[str
         if missing:
             raise KeyError(f"set {name!r}: {missing} not in the embedding (run weat() first to drop them)")
         vecs.append(lookup.set_matrix(embedding, list(words), name))
-    return weat_bootstrap_from_vectors(*vecs, n_resamples=n_resamples, confidence_level=confidence_level,
-                                       method=method, resample=resample, seed=seed, ddof=ddof,
-                                       max_seconds=max_seconds)
+    return weat_bootstrap_from_vectors(*vecs, n_resamples=resampling.n_resamples,
+                                       confidence_level=resampling.confidence_level, method=resampling.ci_method,
+                                       resample=resample, seed=resampling.seed, ddof=ddof, max_seconds=max_seconds)
 
 
 # --------------------------------------------------------------------------------------------------

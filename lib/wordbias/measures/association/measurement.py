@@ -17,7 +17,7 @@ Examples
 >>> words = ["rose", "tulip", "lily", "ant", "wasp", "moth", "love", "joy", "hate", "ugly"]
 >>> V = np.array([[1, .1], [.9, .3], [.8, .2], [.1, 1], [.2, .8], [.3, .9], [1, 0], [.9, .1], [0, 1], [.1, .9]])
 >>> kv = to_keyed_vectors(words, V.astype(np.float32))
->>> r = weat(kv, words[:3], words[3:6], words[6:8], words[8:], n_resamples=1000)
+>>> r = weat(kv, words[:3], words[3:6], words[6:8], words[8:], resampling=Resampling(n_resamples=1000))
 >>> round(r.effect_size, 3), r.p_method, round(r.p_value, 3), round(r.p_two_sided, 3)
 (1.807, 'exact', 0.05, 0.1)
 >>> print(r)                                              # doctest: +NORMALIZE_WHITESPACE
@@ -51,24 +51,31 @@ from wordbias.core.errors import (
 from wordbias.core.tidy import (
     MIN_FRACTION,
     MIN_WORDS,
-    check_coverage_thresholds,
     coverage,
     coverage_flag,
     not_run_note,
     part_missing_note,
 )
-from wordbias.core.validation import check_bool, check_int, check_option, check_probability, check_seed
+from wordbias.core.validation import check_bool, check_option
 from wordbias.datasets import stimuli
+from wordbias.options import Resampling, Words
 from wordbias.result import Caught, Result, SetCoverage
 from wordbias.stats import multiple
 
-__all__ = ["MIN_WORDS", "MIN_FRACTION", "NOT_RUN_ERRORS", "weat",
+__all__ = ["MIN_WORDS", "MIN_FRACTION", "NOT_RUN_ERRORS", "DEFAULT_RESAMPLING", "DEFAULT_WORDS", "weat",
            "weats", "wefat", "wefats", "adjusted", "low_coverage", "weat_result"]
 
 #: the errors that make one test of a battery not run (a result with NaN numbers and the reason in
 #: ``not_run``) rather than stop the battery: a list left too small (``DegenerateSetError`` is a ``ValueError``),
 #: a word with no vector
 NOT_RUN_ERRORS = (ValueError, KeyError)
+#: the resampling of :func:`weat`, :func:`weats`, :func:`wefat` and :func:`wefats` when none is given: 10,000
+#: bootstrap resamples of a 95% BCa interval, 100,000 Monte Carlo permutations where p is not counted exactly,
+#: seed 0
+DEFAULT_RESAMPLING = Resampling(n_permutations=100_000)
+#: their word policy when none is given (:class:`wordbias.options.Words`' defaults): unknown words dropped, case
+#: folded for an uncased vocabulary, target sets balanced at random, low coverage below 4 words or half a list
+DEFAULT_WORDS = Words()
 #: the errors that leave a test without its interval (d and p stand): a set too small to resample, a
 #: bootstrap too costly to run
 NO_INTERVAL_ERRORS = (DegenerateSetError, TooCostlyError, ValueError)
@@ -158,34 +165,37 @@ def _warn_low(title: str, flagged: Sequence[str]) -> Caught:
     return Caught(LowCoverageWarning, text)
 
 
-def _check_options(*, n_resamples, confidence_level, min_words, min_fraction, seed, **choices):
-    """Check the options shared by the measuring calls; ``choices`` (``ci_method``, ``on_missing``,
-    ``balance_targets``, ``p_method``, ``p_methods``, ``alternative``) are checked here, before any test runs, so
-    that a misspelt option is an error and never a battery of tests "not run" or a result without its interval."""
-    from wordbias.core.lookup import check_on_missing
-    from wordbias.measures.association.weat import BALANCE_POLICIES
+def _check_choices(**choices) -> None:
+    """Check the choices of the measuring calls (``p_method``, ``p_methods``, ``alternative``) before any test
+    runs, so that a misspelt option is an error and never a battery of tests "not run"."""
     from wordbias.stats.permutation import ALTERNATIVES, P_METHODS
-    from wordbias.stats.resampling import BOOTSTRAP_METHODS
 
-    allowed = {"ci_method": BOOTSTRAP_METHODS, "balance_targets": BALANCE_POLICIES, "p_method": P_METHODS,
-               "alternative": ALTERNATIVES}
     for name, value in choices.items():
-        if name == "on_missing":
-            check_on_missing(value)
-        elif name == "p_methods":
+        if name == "p_methods":
             if isinstance(value, str):
                 raise InvalidParameterError(f"p_methods must be a list of methods, such as ('monte-carlo',), "
                                             f"not the string {value!r}")
             for method in value:
                 check_option("p_methods", method, P_METHODS)
         else:
-            check_option(name, value, allowed[name])
-    n_resamples = check_int("n_resamples", n_resamples, min=0)
-    if n_resamples == 1:
-        raise InvalidParameterError("n_resamples must be 0 (no interval) or an integer >= 2, not 1")
-    min_words, min_fraction = check_coverage_thresholds(min_words, min_fraction)
-    return (n_resamples, check_probability("confidence_level", confidence_level), min_words, min_fraction,
-            check_seed("seed", seed))
+            check_option(name, value, {"p_method": P_METHODS, "alternative": ALTERNATIVES}[name])
+
+
+def _p_methods(p_method) -> tuple[str, tuple[str, ...]]:
+    """``p_method`` of :func:`weat` as the method of ``p_value`` and the others of ``p_values``."""
+    if isinstance(p_method, str):
+        return p_method, ()
+    if not isinstance(p_method, Sequence) or not p_method:
+        raise InvalidParameterError(f"p_method must be a method or a non-empty list of methods, not {p_method!r}")
+    return p_method[0], tuple(p_method[1:])
+
+
+def _options(resampling, words) -> tuple[Resampling, Words]:
+    """The options a measuring call runs with: the caller's, or :data:`DEFAULT_RESAMPLING` and
+    :data:`DEFAULT_WORDS`."""
+    from wordbias.measures.association.weat import options_or_default
+
+    return options_or_default(resampling, words, DEFAULT_RESAMPLING, DEFAULT_WORDS)
 
 
 def _load(embedding, progress: bool):
@@ -194,12 +204,17 @@ def _load(embedding, progress: bool):
     return _embeddings.load(embedding, progress=progress)
 
 
-def _is_ensemble(embedding) -> bool:
-    """Whether ``embedding`` is an ensemble (an :class:`~wordbias.embeddings.ensemble.Ensemble`, or the manifest of
-    ``wordbias train`` or its folder): then the measure runs on every run (:mod:`wordbias.measures.ensemble`)."""
+def _refuse_ensemble(embedding, measure: str) -> None:
+    """Refuse an ensemble (an :class:`~wordbias.embeddings.ensemble.Ensemble`, or the manifest of ``wordbias train``
+    or its folder) where one embedding is measured, naming the one path over the runs
+    (:func:`wordbias.measures.ensemble.on_runs`)."""
     from wordbias.embeddings.ensemble import Ensemble, is_ensemble
 
-    return isinstance(embedding, Ensemble) or is_ensemble(embedding)
+    if isinstance(embedding, Ensemble) or is_ensemble(embedding):
+        raise InvalidParameterError(
+            f"{measure} measures one embedding, and {embedding!r} is an ensemble of training runs: measure every run "
+            f"and combine them with wordbias.measures.ensemble.on_runs({measure}, ensemble, ...) (as a tidy table: "
+            f"wordbias.battery.ensemble.on_runs), or `wordbias weat` on the ensemble's folder")
 
 
 def _case_fold(kv, case_fold) -> bool:
@@ -212,21 +227,20 @@ def _case_fold(kv, case_fold) -> bool:
 # WEAT (Caliskan et al. 2017, Methods)
 # --------------------------------------------------------------------------------------------------
 
-def _measure_weat(kv, X, Y, A, B, *, test: str, title: str | None, names, case_fold: bool, on_missing: str,
-                  balance_targets: str, p_method: str, p_methods: Sequence[str], n_permutations: int,
-                  alternative: str, seed: int, n_resamples: int, confidence_level: float, ci_method: str,
-                  min_words: int, min_fraction: float, progress: bool, ddof: int = 1) -> Result:
+def _measure_weat(kv, X, Y, A, B, *, test: str, title: str | None, names, resampling: Resampling, words: Words,
+                  p_method: str, p_methods: Sequence[str], alternative: str, progress: bool,
+                  ddof: int = 1) -> Result:
     """One WEAT on loaded vectors ``kv``, measured once: the test, the two-sided p, the p of each method in
     ``p_methods``, the bootstrap interval, the sets and the coverage. The warnings the test gave are kept in the
-    result, not given again (the callers decide)."""
+    result, not given again (the callers decide). ``words.case_fold`` is resolved (a bool)."""
     from wordbias.measures.association import bootstrap as _bootstrap
     from wordbias.measures.association import weat as _weat
 
+    n_permutations, seed, n_resamples = resampling.n_permutations, resampling.seed, resampling.n_resamples
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        r = _weat.weat(kv, X, Y, A, B, names=names, on_missing=on_missing, case_fold=case_fold,
-                       balance_targets=balance_targets, p_method=p_method, n_permutations=n_permutations,
-                       seed=seed, alternative=alternative, progress=progress, ddof=ddof)
+        r = _weat.weat(kv, X, Y, A, B, names=names, resampling=resampling, words=words, p_method=p_method,
+                       alternative=alternative, progress=progress, ddof=ddof)
         two = r.p if alternative == "two-sided" else _weat.p_value(
             r.s_x, r.s_y, p_method=r.p_method, n_permutations=n_permutations, seed=seed, alternative="two-sided")
         p_values = {r.p_method: r.p}
@@ -238,22 +252,21 @@ def _measure_weat(kv, X, Y, A, B, *, test: str, title: str | None, names, case_f
     notes, interval = [], None
     if n_resamples:
         try:
-            interval = _bootstrap.weat_bootstrap(kv, r, n_resamples=n_resamples, confidence_level=confidence_level,
-                                                 method=ci_method, seed=seed, ddof=ddof).effect_size
+            interval = _bootstrap.weat_bootstrap(kv, r, resampling=resampling, ddof=ddof).effect_size
         except NO_INTERVAL_ERRORS as exc:
             notes.append(part_missing_note("bootstrap interval", exc))
-    asked = [tuple(w.lower() for w in ws) if case_fold else tuple(ws) for ws in (X, Y, A, B)]
+    asked = [tuple(w.lower() for w in ws) if words.case_fold else tuple(ws) for ws in (X, Y, A, B)]
     sets = tuple(SetCoverage(letter, s.name, a, tuple(s.words), tuple(s.missing),
                              tuple(getattr(s, "balanced_out", ()) or ()))
                  for letter, s, a in zip("XYAB", (r.X, r.Y, r.A, r.B), asked))
-    flagged = _judge(sets, min_words=min_words, min_fraction=min_fraction).low
+    flagged = _judge(sets, min_words=words.min_words, min_fraction=words.min_fraction).low
     low_power = tuple(dict.fromkeys(w.message for w in kept if issubclass(w.category, LowPowerWarning)))
     return Result(
         measure="weat", test=test, title=title or f"{r.X.name} vs {r.Y.name}, {r.A.name} vs {r.B.name}",
         statistic_name="s(X,Y,A,B)", statistic=float(r.statistic), effect_size_name="d",
         effect_size=float(r.effect_size),
         ci_low=float(interval.low) if interval else math.nan, ci_high=float(interval.high) if interval else math.nan,
-        ci_level=confidence_level, ci_method=_ci_text(interval) if interval else "none",
+        ci_level=resampling.confidence_level, ci_method=_ci_text(interval) if interval else "none",
         effect_size_se=float(interval.standard_error) if interval else math.nan, interval=interval,
         p_value=float(r.p_value), alternative=r.alternative, p_method=r.p_method, p_two_sided=float(two.p_value),
         p_values=p_values, n_permutations=n_permutations if r.p_method == "monte-carlo" else None,
@@ -275,20 +288,17 @@ def _weat_not_run(kv, spec, err: BaseException, *, case_fold: bool, alternative:
 
 
 def weat(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Sequence[str], *,
-         names: Mapping[str, str] | None = None, title: str | None = None, n_resamples: int = 10_000,
-         confidence_level: float = 0.95, ci_method: str = "BCa", p_method: str = "auto",
-         p_methods: Sequence[str] = (), n_permutations: int = 100_000, alternative: str = "greater",
-         seed: int = 0, case_fold: bool | None = None, on_missing: str = "drop", balance_targets: str = "random",
-         min_words: int = MIN_WORDS, min_fraction: float = MIN_FRACTION, progress: bool = False,
+         names: Mapping[str, str] | None = None, title: str | None = None, resampling: Resampling | None = None,
+         words: Words | None = None, p_method: str | Sequence[str] = "auto", alternative: str = "greater",
          convention: str = "caliskan") -> Result:
     """Measure a WEAT in one call: d with its bootstrap interval, p one- and two-sided, and every word list's fate.
 
     The Word Embedding Association Test of Caliskan et al. (2017, Methods). The test is
     :func:`wordbias.measures.association.weat.weat`: unknown words dropped with a warning, target sets balanced at random,
-    the permutation p exact where it can be counted, else Monte Carlo with ``n_permutations`` draws; the p of
-    other methods too when listed in ``p_methods``. The interval is
+    the permutation p exact where it can be counted, else Monte Carlo with ``resampling.n_permutations`` draws;
+    the p of other methods too when ``p_method`` lists them. The interval is
     :func:`wordbias.measures.association.bootstrap.weat_bootstrap` over the words of the four sets. A set that keeps fewer
-    than ``min_words`` words or less than ``min_fraction`` of its list is flagged (:func:`low_coverage`), in the
+    than ``words.min_words`` words or less than ``words.min_fraction`` of its list is flagged (:func:`low_coverage`), in the
     result and with a :class:`~wordbias.core.errors.LowCoverageWarning`. The test's warnings are given to the
     caller and kept in the result.
 
@@ -306,47 +316,33 @@ def weat(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Seq
         title, the messages and the result.
     title : str, optional
         The test's title; by default ``"<X> vs <Y>, <A> vs <B>"`` with the sets' names.
-    n_resamples : int, default 10_000
-        Bootstrap resamples of the interval of d; 0: no interval (1 is refused).
-    confidence_level : float, default 0.95
-        The interval's confidence level, in (0, 1).
-    ci_method : {"BCa", "percentile", "basic"}, default "BCa"
-        The interval's method (:func:`scipy.stats.bootstrap`).
-    p_method : {"auto", "exact", "monte-carlo", "mc", "normal"}, default "auto"
+    resampling : Resampling, optional
+        The bootstrap interval of d (``n_resamples``, 0: no interval; ``confidence_level``; ``ci_method``), the
+        Monte Carlo draws where the permutation p is not counted exactly (``n_permutations``) and the seed of the
+        balancing, the Monte Carlo p and the bootstrap (``seed``: the same call gives the same result)
+        (:class:`~wordbias.options.Resampling`). None: :data:`DEFAULT_RESAMPLING` (10,000 resamples of a 95%
+        BCa interval, 100,000 permutations, seed 0).
+    words : Words, optional
+        How the word lists are treated (:class:`~wordbias.options.Words`): ``case_fold`` (None: fold when the
+        vocabulary is uncased, :func:`wordbias.embeddings.is_cased`), ``on_missing`` (drop a word not in the
+        embedding with a :class:`~wordbias.core.errors.MissingWordsWarning`, or raise), ``balance_targets`` (how
+        unequal target sets are treated, :func:`wordbias.measures.association.weat.balance`: delete words at
+        random from the larger one, keep them unequal, or raise), ``min_words`` and ``min_fraction`` (a set
+        keeping fewer words, or less of its list, is flagged for low coverage). None: :data:`DEFAULT_WORDS`.
+    p_method : str or sequence of str, default "auto"
         How the permutation p is computed (:data:`wordbias.stats.permutation.P_METHODS`); ``"auto"``: exact
-        where the partitions can be counted, else Monte Carlo.
-    p_methods : sequence of str, default ()
-        Other methods to compute the one-sided p by as well, e.g. ``("monte-carlo", "normal")``; every p
-        computed is in ``r.p_values``.
-    n_permutations : int, default 100_000
-        Monte Carlo permutations drawn when the p is not counted exactly.
+        where the partitions can be counted, else Monte Carlo. A list, e.g. ``("auto", "monte-carlo",
+        "normal")``: the first gives ``p_value``, and every p computed is in ``r.p_values``.
     alternative : {"greater", "less", "two-sided"}, default "greater"
         The alternative hypothesis of ``p_value`` (``"greater"``: the paper's one-sided test); the two-sided p
         is always given too.
-    seed : int, default 0
-        Seed of the balancing, the Monte Carlo p and the bootstrap: the same call gives the same result.
-    case_fold : bool or None, default None
-        Lower-case every word; None: fold when the vocabulary is uncased
-        (:func:`wordbias.embeddings.is_cased`).
-    on_missing : {"drop", "raise"}, default "drop"
-        What to do with words not in the embedding: drop them with a
-        :class:`~wordbias.core.errors.MissingWordsWarning`, or raise.
-    balance_targets : {"random", "none", "raise"}, default "random"
-        How unequal target sets are treated (:func:`wordbias.measures.association.weat.balance`): delete words at random
-        from the larger one, keep them unequal, or raise.
-    min_words : int, default MIN_WORDS
-        A set keeping fewer words than this is flagged for low coverage (4).
-    min_fraction : float, default MIN_FRACTION
-        A set keeping less than this share of its list is flagged for low coverage (a half).
-    progress : bool, default False
-        Show progress bars (loading the embedding, a long Monte Carlo p).
     convention : {"caliskan", "cbn", "wefe"}, default "caliskan"
         Which standard deviation of s(w, A, B) over X ∪ Y divides d
         (:data:`wordbias.measures.association.conventions.WEAT_CALL_CONVENTIONS`): ``"caliskan"`` the sample std (ddof = 1),
         which reproduces Caliskan et al.'s Table 1 (``"cbn"`` is the same); ``"wefe"`` the population std
         (ddof = 0) of WEFE 1.0.1 (Badilla et al. 2020, doi:10.24963/ijcai.2020/60), larger d by
         sqrt(N/(N − 1)). The interval resamples that d; p does not depend on it. For WEFE's number keep every
-        target word too (``balance_targets="none"``: WEFE does not balance).
+        target word too (``words=Words(balance_targets="none")``: WEFE does not balance).
 
     Returns
     -------
@@ -358,15 +354,15 @@ def weat(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Seq
     Raises
     ------
     wordbias.core.errors.InvalidParameterError
-        If an option is not one of its allowed values (``n_resamples`` 1 or negative, ``confidence_level``
-        outside (0, 1), a ``p_method`` in ``p_methods`` that does not exist, ...), a word list is a string or
+        If an option is not one of its allowed values (a ``p_method`` that does not exist, an ``alternative``
+        misspelt, ``resampling`` not a Resampling, ...), a word list is a string or
         repeats a word, X and Y (or A and B) share a word, or a target word is also an attribute word.
     wordbias.core.errors.DegenerateSetError
         If a set is left too small after dropping unknown words (targets fewer than 2, attributes none),
-        ``balance_targets="raise"`` and the target sets differ in size, or the target words' associations are
+        ``words.balance_targets`` is ``"raise"`` and the target sets differ in size, or the target words' associations are
         equal up to the rounding of the vectors (:func:`wordbias.measures.association.weat.effect_size`).
     KeyError
-        If ``on_missing="raise"`` and a word is not in the embedding.
+        If ``words.on_missing`` is ``"raise"`` and a word is not in the embedding.
     wordbias.core.errors.TooCostlyError
         If a Monte Carlo p would take too long; it is refused before any work.
     FileNotFoundError
@@ -389,12 +385,14 @@ def weat(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Seq
     Any embedding will do: a registered name, a path, gensim ``KeyedVectors``, or a word -> vector mapping.
 
     >>> import wordbias as wb
+    >>> from wordbias.options import Resampling
     >>> emb = {"rose": [1, .2], "tulip": [.7, .5], "lily": [.9, .3], "daisy": [.5, .6],
     ...        "ant": [.3, 1], "wasp": [.6, .7], "moth": [.4, .8], "flea": [.2, 1],
     ...        "love": [1, 0], "joy": [.9, .2], "peace": [.8, .3], "cheer": [1, .3],
     ...        "hate": [0, 1], "ugly": [.2, .9], "war": [.1, 1], "grief": [.3, .9]}
     >>> r = wb.weat(emb, ["rose", "tulip", "lily", "daisy"], ["ant", "wasp", "moth", "flea"],
-    ...             ["love", "joy", "peace", "cheer"], ["hate", "ugly", "war", "grief"], n_resamples=2000,
+    ...             ["love", "joy", "peace", "cheer"], ["hate", "ugly", "war", "grief"],
+    ...             resampling=Resampling(n_resamples=2000, n_permutations=100_000),
     ...             names={"X": "flowers", "Y": "insects", "A": "pleasant", "B": "unpleasant"})
     >>> print(r)
     WEAT: flowers vs insects, pleasant vs unpleasant
@@ -413,28 +411,18 @@ def weat(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Seq
        effect_size  p_value                    coverage
     0        1.531    0.029  X 4/4; Y 4/4; A 4/4; B 4/4
     """
-    if _is_ensemble(embedding):                      # every run measured: the runs' spread and a combined interval
-        from wordbias.measures import ensemble
-
-        return ensemble.weat(embedding, X, Y, A, B, names=names, title=title, n_resamples=n_resamples,
-                             confidence_level=confidence_level, ci_method=ci_method, p_method=p_method,
-                             p_methods=p_methods, n_permutations=n_permutations, alternative=alternative, seed=seed,
-                             case_fold=case_fold, on_missing=on_missing, balance_targets=balance_targets,
-                             min_words=min_words, min_fraction=min_fraction, progress=progress,
-                             convention=convention)
-    n_resamples, confidence_level, min_words, min_fraction, seed = _check_options(
-        n_resamples=n_resamples, confidence_level=confidence_level, min_words=min_words, min_fraction=min_fraction,
-        seed=seed, ci_method=ci_method, on_missing=on_missing, balance_targets=balance_targets, p_method=p_method, p_methods=p_methods, alternative=alternative)
+    _refuse_ensemble(embedding, "weat")
+    resampling, words = _options(resampling, words)
+    p_method, p_methods = _p_methods(p_method)
+    _check_choices(p_method=p_method, p_methods=p_methods, alternative=alternative)
     from wordbias.measures.association import conventions as _conventions
 
     ddof = _conventions.weat_ddof(convention)
-    kv = _load(embedding, progress)
-    _conventions.check_weat_lists(X, Y, A, B, names=names, case_fold=_case_fold(kv, case_fold))
-    m = _measure_weat(kv, X, Y, A, B, test="", title=title, names=names, case_fold=_case_fold(kv, case_fold),
-                      on_missing=on_missing, balance_targets=balance_targets, p_method=p_method,
-                      p_methods=p_methods, n_permutations=n_permutations, alternative=alternative, seed=seed,
-                      n_resamples=n_resamples, confidence_level=confidence_level, ci_method=ci_method,
-                      min_words=min_words, min_fraction=min_fraction, progress=progress, ddof=ddof)
+    kv = _load(embedding, False)
+    words = words.replace(case_fold=_case_fold(kv, words.case_fold))
+    _conventions.check_weat_lists(X, Y, A, B, names=names, case_fold=words.case_fold)
+    m = _measure_weat(kv, X, Y, A, B, test="", title=title, names=names, resampling=resampling, words=words,
+                      p_method=p_method, p_methods=p_methods, alternative=alternative, progress=False, ddof=ddof)
     if convention != "caliskan":                         # the result says whose d it is
         m = dataclasses.replace(m, notes=m.notes + (_conventions.weat_note(convention),))
     _replay(m.warnings)                                  # given again to the caller, and kept in the result
@@ -443,11 +431,8 @@ def weat(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Seq
     return m
 
 
-def weats(embedding, specs: Sequence, *, family: str | None = None, n_resamples: int = 10_000,
-          confidence_level: float = 0.95, ci_method: str = "BCa", p_methods: Sequence[str] = (),
-          n_permutations: int = 100_000, seed: int = 0, case_fold: bool | None = None, on_missing: str = "drop",
-          balance_targets: str = "random", min_words: int = MIN_WORDS, min_fraction: float = MIN_FRACTION,
-          progress: bool = False) -> list[Result]:
+def weats(embedding, specs: Sequence, *, family: str | None = None, resampling: Resampling | None = None,
+          words: Words | None = None, p_methods: Sequence[str] = (), progress: bool = False) -> list[Result]:
     """Measure a battery of WEATs, each once, with Holm's and Benjamini-Hochberg's adjusted p.
 
     Each test is measured as by :func:`weat` (one-sided, ``alternative="greater"``, ``p_method="auto"``); the
@@ -468,28 +453,16 @@ def weats(embedding, specs: Sequence, *, family: str | None = None, n_resamples:
         (:func:`wordbias.datasets.user_lists.load_user_lists`) alike.
     family : str, optional
         What names the family of the adjusted p (e.g. the battery and the embedding).
-    n_resamples : int, default 10_000
-        Bootstrap resamples of each interval of d; 0: no interval.
-    confidence_level : float, default 0.95
-        The intervals' confidence level.
-    ci_method : {"BCa", "percentile", "basic"}, default "BCa"
-        The intervals' method.
+    resampling : Resampling, optional
+        Each interval of d (``n_resamples``, 0: no interval; ``confidence_level``; ``ci_method``), the Monte
+        Carlo draws where a p is not counted exactly (``n_permutations``) and the seed of the balancing, the
+        Monte Carlo p and the bootstrap, the same for every test (:class:`~wordbias.options.Resampling`). None:
+        :data:`DEFAULT_RESAMPLING`.
+    words : Words, optional
+        How the word lists are treated, as in :func:`weat` (:class:`~wordbias.options.Words`; with
+        ``on_missing="raise"`` a missing word makes its test not run). None: :data:`DEFAULT_WORDS`.
     p_methods : sequence of str, default ()
         Other methods to compute each one-sided p by as well (in each result's ``p_values``).
-    n_permutations : int, default 100_000
-        Monte Carlo permutations drawn where a p is not counted exactly.
-    seed : int, default 0
-        Seed of the balancing, the Monte Carlo p and the bootstrap, the same for every test.
-    case_fold : bool or None, default None
-        Lower-case every word; None: fold when the vocabulary is uncased.
-    on_missing : {"drop", "raise"}, default "drop"
-        What to do with words not in the embedding (with ``"raise"`` a missing word makes its test not run).
-    balance_targets : {"random", "none", "raise"}, default "random"
-        How unequal target sets are treated (:func:`wordbias.measures.association.weat.balance`).
-    min_words : int, default MIN_WORDS
-        A set keeping fewer words than this is flagged for low coverage.
-    min_fraction : float, default MIN_FRACTION
-        A set keeping less than this share of its list is flagged for low coverage.
     progress : bool, default False
         Show a progress bar over the tests.
 
@@ -502,9 +475,7 @@ def weats(embedding, specs: Sequence, *, family: str | None = None, n_resamples:
     ------
     wordbias.core.errors.InvalidParameterError
         If ``specs`` is not a non-empty list of specs, a spec lacks one of ``id``, ``X``, ``Y``, ``A``, ``B``,
-        or ``n_resamples``, ``confidence_level``, ``seed``, ``case_fold``, ``min_words`` or ``min_fraction`` is
-        out of range. The options each test checks itself (``on_missing``, ``balance_targets``, ``p_methods``)
-        make every test not run instead.
+        ``resampling`` is not a Resampling, ``words`` not a Words, or a method of ``p_methods`` does not exist.
     FileNotFoundError
         If ``embedding`` is neither a registered name nor an existing path.
 
@@ -519,26 +490,18 @@ def weats(embedding, specs: Sequence, *, family: str | None = None, n_resamples:
     ...       "love": [1, 0], "hate": [0, 1]}
     >>> ok = {"id": "flowers", "X": ["rose", "tulip"], "Y": ["ant", "wasp"], "A": ["love"], "B": ["hate"]}
     >>> bad = {"id": "none", "X": ["lily"], "Y": ["moth"], "A": ["love"], "B": ["hate"]}
-    >>> a, b = weats(kv, [ok, bad], n_resamples=0)
+    >>> a, b = weats(kv, [ok, bad], resampling=Resampling(n_resamples=0))
     >>> round(a.effect_size, 3), a.p_holm == a.p_value, b.not_run[:27], b.coverage
     (1.726, True, 'not run: DegenerateSetError', 'X 0/1; Y 0/1; A 1/1; B 1/1')
     """
-    if _is_ensemble(embedding):
-        from wordbias.measures import ensemble
-
-        return ensemble.weats(embedding, specs, family=family, n_resamples=n_resamples,
-                              confidence_level=confidence_level, ci_method=ci_method, p_methods=p_methods,
-                              n_permutations=n_permutations, seed=seed, case_fold=case_fold, on_missing=on_missing,
-                              balance_targets=balance_targets, min_words=min_words, min_fraction=min_fraction,
-                              progress=progress)
-    n_resamples, confidence_level, min_words, min_fraction, seed = _check_options(
-        n_resamples=n_resamples, confidence_level=confidence_level, min_words=min_words, min_fraction=min_fraction,
-        seed=seed, ci_method=ci_method, on_missing=on_missing, balance_targets=balance_targets, p_methods=p_methods)
+    _refuse_ensemble(embedding, "weats")
+    resampling, words = _options(resampling, words)
+    _check_choices(p_methods=p_methods)
     if isinstance(specs, (str, bytes, Mapping)) or not isinstance(specs, Sequence) or not specs:
         raise InvalidParameterError(f"specs must be a non-empty list of WEAT specs, not {type(specs).__name__}")
     specs = [stimuli.as_weat_spec(s) for s in specs]
     kv = _load(embedding, progress)
-    case_fold = _case_fold(kv, case_fold)
+    words = words.replace(case_fold=_case_fold(kv, words.case_fold))
     from wordbias.core.progress import progress_bar
 
     out = []
@@ -547,13 +510,12 @@ def weats(embedding, specs: Sequence, *, family: str | None = None, n_resamples:
             try:
                 out.append(_measure_weat(
                     kv, spec.X, spec.Y, spec.A, spec.B, test=spec.id, title=spec.title, names=spec.names,
-                    case_fold=case_fold, on_missing=on_missing, balance_targets=balance_targets, p_method="auto",
-                    p_methods=p_methods, n_permutations=n_permutations, alternative="greater", seed=seed,
-                    n_resamples=n_resamples, confidence_level=confidence_level, ci_method=ci_method,
-                    min_words=min_words, min_fraction=min_fraction, progress=False))
+                    resampling=resampling, words=words, p_method="auto", p_methods=p_methods,
+                    alternative="greater", progress=False))
             except NOT_RUN_ERRORS as err:
-                out.append(_weat_not_run(kv, spec, err, case_fold=case_fold, alternative="greater", seed=seed,
-                                         min_words=min_words, min_fraction=min_fraction))
+                out.append(_weat_not_run(kv, spec, err, case_fold=words.case_fold, alternative="greater",
+                                         seed=resampling.seed, min_words=words.min_words,
+                                         min_fraction=words.min_fraction))
             bar.update(1)
     n_ran = sum(math.isfinite(m.p_value) for m in out)
     what = f"the {n_ran} WEATs with a p-value (one-sided p)"
@@ -584,7 +546,7 @@ def adjusted(results: Sequence[Result], *, family: str) -> list[Result]:
     >>> kv = {"rose": [1, .1], "tulip": [.9, .2], "ant": [.1, 1], "wasp": [.2, .9], "love": [1, 0], "hate": [0, 1]}
     >>> specs = [{"id": "flowers", "X": ["rose", "tulip"], "Y": ["ant", "wasp"], "A": ["love"], "B": ["hate"]},
     ...          {"id": "mixed", "X": ["rose", "ant"], "Y": ["tulip", "wasp"], "A": ["love"], "B": ["hate"]}]
-    >>> results = adjusted(weats(kv, specs, n_resamples=0), family="two tests")
+    >>> results = adjusted(weats(kv, specs, resampling=Resampling(n_resamples=0)), family="two tests")
     >>> [(round(r.p_value, 3), round(r.p_holm, 3), round(r.p_bh, 3)) for r in results], results[0].p_family
     ([(0.167, 0.333, 0.333), (0.667, 0.667, 0.667)], 'two tests')
     """
@@ -644,11 +606,16 @@ def _measure_wefat(kv, W, A, B, prop, *, test: str, title: str | None, names, ca
         warnings=kept, notes=tuple(notes) + low_power, result=r)
 
 
+def _wefat_options(kv, resampling: Resampling, words: Words) -> dict:
+    """The options of :func:`_measure_wefat` from ``resampling`` and ``words``, case folding decided on ``kv``."""
+    return dict(case_fold=_case_fold(kv, words.case_fold), on_missing=words.on_missing, seed=resampling.seed,
+                n_resamples=resampling.n_resamples, confidence_level=resampling.confidence_level,
+                ci_method=resampling.ci_method, min_words=words.min_words, min_fraction=words.min_fraction)
+
+
 def wefat(embedding, W: Sequence[str], A: Sequence[str], B: Sequence[str], prop, *,
-          names: Mapping[str, str] | None = None, title: str | None = None, n_resamples: int = 10_000,
-          confidence_level: float = 0.95, ci_method: str = "BCa", seed: int = 0, case_fold: bool | None = None,
-          on_missing: str = "drop", name_filter: float | None = None, min_words: int = MIN_WORDS,
-          min_fraction: float = MIN_FRACTION, progress: bool = False) -> Result:
+          names: Mapping[str, str] | None = None, title: str | None = None, resampling: Resampling | None = None,
+          words: Words | None = None, name_filter: float | None = None, progress: bool = False) -> Result:
     """Measure a WEFAT in one call: Pearson's r of association and property, with its interval and p.
 
     The Word Embedding Factual Association Test of Caliskan et al. (2017, Methods): Pearson's r between each
@@ -656,7 +623,7 @@ def wefat(embedding, W: Sequence[str], A: Sequence[str], B: Sequence[str], prop,
     their property resampled as pairs, and the attribute words;
     :func:`wordbias.measures.association.bootstrap_wefat.wefat_bootstrap`) and the two-sided p of the regression
     (:func:`wordbias.measures.association.wefat.wefat`); per set the words asked for, used and missing, and the coverage (a
-    set below ``min_words`` or ``min_fraction`` of its list is flagged and warned, as in :func:`weat`). The
+    set below ``words.min_words`` or ``words.min_fraction`` of its list is flagged and warned, as in :func:`weat`). The
     per-word scores are in ``r.result.table``.
 
     Parameters
@@ -675,27 +642,19 @@ def wefat(embedding, W: Sequence[str], A: Sequence[str], B: Sequence[str], prop,
         Display names of some of the sets ``"W"``, ``"A"``, ``"B"``.
     title : str, optional
         The test's title; by default ``"<W>: <A> vs <B>"`` with the sets' names.
-    n_resamples : int, default 10_000
-        Bootstrap resamples of the interval of r; 0: no interval (1 is refused).
-    confidence_level : float, default 0.95
-        The interval's confidence level, in (0, 1).
-    ci_method : {"BCa", "percentile", "basic"}, default "BCa"
-        The interval's method.
-    seed : int, default 0
-        Seed of the bootstrap.
-    case_fold : bool or None, default None
-        Lower-case every word and the property's words; None: fold when the vocabulary is uncased.
-    on_missing : {"drop", "raise"}, default "drop"
-        What to do with words not in the embedding (or without a property value): drop them with a warning,
-        or raise.
+    resampling : Resampling, optional
+        The bootstrap interval of r (``n_resamples``, 0: no interval; ``confidence_level``; ``ci_method``) and
+        its ``seed`` (:class:`~wordbias.options.Resampling`; ``n_permutations`` is not used: the p is the
+        regression's). None: :data:`DEFAULT_RESAMPLING`.
+    words : Words, optional
+        How the word lists are treated (:class:`~wordbias.options.Words`): ``case_fold`` (lower-case every word
+        and the property's words; None: fold when the vocabulary is uncased), ``on_missing`` (drop a word not in
+        the embedding, or without a property value, with a warning, or raise), ``min_words`` and
+        ``min_fraction`` (the low-coverage flag); ``balance_targets`` is not used. None: :data:`DEFAULT_WORDS`.
     name_filter : float, optional
         Drop this fraction (e.g. 0.2) of the least name-like target vectors first (the paper's WEFAT 2;
         :func:`wordbias.measures.association.wefat.name_likeness_filter`); they are listed as the W set's
         ``balanced_out``. None: no filter.
-    min_words : int, default MIN_WORDS
-        A set keeping fewer words than this is flagged for low coverage.
-    min_fraction : float, default MIN_FRACTION
-        A set keeping less than this share of its list is flagged for low coverage.
     progress : bool, default False
         Show a progress bar while loading the embedding.
 
@@ -715,7 +674,7 @@ def wefat(embedding, W: Sequence[str], A: Sequence[str], B: Sequence[str], prop,
         If fewer than 3 target words with a property are left, an attribute set is left empty, or the property
         or the associations are all equal, up to the rounding of the vectors (the correlation is undefined).
     KeyError
-        If ``on_missing="raise"`` and a word is not in the embedding.
+        If ``words.on_missing`` is ``"raise"`` and a word is not in the embedding.
     FileNotFoundError
         If ``embedding`` is neither a registered name nor an existing path.
 
@@ -734,7 +693,8 @@ def wefat(embedding, W: Sequence[str], A: Sequence[str], B: Sequence[str], prop,
     >>> women = {"nurse": 90, "teacher": 75, "clerk": 60, "baker": 55, "lawyer": 40, "chef": 20, "pilot": 8,
     ...          "plumber": 2}                                       # % women in each occupation
     >>> r = wb.wefat(emb, list(women), ["she", "her", "woman", "girl"], ["he", "him", "man", "boy"], women,
-    ...              names={"W": "occupations", "A": "female", "B": "male"}, n_resamples=2000)
+    ...              names={"W": "occupations", "A": "female", "B": "male"},
+    ...              resampling=Resampling(n_resamples=2000))
     >>> print(r)
     WEFAT: occupations: female vs male
       r = 0.969, 95% CI [0.88, 1.00] (BCa 95%, 2,000 resamples of W (with the property) and A, B)
@@ -746,7 +706,7 @@ def wefat(embedding, W: Sequence[str], A: Sequence[str], B: Sequence[str], prop,
     1  teacher  1.68      75.0
     2    clerk  1.02      60.0
 
-    Without an interval (``n_resamples=0``), on vectors in a ``KeyedVectors``:
+    Without an interval (``Resampling(n_resamples=0)``), on vectors in a ``KeyedVectors``:
 
     >>> import numpy as np
     >>> from wordbias.embeddings import to_keyed_vectors
@@ -754,35 +714,23 @@ def wefat(embedding, W: Sequence[str], A: Sequence[str], B: Sequence[str], prop,
     >>> words = [f"job{i}" for i in range(8)] + ["she", "her", "he", "him"]
     >>> kv = to_keyed_vectors(words, rng.normal(size=(12, 5)).astype(np.float32))
     >>> prop = {w: float(i) for i, w in enumerate(words[:8])}
-    >>> r = wefat(kv, words[:8], ["she", "her"], ["he", "him"], prop, n_resamples=0)
+    >>> r = wefat(kv, words[:8], ["she", "her"], ["he", "him"], prop, resampling=Resampling(n_resamples=0))
     >>> r.effect_size_name, r.coverage, r.alternative
     ('r', 'W 8/8; A 2/2; B 2/2', 'two-sided')
     """
-    if _is_ensemble(embedding):
-        from wordbias.measures import ensemble
-
-        return ensemble.wefat(embedding, W, A, B, prop, names=names, title=title, n_resamples=n_resamples,
-                              confidence_level=confidence_level, ci_method=ci_method, seed=seed, case_fold=case_fold,
-                              on_missing=on_missing, name_filter=name_filter, min_words=min_words,
-                              min_fraction=min_fraction, progress=progress)
-    n_resamples, confidence_level, min_words, min_fraction, seed = _check_options(
-        n_resamples=n_resamples, confidence_level=confidence_level, min_words=min_words, min_fraction=min_fraction,
-        seed=seed, ci_method=ci_method, on_missing=on_missing)
+    _refuse_ensemble(embedding, "wefat")
+    resampling, words = _options(resampling, words)
     kv = _load(embedding, progress)
-    m = _measure_wefat(kv, W, A, B, prop, test="", title=title, names=names, case_fold=_case_fold(kv, case_fold),
-                       on_missing=on_missing, name_filter=name_filter, seed=seed, n_resamples=n_resamples,
-                       confidence_level=confidence_level, ci_method=ci_method, min_words=min_words,
-                       min_fraction=min_fraction)
+    m = _measure_wefat(kv, W, A, B, prop, test="", title=title, names=names, name_filter=name_filter,
+                       **_wefat_options(kv, resampling, words))
     _replay(m.warnings)
     if m.flagged:
         m = dataclasses.replace(m, warnings=m.warnings + (_warn_low(m.title, m.flagged),))
     return m
 
 
-def wefats(embedding, specs: Sequence, *, name_filter: bool = False, n_resamples: int = 10_000,
-           confidence_level: float = 0.95, ci_method: str = "BCa", seed: int = 0, case_fold: bool | None = None,
-           on_missing: str = "drop", min_words: int = MIN_WORDS, min_fraction: float = MIN_FRACTION,
-           progress: bool = False) -> list[Result]:
+def wefats(embedding, specs: Sequence, *, name_filter: bool = False, resampling: Resampling | None = None,
+           words: Words | None = None, progress: bool = False) -> list[Result]:
     """Measure several WEFATs, each once, as :func:`wefat` does.
 
     A test that cannot run (a list left too small, :data:`NOT_RUN_ERRORS`) gives a result with NaN numbers and
@@ -799,22 +747,11 @@ def wefats(embedding, specs: Sequence, *, name_filter: bool = False, n_resamples
         ``property`` (:func:`wordbias.datasets.stimuli.as_wefat_spec`).
     name_filter : bool, default False
         Apply each spec's name-likeness filter where it has one (its ``name_filter["drop_fraction"]``).
-    n_resamples : int, default 10_000
-        Bootstrap resamples of each interval of r; 0: no interval.
-    confidence_level : float, default 0.95
-        The intervals' confidence level.
-    ci_method : {"BCa", "percentile", "basic"}, default "BCa"
-        The intervals' method.
-    seed : int, default 0
-        Seed of the bootstrap.
-    case_fold : bool or None, default None
-        Lower-case every word; None: fold when the vocabulary is uncased.
-    on_missing : {"drop", "raise"}, default "drop"
-        What to do with words not in the embedding (with ``"raise"`` a missing word makes its test not run).
-    min_words : int, default MIN_WORDS
-        A set keeping fewer words than this is flagged for low coverage.
-    min_fraction : float, default MIN_FRACTION
-        A set keeping less than this share of its list is flagged for low coverage.
+    resampling : Resampling, optional
+        Each interval of r and its seed, as in :func:`wefat`. None: :data:`DEFAULT_RESAMPLING`.
+    words : Words, optional
+        How the word lists are treated, as in :func:`wefat` (with ``on_missing="raise"`` a missing word makes its
+        test not run). None: :data:`DEFAULT_WORDS`.
     progress : bool, default False
         Show a progress bar while loading the embedding.
 
@@ -826,8 +763,7 @@ def wefats(embedding, specs: Sequence, *, name_filter: bool = False, n_resamples
     Raises
     ------
     wordbias.core.errors.InvalidParameterError
-        If ``n_resamples``, ``confidence_level``, ``seed``, ``case_fold``, ``min_words`` or ``min_fraction``
-        is out of range (the options each test checks itself make every test not run instead).
+        If ``resampling`` is not a Resampling or ``words`` not a Words.
     FileNotFoundError
         If ``embedding`` is neither a registered name nor an existing path.
 
@@ -846,31 +782,24 @@ def wefats(embedding, specs: Sequence, *, name_filter: bool = False, n_resamples
     ...                  property=women, name_filter=None, paper={})
     >>> few = WefatSpec(id="few", title="two occupations", W=("nurse", "pilot"), A=("she", "her"),
     ...                 B=("he", "him"), property=women, name_filter=None, paper={})
-    >>> a, b = wefats(emb, [jobs, few], n_resamples=0)
+    >>> a, b = wefats(emb, [jobs, few], resampling=Resampling(n_resamples=0))
     >>> a.test, round(a.effect_size, 3), a.coverage
     ('jobs', 0.985, 'W 5/5; A 2/2; B 2/2')
     >>> b.not_run[:31]
     'not run: DegenerateSetError: se'
     """
-    if _is_ensemble(embedding):
-        from wordbias.measures import ensemble
-
-        return ensemble.wefats(embedding, specs, name_filter=name_filter, n_resamples=n_resamples,
-                               confidence_level=confidence_level, ci_method=ci_method, seed=seed, case_fold=case_fold,
-                               on_missing=on_missing, min_words=min_words, min_fraction=min_fraction, progress=progress)
-    n_resamples, confidence_level, min_words, min_fraction, seed = _check_options(
-        n_resamples=n_resamples, confidence_level=confidence_level, min_words=min_words, min_fraction=min_fraction,
-        seed=seed, ci_method=ci_method, on_missing=on_missing)
+    _refuse_ensemble(embedding, "wefats")
+    resampling, words = _options(resampling, words)
     kv = _load(embedding, progress)
-    case_fold = _case_fold(kv, case_fold)
+    options = _wefat_options(kv, resampling, words)
+    case_fold, seed, min_words, min_fraction = (options[k] for k in ("case_fold", "seed", "min_words",
+                                                                     "min_fraction"))
     out = []
     for spec in [stimuli.as_wefat_spec(s) for s in specs]:
         drop = (spec.name_filter or {}).get("drop_fraction") if name_filter else None
         try:
             out.append(_measure_wefat(kv, spec.W, spec.A, spec.B, spec.property, test=spec.id, title=spec.title,
-                                      names=None, case_fold=case_fold, on_missing=on_missing, name_filter=drop,
-                                      seed=seed, n_resamples=n_resamples, confidence_level=confidence_level,
-                                      ci_method=ci_method, min_words=min_words, min_fraction=min_fraction))
+                                      names=None, name_filter=drop, **options))
         except NOT_RUN_ERRORS as err:
             sets = _unmeasured_sets(kv, {"W": spec.W, "A": spec.A, "B": spec.B}, case_fold, {})
             out.append(Result(
@@ -908,7 +837,8 @@ def weat_result(measured):
     Examples
     --------
     >>> kv = {"rose": [1, .1], "tulip": [.9, .2], "ant": [.1, 1], "wasp": [.2, .9], "love": [1, 0], "hate": [0, 1]}
-    >>> r = weat_result(weat(kv, ["rose", "tulip"], ["ant", "wasp"], ["love"], ["hate"], n_resamples=0))
+    >>> r = weat_result(weat(kv, ["rose", "tulip"], ["ant", "wasp"], ["love"], ["hate"],
+    ...                      resampling=Resampling(n_resamples=0)))
     >>> type(r).__name__, r.X.words, round(float(r.s_x[0]), 3)
     ('WeatResult', ('rose', 'tulip'), 0.896)
     """

@@ -44,13 +44,13 @@ from wordbias.core.validation import (
     check_int,
     check_option,
     check_real,
-    check_seed,
     check_spread,
     float_eps,
 )
 from wordbias.core.vectors import cosine_matrix
-from wordbias.measures.association.weat import check_ddof, vector_eps
+from wordbias.measures.association.weat import case_folded, check_ddof, options_or_default, vector_eps
 from wordbias.measures.directions.ripa import ALTERNATIVES, SignFlipTest, sign_flip_test
+from wordbias.options import Resampling, Words
 from wordbias.stats import permutation as _stats
 
 __all__ = [
@@ -59,7 +59,15 @@ __all__ = [
     "sc_weat_difference",
     "sc_weat_p_value",
     "sc_weat",
+    "DEFAULT_RESAMPLING",
+    "DEFAULT_WORDS",
 ]
+
+#: the resampling of :func:`sc_weat` when none is given: 100,000 Monte Carlo re-partitions, 10,000 sign flips of
+#: the category's test, seed 0
+DEFAULT_RESAMPLING = Resampling(n_permutations=100_000)
+#: the word policy of :func:`sc_weat` when none is given: unknown words dropped, no case folding
+DEFAULT_WORDS = Words(case_fold=False)
 
 
 def _cosines(name: str, values) -> np.ndarray:
@@ -284,18 +292,17 @@ class ScWeatResult:
                              "p_method": [p.p_method for p in self.p], "alternative": self.alternative})
 
 
-def sc_weat(embedding, words: Sequence[str], A: Sequence[str], B: Sequence[str], *,
-            alternative: str = "greater", p_method: str = "auto", n_permutations: int = 100_000,
-            n_resamples: int = 10_000, seed=0, ddof: int = 1, exact_max_n: int = SC_WEAT_EXACT_MAX_N,
-            on_missing: str = "drop", case_fold: bool = False) -> ScWeatResult:
-    """SC-WEAT of each of ``words`` against attribute sets ``A`` and ``B`` (Caliskan et al. 2022).
+def sc_weat(embedding, targets: Sequence[str], A: Sequence[str], B: Sequence[str], *,
+            alternative: str = "greater", p_method: str = "auto", resampling: Resampling | None = None,
+            words: Words | None = None, ddof: int = 1, exact_max_n: int = SC_WEAT_EXACT_MAX_N) -> ScWeatResult:
+    """SC-WEAT of each of ``targets`` against attribute sets ``A`` and ``B`` (Caliskan et al. 2022).
 
     For each word: the difference of mean cosines, the effect size (:func:`sc_weat_effect_size`) and the
     permutation p-value over the re-partitions of A ∪ B (:func:`sc_weat_p_value`, ``alternative`` as SciPy;
-    the paper's is ``"greater"``; ``p_method``, ``n_permutations`` and ``exact_max_n`` as there). With two
-    words or more, ``category`` is the sign-flip test of the mean per-word difference
+    the paper's is ``"greater"``; ``p_method``, ``resampling.n_permutations`` and ``exact_max_n`` as there). With
+    two words or more, ``category`` is the sign-flip test of the mean per-word difference
     (:func:`wordbias.measures.directions.ripa.sign_flip_test`, same ``alternative``, exact up to 20
-    words, else ``n_resamples`` seeded draws). Words are looked up by :func:`wordbias.core.lookup.word_set`
+    words, else ``resampling.n_resamples`` seeded draws). Words are looked up by :func:`wordbias.core.lookup.word_set`
     and :func:`~wordbias.core.lookup.set_vectors` (unknown words dropped with a warning, named in
     ``missing``).
 
@@ -303,7 +310,7 @@ def sc_weat(embedding, words: Sequence[str], A: Sequence[str], B: Sequence[str],
     ----------
     embedding : KeyedVectors or mapping of str to array_like
         A gensim ``KeyedVectors`` or any word → vector mapping.
-    words : sequence of str
+    targets : sequence of str
         The words to test (the category).
     A, B : sequence of str
         The attribute word sets.
@@ -311,20 +318,20 @@ def sc_weat(embedding, words: Sequence[str], A: Sequence[str], B: Sequence[str],
         The tail of the per-word tests and of the category's test.
     p_method : {"auto", "exact", "monte-carlo", "mc", "normal"}, default "auto"
         How each word's p-value is computed (:func:`sc_weat_p_value`).
-    n_permutations : int, default 100000
-        The number of random re-partitions drawn by Monte Carlo (>= 1).
-    n_resamples : int, default 10000
-        The number of random sign flips of the category's test beyond 20 words (>= 1).
-    seed : int or numpy.random.Generator, default 0
-        Seed of all the random draws.
+    resampling : Resampling, optional
+        ``n_permutations`` (the random re-partitions drawn by Monte Carlo), ``n_resamples`` (the random sign
+        flips of the category's test beyond 20 words, >= 1) and ``seed`` (of all the random draws)
+        (:class:`~wordbias.options.Resampling`; no interval is computed). None: :data:`DEFAULT_RESAMPLING`
+        (100,000 permutations, 10,000 sign flips, seed 0).
+    words : Words, optional
+        ``on_missing`` (drop and report the unknown words, or raise ``KeyError``) and ``case_fold`` (lower-case all
+        words; None decides from the vocabulary) (:class:`~wordbias.options.Words`; its coverage thresholds and
+        ``balance_targets`` are not used: one category has no target set to balance). None:
+        :data:`DEFAULT_WORDS` (drop, no case folding).
     ddof : {1, 0}, default 1
         Delta degrees of freedom of the standard deviation of the effect size.
     exact_max_n : int, default 30
-        ``"auto"`` counts exactly up to this ``|A ∪ B|``.
-    on_missing : {"drop", "raise"}, default "drop"
-        Drop and report the unknown words, or raise ``KeyError``.
-    case_fold : bool, default False
-        Lower-case all words (uncased embeddings).
+        ``"auto"`` counts exactly up to this number of attribute words (A and B together).
 
     Returns
     -------
@@ -337,7 +344,7 @@ def sc_weat(embedding, words: Sequence[str], A: Sequence[str], B: Sequence[str],
         When an option or number is out of range, a word list is not valid, or a word is both tested and
         an attribute.
     KeyError
-        When ``on_missing="raise"`` and a word is not in ``embedding``.
+        When ``words.on_missing`` is ``"raise"`` and a word is not in ``embedding``.
     DegenerateSetError
         When a set is left empty, a vector is zero, or a word has the same cosine with every attribute word.
     TooCostlyError
@@ -370,10 +377,11 @@ def sc_weat(embedding, words: Sequence[str], A: Sequence[str], B: Sequence[str],
     """
     check_option("alternative", alternative, ALTERNATIVES)
     check_option("p_method", p_method, _stats.P_METHODS)
-    n_permutations = check_int("n_permutations", n_permutations, min=1)
-    n_resamples = check_int("n_resamples", n_resamples, min=1)
-    seed, ddof = check_seed("seed", seed), check_ddof(ddof)
-    ws = lookup.word_set(embedding, words, name="words", on_missing=on_missing, case_fold=case_fold)
+    resampling, words = options_or_default(resampling, words, DEFAULT_RESAMPLING, DEFAULT_WORDS)
+    n_permutations, seed, ddof = resampling.n_permutations, resampling.seed, check_ddof(ddof)
+    n_resamples = check_int("n_resamples", resampling.n_resamples, min=1)
+    on_missing, case_fold = words.on_missing, case_folded(embedding, words.case_fold)
+    ws = lookup.word_set(embedding, targets, name="words", on_missing=on_missing, case_fold=case_fold)
     attrs = lookup.set_vectors(embedding, A, B, name="attributes", on_missing=on_missing, case_fold=case_fold)
     (a_words, b_words), (miss_a, miss_b) = attrs.words, attrs.missing
     check_disjoint("words", ws.words, "attributes", a_words + b_words)

@@ -48,9 +48,18 @@ from wordbias.core.errors import InvalidParameterError
 from wordbias.core.progress import progress_bar
 from wordbias.datasets import seat as _data
 from wordbias.measures.association import measurement as _m
+from wordbias.measures.association.weat import options_or_default
 from wordbias.models import sentence as _sentence
+from wordbias.options import Resampling, Words
 
-__all__ = ["seat", "seats", "as_test", "sentence_keyed_vectors"]
+__all__ = ["seat", "seats", "as_test", "sentence_keyed_vectors", "DEFAULT_RESAMPLING", "DEFAULT_WORDS"]
+
+#: the resampling of :func:`seat` and :func:`seats` when none is given: May et al.'s 100,000 Monte Carlo
+#: permutations, 10,000 resamples of a 95% BCa interval, seed 0
+DEFAULT_RESAMPLING = Resampling(n_permutations=100_000)
+#: their word policy when none is given: sentences matched as written, the sentences of a word the encoder lacks
+#: dropped, target sets balanced at random, low coverage below 4 words or half a list
+DEFAULT_WORDS = Words(case_fold=False)
 
 
 def as_test(test_or_sets) -> _data.SeatTest:
@@ -193,35 +202,41 @@ def _in_words(m: _result.Result, chosen: Mapping[str, _Chosen], pooling: str, *,
     return dataclasses.replace(m, measure="seat", sets=sets, flagged=flagged, notes=notes)
 
 
-def _measure(enc, kv, encoded, test: _data.SeatTest, **options) -> _result.Result:
+def _measure(enc, kv, encoded, test: _data.SeatTest, *, resampling: Resampling, words: Words,
+             alternative: str) -> _result.Result:
     """One SEAT on the encoded sentences: the words checked, the sentences chosen, the WEAT measured on them
-    (``options``: those of :func:`wordbias.measures.association.measurement._measure_weat` but the sets), counted in words."""
+    (:func:`wordbias.measures.association.measurement._measure_weat`), counted in words."""
     chosen = _choose(enc, test, encoded)
     _check_words(chosen, test.names)
     m = _m._measure_weat(kv, *(chosen[r].kept for r in "XYAB"), test=test.id, title=test.title, names=test.names,
-                         case_fold=False, on_missing="drop", p_method="auto", p_methods=(), progress=False,
-                         **options)
-    return _in_words(m, chosen, encoded.pooling, min_words=options["min_words"],
-                     min_fraction=options["min_fraction"])
+                         resampling=resampling, words=words, p_method="auto", p_methods=(),
+                         alternative=alternative, progress=False)
+    return _in_words(m, chosen, encoded.pooling, min_words=words.min_words, min_fraction=words.min_fraction)
 
 
-def _not_run(enc, kv, encoded, test: _data.SeatTest, err: BaseException, *, seed: int) -> _result.Result:
+def _not_run(enc, kv, encoded, test: _data.SeatTest, err: BaseException, *, seed: int,
+             words: Words) -> _result.Result:
     """The result of a SEAT that could not run: NaN numbers, the reason, the coverage counted in words."""
     m = _m._weat_not_run(kv, _m.stimuli.as_weat_spec(test.as_spec()), err, case_fold=False, alternative="greater",
-                         seed=seed, min_words=_m.MIN_WORDS, min_fraction=_m.MIN_FRACTION)
-    return _in_words(m, _choose(enc, test, encoded), encoded.pooling, min_words=_m.MIN_WORDS,
-                     min_fraction=_m.MIN_FRACTION)
+                         seed=seed, min_words=words.min_words, min_fraction=words.min_fraction)
+    return _in_words(m, _choose(enc, test, encoded), encoded.pooling, min_words=words.min_words,
+                     min_fraction=words.min_fraction)
 
 
-def _check(n_permutations, seed):
-    from wordbias.core.validation import check_int, check_seed
+def _options(resampling, words) -> tuple[Resampling, Words]:
+    """The options of a SEAT: the caller's or :data:`DEFAULT_RESAMPLING` and :data:`DEFAULT_WORDS`; a sentence is
+    matched as written and a word the encoder lacks drops its sentences, so ``case_fold`` and ``on_missing`` other
+    than those are refused."""
+    resampling, words = options_or_default(resampling, words, DEFAULT_RESAMPLING, DEFAULT_WORDS)
+    if words.case_fold or words.on_missing != "drop":
+        raise InvalidParameterError(f"a SEAT matches its sentences as written and drops the sentences of a word the "
+                                    f"encoder lacks: words.case_fold must be None or False and words.on_missing "
+                                    f"'drop', not {words.case_fold!r} and {words.on_missing!r}")
+    return resampling, words.replace(case_fold=False)
 
-    return check_int("n_permutations", n_permutations, min=1), check_seed("seed", seed)
 
-
-def seat(encoder, test_or_sets, *, pooling: str | None = None, n_permutations: int = 100_000, seed: int = 0,
-         n_resamples: int = 10_000, confidence_level: float = 0.95, ci_method: str = "BCa",
-         alternative: str = "greater", balance_targets: str = "random", batch_size: int = 32, cache: bool = True,
+def seat(encoder, test_or_sets, *, pooling: str | None = None, resampling: Resampling | None = None,
+         words: Words | None = None, alternative: str = "greater", batch_size: int = 32, cache: bool = True,
          device: str | None = None, progress: bool = False) -> _result.Result:
     """Measure one SEAT (May et al. 2019, §2): d with its bootstrap interval, p one- and two-sided.
 
@@ -234,20 +249,20 @@ def seat(encoder, test_or_sets, *, pooling: str | None = None, n_permutations: i
         The test (:func:`as_test`).
     pooling : {"mean", "cls"} or None, default None
         A transformer's sentence representation (None: its sentence-transformers configuration, else ``"cls"``).
-    n_permutations : int, default 100_000
-        Monte Carlo draws when the partitions of X ∪ Y are too many to count (May et al.'s 100,000).
-    seed : int, default 0
-        Seed of the balancing, the Monte Carlo p and the bootstrap.
-    n_resamples : int, default 10_000
-        Bootstrap resamples of the interval of d, over the sentences of each set (0: no interval).
-    confidence_level : float, default 0.95
-        The interval's level.
-    ci_method : {"BCa", "percentile", "basic"}, default "BCa"
-        The interval's method.
+    resampling : Resampling, optional
+        ``n_permutations`` (Monte Carlo draws when the partitions of X ∪ Y are too many to count), ``seed`` (of the
+        balancing, the Monte Carlo p and the bootstrap), ``n_resamples`` (bootstrap resamples of the interval of d,
+        over the sentences of each set; 0: no interval), ``confidence_level`` and ``ci_method`` of the interval
+        (:class:`~wordbias.options.Resampling`). None: :data:`DEFAULT_RESAMPLING` (May et al.'s 100,000
+        permutations; 10,000 resamples of a 95% BCa interval; seed 0).
+    words : Words, optional
+        ``balance_targets`` (unequal target sets, the shipped tests have equal ones:
+        :func:`wordbias.measures.association.weat.balance`), ``min_words`` and ``min_fraction`` (the low-coverage
+        flag, judged on the test words) (:class:`~wordbias.options.Words`); sentences are matched as written and
+        a word the encoder lacks drops its sentences (``case_fold`` None or False, ``on_missing="drop"``). None:
+        :data:`DEFAULT_WORDS`.
     alternative : {"greater", "less", "two-sided"}, default "greater"
         The tail of ``p_value`` (May et al.: one-sided, greater); ``p_two_sided`` is always given.
-    balance_targets : {"random", "none", "raise"}, default "random"
-        Unequal target sets (the shipped tests have equal ones): :func:`wordbias.measures.association.weat.balance`.
     batch_size : int, default 32
         Sentences run through a network at once.
     cache : bool, default True
@@ -279,22 +294,17 @@ def seat(encoder, test_or_sets, *, pooling: str | None = None, n_permutations: i
     ...               [0, 0, 1], [0, 0, 1], [0, 0, 1]], dtype=np.float32)
     >>> sets = {"X": ["This is rose.", "This is tulip."], "Y": ["This is ant.", "This is wasp."],
     ...         "A": ["This is love."], "B": ["This is hate."]}
-    >>> r = seat(to_keyed_vectors(words, V), sets, n_resamples=0, cache=False)
+    >>> r = seat(to_keyed_vectors(words, V), sets, resampling=Resampling(n_resamples=0), cache=False)
     >>> r.measure, r.p_method, round(r.p_value, 3), r.coverage
     ('seat', 'exact', 0.167, 'X 2/2; Y 2/2; A 1/1; B 1/1')
     """
     test = as_test(test_or_sets)
-    n_permutations, seed = _check(n_permutations, seed)
-    n_resamples, confidence_level, *_ = _m._check_options(
-        n_resamples=n_resamples, confidence_level=confidence_level, min_words=_m.MIN_WORDS,
-        min_fraction=_m.MIN_FRACTION, seed=seed, ci_method=ci_method, balance_targets=balance_targets,
-        alternative=alternative)
+    resampling, words = _options(resampling, words)
+    _m._check_choices(alternative=alternative)
     enc = _sentence.load_sentence_encoder(encoder, pooling=pooling, device=device)
     encoded = _sentence.encode(enc, test.sentences, batch_size=batch_size, cache=cache, progress=progress)
-    m = _measure(enc, sentence_keyed_vectors(encoded), encoded, test, balance_targets=balance_targets,
-                 n_permutations=n_permutations, alternative=alternative, seed=seed, n_resamples=n_resamples,
-                 confidence_level=confidence_level, ci_method=ci_method, min_words=_m.MIN_WORDS,
-                 min_fraction=_m.MIN_FRACTION)
+    m = _measure(enc, sentence_keyed_vectors(encoded), encoded, test, resampling=resampling, words=words,
+                 alternative=alternative)
     _m._replay(m.warnings)                               # given to the caller, and kept in the result
     if m.flagged:
         m = dataclasses.replace(m, warnings=m.warnings + (_m._warn_low(m.title, m.flagged),))
@@ -302,8 +312,8 @@ def seat(encoder, test_or_sets, *, pooling: str | None = None, n_permutations: i
 
 
 def seats(encoder, tests: Sequence | None = None, *, pooling: str | None = None, family: str | None = None,
-          n_permutations: int = 100_000, seed: int = 0, n_resamples: int = 10_000, confidence_level: float = 0.95,
-          ci_method: str = "BCa", batch_size: int = 32, cache: bool = True, device: str | None = None,
+          resampling: Resampling | None = None, words: Words | None = None, batch_size: int = 32,
+          cache: bool = True, device: str | None = None,
           progress: bool = False) -> tuple[list[_result.Result], _sentence.SentenceVectors]:
     """Measure a battery of SEATs, each once, with Holm's and Benjamini-Hochberg's adjusted p.
 
@@ -324,7 +334,7 @@ def seats(encoder, tests: Sequence | None = None, *, pooling: str | None = None,
         As :func:`seat`.
     family : str, optional
         What names the family of the adjusted p.
-    n_permutations, seed, n_resamples, confidence_level, ci_method, batch_size, cache, device, progress
+    resampling, words, batch_size, cache, device, progress
         As :func:`seat`.
 
     Returns
@@ -348,13 +358,14 @@ def seats(encoder, tests: Sequence | None = None, *, pooling: str | None = None,
     >>> flowers = {"id": "flowers", "X": ["This is rose.", "This is tulip."], "Y": ["This is ant.", "This is wasp."],
     ...            "A": ["This is love."], "B": ["This is hate."]}
     >>> insects = {**flowers, "id": "insects", "X": flowers["Y"], "Y": flowers["X"]}
-    >>> results, vectors = seats(to_keyed_vectors(words, V), [flowers, insects], n_resamples=0, cache=False)
+    >>> results, vectors = seats(to_keyed_vectors(words, V), [flowers, insects], resampling=Resampling(n_resamples=0),
+    ...                          cache=False)
     >>> [(m.test, round(m.effect_size, 2), round(m.p_value, 3), round(m.p_holm, 3)) for m in results]
     [('flowers', 1.72, 0.167, 0.333), ('insects', -1.72, 1.0, 1.0)]
     >>> len(vectors.sentences), vectors.pooling
     (6, 'cbow')
     """
-    n_permutations, seed = _check(n_permutations, seed)
+    resampling, words = _options(resampling, words)
     if tests is None:
         specs = _data.load_tests()
     else:
@@ -378,12 +389,9 @@ def seats(encoder, tests: Sequence | None = None, *, pooling: str | None = None,
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 try:
-                    m = _measure(enc, kv, encoded, t, balance_targets="random", n_permutations=n_permutations,
-                                 alternative="greater", seed=seed, n_resamples=n_resamples,
-                                 confidence_level=confidence_level, ci_method=ci_method, min_words=_m.MIN_WORDS,
-                                 min_fraction=_m.MIN_FRACTION)
+                    m = _measure(enc, kv, encoded, t, resampling=resampling, words=words, alternative="greater")
                 except _m.NOT_RUN_ERRORS as err:
-                    m = _not_run(enc, kv, encoded, t, err, seed=seed)
+                    m = _not_run(enc, kv, encoded, t, err, seed=resampling.seed, words=words)
             out.append(m)
             bar.update(1)
     n_ran = sum(math.isfinite(m.p_value) for m in out)

@@ -9,6 +9,7 @@ sets (:func:`balance`; words are looked up by :mod:`wordbias.core.lookup`), and 
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -36,7 +37,7 @@ from wordbias.core.validation import (
     float_eps,
 )
 from wordbias.core.vectors import cosine_matrix
-from wordbias.options import BALANCE_POLICIES
+from wordbias.options import BALANCE_POLICIES, Resampling, Words
 from wordbias.stats import permutation as _stats
 
 __all__ = [
@@ -62,7 +63,123 @@ __all__ = [
     "warn_low_power",
     "weat_from_scores",
     "weat",
+    "DEFAULT_RESAMPLING",
+    "DEFAULT_WORDS",
+    "options_or_default",
+    "loose_options",
+    "case_folded",
 ]
+
+#: the resampling of :func:`weat` when none is given: 100,000 Monte Carlo permutations, seed 0
+DEFAULT_RESAMPLING = Resampling(n_permutations=100_000)
+#: the word policy of :func:`weat` when none is given: unknown words dropped, no case folding, random balancing
+DEFAULT_WORDS = Words(case_fold=False)
+
+
+def options_or_default(resampling, words, default_resampling: Resampling, default_words: Words):
+    """A measure's options: ``resampling`` and ``words``, or its defaults where they are None.
+
+    Parameters
+    ----------
+    resampling : Resampling or None
+        The caller's resampling (:class:`wordbias.options.Resampling`).
+    words : Words or None
+        The caller's word policy (:class:`wordbias.options.Words`).
+    default_resampling : Resampling
+        The measure's resampling when ``resampling`` is None.
+    default_words : Words
+        The measure's word policy when ``words`` is None.
+
+    Returns
+    -------
+    tuple of (Resampling, Words)
+        The options the measure runs with.
+
+    Raises
+    ------
+    InvalidParameterError
+        If ``resampling`` is not a Resampling or ``words`` not a Words.
+
+    Examples
+    --------
+    >>> options_or_default(None, Words(on_missing="raise"), DEFAULT_RESAMPLING, DEFAULT_WORDS)[1].on_missing
+    'raise'
+    """
+    resampling = default_resampling if resampling is None else resampling
+    words = default_words if words is None else words
+    if not isinstance(resampling, Resampling):
+        raise InvalidParameterError(f"resampling must be a wordbias.options.Resampling, not "
+                                    f"{type(resampling).__name__}")
+    if not isinstance(words, Words):
+        raise InvalidParameterError(f"words must be a wordbias.options.Words, not {type(words).__name__}")
+    return resampling, words
+
+
+def loose_options(default_resampling: Resampling, default_words: Words, **options) -> dict:
+    """A measure's keywords from loose options: those of :class:`~wordbias.options.Resampling` and
+    :class:`~wordbias.options.Words` made into ``resampling=`` and ``words=`` (the defaults given, changed), the
+    others kept as they are.
+
+    Parameters
+    ----------
+    default_resampling : Resampling
+        The measure's resampling, which the loose options change.
+    default_words : Words
+        The measure's word policy, which the loose options change.
+    **options
+        Keywords of the measure, of Resampling (``n_resamples``, ``confidence_level``, ``ci_method``,
+        ``n_permutations``, ``seed``) and of Words (``case_fold``, ``on_missing``, ``min_words``,
+        ``min_fraction``, ``balance_targets``).
+
+    Returns
+    -------
+    dict
+        The keywords of the call.
+
+    Raises
+    ------
+    InvalidParameterError
+        If an option of Resampling or Words is out of range (it is checked as the object is made).
+
+    Examples
+    --------
+    >>> loose_options(DEFAULT_RESAMPLING, DEFAULT_WORDS, seed=3, p_method="exact")["resampling"].n_permutations
+    100000
+    """
+    out = dict(options)
+    for name, default in (("resampling", default_resampling), ("words", default_words)):
+        mine = {f.name: out.pop(f.name) for f in dataclasses.fields(default) if f.name in out}
+        if mine:
+            out[name] = default.replace(**mine)
+    return out
+
+
+def case_folded(embedding, case_fold: bool | None) -> bool:
+    """Whether a measure folds the case of its words: ``case_fold``, or when None whether the vocabulary is
+    uncased (no upper-case letter among its first 50,000 words, :func:`wordbias.embeddings.is_cased`).
+
+    Parameters
+    ----------
+    embedding : KeyedVectors or mapping of str to array_like
+        The vectors.
+    case_fold : bool or None
+        The caller's choice (``Words.case_fold``).
+
+    Returns
+    -------
+    bool
+        True to lower-case every word.
+
+    Examples
+    --------
+    >>> case_folded({"Paris": [0.0], "london": [1.0]}, None), case_folded({"paris": [0.0]}, None)
+    (False, True)
+    """
+    if case_fold is not None:
+        return check_bool("case_fold", case_fold)
+    keys = getattr(embedding, "index_to_key", None)
+    keys = list(embedding)[:50_000] if keys is None else keys[:50_000]
+    return not any(isinstance(w, str) and w != w.lower() for w in keys)
 
 #: smallest target set (each of X, Y) after unknown words are dropped
 MIN_TARGET_SIZE = 2
@@ -921,33 +1038,30 @@ def check_sets(X, Y, A, B, names: Mapping[str, str] | None = None, case_fold: bo
 
 
 def weat(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Sequence[str], *,
-         names: Mapping[str, str] | None = None, on_missing: str = "drop", case_fold: bool = False,
-         balance_targets: str = "random",
-         p_method: str = "auto", n_permutations: int = 100_000, seed: int = 0, ddof: int = 1,
-         progress: bool = False, max_seconds: float = _costs.MAX_SECONDS,
+         names: Mapping[str, str] | None = None, resampling: Resampling | None = None, words: Words | None = None,
+         p_method: str = "auto", ddof: int = 1, progress: bool = False,
          alternative: str = "greater") -> WeatResult:
     """Run one WEAT on ``embedding``.
 
-    Unknown words follow the paper's policy (Supplementary, WEAT 3): with ``on_missing="drop"`` they are
+    Unknown words follow the paper's policy (Supplementary, WEAT 3): with ``words.on_missing="drop"`` they are
     dropped and reported (:func:`wordbias.core.lookup.word_set`), and the target sets are balanced by
-    deleting words at random from the larger one (``balance_targets``, :func:`balance`). A set left with
+    deleting words at random from the larger one (``words.balance_targets``, :func:`balance`). A set left with
     fewer than ``MIN_TARGET_SIZE`` (targets) or ``MIN_ATTRIBUTE_SIZE`` (attributes) words fails with a
     :class:`DegenerateSetError` naming it. ``names`` maps "X", "Y", "A", "B" to display names used in
     messages and in the result (a mapping of some of the four letters to non-empty strings, :func:`check_names`;
-    anything else is an :class:`~wordbias.core.errors.InvalidParameterError`). ``seed`` drives both the random
-    balancing and the Monte Carlo p-value, from one generator, so the same call always gives the same result.
-    ``case_fold`` lower-cases all words (uncased embeddings).
+    anything else is an :class:`~wordbias.core.errors.InvalidParameterError`). ``resampling.seed`` drives both the
+    random balancing and the Monte Carlo p-value, from one generator, so the same call always gives the same
+    result. ``words.case_fold`` lower-cases all words (uncased embeddings).
 
     Checked on entry: each word list is a list of distinct strings (a string is refused, a ``set``
     is sorted so the result does not depend on ``PYTHONHASHSEED``), X and Y share no word, nor A and B, nor a
     target set an attribute set (:func:`check_targets_not_attributes`);
-    ``ddof`` is 0 or 1, ``balance_targets`` one of :data:`BALANCE_POLICIES`, ``p_method`` one of
-    :data:`wordbias.stats.permutation.P_METHODS`, ``n_permutations`` an integer >= 1, ``seed`` an integer
-    >= 0 or a ``numpy.random.Generator``. Nothing is silent: dropped words warn
+    ``ddof`` is 0 or 1, ``p_method`` one of :data:`wordbias.stats.permutation.P_METHODS` (the options of
+    ``resampling`` and ``words`` are checked when those are made). Nothing is silent: dropped words warn
     :class:`~wordbias.core.errors.MissingWordsWarning`, balanced-out words
     :class:`~wordbias.core.errors.BalancedOutWarning`, and target sets so small that the smallest attainable
     p exceeds :data:`ALPHA` :class:`~wordbias.core.errors.LowPowerWarning`. A Monte Carlo p-value estimated
-    to take more than ``max_seconds`` is refused before any work
+    to take more than :data:`wordbias.core.costs.MAX_SECONDS` is refused before any work
     (:class:`~wordbias.core.errors.TooCostlyError`). ``alternative`` ("greater", the paper's one-sided test;
     "less"; "two-sided") is passed to :func:`p_value` and shown by the result.
 
@@ -955,7 +1069,7 @@ def weat(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Seq
     deleted, d is also computed over :data:`BALANCE_DRAWS` balancing draws (every way to balance when there are
     no more; the test's own draw among them; a random stream of its own, spawned from ``seed``) and without
     balancing; the result's ``balancing`` (:class:`BalanceSpread`, :meth:`BalanceSpread.text`) holds them (the
-    ``wordbias weat`` command prints them on stderr). ``balance_targets="none"`` keeps the
+    ``wordbias weat`` command prints them on stderr). ``Words(balance_targets="none")`` keeps the
     sets whole: the statistic, d and the permutation test are defined for unequal sizes too, the permutations
     then partitioning X ∪ Y into sets of the sizes given.
 
@@ -969,24 +1083,21 @@ def weat(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Seq
         The attribute word sets.
     names : mapping of str to str, optional
         Display names of some of "X", "Y", "A", "B" (:func:`check_names`).
-    on_missing : {"drop", "raise"}, default "drop"
-        The unknown-word policy: drop and report the unknown words, or raise ``KeyError``.
-    case_fold : bool, default False
-        Lower-case all words (uncased embeddings).
-    balance_targets : {"random", "none", "raise"}, default "random"
-        How target sets of different sizes are balanced (:func:`balance`).
+    resampling : Resampling, optional
+        ``n_permutations``, the random partitions drawn by Monte Carlo, and ``seed``, the seed of the random
+        balancing and of the Monte Carlo p-value (:class:`~wordbias.options.Resampling`; no interval is computed
+        here). None: :data:`DEFAULT_RESAMPLING` (100,000 permutations, seed 0).
+    words : Words, optional
+        ``on_missing`` (drop and report the unknown words, or raise ``KeyError``), ``case_fold`` (lower-case
+        all words; None decides from the vocabulary) and ``balance_targets`` (how target sets of different
+        sizes are balanced, :func:`balance`) (:class:`~wordbias.options.Words`). None: :data:`DEFAULT_WORDS`
+        (drop, no case folding, random balancing).
     p_method : {"auto", "exact", "monte-carlo", "mc", "normal"}, default "auto"
         How the p-value is computed (:func:`p_value`).
-    n_permutations : int, default 100000
-        The number of random partitions drawn by Monte Carlo (>= 1).
-    seed : int or numpy.random.Generator, default 0
-        Seed of the random balancing and of the Monte Carlo p-value.
     ddof : {1, 0}, default 1
         Delta degrees of freedom of the standard deviation of the effect size (:func:`effect_size`).
     progress : bool, default False
         Show a progress bar while computing the p-value.
-    max_seconds : float, default 600.0
-        The longest a Monte Carlo p-value may be estimated to take.
     alternative : {"greater", "less", "two-sided"}, default "greater"
         The tail of the p-value.
 
@@ -1006,7 +1117,7 @@ def weat(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Seq
         When a set is left too small, ``balance_targets="raise"`` and the target sets differ in size, or all
         target words have the same association (up to the rounding of the vectors, :func:`vector_eps`).
     TooCostlyError
-        When a Monte Carlo p-value is estimated to take more than ``max_seconds``.
+        When a Monte Carlo p-value is estimated to take more than :data:`wordbias.core.costs.MAX_SECONDS`.
 
     See Also
     --------
@@ -1026,15 +1137,14 @@ def weat(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Seq
     'greater'
     """
     names = check_names(names)
-    case_fold = check_bool("case_fold", case_fold)
+    resampling, words = options_or_default(resampling, words, DEFAULT_RESAMPLING, DEFAULT_WORDS)
+    n_permutations, seed, balance_targets = resampling.n_permutations, resampling.seed, words.balance_targets
+    case_fold = case_folded(embedding, words.case_fold)
     X, Y, A, B = check_sets(X, Y, A, B, names, case_fold)
-    lookup.check_on_missing(on_missing)
-    check_option("balance_targets", balance_targets, BALANCE_POLICIES)
     check_option("p_method", p_method, _stats.P_METHODS)
     check_option("alternative", alternative, _stats.ALTERNATIVES)
-    n_permutations = check_int("n_permutations", n_permutations, min=1)
-    seed, ddof = check_seed("seed", seed), check_ddof(ddof)
-    policy = dict(on_missing=on_missing)           # already folded above
+    ddof = check_ddof(ddof)
+    policy = dict(on_missing=words.on_missing)     # already folded above
     x = lookup.word_set(embedding, X, name=names["X"], min_size=MIN_TARGET_SIZE, **policy)
     y = lookup.word_set(embedding, Y, name=names["Y"], min_size=MIN_TARGET_SIZE, **policy)
     a = lookup.word_set(embedding, A, name=names["A"], min_size=MIN_ATTRIBUTE_SIZE, **policy)
@@ -1048,7 +1158,7 @@ def weat(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str], B: Seq
     s_y = association(lookup.set_matrix(embedding, y.words, y.name), A_vec, B_vec)
     eps = vector_eps(embedding, x.words + y.words + a.words + b.words)     # scores 1e-8 apart from float32 vectors: noise
     statistic, d, p = weat_from_scores(s_x, s_y, p_method=p_method, n_permutations=n_permutations, seed=rng,
-                                       ddof=ddof, progress=progress, max_seconds=max_seconds,
+                                       ddof=ddof, progress=progress, max_seconds=_costs.MAX_SECONDS,
                                        alternative=alternative, input_eps=eps)
     spread = _spread(x0, y0, x, y, lambda words: association(lookup.set_matrix(embedding, words, "targets"), A_vec,
                                                              B_vec), d, seed, ddof)

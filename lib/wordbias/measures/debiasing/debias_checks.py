@@ -62,10 +62,12 @@ from wordbias.core.validation import (
 from wordbias.measures.debiasing.debias import word_lists_for
 
 __all__ = [
+    "DEFAULT_CANDIDATES",
     "DEFAULT_RESTRICT",
     "MAX_LENGTH",
     "CheckResult",
     "BiasedWords",
+    "Candidates",
     "wilson_interval",
     "gender_specific_words",
     "candidate_words",
@@ -156,6 +158,52 @@ class CheckResult:
                "seed": self.seed}
         out.update(self.extra)
         return out
+
+
+@dataclass(frozen=True)
+class Candidates:
+    """How a check chooses its most biased words when no ``selection`` is given (:func:`most_biased_words`).
+
+    Gonen & Goldberg (2019, Section 2): the candidates are frequent, lower-case alphabetic, short words that are
+    not gender-specific (:func:`candidate_words`); their bias is the projection on ``direction``. Checked when
+    made: a bad option raises :class:`~wordbias.core.errors.InvalidParameterError` naming it.
+
+    Attributes
+    ----------
+    restrict : int or None, default DEFAULT_RESTRICT
+        Candidate words among the first ``restrict`` rows (None: every row).
+    exclude : collection of str or None, default None
+        Words to leave out; None: :func:`gender_specific_words` of the original embedding; ``()``: nothing.
+    direction : tuple of (str, str), default ("he", "she")
+        The bias direction's two words.
+
+    Examples
+    --------
+    >>> Candidates(exclude=()).restrict
+    50000
+    >>> Candidates(exclude="he")
+    Traceback (most recent call last):
+    ...
+    wordbias.core.errors.InvalidParameterError: exclude must be a collection of words, not a single string
+    """
+
+    restrict: int | None = DEFAULT_RESTRICT
+    exclude: Collection[str] | None = None
+    direction: tuple[str, str] = ("he", "she")
+
+    def __post_init__(self):
+        if self.restrict is not None:
+            object.__setattr__(self, "restrict", check_int("restrict", self.restrict, min=1))
+        if isinstance(self.exclude, str):
+            raise InvalidParameterError("exclude must be a collection of words, not a single string")
+        if self.exclude is not None:
+            object.__setattr__(self, "exclude", tuple(self.exclude))
+        object.__setattr__(self, "direction", lookup.check_word_list("direction", self.direction))
+
+
+#: the candidates of the checks by default: Gonen & Goldberg's (the first 50,000 words, gender-specific words left
+#: out, the he - she direction)
+DEFAULT_CANDIDATES = Candidates()
 
 
 @dataclass(frozen=True)
@@ -516,9 +564,13 @@ def most_biased_words(original, n_per_side: int, *, exclude: Collection[str] | N
                        n_excluded=len(everything) - len(kept))
 
 
-def _selection(original: KeyedVectors, selection, n_per_side: int, kwargs: dict) -> BiasedWords:
+def _selection(original: KeyedVectors, selection, n_per_side: int, candidates: Candidates | None) -> BiasedWords:
+    candidates = DEFAULT_CANDIDATES if candidates is None else candidates
+    if not isinstance(candidates, Candidates):
+        raise InvalidParameterError(f"candidates must be a Candidates or None, not {type(candidates).__name__}")
     if selection is None:
-        return most_biased_words(original, n_per_side, **kwargs)
+        return most_biased_words(original, n_per_side, restrict=candidates.restrict, exclude=candidates.exclude,
+                                 direction=candidates.direction)
     if not isinstance(selection, BiasedWords):
         raise InvalidParameterError(f"selection must be a BiasedWords (from most_biased_words), not "
                                     f"{type(selection).__name__}")
@@ -544,9 +596,7 @@ def _checked_sides(checked: KeyedVectors, sel: BiasedWords, on_missing: str):
 
 def cluster_accuracy(original, checked, *, n_per_side: int = 500, seed: int = 0, n_resamples: int = 200,
                      confidence_level: float = 0.95, n_init: int = 10, selection: BiasedWords | None = None,
-                     on_missing: str = "drop", restrict: int | None = DEFAULT_RESTRICT,
-                     exclude: Collection[str] | None = None, direction: tuple[str, str] = ("he", "she")
-                     ) -> CheckResult:
+                     on_missing: str = "drop", candidates: Candidates | None = None) -> CheckResult:
     """K-means (k = 2) on the most biased words: how well do the clusters recover the original sides?
 
     Gonen & Goldberg (2019, Section 3, "Male- and female-biased words cluster together"): the 500 most male- and
@@ -577,15 +627,12 @@ def cluster_accuracy(original, checked, *, n_per_side: int = 500, seed: int = 0,
         K-means restarts (scikit-learn's former default, which the authors' version used).
     selection : BiasedWords, optional
         The words, from :func:`most_biased_words` (its first ``n_per_side`` a side are used); by default
-        computed from ``original`` with ``restrict``, ``exclude`` and ``direction``.
+        computed from ``original`` with ``candidates``.
     on_missing : {"drop", "raise"}, default "drop"
         Words absent from ``checked``: dropped with a warning and listed in ``missing``, or a ``KeyError``.
-    restrict : int or None, default DEFAULT_RESTRICT
-        Candidate words among the first ``restrict`` rows (when ``selection`` is None).
-    exclude : collection of str, optional
-        Words to leave out (default: :func:`gender_specific_words`).
-    direction : tuple of (str, str), default ("he", "she")
-        The bias direction's two words.
+    candidates : Candidates, optional
+        How the words are chosen when ``selection`` is None (the first rows looked at, the words left out, the
+        bias direction); None: :data:`DEFAULT_CANDIDATES`.
 
     Returns
     -------
@@ -609,7 +656,7 @@ def cluster_accuracy(original, checked, *, n_per_side: int = 500, seed: int = 0,
     >>> X = rng.normal(size=(42, 5)); X[0, 0], X[1, 0] = 5, -5; X[2:22, 0] += 3; X[22:, 0] -= 3
     >>> kv = to_keyed_vectors(["he", "she"] + ["".join("abcdefghij"[int(c)] for c in str(i)) + "x"
     ...                                          for i in range(40)], X.astype(np.float32))
-    >>> r = cluster_accuracy(kv, kv, n_per_side=10, exclude=(), n_resamples=50)
+    >>> r = cluster_accuracy(kv, kv, n_per_side=10, candidates=Candidates(exclude=()), n_resamples=50)
     >>> r.estimate, r.n
     (1.0, 20)
     """
@@ -619,7 +666,7 @@ def cluster_accuracy(original, checked, *, n_per_side: int = 500, seed: int = 0,
     n_resamples = check_int("n_resamples", n_resamples, min=0)
     n_init = check_int("n_init", n_init, min=1)
     level = _level(confidence_level)
-    sel = _selection(orig, selection, n_per_side, {"restrict": restrict, "exclude": exclude, "direction": direction})
+    sel = _selection(orig, selection, n_per_side, candidates)
     male, female, missing = _checked_sides(chk, sel, on_missing)
     X = np.r_[_rows(chk, male), _rows(chk, female)]
     y = np.r_[np.ones(len(male), dtype=np.int64), np.zeros(len(female), dtype=np.int64)]
@@ -644,8 +691,7 @@ def cluster_accuracy(original, checked, *, n_per_side: int = 500, seed: int = 0,
 def classifier_accuracy(original, checked, *, n_per_side: int = 2500, n_train: int = 1000, seed: int = 0,
                         gamma: str | float = "auto", C: float = 1.0, confidence_level: float = 0.95,
                         selection: BiasedWords | None = None, on_missing: str = "drop",
-                        restrict: int | None = DEFAULT_RESTRICT, exclude: Collection[str] | None = None,
-                        direction: tuple[str, str] = ("he", "she")) -> CheckResult:
+                        candidates: Candidates | None = None) -> CheckResult:
     """An RBF-kernel SVM predicting a word's original side from its checked vector: held-out accuracy.
 
     Gonen & Goldberg (2019, Section 3, "Classifying previously female- and male-biased words"): the 5,000 most
@@ -679,12 +725,9 @@ def classifier_accuracy(original, checked, *, n_per_side: int = 2500, n_train: i
         The words (:func:`most_biased_words`); by default computed from ``original``.
     on_missing : {"drop", "raise"}, default "drop"
         Words absent from ``checked``: dropped with a warning and listed, or a ``KeyError``.
-    restrict : int or None, default DEFAULT_RESTRICT
-        Candidate words among the first ``restrict`` rows (when ``selection`` is None).
-    exclude : collection of str, optional
-        Words to leave out (default: :func:`gender_specific_words`).
-    direction : tuple of (str, str), default ("he", "she")
-        The bias direction's two words.
+    candidates : Candidates, optional
+        How the words are chosen when ``selection`` is None (the first rows looked at, the words left out, the
+        bias direction); None: :data:`DEFAULT_CANDIDATES`.
 
     Returns
     -------
@@ -708,7 +751,7 @@ def classifier_accuracy(original, checked, *, n_per_side: int = 2500, n_train: i
     >>> names = ["he", "she"] + ["".join("abcdefghij"[int(c)] for c in str(i)) + "x" for i in range(60)]
     >>> X = rng.normal(size=(62, 4)); X[0, 0], X[1, 0] = 5, -5; X[2:32, 0] += 4; X[32:, 0] -= 4
     >>> kv = to_keyed_vectors(names, X.astype(np.float32))
-    >>> r = classifier_accuracy(kv, kv, n_per_side=30, n_train=20, exclude=())
+    >>> r = classifier_accuracy(kv, kv, n_per_side=30, n_train=20, candidates=Candidates(exclude=()))
     >>> r.estimate, r.n, r.ci_low > 0.9
     (1.0, 40, True)
     """
@@ -722,7 +765,7 @@ def classifier_accuracy(original, checked, *, n_per_side: int = 2500, n_train: i
     if not (isinstance(gamma, str) and gamma in ("auto", "scale")):
         gamma = check_real("gamma", gamma, low=0, low_open=True)
     C = check_real("C", C, low=0, low_open=True)
-    sel = _selection(orig, selection, n_per_side, {"restrict": restrict, "exclude": exclude, "direction": direction})
+    sel = _selection(orig, selection, n_per_side, candidates)
     male, female, missing = _checked_sides(chk, sel, on_missing)
     if n_train // 2 >= min(len(male), len(female)):
         raise InvalidParameterError(f"n_train = {n_train} leaves no test word on a side ({len(male)} male, "
@@ -805,8 +848,7 @@ def _pearson_rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 def neighbour_bias(original, checked, *, n_per_side: int = 2500, words: Sequence[str] | None = None, k: int = 100,
                    n_resamples: int = 2000, confidence_level: float = 0.95, seed: int = 0,
                    selection: BiasedWords | None = None, on_missing: str = "drop",
-                   restrict: int | None = DEFAULT_RESTRICT, exclude: Collection[str] | None = None,
-                   direction: tuple[str, str] = ("he", "she")) -> CheckResult:
+                   candidates: Candidates | None = None) -> CheckResult:
     """Bias-by-neighbours: does a word's neighbourhood in the checked embedding still reveal its original bias?
 
     Gonen & Goldberg (2019, Section 3, "Correlation between bias-by-projection and bias-by-neighbours"): for
@@ -843,12 +885,9 @@ def neighbour_bias(original, checked, *, n_per_side: int = 2500, words: Sequence
         ``original``.
     on_missing : {"drop", "raise"}, default "drop"
         Words absent from ``checked``: dropped with a warning and listed, or a ``KeyError``.
-    restrict : int or None, default DEFAULT_RESTRICT
-        Candidate words among the first ``restrict`` rows (when ``selection`` is None).
-    exclude : collection of str, optional
-        Words to leave out (default: :func:`gender_specific_words`).
-    direction : tuple of (str, str), default ("he", "she")
-        The bias direction's two words.
+    candidates : Candidates, optional
+        How the words are chosen when ``selection`` is None (the first rows looked at, the words left out, the
+        bias direction); None: :data:`DEFAULT_CANDIDATES`.
 
     Returns
     -------
@@ -872,7 +911,7 @@ def neighbour_bias(original, checked, *, n_per_side: int = 2500, words: Sequence
     >>> names = ["he", "she"] + ["".join("abcdefghij"[int(c)] for c in str(i)) + "x" for i in range(80)]
     >>> X = rng.normal(size=(82, 4)); X[0, 0], X[1, 0] = 5, -5; X[2:, 0] += np.linspace(3, -3, 80)
     >>> kv = to_keyed_vectors(names, X.astype(np.float32))
-    >>> r = neighbour_bias(kv, kv, n_per_side=20, k=10, exclude=(), n_resamples=200)
+    >>> r = neighbour_bias(kv, kv, n_per_side=20, k=10, candidates=Candidates(exclude=()), n_resamples=200)
     >>> r.estimate > 0.8, r.n
     (True, 40)
     """
@@ -882,8 +921,7 @@ def neighbour_bias(original, checked, *, n_per_side: int = 2500, words: Sequence
     n_resamples = check_int("n_resamples", n_resamples, min=0)
     seed = check_seed("seed", seed)
     level = _level(confidence_level)
-    sel = _selection(orig, selection, n_per_side if words is None else 1,
-                     {"restrict": restrict, "exclude": exclude, "direction": direction})
+    sel = _selection(orig, selection, n_per_side if words is None else 1, candidates)
     if words is None:
         asked = sel.words
         bias_all = sel.bias

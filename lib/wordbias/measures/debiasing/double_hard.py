@@ -29,7 +29,7 @@ from gensim.models import KeyedVectors
 
 from wordbias import embeddings
 from wordbias.core import lookup
-from wordbias.core.errors import DegenerateSetError
+from wordbias.core.errors import DegenerateSetError, InvalidParameterError
 from wordbias.core.validation import check_int, check_option, check_seed
 from wordbias.measures.debiasing.debias import HardDebiasReport, hard_debias, word_lists_for
 from wordbias.measures.debiasing.inlp import (
@@ -42,11 +42,55 @@ from wordbias.measures.debiasing.inlp import (
 )
 from wordbias.measures.directions.direction import pca_direction
 
-__all__ = ["DoubleHardDebiasReport", "embedding_pca", "double_hard_debias", "FREQUENCY_REMOVAL"]
+__all__ = ["DoubleHardDebiasReport", "DoubleHardOptions", "embedding_pca", "double_hard_debias", "FREQUENCY_REMOVAL"]
 
 #: how a candidate frequency direction u is removed: as Algorithm 1 writes it, w̃ − (uᵀw) u, or orthogonally,
 #: w̃ − (uᵀw̃) u
 FREQUENCY_REMOVAL = ("paper", "orthogonal")
+
+
+@dataclass(frozen=True)
+class DoubleHardOptions:
+    """The choices of Algorithm 1 (Wang et al. 2020) that :func:`double_hard_debias` makes, checked when made.
+
+    The defaults are the authors' notebook's (see :func:`double_hard_debias`); an option out of range raises
+    :class:`~wordbias.core.errors.InvalidParameterError` naming it.
+
+    Attributes
+    ----------
+    n_components : int, default 20
+        Candidate components, >= 1 (at most the dimension, checked by :func:`double_hard_debias`).
+    n_biased : int, default 1000
+        Biased words per gender, >= 1.
+    vocab_limit : int, default 50_000
+        How many of the first words the biased words are chosen from, >= 1.
+    bias_pair : (str, str), default ("he", "she")
+        The words of the bias score, male first.
+    frequency_removal : {"paper", "orthogonal"}, default "paper"
+        How a candidate component u is removed (:data:`FREQUENCY_REMOVAL`).
+
+    Examples
+    --------
+    >>> DoubleHardOptions(n_components=3, n_biased=10).n_biased
+    10
+    >>> DoubleHardOptions(frequency_removal="both")     # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    wordbias.core.errors.InvalidParameterError: frequency_removal ...
+    """
+
+    n_components: int = 20
+    n_biased: int = 1000
+    vocab_limit: int = 50_000
+    bias_pair: tuple[str, str] = ("he", "she")
+    frequency_removal: str = "paper"
+
+    def __post_init__(self):
+        object.__setattr__(self, "n_components", check_int("n_components", self.n_components, min=1))
+        object.__setattr__(self, "n_biased", check_int("n_biased", self.n_biased, min=1))
+        object.__setattr__(self, "vocab_limit", check_int("vocab_limit", self.vocab_limit, min=1))
+        object.__setattr__(self, "bias_pair", lookup.check_word_list("bias_pair", self.bias_pair))
+        check_option("frequency_removal", self.frequency_removal, FREQUENCY_REMOVAL)
 
 
 def embedding_pca(vectors: np.ndarray, n_components: int | None = None,
@@ -200,11 +244,7 @@ def double_hard_debias(
     gender_specific: Iterable[str] | None = None,
     equalize_pairs: Sequence[Sequence[str]] | None = None,
     *,
-    n_components: int = 20,
-    n_biased: int = 1000,
-    vocab_limit: int = 50_000,
-    bias_pair: tuple[str, str] = ("he", "she"),
-    frequency_removal: str = "paper",
+    options: DoubleHardOptions | None = None,
     seed: int = 0,
     restrict: int | Collection[str] | None = None,
     equalize_from: str = "input",
@@ -217,17 +257,17 @@ def double_hard_debias(
     The steps are those of the module docstring. Choices the paper leaves open, made as the authors' notebook
     makes them:
 
-    * the biased words: among the ``vocab_limit`` first words (the authors' ``limit_vocab``: 50,000, lower case,
+    * the biased words: among the ``options.vocab_limit`` first words (the authors' ``limit_vocab``: 50,000, lower case,
       shorter than 20 characters, no digit or punctuation) less the gender-specific, definitional and equalize
-      words, the ``n_biased`` of highest and of lowest cos(w, he) − cos(w, she) on the original vectors (the
+      words, the ``options.n_biased`` of highest and of lowest cos(w, he) − cos(w, she) on the original vectors (the
       notebook's ``size = 1000``);
-    * the candidates: the ``n_components`` first principal components (the notebook tries 20; WEFE 4);
+    * the candidates: the ``options.n_components`` first principal components (the notebook tries 20; WEFE 4);
     * in the candidate loop, "HardDebias" is the removal of the gender direction only (no normalising or
       equalizing), the direction recomputed from the definitional pairs after the same change (the notebook's
       ``hard_debias``); the final step is the full :func:`~wordbias.measures.debiasing.debias.hard_debias`;
     * the frequency component is removed as Algorithm 1 writes it, w̃ − (uᵀw) u, with the uncentred w (the
       notebook does the same); every word then keeps the same constant −(uᵀμ) u along u.
-      ``frequency_removal="orthogonal"`` removes it orthogonally instead, w̃ − (uᵀw̃) u.
+      ``options.frequency_removal="orthogonal"`` removes it orthogonally instead, w̃ − (uᵀw̃) u.
 
     Memory: the result is one float32 matrix (``out`` if given); the frequency-removed vectors are written into
     it and hard-debiased in place, so the input (which may be memory-mapped) is read, never copied.
@@ -242,16 +282,11 @@ def double_hard_debias(
         The words hard debias leaves alone (default: the debiaswe full list); also never among the biased words.
     equalize_pairs : sequence of (str, str), optional
         The pairs hard debias equalizes (default: the debiaswe list).
-    n_components : int, default 20
-        Candidate components (at most the dimension).
-    n_biased : int, default 1000
-        Biased words per gender.
-    vocab_limit : int, default 50_000
-        How many of the first words the biased words are chosen from.
-    bias_pair : (str, str), default ("he", "she")
-        The words of the bias score, male first.
-    frequency_removal : {"paper", "orthogonal"}, default "paper"
-        See above.
+    options : DoubleHardOptions, optional
+        The candidate components (``n_components``, at most the dimension), the biased words per gender
+        (``n_biased``), the first words they are chosen from (``vocab_limit``), the words of the bias score
+        (``bias_pair``, male first) and how a component is removed (``frequency_removal``, see above); None:
+        ``DoubleHardOptions()``, the authors' choices.
     seed : int, default 0
         Seed of K-means: the same seed gives the same bytes.
     restrict : int or collection of str, optional
@@ -275,7 +310,7 @@ def double_hard_debias(
     Raises
     ------
     KeyError
-        If a word of ``bias_pair`` is not in the embedding.
+        If a word of ``options.bias_pair`` is not in the embedding.
     DegenerateSetError
         If there are fewer than ``2 * n_biased`` candidate words, no definitional pair is left, or a vector is
         zero.
@@ -291,7 +326,7 @@ def double_hard_debias(
     >>> vecs[:4, 0] = [2, -2, 2, -2]; vecs[4:34, 0] += 1.5; vecs[34:, 0] -= 1.5
     >>> kv = to_keyed_vectors(words, vecs)
     >>> out, report = double_hard_debias(kv, [("she", "he"), ("woman", "man")], ["he", "she", "man", "woman"],
-    ...                                  [], n_components=3, n_biased=10, label="toy")
+    ...                                  [], options=DoubleHardOptions(n_components=3, n_biased=10), label="toy")
     >>> report.label, len(report.component_accuracy), report.chosen_component in (0, 1, 2)
     ('toy+double-hard', 3, True)
     >>> bool(abs(out.vectors[4:] @ report.hard_debias.direction).max() < 1e-6)
@@ -299,10 +334,11 @@ def double_hard_debias(
     """
     kv = _as_kv(embedding)
     n, d = kv.vectors.shape
-    n_components = check_int("n_components", n_components, min=1, max=d)
-    n_biased = check_int("n_biased", n_biased, min=1)
-    vocab_limit = check_int("vocab_limit", vocab_limit, min=1)
-    frequency_removal = check_option("frequency_removal", frequency_removal, FREQUENCY_REMOVAL)
+    options = DoubleHardOptions() if options is None else options
+    if not isinstance(options, DoubleHardOptions):
+        raise InvalidParameterError(f"options must be a DoubleHardOptions or None, not {type(options).__name__}")
+    n_components = check_int("n_components", options.n_components, min=1, max=d)
+    n_biased, vocab_limit, frequency_removal = options.n_biased, options.vocab_limit, options.frequency_removal
     seed = check_seed("seed", seed)
     chunk_rows = check_int("chunk_rows", chunk_rows, min=1)
     if None in (definitional_pairs, gender_specific, equalize_pairs):
@@ -311,7 +347,7 @@ def double_hard_debias(
         gender_specific = lists.gender_specific if gender_specific is None else gender_specific
         equalize_pairs = lists.equalize_pairs if equalize_pairs is None else equalize_pairs
     gender_specific = tuple(gender_specific)
-    a, b = lookup.check_word_list("bias_pair", bias_pair)
+    a, b = options.bias_pair
     for w in (a, b):
         if w not in kv.key_to_index:
             raise KeyError(f"bias_pair: {w!r} is not in the embedding")

@@ -13,6 +13,7 @@ checked on entry through :mod:`wordbias.core.validation` (``as_float_array``, ``
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
@@ -20,6 +21,7 @@ import numpy as np
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError
 from wordbias.core.validation import as_float_array, check_real, check_same_dimension
 from wordbias.core.vectors import unit_rows
+from wordbias.options import Resampling, Words
 
 __all__ = [
     "PCADirection",
@@ -34,6 +36,8 @@ __all__ = [
     "pca_direction",
     "mean_difference_direction",
     "direct_bias",
+    "DIRECT_BIAS_RESAMPLING",
+    "direct_bias_test",
 ]
 
 def vector_set(X, name: str, normalize: bool = False) -> np.ndarray:
@@ -572,3 +576,126 @@ def direct_bias(X, g, c: float = 1.0, *, atol: float = 0.0) -> float:
     if c == 0:
         return float(np.mean(a > 0))
     return float(np.mean(a**c))
+
+
+#: DirectBias's resampling options when the call gives none (it has no test: ``n_permutations`` is not used)
+DIRECT_BIAS_RESAMPLING = Resampling()
+
+
+def direct_bias_test(embedding, N: Sequence[str], pairs: Sequence[Sequence[str]] | None = None, *, c: float = 1.0,
+                     title: str | None = None, test: str = "", resampling: Resampling | None = None,
+                     words: Words | None = None, warn: bool = True):
+    """Bolukbasi et al.'s DirectBias_c of the words ``N`` on the PCA gender direction of ``pairs``, measured once,
+    with a bootstrap interval over the words (the direction held fixed); a descriptive measure, no test.
+
+    DirectBias_c = (1/abs(N)) Σ_{w∈N} abs(cos(w, g))^c (Bolukbasi et al. 2016, Section 5.2; :func:`direct_bias`),
+    g the first principal component of the definitional pairs
+    (:func:`wordbias.measures.debiasing.debias.gender_direction`). The interval is a bootstrap of the mean over
+    the words (:func:`wordbias.measures.directions.ripa.mean_interval`).
+
+    Parameters
+    ----------
+    embedding : KeyedVectors
+        The embedding.
+    N : sequence of str
+        The gender-neutral words (set ``"N"``; the paper's professions).
+    pairs : sequence of (str, str), optional
+        The definitional pairs (set ``"pairs"``); by default the debiaswe definitional pairs in ``embedding``'s
+        form (:func:`wordbias.measures.debiasing.debias.word_lists_for`).
+    c : float, default 1.0
+        The strictness c >= 0.
+    title : str, optional
+        The title; by default ``"DirectBias_c of the words on the PCA gender direction"``.
+    test : str, default ""
+        An id kept in the result.
+    resampling : Resampling, optional
+        The bootstrap resamples of the interval (0 for none), its level, method and seed; None:
+        :data:`DIRECT_BIAS_RESAMPLING`.
+    words : Words, optional
+        Case folding (None: fold for an uncased vocabulary), unknown words and pairs (``on_missing``) and the
+        low-coverage thresholds; None: the words as given (no case folding).
+    warn : bool, default True
+        Give the warnings (missing words, low coverage); False keeps them in the result only.
+
+    Returns
+    -------
+    wordbias.result.Result
+        DirectBias_c (``effect_size``) with its interval and the coverage of the words and the pairs; no p; the
+        notes give the share of the pairs' variance the direction explains. ``result`` is the
+        :class:`PCADirection`.
+
+    Raises
+    ------
+    KeyError
+        With ``on_missing="raise"``, if the embedding lacks a word.
+    DegenerateSetError
+        If no word or pair is left.
+    InvalidParameterError
+        If an option is out of range.
+
+    Examples
+    --------
+    >>> from wordbias.embeddings import to_keyed_vectors
+    >>> kv = to_keyed_vectors(["she", "he", "woman", "man", "nurse", "pilot", "tree"],
+    ...                       np.array([[1, .2], [-1, .2], [.9, .1], [-.9, .1], [1, 1], [-1, 1], [0, 1]]))
+    >>> r = direct_bias_test(kv, ["nurse", "pilot", "tree"], [("she", "he"), ("woman", "man")], warn=False,
+    ...                      resampling=Resampling(n_resamples=0))
+    >>> round(r.effect_size, 3), r.coverage, r.p_method          # (cos 45° + cos 45° + 0) / 3
+    (0.471, 'N 3/3; pairs 2/2', 'none')
+    """
+    import math
+    import warnings
+
+    from wordbias import embeddings as _embeddings
+    from wordbias.catalogue import spec
+    from wordbias.core import lookup
+    from wordbias.core.errors import LowCoverageWarning
+    from wordbias.core.tidy import coverage
+    from wordbias.core.validation import check_bool
+    from wordbias.measures.debiasing import debias
+    from wordbias.measures.directions.ripa import mean_interval, ripa_sets
+    from wordbias.measures.sets.set_measures import options
+    from wordbias.result import Caught, Result
+
+    c = check_real("c", c, low=0)
+    resampling, words = options(resampling, Words(case_fold=False) if words is None else words,
+                                DIRECT_BIAS_RESAMPLING)
+    warn = check_bool("warn", warn)
+    fold = (not _embeddings.is_cased(embedding)) if words.case_fold is None else words.case_fold
+    pairs = debias.word_lists_for(embedding).definitional_pairs if pairs is None else pairs
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        g, pv = debias.gender_direction(embedding, [(a.lower(), b.lower()) if fold else (a, b) for a, b in pairs],
+                                        on_missing=words.on_missing)
+        found = lookup.word_set(embedding, N, name="professions", on_missing=words.on_missing, case_fold=fold)
+    X = lookup.set_matrix(embedding, found.words, "professions")
+    value = direct_bias(X, g.direction, c=c)
+    cos = np.abs(cosines(X, g.direction))
+    interval, no_interval = mean_interval(cos ** c if c > 0 else (cos > 0).astype(float), name="direct_bias",
+                                          of="the professions (direction fixed)", resampling=resampling)
+    sets = ripa_sets(N, pairs, fold=fold, missing_words=found.missing, missing_pairs=[p for p, _ in pv.missing],
+                     used=(found.words, pv.pairs), names=("professions", "definitional pairs"))
+    flagged = coverage({s.letter: (s.in_vocabulary, len(s.asked)) for s in sets}, min_words=words.min_words,
+                       min_fraction=words.min_fraction).low
+    notes = (no_interval, "no test (a descriptive measure)",
+             f"PC1 explains {g.explained_variance_ratio[0]:.0%} of the {len(pv.pairs)} definitional pairs' variance")
+    m = Result(
+        measure="direct_bias", test=test, title=title or f"DirectBias_{c:g} of the words on the PCA gender direction",
+        statistic_name=f"DirectBias_{c:g}", statistic=value, effect_size_name=spec("direct_bias").effect_size_name,
+        effect_size=value, ci_low=interval.low if interval else math.nan,
+        ci_high=interval.high if interval else math.nan, ci_level=resampling.confidence_level, interval=interval,
+        ci_method=(f"{interval.method} {interval.confidence_level:.0%}, {interval.n_resamples:,} resamples of the "
+                   "professions (direction fixed)" if interval else "none"),
+        effect_size_se=interval.standard_error if interval else math.nan, p_value=math.nan, alternative="two-sided",
+        p_method="none", p_two_sided=math.nan, n_permutations=None,
+        n_resamples=resampling.n_resamples if interval else 0,
+        seed=resampling.seed if isinstance(resampling.seed, int) else 0, sets=sets, flagged=flagged,
+        warnings=tuple(Caught(w.category, str(w.message)) for w in caught), notes=tuple(n for n in notes if n),
+        result=g)
+    if warn:
+        for w in m.warnings:
+            warnings.warn(w.category(w.message), stacklevel=2)
+        if flagged:
+            warnings.warn(LowCoverageWarning(f"{m.title} ran on too few of its words: {', '.join(flagged)} (words "
+                                             "in the vocabulary/asked)"), stacklevel=2)
+    return m

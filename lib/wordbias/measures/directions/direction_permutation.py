@@ -29,22 +29,21 @@ from wordbias.core import lookup
 from wordbias.core.costs import MAX_SECONDS, check_cost
 from wordbias.core.errors import InvalidParameterError, LowCoverageWarning
 from wordbias.core.tidy import (
-    MIN_FRACTION,
-    MIN_WORDS,
-    check_coverage_thresholds,
     coverage,
     not_run_note,
     part_missing_note,
 )
-from wordbias.core.validation import check_bool, check_int, check_option, check_probability, check_seed
+from wordbias.core.validation import check_bool, check_int, check_option, check_seed
 from wordbias.datasets.stimuli import DirectionSpec
 from wordbias.measures.directions.bootstrap_direction import DIRECTION_SETS as SETS
 from wordbias.measures.directions.bootstrap_direction import direction_bootstrap_from_vectors
 from wordbias.measures.directions.direction import mean_difference_direction, projections, unit_vector, vector_set
+from wordbias.options import Resampling, Words
 from wordbias.stats.permutation import ALTERNATIVES
 
 __all__ = [
     "SETS",
+    "DEFAULT_RESAMPLING",
     "CosineBias",
     "cosine_bias",
     "p_value_ci",
@@ -54,6 +53,9 @@ __all__ = [
     "direction_test",
     "direction_tests",
 ]
+
+#: the direction test's resampling options when the call gives none
+DEFAULT_RESAMPLING = Resampling()
 
 
 # --------------------------------------------------------------------------------------------------
@@ -395,13 +397,27 @@ class DirectionDetails:
         return self.test.angle
 
 
-def _check_options(n_permutations, seed, n_resamples, confidence_level, min_words, min_fraction):
-    n_resamples = check_int("n_resamples", n_resamples, min=0)
-    if n_resamples == 1:
-        raise InvalidParameterError("n_resamples must be 0 (no interval) or an integer >= 2, not 1")
-    return (check_int("n_permutations", n_permutations, min=2), check_seed("seed", seed), n_resamples,
-            check_probability("confidence_level", confidence_level),
-            *check_coverage_thresholds(min_words, min_fraction))
+def _options(resampling, words) -> tuple:
+    """(resampling, words) of a call, checked (None: :data:`DEFAULT_RESAMPLING`, ``Words()``); the permutation
+    test needs at least 2 draws."""
+    from wordbias.measures.sets.set_measures import options
+
+    resampling, words = options(resampling, words, DEFAULT_RESAMPLING)
+    check_int("n_permutations", resampling.n_permutations, min=2)
+    return resampling, words
+
+
+def _test_options(options: Mapping) -> dict:
+    """The permutation test's keywords given to :func:`direction_test`, checked, with their defaults."""
+    unknown = sorted(set(options) - {"alternative", "normalize", "max_seconds", "batch_size"})
+    if unknown:
+        raise InvalidParameterError(f"direction_test takes no option {', '.join(map(repr, unknown))}; the "
+                                    "permutation test's options are alternative, normalize, max_seconds and batch_size")
+    alternative = options.get("alternative", "greater")
+    check_option("alternative", alternative, ALTERNATIVES)
+    return dict(alternative=alternative, normalize=check_bool("normalize", options.get("normalize", False)),
+                max_seconds=options.get("max_seconds", MAX_SECONDS),
+                batch_size=check_int("batch_size", options.get("batch_size", 2_000), min=1))
 
 
 def _vectors(embedding):
@@ -419,7 +435,7 @@ def _case_fold(kv, case_fold) -> bool:
     return (not embeddings.is_cased(kv)) if case_fold is None else check_bool("case_fold", case_fold)
 
 
-def _interval(mats, *, n_resamples: int, confidence_level: float, seed, normalize: bool):
+def _interval(mats, *, resampling: Resampling, normalize: bool):
     """The bootstrap interval of the cosine over the words, each set with two words or more resampled (a set
     of one word cannot be: it is held fixed, and the interval says so in ``resampled``); (None, note) when it
     cannot be computed."""
@@ -428,29 +444,31 @@ def _interval(mats, *, n_resamples: int, confidence_level: float, seed, normaliz
     resample = tuple(k for k, m in zip(SETS, mats) if len(m) >= 2)
     try:
         return direction_bootstrap_from_vectors(
-            *mats, n_resamples=n_resamples, confidence_level=confidence_level, seed=seed, resample=resample,
-            normalize=normalize), None
+            *mats, n_resamples=resampling.n_resamples, confidence_level=resampling.confidence_level,
+            method=resampling.ci_method, seed=resampling.seed, resample=resample, normalize=normalize), None
     except NO_INTERVAL_ERRORS as exc:
         return None, part_missing_note("bootstrap interval", exc)
 
 
-def _measure(kv, spec, *, case_fold: bool, alternative: str, n_permutations: int, seed, n_resamples: int,
-             confidence_level: float, normalize: bool, min_words: int, min_fraction: float, max_seconds: float,
-             batch_size: int):
+def _measure(kv, spec, *, resampling: Resampling, words: Words, case_fold: bool, alternative: str, normalize: bool,
+             max_seconds: float, batch_size: int):
     """One direction test on loaded vectors, measured once; the warnings it gave are kept, not given."""
     from wordbias.result import Caught, Result, SetCoverage
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        t = lookup.set_vectors(kv, spec.T1, spec.T2, name="targets", case_fold=case_fold)
-        a = lookup.set_vectors(kv, spec.A1, spec.A2, name=spec.id or "attributes", case_fold=case_fold)
+        t = lookup.set_vectors(kv, spec.T1, spec.T2, name="targets", case_fold=case_fold,
+                               on_missing=words.on_missing)
+        a = lookup.set_vectors(kv, spec.A1, spec.A2, name=spec.id or "attributes", case_fold=case_fold,
+                               on_missing=words.on_missing)
         mats = (t.A, t.B, a.A, a.B)
-        observed, null = _draw(*mats, n_permutations=n_permutations, seed=seed, normalize=normalize,
-                               batch_size=batch_size, max_seconds=max_seconds)
+        observed, null = _draw(*mats, n_permutations=resampling.n_permutations, seed=resampling.seed,
+                               normalize=normalize, batch_size=batch_size, max_seconds=max_seconds)
     one = _tail(observed, null, alternative)
     two = one if alternative == "two-sided" else _tail(observed, null, "two-sided")
-    interval, no_interval = (_interval(mats, n_resamples=n_resamples, confidence_level=confidence_level, seed=seed,
-                                       normalize=normalize) if n_resamples else (None, None))
+    interval, no_interval = (_interval(mats, resampling=resampling, normalize=normalize) if resampling.n_resamples
+                             else (None, None))
+    confidence_level = resampling.confidence_level
     r = mean_difference_direction(a.A, a.B, normalize=normalize)
     projected = (projections(t.A, r, normalize=normalize), projections(t.B, r, normalize=normalize))
     used = (*t.words, *a.words)
@@ -469,8 +487,9 @@ def _measure(kv, spec, *, case_fold: bool, alternative: str, n_permutations: int
                    f"{', '.join(interval.resampled)}") if interval else "none",
         effect_size_se=interval.standard_error if interval else math.nan,
         p_value=one.p, alternative=alternative, p_method="monte-carlo", p_two_sided=two.p,
-        p_values={"monte-carlo": one.p}, n_permutations=n_permutations, n_resamples=n_resamples if interval else 0,
-        seed=seed, sets=sets, flagged=_flagged(sets, min_words, min_fraction),
+        p_values={"monte-carlo": one.p}, n_permutations=resampling.n_permutations,
+        n_resamples=resampling.n_resamples if interval else 0, seed=resampling.seed, sets=sets,
+        flagged=_flagged(sets, words),
         warnings=tuple(Caught(w.category, str(w.message)) for w in caught), notes=tuple(n for n in notes if n),
         result=DirectionDetails(one, two, projected))
 
@@ -479,13 +498,13 @@ def _folded(words, case_fold: bool) -> tuple[str, ...]:
     return tuple(w.lower() for w in words) if case_fold else tuple(words)
 
 
-def _flagged(sets, min_words: int, min_fraction: float) -> tuple[str, ...]:
-    return coverage({s.letter: (s.in_vocabulary, len(s.asked)) for s in sets}, min_words=min_words,
-                    min_fraction=min_fraction).low
+def _flagged(sets, words: Words) -> tuple[str, ...]:
+    return coverage({s.letter: (s.in_vocabulary, len(s.asked)) for s in sets}, min_words=words.min_words,
+                    min_fraction=words.min_fraction).low
 
 
-def _not_measured(kv, spec, err: BaseException, *, case_fold: bool, alternative: str, seed, min_words: int,
-                  min_fraction: float):
+def _not_measured(kv, spec, err: BaseException, *, resampling: Resampling, words: Words, case_fold: bool,
+                  alternative: str):
     """The result of a direction test that could not run: NaN numbers, the reason, and per set the words the
     embedding lacks."""
     from wordbias.result import Result, SetCoverage
@@ -498,8 +517,8 @@ def _not_measured(kv, spec, err: BaseException, *, case_fold: bool, alternative:
         measure="direction", test=spec.id, title=spec.title, statistic_name="cos(r, s)", statistic=math.nan,
         effect_size_name="cos", effect_size=math.nan, ci_low=math.nan, ci_high=math.nan, ci_level=math.nan,
         ci_method="none", p_value=math.nan, alternative=alternative, p_method="none", p_two_sided=math.nan,
-        n_permutations=None, n_resamples=0, seed=seed, sets=tuple(sets),
-        flagged=_flagged(sets, min_words, min_fraction), not_run=not_run_note(err))
+        n_permutations=None, n_resamples=0, seed=resampling.seed, sets=tuple(sets), flagged=_flagged(sets, words),
+        not_run=not_run_note(err))
 
 
 def _as_spec(spec) -> DirectionSpec:
@@ -518,23 +537,22 @@ def _as_spec(spec) -> DirectionSpec:
 
 def direction_test(embedding, T1: Sequence[str], T2: Sequence[str], A1: Sequence[str], A2: Sequence[str], *,
                    test: str = "", title: str | None = None, names: Mapping[str, str] | None = None,
-                   n_permutations: int = 10_000, seed: int = 0, alternative: str = "greater",
-                   n_resamples: int = 10_000, confidence_level: float = 0.95, normalize: bool = False,
-                   case_fold: bool | None = None, min_words: int = MIN_WORDS, min_fraction: float = MIN_FRACTION,
-                   max_seconds: float = MAX_SECONDS, batch_size: int = 2_000, warn: bool = True):
+                   resampling: Resampling | None = None, words: Words | None = None, warn: bool = True,
+                   **options):
     """A direction test measured once on ``embedding``'s words.
 
     The result is a :class:`~wordbias.result.Result`.
 
     The test is that of the report "Racial bias in pre-trained word embeddings" (Section 3 and Appendix A).
     The words of the target sets ``T1``, ``T2`` and the attribute sets ``A1``, ``A2`` are looked up
-    (:func:`wordbias.core.lookup.set_vectors`: unknown words dropped with a warning, ``case_fold=None`` folding
-    case for an uncased vocabulary); the statistic is cos(r, s), r = mean(A1) − mean(A2), s = mean(T1) −
+    (:func:`wordbias.core.lookup.set_vectors`: unknown words dropped with a warning, or refused with
+    ``on_missing="raise"``; ``case_fold=None`` folding case for an uncased vocabulary); the statistic is cos(r, s), r = mean(A1) − mean(A2), s = mean(T1) −
     mean(T2), with its angle (:func:`cosine_bias`); p is the permutation test of the attribute words
     (:func:`direction_permutation_test`: ``n_permutations`` draws, seeded by ``seed``, Appendix A's rule without
     the add-one correction, so p may be 0) by ``alternative`` and two-sided, both from the same permutations,
     with Appendix A's Wald interval on p in the notes; the interval of the cosine is a bootstrap over the words
-    (:func:`wordbias.measures.directions.bootstrap_direction.direction_bootstrap_from_vectors`, BCa, ``n_resamples`` resamples of
+    (:func:`wordbias.measures.directions.bootstrap_direction.direction_bootstrap_from_vectors`, ``ci_method``
+    (BCa by default), ``n_resamples`` resamples of
     each set of two words or more, seeded by ``seed``; ``n_resamples=0``: none). Each set reports its words
     asked, used and missing; a set keeping fewer than ``min_words`` words or less than ``min_fraction`` of its
     list is flagged (:func:`wordbias.core.tidy.coverage_flag`) and warns
@@ -556,30 +574,21 @@ def direction_test(embedding, T1: Sequence[str], T2: Sequence[str], A1: Sequence
         A title for the test; by default built from ``names``.
     names : mapping of str to str, optional
         Display names of the sets, keyed by ``"T1"``, ``"T2"``, ``"A1"``, ``"A2"`` (default: the keys).
-    n_permutations : int, default 10_000
-        The permutations of the attribute words; an integer >= 2.
-    seed : int, default 0
-        Seeds the permutations and the bootstrap.
-    alternative : {"greater", "less", "two-sided"}, default "greater"
-        The tail of the p-value; the two-sided p is always reported too.
-    n_resamples : int, default 10_000
-        Bootstrap resamples for the interval of the cosine; 0 for none, else an integer >= 2.
-    confidence_level : float, default 0.95
-        The level of the bootstrap interval.
-    normalize : bool, default False
-        Normalise each vector to unit length first (the report uses the raw vectors).
-    case_fold : bool, optional
-        Lower-case the words before looking them up; None (default) folds case for an uncased vocabulary.
-    min_words : int, default MIN_WORDS
-        A set keeping fewer words is flagged.
-    min_fraction : float, default MIN_FRACTION
-        A set keeping less than this fraction of its list is flagged.
-    max_seconds : float, default MAX_SECONDS
-        The time budget of the permutation test (:func:`direction_permutation_test`).
-    batch_size : int, default 2_000
-        Permutations drawn at a time; an integer >= 1.
+    resampling : Resampling, optional
+        ``n_permutations``: the permutations of the attribute words (>= 2); ``n_resamples``: the bootstrap
+        resamples of the interval of the cosine (0 for none), with its ``confidence_level`` and ``ci_method``;
+        ``seed``: the seed of both. None: :data:`DEFAULT_RESAMPLING`.
+    words : Words, optional
+        Case folding (None: fold for an uncased vocabulary), unknown words (``on_missing``) and the low-coverage
+        thresholds ``min_words``, ``min_fraction``; None: ``Words()``.
     warn : bool, default True
         Give the warnings (missing words, low coverage); ``False`` keeps them in the result only.
+    **options
+        The permutation test's keywords, as :func:`direction_permutation_test` takes them: ``alternative``
+        ({"greater", "less", "two-sided"}, default "greater": the tail of the p-value; the two-sided p is always
+        reported too), ``normalize`` (default False: the report uses the raw vectors), ``max_seconds`` (default
+        :data:`~wordbias.core.costs.MAX_SECONDS`: its time budget) and ``batch_size`` (default 2_000:
+        permutations drawn at a time).
 
     Returns
     -------
@@ -589,9 +598,11 @@ def direction_test(embedding, T1: Sequence[str], T2: Sequence[str], A1: Sequence
     Raises
     ------
     InvalidParameterError
-        If an option is out of range.
+        If an option is out of range, or unknown.
     DegenerateSetError
         If a set is left empty (no word of it in the vocabulary).
+    KeyError
+        If ``on_missing="raise"`` and a word is unknown.
     ValueError
         If T1 and T2 (or A1 and A2) share a word's vector.
     TooCostlyError
@@ -609,23 +620,18 @@ def direction_test(embedding, T1: Sequence[str], T2: Sequence[str], A1: Sequence
     >>> words = [f"t{i}" for i in range(8)] + [f"a{i}" for i in range(12)]
     >>> V = rng.normal(size=(20, 5)) + 2 * np.outer([1] * 4 + [-1] * 4 + [1] * 6 + [-1] * 6, np.eye(5)[0])
     >>> kv = to_keyed_vectors(words, V.astype(np.float32))
-    >>> r = direction_test(kv, words[:4], words[4:8], words[8:14], words[14:] + ["zz"], n_permutations=1000,
-    ...                    n_resamples=500, warn=False)
+    >>> r = direction_test(kv, words[:4], words[4:8], words[8:14], words[14:] + ["zz"],
+    ...                    resampling=Resampling(n_permutations=1000, n_resamples=500), warn=False)
     >>> round(r.effect_size, 3), r.p_value, r.p_two_sided, r.coverage   # as direction_permutation_test's example
     (0.914, 0.053, 0.106, 'T1 4/4; T2 4/4; A1 6/6; A2 6/7')
     >>> bool(r.ci_low < r.effect_size < r.ci_high), r.dropped, round(r.result.angle, 1)
     (True, 'A2: zz', 24.0)
     """
-    check_option("alternative", alternative, ALTERNATIVES)
-    n_permutations, seed, n_resamples, confidence_level, min_words, min_fraction = _check_options(
-        n_permutations, seed, n_resamples, confidence_level, min_words, min_fraction)
-    normalize, warn = check_bool("normalize", normalize), check_bool("warn", warn)
+    resampling, words = _options(resampling, words)
+    how, warn = _test_options(options), check_bool("warn", warn)
     kv = _vectors(embedding)
     spec = _as_spec({"id": test, "title": title, "names": names, "T1": T1, "T2": T2, "A1": A1, "A2": A2})
-    m = _measure(kv, spec, case_fold=_case_fold(kv, case_fold), alternative=alternative,
-                 n_permutations=n_permutations, seed=seed, n_resamples=n_resamples, confidence_level=confidence_level,
-                 normalize=normalize, min_words=min_words, min_fraction=min_fraction, max_seconds=max_seconds,
-                 batch_size=check_int("batch_size", batch_size, min=1))
+    m = _measure(kv, spec, resampling=resampling, words=words, case_fold=_case_fold(kv, words.case_fold), **how)
     if warn:
         for w in m.warnings:
             warnings.warn(w.category(w.message), stacklevel=2)
@@ -635,10 +641,8 @@ def direction_test(embedding, T1: Sequence[str], T2: Sequence[str], A1: Sequence
     return m
 
 
-def direction_tests(embedding, specs: Sequence, *, family: str | None = None, n_permutations: int = 10_000,
-                    seed: int = 0, n_resamples: int = 10_000, confidence_level: float = 0.95,
-                    normalize: bool = False, case_fold: bool | None = None, min_words: int = MIN_WORDS,
-                    min_fraction: float = MIN_FRACTION, max_seconds: float = MAX_SECONDS) -> list:
+def direction_tests(embedding, specs: Sequence, *, family: str | None = None, resampling: Resampling | None = None,
+                    words: Words | None = None, normalize: bool = False, max_seconds: float = MAX_SECONDS) -> list:
     """A battery of direction tests, each measured once, with Holm's and Benjamini-Hochberg's adjusted p.
 
     Each test runs as :func:`direction_test` (one-sided "greater" as in the report); the p-values of those
@@ -660,22 +664,14 @@ def direction_tests(embedding, specs: Sequence, *, family: str | None = None, n_
         The tests, a non-empty list.
     family : str, optional
         The name of the family of the adjusted p-values (``p_family``); by default one that counts the tests.
-    n_permutations : int, default 10_000
-        The permutations of each test.
-    seed : int, default 0
-        Seeds the permutations and the bootstraps.
-    n_resamples : int, default 10_000
-        Bootstrap resamples for each interval; 0 for none, else an integer >= 2.
-    confidence_level : float, default 0.95
-        The level of the bootstrap intervals.
+    resampling : Resampling, optional
+        The permutations of each test, the bootstrap resamples of each interval (0 for none), their level and
+        method, and the seed; None: :data:`DEFAULT_RESAMPLING`.
+    words : Words, optional
+        Case folding (None: fold for an uncased vocabulary), unknown words (``on_missing``) and the low-coverage
+        thresholds; None: ``Words()``.
     normalize : bool, default False
         Normalise each vector to unit length first.
-    case_fold : bool, optional
-        Lower-case the words before looking them up; None (default) folds case for an uncased vocabulary.
-    min_words : int, default MIN_WORDS
-        A set keeping fewer words is flagged.
-    min_fraction : float, default MIN_FRACTION
-        A set keeping less than this fraction of its list is flagged.
     max_seconds : float, default MAX_SECONDS
         The time budget of each permutation test.
 
@@ -694,28 +690,24 @@ def direction_tests(embedding, specs: Sequence, *, family: str | None = None, n_
     >>> from wordbias.embeddings import to_keyed_vectors
     >>> kv = to_keyed_vectors([f"w{i}" for i in range(30)], np.random.default_rng(0).normal(size=(30, 5)))
     >>> ok = {"id": "ok", "T1": ["w0", "w1"], "T2": ["w2", "w3"], "A1": ["w4", "w5", "w6"], "A2": ["w7", "w8"]}
-    >>> a, b = direction_tests(kv, [ok, {**ok, "id": "none", "A1": ["lily"]}], n_resamples=0)
+    >>> a, b = direction_tests(kv, [ok, {**ok, "id": "none", "A1": ["lily"]}], resampling=Resampling(n_resamples=0))
     >>> round(a.effect_size, 3), a.p_holm == a.p_value, b.not_run[:30], b.coverage
     (-0.546, True, 'not run: DegenerateSetError: s', 'T1 2/2; T2 2/2; A1 0/1; A2 2/2')
     """
     from wordbias.measures.association.measurement import NOT_RUN_ERRORS, adjusted
 
-    n_permutations, seed, n_resamples, confidence_level, min_words, min_fraction = _check_options(
-        n_permutations, seed, n_resamples, confidence_level, min_words, min_fraction)
+    resampling, words = _options(resampling, words)
+    how = _test_options({"alternative": "greater", "normalize": normalize, "max_seconds": max_seconds})
     if isinstance(specs, (str, bytes, Mapping)) or not isinstance(specs, Sequence) or not specs:
         raise InvalidParameterError(f"specs must be a non-empty list of direction tests, not {type(specs).__name__}")
     specs = [_as_spec(s) for s in specs]
     kv = _vectors(embedding)
-    case_fold = _case_fold(kv, case_fold)
-    options = dict(case_fold=case_fold, alternative="greater", seed=seed, min_words=min_words,
-                   min_fraction=min_fraction)
+    given = dict(resampling=resampling, words=words, case_fold=_case_fold(kv, words.case_fold))
     out = []
     for spec in specs:
         try:
-            out.append(_measure(kv, spec, n_permutations=n_permutations, n_resamples=n_resamples,
-                                confidence_level=confidence_level, normalize=check_bool("normalize", normalize),
-                                max_seconds=max_seconds, batch_size=2_000, **options))
+            out.append(_measure(kv, spec, **given, **how))
         except NOT_RUN_ERRORS as err:
-            out.append(_not_measured(kv, spec, err, **options))
+            out.append(_not_measured(kv, spec, err, alternative=how["alternative"], **given))
     n_p = sum(math.isfinite(m.p_value) for m in out)
     return adjusted(out, family=family or f"the {n_p} direction tests with a p-value (one-sided p)")

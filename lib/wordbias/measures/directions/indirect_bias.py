@@ -30,13 +30,17 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError
-from wordbias.core.tidy import MIN_FRACTION, MIN_WORDS
-from wordbias.core.validation import as_float_array, check_bool
+from wordbias.core.validation import as_float_array
 from wordbias.measures.directions.direction import unit_vector
 from wordbias.measures.sets import set_measures as _sm
+from wordbias.options import Resampling, Words
 from wordbias.stats.resampling import index_counts
 
-__all__ = ["indirect_bias", "indirect_bias_matrix", "indirect_biases", "mean_indirect_bias"]
+__all__ = ["DEFAULT_RESAMPLING", "indirect_bias", "indirect_bias_matrix", "indirect_biases", "mean_indirect_bias"]
+
+#: the mean indirect bias's resampling options when the call gives none (it has no test: ``n_permutations`` is not
+#: used)
+DEFAULT_RESAMPLING = Resampling()
 
 
 def _unit(X: np.ndarray) -> np.ndarray:
@@ -191,16 +195,14 @@ def indirect_biases(embedding, word: str, others: Sequence[str], g=None, *, pair
     return pd.Series(beta, index=list(got.sets["V"].words), name="beta")
 
 
-def mean_indirect_bias(embedding, words: Sequence[str], others: Sequence[str], *, g=None,
+def mean_indirect_bias(embedding, W: Sequence[str], others: Sequence[str], *, g=None,
                        pairs: Sequence[Sequence[str]] | None = None, names: Mapping[str, str] | None = None,
-                       title: str | None = None, test: str = "", n_resamples: int = 10_000, seed: int = 0,
-                       confidence_level: float = 0.95, ci_method: str = "BCa", case_fold: bool | None = None,
-                       on_missing: str = "drop", min_words: int = MIN_WORDS, min_fraction: float = MIN_FRACTION,
-                       warn: bool = True):
+                       title: str | None = None, test: str = "", resampling: Resampling | None = None,
+                       words: Words | None = None, warn: bool = True):
     """The mean indirect bias β (Bolukbasi et al. 2016, Section 5.2) over the pairs (w, v) of two word lists,
     measured once, with a bootstrap interval over the words (the direction held fixed); no test.
 
-    The statistic is the mean of :func:`indirect_bias_matrix` over ``words`` × ``others`` (sets ``"W"``, ``"V"``).
+    The statistic is the mean of :func:`indirect_bias_matrix` over ``W`` × ``others`` (sets ``"W"``, ``"V"``).
     The interval resamples each list of two words or more (a single word is held fixed, and, a probe word rather
     than a sample of a list, is not judged for low coverage). The notes name the
     direction and the smallest ∣cos(w, v)∣ of the pairs (β divides by it).
@@ -209,7 +211,7 @@ def mean_indirect_bias(embedding, words: Sequence[str], others: Sequence[str], *
     ----------
     embedding : KeyedVectors or str or path-like or mapping
         The embedding (a name, path or mapping is loaded by :func:`wordbias.embeddings.load`).
-    words : sequence of str
+    W : sequence of str
         The first words of the pairs (e.g. ``["softball"]``).
     others : sequence of str
         The second words of the pairs (e.g. the professions nearest it).
@@ -223,22 +225,12 @@ def mean_indirect_bias(embedding, words: Sequence[str], others: Sequence[str], *
         The title; by default built from the names.
     test : str, default ""
         An id kept in the result.
-    n_resamples : int, default 10_000
-        Bootstrap resamples; 0 for no interval.
-    seed : int, default 0
-        Seeds the bootstrap.
-    confidence_level : float, default 0.95
-        The interval's level.
-    ci_method : {"BCa", "percentile", "basic"}, default "BCa"
-        The interval's method.
-    case_fold : bool or None, default None
-        Lower-case the words; None: when the vocabulary is uncased.
-    on_missing : {"drop", "raise"}, default "drop"
-        What to do with unknown words.
-    min_words : int, default MIN_WORDS
-        A set keeping fewer words is flagged for low coverage.
-    min_fraction : float, default MIN_FRACTION
-        A set keeping less of its list is flagged for low coverage.
+    resampling : Resampling, optional
+        The bootstrap resamples (0 for no interval), its level and method, and the seed; there is no test
+        (``n_permutations`` is not used). None: :data:`DEFAULT_RESAMPLING`.
+    words : Words, optional
+        Case folding, unknown words (``on_missing``, also for the definitional pairs) and the low-coverage
+        thresholds; None: ``Words()``.
     warn : bool, default True
         Give the warnings; False keeps them in the result only.
 
@@ -259,19 +251,17 @@ def mean_indirect_bias(embedding, words: Sequence[str], others: Sequence[str], *
     Examples
     --------
     >>> emb = {"a": [1.0, 1.0, 0.0], "b": [1.0, 1.0, 1.0], "c": [1.0, 0.5, 1.0], "d": [2.0, 1.0, 0.5]}
-    >>> r = mean_indirect_bias(emb, ["a"], ["b", "c", "d"], g=[1.0, 0.0, 0.0], n_resamples=200, warn=False)
+    >>> r = mean_indirect_bias(emb, ["a"], ["b", "c", "d"], g=[1.0, 0.0, 0.0],
+    ...                        resampling=Resampling(n_resamples=200), warn=False)
     >>> round(r.effect_size, 4), r.p_method, r.ci_method
     (0.1785, 'none', 'BCa 95%, 200 resamples of V')
     """
-    n_resamples, confidence_level, _, seed, min_words, min_fraction = _sm.check_options(
-        n_resamples=n_resamples, confidence_level=confidence_level, ci_method=ci_method, n_permutations=1,
-        alternative="two-sided", seed=seed, min_words=min_words, min_fraction=min_fraction)
-    warn = check_bool("warn", warn)
+    c = _sm.call(resampling, words, default=DEFAULT_RESAMPLING, test=test, warn=warn)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        got = _sm.look_up(embedding, {"W": words, "V": others}, names=names, case_fold=case_fold,
-                          on_missing=on_missing)
-        g, where = _direction(got.kv, g, pairs, on_missing)
+        got = _sm.look_up(embedding, {"W": W, "V": others}, names=names, case_fold=c.words.case_fold,
+                          on_missing=c.words.on_missing)
+        g, where = _direction(got.kv, g, pairs, c.words.on_missing)
         B = indirect_bias_matrix(got.mats["W"], got.mats["V"], g)
     value = float(B.mean())
 
@@ -279,15 +269,13 @@ def mean_indirect_bias(embedding, words: Sequence[str], others: Sequence[str], *
         cw, cv = index_counts(W, B.shape[0]), index_counts(V, B.shape[1])
         return ((cw @ B) * cv).sum(axis=-1) / (np.shape(W)[-1] * np.shape(V)[-1])
 
-    interval, note = _sm.interval_or_note(lambda: _sm.word_bootstrap(
-        stat, {"W": B.shape[0], "V": B.shape[1]}, estimate=value, name="mean_indirect_bias", n_resamples=n_resamples,
-        confidence_level=confidence_level, method=ci_method, seed=seed), n_resamples)
+    interval, note = _sm.bootstrap(stat, {"W": B.shape[0], "V": B.shape[1]}, estimate=value,
+                                   name="mean_indirect_bias", resampling=c.resampling)
     low = float(np.abs(_unit(got.mats["W"]) @ _unit(got.mats["V"]).T).min())
     n = got.names
     return _sm.measured(
-        "indirect_bias", got, title=title or f"{n['W']} with {n['V']}", statistic_name="mean beta(w, v)",
-        statistic=value, effect_size_name="beta", interval=interval, test=None, alternative="two-sided", seed=seed,
-        n_resamples=n_resamples, confidence_level=confidence_level, min_words=min_words, min_fraction=min_fraction,
-        caught=caught, notes=(note, where, f"smallest |cos(w, v)| {low:.2f} (beta divides by it)"),
-        no_test="beta is descriptive, with no null value under a sampling model", result=B, test_id=test,
-        warn=warn, judged=("W", "V") if len(got.asked["W"]) > 1 else ("V",))
+        "indirect_bias", got, c, title=title or f"{n['W']} with {n['V']}", statistic_name="mean beta(w, v)",
+        statistic=value, interval=interval, test=None, caught=caught,
+        notes=(note, where, f"smallest |cos(w, v)| {low:.2f} (beta divides by it)",
+               "no test: beta is descriptive, with no null value under a sampling model"), result=B,
+        judged=("W", "V") if len(got.asked["W"]) > 1 else ("V",))

@@ -40,6 +40,7 @@ its attribute set; its ``result`` is :attr:`RipaResult.mean`, and its per-word `
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -47,8 +48,9 @@ import numpy as np
 
 from wordbias.core import costs as _costs
 from wordbias.core import lookup
-from wordbias.core.errors import DegenerateSetError, InvalidParameterError
+from wordbias.core.errors import DegenerateSetError, InvalidParameterError, LowCoverageWarning
 from wordbias.core.validation import as_float_array, check_int, check_option, check_seed
+from wordbias.options import Resampling, Words
 
 __all__ = [
     "ALTERNATIVES",
@@ -56,6 +58,10 @@ __all__ = [
     "RIPA_NORMALIZE",
     "SignFlipTest",
     "RipaResult",
+    "DEFAULT_RESAMPLING",
+    "DEFAULT_WORDS",
+    "mean_interval",
+    "ripa_sets",
     "relation_vector",
     "ripa_scores",
     "sign_flip_test",
@@ -70,6 +76,12 @@ RIPA_UNITS = ("pairs", "words")
 #: what :func:`ripa`'s ``normalize`` scales to unit length first: nothing (the paper), every vector (WEFE's
 #: ``normalize=True``; ``True`` means this), or the scored words only
 RIPA_NORMALIZE = ("none", "all", "words")
+
+#: RIPA's resampling options when the call gives none: ``n_permutations`` random sign patterns when the units are too
+#: many to enumerate, ``n_resamples`` bootstrap resamples of the interval of the mean
+DEFAULT_RESAMPLING = Resampling()
+#: RIPA's word options when the call gives none: the words looked up as given (no case folding)
+DEFAULT_WORDS = Words(case_fold=False)
 
 #: up to this many units the sign-flip test enumerates all 2^n sign patterns
 SIGN_FLIP_EXACT_MAX_N = 20
@@ -389,52 +401,176 @@ def _normalization(normalize) -> str:
     return normalize
 
 
-def ripa(embedding, words: Sequence[str], pairs: Sequence[Sequence[str]], *, units: str = "pairs",
-         alternative: str = "two-sided", n_resamples: int = 10_000, seed=0, normalize: bool | str = False,
-         on_missing: str = "drop", case_fold: bool = False, max_seconds: float = _costs.MAX_SECONDS) -> RipaResult:
-    """RIPA of ``words`` against each base pair of ``pairs``, with its spread across pairs and a sign-flip test.
+def mean_interval(values, *, name: str, of: str, resampling: Resampling):
+    """(interval, note): the bootstrap interval of the mean of ``values`` (one sample, :func:`scipy.stats.bootstrap`
+    with ``resampling``'s resamples, level, method and seed), or (None, why) when there are fewer than 3 values,
+    they are all equal, or ``n_resamples`` is 0 (None, None).
+
+    Parameters
+    ----------
+    values : array-like of float
+        The values.
+    name : str
+        The statistic's name in the interval.
+    of : str
+        What the values are, e.g. ``"the 10 base pairs"``: the interval's ``resampled``.
+    resampling : Resampling
+        The bootstrap's options.
+
+    Returns
+    -------
+    tuple
+        (:class:`~wordbias.stats.resampling.BootstrapInterval` or None, the note or None).
+
+    Examples
+    --------
+    >>> ci, note = mean_interval([1.0, 2.0, 4.0, 8.0], name="mean", of="x", resampling=Resampling(n_resamples=200))
+    >>> bool(1 <= ci.low < 3.75 < ci.high <= 8), note
+    (True, None)
+    """
+    import warnings
+
+    from scipy import stats as _sps
+
+    from wordbias.stats.resampling import bootstrap_interval
+
+    v = np.asarray(values, dtype=np.float64)
+    r = resampling
+    if not r.n_resamples:
+        return None, None
+    if v.size < 3 or np.ptp(v) == 0:
+        why = f"{v.size} value(s)" if v.size < 3 else "the values are all equal"
+        return None, f"no bootstrap interval: {why} of {of}"
+    with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = _sps.bootstrap((v,), np.mean, n_resamples=r.n_resamples, confidence_level=r.confidence_level,
+                             method=r.ci_method, vectorized=True, rng=np.random.default_rng(r.seed))
+    return bootstrap_interval(name, float(v.mean()), res, r.confidence_level, r.ci_method, r.n_resamples, (of,)), None
+
+
+def _look_up(embedding, N, pairs, *, normalize: str, words: Words):
+    """(words found, pairs found, scores, case folded) of :func:`ripa`."""
+    from wordbias import embeddings
+
+    fold = (not embeddings.is_cased(embedding)) if words.case_fold is None else words.case_fold
+    ws = lookup.word_set(embedding, N, name="words", on_missing=words.on_missing, case_fold=fold)
+    pv = lookup.pair_vectors(embedding, pairs, name="base pairs", on_missing=words.on_missing, case_fold=fold)
+    W, X, Y = lookup.set_matrix(embedding, ws.words, "words"), pv.A, pv.B
+    if normalize != "none":
+        W = W / np.linalg.norm(W, axis=1, keepdims=True)
+    if normalize == "all":
+        X, Y = (lookup.set_matrix(embedding, [p[i] for p in pv.pairs], "base pairs") for i in (0, 1))
+        X, Y = X / np.linalg.norm(X, axis=1, keepdims=True), Y / np.linalg.norm(Y, axis=1, keepdims=True)
+    try:
+        scores = ripa_scores(W, X, Y)
+    except DegenerateSetError as err:
+        raise DegenerateSetError(f"base pairs {list(pv.pairs)}: {err}") from None
+    return ws, pv, scores, fold
+
+
+def ripa_sets(N, pairs, *, fold: bool, missing_words=(), missing_pairs=(), used=None,
+              names: tuple[str, str] = ("words", "base pairs")) -> tuple:
+    """The word sets of a RIPA (:class:`~wordbias.result.SetCoverage`): ``"N"``, the words scored, and
+    ``"pairs"``, the base pairs written ``"x/y"`` (a pair counts as found when both its words are).
+
+    Parameters
+    ----------
+    N : sequence of str
+        The words asked for.
+    pairs : sequence of (str, str)
+        The base pairs asked for.
+    fold : bool
+        Whether the words were lower-cased.
+    missing_words, missing_pairs : sequence, default ()
+        The words and the pairs missing from the vocabulary.
+    used : (sequence of str, sequence of (str, str)), optional
+        The words and pairs used (default: those asked less those missing).
+    names : (str, str), default ("words", "base pairs")
+        The display names of the two sets.
+
+    Returns
+    -------
+    tuple of SetCoverage
+        The two sets.
+
+    Examples
+    --------
+    >>> n, p = ripa_sets(["Nurse", "zebra"], [("he", "she"), ("his", "her")], fold=True, missing_words=["zebra"],
+    ...                  missing_pairs=[("his", "her")])
+    >>> n.text(), p.text(), p.used, p.missing
+    ('N 1/2', 'pairs 1/2', ('he/she',), ('his/her',))
+    """
+    from wordbias.result import SetCoverage
+
+    def f(w):
+        return w.lower() if fold else w
+
+    def slash(ps):
+        return tuple(f"{f(a)}/{f(b)}" for a, b in ps)
+
+    asked_w, asked_p, gone_p = tuple(f(w) for w in N), slash(pairs), slash(missing_pairs)
+    used_w, used_p = used if used is not None else (
+        [w for w in asked_w if w not in missing_words], [p for p in asked_p if p not in gone_p])
+    return (SetCoverage("N", names[0], asked_w, tuple(used_w), tuple(missing_words)),
+            SetCoverage("pairs", names[1], asked_p, slash(used_p) if used is not None else tuple(used_p),
+                        gone_p))
+
+
+def ripa(embedding, N: Sequence[str], pairs: Sequence[Sequence[str]], *, units: str = "pairs",
+         alternative: str = "two-sided", normalize: bool | str = False, title: str | None = None, test: str = "",
+         resampling: Resampling | None = None, words: Words | None = None,
+         max_seconds: float = _costs.MAX_SECONDS, warn: bool = True):
+    """RIPA of the words ``N`` against each base pair of ``pairs``, measured once: the mean of β over words and
+    pairs with a bootstrap interval, its spread across pairs, and a sign-flip test.
 
     β(w; b) = ⟨w, b/‖b‖⟩, b = x − y for each base pair (x, y) (Ethayarajh, Duvenaud & Hirst 2019, ACL,
     https://doi.org/10.18653/v1/P19-1166). A positive score means w lies towards x. ``normalize`` scales
     vectors to unit length first (the paper uses the raw vectors, the default): ``True`` or ``"all"`` every
     vector, words and base pairs, as WEFE's ``normalize=True``; ``"words"`` the scored words only (β is then the
-    cosine of w with the raw pair's relation vector). The test (:func:`sign_flip_test`) flips the signs of the per-pair scores
-    (``units="pairs"``: with one pair it cannot reject, p = 1 two-sided) or of the per-word scores
-    (``units="words"``). Words and pairs are looked up by :func:`wordbias.core.lookup.word_set` and
+    cosine of w with the raw pair's relation vector). The test (:func:`sign_flip_test`) flips the signs of the
+    per-pair scores (``units="pairs"``: with one pair it cannot reject, p = 1 two-sided) or of the per-word scores
+    (``units="words"``); the interval is a bootstrap of the mean over the same units (:func:`mean_interval`).
+    Words and pairs are looked up by :func:`wordbias.core.lookup.word_set` and
     :func:`~wordbias.core.lookup.pair_vectors` (unknown ones dropped with a warning, or ``on_missing="raise"``).
 
     Parameters
     ----------
     embedding : KeyedVectors
         The embedding.
-    words : sequence of str
-        The words to score.
+    N : sequence of str
+        The words to score (set ``"N"``).
     pairs : sequence of (str, str)
-        The base pairs (x, y); a positive score means a word lies towards x.
+        The base pairs (x, y) (set ``"pairs"``); a positive score means a word lies towards x.
     units : {"pairs", "words"}, default "pairs"
-        What the sign-flip test flips: the per-pair scores (mean over the words) or the per-word scores (mean
-        over the pairs).
+        What the sign-flip test flips and the bootstrap resamples: the per-pair scores (mean over the words) or
+        the per-word scores (mean over the pairs).
     alternative : {"two-sided", "greater", "less"}, default "two-sided"
-        The tail of the test.
-    n_resamples : int, default 10_000
-        Random sign patterns when there are too many units to enumerate.
-    seed : int, default 0
-        Seeds the random sign patterns.
+        The tail of the test; the two-sided p is always given too.
     normalize : bool or {"none", "all", "words"}, default False
         What to scale to unit length first (:data:`RIPA_NORMALIZE`): False or ``"none"``, nothing (the paper);
         True or ``"all"``, every vector, the words and both words of each base pair (WEFE's ``normalize=True``);
         ``"words"``, the scored words only.
-    on_missing : {"drop", "raise"}, default "drop"
-        What to do with words and pairs the embedding lacks: drop them (with a warning) or raise ``KeyError``.
-    case_fold : bool, default False
-        Lower-case the words before looking them up.
+    title : str, optional
+        The title; by default ``"RIPA of the words on the base pairs"``.
+    test : str, default ""
+        An id kept in the result.
+    resampling : Resampling, optional
+        ``n_permutations``: the random sign patterns when there are too many units to enumerate; ``n_resamples``:
+        the bootstrap resamples of the interval (0 for none), with its ``confidence_level`` and ``ci_method``;
+        ``seed``: the seed of both. None: :data:`DEFAULT_RESAMPLING`.
+    words : Words, optional
+        Case folding (None: fold for an uncased vocabulary), unknown words and pairs (``on_missing``) and the
+        low-coverage thresholds; None: :data:`DEFAULT_WORDS` (the words as given).
     max_seconds : float, default MAX_SECONDS
         The time budget of the sign-flip test.
+    warn : bool, default True
+        Give the warnings (missing words, low coverage); False keeps them in the result only.
 
     Returns
     -------
-    RipaResult
-        The scores, their summaries across pairs and the test.
+    wordbias.result.Result
+        The mean β (``effect_size``) with its interval, p one- and two-sided, the coverage of the words and the
+        pairs; ``result`` is the :class:`RipaResult` (the scores, their summaries across pairs and the test).
 
     Raises
     ------
@@ -450,32 +586,64 @@ def ripa(embedding, words: Sequence[str], pairs: Sequence[Sequence[str]], *, uni
     >>> from wordbias.embeddings import to_keyed_vectors
     >>> kv = to_keyed_vectors(["he", "she", "man", "woman", "nurse", "pilot"],
     ...                       np.array([[1, 0], [0, 1], [2, 0], [0, 2], [1, 3], [3, 1]], dtype=np.float32))
-    >>> r = ripa(kv, ["nurse", "pilot"], [("he", "she"), ("man", "woman")], units="words")
-    >>> np.round(r.scores, 4)                 # (1 - 3)/sqrt(2), (3 - 1)/sqrt(2): the same for both pairs
+    >>> r = ripa(kv, ["nurse", "pilot"], [("he", "she"), ("man", "woman")], units="words", warn=False)
+    >>> np.round(r.result.scores, 4)          # (1 - 3)/sqrt(2), (3 - 1)/sqrt(2): the same for both pairs
     array([[-1.4142, -1.4142],
            [ 1.4142,  1.4142]])
-    >>> r.mean, r.sd, r.test.p_value
-    (0.0, 0.0, 1.0)
+    >>> r.effect_size, r.result.sd, r.p_value, r.coverage
+    (0.0, 0.0, 1.0, 'N 2/2; pairs 2/2')
     """
+    import warnings
+
+    from wordbias.catalogue import spec
+    from wordbias.core.tidy import coverage
+    from wordbias.core.validation import check_bool
+    from wordbias.measures.sets.set_measures import options
+    from wordbias.result import Caught, Result
+
     check_option("units", units, RIPA_UNITS)
     normalize = _normalization(normalize)
     check_option("alternative", alternative, ALTERNATIVES)
-    n_resamples = check_int("n_resamples", n_resamples, min=1)
-    seed = check_seed("seed", seed)
-    ws = lookup.word_set(embedding, words, name="words", on_missing=on_missing, case_fold=case_fold)
-    pv = lookup.pair_vectors(embedding, pairs, name="base pairs", on_missing=on_missing, case_fold=case_fold)
-    W, X, Y = lookup.set_matrix(embedding, ws.words, "words"), pv.A, pv.B
-    if normalize != "none":
-        W = W / np.linalg.norm(W, axis=1, keepdims=True)
-    if normalize == "all":
-        X, Y = (lookup.set_matrix(embedding, [p[i] for p in pv.pairs], "base pairs") for i in (0, 1))
-        X, Y = X / np.linalg.norm(X, axis=1, keepdims=True), Y / np.linalg.norm(Y, axis=1, keepdims=True)
-    try:
-        scores = ripa_scores(W, X, Y)
-    except DegenerateSetError as err:
-        raise DegenerateSetError(f"base pairs {list(pv.pairs)}: {err}") from None
-    unit_values = scores.mean(axis=0) if units == "pairs" else scores.mean(axis=1)
-    test = sign_flip_test(unit_values, alternative=alternative, n_resamples=n_resamples, seed=seed,
-                          max_seconds=max_seconds)
-    return RipaResult(words=ws.words, pairs=pv.pairs, scores=scores, units=units, test=test,
-                      missing_words=ws.missing, missing_pairs=tuple(p for p, _ in pv.missing), normalize=normalize)
+    resampling, words = options(resampling, DEFAULT_WORDS if words is None else words, DEFAULT_RESAMPLING)
+    warn = check_bool("warn", warn)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ws, pv, scores, fold = _look_up(embedding, N, pairs, normalize=normalize, words=words)
+    values = scores.mean(axis=0) if units == "pairs" else scores.mean(axis=1)
+    flip = dict(n_resamples=resampling.n_permutations, seed=resampling.seed, max_seconds=max_seconds)
+    one = sign_flip_test(values, alternative=alternative, **flip)
+    two = one if alternative == "two-sided" else sign_flip_test(values, alternative="two-sided", **flip)
+    r = RipaResult(words=ws.words, pairs=pv.pairs, scores=scores, units=units, test=one, missing_words=ws.missing,
+                   missing_pairs=tuple(p for p, _ in pv.missing), normalize=normalize)
+    of = f"the {values.size} {'base pairs' if units == 'pairs' else 'words'}"
+    interval, no_interval = mean_interval(values, name="ripa", of=of, resampling=resampling)
+    sets = ripa_sets(N, pairs, fold=fold, missing_words=ws.missing, missing_pairs=r.missing_pairs,
+                     used=(ws.words, pv.pairs))
+    flagged = coverage({s.letter: (s.in_vocabulary, len(s.asked)) for s in sets}, min_words=words.min_words,
+                       min_fraction=words.min_fraction).low
+    low, high = r.range
+    first = r.pairs[0][0] if r.pairs else "the first words"
+    notes = (no_interval, f"sign-flip test over {'the base pairs' if units == 'pairs' else 'the words'}",
+             f"spread across pairs: sd {r.sd:.3f}, range [{low:.3f}, {high:.3f}]",
+             f"positive = towards the pairs' first words ({first}, ...)")
+    m = Result(
+        measure="ripa", test=test, title=title or "RIPA of the words on the base pairs",
+        statistic_name=f"mean beta over {units}",
+        statistic=r.mean, effect_size_name=spec("ripa").effect_size_name, effect_size=r.mean,
+        ci_low=interval.low if interval else math.nan, ci_high=interval.high if interval else math.nan,
+        ci_level=resampling.confidence_level, interval=interval,
+        ci_method=(f"{interval.method} {interval.confidence_level:.0%}, {interval.n_resamples:,} resamples of {of}"
+                   if interval else "none"),
+        effect_size_se=interval.standard_error if interval else math.nan, p_value=one.p_value,
+        alternative=alternative, p_method=one.p_method, p_two_sided=two.p_value, p_values={one.p_method: one.p_value},
+        n_permutations=one.n_resamples, n_resamples=resampling.n_resamples if interval else 0,
+        seed=resampling.seed if isinstance(resampling.seed, int) else 0, sets=sets, flagged=flagged,
+        warnings=tuple(Caught(w.category, str(w.message)) for w in caught), notes=tuple(n for n in notes if n),
+        result=r)
+    if warn:
+        for w in m.warnings:
+            warnings.warn(w.category(w.message), stacklevel=2)
+        if flagged:
+            warnings.warn(LowCoverageWarning(f"{m.title} ran on too few of its words: {', '.join(flagged)} (words "
+                                             "in the vocabulary/asked)"), stacklevel=2)
+    return m

@@ -21,8 +21,10 @@ The paper's tables and figures built on a run are :mod:`wordbias.papers.swinger2
 
 from __future__ import annotations
 
+import dataclasses
 import warnings
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -65,7 +67,7 @@ from wordbias.measures.enumeration.ube_result import UBEResult, central_words, i
 from wordbias.measures.enumeration.ube_words import CASE_SOURCES, candidate_words, case_rule, word_categories
 
 __all__ = [
-    "DEFAULTS", "anisotropy", "check_run_parameters", "g", "mean_unit", "run",
+    "DEFAULTS", "UBEParameters", "anisotropy", "g", "mean_unit", "run",
     # Step 1 (ube_names)
     "NAME_SOURCES", "Cleaning", "NameList", "clean_names", "cluster", "describe_names", "name_groups", "name_list",
     # Step 2 (ube_words)
@@ -233,54 +235,41 @@ def _check_words_or_none(name: str, words):
     return None if words is None else list(check_words(name, words, allow_duplicates=True))
 
 
-def check_run_parameters(*, n, m, M, t, alpha, R, seed, clean_fraction, svm_top_words, batch_size, workers,
-                         cased, progress, case_source="auto") -> dict:
-    """The parameters of :func:`run` checked once (Table 2's meanings), returned normalised.
+@dataclass(frozen=True)
+class UBEParameters:
+    """The inputs of the UBE algorithm (Section 3, Table 2 and Appendix C), checked when the object is made.
 
-    Parameters
+    An option out of range raises :class:`~wordbias.core.errors.InvalidParameterError` naming it, before any
+    work; :meth:`replace` gives a changed copy. The defaults are Table 2's (:data:`DEFAULTS`).
+
+    Attributes
     ----------
-    n : int
-        The name groups, ≥ 2: Step 3 measures each group against the mean of the group means; with one group
+    n : int, default 12
+        The name groups, >= 2: Step 3 measures each group against the mean of the group means; with one group
         X̄_1 − μ = 0 and every test is empty (the n = 1 WEAT of Section 2.1 is :func:`g` with ``names`` and
         ``words``).
-    m : int
-        The word categories, ≥ 1.
-    M : int or None
-        The candidate words, an integer ≥ m, or None for every candidate word of the vocabulary (0 is
+    m : int, default 64
+        The word categories, >= 1.
+    M : int or None, default 30_000
+        The candidate words, an integer >= m, or None for every candidate word of the vocabulary (0 is
         refused: it reads as "no words", and a magic 0 for "all" is how a typo goes unnoticed).
-    t : int
-        The words per test, ≥ 1 (t = 0 has no words to average; t larger than every category is refused
-        after Step 2).
-    alpha : float
+    t : int, default 3
+        The words per test, >= 1 (t = 0 has no words to average; t larger than every category is refused by
+        :func:`run` after Step 2).
+    alpha : float, default 0.05
         The false discovery rate, in (0, 1).
-    R : int
-        The rotations, ≥ 1.
-    seed : int or numpy.random.Generator
-        An integer ≥ 0, or a generator (an integer seed is drawn from it).
-    clean_fraction : float
-        In [0, 1).
-    svm_top_words : int
-        ≥ 1.
-    batch_size : int
-        ≥ 1.
-    workers : int or None
-        None or ≥ 1.
-    cased : bool or None
-        Whether the vocabulary has case; None to detect it.
-    progress : bool
-        Show progress bars.
+    R : int, default 10_000
+        The rotations of the null, >= 1.
+    seed : int or numpy.random.Generator, default 0
+        The seed every other seed is derived from: an integer >= 0, or a generator (an integer seed is drawn
+        from it when the object is made).
+    clean_fraction : float, default 0.2
+        The share of names the SVM cleaning drops (Appendix C.3), in [0, 1).
+    svm_top_words : int, default 50_000
+        The SVM's non-names are drawn from this many most frequent tokens, >= 1.
     case_source : {"auto", "embedding", "wordlist", None}, default "auto"
-        Step 2's case rule (:func:`case_rule`).
-
-    Returns
-    -------
-    dict
-        The parameters by name, checked (an integer seed drawn from a generator).
-
-    Raises
-    ------
-    InvalidParameterError
-        If a parameter is out of range.
+        Step 2's case rule (:func:`case_rule`): by default Appendix C.4 on a cased embedding and, on an
+        uncased one, the word-list stand-in (a deviation from the paper); None applies no case rule.
 
     Warns
     -----
@@ -289,39 +278,81 @@ def check_run_parameters(*, n, m, M, t, alpha, R, seed, clean_fraction, svm_top_
 
     Examples
     --------
-    >>> check_run_parameters(n=1, m=4, M=100, t=3, alpha=0.05, R=10, seed=0, clean_fraction=0.2,
-    ...                      svm_top_words=100, batch_size=8, workers=None, cased=None, progress=False)
+    >>> UBEParameters(n=2, m=3, M=60, t=2, R=50).replace(seed=4).seed
+    4
+    >>> UBEParameters(n=1)
     Traceback (most recent call last):
     ...
     wordbias.core.errors.InvalidParameterError: n must be >= 2, not 1 (UBE compares groups of names; for a single group use ube.g with names= and words=, the n = 1 WEAT of Section 2.1)
     """
-    if isinstance(n, int) and not isinstance(n, bool) and n == 1:
-        raise InvalidParameterError("n must be >= 2, not 1 (UBE compares groups of names; for a single group use "
-                                    "ube.g with names= and words=, the n = 1 WEAT of Section 2.1)")
-    out = dict(n=check_int("n", n, min=2), m=check_int("m", m, min=1), t=check_int("t", t, min=1),
-               alpha=check_probability("alpha", alpha), R=check_int("R", R, min=1),
-               clean_fraction=check_real("clean_fraction", clean_fraction, low=0.0, high=1.0, high_open=True),
-               svm_top_words=check_int("svm_top_words", svm_top_words, min=1),
-               batch_size=check_int("batch_size", batch_size, min=1),
-               workers=None if workers is None else check_int("workers", workers, min=1),
-               cased=None if cased is None else check_bool("cased", cased), progress=check_bool("progress", progress))
-    if not (case_source is None or (isinstance(case_source, str) and case_source in CASE_SOURCES)):
-        raise InvalidParameterError(f"case_source must be one of 'auto', 'embedding', 'wordlist' or None, "
-                                    f"not {case_source!r}")
-    out["case_source"] = case_source
-    if M is not None:
-        if isinstance(M, int) and not isinstance(M, bool) and M == 0:
-            raise InvalidParameterError("M must be an integer >= m or None (every candidate word of the "
-                                        "vocabulary), not 0")
-        M = check_int("M", M, min=out["m"])
-    out["M"] = M
+
+    n: int = DEFAULTS["n"]
+    m: int = DEFAULTS["m"]
+    M: int | None = DEFAULTS["M"]
+    t: int = DEFAULTS["t"]
+    alpha: float = DEFAULTS["alpha"]
+    R: int = DEFAULTS["R"]
+    seed: int = 0
+    clean_fraction: float = 0.2
+    svm_top_words: int = 50_000
+    case_source: str | None = "auto"
+
+    def __post_init__(self):
+        n = self.n
+        if isinstance(n, int) and not isinstance(n, bool) and n == 1:
+            raise InvalidParameterError("n must be >= 2, not 1 (UBE compares groups of names; for a single group "
+                                        "use ube.g with names= and words=, the n = 1 WEAT of Section 2.1)")
+        checked = dict(n=check_int("n", n, min=2), m=check_int("m", self.m, min=1), t=check_int("t", self.t, min=1),
+                       alpha=check_probability("alpha", self.alpha), R=check_int("R", self.R, min=1),
+                       clean_fraction=check_real("clean_fraction", self.clean_fraction, low=0.0, high=1.0,
+                                                 high_open=True),
+                       svm_top_words=check_int("svm_top_words", self.svm_top_words, min=1),
+                       M=_check_M(self.M, self.m), seed=_seed_int(self.seed))
+        if not (self.case_source is None or (isinstance(self.case_source, str) and self.case_source in CASE_SOURCES)):
+            raise InvalidParameterError(f"case_source must be one of 'auto', 'embedding', 'wordlist' or None, "
+                                        f"not {self.case_source!r}")
+        for name, value in checked.items():
+            object.__setattr__(self, name, value)
+        if 1.0 / (self.R + 1) > self.alpha:
+            warnings.warn(f"with R = {self.R} rotations the smallest p-value is 1/(R + 1) = {1 / (self.R + 1):.3g}, "
+                          f"above alpha = {self.alpha}: no test can be significant; raise R", LowPowerWarning,
+                          stacklevel=3)
+
+    def replace(self, **changes) -> UBEParameters:
+        """A copy with ``changes`` (checked as a new object is).
+
+        Returns
+        -------
+        UBEParameters
+            The changed copy.
+        """
+        return dataclasses.replace(self, **changes)
+
+
+def _check_M(M, m):
+    """M checked: None, or an integer >= m (0 refused with its own message)."""
+    if M is None:
+        return None
+    if isinstance(M, int) and not isinstance(M, bool) and M == 0:
+        raise InvalidParameterError("M must be an integer >= m or None (every candidate word of the "
+                                    "vocabulary), not 0")
+    return check_int("M", M, min=check_int("m", m, min=1))
+
+
+def _seed_int(seed) -> int:
+    """The seed checked; a generator gives an integer seed drawn from it."""
     seed = check_seed("seed", seed)
-    out["seed"] = int(seed.integers(2**63)) if isinstance(seed, np.random.Generator) else seed
-    if 1.0 / (out["R"] + 1) > out["alpha"]:
-        warnings.warn(f"with R = {out['R']} rotations the smallest p-value is 1/(R + 1) = {1 / (out['R'] + 1):.3g}, "
-                      f"above alpha = {out['alpha']}: no test can be significant; raise R", LowPowerWarning,
-                      stacklevel=3)
-    return out
+    return int(seed.integers(2**63)) if isinstance(seed, np.random.Generator) else seed
+
+
+def _check_run_options(*, batch_size, workers, cased, progress) -> None:
+    """The options of :func:`run` that do not change its result, checked."""
+    check_int("batch_size", batch_size, min=1)
+    if workers is not None:
+        check_int("workers", workers, min=1)
+    if cased is not None:
+        check_bool("cased", cased)
+    check_bool("progress", progress)
 
 
 def _check_t_fits(t: int, category: np.ndarray, m: int) -> None:
@@ -333,17 +364,15 @@ def _check_t_fits(t: int, category: np.ndarray, m: int) -> None:
                                     f"use t <= {largest} (the paper uses 3) or fewer categories m")
 
 
-def run(embedding, name_tokens: Sequence[str], *, n: int = 12, m: int = 64, M: int | None = 30_000, t: int = 3,
-        alpha: float = 0.05, R: int = 10_000, seed: int = 0, clean_fraction: float = 0.2,
-        svm_top_words: int = 50_000, name_exclusions: Sequence[str] = (), word_exclusions=None,
-        cased: bool | None = None, batch_size: int = 8, workers: int | None = None,
-        progress: bool = True, case_source: str | None = "auto", wordlist=None, cache_dir=None) -> UBEResult:
+def run(embedding, name_tokens: Sequence[str], parameters: UBEParameters | None = None, *,
+        name_exclusions: Sequence[str] = (), word_exclusions=None, cased: bool | None = None, batch_size: int = 8,
+        workers: int | None = None, progress: bool = True, wordlist=None, cache_dir=None) -> UBEResult:
     """Run the UBE algorithm (Section 3, Table 2 defaults) on ``embedding`` with the given name tokens.
 
-    Seeds for the SVM sample, the two K-means runs and the rotations are derived from ``seed``. Parameters
-    are checked up front (:func:`check_run_parameters`), and so is the cost of the null
+    Seeds for the SVM sample, the two K-means runs and the rotations are derived from ``parameters.seed``. The
+    parameters are checked when made (:class:`UBEParameters`), and the cost of the null before any work
     (:func:`check_null_cost`): a request that would take hours or more memory than :data:`MAX_NULL_BYTES` is
-    refused before any work.
+    refused.
 
     Parameters
     ----------
@@ -351,24 +380,9 @@ def run(embedding, name_tokens: Sequence[str], *, n: int = 12, m: int = 64, M: i
         The embedding, its vocabulary in frequency order.
     name_tokens : sequence of str
         The name tokens (e.g. :func:`name_list`'s ``tokens``).
-    n : int, default 12
-        The name groups.
-    m : int, default 64
-        The word categories.
-    M : int or None, default 30_000
-        The candidate words; None takes every candidate word of the vocabulary.
-    t : int, default 3
-        The words per test.
-    alpha : float, default 0.05
-        The false discovery rate.
-    R : int, default 10_000
-        The rotations of the null.
-    seed : int, default 0
-        The seed every other seed is derived from.
-    clean_fraction : float, default 0.2
-        The share of names the SVM cleaning drops (Appendix C.3).
-    svm_top_words : int, default 50_000
-        The SVM's non-names are drawn from this many most frequent tokens.
+    parameters : UBEParameters, optional
+        The algorithm's inputs (n, m, M, t, alpha, R, seed, clean_fraction, svm_top_words, case_source); None:
+        Table 2's defaults (``UBEParameters()``).
     name_exclusions : sequence of str, default ()
         Tokens never drawn as non-names for the SVM (e.g. the whole name list).
     word_exclusions : sequence of str, optional
@@ -382,9 +396,6 @@ def run(embedding, name_tokens: Sequence[str], *, n: int = 12, m: int = 64, M: i
         Threads of :func:`rotational_null` (the result does not depend on it).
     progress : bool, default True
         Show a progress bar for the null.
-    case_source : {"auto", "embedding", "wordlist", None}, default "auto"
-        Step 2's case rule (:func:`case_rule`): by default Appendix C.4 on a cased embedding and, on an
-        uncased one, the word-list stand-in (a deviation from the paper); None applies no case rule.
     wordlist : collection of str, optional
         Replaces the shipped word list of the ``"wordlist"`` rule.
     cache_dir : str or path-like, optional
@@ -408,7 +419,8 @@ def run(embedding, name_tokens: Sequence[str], *, n: int = 12, m: int = 64, M: i
     Warns
     -----
     LowPowerWarning
-        When no test can be significant (too few rotations, or no cell with t words).
+        When no (group, category) cell has t words (too few rotations warn when the :class:`UBEParameters` is
+        made).
 
     Examples
     --------
@@ -417,29 +429,31 @@ def run(embedding, name_tokens: Sequence[str], *, n: int = 12, m: int = 64, M: i
     >>> from wordbias.embeddings import to_keyed_vectors
     >>> tokens = [a + b for a in "abcdefghij" for b in "abcdefghijkl"]
     >>> embedding = to_keyed_vectors(tokens, np.random.default_rng(0).normal(size=(120, 8)).astype(np.float32))
-    >>> res = run(embedding, tokens[:20], n=2, m=3, M=60, t=2, R=50, svm_top_words=120, progress=False, case_source=None)
+    >>> parameters = UBEParameters(n=2, m=3, M=60, t=2, R=50, svm_top_words=120, case_source=None)
+    >>> res = run(embedding, tokens[:20], parameters, progress=False)
     >>> len(res.names), res.sigma.shape, res.null.shape, res.n_significant()
     (16, (2, 3), (50, 2, 3), 0)
     """
     from wordbias.core.validation import check_words
     from wordbias.embeddings import is_cased
 
-    p = check_run_parameters(n=n, m=m, M=M, t=t, alpha=alpha, R=R, seed=seed, clean_fraction=clean_fraction,
-                             svm_top_words=svm_top_words, batch_size=batch_size, workers=workers, cased=cased,
-                             progress=progress, case_source=case_source)
-    n, m, M, t, alpha, R, seed = (p[k] for k in ("n", "m", "M", "t", "alpha", "R", "seed"))
+    p = UBEParameters() if parameters is None else parameters
+    if not isinstance(p, UBEParameters):
+        raise InvalidParameterError(f"parameters must be a UBEParameters or None, not {type(p).__name__}")
+    _check_run_options(batch_size=batch_size, workers=workers, cased=cased, progress=progress)
+    n, m, M, t, alpha, R, seed = p.n, p.m, p.M, p.t, p.alpha, p.R, p.seed
     name_tokens = list(check_words("name_tokens", name_tokens, allow_duplicates=True))
     name_exclusions = _check_words_or_none("name_exclusions", name_exclusions)
     word_exclusions = _check_words_or_none("word_exclusions", word_exclusions)
     vocabulary = len(embedding.index_to_key)
     check_null_cost(R, n, m, vocabulary if M is None else min(M, vocabulary), embedding.vector_size,
-                    p["workers"] or default_workers())
+                    workers or default_workers())
     if cased is None:
         cased = is_cased(embedding)
-    rule = case_rule(case_source, bool(cased))      # refused up front, before the names are cleaned
+    rule = case_rule(p.case_source, bool(cased))      # refused up front, before the names are cleaned
     s_clean, s_names, s_words, s_null = (int(x) for x in np.random.SeedSequence(seed).generate_state(4))
-    cleaning, name_group, Xbar = name_groups(embedding, name_tokens, n, clean_fraction=clean_fraction,
-                                             svm_top_words=svm_top_words, name_exclusions=name_exclusions,
+    cleaning, name_group, Xbar = name_groups(embedding, name_tokens, n, clean_fraction=p.clean_fraction,
+                                             svm_top_words=p.svm_top_words, name_exclusions=name_exclusions,
                                              s_clean=s_clean, s_names=s_names)
     names = cleaning.kept_tokens
     exclude = names if word_exclusions is None else word_exclusions
@@ -453,14 +467,14 @@ def run(embedding, name_tokens: Sequence[str], *, n: int = 12, m: int = 64, M: i
                       f"make (every p is 1); lower t or m", LowPowerWarning, stacklevel=2)
     null = rotational_null(W, category, Xbar, Abar, t, R, seed=s_null, batch_size=batch_size, workers=workers,
                            progress=progress, cache_dir=cache_dir)
-    p = p_values(sigma, null)
-    significant, critical = bh_rejections(p, alpha)
+    p_value = p_values(sigma, null)
+    significant, critical = bh_rejections(p_value, alpha)
     significant &= np.isfinite(sigma)
     Asel = {(i, j): W[selected[i][j]].mean(axis=0) for i in range(n) for j in range(m) if len(selected[i][j])}
     central = central_words(W, category, Abar)
-    params = dict(n=n, m=m, M=M, t=t, alpha=alpha, R=R, seed=seed, clean_fraction=clean_fraction,
-                  svm_top_words=svm_top_words, cased=cased, case_source=rule)
+    params = dict(n=n, m=m, M=M, t=t, alpha=alpha, R=R, seed=seed, clean_fraction=p.clean_fraction,
+                  svm_top_words=p.svm_top_words, cased=cased, case_source=rule)
     return UBEResult(params=params, cleaning=cleaning, names=names, name_group=name_group, words=words,
                      word_category=category, word_group=voronoi(W, Xbar), Xbar=Xbar, Abar=Abar,
-                     selected=selected, sigma=sigma, null=null, p=p, significant=significant,
+                     selected=selected, sigma=sigma, null=null, p=p_value, significant=significant,
                      critical_p=critical, Asel=Asel, central=central)

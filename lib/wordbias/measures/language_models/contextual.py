@@ -29,15 +29,16 @@ import numpy as np
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError
 from wordbias.core.lookup import WordSet
 from wordbias.core.progress import progress_bar
-from wordbias.core.validation import check_int, check_option, check_probability, check_seed
+from wordbias.core.validation import check_int, check_option, check_seed
 from wordbias.datasets.contextual_tests import ROLES, Category
 from wordbias.measures.association import bootstrap, weat
 from wordbias.measures.language_models import mlm
 from wordbias.models import contextual
+from wordbias.options import Resampling, Words
 from wordbias.stats.permutation import P_METHODS
 from wordbias.stats.resampling import BootstrapInterval
 
-__all__ = ["MEASURES", "N_RESAMPLES", "CategoryResult", "reduce_to_vocabulary", "vectors_by_template",
+__all__ = ["MEASURES", "N_RESAMPLES", "DEFAULT_RESAMPLING", "DEFAULT_WORDS", "CategoryResult", "reduce_to_vocabulary", "vectors_by_template",
            "mean_over_templates", "contextual_vectors", "weat_uncertainty", "log_prob_test", "measure"]
 
 #: the measures of a :class:`CategoryResult`: WEAT on a static embedding with the reduced lists, WEAT on
@@ -46,6 +47,13 @@ __all__ = ["MEASURES", "N_RESAMPLES", "CategoryResult", "reduce_to_vocabulary", 
 MEASURES = ("weat", "contextual_weat", "mlm_log_prob")
 #: bootstrap resamples for the intervals of d (BCa; 10,000 take about 0.01 s a test)
 N_RESAMPLES = 10_000
+#: :func:`measure`'s resampling: 100,000 Monte Carlo permutations, :data:`N_RESAMPLES` BCa resamples, 95%, seed 0
+DEFAULT_RESAMPLING = Resampling(n_resamples=N_RESAMPLES, n_permutations=100_000)
+#: :func:`measure`'s treatment of the static embedding's lists: exact case, missing words dropped, unequal targets
+#: balanced at random
+DEFAULT_WORDS = Words(case_fold=False)
+#: the contextual WEAT's: its reduced lists are balanced already (:func:`reduce_to_vocabulary`)
+_CONTEXTUAL_WORDS = Words(case_fold=False, balance_targets="raise")
 _NAN = float("nan")
 
 
@@ -324,7 +332,7 @@ def weat_uncertainty(vectors, result: weat.WeatResult, *, seed: int, n_permutati
 
     Examples
     --------
-    >>> from wordbias.measures import weat
+    >>> from wordbias.measures.association import weat
     >>> rng = np.random.default_rng(0)
     >>> vectors = {w: rng.normal(size=4) + (2 if w in "abef" else 0) for w in "abcdefgh"}
     >>> import warnings
@@ -336,8 +344,8 @@ def weat_uncertainty(vectors, result: weat.WeatResult, *, seed: int, n_permutati
     >>> round(result.effect_size, 3), result.p_value, p_two_sided, interval.method
     (1.73, 0.16666666666666666, 0.3333333333333333, 'BCa')
     """
-    ci = bootstrap.weat_bootstrap(vectors, result, n_resamples=n_resamples, confidence_level=confidence_level,
-                                  seed=seed).effect_size
+    ci = bootstrap.weat_bootstrap(vectors, result, resampling=Resampling(
+        n_resamples=n_resamples, confidence_level=confidence_level, seed=seed)).effect_size
     two = weat.p_value(result.s_x, result.s_y, p_method=result.p_method, n_permutations=n_permutations, seed=seed,
                        alternative="two-sided")
     return ci, two.p_value
@@ -522,15 +530,44 @@ class CategoryResult:
         return _NAN if self.interval is None else float(self.interval.high)
 
 
-def _weat_result(cat: Category, reduced, vectors, *, measure: str, model: str, opts: dict, by_template=None,
-                 **weat_options) -> CategoryResult:
+def _weat_result(cat: Category, reduced, vectors, *, measure: str, model: str, opts: dict, words: Words,
+                 by_template=None) -> CategoryResult:
     """WEAT (Caliskan et al. 2017) on ``vectors`` with the reduced lists, its interval and two-sided p."""
-    res = weat.weat(vectors, *(reduced[r].words for r in ROLES), names=dict(cat.names), seed=opts["seed"],
-                    p_method=opts["p_method"], n_permutations=opts["n_permutations"], **weat_options)
+    res = weat.weat(vectors, *(reduced[r].words for r in ROLES), names=dict(cat.names), p_method=opts["p_method"],
+                    resampling=Resampling(n_permutations=opts["n_permutations"], seed=opts["seed"]),
+                    words=words)
     ci, two = weat_uncertainty(vectors, res, seed=opts["seed"], n_permutations=opts["n_permutations"],
                                n_resamples=opts["n_resamples"], confidence_level=opts["confidence_level"])
     return CategoryResult(cat, measure, model, **_kept(opts), reduced=reduced, test=res, interval=ci,
                           p_two_sided=two, vectors=by_template)
+
+
+def _measure_options(p_method: str, resampling: Resampling | None) -> dict:
+    """:func:`measure`'s p method and resampling checked, as the dict its helpers read."""
+    resampling = DEFAULT_RESAMPLING if resampling is None else resampling
+    if not isinstance(resampling, Resampling):
+        raise InvalidParameterError(f"resampling must be a Resampling or None, not {type(resampling).__name__}")
+    if resampling.n_resamples < 2:
+        raise InvalidParameterError(f"resampling.n_resamples must be >= 2 (every d has its interval), not "
+                                    f"{resampling.n_resamples}")
+    if resampling.ci_method != "BCa":
+        raise InvalidParameterError(f"resampling.ci_method must be 'BCa' (the intervals of the contextual tests), "
+                                    f"not {resampling.ci_method!r}")
+    return {"seed": resampling.seed, "p_method": check_option("p_method", p_method, P_METHODS),
+            "n_permutations": resampling.n_permutations, "n_resamples": resampling.n_resamples,
+            "confidence_level": resampling.confidence_level}
+
+
+def _why_not_run(why_not_run: Mapping[str, str] | None) -> tuple[str, str]:
+    """(why no encoder, why no masked LM) of :func:`measure`'s ``why_not_run``, its keys checked."""
+    why = {} if why_not_run is None else why_not_run
+    if not isinstance(why, Mapping):
+        raise InvalidParameterError(f"why_not_run must map measure names to reasons, not {type(why).__name__}")
+    unknown = sorted(set(why) - {"contextual_weat", "mlm_log_prob"})
+    if unknown:
+        raise InvalidParameterError(f"why_not_run names measures that need a model: 'contextual_weat', "
+                                    f"'mlm_log_prob'; not {unknown}")
+    return str(why.get("contextual_weat", "")), str(why.get("mlm_log_prob", ""))
 
 
 def _kept(opts: dict) -> dict:
@@ -545,7 +582,7 @@ def _log_prob_result(cat: Category, reduced, masked_lm, *, opts: dict, batch_siz
                           interval=t.effect_size_ci, p_two_sided=_NAN if t.p is None else float(t.p_two_sided))
 
 
-def _measure_category(cat: Category, *, vocabulary_model, embedding, embedding_name, case_fold, encoder, masked_lm,
+def _measure_category(cat: Category, *, vocabulary_model, embedding, embedding_name, words, encoder, masked_lm,
                       why_no_encoder, why_no_mlm, batch_size, opts) -> list[CategoryResult]:
     """:func:`measure` of one category: [static WEAT (with an embedding)], contextual WEAT, log-probability test."""
     kept = _kept(opts)
@@ -559,14 +596,14 @@ def _measure_category(cat: Category, *, vocabulary_model, embedding, embedding_n
                                   not_run=str(err) if masked_lm else why_no_mlm))
         return out
     out = [] if embedding is None else [_weat_result(cat, reduced, embedding, measure="weat", model=embedding_name,
-                                                     opts=opts, case_fold=case_fold)]
+                                                     opts=opts, words=words)]
     if encoder is None:
         out.append(CategoryResult(cat, "contextual_weat", "", **kept, reduced=reduced, not_run=why_no_encoder))
     else:
         by_template = vectors_by_template(cat, reduced, encoder, batch_size=batch_size)
         out.append(_weat_result(cat, reduced, mean_over_templates(cat, reduced, by_template),
                                 measure="contextual_weat", model=encoder.label, opts=opts, by_template=by_template,
-                                balance_targets="raise"))
+                                words=_CONTEXTUAL_WORDS))
     if masked_lm is None:
         out.append(CategoryResult(cat, "mlm_log_prob", "", **kept, reduced=reduced, not_run=why_no_mlm))
     else:
@@ -576,9 +613,9 @@ def _measure_category(cat: Category, *, vocabulary_model, embedding, embedding_n
 
 def measure(cats: Sequence[Category], *, encoder: contextual.Model | None, masked_lm: contextual.Model | None,
             vocabulary_model: contextual.Model | None = None, embedding=None, embedding_name: str = "embedding",
-            case_fold: bool = False, seed: int = 0, p_method: str = "auto", n_permutations: int = 100_000,
-            n_resamples: int = N_RESAMPLES, confidence_level: float = 0.95, batch_size: int = 32,
-            why_no_encoder: str = "", why_no_mlm: str = "", progress: bool = False) -> list[CategoryResult]:
+            p_method: str = "auto", resampling: Resampling | None = None, words: Words | None = None,
+            batch_size: int = 32, why_not_run: Mapping[str, str] | None = None,
+            progress: bool = False) -> list[CategoryResult]:
     """Every test of every category, each measured once.
 
     Per category, in this order: WEAT on ``embedding`` with the reduced lists (only when an embedding is
@@ -586,10 +623,11 @@ def measure(cats: Sequence[Category], *, encoder: contextual.Model | None, maske
     ``encoder``'s contextual vectors (§3.1) and the log probability bias score's test on ``masked_lm`` (§3.2).
 
     ``vocabulary_model`` decides the reduced lists (§3.1, its tokenizer; default the encoder, else the masked
-    LM). A measure whose model is None gets a result with ``model`` "" and ``why_no_encoder`` /
-    ``why_no_mlm`` as ``not_run``; a category whose targets fall below two words of the vocabulary gets results
-    that say so. Each WEAT has its BCa bootstrap interval of d over the words (``n_resamples`` resamples at
-    ``confidence_level``, seeded by ``seed``) and its two-sided p (:func:`weat_uncertainty`); the attribute test
+    LM). A measure whose model is None gets a result with ``model`` "" and its entry of ``why_not_run`` as
+    ``not_run``; a category whose targets fall below two words of the vocabulary gets results that say so. Each
+    WEAT has its BCa bootstrap interval of d over the words (``resampling.n_resamples`` resamples at
+    ``resampling.confidence_level``, seeded by ``resampling.seed``) and its two-sided p
+    (:func:`weat_uncertainty`); the attribute test
     has its own (:func:`wordbias.measures.language_models.mlm.attribute_test`). The contextual WEAT runs on each word's vectors
     per template (:func:`vectors_by_template`, kept in the result for the template spread) averaged over the
     templates. Options are checked before any work.
@@ -599,33 +637,30 @@ def measure(cats: Sequence[Category], *, encoder: contextual.Model | None, maske
     cats : sequence of wordbias.datasets.contextual_tests.Category
         The categories.
     encoder : wordbias.models.contextual.Model or None
-        The encoder of WEAT on contextual vectors; None skips that measure (with ``why_no_encoder``).
+        The encoder of WEAT on contextual vectors; None skips that measure (with ``why_not_run``).
     masked_lm : wordbias.models.contextual.Model or None
-        The masked LM of the log probability test; None skips that measure (with ``why_no_mlm``).
+        The masked LM of the log probability test; None skips that measure (with ``why_not_run``).
     vocabulary_model : wordbias.models.contextual.Model, optional
         The model whose tokenizer reduces the lists; default the encoder, else the masked LM.
     embedding : KeyedVectors or mapping of str to array-like, optional
         A static embedding for WEAT with the reduced lists (Table 3's first column); None skips it.
     embedding_name : str, default "embedding"
         The embedding's label in the results.
-    case_fold : bool, default False
-        Lower-case the words before looking them up in ``embedding``.
-    seed : int, default 0
-        Seeds the balancing, the permutations and the bootstraps.
     p_method : str, default "auto"
         The p-value method (:data:`wordbias.stats.permutation.P_METHODS`).
-    n_permutations : int, default 100_000
-        Random permutations when p is not exact.
-    n_resamples : int, default N_RESAMPLES
-        Bootstrap resamples of each interval; an integer >= 2.
-    confidence_level : float, default 0.95
-        The level of the intervals.
+    resampling : Resampling, optional
+        ``seed`` seeds the balancing, the permutations and the bootstraps; ``n_permutations`` random
+        permutations when p is not exact; ``n_resamples`` (>= 2) bootstrap resamples of each interval at
+        ``confidence_level``. The intervals are BCa (another ``ci_method`` is refused). None:
+        :data:`DEFAULT_RESAMPLING` (100,000 permutations, :data:`N_RESAMPLES` resamples, 95%, seed 0).
+    words : Words, optional
+        How the static WEAT on ``embedding`` treats its lists (:func:`wordbias.measures.association.weat.weat`);
+        None: :data:`DEFAULT_WORDS` (exact case, missing words dropped, unequal targets balanced at random).
     batch_size : int, default 32
         Sentences per forward pass.
-    why_no_encoder : str, default ""
-        The ``not_run`` of the contextual WEAT when ``encoder`` is None.
-    why_no_mlm : str, default ""
-        The ``not_run`` of the log probability test when ``masked_lm`` is None.
+    why_not_run : mapping of str to str, optional
+        The ``not_run`` of a measure whose model is None, by measure: ``"contextual_weat"`` (no ``encoder``) and
+        ``"mlm_log_prob"`` (no ``masked_lm``); a measure not named gets "".
     progress : bool, default False
         Show a progress bar over the categories.
 
@@ -665,16 +700,18 @@ def measure(cats: Sequence[Category], *, encoder: contextual.Model | None, maske
     >>> with warnings.catch_warnings():
     ...     warnings.simplefilter("ignore")                  # BalancedOutWarning: one male name deleted
     ...     results = measure([cat], encoder=None, masked_lm=None, vocabulary_model=model, embedding=kv,
-    ...                       embedding_name="toy", n_resamples=1000, why_no_mlm="no masked LM given")
+    ...                       embedding_name="toy", resampling=DEFAULT_RESAMPLING.replace(n_resamples=1000),
+    ...                       why_not_run={"mlm_log_prob": "no masked LM given"})
     >>> [(r.measure, r.model, r.ran, r.not_run) for r in results]
     [('weat', 'toy', True, ''), ('contextual_weat', '', False, ''), ('mlm_log_prob', '', False, 'no masked LM given')]
     >>> round(results[0].effect_size, 3), round(results[0].p_value, 3), results[0].p_method
     (-0.052, 0.529, 'exact')
     """
-    opts = {"seed": check_seed("seed", seed), "p_method": check_option("p_method", p_method, P_METHODS),
-            "n_permutations": check_int("n_permutations", n_permutations, min=1),
-            "n_resamples": check_int("n_resamples", n_resamples, min=2),
-            "confidence_level": check_probability("confidence_level", confidence_level)}
+    opts = _measure_options(p_method, resampling)
+    words = DEFAULT_WORDS if words is None else words
+    if not isinstance(words, Words):
+        raise InvalidParameterError(f"words must be a Words or None, not {type(words).__name__}")
+    why_no_encoder, why_no_mlm = _why_not_run(why_not_run)
     batch_size = check_int("batch_size", batch_size, min=1)
     cats = list(cats)
     vocabulary_model = vocabulary_model or encoder or masked_lm
@@ -686,7 +723,7 @@ def measure(cats: Sequence[Category], *, encoder: contextual.Model | None, maske
     with progress_bar(len(cats), desc=f"contextual tests on {label}", unit="category", enabled=progress) as bar:
         for cat in cats:
             out += _measure_category(cat, vocabulary_model=vocabulary_model, embedding=embedding,
-                                     embedding_name=embedding_name, case_fold=case_fold, encoder=encoder,
+                                     embedding_name=embedding_name, words=words, encoder=encoder,
                                      masked_lm=masked_lm, why_no_encoder=why_no_encoder, why_no_mlm=why_no_mlm,
                                      batch_size=batch_size, opts=opts)
             bar.update(1)

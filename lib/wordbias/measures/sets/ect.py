@@ -27,11 +27,14 @@ import numpy as np
 from scipy import stats as _sps
 
 from wordbias.core.errors import DegenerateSetError
-from wordbias.core.tidy import MIN_FRACTION, MIN_WORDS
 from wordbias.core.validation import check_bool
 from wordbias.measures.sets import set_measures as _sm
+from wordbias.options import Resampling, Words
 
-__all__ = ["ect_statistic", "ect"]
+__all__ = ["DEFAULT_RESAMPLING", "ect_statistic", "ect"]
+
+#: ECT's resampling options when the call gives none
+DEFAULT_RESAMPLING = Resampling()
 
 
 def _unit(X: np.ndarray) -> np.ndarray:
@@ -117,10 +120,8 @@ def ect_statistic(T1, T2, A, *, normalize: bool = False) -> float:
 
 
 def ect(embedding, T1: Sequence[str], T2: Sequence[str], A: Sequence[str], *, names: Mapping[str, str] | None = None,
-        title: str | None = None, test: str = "", n_resamples: int = 10_000, n_permutations: int = 10_000,
-        alternative: str = "less", seed: int = 0, confidence_level: float = 0.95, ci_method: str = "BCa",
-        normalize: bool = False, case_fold: bool | None = None, on_missing: str = "drop",
-        min_words: int = MIN_WORDS, min_fraction: float = MIN_FRACTION, warn: bool = True):
+        title: str | None = None, test: str = "", alternative: str = "less", normalize: bool = False,
+        resampling: Resampling | None = None, words: Words | None = None, warn: bool = True):
     """ECT (Dev & Phillips 2019, Section 4) measured once on an embedding's words.
 
     The statistic is :func:`ect_statistic` on the words found. The interval is a bootstrap over the words of T1,
@@ -144,28 +145,15 @@ def ect(embedding, T1: Sequence[str], T2: Sequence[str], A: Sequence[str], *, na
         The title; by default built from the names.
     test : str, default ""
         An id kept in the result.
-    n_resamples : int, default 10_000
-        Bootstrap resamples; 0 for no interval.
-    n_permutations : int, default 10_000
-        The most splits counted exactly, and the random splits beyond.
     alternative : {"less", "greater", "two-sided"}, default "less"
         The tail of ``p_value``.
-    seed : int, default 0
-        Seeds the bootstrap and the random splits.
-    confidence_level : float, default 0.95
-        The interval's level.
-    ci_method : {"BCa", "percentile", "basic"}, default "BCa"
-        The interval's method.
     normalize : bool, default False
         Scale every vector to unit length first.
-    case_fold : bool or None, default None
-        Lower-case the words; None: when the vocabulary is uncased.
-    on_missing : {"drop", "raise"}, default "drop"
-        What to do with unknown words.
-    min_words : int, default MIN_WORDS
-        A set keeping fewer words is flagged for low coverage.
-    min_fraction : float, default MIN_FRACTION
-        A set keeping less of its list is flagged for low coverage.
+    resampling : Resampling, optional
+        The bootstrap resamples (0 for no interval), its level and method, the most splits counted exactly (and
+        the random splits beyond) and the seed of both; None: :data:`DEFAULT_RESAMPLING`.
+    words : Words, optional
+        Case folding, unknown words (``on_missing``) and the low-coverage thresholds; None: ``Words()``.
     warn : bool, default True
         Give the warnings (missing words, low coverage); False keeps them in the result only.
 
@@ -189,37 +177,30 @@ def ect(embedding, T1: Sequence[str], T2: Sequence[str], A: Sequence[str], *, na
     >>> rng = np.random.default_rng(0)
     >>> words = [f"m{i}" for i in range(4)] + [f"f{i}" for i in range(4)] + [f"a{i}" for i in range(8)]
     >>> kv = to_keyed_vectors(words, rng.normal(size=(16, 6)))
-    >>> r = ect(kv, words[:4], words[4:8], words[8:], n_resamples=200)
+    >>> r = ect(kv, words[:4], words[4:8], words[8:], resampling=Resampling(n_resamples=200))
     >>> r.measure, r.p_method, r.coverage
     ('ect', 'exact', 'T1 4/4; T2 4/4; A 8/8')
     >>> bool(-1 <= r.effect_size <= 1), bool(0 < r.p_value <= 1)
     (True, True)
     """
-    n_resamples, confidence_level, n_permutations, seed, min_words, min_fraction = _sm.check_options(
-        n_resamples=n_resamples, confidence_level=confidence_level, ci_method=ci_method,
-        n_permutations=n_permutations, alternative=alternative, seed=seed, min_words=min_words,
-        min_fraction=min_fraction)
-    normalize, warn = check_bool("normalize", normalize), check_bool("warn", warn)
+    c = _sm.call(resampling, words, default=DEFAULT_RESAMPLING, alternative=alternative, test=test, warn=warn)
+    normalize = check_bool("normalize", normalize)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        got = _sm.look_up(embedding, {"T1": T1, "T2": T2, "A": A}, names=names, case_fold=case_fold,
-                          on_missing=on_missing)
+        got = _sm.look_up(embedding, {"T1": T1, "T2": T2, "A": A}, names=names, case_fold=c.words.case_fold,
+                          on_missing=c.words.on_missing)
         rho = ect_statistic(got.mats["T1"], got.mats["T2"], got.mats["A"], normalize=normalize)
     m = {k: (_unit(v) if normalize else v) for k, v in got.mats.items()}
     Au = _unit(m["A"])
-    perm = _sm.two_set_permutation_test(m["T1"], m["T2"], lambda M1, M2: _rho(Au, M1, M2),
-                                        alternative=alternative, n_permutations=n_permutations, seed=seed)
+    perm = _sm.permutation_test(m["T1"], m["T2"], lambda M1, M2: _rho(Au, M1, M2), c)
 
     def stat(T1, T2, A):
         return _rho(Au, _sm.resampled_means(m["T1"], T1), _sm.resampled_means(m["T2"], T2), A)
 
-    interval, note = _sm.interval_or_note(lambda: _sm.word_bootstrap(
-        stat, {k: len(v) for k, v in m.items()}, estimate=rho, name="ect_rho", n_resamples=n_resamples,
-        confidence_level=confidence_level, method=ci_method, seed=seed), n_resamples)
+    interval, note = _sm.bootstrap(stat, {k: len(v) for k, v in m.items()}, estimate=rho, name="ect_rho",
+                                   resampling=c.resampling)
     n = got.names
     return _sm.measured(
-        "ect", got, title=title or f"{n['T1']} vs {n['T2']} on {n['A']}", statistic_name="Spearman rho",
-        statistic=rho, effect_size_name="rho", interval=interval, test=perm, alternative=alternative, seed=seed,
-        n_resamples=n_resamples, confidence_level=confidence_level, min_words=min_words, min_fraction=min_fraction,
-        caught=caught, notes=(note, "rho = 1: both groups rank the attributes alike (no bias in ECT's sense)"),
-        test_id=test, warn=warn)
+        "ect", got, c, title=title or f"{n['T1']} vs {n['T2']} on {n['A']}", statistic_name="Spearman rho",
+        statistic=rho, interval=interval, test=perm, caught=caught,
+        notes=(note, "rho = 1: both groups rank the attributes alike (no bias in ECT's sense)"))

@@ -31,12 +31,14 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from wordbias.core.errors import InvalidParameterError
-from wordbias.core.tidy import MIN_FRACTION, MIN_WORDS
-from wordbias.core.validation import check_bool
 from wordbias.measures.sets import set_measures as _sm
+from wordbias.options import Resampling, Words
 from wordbias.stats.resampling import index_counts
 
-__all__ = ["mac_statistic", "mac"]
+__all__ = ["DEFAULT_RESAMPLING", "mac_statistic", "mac"]
+
+#: MAC's resampling options when the call gives none (it has no test: ``n_permutations`` is not used)
+DEFAULT_RESAMPLING = Resampling()
 
 
 def _unit(X: np.ndarray) -> np.ndarray:
@@ -95,9 +97,7 @@ def mac_statistic(targets, attributes) -> float:
 
 def mac(embedding, targets: Sequence[Sequence[str]], attributes: Sequence[Sequence[str]], *,
         names: Mapping[str, str] | None = None, title: str | None = None, test: str = "",
-        n_resamples: int = 10_000, seed: int = 0, confidence_level: float = 0.95, ci_method: str = "BCa",
-        case_fold: bool | None = None, on_missing: str = "drop", min_words: int = MIN_WORDS,
-        min_fraction: float = MIN_FRACTION, warn: bool = True):
+        resampling: Resampling | None = None, words: Words | None = None, warn: bool = True):
     """MAC (Manzini et al. 2019) measured once on an embedding's words, with a bootstrap interval; no test.
 
     The statistic is :func:`mac_statistic` on the words found. The interval is a bootstrap over the words of
@@ -118,22 +118,11 @@ def mac(embedding, targets: Sequence[Sequence[str]], attributes: Sequence[Sequen
         The title; by default built from the names.
     test : str, default ""
         An id kept in the result.
-    n_resamples : int, default 10_000
-        Bootstrap resamples; 0 for no interval.
-    seed : int, default 0
-        Seeds the bootstrap.
-    confidence_level : float, default 0.95
-        The interval's level.
-    ci_method : {"BCa", "percentile", "basic"}, default "BCa"
-        The interval's method.
-    case_fold : bool or None, default None
-        Lower-case the words; None: when the vocabulary is uncased.
-    on_missing : {"drop", "raise"}, default "drop"
-        What to do with unknown words.
-    min_words : int, default MIN_WORDS
-        A set keeping fewer words is flagged for low coverage.
-    min_fraction : float, default MIN_FRACTION
-        A set keeping less of its list is flagged for low coverage.
+    resampling : Resampling, optional
+        The bootstrap resamples (0 for no interval), its level and method, and the seed;
+        None: :data:`DEFAULT_RESAMPLING`.
+    words : Words, optional
+        Case folding, unknown words (``on_missing``) and the low-coverage thresholds; None: ``Words()``.
     warn : bool, default True
         Give the warnings; False keeps them in the result only.
 
@@ -156,15 +145,12 @@ def mac(embedding, targets: Sequence[Sequence[str]], attributes: Sequence[Sequen
     --------
     >>> emb = {"he": [1, 0.1], "him": [0.9, 0.2], "she": [0.1, 1], "her": [0.2, 0.9],
     ...        "boss": [1, 0.3], "chief": [0.8, 0.3], "home": [0.2, 1], "care": [0.3, 0.8]}
-    >>> r = mac(emb, [["he", "him"], ["she", "her"]], [["boss", "chief"], ["home", "care"]], n_resamples=300,
-    ...         warn=False)
+    >>> r = mac(emb, [["he", "him"], ["she", "her"]], [["boss", "chief"], ["home", "care"]],
+    ...         resampling=Resampling(n_resamples=300), warn=False)
     >>> round(r.effect_size, 4), r.p_method, r.coverage
     (0.2856, 'none', 'T1 2/2; T2 2/2; A1 2/2; A2 2/2')
     """
-    n_resamples, confidence_level, _, seed, min_words, min_fraction = _sm.check_options(
-        n_resamples=n_resamples, confidence_level=confidence_level, ci_method=ci_method, n_permutations=1,
-        alternative="two-sided", seed=seed, min_words=min_words, min_fraction=min_fraction)
-    warn = check_bool("warn", warn)
+    c = _sm.call(resampling, words, default=DEFAULT_RESAMPLING, test=test, warn=warn)
     for kind, value in (("targets", targets), ("attributes", attributes)):
         if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Sequence) or not len(value):
             raise InvalidParameterError(f"{kind} must be a non-empty list of word lists, not {value!r:.80}")
@@ -173,7 +159,7 @@ def mac(embedding, targets: Sequence[Sequence[str]], attributes: Sequence[Sequen
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         got = _sm.look_up(embedding, {**dict(zip(tl, targets)), **dict(zip(al, attributes))}, names=names,
-                          case_fold=case_fold, on_missing=on_missing)
+                          case_fold=c.words.case_fold, on_missing=c.words.on_missing)
         value = mac_statistic([got.mats[k] for k in tl], [got.mats[k] for k in al])
     Tall = _unit(np.vstack([got.mats[k] for k in tl]))
     C = {k: Tall @ _unit(got.mats[k]).T for k in al}                   # (all target words, |A_j|)
@@ -185,15 +171,12 @@ def mac(embedding, targets: Sequence[Sequence[str]], attributes: Sequence[Sequen
                     for k, a, b in zip(tl, bounds[:-1], bounds[1:]))
         return 1.0 - total / sum(np.shape(idx[k])[-1] for k in tl)
 
-    interval, note = _sm.interval_or_note(lambda: _sm.word_bootstrap(
-        stat, {k: len(v) for k, v in got.mats.items()}, estimate=value, name="mac", n_resamples=n_resamples,
-        confidence_level=confidence_level, method=ci_method, seed=seed), n_resamples)
+    interval, note = _sm.bootstrap(stat, {k: len(v) for k, v in got.mats.items()}, estimate=value, name="mac",
+                                   resampling=c.resampling)
     n = got.names
     return _sm.measured(
-        "mac", got, title=title or f"{', '.join(n[k] for k in tl)} on {', '.join(n[k] for k in al)}",
-        statistic_name="mean average cosine distance", statistic=value, effect_size_name="mac", interval=interval,
-        test=None, alternative="two-sided", seed=seed, n_resamples=n_resamples, confidence_level=confidence_level,
-        min_words=min_words, min_fraction=min_fraction, caught=caught,
-        notes=(note, "1 - cos averaged; nearer 1: targets nearer orthogonal to the attributes"),
-        no_test="MAC is a level with no null value (the paper compares two embeddings by a paired t-test)",
-        test_id=test, warn=warn)
+        "mac", got, c, title=title or f"{', '.join(n[k] for k in tl)} on {', '.join(n[k] for k in al)}",
+        statistic_name="mean average cosine distance", statistic=value, interval=interval, test=None,
+        caught=caught, notes=(note, "1 - cos averaged; nearer 1: targets nearer orthogonal to the attributes",
+                              "no test: MAC is a level with no null value (the paper compares two embeddings by a "
+                              "paired t-test)"))

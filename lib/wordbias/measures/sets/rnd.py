@@ -29,12 +29,15 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from wordbias.core.errors import DegenerateSetError
-from wordbias.core.tidy import MIN_FRACTION, MIN_WORDS
+from wordbias.core.errors import DegenerateSetError, InvalidParameterError
 from wordbias.core.validation import check_bool, check_option
 from wordbias.measures.sets import set_measures as _sm
+from wordbias.options import Resampling, Words
 
-__all__ = ["DISTANCES", "AGGREGATES", "rnd_statistic", "rnd"]
+__all__ = ["DISTANCES", "AGGREGATES", "DEFAULT_RESAMPLING", "rnd_statistic", "rnd"]
+
+#: RND's resampling options when the call gives none
+DEFAULT_RESAMPLING = Resampling()
 
 #: the distances of a word to a group mean: Euclidean (the paper's), or the cosine distance 1 − cos
 DISTANCES = ("norm", "cosine")
@@ -63,6 +66,19 @@ def _differences(A: np.ndarray, M1: np.ndarray, M2: np.ndarray, distance: str, i
                 return 1.0 - _unit(M) @ Au.T
     D = dist(M1) - dist(M2)
     return D if idx is None else _sm.gather(D, idx)
+
+
+def _how(how: dict) -> tuple[str, bool, str]:
+    """The statistic's keywords given to :func:`rnd` (those of :func:`rnd_statistic`), checked, with their
+    defaults."""
+    unknown = sorted(set(how) - {"distance", "normalize", "aggregate"})
+    if unknown:
+        raise InvalidParameterError(f"rnd takes no option {', '.join(map(repr, unknown))}; the statistic's options "
+                                    "are distance, normalize and aggregate")
+    distance, aggregate = how.get("distance", "norm"), how.get("aggregate", "sum")
+    check_option("distance", distance, DISTANCES)
+    check_option("aggregate", aggregate, AGGREGATES)
+    return distance, check_bool("normalize", how.get("normalize", True)), aggregate
 
 
 def _combine(diffs: np.ndarray, aggregate: str) -> np.ndarray:
@@ -129,11 +145,8 @@ def rnd_statistic(T1, T2, A, *, distance: str = "norm", normalize: bool = True, 
 
 
 def rnd(embedding, T1: Sequence[str], T2: Sequence[str], A: Sequence[str], *, names: Mapping[str, str] | None = None,
-        title: str | None = None, test: str = "", distance: str = "norm", normalize: bool = True,
-        aggregate: str = "sum", n_resamples: int = 10_000, n_permutations: int = 10_000,
-        alternative: str = "two-sided", seed: int = 0, confidence_level: float = 0.95, ci_method: str = "BCa",
-        case_fold: bool | None = None, on_missing: str = "drop", min_words: int = MIN_WORDS,
-        min_fraction: float = MIN_FRACTION, warn: bool = True):
+        title: str | None = None, test: str = "", alternative: str = "two-sided",
+        resampling: Resampling | None = None, words: Words | None = None, warn: bool = True, **how):
     """The relative norm distance (Garg et al. 2018) measured once on an embedding's words.
 
     The statistic is :func:`rnd_statistic` on the words found. The interval is a bootstrap over the words of T1,
@@ -155,34 +168,19 @@ def rnd(embedding, T1: Sequence[str], T2: Sequence[str], A: Sequence[str], *, na
         The title; by default built from the names.
     test : str, default ""
         An id kept in the result.
-    distance : {"norm", "cosine"}, default "norm"
-        The distance of a word to a group mean (:func:`rnd_statistic`).
-    normalize : bool, default True
-        Scale every word vector to unit length first.
-    aggregate : {"sum", "mean"}, default "sum"
-        Sum (the paper) or average (WEFE) the per-word differences.
-    n_resamples : int, default 10_000
-        Bootstrap resamples; 0 for no interval.
-    n_permutations : int, default 10_000
-        The most splits counted exactly, and the random splits beyond.
     alternative : {"two-sided", "greater", "less"}, default "two-sided"
         The tail of ``p_value``.
-    seed : int, default 0
-        Seeds the bootstrap and the random splits.
-    confidence_level : float, default 0.95
-        The interval's level.
-    ci_method : {"BCa", "percentile", "basic"}, default "BCa"
-        The interval's method.
-    case_fold : bool or None, default None
-        Lower-case the words; None: when the vocabulary is uncased.
-    on_missing : {"drop", "raise"}, default "drop"
-        What to do with unknown words.
-    min_words : int, default MIN_WORDS
-        A set keeping fewer words is flagged for low coverage.
-    min_fraction : float, default MIN_FRACTION
-        A set keeping less of its list is flagged for low coverage.
+    resampling : Resampling, optional
+        The bootstrap resamples (0 for no interval), its level and method, the most splits counted exactly (and
+        the random splits beyond) and the seed of both; None: :data:`DEFAULT_RESAMPLING`.
+    words : Words, optional
+        Case folding, unknown words (``on_missing``) and the low-coverage thresholds; None: ``Words()``.
     warn : bool, default True
         Give the warnings; False keeps them in the result only.
+    **how
+        The statistic's keywords, as :func:`rnd_statistic` takes them: ``distance`` ({"norm", "cosine"}, default
+        "norm"), ``normalize`` (default True: unit word vectors) and ``aggregate`` ({"sum", "mean"}, default
+        "sum": the paper; "mean": WEFE).
 
     Returns
     -------
@@ -204,41 +202,33 @@ def rnd(embedding, T1: Sequence[str], T2: Sequence[str], A: Sequence[str], *, na
     >>> rng = np.random.default_rng(0)
     >>> words = [f"m{i}" for i in range(4)] + [f"f{i}" for i in range(4)] + [f"a{i}" for i in range(6)]
     >>> V = rng.normal(size=(14, 5)) + 3 * np.outer([-1] * 4 + [1] * 4 + [1] * 6, np.eye(5)[0])
-    >>> r = rnd(to_keyed_vectors(words, V), words[:4], words[4:8], words[8:], n_resamples=200)
+    >>> r = rnd(to_keyed_vectors(words, V), words[:4], words[4:8], words[8:], resampling=Resampling(n_resamples=200))
     >>> round(r.effect_size, 3), r.p_method, round(r.p_value, 4)   # A leans to T2: the largest of the 70 splits
     (5.653, 'exact', 0.0286)
     """
-    check_option("distance", distance, DISTANCES)
-    check_option("aggregate", aggregate, AGGREGATES)
-    n_resamples, confidence_level, n_permutations, seed, min_words, min_fraction = _sm.check_options(
-        n_resamples=n_resamples, confidence_level=confidence_level, ci_method=ci_method,
-        n_permutations=n_permutations, alternative=alternative, seed=seed, min_words=min_words,
-        min_fraction=min_fraction)
-    normalize, warn = check_bool("normalize", normalize), check_bool("warn", warn)
+    distance, normalize, aggregate = _how(how)
+    c = _sm.call(resampling, words, default=DEFAULT_RESAMPLING, alternative=alternative, test=test, warn=warn)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        got = _sm.look_up(embedding, {"T1": T1, "T2": T2, "A": A}, names=names, case_fold=case_fold,
-                          on_missing=on_missing)
+        got = _sm.look_up(embedding, {"T1": T1, "T2": T2, "A": A}, names=names, case_fold=c.words.case_fold,
+                          on_missing=c.words.on_missing)
         value = rnd_statistic(got.mats["T1"], got.mats["T2"], got.mats["A"], distance=distance, normalize=normalize,
                               aggregate=aggregate)
     m = {k: (_unit(v) if normalize else v) for k, v in got.mats.items()}
     A_ = m["A"]
-    perm = _sm.two_set_permutation_test(
-        m["T1"], m["T2"], lambda M1, M2: _combine(_differences(A_, M1, M2, distance), aggregate),
-        alternative=alternative, n_permutations=n_permutations, seed=seed)
+    perm = _sm.permutation_test(m["T1"], m["T2"],
+                                lambda M1, M2: _combine(_differences(A_, M1, M2, distance), aggregate), c)
 
     def stat(T1, T2, A):
         M1, M2 = _sm.resampled_means(m["T1"], T1), _sm.resampled_means(m["T2"], T2)
         return _combine(_differences(A_, M1, M2, distance, A), aggregate)
 
-    interval, note = _sm.interval_or_note(lambda: _sm.word_bootstrap(
-        stat, {k: len(v) for k, v in m.items()}, estimate=value, name="rnd", n_resamples=n_resamples,
-        confidence_level=confidence_level, method=ci_method, seed=seed), n_resamples)
+    interval, note = _sm.bootstrap(stat, {k: len(v) for k, v in m.items()}, estimate=value, name="rnd",
+                                   resampling=c.resampling)
     n = got.names
-    how = (f"{'Euclidean' if distance == 'norm' else 'cosine'} distance, {aggregate} over the words, "
+    described = (f"{'Euclidean' if distance == 'norm' else 'cosine'} distance, {aggregate} over the words, "
            f"{'unit' if normalize else 'raw'} vectors; positive: {n['A']} closer to {n['T2']}")
     return _sm.measured(
-        "rnd", got, title=title or f"{n['T1']} vs {n['T2']} on {n['A']}", statistic_name="relative norm distance",
-        statistic=value, effect_size_name="rnd", interval=interval, test=perm, alternative=alternative, seed=seed,
-        n_resamples=n_resamples, confidence_level=confidence_level, min_words=min_words, min_fraction=min_fraction,
-        caught=caught, notes=(note, how), test_id=test, warn=warn)
+        "rnd", got, c, title=title or f"{n['T1']} vs {n['T2']} on {n['A']}",
+        statistic_name="relative norm distance", statistic=value, interval=interval, test=perm, caught=caught,
+        notes=(note, described))

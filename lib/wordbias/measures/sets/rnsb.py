@@ -61,13 +61,16 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from wordbias.core.errors import InvalidParameterError
-from wordbias.core.tidy import MIN_FRACTION, MIN_WORDS
-from wordbias.core.validation import check_bool, check_int, check_option, check_probability, check_real, check_seed
+from wordbias.core.validation import check_int, check_option, check_real, check_seed
 from wordbias.measures.association import conventions as _conventions
 from wordbias.measures.sets import set_measures as _sm
+from wordbias.options import Resampling, Words
 from wordbias.stats.resampling import BootstrapInterval
 
-__all__ = ["SOLVERS", "CONVENTIONS", "RnsbDetails", "rnsb_statistic", "rnsb"]
+__all__ = ["SOLVERS", "CONVENTIONS", "DEFAULT_RESAMPLING", "RnsbDetails", "rnsb_statistic", "rnsb"]
+
+#: RNSB's resampling options when the call gives none: 200 replicates (each a classifier fit), percentile
+DEFAULT_RESAMPLING = Resampling(n_resamples=200, ci_method="percentile")
 
 #: scikit-learn's solvers for an L2-penalised logistic regression
 SOLVERS = ("newton", "newton-cholesky", "lbfgs", "liblinear", "newton-cg", "sag", "saga")
@@ -202,6 +205,18 @@ def _check(seed, solver, C, holdout, max_iter, convention):
     return seed, fit["solver"], C, holdout, check_int("max_iter", fit["max_iter"], min=1)
 
 
+def _check_fit(seed, fit: Mapping):
+    """(seed, solver, C, holdout, max_iter, convention): the classifier's keywords given to :func:`rnsb` (those of
+    :func:`rnsb_statistic`), checked, with their defaults."""
+    unknown = sorted(set(fit) - {"solver", "C", "holdout", "max_iter", "convention"})
+    if unknown:
+        raise InvalidParameterError(f"rnsb takes no option {', '.join(map(repr, unknown))}; the classifier's "
+                                    "options are solver, C, holdout, max_iter and convention")
+    convention = fit.get("convention", "sweeney")
+    return (*_check(seed, fit.get("solver"), fit.get("C", 1.0), fit.get("holdout"), fit.get("max_iter"),
+                    convention), convention)
+
+
 def _targets(targets) -> list:
     if isinstance(targets, np.ndarray) and targets.ndim == 2:
         return [targets]
@@ -284,11 +299,8 @@ def rnsb_statistic(targets, A_negative, A_positive, *, seed=0, solver: str | Non
 
 
 def rnsb(embedding, targets: Sequence[Sequence[str]], A_negative: Sequence[str], A_positive: Sequence[str], *,
-         names: Mapping[str, str] | None = None, title: str | None = None, test: str = "", n_resamples: int = 200,
-         seed: int = 0, confidence_level: float = 0.95, solver: str | None = None, C: float = 1.0,
-         holdout: float | None = None, max_iter: int | None = None, case_fold: bool | None = None,
-         on_missing: str = "drop", min_words: int = MIN_WORDS, min_fraction: float = MIN_FRACTION, warn: bool = True,
-         convention: str = "sweeney"):
+         names: Mapping[str, str] | None = None, title: str | None = None, test: str = "",
+         resampling: Resampling | None = None, words: Words | None = None, warn: bool = True, **fit):
     """RNSB (Sweeney & Najafian 2019) measured once on an embedding's words, with an interval over training runs
     and words; no test (see the module docstring).
 
@@ -312,33 +324,22 @@ def rnsb(embedding, targets: Sequence[Sequence[str]], A_negative: Sequence[str],
         The title; by default built from the names.
     test : str, default ""
         An id kept in the result.
-    n_resamples : int, default 200
-        Bootstrap replicates (each a classifier fit); 0 for no interval.
-    seed : int, default 0
-        Seeds the classifier, the holdout split and the replicates.
-    confidence_level : float, default 0.95
-        The interval's level.
-    solver : str, optional
-        Newton's method here, or scikit-learn's solver (:data:`SOLVERS`). None: the convention's.
-    C : float, default 1.0
-        The inverse strength of the L2 penalty.
-    holdout : float, optional
-        The share of the sentiment words held out of training (0.2: WEFE). None: the convention's.
-    max_iter : int, optional
-        The solver's iterations. None: the convention's.
-    case_fold : bool or None, default None
-        Lower-case the words; None: when the vocabulary is uncased.
-    on_missing : {"drop", "raise"}, default "drop"
-        What to do with unknown words.
-    min_words : int, default MIN_WORDS
-        A set keeping fewer words is flagged for low coverage.
-    min_fraction : float, default MIN_FRACTION
-        A set keeping less of its list is flagged for low coverage.
+    resampling : Resampling, optional
+        ``n_resamples``: the bootstrap replicates (each a classifier fit; 0 for no interval), ``confidence_level``
+        the interval's level, ``seed`` the classifier's, the holdout split's and the replicates'; the interval is a
+        percentile interval (``ci_method`` must be ``"percentile"`` when ``n_resamples`` is not 0); there is no test (``n_permutations`` is not
+        used). None: :data:`DEFAULT_RESAMPLING`.
+    words : Words, optional
+        Case folding, unknown words (``on_missing``) and the low-coverage thresholds; None: ``Words()``.
     warn : bool, default True
         Give the warnings; False keeps them in the result only.
-    convention : {"sweeney", "wefe"}, default "sweeney"
-        How the classifier is trained (:data:`CONVENTIONS`): ``"wefe"`` stacks, labels, splits and trains as WEFE
-        1.0.1 does, so that ``seed`` gives WEFE's value for ``random_state=seed``.
+    **fit
+        How the classifier is trained, the keywords of :func:`rnsb_statistic`: ``solver`` (Newton's method here,
+        or scikit-learn's, :data:`SOLVERS`; None: the convention's), ``C`` (default 1.0: the inverse strength of
+        the L2 penalty), ``holdout`` (the share of the sentiment words held out of training, 0.2: WEFE; None: the
+        convention's), ``max_iter`` (None: the convention's) and ``convention`` ({"sweeney", "wefe"}, default
+        "sweeney", :data:`CONVENTIONS`: ``"wefe"`` stacks, labels, splits and trains as WEFE 1.0.1 does, so that
+        ``seed`` gives WEFE's value for ``random_state=seed``).
 
     Returns
     -------
@@ -362,20 +363,18 @@ def rnsb(embedding, targets: Sequence[Sequence[str]], A_negative: Sequence[str],
     >>> words = [f"g{i}" for i in range(8)] + [f"n{i}" for i in range(10)] + [f"p{i}" for i in range(10)]
     >>> V = rng.normal(size=(28, 4)) + np.outer([1] * 4 + [-1] * 4 + [2] * 10 + [-2] * 10, np.eye(4)[0])
     >>> kv = to_keyed_vectors(words, V)
-    >>> a = rnsb(kv, [words[:4], words[4:8]], words[8:18], words[18:], n_resamples=50)
-    >>> b = rnsb(kv, [words[:4], words[4:8]], words[8:18], words[18:], n_resamples=50)
+    >>> few = DEFAULT_RESAMPLING.replace(n_resamples=50)
+    >>> a = rnsb(kv, [words[:4], words[4:8]], words[8:18], words[18:], resampling=few)
+    >>> b = rnsb(kv, [words[:4], words[4:8]], words[8:18], words[18:], resampling=few)
     >>> round(a.effect_size, 4) == round(b.effect_size, 4), a.ci_low == b.ci_low, a.p_method
     (True, True, 'none')
     """
-    n_resamples = check_int("n_resamples", n_resamples, min=0)
-    if n_resamples == 1:
-        raise InvalidParameterError("n_resamples must be 0 (no interval) or an integer >= 2, not 1")
-    confidence_level = check_probability("confidence_level", confidence_level)
-    seed, solver, C, holdout, max_iter = _check(seed, solver, C, holdout, max_iter, convention)
-    _, _, _, _, min_words, min_fraction = _sm.check_options(
-        n_resamples=0, confidence_level=confidence_level, ci_method="percentile", n_permutations=1,
-        alternative="two-sided", seed=seed, min_words=min_words, min_fraction=min_fraction)
-    warn = check_bool("warn", warn)
+    c = _sm.call(resampling, words, default=DEFAULT_RESAMPLING, test=test, warn=warn)
+    if c.resampling.n_resamples and c.resampling.ci_method != "percentile":
+        raise InvalidParameterError(f"RNSB's interval is a percentile interval of classifier retrainings: "
+                                    f"ci_method must be 'percentile', not {c.resampling.ci_method!r}")
+    n_resamples, confidence_level = c.resampling.n_resamples, c.resampling.confidence_level
+    seed, solver, C, holdout, max_iter, convention = _check_fit(c.resampling.seed, fit)
     if isinstance(targets, (str, bytes, Mapping)) or not isinstance(targets, Sequence) or not len(targets):
         raise InvalidParameterError(f"targets must be a non-empty list of word lists, not {targets!r:.80}")
     tl = [f"T{i + 1}" for i in range(len(targets))]
@@ -383,7 +382,7 @@ def rnsb(embedding, targets: Sequence[Sequence[str]], A_negative: Sequence[str],
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         got = _sm.look_up(embedding, {**dict(zip(tl, targets)), "A_negative": A_negative, "A_positive": A_positive},
-                          names=names, case_fold=case_fold, on_missing=on_missing, disjoint=False)
+                          names=names, case_fold=c.words.case_fold, on_missing=c.words.on_missing, disjoint=False)
         _refuse_shared(got.asked, got.names, tl)
         m = got.mats
         value = rnsb_statistic([m[k] for k in tl], m["A_negative"], m["A_positive"], seed=seed, **fit)
@@ -415,11 +414,8 @@ def rnsb(embedding, targets: Sequence[Sequence[str]], A_negative: Sequence[str],
     n = got.names
     acc = f"classifier accuracy {accuracy:.2f} ({'held-out' if holdout else 'training'} words)"
     return _sm.measured(
-        "rnsb", got, title=title or f"{', '.join(n[k] for k in tl)} on {n['A_negative']} vs {n['A_positive']}",
-        statistic_name="KL(P || uniform)", statistic=value, effect_size_name="rnsb", interval=interval, test=None,
-        alternative="two-sided", seed=seed, n_resamples=n_resamples, confidence_level=confidence_level,
-        min_words=min_words, min_fraction=min_fraction, caught=caught,
+        "rnsb", got, c, title=title or f"{', '.join(n[k] for k in tl)} on {n['A_negative']} vs {n['A_positive']}",
+        statistic_name="KL(P || uniform)", statistic=value, interval=interval, test=None, caught=caught,
         notes=(note, acc, f"interval over classifier retrainings on resampled words ({solver}, C={C:g})"
-               if interval is not None else None),
-        no_test="RNSB pools the target sets, and its uniform null is not a sampling null", result=details,
-        test_id=test, warn=warn)
+               if interval is not None else None,
+               "no test: RNSB pools the target sets, and its uniform null is not a sampling null"), result=details)

@@ -24,13 +24,17 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from wordbias.core.errors import DegenerateSetError
-from wordbias.core.tidy import MIN_FRACTION, MIN_WORDS
-from wordbias.core.validation import as_float_array, check_bool
+from wordbias.core.validation import as_float_array
 from wordbias.measures.directions.direction import unit_vector, vector_set
 from wordbias.measures.sets import set_measures as _sm
+from wordbias.options import Resampling, Words
 from wordbias.stats.permutation import subset_sum_tail
 
-__all__ = ["semaxis_axis", "semaxis_scores", "semaxis"]
+__all__ = ["DEFAULT_RESAMPLING", "semaxis_axis", "semaxis_scores", "semaxis"]
+
+#: SemAxis's resampling options when the call gives none: 100,000 Monte Carlo draws when the splits cannot be
+#: counted
+DEFAULT_RESAMPLING = Resampling(n_permutations=100_000)
 
 
 def _unit(X: np.ndarray) -> np.ndarray:
@@ -111,9 +115,7 @@ def semaxis_scores(W, A_pos, A_neg) -> np.ndarray:
 
 def semaxis(embedding, T1: Sequence[str], T2: Sequence[str], A_pos: Sequence[str], A_neg: Sequence[str], *,
             names: Mapping[str, str] | None = None, title: str | None = None, test: str = "",
-            n_resamples: int = 10_000, n_permutations: int = 100_000, alternative: str = "two-sided",
-            seed: int = 0, confidence_level: float = 0.95, ci_method: str = "BCa", case_fold: bool | None = None,
-            on_missing: str = "drop", min_words: int = MIN_WORDS, min_fraction: float = MIN_FRACTION,
+            alternative: str = "two-sided", resampling: Resampling | None = None, words: Words | None = None,
             warn: bool = True):
     """Two target sets compared on a SemAxis axis (An et al. 2018), measured once on an embedding's words.
 
@@ -138,26 +140,13 @@ def semaxis(embedding, T1: Sequence[str], T2: Sequence[str], A_pos: Sequence[str
         The title; by default built from the names.
     test : str, default ""
         An id kept in the result.
-    n_resamples : int, default 10_000
-        Bootstrap resamples; 0 for no interval.
-    n_permutations : int, default 100_000
-        Monte Carlo draws when the splits cannot be counted.
     alternative : {"two-sided", "greater", "less"}, default "two-sided"
         The tail of ``p_value``.
-    seed : int, default 0
-        Seeds the bootstrap and the Monte Carlo draws.
-    confidence_level : float, default 0.95
-        The interval's level.
-    ci_method : {"BCa", "percentile", "basic"}, default "BCa"
-        The interval's method.
-    case_fold : bool or None, default None
-        Lower-case the words; None: when the vocabulary is uncased.
-    on_missing : {"drop", "raise"}, default "drop"
-        What to do with unknown words.
-    min_words : int, default MIN_WORDS
-        A set keeping fewer words is flagged for low coverage.
-    min_fraction : float, default MIN_FRACTION
-        A set keeping less of its list is flagged for low coverage.
+    resampling : Resampling, optional
+        The bootstrap resamples (0 for no interval), its level and method, the Monte Carlo draws when the splits cannot be counted and the seed of both;
+        None: :data:`DEFAULT_RESAMPLING`.
+    words : Words, optional
+        Case folding, unknown words (``on_missing``) and the low-coverage thresholds; None: ``Words()``.
     warn : bool, default True
         Give the warnings; False keeps them in the result only.
 
@@ -182,19 +171,16 @@ def semaxis(embedding, T1: Sequence[str], T2: Sequence[str], A_pos: Sequence[str
     >>> emb = {"rose": [1, .2], "tulip": [.9, .4], "lily": [.8, .1], "ant": [.1, 1], "wasp": [.3, .9],
     ...        "moth": [.2, .8], "love": [1, 0], "joy": [.9, .1], "hate": [0, 1], "war": [.1, .9]}
     >>> r = semaxis(emb, ["rose", "tulip", "lily"], ["ant", "wasp", "moth"], ["love", "joy"], ["hate", "war"],
-    ...             n_resamples=500, warn=False)
+    ...             resampling=Resampling(n_resamples=500), warn=False)
     >>> round(r.effect_size, 3), r.p_method, r.p_value     # the largest of the 20 splits, doubled
     (1.041, 'exact', 0.1)
     """
-    n_resamples, confidence_level, n_permutations, seed, min_words, min_fraction = _sm.check_options(
-        n_resamples=n_resamples, confidence_level=confidence_level, ci_method=ci_method,
-        n_permutations=n_permutations, alternative=alternative, seed=seed, min_words=min_words,
-        min_fraction=min_fraction)
-    warn = check_bool("warn", warn)
+    c = _sm.call(resampling, words, default=DEFAULT_RESAMPLING, alternative=alternative, test=test, warn=warn)
+    n_permutations, seed = c.resampling.n_permutations, c.resampling.seed
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         got = _sm.look_up(embedding, {"T1": T1, "T2": T2, "A_pos": A_pos, "A_neg": A_neg}, names=names,
-                          case_fold=case_fold, on_missing=on_missing)
+                          case_fold=c.words.case_fold, on_missing=c.words.on_missing)
         m = got.mats
         s1 = semaxis_scores(m["T1"], m["A_pos"], m["A_neg"])
         s2 = semaxis_scores(m["T2"], m["A_pos"], m["A_neg"])
@@ -212,14 +198,11 @@ def semaxis(embedding, T1: Sequence[str], T2: Sequence[str], A_pos: Sequence[str
         axis = _unit(_sm.resampled_means(m["A_pos"], A_pos) - _sm.resampled_means(m["A_neg"], A_neg))
         return (_sm.gather(axis @ U["T1"].T, T1).mean(axis=-1) - _sm.gather(axis @ U["T2"].T, T2).mean(axis=-1))
 
-    interval, note = _sm.interval_or_note(lambda: _sm.word_bootstrap(
-        stat, {k: len(v) for k, v in m.items()}, estimate=value, name="semaxis_difference", n_resamples=n_resamples,
-        confidence_level=confidence_level, method=ci_method, seed=seed), n_resamples)
+    interval, note = _sm.bootstrap(stat, {k: len(v) for k, v in m.items()}, estimate=value,
+                                   name="semaxis_difference", resampling=c.resampling)
     n = got.names
     return _sm.measured(
-        "semaxis", got, title=title or f"{n['T1']} vs {n['T2']} on the axis {n['A_pos']} - {n['A_neg']}",
-        statistic_name="mean score(T1) - mean score(T2)", statistic=value, effect_size_name="semaxis",
-        interval=interval, test=perm, alternative=alternative, seed=seed, n_resamples=n_resamples,
-        confidence_level=confidence_level, min_words=min_words, min_fraction=min_fraction, caught=caught,
-        notes=(note, f"positive: {n['T1']} further towards {n['A_pos']} than {n['T2']}"), result=(s1, s2),
-        test_id=test, warn=warn)
+        "semaxis", got, c, title=title or f"{n['T1']} vs {n['T2']} on the axis {n['A_pos']} - {n['A_neg']}",
+        statistic_name="mean score(T1) - mean score(T2)", statistic=value, interval=interval, test=perm,
+        caught=caught, notes=(note, f"positive: {n['T1']} further towards {n['A_pos']} than {n['T2']}"),
+        result=(s1, s2))

@@ -32,21 +32,22 @@ from scipy import stats as _sps
 
 from wordbias.core import lookup
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError, LowCoverageWarning
-from wordbias.core.tidy import check_coverage_thresholds, coverage, part_missing_note
+from wordbias.core.tidy import coverage, part_missing_note
 from wordbias.core.validation import (
     check_bool,
     check_disjoint,
     check_int,
     check_option,
-    check_probability,
     check_same_dimension,
     check_seed,
 )
 from wordbias.measures.directions.direction import vector_set
+from wordbias.options import Resampling, Words
 from wordbias.stats.permutation import ALTERNATIVES
-from wordbias.stats.resampling import BOOTSTRAP_METHODS, BootstrapInterval, bootstrap_interval, index_counts
+from wordbias.stats.resampling import BootstrapInterval, bootstrap_interval, index_counts
 
-# the other names here (resampled_means, gather, measured, check_options, interval_or_note) are the parts the
+# the other names here (resampled_means, gather, Call, options, call, bootstrap, permutation_test, measured,
+# interval_or_note) are the parts the
 # measures share; the public API is:
 __all__ = ["PermutationTest", "LookedUp", "vector_sets", "look_up", "word_bootstrap", "two_set_permutation_test"]
 
@@ -285,18 +286,84 @@ def word_bootstrap(statistic: Callable, sizes: Mapping[str, int], *, estimate: f
     return bootstrap_interval(name, estimate, res, confidence_level, method, n_resamples, resampled)
 
 
-def check_options(*, n_resamples, confidence_level, ci_method, n_permutations, alternative, seed, min_words,
-                  min_fraction):
-    """The options every embedding-level call checks on entry: (n_resamples, confidence_level, n_permutations,
-    seed, min_words, min_fraction)."""
-    n_resamples = check_int("n_resamples", n_resamples, min=0)
-    if n_resamples == 1:
-        raise InvalidParameterError("n_resamples must be 0 (no interval) or an integer >= 2, not 1")
-    check_option("ci_method", ci_method, BOOTSTRAP_METHODS)
+@dataclass(frozen=True)
+class Call:
+    """What the caller of a measure of word sets chose (:func:`call`): its resampling and word options, the tail
+    of its test, its id and whether it gives its warnings.
+
+    Attributes
+    ----------
+    resampling : Resampling
+        The bootstrap interval's and the permutation test's options.
+    words : Words
+        How the word lists are treated.
+    alternative : str
+        The tail of ``p_value``.
+    test_id : str
+        The id kept in the result.
+    warn : bool
+        Give the warnings again to the caller.
+    """
+
+    resampling: Resampling
+    words: Words
+    alternative: str = "two-sided"
+    test_id: str = ""
+    warn: bool = True
+
+
+def options(resampling, words, default: Resampling) -> tuple[Resampling, Words]:
+    """The resampling and word options of a call: each checked to be a :class:`~wordbias.options.Resampling` /
+    :class:`~wordbias.options.Words` (or None: ``default`` and ``Words()``).
+
+    Raises
+    ------
+    InvalidParameterError
+        If either is of another type.
+
+    Examples
+    --------
+    >>> options(None, None, Resampling(n_permutations=5))[0].n_permutations
+    5
+    """
+    resampling = default if resampling is None else resampling
+    words = Words() if words is None else words
+    if not isinstance(resampling, Resampling):
+        raise InvalidParameterError(f"resampling must be a wordbias.options.Resampling or None, not "
+                                    f"{type(resampling).__name__}")
+    if not isinstance(words, Words):
+        raise InvalidParameterError(f"words must be a wordbias.options.Words or None, not {type(words).__name__}")
+    return resampling, words
+
+
+def call(resampling, words, *, default: Resampling, alternative: str = "two-sided", test: str = "",
+         warn: bool = True) -> Call:
+    """The options of a call of a measure of word sets, checked on entry (:class:`Call`); ``resampling=None`` is
+    the measure's ``default``, ``words=None`` is ``Words()``.
+
+    Raises
+    ------
+    InvalidParameterError
+        If ``resampling`` or ``words`` is of another type, ``alternative`` is unknown or ``warn`` is not a bool.
+    """
+    resampling, words = options(resampling, words, default)
     check_option("alternative", alternative, ALTERNATIVES)
-    return (n_resamples, check_probability("confidence_level", confidence_level),
-            check_int("n_permutations", n_permutations, min=1), check_seed("seed", seed),
-            *check_coverage_thresholds(min_words, min_fraction))
+    return Call(resampling, words, alternative, test, check_bool("warn", warn))
+
+
+def bootstrap(statistic: Callable, sizes: Mapping[str, int], *, estimate: float, name: str,
+              resampling: Resampling):
+    """(interval, note) of :func:`word_bootstrap` with the call's resampling options (:func:`interval_or_note`)."""
+    r = resampling
+    return interval_or_note(lambda: word_bootstrap(
+        statistic, sizes, estimate=estimate, name=name, n_resamples=r.n_resamples,
+        confidence_level=r.confidence_level, method=r.ci_method, seed=r.seed), r.n_resamples)
+
+
+def permutation_test(T1: np.ndarray, T2: np.ndarray, statistic: Callable, c: Call) -> PermutationTest:
+    """:func:`two_set_permutation_test` with the call's tail and resampling options."""
+    return two_set_permutation_test(T1, T2, statistic, alternative=c.alternative,
+                                    n_permutations=c.resampling.n_permutations, seed=c.resampling.seed)
 
 
 def _vectors(embedding):
@@ -392,36 +459,37 @@ def look_up(embedding, sets: Mapping[str, Sequence[str]], *, names: Mapping[str,
     return LookedUp(kv, found, mats, checked, names)
 
 
-def measured(measure: str, got: LookedUp, *, title: str, statistic_name: str, statistic: float,
-             effect_size_name: str, interval: BootstrapInterval | None, test: PermutationTest | None,
-             alternative: str, seed, n_resamples: int, confidence_level: float, min_words: int,
-             min_fraction: float, caught, notes: Sequence[str] = (), result=None, test_id: str = "",
-             no_test: str | None = None, warn: bool = True, judged: Sequence[str] | None = None):
-    """The :class:`~wordbias.result.Result` of a measure of word sets: the statistic (also the
-    effect size), its interval, the p of the permutation test (NaN and ``no_test`` in the notes when the measure
-    has none), the sets' coverage and flags, the warnings (given again to the caller when ``warn``)."""
+def measured(measure: str, got: LookedUp, c: Call, *, title: str, statistic_name: str, statistic: float,
+             interval: BootstrapInterval | None, test: PermutationTest | None, caught, notes: Sequence[str] = (),
+             result=None, judged: Sequence[str] | None = None):
+    """The :class:`~wordbias.result.Result` of a measure of word sets: the statistic (also the effect size, named
+    as the catalogue names it), its interval, the p of the permutation test (NaN when the measure has none: the
+    notes say why), the sets' coverage and flags (over the sets ``judged``, default all), the warnings (given
+    again to the caller when ``c.warn``)."""
+    from wordbias.catalogue import spec
     from wordbias.result import Caught, Result, SetCoverage
 
     kept = tuple(Caught(w.category, str(w.message)) for w in caught)
     sets = tuple(SetCoverage(k, got.names[k], got.asked[k], s.words, s.missing) for k, s in got.sets.items())
     flagged = coverage({s.letter: (s.in_vocabulary, len(s.asked)) for s in sets
-                        if judged is None or s.letter in judged}, min_words=min_words, min_fraction=min_fraction).low
+                        if judged is None or s.letter in judged}, min_words=c.words.min_words,
+                       min_fraction=c.words.min_fraction).low
     ci = (f"{interval.method} {interval.confidence_level:.0%}, {interval.n_resamples:,} resamples of "
           f"{', '.join(interval.resampled)}") if interval is not None else "none"
-    all_notes = tuple(n for n in (*notes, no_test and f"no test: {no_test}") if n)
+    seed, r = c.resampling.seed, c.resampling
     m = Result(
-        measure=measure, test=test_id, title=title, statistic_name=statistic_name, statistic=float(statistic),
-        effect_size_name=effect_size_name, effect_size=float(statistic),
+        measure=measure, test=c.test_id, title=title, statistic_name=statistic_name, statistic=float(statistic),
+        effect_size_name=spec(measure).effect_size_name, effect_size=float(statistic),
         ci_low=interval.low if interval else math.nan, ci_high=interval.high if interval else math.nan,
-        ci_level=confidence_level, ci_method=ci, interval=interval,
+        ci_level=r.confidence_level, ci_method=ci, interval=interval,
         effect_size_se=interval.standard_error if interval else math.nan,
-        p_value=test.p_value if test else math.nan, alternative=alternative,
+        p_value=test.p_value if test else math.nan, alternative=c.alternative if test else "two-sided",
         p_method=test.p_method if test else "none", p_two_sided=test.p_two_sided if test else math.nan,
         p_values={test.p_method: test.p_value} if test else {},
         n_permutations=test.n_permutations if test and test.p_method == "monte-carlo" else None,
-        n_resamples=n_resamples if interval else 0, seed=seed if isinstance(seed, int) else 0, sets=sets,
-        flagged=flagged, warnings=kept, notes=all_notes, result=result)
-    if warn:
+        n_resamples=r.n_resamples if interval else 0, seed=seed if isinstance(seed, int) else 0, sets=sets,
+        flagged=flagged, warnings=kept, notes=tuple(n for n in notes if n), result=result)
+    if c.warn:
         for w in kept:
             warnings.warn(w.category(w.message), stacklevel=3)
         if flagged:
