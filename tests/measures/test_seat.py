@@ -89,3 +89,18 @@ def test_bad_inputs():
         ms.as_test("sent-weat66")
     with pytest.raises(InvalidParameterError):
         ms.seats({"X": ["a"]}, "weat1")
+
+
+def test_words_set_the_balancing_and_refuse_what_a_seat_cannot_do(kv):
+    """``words.balance_targets`` reaches the SEAT (unequal target sets kept whole with ``"none"``); case folding and
+    ``on_missing="raise"`` are refused, not ignored."""
+    sets = {**_sets(), "Y": _sets()["Y"][:3]}
+    with pytest.warns(Warning):
+        whole = ms.seat(kv, sets, resampling=Resampling(n_resamples=0), words=Words(balance_targets="none"),
+                        cache=False)
+        balanced = ms.seat(kv, sets, resampling=Resampling(n_resamples=0), cache=False)
+    assert [len(s.used) for s in whole.sets[:2]] == [4, 3]
+    assert [len(s.used) for s in balanced.sets[:2]] == [3, 3]
+    for words in (Words(case_fold=True), Words(on_missing="raise")):
+        with pytest.raises(InvalidParameterError, match="words"):
+            ms.seat(kv, sets, resampling=Resampling(n_resamples=0), words=words, cache=False)
