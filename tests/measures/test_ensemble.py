@@ -51,7 +51,9 @@ def test_each_run_is_measured_as_alone_and_summarised():
     # W is the joint word bootstrap's: the same resamples of the words in every run, d averaged over the runs
     records = [ensemble._run_cosines(kv, m.result) for kv, m in zip(kvs, alone)]
     w = ensemble.joint_word_variance([rec.C for rec in records], 4, 4, n_resamples=500, seed=0)
-    c = ensemble.combine_runs(d, [m.ci_low for m in alone], [m.ci_high for m in alone], within_variance=w)
+    low, high = [m.ci_low for m in alone], [m.ci_high for m in alone]
+    c = ensemble.combine_runs(d, low, high, within_variance=w, within_method="joint")
+    c = ensemble.in_range("weat", c, d, low, high, within_variance=w, within_method="joint")   # d stays in [-2, 2]
     # (the library's cosine matrix is a copy of the same values in another memory layout: sums may differ in the
     # last bits, so equal to 1e-6, far below any interval's Monte Carlo error)
     assert (r.ci_low, r.ci_high) == pytest.approx((c.ci_low, c.ci_high), rel=1e-6)

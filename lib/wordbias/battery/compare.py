@@ -312,7 +312,7 @@ def _compare_job(emb, label: str, lists, report_kwargs: dict) -> pd.DataFrame:
         else:
             lists = _read_lists(lists)
             frame = battery_ensemble.weat_battery(emb, list(lists.weat), battery=f"user:{lists.battery}",
-                                                  paper="user", label=label, **options)
+                                                  paper="user", label=label, **_option_objects(options))
         return battery_ensemble.combined_only(frame)
     run = battery_report.report if lists is None else _lists_runner(lists, report_kwargs)
     return run(emb, label=label, **report_kwargs)
@@ -427,13 +427,21 @@ def _lists_runner(lists, report_kwargs):
         raise InvalidParameterError("ube applies to the report's battery, not to a user's lists")
     lists = _read_lists(lists)
 
-    def run(embedding, *, label, progress: bool = False, seed: int = 0, n_permutations: int = 100_000,
-            n_resamples: int = 10_000, **words):
+    def run(embedding, *, label, progress: bool = False, **options):
         return battery_weat.weat_battery(embedding, list(lists.weat), label=label, battery=f"user:{lists.battery}",
-                                         paper="user", progress=progress, words=Words(**words),
-                                         resampling=Resampling(seed=seed, n_permutations=n_permutations,
-                                                               n_resamples=n_resamples))
+                                         paper="user", progress=progress, **_option_objects(options))
     return run
+
+
+def _option_objects(options: dict) -> dict:
+    """The report's loose keywords as the shared option objects of a WEAT battery: ``seed``, ``n_permutations``
+    and ``n_resamples`` as :class:`~wordbias.options.Resampling` (the permutations' default 100,000, the report's),
+    the word options as :class:`~wordbias.options.Words`; what is left passes through as it is."""
+    rest = dict(options)
+    resampling = {k: rest.pop(k) for k in ("seed", "n_permutations", "n_resamples") if k in rest}
+    words = {k: rest.pop(k) for k in ("case_fold", "min_words", "min_fraction", "on_missing", "balance_targets")
+             if k in rest}
+    return {**rest, "resampling": Resampling(**{"n_permutations": 100_000, **resampling}), "words": Words(**words)}
 
 
 def _num(x: float) -> str:

@@ -622,6 +622,16 @@ def methods_table(run: DebiasRun) -> pd.DataFrame:
     pandas.DataFrame
         Indexed by ``method``: ``paper`` and ``removed`` (text; no times, which change from run to run:
         :func:`wordbias.papers.debias2019.timing_table`).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> report = SimpleNamespace(definitional_pairs=[("she", "he")] * 10, explained_variance_ratio=[0.6],
+    ...                          n_neutralized=2000, equalized_pairs=[("woman", "man")] * 5)
+    >>> run = DebiasRun(embeddings={}, reports={"hard": report}, seconds={"hard": 1.0}, label="toy", seed=0,
+    ...                 inlp_iterations=0)
+    >>> methods_table(run).loc["hard", "removed"]
+    '1 direction (PCA of 10 definitional pairs, 60% of their variance), from 2,000 words; 5 pairs equalized'
     """
     if not isinstance(run, DebiasRun):
         raise InvalidParameterError(f"run must be a DebiasRun (debias_methods), not {type(run).__name__}")
@@ -735,6 +745,18 @@ def mark_chance(fig, *, title: str | None = None):
     -------
     matplotlib.figure.Figure
         ``fig``, chance dotted red in the panels whose goal is 0.5 (their x axis widened to show it).
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> fig, (a, b) = plt.subplots(1, 2)
+    >>> _ = a.set_title("cluster accuracy (debiased: towards 0.5)"), b.set_title("analogies")
+    >>> _ = mark_chance(fig)
+    >>> len(a.lines), len(b.lines)
+    (1, 0)
+    >>> plt.close(fig)
     """
     for ax in fig.axes:                      # chance, where a debiased embedding's checks should land
         if ax.get_visible() and "towards 0.5" in ax.get_title():

@@ -321,6 +321,11 @@ class UBEParameters:
     def replace(self, **changes) -> UBEParameters:
         """A copy with ``changes`` (checked as a new object is).
 
+        Parameters
+        ----------
+        **changes
+            The parameters to change, by name.
+
         Returns
         -------
         UBEParameters
