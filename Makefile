@@ -125,7 +125,7 @@ WARM := build/warm-$(KERNELS).stamp
 $(WARM): lib/wordbias/stats/kernels.py lib/wordbias/measures/enumeration/ube_kernels.py $(STAMP)
 	@mkdir -p build
 	@start=$$(date +%s%N); $(PY) -m compileall -q lib/wordbias && \
-	  $(PY) -c "import matplotlib.font_manager; from wordbias.core import kernels; from wordbias.measures import ube_kernels; kernels.compile_all(); ube_kernels.compile_all()" && \
+	  $(PY) -c "import matplotlib.font_manager; from wordbias.stats import kernels; from wordbias.measures.enumeration import ube_kernels; kernels.compile_all(); ube_kernels.compile_all()" && \
 	  touch $@ && ms=$$(( ($$(date +%s%N) - start) / 1000000 )) && \
 	  printf 'make: %-42s %4d.%d s  (KERNELS=%s)\n' "compiled kernels" $$((ms / 1000)) $$((ms % 1000 / 100)) $(KERNELS)
 

@@ -16,7 +16,7 @@ Each convention is :mod:`wordbias.measures.association.conventions`'s function o
 (:func:`wordbias.measures.association.conventions.pair_differences`, A and B paired in printed order). A refusal is written
 as an empty d with the tool's message. Writes ``benchmarks/results/conventions/conventions.csv`` (one row per
 test and convention: the convention's tool, formula, ddof, unequal-size handling and source; d; d over
-Caliskan's d), which ``docs/guide/conventions.md`` shows and ``tests/measures/test_conventions.py`` recomputes.
+Caliskan's d), which ``docs/guide/conventions.md`` shows and ``tests/measures/association/test_conventions.py`` recomputes.
 
     python benchmarks/conventions_table.py [--out benchmarks/results/conventions]
 """

@@ -1,5 +1,5 @@
 """The racial bias report: Table 1, the figures and the direct bias on a toy embedding, each test measured once
-(the test itself, by hand: tests/measures/test_direction_permutation.py); the attribute sets of Appendix B."""
+(the test itself, by hand: tests/measures/directions/test_direction_permutation.py); the attribute sets of Appendix B."""
 
 import numpy as np
 import pandas as pd

@@ -24,7 +24,7 @@ sizes used, drawn from the empirical distribution of the lists given. Its target
 sets, d computed on the whole pools; :func:`pool_effect_size`). d is not unbiased for it: with few
 attribute words s(w, A, B) is noisy, which inflates the standard deviation in d's denominator and shrinks d
 towards 0; the expected d of lists of size n, E[d_n], is smaller in magnitude than the pool's d. The
-coverage study (``benchmarks/coverage_bootstrap.py``, ``tests/measures/test_bootstrap_coverage.py``)
+coverage study (``benchmarks/coverage_bootstrap.py``, ``tests/measures/association/test_bootstrap_coverage.py``)
 measures the actual coverage of both estimands per set size.
 
 Scores already computed (:func:`effect_size_bootstrap`): the two-sample bootstrap of the effect size of two

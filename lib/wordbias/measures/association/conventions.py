@@ -16,7 +16,7 @@ convention          source
 ==================  =====================================================================================
 ``caliskan``        Caliskan et al. 2017, Methods ("std-dev"); the sample std (ddof = 1) is the one that
                     reproduces Table 1 on the authors' GloVe vectors (``benchmarks/bench_exact_caliskan.py``,
-                    ``tests/measures/test_weat.py``): :func:`wordbias.measures.association.weat.effect_size`'s default.
+                    ``tests/measures/association/test_weat.py``): :func:`wordbias.measures.association.weat.effect_size`'s default.
 ``cbn``             cbn 0.3.2 (Lowe, conjugateprior/cbn@3a578d5), ``R/statistics.R`` line 284:
                     ``(mean(S_xab) - mean(S_yab)) / sd(S_xy_denom)``; R's ``sd`` has ddof = 1.
 ``wefe``            WEFE 1.0.1 (PyPI wheel), ``wefe/metrics/WEAT.py`` lines 127-141: ``np.std`` (ddof = 0).

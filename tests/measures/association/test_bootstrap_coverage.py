@@ -22,7 +22,7 @@ from wordbias.measures.association import bootstrap as bs
 from wordbias.measures.association import bootstrap_wefat as bw
 from wordbias.measures.association.wefat import normalized_association
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "benchmarks"))
 import coverage_bootstrap as cb  # noqa: E402 - the study's own pool generators
 
 POOL = 200

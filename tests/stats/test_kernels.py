@@ -1,6 +1,6 @@
 """Pins the outputs of the compiled kernels (wordbias.stats.kernels), through the public functions that call
 them: exact subset counts, Monte Carlo counts, p-values and sums for fixed seeds (UBE's kernels:
-tests/measures/test_ube_kernels.py).
+tests/measures/enumeration/test_ube_kernels.py).
 
 The values were recorded before the kernels moved out of ``permutation.py``; any change to the kernels must
 keep them bit for bit (the committed results depend on them). The Monte Carlo pins of that time are the

@@ -19,7 +19,7 @@ from wordbias.embeddings import REGISTRY, registry
 from wordbias.measures.association import conventions as cv
 from wordbias.measures.association import weat
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 import conventions_table  # noqa: E402 - the table's own computation
 
