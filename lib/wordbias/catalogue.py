@@ -53,7 +53,9 @@ class MeasureSpec:
     effect_size_name : str or None
         The name of its effect size (None: it has only a statistic).
     low, high : float
-        Its range (``-inf``/``inf`` where unbounded on that side).
+        Its range (``-inf``/``inf`` where unbounded on that side). WEAT's d (and SEAT's, SC-WEAT's) lies in
+        (-2, 2) when the target sets are of equal size, as Caliskan et al.'s balancing makes them; with unequal
+        sets (``balance_targets="none"``) its bound is sqrt(N (N - 1) / (n_x n_y)), N = n_x + n_y, which can pass 2.
     no_bias : float or None
         The value that means no bias (None: a level with no null value, to be compared between embeddings only).
     more_bias : str

@@ -64,3 +64,9 @@ def test_ect_gets_no_combined_t_its_null_has_no_fixed_value():
 def test_a_measure_with_a_test_and_every_runs_p_gets_the_combined_t():
     weat = combine_rows(_runs("weat", [1.0, 1.1, 0.9], 0.2, p=[0.01, 0.01, 0.02], name="d"), label="e").iloc[0]
     assert weat.p_value < 0.01 and weat.p_method == "combined t over runs"
+
+
+def test_a_weat_d_past_two_from_unequal_sets_is_not_forced_into_the_range():
+    # with unequal target sets (balance_targets="none") d can pass 2: sqrt(N (N - 1) / (n_x n_y)) for 1 vs 10 words
+    row = combine_rows(_runs("weat", [2.4, 2.6, 2.5], 0.3, p=[0.01, 0.01, 0.01], name="d"), label="e").iloc[0]
+    assert row.ci_high > 2.5 and "outside [-2, 2]" in row.ci_method

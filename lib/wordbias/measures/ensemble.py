@@ -268,6 +268,9 @@ def in_range(measure: str, c: CombinedInterval, estimates, ci_low, ci_high, *,
         return c
     span = f"[{s.low:g}, {s.high:g}]"
     d, low, high = (np.asarray(v, dtype=float) for v in (estimates, ci_low, ci_high))
+    if not all(catalogue.inside_range(measure, float(x)) for x in d):     # e.g. a WEAT d of unequal target sets
+        return dataclasses.replace(c, method=c.method + f"; a run's estimate lies outside {span}, the range for "
+                                                        f"which the catalogue declares it: the interval is as computed")
     z = [catalogue.logit_scale(measure, v) for v in (d, low, high)]
     finite = np.isfinite(z[0]).all() and all(np.isfinite(v[np.isfinite(v)]).all() for v in z[1:])
     if finite:
