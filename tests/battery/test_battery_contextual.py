@@ -1,4 +1,6 @@
 """battery.contextual and `wordbias contextual`: Kurita et al.'s tests on a model as a tidy table."""
+import math
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -153,3 +155,25 @@ def test_the_tidy_table_is_a_view_of_measured_results(model, monkeypatch):
                                                 n_resamples=200, confidence_level=0.95)
     with pytest.raises(InvalidParameterError, match="takes the measures"):
         C.tidy_table([static], label="tiny")
+
+
+def test_each_measured_test_is_one_result(model):
+    from wordbias.models import contextual
+    from wordbias.result import Result
+
+    enc, masked_lm = contextual.load_encoder(model), contextual.load_mlm(model)
+    cats = kurita2019_categories()[2:3]
+    results = measures_contextual.measure(cats, encoder=enc, masked_lm=masked_lm,
+                                          resampling=Resampling(n_permutations=500, n_resamples=200))
+    f = C.tidy_table(results, label="tiny", battery="b")
+    for r, (_, row) in zip(results, f.iterrows()):
+        res = r.to_result()
+        assert isinstance(res, Result) and res.result is r and res.measure == r.measure == row.measure
+        assert (res.effect_size, res.p_value, res.p_two_sided, res.ci_low, res.ci_high) == pytest.approx(
+            (row.effect_size, row.p_value, row.p_two_sided, row.ci_low, row.ci_high), nan_ok=True)
+        assert res.test == row.test and res.statistic_name == row.statistic_name and res.effect_size_name == "d"
+    weat_result = results[0].to_result()
+    assert [s.letter for s in weat_result.sets] == list(ROLES) and weat_result.interval is results[0].interval
+    not_run = measures_contextual.CategoryResult(cats[0], "mlm_log_prob", "", seed=0, n_permutations=500,
+                                                 n_resamples=200, confidence_level=0.95, not_run="no model")
+    assert not_run.to_result().not_run == "no model" and math.isnan(not_run.to_result().effect_size)

@@ -74,3 +74,17 @@ def test_first_names_row_says_why_it_did_not_run():
     assert row["note"] == (f"not run: DegenerateSetError: only {n_names} first names are in the embedding; UBE needs "
                            f"at least 100 (2 groups of 50)")
     assert "statistic" not in row
+
+
+def test_the_run_is_one_result_and_the_row_is_its_view(toy):
+    from wordbias.result import Result
+
+    r = toy.to_result(test="UBE:toy", title="toy")
+    finite = np.isfinite(toy.sigma)
+    assert isinstance(r, Result) and r.result is toy and r.measure == "ube"
+    assert r.statistic_name == "significant cells" and r.statistic == toy.n_significant()
+    assert r.effect_size_name is None and math.isnan(r.effect_size) and r.interval is None
+    assert r.p_value == multiple.benjamini_hochberg(toy.p[finite]).min() == toy.simes_p()
+    assert r.p_method == f"rotational null, Simes over {int(finite.sum())} cells" and r.n_permutations == 50
+    row = battery_ube.ube_row(toy, base=BASE, test="UBE:toy", title="toy")
+    assert row["statistic"] == r.statistic and row["p_value"] == r.p_value and row["n_x"] == len(toy.names)

@@ -21,13 +21,14 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
+from dataclasses import replace
 
 import pandas as pd
 
 from wordbias import __version__
 from wordbias.core import tidy
 from wordbias.core.errors import BalancedOutWarning, InvalidParameterError, ModelUnavailable
-from wordbias.datasets.contextual_tests import ROLES, Category, PairedTemplate, kurita2019_categories
+from wordbias.datasets.contextual_tests import Category, PairedTemplate, kurita2019_categories
 from wordbias.measures.language_models import mlm
 from wordbias.measures.language_models.contextual import CategoryResult, measure
 from wordbias.options import Resampling
@@ -105,50 +106,6 @@ def _dropped(reduced) -> str:
     return tidy.dropped_text(parts)
 
 
-def _paper_note(cat, key: str) -> str:
-    d = (cat.paper or {}).get(key)
-    return "" if d is None else f"paper: d = {d}"
-
-
-def _coverage(reduced) -> tidy.Coverage:
-    """The sets' words in the vocabulary (one WordPiece, §3.1) of those asked; balanced-out words count as kept."""
-    return tidy.coverage({r: (len(reduced[r].requested) - len(reduced[r].missing), len(reduced[r].requested))
-                          for r in ROLES})
-
-
-def _weat_row(r: CategoryResult, base: dict) -> dict:
-    """§3.1 on the encoder: WEAT on the contextual vectors, with its bootstrap interval and two-sided p."""
-    res, ci, cat = r.test, r.interval, r.category
-    row = {**base, "measure": "contextual_weat", "n_x": len(res.X.words), "n_y": len(res.Y.words),
-           "n_a": len(res.A.words), "n_b": len(res.B.words), "statistic_name": "s(X,Y,A,B)",
-           "statistic": res.statistic, "effect_size_name": "d", "effect_size": res.effect_size,
-           "ci_low": ci.low, "ci_high": ci.high, "ci_level": r.confidence_level,
-           "ci_method": f"{ci.method} {r.confidence_level:.0%}, {r.n_resamples:,} resamples of {''.join(ci.resampled)}",
-           "p_value": res.p_value, "alternative": res.alternative, "p_method": res.p_method,
-           "p_two_sided": r.p_two_sided, "dropped": _dropped(r.reduced),
-           "note": "; ".join(x for x in (f"templates: {' | '.join(cat.cosine_templates)}",
-                                         _paper_note(cat, "bert_weat")) if x)}
-    return tidy.with_coverage(row, _coverage(r.reduced))
-
-
-def _log_prob_row(r: CategoryResult, base: dict) -> dict:
-    """§3.2 on the masked LM: the attribute test over the log-probability bias scores, with its interval."""
-    t, cat = r.test, r.category
-    row = {**base, "measure": "mlm_log_prob", "n_a": len(t.A), "n_b": len(t.B),
-           "statistic_name": "mean score(A) - mean score(B)", "effect_size_name": "d",
-           "alternative": t.alternative, "dropped": "",
-           "note": "; ".join(x for x in (f"{len(cat.log_prob_templates)} templates, {cat.n_template_pairs} "
-                                         "(template, target pair)s", _paper_note(cat, "log_prob"), t.undefined) if x)}
-    if not r.defined:
-        return row
-    ci = r.interval
-    return {**row, "statistic": t.statistic, "effect_size": t.effect_size, "p_value": t.p_value,
-            "p_method": t.p_method, "p_two_sided": r.p_two_sided,
-            **({} if ci is None else {"ci_low": ci.low, "ci_high": ci.high, "ci_level": r.confidence_level,
-                                      "ci_method": f"{ci.method} {r.confidence_level:.0%}, {r.n_resamples:,} "
-                                                   "resamples of the attribute words A, B"})}
-
-
 #: what each contextual measure needs, for a result that did not run for want of its model
 _NEEDS = {"contextual_weat": "needs an encoder", "mlm_log_prob": "needs a masked language model"}
 
@@ -158,10 +115,16 @@ def _row(r: CategoryResult, base: dict) -> dict:
     if r.measure not in _NEEDS:
         raise InvalidParameterError(f"the tidy table of the contextual tests takes the measures {sorted(_NEEDS)}, "
                                     f"not {r.measure!r} ({r.category.key})")
+    res = r.to_result()
     if not r.ran:
         why = r.not_run if r.model else f"{_NEEDS[r.measure]}: {r.not_run or 'none given'}"
-        return {**base, "measure": r.measure, "effect_size_name": "d", "note": tidy.not_run_note(why)}
-    return _weat_row(r, base) if r.measure == "contextual_weat" else _log_prob_row(r, base)
+        res = replace(res, not_run=tidy.not_run_note(why))
+    # the run's options as given, whether or not a part ran; for a WEAT the words dropped per set, missing and
+    # balanced out together (:func:`_dropped`); coverage NA for the log-probability test and a test not run
+    row = {**res.to_row(base), "n_permutations": r.n_permutations, "n_resamples": r.n_resamples}
+    if r.ran and r.measure == "contextual_weat":
+        return {**row, "dropped": _dropped(r.reduced)}
+    return tidy.with_coverage({**row, **({} if r.ran else {"dropped": None})}, None)
 
 
 def tidy_table(results: Sequence[CategoryResult], *, label: str, paper: str = "kurita2019",

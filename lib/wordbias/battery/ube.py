@@ -11,7 +11,6 @@ Everything here builds on :mod:`wordbias.measures`; nothing goes through a paper
 
 from __future__ import annotations
 
-import math
 import warnings
 from collections.abc import Mapping
 
@@ -24,7 +23,6 @@ from wordbias.core.errors import DegenerateSetError, InvalidParameterError, LowP
 from wordbias.core.parallel import default_workers
 from wordbias.core.validation import check_int, check_seed
 from wordbias.measures.enumeration import ube
-from wordbias.stats import multiple
 from wordbias.stats.multiple import adjust_family
 
 __all__ = ["UBE_DEFAULTS", "UBE_NULL_SECONDS", "REPORT_UBE_ROTATIONS", "first_names_row", "ube_battery", "ube_parameters", "ube_row"]
@@ -134,7 +132,9 @@ def ube_row(res, *, base: dict, test: str, title: str, note: str = "") -> dict:
     :data:`wordbias.core.tidy.COLUMNS`) has the number of significant (group, category) cells as the statistic
     (UBE has no single effect size), and Simes' global p over the testable cells' rotational-null p (the
     smallest Benjamini-Hochberg adjusted p) as the p-value. The row does not depend on the order of the groups
-    (:meth:`~wordbias.measures.enumeration.ube_result.UBEResult.reorder`).
+    (:meth:`~wordbias.measures.enumeration.ube_result.UBEResult.reorder`). It is the run's
+    :meth:`~wordbias.measures.enumeration.ube_result.UBEResult.to_result` as :meth:`wordbias.result.Result.to_row`,
+    with coverage NA (the names and words are the vocabulary's own).
 
     Parameters
     ----------
@@ -166,16 +166,9 @@ def ube_row(res, *, base: dict, test: str, title: str, note: str = "") -> dict:
     >>> row["statistic_name"], row["statistic"], round(row["p_value"], 3), row["p_method"]
     ('significant cells', 0.0, 0.745, 'rotational null, Simes over 6 cells')
     """
-    finite = np.isfinite(res.sigma)
-    n_significant = res.n_significant()
-    simes = float(multiple.benjamini_hochberg(res.p[finite]).min()) if finite.any() else math.nan
-    return {**base, "test": test, "title": title, "measure": "ube", "n_x": len(res.names), "n_a": len(res.words),
-            "statistic_name": "significant cells", "statistic": float(n_significant),
-            "p_value": simes, "alternative": "greater",
-            "p_method": f"rotational null, Simes over {int(finite.sum())} cells", "dropped": "",
-            "n_permutations": res.params["R"],
-            "note": _join(f"no effect size; {n_significant} of {int(finite.sum())} testable cells "
-                          f"significant (Benjamini-Hochberg, alpha {res.params['alpha']})", note)}
+    row = res.to_result(test=test, title=title).to_row(base, note=note)
+    # the battery's seed column; coverage NA: the names and words are the vocabulary's own
+    return _tidy.with_coverage({**row, "seed": base.get("seed", row["seed"])}, None)
 
 
 def ube_battery(runs: Mapping, *, label: str, seed: int = 0) -> pd.DataFrame:

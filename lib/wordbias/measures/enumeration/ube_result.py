@@ -6,12 +6,15 @@ its categories unnamed).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from wordbias.measures.enumeration.ube_names import Cleaning
+from wordbias.result import Result, SetCoverage
+from wordbias.stats import multiple
 
 __all__ = ["UBEResult", "central_words", "illustrative_names", "indirect_bias"]
 
@@ -271,6 +274,52 @@ class UBEResult:
             The count.
         """
         return int(self.significant.sum())
+
+    def simes_p(self) -> float:
+        """Simes' global p over the testable cells: the smallest Benjamini-Hochberg adjusted rotational-null p
+        (NaN when no cell is testable). It does not depend on the order of the groups.
+
+        Returns
+        -------
+        float
+            The global p.
+        """
+        finite = np.isfinite(self.sigma)
+        return float(multiple.benjamini_hochberg(self.p[finite]).min()) if finite.any() else math.nan
+
+    def to_result(self, *, test: str = "", title: str = "UBE: groups x word categories (rotational null)") -> Result:
+        """The run as the one :class:`~wordbias.result.Result` every measure returns.
+
+        The statistic is the number of significant (group, category) cells (``"significant cells"``); UBE has no
+        single effect size (NaN, ``effect_size_name`` None) and no interval; p is Simes' global p over the testable
+        cells (:meth:`simes_p`) against the rotational null (Swinger et al. 2019), one-sided ``"greater"``.
+        The names are the set ``"N"`` and the candidate words the set ``"V"``; the run itself is ``result``.
+
+        Parameters
+        ----------
+        test : str, default ""
+            The test's id, e.g. ``"UBE:first_names"``.
+        title : str, default "UBE: groups x word categories (rotational null)"
+            The test's title.
+
+        Returns
+        -------
+        Result
+            The result.
+        """
+        n_testable = int(np.isfinite(self.sigma).sum())
+        n_significant = self.n_significant()
+        p = self.simes_p()
+        sets = (SetCoverage("N", "names", tuple(self.names), tuple(self.names)),
+                SetCoverage("V", "candidate words", tuple(self.words), tuple(self.words)))
+        return Result(measure="ube", title=title, statistic_name="significant cells",
+                      statistic=float(n_significant), effect_size_name=None, effect_size=math.nan,
+                      ci_low=math.nan, ci_high=math.nan, ci_level=math.nan, ci_method="none", p_value=p,
+                      alternative="greater", p_method=f"rotational null, Simes over {n_testable} cells",
+                      p_two_sided=math.nan, n_permutations=self.params["R"], n_resamples=0,
+                      seed=self.params.get("seed"), sets=sets, result=self, test=test,
+                      notes=(f"no effect size; {n_significant} of {n_testable} testable cells significant "
+                             f"(Benjamini-Hochberg, alpha {self.params['alpha']})",))
 
     def reorder(self, order: Sequence[int]) -> UBEResult:
         """The same result with the groups permuted.

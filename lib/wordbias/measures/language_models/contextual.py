@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from wordbias.core import tidy
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError
 from wordbias.core.lookup import WordSet
 from wordbias.core.progress import progress_bar
@@ -35,6 +36,7 @@ from wordbias.measures.association import bootstrap, weat
 from wordbias.measures.language_models import mlm
 from wordbias.models import contextual
 from wordbias.options import Resampling, Words
+from wordbias.result import Result, SetCoverage
 from wordbias.stats.permutation import P_METHODS
 from wordbias.stats.resampling import BootstrapInterval
 
@@ -528,6 +530,61 @@ class CategoryResult:
     @property
     def ci_high(self) -> float:
         return _NAN if self.interval is None else float(self.interval.high)
+
+    def _sets(self) -> tuple[SetCoverage, ...]:
+        """The word sets: for WEAT on contextual vectors the targets and attributes as reduced (§3.1), for the
+        log-probability test the attribute words A and B (§3.2)."""
+        if self.measure == "mlm_log_prob":
+            return tuple(SetCoverage(k, k, tuple(w), tuple(w)) for k, w in (("A", self.test.A), ("B", self.test.B)))
+        return tuple(SetCoverage(r, self.category.names.get(r, r), tuple(self.reduced[r].requested),
+                                 tuple(getattr(self.test, r).words), tuple(self.reduced[r].missing),
+                                 tuple(self.reduced[r].balanced_out)) for r in ROLES)
+
+    def _notes(self) -> tuple[str, ...]:
+        cat = self.category
+        if self.measure == "contextual_weat":
+            notes = (f"templates: {' | '.join(cat.cosine_templates)}", _paper_note(cat, "bert_weat"))
+        else:
+            notes = (f"{len(cat.log_prob_templates)} templates, {cat.n_template_pairs} (template, target pair)s",
+                     _paper_note(cat, "log_prob"), self.undefined)
+        return tuple(n for n in notes if n)
+
+    def to_result(self) -> Result:
+        """The test as the one :class:`~wordbias.result.Result` every measure returns (this object in ``result``).
+
+        WEAT on contextual vectors (Kurita et al. 2019, §3.1) has the statistic s(X,Y,A,B) and d; the
+        log-probability test (§3.2) the difference of the attribute words' mean bias scores and d. Both have the
+        bootstrap interval of d and p one- and two-sided; an undefined score has NaN numbers and the reason in
+        ``notes``; a test that did not run has its reason in ``not_run``.
+
+        Returns
+        -------
+        Result
+            The result.
+        """
+        cat, ci = self.category, self.interval
+        weat_like = self.measure == "contextual_weat"
+        ran = self.ran
+        sets = self._sets() if ran else ()
+        resampled = "".join(ci.resampled) if weat_like and ci is not None else "the attribute words A, B"
+        flagged = tidy.coverage({s.letter: (s.in_vocabulary, len(s.asked)) for s in sets}).low if weat_like else ()
+        return Result(
+            measure=self.measure, title=cat.title, test=cat.key,
+            statistic_name=("s(X,Y,A,B)" if weat_like else "mean score(A) - mean score(B)") if ran else None,
+            statistic=self.statistic, effect_size_name="d", effect_size=self.effect_size, ci_low=self.ci_low,
+            ci_high=self.ci_high, ci_level=self.confidence_level,
+            ci_method="none" if ci is None else
+            f"{ci.method} {self.confidence_level:.0%}, {self.n_resamples:,} resamples of {resampled}",
+            p_value=self.p_value, alternative=self.alternative, p_method=self.p_method,
+            p_two_sided=self.p_two_sided if self.defined else _NAN, n_permutations=self.n_permutations,
+            n_resamples=self.n_resamples, seed=self.seed, sets=sets, flagged=tuple(flagged),
+            notes=self._notes() if ran else (), result=self, interval=ci, not_run=None if ran else self.not_run)
+
+
+def _paper_note(cat: Category, key: str) -> str:
+    """The paper's d for the category, as a note (``""`` when the paper gives none)."""
+    d = (cat.paper or {}).get(key)
+    return "" if d is None else f"paper: d = {d}"
 
 
 def _weat_result(cat: Category, reduced, vectors, *, measure: str, model: str, opts: dict, words: Words,
