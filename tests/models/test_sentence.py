@@ -92,3 +92,16 @@ def test_a_cache_hit_reports_what_the_fresh_run_did(tmp_path):
     assert fresh.oov_tokens == {"gladiola": 1, "zzz": 1, "qqq": 1, "!": 1}
     assert hit.oov_tokens == fresh.oov_tokens and hit.dropped == fresh.dropped and list(hit.dropped) == ["Zzz qqq!"]
     np.testing.assert_array_equal(hit.vectors, fresh.vectors)
+
+
+def test_a_folder_wordbias_wrote_is_a_static_embedding_not_a_transformer(tmp_path):
+    # a run `wordbias train` wrote (or any embedding cache folder) is read as CBoW, never handed to transformers
+    import numpy as np
+
+    from wordbias.embeddings import cache, to_keyed_vectors
+    from wordbias.models.sentence import StaticEncoder, load_sentence_encoder
+
+    kv = to_keyed_vectors(["a", "cat", "sat"], np.eye(3, dtype=np.float32))
+    folder = cache.save(kv, tmp_path / "run")
+    enc = load_sentence_encoder(folder)
+    assert isinstance(enc, StaticEncoder) and enc.sees("cat") and not enc.sees("dog")

@@ -43,7 +43,7 @@ import numpy as np
 
 from wordbias.core import paths
 from wordbias.core.atomic import atomic_file
-from wordbias.core.errors import CacheRebuiltWarning, InvalidParameterError
+from wordbias.core.errors import CacheRebuiltWarning, EmbeddingFormatError, InvalidParameterError
 from wordbias.core.progress import progress_bar
 from wordbias.core.tokens import TOKEN, token_spans, tokenize
 from wordbias.core.validation import check_int, check_option
@@ -368,7 +368,7 @@ def load_sentence_encoder(encoder, *, pooling: str | None = None, device: str | 
             check_option("pooling", pooling, POOLINGS)
         return TransformerEncoder(encoder, pooling or _pooling_of_folder(encoder.path) or "cls")
     is_static = not isinstance(encoder, (str, Path)) or str(encoder) in embeddings.REGISTRY or (
-        Path(encoder).is_file())
+        Path(encoder).is_file()) or _embedding_folder(encoder)
     if is_static:
         if pooling not in (None, "cbow"):
             raise InvalidParameterError(f"a static embedding's sentence vector is the mean of its word vectors "
@@ -379,6 +379,19 @@ def load_sentence_encoder(encoder, *, pooling: str | None = None, device: str | 
         check_option("pooling", pooling, POOLINGS)
     model = contextual.load_encoder(str(encoder), device)
     return TransformerEncoder(model, pooling or _pooling_of_folder(model.path) or "cls")
+
+
+def _embedding_folder(path) -> bool:
+    """Whether ``path`` is a folder of wordbias's own embedding format (a run ``wordbias train`` wrote, a cache): a
+    static embedding, not a transformer's folder (:func:`wordbias.embeddings.formats.detect_format`)."""
+    from wordbias.embeddings.formats import detect_format
+
+    if not Path(path).is_dir():
+        return False
+    try:
+        return detect_format(path) == "npy-cache"
+    except EmbeddingFormatError:
+        return False
 
 
 def _key(encoder, texts: Sequence[str], batch_size: int, max_length: int) -> str:
