@@ -295,6 +295,27 @@ def test_report_with_ube_in_a_forked_process_is_the_same_table(table, small, mon
     assert called == [1]
 
 
+@pytest.mark.skipif(not __import__("wordbias.core.parallel", fromlist=["x"]).fork_available(),
+                    reason="forks only where the platform forks")
+def test_report_keeps_blas_to_one_thread_beside_the_forked_ube(monkeypatch):
+    """While the forked UBE runs, this process's BLAS runs on one thread (one core each, not four threads on two
+    cores); its thread count is given back afterwards."""
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    monkeypatch.setenv("WORDBIAS_WORKERS", "2")
+    seen = []
+
+    def blas_threads():
+        return {i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"}
+
+    with threadpool_limits(2, user_api="blas"):
+        battery_report.report(_toy(), ube=True, n_resamples=100, progress=False, concurrent=True,
+                              while_waiting=lambda: seen.append(blas_threads()))
+        after = blas_threads()
+    assert seen == [{1}]
+    assert after == {2}
+
+
 def test_report_refuses_a_while_waiting_that_is_not_callable():
     with pytest.raises(InvalidParameterError, match="while_waiting must be a function"):
         battery_report.report(_toy(), ube=False, n_resamples=100, progress=False, concurrent=True, while_waiting=3)

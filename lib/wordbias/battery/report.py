@@ -31,6 +31,7 @@ same table.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from collections.abc import Callable, Mapping
@@ -204,6 +205,29 @@ def report(embedding, *, label: str | None = None, seed: int = 0, n_permutations
     return frame
 
 
+#: the compiled kernels (:mod:`wordbias.stats.kernels`) the report's tests other than UBE call
+_REPORT_KERNELS = ("subset_sums_by_size", "count_pairs", "mask_sum_table", "_mc_mask_blocks")
+
+
+def _load_kernels() -> None:
+    """Before UBE's process is forked: load the kernels this process's tests call (from numba's disk cache,
+    compiled where absent), and with them numba and its compiler's set-up (about 0.5 s), which the forked process
+    then shares instead of repeating for its own kernels."""
+    from wordbias.stats import kernels
+
+    kernels.compile_all({name: kernels.SIGNATURES[name] for name in _REPORT_KERNELS})
+
+
+def _own_core(forked: bool):
+    """While the forked UBE runs beside this process: BLAS on one thread here, so the two processes keep to a core
+    each instead of taking turns on both (OpenBLAS's threads spin while they wait for work)."""
+    if not forked:
+        return contextlib.nullcontext()
+    from threadpoolctl import threadpool_limits
+
+    return threadpool_limits(1, user_api="blas")
+
+
 def _measure(kv, *, label: str, seed: int, n_permutations: int, n_resamples: int, ube: bool, progress: bool,
              cov: Mapping, concurrent: bool, while_waiting, balance_targets: str = "random") -> pd.DataFrame:
     """The report's parts on ``kv`` (loaded and checked by :func:`report`), then the table with its adjusted p,
@@ -231,12 +255,13 @@ def _measure(kv, *, label: str, seed: int, n_permutations: int, n_resamples: int
             return [_ube_row(kv, base={**base, "n_resamples": None}, seed=seed, progress=False)]
 
         if concurrent and fork_available() and default_workers() > 1:
+            _load_kernels()
             forked = ForkedCall(ube_part)   # its row takes its place after the others: the same table
         else:
             parts.append(("UBE", ube_part))
     try:
-        with progress_bar(len(parts) + (forked is not None), desc=f"report on {label}", unit="part",
-                          enabled=progress) as bar:
+        with _own_core(forked is not None), progress_bar(len(parts) + (forked is not None), desc=f"report on {label}",
+                                                          unit="part", enabled=progress) as bar:
             for name, run in parts:
                 if hasattr(bar, "set_postfix_str"):
                     bar.set_postfix_str(name)
