@@ -25,15 +25,34 @@ from wordbias.core.tidy import MIN_FRACTION, MIN_WORDS, check_coverage_threshold
 from wordbias.core.validation import check_bool, check_int, check_option, check_probability, check_seed
 from wordbias.stats.resampling import BOOTSTRAP_METHODS
 
-__all__ = ["Resampling", "Words", "BALANCE_POLICIES"]
+__all__ = ["Options", "Resampling", "Words", "BALANCE_POLICIES"]
 #: how target sets of unequal size are made equal: ``"random"`` deletes words of the larger set at random (seeded;
 #: Caliskan et al. 2017, Supplementary, WEAT 3), ``"none"`` keeps both whole (WEAT's statistic, d and permutation
 #: test are defined for unequal sizes), ``"raise"`` refuses unequal sets
 BALANCE_POLICIES = ("random", "none", "raise")
 
 
+class Options:
+    """What every frozen options object shares: a checked copy with some fields changed."""
+
+    def replace(self, **changes):
+        """A copy with ``changes`` (checked as a new object is).
+
+        Parameters
+        ----------
+        **changes
+            The fields to change, by name.
+
+        Returns
+        -------
+        Options
+            The changed copy, of the same class.
+        """
+        return dataclasses.replace(self, **changes)
+
+
 @dataclass(frozen=True)
-class Resampling:
+class Resampling(Options):
     """How a measure resamples: its bootstrap interval, its permutation test and the seed of both.
 
     Attributes
@@ -66,24 +85,10 @@ class Resampling:
         object.__setattr__(self, "n_permutations", check_int("n_permutations", self.n_permutations, min=1))
         object.__setattr__(self, "seed", check_seed("seed", self.seed))
 
-    def replace(self, **changes) -> Resampling:
-        """A copy with ``changes`` (checked as a new object is).
-
-        Parameters
-        ----------
-        **changes
-            The attributes to change, by name.
-
-        Returns
-        -------
-        Resampling
-            The changed copy.
-        """
-        return dataclasses.replace(self, **changes)
 
 
 @dataclass(frozen=True)
-class Words:
+class Words(Options):
     """How a measure treats its word lists.
 
     Attributes
@@ -116,18 +121,3 @@ class Words:
         object.__setattr__(self, "min_words", words)
         object.__setattr__(self, "min_fraction", fraction)
         check_option("balance_targets", self.balance_targets, BALANCE_POLICIES)
-
-    def replace(self, **changes) -> Words:
-        """A copy with ``changes`` (checked as a new object is).
-
-        Parameters
-        ----------
-        **changes
-            The attributes to change, by name.
-
-        Returns
-        -------
-        Words
-            The changed copy.
-        """
-        return dataclasses.replace(self, **changes)

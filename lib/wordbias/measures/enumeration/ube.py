@@ -21,7 +21,6 @@ The paper's tables and figures built on a run are :mod:`wordbias.papers.swinger2
 
 from __future__ import annotations
 
-import dataclasses
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -65,6 +64,7 @@ from wordbias.measures.enumeration.ube_null import (
 )
 from wordbias.measures.enumeration.ube_result import UBEResult, central_words, illustrative_names, indirect_bias
 from wordbias.measures.enumeration.ube_words import CASE_SOURCES, candidate_words, case_rule, word_categories
+from wordbias.options import Options
 
 __all__ = [
     "DEFAULTS", "UBEParameters", "anisotropy", "g", "mean_unit", "run",
@@ -236,7 +236,7 @@ def _check_words_or_none(name: str, words):
 
 
 @dataclass(frozen=True)
-class UBEParameters:
+class UBEParameters(Options):
     """The inputs of the UBE algorithm (Section 3, Table 2 and Appendix C), checked when the object is made.
 
     An option out of range raises :class:`~wordbias.core.errors.InvalidParameterError` naming it, before any
@@ -318,20 +318,6 @@ class UBEParameters:
                           f"above alpha = {self.alpha}: no test can be significant; raise R", LowPowerWarning,
                           stacklevel=3)
 
-    def replace(self, **changes) -> UBEParameters:
-        """A copy with ``changes`` (checked as a new object is).
-
-        Parameters
-        ----------
-        **changes
-            The parameters to change, by name.
-
-        Returns
-        -------
-        UBEParameters
-            The changed copy.
-        """
-        return dataclasses.replace(self, **changes)
 
 
 def _check_M(M, m):
