@@ -232,18 +232,12 @@ def combined_test(measure: str, ran: pd.DataFrame, c: _ensemble.CombinedInterval
     tuple of (dict, str)
         The p columns, and the note's reason when there is no p (``""`` when there is one).
     """
-    s = _catalogue.spec(measure)
-    p = ran.p_value.to_numpy(float)
-    if s.test is None:
-        return {"p_method": None}, f"no combined p: {s.name} is descriptive and has no test"
-    if s.combine != "mean and t":
-        return {"p_method": None}, (f"no combined p: the test of {s.name} ({s.test}) has no fixed value for the "
-                                    f"mean over runs to be tested against; each run's row has its own p")
-    if not np.isfinite(p).all():
-        return {"p_method": None}, (f"no combined p: {int((~np.isfinite(p)).sum())} of {len(p)} runs gave no p "
-                                    f"for this test")
+    _catalogue.spec(measure)                            # a measure the catalogue does not hold is an error here
+    why = _ensemble.no_combined_p(measure, ran.p_value.to_numpy(float))
+    if why:
+        return {"p_method": None}, why
     alternative = alternative if isinstance(alternative, str) else "two-sided"
-    null = s.no_bias if s.no_bias is not None else 0.0
+    null = _ensemble.null_value(measure)
     return {"p_value": c.p_value(alternative, null=null), "p_two_sided": c.p_value("two-sided", null=null),
             "alternative": alternative, "p_method": COMBINED_P_METHOD}, ""
 

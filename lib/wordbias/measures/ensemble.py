@@ -44,7 +44,7 @@ from wordbias.core.validation import (
 from wordbias.result import Result
 from wordbias.stats.reliability import cronbach_alpha, icc_a1
 
-__all__ = ["CombinedInterval", "combine_runs", "in_range", "joint_word_variance", "RunCosines", "EnsembleMeasurement",
+__all__ = ["CombinedInterval", "combine_runs", "in_range", "no_combined_p", "null_value", "joint_word_variance", "RunCosines", "EnsembleMeasurement",
            "as_ensemble", "on_runs", "ALPHA"]
 
 #: the significance level of the share of significant runs
@@ -690,18 +690,76 @@ def _summarise(label: str, runs, per_run: Sequence[Result], records, *, alpha: f
         consistency_words=a_words, n_shared_words=n_shared, not_run=not_run)
 
 
-def _combined_p(measure: str, combined: CombinedInterval | None, alternative: str, ran: Sequence[Result]) -> float:
-    """The combined p where the catalogue gives the measure a test combined by "mean and t", against its "no bias"
-    (:data:`wordbias.catalogue.CATALOGUE`; a measure it does not hold: against 0), and every run gave a p; NaN
-    otherwise (a descriptive measure, ECT, a run without a p)."""
+def no_combined_p(measure: str, p_values) -> str:
+    """Why a test combined over runs gets no combined p, or ``""`` when it gets one.
+
+    The catalogue (:data:`wordbias.catalogue.CATALOGUE`) must give the measure a test combined by ``"mean and t"``
+    (a descriptive measure has no test; ECT's permutation null has no fixed rho for the mean to be tested against),
+    and every run that ran must have given a p (a direction with a one-word pole has none). A measure the catalogue
+    does not hold is tested against 0.
+
+    Parameters
+    ----------
+    measure : str
+        The tidy ``measure`` of the test.
+    p_values : array_like of float
+        The p of each run that ran.
+
+    Returns
+    -------
+    str
+        The reason, for the combined row's note; ``""`` when the combined t applies.
+
+    Examples
+    --------
+    >>> no_combined_p("direct_bias", [0.5, 0.5])
+    'no combined p: DirectBias_1 is descriptive and has no test'
+    >>> no_combined_p("weat", [0.01, 0.02])
+    ''
+    """
     from wordbias import catalogue
 
-    if combined is None or not all(math.isfinite(m.p_value) for m in ran):
-        return math.nan
     s = catalogue.CATALOGUE.get(measure)
-    if s is not None and (s.test is None or s.combine != "mean and t"):
+    p = np.asarray(p_values, dtype=float)
+    if s is not None and s.test is None:
+        return f"no combined p: {s.name} is descriptive and has no test"
+    if s is not None and s.combine != "mean and t":
+        return (f"no combined p: the test of {s.name} ({s.test}) has no fixed value for the mean over runs to be "
+                f"tested against; each run's row has its own p")
+    if not np.isfinite(p).all():
+        return f"no combined p: {int((~np.isfinite(p)).sum())} of {len(p)} runs gave no p for this test"
+    return ""
+
+
+def null_value(measure: str) -> float:
+    """The value a combined t tests the mean over runs against: the catalogue's "no bias" (0 where it gives none).
+
+    Parameters
+    ----------
+    measure : str
+        The tidy ``measure`` of the test.
+
+    Returns
+    -------
+    float
+        The null value.
+
+    Examples
+    --------
+    >>> null_value("weat")
+    0.0
+    """
+    from wordbias import catalogue
+
+    s = catalogue.CATALOGUE.get(measure)
+    return float(s.no_bias) if s is not None and s.no_bias is not None else 0.0
+
+
+def _combined_p(measure: str, combined: CombinedInterval | None, alternative: str, ran: Sequence[Result]) -> float:
+    """The combined p (:func:`no_combined_p` says when there is none: NaN)."""
+    if combined is None or no_combined_p(measure, [m.p_value for m in ran]):
         return math.nan
-    return combined.p_value(alternative, null=s.no_bias if s is not None and s.no_bias is not None else 0.0)
+    return combined.p_value(alternative, null=null_value(measure))
 
 
 def _check_alpha(alpha) -> float:
