@@ -25,7 +25,7 @@ from wordbias.core.tidy import MIN_FRACTION, MIN_WORDS, check_coverage_threshold
 from wordbias.core.validation import check_bool, check_int, check_option, check_probability, check_seed
 from wordbias.stats.resampling import BOOTSTRAP_METHODS
 
-__all__ = ["Options", "Resampling", "Words", "BALANCE_POLICIES"]
+__all__ = ["Options", "Resampling", "Words", "BALANCE_POLICIES", "loose_options"]
 #: how target sets of unequal size are made equal: ``"random"`` deletes words of the larger set at random (seeded;
 #: Caliskan et al. 2017, Supplementary, WEAT 3), ``"none"`` keeps both whole (WEAT's statistic, d and permutation
 #: test are defined for unequal sizes), ``"raise"`` refuses unequal sets
@@ -121,3 +121,43 @@ class Words(Options):
         object.__setattr__(self, "min_words", words)
         object.__setattr__(self, "min_fraction", fraction)
         check_option("balance_targets", self.balance_targets, BALANCE_POLICIES)
+
+
+def loose_options(default_resampling: Resampling, default_words: Words, **options) -> dict:
+    """A measure's keywords from loose options: those of :class:`~wordbias.options.Resampling` and
+    :class:`~wordbias.options.Words` made into ``resampling=`` and ``words=`` (the defaults given, changed), the
+    others kept as they are.
+
+    Parameters
+    ----------
+    default_resampling : Resampling
+        The measure's resampling, which the loose options change.
+    default_words : Words
+        The measure's word policy, which the loose options change.
+    **options
+        Keywords of the measure, of Resampling (``n_resamples``, ``confidence_level``, ``ci_method``,
+        ``n_permutations``, ``seed``) and of Words (``case_fold``, ``on_missing``, ``min_words``,
+        ``min_fraction``, ``balance_targets``).
+
+    Returns
+    -------
+    dict
+        The keywords of the call.
+
+    Raises
+    ------
+    InvalidParameterError
+        If an option of Resampling or Words is out of range (it is checked as the object is made).
+
+    Examples
+    --------
+    >>> opts = loose_options(Resampling(n_permutations=100_000), Words(), seed=3, p_method="exact")
+    >>> opts["resampling"].n_permutations, opts["resampling"].seed, opts["p_method"], "words" in opts
+    (100000, 3, 'exact', False)
+    """
+    out = dict(options)
+    for name, default in (("resampling", default_resampling), ("words", default_words)):
+        mine = {f.name: out.pop(f.name) for f in dataclasses.fields(default) if f.name in out}
+        if mine:
+            out[name] = default.replace(**mine)
+    return out

@@ -10,6 +10,7 @@ from wordbias.core.errors import DegenerateSetError, ExactCountTooLarge, Invalid
 from wordbias.measures.association import weat as W
 from wordbias.measures.association.wefat import wefat
 from wordbias.measures.directions import direction_permutation as dp
+from wordbias.options import loose_options
 from wordbias.papers import kurita2019_gap as kgap
 from wordbias.papers import racial_bias_report as report
 from wordbias.stats import montecarlo, multiple
@@ -26,7 +27,7 @@ T1, T2, A1, A2 = (RNG.normal(size=(20, 50)) for _ in range(4))
 
 def _weat(**kw):
     return lambda: W.weat(KV, FLOWERS, INSECTS, PLEASANT, UNPLEASANT,
-                          **W.loose_options(W.DEFAULT_RESAMPLING, W.DEFAULT_WORDS, **kw))
+                          **loose_options(W.DEFAULT_RESAMPLING, W.DEFAULT_WORDS, **kw))
 
 
 def _wefat(prop=PROP, **kw):

@@ -13,9 +13,10 @@ from wordbias.core.errors import (
     LowPowerWarning,
     MissingWordsWarning,
 )
-from wordbias.measures.association.weat import DEFAULT_RESAMPLING, DEFAULT_WORDS, loose_options, weat
+from wordbias.measures.association.weat import DEFAULT_RESAMPLING, DEFAULT_WORDS, weat
 from wordbias.measures.association.wefat import wefat
 from wordbias.measures.debiasing import debias
+from wordbias.options import loose_options
 from wordbias.papers import racial_bias_report as report
 
 KV = small_kv()

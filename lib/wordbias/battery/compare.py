@@ -22,7 +22,7 @@ from wordbias.core import tidy as _tidy
 from wordbias.core.errors import InvalidParameterError
 from wordbias.core.jobs import run_jobs
 from wordbias.core.validation import check_bool
-from wordbias.options import Resampling, Words
+from wordbias.options import Resampling, Words, loose_options
 
 __all__ = ["compare", "check_distinct", "embedding_files", "same_file", "heatmap", "heat_cells", "HeatCells",
            "cell_text", "LOW_COVERAGE_MARK", "COLOUR_LABEL"]
@@ -434,15 +434,10 @@ def _lists_runner(lists, report_kwargs):
 
 
 def _option_objects(options: dict) -> dict:
-    """The report's loose keywords as the shared option objects of a WEAT battery: ``seed``, ``n_permutations``
-    and ``n_resamples`` as :class:`~wordbias.options.Resampling` (the permutations' default 100,000, the report's),
-    the word options as :class:`~wordbias.options.Words`; what is left passes through as it is."""
-    rest = dict(options)
-    resampling = {k: rest.pop(k) for k in ("seed", "n_permutations", "n_resamples") if k in rest}
-    words = {k: rest.pop(k) for k in ("case_fold", "min_words", "min_fraction", "on_missing", "balance_targets")
-             if k in rest}
-    return {**rest, "resampling": Resampling(**{"n_permutations": 100_000, **resampling}), "words": Words(**words)}
-
+    """The report's loose keywords as the shared option objects of a WEAT battery
+    (:func:`wordbias.options.loose_options`; the permutations' default 100,000, the report's)."""
+    defaults = {"resampling": Resampling(n_permutations=100_000), "words": Words()}
+    return {**defaults, **loose_options(defaults["resampling"], defaults["words"], **options)}
 
 def _num(x: float) -> str:
     return "NA" if pd.isna(x) else f"{x:.2f}"

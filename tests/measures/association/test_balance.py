@@ -13,7 +13,7 @@ from wordbias import cli
 from wordbias.core.errors import BalancedOutWarning, InvalidParameterError
 from wordbias.embeddings import to_keyed_vectors
 from wordbias.measures.association import weat as W
-from wordbias.options import Resampling
+from wordbias.options import Resampling, loose_options
 
 X_WORDS = [f"flower{i}" for i in range(9)]
 Y_WORDS = [f"insect{i}" for i in range(6)]
@@ -39,7 +39,7 @@ def _quiet_weat(**options):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return W.weat(_kv(), X_WORDS, Y_WORDS, A_WORDS, B_WORDS,
-                      **W.loose_options(W.DEFAULT_RESAMPLING, W.DEFAULT_WORDS, **options))
+                      **loose_options(W.DEFAULT_RESAMPLING, W.DEFAULT_WORDS, **options))
 
 
 # ------------------------------------------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from wordbias.datasets import stimuli
 from wordbias.measures.association import bootstrap
 from wordbias.measures.association import weat as weat_measure
 from wordbias.measures.association.measurement import low_coverage
-from wordbias.options import Resampling, Words
+from wordbias.options import Resampling, Words, loose_options
 from wordbias.result import Result
 
 WEAT1 = stimuli.weat_tests("caliskan2017")[0]
@@ -89,7 +89,7 @@ def _options(option: dict) -> dict:
     made)."""
     from wordbias.measures.association import measurement
 
-    return weat_measure.loose_options(measurement.DEFAULT_RESAMPLING, measurement.DEFAULT_WORDS, **option)
+    return loose_options(measurement.DEFAULT_RESAMPLING, measurement.DEFAULT_WORDS, **option)
 
 
 @pytest.mark.parametrize("call", ["weat", "weats", "wefat", "wefats"])

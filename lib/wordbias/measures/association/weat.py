@@ -9,7 +9,6 @@ sets (:func:`balance`; words are looked up by :mod:`wordbias.core.lookup`), and 
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -66,7 +65,6 @@ __all__ = [
     "DEFAULT_RESAMPLING",
     "DEFAULT_WORDS",
     "options_or_default",
-    "loose_options",
     "case_folded",
 ]
 
@@ -113,45 +111,6 @@ def options_or_default(resampling, words, default_resampling: Resampling, defaul
     if not isinstance(words, Words):
         raise InvalidParameterError(f"words must be a wordbias.options.Words, not {type(words).__name__}")
     return resampling, words
-
-
-def loose_options(default_resampling: Resampling, default_words: Words, **options) -> dict:
-    """A measure's keywords from loose options: those of :class:`~wordbias.options.Resampling` and
-    :class:`~wordbias.options.Words` made into ``resampling=`` and ``words=`` (the defaults given, changed), the
-    others kept as they are.
-
-    Parameters
-    ----------
-    default_resampling : Resampling
-        The measure's resampling, which the loose options change.
-    default_words : Words
-        The measure's word policy, which the loose options change.
-    **options
-        Keywords of the measure, of Resampling (``n_resamples``, ``confidence_level``, ``ci_method``,
-        ``n_permutations``, ``seed``) and of Words (``case_fold``, ``on_missing``, ``min_words``,
-        ``min_fraction``, ``balance_targets``).
-
-    Returns
-    -------
-    dict
-        The keywords of the call.
-
-    Raises
-    ------
-    InvalidParameterError
-        If an option of Resampling or Words is out of range (it is checked as the object is made).
-
-    Examples
-    --------
-    >>> loose_options(DEFAULT_RESAMPLING, DEFAULT_WORDS, seed=3, p_method="exact")["resampling"].n_permutations
-    100000
-    """
-    out = dict(options)
-    for name, default in (("resampling", default_resampling), ("words", default_words)):
-        mine = {f.name: out.pop(f.name) for f in dataclasses.fields(default) if f.name in out}
-        if mine:
-            out[name] = default.replace(**mine)
-    return out
 
 
 def case_folded(embedding, case_fold: bool | None) -> bool:
