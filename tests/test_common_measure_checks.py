@@ -3,7 +3,8 @@ catalogue declares keeps the same promises.
 
 For each measure: it returns the one :class:`wordbias.result.Result`; the same seed gives the same numbers; the
 order of the words in each list changes nothing; its tidy row passes the schema's check; an out-of-range option
-raises the project's own error; it runs through :func:`wordbias.battery.ensemble.on_runs`; a bounded measure's
+raises the project's own error; it runs through :func:`wordbias.battery.ensemble.on_runs` (a language model's
+rows, which are not runs of an embedding, through :func:`~wordbias.battery.ensemble.combine_rows`); a bounded measure's
 interval stays in its range; a measure without a test never gets a p.
 """
 from __future__ import annotations
@@ -13,16 +14,24 @@ import math
 import warnings
 
 import numpy as np
+import pandas as pd
 import pytest
 
+import dataclasses
+import functools
+import tempfile
+
 from wordbias import catalogue
-from wordbias.battery.ensemble import on_runs
+from wordbias.battery.ensemble import combine_rows, on_runs
 from wordbias.core.errors import InvalidParameterError
 from wordbias.core.tidy import check_tidy, tidy_frame
+from wordbias.datasets.contextual_tests import ROLES, kurita2019_categories
 from wordbias.embeddings import to_keyed_vectors
-from wordbias.measures.association import measurement, seat
+from wordbias.measures.association import measurement, scweat, seat
 from wordbias.measures.directions import direction, indirect_bias, ripa
 from wordbias.measures.directions.direction_permutation import direction_test
+from wordbias.measures.enumeration import ube
+from wordbias.measures.language_models import contextual as lm
 from wordbias.measures.sets import ect, mac, rnd, rnsb, semaxis
 from wordbias.options import Resampling, Words
 from wordbias.result import Result
@@ -32,6 +41,12 @@ Y = [f"y{i}" for i in range(6)]
 A = [f"a{i}" for i in range(6)]
 B = [f"b{i}" for i in range(6)]
 PROPERTY = {w: float(i) for i, w in enumerate(X + Y)}
+#: the category of the language-model measures: Kurita et al.'s career/family, which the tiny masked LM plants
+CATEGORY = kurita2019_categories()[2]
+#: UBE's names: the first 20 of 120 tokens
+UBE_TOKENS = [a + b for a in "abcdefghij" for b in "abcdefghijkl"]
+UBE_PARAMETERS = ube.UBEParameters(n=2, m=3, M=60, t=2, R=50, svm_top_words=120, case_source=None)
+LANGUAGE_MODEL = {"contextual_weat", "mlm_log_prob"}
 
 
 def planted(seed: int = 0, strength: float = 1.0):
@@ -47,10 +62,48 @@ def planted(seed: int = 0, strength: float = 1.0):
     return to_keyed_vectors(words, np.array([rows[w] for w in words], dtype=np.float32))
 
 
-#: each catalogue measure's call on the planted lists, with small resampling sizes
+@functools.lru_cache(maxsize=None)
+def tiny_lm(seed: int = 0, strength: float = 2.0):
+    """The tiny planted BERT masked LM (career words male, family words female), as (encoder, masked LM)."""
+    from wordbias.datasets import stimuli
+    from wordbias.models import contextual, tiny_mlm
+
+    folder = tempfile.mkdtemp(prefix="wordbias-tiny-mlm-")
+    cat = stimuli.load_stimuli("kurita2019")["categories"]["career_family"]
+    tiny_mlm.build(folder, male=[w.lower() for w in cat["A"]], female=[w.lower() for w in cat["B"]], seed=seed,
+                   strength=strength, targets=[("he", "she"), ("boys", "girls"), ("men", "women")])
+    return contextual.load_encoder(folder, device="cpu"), contextual.load_mlm(folder, device="cpu")
+
+
+def ube_embedding(seed: int = 0, strength: float = 1.0):
+    """120 random 8-dimensional tokens (``strength`` scales them: UBE is scale-free)."""
+    vectors = np.random.default_rng(seed).normal(size=(120, 8)) * max(strength, 0.5)
+    return to_keyed_vectors(UBE_TOKENS, vectors.astype(np.float32))
+
+
+def subject(measure: str, seed: int = 0, strength: float = 1.0):
+    """What ``measure`` runs on: a planted embedding, UBE's random tokens, or the tiny masked LM."""
+    if measure in LANGUAGE_MODEL:
+        return tiny_lm(seed, 0.5 + 1.5 * strength)       # a masked LM with no planted gap scores all alike: no d
+    return ube_embedding(seed, strength) if measure == "ube" else planted(seed, strength)
+
+
+def lists(measure: str) -> tuple:
+    """The word lists of ``measure``'s call: X, Y, A, B (a language model's category's), or UBE's names."""
+    if measure in LANGUAGE_MODEL:
+        return tuple(list(CATEGORY.sets[r]) for r in ROLES)
+    return (UBE_TOKENS[:20],) if measure == "ube" else (X, Y, A, B)
+
+
+def _category(L) -> object:
+    return dataclasses.replace(CATEGORY, sets=dict(zip(ROLES, (tuple(w) for w in L))))
+
+
+#: each catalogue measure's call on its lists, with small resampling sizes
 RUNNERS = {
     "weat": lambda kv, o, L: measurement.weat(kv, L[0], L[1], L[2], L[3], **o),
     "wefat": lambda kv, o, L: measurement.wefat(kv, L[0] + L[1], L[2], L[3], PROPERTY, **o),
+    "sc_weat": lambda kv, o, L: scweat.sc_weat(kv, L[0], L[2], L[3], warn=False, **o),
     "seat": lambda kv, o, L: seat.seat(kv, dict(zip("XYAB", L)), cache=False, **o),   # one-word sentences, CBoW
     "direction": lambda kv, o, L: direction_test(kv, L[0], L[1], L[2], L[3], warn=False, **o),
     "ect": lambda kv, o, L: ect.ect(kv, L[0], L[1], L[2] + L[3], warn=False, **o),
@@ -63,31 +116,35 @@ RUNNERS = {
     "ripa": lambda kv, o, L: ripa.ripa(kv, L[2] + L[3], list(zip(L[0], L[1])), warn=False, **o),
     "direct_bias": lambda kv, o, L: direction.direct_bias_test(kv, L[2] + L[3], list(zip(L[0], L[1])), warn=False,
                                                                **o),
+    "ube": lambda kv, o, L: ube.ube(kv, L[0], progress=False, **o),
+    "contextual_weat": lambda models, o, L: lm.contextual_weat(_category(L), models[0], **o),
+    "mlm_log_prob": lambda models, o, L: lm.mlm_log_prob(_category(L), models[1], **o),
 }
-#: the measures of the catalogue that do not return the one result yet: each has its own result type, which the
-#: battery turns into tidy rows by hand
-NOT_YET = {"ube", "mlm_log_prob", "contextual_weat", "sc_weat"}
+#: the measures of the catalogue that do not return the one result yet
+NOT_YET: set = set()
 #: the option that fills each check's out-of-range cases, where the measure takes it
 BAD_OPTIONS = [("n_resamples", -1), ("seed", -3), ("confidence_level", 1.5), ("min_fraction", 2.0),
                ("n_permutations", 0), ("alternative", "bigger")]
 
 
 #: the option objects a measure takes, and the options each holds
-OPTION_OBJECTS = {"resampling": Resampling, "words": Words}
+OPTION_OBJECTS = {"resampling": Resampling, "words": Words, "parameters": ube.UBEParameters}
+#: the option objects' defaults in these checks, where a measure's own would be too slow
+TEST_DEFAULTS = {("ube", "parameters"): UBE_PARAMETERS}
 
 
 def _options(measure: str, **extra) -> dict:
     """The keywords of a call: each option the measure takes as a keyword, and those it takes inside
-    ``resampling=`` / ``words=`` built into the object (from the measure's ``DEFAULT_RESAMPLING`` /
-    ``DEFAULT_WORDS`` where its module has one), which refuses an out-of-range option as it is made."""
+    ``resampling=`` / ``words=`` / ``parameters=`` built into the object (from the measure's ``DEFAULT_...``
+    where its module has one), which refuses an out-of-range option as it is made."""
     f = _function(measure)
     params = inspect.signature(f).parameters
     given = {"n_resamples": 200, "n_permutations": 500, "seed": 0, **extra}
     out = {k: v for k, v in given.items() if k in params}
     for name, cls in OPTION_OBJECTS.items():
         chosen = {k: v for k, v in given.items() if k in _fields(cls) and k not in params}
-        if name in params and chosen:
-            default = getattr(inspect.getmodule(f), f"DEFAULT_{name.upper()}", None)
+        default = TEST_DEFAULTS.get((measure, name), getattr(inspect.getmodule(f), f"DEFAULT_{name.upper()}", None))
+        if name in params and (chosen or default is not None):
             out[name] = default.replace(**chosen) if default is not None else cls(**chosen)
     return out
 
@@ -105,13 +162,15 @@ def _function(measure: str):
     return {"weat": measurement.weat, "wefat": measurement.wefat, "seat": seat.seat, "direction": direction_test, "ect": ect.ect,
             "rnd": rnd.rnd, "rnsb": rnsb.rnsb, "mac": mac.mac, "semaxis": semaxis.semaxis,
             "indirect_bias": indirect_bias.mean_indirect_bias, "ripa": ripa.ripa,
-            "direct_bias": direction.direct_bias_test}[measure]
+            "direct_bias": direction.direct_bias_test, "sc_weat": scweat.sc_weat, "ube": ube.ube,
+            "contextual_weat": lm.contextual_weat, "mlm_log_prob": lm.mlm_log_prob}[measure]
 
 
-def run(measure: str, kv=None, lists=(X, Y, A, B), **options) -> Result:
+def run(measure: str, on=None, lists_=None, **options) -> Result:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return RUNNERS[measure](planted() if kv is None else kv, _options(measure, **options), lists)
+        return RUNNERS[measure](subject(measure) if on is None else on, _options(measure, **options),
+                                lists(measure) if lists_ is None else lists_)
 
 
 def _numbers(r: Result) -> tuple:
@@ -141,10 +200,11 @@ def test_same_seed_same_numbers(measure):
 @pytest.mark.parametrize("measure", MEASURED)
 def test_invariant_to_word_order(measure):
     r = run(measure)
-    shuffled = [list(reversed(words)) for words in (X, Y, A, B)]
-    s = run(measure, lists=shuffled)
+    shuffled = [list(reversed(words)) for words in lists(measure)]
+    s = run(measure, lists_=shuffled)
     # the statistic is a function of the sets, not of their order: equal up to float32 summation order
-    np.testing.assert_allclose([s.statistic, s.effect_size], [r.statistic, r.effect_size], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose([s.statistic, s.effect_size], [r.statistic, r.effect_size], rtol=1e-5, atol=1e-6,
+                               equal_nan=True)
     assert s.coverage == r.coverage
 
 
@@ -166,13 +226,19 @@ def test_an_out_of_range_option_raises_the_projects_error(measure, option, value
 
 @pytest.mark.parametrize("measure", MEASURED)
 def test_runs_through_on_runs(measure):
-    runs = [planted(seed) for seed in range(3)]
+    runs = [subject(measure, seed) for seed in range(3)]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        table = on_runs(lambda kv: run(measure, kv), runs, label="planted")
+        if measure in LANGUAGE_MODEL:               # models are not embedding runs: their rows are combined
+            rows = tidy_frame([run(measure, one).to_row({"embedding": f"planted/run-{i + 1}", "paper": "user",
+                                                          "battery": "checks"}) for i, one in enumerate(runs)])
+            table = pd.concat([combine_rows(rows, label="planted"), rows], ignore_index=True)
+        else:
+            table = on_runs(lambda one: run(measure, one), runs, label="planted")
     combined = table.iloc[0]
     assert combined.embedding == "planted" and len(table) == 4
-    assert combined.effect_size == pytest.approx(table.effect_size.iloc[1:].mean())
+    column = "effect_size" if catalogue.spec(measure).effect_size_name else "statistic"
+    assert combined[column] == pytest.approx(table[column].iloc[1:].mean())
     if catalogue.spec(measure).combine != "mean and t":
         assert math.isnan(combined.p_value)
 
@@ -181,9 +247,13 @@ def test_runs_through_on_runs(measure):
 def test_a_bounded_interval_stays_in_range(measure):
     s = catalogue.spec(measure)
     for strength in (0.0, 3.0):                     # no planted bias, and a bias near the edge of the range
-        r = run(measure, kv=planted(1, strength))
-        assert s.low <= r.ci_low <= r.ci_high <= s.high, (strength, r.ci_low, r.ci_high)
-        assert s.low <= r.effect_size <= s.high
+        r = run(measure, subject(measure, 1, strength))
+        if measure == "ube":                        # a count of cells has no interval
+            assert r.interval is None and math.isnan(r.ci_low)
+        else:
+            assert s.low <= r.ci_low <= r.ci_high <= s.high, (strength, r.ci_low, r.ci_high)
+        value = r.effect_size if s.effect_size_name else r.statistic
+        assert s.low <= value <= s.high
 
 
 @pytest.mark.parametrize("measure", MEASURED)

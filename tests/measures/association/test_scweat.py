@@ -1,5 +1,6 @@
 """SC-WEAT (Caliskan et al. 2022, AIES): effect size and permutation test by hand and by brute force."""
 import itertools
+import math
 from math import sqrt
 
 import numpy as np
@@ -78,7 +79,8 @@ def test_p_value_monte_carlo_two_sided_close_to_exact():
 def test_sc_weat_on_embedding_by_hand():
     kv = to_keyed_vectors(["w", "v", "a1", "a2", "b1", "b2"],
                           np.array([[1, 0], [0, 1], [1, 0], [1, 1], [0, 1], [-1, 1]], dtype=np.float32))
-    r = sc_weat(kv, ["w", "v"], ["a1", "a2"], ["b1", "b2"], alternative="two-sided")
+    m = sc_weat(kv, ["w", "v"], ["a1", "a2"], ["b1", "b2"], alternative="two-sided", warn=False)
+    r = m.result
     h = 1 / sqrt(2)
     cos = {"w": ([1.0, h], [0.0, -h]), "v": ([0.0, h], [1.0, h])}
     for i, word in enumerate(("w", "v")):
@@ -91,13 +93,21 @@ def test_sc_weat_on_embedding_by_hand():
     frame = r.to_frame()
     assert list(frame.columns) == ["word", "difference", "effect_size", "p_value", "p_method", "alternative"]
     assert list(frame["word"]) == ["w", "v"]
+    # the category: mean difference and mean effect size, the sign-flip p, no interval from two words
+    assert m.statistic == pytest.approx(r.difference.mean()) and m.effect_size == pytest.approx(r.effect_size.mean())
+    assert m.p_value == r.category.p_value == m.p_two_sided and m.p_method == "exact"
+    assert math.isnan(m.ci_low) and any("no bootstrap interval: 2 value(s)" in n for n in m.notes)
+    assert m.coverage == "W 2/2; A 2/2; B 2/2" and m.measure == "sc_weat"
 
 
 def test_sc_weat_missing_and_validation():
     kv = to_keyed_vectors(["w", "a1", "a2", "b1"], np.array([[1, 0], [1, 0], [1, 1], [0, 1]], dtype=np.float32))
     with pytest.warns(MissingWordsWarning):
-        r = sc_weat(kv, ["w"], ["a1", "a2"], ["b1", "b9"])
-    assert r.missing == {"B": ("b9",)} and r.category is None
+        m = sc_weat(kv, ["w"], ["a1", "a2"], ["b1", "b9"])
+    assert m.result.missing == {"B": ("b9",)} and m.result.category is None
+    assert m.coverage == "W 1/1; A 2/2; B 1/2" and m.dropped == "B: b9"
+    # one word is a whole category (W not flagged); B lost half its list and has one word
+    assert m.flagged == ("A 2/2 (below 4 words)", "B 1/2 (below 4 words)")
     with pytest.raises(InvalidParameterError):
         sc_weat(kv, ["w"], ["a1"], ["a1"])               # A and B share a word
     with pytest.raises(InvalidParameterError):

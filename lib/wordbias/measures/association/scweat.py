@@ -259,6 +259,8 @@ class ScWeatResult:
         The sign-flip test of the mean per-word difference; ``None`` with a single word.
     missing : dict of str to tuple of str
         The unknown words dropped, under the keys "words", "A" and "B" (only those that lost words).
+    cosines : tuple of numpy.ndarray
+        (cos(w, a) for a in A, cos(w, b) for b in B): one row per word.
     """
 
     words: tuple[str, ...]
@@ -270,6 +272,7 @@ class ScWeatResult:
     alternative: str
     category: SignFlipTest | None
     missing: dict = field(default_factory=dict)
+    cosines: tuple = field(default=(), repr=False, compare=False)
 
     @property
     def p_values(self) -> np.ndarray:
@@ -294,49 +297,56 @@ class ScWeatResult:
 
 def sc_weat(embedding, targets: Sequence[str], A: Sequence[str], B: Sequence[str], *,
             alternative: str = "greater", p_method: str = "auto", resampling: Resampling | None = None,
-            words: Words | None = None, ddof: int = 1, exact_max_n: int = SC_WEAT_EXACT_MAX_N) -> ScWeatResult:
-    """SC-WEAT of each of ``targets`` against attribute sets ``A`` and ``B`` (Caliskan et al. 2022).
+            words: Words | None = None, ddof: int = 1, exact_max_n: int = SC_WEAT_EXACT_MAX_N,
+            warn: bool = True):
+    """SC-WEAT of the category ``targets`` against attribute sets ``A`` and ``B`` (Caliskan et al. 2022), measured
+    once: the mean effect size over the words with a bootstrap interval, the test of the words together, and
+    each word's own numbers.
 
     For each word: the difference of mean cosines, the effect size (:func:`sc_weat_effect_size`) and the
     permutation p-value over the re-partitions of A ∪ B (:func:`sc_weat_p_value`, ``alternative`` as SciPy;
-    the paper's is ``"greater"``; ``p_method``, ``resampling.n_permutations`` and ``exact_max_n`` as there). With
-    two words or more, ``category`` is the sign-flip test of the mean per-word difference
-    (:func:`wordbias.measures.directions.ripa.sign_flip_test`, same ``alternative``, exact up to 20
-    words, else ``resampling.n_resamples`` seeded draws). Words are looked up by :func:`wordbias.core.lookup.word_set`
-    and :func:`~wordbias.core.lookup.set_vectors` (unknown words dropped with a warning, named in
-    ``missing``).
+    the paper's is ``"greater"``; ``p_method``, ``resampling.n_permutations`` and ``exact_max_n`` as there). The
+    category's effect size is the mean of the words' effect sizes, with a bootstrap interval over the words
+    (:func:`wordbias.measures.directions.ripa.mean_interval`; none under 3 words). Its test, with two words or
+    more, is the sign-flip test of the mean per-word difference
+    (:func:`wordbias.measures.directions.ripa.sign_flip_test`, same ``alternative``, exact up to 20 words, else
+    ``resampling.n_resamples`` seeded draws); with one word it is that word's permutation test. Words are looked
+    up by :func:`wordbias.core.lookup.word_set` and :func:`~wordbias.core.lookup.set_vectors` (unknown words
+    dropped with a warning, or ``words.on_missing="raise"``), and a set that keeps too few of its words is
+    flagged (``words.min_words``, ``words.min_fraction``).
 
     Parameters
     ----------
     embedding : KeyedVectors or mapping of str to array_like
         A gensim ``KeyedVectors`` or any word → vector mapping.
     targets : sequence of str
-        The words to test (the category).
+        The words to test (the category, set ``"W"``).
     A, B : sequence of str
         The attribute word sets.
     alternative : {"greater", "less", "two-sided"}, default "greater"
-        The tail of the per-word tests and of the category's test.
+        The tail of the per-word tests and of the category's test; the two-sided p is always given too.
     p_method : {"auto", "exact", "monte-carlo", "mc", "normal"}, default "auto"
         How each word's p-value is computed (:func:`sc_weat_p_value`).
     resampling : Resampling, optional
-        ``n_permutations`` (the random re-partitions drawn by Monte Carlo), ``n_resamples`` (the random sign
-        flips of the category's test beyond 20 words, >= 1) and ``seed`` (of all the random draws)
-        (:class:`~wordbias.options.Resampling`; no interval is computed). None: :data:`DEFAULT_RESAMPLING`
-        (100,000 permutations, 10,000 sign flips, seed 0).
+        See :class:`~wordbias.options.Resampling`: ``n_permutations`` (the re-partitions drawn by Monte Carlo),
+        ``n_resamples`` (the bootstrap resamples of the interval and the random sign flips beyond 20 words),
+        ``confidence_level``, ``ci_method`` and ``seed``. None: :data:`DEFAULT_RESAMPLING`.
     words : Words, optional
-        ``on_missing`` (drop and report the unknown words, or raise ``KeyError``) and ``case_fold`` (lower-case all
-        words; None decides from the vocabulary) (:class:`~wordbias.options.Words`; its coverage thresholds and
-        ``balance_targets`` are not used: one category has no target set to balance). None:
-        :data:`DEFAULT_WORDS` (drop, no case folding).
+        See :class:`~wordbias.options.Words` (``balance_targets`` is not used: one category has no target set to
+        balance). None: :data:`DEFAULT_WORDS` (drop, no case folding).
     ddof : {1, 0}, default 1
         Delta degrees of freedom of the standard deviation of the effect size.
     exact_max_n : int, default 30
         ``"auto"`` counts exactly up to this number of attribute words (A and B together).
+    warn : bool, default True
+        Give the warnings (missing words, low coverage); False keeps them in the result only.
 
     Returns
     -------
-    ScWeatResult
-        The per-word differences, effect sizes and p-values, and the category's test.
+    wordbias.result.Result
+        The mean per-word difference (``statistic``), the mean effect size with its interval, p one- and
+        two-sided, the coverage of W, A and B; ``result`` is the :class:`ScWeatResult` (each word's difference,
+        effect size and p-value, and the category's test).
 
     Raises
     ------
@@ -359,30 +369,51 @@ def sc_weat(embedding, targets: Sequence[str], A: Sequence[str], B: Sequence[str
     >>> from wordbias.embeddings import to_keyed_vectors
     >>> kv = to_keyed_vectors(["w", "a1", "a2", "b1", "b2"],
     ...                       np.array([[1, 0], [1, 0], [1, 1], [0, 1], [-1, 1]], dtype=np.float32))
-    >>> r = sc_weat(kv, ["w"], ["a1", "a2"], ["b1", "b2"])    # cosines (1, 0.7071) with A, (0, -0.7071) with B
-    >>> round(float(r.difference[0]), 4), round(float(r.effect_size[0]), 4), round(float(r.p_values[0]), 4)
-    (1.2071, 1.5805, 0.1667)
-    >>> r.category is None                                    # one word: no category test
+    >>> r = sc_weat(kv, ["w"], ["a1", "a2"], ["b1", "b2"], warn=False)   # cosines (1, .7071) with A, (0, -.7071) B
+    >>> round(r.statistic, 4), round(r.effect_size, 4), round(r.p_value, 4), r.coverage
+    (1.2071, 1.5805, 0.1667, 'W 1/1; A 2/2; B 2/2')
+    >>> r.result.category is None                             # one word: its own test, no category test
     True
 
-    With two words or more, ``category`` tests the words together:
+    With two words or more, the test is of the words together; each word's numbers are in ``result``:
 
     >>> kv2 = to_keyed_vectors(["w1", "w2", "a1", "a2", "b1", "b2"],
     ...                        np.array([[1, 0], [1, .5], [1, 0], [1, 1], [0, 1], [-1, 1]], dtype=np.float32))
-    >>> r2 = sc_weat(kv2, ["w1", "w2"], ["a1", "a2"], ["b1", "b2"])
-    >>> r2.to_frame()[["word", "p_value"]].round(4).values.tolist()
+    >>> r2 = sc_weat(kv2, ["w1", "w2"], ["a1", "a2"], ["b1", "b2"], warn=False)
+    >>> r2.result.to_frame()[["word", "p_value"]].round(4).values.tolist()
     [['w1', 0.1667], ['w2', 0.1667]]
-    >>> r2.category.p_method, r2.category.p_value
+    >>> r2.p_method, r2.p_value
     ('exact', 0.25)
     """
+    import warnings
+
+    from wordbias.core.validation import check_bool
+    from wordbias.result import SetCoverage
+
     check_option("alternative", alternative, ALTERNATIVES)
     check_option("p_method", p_method, _stats.P_METHODS)
     resampling, words = options_or_default(resampling, words, DEFAULT_RESAMPLING, DEFAULT_WORDS)
-    n_permutations, seed, ddof = resampling.n_permutations, resampling.seed, check_ddof(ddof)
-    n_resamples = check_int("n_resamples", resampling.n_resamples, min=1)
-    on_missing, case_fold = words.on_missing, case_folded(embedding, words.case_fold)
-    ws = lookup.word_set(embedding, targets, name="words", on_missing=on_missing, case_fold=case_fold)
-    attrs = lookup.set_vectors(embedding, A, B, name="attributes", on_missing=on_missing, case_fold=case_fold)
+    check_int("n_resamples", resampling.n_resamples, min=1)
+    check_ddof(ddof)
+    warn, fold = check_bool("warn", warn), case_folded(embedding, words.case_fold)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        r = _per_word(embedding, targets, A, B, alternative=alternative, p_method=p_method, resampling=resampling,
+                      on_missing=words.on_missing, fold=fold, ddof=ddof, exact_max_n=exact_max_n)
+    sets = tuple(SetCoverage(letter, letter, lookup.check_word_list(f"set {letter!r}", asked, fold), used,
+                             r.missing.get(key, ()))
+                 for letter, key, asked, used in (("W", "words", targets, r.words), ("A", "A", A, r.A),
+                                                  ("B", "B", B, r.B)))
+    return _category_result(r, sets, p_method=p_method, resampling=resampling, words=words,
+                            exact_max_n=exact_max_n, caught=caught, warn=warn)
+
+
+def _per_word(embedding, targets, A, B, *, alternative, p_method, resampling, on_missing, fold, ddof, exact_max_n):
+    """The :class:`ScWeatResult` of :func:`sc_weat`: each word's difference, effect size and p, and the sign-flip
+    test of the category."""
+    n_permutations, seed = resampling.n_permutations, resampling.seed
+    ws = lookup.word_set(embedding, targets, name="words", on_missing=on_missing, case_fold=fold)
+    attrs = lookup.set_vectors(embedding, A, B, name="attributes", on_missing=on_missing, case_fold=fold)
     (a_words, b_words), (miss_a, miss_b) = attrs.words, attrs.missing
     check_disjoint("words", ws.words, "attributes", a_words + b_words)
     W = lookup.set_matrix(embedding, ws.words, "words")
@@ -394,8 +425,70 @@ def sc_weat(embedding, targets: Sequence[str], A: Sequence[str], B: Sequence[str
     ps = tuple(sc_weat_p_value(ca[i], cb[i], alternative=alternative, p_method=p_method,
                                n_permutations=n_permutations, seed=rng, exact_max_n=exact_max_n)
                for i in range(len(ws.words)))
-    category = (sign_flip_test(diff, alternative=alternative, n_resamples=n_resamples, seed=rng)
+    category = (sign_flip_test(diff, alternative=alternative, n_resamples=resampling.n_resamples, seed=rng)
                 if diff.size >= 2 else None)
     missing = {k: v for k, v in (("words", ws.missing), ("A", miss_a), ("B", miss_b)) if v}
     return ScWeatResult(words=ws.words, A=a_words, B=b_words, difference=diff, effect_size=es, p=ps,
-                        alternative=alternative, category=category, missing=missing)
+                        alternative=alternative, category=category, missing=missing, cosines=(ca, cb))
+
+
+def _two_sided(r: ScWeatResult, *, p_method, resampling, exact_max_n) -> float:
+    """The two-sided p of the category's test (of the one word's test with one word), by the same method."""
+    if r.alternative == "two-sided":
+        return r.category.p_value if r.category is not None else r.p[0].p_value
+    seed = resampling.seed
+    if r.category is not None:
+        return sign_flip_test(r.difference, alternative="two-sided", n_resamples=resampling.n_resamples,
+                              seed=seed).p_value
+    ca, cb = r.cosines
+    return sc_weat_p_value(ca[0], cb[0], alternative="two-sided", p_method=p_method,
+                           n_permutations=resampling.n_permutations, seed=seed, exact_max_n=exact_max_n).p_value
+
+
+def _category_result(r: ScWeatResult, sets, *, p_method, resampling, words, exact_max_n, caught, warn: bool):
+    """The :class:`~wordbias.result.Result` of :func:`sc_weat` from its per-word numbers."""
+    import math
+    import warnings
+
+    from wordbias.catalogue import spec
+    from wordbias.core.errors import LowCoverageWarning
+    from wordbias.core.tidy import coverage
+    from wordbias.measures.directions.ripa import mean_interval
+    from wordbias.result import Caught, Result
+
+    # one word is a whole category for SC-WEAT: W is judged by the share of its list found, A and B by both rules
+    flagged = tuple(f for s in sets for f in coverage(
+        {s.letter: (s.in_vocabulary, len(s.asked))}, min_words=0 if s.letter == "W" else words.min_words,
+        min_fraction=words.min_fraction).low)
+    of = "the one word" if len(r.words) == 1 else f"the {len(r.words)} words"
+    interval, no_interval = mean_interval(r.effect_size, name="sc_weat", of=of, resampling=resampling)
+    test = r.category if r.category is not None else r.p[0]
+    one_word = r.category is None
+    notes = (no_interval, "test: " + ("the word's permutation test over the re-partitions of A and B" if one_word
+                                      else "sign-flip test of the words' differences"),
+             "effect size: the mean of the words' SC-WEAT effect sizes")
+    seed = resampling.seed
+    m = Result(
+        measure="sc_weat", title=f"{r.words[0] if len(r.words) == 1 else of[4:]} on A vs B", statistic_name="mean difference of mean cosines",
+        statistic=float(r.difference.mean()), effect_size_name=spec("sc_weat").effect_size_name,
+        effect_size=float(r.effect_size.mean()), ci_low=interval.low if interval else math.nan,
+        ci_high=interval.high if interval else math.nan, ci_level=resampling.confidence_level, interval=interval,
+        ci_method=(f"{interval.method} {interval.confidence_level:.0%}, {interval.n_resamples:,} resamples of {of}"
+                   if interval else "none"),
+        effect_size_se=interval.standard_error if interval else math.nan, p_value=test.p_value,
+        alternative=r.alternative, p_method=test.p_method,
+        p_two_sided=_two_sided(r, p_method=p_method, resampling=resampling, exact_max_n=exact_max_n),
+        p_values={test.p_method: test.p_value},
+        n_permutations=(getattr(test, "n_permutations", None) or getattr(test, "n_resamples", None)
+                        if test.p_method == "monte-carlo" else None),
+        n_resamples=resampling.n_resamples if interval else 0, seed=seed if isinstance(seed, int) else 0,
+        sets=sets, flagged=flagged, warnings=tuple(Caught(w.category, str(w.message)) for w in caught),
+        notes=tuple(n for n in notes if n), result=r)
+    if warn:
+        for w in m.warnings:
+            warnings.warn(w.category(w.message), stacklevel=3)
+        if flagged:
+            warnings.warn(LowCoverageWarning(f"{m.title} ran on too few of its words: {', '.join(flagged)} (words "
+                                             "in the vocabulary/asked)"), stacklevel=3)
+    return m
+

@@ -67,7 +67,7 @@ from wordbias.measures.enumeration.ube_words import CASE_SOURCES, candidate_word
 from wordbias.options import Options
 
 __all__ = [
-    "DEFAULTS", "UBEParameters", "anisotropy", "g", "mean_unit", "run",
+    "DEFAULTS", "UBEParameters", "anisotropy", "g", "mean_unit", "run", "ube",
     # Step 1 (ube_names)
     "NAME_SOURCES", "Cleaning", "NameList", "clean_names", "cluster", "describe_names", "name_groups", "name_list",
     # Step 2 (ube_words)
@@ -469,3 +469,56 @@ def run(embedding, name_tokens: Sequence[str], parameters: UBEParameters | None 
                      word_category=category, word_group=voronoi(W, Xbar), Xbar=Xbar, Abar=Abar,
                      selected=selected, sigma=sigma, null=null, p=p_value, significant=significant,
                      critical_p=critical, Asel=Asel, central=central)
+
+
+def ube(embedding, name_tokens: Sequence[str], parameters: UBEParameters | None = None, *, test: str = "",
+        **run_options):
+    """UBE (Swinger et al. 2019, https://doi.org/10.1145/3306618.3314270) measured once, as the one
+    :class:`~wordbias.result.Result` every measure returns.
+
+    The run is :func:`run` (``run_options`` are its keywords: ``name_exclusions``, ``word_exclusions``,
+    ``cased``, ``batch_size``, ``workers``, ``progress``, ``wordlist``, ``cache_dir``); the result is
+    :meth:`~wordbias.measures.enumeration.ube_result.UBEResult.to_result`: the number of significant (group,
+    category) cells, Simes' p over the testable cells against the rotational null, no effect size and no interval;
+    the run itself (every cell, word and name) is its ``result``.
+
+    Parameters
+    ----------
+    embedding : KeyedVectors
+        The embedding, its vocabulary in frequency order.
+    name_tokens : sequence of str
+        The name tokens.
+    parameters : UBEParameters, optional
+        The algorithm's inputs; None: Table 2's defaults.
+    test : str, default ""
+        The test's id within its battery.
+    **run_options
+        The keywords of :func:`run`.
+
+    Returns
+    -------
+    wordbias.result.Result
+        The count of significant cells and Simes' p; ``result`` is the :class:`UBEResult`.
+
+    Raises
+    ------
+    InvalidParameterError
+        If a keyword is not one of :func:`run`'s, or an option is out of range (as :func:`run`).
+
+    Examples
+    --------
+    >>> from wordbias.embeddings import to_keyed_vectors
+    >>> tokens = [a + b for a in "abcdefghij" for b in "abcdefghijkl"]
+    >>> embedding = to_keyed_vectors(tokens, np.random.default_rng(0).normal(size=(120, 8)).astype(np.float32))
+    >>> parameters = UBEParameters(n=2, m=3, M=60, t=2, R=50, svm_top_words=120, case_source=None)
+    >>> r = ube(embedding, tokens[:20], parameters, progress=False)
+    >>> r.measure, r.statistic, r.effect_size_name, r.coverage
+    ('ube', 0.0, None, 'N 16/16; V 60/60')
+    """
+    import inspect
+
+    known = set(inspect.signature(run).parameters) - {"embedding", "name_tokens", "parameters"}
+    unknown = sorted(set(run_options) - known)
+    if unknown:
+        raise InvalidParameterError(f"ube() takes run()'s keywords {sorted(known)}; not {unknown}")
+    return run(embedding, name_tokens, parameters, **run_options).to_result(test=test)

@@ -40,7 +40,7 @@ from wordbias.result import Result, SetCoverage
 from wordbias.stats.permutation import P_METHODS
 from wordbias.stats.resampling import BootstrapInterval
 
-__all__ = ["MEASURES", "N_RESAMPLES", "DEFAULT_RESAMPLING", "DEFAULT_WORDS", "CategoryResult", "reduce_to_vocabulary", "vectors_by_template",
+__all__ = ["MEASURES", "N_RESAMPLES", "DEFAULT_RESAMPLING", "DEFAULT_WORDS", "CategoryResult", "contextual_weat", "mlm_log_prob", "reduce_to_vocabulary", "vectors_by_template",
            "mean_over_templates", "contextual_vectors", "weat_uncertainty", "log_prob_test", "measure"]
 
 #: the measures of a :class:`CategoryResult`: WEAT on a static embedding with the reduced lists, WEAT on
@@ -785,3 +785,71 @@ def measure(cats: Sequence[Category], *, encoder: contextual.Model | None, maske
                                      batch_size=batch_size, opts=opts)
             bar.update(1)
     return out
+
+
+def contextual_weat(category: Category, encoder: contextual.Model, *, vocabulary_model=None,
+                    p_method: str = "auto", resampling: Resampling | None = None, batch_size: int = 32) -> Result:
+    """WEAT on contextual vectors (Kurita et al. 2019, §3.1, https://doi.org/10.18653/v1/W19-3823) of one
+    category, measured once: :func:`measure`'s contextual WEAT as the one :class:`~wordbias.result.Result`.
+
+    Parameters
+    ----------
+    category : wordbias.datasets.contextual_tests.Category
+        The category (its word sets and templates).
+    encoder : wordbias.models.contextual.Model
+        The encoder.
+    vocabulary_model : wordbias.models.contextual.Model, optional
+        The model whose tokenizer reduces the lists; default ``encoder``.
+    p_method, resampling, batch_size
+        As :func:`measure`.
+
+    Returns
+    -------
+    wordbias.result.Result
+        s(X,Y,A,B) and d with its BCa interval, p one- and two-sided, the reduced lists' coverage; ``result`` is
+        the :class:`CategoryResult`.
+    """
+    return _one_measure("contextual_weat", category, encoder, vocabulary_model=vocabulary_model,
+                        p_method=p_method, resampling=resampling, batch_size=batch_size)
+
+
+def mlm_log_prob(category: Category, masked_lm: contextual.Model, *, vocabulary_model=None,
+                 p_method: str = "auto", resampling: Resampling | None = None, batch_size: int = 32) -> Result:
+    """The log probability bias score's test (Kurita et al. 2019, §3.2, https://doi.org/10.18653/v1/W19-3823) of
+    one category, measured once: :func:`measure`'s log-probability test as the one
+    :class:`~wordbias.result.Result`.
+
+    Parameters
+    ----------
+    category : wordbias.datasets.contextual_tests.Category
+        The category (its word sets and templates).
+    masked_lm : wordbias.models.contextual.Model
+        The masked language model.
+    vocabulary_model : wordbias.models.contextual.Model, optional
+        The model whose tokenizer reduces the lists; default ``masked_lm``.
+    p_method, resampling, batch_size
+        As :func:`measure`.
+
+    Returns
+    -------
+    wordbias.result.Result
+        The difference of the attribute words' mean scores and d with its interval, p one- and two-sided;
+        ``result`` is the :class:`CategoryResult`.
+    """
+    return _one_measure("mlm_log_prob", category, masked_lm, vocabulary_model=vocabulary_model, p_method=p_method,
+                        resampling=resampling, batch_size=batch_size)
+
+
+def _one_measure(name: str, category, model, *, vocabulary_model, p_method, resampling, batch_size) -> Result:
+    """One category's ``name`` measure by :func:`measure`, as a Result."""
+    if not isinstance(category, Category):
+        raise InvalidParameterError(f"category must be a Category (wordbias.datasets.contextual_tests), not "
+                                    f"{type(category).__name__}")
+    if model is None:
+        raise InvalidParameterError(f"{name} needs a model, not None")
+    models = {"encoder": model, "masked_lm": None} if name == "contextual_weat" else {"encoder": None,
+                                                                                       "masked_lm": model}
+    results = measure([category], **models, vocabulary_model=vocabulary_model or model, p_method=p_method,
+                      resampling=resampling, batch_size=batch_size)
+    (one,) = [r for r in results if r.measure == name]
+    return one.to_result()
