@@ -185,12 +185,17 @@ def has_test(measure: str) -> bool:
     Parameters
     ----------
     measure : str
-        A tidy ``measure`` value.
+        A tidy ``measure`` value, one the catalogue holds (:func:`spec`).
 
     Returns
     -------
     bool
         True when the catalogue gives it a null hypothesis.
+
+    Raises
+    ------
+    InvalidParameterError
+        As :func:`spec`.
 
     Examples
     --------

@@ -25,7 +25,7 @@ from wordbias.core.tidy import MIN_FRACTION, MIN_WORDS, check_coverage_threshold
 from wordbias.core.validation import check_bool, check_int, check_option, check_probability, check_seed
 from wordbias.stats.resampling import BOOTSTRAP_METHODS
 
-__all__ = ["Options", "Resampling", "Words", "BALANCE_POLICIES", "loose_options"]
+__all__ = ["Options", "Resampling", "Words", "BALANCE_POLICIES", "loose_options", "options_or_default"]
 #: how target sets of unequal size are made equal: ``"random"`` deletes words of the larger set at random (seeded;
 #: Caliskan et al. 2017, Supplementary, WEAT 3), ``"none"`` keeps both whole (WEAT's statistic, d and permutation
 #: test are defined for unequal sizes), ``"raise"`` refuses unequal sets
@@ -161,3 +161,43 @@ def loose_options(default_resampling: Resampling, default_words: Words, **option
         if mine:
             out[name] = default.replace(**mine)
     return out
+
+
+def options_or_default(resampling, words, default_resampling: Resampling, default_words: Words):
+    """A measure's options: ``resampling`` and ``words``, or its defaults where they are None.
+
+    Parameters
+    ----------
+    resampling : Resampling or None
+        The caller's resampling (:class:`wordbias.options.Resampling`).
+    words : Words or None
+        The caller's word policy (:class:`wordbias.options.Words`).
+    default_resampling : Resampling
+        The measure's resampling when ``resampling`` is None.
+    default_words : Words
+        The measure's word policy when ``words`` is None.
+
+    Returns
+    -------
+    tuple of (Resampling, Words)
+        The options the measure runs with.
+
+    Raises
+    ------
+    InvalidParameterError
+        If ``resampling`` is not a Resampling (or None) or ``words`` not a Words (or None).
+
+    Examples
+    --------
+    >>> resampling, words = options_or_default(None, Words(on_missing="raise"), Resampling(n_permutations=5), Words())
+    >>> resampling.n_permutations, words.on_missing
+    (5, 'raise')
+    """
+    resampling = default_resampling if resampling is None else resampling
+    words = default_words if words is None else words
+    if not isinstance(resampling, Resampling):
+        raise InvalidParameterError(f"resampling must be a wordbias.options.Resampling or None, not "
+                                    f"{type(resampling).__name__}")
+    if not isinstance(words, Words):
+        raise InvalidParameterError(f"words must be a wordbias.options.Words or None, not {type(words).__name__}")
+    return resampling, words

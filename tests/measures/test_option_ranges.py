@@ -122,6 +122,7 @@ VALID = {
     "bootstrap_wefat.wefat_bootstrap": lambda: ((_kv()[0], _wefat_result()), {"n_resamples": 50}),
     "bootstrap.effect_size_bootstrap": lambda: ((S_X, S_Y), {"n_resamples": 50}),
     "bootstrap_direction.direction_bootstrap_from_vectors": lambda: ((T1, T2, A1, A2), {"n_resamples": 50}),
+    "direction.direct_bias_percentile": lambda: ((T1, A1[0]), {"n_resamples": 50, "seed": 0, "level": 0.95}),
     "ceat.random_effects": lambda: (([0.1, 0.5], [0.1, 0.2]), {}),
     "ceat.weat_variance": lambda: ((S_X, S_Y), {}),
     "ceat.per_template_weat": lambda: (([S_X, S_X + 1], [S_Y, S_Y - 1]), {}),

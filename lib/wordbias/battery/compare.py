@@ -689,12 +689,12 @@ def heatmap(frame: pd.DataFrame, *, ax=None, title: str | None = None):
     Returns
     -------
     matplotlib.figure.Figure
-        The figure.
+        The figure of the heat map, one cell per test and embedding.
 
     Raises
     ------
     InvalidParameterError
-        When ``frame`` is not a tidy table or is empty.
+        When ``frame`` is not a tidy table or is empty (:func:`heat_cells`).
 
     Examples
     --------

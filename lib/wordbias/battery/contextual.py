@@ -162,7 +162,7 @@ def tidy_table(results: Sequence[CategoryResult], *, label: str, paper: str = "k
     Warns
     -----
     LowCoverageWarning
-        Once per flagged test that ran.
+        Once per flagged test that ran; see :func:`wordbias.core.tidy.warn_low_coverage`.
 
     Examples
     --------
@@ -219,29 +219,15 @@ def report(model: str, *, label: str | None = None, specs: Sequence | None = Non
         :data:`wordbias.models.contextual.BUNDLED_ENCODER`.
     label : str, optional
         The model's name in the table (default: the model's label, :func:`wordbias.models.contextual.label`).
-    specs : sequence of WeatSpec, optional
-        A user's WEAT specs; ``None`` measures the paper's five categories.
-    templates : sequence of str, default DEFAULT_TEMPLATES
-        The templates of a user's specs (ignored for the paper's categories).
-    battery : str, optional
-        The battery's name (default ``"kurita2019"``, or ``"user"`` for a user's specs).
-    seed : int, default 0
-        The seed of the balancing, the permutations and the bootstrap.
-    n_permutations : int, default 100000
-        The Monte Carlo draws of a p that cannot be counted exactly.
-    n_resamples : int, default 10000
-        The bootstrap resamples of each interval.
-    batch_size : int, default 32
-        The sentences run through the model at once.
+    specs, templates, battery, seed, n_permutations, n_resamples, batch_size, progress
+        As :func:`report_models`.
     device : str, optional
         The torch device (``None``: a GPU when there is one, :func:`wordbias.models.contextual.check_device`).
-    progress : bool, default False
-        Whether to show progress bars.
 
     Returns
     -------
     pandas.DataFrame
-        The tidy table (:func:`tidy_table`), per category a ``contextual_weat`` and an ``mlm_log_prob`` row.
+        The table of :func:`report_models`.
 
     Raises
     ------

@@ -84,12 +84,7 @@ def _direct_bias(original, kv, g: np.ndarray, seed: int, n_resamples: int, level
     specific = set(debias_checks.gender_specific_words(original))
     words, _ = lookup.present(kv, [w for w in lists.professions if w not in specific])
     X = lookup.set_matrix(kv, words, "professions")
-    a = np.abs(direction.cosines(X, g))
-    value = direction.direct_bias(X, g, c=1)
-    rng = np.random.default_rng(seed)
-    means = a[rng.integers(0, len(a), size=(n_resamples, len(a)))].mean(axis=1)
-    lo, hi = np.quantile(means, [(1 - level) / 2, (1 + level) / 2])
-    return value, float(lo), float(hi)
+    return direction.direct_bias_percentile(X, g, n_resamples=n_resamples, seed=seed, level=level)
 
 
 def debias_table(original, debiased: Mapping[str, object], *, seed: int = 0, n_resamples: int = 1000,
@@ -399,9 +394,7 @@ CITATIONS = {
     "inlp": "Ravfogel et al. 2020, ACL, doi:10.18653/v1/2020.acl-main.647",
     "leace": "Belrose et al. 2023, NeurIPS, arXiv:2306.03819",
 }
-#: the checks whose interval is a bootstrap (the others' are Wilson score intervals: no Monte Carlo error)
-_BOOTSTRAPPED = ("weat6_d", "direct_bias", "cluster_acc", "neighbour_r", "profession_r", "wordsim_rho",
-                 "simlex_rho")
+
 
 @dataclass(frozen=True)
 class DebiasRun:
@@ -425,9 +418,9 @@ class DebiasRun:
         INLP's iterations.
     """
 
-    embeddings: dict = field(repr=False)
-    reports: dict = field(repr=False)
-    seconds: dict
+    embeddings: dict[str, object] = field(repr=False)
+    reports: dict[str, object] = field(repr=False)
+    seconds: dict[str, float]
     label: str
     seed: int
     inlp_iterations: int
@@ -615,7 +608,7 @@ def methods_table(run: DebiasRun) -> pd.DataFrame:
     Parameters
     ----------
     run : DebiasRun
-        :func:`debias_methods`'s run.
+        The run of :func:`debias_methods` (each method's report).
 
     Returns
     -------
@@ -675,7 +668,14 @@ def _checks(table: pd.DataFrame) -> dict:
     return {k[:-4]: (k[:-4], "") for k in table.columns if k.endswith("_low")}
 
 
+#: the checks whose interval is a bootstrap (the others' are Wilson score intervals: no Monte Carlo error)
+_BOOTSTRAPPED = ("weat6_d", "direct_bias", "cluster_acc", "neighbour_r", "profession_r", "wordsim_rho",
+                 "simlex_rho")
+
+
 def _resamples(table: pd.DataFrame, key: str) -> int | None:
+    """The resamples behind the interval of check ``key`` in ``table`` (the clustering's its own count); None for a
+    Wilson score interval."""
     if key == "cluster_acc":
         return table.attrs.get("n_cluster_resamples")
     return table.attrs.get("n_resamples") if key in _BOOTSTRAPPED else None

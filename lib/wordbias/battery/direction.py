@@ -113,6 +113,8 @@ def direction_row(m, *, base: Mapping) -> dict:
 
     Examples
     --------
+    On random vectors of the report's words, the row of the implicit test (its first):
+
     >>> from wordbias.embeddings import to_keyed_vectors
     >>> words = sorted({w for s in stimuli.direction_tests(REPORT, cased=False)
     ...                 for k in ("T1", "T2", "A1", "A2") for w in getattr(s, k)})
@@ -169,12 +171,8 @@ def direction_frame(results: Sequence, *, label: str, paper: str = REPORT, batte
 
     Parameters
     ----------
-    results : sequence of Result
-        The measured direction tests (:func:`measure_directions`).
-    label : str
-        The embedding's name (the ``embedding`` column).
-    paper : str, default "racial_bias_report"
-        The ``paper`` column.
+    results, label, paper
+        As :func:`direction_rows`.
     battery : str, default "racial_bias_report"
         The ``battery`` column; it also names the family of the adjusted p.
 
@@ -192,10 +190,12 @@ def direction_frame(results: Sequence, *, label: str, paper: str = REPORT, batte
     Warns
     -----
     LowCoverageWarning
-        Once per flagged test that ran.
+        Once per flagged direction test that ran (:func:`wordbias.core.tidy.warn_low_coverage`).
 
     Examples
     --------
+    The three tests on random vectors of the report's words:
+
     >>> from wordbias.embeddings import to_keyed_vectors
     >>> words = sorted({w for s in stimuli.direction_tests(REPORT, cased=False)
     ...                 for k in ("T1", "T2", "A1", "A2") for w in getattr(s, k)})
@@ -233,16 +233,8 @@ def direction_battery(embedding, *, label: str, seed: int = 0, n_permutations: i
         The embedding (anything :func:`~wordbias.battery.weat.as_keyed_vectors` takes).
     label : str
         The embedding's name in the table.
-    seed : int, default 0
-        The seed of the permutations and the bootstrap.
-    n_permutations : int, default 10000
-        The random permutations of each test's p.
-    n_resamples : int, default 10000
-        The bootstrap resamples of each interval (at least 2).
-    min_words : int, default 4
-        A set keeping fewer words than this is flagged as low coverage.
-    min_fraction : float, default 0.5
-        A set keeping less than this fraction of its list is flagged as low coverage.
+    seed, n_permutations, n_resamples, min_words, min_fraction
+        As :func:`measure_directions` (defaults 0, 10000, 10000, 4, 0.5), with at least 2 resamples.
 
     Returns
     -------
@@ -257,7 +249,7 @@ def direction_battery(embedding, *, label: str, seed: int = 0, n_permutations: i
     Warns
     -----
     LowCoverageWarning
-        Once per flagged test that ran.
+        As :func:`direction_frame`.
 
     Examples
     --------
@@ -302,11 +294,23 @@ def _not_run(embedding, err: BaseException, *, measure: str, statistic_name: str
                   seed=resampling.seed, sets=sets, flagged=flagged, not_run=_tidy.not_run_note(err))
 
 
-def _options(seed: int, n_resamples: int, cov: Mapping) -> tuple[Resampling, Words]:
-    """The resampling (``n_resamples`` for the bootstrap and the random sign patterns alike) and the word options
-    (the words as given, ``cov``'s thresholds) of :func:`direct_bias_row` and :func:`ripa_row`."""
-    return (Resampling(n_resamples=n_resamples, n_permutations=n_resamples, seed=seed),
-            Words(case_fold=False, **cov))
+def _professions_row(embedding, run, *, base: Mapping, paper: str, seed: int, n_resamples: int, cov: Mapping,
+                     **labels) -> dict:
+    """The tidy row of :func:`direct_bias_row` or :func:`ripa_row`.
+
+    ``run(lists, resampling, words)`` measures the debiaswe lists of ``embedding``
+    (:func:`wordbias.measures.debiasing.debias.word_lists_for`) with ``n_resamples`` for the bootstrap and the
+    random sign patterns alike, the words as given and ``cov``'s thresholds; a measure that cannot run gives
+    :func:`_not_run`'s result, labelled by ``labels`` (its ``measure``, ``statistic_name``, ``title``, ``test``).
+    ``paper`` fills the ``paper`` and ``battery`` columns.
+    """
+    resampling = Resampling(n_resamples=n_resamples, n_permutations=n_resamples, seed=seed)
+    words = Words(case_fold=False, **cov)
+    try:
+        r = run(debias.word_lists_for(embedding), resampling, words)
+    except NOT_RUN_ERRORS as err:
+        r = _not_run(embedding, err, resampling=resampling, words=words, **labels)
+    return r.to_row({**base, "paper": paper, "battery": paper})
 
 
 def direct_bias_row(embedding, *, base: Mapping, seed: int, n_resamples: int, cov: Mapping) -> dict:
@@ -336,7 +340,8 @@ def direct_bias_row(embedding, *, base: Mapping, seed: int, n_resamples: int, co
     Returns
     -------
     dict
-        One row of the tidy schema, with ``coverage`` and ``low_coverage``.
+        The row of the :class:`~wordbias.result.Result` (:meth:`~wordbias.result.Result.to_row`), with
+        ``coverage`` and ``low_coverage``.
 
     Examples
     --------
@@ -350,17 +355,14 @@ def direct_bias_row(embedding, *, base: Mapping, seed: int, n_resamples: int, co
     >>> row["statistic_name"], round(row["effect_size"], 3), row["coverage"]
     ('DirectBias_1', 0.388, 'N 320/320; pairs 10/10')
     """
-    base = {**base, "paper": REPORT, "battery": REPORT}
     title = "Professions on the PCA gender direction: DirectBias_1 (Bolukbasi et al. 2016)"
-    resampling, words = _options(seed, n_resamples, cov)
-    try:
-        lists = debias.word_lists_for(embedding)
-        r = direction.direct_bias_test(embedding, lists.professions, lists.definitional_pairs, title=title,
-                                       test="direct_bias", resampling=resampling, words=words, warn=False)
-    except NOT_RUN_ERRORS as err:
-        r = _not_run(embedding, err, measure="direct_bias", statistic_name="DirectBias_1", title=title,
-                     test="direct_bias", resampling=resampling, words=words)
-    return r.to_row(base)
+
+    def run(lists, resampling, words):
+        return direction.direct_bias_test(embedding, lists.professions, lists.definitional_pairs, title=title,
+                                          test="direct_bias", resampling=resampling, words=words, warn=False)
+
+    return _professions_row(embedding, run, base=base, paper=REPORT, seed=seed, n_resamples=n_resamples, cov=cov,
+                            measure="direct_bias", statistic_name="DirectBias_1", title=title, test="direct_bias")
 
 
 def ripa_row(embedding, *, base: Mapping, seed: int, n_resamples: int, cov: Mapping) -> dict:
@@ -374,47 +376,37 @@ def ripa_row(embedding, *, base: Mapping, seed: int, n_resamples: int, cov: Mapp
 
     Parameters
     ----------
-    embedding : KeyedVectors
-        The embedding.
-    base : mapping
-        The row's leading columns (embedding, seed, n_resamples); paper and battery are set to
-        ``"ethayarajh2019"``.
-    seed : int
-        The seed of the bootstrap and of a Monte Carlo sign-flip test.
-    n_resamples : int
-        The bootstrap resamples of the interval (and the sign flips of a test that cannot be counted exactly).
-    cov : mapping
-        The coverage thresholds, ``min_words`` and ``min_fraction`` (:func:`wordbias.core.tidy.coverage`).
+    embedding, base, seed, n_resamples, cov
+        As :func:`direct_bias_row`, but paper and battery are set to ``"ethayarajh2019"``, and ``seed`` and
+        ``n_resamples`` also serve a sign-flip test that cannot be counted exactly (Monte Carlo).
 
     Returns
     -------
     dict
-        One row of the tidy schema, with ``coverage`` and ``low_coverage``.
+        The row of RIPA's :class:`~wordbias.result.Result`, as :func:`direct_bias_row`'s.
 
     Examples
     --------
+    On random vectors of the uncased lists' words:
+
     >>> from wordbias.embeddings import to_keyed_vectors
     >>> from wordbias.measures.debiasing import debias
-    >>> lists = debias.word_lists(False)          # the uncased lists
-    >>> words = sorted(set(lists.professions) | {w for p in lists.definitional_pairs for w in p})
+    >>> lists = debias.word_lists(False)
+    >>> words = sorted(set(lists.professions).union(*lists.definitional_pairs))
     >>> kv = to_keyed_vectors(words, np.random.default_rng(0).normal(size=(len(words), 5)))
-    >>> row = ripa_row(kv, base={"embedding": "toy"}, seed=0, n_resamples=100,
-    ...                cov={"min_words": 4, "min_fraction": 0.5})
+    >>> row = ripa_row(kv, base={"embedding": "toy"}, seed=0, n_resamples=100, cov=dict(min_words=4, min_fraction=0.5))
     >>> round(row["effect_size"], 3), round(row["p_value"], 3), row["p_method"], row["n_a"]
     (0.009, 0.74, 'exact', 10)
     """
-    base = {**base, "paper": "ethayarajh2019", "battery": "ethayarajh2019"}
     test, title = "RIPA:definitional_pairs", "Professions on each definitional gender pair (debiaswe)"
-    resampling, words = _options(seed, n_resamples, cov)
-    try:
-        lists = debias.word_lists_for(embedding)
-        r = _ripa.ripa(embedding, lists.professions, lists.definitional_pairs, units="pairs",
-                       alternative="two-sided", title=title, test=test, resampling=resampling, words=words,
-                       warn=False)
-    except NOT_RUN_ERRORS as err:
-        r = _not_run(embedding, err, measure="ripa", statistic_name="mean beta over pairs", title=title, test=test,
-                     resampling=resampling, words=words)
-    return r.to_row(base)
+
+    def run(lists, resampling, words):
+        return _ripa.ripa(embedding, lists.professions, lists.definitional_pairs, units="pairs",
+                          alternative="two-sided", title=title, test=test, resampling=resampling, words=words,
+                          warn=False)
+
+    return _professions_row(embedding, run, base=base, paper="ethayarajh2019", seed=seed, n_resamples=n_resamples,
+                            cov=cov, measure="ripa", statistic_name="mean beta over pairs", title=title, test=test)
 
 
 def report_words(embedding) -> set[str]:

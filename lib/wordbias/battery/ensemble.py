@@ -88,7 +88,7 @@ def run_label(ensemble: str, run: str) -> str:
     Returns
     -------
     str
-        The label.
+        The ``embedding`` column of the run's rows.
 
     Examples
     --------
@@ -115,7 +115,7 @@ def combined_note(n_runs: int, sd: float, low: float, high: float, k: int, alpha
     Returns
     -------
     str
-        The note.
+        The ``note`` of the combined row.
 
     Examples
     --------
@@ -453,7 +453,7 @@ def weat_battery(ensemble, specs: Sequence, *, battery: str, paper: str = "user"
     ensemble : Ensemble or str or path-like or sequence
         The runs (:func:`wordbias.measures.ensemble.as_ensemble`).
     specs : sequence of WeatSpec or mapping
-        The tests.
+        The tests, as :func:`wordbias.battery.weat.weat_battery` takes them.
     battery : str
         The battery's name in the table.
     paper : str, default "user"
@@ -639,7 +639,7 @@ def runs_figure(frame: pd.DataFrame, *, ax=None, title: str | None = None):
     Returns
     -------
     matplotlib.figure.Figure
-        The figure.
+        The figure: per test, the runs' intervals and the combined one.
 
     Examples
     --------

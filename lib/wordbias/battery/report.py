@@ -168,7 +168,7 @@ def report(embedding, *, label: str | None = None, seed: int = 0, n_permutations
     Warns
     -----
     LowCoverageWarning
-        Once per flagged test that ran.
+        Once per flagged test of the report that ran (:func:`wordbias.core.tidy.warn_low_coverage`).
 
     See Also
     --------

@@ -72,6 +72,8 @@ def seat_rows(results: Sequence, *, label: str, pooling: str, battery: str = "ma
 
     Examples
     --------
+    On toy word vectors (sentences as CBoW):
+
     >>> import numpy as np
     >>> from wordbias.embeddings import to_keyed_vectors
     >>> from wordbias.measures.association.seat import seats
@@ -130,14 +132,16 @@ def seat_battery(encoder, tests: Sequence | None = None, *, label: str | None = 
 
     Examples
     --------
+    The flowers and insects on toy word vectors, each sentence their mean (CBoW):
+
     >>> import numpy as np
     >>> from wordbias.embeddings import to_keyed_vectors
+    >>> from wordbias.options import Resampling
+    >>> sets = {"id": "flowers", "X": ["This is rose.", "This is tulip."], "Y": ["This is ant.", "This is wasp."],
+    ...         "A": ["This is love."], "B": ["This is hate."]}
     >>> words = ["rose", "tulip", "ant", "wasp", "love", "hate", "this", "is", "."]
     >>> V = np.array([[1, .1, 0], [.9, .2, 0], [.1, 1, 0], [.2, .9, 0], [1, 0, 0], [0, 1, 0],
     ...               [0, 0, 1], [0, 0, 1], [0, 0, 1]], dtype=np.float32)
-    >>> sets = {"id": "flowers", "X": ["This is rose.", "This is tulip."], "Y": ["This is ant.", "This is wasp."],
-    ...         "A": ["This is love."], "B": ["This is hate."]}
-    >>> from wordbias.options import Resampling
     >>> frame, vectors = seat_battery(to_keyed_vectors(words, V), [sets], label="toy", paper="user",
     ...                               resampling=Resampling(n_resamples=0), cache=False)
     >>> frame.loc[0, ["test", "embedding"]].tolist(), round(float(frame.loc[0, "p_value"]), 3), vectors.pooling

@@ -76,12 +76,12 @@ def forest_plot(frame: pd.DataFrame, *, title: str | None = None):
     Returns
     -------
     matplotlib.figure.Figure
-        The figure.
+        The figure, one panel per kind of effect size.
 
     Raises
     ------
     InvalidParameterError
-        When ``frame`` is not a tidy table or is empty.
+        When ``frame`` is not a tidy table (:func:`wordbias.core.tidy.check_tidy`) or is empty.
 
     Examples
     --------

@@ -198,6 +198,8 @@ def ube_battery(runs: Mapping, *, label: str, seed: int = 0) -> pd.DataFrame:
 
     Examples
     --------
+    One run on random vectors, the first 20 tokens as the names:
+
     >>> from wordbias.embeddings import to_keyed_vectors
     >>> tokens = [a + b for a in "abcdefghij" for b in "abcdefghijkl"]
     >>> kv = to_keyed_vectors(tokens, np.random.default_rng(0).normal(size=(120, 8)).astype(np.float32))

@@ -175,16 +175,13 @@ def wefat_row(m: _result.Result, *, base: Mapping, note: str = "") -> dict:
     m : Result
         One measured WEFAT (:func:`wordbias.measures.association.measurement.wefat` or an item of
         :func:`~wordbias.measures.association.measurement.wefats`).
-    base : mapping
-        The row's leading columns: embedding, paper, battery (and optionally seed, n_resamples).
-    note : str, default ""
-        A note to begin the row's note with, e.g. the paper's r.
+    base, note
+        As :func:`weat_row` (``note``: e.g. the paper's r).
 
     Returns
     -------
     dict
-        One row of the tidy schema (:data:`wordbias.core.tidy.COLUMNS`), with ``coverage`` and
-        ``low_coverage``.
+        One row of the tidy schema, as :func:`weat_row`'s.
 
     Examples
     --------
@@ -238,7 +235,7 @@ def weat_rows(results: Sequence[_result.Result], *, label: str, battery: str, pa
     Warns
     -----
     LowCoverageWarning
-        Once per flagged test that ran.
+        Once per flagged WEAT that ran (:func:`wordbias.core.tidy.warn_low_coverage`).
 
     Examples
     --------
@@ -323,7 +320,7 @@ def weat_battery(embedding, specs: Sequence, *, label: str, battery: str, paper:
     Warns
     -----
     LowCoverageWarning
-        Once per flagged test that ran.
+        As :func:`weat_rows`.
 
     See Also
     --------

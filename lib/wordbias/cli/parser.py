@@ -221,6 +221,12 @@ def _balance_option(p, more: str = "") -> None:
                         f"the larger set at random, seeded by --seed{more}; none keeps both sets whole")
 
 
+def _paragraph(text: str) -> str:
+    """``text`` on one line, its white space folded: a subcommand's description, written in the source as a
+    wrapped paragraph (the help prints a description as it is: :class:`argparse.RawDescriptionHelpFormatter`)."""
+    return " ".join(text.split())
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The ``wordbias`` argument parser (subcommands ``weat``, ``report``, ``compare``, ``lists``).
 
@@ -244,10 +250,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("weat", parents=[common], formatter_class=fmt,
                        help="WEATs of a battery or of your own lists on one embedding",
-                       description="Run WEATs (Caliskan et al. 2017) on one embedding: d with its 95% BCa "
-                                   "bootstrap interval, the permutation p (one- and two-sided, method named), "
-                                   "Holm and Benjamini-Hochberg adjusted p over the battery, and every word "
-                                   "dropped.",
+                       description=_paragraph("""
+                                       Run WEATs (Caliskan et al. 2017) on one embedding: d with its 95% BCa
+                                       bootstrap interval, the permutation p (one- and two-sided, method named),
+                                       Holm and Benjamini-Hochberg adjusted p over the battery, and every word
+                                       dropped."""),
                        epilog="examples:\n  wordbias weat glove-6b-50d --out out/weat\n"
                               "  wordbias weat GoogleNews-vectors-negative300.bin.gz --variant word2vec --out out/w2v\n"
                               "  wordbias weat vectors.txt --lists my_lists.yaml --out out/mine\n")
@@ -269,10 +276,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("report", parents=[common], formatter_class=fmt,
                        help="every static-embedding test of the four papers, with an HTML summary",
-                       description="Every test of the four papers that applies to a static embedding: "
-                                   "Caliskan et al.'s WEATs and WEFATs, the racial report's direction tests and "
-                                   "direct bias, RIPA on the gender pairs, and a UBE run scaled to the "
-                                   "vocabulary; one tidy table and a one-page HTML summary with a forest plot.",
+                       description=_paragraph("""
+                                       Every test of the four papers that applies to a static embedding: Caliskan et
+                                       al.'s WEATs and WEFATs, the racial report's direction tests and direct bias,
+                                       RIPA on the gender pairs, and a UBE run scaled to the vocabulary; one tidy
+                                       table and a one-page HTML summary with a forest plot."""),
                        epilog="example:\n  wordbias report vectors.txt --out out/report\n")
     p.add_argument("embedding", metavar="EMBEDDING", help="a registered name or a path to an embedding file")
     p.add_argument("--label", help="the embedding's name in the outputs")
@@ -299,12 +307,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("train", parents=[_basic()], formatter_class=fmt,
                        help="train word embeddings on a corpus: several seeds and bootstrap samples (an ensemble)",
-                       description="Train word2vec or fastText (gensim) on a corpus, N times with different seeds "
-                                   "(--seeds) and on N bootstrap samples of its documents (--bootstrap; Antoniak & "
-                                   "Mimno 2018), one process per run, each run cached; write the runs and a "
-                                   "manifest (corpus checksum, tokenisation, every setting, seeds, software "
-                                   "versions) into --out. The same command gives the same vectors. Measure the "
-                                   "ensemble with `wordbias weat DIR`, `report DIR` or `compare DIR ...`.",
+                       description=_paragraph("""
+                                       Train word2vec or fastText (gensim) on a corpus, N times with different seeds
+                                       (--seeds) and on N bootstrap samples of its documents (--bootstrap; Antoniak
+                                       & Mimno 2018), one process per run, each run cached; write the runs and a
+                                       manifest (corpus checksum, tokenisation, every setting, seeds, software
+                                       versions) into --out. The same command gives the same vectors. Measure the
+                                       ensemble with `wordbias weat DIR`, `report DIR` or `compare DIR ...`."""),
                        epilog="examples:\n  wordbias train brown --seeds 10 --bootstrap 10 --out runs/brown\n"
                               "  wordbias train my_corpus/ --seeds 5 --dim 300 --out runs/mine\n"
                               "  wordbias weat runs/brown --out out/brown\n")
@@ -343,13 +352,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("contextual", parents=[common], formatter_class=fmt,
                        help="Kurita et al.'s contextual WEAT and log-probability test on a model",
-                       description="Kurita et al. (2019) on a contextual model: WEAT on contextual vectors (any "
-                                   "encoder) and the log-probability bias score with its attribute test (a masked "
-                                   "language model), over the paper's five categories and templates or your own "
-                                   "lists, with 95% intervals, one- and two-sided p and Holm/Benjamini-Hochberg "
-                                   "adjusted p. A model without a masked-LM head gets the log-probability rows "
-                                   "with the reason instead of numbers. Needs the contextual extra "
-                                   "(pip install \"wordbias[contextual]\").",
+                       description=_paragraph("""
+                                       Kurita et al. (2019) on a contextual model: WEAT on contextual vectors (any
+                                       encoder) and the log-probability bias score with its attribute test (a masked
+                                       language model), over the paper's five categories and templates or your own
+                                       lists, with 95% intervals, one- and two-sided p and Holm/Benjamini-Hochberg
+                                       adjusted p. A model without a masked-LM head gets the log-probability rows
+                                       with the reason instead of numbers. Needs the contextual extra (pip install
+                                       "wordbias[contextual]")."""),
                        epilog="examples:\n  wordbias contextual bert-base-uncased --out out/bert\n"
                               "  wordbias contextual /models/my-bert --lists my_lists.yaml --template "
                               "'TARGET is ATTRIBUTE.' --out out/mine\n")
@@ -366,12 +376,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("seat", parents=[common], formatter_class=fmt,
                        help="May et al.'s Sentence Encoder Association Tests (SEAT) on a sentence encoder",
-                       description="May et al. (2019) SEAT: WEAT on sentence vectors, over the authors' 46 test "
-                                   "sets (CC BY-NC 4.0) or your own sentence sets, with 95% intervals, one- and "
-                                   "two-sided p and Holm/Benjamini-Hochberg adjusted p. MODEL is the bundled "
-                                   "all-minilm-l6-v2 (mean pooling), a Hugging Face id or folder (--pooling cls or "
-                                   "mean), or a static embedding's name or file (CBoW: the mean of its word "
-                                   "vectors).",
+                       description=_paragraph("""
+                                       May et al. (2019) SEAT: WEAT on sentence vectors, over the authors' 46 test
+                                       sets (CC BY-NC 4.0) or your own sentence sets, with 95% intervals, one- and
+                                       two-sided p and Holm/Benjamini-Hochberg adjusted p. MODEL is the bundled
+                                       all-minilm-l6-v2 (mean pooling), a Hugging Face id or folder (--pooling cls
+                                       or mean), or a static embedding's name or file (CBoW: the mean of its word
+                                       vectors)."""),
                        epilog="examples:\n  wordbias seat all-minilm-l6-v2 --tests 'sent-*' --out out/seat\n"
                               "  wordbias seat glove-6b-50d --tests weat6,sent-weat6 --out out/cbow\n"
                               "  wordbias seat /models/my-bert --pooling mean --lists my_sentences.yaml --out out/mine\n")
@@ -393,15 +404,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("debias", parents=[_basic()], formatter_class=fmt,
                        help="debias an embedding (hard, double-hard, INLP, LEACE) and check what each left",
-                       description="Debias EMBEDDING with each --method: hard debias (Bolukbasi et al. 2016), "
-                                   "double-hard debias (Wang et al. 2020), INLP (Ravfogel et al. 2020; iterations "
-                                   "scaled to the dimension, 35 for 300d) or LEACE (Belrose et al. 2023), each with "
-                                   "the authors' word lists. Writes each debiased embedding into --out as word2vec "
-                                   "binary (<embedding>+<method>.bin, which `wordbias weat` and the rest read), "
-                                   "methods.csv, and unless --no-checks the table of every method x every check "
-                                   "(WEAT 6, direct bias, Gonen & Goldberg's clustering, classifier and "
-                                   "bias-by-neighbours checks, analogies, WordSim-353, SimLex-999; 95% intervals) "
-                                   "as checks.csv with its figure checks.png/.pdf. Progress goes to stderr.",
+                       description=_paragraph("""
+                                       Debias EMBEDDING with each --method: hard debias (Bolukbasi et al. 2016),
+                                       double-hard debias (Wang et al. 2020), INLP (Ravfogel et al. 2020; iterations
+                                       scaled to the dimension, 35 for 300d) or LEACE (Belrose et al. 2023), each
+                                       with the authors' word lists. Writes each debiased embedding into --out as
+                                       word2vec binary (<embedding>+<method>.bin, which `wordbias weat` and the rest
+                                       read), methods.csv, and unless --no-checks the table of every method x every
+                                       check (WEAT 6, direct bias, Gonen & Goldberg's clustering, classifier and
+                                       bias-by-neighbours checks, analogies, WordSim-353, SimLex-999; 95% intervals)
+                                       as checks.csv with its figure checks.png/.pdf. Progress goes to stderr."""),
                        epilog="examples:\n  wordbias debias glove-6b-50d --method inlp --out out/inlp\n"
                               "  wordbias debias vectors.bin --method hard --method leace --no-checks --out out/d\n")
     p.add_argument("embedding", metavar="EMBEDDING", help="a registered name or an embedding file")

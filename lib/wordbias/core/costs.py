@@ -84,7 +84,7 @@ def available_memory() -> int | None:
     Returns
     -------
     int or None
-        Bytes.
+        Bytes available now.
 
     Examples
     --------

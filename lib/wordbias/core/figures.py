@@ -698,7 +698,7 @@ def word_scores_swarm(scores: pd.DataFrame, *, title: str, score: str = "s(w,A,B
     Returns
     -------
     matplotlib.figure.Figure
-        The figure.
+        The figure of the swarm plot.
 
     Raises
     ------

@@ -29,16 +29,12 @@ def read_keyed_array(path: str | Path, key: str, name: str, shape: tuple[int, ..
 
     Parameters
     ----------
-    path : str or path-like
-        The cache file (written by :func:`write_keyed_array`).
-    key : str
-        The key of everything the array depends on.
+    path, key, what
+        As for :func:`read_keyed_arrays` (the file written by :func:`write_keyed_array`).
     name : str
         The array's name in the file.
     shape : tuple of int
         The shape expected.
-    what : str
-        The cache's name in the warning (e.g. ``"GAP feature cache"``).
     dtype : numpy dtype, default numpy.float32
         The dtype expected.
 
@@ -135,16 +131,12 @@ def write_keyed_array(path: str | Path, key: str, name: str, array: np.ndarray, 
 
     Parameters
     ----------
-    path : str or path-like
-        The cache file.
-    key : str
-        The key of everything the array depends on.
+    path, key, what
+        As for :func:`write_keyed_arrays`.
     name : str
         The array's name in the file.
     array : numpy.ndarray
         The array.
-    what : str
-        The cache, as a full disk's error names it (e.g. ``"the GAP feature cache"``).
     """
     write_keyed_arrays(path, key, {name: array}, what=what)
 

@@ -189,7 +189,7 @@ def interval_column(lows: Iterable, highs: Iterable, decimals: int = 2) -> list[
     Returns
     -------
     list of str
-        The texts, in order.
+        The texts, one per (low, high) pair, in order.
 
     Raises
     ------

@@ -699,12 +699,12 @@ def run_in_part(frame: pd.DataFrame) -> pd.DataFrame:
     Parameters
     ----------
     frame : pandas.DataFrame
-        A tidy table.
+        As for :func:`not_run`.
 
     Returns
     -------
     pandas.DataFrame
-        Those rows.
+        Those rows (a low-coverage part at the start of a note is looked past, as in :func:`not_run`).
 
     Examples
     --------
@@ -738,7 +738,7 @@ def ensemble_run_rows(frame: pd.DataFrame) -> np.ndarray:
     Parameters
     ----------
     frame : pandas.DataFrame
-        A tidy table.
+        A tidy table, with its ``attrs``.
 
     Returns
     -------
@@ -840,7 +840,7 @@ def spreadsheet_text(value):
     Parameters
     ----------
     value : object
-        A cell as read from the file.
+        A cell as read from the file (a string, or what the reader made of it).
 
     Returns
     -------

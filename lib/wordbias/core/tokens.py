@@ -43,7 +43,7 @@ def token_spans(sentence: str) -> list[tuple[int, int]]:
     Parameters
     ----------
     sentence : str
-        The text.
+        The text, as for :func:`tokenize`.
 
     Returns
     -------

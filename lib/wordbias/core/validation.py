@@ -572,7 +572,7 @@ def check_ddof(ddof) -> int:
     Parameters
     ----------
     ddof : int
-        The delta degrees of freedom to check.
+        The delta degrees of freedom to check (the n - ddof divisor of the variance).
 
     Returns
     -------

@@ -161,7 +161,7 @@ def load(split: str) -> pd.DataFrame:
     Parameters
     ----------
     split : {"development", "test", "validation"}
-        The split (:data:`SPLITS`).
+        As for :func:`split_path`.
 
     Returns
     -------

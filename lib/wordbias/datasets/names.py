@@ -10,7 +10,7 @@ its ``SOURCE.md``).
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -44,6 +44,13 @@ def _check_min_count(min_count: int) -> None:
             f"min_count={min_count}: the bundled files hold only names with at least {MIN_COUNT} occurrences "
             "(Swinger et al. 2019, Appendix C); regenerate data/swinger2019 with data/swinger2019/make_names.py "
             "for a lower threshold")
+
+
+def _at_least(table: Callable[[], pd.DataFrame], min_count: int) -> pd.DataFrame:
+    """The rows of ``table()`` with a ``count`` of at least ``min_count`` (checked first), renumbered, a copy."""
+    _check_min_count(min_count)
+    df = table()
+    return df[df["count"] >= min_count].reset_index(drop=True).copy()
 
 
 # Names such as "Nan" (SSA), "NULL", "TRUE", "NA" (Census) must stay strings: no default NA parsing.
@@ -98,9 +105,7 @@ def ssa_first_names(min_count: int = MIN_COUNT) -> pd.DataFrame:
     >>> len(ssa_first_names(min_count=5000))
     3428
     """
-    _check_min_count(min_count)
-    df = _ssa()
-    return df[df["count"] >= min_count].reset_index(drop=True).copy()
+    return _at_least(_ssa, min_count)
 
 
 def census_surnames(min_count: int = MIN_COUNT) -> pd.DataFrame:
@@ -109,8 +114,7 @@ def census_surnames(min_count: int = MIN_COUNT) -> pd.DataFrame:
     Parameters
     ----------
     min_count : int, default MIN_COUNT
-        The fewest bearers a surname needs (1,000, the paper's threshold); at least 1,000, the threshold of the
-        bundled file.
+        The fewest bearers a surname needs; its default and floor are those of :func:`ssa_first_names`.
 
     Returns
     -------
@@ -123,7 +127,7 @@ def census_surnames(min_count: int = MIN_COUNT) -> pd.DataFrame:
     Raises
     ------
     ValueError
-        If ``min_count`` is below 1,000 (the bundled file holds no rarer names).
+        If ``min_count`` is below 1,000, as for :func:`ssa_first_names`.
 
     Examples
     --------
@@ -131,9 +135,7 @@ def census_surnames(min_count: int = MIN_COUNT) -> pd.DataFrame:
     >>> len(surnames), surnames.loc[0, "name"], float(surnames.loc[0, "pctwhite"])
     (24889, 'SMITH', 70.9)
     """
-    _check_min_count(min_count)
-    df = _census()
-    return df[df["count"] >= min_count].reset_index(drop=True).copy()
+    return _at_least(_census, min_count)
 
 
 def tzioumis_first_names() -> pd.DataFrame:

@@ -53,6 +53,7 @@ from wordbias.core import paths
 from wordbias.core.errors import InvalidParameterError
 from wordbias.core.validation import repeated
 from wordbias.core.yaml_io import load_yaml
+from wordbias.datasets.stimuli import _FourSets
 
 __all__ = ["SEAT_DIR", "TESTS_DIR", "ROLES", "SeatTest", "test_names", "load_test", "load_tests",
            "read_test_file", "load_sentence_lists", "reported", "REPORTED", "CITATION", "LICENCE"]
@@ -74,7 +75,7 @@ _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
 
 @dataclass(frozen=True)
-class SeatTest:
+class SeatTest(_FourSets):
     """One SEAT: four sets of sentences.
 
     Attributes
@@ -93,12 +94,6 @@ class SeatTest:
         A user's notes.
     """
 
-    id: str
-    title: str
-    X: tuple[str, ...]
-    Y: tuple[str, ...]
-    A: tuple[str, ...]
-    B: tuple[str, ...]
     names: dict = field(default_factory=dict)
     source: str = ""
     notes: str | None = None

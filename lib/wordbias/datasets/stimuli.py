@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import functools
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ from typing import Any
 import pandas as pd
 
 from wordbias.core import paths
+from wordbias.core.errors import InvalidParameterError
 from wordbias.core.yaml_io import load_yaml
 
 __all__ = ["VARIANTS", "WeatSpec", "WefatSpec", "as_weat_spec", "as_wefat_spec", "load_stimuli", "weat_tests", "wefat_tests",
@@ -29,7 +31,20 @@ _ROLES = ("X", "Y", "A", "B")
 
 
 @dataclass(frozen=True)
-class WeatSpec:
+class _FourSets:
+    """The first fields of a test of four sets (:class:`WeatSpec`, :class:`wordbias.datasets.seat.SeatTest`): its
+    id, its title, the targets X, Y and the attributes A, B; each test class documents them."""
+
+    id: str
+    title: str
+    X: tuple[str, ...]
+    Y: tuple[str, ...]
+    A: tuple[str, ...]
+    B: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class WeatSpec(_FourSets):
     """One Word Embedding Association Test (Caliskan et al. 2017, Methods, "WEAT").
 
     The test statistic is ``s(X, Y, A, B)`` with ``A`` playing the paper's first attribute (e.g. *pleasant*).
@@ -57,12 +72,6 @@ class WeatSpec:
         Which lists these are (:func:`weat_tests`).
     """
 
-    id: str
-    title: str
-    X: tuple[str, ...]
-    Y: tuple[str, ...]
-    A: tuple[str, ...]
-    B: tuple[str, ...]
     names: dict[str, str] = field(compare=False)
     paper: dict[str, Any] = field(compare=False)
     original_finding: dict[str, Any] | None = field(compare=False)
@@ -110,6 +119,17 @@ class WefatSpec:
     notes: str | None = field(default=None, compare=False)
 
 
+def _fields_of(spec, test: str, required: tuple[str, ...]) -> Callable[[str], Any]:
+    """The reader of ``spec``'s fields (a mapping's items or an object's attributes; None for one it lacks),
+    once ``spec`` is checked to have every ``required`` one (else :class:`InvalidParameterError`)."""
+    get = (lambda k: spec.get(k)) if isinstance(spec, Mapping) else (lambda k: getattr(spec, k, None))
+    missing = [k for k in required if get(k) is None]
+    if missing:
+        needs = ", ".join(required[:-1]) + " and " + required[-1]
+        raise InvalidParameterError(f"a {test} spec needs {needs}; {spec!r:.80} lacks {missing}")
+    return get
+
+
 def as_weat_spec(spec) -> WeatSpec:
     """A WEAT spec given as a :class:`WeatSpec`, a mapping or an object, as a ``WeatSpec``.
 
@@ -134,16 +154,9 @@ def as_weat_spec(spec) -> WeatSpec:
     >>> as_weat_spec({"id": "t", "X": ["a"], "Y": ["b"], "A": ["c"], "B": ["d"]}).title
     't'
     """
-    from collections.abc import Mapping
-
-    from wordbias.core.errors import InvalidParameterError
-
     if isinstance(spec, WeatSpec):
         return spec
-    get = (lambda k, d=None: spec.get(k, d)) if isinstance(spec, Mapping) else (lambda k, d=None: getattr(spec, k, d))
-    missing = [k for k in ("id", "X", "Y", "A", "B") if get(k) is None]
-    if missing:
-        raise InvalidParameterError(f"a WEAT spec needs id, X, Y, A and B; {spec!r:.80} lacks {missing}")
+    get = _fields_of(spec, "WEAT", ("id", "X", "Y", "A", "B"))
     return WeatSpec(id=str(get("id")), title=str(get("title") or get("id")), X=tuple(get("X")), Y=tuple(get("Y")),
                     A=tuple(get("A")), B=tuple(get("B")), names=dict(get("names") or {}),
                     paper=dict(get("paper") or {}), original_finding=None, notes=get("notes"),
@@ -169,7 +182,7 @@ def as_wefat_spec(spec) -> WefatSpec:
     Raises
     ------
     wordbias.core.errors.InvalidParameterError
-        If ``spec`` lacks one of ``id``, ``W``, ``A``, ``B``, ``property`` (the message names what it lacks).
+        If ``spec`` lacks a field it needs (those named under ``spec``); the message names what it lacks.
 
     Examples
     --------
@@ -178,16 +191,9 @@ def as_wefat_spec(spec) -> WefatSpec:
     >>> s.title, s.W, float(s.property["nurse"])
     ('jobs', ('nurse', 'pilot'), 90.0)
     """
-    from collections.abc import Mapping
-
-    from wordbias.core.errors import InvalidParameterError
-
     if isinstance(spec, WefatSpec):
         return spec
-    get = (lambda k, d=None: spec.get(k, d)) if isinstance(spec, Mapping) else (lambda k, d=None: getattr(spec, k, d))
-    missing = [k for k in ("id", "W", "A", "B", "property") if get(k) is None]
-    if missing:
-        raise InvalidParameterError(f"a WEFAT spec needs id, W, A, B and property; {spec!r:.80} lacks {missing}")
+    get = _fields_of(spec, "WEFAT", ("id", "W", "A", "B", "property"))
     prop = get("property")
     prop = prop.copy() if isinstance(prop, pd.Series) else pd.Series(dict(prop)) if isinstance(prop, Mapping) else prop
     return WefatSpec(id=str(get("id")), title=str(get("title") or get("id")), W=tuple(get("W")), A=tuple(get("A")),
@@ -429,7 +435,7 @@ def direction_tests(paper: str = "racial_bias_report", *, cased: bool = True) ->
     Raises
     ------
     FileNotFoundError
-        If there is no stimuli file for ``paper``.
+        If there is no stimuli file for ``paper`` (:func:`load_stimuli`).
 
     Examples
     --------

@@ -266,13 +266,11 @@ def _wefat(w: _Where, item: Mapping, tid: str) -> WefatSpec:
 def read_user_lists(path: str | os.PathLike) -> UserLists:
     """Parse and check a user's word-list file.
 
-    The format is in this module's docstring; ``data/stimuli/user_lists_template.yaml`` (:data:`TEMPLATE`) is
-    a commented copy to start from.
-
     Parameters
     ----------
     path : str or path-like
-        The YAML file.
+        The YAML file, in the format of this module's docstring (``data/stimuli/user_lists_template.yaml``,
+        :data:`TEMPLATE`, is a commented copy to start from).
 
     Returns
     -------
@@ -379,7 +377,7 @@ def load_user_wefat(path: str | os.PathLike) -> list[WefatSpec]:
     Parameters
     ----------
     path : str or path-like
-        The YAML file (the format is in this module's docstring).
+        As for :func:`load_user_lists`.
 
     Returns
     -------
@@ -389,10 +387,8 @@ def load_user_wefat(path: str | os.PathLike) -> list[WefatSpec]:
 
     Raises
     ------
-    FileNotFoundError
-        If there is no file at ``path``.
-    wordbias.core.errors.InvalidParameterError
-        If the file breaks the format (the message names the file, the test and the field).
+    FileNotFoundError, wordbias.core.errors.InvalidParameterError
+        As for :func:`load_user_lists`.
 
     Examples
     --------

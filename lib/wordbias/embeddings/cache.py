@@ -194,10 +194,8 @@ def save(embedding: KeyedVectors, cache_dir: str | os.PathLike, *, name: str | N
     ------
     ValueError
         If a word contains a newline (vocab.txt holds one word a line).
-    wordbias.core.errors.FolderNotOursError
-        If ``cache_dir`` is a folder wordbias did not write; it is left as it was.
-    wordbias.core.errors.DiskFullError
-        If the disk fills up while writing.
+    wordbias.core.errors.FolderNotOursError, wordbias.core.errors.DiskFullError
+        As for :func:`convert`.
 
     Examples
     --------

@@ -194,8 +194,8 @@ def clear_caches(names: Sequence[str] | None = None, *, cache_dir: str | os.Path
     >>> import tempfile
     >>> import numpy as np
     >>> from wordbias.embeddings import save, to_keyed_vectors
-    >>> root = tempfile.mkdtemp()
     >>> kv = to_keyed_vectors(["king", "queen"], np.eye(2, dtype=np.float32))
+    >>> root = tempfile.mkdtemp()
     >>> _ = save(kv, f"{root}/a", name="a"), save(kv, f"{root}/b", name="b")
     >>> [p.name for p in clear_caches(["a"], cache_dir=root)], list(list_caches(root)["name"])
     (['a'], ['b'])

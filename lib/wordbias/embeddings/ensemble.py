@@ -9,7 +9,6 @@ A run is loaded when it is measured, memory-mapped, so an ensemble of many runs 
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from collections.abc import Iterator, Mapping, Sequence
@@ -17,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from wordbias.core.errors import EmbeddingFormatError, EnsembleError, InvalidParameterError
+from wordbias.core.ownership import file_sha256
 
 __all__ = ["MANIFEST", "ENSEMBLE_VERSION", "Ensemble", "is_ensemble", "read_manifest", "load_ensemble"]
 
@@ -135,14 +135,6 @@ def is_ensemble(path) -> bool:
     return (p.is_file() and p.name == MANIFEST) or (p.is_dir() and (p / MANIFEST).is_file())
 
 
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
 def read_manifest(path) -> dict:
     """Read an ensemble's ``manifest.json`` and check it against its runs.
 
@@ -200,7 +192,7 @@ def read_manifest(path) -> dict:
         vectors = run_folder / _VECTORS
         if not vectors.is_file():
             raise EnsembleError(f"{file}: run {run.get('id')!r}: {vectors} is missing")
-        if _sha256(vectors) != run["vectors_sha256"]:
+        if file_sha256(vectors) != run["vectors_sha256"]:
             raise EnsembleError(f"{file}: run {run.get('id')!r}: {vectors} has another SHA-256 than the manifest "
                                 "records (changed or damaged since it was written); train the ensemble again")
     return data

@@ -27,16 +27,9 @@ _PROGRESS_MIN_BYTES = 20 << 20  # no progress bar for sources smaller than this
 
 
 
-def read_vectors(
-    path: str | os.PathLike,
-    *,
-    format: str | None = None,
-    member: str | None = None,
-    progress: bool = True,
-    dim: int | None = None,
-    zero_vectors: str = "error",
-    trust: bool = False,
-) -> tuple[list[str], np.ndarray]:
+def read_vectors(path: str | os.PathLike, *, format: str | None = None, member: str | None = None,
+                 progress: bool = True, dim: int | None = None, zero_vectors: str = "error",
+                 trust: bool = False) -> tuple[list[str], np.ndarray]:
     """Parse an embedding file into memory: its words and a float32 matrix.
 
     A repeated word keeps its first vector, with a :class:`~wordbias.core.errors.DuplicateWordsWarning`.
@@ -97,16 +90,8 @@ def read_vectors(
     return kv.index_to_key, kv.vectors
 
 
-def read_keyed_vectors(
-    path: Path,
-    *,
-    format: str | None = None,
-    member: str | None = None,
-    progress: bool = True,
-    dim: int | None = None,
-    zero_vectors: str = "error",
-    trust: bool = False,
-) -> KeyedVectors:
+def read_keyed_vectors(path: Path, *, format: str | None = None, member: str | None = None, progress: bool = True,
+                       dim: int | None = None, zero_vectors: str = "error", trust: bool = False) -> KeyedVectors:
     """Parse a file into an in-memory KeyedVectors (reusing the word index built while parsing); a file gensim
     saved is read into memory by :func:`~wordbias.embeddings.objects.load_gensim_file` (``trust`` as there)."""
     fmt = format or detect_format(path, member=member)

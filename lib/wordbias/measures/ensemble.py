@@ -665,11 +665,13 @@ def _summarise(label: str, runs, per_run: Sequence[Result], records, *, alpha: f
         return EnsembleMeasurement(**head, effect_size=nan, effect_size_sd=nan, effect_size_min=nan,
                                    effect_size_max=nan, combined=None, alpha=alpha, share_significant=nan,
                                    alternative=alternative, p_value=nan, not_run=not_run)
-    d = np.array([m.effect_size for m in ran])
+    # a measure without an effect size (UBE's count of significant cells) is summarised by its statistic, with no
+    # interval to pool
+    d = np.array([m.effect_size if name else m.statistic for m in ran])
     ran_records = [rec for rec, m in zip(records, per_run) if m.not_run is None]
     extras = len(ran) >= 2 and all(rec is not None for rec in ran_records)
     combined = None
-    if len(ran) >= 2:
+    if len(ran) >= 2 and name:
         w, how = _joint_w(ran_records, first.n_resamples, first.seed) if extras else (None, None)
         low, high = [m.ci_low for m in ran], [m.ci_high for m in ran]
         combined = in_range(measure, combine_runs(d, low, high, ci_level=first.ci_level, within_variance=w,

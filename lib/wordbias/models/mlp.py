@@ -217,7 +217,7 @@ class MLPEnsemble:
         Parameters
         ----------
         X : array_like
-            The feature rows, [n, d].
+            As for :meth:`fold_proba`.
 
         Returns
         -------
@@ -558,14 +558,10 @@ def train_ensembles(X, y, folds_by_seed: Sequence[Sequence[tuple[np.ndarray, np.
 
     Parameters
     ----------
-    X : array_like
-        The feature rows, [n, d].
-    y : array_like of int
-        The class indices (0, 1, 2: A, B, neither).
+    X, y, cfg
+        As for :func:`train_ensemble`.
     folds_by_seed : sequence of sequence of (numpy.ndarray, numpy.ndarray)
         Per seed, the (train, held-out) row indices of its folds (:func:`fold_indices`).
-    cfg : MLPConfig, default MLPConfig()
-        The hyper-parameters.
     seeds : sequence of int, default (0,)
         The seeds, one per entry of ``folds_by_seed``.
 
@@ -804,14 +800,8 @@ def fit_predict_seeds(X_train, y_train, X_predict, *, cfg: MLPConfig = MLPConfig
 
     Parameters
     ----------
-    X_train : array_like
-        The training rows, [n, d].
-    y_train : array_like
-        Their labels: strings ("A", "B", "neither") or class indices.
-    X_predict : array_like
-        The rows to predict, [m, d].
-    cfg : MLPConfig, default MLPConfig()
-        The hyper-parameters.
+    X_train, y_train, X_predict, cfg
+        As for :func:`fit_predict`.
     seeds : sequence of int, default (0,)
         The training seeds, distinct, at least one.
     cache_dir : str or pathlib.Path, optional

@@ -165,7 +165,7 @@ class TransformerEncoder:
         Parameters
         ----------
         term : str
-            The word or phrase slotted into a sentence.
+            As for :meth:`StaticEncoder.sees`.
 
         Returns
         -------
@@ -255,7 +255,7 @@ class StaticEncoder:
         Parameters
         ----------
         sentence : str
-            The text.
+            The text: a sentence, or a term alone (:meth:`sees`).
 
         Returns
         -------
@@ -297,7 +297,7 @@ class StaticEncoder:
         Parameters
         ----------
         sentence : str
-            The text.
+            The sentence whose known tokens (:meth:`tokens`) are averaged.
 
         Returns
         -------

@@ -62,7 +62,7 @@ from wordbias.core.errors import (
     InvalidParameterError,
 )
 from wordbias.core.jobs import run_jobs
-from wordbias.core.ownership import MARKER, RUN_MANIFEST, check_tree_ours, mark, owner
+from wordbias.core.ownership import MARKER, RUN_MANIFEST, check_tree_ours, file_sha256, mark, owner
 from wordbias.core.parallel import default_workers
 from wordbias.core.paths import check_output_dir
 from wordbias.core.validation import check_real
@@ -611,7 +611,7 @@ def _check_earlier_ensemble(folder: Path) -> None:
             if entry.name not in _RUN_FILES:
                 refuse(entry, "is a file train_ensemble did not write")
             plain(entry, "file")
-        if _file_sha256(run / VECTORS_FILE) != runs[run.name].get("vectors_sha256"):
+        if file_sha256(run / VECTORS_FILE) != runs[run.name].get("vectors_sha256"):
             refuse(run / VECTORS_FILE, "is not the file train_ensemble wrote (its SHA-256 differs from the one "
                                        "in manifest.json)")
 
@@ -622,14 +622,6 @@ def _is_manifest(path: Path) -> bool:
     except (OSError, ValueError):
         return False
     return isinstance(data, dict) and "wordbias_ensemble_version" in data
-
-
-def _file_sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 22), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 def _software() -> dict:
@@ -796,7 +788,7 @@ def train_ensemble(corpus, out, *, settings: TrainingSettings = TrainingSettings
             meta = verify(target, full=True)  # the copy is what the manifest vouches for
             entry = {"id": run.id, "kind": run.kind, "training_seed": run.training_seed,
                      "sample_seed": run.sample_seed, "path": f"runs/{run.id}", "cache_key": keys[run.id],
-                     "vectors_sha256": _file_sha256(target / VECTORS_FILE), "n_words": int(meta["shape"][0])}
+                     "vectors_sha256": file_sha256(target / VECTORS_FILE), "n_words": int(meta["shape"][0])}
             if run.kind == "bootstrap":
                 sample = bootstrap_documents(len(loaded.documents), run.sample_seed)
                 entry["documents_sha256"] = hashlib.sha256(sample.astype("<i8").tobytes()).hexdigest()

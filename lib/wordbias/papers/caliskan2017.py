@@ -78,16 +78,12 @@ def measure_table1(embedding, specs: Sequence, *, case_fold: bool = False, on_mi
 
     Parameters
     ----------
-    embedding : KeyedVectors or str or path-like
-        The embedding, or the name or path of one to load.
-    specs : sequence of WeatSpec
-        The WEATs (:class:`wordbias.datasets.stimuli.WeatSpec`).
-    case_fold : bool, default False
-        Whether to look words up case-insensitively.
-    on_missing : {"drop", "raise"}, default "drop"
-        What to do with words the embedding lacks (``wordbias.core.lookup.ON_MISSING``).
-    balance_targets : {"random", "none", "raise"}, default "random"
-        How target sets of unequal size are balanced (:data:`wordbias.measures.association.weat.BALANCE_POLICIES`).
+    embedding, specs : KeyedVectors or str or path-like, sequence of WeatSpec
+        The embedding (or the name or path of one to load) and the WEATs
+        (:class:`wordbias.datasets.stimuli.WeatSpec`).
+    case_fold, on_missing, balance_targets : optional
+        How words are looked up and target sets of unequal size balanced: see :class:`~wordbias.options.Words`
+        (defaults here False, "drop" and "random").
     n_permutations : int, default 100000
         Random partitions of the Monte Carlo p.
     seed : int, default 0
@@ -131,30 +127,16 @@ def weat_table(embedding, specs: Sequence, *, paper_key: str = "glove", case_fol
 
     Parameters
     ----------
-    embedding : KeyedVectors or str or path-like
-        The embedding, or the name or path of one to load.
-    specs : sequence of WeatSpec
-        The WEATs (:class:`wordbias.datasets.stimuli.WeatSpec`).
+    embedding, specs : KeyedVectors or str or path-like, sequence of WeatSpec
+        As in :func:`measure_table1`.
     paper_key : str, default "glove"
         Which of the paper's numbers to compare with (``"word2vec"`` for Table S1).
-    case_fold : bool, default False
-        Whether to look words up case-insensitively.
-    on_missing : {"drop", "raise"}, default "drop"
-        What to do with words the embedding lacks (``wordbias.core.lookup.ON_MISSING``).
-    balance_targets : {"random", "none", "raise"}, default "random"
-        How target sets of unequal size are balanced.
-    n_permutations : int, default 100000
-        Random partitions of the Monte Carlo p.
-    seed : int, default 0
-        Seed of the Monte Carlo p, the balancing and the bootstrap.
+    case_fold, on_missing, balance_targets, n_permutations, seed : optional
+        As in :func:`measure_table1` (defaults False, "drop", "random", 100000 and 0).
     alpha : float, default ALPHA
         Significance level at which significance is compared with the paper's.
-    n_resamples : int, default N_RESAMPLES
-        Bootstrap resamples of the interval of d.
-    confidence_level : float, default 0.95
-        Confidence level of the interval.
-    progress : bool, default False
-        Whether to show a progress bar.
+    n_resamples, confidence_level, progress : optional
+        As in :func:`measure_table1` (defaults N_RESAMPLES, 0.95 and False).
 
     Returns
     -------
@@ -207,7 +189,7 @@ def table1(results: Sequence, specs: Sequence, *, paper_key: str = "glove", alph
     Returns
     -------
     pandas.DataFrame
-        One row per test.
+        One row per test, ours beside the paper's.
 
     Raises
     ------
@@ -283,16 +265,13 @@ def measure_wefats(embedding, specs: Sequence, *, case_fold: bool = False, on_mi
 
     Parameters
     ----------
-    embedding : KeyedVectors or str or path-like
-        The embedding, or the name or path of one to load.
-    specs : sequence of WefatSpec
-        The WEFATs (:class:`wordbias.datasets.stimuli.WefatSpec`).
-    case_fold : bool, default False
-        Whether to look words up case-insensitively.
-    on_missing : {"drop", "raise"}, default "drop"
-        What to do with words the embedding lacks (``wordbias.core.lookup.ON_MISSING``).
+    embedding, specs : KeyedVectors or str or path-like, sequence of WefatSpec
+        The embedding (or the name or path of one to load) and the WEFATs
+        (:class:`wordbias.datasets.stimuli.WefatSpec`).
+    case_fold, on_missing : optional
+        How words are looked up: see :class:`~wordbias.options.Words` (defaults here False and "drop").
     name_filter : bool, default False
-        Whether to apply each spec's name-likeness filter where it has one.
+        Whether to apply each spec's name-likeness filter (``spec.name_filter['drop_fraction']``) where it has one.
     n_resamples : int, default N_RESAMPLES
         Bootstrap resamples of the interval of r (>= 2).
     confidence_level : float, default 0.95
@@ -303,7 +282,7 @@ def measure_wefats(embedding, specs: Sequence, *, case_fold: bool = False, on_mi
     Returns
     -------
     list of Result
-        One :class:`wordbias.result.Result` per spec, in order.
+        One :class:`wordbias.result.Result` per spec, in order (its ``result`` the per-word ``WefatResult``).
 
     Raises
     ------
@@ -324,24 +303,12 @@ def wefat_table(embedding, specs: Sequence, *, paper_key: str = "glove", case_fo
 
     Parameters
     ----------
-    embedding : KeyedVectors or str or path-like
-        The embedding, or the name or path of one to load.
-    specs : sequence of WefatSpec
-        The WEFATs (:class:`wordbias.datasets.stimuli.WefatSpec`).
+    embedding, specs : KeyedVectors or str or path-like, sequence of WefatSpec
+        As in :func:`measure_wefats`.
     paper_key : str, default "glove"
         Which of the paper's numbers to compare with.
-    case_fold : bool, default False
-        Whether to look words up case-insensitively.
-    on_missing : {"drop", "raise"}, default "drop"
-        What to do with words the embedding lacks (``wordbias.core.lookup.ON_MISSING``).
-    name_filter : bool, default False
-        Whether to apply each spec's name-likeness filter (``spec.name_filter['drop_fraction']``) where it has one.
-    n_resamples : int, default N_RESAMPLES
-        Bootstrap resamples of the interval of r.
-    confidence_level : float, default 0.95
-        Confidence level of the interval.
-    seed : int, default 0
-        Seed of the bootstrap.
+    case_fold, on_missing, name_filter, n_resamples, confidence_level, seed : optional
+        As in :func:`measure_wefats` (defaults False, "drop", False, N_RESAMPLES, 0.95 and 0).
 
     Returns
     -------
@@ -450,7 +417,7 @@ def show_adjusted_p(table1: pd.DataFrame) -> pd.DataFrame:
     Parameters
     ----------
     table1 : pandas.DataFrame
-        :func:`weat_table` (or :func:`table1`).
+        :func:`weat_table` (or :func:`table1`), whose p-value columns are shown.
 
     Returns
     -------
@@ -502,12 +469,12 @@ def show_frequency(frequency: pd.DataFrame) -> pd.DataFrame:
     Parameters
     ----------
     frequency : pandas.DataFrame
-        :func:`frequency_table`.
+        :func:`frequency_table`: each WEAT's rank test and frequency correlation.
 
     Returns
     -------
     pandas.DataFrame
-        Indexed by ``test``.
+        One row per WEAT, indexed by ``test``.
     """
     out = pd.DataFrame({
         "test": frequency.test,
@@ -574,7 +541,7 @@ def sd_check(table1: pd.DataFrame) -> pd.DataFrame:
     Parameters
     ----------
     table1 : pandas.DataFrame
-        :func:`weat_table` (or :func:`table1`).
+        :func:`weat_table` (or :func:`table1`), with d under both standard deviations.
 
     Returns
     -------
@@ -607,7 +574,7 @@ def p_value_table(table1: pd.DataFrame) -> pd.DataFrame:
     Parameters
     ----------
     table1 : pandas.DataFrame
-        :func:`weat_table` (or :func:`table1`).
+        :func:`weat_table` (or :func:`table1`), with the p-values of every method.
 
     Returns
     -------

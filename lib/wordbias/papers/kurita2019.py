@@ -335,10 +335,8 @@ def table3(cats: Sequence[Category], *, embedding, embedding_name: str, encoder:
         (100,000 permutations, 10,000 resamples, 95%, seed 0).
     unavailable : str, default ""
         The reason recorded for a method whose model is ``None``.
-    batch_size : int, default 32
-        Sentences per model batch.
-    progress : bool, default False
-        Whether to show a progress bar.
+    batch_size, progress : int, bool
+        Sentences per model batch (default 32) and whether to show a progress bar (default False).
 
     Returns
     -------
@@ -504,6 +502,12 @@ def vocabulary_report(measured: Table3) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _starred(effects, significant, *, missing: str | None = None) -> list[str]:
+    """Each d to three decimals with "*" where significant; ``missing`` (when given) stands for a NaN d."""
+    return [missing if missing is not None and pd.isna(d) else f"{d:.3f}{'*' if s else ''}"
+            for d, s in zip(effects, significant)]
+
+
 def table3_shown(t3: pd.DataFrame) -> pd.DataFrame:
     """Table 3 for display.
 
@@ -535,10 +539,8 @@ def table3_shown(t3: pd.DataFrame) -> pd.DataFrame:
     def p_text(values):
         return [("-" if pd.isna(p) else f"{p:.2g}") for p in values]
 
-    out = t3.assign(paper=[f"{d:.3f}{'*' if s else ''}" for d, s in zip(t3.paper_effect_size, t3.paper_significant)],
-                    ours=[("-" if pd.isna(d) else f"{d:.3f}{'*' if s else ''}")
-                          for d, s in zip(t3.effect_size, t3.significant)],
-                    p=p_text(t3.p_value))
+    out = t3.assign(paper=_starred(t3.paper_effect_size, t3.paper_significant),
+                    ours=_starred(t3.effect_size, t3.significant, missing="-"), p=p_text(t3.p_value))
     if {"effect_size_ci_low", "effect_size_ci_high"} <= set(t3.columns):
         out["ci"] = _tables.interval_column(t3.effect_size_ci_low, t3.effect_size_ci_high)
     for column, shown in (("p_two_sided", "p two-sided"), ("p_holm", "p Holm"), ("p_bh", "p BH")):
@@ -558,17 +560,15 @@ def table3_student(t3: pd.DataFrame) -> pd.DataFrame:
     Parameters
     ----------
     t3 : pandas.DataFrame
-        Table 3, long format (:meth:`Table3.to_frame`).
+        Table 3, long format (:meth:`Table3.to_frame`), with its intervals and p-values.
 
     Returns
     -------
     pandas.DataFrame
         Indexed by ``Category`` and ``Method``.
     """
-    shown = t3.assign(d_paper=[f"{d:.3f}{'*' if s else ''}" for d, s in zip(t3.paper_effect_size,
-                                                                            t3.paper_significant)],
-                      d_ours=[(_tables.MISSING if pd.isna(d) else f"{d:.3f}{'*' if s else ''}")
-                              for d, s in zip(t3.effect_size, t3.significant)])
+    shown = t3.assign(d_paper=_starred(t3.paper_effect_size, t3.paper_significant),
+                      d_ours=_starred(t3.effect_size, t3.significant, missing=_tables.MISSING))
     out = pd.DataFrame({
         "Category": t3.category, "Method": t3.method.str.split(" (", regex=False).str[0],
         "Model": t3.model, "d (paper)": shown.d_paper, "d (ours)": shown.d_ours,
@@ -589,12 +589,12 @@ def table3_details(t3: pd.DataFrame) -> pd.DataFrame:
     Parameters
     ----------
     t3 : pandas.DataFrame
-        Table 3, long format (:meth:`Table3.to_frame`).
+        Table 3, long format (:meth:`Table3.to_frame`), with its p-values, methods and notes.
 
     Returns
     -------
     pandas.DataFrame
-        Indexed by ``Category`` and ``Method``.
+        The detail columns, indexed by ``Category`` and ``Method``.
     """
     out = pd.DataFrame({
         "Category": t3.category, "Method": t3.method.str.split(" (", regex=False).str[0],

@@ -75,7 +75,7 @@ def neither_table(df: pd.DataFrame, p_neither) -> pd.DataFrame:
     Raises
     ------
     ValueError
-        When ``p_neither`` and ``df`` differ in length.
+        When ``p_neither`` and ``df`` differ in length (the message gives both).
 
     Examples
     --------
@@ -225,10 +225,8 @@ def topic_word_scores(masked_lm: contextual.Model, words: Sequence[str], *, batc
         The masked LM (:class:`wordbias.models.contextual.Model`).
     words : sequence of str
         The words to score.
-    batch_size : int, default 32
-        Sentences per model batch.
-    progress : bool, default False
-        Whether to show a progress bar.
+    batch_size, progress : int, bool
+        Sentences per model batch (default 32) and whether to show a progress bar (default False).
 
     Returns
     -------
@@ -775,7 +773,7 @@ def table4_frame(g: GapResult) -> pd.DataFrame:
     Parameters
     ----------
     g : GapResult
-        :func:`run`'s result.
+        :func:`run`'s result (its ``table4``).
 
     Returns
     -------
@@ -796,7 +794,7 @@ def table6_frame(g: GapResult, paper_topics: Sequence[str]) -> pd.DataFrame:
     Parameters
     ----------
     g : GapResult
-        :func:`run`'s result.
+        :func:`run`'s result (its ``topics``).
     paper_topics : sequence of str
         The paper's topics.
 
@@ -816,7 +814,7 @@ def correlation_frame(g: GapResult) -> pd.DataFrame:
     Parameters
     ----------
     g : GapResult
-        :func:`run`'s result.
+        :func:`run`'s result (its Spearman ``correlations``).
 
     Returns
     -------

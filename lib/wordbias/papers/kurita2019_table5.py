@@ -107,6 +107,13 @@ def table5(masked_lm: contextual.Model | None, *, batch_size: int = 32, progress
     return pd.DataFrame(rows), scores
 
 
+def _by_score(scores: Mapping[str, np.ndarray]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Each set's attributes and their scores, lowest score first (a stable sort)."""
+    attributes = table5_attributes()
+    orders = {key: np.argsort(sc, kind="stable") for key, sc in scores.items()}
+    return {key: (np.array(attributes[key])[orders[key]], sc[orders[key]]) for key, sc in scores.items()}
+
+
 def table5_score_tables(scores: Mapping[str, np.ndarray]) -> dict[str, pd.DataFrame]:
     """Each Table 5 set's attributes with their bias scores, lowest first.
 
@@ -120,12 +127,7 @@ def table5_score_tables(scores: Mapping[str, np.ndarray]) -> dict[str, pd.DataFr
     dict of str to pandas.DataFrame
         Per set, columns ``attribute`` and ``bias_score``.
     """
-    attributes = table5_attributes()
-    out = {}
-    for key, sc in scores.items():
-        order = np.argsort(sc, kind="stable")
-        out[key] = pd.DataFrame({"attribute": np.array(attributes[key])[order], "bias_score": sc[order]})
-    return out
+    return {key: pd.DataFrame({"attribute": words, "bias_score": sc}) for key, (words, sc) in _by_score(scores).items()}
 
 
 def table5_extremes(scores: Mapping[str, np.ndarray], *, n: int = 5) -> pd.DataFrame:
@@ -134,7 +136,7 @@ def table5_extremes(scores: Mapping[str, np.ndarray], *, n: int = 5) -> pd.DataF
     Parameters
     ----------
     scores : mapping of str to numpy.ndarray
-        Each set's per-attribute bias scores, as :func:`table5` returns them.
+        As in :func:`table5_score_tables`.
     n : int, default 5
         Attributes at each end.
 
@@ -143,10 +145,7 @@ def table5_extremes(scores: Mapping[str, np.ndarray], *, n: int = 5) -> pd.DataF
     pandas.DataFrame
         Columns ``most male`` and ``most female`` (comma-separated), one row per set.
     """
-    attributes = table5_attributes()
-    ends = {key: (", ".join(np.array(attributes[key])[np.argsort(sc, kind="stable")[-n:][::-1]]),
-                  ", ".join(np.array(attributes[key])[np.argsort(sc, kind="stable")[:n]]))
-            for key, sc in scores.items()}
+    ends = {key: (", ".join(words[-n:][::-1]), ", ".join(words[:n])) for key, (words, _) in _by_score(scores).items()}
     return pd.DataFrame(ends, index=["most male", "most female"]).T
 
 
@@ -158,7 +157,7 @@ def table5_figure(scores: Mapping[str, np.ndarray]):
     Parameters
     ----------
     scores : mapping of str to numpy.ndarray
-        Each set's per-attribute bias scores, as :func:`table5` returns them.
+        As in :func:`table5_score_tables`.
 
     Returns
     -------

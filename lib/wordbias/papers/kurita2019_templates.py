@@ -348,7 +348,7 @@ def log_prob_template_spread(cat: Category, masked_lm: contextual.Model, *, prio
     Returns
     -------
     TemplateSpread
-        The spread.
+        The spread of d over the Table 2 templates.
     """
     sa, sb, noise = log_prob_template_scores(cat, masked_lm, prior_mask=prior_mask, batch_size=batch_size)
     return template_spread(sa, sb, templates=[_template_label(t) for t in cat.log_prob_templates],
@@ -372,10 +372,8 @@ def template_table(cat: Category, *, contextual_result: CategoryResult | None, m
         The category's measured contextual WEAT.
     masked_lm : Model or None
         The masked LM.
-    batch_size : int, default 32
-        Sentences per model batch.
-    confidence_level : float, default 0.95
-        Confidence level of the pooled intervals.
+    batch_size, confidence_level : int, float
+        As in :func:`log_prob_template_spread` (defaults 32 and 0.95).
 
     Returns
     -------
@@ -492,7 +490,7 @@ def template_summary(table: pd.DataFrame) -> pd.DataFrame:
     Parameters
     ----------
     table : pandas.DataFrame
-        :func:`template_tables`' long table (the columns of :data:`FRAME_COLUMNS`).
+        :func:`template_tables`' long table, whose pooled rows are shown.
 
     Returns
     -------
@@ -583,7 +581,7 @@ def template_figure(table: pd.DataFrame, *, title: str):
     Returns
     -------
     matplotlib.figure.Figure
-        The figure.
+        The figure, one panel per method.
     """
     import matplotlib.pyplot as plt
 

@@ -64,12 +64,9 @@ def read_results(paper: str, name: str, *, embedding: str = "glove-6b-50d") -> p
 
     Parameters
     ----------
-    paper : str
-        The paper's notebook (e.g. ``"caliskan2017"``).
-    name : str
-        The file's name (e.g. ``"table1.csv"``).
-    embedding : str, default "glove-6b-50d"
-        The embedding (or models) label of the run.
+    paper, name, embedding : str
+        The paper's notebook, the file's name and the run's label, as :func:`results_file` takes them
+        (``embedding`` default "glove-6b-50d").
 
     Returns
     -------
@@ -159,7 +156,7 @@ def plot_projections(result, kind: str, *, label: str | None = None, ax=None):
     Returns
     -------
     matplotlib.figure.Figure
-        The figure drawn on.
+        The figure drawn on (that of ``ax`` when one is given).
 
     Raises
     ------
@@ -257,13 +254,10 @@ def direct_bias(embedding, words, g, *, n_resamples: int = 1000, seed: int = 0, 
 
     words = list(words)
     X = lookup.set_matrix(embedding, words, "words")
-    a = np.abs(_direction.cosines(X, g))
-    value = _direction.direct_bias(X, g, c=1)
-    rng = np.random.default_rng(seed)
-    means = a[rng.integers(0, len(a), size=(n_resamples, len(a)))].mean(axis=1)
-    lo, hi = np.quantile(means, [(1 - confidence_level) / 2, (1 + confidence_level) / 2])
+    value, lo, hi = _direction.direct_bias_percentile(X, g, n_resamples=n_resamples, seed=seed,
+                                                      level=confidence_level)
     return debias_checks.CheckResult(
-        check="direct bias", estimate=value, ci_low=float(lo), ci_high=float(hi), ci_level=confidence_level,
+        check="direct bias", estimate=value, ci_low=lo, ci_high=hi, ci_level=confidence_level,
         ci_method=f"percentile bootstrap over words, {n_resamples:,} resamples", n=len(words), words=tuple(words),
         seed=seed)
 

@@ -180,7 +180,7 @@ def attribute_sets(kind: str, *, cased: bool = True) -> tuple[tuple[str, ...], t
     Raises
     ------
     KeyError
-        When ``kind`` is not one of :data:`KINDS`.
+        When ``kind`` is not one of :data:`KINDS` (the message lists them).
 
     Examples
     --------
@@ -451,7 +451,7 @@ def show_adjusted_p(table: pd.DataFrame) -> pd.DataFrame:
     Parameters
     ----------
     table : pandas.DataFrame
-        :attr:`Table1.table`.
+        :attr:`Table1.table`, whose p-value columns are shown.
 
     Returns
     -------
@@ -563,10 +563,8 @@ def figure2(result: Table1, seed: int = 0):
 
     Parameters
     ----------
-    result : Table1
-        The measured table (its projections).
-    seed : int, default 0
-        Seed of the vertical jitter.
+    result, seed : Table1, int
+        The measured table and the seed of the jitter, as :func:`figure1` takes them (seed default 0).
 
     Returns
     -------
@@ -585,7 +583,7 @@ def direct_bias_table(kvs: Mapping[str, KeyedVectors]) -> pd.DataFrame:
     Parameters
     ----------
     kvs : mapping of str to KeyedVectors
-        The embeddings by label.
+        The embeddings by label, each measured on its own.
 
     Returns
     -------

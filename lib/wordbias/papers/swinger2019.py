@@ -88,7 +88,7 @@ def check_parameters(*, embedding, names_source, parameters: ube.UBEParameters, 
     Raises
     ------
     InvalidParameterError
-        When a parameter has the wrong type or value.
+        When a parameter has the wrong type or value (``parameters`` not a UBEParameters among them).
 
     Examples
     --------
@@ -445,10 +445,8 @@ def grid(res: UBEResult, kind: str, *, top: int = 12, censor=None, central: int 
 
     Parameters
     ----------
-    res : UBEResult
-        A UBE run.
-    kind : {"first", "last"}
-        Whether the names are first or last names.
+    res, kind : UBEResult, {"first", "last"}
+        A UBE run and the kind of its names, as :func:`cells_table` takes them.
     top : int, default 12
         The number of WEATs (categories) shown.
     censor : callable or None, default None
@@ -514,7 +512,7 @@ def cleaning_table(res: UBEResult) -> pd.DataFrame:
     Parameters
     ----------
     res : UBEResult
-        A UBE run.
+        A UBE run (its ``cleaning``).
 
     Returns
     -------
@@ -555,12 +553,9 @@ def save_run(res: UBEResult, kv, kind: str, folder, tag: str) -> RunTables:
 
     Parameters
     ----------
-    res : UBEResult
-        A UBE run, groups in display order.
-    kv : KeyedVectors
-        The embedding (for the illustrative names).
-    kind : {"first", "last"}
-        Whether the names are first or last names.
+    res, kv, kind : UBEResult, KeyedVectors, {"first", "last"}
+        The run (groups in display order), the embedding and the kind of names, as :func:`group_table` takes
+        them.
     folder : str or path-like
         An existing folder to write to.
     tag : str
@@ -682,10 +677,8 @@ def pct_female_table(groups: pd.DataFrame, paper: dict, embedding: str) -> pd.Da
 
     Parameters
     ----------
-    groups : pandas.DataFrame
-        Our first-name groups (:func:`group_table`).
-    paper : dict
-        The paper's numbers (``data/stimuli/swinger2019.yaml``).
+    groups, paper : pandas.DataFrame, dict
+        Our first-name groups and the paper's numbers, as :func:`shares_table` takes them.
     embedding : str
         Our embedding's label.
 
@@ -740,7 +733,7 @@ def significance_summary(res: UBEResult) -> dict:
     Parameters
     ----------
     res : UBEResult
-        A UBE run.
+        A UBE run (its p-values, its critical p and its fourtuples).
 
     Returns
     -------
@@ -828,12 +821,9 @@ def indirect_bias_table(summary: dict, paper: dict, embedding: str) -> pd.DataFr
 
     Parameters
     ----------
-    summary : dict
-        Our run's :func:`significance_summary`.
-    paper : dict
-        The paper's numbers (``data/stimuli/swinger2019.yaml``).
-    embedding : str
-        Our embedding's label.
+    summary, paper, embedding : dict, dict, str
+        Our run's :func:`significance_summary`, the paper's numbers and our embedding's label, as :func:`table4`
+        takes them.
 
     Returns
     -------
@@ -1043,10 +1033,8 @@ def qualification_exam(res: UBEResult, kind: str, *, per_group: int = 3, seed: i
 
     Parameters
     ----------
-    res : UBEResult
-        A UBE run.
-    kind : {"first", "last"}
-        Whether the names are first or last names.
+    res, kind : UBEResult, {"first", "last"}
+        A UBE run and the kind of its names, as :func:`cells_table` takes them.
     per_group : int, default 3
         Names drawn from each group.
     seed : int, default 0
@@ -1088,10 +1076,8 @@ def matching_tasks(res: UBEResult, kind: str, *, top: int = 12) -> pd.DataFrame:
 
     Parameters
     ----------
-    res : UBEResult
-        A UBE run.
-    kind : {"first", "last"}
-        Whether the names are first or last names.
+    res, kind : UBEResult, {"first", "last"}
+        A UBE run and the kind of its names, as :func:`cells_table` takes them.
     top : int, default 12
         The number of WEATs.
 
@@ -1139,14 +1125,8 @@ class Crowdsourcing:
 
     Attributes
     ----------
-    cards : pandas.DataFrame
-        :func:`group_cards`.
-    exam : pandas.DataFrame
-        :func:`qualification_exam`.
-    matching : pandas.DataFrame
-        :func:`matching_tasks`.
-    rating : pandas.DataFrame
-        :func:`rating_tasks`.
+    cards, exam, matching, rating : pandas.DataFrame
+        :func:`group_cards`, :func:`qualification_exam`, :func:`matching_tasks` and :func:`rating_tasks`.
     """
 
     cards: pd.DataFrame
@@ -1177,12 +1157,8 @@ def crowdsourcing(res: UBEResult, kv, kind: str, *, seed: int = 0) -> Crowdsourc
 
     Parameters
     ----------
-    res : UBEResult
-        A UBE run, groups in display order.
-    kv : KeyedVectors
-        The embedding.
-    kind : {"first", "last"}
-        Whether the names are first or last names.
+    res, kv, kind : UBEResult, KeyedVectors, {"first", "last"}
+        The run, the embedding and the kind of names, as :func:`group_cards` takes them.
     seed : int, default 0
         Seed of the qualification exam.
 

@@ -123,7 +123,7 @@ def output_label(seeds: int, bootstrap: int) -> str:
     Parameters
     ----------
     seeds, bootstrap : int
-        The numbers of seed runs and of bootstrap runs.
+        As in :func:`ensemble_folder`.
 
     Returns
     -------
@@ -1010,10 +1010,8 @@ def word_counts(specs: Sequence, *, tests: Sequence[str] | None = None, corpus: 
 
     Parameters
     ----------
-    specs : sequence of WeatSpec or mapping
-        The tests.
-    tests : sequence of str, optional
-        The ids of the tests to count (default all).
+    specs, tests : sequence of WeatSpec or mapping, sequence of str or None
+        The tests and the ids of those to count (default all), as :func:`period_coverage` takes them.
     corpus : str, default "brown"
         The corpus (:func:`wordbias.datasets.corpora.read_corpus`).
 

@@ -147,12 +147,8 @@ def count_subsets_at_least(values, k: int, threshold: float, *, max_sums: int = 
 
     Parameters
     ----------
-    values : array_like of float
-        The N values (raveled; finite, at least 2).
-    k : int
-        The subset size, in [1, N − 1].
-    threshold : float
-        The sum to reach.
+    values, k, threshold : array_like of float, int, float
+        The N values, the subset size and the sum to reach (:mod:`~wordbias.stats.subset_sums`).
     max_sums : int, default EXACT_MAX_SUMS
         The most subset sums kept per half (:data:`EXACT_MAX_SUMS`, 16 bytes each).
     workers : int, optional
@@ -171,10 +167,8 @@ def count_subsets_at_least(values, k: int, threshold: float, *, max_sums: int = 
         any work, :func:`check_exact_reach`).
     TooCostlyError
         When the pruning bounds would not fit in memory.
-    DegenerateSetError
-        When there are fewer than 2 values.
-    InvalidParameterError
-        When a value is not finite, ``k`` is out of range, or an option is invalid.
+    DegenerateSetError, InvalidParameterError
+        On input the engine refuses (:mod:`~wordbias.stats.subset_sums`).
 
     Examples
     --------
@@ -221,12 +215,8 @@ def count_both_tails(values, k: int, observed: float, *, max_sums: int = EXACT_M
 
     Parameters
     ----------
-    values : array_like of float
-        The N values (raveled; finite, at least 2).
-    k : int
-        The subset size, in [1, N − 1].
-    observed : float
-        The observed subset sum.
+    values, k, observed : array_like of float, int, float
+        The N values, the subset size and the observed sum (:mod:`~wordbias.stats.subset_sums`).
     max_sums : int, default EXACT_MAX_SUMS
         The most subset sums kept per half.
     workers : int, optional
@@ -329,12 +319,8 @@ def check_exact_reach(values, k: int, threshold: float, max_sums: int = EXACT_MA
 
     Parameters
     ----------
-    values : array_like of float
-        The N values (raveled; finite, at least 2).
-    k : int
-        The subset size, in [1, N − 1].
-    threshold : float
-        The sum to reach (the observed sum).
+    values, k, threshold : array_like of float, int, float
+        The N values, the subset size and the sum to reach (the observed sum; :mod:`~wordbias.stats.subset_sums`).
     max_sums : int, default EXACT_MAX_SUMS
         The most subset sums kept per half.
 
@@ -344,10 +330,8 @@ def check_exact_reach(values, k: int, threshold: float, max_sums: int = EXACT_MA
         When the count cannot succeed within ``max_sums`` (a :class:`~wordbias.core.errors.TooCostlyError`).
     TooCostlyError
         When the pruning bounds would not fit in memory.
-    DegenerateSetError
-        When there are fewer than 2 values.
-    InvalidParameterError
-        When a value is not finite, ``k`` is out of range, or ``max_sums`` is invalid.
+    DegenerateSetError, InvalidParameterError
+        On input the engine refuses (:mod:`~wordbias.stats.subset_sums`), ``max_sums`` included.
 
     Examples
     --------

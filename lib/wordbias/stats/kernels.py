@@ -232,6 +232,26 @@ def _draw_sum(w, kk, s0, s1, s2, s3):  # pragma: no cover - compiled
     return acc0 + acc1, s0, s1, s2, s3
 
 
+@njit(inline="always")
+def _counted(s, thr, lower, thr_lo, cnt, cnt_lo):  # pragma: no cover - compiled
+    """The tail counts of a block of Monte Carlo draws with one more draw's sum s: cnt + 1 when s ≥ thr, and
+    cnt_lo + 1 when ``lower`` and s ≤ thr_lo. (Its caller stores s itself: a store inside this helper
+    halves the speed of the draws.)"""
+    if s >= thr:
+        cnt += 1
+    if lower and s <= thr_lo:
+        cnt_lo += 1
+    return cnt, cnt_lo
+
+
+@njit(inline="always")
+def _close_block(counts, counts_lo, blk, cnt, cnt_lo, lower):  # pragma: no cover - compiled
+    """Block ``blk``'s tail counts into ``counts`` (and ``counts_lo`` when ``lower``)."""
+    counts[blk] = cnt
+    if lower:
+        counts_lo[blk] = cnt_lo
+
+
 @njit(nogil=True, cache=True)
 def _mc_blocks(values, kk, complement, total, thr, key, b0, b1, n_permutations, block, sums, counts, thr_lo,
               counts_lo):
@@ -251,22 +271,14 @@ def _mc_blocks(values, kk, complement, total, thr, key, b0, b1, n_permutations, 
         for i in range(n):
             w[i] = values[i]
         s0, s1, s2, s3 = _block_state(key, blk)
-        start = blk * block
-        stop = min(start + block, n_permutations)
-        cnt = 0
-        cnt_lo = 0
-        for d in range(start, stop):
+        cnt = cnt_lo = 0
+        for d in range(blk * block, min((blk + 1) * block, n_permutations)):
             acc, s0, s1, s2, s3 = _draw_sum(w, kk, s0, s1, s2, s3)
             s = total - acc if complement else acc
             if store:
                 sums[d] = s
-            if s >= thr:
-                cnt += 1
-            if lower and s <= thr_lo:
-                cnt_lo += 1
-        counts[blk] = cnt
-        if lower:
-            counts_lo[blk] = cnt_lo
+            cnt, cnt_lo = _counted(s, thr, lower, thr_lo, cnt, cnt_lo)
+        _close_block(counts, counts_lo, blk, cnt, cnt_lo, lower)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -377,11 +389,8 @@ def _mc_mask_blocks(values, k, q, window, tab, thr, key, b0, b1, n_permutations,
     b255 = np.uint64(255)
     for blk in range(b0, b1):
         s0, s1, s2, s3 = _block_state(key, blk)
-        start = blk * block
-        stop = min(start + block, n_permutations)
-        cnt = 0
-        cnt_lo = 0
-        for d in range(start, stop):
+        cnt = cnt_lo = 0
+        for d in range(blk * block, min((blk + 1) * block, n_permutations)):
             m0, m1, s0, s1, s2, s3 = _mask_draw(n, k, q, window, lo_mask, hi_mask, thr16, s0, s1, s2, s3)
             a0 = 0.0
             a1 = 0.0
@@ -396,13 +405,8 @@ def _mc_mask_blocks(values, k, q, window, tab, thr, key, b0, b1, n_permutations,
             s = a0 + a1
             if store:
                 sums[d] = s
-            if s >= thr:
-                cnt += 1
-            if lower and s <= thr_lo:
-                cnt_lo += 1
-        counts[blk] = cnt
-        if lower:
-            counts_lo[blk] = cnt_lo
+            cnt, cnt_lo = _counted(s, thr, lower, thr_lo, cnt, cnt_lo)
+        _close_block(counts, counts_lo, blk, cnt, cnt_lo, lower)
 
 
 # --------------------------------------------------------------------------------------------------

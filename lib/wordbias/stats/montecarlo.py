@@ -216,10 +216,8 @@ def random_subset_sums(values, k: int, n_permutations: int, seed: np.random.Gene
 
     Parameters
     ----------
-    values : array_like of float
-        The N pooled values (raveled; finite, at least 2).
-    k : int
-        The subset size, in [1, N − 1].
+    values, k : array_like of float, int
+        The N pooled values and the subset size (:mod:`~wordbias.stats.subset_sums`).
     n_permutations : int
         R, the draws (at least 1).
     seed : numpy.random.Generator or int
@@ -240,10 +238,8 @@ def random_subset_sums(values, k: int, n_permutations: int, seed: np.random.Gene
     ------
     TooCostlyError
         When the draws would take more than ``max_seconds`` or too much memory.
-    DegenerateSetError
-        When there are fewer than 2 values.
-    InvalidParameterError
-        When a value is not finite, ``k`` is out of range, or an option is invalid.
+    DegenerateSetError, InvalidParameterError
+        On input the engine refuses (:mod:`~wordbias.stats.subset_sums`).
 
     Examples
     --------

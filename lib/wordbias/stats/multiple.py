@@ -45,6 +45,17 @@ def _check_p(p, name: str = "p") -> np.ndarray:
     return arr
 
 
+def _in_given_order(p, adjust_sorted) -> np.ndarray:
+    """The adjusted p-values of ``p`` (checked by :func:`_check_p`), in its order and shape: ``adjust_sorted`` maps
+    the p-values sorted in ascending order (a stable sort, so ties keep their order) to their adjusted values."""
+    shape = np.shape(p)
+    flat = _check_p(p)
+    order = np.argsort(flat, kind="stable")
+    out = np.empty(flat.size)
+    out[order] = adjust_sorted(flat[order])
+    return out.reshape(shape)
+
+
 def holm(p) -> np.ndarray:
     """Return Holm's (1979) step-down adjusted p-values, in the order given (any shape).
 
@@ -79,15 +90,11 @@ def holm(p) -> np.ndarray:
     >>> holm([0.03, 0.01, 0.5, 0.02]).round(6).tolist()
     [0.06, 0.04, 0.5, 0.06]
     """
-    shape = np.shape(p)
-    flat = _check_p(p)
-    m = flat.size
-    order = np.argsort(flat, kind="stable")
-    scaled = flat[order] * np.arange(m, 0, -1)          # (m − j + 1)·p_(j), j = 1..m
-    adjusted_sorted = np.minimum(np.maximum.accumulate(scaled), 1.0)
-    out = np.empty(m)
-    out[order] = adjusted_sorted
-    return out.reshape(shape)
+    def step_down(p_sorted: np.ndarray) -> np.ndarray:
+        scaled = p_sorted * np.arange(p_sorted.size, 0, -1)          # (m − j + 1)·p_(j), j = 1..m
+        return np.minimum(np.maximum.accumulate(scaled), 1.0)
+
+    return _in_given_order(p, step_down)
 
 
 def benjamini_hochberg(p) -> np.ndarray:
@@ -104,17 +111,17 @@ def benjamini_hochberg(p) -> np.ndarray:
     Parameters
     ----------
     p : array_like of float
-        The p-values of the family, in [0, 1] (any shape, at least one).
+        As in :func:`holm`.
 
     Returns
     -------
     numpy.ndarray
-        The adjusted p-values, in the order and shape of ``p``.
+        The adjusted p-values (q-values), in the order and shape of ``p``.
 
     Raises
     ------
     InvalidParameterError
-        When ``p`` is empty or holds a value outside [0, 1] (or NaN).
+        As :func:`holm` does.
 
     See Also
     --------
@@ -131,15 +138,12 @@ def benjamini_hochberg(p) -> np.ndarray:
     >>> benjamini_hochberg([0.04, 0.03, 0.02]).round(6).tolist()    # 0.02·3 = 0.06 > 0.04: all three become 0.04
     [0.04, 0.04, 0.04]
     """
-    shape = np.shape(p)
-    flat = _check_p(p)
-    m = flat.size
-    order = np.argsort(flat, kind="stable")
-    scaled = flat[order] * (m / np.arange(1, m + 1))      # p_(j)·(m / j)
-    adjusted_sorted = np.minimum.accumulate(scaled[::-1])[::-1]
-    out = np.empty(m)
-    out[order] = np.clip(adjusted_sorted, 0.0, 1.0)
-    return out.reshape(shape)
+    def step_up(p_sorted: np.ndarray) -> np.ndarray:
+        m = p_sorted.size
+        scaled = p_sorted * (m / np.arange(1, m + 1))      # p_(j)·(m / j)
+        return np.clip(np.minimum.accumulate(scaled[::-1])[::-1], 0.0, 1.0)
+
+    return _in_given_order(p, step_up)
 
 
 @dataclass(frozen=True)

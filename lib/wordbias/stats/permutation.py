@@ -148,12 +148,8 @@ def subset_sum_tail_exact(values, k: int, observed_sum: float, *, max_sums: int 
 
     Parameters
     ----------
-    values : array_like of float
-        The N pooled values (raveled; finite, at least 2).
-    k : int
-        The subset size, in [1, N − 1].
-    observed_sum : float
-        The observed subset sum.
+    values, k, observed_sum : array_like of float, int, float
+        The N pooled values, the subset size and the observed sum (:mod:`~wordbias.stats.subset_sums`).
     max_sums : int, default EXACT_MAX_SUMS
         The most subset sums kept per half by the count (:data:`~wordbias.stats.exact_count.EXACT_MAX_SUMS`).
     workers : int, optional
@@ -170,10 +166,8 @@ def subset_sum_tail_exact(values, k: int, observed_sum: float, *, max_sums: int 
     ------
     ExactCountTooLarge
         When the count needs more than ``max_sums`` subset sums per half.
-    DegenerateSetError
-        When there are fewer than 2 values.
-    InvalidParameterError
-        When a value is not finite, ``k`` is out of range, or an option is invalid.
+    DegenerateSetError, InvalidParameterError
+        On input the engine refuses (:mod:`~wordbias.stats.subset_sums`).
 
     Examples
     --------
@@ -235,12 +229,8 @@ def subset_sum_tail_mc(values, k: int, observed_sum: float, n_permutations: int 
 
     Parameters
     ----------
-    values : array_like of float
-        The N pooled values (raveled; finite, at least 2).
-    k : int
-        The subset size, in [1, N − 1].
-    observed_sum : float
-        The observed subset sum.
+    values, k, observed_sum : array_like of float, int, float
+        The N pooled values, the subset size and the observed sum (:mod:`~wordbias.stats.subset_sums`).
     n_permutations : int, default 100000
         R, the random partitions drawn (at least 1).
     seed : int or numpy.random.Generator, default 0
@@ -264,10 +254,8 @@ def subset_sum_tail_mc(values, k: int, observed_sum: float, n_permutations: int 
     ------
     TooCostlyError
         When the draws are estimated to take more than ``max_seconds`` or too much memory.
-    DegenerateSetError
-        When there are fewer than 2 values.
-    InvalidParameterError
-        When a value is not finite, ``k`` is out of range, or an option is invalid.
+    DegenerateSetError, InvalidParameterError
+        On input the engine refuses (:mod:`~wordbias.stats.subset_sums`).
 
     Examples
     --------
@@ -319,12 +307,8 @@ def subset_sum_tail_normal(values, k: int, observed_sum: float, alternative: str
 
     Parameters
     ----------
-    values : array_like of float
-        The N pooled values (raveled; finite, at least 2).
-    k : int
-        The subset size, in [1, N − 1].
-    observed_sum : float
-        The observed subset sum.
+    values, k, observed_sum : array_like of float, int, float
+        The N pooled values, the subset size and the observed sum (:mod:`~wordbias.stats.subset_sums`).
     alternative : {"greater", "less", "two-sided"}, default "greater"
         The tail.
 
@@ -383,12 +367,8 @@ def subset_sum_tail(values, k: int, observed_sum: float, p_method: str = "auto",
 
     Parameters
     ----------
-    values : array_like of float
-        The N pooled values (raveled; finite, at least 2).
-    k : int
-        The subset size, in [1, N − 1].
-    observed_sum : float
-        The observed subset sum.
+    values, k, observed_sum : array_like of float, int, float
+        The N pooled values, the subset size and the observed sum (:mod:`~wordbias.stats.subset_sums`).
     p_method : {"auto", "exact", "monte-carlo", "mc", "normal"}, default "auto"
         The method (:data:`P_METHODS`; ``"mc"`` is an alias of ``"monte-carlo"``).
     n_permutations : int, default 100000

@@ -62,7 +62,7 @@ def icc_a1(scores) -> float:
     Raises
     ------
     InvalidParameterError
-        When ``scores`` is not a finite 2-D array with at least two rows and two columns.
+        When ``scores`` is not a finite 2-D array of at least 2 subjects (rows) by 2 raters (columns).
 
     Examples
     --------
@@ -111,7 +111,7 @@ def cronbach_alpha(scores) -> float:
     Raises
     ------
     InvalidParameterError
-        When ``scores`` is not a finite 2-D array with at least two rows and two columns.
+        When ``scores`` is not finite and 2-D, or has fewer than 2 items (rows) or 2 observations (columns).
 
     Examples
     --------

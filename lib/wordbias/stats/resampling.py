@@ -12,6 +12,21 @@ resampled mean being a product with the counts of each index (:func:`index_count
 The bootstraps built on these parts: WEAT's d and statistic, and the effect size of two score samples
 (:mod:`wordbias.measures.association.bootstrap`), WEFAT's correlation (:mod:`wordbias.measures.association.bootstrap_wefat`) and the
 cosine of two mean-difference directions (:mod:`wordbias.measures.directions.bootstrap_direction`).
+
+The options those bootstraps share, documented here once:
+
+``n_resamples`` : int, default 10000
+    The number of bootstrap resamples (>= 2).
+``confidence_level`` : float, default 0.95
+    The confidence level of the two-sided interval(s).
+``method`` : {"BCa", "percentile", "basic"}, default "BCa"
+    The interval method of :func:`scipy.stats.bootstrap` (:data:`BOOTSTRAP_METHODS`).
+``seed`` : int or numpy.random.Generator, default 0
+    Seed or generator of the resamples: the same seed gives the same intervals.
+``max_seconds`` : float, default 600.0
+    The longest the request may be estimated to take (:data:`wordbias.core.costs.MAX_SECONDS`); a request
+    estimated to take longer, or more memory than :func:`wordbias.core.costs.memory_limit`, is refused before any
+    resample (:func:`check_bootstrap_cost`, :class:`~wordbias.core.errors.TooCostlyError`).
 """
 
 from __future__ import annotations
@@ -240,6 +255,18 @@ class ResultRow:
         self.bootstrap_distribution = np.asarray(res.bootstrap_distribution)[i]
         self.confidence_interval = type(res.confidence_interval)(res.confidence_interval.low[i],
                                                                  res.confidence_interval.high[i])
+
+
+def run_bootstrap(data: tuple, statistic, *, n_resamples: int, confidence_level: float, method: str, rng,
+                  batch: int | None = None):
+    """:func:`scipy.stats.bootstrap` of a vectorised ``statistic`` of the samples ``data`` (index arrays into the
+    word sets, or scores), each resampled separately (``paired=False``, along the last axis); a resample where the
+    statistic is undefined (NaN) is left to :func:`bootstrap_interval` to count, without NumPy's warning."""
+    from scipy import stats  # here: SciPy is loaded by the bootstraps only
+
+    with np.errstate(invalid="ignore"):
+        return stats.bootstrap(data, statistic, n_resamples=n_resamples, vectorized=True, paired=False, axis=-1,
+                               confidence_level=confidence_level, method=method, rng=rng, batch=batch)
 
 
 def bootstrap_interval(name, estimate, res, confidence_level, method, n_resamples, resampled) -> BootstrapInterval:

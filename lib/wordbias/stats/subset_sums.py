@@ -6,6 +6,17 @@ the N values whose sum reaches the observed one (:mod:`wordbias.stats.permutatio
 exact count (:mod:`wordbias.stats.exact_count`), the Monte Carlo draws (:mod:`wordbias.stats.montecarlo`) and the
 normal approximation share: the checks of their inputs, the tolerance under which two sums tie, and the exact
 moments of a random subset sum.
+
+The inputs every public function of the engine takes, and the errors its checks raise:
+
+- ``values`` (array_like of float): the N pooled values, raveled; each finite
+  (:class:`~wordbias.core.errors.InvalidParameterError` naming the positions of NaN or infinity), at least 2 of
+  them (:class:`~wordbias.core.errors.DegenerateSetError`);
+- ``k`` (int): the subset size, in [1, N − 1] (:class:`~wordbias.core.errors.InvalidParameterError` otherwise);
+- ``observed_sum``, ``observed`` or ``threshold`` (float): the observed subset sum, or the sum to reach, finite;
+- any option out of its range or not one of its choices: :class:`~wordbias.core.errors.InvalidParameterError`.
+
+:func:`check_values_and_k` and :func:`check_observed` make these checks.
 """
 
 from __future__ import annotations

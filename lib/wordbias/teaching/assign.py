@@ -321,7 +321,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     Parameters
     ----------
     argv : sequence of str or None
-        The arguments; None for ``sys.argv[1:]``.
+        As for :func:`wordbias.teaching.answer_key.main`.
     """
     ap = argparse.ArgumentParser(prog="python -m wordbias.teaching.assign",
                                  description="write the student versions of the lessons (solutions replaced by "

@@ -570,19 +570,17 @@ def choice(answer, correct: str, options: Mapping[str, str], *, exercise: str) -
 
     Parameters
     ----------
-    answer : object
-        The student's answer.
+    answer, exercise
+        The student's answer and the exercise's name (as for :func:`number`).
     correct : str
         The right letter.
     options : mapping of str to str
         Each letter and the explanation shown when it is chosen: why it is right (for ``correct``) or why not.
-    exercise : str
-        The exercise's name.
 
     Returns
     -------
     CheckResult
-        The result; it has been shown already.
+        The result, shown already; its ``expected`` is the right letter.
 
     Examples
     --------
@@ -678,19 +676,17 @@ def cosine(value, u, v, *, exercise: str = "cosine similarity", shown: int | str
 
     Parameters
     ----------
-    value : object
-        The student's answer.
+    value, exercise
+        As for :func:`number`.
     u, v : array_like
         The two vectors.
-    exercise : str
-        The exercise's name.
     shown : int or str
         The precision the lesson shows (decimals, or ``"3g"`` for significant figures).
 
     Returns
     -------
     CheckResult
-        The result; it has been shown already.
+        The result, shown already.
     """
     u, v = np.asarray(u, dtype=np.float64), np.asarray(v, dtype=np.float64)
     dot = float(u @ v)
@@ -718,21 +714,17 @@ def association(value, w, A, B, *, exercise: str = "s(w, A, B)", shown: int | st
 
     Parameters
     ----------
-    value : object
-        The student's answer.
+    value, exercise, shown
+        As for :func:`number`.
     w : array_like
         The word's vector.
     A, B : array_like
         The attribute vectors (one row per word).
-    exercise : str
-        The exercise's name.
-    shown : int or str
-        The precision the lesson shows.
 
     Returns
     -------
     CheckResult
-        The result; it has been shown already.
+        The result, shown already.
     """
     w = np.asarray(w, dtype=np.float64)[None, :]
     A, B = np.asarray(A, dtype=np.float64), np.asarray(B, dtype=np.float64)
@@ -758,19 +750,15 @@ def test_statistic(value, s_x, s_y, *, exercise: str = "test statistic", shown: 
 
     Parameters
     ----------
-    value : object
-        The student's answer.
+    value, exercise, shown
+        As for :func:`number`.
     s_x, s_y : array_like
         s(w, A, B) of the words of X and of Y.
-    exercise : str
-        The exercise's name.
-    shown : int or str
-        The precision the lesson shows.
 
     Returns
     -------
     CheckResult
-        The result; it has been shown already.
+        The result, shown already.
     """
     s_x, s_y = np.asarray(s_x, dtype=np.float64), np.asarray(s_y, dtype=np.float64)
     expected = _weat.test_statistic(s_x, s_y)
@@ -794,19 +782,15 @@ def effect_size(value, s_x, s_y, *, exercise: str = "effect size d", shown: int 
 
     Parameters
     ----------
-    value : object
-        The student's answer.
+    value, exercise, shown
+        As for :func:`number`.
     s_x, s_y : array_like
-        s(w, A, B) of the words of X and of Y.
-    exercise : str
-        The exercise's name.
-    shown : int or str
-        The precision the lesson shows.
+        As for :func:`test_statistic`.
 
     Returns
     -------
     CheckResult
-        The result; it has been shown already.
+        The result, shown already.
     """
     s_x, s_y = np.asarray(s_x, dtype=np.float64), np.asarray(s_y, dtype=np.float64)
     expected = _weat.effect_size(s_x, s_y, ddof=1)
@@ -840,19 +824,15 @@ def monte_carlo_floor(value, n_permutations: int, *, exercise: str = "Monte Carl
 
     Parameters
     ----------
-    value : object
-        The student's answer.
+    value, exercise, shown
+        As for :func:`number`.
     n_permutations : int
         R, the random permutations.
-    exercise : str
-        The exercise's name.
-    shown : int or str
-        The precision the lesson shows.
 
     Returns
     -------
     CheckResult
-        The result; it has been shown already.
+        The result, shown already.
     """
     R = int(n_permutations)
     return number(value, 1.0 / (R + 1), rtol=min(RTOL, 0.1 / (R + 1)), exercise=exercise, shown=shown,
@@ -871,19 +851,15 @@ def exact_floor(value, n_x: int, n_y: int, *, exercise: str = "exact floor", sho
 
     Parameters
     ----------
-    value : object
-        The student's answer.
+    value, exercise, shown
+        As for :func:`number`.
     n_x, n_y : int
         The sizes of X and Y.
-    exercise : str
-        The exercise's name.
-    shown : int or str
-        The precision the lesson shows.
 
     Returns
     -------
     CheckResult
-        The result; it has been shown already.
+        The result, shown already.
     """
     n = n_x + n_y
     return number(value, _weat.smallest_p(n_x, n_y), exercise=exercise, shown=shown, check="exact_floor",
@@ -906,19 +882,15 @@ def two_sided(value, p_greater: float, p_less: float, *, exercise: str = "two-si
 
     Parameters
     ----------
-    value : object
-        The student's answer.
+    value, exercise, shown
+        As for :func:`number`.
     p_greater, p_less : float
         The one-sided p-values.
-    exercise : str
-        The exercise's name.
-    shown : int or str
-        The precision the lesson shows.
 
     Returns
     -------
     CheckResult
-        The result; it has been shown already.
+        The result, shown already.
     """
     expected = min(1.0, 2.0 * min(p_greater, p_less))
     return number(value, expected, exercise=exercise, what="the two-sided p", shown=shown, check="two_sided",
@@ -936,18 +908,16 @@ def intervals_including_zero(answer, table, *, exercise: str = "intervals that i
 
     Parameters
     ----------
-    answer : object
-        The student's answer: a list of test names.
+    answer, exercise
+        The student's answer (a list of test names) and the exercise's name (as for :func:`number`).
     table : pandas.DataFrame
         The table (:func:`wordbias.papers.lesson_views.read_results` of Caliskan's ``table1.csv``): columns
         ``test``, ``effect_size_ci_low`` and ``effect_size_ci_high``.
-    exercise : str
-        The exercise's name.
 
     Returns
     -------
     CheckResult
-        The result; it has been shown already.
+        The result, shown already.
     """
     inside = (table["effect_size_ci_low"] <= 0) & (table["effect_size_ci_high"] >= 0)
     expected = [str(t) for t in table["test"][inside]]
@@ -967,17 +937,15 @@ def most_influential(answer, influence, *, exercise: str = "most influential wor
 
     Parameters
     ----------
-    answer : object
-        The student's answer: one word.
+    answer, exercise
+        The student's answer (one word) and the exercise's name (as for :func:`number`).
     influence : wordbias.measures.diagnostics.sensitivity.Influence
         The leave-one-out influence of every word.
-    exercise : str
-        The exercise's name.
 
     Returns
     -------
     CheckResult
-        The result; it has been shown already.
+        The result, shown already.
     """
     top = influence.top(1)
     expected = str(top.word[0])
@@ -1011,19 +979,17 @@ def angle(value, cosine_value: float, *, exercise: str = "angle", shown: int | s
 
     Parameters
     ----------
-    value : object
-        The student's answer.
+    value, exercise
+        As for :func:`number`.
     cosine_value : float
         The cosine of the two directions.
-    exercise : str
-        The exercise's name.
     shown : int or str
         The precision the lesson shows (the table's "angle (°)" column: 1 decimal).
 
     Returns
     -------
     CheckResult
-        The result; it has been shown already.
+        The result, shown already.
     """
     c = float(np.clip(cosine_value, -1.0, 1.0))
     expected = math.degrees(math.acos(c))
@@ -1043,12 +1009,10 @@ def same_set(answer, expected: Iterable[str], *, exercise: str, what: str, hint:
 
     Parameters
     ----------
-    answer : object
-        The student's answer.
+    answer, exercise
+        The student's answer and the exercise's name (as for :func:`number`).
     expected : iterable of str
         The right names.
-    exercise : str
-        The exercise's name.
     what : str
         What the list is.
     hint : str
@@ -1059,7 +1023,7 @@ def same_set(answer, expected: Iterable[str], *, exercise: str, what: str, hint:
     Returns
     -------
     CheckResult
-        The result; it has been shown already.
+        The result, shown already; its ``expected`` is the list of names, without repeats.
 
     Examples
     --------
@@ -1094,17 +1058,15 @@ def differ_in_frequency(answer, report, *, exercise: str = "frequency") -> Check
 
     Parameters
     ----------
-    answer : object
-        The student's answer, True or False.
+    answer, exercise
+        The student's answer (True or False) and the exercise's name (as for :func:`number`).
     report : wordbias.measures.diagnostics.frequency.FrequencyReport
         The frequency report (its ``mann_whitney_p``, ``alpha`` and ``flagged``).
-    exercise : str
-        The exercise's name.
 
     Returns
     -------
     CheckResult
-        The result; it has been shown already.
+        The result, shown already.
     """
     truth = bool(report.flagged)
     ctx = _Context(exercise, "differ_in_frequency", "", f"{truth}",
@@ -1127,19 +1089,17 @@ def significant_associations(value, summary, *, run: str = "first names",
 
     Parameters
     ----------
-    value : object
-        The student's answer.
+    value, exercise
+        As for :func:`number`.
     summary : pandas.DataFrame
         The UBE summary, one row per run.
     run : str
         The run (a row of ``summary``).
-    exercise : str
-        The exercise's name.
 
     Returns
     -------
     CheckResult
-        The result; it has been shown already.
+        The result, shown already.
     """
     if run not in summary.index:
         raise InvalidParameterError(f"run {run!r} is not in the summary; runs: {list(summary.index)}")
@@ -1165,12 +1125,10 @@ def prediction(answer, options: Mapping[str, str], *, exercise: str) -> CheckRes
 
     Parameters
     ----------
-    answer : object
-        The student's prediction: one letter in quotes.
+    answer, exercise
+        The student's prediction (one letter in quotes) and the exercise's name (as for :func:`number`).
     options : mapping of str to str
         Each letter and what it predicts, in a few words (repeated back to the student).
-    exercise : str
-        The exercise's name.
 
     Returns
     -------
@@ -1317,10 +1275,8 @@ def written(answer, *, exercise: str, points: Sequence[str], min_words: int = 20
 
     Parameters
     ----------
-    answer : object
-        The student's answer: a string.
-    exercise : str
-        The exercise's name.
+    answer, exercise
+        The student's answer (a string) and the exercise's name (as for :func:`number`).
     points : sequence of str
         The points a good answer makes (shown once the answer is long enough, and as the worked solution).
     min_words : int, default 20
@@ -1370,19 +1326,15 @@ def run_spread(value, result, *, exercise: str = "spread over runs", shown: int 
 
     Parameters
     ----------
-    value : object
-        The student's answer.
+    value, exercise, shown
+        As for :func:`number`.
     result : wordbias.measures.ensemble.EnsembleMeasurement
         The test measured on every run.
-    exercise : str
-        The exercise's name.
-    shown : int or str
-        The precision the lesson shows.
 
     Returns
     -------
     CheckResult
-        The result; it has been shown already.
+        The result, shown already.
     """
     d = _run_effect_sizes(result)
     return number(value, float(result.effect_size_sd), exercise=exercise, shown=shown, check="run_spread",
@@ -1408,19 +1360,17 @@ def interval_or_runs(answer, result, *, run: int = 0, exercise: str = "interval 
 
     Parameters
     ----------
-    answer : object
-        The student's answer: ``"a"`` or ``"b"``.
+    answer, exercise
+        The student's answer (``"a"`` or ``"b"``) and the exercise's name (as for :func:`number`).
     result : wordbias.measures.ensemble.EnsembleMeasurement
         The test measured on every run.
     run : int, default 0
         The run whose interval is compared (0: the first).
-    exercise : str
-        The exercise's name.
 
     Returns
     -------
     CheckResult
-        The result; it has been shown already.
+        The result, shown already.
     """
     m = result.per_run[run]
     d = _run_effect_sizes(result)
@@ -1453,21 +1403,17 @@ def combined_variance(value, estimates, ci_low, ci_high, *, ci_level: float = 0.
 
     Parameters
     ----------
-    value : object
-        The student's answer.
+    value, exercise, shown
+        As for :func:`number`.
     estimates, ci_low, ci_high : array_like of float
         Each run's d and its interval over words.
     ci_level : float, default 0.95
         The level of the runs' intervals.
-    exercise : str
-        The exercise's name.
-    shown : int or str
-        The precision the lesson shows.
 
     Returns
     -------
     CheckResult
-        The result; it has been shown already.
+        The result, shown already.
     """
     from scipy import stats
 
@@ -1513,19 +1459,15 @@ def share_significant(value, result, *, exercise: str = "share of runs significa
 
     Parameters
     ----------
-    value : object
-        The student's answer.
+    value, exercise, shown
+        As for :func:`number`.
     result : wordbias.measures.ensemble.EnsembleMeasurement
         The test measured on every run (its ``alpha`` is the level).
-    exercise : str
-        The exercise's name.
-    shown : int or str
-        The precision the lesson shows.
 
     Returns
     -------
     CheckResult
-        The result; it has been shown already.
+        The result, shown already.
     """
     p = np.array([m.p_value for m in result.per_run if m.not_run is None], dtype=np.float64)
     share = float(result.share_significant)
@@ -1553,21 +1495,17 @@ def direct_bias(value, X, g, *, exercise: str = "direct bias", shown: int | str 
 
     Parameters
     ----------
-    value : object
-        The student's answer.
+    value, exercise, shown
+        As for :func:`number`.
     X : array_like
         The vectors of the gender-neutral words (one row per word).
     g : array_like
         The gender direction (any length).
-    exercise : str
-        The exercise's name.
-    shown : int or str
-        The precision the lesson shows.
 
     Returns
     -------
     CheckResult
-        The result; it has been shown already.
+        The result, shown already.
     """
     from wordbias.measures.directions import direction as _direction
 
@@ -1603,19 +1541,15 @@ def neighbour_correlation(value, bias, share, *, exercise: str = "bias by neighb
 
     Parameters
     ----------
-    value : object
-        The student's answer.
+    value, exercise, shown
+        As for :func:`number`.
     bias, share : array_like
         Each word's original bias and its share of male-biased words among its neighbours.
-    exercise : str
-        The exercise's name.
-    shown : int or str
-        The precision the lesson shows.
 
     Returns
     -------
     CheckResult
-        The result; it has been shown already.
+        The result, shown already.
     """
     from scipy import stats
 
@@ -1643,19 +1577,17 @@ def nearer_target(answer, table, method: str, than: str, *, exercise: str = "nea
 
     Parameters
     ----------
-    answer : object
-        The student's answer: a list of check names.
+    answer, exercise
+        The student's answer (a list of check names) and the exercise's name (as for :func:`number`).
     table : pandas.DataFrame
         The table: columns ``method``, ``check``, ``estimate``, ``target``.
     method, than : str
         The two methods compared (values of the ``method`` column).
-    exercise : str
-        The exercise's name.
 
     Returns
     -------
     CheckResult
-        The result; it has been shown already.
+        The result, shown already.
     """
     for m in (method, than):
         if m not in set(table["method"]):

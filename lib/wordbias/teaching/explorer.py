@@ -299,7 +299,7 @@ def plot_scores(exploration: Exploration, *, title: str | None = None, ax=None):
     Returns
     -------
     matplotlib.figure.Figure
-        The figure.
+        The figure of the bars.
     """
     import matplotlib.pyplot as plt
     import seaborn as sns
@@ -373,7 +373,7 @@ def plot_null(null, observed: float, *, ax=None):
     Returns
     -------
     matplotlib.figure.Figure
-        The figure.
+        The figure of the null distribution.
     """
     import matplotlib.pyplot as plt
     import seaborn as sns
@@ -417,7 +417,7 @@ def plot_runs(results, *, title: str | None = None, ax=None):
     Returns
     -------
     matplotlib.figure.Figure
-        The figure.
+        The forest plot (one row per run and one per ensemble).
 
     Raises
     ------
@@ -602,22 +602,12 @@ def weat_explorer(embedding, X: Sequence[str], Y: Sequence[str], A: Sequence[str
 
     Parameters
     ----------
-    embedding : KeyedVectors or mapping of str to vector
-        The embedding.
     X, Y : sequence of str
         The target word lists the text areas start with.
     A, B : sequence of str
         The attribute word lists the text areas start with.
-    names : mapping of str to str or None
-        Display names of the sets.
-    seed : int
-        Seeds the balancing, the permutations and the bootstrap.
-    n_resamples : int
-        Bootstrap resamples of the interval of d.
-    n_permutations : int
-        Monte Carlo permutations when the exact p is too dear.
-    case_fold : bool
-        Look words up in lower case where the embedding lacks them as given.
+    embedding, names, seed, n_resamples, n_permutations, case_fold
+        As for :func:`explore`.
     live : bool
         Rerun the test on every edit (each takes a fraction of a second); otherwise the button does.
     run : bool

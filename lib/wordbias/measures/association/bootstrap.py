@@ -44,7 +44,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy import stats as _sps
 
 from wordbias.core import lookup
 from wordbias.core.costs import MAX_SECONDS
@@ -70,6 +69,7 @@ from wordbias.stats.resampling import (
     check_bootstrap_options,
     check_resampled_sizes,
     index_counts,
+    run_bootstrap,
     word_vector_sets,
     word_vectors,
 )
@@ -307,7 +307,7 @@ def pool_effect_size_from_cosines(C, n_x: int, n_a: int, ddof: int = 0) -> float
     Returns
     -------
     float
-        The pools' effect size.
+        The pools' effect size (:func:`pool_effect_size`).
 
     Raises
     ------
@@ -357,20 +357,12 @@ def weat_bootstrap_from_cosines(C, n_x: int, n_a: int, *, n_resamples: int = 10_
         The number of words of X (at least 2, and at least 2 rows left for Y).
     n_a : int
         The number of words of A (at least 1, and at least 1 column left for B).
-    n_resamples : int, default 10000
-        The number of bootstrap resamples (>= 2).
-    confidence_level : float, default 0.95
-        The confidence level of the two-sided intervals.
-    method : {"BCa", "percentile", "basic"}, default "BCa"
-        The interval method of :func:`scipy.stats.bootstrap`.
+    n_resamples, confidence_level, method, seed, max_seconds : optional
+        The bootstrap's options (:mod:`wordbias.stats.resampling`).
     resample : sequence of str, default ("X", "Y", "A", "B")
         The sets to resample (each separately, with replacement); a string of letters such as ``"AB"`` works.
-    seed : int or numpy.random.Generator, default 0
-        Seed or generator of the resamples.
     ddof : {1, 0}, default 1
         Delta degrees of freedom of the standard deviation of d.
-    max_seconds : float, default 600.0
-        The longest the request may be estimated to take.
 
     Returns
     -------
@@ -418,10 +410,8 @@ def weat_bootstrap_from_cosines(C, n_x: int, n_a: int, *, n_resamples: int = 10_
         stat, d = resampled_weat(C, n_x, n_a, *indices(args), ddof=ddof)
         return np.stack([d, stat])
 
-    data = tuple(full[k] for k in resampled)
-    with np.errstate(invalid="ignore"):
-        res = _sps.bootstrap(data, both, n_resamples=n_resamples, vectorized=True, paired=False, axis=-1,
-                             confidence_level=confidence_level, method=method, rng=rng)
+    res = run_bootstrap(tuple(full[k] for k in resampled), both, n_resamples=n_resamples,
+                        confidence_level=confidence_level, method=method, rng=rng)
     out = {name: bootstrap_interval(name, est, ResultRow(res, i), confidence_level, method, n_resamples, resampled)
            for i, (name, est) in enumerate((("effect_size", d0), ("statistic", stat0)))}
     return WeatBootstrap(effect_size=out["effect_size"], statistic=out["statistic"], sizes=sizes)
@@ -451,25 +441,13 @@ def weat_bootstrap_from_vectors(X, Y, A, B, *, n_resamples: int = 10_000, confid
         The vectors of the target sets, one row per word (at least 2 each).
     A, B : array_like of float, shape (n_set, dim)
         The vectors of the attribute sets, one row per word (at least 1 each).
-    n_resamples : int, default 10000
-        The number of bootstrap resamples (>= 2).
-    confidence_level : float, default 0.95
-        The confidence level of the two-sided intervals.
-    method : {"BCa", "percentile", "basic"}, default "BCa"
-        The interval method of :func:`scipy.stats.bootstrap`.
-    resample : sequence of str, default ("X", "Y", "A", "B")
-        The sets to resample; the others are held fixed.
-    seed : int or numpy.random.Generator, default 0
-        Seed or generator of the resamples.
-    ddof : {1, 0}, default 1
-        Delta degrees of freedom of the standard deviation of d.
-    max_seconds : float, default 600.0
-        The longest the request may be estimated to take.
+    n_resamples, confidence_level, method, resample, seed, ddof, max_seconds : optional
+        As for :func:`weat_bootstrap_from_cosines`.
 
     Returns
     -------
     WeatBootstrap
-        The intervals of d and of s(X, Y, A, B), and the sizes of X, Y, A, B.
+        :func:`weat_bootstrap_from_cosines`'s intervals and sizes, on the cosines of the four sets.
 
     Raises
     ------
@@ -524,23 +502,17 @@ def weat_bootstrap(embedding, X, Y: Sequence[str] | None = None, A: Sequence[str
     A, B : sequence of str, optional
         The attribute words A and B (``None`` with a ``WeatResult``).
     resampling : Resampling, optional
-        ``n_resamples`` (the bootstrap resamples, >= 2), ``confidence_level`` (of the two-sided intervals),
-        ``ci_method`` (the interval method of :func:`scipy.stats.bootstrap`) and ``seed`` (seed or generator of
-        the resamples) (:class:`~wordbias.options.Resampling`). None: ``Resampling()`` (10,000 resamples, 95%,
-        BCa, seed 0).
-    resample : sequence of str, default ("X", "Y", "A", "B")
-        The sets to resample; the others are held fixed.
-    ddof : {1, 0}, default 1
-        Delta degrees of freedom of the standard deviation of d.
+        Its ``n_resamples``, ``confidence_level``, ``ci_method`` (the ``method``) and ``seed`` are the bootstrap's
+        (:class:`~wordbias.options.Resampling`). None: ``Resampling()`` (10,000 resamples, 95%, BCa, seed 0).
+    resample, ddof, max_seconds : optional
+        As for :func:`weat_bootstrap_from_cosines`.
     case_fold : bool, default False
         Lower-case the four word lists first (not used with a ``WeatResult``).
-    max_seconds : float, default 600.0
-        The longest the request may be estimated to take.
 
     Returns
     -------
     WeatBootstrap
-        The intervals of d and of s(X, Y, A, B), and the sizes of X, Y, A, B.
+        :func:`weat_bootstrap_from_vectors`'s intervals and sizes, on the words' vectors.
 
     Raises
     ------
@@ -627,18 +599,10 @@ def effect_size_bootstrap(s_a, s_b, *, n_resamples: int = 10_000, confidence_lev
     ----------
     s_a, s_b : array_like of float
         The two samples of scores, 1-D and finite, at least 2 each.
-    n_resamples : int, default 10000
-        The number of bootstrap resamples (>= 2).
-    confidence_level : float, default 0.95
-        The confidence level of the two-sided intervals.
-    method : {"BCa", "percentile", "basic"}, default "BCa"
-        The interval method of :func:`scipy.stats.bootstrap`.
-    seed : int or numpy.random.Generator, default 0
-        Seed or generator of the resamples.
+    n_resamples, confidence_level, method, seed, max_seconds : optional
+        The bootstrap's options (:mod:`wordbias.stats.resampling`).
     ddof : {1, 0}, default 1
         Delta degrees of freedom of the standard deviation of d.
-    max_seconds : float, default 600.0
-        The longest the request may be estimated to take.
 
     Returns
     -------
@@ -686,9 +650,8 @@ def effect_size_bootstrap(s_a, s_b, *, n_resamples: int = 10_000, confidence_lev
             d = diff / np.where(sd > tol, sd, np.nan)
         return np.stack([d, diff])
 
-    with np.errstate(invalid="ignore"):
-        res = _sps.bootstrap((a, b), both, n_resamples=n_resamples, vectorized=True, paired=False, axis=-1,
-                             confidence_level=confidence_level, method=method, rng=rng)
+    res = run_bootstrap((a, b), both, n_resamples=n_resamples, confidence_level=confidence_level, method=method,
+                        rng=rng)
     out = [bootstrap_interval(name, est, ResultRow(res, i), confidence_level, method, n_resamples, resampled)
            for i, (name, est) in enumerate((("effect_size", d0), ("mean_difference", a.mean() - b.mean())))]
     return WeatBootstrap(effect_size=out[0], statistic=out[1], sizes=(a.size, b.size))

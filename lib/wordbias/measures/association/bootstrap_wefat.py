@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from scipy import stats as _sps
 
 from wordbias.core import lookup
 from wordbias.core.costs import MAX_SECONDS
@@ -21,15 +20,8 @@ from wordbias.core.validation import SPREAD_SLACK, as_float_array, degenerate_sp
 from wordbias.core.vectors import cosine_matrix
 from wordbias.measures.association import weat as _weat
 from wordbias.measures.association import wefat as _wefat
-from wordbias.stats.resampling import (
-    BootstrapInterval,
-    bootstrap_interval,
-    check_bootstrap_cost,
-    check_bootstrap_options,
-    check_resampled_sizes,
-    index_counts,
-    word_vector_sets,
-)
+from wordbias.stats import resampling as _resampling
+from wordbias.stats.resampling import BootstrapInterval, index_counts
 
 __all__ = ["WEFAT_SETS", "resampled_normalized_association", "wefat_bootstrap_from_vectors", "wefat_bootstrap"]
 
@@ -46,11 +38,9 @@ def resampled_normalized_association(C_a, C_b, ia, ib, ddof: int = 1) -> np.ndar
 
     Parameters
     ----------
-    C_a, C_b : numpy.ndarray of float, shape (n_w, n_a) and (n_w, n_b)
-        The cosines cos(w, A) and cos(w, B) of each target word w (rows) with the attribute words.
-    ia, ib : array_like of int, shape (..., k_a) and (..., k_b)
-        The resamples of A and of B as index arrays into the columns of ``C_a`` and ``C_b``, of the same
-        leading shape.
+    C_a, C_b, ia, ib : numpy.ndarray
+        The cosines of each target word with A and with B, and the resamples of A and of B as index arrays, as
+        for :func:`~wordbias.measures.association.bootstrap.resampled_association`.
     ddof : {1, 0}, default 1
         Delta degrees of freedom of the standard deviation over A* ∪ B*.
 
@@ -62,7 +52,7 @@ def resampled_normalized_association(C_a, C_b, ia, ib, ddof: int = 1) -> np.ndar
     Raises
     ------
     InvalidParameterError
-        When ``ddof`` is not 0 or 1.
+        When ``ddof`` is not 0 or 1 (:func:`wordbias.core.validation.check_ddof`).
 
     Examples
     --------
@@ -124,20 +114,12 @@ def wefat_bootstrap_from_vectors(W, A, B, prop, *, n_resamples: int = 10_000, co
         The vectors of the attribute sets, one row per word.
     prop : array_like of float, shape (n_w,)
         The property p_w of each target word, finite, in the order of the rows of ``W``.
-    n_resamples : int, default 10000
-        The number of bootstrap resamples (>= 2).
-    confidence_level : float, default 0.95
-        The confidence level of the two-sided interval.
-    method : {"BCa", "percentile", "basic"}, default "BCa"
-        The interval method of :func:`scipy.stats.bootstrap`.
+    n_resamples, confidence_level, method, seed, max_seconds : optional
+        The bootstrap's options (:mod:`wordbias.stats.resampling`).
     resample : sequence of str, default ("W", "A", "B")
         The sets to resample; the others are held fixed.
-    seed : int or numpy.random.Generator, default 0
-        Seed or generator of the resamples.
     ddof : {1, 0}, default 1
         Delta degrees of freedom of the standard deviation in s(w, A, B).
-    max_seconds : float, default 600.0
-        The longest the request may be estimated to take.
 
     Returns
     -------
@@ -165,9 +147,9 @@ def wefat_bootstrap_from_vectors(W, A, B, prop, *, n_resamples: int = 10_000, co
     >>> r.statistic, r.low < r.estimate < r.high, r.resampled
     ('pearson_r', True, ('W', 'A', 'B'))
     """
-    n_resamples, confidence_level, ddof, resampled, rng = check_bootstrap_options(
+    n_resamples, confidence_level, ddof, resampled, rng = _resampling.check_bootstrap_options(
         n_resamples, confidence_level, method, ddof, resample, seed, WEFAT_SETS)
-    W, A, B = word_vector_sets(WEFAT_SETS, (W, A, B), (1, 1, 1), "the three sets", "WEFAT's bootstrap")
+    W, A, B = _resampling.word_vector_sets(WEFAT_SETS, (W, A, B), (1, 1, 1), "the three sets", "WEFAT's bootstrap")
     prop = as_float_array("prop", prop, what="one property value per row of W")
     if prop.shape != (W.shape[0],) or not np.all(np.isfinite(prop)):
         raise InvalidParameterError(f"prop must hold one finite value per row of W ({W.shape[0]}), "
@@ -176,10 +158,11 @@ def wefat_bootstrap_from_vectors(W, A, B, prop, *, n_resamples: int = 10_000, co
         raise DegenerateSetError(f"WEFAT needs at least {_wefat.MIN_WORDS} target words, got {W.shape[0]}")
     prop = _wefat.power_of_two_scaled(prop)[0]      # r is the same; squares of a property near 1e155 would overflow
     n_w, n_v = W.shape[0], A.shape[0] + B.shape[0]
-    check_resampled_sizes(zip(WEFAT_SETS, (n_w, A.shape[0], B.shape[0])), resampled)
-    check_bootstrap_cost("a WEFAT bootstrap", n_resamples,
-                         [n for k, n in zip(WEFAT_SETS, (n_w, A.shape[0], B.shape[0])) if k in resampled],
-                         3 * n_v * n_w + 20 * n_w, 8.0 * (3 * n_v + 14 * n_w), method=method, max_seconds=max_seconds)
+    _resampling.check_resampled_sizes(zip(WEFAT_SETS, (n_w, A.shape[0], B.shape[0])), resampled)
+    _resampling.check_bootstrap_cost("a WEFAT bootstrap", n_resamples,
+                                     [n for k, n in zip(WEFAT_SETS, (n_w, A.shape[0], B.shape[0])) if k in resampled],
+                                     3 * n_v * n_w + 20 * n_w, 8.0 * (3 * n_v + 14 * n_w), method=method,
+                                     max_seconds=max_seconds)
     C_a, C_b = cosine_matrix(W, A), cosine_matrix(W, B)
     full = {"W": np.arange(W.shape[0]), "A": np.arange(A.shape[0]), "B": np.arange(B.shape[0])}
 
@@ -194,10 +177,9 @@ def wefat_bootstrap_from_vectors(W, A, B, prop, *, n_resamples: int = 10_000, co
     r0 = float(r_of(*(full[k] for k in resampled)))
     if not np.isfinite(r0):
         raise DegenerateSetError("the correlation of s(w, A, B) with the property is undefined (a constant)")
-    with np.errstate(invalid="ignore"):
-        res = _sps.bootstrap(tuple(full[k] for k in resampled), r_of, n_resamples=n_resamples, vectorized=True,
-                             paired=False, axis=-1, confidence_level=confidence_level, method=method, rng=rng)
-    return bootstrap_interval("pearson_r", r0, res, confidence_level, method, n_resamples, resampled)
+    res = _resampling.run_bootstrap(tuple(full[k] for k in resampled), r_of, n_resamples=n_resamples,
+                                    confidence_level=confidence_level, method=method, rng=rng)
+    return _resampling.bootstrap_interval("pearson_r", r0, res, confidence_level, method, n_resamples, resampled)
 
 
 def wefat_bootstrap(embedding, result: _wefat.WefatResult, *, n_resamples: int = 10_000,
@@ -217,25 +199,15 @@ def wefat_bootstrap(embedding, result: _wefat.WefatResult, *, n_resamples: int =
         The embedding the WEFAT was run on.
     result : WefatResult
         A result of :func:`wordbias.measures.association.wefat.wefat`.
-    n_resamples : int, default 10000
-        The number of bootstrap resamples (>= 2).
-    confidence_level : float, default 0.95
-        The confidence level of the two-sided interval.
-    method : {"BCa", "percentile", "basic"}, default "BCa"
-        The interval method of :func:`scipy.stats.bootstrap`.
-    resample : sequence of str, default ("W", "A", "B")
-        The sets to resample; the others are held fixed.
-    seed : int or numpy.random.Generator, default 0
-        Seed or generator of the resamples.
+    n_resamples, confidence_level, method, resample, seed, max_seconds : optional
+        As for :func:`wefat_bootstrap_from_vectors`.
     ddof : {1, 0}, default 1
         Delta degrees of freedom of the standard deviation in s(w, A, B): the one the WEFAT was run with.
-    max_seconds : float, default 600.0
-        The longest the request may be estimated to take.
 
     Returns
     -------
     BootstrapInterval
-        The interval of the correlation (``statistic`` is ``"pearson_r"``).
+        :func:`wefat_bootstrap_from_vectors`'s interval, on the result's words and property values.
 
     Raises
     ------

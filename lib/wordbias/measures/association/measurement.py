@@ -133,6 +133,20 @@ def _ci_text(interval) -> str:
     return f"{interval.method} {interval.confidence_level:.0%}, {interval.n_resamples:,} resamples of {of}"
 
 
+def _interval_fields(interval, confidence_level: float) -> dict:
+    """The interval's fields of a :class:`~wordbias.result.Result`: NaN bounds and standard error, and the method
+    ``"none"``, when there is no interval (None)."""
+    return dict(ci_low=float(interval.low) if interval else math.nan,
+                ci_high=float(interval.high) if interval else math.nan,
+                ci_level=confidence_level, ci_method=_ci_text(interval) if interval else "none",
+                effect_size_se=float(interval.standard_error) if interval else math.nan, interval=interval)
+
+
+def _low_power(kept) -> tuple[str, ...]:
+    """The distinct messages of the :class:`LowPowerWarning` among the warnings ``kept``, as notes."""
+    return tuple(dict.fromkeys(w.message for w in kept if issubclass(w.category, LowPowerWarning)))
+
+
 def _replay(caught: Sequence[Caught]) -> None:
     for w in caught:
         warnings.warn(w.category(w.message), stacklevel=3)
@@ -260,14 +274,12 @@ def _measure_weat(kv, X, Y, A, B, *, test: str, title: str | None, names, resamp
                              tuple(getattr(s, "balanced_out", ()) or ()))
                  for letter, s, a in zip("XYAB", (r.X, r.Y, r.A, r.B), asked))
     flagged = _judge(sets, min_words=words.min_words, min_fraction=words.min_fraction).low
-    low_power = tuple(dict.fromkeys(w.message for w in kept if issubclass(w.category, LowPowerWarning)))
+    low_power = _low_power(kept)
     return Result(
         measure="weat", test=test, title=title or f"{r.X.name} vs {r.Y.name}, {r.A.name} vs {r.B.name}",
         statistic_name="s(X,Y,A,B)", statistic=float(r.statistic), effect_size_name="d",
         effect_size=float(r.effect_size),
-        ci_low=float(interval.low) if interval else math.nan, ci_high=float(interval.high) if interval else math.nan,
-        ci_level=resampling.confidence_level, ci_method=_ci_text(interval) if interval else "none",
-        effect_size_se=float(interval.standard_error) if interval else math.nan, interval=interval,
+        **_interval_fields(interval, resampling.confidence_level),
         p_value=float(r.p_value), alternative=r.alternative, p_method=r.p_method, p_two_sided=float(two.p_value),
         p_values=p_values, n_permutations=n_permutations if r.p_method == "monte-carlo" else None,
         n_resamples=n_resamples, seed=seed, sets=sets, flagged=flagged, warnings=kept,
@@ -593,14 +605,12 @@ def _measure_wefat(kv, W, A, B, prop, *, test: str, title: str | None, names, ca
             SetCoverage("A", r.A.name, asked[1], tuple(r.A.words), tuple(r.A.missing)),
             SetCoverage("B", r.B.name, asked[2], tuple(r.B.words), tuple(r.B.missing)))
     flagged = _judge(sets, min_words=min_words, min_fraction=min_fraction).low
-    low_power = tuple(dict.fromkeys(w.message for w in kept if issubclass(w.category, LowPowerWarning)))
+    low_power = _low_power(kept)
     return Result(
         measure="wefat", test=test, title=title or f"{r.W.name}: {r.A.name} vs {r.B.name}",
         statistic_name="Pearson r", statistic=float(r.pearson_r), effect_size_name="r",
         effect_size=float(r.pearson_r),
-        ci_low=float(interval.low) if interval else math.nan, ci_high=float(interval.high) if interval else math.nan,
-        ci_level=confidence_level, ci_method=_ci_text(interval) if interval else "none",
-        effect_size_se=float(interval.standard_error) if interval else math.nan, interval=interval,
+        **_interval_fields(interval, confidence_level),
         p_value=float(r.p_value), alternative="two-sided", p_method="t", p_two_sided=float(r.p_value),
         n_permutations=None, n_resamples=n_resamples, seed=seed, sets=sets, flagged=flagged,
         warnings=kept, notes=tuple(notes) + low_power, result=r)

@@ -53,15 +53,8 @@ from wordbias.measures.directions.ripa import ALTERNATIVES, SignFlipTest, sign_f
 from wordbias.options import Resampling, Words
 from wordbias.stats import permutation as _stats
 
-__all__ = [
-    "ScWeatResult",
-    "sc_weat_effect_size",
-    "sc_weat_difference",
-    "sc_weat_p_value",
-    "sc_weat",
-    "DEFAULT_RESAMPLING",
-    "DEFAULT_WORDS",
-]
+__all__ = ["ScWeatResult", "sc_weat_effect_size", "sc_weat_difference", "sc_weat_p_value", "sc_weat",
+           "DEFAULT_RESAMPLING", "DEFAULT_WORDS"]
 
 #: the resampling of :func:`sc_weat` when none is given: 100,000 Monte Carlo re-partitions, 10,000 sign flips of
 #: the category's test, seed 0

@@ -74,7 +74,7 @@ def as_test(test_or_sets) -> _data.SeatTest:
     Returns
     -------
     SeatTest
-        The test.
+        The test; for a name, the shipped one (:func:`wordbias.datasets.seat.load_test`).
 
     Raises
     ------

@@ -36,7 +36,7 @@ from wordbias.core.validation import (
     float_eps,
 )
 from wordbias.core.vectors import cosine_matrix
-from wordbias.options import BALANCE_POLICIES, Resampling, Words
+from wordbias.options import BALANCE_POLICIES, Resampling, Words, options_or_default
 from wordbias.stats import permutation as _stats
 
 __all__ = [
@@ -72,45 +72,6 @@ __all__ = [
 DEFAULT_RESAMPLING = Resampling(n_permutations=100_000)
 #: the word policy of :func:`weat` when none is given: unknown words dropped, no case folding, random balancing
 DEFAULT_WORDS = Words(case_fold=False)
-
-
-def options_or_default(resampling, words, default_resampling: Resampling, default_words: Words):
-    """A measure's options: ``resampling`` and ``words``, or its defaults where they are None.
-
-    Parameters
-    ----------
-    resampling : Resampling or None
-        The caller's resampling (:class:`wordbias.options.Resampling`).
-    words : Words or None
-        The caller's word policy (:class:`wordbias.options.Words`).
-    default_resampling : Resampling
-        The measure's resampling when ``resampling`` is None.
-    default_words : Words
-        The measure's word policy when ``words`` is None.
-
-    Returns
-    -------
-    tuple of (Resampling, Words)
-        The options the measure runs with.
-
-    Raises
-    ------
-    InvalidParameterError
-        If ``resampling`` is not a Resampling or ``words`` not a Words.
-
-    Examples
-    --------
-    >>> options_or_default(None, Words(on_missing="raise"), DEFAULT_RESAMPLING, DEFAULT_WORDS)[1].on_missing
-    'raise'
-    """
-    resampling = default_resampling if resampling is None else resampling
-    words = default_words if words is None else words
-    if not isinstance(resampling, Resampling):
-        raise InvalidParameterError(f"resampling must be a wordbias.options.Resampling, not "
-                                    f"{type(resampling).__name__}")
-    if not isinstance(words, Words):
-        raise InvalidParameterError(f"words must be a wordbias.options.Words, not {type(words).__name__}")
-    return resampling, words
 
 
 def case_folded(embedding, case_fold: bool | None) -> bool:

@@ -67,7 +67,7 @@ def normalized_association(W, A, B, ddof: int = 1, *, input_eps: float | None = 
     Returns
     -------
     numpy.ndarray of float, shape (n_words,)
-        s(w, A, B) for each row w of ``W``.
+        The normalized s(w, A, B), divided by the std over A ∪ B, for each row w of ``W``.
 
     Raises
     ------

@@ -201,7 +201,7 @@ def word_lists_for(embedding: KeyedVectors, *, gender_specific: str = "full") ->
     Raises
     ------
     ValueError
-        If ``gender_specific`` is neither ``"full"`` nor ``"seed"``.
+        As :func:`word_lists`: for a ``gender_specific`` it does not know.
 
     Examples
     --------

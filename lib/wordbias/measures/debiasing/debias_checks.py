@@ -51,14 +51,7 @@ from gensim.models import KeyedVectors
 from wordbias import embeddings
 from wordbias.core import lookup
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError, MissingWordsWarning
-from wordbias.core.validation import (
-    check_int,
-    check_option,
-    check_probability,
-    check_real,
-    check_seed,
-    check_words,
-)
+from wordbias.core.validation import check_int, check_option, check_probability, check_real, check_seed, check_words
 from wordbias.measures.debiasing.debias import word_lists_for
 
 __all__ = [
@@ -583,11 +576,15 @@ def _selection(original: KeyedVectors, selection, n_per_side: int, candidates: C
 
 
 def _checked_sides(checked: KeyedVectors, sel: BiasedWords, on_missing: str):
+    """The male and female words found in ``checked``, the words missing, their unit vectors X (male rows
+    first) and labels y (1: male)."""
     male, miss_m = _present(checked, sel.male, on_missing, "male-biased words")
     female, miss_f = _present(checked, sel.female, on_missing, "female-biased words")
     if not male or not female:
         raise DegenerateSetError("a side has no word left in the embedding checked")
-    return male, female, miss_m + miss_f
+    X = np.r_[_rows(checked, male), _rows(checked, female)]
+    y = np.r_[np.ones(len(male), dtype=np.int64), np.zeros(len(female), dtype=np.int64)]
+    return male, female, miss_m + miss_f, X, y
 
 
 # --------------------------------------------------------------------------------------------------
@@ -667,9 +664,7 @@ def cluster_accuracy(original, checked, *, n_per_side: int = 500, seed: int = 0,
     n_init = check_int("n_init", n_init, min=1)
     level = _level(confidence_level)
     sel = _selection(orig, selection, n_per_side, candidates)
-    male, female, missing = _checked_sides(chk, sel, on_missing)
-    X = np.r_[_rows(chk, male), _rows(chk, female)]
-    y = np.r_[np.ones(len(male), dtype=np.int64), np.zeros(len(female), dtype=np.int64)]
+    male, female, missing, X, y = _checked_sides(chk, sel, on_missing)
     rng = np.random.default_rng(seed)
     boots = np.empty(n_resamples)
     im, jf = np.arange(len(male)), len(male) + np.arange(len(female))
@@ -704,10 +699,8 @@ def classifier_accuracy(original, checked, *, n_per_side: int = 2500, n_train: i
 
     Parameters
     ----------
-    original : KeyedVectors or str
-        The embedding before debiasing.
-    checked : KeyedVectors or str
-        The embedding to check.
+    original, checked, confidence_level, selection, on_missing, candidates
+        As :func:`cluster_accuracy` takes them.
     n_per_side : int, default 2500
         Words per side.
     n_train : int, default 1000
@@ -719,15 +712,6 @@ def classifier_accuracy(original, checked, *, n_per_side: int = 2500, n_train: i
         default before 0.22, the version of the authors' code and of Ravfogel et al.'s notebook.
     C : float, default 1.0
         The SVM's regularisation.
-    confidence_level : float, default 0.95
-        The interval's level.
-    selection : BiasedWords, optional
-        The words (:func:`most_biased_words`); by default computed from ``original``.
-    on_missing : {"drop", "raise"}, default "drop"
-        Words absent from ``checked``: dropped with a warning and listed, or a ``KeyError``.
-    candidates : Candidates, optional
-        How the words are chosen when ``selection`` is None (the first rows looked at, the words left out, the
-        bias direction); None: :data:`DEFAULT_CANDIDATES`.
 
     Returns
     -------
@@ -739,10 +723,8 @@ def classifier_accuracy(original, checked, *, n_per_side: int = 2500, n_train: i
     ------
     wordbias.core.errors.InvalidParameterError
         If an option is out of range or ``n_train`` leaves no test word.
-    wordbias.core.errors.DegenerateSetError
-        If too few words lie on a side.
-    KeyError
-        If ``on_missing="raise"`` and a word is absent from ``checked``.
+    wordbias.core.errors.DegenerateSetError, KeyError
+        As :func:`cluster_accuracy` raises them.
 
     Examples
     --------
@@ -766,15 +748,13 @@ def classifier_accuracy(original, checked, *, n_per_side: int = 2500, n_train: i
         gamma = check_real("gamma", gamma, low=0, low_open=True)
     C = check_real("C", C, low=0, low_open=True)
     sel = _selection(orig, selection, n_per_side, candidates)
-    male, female, missing = _checked_sides(chk, sel, on_missing)
+    male, female, missing, X, y = _checked_sides(chk, sel, on_missing)
     if n_train // 2 >= min(len(male), len(female)):
         raise InvalidParameterError(f"n_train = {n_train} leaves no test word on a side ({len(male)} male, "
                                     f"{len(female)} female words)")
     rng = np.random.default_rng(seed)
     train_m = rng.choice(len(male), n_train // 2, replace=False)
     train_f = rng.choice(len(female), n_train - n_train // 2, replace=False)
-    X = np.r_[_rows(chk, male), _rows(chk, female)]
-    y = np.r_[np.ones(len(male), dtype=np.int64), np.zeros(len(female), dtype=np.int64)]
     train = np.zeros(len(y), dtype=bool)
     train[train_m] = True
     train[len(male) + train_f] = True
@@ -862,10 +842,8 @@ def neighbour_bias(original, checked, *, n_per_side: int = 2500, words: Sequence
 
     Parameters
     ----------
-    original : KeyedVectors or str
-        The embedding before debiasing.
-    checked : KeyedVectors or str
-        The embedding to check.
+    original, checked, confidence_level, on_missing, candidates
+        As :func:`cluster_accuracy` takes them.
     n_per_side : int, default 2500
         When ``words`` is None, the words are the ``n_per_side`` most biased of each side (the classification
         experiment's 5,000 words).
@@ -876,18 +854,11 @@ def neighbour_bias(original, checked, *, n_per_side: int = 2500, words: Sequence
         Neighbours per word.
     n_resamples : int, default 2000
         Bootstrap resamples; 0: no interval.
-    confidence_level : float, default 0.95
-        The interval's level.
     seed : int, default 0
         Seed of the bootstrap.
     selection : BiasedWords, optional
         The candidates and most biased words (:func:`most_biased_words`); by default computed from
-        ``original``.
-    on_missing : {"drop", "raise"}, default "drop"
-        Words absent from ``checked``: dropped with a warning and listed, or a ``KeyError``.
-    candidates : Candidates, optional
-        How the words are chosen when ``selection`` is None (the first rows looked at, the words left out, the
-        bias direction); None: :data:`DEFAULT_CANDIDATES`.
+        ``original`` with ``candidates``.
 
     Returns
     -------

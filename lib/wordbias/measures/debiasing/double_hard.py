@@ -31,15 +31,9 @@ from wordbias import embeddings
 from wordbias.core import lookup
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError
 from wordbias.core.validation import check_int, check_option, check_seed
+from wordbias.measures.debiasing import inlp as _inlp
 from wordbias.measures.debiasing.debias import HardDebiasReport, hard_debias, word_lists_for
-from wordbias.measures.debiasing.inlp import (
-    DEFAULT_CHUNK_ROWS,
-    _as_kv,
-    _candidate_rows,
-    _check_out,
-    _gather_rows,
-    debiased_label,
-)
+from wordbias.measures.debiasing.inlp import DEFAULT_CHUNK_ROWS, debiased_label
 from wordbias.measures.directions.direction import pca_direction
 
 __all__ = ["DoubleHardDebiasReport", "DoubleHardOptions", "embedding_pca", "double_hard_debias", "FREQUENCY_REMOVAL"]
@@ -332,7 +326,7 @@ def double_hard_debias(
     >>> bool(abs(out.vectors[4:] @ report.hard_debias.direction).max() < 1e-6)
     True
     """
-    kv = _as_kv(embedding)
+    kv = _inlp._as_kv(embedding)
     n, d = kv.vectors.shape
     options = DoubleHardOptions() if options is None else options
     if not isinstance(options, DoubleHardOptions):
@@ -359,11 +353,11 @@ def double_hard_debias(
     # The most biased words, by cos(w, he) − cos(w, she) on the original vectors.
     exclude = set(gender_specific) | {w for p in defs.pairs for w in p}
     exclude |= {w for p in equalize_pairs for w in p}
-    rows = _candidate_rows(kv, vocab_limit, exclude, 20)
+    rows = _inlp._candidate_rows(kv, vocab_limit, exclude, 20)
     if len(rows) < 2 * n_biased:
         raise DegenerateSetError(f"{len(rows)} candidate words among the first {vocab_limit}; {2 * n_biased} "
                                  "needed (lower n_biased)")
-    X = _gather_rows(kv.vectors, rows)
+    X = _inlp._gather_rows(kv.vectors, rows)
     norms = np.linalg.norm(X, axis=1)
     if np.any(norms == 0):
         raise DegenerateSetError(f"zero vectors among the candidate words: {[kv.index_to_key[i] for i in rows[norms == 0]][:10]}")
@@ -387,7 +381,7 @@ def double_hard_debias(
     k = int(np.argmin(accs))
 
     # Line 16: remove u_k from every word, into the result's matrix; line 18: hard debias it in place.
-    out = _check_out(out, (n, d))
+    out = _inlp._check_out(out, (n, d))
     u = comps[k]
     for start in range(0, n, chunk_rows):
         out[start:start + chunk_rows] = _remove(np.asarray(kv.vectors[start:start + chunk_rows], dtype=np.float64),

@@ -613,14 +613,16 @@ def inlp_debias(embedding, words_by_class: Mapping[str, Sequence[str]] | None = 
 
     Examples
     --------
+    Three classes, as Section 6.1's:
+
     >>> from wordbias.embeddings import to_keyed_vectors
     >>> rng = np.random.default_rng(1)
-    >>> vecs = rng.normal(size=(40, 4)).astype(np.float32); vecs[:20, 0] += 3
-    >>> kv = to_keyed_vectors([f"w{i}" for i in range(40)], vecs)
-    >>> classes = {"a": [f"w{i}" for i in range(20)], "b": [f"w{i}" for i in range(20, 40)]}
+    >>> vecs = rng.normal(size=(60, 4)).astype(np.float32); vecs[:20, 0] += 3; vecs[20:40, 0] -= 3
+    >>> kv = to_keyed_vectors([f"w{i}" for i in range(60)], vecs)
+    >>> classes = {c: [f"w{i}" for i in range(20 * k, 20 * k + 20)] for k, c in enumerate(["male", "female", "neutral"])}
     >>> out, report = inlp_debias(kv, classes, n_iterations=2, label="toy")
     >>> report.label, report.rank, out.vectors.dtype
-    ('toy+inlp', 2, dtype('float32'))
+    ('toy+inlp', 3, dtype('float32'))
     """
     kv = _as_kv(embedding)
     chunk_rows = check_int("chunk_rows", chunk_rows, min=1)

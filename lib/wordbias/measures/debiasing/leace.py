@@ -285,8 +285,7 @@ def leace_debias(embedding, words_by_class: Mapping[str, Sequence[str]] | None =
     Parameters
     ----------
     embedding : KeyedVectors or str
-        The embedding (not modified unless ``out`` is its own matrix), or a name or path
-        :func:`wordbias.embeddings.load` takes.
+        As :func:`~wordbias.measures.debiasing.inlp.inlp_debias` takes it.
     words_by_class : mapping of str to sequence of str, optional
         The words of each class of the concept; by default the male- and female-biased words of
         :func:`wordbias.measures.debiasing.inlp.biased_words` (Ravfogel et al. 2020, Section 6.1, without the neutral
@@ -313,11 +312,9 @@ def leace_debias(embedding, words_by_class: Mapping[str, Sequence[str]] | None =
 
     Raises
     ------
-    InvalidParameterError
-        If ``words_by_class`` is not a mapping of two or more classes, a word is in two classes, or a parameter
-        is invalid.
-    DegenerateSetError
-        If a class keeps fewer than two words in the embedding.
+    InvalidParameterError, DegenerateSetError
+        If a parameter is invalid, or ``words_by_class`` is, as
+        :func:`~wordbias.measures.debiasing.inlp.inlp_debias` says.
 
     Examples
     --------

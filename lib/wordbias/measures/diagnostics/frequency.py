@@ -505,17 +505,15 @@ def plot_frequency(report: FrequencyReport, *, title: str | None = None, names=N
     names : mapping of str to str, optional
         Display names of "X" and "Y" for the legend.
     ax : matplotlib.axes.Axes, optional
-        The axes to draw on; by default a new figure.
+        The axes to draw on; by default a new figure of 7.5 x 3.8 inches.
 
     Returns
     -------
     matplotlib.figure.Figure
-        The figure drawn on.
+        The figure drawn on: ``ax.figure`` when ``ax`` is given.
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> from wordbias.embeddings import to_keyed_vectors
     >>> words = ["a", "b", "x1", "x2", "x3", "y1", "y2", "y3"]
     >>> kv = to_keyed_vectors(words, np.array([[1, 0], [0, 1], [1, .1], [1, .3], [1, .5], [.1, 1], [.3, 1],

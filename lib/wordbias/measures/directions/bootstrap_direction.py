@@ -12,20 +12,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from scipy import stats as _sps
 
 from wordbias.core.costs import MAX_SECONDS
 from wordbias.core.errors import DegenerateSetError
 from wordbias.core.validation import check_bool, check_int, check_same_dimension
 from wordbias.measures.directions.direction import vector_set
-from wordbias.stats.resampling import (
-    BootstrapInterval,
-    bootstrap_interval,
-    check_bootstrap_cost,
-    check_bootstrap_options,
-    check_resampled_sizes,
-    index_counts,
-)
+from wordbias.stats import resampling as _resampling
+from wordbias.stats.resampling import BootstrapInterval, index_counts
 
 __all__ = ["DIRECTION_SETS", "resampled_mean_difference_cosine", "direction_bootstrap_from_vectors"]
 
@@ -119,22 +112,14 @@ def direction_bootstrap_from_vectors(T1, T2, A1, A2, *, n_resamples: int = 10_00
         The vectors of the target sets (the report's positive and negative words), one row per word.
     A1, A2 : array_like of float, shape (n_set, dim)
         The vectors of the attribute sets (the report's white and black names), one row per word.
-    n_resamples : int, default 10000
-        The number of bootstrap resamples (>= 2).
-    confidence_level : float, default 0.95
-        The confidence level of the two-sided interval.
-    method : {"BCa", "percentile", "basic"}, default "BCa"
-        The interval method of :func:`scipy.stats.bootstrap`.
+    n_resamples, confidence_level, method, seed, max_seconds : optional
+        The bootstrap's options (:mod:`wordbias.stats.resampling`).
     resample : sequence of str, default ("T1", "T2", "A1", "A2")
         The sets to resample; the others are held fixed.
-    seed : int or numpy.random.Generator, default 0
-        Seed or generator of the resamples.
     normalize : bool, default False
         Scale every vector to unit length first.
     batch : int, optional
         The most resamples SciPy evaluates at once (>= 1); ``None`` evaluates all at once.
-    max_seconds : float, default 600.0
-        The longest the request may be estimated to take.
 
     Returns
     -------
@@ -161,21 +146,21 @@ def direction_bootstrap_from_vectors(T1, T2, A1, A2, *, n_resamples: int = 10_00
     >>> ci.statistic, round(ci.estimate, 4), bool(ci.low < ci.estimate < ci.high <= 1)
     ('cosine_bias', 0.7942, True)
     """
-    n_resamples, confidence_level, _, resampled, rng = check_bootstrap_options(
+    n_resamples, confidence_level, _, resampled, rng = _resampling.check_bootstrap_options(
         n_resamples, confidence_level, method, 1, resample, seed, DIRECTION_SETS)
     normalize = check_bool("normalize", normalize)
     if batch is not None:
         batch = check_int("batch", batch, min=1)
     mats = [vector_set(X, k, normalize) for X, k in zip((T1, T2, A1, A2), DIRECTION_SETS)]
     check_same_dimension(dict(zip(DIRECTION_SETS, mats)), "the four sets")
-    check_resampled_sizes({k: len(m) for k, m in zip(DIRECTION_SETS, mats)}, resampled)
+    _resampling.check_resampled_sizes({k: len(m) for k, m in zip(DIRECTION_SETS, mats)}, resampled)
     mats = _span_coordinates(mats)
     r = mats[0].shape[1]
     n_all = sum(len(m) for m in mats)
-    check_bootstrap_cost("a direction bootstrap", n_resamples, [len(m) for k, m in zip(DIRECTION_SETS, mats)
-                                                                 if k in resampled],
-                         2 * n_all * r + 10 * r, 8.0 * (2 * n_all + 8 * r), method=method, max_seconds=max_seconds,
-                         batch=batch)
+    _resampling.check_bootstrap_cost("a direction bootstrap", n_resamples,
+                                     [len(m) for k, m in zip(DIRECTION_SETS, mats) if k in resampled],
+                                     2 * n_all * r + 10 * r, 8.0 * (2 * n_all + 8 * r), method=method,
+                                     max_seconds=max_seconds, batch=batch)
     full = {k: np.arange(len(m)) for k, m in zip(DIRECTION_SETS, mats)}
     c0 = float(resampled_mean_difference_cosine(*mats, *full.values()))
     if not np.isfinite(c0):
@@ -185,8 +170,6 @@ def direction_bootstrap_from_vectors(T1, T2, A1, A2, *, n_resamples: int = 10_00
         got = dict(zip(resampled, args))
         return resampled_mean_difference_cosine(*mats, *(got.get(k, full[k]) for k in DIRECTION_SETS))
 
-    with np.errstate(invalid="ignore"):
-        res = _sps.bootstrap(tuple(full[k] for k in resampled), cos, n_resamples=n_resamples, vectorized=True,
-                             paired=False, axis=-1, confidence_level=confidence_level, method=method, rng=rng,
-                             batch=batch)
-    return bootstrap_interval("cosine_bias", c0, res, confidence_level, method, n_resamples, resampled)
+    res = _resampling.run_bootstrap(tuple(full[k] for k in resampled), cos, n_resamples=n_resamples,
+                                    confidence_level=confidence_level, method=method, rng=rng, batch=batch)
+    return _resampling.bootstrap_interval("cosine_bias", c0, res, confidence_level, method, n_resamples, resampled)

@@ -19,7 +19,14 @@ from typing import NamedTuple
 import numpy as np
 
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError
-from wordbias.core.validation import as_float_array, check_real, check_same_dimension
+from wordbias.core.validation import (
+    as_float_array,
+    check_int,
+    check_probability,
+    check_real,
+    check_same_dimension,
+    check_seed,
+)
 from wordbias.core.vectors import unit_rows
 from wordbias.options import Resampling, Words
 
@@ -36,6 +43,7 @@ __all__ = [
     "pca_direction",
     "mean_difference_direction",
     "direct_bias",
+    "direct_bias_percentile",
     "DIRECT_BIAS_RESAMPLING",
     "direct_bias_test",
 ]
@@ -233,10 +241,8 @@ def reject(X, g) -> np.ndarray:
 
     Parameters
     ----------
-    X : array-like of shape (n, d) or (d,)
-        The vectors, one row per word; a 1-D ``X`` is one vector.
-    g : array-like of shape (d,) or (k, d)
-        A unit direction, or the orthonormal rows of a basis of a subspace.
+    X, g
+        The vectors and the unit direction (or orthonormal basis), as :func:`project` takes them.
 
     Returns
     -------
@@ -246,7 +252,7 @@ def reject(X, g) -> np.ndarray:
     Raises
     ------
     InvalidParameterError
-        If ``g`` is not of unit length (or its rows not orthonormal), or ``X`` does not match its dimension.
+        For a ``g`` or an ``X`` that :func:`project` refuses.
 
     See Also
     --------
@@ -578,6 +584,47 @@ def direct_bias(X, g, c: float = 1.0, *, atol: float = 0.0) -> float:
     return float(np.mean(a**c))
 
 
+def direct_bias_percentile(X, g, *, n_resamples: int, seed: int, level: float) -> tuple[float, float, float]:
+    """DirectBias_1 of the rows of ``X`` (:func:`direct_bias`, c = 1, Section 5.2) with a percentile bootstrap
+    interval over the words (the rows resampled with replacement, the direction held fixed).
+
+    Parameters
+    ----------
+    X, g
+        As :func:`direct_bias`.
+    n_resamples : int
+        The bootstrap resamples of the words.
+    seed : int
+        The seed of the bootstrap.
+    level : float
+        The interval's level, e.g. 0.95.
+
+    Returns
+    -------
+    tuple of float
+        DirectBias_1, and the interval's lower and upper ends.
+
+    Raises
+    ------
+    InvalidParameterError
+        If ``n_resamples`` is below 1, ``seed`` is not a seed or ``level`` is not strictly between 0 and 1.
+
+    Examples
+    --------
+    >>> X = [[1.0, 0.0], [1.0, 1.0], [0.0, 1.0], [-2.0, 0.0]]
+    >>> [round(v, 4) for v in direct_bias_percentile(X, [1.0, 0.0], n_resamples=200, seed=0, level=0.95)]
+    [0.6768, 0.25, 1.0]
+    """
+    n_resamples, seed = check_int("n_resamples", n_resamples, min=1), check_seed("seed", seed)
+    level = check_probability("level", level)
+    a = np.abs(cosines(X, g))
+    value = direct_bias(X, g, c=1)
+    rng = np.random.default_rng(seed)
+    means = a[rng.integers(0, len(a), size=(n_resamples, len(a)))].mean(axis=1)
+    lo, hi = np.quantile(means, [(1 - level) / 2, (1 + level) / 2])
+    return value, float(lo), float(hi)
+
+
 #: DirectBias's resampling options when the call gives none (it has no test: ``n_permutations`` is not used)
 DIRECT_BIAS_RESAMPLING = Resampling()
 
@@ -649,11 +696,10 @@ def direct_bias_test(embedding, N: Sequence[str], pairs: Sequence[Sequence[str]]
     from wordbias import embeddings as _embeddings
     from wordbias.catalogue import spec
     from wordbias.core import lookup
-    from wordbias.core.errors import LowCoverageWarning
     from wordbias.core.tidy import coverage
     from wordbias.core.validation import check_bool
     from wordbias.measures.debiasing import debias
-    from wordbias.measures.directions.ripa import mean_interval, ripa_sets
+    from wordbias.measures.directions.ripa import interval_fields, mean_interval, ripa_sets, warn_again
     from wordbias.measures.sets.set_measures import options
     from wordbias.result import Caught, Result
 
@@ -671,8 +717,9 @@ def direct_bias_test(embedding, N: Sequence[str], pairs: Sequence[Sequence[str]]
     X = lookup.set_matrix(embedding, found.words, "professions")
     value = direct_bias(X, g.direction, c=c)
     cos = np.abs(cosines(X, g.direction))
-    interval, no_interval = mean_interval(cos ** c if c > 0 else (cos > 0).astype(float), name="direct_bias",
-                                          of="the professions (direction fixed)", resampling=resampling)
+    of = "the professions (direction fixed)"
+    interval, no_interval = mean_interval(cos ** c if c > 0 else (cos > 0).astype(float), name="direct_bias", of=of,
+                                          resampling=resampling)
     sets = ripa_sets(N, pairs, fold=fold, missing_words=found.missing, missing_pairs=[p for p, _ in pv.missing],
                      used=(found.words, pv.pairs), names=("professions", "definitional pairs"))
     flagged = coverage({s.letter: (s.in_vocabulary, len(s.asked)) for s in sets}, min_words=words.min_words,
@@ -682,20 +729,10 @@ def direct_bias_test(embedding, N: Sequence[str], pairs: Sequence[Sequence[str]]
     m = Result(
         measure="direct_bias", test=test, title=title or f"DirectBias_{c:g} of the words on the PCA gender direction",
         statistic_name=f"DirectBias_{c:g}", statistic=value, effect_size_name=spec("direct_bias").effect_size_name,
-        effect_size=value, ci_low=interval.low if interval else math.nan,
-        ci_high=interval.high if interval else math.nan, ci_level=resampling.confidence_level, interval=interval,
-        ci_method=(f"{interval.method} {interval.confidence_level:.0%}, {interval.n_resamples:,} resamples of the "
-                   "professions (direction fixed)" if interval else "none"),
-        effect_size_se=interval.standard_error if interval else math.nan, p_value=math.nan, alternative="two-sided",
-        p_method="none", p_two_sided=math.nan, n_permutations=None,
-        n_resamples=resampling.n_resamples if interval else 0,
-        seed=resampling.seed if isinstance(resampling.seed, int) else 0, sets=sets, flagged=flagged,
+        effect_size=value, **interval_fields(interval, resampling, of), p_value=math.nan, alternative="two-sided",
+        p_method="none", p_two_sided=math.nan, n_permutations=None, sets=sets, flagged=flagged,
         warnings=tuple(Caught(w.category, str(w.message)) for w in caught), notes=tuple(n for n in notes if n),
         result=g)
     if warn:
-        for w in m.warnings:
-            warnings.warn(w.category(w.message), stacklevel=2)
-        if flagged:
-            warnings.warn(LowCoverageWarning(f"{m.title} ran on too few of its words: {', '.join(flagged)} (words "
-                                             "in the vocabulary/asked)"), stacklevel=2)
+        warn_again(m, stacklevel=2)
     return m

@@ -27,7 +27,7 @@ from scipy import stats
 
 from wordbias.core import lookup
 from wordbias.core.costs import MAX_SECONDS, check_cost
-from wordbias.core.errors import InvalidParameterError, LowCoverageWarning
+from wordbias.core.errors import InvalidParameterError
 from wordbias.core.tidy import (
     coverage,
     not_run_note,
@@ -38,6 +38,8 @@ from wordbias.datasets.stimuli import DirectionSpec
 from wordbias.measures.directions.bootstrap_direction import DIRECTION_SETS as SETS
 from wordbias.measures.directions.bootstrap_direction import direction_bootstrap_from_vectors
 from wordbias.measures.directions.direction import mean_difference_direction, projections, unit_vector, vector_set
+from wordbias.measures.directions.ripa import warn_again
+from wordbias.measures.sets import set_measures as _sm
 from wordbias.options import Resampling, Words
 from wordbias.stats.permutation import ALTERNATIVES
 
@@ -420,21 +422,6 @@ def _test_options(options: Mapping) -> dict:
                 batch_size=check_int("batch_size", options.get("batch_size", 2_000), min=1))
 
 
-def _vectors(embedding):
-    """KeyedVectors (or anything with ``key_to_index``) as given; a name, path, model or mapping loaded."""
-    if hasattr(embedding, "key_to_index"):
-        return embedding
-    from wordbias import embeddings
-
-    return embeddings.load(embedding, progress=False)
-
-
-def _case_fold(kv, case_fold) -> bool:
-    from wordbias import embeddings
-
-    return (not embeddings.is_cased(kv)) if case_fold is None else check_bool("case_fold", case_fold)
-
-
 def _interval(mats, *, resampling: Resampling, normalize: bool):
     """The bootstrap interval of the cosine over the words, each set with two words or more resampled (a set
     of one word cannot be: it is held fixed, and the interval says so in ``resampled``); (None, note) when it
@@ -629,15 +616,11 @@ def direction_test(embedding, T1: Sequence[str], T2: Sequence[str], A1: Sequence
     """
     resampling, words = _options(resampling, words)
     how, warn = _test_options(options), check_bool("warn", warn)
-    kv = _vectors(embedding)
+    kv = _sm._vectors(embedding)
     spec = _as_spec({"id": test, "title": title, "names": names, "T1": T1, "T2": T2, "A1": A1, "A2": A2})
-    m = _measure(kv, spec, resampling=resampling, words=words, case_fold=_case_fold(kv, words.case_fold), **how)
+    m = _measure(kv, spec, resampling=resampling, words=words, case_fold=_sm._case_fold(kv, words.case_fold), **how)
     if warn:
-        for w in m.warnings:
-            warnings.warn(w.category(w.message), stacklevel=2)
-        if m.flagged:
-            warnings.warn(LowCoverageWarning(f"{m.title} ran on too few of its words: {', '.join(m.flagged)} "
-                                             "(words in the vocabulary/asked)"), stacklevel=2)
+        warn_again(m, stacklevel=2)
     return m
 
 
@@ -701,8 +684,8 @@ def direction_tests(embedding, specs: Sequence, *, family: str | None = None, re
     if isinstance(specs, (str, bytes, Mapping)) or not isinstance(specs, Sequence) or not specs:
         raise InvalidParameterError(f"specs must be a non-empty list of direction tests, not {type(specs).__name__}")
     specs = [_as_spec(s) for s in specs]
-    kv = _vectors(embedding)
-    given = dict(resampling=resampling, words=words, case_fold=_case_fold(kv, words.case_fold))
+    kv = _sm._vectors(embedding)
+    given = dict(resampling=resampling, words=words, case_fold=_sm._case_fold(kv, words.case_fold))
     out = []
     for spec in specs:
         try:

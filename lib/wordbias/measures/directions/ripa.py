@@ -66,6 +66,8 @@ __all__ = [
     "ripa_scores",
     "sign_flip_test",
     "ripa",
+    "interval_fields",
+    "warn_again",
 ]
 
 from wordbias.stats.permutation import ALTERNATIVES  # the alternatives of every test, named as SciPy names them
@@ -516,6 +518,73 @@ def ripa_sets(N, pairs, *, fold: bool, missing_words=(), missing_pairs=(), used=
                         gone_p))
 
 
+def interval_fields(interval, resampling: Resampling, of: str) -> dict:
+    """The :class:`~wordbias.result.Result` fields of an interval from :func:`mean_interval` (NaN, "none" and 0
+    resamples without one).
+
+    Parameters
+    ----------
+    interval : BootstrapInterval or None
+        The interval, or None when there is none.
+    resampling : Resampling
+        The options it was made with (its level and seed are reported).
+    of : str
+        What was resampled, for ``ci_method`` (e.g. "the words").
+
+    Returns
+    -------
+    dict
+        ``ci_low``, ``ci_high``, ``ci_level``, ``interval``, ``ci_method``, ``effect_size_se``, ``n_resamples``
+        and ``seed``.
+
+    Examples
+    --------
+    >>> ci, _ = mean_interval([1.0, 2.0, 4.0, 8.0], name="mean", of="x", resampling=Resampling(n_resamples=200))
+    >>> interval_fields(ci, Resampling(n_resamples=200), "the words")["ci_method"]
+    'BCa 95%, 200 resamples of the words'
+    >>> interval_fields(None, Resampling(), "the words")["ci_method"]
+    'none'
+    """
+    return dict(
+        ci_low=interval.low if interval else math.nan, ci_high=interval.high if interval else math.nan,
+        ci_level=resampling.confidence_level, interval=interval,
+        ci_method=(f"{interval.method} {interval.confidence_level:.0%}, {interval.n_resamples:,} resamples of {of}"
+                   if interval else "none"),
+        effect_size_se=interval.standard_error if interval else math.nan,
+        n_resamples=resampling.n_resamples if interval else 0,
+        seed=resampling.seed if isinstance(resampling.seed, int) else 0)
+
+
+def warn_again(m, *, stacklevel: int = 2) -> None:
+    """Give the warnings a measured result kept, and a LowCoverageWarning when sets ran on too few words.
+
+    Parameters
+    ----------
+    m : wordbias.result.Result
+        The result: its ``warnings`` are given again, and a :class:`~wordbias.core.errors.LowCoverageWarning`
+        names its ``flagged`` sets (if any) under its ``title``.
+    stacklevel : int, default 2
+        As :func:`warnings.warn` takes it, counted from the caller (2: the caller's caller).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from types import SimpleNamespace
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     warn_again(SimpleNamespace(title="RIPA", warnings=(), flagged=("N 1/9",)))
+    >>> str(caught[0].message)
+    'RIPA ran on too few of its words: N 1/9 (words in the vocabulary/asked)'
+    """
+    import warnings
+
+    for w in m.warnings:
+        warnings.warn(w.category(w.message), stacklevel=stacklevel + 1)
+    if m.flagged:
+        warnings.warn(LowCoverageWarning(f"{m.title} ran on too few of its words: {', '.join(m.flagged)} (words "
+                                         "in the vocabulary/asked)"), stacklevel=stacklevel + 1)
+
+
 def ripa(embedding, N: Sequence[str], pairs: Sequence[Sequence[str]], *, units: str = "pairs",
          alternative: str = "two-sided", normalize: bool | str = False, title: str | None = None, test: str = "",
          resampling: Resampling | None = None, words: Words | None = None,
@@ -574,12 +643,12 @@ def ripa(embedding, N: Sequence[str], pairs: Sequence[Sequence[str]], *, units: 
 
     Raises
     ------
-    KeyError
-        With ``on_missing="raise"``, if the embedding lacks a word.
-    DegenerateSetError
-        If no word or pair is left, or the two words of a base pair have the same vector.
     InvalidParameterError
         If an option is out of range.
+    DegenerateSetError
+        If no word or pair is left, or the two words of a base pair have the same vector.
+    KeyError
+        With ``on_missing="raise"``, if the embedding lacks a word.
 
     Examples
     --------
@@ -630,20 +699,11 @@ def ripa(embedding, N: Sequence[str], pairs: Sequence[Sequence[str]], *, units: 
         measure="ripa", test=test, title=title or "RIPA of the words on the base pairs",
         statistic_name=f"mean beta over {units}",
         statistic=r.mean, effect_size_name=spec("ripa").effect_size_name, effect_size=r.mean,
-        ci_low=interval.low if interval else math.nan, ci_high=interval.high if interval else math.nan,
-        ci_level=resampling.confidence_level, interval=interval,
-        ci_method=(f"{interval.method} {interval.confidence_level:.0%}, {interval.n_resamples:,} resamples of {of}"
-                   if interval else "none"),
-        effect_size_se=interval.standard_error if interval else math.nan, p_value=one.p_value,
+        **interval_fields(interval, resampling, of), p_value=one.p_value,
         alternative=alternative, p_method=one.p_method, p_two_sided=two.p_value, p_values={one.p_method: one.p_value},
-        n_permutations=one.n_resamples, n_resamples=resampling.n_resamples if interval else 0,
-        seed=resampling.seed if isinstance(resampling.seed, int) else 0, sets=sets, flagged=flagged,
+        n_permutations=one.n_resamples, sets=sets, flagged=flagged,
         warnings=tuple(Caught(w.category, str(w.message)) for w in caught), notes=tuple(n for n in notes if n),
         result=r)
     if warn:
-        for w in m.warnings:
-            warnings.warn(w.category(w.message), stacklevel=2)
-        if flagged:
-            warnings.warn(LowCoverageWarning(f"{m.title} ran on too few of its words: {', '.join(flagged)} (words "
-                                             "in the vocabulary/asked)"), stacklevel=2)
+        warn_again(m, stacklevel=2)
     return m

@@ -196,17 +196,17 @@ SIGNATURES = {
 
 
 def compile_all() -> int:
-    """Compile the UBE kernels for :data:`SIGNATURES`, loading each from the disk cache where it is there (as
-    :func:`wordbias.stats.kernels.compile_all`).
+    """Compile the UBE kernels for :data:`SIGNATURES` with :func:`wordbias.stats.kernels.compile_all`, loading
+    each from the disk cache where it is there.
 
     Returns
     -------
     int
-        The number of (kernel, argument types) pairs compiled or loaded.
+        How many (kernel, argument types) pairs were compiled or loaded: one per entry of :data:`SIGNATURES`.
 
     Examples
     --------
-    >>> compile_all() == sum(len(v) for v in SIGNATURES.values())
+    >>> compile_all() == sum(map(len, SIGNATURES.values()))
     True
     """
     from wordbias.stats import kernels

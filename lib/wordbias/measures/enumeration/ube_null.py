@@ -707,12 +707,9 @@ class NullCost:
 
     Attributes
     ----------
-    seconds : float
-        The estimated time, on ``workers`` threads.
-    bytes : int
-        The estimated memory held.
-    workers : int
-        The threads the estimate assumes.
+    seconds, bytes, workers : float, int, int
+        The estimated time (on ``workers`` threads), the memory held (in bytes) and the threads the estimate
+        assumes.
     """
 
     seconds: float
@@ -768,18 +765,9 @@ def check_null_cost(R: int, n: int, m: int, M: int, d: int, workers: int) -> Nul
 
     Parameters
     ----------
-    R : int
-        The rotations.
-    n : int
-        The name groups.
-    m : int
-        The word categories.
-    M : int
-        The candidate words.
-    d : int
-        The dimension of the embedding.
-    workers : int
-        The threads.
+    R, n, m, M, d, workers : int
+        The rotations, name groups, word categories, candidate words, dimension and threads, as in
+        :func:`null_cost`.
 
     Returns
     -------

@@ -182,22 +182,13 @@ def word_categories(embedding, M: int, m: int, *, exclude: Sequence[str], cased:
 
     Parameters
     ----------
-    embedding : KeyedVectors
-        The embedding, its vocabulary in frequency order.
-    M : int or None
-        The number of candidate words; None for every candidate word of the vocabulary.
+    embedding, M, exclude, cased, case_source, wordlist
+        The candidate words' options, as in :func:`candidate_words` (here ``exclude`` and ``cased`` are
+        required).
     m : int
         The number of categories.
-    exclude : sequence of str
-        Tokens that are never candidates (e.g. the cleaned names).
-    cased : bool
-        Whether the vocabulary has case.
     s_words : int
         The seed of the K-means.
-    case_source : {"auto", "embedding", "wordlist", None}, default "auto"
-        Where the case rule takes case from (:func:`case_rule`).
-    wordlist : collection of str, optional
-        The cased word list of the ``"wordlist"`` rule.
 
     Returns
     -------

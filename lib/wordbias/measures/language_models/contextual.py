@@ -100,19 +100,11 @@ def reduce_to_vocabulary(cat: Category, model: contextual.Model, *, seed: int = 
 
     Examples
     --------
-    >>> from types import SimpleNamespace
     >>> from wordbias.datasets.contextual_tests import kurita2019_categories
-    >>> class Tokenizer:                     # a stand-in for a model's tokenizer: an uncased word vocabulary
-    ...     unk_token = "[UNK]"
-    ...     def __init__(self, words):
-    ...         self.vocab = {w: i for i, w in enumerate(["[UNK]", *words])}
-    ...     def get_vocab(self):
-    ...         return self.vocab
-    ...     def tokenize(self, word):
-    ...         return [word.lower()] if word.lower() in self.vocab else ["[UNK]"]
+    >>> from wordbias.models.stand_in import stand_in_model     # a tokenizer that knows only the words given
     >>> cat = kurita2019_categories()[2]                                # Career/Family (Male/Female)
     >>> words = [w.lower() for r in ROLES for w in cat.sets[r] if w not in ("Greg", "Kate", "Donna")]
-    >>> model = SimpleNamespace(name="stand-in", tokenizer=Tokenizer(words))
+    >>> model = stand_in_model(words)
     >>> import warnings
     >>> with warnings.catch_warnings():
     ...     warnings.simplefilter("ignore")                  # BalancedOutWarning: one male name deleted
@@ -259,12 +251,8 @@ def contextual_vectors(cat: Category, reduced: Mapping[str, WordSet], encoder: c
 
     Parameters
     ----------
-    cat : wordbias.datasets.contextual_tests.Category
-        The category.
-    reduced : mapping of str to wordbias.core.lookup.WordSet
-        The reduced lists (:func:`reduce_to_vocabulary`).
-    encoder : wordbias.models.contextual.Model
-        The encoder.
+    cat, reduced, encoder
+        As :func:`vectors_by_template`.
     batch_size : int, default 64
         Sentences per forward pass.
     progress : bool, default False
@@ -277,17 +265,8 @@ def contextual_vectors(cat: Category, reduced: Mapping[str, WordSet], encoder: c
 
     Examples
     --------
-    The vectors come from a BERT encoder loaded with :func:`wordbias.models.contextual.load_encoder` (torch
-    and transformers; a model takes seconds to load, so these lines are not run as tests). Here a tiny BERT
-    (:func:`wordbias.models.tiny_mlm.build`, hidden size 32):
+    With ``cat``, ``encoder`` and ``reduced`` as in :func:`vectors_by_template`'s example (not run as tests):
 
-    >>> import tempfile
-    >>> from wordbias.datasets.contextual_tests import kurita2019_categories
-    >>> from wordbias.models import tiny_mlm
-    >>> cat = kurita2019_categories()[2]                                # Career/Family (Male/Female)
-    >>> folder = tiny_mlm.build(tempfile.mkdtemp())                                       # doctest: +SKIP
-    >>> encoder = contextual.load_encoder(str(folder), device="cpu")                      # doctest: +SKIP
-    >>> reduced = reduce_to_vocabulary(cat, encoder)                                      # doctest: +SKIP
     >>> vectors = contextual_vectors(cat, reduced, encoder)                               # doctest: +SKIP
     >>> len(vectors), vectors["executive"].shape                                         # doctest: +SKIP
     (32, (32,))
@@ -737,19 +716,11 @@ def measure(cats: Sequence[Category], *, encoder: contextual.Model | None, maske
     Without models, the lists are reduced to a vocabulary (here a stand-in tokenizer's) and only the static
     WEAT runs; the two contextual measures say why they did not:
 
-    >>> from types import SimpleNamespace
     >>> from wordbias.datasets.contextual_tests import kurita2019_categories
-    >>> class Tokenizer:                     # a stand-in for a model's tokenizer: an uncased word vocabulary
-    ...     unk_token = "[UNK]"
-    ...     def __init__(self, words):
-    ...         self.vocab = {w: i for i, w in enumerate(["[UNK]", *words])}
-    ...     def get_vocab(self):
-    ...         return self.vocab
-    ...     def tokenize(self, word):
-    ...         return [word.lower()] if word.lower() in self.vocab else ["[UNK]"]
+    >>> from wordbias.models.stand_in import stand_in_model     # a tokenizer that knows only the words given
     >>> cat = kurita2019_categories()[2]                                # Career/Family (Male/Female)
     >>> words = [w.lower() for r in ROLES for w in cat.sets[r] if w not in ("Greg", "Kate", "Donna")]
-    >>> model = SimpleNamespace(name="stand-in", tokenizer=Tokenizer(words))
+    >>> model = stand_in_model(words)
     >>> from wordbias.embeddings import to_keyed_vectors
     >>> all_words = [w for r in ROLES for w in cat.sets[r]]
     >>> kv = to_keyed_vectors(all_words, np.random.default_rng(0).normal(size=(32, 5)).astype(np.float32))
@@ -808,6 +779,20 @@ def contextual_weat(category: Category, encoder: contextual.Model, *, vocabulary
     wordbias.result.Result
         s(X,Y,A,B) and d with its BCa interval, p one- and two-sided, the reduced lists' coverage; ``result`` is
         the :class:`CategoryResult`.
+
+    Examples
+    --------
+    On the tiny planted BERT (:func:`wordbias.models.tiny_mlm.build`; loading a model takes seconds, so these lines
+    are not run as tests):
+
+    >>> import tempfile
+    >>> from wordbias.datasets.contextual_tests import kurita2019_categories
+    >>> from wordbias.models import tiny_mlm
+    >>> folder = tiny_mlm.build(tempfile.mkdtemp())                                       # doctest: +SKIP
+    >>> encoder = contextual.load_encoder(str(folder), device="cpu")                      # doctest: +SKIP
+    >>> r = contextual_weat(kurita2019_categories()[2], encoder)                          # doctest: +SKIP
+    >>> r.measure, r.effect_size_name                                                     # doctest: +SKIP
+    ('contextual_weat', 'd')
     """
     return _one_measure("contextual_weat", category, encoder, vocabulary_model=vocabulary_model,
                         p_method=p_method, resampling=resampling, batch_size=batch_size)
@@ -821,20 +806,25 @@ def mlm_log_prob(category: Category, masked_lm: contextual.Model, *, vocabulary_
 
     Parameters
     ----------
-    category : wordbias.datasets.contextual_tests.Category
-        The category (its word sets and templates).
     masked_lm : wordbias.models.contextual.Model
-        The masked language model.
-    vocabulary_model : wordbias.models.contextual.Model, optional
-        The model whose tokenizer reduces the lists; default ``masked_lm``.
-    p_method, resampling, batch_size
-        As :func:`measure`.
+        The masked language model (also the default ``vocabulary_model``).
+    category, vocabulary_model, p_method, resampling, batch_size
+        As :func:`contextual_weat`.
 
     Returns
     -------
     wordbias.result.Result
         The difference of the attribute words' mean scores and d with its interval, p one- and two-sided;
         ``result`` is the :class:`CategoryResult`.
+
+    Examples
+    --------
+    With ``folder`` as in :func:`contextual_weat`'s example (not run as tests):
+
+    >>> masked_lm = contextual.load_mlm(str(folder), device="cpu")                        # doctest: +SKIP
+    >>> r = mlm_log_prob(kurita2019_categories()[2], masked_lm)                           # doctest: +SKIP
+    >>> r.measure, r.statistic_name                                                       # doctest: +SKIP
+    ('mlm_log_prob', 'mean score(A) - mean score(B)')
     """
     return _one_measure("mlm_log_prob", category, masked_lm, vocabulary_model=vocabulary_model, p_method=p_method,
                         resampling=resampling, batch_size=batch_size)

@@ -180,14 +180,8 @@ def word_pieces(m: Model, word: str) -> list[int]:
 
     Examples
     --------
-    >>> from types import SimpleNamespace
-    >>> class Tokenizer:                    # a stand-in for bert-base-uncased's tokenizer, for a few words
-    ...     mask_token, unk_token, unk_token_id = "[MASK]", "[UNK]", 100
-    ...     all_special_tokens = ["[UNK]", "[MASK]"]
-    ...     ids = {"he": [2002], "she": [2016], "programmer": [20273], "wordpiece": [2773, 11198]}
-    ...     def __call__(self, text, add_special_tokens=False):
-    ...         return {"input_ids": self.ids.get(text.lower(), [self.unk_token_id])}
-    >>> m = SimpleNamespace(name="stand-in", tokenizer=Tokenizer())
+    >>> from wordbias.models.stand_in import stand_in_model     # bert-base-uncased's ids of a few words
+    >>> m = stand_in_model({"he": [2002], "she": [2016], "programmer": [20273], "wordpiece": [2773, 11198]})
     >>> word_pieces(m, "Programmer"), word_pieces(m, "wordpiece")    # one WordPiece; two: word ##piece
     ([20273], [2773, 11198])
     >>> word_pieces(m, "☃")
@@ -240,14 +234,8 @@ def sentences(m: Model, template: str, n_target: int, attribute: str, prior_mask
 
     Examples
     --------
-    >>> from types import SimpleNamespace
-    >>> class Tokenizer:                    # a stand-in for bert-base-uncased's tokenizer, for a few words
-    ...     mask_token, unk_token, unk_token_id = "[MASK]", "[UNK]", 100
-    ...     all_special_tokens = ["[UNK]", "[MASK]"]
-    ...     ids = {"he": [2002], "she": [2016], "programmer": [20273], "wordpiece": [2773, 11198]}
-    ...     def __call__(self, text, add_special_tokens=False):
-    ...         return {"input_ids": self.ids.get(text.lower(), [self.unk_token_id])}
-    >>> m = SimpleNamespace(name="stand-in", tokenizer=Tokenizer())
+    >>> from wordbias.models.stand_in import stand_in_model     # bert-base-uncased's ids of a few words
+    >>> m = stand_in_model({"he": [2002], "she": [2016], "programmer": [20273], "wordpiece": [2773, 11198]})
     >>> sentences(m, "TARGET is a ATTRIBUTE", 1, "programmer")
     ('[MASK] is a programmer', '[MASK] is a [MASK]', 0)
     >>> sentences(m, "ATTRIBUTE is what TARGET likes", 1, "wordpiece")   # the target's mask is the third
@@ -416,14 +404,9 @@ def increased_log_probability(m: Model, templates: Sequence[str], targets: Seque
 
     Examples
     --------
-    A masked LM is loaded with :func:`load_mlm` (torch and transformers; a model takes seconds to load, so
-    these lines are not run as tests). :func:`wordbias.models.tiny_mlm.build` writes a tiny BERT with a
-    planted bias, "programmer" towards *he* and "nurse" towards *she*:
+    With ``m`` the tiny planted BERT of :func:`masked_log_probs`' example ("programmer" towards *he*, "nurse"
+    towards *she*; not run as tests):
 
-    >>> import tempfile
-    >>> from wordbias.models import tiny_mlm
-    >>> folder = tiny_mlm.build(tempfile.mkdtemp(), male=["programmer"], female=["nurse"])  # doctest: +SKIP
-    >>> m = load_mlm(str(folder), device="cpu")                                          # doctest: +SKIP
     >>> inc = increased_log_probability(m, ["TARGET is a ATTRIBUTE"], ["he", "she"],
     ...                                 ["programmer", "nurse", "table"])                  # doctest: +SKIP
     >>> inc.shape, inc[0].round(2)                                                       # doctest: +SKIP
@@ -521,12 +504,8 @@ def log_prob_bias_scores(m: Model, attributes: Sequence[str], templates: Sequenc
         The attribute words.
     templates : sequence of TemplatePairs or mapping
         The templates with their target pairs (dicts are converted, :meth:`TemplatePairs.from_dict`).
-    prior_mask : {"per_piece", "single"}, default "per_piece"
-        How the attribute is masked in the prior sentence.
-    batch_size : int, default 32
-        Sentences per forward pass.
-    progress : bool, default False
-        Show a progress bar.
+    prior_mask, batch_size, progress
+        As :func:`increased_log_probability`.
     return_noise : bool, default False
         Also return the rounding width of the scores.
 
@@ -547,14 +526,9 @@ def log_prob_bias_scores(m: Model, attributes: Sequence[str], templates: Sequenc
 
     Examples
     --------
-    A masked LM is loaded with :func:`load_mlm` (torch and transformers; a model takes seconds to load, so
-    these lines are not run as tests). :func:`wordbias.models.tiny_mlm.build` writes a tiny BERT with a
-    planted bias, "programmer" towards *he* and "nurse" towards *she*:
+    With ``m`` the tiny planted BERT of :func:`masked_log_probs`' example ("programmer" towards *he*, "nurse"
+    towards *she*; not run as tests):
 
-    >>> import tempfile
-    >>> from wordbias.models import tiny_mlm
-    >>> folder = tiny_mlm.build(tempfile.mkdtemp(), male=["programmer"], female=["nurse"])  # doctest: +SKIP
-    >>> m = load_mlm(str(folder), device="cpu")                                          # doctest: +SKIP
     >>> pairs = [TemplatePairs("TARGET is a ATTRIBUTE", (("he", "she"),))]
     >>> scores, noise = log_prob_bias_scores(m, ["programmer", "nurse", "table"], pairs,
     ...                                      return_noise=True)                            # doctest: +SKIP

@@ -124,20 +124,10 @@ def refit_topics(texts: Sequence[str], n_topics: int = 20, *, seeds: Sequence[in
 
     Parameters
     ----------
-    texts : sequence of str
-        The corpus, one text per document.
-    n_topics : int, default 20
-        The number of topics k.
+    texts, n_topics, max_features, max_df, min_df, max_iter
+        As :func:`fit_topics` takes them.
     seeds : sequence of int
         One restart per seed.
-    max_features : int, default 1000
-        The most frequent words kept.
-    max_df : float, default 0.95
-        Words in more than this share of the texts are dropped.
-    min_df : int, default 2
-        Words in fewer texts are dropped.
-    max_iter : int, default 1000
-        NMF's iteration limit.
 
     Returns
     -------
@@ -149,10 +139,10 @@ def refit_topics(texts: Sequence[str], n_topics: int = 20, *, seeds: Sequence[in
     >>> texts = ["the team scored a goal", "the team won the match", "a late goal won the match",
     ...          "his wife and son", "her son and daughter", "a wife and a daughter",
     ...          "his son scored a late goal", "the team and his wife"]
-    >>> topics = fit_topics(texts, n_topics=2, min_df=1)
     >>> restarts = refit_topics(texts, n_topics=2, seeds=[0, 1], min_df=1)
     >>> [top_words(r.components, r.vocabulary, n=3)[0] for r in restarts]   # the topics come in any order
     [['goal', 'team', 'match'], ['wife', 'daughter', 'son']]
+    >>> topics = fit_topics(texts, n_topics=2, min_df=1)
     >>> topic_stability(topics, restarts, n=3, min_shared=2).tolist()       # both recur in both restarts
     [1.0, 1.0]
     """

@@ -133,29 +133,22 @@ def ect(embedding, T1: Sequence[str], T2: Sequence[str], A: Sequence[str], *, na
 
     Parameters
     ----------
-    embedding : KeyedVectors or str or path-like or mapping
-        The embedding (a name, path or mapping is loaded by :func:`wordbias.embeddings.load`).
+    embedding, names, title, test, warn
+        As every set measure takes them (:mod:`~wordbias.measures.sets.set_measures`); the sets are ``"T1"``,
+        ``"T2"`` and ``"A"``.
     T1, T2 : sequence of str
         The two target lists (e.g. male and female names).
     A : sequence of str
         The attribute list (e.g. professions); at least 2 words found.
-    names : mapping of str to str, optional
-        Display names of the sets, keyed ``"T1"``, ``"T2"``, ``"A"``.
-    title : str, optional
-        The title; by default built from the names.
-    test : str, default ""
-        An id kept in the result.
     alternative : {"less", "greater", "two-sided"}, default "less"
         The tail of ``p_value``.
     normalize : bool, default False
         Scale every vector to unit length first.
     resampling : Resampling, optional
-        The bootstrap resamples (0 for no interval), its level and method, the most splits counted exactly (and
-        the random splits beyond) and the seed of both; None: :data:`DEFAULT_RESAMPLING`.
+        The bootstrap, and the most splits counted exactly (the random splits beyond):
+        :class:`~wordbias.options.Resampling`; None: :data:`DEFAULT_RESAMPLING`.
     words : Words, optional
-        Case folding, unknown words (``on_missing``) and the low-coverage thresholds; None: ``Words()``.
-    warn : bool, default True
-        Give the warnings (missing words, low coverage); False keeps them in the result only.
+        See :class:`~wordbias.options.Words`; None: ``Words()``.
 
     Returns
     -------
@@ -164,12 +157,9 @@ def ect(embedding, T1: Sequence[str], T2: Sequence[str], A: Sequence[str], *, na
 
     Raises
     ------
-    InvalidParameterError
-        If an option is out of range, a list is a string or repeats a word, or two sets share a word.
-    DegenerateSetError
-        If a set is left empty (A with fewer than 2 words), or ρ is undefined.
-    KeyError
-        If ``on_missing="raise"`` and a word is unknown.
+    InvalidParameterError, DegenerateSetError, KeyError
+        As every set measure (:mod:`~wordbias.measures.sets.set_measures`); DegenerateSetError also if A keeps
+        fewer than 2 words, or ρ is undefined.
 
     Examples
     --------

@@ -106,25 +106,15 @@ def mac(embedding, targets: Sequence[Sequence[str]], attributes: Sequence[Sequen
 
     Parameters
     ----------
-    embedding : KeyedVectors or str or path-like or mapping
-        The embedding (a name, path or mapping is loaded by :func:`wordbias.embeddings.load`).
+    embedding, names, title, test, words, warn
+        As every set measure takes them (:mod:`~wordbias.measures.sets.set_measures`).
     targets : sequence of sequence of str
         The target lists (their sets are ``"T1"``, ``"T2"``, ...).
     attributes : sequence of sequence of str
         The attribute lists (``"A1"``, ``"A2"``, ...).
-    names : mapping of str to str, optional
-        Display names of the sets, keyed ``"T1"``, ..., ``"A1"``, ...
-    title : str, optional
-        The title; by default built from the names.
-    test : str, default ""
-        An id kept in the result.
     resampling : Resampling, optional
-        The bootstrap resamples (0 for no interval), its level and method, and the seed;
+        The bootstrap (:class:`~wordbias.options.Resampling`; ``n_permutations`` is not used: there is no test);
         None: :data:`DEFAULT_RESAMPLING`.
-    words : Words, optional
-        Case folding, unknown words (``on_missing``) and the low-coverage thresholds; None: ``Words()``.
-    warn : bool, default True
-        Give the warnings; False keeps them in the result only.
 
     Returns
     -------
@@ -133,13 +123,9 @@ def mac(embedding, targets: Sequence[Sequence[str]], attributes: Sequence[Sequen
 
     Raises
     ------
-    InvalidParameterError
-        If an option is out of range, ``targets`` or ``attributes`` is not a non-empty list of lists, a list is a
-        string or repeats a word, or two sets share a word.
-    DegenerateSetError
-        If a set is left empty.
-    KeyError
-        If ``on_missing="raise"`` and a word is unknown.
+    InvalidParameterError, DegenerateSetError, KeyError
+        As every set measure (:mod:`~wordbias.measures.sets.set_measures`); InvalidParameterError also if
+        ``targets`` or ``attributes`` is not a non-empty list of lists.
 
     Examples
     --------

@@ -156,27 +156,18 @@ def rnd(embedding, T1: Sequence[str], T2: Sequence[str], A: Sequence[str], *, na
 
     Parameters
     ----------
-    embedding : KeyedVectors or str or path-like or mapping
-        The embedding (a name, path or mapping is loaded by :func:`wordbias.embeddings.load`).
+    embedding, names, title, test, alternative, warn
+        As every set measure takes them (:mod:`~wordbias.measures.sets.set_measures`); the sets are ``"T1"``,
+        ``"T2"`` and ``"A"``; ``alternative`` is "two-sided" by default.
     T1, T2 : sequence of str
         The two groups' words (e.g. men, women).
     A : sequence of str
         The neutral words (e.g. occupations).
-    names : mapping of str to str, optional
-        Display names of the sets, keyed ``"T1"``, ``"T2"``, ``"A"``.
-    title : str, optional
-        The title; by default built from the names.
-    test : str, default ""
-        An id kept in the result.
-    alternative : {"two-sided", "greater", "less"}, default "two-sided"
-        The tail of ``p_value``.
     resampling : Resampling, optional
-        The bootstrap resamples (0 for no interval), its level and method, the most splits counted exactly (and
-        the random splits beyond) and the seed of both; None: :data:`DEFAULT_RESAMPLING`.
+        The bootstrap, and the most splits counted exactly (and the random splits beyond), as
+        :class:`~wordbias.options.Resampling` holds them; None: :data:`DEFAULT_RESAMPLING`.
     words : Words, optional
-        Case folding, unknown words (``on_missing``) and the low-coverage thresholds; None: ``Words()``.
-    warn : bool, default True
-        Give the warnings; False keeps them in the result only.
+        See :class:`~wordbias.options.Words`; None: ``Words()``.
     **how
         The statistic's keywords, as :func:`rnd_statistic` takes them: ``distance`` ({"norm", "cosine"}, default
         "norm"), ``normalize`` (default True: unit word vectors) and ``aggregate`` ({"sum", "mean"}, default
@@ -189,12 +180,8 @@ def rnd(embedding, T1: Sequence[str], T2: Sequence[str], A: Sequence[str], *, na
 
     Raises
     ------
-    InvalidParameterError
-        If an option is out of range, a list is a string or repeats a word, or two sets share a word.
-    DegenerateSetError
-        If a set is left empty.
-    KeyError
-        If ``on_missing="raise"`` and a word is unknown.
+    InvalidParameterError, DegenerateSetError, KeyError
+        As every set measure: :mod:`~wordbias.measures.sets.set_measures`.
 
     Examples
     --------

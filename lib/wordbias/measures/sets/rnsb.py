@@ -312,27 +312,17 @@ def rnsb(embedding, targets: Sequence[Sequence[str]], A_negative: Sequence[str],
 
     Parameters
     ----------
-    embedding : KeyedVectors or str or path-like or mapping
-        The embedding (a name, path or mapping is loaded by :func:`wordbias.embeddings.load`).
+    embedding, names, title, test, words, warn
+        As every set measure takes them (:mod:`~wordbias.measures.sets.set_measures`).
     targets : sequence of sequence of str
         The target lists (sets ``"T1"``, ``"T2"``, ...), pooled into one list of identity terms.
     A_negative, A_positive : sequence of str
         The negative and the positive sentiment words (sets ``"A_negative"``, ``"A_positive"``).
-    names : mapping of str to str, optional
-        Display names of the sets.
-    title : str, optional
-        The title; by default built from the names.
-    test : str, default ""
-        An id kept in the result.
     resampling : Resampling, optional
         ``n_resamples``: the bootstrap replicates (each a classifier fit; 0 for no interval), ``confidence_level``
         the interval's level, ``seed`` the classifier's, the holdout split's and the replicates'; the interval is a
         percentile interval (``ci_method`` must be ``"percentile"`` when ``n_resamples`` is not 0); there is no test (``n_permutations`` is not
         used). None: :data:`DEFAULT_RESAMPLING`.
-    words : Words, optional
-        Case folding, unknown words (``on_missing``) and the low-coverage thresholds; None: ``Words()``.
-    warn : bool, default True
-        Give the warnings; False keeps them in the result only.
     **fit
         How the classifier is trained, the keywords of :func:`rnsb_statistic`: ``solver`` (Newton's method here,
         or scikit-learn's, :data:`SOLVERS`; None: the convention's), ``C`` (default 1.0: the inverse strength of
@@ -348,13 +338,9 @@ def rnsb(embedding, targets: Sequence[Sequence[str]], A_negative: Sequence[str],
 
     Raises
     ------
-    InvalidParameterError
-        If an option is out of range, a list is a string or repeats a word, or two lists share a word (the message
-        says why, and what WEFE does with such a word).
-    DegenerateSetError
-        If a set is left empty (a sentiment set with fewer than 2 words).
-    KeyError
-        If ``on_missing="raise"`` and a word is unknown.
+    InvalidParameterError, DegenerateSetError, KeyError
+        As every set measure (:mod:`~wordbias.measures.sets.set_measures`): for two lists that share a word the
+        message says why, and what WEFE does with such a word; a sentiment set needs 2 words.
 
     Examples
     --------

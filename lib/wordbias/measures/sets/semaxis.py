@@ -128,27 +128,16 @@ def semaxis(embedding, T1: Sequence[str], T2: Sequence[str], A_pos: Sequence[str
 
     Parameters
     ----------
-    embedding : KeyedVectors or str or path-like or mapping
-        The embedding (a name, path or mapping is loaded by :func:`wordbias.embeddings.load`).
+    embedding, names, title, test, alternative, words, warn
+        As every set measure takes them (:mod:`~wordbias.measures.sets.set_measures`); the sets are ``"T1"``,
+        ``"T2"``, ``"A_pos"`` and ``"A_neg"``; ``alternative`` is "two-sided" by default.
     T1, T2 : sequence of str
         The two target lists.
     A_pos, A_neg : sequence of str
         The positive and the negative pole's words.
-    names : mapping of str to str, optional
-        Display names of the sets, keyed ``"T1"``, ``"T2"``, ``"A_pos"``, ``"A_neg"``.
-    title : str, optional
-        The title; by default built from the names.
-    test : str, default ""
-        An id kept in the result.
-    alternative : {"two-sided", "greater", "less"}, default "two-sided"
-        The tail of ``p_value``.
     resampling : Resampling, optional
-        The bootstrap resamples (0 for no interval), its level and method, the Monte Carlo draws when the splits cannot be counted and the seed of both;
-        None: :data:`DEFAULT_RESAMPLING`.
-    words : Words, optional
-        Case folding, unknown words (``on_missing``) and the low-coverage thresholds; None: ``Words()``.
-    warn : bool, default True
-        Give the warnings; False keeps them in the result only.
+        The bootstrap, and the Monte Carlo draws when the splits cannot be counted
+        (:class:`~wordbias.options.Resampling`); None: :data:`DEFAULT_RESAMPLING`.
 
     Returns
     -------
@@ -158,12 +147,9 @@ def semaxis(embedding, T1: Sequence[str], T2: Sequence[str], A_pos: Sequence[str
 
     Raises
     ------
-    InvalidParameterError
-        If an option is out of range, a list is a string or repeats a word, or two sets share a word.
-    DegenerateSetError
-        If a set is left empty, or the poles have the same mean.
-    KeyError
-        If ``on_missing="raise"`` and a word is unknown.
+    InvalidParameterError, DegenerateSetError, KeyError
+        As every set measure (:mod:`~wordbias.measures.sets.set_measures`); DegenerateSetError also if the poles
+        have the same mean.
 
     Examples
     --------

@@ -17,6 +17,18 @@ into a :class:`~wordbias.result.Result`. The parts they share are here:
   more splits than ``n_permutations``, else Monte Carlo with the add-one rule;
 * :func:`measured`: the :class:`~wordbias.result.Result` with the sets' coverage and the
   warnings.
+
+The keywords the measures share mean the same in each (each measure's docstring says what is its own):
+``embedding`` is a KeyedVectors, or a name, path or mapping loaded by :func:`wordbias.embeddings.load`;
+``names`` maps a set's key (``"T1"``, ``"A"``, ...) to its display name; ``title`` is by default built from the
+names; ``test`` is an id kept in the result; ``alternative`` ({"two-sided", "greater", "less"}) is the tail of
+``p_value`` (the two-sided p is given too); ``resampling`` is a :class:`~wordbias.options.Resampling` (None: the
+measure's ``DEFAULT_RESAMPLING``); ``words`` a :class:`~wordbias.options.Words` (case folding, unknown words
+``on_missing``, the low-coverage thresholds; None: ``Words()``); ``warn=False`` keeps the warnings (missing words,
+low coverage) in the result only. Each raises :class:`~wordbias.core.errors.InvalidParameterError` if an option is
+out of range, a list is a string or repeats a word, or two sets share a word;
+:class:`~wordbias.core.errors.DegenerateSetError` if a set is left empty; ``KeyError`` if ``on_missing="raise"``
+and a word is unknown.
 """
 
 from __future__ import annotations
@@ -31,7 +43,7 @@ import numpy as np
 from scipy import stats as _sps
 
 from wordbias.core import lookup
-from wordbias.core.errors import DegenerateSetError, InvalidParameterError, LowCoverageWarning
+from wordbias.core.errors import DegenerateSetError, LowCoverageWarning
 from wordbias.core.tidy import coverage, part_missing_note
 from wordbias.core.validation import (
     check_bool,
@@ -42,7 +54,7 @@ from wordbias.core.validation import (
     check_seed,
 )
 from wordbias.measures.directions.direction import vector_set
-from wordbias.options import Resampling, Words
+from wordbias.options import Resampling, Words, options_or_default
 from wordbias.stats.permutation import ALTERNATIVES
 from wordbias.stats.resampling import BootstrapInterval, bootstrap_interval, index_counts
 
@@ -326,14 +338,7 @@ def options(resampling, words, default: Resampling) -> tuple[Resampling, Words]:
     >>> options(None, None, Resampling(n_permutations=5))[0].n_permutations
     5
     """
-    resampling = default if resampling is None else resampling
-    words = Words() if words is None else words
-    if not isinstance(resampling, Resampling):
-        raise InvalidParameterError(f"resampling must be a wordbias.options.Resampling or None, not "
-                                    f"{type(resampling).__name__}")
-    if not isinstance(words, Words):
-        raise InvalidParameterError(f"words must be a wordbias.options.Words or None, not {type(words).__name__}")
-    return resampling, words
+    return options_or_default(resampling, words, default, Words())
 
 
 def call(resampling, words, *, default: Resampling, alternative: str = "two-sided", test: str = "",
