@@ -12,7 +12,7 @@ from wordbias.core import paths
 
 PAGE = paths.ROOT / "docs/guide/measures.md"
 HEADER = ("measure", "name", "effect size", "range", "no bias", "more bias", "full colour at", "test",
-          "coverage counts", "runs combine by", "reference")
+          "coverage counts", "runs combine by", "reference", "function")
 
 
 def _cells(line: str) -> list[str]:
@@ -46,14 +46,14 @@ def _range(text: str) -> tuple[float, float]:
 def parse_row(cells: list[str]) -> MeasureSpec:
     """One table row as the :class:`MeasureSpec` it states."""
     assert len(cells) == len(HEADER), cells
-    measure, name, effect, span, no_bias, more, colour, test, coverage, combine, reference = cells
+    measure, name, effect, span, no_bias, more, colour, test, coverage, combine, reference, function = cells
     low, high = _range(span)
     return MeasureSpec(measure=measure.strip("`"), name=name, reference=reference,
                        effect_size_name=None if effect == "none: statistic only" else effect, low=low, high=high,
                        no_bias=None if no_bias == "none" else _number(no_bias), more_bias=more,
                        scale=None if colour.startswith("not coloured") or colour == "largest shown" else
                        _number(colour), test=None if test == "none: descriptive" else test, coverage_of=coverage,
-                       combine=combine)
+                       combine=combine, function=function.strip("`"))
 
 
 def _colour_text(spec: MeasureSpec, cell: str) -> bool:
@@ -96,7 +96,7 @@ def expected_table() -> str:
                   if s.effect_size_name is None else "largest shown" if s.scale is None else f"{s.scale:g}")
         cells = [f"`{s.measure}`", s.name, s.effect_size_name or "none: statistic only", _range_text(s),
                  "none" if s.no_bias is None else f"{s.no_bias:g}", s.more_bias, colour,
-                 s.test or "none: descriptive", s.coverage_of, s.combine, s.reference]
+                 s.test or "none: descriptive", s.coverage_of, s.combine, s.reference, f"`{s.function}`"]
         out.append("| " + " | ".join(cells) + " |")
     return "\n".join(out)
 

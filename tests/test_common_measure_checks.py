@@ -9,17 +9,17 @@ interval stays in its range; a measure without a test never gets a p.
 """
 from __future__ import annotations
 
+import dataclasses
+import functools
+import importlib
 import inspect
 import math
+import tempfile
 import warnings
 
 import numpy as np
 import pandas as pd
 import pytest
-
-import dataclasses
-import functools
-import tempfile
 
 from wordbias import catalogue
 from wordbias.battery.ensemble import combine_rows, on_runs
@@ -62,7 +62,7 @@ def planted(seed: int = 0, strength: float = 1.0):
     return to_keyed_vectors(words, np.array([rows[w] for w in words], dtype=np.float32))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def tiny_lm(seed: int = 0, strength: float = 2.0):
     """The tiny planted BERT masked LM (career words male, family words female), as (encoder, masked LM)."""
     from wordbias.datasets import stimuli
@@ -159,11 +159,9 @@ def _takes(measure: str, option: str) -> bool:
 
 
 def _function(measure: str):
-    return {"weat": measurement.weat, "wefat": measurement.wefat, "seat": seat.seat, "direction": direction_test, "ect": ect.ect,
-            "rnd": rnd.rnd, "rnsb": rnsb.rnsb, "mac": mac.mac, "semaxis": semaxis.semaxis,
-            "indirect_bias": indirect_bias.mean_indirect_bias, "ripa": ripa.ripa,
-            "direct_bias": direction.direct_bias_test, "sc_weat": scweat.sc_weat, "ube": ube.ube,
-            "contextual_weat": lm.contextual_weat, "mlm_log_prob": lm.mlm_log_prob}[measure]
+    """The function the catalogue names for ``measure``."""
+    module, name = catalogue.spec(measure).function.rsplit(".", 1)
+    return getattr(importlib.import_module(module), name)
 
 
 def run(measure: str, on=None, lists_=None, **options) -> Result:

@@ -69,6 +69,9 @@ class MeasureSpec:
         Which words its coverage counts.
     combine : str
         One of :data:`COMBINE_RULES`.
+    function : str
+        The dotted name of the function that measures it and returns the one
+        :class:`~wordbias.result.Result`.
     """
 
     measure: str
@@ -83,6 +86,7 @@ class MeasureSpec:
     test: str | None
     coverage_of: str
     combine: str
+    function: str
 
     @property
     def bounded(self) -> bool:
@@ -99,53 +103,69 @@ _SENTENCE_SETS = ("the test words slotted into the sentences (a sentence counts 
 #: every measure, keyed by the tidy ``measure`` value
 CATALOGUE: dict[str, MeasureSpec] = {s.measure: s for s in (
     MeasureSpec("weat", "WEAT effect size", "Caliskan et al. 2017, doi:10.1126/science.aal4230", "d",
-                -2.0, 2.0, 0.0, "either", 2.0, _WEAT_NULL, _WEAT_SETS, "mean and t"),
+                -2.0, 2.0, 0.0, "either", 2.0, _WEAT_NULL, _WEAT_SETS, "mean and t",
+                function="wordbias.measures.association.measurement.weat"),
     MeasureSpec("wefat", "WEFAT correlation", "Caliskan et al. 2017, doi:10.1126/science.aal4230", "r",
                 -1.0, 1.0, 0.0, "either", 1.0, "no correlation between the association and the property (t test)",
-                "the words of W, A and B found in the vocabulary", "mean and t"),
+                "the words of W, A and B found in the vocabulary", "mean and t",
+                function="wordbias.measures.association.measurement.wefat"),
     MeasureSpec("direction", "direction cosine", "racial bias report; Bolukbasi et al. 2016, arXiv:1607.06520",
                 "cos", -1.0, 1.0, 0.0, "either", 1.0,
                 "the words' labels are exchangeable within each pair of poles (permutations)",
-                "the words of T1, T2, A1 and A2 found in the vocabulary", "mean and t"),
+                "the words of T1, T2, A1 and A2 found in the vocabulary", "mean and t",
+                function="wordbias.measures.directions.direction_permutation.direction_test"),
     MeasureSpec("direct_bias", "DirectBias_1", "Bolukbasi et al. 2016, section 5.2, arXiv:1607.06520",
                 "direct_bias", 0.0, 1.0, 0.0, "above", 1.0, None,
-                "the professions N and the definitional pairs found in the vocabulary", "mean"),
+                "the professions N and the definitional pairs found in the vocabulary", "mean",
+                function="wordbias.measures.directions.direction.direct_bias_test"),
     MeasureSpec("ripa", "RIPA", "Ethayarajh et al. 2019, doi:10.18653/v1/P19-1166", "ripa",
                 -_INF, _INF, 0.0, "either", None, "the pairs' signs are exchangeable (sign-flip test)",
-                "the words and the definitional pairs found in the vocabulary", "mean and t"),
+                "the words and the definitional pairs found in the vocabulary", "mean and t",
+                function="wordbias.measures.directions.ripa.ripa"),
     MeasureSpec("ube", "UBE significant cells", "Swinger et al. 2019, doi:10.1145/3306618.3314270", None,
                 0.0, _INF, 0.0, "above", None, "rotation-invariant null over the cells, Simes' test",
-                "the names sampled from the vocabulary", "statistic"),
+                "the names sampled from the vocabulary", "statistic",
+                function="wordbias.measures.enumeration.ube.ube"),
     MeasureSpec("mlm_log_prob", "log-probability bias score", "Kurita et al. 2019, doi:10.18653/v1/W19-3823", "d",
                 -_INF, _INF, 0.0, "either", None, "the attribute words' labels are exchangeable (permutations)",
-                _SENTENCE_SETS, "mean and t"),
+                _SENTENCE_SETS, "mean and t",
+                function="wordbias.measures.language_models.contextual.mlm_log_prob"),
     MeasureSpec("contextual_weat", "contextual WEAT", "Kurita et al. 2019, doi:10.18653/v1/W19-3823", "d",
-                -2.0, 2.0, 0.0, "either", 2.0, _WEAT_NULL, _SENTENCE_SETS, "mean and t"),
+                -2.0, 2.0, 0.0, "either", 2.0, _WEAT_NULL, _SENTENCE_SETS, "mean and t",
+                function="wordbias.measures.language_models.contextual.contextual_weat"),
     MeasureSpec("sc_weat", "single-category WEAT", "Caliskan et al. 2017, doi:10.1126/science.aal4230", "d",
                 -2.0, 2.0, 0.0, "either", 2.0, "the attribute words' labels are exchangeable (permutations of A, B)",
-                "the words of W, A and B found in the vocabulary", "mean and t"),
+                "the words of W, A and B found in the vocabulary", "mean and t",
+                function="wordbias.measures.association.scweat.sc_weat"),
     MeasureSpec("seat", "SEAT effect size", "May et al. 2019, doi:10.18653/v1/N19-1063", "d",
-                -2.0, 2.0, 0.0, "either", 2.0, _WEAT_NULL, _SENTENCE_SETS, "mean and t"),
+                -2.0, 2.0, 0.0, "either", 2.0, _WEAT_NULL, _SENTENCE_SETS, "mean and t",
+                function="wordbias.measures.association.seat.seat"),
     MeasureSpec("ect", "ECT Spearman rho", "Dev & Phillips 2019, https://proceedings.mlr.press/v89/dev19a.html",
                 "rho", -1.0, 1.0, 1.0, "below", 2.0,
                 "the target words' labels are exchangeable (permutations of T1 and T2)",
-                "the words of T1, T2 and A found in the vocabulary", "mean"),
+                "the words of T1, T2 and A found in the vocabulary", "mean",
+                function="wordbias.measures.sets.ect.ect"),
     MeasureSpec("rnd", "relative norm distance", "Garg et al. 2018, doi:10.1073/pnas.1720347115", "rnd",
                 -_INF, _INF, 0.0, "either", None,
                 "the target words' labels are exchangeable (permutations of T1 and T2)",
-                "the words of T1, T2 and A found in the vocabulary", "mean and t"),
+                "the words of T1, T2 and A found in the vocabulary", "mean and t",
+                function="wordbias.measures.sets.rnd.rnd"),
     MeasureSpec("rnsb", "RNSB divergence", "Sweeney & Najafian 2019, doi:10.18653/v1/P19-1162", "rnsb",
                 0.0, _INF, 0.0, "above", None, None,
-                "the words of T1, T2, A_negative and A_positive found in the vocabulary", "mean"),
+                "the words of T1, T2, A_negative and A_positive found in the vocabulary", "mean",
+                function="wordbias.measures.sets.rnsb.rnsb"),
     MeasureSpec("mac", "MAC", "Manzini et al. 2019, doi:10.18653/v1/N19-1062", "mac",
                 0.0, 2.0, None, "below", None, None,
-                "the words of the target and attribute sets found in the vocabulary", "mean"),
+                "the words of the target and attribute sets found in the vocabulary", "mean",
+                function="wordbias.measures.sets.mac.mac"),
     MeasureSpec("semaxis", "SemAxis score difference", "An et al. 2018, doi:10.18653/v1/P18-1228", "semaxis",
                 -2.0, 2.0, 0.0, "either", 2.0,
                 "the target words' labels are exchangeable (permutations of T1 and T2)",
-                "the words of T1, T2, A_pos and A_neg found in the vocabulary", "mean and t"),
+                "the words of T1, T2, A_pos and A_neg found in the vocabulary", "mean and t",
+                function="wordbias.measures.sets.semaxis.semaxis"),
     MeasureSpec("indirect_bias", "indirect bias", "Bolukbasi et al. 2016, section 5.2, arXiv:1607.06520", "beta",
-                -_INF, _INF, 0.0, "either", None, None, "the words V found in the vocabulary", "mean"),
+                -_INF, _INF, 0.0, "either", None, None, "the words V found in the vocabulary", "mean",
+                function="wordbias.measures.directions.indirect_bias.mean_indirect_bias"),
 )}
 
 

@@ -55,9 +55,28 @@ class StandInTokenizer:
         return {"input_ids": self.ids.get(text.lower(), [self.unk_token_id])}
 
     def tokenize(self, word: str) -> list[str]:
+        """The word's pieces: the word lower-cased when it is in the vocabulary, else the unknown token.
+
+        Parameters
+        ----------
+        word : str
+            The word.
+
+        Returns
+        -------
+        list of str
+            One piece.
+        """
         return [word.lower()] if word.lower() in self.ids else [self.unk_token]
 
     def get_vocab(self) -> dict[str, int]:
+        """The vocabulary: the special tokens and each one-piece word, with their ids.
+
+        Returns
+        -------
+        dict of str to int
+            Token -> id.
+        """
         vocab = {self.unk_token: self.unk_token_id, self.mask_token: 103}
         vocab.update({w: ids[0] for w, ids in self.ids.items() if len(ids) == 1})
         return vocab
