@@ -304,9 +304,6 @@ def _compare_job(emb, label: str, lists, report_kwargs: dict) -> pd.DataFrame:
         from wordbias.battery import ensemble as battery_ensemble
 
         options = {k: v for k, v in report_kwargs.items() if k not in ("progress", "concurrent", "while_waiting")}
-        if options.pop("balance_targets", "random") != "random":
-            raise InvalidParameterError("balance_targets applies to one embedding; an ensemble's runs are balanced "
-                                        "at random (Caliskan et al.'s rule)")
         if lists is None:
             frame = battery_ensemble.report(emb, label=label, **options)
         else:
@@ -438,6 +435,7 @@ def _option_objects(options: dict) -> dict:
     (:func:`wordbias.options.loose_options`; the permutations' default 100,000, the report's)."""
     defaults = {"resampling": Resampling(n_permutations=100_000), "words": Words()}
     return {**defaults, **loose_options(defaults["resampling"], defaults["words"], **options)}
+
 
 def _num(x: float) -> str:
     return "NA" if pd.isna(x) else f"{x:.2f}"

@@ -115,12 +115,9 @@ def run_report(args) -> int:
     if is_ensemble(args.embedding):
         from wordbias.battery import ensemble as battery_ensemble
 
-        if args.balance != "random":
-            raise CommandError("--balance applies to one embedding; an ensemble's runs are balanced at random "
-                               "(Caliskan et al.'s rule)")
         options = dict(workers=args.workers, scheduler=args.scheduler, progress=show_progress(args), label=label,
                        seed=args.seed, n_permutations=args.n_permutations, n_resamples=args.n_resamples,
-                       min_words=args.min_words, min_fraction=args.min_coverage)
+                       min_words=args.min_words, min_fraction=args.min_coverage, balance_targets=args.balance)
         if lists is None:
             frame = battery_ensemble.report(args.embedding, ube=not args.no_ube, **options)
             title = f"wordbias report on the ensemble {label}"
@@ -129,7 +126,7 @@ def run_report(args) -> int:
                 args.embedding, list(lists.weat), battery=f"user:{lists.battery}", paper="user", label=label,
                 workers=args.workers, scheduler=args.scheduler, progress=show_progress(args),
                 resampling=Resampling(n_resamples=args.n_resamples, n_permutations=args.n_permutations, seed=args.seed),
-                words=Words(min_words=args.min_words, min_fraction=args.min_coverage))
+                words=Words(min_words=args.min_words, min_fraction=args.min_coverage, balance_targets=args.balance))
             title = f"wordbias report: {lists.battery} ({Path(args.lists).name}) on the ensemble {label}"
         written = write_outputs(frame, out, title, force=args.force)
         return finish(frame, written, args)

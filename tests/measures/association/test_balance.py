@@ -233,3 +233,40 @@ def test_seat_takes_balance():
     from wordbias.cli.parser import build_parser
 
     assert build_parser().parse_args(["seat", "all-minilm-l6-v2", "--out", "o", "--balance", "none"]).balance == "none"
+
+
+#: the unequal test in words a training corpus keeps (the tokenizer drops tokens with digits)
+ALPHA_LISTS = {"flower": "rose tulip daisy lily iris orchid poppy violet aster".split(),
+               "insect": "ant wasp flea moth gnat tick".split()}
+
+
+@pytest.mark.parametrize("command", ["report", "compare"])
+def test_balance_reaches_every_run_of_an_ensemble(files, tmp_path, capsys, command):
+    """``--balance none`` keeps both target sets whole in each training run of an ensemble too, and in the rows
+    combined over the runs; the default balances each run at random."""
+    emb, _ = files
+    x, y = ALPHA_LISTS["flower"], ALPHA_LISTS["insect"]
+    lists = tmp_path / "alpha.yaml"
+    lists.write_text(LISTS.replace(", ".join(X_WORDS), ", ".join(x)).replace(", ".join(Y_WORDS), ", ".join(y)))
+    vocabulary = x + y + A_WORDS + B_WORDS
+    rng = np.random.default_rng(0)
+    corpus = tmp_path / "corpus.txt"                # every word of the lists, in 300 short random sentences
+    corpus.write_text("".join(" ".join(rng.choice(vocabulary, size=8)) + "\n" for _ in range(300)), encoding="utf-8")
+    runs = tmp_path / "runs"
+    code = cli.main(["train", str(corpus), "--out", str(runs), "--seeds", "2", "--dim", "8", "--epochs", "1",
+                     "--min-count", "1", "--workers", "1", "--quiet", "--cache-dir", str(tmp_path / "cache")])
+    assert code == 0
+    other = tmp_path / "other.txt"                  # compare: the ensemble beside one embedding of the same words
+    other.write_text("".join(w + " " + " ".join(f"{v:.6f}" for v in rng.normal(size=8)) + "\n" for w in vocabulary))
+    embeddings = [str(runs)] if command == "report" else [str(runs), str(other)]
+    sizes = {}
+    for balance in ("none", "random"):
+        out = tmp_path / f"{command}-ensemble-{balance}"
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            code = cli.main([command, *embeddings, "--lists", str(lists), "--out", str(out), "--n-resamples", "200",
+                             "--quiet", "--balance", balance])
+        assert code == 0, capsys.readouterr().err
+        rows = pd.read_csv(out / "tidy.csv")
+        sizes[balance] = set(zip(rows.n_x, rows.n_y))
+    assert sizes == {"none": {(9, 6)}, "random": {(6, 6)}}
