@@ -33,7 +33,7 @@ GROUPS: list[tuple[str, list[str], bool]] = [
         "wordbias.measures.enumeration.ube_result"], True),
     ("Measures: language models", [
         "wordbias.measures.language_models.mlm", "wordbias.measures.language_models.contextual",
-        "wordbias.measures.language_models.topics"], True),
+        "wordbias.measures.language_models.topics", "wordbias.measures.language_models.crows_pairs"], True),
     ("Measures: debiasing", [
         "wordbias.measures.debiasing.debias", "wordbias.measures.debiasing.double_hard",
         "wordbias.measures.debiasing.inlp", "wordbias.measures.debiasing.leace",
@@ -45,6 +45,7 @@ GROUPS: list[tuple[str, list[str], bool]] = [
         "wordbias.datasets.stimuli", "wordbias.datasets.user_lists", "wordbias.datasets.names",
         "wordbias.datasets.casing", "wordbias.datasets.censor", "wordbias.datasets.contextual_tests",
         "wordbias.datasets.gap", "wordbias.datasets.corpora", "wordbias.datasets.seat", "wordbias.datasets.utility",
+        "wordbias.datasets.crows_pairs",
     ], True),
     ("Batteries, reports and comparisons", [
         "wordbias.battery.weat", "wordbias.battery.direction", "wordbias.battery.ube", "wordbias.battery.contextual",
@@ -60,7 +61,7 @@ GROUPS: list[tuple[str, list[str], bool]] = [
     ], False),
     ("Models", ["wordbias.models.contextual", "wordbias.models.mlp", "wordbias.models.tiny_mlm",
                 "wordbias.models.train", "wordbias.models.sentence", "wordbias.models.blas_inference",
-                "wordbias.models.stand_in"], False),
+                "wordbias.models.stand_in", "wordbias.models.causal", "wordbias.models.log_prob"], False),
     ("Teaching", ["wordbias.teaching.checks", "wordbias.teaching.explorer", "wordbias.teaching.assign",
                   "wordbias.teaching.answer_key",
                   "wordbias.teaching.contextual"], False),

