@@ -180,3 +180,27 @@ def test_remove_crossings_swaps_as_adjusttext_does():
         swapped += not np.array_equal(ours, boxes)
     assert swapped > 100                                   # most cases had crossings to remove
     assert adjustText.remove_crossings is not figures.remove_crossings   # place_labels put adjustText's back
+
+
+def _constrained_figure():
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(5, 4), layout="constrained")
+    for i, ax in enumerate(fig.subplots(2, 1)):
+        ax.plot(np.arange(10) ** (i + 1), label=f"series {i}")
+        ax.set_ylabel("a long label that the layout must make room for " * (i + 1))
+        ax.legend()
+    return fig
+
+
+def test_save_beside_gives_the_same_bytes_with_a_fork_or_without(tmp_path, monkeypatch):
+    """The PDF drawn in a forked process and the one drawn from a copy (one core) are byte-identical, and so are
+    the PNGs: both come from the figure as given, whatever the machine's cores."""
+    figures.save(_constrained_figure(), tmp_path, "forked", tight=False, beside=True)
+    monkeypatch.setenv("WORDBIAS_WORKERS", "1")
+    figures.save(_constrained_figure(), tmp_path, "copied", tight=False, beside=True)
+    for ext in ("png", "pdf"):
+        assert (tmp_path / f"forked.{ext}").read_bytes() == (tmp_path / f"copied.{ext}").read_bytes(), ext
+    # drawn one after the other instead, the PDF follows the PNG's layout pass: beside is what keeps them apart
+    figures.save(_constrained_figure(), tmp_path, "sequential", tight=False)
+    assert (tmp_path / "sequential.png").read_bytes() == (tmp_path / "forked.png").read_bytes()

@@ -423,7 +423,7 @@ def _saved_pngs(named, figure_dir) -> dict:
         # ("tight") would draw it twice more for a margin of a few pixels (0.4 s of a report); the heat map
         # and the runs figure are cropped to what is drawn
         with reraise_disk_full(Path(figure_dir) / f"{name}.png", _FIGURES[name][0]):
-            png_file, _ = _figures.save(fig, figure_dir, name, tight=name != "forest")
+            png_file, _ = _figures.save(fig, figure_dir, name, tight=name != "forest", beside=True)
         pngs[id(fig)] = png_file.read_bytes()
     return pngs
 

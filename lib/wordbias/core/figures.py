@@ -30,12 +30,17 @@ LABEL_ITERATIONS = 400
 WRAP_WIDTH = 38
 
 
-def save(fig, folder: Path | str, name: str, *, tight: bool = True) -> list[Path]:
+def save(fig, folder: Path | str, name: str, *, tight: bool = True, beside: bool = False) -> list[Path]:
     """Save ``fig`` as ``folder/name.png`` and ``folder/name.pdf`` without creation dates or versions.
 
     ``tight=False`` keeps the figure's own size instead of cropping to what is drawn: for figures of values
     that may move within their tolerance on another computer, so that a wider tick label cannot change the
     picture's size.
+
+    ``beside=True`` draws the PDF in a forked process beside the PNG where a second core is free
+    (:class:`~wordbias.core.parallel.ForkedCall`), else from a copy of the figure made before the PNG is drawn:
+    either way both files are drawn from the figure as it was given (a constrained layout is worked out again at
+    each drawing, from where the last one left it), so the bytes do not depend on the machine's cores.
 
     Each file is drawn to a temporary file beside it and moved into place when complete
     (:func:`wordbias.core.atomic.atomic_file`): a full disk never leaves a truncated figure. Inside
@@ -51,6 +56,8 @@ def save(fig, folder: Path | str, name: str, *, tight: bool = True) -> list[Path
         The files' name, without extension.
     tight : bool, default True
         Whether to crop the figure to what is drawn.
+    beside : bool, default False
+        Draw the PDF beside the PNG (a command's figure: about half a second less on two cores).
 
     Returns
     -------
@@ -65,12 +72,35 @@ def save(fig, folder: Path | str, name: str, *, tight: bool = True) -> list[Path
     png = folder / f"{name}.png"
     pdf = folder / f"{name}.pdf"
     bbox = "tight" if tight else None
-    with atomic_file(png) as tmp:
-        fig.savefig(tmp, format="png", metadata={"Software": None}, bbox_inches=bbox)
-    with atomic_file(pdf) as tmp:
-        fig.savefig(tmp, format="pdf", metadata={"CreationDate": None, "ModDate": None, "Producer": None,
-                                                 "Creator": None}, bbox_inches=bbox)
+    drawn_pdf, fresh = None, fig
+    if beside:
+        from wordbias.core.parallel import ForkedCall, default_workers, fork_available
+
+        if fork_available() and default_workers() > 1:
+            drawn_pdf = ForkedCall(lambda: _pdf_bytes(fig, bbox))
+        else:
+            import copy
+
+            fresh = copy.deepcopy(fig)
+    try:
+        with atomic_file(png) as tmp:
+            fig.savefig(tmp, format="png", metadata={"Software": None}, bbox_inches=bbox)
+        with atomic_file(pdf) as tmp:
+            Path(tmp).write_bytes(_pdf_bytes(fresh, bbox) if drawn_pdf is None else drawn_pdf.result())
+    finally:
+        if drawn_pdf is not None:
+            drawn_pdf.cancel()
     return [pending_path(png), pending_path(pdf)]
+
+
+def _pdf_bytes(fig, bbox) -> bytes:
+    """The figure as PDF bytes, without creation dates or versions."""
+    import io
+
+    out = io.BytesIO()
+    fig.savefig(out, format="pdf", metadata={"CreationDate": None, "ModDate": None, "Producer": None,
+                                             "Creator": None}, bbox_inches=bbox)
+    return out.getvalue()
 
 
 # --------------------------------------------------------------------------------------------------
