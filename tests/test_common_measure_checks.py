@@ -26,12 +26,14 @@ from wordbias.battery.ensemble import combine_rows, on_runs
 from wordbias.core.errors import InvalidParameterError
 from wordbias.core.tidy import check_tidy, tidy_frame
 from wordbias.datasets.contextual_tests import ROLES, kurita2019_categories
+from wordbias.datasets.crows_pairs import CrowsPair
 from wordbias.embeddings import to_keyed_vectors
 from wordbias.measures.association import measurement, scweat, seat
 from wordbias.measures.directions import direction, indirect_bias, ripa
 from wordbias.measures.directions.direction_permutation import direction_test
 from wordbias.measures.enumeration import ube
 from wordbias.measures.language_models import contextual as lm
+from wordbias.measures.language_models import crows_pairs as cp
 from wordbias.measures.sets import ect, mac, rnd, rnsb, semaxis
 from wordbias.options import Resampling, Words
 from wordbias.result import Result
@@ -47,6 +49,14 @@ CATEGORY = kurita2019_categories()[2]
 UBE_TOKENS = [a + b for a in "abcdefghij" for b in "abcdefghijkl"]
 UBE_PARAMETERS = ube.UBEParameters(n=2, m=3, M=60, t=2, R=50, svm_top_words=120, case_source=None)
 LANGUAGE_MODEL = {"contextual_weat", "mlm_log_prob"}
+#: the benchmarks of a causal language model: sentence pairs scored by the tiny causal model
+CAUSAL = {"crows_pairs", "crows_pairs_difference"}
+#: a few pairs in the tiny causal model's words, in CrowS-Pairs' form
+PAIRS = [CrowsPair(0, "the poor are lazy .", "the rich are lazy .", "stereo", "socioeconomic"),
+         CrowsPair(1, "black kids are lazy", "white kids are lazy", "stereo", "race-color"),
+         CrowsPair(2, "women can not drive well .", "men can not drive well .", "stereo", "gender"),
+         CrowsPair(3, "old people can not drive", "young people can not drive", "antistereo", "age"),
+         CrowsPair(4, "she is a nurse", "he is a nurse", "stereo", "gender")]
 
 
 def planted(seed: int = 0, strength: float = 1.0):
@@ -75,6 +85,16 @@ def tiny_lm(seed: int = 0, strength: float = 2.0):
     return contextual.load_encoder(folder, device="cpu"), contextual.load_mlm(folder, device="cpu")
 
 
+@functools.cache
+def tiny_causal(seed: int = 0):
+    """The tiny causal language model of ``tests/tiny_causal.py``, its weights drawn with ``seed``."""
+    import tiny_causal as tc
+
+    from wordbias.models.causal import load_causal
+
+    return load_causal(str(tc.build(tempfile.mkdtemp(prefix="wordbias-tiny-causal-"), seed=seed)))
+
+
 def ube_embedding(seed: int = 0, strength: float = 1.0):
     """120 random 8-dimensional tokens (``strength`` scales them: UBE is scale-free)."""
     vectors = np.random.default_rng(seed).normal(size=(120, 8)) * max(strength, 0.5)
@@ -85,6 +105,8 @@ def subject(measure: str, seed: int = 0, strength: float = 1.0):
     """What ``measure`` runs on: a planted embedding, UBE's random tokens, or the tiny masked LM."""
     if measure in LANGUAGE_MODEL:
         return tiny_lm(seed, 0.5 + 1.5 * strength)       # a masked LM with no planted gap scores all alike: no d
+    if measure in CAUSAL:
+        return tiny_causal(seed)
     return ube_embedding(seed, strength) if measure == "ube" else planted(seed, strength)
 
 
@@ -92,6 +114,8 @@ def lists(measure: str) -> tuple:
     """The word lists of ``measure``'s call: X, Y, A, B (a language model's category's), or UBE's names."""
     if measure in LANGUAGE_MODEL:
         return tuple(list(CATEGORY.sets[r]) for r in ROLES)
+    if measure in CAUSAL:
+        return (PAIRS,)
     return (UBE_TOKENS[:20],) if measure == "ube" else (X, Y, A, B)
 
 
@@ -119,6 +143,9 @@ RUNNERS = {
     "ube": lambda kv, o, L: ube.ube(kv, L[0], progress=False, **o),
     "contextual_weat": lambda models, o, L: lm.contextual_weat(_category(L), models[0], **o),
     "mlm_log_prob": lambda models, o, L: lm.mlm_log_prob(_category(L), models[1], **o),
+    "crows_pairs": lambda m, o, L: cp.crows_pairs(m, L[0], **o),
+    "crows_pairs_difference": lambda m, o, L: cp.paired_difference(
+        cp.score_pairs(m, L[0], convention="harness"), cp.score_pairs(m, L[0], convention="shared-tokens"), **o),
 }
 #: the measures of the catalogue that do not return the one result yet
 NOT_YET: set = set()
@@ -227,7 +254,7 @@ def test_runs_through_on_runs(measure):
     runs = [subject(measure, seed) for seed in range(3)]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        if measure in LANGUAGE_MODEL:               # models are not embedding runs: their rows are combined
+        if measure in LANGUAGE_MODEL | CAUSAL:      # models are not embedding runs: their rows are combined
             rows = tidy_frame([run(measure, one).to_row({"embedding": f"planted/run-{i + 1}", "paper": "user",
                                                           "battery": "checks"}) for i, one in enumerate(runs)])
             table = pd.concat([combine_rows(rows, label="planted"), rows], ignore_index=True)

@@ -11,8 +11,9 @@ WORDS = ["the", "poor", "rich", "are", "lazy", "he", "she", "is", "a", "nurse", 
          "men", "women", "can", "not", "drive", "well", "old", "young", "people", "."]
 
 
-def build(folder):
-    """Write the tiny Llama and its tokenizer into ``folder`` (safetensors); return ``folder``."""
+def build(folder, seed: int = 0):
+    """Write the tiny Llama (its weights drawn with ``seed``) and its tokenizer into ``folder`` (safetensors); return
+    ``folder``."""
     import torch
     from tokenizers import Tokenizer, models, pre_tokenizers
     from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
@@ -22,7 +23,7 @@ def build(folder):
     core.pre_tokenizer = pre_tokenizers.Whitespace()
     tok = PreTrainedTokenizerFast(tokenizer_object=core, bos_token="<s>", eos_token="</s>", pad_token="<pad>",
                                   unk_token="<unk>")
-    torch.manual_seed(0)
+    torch.manual_seed(seed)
     cfg = LlamaConfig(vocab_size=len(vocab), hidden_size=16, intermediate_size=32, num_hidden_layers=1,
                       num_attention_heads=2, num_key_value_heads=2, max_position_embeddings=64,
                       bos_token_id=2, eos_token_id=3, pad_token_id=0, tie_word_embeddings=False)

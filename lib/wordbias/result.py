@@ -27,10 +27,11 @@ from wordbias.core.tables import interval_bounds_text
 __all__ = ["Caught", "SetCoverage", "Result", "SIZE_COLUMNS"]
 
 #: the tidy size column of each set letter (targets first, attributes after); a set of word pairs (``"pairs"``, e.g.
-#: definitional pairs) fills both attribute columns, one word of each pair in each
+#: definitional pairs) fills both attribute columns, one word of each pair in each; a benchmark's sentence pairs
+#: (``"S"``, e.g. CrowS-Pairs) the first
 SIZE_COLUMNS = {"X": "n_x", "Y": "n_y", "A": "n_a", "B": "n_b", "W": "n_x", "T1": "n_x", "T2": "n_y", "A1": "n_a",
                 "A2": "n_b", "A_pos": "n_a", "A_neg": "n_b", "A_positive": "n_a", "A_negative": "n_b", "V": "n_a",
-                "N": "n_x", "pairs": ("n_a", "n_b")}
+                "N": "n_x", "pairs": ("n_a", "n_b"), "S": "n_x"}
 
 
 class Caught(NamedTuple):

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import csv
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from wordbias.core import paths
 from wordbias.core.errors import InvalidParameterError
 
-__all__ = ["BIAS_TYPES", "DIRECTIONS", "CrowsPair", "data_file", "load"]
+__all__ = ["BIAS_TYPES", "DIRECTIONS", "CrowsPair", "data_file", "load", "sample"]
 
 #: the nine bias types of CrowS-Pairs (Nangia et al. 2020, Table 1), in the paper's order
 BIAS_TYPES = ("race-color", "socioeconomic", "gender", "disability", "nationality", "sexual-orientation",
@@ -127,3 +128,52 @@ def _pair(row: dict, i: int, path: Path) -> CrowsPair:
     first = row.get("") or row.get(None)
     index = int(first) if isinstance(first, str) and first.strip().isdigit() else i
     return CrowsPair(index, row["sent_more"], row["sent_less"], direction, bias)
+
+
+def sample(pairs: Sequence[CrowsPair], n: int, *, seed: int = 0) -> list[CrowsPair]:
+    """A seeded sample of ``n`` pairs, stratified by bias type: each type keeps its share of the pairs (largest
+    remainders), at least one pair each; the pairs stay in the data set's order.
+
+    A sample keeps a run within a time budget; its intervals are wider than the whole set's (the full set is the
+    default everywhere a sample is not asked for).
+
+    Parameters
+    ----------
+    pairs : sequence of CrowsPair
+        The pairs (:func:`load`).
+    n : int
+        The pairs to keep, from the number of bias types present up to ``len(pairs)`` (all of them).
+    seed : int, default 0
+        The seed of the draw within each type.
+
+    Returns
+    -------
+    list of CrowsPair
+        The sample.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``n`` is out of range.
+
+    Examples
+    --------
+    >>> s = sample(load(), 90, seed=0)
+    >>> len(s), len({p.bias_type for p in s}), sum(p.bias_type == "race-color" for p in s)   # 516/1508 of 90
+    (90, 9, 31)
+    """
+    import numpy as np
+
+    from wordbias.core.validation import check_int, check_seed
+
+    pairs = list(pairs)
+    types = list(dict.fromkeys(p.bias_type for p in pairs))
+    n = check_int("n", n, min=len(types), max=len(pairs))
+    rng = np.random.default_rng(check_seed("seed", seed))
+    by_type = {t: [i for i, p in enumerate(pairs) if p.bias_type == t] for t in types}
+    exact = {t: n * len(ix) / len(pairs) for t, ix in by_type.items()}
+    take = {t: max(1, int(exact[t])) for t in types}
+    for t in sorted(types, key=lambda t: exact[t] - int(exact[t]), reverse=True)[:n - sum(take.values())]:
+        take[t] += 1
+    chosen = sorted(i for t in types for i in rng.choice(by_type[t], size=take[t], replace=False))
+    return [pairs[i] for i in chosen]

@@ -56,7 +56,7 @@ def test_holm_across_bias_types_by_hand():
     # gender 10/10 (p = 2/1024), age 5/10 (p = 1), race-color 9/10 (p = 22/1024)
     more = [1.0] * 10 + [1.0] * 5 + [0.0] * 5 + [1.0] * 9 + [0.0]
     types = ["gender"] * 10 + ["age"] * 10 + ["race-color"] * 10
-    res = cp.crows_pairs(scores(more, [0.5] * 30, types=types))
+    res = cp.summarise(scores(more, [0.5] * 30, types=types))
     p = {t: r.p_two_sided for t, r in res.by_type.items()}
     assert p == pytest.approx({"gender": 2 / 1024, "age": 1.0, "race-color": 22 / 1024})
     holm = {t: r.p_holm for t, r in res.by_type.items()}
@@ -67,7 +67,7 @@ def test_holm_across_bias_types_by_hand():
 
 
 def test_ties_are_not_stereotyped_and_are_noted():
-    r = cp.crows_pairs(scores([1.0, 0.0, 0.5], [0.5, 0.5, 0.5])).overall
+    r = cp.summarise(scores([1.0, 0.0, 0.5], [0.5, 0.5, 0.5])).overall
     assert r.effect_size == pytest.approx(1 / 3) and r.result.ties == 1
     assert any("1 tied pair" in n for n in r.notes)
 
@@ -81,7 +81,7 @@ def test_length_confound_by_hand():
 
 
 def test_split_by_direction():
-    res = cp.crows_pairs(scores([1, 1, 0, 1], [0, 0, 1, 0], directions=["stereo", "stereo", "antistereo",
+    res = cp.summarise(scores([1, 1, 0, 1], [0, 0, 1, 0], directions=["stereo", "stereo", "antistereo",
                                                                         "antistereo"]))
     assert res.by_direction["stereo"].effect_size == 1.0 and res.by_direction["antistereo"].effect_size == 0.5
     assert res.overall.result.by_direction == {"stereo": (2, 2), "antistereo": (1, 2)}
@@ -109,7 +109,7 @@ def test_harness_and_shared_tokens_on_the_tiny_causal_model(tiny_causal):
     assert s.more[0] == pytest.approx(math.fsum(lp[0].log_probs[shared]))
     assert s.less[0] == pytest.approx(math.fsum(lp[1].log_probs[shared]))
     assert list(h.tokens_more) == [5, 4, 6, 5, 4]
-    res = cp.crows_pairs(h)
+    res = cp.summarise(h)
     assert res.overall.result.n == 5 and set(res.by_type) == {"socioeconomic", "race-color", "gender", "age"}
 
 

@@ -10,7 +10,8 @@ Three conventions of scoring a sentence (:data:`CONVENTIONS`):
   same difflib alignment of the two token sequences as the paper's code (:func:`shared_tokens`);
 - ``"pll"``: a masked LM's pseudo-log-likelihood of the shared tokens, each masked in turn (the paper's §3 metric).
 
-:func:`crows_pairs` gives, overall and per bias type, the share of pairs whose more-stereotyping sentence scores
+:func:`crows_pairs` measures a model on the pairs and gives its overall :class:`~wordbias.result.Result`;
+:func:`summarise` gives, from the scores (:func:`score_pairs`), overall and per bias type, the share of pairs whose more-stereotyping sentence scores
 higher, with its exact (Clopper-Pearson) interval and two-sided exact binomial p against 0.5, Holm's and
 Benjamini-Hochberg's adjusted p across the nine types, the split by ``stereo``/``antistereo`` and the length
 confound (:func:`length_confound`); :func:`paired_difference` compares two models on the same pairs.
@@ -18,6 +19,7 @@ confound (:func:`length_confound`); :func:`paired_difference` compares two model
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import math
 from collections.abc import Sequence
@@ -31,7 +33,7 @@ from wordbias.datasets.crows_pairs import BIAS_TYPES, DIRECTIONS, CrowsPair
 from wordbias.result import Result
 
 __all__ = ["CONVENTIONS", "MEASURE", "PairScores", "CrowsPairsResult", "shared_tokens", "score_pairs",
-           "crows_pairs", "share_result", "length_confound", "paired_difference"]
+           "crows_pairs", "summarise", "share_result", "length_confound", "paired_difference"]
 
 #: the conventions of scoring a sentence
 CONVENTIONS = ("harness", "shared-tokens", "pll")
@@ -231,7 +233,8 @@ class Share:
 
 
 def share_result(stereotyped, *, title: str, test: str = "", confidence_level: float = 0.95,
-                 ties: int = 0, by_direction: dict | None = None, notes: Sequence[str] = ()) -> Result:
+                 ties: int = 0, by_direction: dict | None = None, notes: Sequence[str] = (),
+                 pairs: Sequence[int] | None = None) -> Result:
     """The :class:`~wordbias.result.Result` of a share of pairs: the share stereotyped, its exact
     (Clopper-Pearson) interval and the two-sided exact binomial p against 0.5 (``scipy.stats.binomtest``).
 
@@ -251,6 +254,8 @@ def share_result(stereotyped, *, title: str, test: str = "", confidence_level: f
         ``{"stereo": (k, n), "antistereo": (k, n)}``.
     notes : sequence of str, default ()
         More notes.
+    pairs : sequence of int, optional
+        The data set's indices of the pairs, for the coverage (set ``"S"``; default 0 to n - 1).
 
     Returns
     -------
@@ -265,10 +270,17 @@ def share_result(stereotyped, *, title: str, test: str = "", confidence_level: f
     """
     from scipy.stats import binomtest
 
+    from wordbias.core.validation import check_probability
+    from wordbias.result import SetCoverage
+
+    confidence_level = check_probability("confidence_level", confidence_level)
     x = np.asarray(stereotyped, dtype=bool)
     n, k = int(x.size), int(x.sum())
     if n == 0:
         raise InvalidParameterError(f"{title}: no pairs")
+    scored = tuple(str(i) for i in (range(n) if pairs is None else pairs))
+    if len(scored) != n:
+        raise InvalidParameterError(f"{title}: {len(scored)} pair indices for {n} pairs")
     bt = binomtest(k, n, 0.5)
     ci = bt.proportion_ci(confidence_level=confidence_level, method="exact")
     extra = (f"{ties} tied pair{'s' if ties != 1 else ''} counted as not stereotyped",) if ties else ()
@@ -277,7 +289,8 @@ def share_result(stereotyped, *, title: str, test: str = "", confidence_level: f
         effect_size_name="share stereotyped", effect_size=k / n, ci_low=float(ci.low), ci_high=float(ci.high),
         ci_level=confidence_level, ci_method=f"Clopper-Pearson exact {confidence_level:.0%}, {k}/{n} pairs",
         interval=ci, p_value=float(bt.pvalue), alternative="two-sided", p_method="exact binomial",
-        p_two_sided=float(bt.pvalue), n_permutations=None, n_resamples=None, seed=0, sets=(),   # None: not resampled
+        p_two_sided=float(bt.pvalue), n_permutations=None, n_resamples=None, seed=0,   # None: not resampled
+        sets=(SetCoverage("S", "sentence pairs", scored, scored),),
         notes=tuple(notes) + extra, result=Share(k, n, ties, dict(by_direction or {})))
 
 
@@ -340,7 +353,7 @@ def length_confound(scores: PairScores, confidence_level: float = 0.95) -> Lengt
 
 @dataclass(frozen=True)
 class CrowsPairsResult:
-    """CrowS-Pairs for one model and convention: made by :func:`crows_pairs` from one :class:`PairScores`, its
+    """CrowS-Pairs for one model and convention: made by :func:`summarise` from one :class:`PairScores`, its
     results the views (tables, pages) read without computing again.
 
     Attributes
@@ -381,10 +394,11 @@ def _group(scores: PairScores, select: np.ndarray, *, title: str, test: str, lev
     ties = int(np.sum(scores.more[select] == scores.less[select]))
     direction = np.array(scores.direction)[select]
     split = {d: (int(x[direction == d].sum()), int((direction == d).sum())) for d in DIRECTIONS}
-    return share_result(x, title=title, test=test, confidence_level=level, ties=ties, by_direction=split)
+    return share_result(x, title=title, test=test, confidence_level=level, ties=ties, by_direction=split,
+                        pairs=np.array(scores.index)[select].tolist())
 
 
-def crows_pairs(scores: PairScores, *, confidence_level: float = 0.95) -> CrowsPairsResult:
+def summarise(scores: PairScores, *, confidence_level: float = 0.95) -> CrowsPairsResult:
     """The CrowS-Pairs score: the share of pairs whose more-stereotyping sentence scores higher (Nangia et al. 2020,
     §3), overall, per bias type (with Holm and Benjamini-Hochberg across the types), per direction, and the length
     confound.
@@ -406,7 +420,7 @@ def crows_pairs(scores: PairScores, *, confidence_level: float = 0.95) -> CrowsP
     >>> s = PairScores("toy", "harness", np.array([-5.0, -9.0, -7.0, -6.0]), np.array([-6.0, -8.0, -7.5, -5.0]),
     ...                np.array([4, 4, 4, 4]), np.array([4, 4, 4, 4]), ("gender", "gender", "age", "age"),
     ...                ("stereo", "antistereo", "stereo", "stereo"), (0, 1, 2, 3))
-    >>> r = crows_pairs(s)
+    >>> r = summarise(s)
     >>> r.overall.effect_size, r.by_type["age"].effect_size, r.by_type["age"].p_holm
     (0.5, 0.5, 1.0)
     """
@@ -428,9 +442,56 @@ def crows_pairs(scores: PairScores, *, confidence_level: float = 0.95) -> CrowsP
     return CrowsPairsResult(overall, by_type, by_direction, length_confound(scores, confidence_level), scores)
 
 
-def _with_adjusted(r: Result, p_holm: float, p_bh: float, family: str) -> Result:
-    import dataclasses
+def crows_pairs(m, pairs: Sequence[CrowsPair] | None = None, *, convention: str = "harness",
+                confidence_level: float = 0.95, batch_size: int = 16, cache=None, threads: int | None = 1) -> Result:
+    """CrowS-Pairs (Nangia et al. 2020) on a language model, measured once: the share of pairs whose
+    more-stereotyping sentence the model scores higher, with its exact interval and binomial p against 0.5.
 
+    The pairs are scored by :func:`score_pairs` and summarised by :func:`summarise`; the overall
+    :class:`~wordbias.result.Result` is returned, its ``result`` the :class:`CrowsPairsResult` (per bias type with
+    Holm's adjusted p, per direction, the length confound and the scores).
+
+    Parameters
+    ----------
+    m : wordbias.models.causal.CausalModel or wordbias.models.contextual.Model
+        A causal LM (conventions ``"harness"``, ``"shared-tokens"``) or a masked LM (``"pll"``).
+    pairs : sequence of CrowsPair, optional
+        The pairs; default all 1,508 (:func:`wordbias.datasets.crows_pairs.load`; a stratified sample:
+        :func:`wordbias.datasets.crows_pairs.sample`).
+    convention, batch_size, cache, threads
+        As :func:`score_pairs`.
+    confidence_level : float, default 0.95
+        The intervals' level.
+
+    Returns
+    -------
+    wordbias.result.Result
+        The overall share; ``result`` is the :class:`CrowsPairsResult`.
+
+    Raises
+    ------
+    InvalidParameterError
+        When an option is out of range or the convention does not fit the model.
+
+    Examples
+    --------
+    With ``m`` and ``data`` as in :func:`score_pairs`' example (not run as tests):
+
+    >>> r = crows_pairs(m, data.sample(data.load(), 90, seed=0))                          # doctest: +SKIP
+    >>> r.measure, r.coverage, len(r.result.by_type)                                      # doctest: +SKIP
+    ('crows_pairs', 'S 90/90', 9)
+    """
+    from wordbias.core.validation import check_probability
+    from wordbias.datasets.crows_pairs import load
+
+    confidence_level = check_probability("confidence_level", confidence_level)
+    summary = summarise(score_pairs(m, load() if pairs is None else pairs, convention=convention,
+                                    batch_size=batch_size, cache=cache, threads=threads),
+                        confidence_level=confidence_level)
+    return dataclasses.replace(summary.overall, result=summary)
+
+
+def _with_adjusted(r: Result, p_holm: float, p_bh: float, family: str) -> Result:
     return dataclasses.replace(r, p_holm=float(p_holm), p_bh=float(p_bh), p_family=family)
 
 
@@ -462,7 +523,7 @@ def paired_difference(a: PairScores, b: PairScores, *, n_resamples: int = 10_000
 
     See Also
     --------
-    crows_pairs : each model's own share, with its exact interval.
+    summarise : each model's own share, with its exact interval.
 
     Examples
     --------
@@ -476,10 +537,16 @@ def paired_difference(a: PairScores, b: PairScores, *, n_resamples: int = 10_000
     """
     from scipy.stats import binomtest
 
+    from wordbias.core.validation import check_probability
+
     n_resamples = check_int("n_resamples", n_resamples, min=1)
     seed = check_int("seed", seed, min=0)
+    from wordbias.result import SetCoverage
+
+    confidence_level = check_probability("confidence_level", confidence_level)
     if a.index != b.index:
         raise InvalidParameterError("paired_difference needs the same pairs in the same order in both scorings")
+    scored = tuple(str(i) for i in a.index)
     d = a.stereotyped.astype(np.float64) - b.stereotyped.astype(np.float64)
     rng = np.random.default_rng(seed)
     means = np.concatenate([d[rng.integers(0, d.size, (min(1000, n_resamples - s), d.size))].mean(axis=1)
@@ -497,5 +564,5 @@ def paired_difference(a: PairScores, b: PairScores, *, n_resamples: int = 10_000
         ci_method=f"paired bootstrap percentile {confidence_level:.0%}, {n_resamples:,} resamples of pairs",
         interval=(float(low), float(high)), effect_size_se=float(means.std(ddof=1)) if n_resamples > 1 else math.nan,
         p_value=p, alternative="two-sided", p_method="exact McNemar", p_two_sided=p, n_permutations=None,
-        n_resamples=n_resamples, seed=seed, sets=(),
+        n_resamples=n_resamples, seed=seed, sets=(SetCoverage("S", "sentence pairs", scored, scored),),
         notes=(f"{only_a} pairs stereotyped under {a.model} only, {only_b} under {b.model} only",))
