@@ -33,7 +33,8 @@ GROUPS: list[tuple[str, list[str], bool]] = [
         "wordbias.measures.enumeration.ube_result"], True),
     ("Measures: language models", [
         "wordbias.measures.language_models.mlm", "wordbias.measures.language_models.contextual",
-        "wordbias.measures.language_models.topics", "wordbias.measures.language_models.crows_pairs"], True),
+        "wordbias.measures.language_models.topics", "wordbias.measures.language_models.crows_pairs",
+        "wordbias.measures.language_models.stereoset", "wordbias.measures.language_models.bec_pro"], True),
     ("Measures: debiasing", [
         "wordbias.measures.debiasing.debias", "wordbias.measures.debiasing.double_hard",
         "wordbias.measures.debiasing.inlp", "wordbias.measures.debiasing.leace",
@@ -45,12 +46,13 @@ GROUPS: list[tuple[str, list[str], bool]] = [
         "wordbias.datasets.stimuli", "wordbias.datasets.user_lists", "wordbias.datasets.names",
         "wordbias.datasets.casing", "wordbias.datasets.censor", "wordbias.datasets.contextual_tests",
         "wordbias.datasets.gap", "wordbias.datasets.corpora", "wordbias.datasets.seat", "wordbias.datasets.utility",
-        "wordbias.datasets.crows_pairs",
+        "wordbias.datasets.crows_pairs", "wordbias.datasets.stereoset", "wordbias.datasets.bec_pro",
     ], True),
     ("Batteries, reports and comparisons", [
         "wordbias.battery.weat", "wordbias.battery.direction", "wordbias.battery.ube", "wordbias.battery.contextual",
         "wordbias.battery.report", "wordbias.battery.compare", "wordbias.battery.summary",
         "wordbias.battery.ensemble", "wordbias.battery.metrics", "wordbias.battery.seat", "wordbias.battery.debias",
+        "wordbias.battery.lm",
     ], True),
     ("Statistics", [
         "wordbias.stats.permutation", "wordbias.stats.exact_count", "wordbias.stats.montecarlo",

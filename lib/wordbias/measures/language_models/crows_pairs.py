@@ -117,7 +117,7 @@ def _check_pairs(pairs) -> list[CrowsPair]:
 
 
 def score_pairs(m, pairs: Sequence[CrowsPair], *, convention: str = "harness", batch_size: int = 16,
-                cache=None, threads: int | None = 1) -> PairScores:
+                cache=None, threads: int | None = 1, progress: bool = False) -> PairScores:
     """Score both sentences of every pair under one convention (:data:`CONVENTIONS`).
 
     Parameters
@@ -134,6 +134,8 @@ def score_pairs(m, pairs: Sequence[CrowsPair], *, convention: str = "harness", b
         The per-sentence cache of a causal LM.
     threads : int or None, default 1
         The torch threads.
+    progress : bool, default False
+        Show a progress bar over the sentences (a causal LM) or the pairs (a masked LM).
 
     Returns
     -------
@@ -168,10 +170,16 @@ def score_pairs(m, pairs: Sequence[CrowsPair], *, convention: str = "harness", b
                                     f"{'masked' if convention == 'pll' else 'causal'} language model; "
                                     f"{getattr(m, 'name', m)!r} is {'causal' if causal else 'not causal'}")
     if causal:
-        scores = _causal_scores(m, pairs, convention, batch_size, cache, threads)
+        scores = _causal_scores(m, pairs, convention, batch_size, cache, threads, progress)
     else:
-        with torch_threads(threads):
-            scores = [_pll_pair(m, p) for p in pairs]
+        from wordbias.core.progress import progress_bar
+
+        with torch_threads(threads), progress_bar(len(pairs), desc=f"pairs scored by {m.name}", unit="pair",
+                                                  enabled=progress) as bar:
+            scores = []
+            for p in pairs:
+                scores.append(_pll_pair(m, p))
+                bar.update(1)
     more, less, n_more, n_less = (np.array(col) for col in zip(*scores))
     return PairScores(model=m.label, convention=convention, more=more.astype(np.float64),
                       less=less.astype(np.float64), tokens_more=n_more.astype(np.int64),
@@ -179,11 +187,11 @@ def score_pairs(m, pairs: Sequence[CrowsPair], *, convention: str = "harness", b
                       direction=tuple(p.stereo_antistereo for p in pairs), index=tuple(p.index for p in pairs))
 
 
-def _causal_scores(m, pairs, convention, batch_size, cache, threads) -> list[tuple[float, float, int, int]]:
+def _causal_scores(m, pairs, convention, batch_size, cache, threads, progress) -> list[tuple[float, float, int, int]]:
     from wordbias.models.log_prob import causal_log_probs
 
     texts = [s for p in pairs for s in (p.sent_more, p.sent_less)]
-    scored = causal_log_probs(m, texts, batch_size=batch_size, cache=cache, threads=threads)
+    scored = causal_log_probs(m, texts, batch_size=batch_size, cache=cache, threads=threads, progress=progress)
     out = []
     for a, b in zip(scored[::2], scored[1::2]):
         if convention == "harness":
@@ -234,7 +242,7 @@ class Share:
 
 def share_result(stereotyped, *, title: str, test: str = "", confidence_level: float = 0.95,
                  ties: int = 0, by_direction: dict | None = None, notes: Sequence[str] = (),
-                 pairs: Sequence[int] | None = None) -> Result:
+                 pairs: Sequence[int] | None = None, name: str = "share stereotyped") -> Result:
     """The :class:`~wordbias.result.Result` of a share of pairs: the share stereotyped, its exact
     (Clopper-Pearson) interval and the two-sided exact binomial p against 0.5 (``scipy.stats.binomtest``).
 
@@ -256,6 +264,8 @@ def share_result(stereotyped, *, title: str, test: str = "", confidence_level: f
         More notes.
     pairs : sequence of int, optional
         The data set's indices of the pairs, for the coverage (set ``"S"``; default 0 to n - 1).
+    name : str, default "share stereotyped"
+        What the share counts (the statistic's and effect size's name).
 
     Returns
     -------
@@ -285,8 +295,8 @@ def share_result(stereotyped, *, title: str, test: str = "", confidence_level: f
     ci = bt.proportion_ci(confidence_level=confidence_level, method="exact")
     extra = (f"{ties} tied pair{'s' if ties != 1 else ''} counted as not stereotyped",) if ties else ()
     return Result(
-        measure=MEASURE, test=test, title=title, statistic_name="share stereotyped", statistic=k / n,
-        effect_size_name="share stereotyped", effect_size=k / n, ci_low=float(ci.low), ci_high=float(ci.high),
+        measure=MEASURE, test=test, title=title, statistic_name=name, statistic=k / n,
+        effect_size_name=name, effect_size=k / n, ci_low=float(ci.low), ci_high=float(ci.high),
         ci_level=confidence_level, ci_method=f"Clopper-Pearson exact {confidence_level:.0%}, {k}/{n} pairs",
         interval=ci, p_value=float(bt.pvalue), alternative="two-sided", p_method="exact binomial",
         p_two_sided=float(bt.pvalue), n_permutations=None, n_resamples=None, seed=0,   # None: not resampled
@@ -345,9 +355,11 @@ def length_confound(scores: PairScores, confidence_level: float = 0.95) -> Lengt
     shorter_wins = np.where(shorter_more, scores.more > scores.less, scores.less > scores.more)[unequal]
     label = f"{scores.model}, {scores.convention}"
     won = share_result(shorter_wins, title=f"CrowS-Pairs: shorter sentence wins ({label})", test="length",
-                       confidence_level=confidence_level) if unequal.any() else None
+                       confidence_level=confidence_level, name="share won by the shorter sentence",
+                       pairs=np.array(scores.index)[unequal].tolist()) if unequal.any() else None
     equal = share_result(scores.stereotyped[~unequal], title=f"CrowS-Pairs: pairs of equal length ({label})",
-                         test="equal-length", confidence_level=confidence_level) if (~unequal).any() else None
+                         test="equal-length", confidence_level=confidence_level,
+                         pairs=np.array(scores.index)[~unequal].tolist()) if (~unequal).any() else None
     return LengthConfound(won, equal, float(np.mean(~unequal)))
 
 
