@@ -80,7 +80,7 @@ TINY_MLM := build/tiny-bert-mlm
 # rule runs them all; a notebook's prerequisites are its source, the library modules it imports (found by
 # scripts/notebook_deps.py, transitively), its data and the environment.
 # (the longest first: make -j starts them in this order, so the two slots finish together)
-NOTEBOOKS := kurita2019 training_runs swinger2019 may2019 debias caliskan2017 caliskan2017_glove-6b-50d \
+NOTEBOOKS := kurita2019 crows_pairs training_runs swinger2019 may2019 debias caliskan2017 caliskan2017_glove-6b-50d \
              racial_bias_report kurita2019_tiny-bert-mlm
 # the default run: exact replication on the authors' GloVe 840B vectors (bundled subset); then GloVe 6B 50d
 SRC_caliskan2017 := caliskan2017
@@ -113,6 +113,11 @@ DATA_may2019 := data/seat data/vectors
 SRC_debias := debias
 PARAMS_debias := -p embedding glove-6b-50d
 DATA_debias := data/debias2019 data/debiaswe data/stimuli data/utility
+
+# Nangia et al. (2020): CrowS-Pairs on the two causal LMs of requirements-lm.txt (a stratified sample of 300 pairs;
+# each model's GGUF is converted once into the cache, about a minute each on a fresh clone)
+SRC_crows_pairs := crows_pairs
+DATA_crows_pairs := data/crows_pairs
 
 NOTEBOOK_FILES := $(NOTEBOOKS:%=notebooks/%.ipynb)
 
@@ -168,12 +173,13 @@ all: notebooks lessons
 
 env: $(STAMP) $(WARM)
 
-$(STAMP): requirements.txt pyproject.toml
+$(STAMP): requirements.txt requirements-lm.txt pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "need $(PYTHON) (set PYTHON=... to another Python 3.11)"; exit 1; }
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
 	$(PIP) install --quiet torch==2.13.0
 	$(PIP) install --quiet -r requirements.txt
+	$(PIP) install --quiet --no-deps -r requirements-lm.txt
 	$(PIP) install --quiet --no-deps -e .
 	$(PY) -m ipykernel install --sys-prefix --name wordbias --display-name "wordbias (.venv)" >/dev/null
 	touch $(STAMP)

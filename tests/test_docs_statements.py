@@ -69,7 +69,7 @@ def _parameters(notebook) -> list[str]:
 def test_the_notebooks_take_the_parameters_the_guide_names():
     assert "every paper notebook takes `seed` and `output`" in EMBEDDING
     sources = sorted((ROOT / "notebooks/src").glob("*.ipynb"))
-    assert len(sources) == 7
+    assert len(sources) == 8
     for nb in sources:
         params = _parameters(nb)
         assert {"seed", "output"} <= set(params), nb.name
@@ -81,6 +81,9 @@ def test_the_notebooks_take_the_parameters_the_guide_names():
         elif nb.stem == "may2019":          # a sentence encoder and a static embedding for the CBoW baseline
             assert "embedding" not in params and {"encoder", "static"} <= set(params)
             assert "takes `encoder` and `static`" in EMBEDDING
+        elif nb.stem == "crows_pairs":      # language models, and the sample of pairs
+            assert "embedding" not in params and {"models", "n_pairs"} <= set(params)
+            assert "the CrowS-Pairs notebook (`crows_pairs`) takes `models` and `n_pairs`" in EMBEDDING
         else:
             assert "embedding" in params, nb.name
 

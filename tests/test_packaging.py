@@ -39,8 +39,8 @@ def wheel(tmp_path_factory):
 
 def test_the_wheel_holds_every_data_file_but_users_embeddings(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
-    tracked = subprocess.run(["git", "ls-files", "data"], cwd=ROOT, check=True, capture_output=True,
-                             text=True).stdout.split()
+    tracked = [f for f in subprocess.run(["git", "ls-files", "-z", "data"], cwd=ROOT, check=True, capture_output=True,
+                                         text=True).stdout.split("\0") if f]      # names may hold spaces
     assert tracked, "no tracked data files?"
     missing = [f for f in tracked if f"wordbias/{f}" not in names]
     assert not missing, f"data files not in the wheel: {missing}"
@@ -55,7 +55,7 @@ def test_the_wheel_holds_every_data_file_but_users_embeddings(wheel):
 
 
 def _developer_tools(names) -> list[str]:
-    """The entries of a wheel listing that are developer tools (tools/, issue 24 item 5) or lie outside the
+    """The entries of a wheel listing that are developer tools (tools/) or lie outside the
     package: a wheel holds ``wordbias/`` and its ``.dist-info`` only."""
     return sorted(n for n in names if n.split("/")[0] != "wordbias" and not n.split("/")[0].endswith(".dist-info")
                   or n in _DEVELOPER_TOOLS)

@@ -72,35 +72,40 @@ def save(fig, folder: Path | str, name: str, *, tight: bool = True, beside: bool
     png = folder / f"{name}.png"
     pdf = folder / f"{name}.pdf"
     bbox = "tight" if tight else None
-    drawn_pdf, fresh = None, fig
-    if beside:
-        from wordbias.core.parallel import ForkedCall, default_workers, fork_available
+    if beside and _second_core():
+        from wordbias.core.parallel import ForkedCall
 
-        if fork_available() and default_workers() > 1:
-            drawn_pdf = ForkedCall(lambda: _pdf_bytes(fig, bbox))
-        else:
+        with atomic_file(pdf) as pdf_tmp:
+            drawing = ForkedCall(lambda: _save_pdf(fig, pdf_tmp, bbox))
+            try:
+                with atomic_file(png) as tmp:
+                    fig.savefig(tmp, format="png", metadata={"Software": None}, bbox_inches=bbox)
+                drawing.result()
+            finally:
+                drawing.cancel()
+    else:
+        if beside:
             import copy
 
-            fresh = copy.deepcopy(fig)
-    try:
+            fresh = copy.deepcopy(fig)        # the figure as given, for the PDF: as the forked drawing sees it
         with atomic_file(png) as tmp:
             fig.savefig(tmp, format="png", metadata={"Software": None}, bbox_inches=bbox)
         with atomic_file(pdf) as tmp:
-            Path(tmp).write_bytes(_pdf_bytes(fresh, bbox) if drawn_pdf is None else drawn_pdf.result())
-    finally:
-        if drawn_pdf is not None:
-            drawn_pdf.cancel()
+            _save_pdf(fresh if beside else fig, tmp, bbox)
     return [pending_path(png), pending_path(pdf)]
 
 
-def _pdf_bytes(fig, bbox) -> bytes:
-    """The figure as PDF bytes, without creation dates or versions."""
-    import io
+def _second_core() -> bool:
+    """Whether a forked process can draw beside this one (fork available and more than one worker)."""
+    from wordbias.core.parallel import default_workers, fork_available
 
-    out = io.BytesIO()
-    fig.savefig(out, format="pdf", metadata={"CreationDate": None, "ModDate": None, "Producer": None,
-                                             "Creator": None}, bbox_inches=bbox)
-    return out.getvalue()
+    return fork_available() and default_workers() > 1
+
+
+def _save_pdf(fig, path, bbox) -> None:
+    """Draw the figure as a PDF without creation dates or versions."""
+    fig.savefig(path, format="pdf", metadata={"CreationDate": None, "ModDate": None, "Producer": None,
+                                              "Creator": None}, bbox_inches=bbox)
 
 
 # --------------------------------------------------------------------------------------------------

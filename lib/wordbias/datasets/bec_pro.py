@@ -41,7 +41,8 @@ OCCUPATIONS_FILE = "occupations-stats.tsv"
 
 @dataclass(frozen=True)
 class BecProSentence:
-    """One sentence of BEC-Pro (:func:`load`).
+    """One sentence of BEC-Pro, a row of ``BEC-Pro_EN.tsv`` or ``BEC-Pro_DE.tsv`` checked by :func:`load`: a template
+    filled with a person word and a profession (Bartl et al. 2020, §3).
 
     Attributes
     ----------
@@ -81,7 +82,8 @@ class BecProSentence:
 
 @dataclass(frozen=True)
 class Profession:
-    """One profession of BEC-Pro's table (:func:`load_professions`).
+    """One row of BEC-Pro's ``Professions US+DE.tsv`` (:func:`load_professions`): a profession and the share of
+    women in it in the US and in Germany (Bartl et al. 2020, §3).
 
     Attributes
     ----------
@@ -108,7 +110,8 @@ class Profession:
 
 @dataclass(frozen=True)
 class Occupation:
-    """One of Winogender's 60 occupations (:func:`load_occupations`).
+    """One row of Winogender's ``occupations-stats.tsv`` (:func:`load_occupations`): an occupation and its share of
+    women by the US Bureau of Labor Statistics and in text (Rudinger et al. 2018).
 
     Attributes
     ----------
@@ -145,7 +148,7 @@ def data_file(name: str) -> Path:
     Raises
     ------
     InvalidParameterError
-        When ``name`` is none of these.
+        When ``name`` is none of these; the message lists the four.
 
     Examples
     --------
@@ -256,12 +259,13 @@ def load_professions(path: str | os.PathLike | None = None) -> list[Profession]:
     Parameters
     ----------
     path : str or path-like, optional
-        A tab-separated file with :data:`PROFESSION_COLUMNS`; default the bundled one.
+        A tab-separated file with :data:`PROFESSION_COLUMNS`; default the bundled
+        ``data/bec_pro/Professions US+DE.tsv``.
 
     Returns
     -------
     list of Profession
-        The professions in the file's order (60 in the bundled file).
+        The professions in the file's order (60 in the bundled file, 20 in each of :data:`PROFESSION_GROUPS`).
 
     Raises
     ------
@@ -276,19 +280,19 @@ def load_professions(path: str | os.PathLike | None = None) -> list[Profession]:
     >>> ps = load_professions()
     >>> len(ps), ps[0].name, ps[0].percent_us, ps[0].percent_de
     (60, 'kindergarten teacher', 98.7, 79.36)
+    >>> [sum(p.group == g for p in ps) for g in PROFESSION_GROUPS]
+    [20, 20, 20]
     """
-    path = Path(path) if path is not None else data_file("professions")
-    out: list[Profession] = []
-    for i, row in enumerate(_rows(path, "BEC-Pro professions", PROFESSION_COLUMNS)):
-        where = f"BEC-Pro professions file {path}, data row {i + 1}"
-        name = (row["simplified_professions"] or "").strip()
-        if not name:
-            raise InvalidParameterError(f"{where}: empty simplified_professions")
-        out.append(Profession(name, row["original_professions"], _number(row["percent_us"], where, "percent_us"),
-                              _number(row["percent_de"], where, "percent_de"), row["german_m"], row["german_f"],
-                              _one_of(row["prof_gender"], PROFESSION_GROUPS, where, "prof_gender")))
-    _no_repeats([p.name for p in out], f"BEC-Pro professions file {path}")
-    return out
+    return _table(path, "professions", "BEC-Pro professions", PROFESSION_COLUMNS, _profession)
+
+
+def _profession(row: dict, where: str) -> Profession:
+    name = (row["simplified_professions"] or "").strip()
+    if not name:
+        raise InvalidParameterError(f"{where}: empty simplified_professions")
+    return Profession(name, row["original_professions"], _number(row["percent_us"], where, "percent_us"),
+                      _number(row["percent_de"], where, "percent_de"), row["german_m"], row["german_f"],
+                      _one_of(row["prof_gender"], PROFESSION_GROUPS, where, "prof_gender"))
 
 
 def load_occupations(path: str | os.PathLike | None = None) -> list[Occupation]:
@@ -297,7 +301,8 @@ def load_occupations(path: str | os.PathLike | None = None) -> list[Occupation]:
     Parameters
     ----------
     path : str or path-like, optional
-        A tab-separated file with :data:`OCCUPATION_COLUMNS`; default the bundled one.
+        A tab-separated file with :data:`OCCUPATION_COLUMNS`; default the bundled
+        ``data/winogender/occupations-stats.tsv``.
 
     Returns
     -------
@@ -317,26 +322,32 @@ def load_occupations(path: str | os.PathLike | None = None) -> list[Occupation]:
     >>> occ = load_occupations()
     >>> len(occ), occ[0].name, occ[0].bls_percent_female, occ[0].bls_year
     (60, 'technician', 40.34, 2015)
+    >>> sum(o.bls_year == 2016 for o in occ)
+    9
     """
-    path = Path(path) if path is not None else data_file("occupations")
-    out: list[Occupation] = []
-    for i, row in enumerate(_rows(path, "Winogender occupations", OCCUPATION_COLUMNS)):
-        where = f"Winogender occupations file {path}, data row {i + 1}"
-        year = row["bls_year"]
-        if not (year or "").strip().isdigit():
-            raise InvalidParameterError(f"{where}: bls_year is {year!r}, not a year")
-        out.append(Occupation((row["occupation"] or "").strip(), _number(row["bls_pct_female"], where,
-                              "bls_pct_female"), _number(row["bergsma_pct_female"], where, "bergsma_pct_female"),
-                              int(year)))
-    _no_repeats([o.name for o in out], f"Winogender occupations file {path}")
-    return out
+    return _table(path, "occupations", "Winogender occupations", OCCUPATION_COLUMNS, _occupation)
 
 
-def _no_repeats(names: list[str], what: str) -> None:
+def _occupation(row: dict, where: str) -> Occupation:
+    year = row["bls_year"]
+    if not (year or "").strip().isdigit():
+        raise InvalidParameterError(f"{where}: bls_year is {year!r}, not a year")
+    return Occupation((row["occupation"] or "").strip(), _number(row["bls_pct_female"], where, "bls_pct_female"),
+                      _number(row["bergsma_pct_female"], where, "bergsma_pct_female"), int(year))
+
+
+def _table(path, name: str, what: str, columns: tuple[str, ...], record) -> list:
+    """The records of a table file, ``record(row, where)`` per row, none named twice.
+
+    ``path`` None reads the bundled file ``data_file(name)``; ``what`` names the file in errors.
+    """
+    path = Path(path) if path is not None else data_file(name)
+    out = [record(row, f"{what} file {path}, data row {i + 1}") for i, row in enumerate(_rows(path, what, columns))]
     seen = set()
-    repeated = [n for n in names if n in seen or seen.add(n)]
+    repeated = [r.name for r in out if r.name in seen or seen.add(r.name)]
     if repeated:
-        raise InvalidParameterError(f"{what}: listed more than once: {sorted(set(repeated))}")
+        raise InvalidParameterError(f"{what} file {path}: listed more than once: {sorted(set(repeated))}")
+    return out
 
 
 def _key(name: str) -> str:

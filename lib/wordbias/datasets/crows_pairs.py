@@ -62,7 +62,8 @@ def data_file() -> Path:
     Returns
     -------
     pathlib.Path
-        The path (it may be missing in a wheel installed without the data).
+        The file, the original bytes of ``data/crows_pairs_anonymized.csv`` in nyu-mll/crows-pairs (SHA-256 in
+        ``SOURCE.md``). A wheel installed without the data lacks it, and :func:`load` then raises FileNotFoundError.
 
     Examples
     --------
@@ -154,7 +155,8 @@ def sample(pairs: Sequence[CrowsPair], n: int, *, seed: int = 0) -> list[CrowsPa
     Raises
     ------
     InvalidParameterError
-        When ``n`` is out of range.
+        When ``n`` is not an integer from the number of bias types present to ``len(pairs)``, or ``seed`` is
+        negative or not an integer.
 
     Examples
     --------

@@ -35,7 +35,8 @@ FILE = "dev.json.gz"
 
 @dataclass(frozen=True)
 class StereoSetExample:
-    """One StereoSet example: a context and its three options (:func:`load` reads them).
+    """One StereoSet example, an entry of the file's ``data.intrasentence`` or ``data.intersentence`` list checked
+    by :func:`load`: a context, its three options, and the annotators' votes on each.
 
     Attributes
     ----------
@@ -81,7 +82,8 @@ def data_file() -> Path:
     Returns
     -------
     pathlib.Path
-        The path (it may be missing in a wheel installed without the data).
+        The file: ``gzip -9n`` of the authors' ``dev.json`` (both SHA-256 sums in ``SOURCE.md``). A wheel installed
+        without the data lacks it, and :func:`load` then raises FileNotFoundError.
 
     Examples
     --------

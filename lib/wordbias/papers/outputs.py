@@ -29,6 +29,7 @@ COMMITTED = {
     "training_runs": ("brown",),
     "may2019": ("all-minilm-l6-v2", "glove-6b-50d"),
     "debias2019": ("glove-6b-50d",),
+    "nangia2020": ("smollm2-135m+gemma-3-270m",),
 }
 
 

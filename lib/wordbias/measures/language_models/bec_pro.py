@@ -84,7 +84,7 @@ def masked_sentences(s: BecProSentence, mask: str, n_person: int = 1) -> tuple[s
     Raises
     ------
     InvalidParameterError
-        When the person word or the profession is not a whole word of the sentence.
+        When ``s.person`` or ``s.profession`` is not a whole word of ``s.sentence`` (bounded by non-word characters).
 
     Examples
     --------
@@ -148,15 +148,14 @@ def masked_associations(m, sentences: Sequence[BecProSentence], *, batch_size: i
         The masked LM (:func:`wordbias.models.contextual.load_mlm`).
     sentences : sequence of BecProSentence
         The sentences.
-    batch_size : int, default 32
-        Sentences per forward pass.
-    progress : bool, default False
-        Show a progress bar.
+    batch_size, progress
+        As :func:`wordbias.measures.language_models.mlm.masked_log_probs`.
 
     Returns
     -------
     numpy.ndarray
-        One association per sentence, in order (float64).
+        One association per sentence, in order (float64): log P(person | target) - log P(person | prior), natural
+        log, the person's word pieces summed.
 
     Examples
     --------
@@ -209,7 +208,8 @@ def causal_associations(m, sentences: Sequence[BecProSentence], *, neutral: str 
     Returns
     -------
     numpy.ndarray
-        One association per sentence, in order (float64).
+        One association per sentence, in order (float64): log P(S) - log P(prior), natural log, each the sum over
+        the sentence's tokens.
 
     Examples
     --------

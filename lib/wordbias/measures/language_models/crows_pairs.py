@@ -24,6 +24,7 @@ import difflib
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 import numpy as np
 
@@ -100,7 +101,7 @@ class PairScores:
     tokens_more: np.ndarray
     tokens_less: np.ndarray
     bias_type: tuple[str, ...]
-    direction: tuple[str, ...]
+    direction: tuple[Literal["stereo", "antistereo"], ...]
     index: tuple[int, ...]
 
     @property
@@ -418,9 +419,9 @@ def summarise(scores: PairScores, *, confidence_level: float = 0.95) -> CrowsPai
     Parameters
     ----------
     scores : PairScores
-        The scores (:func:`score_pairs`).
+        Both sentences' scores of every pair (:func:`score_pairs`).
     confidence_level : float, default 0.95
-        The intervals' level.
+        The level of every exact interval.
 
     Returns
     -------
@@ -483,7 +484,8 @@ def crows_pairs(m, pairs: Sequence[CrowsPair] | None = None, *, convention: str 
     Raises
     ------
     InvalidParameterError
-        When an option is out of range or the convention does not fit the model.
+        When ``confidence_level`` is not a probability, or ``pairs``, ``convention``, ``batch_size`` or ``threads``
+        is not what :func:`score_pairs` accepts (a convention that does not fit the model included).
 
     Examples
     --------

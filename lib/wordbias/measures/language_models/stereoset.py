@@ -73,7 +73,8 @@ def sentence_score(log_probs, normalisation: str = "mean") -> float:
     Raises
     ------
     InvalidParameterError
-        When ``normalisation`` is unknown or there is no token.
+        When ``normalisation`` is not one of :data:`NORMALISATIONS`, or ``log_probs`` is empty (an option of no
+        token).
 
     Examples
     --------
@@ -121,12 +122,13 @@ def _punctuated(context: str) -> str:
 
 @dataclass(frozen=True)
 class OptionScores:
-    """The scores of every example's three options under one model and normalisation (:func:`score_examples`).
+    """The scores of every example's three options under one model and normalisation, made by
+    :func:`score_examples`; :func:`stereoset` counts the comparisons of each example's scores.
 
     Attributes
     ----------
     model : str
-        The model's label.
+        The scored model's label (its ``label``, else its name).
     task : {"intrasentence", "intersentence"}
         The examples' task.
     normalisation : str
@@ -262,7 +264,8 @@ def _pll(m, text: str, normalisation: str) -> float:
 
 @dataclass(frozen=True)
 class Counts:
-    """The counts behind one StereoSet result (``Result.result``).
+    """The counts behind one StereoSet result, its ``result`` (:func:`stereoset` makes them): comparisons won out
+    of comparisons made, with the ties among them and the authors' average over targets.
 
     Attributes
     ----------
@@ -285,7 +288,8 @@ class Counts:
 
 @dataclass(frozen=True)
 class StereoSetGroup:
-    """SS, LMS and ICAT of one group of examples (all, or one bias type); each a :class:`Result` on 0 to 100.
+    """SS, LMS and ICAT of one group of examples (all, or one bias type), made by :func:`stereoset`; each a
+    :class:`Result` on 0 to 100 whose ``result`` holds its :class:`Counts`.
 
     Attributes
     ----------
@@ -301,7 +305,8 @@ class StereoSetGroup:
 
 @dataclass(frozen=True)
 class StereoSetResult:
-    """StereoSet for one model, task and normalisation (:func:`stereoset`).
+    """StereoSet for one model, task and normalisation, made by :func:`stereoset` from one :class:`OptionScores`:
+    the three metrics of all the examples and of each bias type.
 
     Attributes
     ----------
@@ -415,9 +420,9 @@ def stereoset(scores: OptionScores, *, confidence_level: float = 0.95, n_resampl
     Parameters
     ----------
     scores : OptionScores
-        The scores (:func:`score_examples`).
+        The three options' scores of every example (:func:`score_examples`).
     confidence_level : float, default 0.95
-        The intervals' level.
+        The level of SS's and LMS's exact intervals and of ICAT's bootstrap interval.
     n_resamples : int, default 10000
         ICAT's bootstrap resamples (>= 2).
     method : {"BCa", "percentile", "basic"}, default "BCa"
