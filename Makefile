@@ -118,6 +118,10 @@ DATA_debias := data/debias2019 data/debiaswe data/stimuli data/utility
 # each model's GGUF is converted once into the cache, about a minute each on a fresh clone)
 SRC_crows_pairs := crows_pairs
 DATA_crows_pairs := data/crows_pairs
+# MKL's conditional numerical reproducibility (MKL_CBWR=COMPATIBLE, above) makes a causal LM's matrix products 4x
+# slower (4.0 against 15-18 sentences/s for SmolLM2 on one core, measured); the notebook's numbers are counts of
+# pairs, which a last-bit difference changes only at a near tie (tools/repro_tolerances.yaml states how many)
+notebooks/crows_pairs.ipynb: export MKL_CBWR := AUTO
 
 NOTEBOOK_FILES := $(NOTEBOOKS:%=notebooks/%.ipynb)
 

@@ -132,3 +132,12 @@ def test_pll_on_the_planted_masked_lm(tmp_path):
     assert got.more[0] == pytest.approx(pseudo_log_likelihood(m, pair.sent_more, [2, 3, 4])[0])
     assert got.less[0] == pytest.approx(pseudo_log_likelihood(m, pair.sent_less, [2, 3, 4])[0])
     assert (got.tokens_more[0], got.tokens_less[0]) == (4, 4)
+
+
+def test_scores_equal_up_to_rounding_are_a_tie_not_a_preference():
+    # -30 in float32 has a spacing of 2**-19: 64 ULPs are 1.2e-4; 1e-6 apart is rounding, 1e-3 apart is a preference
+    s = scores([-30.0 + 1e-6, -30.0 + 1e-3, -30.0 - 1e-6, -30.0], [-30.0, -30.0, -30.0, -30.0])
+    assert s.tied.tolist() == [True, False, True, True]
+    assert s.stereotyped.tolist() == [False, True, False, False]
+    overall = cp.summarise(s).overall
+    assert overall.effect_size == 0.25 and "3 tied pairs counted as not stereotyped" in overall.notes

@@ -105,9 +105,24 @@ class PairScores:
     index: tuple[int, ...]
 
     @property
+    def noise(self) -> np.ndarray:
+        """Per pair, the width below which its two scores are equal up to float32 rounding
+        (:func:`wordbias.measures.language_models.mlm.rounding_noise` of the larger absolute score): two sentences
+        whose shared tokens have the same context (an edit at the end) score alike in exact arithmetic, and only the
+        rounding of their batches would otherwise decide between them."""
+        from wordbias.measures.language_models.mlm import rounding_noise
+
+        return np.array([rounding_noise(max(abs(a), abs(b))) for a, b in zip(self.more, self.less)], dtype=float)
+
+    @property
+    def tied(self) -> np.ndarray:
+        """Per pair, whether its two scores are equal up to rounding (:attr:`noise`)."""
+        return np.abs(self.more - self.less) <= self.noise
+
+    @property
     def stereotyped(self) -> np.ndarray:
-        """Per pair, whether the more-stereotyping sentence scores strictly higher (a tie is not)."""
-        return self.more > self.less
+        """Per pair, whether the more-stereotyping sentence scores higher by more than rounding (a tie is not)."""
+        return (self.more - self.less) > self.noise
 
 
 def _check_pairs(pairs) -> list[CrowsPair]:
@@ -230,7 +245,7 @@ class Share:
     n : int
         Pairs.
     ties : int
-        Pairs whose two scores are equal (counted as not stereotyped).
+        Pairs whose two scores are equal up to rounding (:attr:`PairScores.tied`; counted as not stereotyped).
     by_direction : dict
         ``{"stereo": (k, n), "antistereo": (k, n)}``.
     """
@@ -353,7 +368,8 @@ def length_confound(scores: PairScores, confidence_level: float = 0.95) -> Lengt
     """
     unequal = scores.tokens_more != scores.tokens_less
     shorter_more = scores.tokens_more < scores.tokens_less
-    shorter_wins = np.where(shorter_more, scores.more > scores.less, scores.less > scores.more)[unequal]
+    margin = scores.more - scores.less
+    shorter_wins = np.where(shorter_more, margin > scores.noise, -margin > scores.noise)[unequal]
     label = f"{scores.model}, {scores.convention}"
     won = share_result(shorter_wins, title=f"CrowS-Pairs: shorter sentence wins ({label})", test="length",
                        confidence_level=confidence_level, name="share won by the shorter sentence",
@@ -404,7 +420,7 @@ class CrowsPairsResult:
 
 def _group(scores: PairScores, select: np.ndarray, *, title: str, test: str, level: float) -> Result:
     x = scores.stereotyped[select]
-    ties = int(np.sum(scores.more[select] == scores.less[select]))
+    ties = int(np.sum(scores.tied[select]))
     direction = np.array(scores.direction)[select]
     split = {d: (int(x[direction == d].sum()), int((direction == d).sum())) for d in DIRECTIONS}
     return share_result(x, title=title, test=test, confidence_level=level, ties=ties, by_direction=split,
