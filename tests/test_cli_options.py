@@ -43,6 +43,7 @@ def _argv(command: str, action, value: str) -> list[str]:
     base = {"weat": ["weat", "e.txt", "--out", "o"], "report": ["report", "e.txt", "--out", "o"],
             "compare": ["compare", "a.txt", "b.txt", "--out", "o"], "train": ["train", "brown", "--out", "o"],
             "contextual": ["contextual", "m", "--out", "o"], "seat": ["seat", "m", "--out", "o"],
+            "lm": ["lm", "m", "--out", "o"],
             "debias": ["debias", "e.txt", "--method", "hard", "--out", "o"], "lists": ["lists"],
             "embeddings": ["embeddings"], "cache": ["cache", "list"]}[command]
     if action.option_strings:

@@ -120,3 +120,13 @@ def test_the_debiasing_table_is_the_committed_checks():
         assert cells in text, (key, cells)
     assert "hard debias K-means still splits the most biased words 0.909" in text
     assert f"{t.loc['hard', 'cluster_acc']:.3f}" == "0.909" and f"{t.loc['hard', 'classifier_acc']:.3f}" == "0.900"
+
+
+def test_the_crows_pairs_table_is_the_committed_overall_table():
+    """docs/notebooks.md's CrowS-Pairs table: every row as results/nangia2020/.../overall.csv has it."""
+    import pandas as pd
+
+    text = (ROOT / "docs/notebooks.md").read_text(encoding="utf-8")
+    t = pd.read_csv(ROOT / "results/nangia2020/smollm2-135m+gemma-3-270m/overall.csv", dtype=str)
+    for _, r in t.iterrows():
+        assert "| " + " | ".join(r.tolist()) + " |" in text, r.tolist()

@@ -69,6 +69,7 @@ def test_cache_hit_is_identical_and_a_damaged_entry_is_recomputed(tiny_causal, t
         assert np.array_equal(a.log_probs, b.log_probs)
     entries = sorted((tmp_path / "lp").rglob("*.json"))
     assert len(entries) == len(TEXTS)
+    damaged = [json.loads(e.read_text())["key"]["text"] for e in entries[:2]]
     # a number changed in place (its checksum no longer matches), and a truncated file
     entry = json.loads(entries[0].read_text())
     entry["log_probs"][0] = -0.5
@@ -78,7 +79,11 @@ def test_cache_hit_is_identical_and_a_damaged_entry_is_recomputed(tiny_causal, t
     third = causal_log_probs(tiny_causal, TEXTS, cache=cache)
     assert (cache.hits, cache.misses) == (len(TEXTS) - 2, 2)
     for a, b in zip(first, third):
-        assert np.array_equal(a.log_probs, b.log_probs)
+        if a.text in damaged:
+            # recomputed in a batch of another shape, whose float32 products round differently (about 1e-8 seen)
+            np.testing.assert_allclose(b.log_probs, a.log_probs, rtol=0, atol=1e-6)
+        else:                                            # read from the cache: the very numbers stored
+            assert np.array_equal(a.log_probs, b.log_probs)
     assert json.loads(entries[0].read_text())["log_probs"][0] != -0.5   # replaced
 
 

@@ -74,7 +74,9 @@ def test_masked_associations_by_hand(planted):
         ids = tuple(word_pieces(planted, row.person))
         tgt, prior = f"[MASK] is a {row.profession} .", "[MASK] is a [MASK] ."
         lp = masked_log_probs(planted, {tgt: [(0, ids)], prior: [(0, ids)]})
-        assert x == pytest.approx(lp[(tgt, 0, ids)] - lp[(prior, 0, ids)], abs=1e-12)
+        # the sentences ran in other batches by hand: float32 products of other shapes round differently (about
+        # 1e-5 seen with MKL's reproducible mode); a wrong sentence or mask would be off by far more
+        assert x == pytest.approx(lp[(tgt, 0, ids)] - lp[(prior, 0, ids)], abs=1e-4)
     by = bp.profession_associations(s, a)
     assert by["nurse"] > 0.1 and by["carpenter"] < -0.1          # planted female and male
 
