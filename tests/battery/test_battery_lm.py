@@ -76,3 +76,16 @@ def test_the_command_refuses_options_that_do_not_fit(tmp_path, capsys, argv, mes
     code = cli.main(["lm", "smollm2-135m", "--out", str(tmp_path / "o"), *argv])
     assert code == 1 and message in capsys.readouterr().err
     assert not (tmp_path / "o").exists()
+
+
+def test_the_page_reads_the_catalogue_no_bias_at_one_half(tiny_causal, tmp_path):
+    from wordbias.battery.summary import forest_plot, write_html
+
+    t = crows_pairs_table([tiny_causal, tiny_causal], pairs=PAIRS, label="tiny")
+    fig = forest_plot(t)
+    shares = [ax for ax in fig.axes if ax.get_xlabel() and "share stereotyped" in ax.get_xlabel()][0]
+    assert [line.get_xdata()[0] for line in shares.get_lines()] == [0.5]      # no bias is half the pairs, not 0
+    difference = [ax for ax in fig.axes if "difference" in ax.get_xlabel()][0]
+    assert [line.get_xdata()[0] for line in difference.get_lines()] == [0.0]
+    page = write_html(t, tmp_path / "summary.html", title="t").read_text(encoding="utf-8")
+    assert "exact binomial interval" in page and "bootstrap interval over the words" not in page

@@ -131,7 +131,8 @@ def forest_plot(frame: pd.DataFrame, *, title: str | None = None):
             sig = (rows.p_holm < ALPHA).to_numpy()
             ax.scatter(est[sig], y[sig], color=colour, s=28, zorder=3)
             ax.scatter(est[~sig], y[~sig], facecolor="white", edgecolor=colour, s=28, zorder=3)
-        ax.axvline(0, ls="--", color="0.5", lw=0.8)
+        for ref in _no_bias(sub.measure):       # each measure's own "no bias" (the catalogue), e.g. 0.5 for a share
+            ax.axvline(ref, ls="--", color="0.5", lw=0.8)
         ax.set_yticks(range(len(names)))
         titles = dict(zip(sub.test, sub.title.fillna("")))
         low = set(sub.test[sub.low_coverage.fillna(False).to_numpy(dtype=bool)])
@@ -152,6 +153,15 @@ def forest_plot(frame: pd.DataFrame, *, title: str | None = None):
     fig.suptitle(plain_text(title or f"Effect sizes with 95% intervals (filled: Holm-adjusted p < 0.05){flagged}"),
                  fontsize=10)
     return fig
+
+
+def _no_bias(measures) -> list[float]:
+    """The values of "no bias" of the measures in a panel (:data:`wordbias.catalogue.CATALOGUE`); 0 for a measure the
+    catalogue does not hold; none for a level with no null value (MAC)."""
+    from wordbias import catalogue
+
+    refs = {catalogue.spec(m).no_bias if m in catalogue.CATALOGUE else 0.0 for m in measures.dropna().unique()}
+    return sorted(r for r in refs if r is not None)
 
 
 def figure_png(fig, dpi: int = 110) -> bytes:
@@ -520,6 +530,10 @@ def write_html(frame: pd.DataFrame, path, *, title: str, figures=None, figure_di
               f"{len(frame)} rows ({frame[['battery', 'test']].drop_duplicates().shape[0]} tests on {n_emb} "
               f"{what}), {n_run} run. Each row is one test on one of them")
     runs_note = ", and for an ensemble's combined rows over the words and the training runs" if has_ensemble else ""
+    methods = frame.ci_method.dropna().astype(str)
+    exact = methods.str.contains("Clopper-Pearson|resamples of pairs").all() and len(methods)
+    interval_kind = ("an exact binomial interval (a share of sentence pairs), or a bootstrap over the pairs" if exact
+                     else "a bootstrap interval over the words")
     page = f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -530,9 +544,8 @@ def write_html(frame: pd.DataFrame, path, *, title: str, figures=None, figure_di
 </head>
 <body>
 <h1>{_e(title)}</h1>
-<p class="small">{counts}; the effect size's interval is a bootstrap
-interval over the words{runs_note} (its method is in the CSV's <code>ci_method</code>); p is the test's own p-value,
-"p Holm" and "p BH" are adjusted over the family named below.</p>
+<p class="small">{counts}; the effect size's interval is {interval_kind}{runs_note} (its method is in the CSV's
+<code>ci_method</code>); p is the test's own p-value, "p Holm" and "p BH" are adjusted over the family named below.</p>
 <h2>Parameters</h2>
 {_parameters_html(frame)}
 <h2>Figures</h2>

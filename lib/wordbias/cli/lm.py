@@ -25,6 +25,10 @@ def run_lm(args) -> int:
     conventions = conventions or (["pll"] if pll else ["harness", "shared-tokens"])
     if "pll" in conventions and len(conventions) > 1:
         raise CommandError("--convention pll scores a masked LM; harness and shared-tokens a causal one: not both")
+    if not show_progress(args):                     # transformers' own bars (loading weights) too
+        from transformers.utils import logging as hf_logging
+
+        hf_logging.disable_progress_bar()
     model = load_model(args.model, convention=conventions[0], cache_dir=args.cache_dir)
     pairs = data.load()
     if args.pairs is not None:
