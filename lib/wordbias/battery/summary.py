@@ -155,6 +155,10 @@ def forest_plot(frame: pd.DataFrame, *, title: str | None = None):
     return fig
 
 
+def _plural(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def _no_bias(measures) -> list[float]:
     """The values of "no bias" of the measures in a panel (:data:`wordbias.catalogue.CATALOGUE`); 0 for a measure the
     catalogue does not hold; none for a level with no null value (MAC)."""
@@ -526,9 +530,10 @@ def write_html(frame: pd.DataFrame, path, *, title: str, figures=None, figure_di
     by_label = bool(params) and all(isinstance(v, dict) for v in params.values())     # compare: per embedding
     has_ensemble = has_runs or (any("ensemble" in v for v in params.values()) if by_label else "ensemble" in params)
     what = "embeddings, training runs and ensembles combined" if has_runs else "embeddings"
-    counts = (f"{len(frame)} tests, {n_run} run. Each row is one test" if n_emb <= 1 else
-              f"{len(frame)} rows ({frame[['battery', 'test']].drop_duplicates().shape[0]} tests on {n_emb} "
-              f"{what}), {n_run} run. Each row is one test on one of them")
+    n_tests = frame[['battery', 'test']].drop_duplicates().shape[0]
+    counts = (f"{_plural(len(frame), 'test')}, {n_run} run. Each row is one test" if n_emb <= 1 else
+              f"{len(frame)} rows ({_plural(n_tests, 'test')} on {n_emb} {what}), {n_run} run. Each row is one test "
+              f"on one of them")
     runs_note = ", and for an ensemble's combined rows over the words and the training runs" if has_ensemble else ""
     methods = frame.ci_method.dropna().astype(str)
     exact = methods.str.contains("Clopper-Pearson|resamples of pairs").all() and len(methods)
