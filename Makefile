@@ -309,6 +309,7 @@ bench: $(STAMP) $(WEFE_STAMP)
 	$(PY) benchmarks/bench_ube.py
 	$(PY) benchmarks/bench_embeddings.py
 	$(PY) benchmarks/swinger_case_filter.py
+	$(PY) benchmarks/bench_lm.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache

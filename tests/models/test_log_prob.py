@@ -141,3 +141,16 @@ def test_pseudo_log_likelihood_equals_a_hand_computation(random_mlm):
 def test_pseudo_log_likelihood_refuses_a_special_position(random_mlm):
     with pytest.raises(InvalidParameterError, match="position 0"):
         pseudo_log_likelihood(random_mlm, "the poor", [0])
+
+
+def test_the_vocabulary_hash_is_remembered_until_the_tokenizer_changes(tiny_causal):
+    from wordbias.models import log_prob
+
+    tok = tiny_causal.tokenizer
+    first = log_prob.vocabulary_hash(tok)
+    assert log_prob._VOCABULARY_HASHES[tok][1] == first == log_prob._vocabulary_digest(tok)
+    tok.add_tokens(["zebra"])                              # changed in place: the remembered hash is not used
+    try:
+        assert log_prob.vocabulary_hash(tok) == log_prob._vocabulary_digest(tok) != first
+    finally:                                              # the fixture is shared by the module's tests
+        log_prob._VOCABULARY_HASHES.pop(tok, None)

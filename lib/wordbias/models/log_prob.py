@@ -16,6 +16,7 @@ import hashlib
 import json
 import math
 import os
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -71,6 +72,32 @@ def vocabulary_hash(tokenizer) -> str:
         64 hexadecimal digits over the sorted (piece, id) pairs, the special tokens and the normaliser's settings
         as its ``backend_tokenizer`` serialises them (when it has one).
     """
+    state = _tokenizer_state(tokenizer)
+    memo = _VOCABULARY_HASHES.get(tokenizer)
+    if memo is not None and memo[0] == state:
+        return memo[1]
+    digest = _vocabulary_digest(tokenizer)
+    try:
+        _VOCABULARY_HASHES[tokenizer] = (state, digest)
+    except TypeError:                                   # an object that takes no weak reference: not remembered
+        pass
+    return digest
+
+
+#: each tokenizer's (state, hash) in this process: hashing a 262,144-piece vocabulary and its serialised
+#: normaliser takes a third of a second, and every scoring call keys its cache with it
+_VOCABULARY_HASHES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _tokenizer_state(tokenizer) -> tuple:
+    """What changes when a tokenizer is changed in place (tokens added, special tokens or normaliser set): a
+    remembered hash is used only while this is the same."""
+    backend = getattr(tokenizer, "backend_tokenizer", None)
+    parts = (backend.normalizer, backend.pre_tokenizer, backend.post_processor) if backend is not None else ()
+    return len(tokenizer), tuple(map(str, tokenizer.all_special_tokens)), tuple(repr(p) for p in parts)
+
+
+def _vocabulary_digest(tokenizer) -> str:
     h = hashlib.sha256()
     h.update(json.dumps(sorted(tokenizer.get_vocab().items()), ensure_ascii=False).encode())
     h.update(json.dumps(sorted(map(str, tokenizer.all_special_tokens))).encode())
