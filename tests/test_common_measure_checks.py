@@ -25,15 +25,19 @@ from wordbias import catalogue
 from wordbias.battery.ensemble import combine_rows, on_runs
 from wordbias.core.errors import InvalidParameterError
 from wordbias.core.tidy import check_tidy, tidy_frame
+from wordbias.datasets.bec_pro import BecProSentence
 from wordbias.datasets.contextual_tests import ROLES, kurita2019_categories
 from wordbias.datasets.crows_pairs import CrowsPair
+from wordbias.datasets.stereoset import StereoSetExample
 from wordbias.embeddings import to_keyed_vectors
 from wordbias.measures.association import measurement, scweat, seat
 from wordbias.measures.directions import direction, indirect_bias, ripa
 from wordbias.measures.directions.direction_permutation import direction_test
 from wordbias.measures.enumeration import ube
+from wordbias.measures.language_models import bec_pro as bp
 from wordbias.measures.language_models import contextual as lm
 from wordbias.measures.language_models import crows_pairs as cp
+from wordbias.measures.language_models import stereoset as st
 from wordbias.measures.sets import ect, mac, rnd, rnsb, semaxis
 from wordbias.options import Resampling, Words
 from wordbias.result import Result
@@ -49,14 +53,32 @@ CATEGORY = kurita2019_categories()[2]
 UBE_TOKENS = [a + b for a in "abcdefghij" for b in "abcdefghijkl"]
 UBE_PARAMETERS = ube.UBEParameters(n=2, m=3, M=60, t=2, R=50, svm_top_words=120, case_source=None)
 LANGUAGE_MODEL = {"contextual_weat", "mlm_log_prob"}
-#: the benchmarks of a causal language model: sentence pairs scored by the tiny causal model
-CAUSAL = {"crows_pairs", "crows_pairs_difference"}
+#: the benchmarks of a causal language model: sentences scored by the tiny causal model
+CAUSAL = {"crows_pairs", "crows_pairs_difference", "stereoset_ss", "stereoset_lms", "stereoset_icat", "bec_pro"}
 #: a few pairs in the tiny causal model's words, in CrowS-Pairs' form
 PAIRS = [CrowsPair(0, "the poor are lazy .", "the rich are lazy .", "stereo", "socioeconomic"),
          CrowsPair(1, "black kids are lazy", "white kids are lazy", "stereo", "race-color"),
          CrowsPair(2, "women can not drive well .", "men can not drive well .", "stereo", "gender"),
          CrowsPair(3, "old people can not drive", "young people can not drive", "antistereo", "age"),
          CrowsPair(4, "she is a nurse", "he is a nurse", "stereo", "gender")]
+#: a few StereoSet intrasentence examples in the tiny causal model's words: (context, stereotype, anti-stereotype,
+#: unrelated, bias type)
+EXAMPLES = [StereoSetExample(str(i), "intrasentence", context.split()[0], bias, context, *options, ("1", "2", "3"),
+                             (5, 5, 5), (5, 5, 5))
+            for i, (context, *options, bias) in enumerate([
+                ("she is a BLANK", "she is a nurse", "she is a doctor", "she is a drive", "gender"),
+                ("the BLANK are lazy", "the poor are lazy", "the rich are lazy", "the well are lazy", "profession"),
+                ("BLANK kids are lazy", "black kids are lazy", "white kids are lazy", "drive kids are lazy", "race"),
+                ("BLANK can not drive", "women can not drive", "men can not drive", "is can not drive", "gender"),
+                ("he is a BLANK", "he is a doctor", "he is a nurse", "he is a well", "profession")])]
+#: BEC-Pro's one template on six of the tiny model's words as professions, and their made-up shares of women
+BEC_PRO_SHARE = {"nurse": 90.0, "doctor": 40.0, "people": 55.0, "kids": 70.0, "poor": 20.0, "drive": 5.0}
+SENTENCES = [BecProSentence(i, f"{person} is a {job}", "", "", "", "<person subject> is a <profession>.", person,
+                            gender, job, "balanced", job)
+             for i, (job, (person, gender)) in enumerate((j, g) for j in BEC_PRO_SHARE
+                                                        for g in (("he", "male"), ("she", "female")))]
+#: each benchmark's items
+ITEMS = {"stereoset_ss": EXAMPLES, "stereoset_lms": EXAMPLES, "stereoset_icat": EXAMPLES, "bec_pro": SENTENCES}
 
 
 def planted(seed: int = 0, strength: float = 1.0):
@@ -115,7 +137,7 @@ def lists(measure: str) -> tuple:
     if measure in LANGUAGE_MODEL:
         return tuple(list(CATEGORY.sets[r]) for r in ROLES)
     if measure in CAUSAL:
-        return (PAIRS,)
+        return (ITEMS.get(measure, PAIRS),)
     return (UBE_TOKENS[:20],) if measure == "ube" else (X, Y, A, B)
 
 
@@ -146,6 +168,10 @@ RUNNERS = {
     "crows_pairs": lambda m, o, L: cp.crows_pairs(m, L[0], **o),
     "crows_pairs_difference": lambda m, o, L: cp.paired_difference(
         cp.score_pairs(m, L[0], convention="harness"), cp.score_pairs(m, L[0], convention="shared-tokens"), **o),
+    "stereoset_ss": lambda m, o, L: st.stereoset_ss(m, L[0], **o),
+    "stereoset_lms": lambda m, o, L: st.stereoset_lms(m, L[0], **o),
+    "stereoset_icat": lambda m, o, L: st.stereoset_icat(m, L[0], **o),
+    "bec_pro": lambda m, o, L: bp.bec_pro(m, L[0], BEC_PRO_SHARE, **o),
 }
 #: the measures of the catalogue that do not return the one result yet
 NOT_YET: set = set()

@@ -100,6 +100,9 @@ _WEAT_SETS = "the words of X, Y, A and B found in the vocabulary"
 _SENTENCE_SETS = ("the test words slotted into the sentences (a sentence counts only when the encoder sees its "
                   "test word), never the sentences")
 
+_STEREOSET = "Nadeem, Bethke & Reddy 2021, doi:10.18653/v1/2021.acl-long.416"
+_STEREOSET_SETS = "the examples scored"
+
 #: every measure, keyed by the tidy ``measure`` value
 CATALOGUE: dict[str, MeasureSpec] = {s.measure: s for s in (
     MeasureSpec("weat", "WEAT effect size", "Caliskan et al. 2017, doi:10.1126/science.aal4230", "d",
@@ -173,6 +176,22 @@ CATALOGUE: dict[str, MeasureSpec] = {s.measure: s for s in (
                 -1.0, 1.0, 0.0, "either", 0.5,
                 "the two scorings' discordant pairs split evenly (exact McNemar test)", "the sentence pairs scored",
                 "mean", function="wordbias.measures.language_models.crows_pairs.paired_difference"),
+    MeasureSpec("stereoset_ss", "StereoSet stereotype score (SS)", _STEREOSET, "SS", 0.0, 100.0, 50.0, "either",
+                50.0, "the model prefers the stereotype or the anti-stereotype with probability 1/2 (exact binomial)",
+                _STEREOSET_SETS, "mean", function="wordbias.measures.language_models.stereoset.stereoset_ss"),
+    # LMS and ICAT are levels of a model (a perfect, unbiased model scores 100), not departures from a null
+    MeasureSpec("stereoset_lms", "StereoSet language-modelling score (LMS)", _STEREOSET, "LMS", 0.0, 100.0, None,
+                "below", None, None, _STEREOSET_SETS, "mean",
+                function="wordbias.measures.language_models.stereoset.stereoset_lms"),
+    MeasureSpec("stereoset_icat", "StereoSet idealised CAT score (ICAT)", _STEREOSET, "ICAT", 0.0, 100.0, None,
+                "below", None, None, _STEREOSET_SETS, "mean",
+                function="wordbias.measures.language_models.stereoset.stereoset_icat"),
+    MeasureSpec("bec_pro", "BEC-Pro association vs share of women",
+                "Bartl, Nissim & Gatt 2020, https://aclanthology.org/2020.gebnlp-1.1", "spearman correlation",
+                -1.0, 1.0, 0.0, "either", 1.0,
+                "no correlation between the professions' associations and their share of women (t approximation)",
+                "the professions with both a share of women and sentences scored", "mean",
+                function="wordbias.measures.language_models.bec_pro.bec_pro"),
     MeasureSpec("indirect_bias", "indirect bias", "Bolukbasi et al. 2016, section 5.2, arXiv:1607.06520", "beta",
                 -_INF, _INF, 0.0, "either", None, None, "the words V found in the vocabulary", "mean",
                 function="wordbias.measures.directions.indirect_bias.mean_indirect_bias"),

@@ -1,5 +1,6 @@
 """Benchmarks of a language model as one tidy table (:mod:`wordbias.core.tidy`): CrowS-Pairs (Nangia et al. 2020,
-doi:10.18653/v1/2020.emnlp-main.154) under each scoring convention.
+doi:10.18653/v1/2020.emnlp-main.154) under each scoring convention (:func:`crows_pairs_table`), StereoSet (Nadeem
+et al. 2021, :func:`stereoset_table`) and BEC-Pro (Bartl et al. 2020, :func:`bec_pro_table`).
 
 For each convention: the overall share of pairs whose more-stereotyping sentence the model scores higher, each bias
 type's (with Holm's and Benjamini-Hochberg's adjusted p across the types, one family per convention), each
@@ -7,10 +8,14 @@ direction's (``stereo``, ``antistereo``), and the length confound (test ``length
 length, the share won by the shorter sentence; ``equal-length``: the share stereotyped among pairs of equal length).
 With two conventions, their paired difference on the same pairs (``crows_pairs_difference``). Each row is a view of
 a :class:`~wordbias.result.Result` (:meth:`~wordbias.result.Result.to_row`); nothing is computed here.
+
+StereoSet: per task, SS, LMS and ICAT overall and per bias type (Holm's adjusted p of SS across the types).
+BEC-Pro: per share-of-women column, Spearman's correlation of the professions' associations with the share.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 
 import pandas as pd
@@ -18,10 +23,10 @@ import pandas as pd
 from wordbias.core import tidy
 from wordbias.core.errors import InvalidParameterError
 
-__all__ = ["BENCHMARKS", "crows_pairs_table", "load_model"]
+__all__ = ["BENCHMARKS", "crows_pairs_table", "stereoset_table", "bec_pro_table", "professions_sample", "load_model"]
 
-#: the benchmarks of :func:`crows_pairs_table` and ``wordbias lm``
-BENCHMARKS = ("crows-pairs",)
+#: the benchmarks of ``wordbias lm``
+BENCHMARKS = ("crows-pairs", "stereoset", "bec-pro")
 
 
 def load_model(name: str, *, convention: str, cache_dir=None, device: str = "cpu"):
@@ -133,4 +138,164 @@ def crows_pairs_table(models: Sequence, *, conventions: Sequence[str] = ("harnes
     if len(scores) > 1:
         d = cp.paired_difference(scores[0], scores[1], seed=seed, confidence_level=confidence_level)
         rows.append(d.to_row({"embedding": label, "paper": "nangia2020", "battery": "crows_pairs:difference"}))
+    return tidy.tidy_frame(rows)
+
+
+def stereoset_table(model, examples: Sequence, *, label: str | None = None, normalisation: str = "mean",
+                    confidence_level: float = 0.95, n_resamples: int = 10_000, seed: int = 0, batch_size: int = 16,
+                    cache=None) -> pd.DataFrame:
+    """StereoSet on a model, as tidy rows: per task, SS, LMS and ICAT overall and per bias type.
+
+    Parameters
+    ----------
+    model : object
+        A causal LM, or a masked LM for the intrasentence task only
+        (:func:`wordbias.measures.language_models.stereoset.score_examples`).
+    examples : sequence of sequence of StereoSetExample
+        One list of examples per task (:func:`wordbias.datasets.stereoset.load`).
+    label : str, optional
+        The model's name in the ``embedding`` column (default its own label).
+    normalisation : {"mean", "sum"}, default "mean"
+        How an option's token log-probabilities make its score.
+    confidence_level : float, default 0.95
+        The intervals' level.
+    n_resamples, seed
+        ICAT's bootstrap (BCa) over examples.
+    batch_size, cache
+        As :func:`~wordbias.measures.language_models.stereoset.score_examples`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The tidy rows (``paper`` ``nadeem2021``, ``battery`` ``stereoset:<task>``, ``test`` ``overall`` or the bias
+        type; ``measure`` ``stereoset_ss``, ``stereoset_lms``, ``stereoset_icat``).
+
+    Raises
+    ------
+    InvalidParameterError
+        When a task repeats, or an option or the examples are refused by the measure.
+
+    Examples
+    --------
+    With a causal model ``m`` (:func:`load_model`; not run as tests):
+
+    >>> from wordbias.datasets import stereoset as data
+    >>> t = stereoset_table(m, [data.load("intrasentence")[:40]])                        # doctest: +SKIP
+    >>> sorted(set(t.measure))                                                           # doctest: +SKIP
+    ['stereoset_icat', 'stereoset_lms', 'stereoset_ss']
+    """
+    from wordbias.measures.language_models import stereoset as st
+
+    tasks = [e[0].task if e else None for e in examples]
+    if len(set(tasks)) != len(tasks):
+        raise InvalidParameterError(f"give each task's examples once; got the tasks {tasks}")
+    rows = []
+    for task_examples in examples:
+        r = st.stereoset_ss(model, task_examples, normalisation=normalisation, confidence_level=confidence_level,
+                            n_resamples=n_resamples, seed=seed, batch_size=batch_size, cache=cache).result
+        base = {"embedding": label or r.scores.model, "paper": "nadeem2021", "battery": f"stereoset:{r.scores.task}"}
+        rows += [x.to_row(base) for x in r.results()]
+    return tidy.tidy_frame(rows)
+
+
+def professions_sample(sentences: Sequence, n: int, *, seed: int = 0) -> list:
+    """The sentences of a seeded sample of ``n`` BEC-Pro professions, stratified by the profession's group (mostly
+    male, mostly female, balanced; as :func:`wordbias.datasets.crows_pairs.sample` stratifies by bias type), each
+    with all its sentences, in the data set's order.
+
+    Parameters
+    ----------
+    sentences : sequence of BecProSentence
+        The sentences (:func:`wordbias.datasets.bec_pro.load`).
+    n : int
+        The professions to keep, from the number of groups present up to all of them.
+    seed : int, default 0
+        The seed of the draw within each group.
+
+    Returns
+    -------
+    list of BecProSentence
+        The sentences of the professions drawn.
+
+    Raises
+    ------
+    InvalidParameterError
+        As :func:`wordbias.datasets.crows_pairs.sample`.
+
+    Examples
+    --------
+    >>> from wordbias.datasets.bec_pro import load
+    >>> s = professions_sample(load("en"), 6, seed=0)
+    >>> len({x.profession_en for x in s}), sorted({x.prof_group for x in s}), len(s)
+    (6, ['balanced', 'female', 'male'], 540)
+    """
+    from types import SimpleNamespace
+
+    from wordbias.datasets.crows_pairs import sample
+
+    groups = {s.profession_en: s.prof_group for s in sentences}
+    drawn = sample([SimpleNamespace(name=p, bias_type=g) for p, g in groups.items()], n, seed=seed)
+    kept = {p.name for p in drawn}
+    return [s for s in sentences if s.profession_en in kept]
+
+
+def bec_pro_table(model, sentences: Sequence | None = None, *, columns: Sequence[str] = ("US",),
+                  label: str | None = None, resampling=None, neutral: str = "person", batch_size: int = 16,
+                  cache=None) -> pd.DataFrame:
+    """BEC-Pro on a model, as tidy rows: per share-of-women column, Spearman's correlation of the professions'
+    associations with the share (:func:`wordbias.measures.language_models.bec_pro.bec_pro`).
+
+    Parameters
+    ----------
+    model : object
+        A causal or masked LM.
+    sentences : sequence of BecProSentence, optional
+        The sentences (default all the English ones; :func:`professions_sample` for a sample).
+    columns : sequence of {"US", "DE", "BLS"}, default ("US",)
+        The shares of women (:func:`wordbias.measures.language_models.bec_pro.share_columns`; BLS only for the
+        professions Winogender's statistics name).
+    label : str, optional
+        The model's name in the ``embedding`` column (default its own label).
+    resampling : Resampling, optional
+        The bootstrap over professions (:class:`wordbias.options.Resampling`).
+    neutral, batch_size, cache
+        As :func:`~wordbias.measures.language_models.bec_pro.bec_pro`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The tidy rows (``paper`` ``bartl2020``, ``battery`` ``bec_pro``, ``test`` the column); the coverage counts
+        the professions of the sentences that the column gives a share.
+
+    Raises
+    ------
+    InvalidParameterError
+        When a column is unknown or repeats, or as
+        :func:`~wordbias.measures.language_models.bec_pro.bec_pro`.
+    DegenerateSetError
+        When fewer than 4 professions have both sentences and a share.
+
+    Examples
+    --------
+    >>> t = bec_pro_table(m, columns=("US", "BLS"))                                       # doctest: +SKIP
+    >>> t.test.tolist()                                                                   # doctest: +SKIP
+    ['US', 'BLS']
+    """
+    from wordbias.datasets.bec_pro import load, load_occupations, load_professions
+    from wordbias.measures.language_models import bec_pro as bp
+
+    columns = list(columns)
+    shares = bp.share_columns(load_professions(), load_occupations())
+    if not columns or len(set(columns)) != len(columns) or set(columns) - set(shares):
+        raise InvalidParameterError(f"columns must name some of {tuple(shares)}, each once; got {columns}")
+    sentences = load("en") if sentences is None else list(sentences)
+    asked = {s.profession_en for s in sentences}     # a sample's professions: the others are not missing
+    label = label or getattr(model, "label", None) or str(getattr(model, "name", model))
+    rows = []
+    for c in columns:
+        share = {p: v for p, v in shares[c].items() if p in asked}
+        r = bp.bec_pro(model, sentences, share, resampling=resampling, neutral=neutral, batch_size=batch_size,
+                       cache=cache)
+        r = dataclasses.replace(r, test=c, title=f"BEC-Pro {label}: association vs {c} share of women (spearman)")
+        rows.append(r.to_row({"embedding": label, "paper": "bartl2020", "battery": "bec_pro"}))
     return tidy.tidy_frame(rows)

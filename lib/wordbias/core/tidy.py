@@ -81,10 +81,12 @@ DTYPES: dict[str, str] = {c: "Int64" if c in _INT else "float64" if c in _FLOAT 
 
 #: the values of ``paper`` (``user``: a user's own word lists)
 PAPERS = ("caliskan2017", "swinger2019", "kurita2019", "racial_bias_report", "ethayarajh2019", "may2019", "dev2019",
-          "garg2018", "sweeney2019", "manzini2019", "an2018", "bolukbasi2016", "nangia2020", "user")
+          "garg2018", "sweeney2019", "manzini2019", "an2018", "bolukbasi2016", "nangia2020", "nadeem2021",
+          "bartl2020", "user")
 #: the values of ``measure``
 MEASURES = ("weat", "wefat", "direction", "direct_bias", "ripa", "ube", "mlm_log_prob", "contextual_weat", "sc_weat", "seat",
-            "ect", "rnd", "rnsb", "mac", "semaxis", "indirect_bias", "crows_pairs", "crows_pairs_difference")
+            "ect", "rnd", "rnsb", "mac", "semaxis", "indirect_bias", "crows_pairs", "crows_pairs_difference",
+            "stereoset_ss", "stereoset_lms", "stereoset_icat", "bec_pro")
 #: the values of ``alternative`` (SciPy's names)
 #: how :func:`write_tidy` writes floats by default: six significant digits
 FLOAT_FORMAT = "%.6g"

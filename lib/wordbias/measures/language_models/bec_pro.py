@@ -34,13 +34,15 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError
+from wordbias.core.tidy import part_missing_note
 from wordbias.core.validation import check_option
 from wordbias.datasets.bec_pro import BecProSentence, Profession
 from wordbias.options import Resampling
 from wordbias.result import Result, SetCoverage
 
 __all__ = ["NEUTRAL", "MEASURE", "masked_sentences", "prior_sentence", "masked_associations", "causal_associations",
-           "profession_associations", "correlation", "share_columns", "correlations", "wefat_on_professions"]
+           "profession_associations", "correlation", "share_columns", "correlations", "wefat_on_professions",
+           "bec_pro"]
 
 MEASURE = "bec_pro"
 #: the neutral noun standing in for the profession in the causal form's prior sentence, per language
@@ -364,6 +366,8 @@ def correlation(associations: Mapping[str, float], share: Mapping[str, float], *
         interval = bootstrap_interval(method, estimate, res, resampling.confidence_level, resampling.ci_method, n,
                                       ("W",))
         low, high, se = interval.low, interval.high, interval.standard_error
+    notes = () if not n or np.isfinite([low, high]).all() else (part_missing_note(
+        "bootstrap interval", "some resamples hold one profession's association or share only (no correlation)"),)
     missing = tuple(p for p in share if p not in associations)
     return Result(
         measure=MEASURE, test=test, title=title or f"BEC-Pro association vs share of women ({method})",
@@ -373,8 +377,61 @@ def correlation(associations: Mapping[str, float], share: Mapping[str, float], *
                    if n else "no interval (n_resamples=0)"), interval=interval, effect_size_se=se, p_value=p,
         alternative="two-sided", p_method="t" if method == "spearman" else "exact", p_two_sided=p,
         n_permutations=None, n_resamples=n, seed=resampling.seed if isinstance(resampling.seed, int) else 0,
-        sets=(SetCoverage("W", "professions", tuple(share), tuple(used), missing),),
+        sets=(SetCoverage("W", "professions", tuple(share), tuple(used), missing),), notes=notes,
         result={"associations": dict(zip(used, x.tolist())), "share": dict(zip(used, y.tolist()))})
+
+
+def bec_pro(m, sentences: Sequence[BecProSentence] | None = None, share: Mapping[str, float] | None = None, *,
+            method: str = "spearman", resampling: Resampling | None = None, neutral: str = "person",
+            batch_size: int = 16, cache=None, threads: int | None = 1) -> Result:
+    """BEC-Pro on a language model, measured once: the correlation of the professions' associations (the masked
+    form for a masked LM, the causal form for a causal one; module docstring) with their share of women.
+
+    Parameters
+    ----------
+    m : wordbias.models.causal.CausalModel or wordbias.models.contextual.Model
+        A causal LM (:func:`causal_associations`) or a masked LM (:func:`masked_associations`).
+    sentences : sequence of BecProSentence, optional
+        The sentences; default all the English ones (:func:`wordbias.datasets.bec_pro.load`).
+    share : mapping of str to float, optional
+        Per profession, the share of women; default BEC-Pro's US column (:func:`share_columns`).
+    method, resampling
+        As :func:`correlation` (checked before any scoring).
+    neutral : str, default "person"
+        The causal form's neutral noun (:data:`NEUTRAL`).
+    batch_size, cache, threads
+        Sentences per forward pass, and a causal LM's cache and torch threads (:func:`causal_associations`).
+
+    Returns
+    -------
+    wordbias.result.Result
+        The correlation (:func:`correlation`): -1 to 1, no bias 0.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``method`` is unknown or a profession lacks a male or female sentence.
+    DegenerateSetError
+        As :func:`correlation`.
+
+    Examples
+    --------
+    >>> from wordbias.models.causal import load_causal                                    # doctest: +SKIP
+    >>> r = bec_pro(load_causal("smollm2-135m"))                                          # doctest: +SKIP
+    >>> r.measure, r.coverage                                                             # doctest: +SKIP
+    ('bec_pro', 'W 60/60')
+    """
+    from wordbias.datasets.bec_pro import load, load_professions
+    from wordbias.models.causal import CausalModel
+
+    check_option("method", method, METHODS)
+    sentences = load("en") if sentences is None else sentences
+    if isinstance(m, CausalModel):
+        a = causal_associations(m, sentences, neutral=neutral, batch_size=batch_size, cache=cache, threads=threads)
+    else:
+        a = masked_associations(m, sentences, batch_size=batch_size)
+    share = share_columns(load_professions())["US"] if share is None else share
+    return correlation(profession_associations(sentences, a), share, method=method, resampling=resampling)
 
 
 def share_columns(professions: Sequence[Profession], occupations=None) -> dict[str, dict[str, float]]:
