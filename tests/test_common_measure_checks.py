@@ -20,6 +20,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+import tiny_causal as tiny_causal_models
 
 from wordbias import catalogue
 from wordbias.battery.ensemble import combine_rows, on_runs
@@ -27,7 +28,6 @@ from wordbias.core.errors import InvalidParameterError
 from wordbias.core.tidy import check_tidy, tidy_frame
 from wordbias.datasets.bec_pro import BecProSentence
 from wordbias.datasets.contextual_tests import ROLES, kurita2019_categories
-from wordbias.datasets.crows_pairs import CrowsPair
 from wordbias.datasets.stereoset import StereoSetExample
 from wordbias.embeddings import to_keyed_vectors
 from wordbias.measures.association import measurement, scweat, seat
@@ -56,11 +56,7 @@ LANGUAGE_MODEL = {"contextual_weat", "mlm_log_prob"}
 #: the benchmarks of a causal language model: sentences scored by the tiny causal model
 CAUSAL = {"crows_pairs", "crows_pairs_difference", "stereoset_ss", "stereoset_lms", "stereoset_icat", "bec_pro"}
 #: a few pairs in the tiny causal model's words, in CrowS-Pairs' form
-PAIRS = [CrowsPair(0, "the poor are lazy .", "the rich are lazy .", "stereo", "socioeconomic"),
-         CrowsPair(1, "black kids are lazy", "white kids are lazy", "stereo", "race-color"),
-         CrowsPair(2, "women can not drive well .", "men can not drive well .", "stereo", "gender"),
-         CrowsPair(3, "old people can not drive", "young people can not drive", "antistereo", "age"),
-         CrowsPair(4, "she is a nurse", "he is a nurse", "stereo", "gender")]
+PAIRS = tiny_causal_models.crows_pairs()
 #: a few StereoSet intrasentence examples in the tiny causal model's words: (context, stereotype, anti-stereotype,
 #: unrelated, bias type)
 EXAMPLES = [StereoSetExample(str(i), "intrasentence", context.split()[0], bias, context, *options, ("1", "2", "3"),

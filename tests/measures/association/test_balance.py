@@ -208,6 +208,20 @@ def test_the_command_refuses_an_unknown_balance(files, tmp_path, capsys):
     assert code == 2 and "argument --balance: invalid choice: 'smallest'" in capsys.readouterr().err
 
 
+def _sizes_by_balance(capsys, out, command, embeddings, lists) -> dict:
+    """The (n_x, n_y) of every row ``command`` writes with ``--balance none`` and with ``--balance random``."""
+    sizes = {}
+    for balance in ("none", "random"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            code = cli.main([command, *embeddings, "--lists", str(lists), "--out", f"{out}-{balance}",
+                             "--n-resamples", "200", "--quiet", "--balance", balance])
+        assert code == 0, capsys.readouterr().err
+        rows = pd.read_csv(f"{out}-{balance}/tidy.csv")
+        sizes[balance] = set(zip(rows.n_x, rows.n_y))
+    return sizes
+
+
 @pytest.mark.parametrize("command", ["report", "compare"])
 def test_balance_reaches_report_and_compare(files, tmp_path, capsys, command):
     """``--balance none`` keeps both target sets whole in ``report`` and ``compare`` too; the default balances."""
@@ -216,17 +230,8 @@ def test_balance_reaches_report_and_compare(files, tmp_path, capsys, command):
     other.write_text("".join(w + " " + " ".join(f"{x:.6f}" for x in row[::-1]) + "\n"
                              for w, row in zip(WORDS, _vectors())))
     embeddings = [str(emb)] if command == "report" else [str(emb), str(other)]
-    sizes = {}
-    for balance in ("none", "random"):
-        out = tmp_path / f"{command}-{balance}"
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            code = cli.main([command, *embeddings, "--lists", str(lists), "--out", str(out), "--n-resamples", "200",
-                             "--quiet", "--balance", balance])
-        rows = pd.read_csv(out / "tidy.csv")
-        assert code == 0, capsys.readouterr().err
-        sizes[balance] = set(zip(rows.n_x, rows.n_y))
-    assert sizes == {"none": {(9, 6)}, "random": {(6, 6)}}
+    assert _sizes_by_balance(capsys, tmp_path / command, command, embeddings, lists) == {
+        "none": {(9, 6)}, "random": {(6, 6)}}
 
 
 def test_seat_takes_balance():
@@ -259,14 +264,5 @@ def test_balance_reaches_every_run_of_an_ensemble(files, tmp_path, capsys, comma
     other = tmp_path / "other.txt"                  # compare: the ensemble beside one embedding of the same words
     other.write_text("".join(w + " " + " ".join(f"{v:.6f}" for v in rng.normal(size=8)) + "\n" for w in vocabulary))
     embeddings = [str(runs)] if command == "report" else [str(runs), str(other)]
-    sizes = {}
-    for balance in ("none", "random"):
-        out = tmp_path / f"{command}-ensemble-{balance}"
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            code = cli.main([command, *embeddings, "--lists", str(lists), "--out", str(out), "--n-resamples", "200",
-                             "--quiet", "--balance", balance])
-        assert code == 0, capsys.readouterr().err
-        rows = pd.read_csv(out / "tidy.csv")
-        sizes[balance] = set(zip(rows.n_x, rows.n_y))
-    assert sizes == {"none": {(9, 6)}, "random": {(6, 6)}}
+    assert _sizes_by_balance(capsys, tmp_path / f"{command}-ensemble", command, embeddings, lists) == {
+        "none": {(9, 6)}, "random": {(6, 6)}}
