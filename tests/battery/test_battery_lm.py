@@ -125,15 +125,20 @@ JOBS = {"secretary": "nurse", "electrician": "doctor", "statistician": "people",
         "roofer": "poor", "hairdresser": "drive"}
 
 
+def _job_sentences():
+    from wordbias.datasets.bec_pro import BecProSentence
+
+    return [BecProSentence(i, f"{person} is a {word}", "", "", "", "<person subject> is a <profession>.", person,
+                           gender, word, "balanced", job)
+            for i, (job, word, person, gender) in enumerate(
+                (j, w, *g) for j, w in JOBS.items() for g in (("he", "male"), ("she", "female")))]
+
+
 def test_bec_pro_gives_one_correlation_per_column_over_the_professions_asked(tiny_causal):
     from wordbias.battery.lm import bec_pro_table
-    from wordbias.datasets.bec_pro import BecProSentence
     from wordbias.options import Resampling
 
-    sentences = [BecProSentence(i, f"{person} is a {word}", "", "", "", "<person subject> is a <profession>.", person,
-                                gender, word, "balanced", job)
-                 for i, (job, word, person, gender) in enumerate(
-                     (j, w, *g) for j, w in JOBS.items() for g in (("he", "male"), ("she", "female")))]
+    sentences = _job_sentences()
     t = check_tidy(bec_pro_table(tiny_causal, sentences, columns=("US", "DE"), label="tiny",
                                  resampling=Resampling(n_resamples=200, seed=1)))
     assert t.test.tolist() == ["US", "DE"] and set(t.measure) == {"bec_pro"} and set(t.paper) == {"bartl2020"}
@@ -141,8 +146,22 @@ def test_bec_pro_gives_one_correlation_per_column_over_the_professions_asked(tin
     assert set(t.coverage) == {"W 6/6"} and set(t.effect_size_name) == {"spearman correlation"}
     assert ((-1 <= t.ci_low) & (t.ci_low <= t.effect_size) & (t.effect_size <= t.ci_high) & (t.ci_high <= 1)).all()
     assert t.effect_size.nunique() == 2                 # the US and German shares rank the professions apart
+    assert set(t.battery) == {"bec_pro:en"}
     with pytest.raises(InvalidParameterError, match="columns must name"):
         bec_pro_table(tiny_causal, sentences, columns=("UK",))
+
+
+def test_bec_pro_scores_the_sentences_once_for_all_columns(tiny_causal, monkeypatch):
+    from wordbias.battery.lm import bec_pro_table
+    from wordbias.measures.language_models import bec_pro as bp
+    from wordbias.options import Resampling
+
+    sentences = _job_sentences()
+    calls = []
+    real = bp.causal_associations
+    monkeypatch.setattr(bp, "causal_associations", lambda *a, **k: calls.append(1) or real(*a, **k))
+    bec_pro_table(tiny_causal, sentences, columns=("US", "DE"), resampling=Resampling(n_resamples=100))
+    assert len(calls) == 1
 
 
 @pytest.mark.parametrize("benchmark, sample, tests", [

@@ -121,3 +121,14 @@ def test_a_repeated_occupation_is_refused(tmp_path):
                  encoding="utf-8")
     with pytest.raises(InvalidParameterError, match="more than once.*nurse"):
         bp.load_occupations(f)
+
+
+def test_pronoun_sentences_keep_he_and_she_of_every_template_and_profession():
+    for language, pronouns in (("en", {"He", "She"}), ("de", {"Er", "Sie"})):
+        s = bp.pronoun_sentences(bp.load(language))
+        assert {x.person for x in s} == pronouns and {x.language for x in s} == {language}
+        # each profession once per template and pronoun: 5 templates x 2 (German: the sentence's template names
+        # the article, der or die, so it is counted by profession and pronoun)
+        assert set(Counter((x.profession_en, x.person) for x in s).values()) == {5}
+    with pytest.raises(InvalidParameterError, match="pronoun"):
+        bp.pronoun_sentences([x for x in bp.load("en") if x.person == "man"])

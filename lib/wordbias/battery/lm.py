@@ -240,7 +240,7 @@ def professions_sample(sentences: Sequence, n: int, *, seed: int = 0) -> list:
 
 
 def bec_pro_table(model, sentences: Sequence | None = None, *, columns: Sequence[str] = ("US",),
-                  label: str | None = None, resampling=None, neutral: str = "person", batch_size: int = 16,
+                  label: str | None = None, resampling=None, neutral: str | None = None, batch_size: int = 16,
                   cache=None) -> pd.DataFrame:
     """BEC-Pro on a model, as tidy rows: per share-of-women column, Spearman's correlation of the professions'
     associations with the share (:func:`wordbias.measures.language_models.bec_pro.bec_pro`).
@@ -264,8 +264,9 @@ def bec_pro_table(model, sentences: Sequence | None = None, *, columns: Sequence
     Returns
     -------
     pandas.DataFrame
-        The tidy rows (``paper`` ``bartl2020``, ``battery`` ``bec_pro``, ``test`` the column); the coverage counts
-        the professions of the sentences that the column gives a share.
+        The tidy rows (``paper`` ``bartl2020``, ``battery`` ``bec_pro:<language>``, ``test`` the column); the
+        coverage counts the professions of the sentences that the column gives a share. The sentences are scored
+        once for all the columns.
 
     Raises
     ------
@@ -290,12 +291,14 @@ def bec_pro_table(model, sentences: Sequence | None = None, *, columns: Sequence
         raise InvalidParameterError(f"columns must name some of {tuple(shares)}, each once; got {columns}")
     sentences = load("en") if sentences is None else list(sentences)
     asked = {s.profession_en for s in sentences}     # a sample's professions: the others are not missing
+    language = sentences[0].language if sentences else "en"
     label = label or getattr(model, "label", None) or str(getattr(model, "name", model))
+    a = bp.associations(model, sentences, neutral=neutral, batch_size=batch_size, cache=cache)
     rows = []
     for c in columns:
         share = {p: v for p, v in shares[c].items() if p in asked}
-        r = bp.bec_pro(model, sentences, share, resampling=resampling, neutral=neutral, batch_size=batch_size,
-                       cache=cache)
-        r = dataclasses.replace(r, test=c, title=f"BEC-Pro {label}: association vs {c} share of women (spearman)")
-        rows.append(r.to_row({"embedding": label, "paper": "bartl2020", "battery": "bec_pro"}))
+        r = bp.correlation(a, share, resampling=resampling)
+        r = dataclasses.replace(r, test=c, title=f"BEC-Pro ({language}) {label}: association vs {c} share of women "
+                                                 "(spearman)")
+        rows.append(r.to_row({"embedding": label, "paper": "bartl2020", "battery": f"bec_pro:{language}"}))
     return tidy.tidy_frame(rows)

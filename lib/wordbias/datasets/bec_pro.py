@@ -21,7 +21,7 @@ from pathlib import Path
 from wordbias.core import paths
 from wordbias.core.errors import InvalidParameterError
 
-__all__ = ["LANGUAGES", "GENDERS", "BecProSentence", "Profession", "Occupation", "data_file", "load",
+__all__ = ["LANGUAGES", "GENDERS", "PRONOUNS", "pronoun_sentences", "BecProSentence", "Profession", "Occupation", "data_file", "load",
            "load_professions", "load_occupations", "match_occupations"]
 
 #: the languages of BEC-Pro and their files
@@ -65,6 +65,8 @@ class BecProSentence:
         The profession's group by the share of women in the US (the file's ``Prof_Gender``).
     profession_en : str
         The English profession (the key of :func:`load_professions`); for English the profession itself.
+    language : {"en", "de"}, default "en"
+        The file's language.
     """
 
     index: int
@@ -78,6 +80,7 @@ class BecProSentence:
     profession: str
     prof_group: str
     profession_en: str
+    language: str = "en"
 
 
 @dataclass(frozen=True)
@@ -249,7 +252,45 @@ def _sentence(row: dict, i: int, path: Path, language: str) -> BecProSentence:
     if not english:
         raise InvalidParameterError(f"{where}: empty Profession_EN")
     return BecProSentence(index, row["Sentence"], row["Sent_TM"], row["Sent_AM"], row["Sent_TAM"], row["Template"],
-                          row["Person"], gender, row["Profession"], group, english)
+                          row["Person"], gender, row["Profession"], group, english, language)
+
+
+#: the personal pronouns among BEC-Pro's person words, per language: the he/she pair of Kurita et al. (2019, §2)
+PRONOUNS = {"en": ("He", "She"), "de": ("Er", "Sie")}
+
+
+def pronoun_sentences(sentences: Iterable[BecProSentence]) -> list[BecProSentence]:
+    """The sentences whose person word is the personal pronoun (:data:`PRONOUNS`: *He*/*She*, *Er*/*Sie*): Kurita
+    et al.'s (2019) he/she score on BEC-Pro's templates and professions, one sentence per template, profession and
+    pronoun (600 of a language's 5,400).
+
+    Parameters
+    ----------
+    sentences : iterable of BecProSentence
+        The sentences (:func:`load`).
+
+    Returns
+    -------
+    list of BecProSentence
+        Those with a pronoun, in order.
+
+    Raises
+    ------
+    InvalidParameterError
+        When none has a pronoun.
+
+    Examples
+    --------
+    >>> s = pronoun_sentences(load("de"))
+    >>> len(s), sorted({x.person for x in s}), len({x.profession_en for x in s})
+    (600, ['Er', 'Sie'], 60)
+    """
+    sentences = list(sentences)
+    kept = [s for s in sentences if s.person in PRONOUNS.get(s.language, ())]
+    if not kept:
+        raise InvalidParameterError(f"none of the {len(sentences)} sentences has a pronoun person word "
+                                    f"({PRONOUNS})")
+    return kept
 
 
 def load_professions(path: str | os.PathLike | None = None) -> list[Profession]:

@@ -156,3 +156,26 @@ def test_correlations_over_the_share_columns():
     assert res["US spearman"].effect_size == pytest.approx(1.0)
     assert len(res["BLS spearman"].sets[0].used) == 12
     assert 0 < res["DE spearman"].effect_size < 1
+
+
+def test_the_neutral_noun_defaults_to_the_sentences_language(tiny_causal, monkeypatch):
+    import dataclasses
+
+    from wordbias.models import log_prob
+
+    seen = []
+    real = log_prob.causal_log_probs
+    monkeypatch.setattr(log_prob, "causal_log_probs", lambda m, texts, **k: seen.append(list(texts)) or real(m, texts, **k))
+    bp.causal_associations(tiny_causal, SENTENCES)
+    assert "he is a person ." in seen[-1]                            # English: "person"
+    german = [dataclasses.replace(s, language="de") for s in SENTENCES]
+    bp.causal_associations(tiny_causal, german)
+    assert "he is a Person ." in seen[-1]                            # German: "Person"
+    with pytest.raises(InvalidParameterError, match="one language"):
+        bp.causal_associations(tiny_causal, SENTENCES[:2] + german[2:])
+
+
+def test_associations_take_the_form_of_the_model(tiny_causal):
+    a = bp.associations(tiny_causal, SENTENCES, neutral="people")
+    assert a == bp.profession_associations(SENTENCES, bp.causal_associations(tiny_causal, SENTENCES,
+                                                                               neutral="people"))

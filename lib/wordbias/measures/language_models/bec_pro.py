@@ -41,7 +41,7 @@ from wordbias.options import Resampling
 from wordbias.result import Result, SetCoverage
 
 __all__ = ["NEUTRAL", "MEASURE", "masked_sentences", "prior_sentence", "masked_associations", "causal_associations",
-           "profession_associations", "correlation", "share_columns", "correlations", "wefat_on_professions",
+           "profession_associations", "associations", "correlation", "share_columns", "correlations", "wefat_on_professions",
            "bec_pro"]
 
 MEASURE = "bec_pro"
@@ -184,7 +184,7 @@ def masked_associations(m, sentences: Sequence[BecProSentence], *, batch_size: i
     return np.array([logp[t] - logp[p] for t, p in keys], dtype=np.float64)
 
 
-def causal_associations(m, sentences: Sequence[BecProSentence], *, neutral: str = "person", batch_size: int = 16,
+def causal_associations(m, sentences: Sequence[BecProSentence], *, neutral: str | None = None, batch_size: int = 16,
                         cache=None, threads: int | None = 1) -> np.ndarray:
     """Per sentence, log P(S) - log P(prior) under a causal LM: the causal adaptation of the module's docstring.
 
@@ -198,8 +198,8 @@ def causal_associations(m, sentences: Sequence[BecProSentence], *, neutral: str 
         The model (:func:`wordbias.models.causal.load_causal`).
     sentences : sequence of BecProSentence
         The sentences.
-    neutral : str, default "person"
-        The neutral noun of the prior sentences (:data:`NEUTRAL`; "Person" for German).
+    neutral : str, optional
+        The neutral noun of the prior sentences (default :data:`NEUTRAL` of the sentences' language).
     batch_size : int, default 16
         Sentences per forward pass.
     cache : wordbias.models.log_prob.LogProbCache, optional
@@ -222,6 +222,7 @@ def causal_associations(m, sentences: Sequence[BecProSentence], *, neutral: str 
     from wordbias.models.log_prob import causal_log_probs
 
     sentences = _check_sentences(sentences)
+    neutral = _neutral(sentences) if neutral is None else neutral
     if not isinstance(neutral, str) or not neutral.strip():
         raise InvalidParameterError(f"neutral must be a non-empty word, not {neutral!r}")
     priors = [prior_sentence(s, neutral) for s in sentences]
@@ -229,6 +230,14 @@ def causal_associations(m, sentences: Sequence[BecProSentence], *, neutral: str 
     scored = causal_log_probs(m, texts, batch_size=batch_size, cache=cache, threads=threads)
     total = {t.text: float(np.sum(t.log_probs, dtype=np.float64)) for t in scored}
     return np.array([total[s.sentence] - total[p] for s, p in zip(sentences, priors)], dtype=np.float64)
+
+
+def _neutral(sentences: Sequence[BecProSentence]) -> str:
+    """The neutral noun of the sentences' one language (:data:`NEUTRAL`)."""
+    languages = sorted({s.language for s in sentences})
+    if len(languages) != 1 or languages[0] not in NEUTRAL:
+        raise InvalidParameterError(f"give the sentences of one language of {sorted(NEUTRAL)}, not {languages}")
+    return NEUTRAL[languages[0]]
 
 
 def profession_associations(sentences: Sequence[BecProSentence], associations) -> dict[str, float]:
@@ -382,7 +391,7 @@ def correlation(associations: Mapping[str, float], share: Mapping[str, float], *
 
 
 def bec_pro(m, sentences: Sequence[BecProSentence] | None = None, share: Mapping[str, float] | None = None, *,
-            method: str = "spearman", resampling: Resampling | None = None, neutral: str = "person",
+            method: str = "spearman", resampling: Resampling | None = None, neutral: str | None = None,
             batch_size: int = 16, cache=None, threads: int | None = 1) -> Result:
     """BEC-Pro on a language model, measured once: the correlation of the professions' associations (the masked
     form for a masked LM, the causal form for a causal one; module docstring) with their share of women.
@@ -397,8 +406,8 @@ def bec_pro(m, sentences: Sequence[BecProSentence] | None = None, share: Mapping
         Per profession, the share of women; default BEC-Pro's US column (:func:`share_columns`).
     method, resampling
         As :func:`correlation` (checked before any scoring).
-    neutral : str, default "person"
-        The causal form's neutral noun (:data:`NEUTRAL`).
+    neutral : str, optional
+        The causal form's neutral noun (default :data:`NEUTRAL` of the sentences' language).
     batch_size, cache, threads
         Sentences per forward pass, and a causal LM's cache and torch threads (:func:`causal_associations`).
 
@@ -422,16 +431,45 @@ def bec_pro(m, sentences: Sequence[BecProSentence] | None = None, share: Mapping
     ('bec_pro', 'W 60/60')
     """
     from wordbias.datasets.bec_pro import load, load_professions
-    from wordbias.models.causal import CausalModel
 
     check_option("method", method, METHODS)
     sentences = load("en") if sentences is None else sentences
+    a = associations(m, sentences, neutral=neutral, batch_size=batch_size, cache=cache, threads=threads)
+    share = share_columns(load_professions())["US"] if share is None else share
+    return correlation(a, share, method=method, resampling=resampling)
+
+
+def associations(m, sentences: Sequence[BecProSentence], *, neutral: str | None = None, batch_size: int = 16,
+                 cache=None, threads: int | None = 1) -> dict[str, float]:
+    """Per profession, the association of :func:`profession_associations` under a model: the causal form for a
+    causal LM (:func:`causal_associations`), the masked form for a masked one (:func:`masked_associations`).
+
+    Parameters
+    ----------
+    m : wordbias.models.causal.CausalModel or wordbias.models.contextual.Model
+        The model.
+    sentences : sequence of BecProSentence
+        The sentences, of one language.
+    neutral, batch_size, cache, threads
+        As :func:`causal_associations` (``batch_size`` also for a masked LM).
+
+    Returns
+    -------
+    dict of str to float
+        Per English profession name, female minus male.
+
+    Raises
+    ------
+    InvalidParameterError
+        As :func:`causal_associations` and :func:`profession_associations`.
+    """
+    from wordbias.models.causal import CausalModel
+
     if isinstance(m, CausalModel):
         a = causal_associations(m, sentences, neutral=neutral, batch_size=batch_size, cache=cache, threads=threads)
     else:
         a = masked_associations(m, sentences, batch_size=batch_size)
-    share = share_columns(load_professions())["US"] if share is None else share
-    return correlation(profession_associations(sentences, a), share, method=method, resampling=resampling)
+    return profession_associations(sentences, a)
 
 
 def share_columns(professions: Sequence[Profession], occupations=None) -> dict[str, dict[str, float]]:
