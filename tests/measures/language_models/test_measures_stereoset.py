@@ -42,6 +42,20 @@ def test_ss_lms_icat_by_hand():
     assert r.ss.p_two_sided == pytest.approx(10 / 16)
 
 
+def test_options_within_float32_rounding_are_tied():
+    from wordbias.measures.language_models.mlm import rounding_noise
+
+    # 20.0 has float32 spacing 2**-19; 64 of them (rounding_noise) = 1.2e-4: a difference of 1e-5 is rounding, one
+    # of 1e-3 is a preference
+    gap = rounding_noise(20.0)
+    s = scores([-20.0, -20.0, -20.0], [-20.0 - gap / 2, -20.0 - 10 * gap, -20.0 + gap / 2],
+               [-20.0 - gap / 3, -30.0, -30.0])
+    assert s.stereotyped.tolist() == [False, True, False]
+    assert s.related.tolist() == [0, 2, 2]          # example 0: both meaningful options tied with the unrelated one
+    r = st.stereoset(s, method="percentile", n_resamples=200).overall
+    assert r.ss.result.ties == 2 and r.lms.result.ties == 2
+
+
 def test_macro_over_targets_as_the_authors_evaluation():
     # target a: 2/2 stereotyped, target b: 0/1 -> macro SS 50, pooled 66.7
     s = scores([-1, -1, -3], [-2, -2, -1], [-9, -9, -9], targets=["a", "a", "b"])
