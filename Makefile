@@ -80,8 +80,8 @@ TINY_MLM := build/tiny-bert-mlm
 # rule runs them all; a notebook's prerequisites are its source, the library modules it imports (found by
 # scripts/notebook_deps.py, transitively), its data and the environment.
 # (the longest first: make -j starts them in this order, so the two slots finish together)
-NOTEBOOKS := kurita2019 crows_pairs training_runs swinger2019 may2019 debias caliskan2017 caliskan2017_glove-6b-50d \
-             racial_bias_report kurita2019_tiny-bert-mlm
+NOTEBOOKS := bec_pro kurita2019 crows_pairs stereoset training_runs swinger2019 may2019 debias caliskan2017 \
+             caliskan2017_glove-6b-50d racial_bias_report kurita2019_tiny-bert-mlm
 # the default run: exact replication on the authors' GloVe 840B vectors (bundled subset); then GloVe 6B 50d
 SRC_caliskan2017 := caliskan2017
 PARAMS_caliskan2017 := -p embedding glove-840b-caliskan
@@ -114,14 +114,34 @@ SRC_debias := debias
 PARAMS_debias := -p embedding glove-6b-50d
 DATA_debias := data/debias2019 data/debiaswe data/stimuli data/utility
 
-# Nangia et al. (2020): CrowS-Pairs on the two causal LMs of requirements-lm.txt (a stratified sample of 300 pairs;
-# each model's GGUF is converted once into the cache, about a minute each on a fresh clone)
+# The language models' notebooks, on the two causal LMs of requirements-lm.txt (LM_MODELS converts each model's GGUF
+# once into the cache before them: about 12 s for SmolLM2 and 35 s for Gemma 3 270M on a fresh clone):
+# Nangia et al. (2020): CrowS-Pairs (a stratified sample of 300 pairs)
 SRC_crows_pairs := crows_pairs
 DATA_crows_pairs := data/crows_pairs
+# Nadeem et al. (2021): StereoSet (stratified samples of 200 intrasentence and 100 intersentence examples)
+SRC_stereoset := stereoset
+DATA_stereoset := data/stereoset
+# Bartl et al. (2020): Kurita et al.'s score on BEC-Pro's English and German he/she sentences (all 60 professions)
+SRC_bec_pro := bec_pro
+DATA_bec_pro := data/bec_pro data/winogender
+LM_NOTEBOOKS := notebooks/crows_pairs.ipynb notebooks/stereoset.ipynb notebooks/bec_pro.ipynb
+# the Kurita notebook's section on real models shows the BEC-Pro notebook's table (it starts after it: first in the
+# list above, so that it starts at once)
+BEC_PRO_TABLE := results/bartl2020/smollm2-135m+gemma-3-270m/correlations.csv
+notebooks/kurita2019.ipynb notebooks/kurita2019_tiny-bert-mlm.ipynb: $(BEC_PRO_TABLE) | notebooks/bec_pro.ipynb
 # MKL's conditional numerical reproducibility (MKL_CBWR=COMPATIBLE, above) makes a causal LM's matrix products 4x
-# slower (4.0 against 15-18 sentences/s for SmolLM2 on one core, measured); the notebook's numbers are counts of
-# pairs, which a last-bit difference changes only at a near tie (tools/repro_tolerances.yaml states how many)
-notebooks/crows_pairs.ipynb: export MKL_CBWR := AUTO
+# slower (4.0 against 15-18 sentences/s for SmolLM2 on one core, measured); these notebooks' numbers are counts of
+# comparisons, which a last-bit difference changes only at a near tie (scores within float32 rounding are ties),
+# and correlations over professions (tools/repro_tolerances.yaml states what may move)
+$(LM_NOTEBOOKS): export MKL_CBWR := AUTO
+LM_MODELS := build/causal-lm.stamp
+$(LM_NOTEBOOKS): | $(LM_MODELS)
+$(LM_MODELS): lib/wordbias/models/causal.py $(STAMP)
+	@mkdir -p build
+	@start=$$(date +%s%N); $(PY) -m wordbias.models.causal smollm2-135m gemma-3-270m >/dev/null && touch $@ && \
+	  ms=$$(( ($$(date +%s%N) - start) / 1000000 )) && \
+	  printf 'make: %-42s %4d.%d s  (KERNELS=%s)\n' "converted the causal LMs" $$((ms / 1000)) $$((ms % 1000 / 100)) $(KERNELS)
 
 NOTEBOOK_FILES := $(NOTEBOOKS:%=notebooks/%.ipynb)
 
@@ -191,7 +211,7 @@ $(STAMP): requirements.txt requirements-lm.txt pyproject.toml
 notebooks: $(NOTEBOOK_FILES)
 
 .SECONDEXPANSION:
-notebooks/%.ipynb: notebooks/src/$$(SRC_$$*).ipynb $$(LIB_$$(SRC_$$*)) $$(shell find $$(DATA_$$(SRC_$$*)) -type f) \
+notebooks/%.ipynb: notebooks/src/$$(SRC_$$*).ipynb $$(LIB_$$(SRC_$$*)) $$(shell find $$(DATA_$$(SRC_$$*)) -type f | sed "s/ /\\\\ /g") \
                    $(STAMP) scripts/notebook_deps.py
 	$(call run_notebook,src/$(SRC_$*).ipynb,$(PARAMS_$*))
 
@@ -207,6 +227,10 @@ AFTER_lesson_02_significance_and_size := notebooks/caliskan2017.ipynb
 AFTER_lesson_04_beyond_one_test := notebooks/swinger2019.ipynb
 AFTER_lesson_05_contextual_models := $(TINY_MLM)/config.json
 AFTER_lesson_06_training_runs := notebooks/training_runs.ipynb
+# lesson 8 scores sentences with SmolLM2 (converted by LM_MODELS) and reads the CrowS-Pairs notebook's results
+AFTER_lesson_08_language_models := notebooks/crows_pairs.ipynb
+LM_LESSONS := notebooks/lessons/08_language_models.ipynb
+$(LM_LESSONS): export MKL_CBWR := AUTO
 notebooks/lessons/%.ipynb: notebooks/lessons/src/%.ipynb $$(LIB_lesson_$$*.ipynb) notebooks/lessons/lessons.yaml \
                            $(STAMP) | $$(AFTER_lesson_$$*)
 	@start=$$(date +%s%N); cd notebooks/lessons && { $(LESSON_CAP) ../../$(PAPERMILL) --execution-timeout $(LESSON_TIMEOUT) src/$*.ipynb $*.ipynb || \
@@ -252,10 +276,11 @@ UNIT_BESIDE_NBVAL := tests/battery/test_battery_contextual.py tests/core/test_fi
                      tests/models/test_causal.py
 UNIT  := $(VENV)/bin/pytest -q tests lib/wordbias
 NBVAL := $(VENV)/bin/pytest -q --nbval --nbval-current-env -p no:cacheprovider \
-         $(filter-out notebooks/crows_pairs.ipynb,$(NOTEBOOK_FILES)) $(LESSON_FILES)
-# the CrowS-Pairs notebook re-run as make ran it (MKL in its fast mode: above), so that it reads the sentences'
-# log-probabilities back from the cache, whose key holds the kernel settings
-NBVAL_LM := MKL_CBWR=AUTO $(VENV)/bin/pytest -q --nbval --nbval-current-env -p no:cacheprovider notebooks/crows_pairs.ipynb
+         $(filter-out $(LM_NOTEBOOKS),$(NOTEBOOK_FILES)) $(filter-out $(LM_LESSONS),$(LESSON_FILES))
+# the language models' notebooks re-run as make ran them (MKL in its fast mode: above), so that they read the
+# sentences' log-probabilities back from the cache, whose key holds the kernel settings
+NBVAL_LM := MKL_CBWR=AUTO $(VENV)/bin/pytest -q --nbval --nbval-current-env -p no:cacheprovider $(LM_NOTEBOOKS) \
+            $(LM_LESSONS)
 test: lint unit-rest test-notebooks
 
 .PHONY: unit-rest

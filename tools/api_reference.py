@@ -52,7 +52,7 @@ GROUPS: list[tuple[str, list[str], bool]] = [
         "wordbias.battery.weat", "wordbias.battery.direction", "wordbias.battery.ube", "wordbias.battery.contextual",
         "wordbias.battery.report", "wordbias.battery.compare", "wordbias.battery.summary",
         "wordbias.battery.ensemble", "wordbias.battery.metrics", "wordbias.battery.seat", "wordbias.battery.debias",
-        "wordbias.battery.lm",
+        "wordbias.battery.lm", "wordbias.battery.lm_runs",
     ], True),
     ("Statistics", [
         "wordbias.stats.permutation", "wordbias.stats.exact_count", "wordbias.stats.montecarlo",

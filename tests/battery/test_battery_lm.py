@@ -102,7 +102,7 @@ def test_stereoset_gives_ss_lms_icat_per_type_and_only_ss_is_tested(tiny_causal)
     from wordbias.battery.lm import stereoset_table
 
     t = check_tidy(stereoset_table(tiny_causal, [_stereoset_examples()], label="tiny", n_resamples=200))
-    assert set(t.battery) == {"stereoset:intrasentence"} and set(t.paper) == {"nadeem2021"}
+    assert set(t.battery) == {"stereoset:intrasentence:mean"} and set(t.paper) == {"nadeem2021"}
     assert len(t) == 3 * 4                          # overall and the three types present, three metrics each
     overall = t[t.test == "overall"].set_index("measure")
     assert overall.n_x.tolist() == [4, 4, 4] and set(overall.coverage) == {"S 4/4"}
@@ -174,14 +174,15 @@ def test_the_command_runs_each_benchmark_on_a_sample(tmp_path, capsys, monkeypat
     out = tmp_path / "out"
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
+        bec_pro = ["--columns", "US", "--persons", "all"] if benchmark == "bec-pro" else []
         code = cli.main(["lm", str(folder), "--benchmark", benchmark, "--sample", sample, "--n-resamples", "200",
-                         "--out", str(out), "--quiet", "--label", "tiny"])
+                         "--out", str(out), "--quiet", "--label", "tiny", *bec_pro])
     assert code in (0, 3), capsys.readouterr().err  # 3: a type of one example has no ICAT interval (run in part)
     assert {p.name for p in out.iterdir()} >= {"tidy.csv", "summary.html", "forest.png", "forest.pdf"}
     t = read_tidy(out / "tidy.csv")                 # the schema's check included
     assert set(t.test) == tests and set(t.embedding) == {"tiny"}
     if benchmark == "stereoset":                    # both tasks of a causal model, N examples each
-        assert set(t.battery) == {"stereoset:intrasentence", "stereoset:intersentence"}
+        assert set(t.battery) == {"stereoset:intrasentence:mean", "stereoset:intersentence:mean"}
         assert set(t[t.test == "overall"].n_x) == {8}
     else:
         assert t.coverage.tolist() == [f"W {sample}/{sample}"]

@@ -1,6 +1,7 @@
 """The lesson path (notebooks/lessons/): the index agrees with the sources, every lesson has its parameters cell,
-goals, time and wrap-up, no `def` in a cell, the core lessons (1-4, 6 and 7) need no torch, each has at least two
-exercises with checks, and the student versions built from the real sources hold no solution."""
+goals, time and wrap-up, no `def` in a cell, the core lessons (1-4, 6 and 7) need no torch, each of them and the
+language-model lesson (8) has at least two exercises with checks, and the student versions built from the real
+sources hold no solution."""
 
 import json
 import re
@@ -38,13 +39,13 @@ def test_index_schema_and_files():
     assert [entry["file"] for entry in lessons] == sorted(p.name for p in (LESSONS / "src").glob("*.ipynb"))
     for entry in lessons:
         assert set(entry) >= {"file", "title", "minutes", "needs", "goals"}
-        assert entry["needs"] in ("core", "contextual")
+        assert entry["needs"] in ("core", "contextual", "lm")
         assert isinstance(entry["minutes"], int) and entry["minutes"] > 0
         assert len(entry["goals"]) >= 2 and all(isinstance(g, str) and g for g in entry["goals"])
     core = [e for e in lessons if e["needs"] == "core"]
     assert len(core) == 6
     doc = yaml.safe_load((LESSONS / "lessons.yaml").read_text(encoding="utf-8"))
-    assert sum(e["minutes"] for e in lessons) == doc["total_minutes"] == 130
+    assert sum(e["minutes"] for e in lessons) == doc["total_minutes"] == 155
 
 
 @pytest.mark.parametrize("entry", index(), ids=lambda e: e["file"])
@@ -67,8 +68,8 @@ def test_lesson_structure(entry):
             assert not re.search(r"\b(torch|transformers|wordbias\.models)\b", source(cell)), source(cell)
 
 
-@pytest.mark.parametrize("entry", [e for e in index() if e["needs"] == "core"], ids=lambda e: e["file"])
-def test_core_lessons_have_checked_exercises(entry):
+@pytest.mark.parametrize("entry", [e for e in index() if e["needs"] in ("core", "lm")], ids=lambda e: e["file"])
+def test_lessons_have_checked_exercises(entry):
     cells = load(entry["file"])["cells"]
     solutions = [i for i, c in enumerate(cells) if "solution" in c["metadata"].get("tags", [])]
     assert len(solutions) >= 2

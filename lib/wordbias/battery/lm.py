@@ -167,8 +167,8 @@ def stereoset_table(model, examples: Sequence, *, label: str | None = None, norm
     Returns
     -------
     pandas.DataFrame
-        The tidy rows (``paper`` ``nadeem2021``, ``battery`` ``stereoset:<task>``, ``test`` ``overall`` or the bias
-        type; ``measure`` ``stereoset_ss``, ``stereoset_lms``, ``stereoset_icat``).
+        The tidy rows (``paper`` ``nadeem2021``, ``battery`` ``stereoset:<task>:<normalisation>``, ``test``
+        ``overall`` or the bias type; ``measure`` ``stereoset_ss``, ``stereoset_lms``, ``stereoset_icat``).
 
     Raises
     ------
@@ -193,7 +193,8 @@ def stereoset_table(model, examples: Sequence, *, label: str | None = None, norm
     for task_examples in examples:
         r = st.stereoset_ss(model, task_examples, normalisation=normalisation, confidence_level=confidence_level,
                             n_resamples=n_resamples, seed=seed, batch_size=batch_size, cache=cache).result
-        base = {"embedding": label or r.scores.model, "paper": "nadeem2021", "battery": f"stereoset:{r.scores.task}"}
+        base = {"embedding": label or r.scores.model, "paper": "nadeem2021",
+                "battery": f"stereoset:{r.scores.task}:{normalisation}"}
         rows += [x.to_row(base) for x in r.results()]
     return tidy.tidy_frame(rows)
 

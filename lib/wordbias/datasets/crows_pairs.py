@@ -22,8 +22,9 @@ __all__ = ["BIAS_TYPES", "DIRECTIONS", "CrowsPair", "data_file", "load", "sample
 #: the nine bias types of CrowS-Pairs (Nangia et al. 2020, Table 1), in the paper's order
 BIAS_TYPES = ("race-color", "socioeconomic", "gender", "disability", "nationality", "sexual-orientation",
               "physical-appearance", "religion", "age")
-#: ``stereo``: ``sent_more`` states a stereotype of a disadvantaged group; ``antistereo``: ``sent_more`` violates one
-#: of an advantaged group (Nangia et al. 2020, §2)
+#: ``stereo``: ``sent_more`` states a stereotype of a disadvantaged group (``sent_less``: the same of an advantaged
+#: one); ``antistereo``: ``sent_less`` violates a stereotype of a disadvantaged group and ``sent_more`` says the same
+#: of an advantaged one (Nangia et al. 2020, §2; the data statement, ``data/crows_pairs/DATA_README.md``)
 DIRECTIONS = ("stereo", "antistereo")
 #: the columns the reader needs
 COLUMNS = ("sent_more", "sent_less", "stereo_antistereo", "bias_type")

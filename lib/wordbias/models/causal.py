@@ -475,3 +475,28 @@ def _from_folder(name: str, folder: Path, device: str):
     model.eval()
     model.to(device)
     return model, tokenizer
+
+
+def main(argv=None) -> None:
+    """Convert registered models into the cache from the command line: ``python -m wordbias.models.causal NAME
+    [NAME ...]`` (each GGUF checked and dequantised once; a converted model is left as it is). ``make`` runs it
+    before the notebooks that load the models, so that two of them never convert the same model at once.
+
+    Parameters
+    ----------
+    argv : sequence of str, optional
+        The command-line arguments (default: ``sys.argv[1:]``).
+    """
+    import argparse
+
+    ap = argparse.ArgumentParser(description="convert registered causal language models (GGUF in their PyPI "
+                                             "packages) into the cache, once")
+    ap.add_argument("names", nargs="+", choices=sorted(REGISTRY), metavar="NAME",
+                    help=f"registered models: {', '.join(sorted(REGISTRY))}")
+    args = ap.parse_args(argv)
+    for name in args.names:
+        print(f"{name}: {convert_gguf(gguf_path(name), sha256=REGISTRY[name].sha256, name=name)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -30,6 +30,8 @@ COMMITTED = {
     "may2019": ("all-minilm-l6-v2", "glove-6b-50d"),
     "debias2019": ("glove-6b-50d",),
     "nangia2020": ("smollm2-135m+gemma-3-270m",),
+    "nadeem2021": ("smollm2-135m+gemma-3-270m",),
+    "bartl2020": ("smollm2-135m+gemma-3-270m",),
 }
 
 

@@ -74,7 +74,8 @@ __all__ = ["RTOL", "ATOL", "MIN_SIGNIFICANT", "STRICT_ENV", "SOLUTIONS_ENV", "SO
            "monte_carlo_floor", "exact_floor", "two_sided", "intervals_including_zero", "most_influential", "angle",
            "same_set", "differ_in_frequency", "significant_associations", "prediction", "reveal", "Outcome",
            "written", "run_spread", "interval_or_runs", "combined_variance", "share_significant", "direct_bias",
-           "neighbour_correlation", "nearer_target"]
+           "neighbour_correlation", "nearer_target", "sentence_log_prob", "pair_margin", "value_in_interval",
+           "shorter_wins_more"]
 
 #: relative tolerance of a numeric answer (see the module docstring)
 RTOL = 1e-3
@@ -1606,3 +1607,212 @@ def nearer_target(answer, table, method: str, than: str, *, exercise: str = "nea
                               "by_check = table.assign(distance=distance).dropna(subset=[\"target\"]).pivot(\n"
                               "    index=\"check\", columns=\"method\", values=\"distance\")\n"
                               f"nearer = list(by_check.index[by_check[{method!r}] < by_check[{than!r}]])")
+
+
+# --------------------------------------------------------------------------------------------------
+# lesson 8: language models (Nangia et al. 2020, CrowS-Pairs)
+# --------------------------------------------------------------------------------------------------
+
+def _token_log_probs(name: str, value) -> np.ndarray:
+    """A sentence's token log-probabilities (a :class:`~wordbias.models.log_prob.TokenLogProbs` or an array),
+    checked: one or more finite numbers, none above 0."""
+    lp = np.asarray(getattr(value, "log_probs", value), dtype=np.float64)
+    if lp.ndim != 1 or lp.size == 0 or not np.all(np.isfinite(lp)) or np.any(lp > 0):
+        raise InvalidParameterError(f"{name} must be a sentence's token log-probabilities (one or more finite "
+                                    f"numbers, none above 0); got {lp!r}")
+    return lp
+
+
+def sentence_log_prob(value, log_probs, *, exercise: str = "sentence log-probability",
+                      shown: int | str = 2) -> CheckResult:
+    """Check a sentence's log-probability under a causal language model: the sum of its tokens' log-probabilities,
+    each given the tokens before it (the chain rule; :attr:`wordbias.models.log_prob.TokenLogProbs.total`).
+
+    Recognises the mean per token, the probability itself (e to the sum), the sum of the tokens' probabilities,
+    the sum without the first token, the base-10 logarithm and the flipped sign (the negative log-likelihood).
+
+    Parameters
+    ----------
+    value, exercise, shown
+        As for :func:`number`.
+    log_probs : TokenLogProbs or array_like of float
+        The sentence's token log-probabilities (natural logarithms, each at most 0).
+
+    Returns
+    -------
+    CheckResult
+        The result, shown already.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``log_probs`` is not one or more finite numbers at most 0.
+
+    Examples
+    --------
+    >>> _ = sentence_log_prob(-0.9, [-0.5, -0.25])
+    ✘ sentence log-probability: not yet: -0.9 is not the sentence's log-probability, nor a rounding of it (the lesson shows 2 decimals). Look at: the chain rule above: the log-probability of a product of probabilities is the sum of their logarithms, one per token.
+    """
+    lp = _token_log_probs("log_probs", log_probs)
+    expected = math.fsum(lp)
+    mistakes = [(float(lp.mean()), "that is the mean per token; the sentence's log-probability adds up every "
+                                   "token's."),
+                (math.exp(expected), "that is the probability itself, e to the power of the sum; the question "
+                                     "asks for its logarithm."),
+                (float(np.exp(lp).sum()), "that adds the tokens' probabilities; add their log-probabilities (the "
+                                          "logarithm of a product is the sum of the logarithms)."),
+                (expected / math.log(10), "that is in base 10; the table's log-probabilities are natural "
+                                          "logarithms."),
+                (-expected, "that is the negative log-likelihood (the loss): the sign is flipped; a "
+                            "log-probability is at most 0.")]
+    if lp.size > 1:
+        mistakes.append((math.fsum(lp[1:]), "that leaves out the first token; it counts too (it is conditioned on "
+                                            "the beginning-of-sequence token)."))
+    return number(value, expected, exercise=exercise, shown=shown, check="sentence_log_prob",
+                  what="the sentence's log-probability",
+                  hint="the chain rule above: the log-probability of a product of probabilities is the sum of their "
+                       "logarithms, one per token.",
+                  solution='log_p_sentence = tokens["log P"].sum()   # log P(sentence) = the sum over its tokens of '
+                           "log P(token | the tokens before it)",
+                  mistakes=mistakes)
+
+
+def pair_margin(value, more, less, *, exercise: str = "the pair's margin", shown: int | str = 2) -> CheckResult:
+    """Check a CrowS-Pairs pair's margin, log P(more-stereotyping sentence) − log P(less-stereotyping sentence):
+    above 0 when the model prefers the more-stereotyping sentence (Nangia et al. 2020, §3; the ``"harness"``
+    convention of :mod:`wordbias.measures.language_models.crows_pairs`, each sentence's whole log-probability).
+
+    Recognises the flipped sign (less minus more), the difference of the mean log-probabilities per token and the
+    ratio of the two probabilities.
+
+    Parameters
+    ----------
+    value, exercise, shown
+        As for :func:`number`.
+    more, less : TokenLogProbs or array_like of float
+        The token log-probabilities of the more- and of the less-stereotyping sentence.
+
+    Returns
+    -------
+    CheckResult
+        The result, shown already.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``more`` or ``less`` is not one or more finite numbers at most 0.
+
+    Examples
+    --------
+    >>> _ = pair_margin(0.5, [-1.0, -2.0], [-1.5, -2.0])
+    ✔ the pair's margin: right: 0.50 is log P(more) − log P(less) (the lesson shows 2 decimals).
+    """
+    a, b = _token_log_probs("more", more), _token_log_probs("less", less)
+    expected = math.fsum(a) - math.fsum(b)
+    mistakes = [(-expected, "the sign is flipped: the more-stereotyping sentence's log-probability minus the "
+                            "less-stereotyping one's."),
+                (float(a.mean() - b.mean()), "that is the difference of the means per token; compare the two "
+                                             "sentences' whole log-probabilities (their sums)."),
+                (math.exp(expected), "that is the ratio of the two probabilities, P(more) / P(less); the question "
+                                     "asks for the difference of their logarithms.")]
+    return number(value, expected, exercise=exercise, shown=shown, check="pair_margin",
+                  what="log P(more) − log P(less)",
+                  hint="each sentence's log-probability (its total), and which is subtracted from which.",
+                  solution="margin = more.total - less.total   # above 0: the model prefers the more-stereotyping "
+                           "sentence",
+                  mistakes=mistakes)
+
+
+def value_in_interval(answer, result, *, value: float = 0.5, exercise: str = "0.5 in the interval") -> CheckResult:
+    """Check whether ``value`` lies inside a result's confidence interval, ends included (True or False).
+
+    For CrowS-Pairs (:func:`wordbias.measures.language_models.crows_pairs.share_result`) 0.5 is the share of a
+    model that prefers neither sentence of a pair. Recognises the answer read from the estimate alone (it differs
+    from ``value`` while the interval includes it).
+
+    Parameters
+    ----------
+    answer, exercise
+        The student's answer (True or False) and the exercise's name (as for :func:`number`).
+    result : wordbias.result.Result
+        The result (its ``ci_low``, ``ci_high``, ``ci_level`` and ``effect_size``).
+    value : float, default 0.5
+        The value asked about.
+
+    Returns
+    -------
+    CheckResult
+        The result, shown already; its ``expected`` is the right answer.
+
+    Examples
+    --------
+    >>> from wordbias.measures.language_models.crows_pairs import share_result
+    >>> r = share_result([True] * 7 + [False] * 3, title="7 of 10")
+    >>> _ = value_in_interval(True, r)
+    ✔ 0.5 in the interval: right: 0.5 lies inside the 95% interval [0.35, 0.93]: the data are consistent with a share of 0.5 (the estimate is 0.70).
+    """
+    low, high, estimate = float(result.ci_low), float(result.ci_high), float(result.effect_size)
+    truth = bool(low <= value <= high)
+    interval = f"the {result.ci_level:.0%} interval [{low:.2f}, {high:.2f}]"
+    ctx = _Context(exercise, "value_in_interval", "", f"{truth}",
+                   f"half_inside = overall.ci_low <= {value:g} <= overall.ci_high   # overall: the result; its "
+                   "interval's two ends, not the estimate")
+    if _is_placeholder(answer):
+        return ctx.fill_in("True or False", truth)
+    if not isinstance(answer, (bool, np.bool_)):
+        return ctx.report("invalid", f"answer True or False (no quotes); got {str(answer)[:40]!r}.", truth)
+    if bool(answer) == truth and truth:
+        return ctx.report("correct", f"right: {value:g} lies inside {interval}: the data are consistent with a "
+                                     f"share of {value:g} (the estimate is {estimate:.2f}).", truth)
+    if bool(answer) == truth:
+        return ctx.report("correct", f"right: {value:g} lies outside {interval}: the data rule out a share of "
+                                     f"{value:g} at this level (the estimate is {estimate:.2f}).", truth)
+    if truth and estimate != value:
+        return ctx.report("wrong", f"not yet: the estimate is not {value:g}, but the question is whether {value:g} "
+                                   "lies between the interval's two ends (ci_low and ci_high).", truth)
+    return ctx.report("wrong", f"not yet: compare {value:g} with the interval's two ends, ci_low and ci_high.",
+                      truth)
+
+
+def shorter_wins_more(answer, table, *, exercise: str = "the length confound") -> CheckResult:
+    """Check under which CrowS-Pairs convention the shorter sentence of a pair wins more often: ``"a"``
+    ``harness`` (each sentence's whole log-probability), ``"b"`` ``shared-tokens`` (the tokens the two sentences
+    share), ``"c"`` as often under both.
+
+    Read from :func:`wordbias.battery.lm.crows_pairs_table`'s rows of test ``length``, battery
+    ``crows_pairs:harness`` and ``crows_pairs:shared-tokens``: the share of the pairs of unequal length whose
+    shorter sentence scores higher
+    (:func:`wordbias.measures.language_models.crows_pairs.length_confound`).
+
+    Parameters
+    ----------
+    answer, exercise
+        The student's answer (a letter) and the exercise's name (as for :func:`number`).
+    table : pandas.DataFrame
+        The tidy rows (columns ``battery``, ``test``, ``effect_size``, ``n_x``).
+
+    Returns
+    -------
+    CheckResult
+        The result, shown already; its ``expected`` is the right letter.
+
+    Raises
+    ------
+    InvalidParameterError
+        When the table lacks the length row of either convention.
+    """
+    shares = {}
+    for convention in ("harness", "shared-tokens"):
+        rows = table[(table["battery"] == f"crows_pairs:{convention}") & (table["test"] == "length")]
+        if len(rows) != 1:
+            raise InvalidParameterError(f"the table needs one row of test 'length' for battery "
+                                        f"'crows_pairs:{convention}'; it has {len(rows)}")
+        shares[convention] = (float(rows["effect_size"].iloc[0]), int(rows["n_x"].iloc[0]))
+    (h, n_h), (s, n_s) = shares["harness"], shares["shared-tokens"]
+    truth = "a" if h > s else "b" if s > h else "c"
+    said = (f"right: the shorter sentence wins {round(h * n_h)} of {n_h} pairs of unequal length under harness "
+            f"({h:.2f}), {round(s * n_s)} of {n_s} under shared-tokens ({s:.2f}).")
+    nudge = ("compare the two rows of test 'length', their share (effect_size): the share of the pairs of unequal "
+             "length whose shorter sentence scores higher.")
+    return choice(answer, truth, {letter: said if letter == truth else nudge for letter in "abc"},
+                  exercise=exercise)
