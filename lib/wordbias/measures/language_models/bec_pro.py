@@ -462,6 +462,14 @@ def associations(m, sentences: Sequence[BecProSentence], *, neutral: str | None 
     ------
     InvalidParameterError
         As :func:`causal_associations` and :func:`profession_associations`.
+
+    Examples
+    --------
+    >>> from wordbias.datasets.bec_pro import load, pronoun_sentences                       # doctest: +SKIP
+    >>> from wordbias.models.causal import load_causal                                      # doctest: +SKIP
+    >>> a = associations(load_causal("smollm2-135m"), pronoun_sentences(load("de")))        # doctest: +SKIP
+    >>> len(a)                                                                              # doctest: +SKIP
+    60
     """
     from wordbias.models.causal import CausalModel
 
