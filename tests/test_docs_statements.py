@@ -136,3 +136,15 @@ def test_the_crows_pairs_table_is_the_committed_overall_table():
     t = pd.read_csv(ROOT / "results/nangia2020/smollm2-135m+gemma-3-270m/overall.csv", dtype=str)
     for _, r in t.iterrows():
         assert "| " + " | ".join(r.tolist()) + " |" in text, r.tolist()
+
+
+@pytest.mark.parametrize("paper, table", [("nadeem2021", "overall.csv"), ("bartl2020", "correlations.csv")])
+def test_the_language_model_tables_are_the_committed_ones(paper, table):
+    """docs/notebooks.md's StereoSet and BEC-Pro tables: every row as the committed CSV has it."""
+    import pandas as pd
+
+    text = (ROOT / "docs/notebooks.md").read_text(encoding="utf-8")
+    t = pd.read_csv(ROOT / "results" / paper / "smollm2-135m+gemma-3-270m" / table, dtype=str, keep_default_na=False)
+    assert "| " + " | ".join(t.columns) + " |" in text
+    for _, r in t.iterrows():
+        assert "| " + " | ".join(r.tolist()) + " |" in text, r.tolist()

@@ -23,7 +23,7 @@ import pandas as pd
 from wordbias.core import tidy
 from wordbias.core.errors import InvalidParameterError
 
-__all__ = ["BENCHMARKS", "crows_pairs_table", "stereoset_table", "bec_pro_table", "professions_sample", "load_model"]
+__all__ = ["BENCHMARKS", "crows_pairs_table", "crows_pairs_rows", "stereoset_table", "bec_pro_table", "professions_sample", "load_model"]
 
 #: the benchmarks of ``wordbias lm``
 BENCHMARKS = ("crows-pairs", "stereoset", "bec-pro")
@@ -130,7 +130,43 @@ def crows_pairs_table(models: Sequence, *, conventions: Sequence[str] = ("harnes
     pairs = load() if pairs is None else list(pairs)
     scores = [cp.score_pairs(m, pairs, convention=c, batch_size=batch_size, cache=cache, progress=progress)
               for m, c in zip(models, conventions)]
-    label = label or scores[0].model
+    return tidy.tidy_frame(crows_pairs_rows(scores, label=label or scores[0].model,
+                                            confidence_level=confidence_level, seed=seed))
+
+
+def crows_pairs_rows(scores: Sequence, *, label: str, confidence_level: float = 0.95, seed: int = 0) -> list[dict]:
+    """One model's CrowS-Pairs rows from its scores under each convention, as
+    :func:`crows_pairs_table` gives them: each convention's summary, then the paired difference
+    between the first two conventions.
+
+    Parameters
+    ----------
+    scores : sequence of PairScores
+        The model's scores, one per convention, of the same pairs.
+    label : str
+        The model's name in the ``embedding`` column.
+    confidence_level : float, default 0.95
+        The intervals' level.
+    seed : int, default 0
+        The seed of the paired difference's bootstrap.
+
+    Returns
+    -------
+    list of dict
+        The tidy rows.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from wordbias.measures.language_models.crows_pairs import PairScores
+    >>> s = [PairScores("m", c, np.array([-5.0, -9.0, -7.0]), np.array([-6.0, -8.0, -8.0]), np.array([4, 4, 4]),
+    ...                 np.array([4, 4, 4]), ("age",) * 3, ("stereo",) * 3, (0, 1, 2)) for c in ("harness", "pll")]
+    >>> rows = crows_pairs_rows(s, label="m")
+    >>> [r["battery"] for r in rows if r["test"] in ("overall", "difference")]
+    ['crows_pairs:harness', 'crows_pairs:pll', 'crows_pairs:difference']
+    """
+    from wordbias.measures.language_models import crows_pairs as cp
+
     rows = []
     for s in scores:
         base = {"embedding": label, "paper": "nangia2020", "battery": f"crows_pairs:{s.convention}"}
@@ -138,7 +174,7 @@ def crows_pairs_table(models: Sequence, *, conventions: Sequence[str] = ("harnes
     if len(scores) > 1:
         d = cp.paired_difference(scores[0], scores[1], seed=seed, confidence_level=confidence_level)
         rows.append(d.to_row({"embedding": label, "paper": "nangia2020", "battery": "crows_pairs:difference"}))
-    return tidy.tidy_frame(rows)
+    return rows
 
 
 def stereoset_table(model, examples: Sequence, *, label: str | None = None, normalisation: str = "mean",

@@ -31,7 +31,7 @@ from wordbias.core import tidy
 from wordbias.core.errors import InvalidParameterError
 from wordbias.core.jobs import check_workers, run_jobs
 
-__all__ = ["RunSettings", "model_label", "is_masked", "crows_pairs_frame", "crows_pairs_runs", "stereoset_runs",
+__all__ = ["RunSettings", "model_label", "is_masked", "crows_pairs_runs", "stereoset_runs",
            "bec_pro_runs"]
 
 
@@ -111,49 +111,6 @@ def is_masked(name: str) -> bool:
     return any(a.endswith("ForMaskedLM") for a in architectures)
 
 
-def crows_pairs_frame(scores: Sequence, *, label: str, confidence_level: float = 0.95, seed: int = 0) -> list[dict]:
-    """One model's CrowS-Pairs rows from its scores under each convention, as
-    :func:`wordbias.battery.lm.crows_pairs_table` gives them: each convention's summary, then the paired difference
-    between the first two conventions.
-
-    Parameters
-    ----------
-    scores : sequence of PairScores
-        The model's scores, one per convention, of the same pairs.
-    label : str
-        The model's name in the ``embedding`` column.
-    confidence_level : float, default 0.95
-        The intervals' level.
-    seed : int, default 0
-        The seed of the paired difference's bootstrap.
-
-    Returns
-    -------
-    list of dict
-        The tidy rows.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from wordbias.measures.language_models.crows_pairs import PairScores
-    >>> s = [PairScores("m", c, np.array([-5.0, -9.0, -7.0]), np.array([-6.0, -8.0, -8.0]), np.array([4, 4, 4]),
-    ...                 np.array([4, 4, 4]), ("age",) * 3, ("stereo",) * 3, (0, 1, 2)) for c in ("harness", "pll")]
-    >>> rows = crows_pairs_frame(s, label="m")
-    >>> [r["battery"] for r in rows if r["test"] in ("overall", "difference")]
-    ['crows_pairs:harness', 'crows_pairs:pll', 'crows_pairs:difference']
-    """
-    from wordbias.measures.language_models import crows_pairs as cp
-
-    rows = []
-    for s in scores:
-        base = {"embedding": label, "paper": "nangia2020", "battery": f"crows_pairs:{s.convention}"}
-        rows += [r.to_row(base) for r in cp.summarise(s, confidence_level=confidence_level).results()]
-    if len(scores) > 1:
-        d = cp.paired_difference(scores[0], scores[1], seed=seed, confidence_level=confidence_level)
-        rows.append(d.to_row({"embedding": label, "paper": "nangia2020", "battery": "crows_pairs:difference"}))
-    return rows
-
-
 def _models_difference(by_model: Mapping[str, Sequence], *, confidence_level: float, seed: int) -> list[dict]:
     """Per convention, the paired difference between every two models (first minus second, in the order asked)."""
     from wordbias.measures.language_models import crows_pairs as cp
@@ -218,10 +175,12 @@ def crows_pairs_runs(models: Sequence[str], pairs=None, *, conventions: Sequence
     conventions = _distinct("conventions", conventions)
     labels = _labels(models, labels)
     pairs = load() if pairs is None else list(pairs)
+    from wordbias.battery.lm import crows_pairs_rows
+
     scores = _run("crows-pairs", models, [(c, pairs) for c in conventions], {}, settings)
     by_model = {label: scores[i * len(conventions):(i + 1) * len(conventions)] for i, label in enumerate(labels)}
     rows = [r for label, s in by_model.items()
-            for r in crows_pairs_frame(s, label=label, confidence_level=confidence_level, seed=seed)]
+            for r in crows_pairs_rows(s, label=label, confidence_level=confidence_level, seed=seed)]
     rows += _models_difference(by_model, confidence_level=confidence_level, seed=seed)
     return tidy.tidy_frame(rows)
 
