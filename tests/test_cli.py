@@ -392,7 +392,7 @@ def test_weat_lists_with_wefat_notes_them_and_wefat_only_is_refused(capsys, tmp_
     assert code == 1 and "has no WEATs" in err
 
 
-# ---------------------------------------------------------------------------------------------- issue 23: outputs
+# ------------------------------------------------------------------------------------------------------- outputs
 
 def _refused(capsys, emb, out, fragment):
     code, stdout, err = run(capsys, "weat", str(emb), "--out", out)
@@ -576,7 +576,7 @@ def test_every_test_run_in_full_exits_0_and_says_nothing_on_stderr(capsys, tmp_p
     assert code == 0 and out == "" and err == ""
 
 
-# ---------------------------------------------------------------------------------------------- coverage (issue 24)
+# ------------------------------------------------------------------------------------------------------ coverage
 
 def test_weat_marks_low_coverage_in_the_table_and_the_outputs(capsys, tmp_path, emb, lists):
     # the toy lists keep 4/4 X, 4/5 Y, 3/3 A and 3/3 B: A and B are below 4 words

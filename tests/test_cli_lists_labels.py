@@ -1,5 +1,5 @@
 """The command's report and compare on a user's lists, labels (LABEL=PATH), `wordbias embeddings` and "did you
-mean" (issue 24, item 4)."""
+mean"."""
 from __future__ import annotations
 
 import numpy as np
@@ -122,7 +122,8 @@ def test_an_unknown_name_gets_did_you_mean(capsys, tmp_path):
 
 
 def test_the_forest_plot_is_written_as_png_and_pdf_and_exact_p_says_so(files, tmp_path, capsys):
-    """Issue 24: the forest plot existed only inside the HTML; 'permutations NA' when every p was exact."""
+    """The forest plot is written as its own files, not only inside the HTML; exact p-values are not shown as
+    'permutations NA'."""
     a, _, lists = files
     code, out, err = run(capsys, "weat", a, "--lists", lists, "--out", tmp_path / "w", "--n-resamples", 200)
     assert code == 0, err
@@ -134,7 +135,7 @@ def test_the_forest_plot_is_written_as_png_and_pdf_and_exact_p_says_so(files, tm
 
 
 def test_no_progress_bar_when_stderr_is_not_a_terminal(files, tmp_path):
-    """Issue 24: in a log, the progress bar and the warnings shared lines."""
+    """In a log, no progress bar shares lines with the warnings."""
     import subprocess
     import sys
 

@@ -159,3 +159,14 @@ def test_a_run_that_fails_before_measuring_leaves_no_folder_it_created(tmp_path,
     kept.mkdir()
     code, err = run_cli([*argv, "--out", kept / "b"])
     assert code == 1 and kept.is_dir() and list(kept.iterdir()) == []
+
+
+def test_the_short_table_names_the_battery_of_a_test_run_in_several():
+    from wordbias.cli.output import short_table
+    from wordbias.core.tidy import tidy_frame
+
+    rows = [{"embedding": "m", "battery": f"stereoset:{task}:mean", "test": "overall", "measure": "stereoset_ss",
+             "effect_size_name": "SS", "effect_size": v} for task, v in (("intrasentence", 60.0), ("intersentence", 50.0))]
+    text = short_table(tidy_frame(rows))
+    assert "stereoset:intrasentence:mean overall" in text and "stereoset:intersentence:mean overall" in text
+    assert "stereoset:" not in short_table(tidy_frame(rows[:1]))          # one battery: the test alone

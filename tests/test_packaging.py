@@ -1,4 +1,4 @@
-"""The installable package (issue 15, item 4): the wheel holds the data, and an installed copy works away from
+"""The installable package: the wheel holds the data, and an installed copy works away from
 the repository (data read through importlib.resources, outputs under the current folder)."""
 import os
 import shutil

@@ -131,7 +131,7 @@ def test_report_models_takes_an_encoder_and_a_separate_masked_lm(model, monkeypa
 
 
 def test_the_tidy_table_is_a_view_of_measured_results(model, monkeypatch):
-    """Issue 24: tidy_table reads the measured results (the same numbers as the results) and runs no test."""
+    """Measured once: tidy_table reads the measured results (the same numbers as the results) and runs no test."""
     from wordbias.measures.association import bootstrap
     from wordbias.measures.language_models import mlm
     from wordbias.models import contextual

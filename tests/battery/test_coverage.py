@@ -1,4 +1,4 @@
-"""Coverage is part of the result (issue 24, item 2): each set's words in the vocabulary of those asked, a
+"""Coverage is part of the result: each set's words in the vocabulary of those asked, a
 low-coverage flag with settable thresholds, shown in the table, the terminal, the HTML, and across embeddings."""
 
 import html

@@ -1,4 +1,4 @@
-"""battery.report and battery.weat: the WEAT battery and the whole report as tidy tables (issue 15)."""
+"""battery.report and battery.weat: the WEAT battery and the whole report as tidy tables."""
 
 import warnings
 

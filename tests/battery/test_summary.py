@@ -148,3 +148,34 @@ def test_the_page_gives_the_report_wall_time_when_parts_ran_side_by_side(tmp_pat
     frame.attrs["timings"] = {"WEAT": 1.5, "UBE (own process, beside the others)": 3.0, "total": 3.2}
     page = summary.write_html(frame, tmp_path / "summary.html", title="t").read_text(encoding="utf-8")
     assert "WEAT 1.5 s, UBE (own process, beside the others) 3.0 s (total 3.2 s)" in page
+
+
+def test_a_test_of_two_batteries_gets_a_line_each_in_the_forest_plot():
+    from wordbias.battery.summary import forest_plot
+    from wordbias.core.tidy import tidy_frame
+
+    rows = [{"embedding": "m", "battery": f"stereoset:{task}:mean", "test": "overall", "measure": "stereoset_ss",
+             "effect_size_name": "SS", "effect_size": v, "ci_low": v - 5, "ci_high": v + 5}
+            for task, v in (("intrasentence", 60.0), ("intersentence", 50.0))]
+    ax = forest_plot(tidy_frame(rows)).axes[0]
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    assert len(labels) == 2 and "intrasentence" in labels[0] and "intersentence" in labels[1]
+    one = forest_plot(tidy_frame(rows[:1])).axes[0]
+    assert [t.get_text() for t in one.get_yticklabels()][0].startswith("overall")
+
+
+@pytest.mark.parametrize("methods, expected", [
+    (["BCa 95%, 10,000 resamples of X, Y"], "a bootstrap interval over the words"),
+    (["Clopper-Pearson exact 95%, 12/16 pairs", "paired bootstrap percentile 95%, 10,000 resamples of pairs"],
+     "an exact binomial (Clopper-Pearson) interval over the pairs, or a bootstrap interval over the pairs"),
+    (["Clopper-Pearson exact 95%, 3/4 comparisons", "bootstrap BCa 95%, 10,000 resamples of examples"],
+     "an exact binomial (Clopper-Pearson) interval over the comparisons, or a bootstrap interval over the examples"),
+    (["BCa 95%, 10,000 resamples of professions", "BCa 95%, 10,000 resamples of W (with the property) and A, B"],
+     "a bootstrap interval over the words"),
+])
+def test_the_page_names_what_its_intervals_resample(methods, expected):
+    import pandas as pd
+
+    from wordbias.battery.summary import _interval_kind
+
+    assert _interval_kind(pd.Series(methods)) == expected

@@ -1,5 +1,5 @@
-"""Reading the repository's Python sources for the path a name is imported by (issue 24, item 5: one place per
-thing). Used by test_errors.py (every error from :mod:`wordbias.core.errors`) and test_vectors.py (the vector
+"""Reading the repository's Python sources for the path a name is imported by (one place per thing). Used by
+test_errors.py (every error from :mod:`wordbias.core.errors`) and test_vectors.py (the vector
 helpers from :mod:`wordbias.core.vectors`)."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""wordbias.core.atomic: atomic files and folders (issue 13: no window in which a reader finds nothing, the only
+"""wordbias.core.atomic: atomic files and folders (no window in which a reader finds nothing, the only
 good copy never deleted before the new one is in place)."""
 from __future__ import annotations
 
@@ -76,10 +76,10 @@ def test_atomic_file_replaces(tmp_path):
     assert target.read_bytes() == b"1"
 
 
-# --- issue 23: a user's folder survives every operation that removes or replaces a folder ----------------------
+# --- a user's folder survives every operation that removes or replaces a folder --------------------------------
 
 def _users_folder(path):
-    """A folder of a user's own files (the issue's case: an embedding, notes and a thesis)."""
+    """A folder of a user's own files (an embedding, notes and a thesis)."""
     path.mkdir(parents=True, exist_ok=True)
     files = {"glove.840B.300d.txt": "the 0.1 0.2\n", "notes.md": "# notes\n", "thesis.tex": "\\begin{document}\n"}
     for name, text in files.items():

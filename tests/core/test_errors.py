@@ -1,4 +1,4 @@
-"""One import path per exception (issue 24, item 5): every exception and warning class of wordbias is defined in
+"""One import path per exception: every exception and warning class of wordbias is defined in
 :mod:`wordbias.core.errors` and imported from there only.
 
 Two checks, each shown able to fail:

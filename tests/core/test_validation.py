@@ -1,4 +1,4 @@
-"""Property-based tests (hypothesis) of the word-list checks at the public boundary (issue 13): any list of
+"""Property-based tests (hypothesis) of the word-list checks at the public boundary: any list of
 non-empty distinct strings passes through in order, any set comes back sorted, any string is refused, any
 repeated word is refused -- for check_words and for lookup.word_set, which uses it."""
 import warnings

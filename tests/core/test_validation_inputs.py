@@ -1,4 +1,4 @@
-"""as_float_array (foreign array types) and the one tolerance for spreads at rounding level (issue 23)."""
+"""as_float_array (foreign array types) and the one tolerance for spreads at rounding level."""
 import importlib.util
 
 import numpy as np
@@ -80,7 +80,7 @@ def test_rounding_level_resamples_are_undefined():
 
 
 # --------------------------------------------------------------------------------------------------
-# the fuzzing pass (issue 23, item 5): shared checks at the boundary
+# the fuzzing pass: shared checks at the boundary
 # --------------------------------------------------------------------------------------------------
 
 def test_check_same_dimension_names_each_set():

@@ -1,5 +1,4 @@
-"""wordbias.core.vectors: unit rows and cosine matrices, in one place (issue 24, item 5: the measures took them
-from measures/association/weat.py)."""
+"""wordbias.core.vectors: unit rows and cosine matrices, in one place (no measure defines its own)."""
 import types
 
 import import_paths

@@ -1,5 +1,5 @@
-"""wordbias.datasets.casing and the stand-in for Appendix C.4 of Swinger et al. (2019) on an uncased vocabulary
-(issue 17): the shipped word list (data/casing/), the rule on a small hand-made vocabulary (a proper noun dropped,
+"""wordbias.datasets.casing and the stand-in for Appendix C.4 of Swinger et al. (2019) on an uncased vocabulary:
+the shipped word list (data/casing/), the rule on a small hand-made vocabulary (a proper noun dropped,
 a common noun kept, tokens that are both), determinism, and the GAP capitalisation judge with its hand check."""
 
 import gzip

@@ -26,7 +26,7 @@ def test_paired_templates_and_their_count():
 
 
 def test_data_only():
-    """The data module imports no measure, model or paper (issue 24's layer order)."""
+    """The data module imports no measure, model or paper (the package's layer order)."""
     tree = ast.parse(open(ct.__file__, encoding="utf-8").read())
     imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
     assert imported <= {"__future__", "collections.abc", "dataclasses", "typing", "wordbias.datasets"}

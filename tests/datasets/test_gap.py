@@ -116,7 +116,7 @@ def test_spans_are_a_b_p_in_the_kernels_order():
 
 
 def test_the_data_module_reads_data_only():
-    """datasets.gap imports no model (issue 24: the features are computed where the models are used)."""
+    """datasets.gap imports no model (the features are computed where the models are used)."""
     import ast
 
     tree = ast.parse(open(gap.__file__, encoding="utf-8").read())

@@ -41,7 +41,7 @@ def test_reported_is_one_row_per_test_and_encoder():
     assert len(cells) == 14
     assert all(set(zip(g.row, g.context)) == cells for _, g in r.groupby("encoder"))
     assert set(r.context) == {"word", "sent", "sent (u)"} and r.table.eq(3).all()
-    assert r.p_text.isna().all()  # pull request #2 gives BERT's d without the paper's marks
+    assert r.p_text.isna().all()  # sent-bias pull request #2 gives BERT's d without the paper's marks
     d = r.set_index(["test", "encoder"]).d
     assert d["weat1", "BERT"] == 0.22 and d["heilman_double_bind_likable_one_sentence", "BERT"] == 0.99
     assert d["sent-angry_black_woman_stereotype", "BERT"] == -0.17

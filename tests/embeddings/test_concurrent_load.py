@@ -1,11 +1,11 @@
-"""Concurrent first loads of the same new embedding file (issue 13): N processes load it at the same moment,
+"""Concurrent first loads of the same new embedding file: N processes load it at the same moment,
 all convert it, and every one must get the right vectors: no FileNotFoundError while another process puts its
 cache in place, no half-written or mismatched cache, no temporary folder left behind. Every other run the
 source is rewritten under an existing cache, so the processes also rebuild and swap a stale cache while the
 others open it.
 
 Bounded and parameterizable: ``WORDBIAS_CONCURRENT_RUNS`` (default 20) runs of ``WORDBIAS_CONCURRENT_PROCS``
-(default 4) processes. The issue's bar is 200 runs in a row: ``WORDBIAS_CONCURRENT_RUNS=200 pytest
+(default 4) processes. The full check is 200 runs in a row: ``WORDBIAS_CONCURRENT_RUNS=200 pytest
 tests/embeddings/test_concurrent_load.py``.
 """
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Embeddings a researcher already holds (issue 24, item 3): gensim's own files and objects, word->vector maps."""
+"""Embeddings a researcher already holds: gensim's own files and objects, word->vector maps."""
 from __future__ import annotations
 
 import numpy as np
@@ -76,7 +76,7 @@ def test_a_damaged_gensim_file(tmp_path):
 
 
 def test_the_command_reads_a_gensim_file(tmp_path, model, capsys):
-    """The issue's case: `wordbias weat gap.kv` read the pickle as word2vec text ("wrong number of values")."""
+    """`wordbias weat gap.kv` reads gensim's pickle, not word2vec text (which fails: "wrong number of values")."""
     model.wv.save(str(tmp_path / "gap.kv"))
     cli.main(["weat", str(tmp_path / "gap.kv"), "--out", str(tmp_path / "out"), "--quiet"])
     err = capsys.readouterr().err

@@ -1,4 +1,4 @@
-"""Property-based tests of the embedding parsers (issue 13): any list of distinct words with finite, non-zero
+"""Property-based tests of the embedding parsers: any list of distinct words with finite, non-zero
 float32 vectors written as GloVe text, word2vec text or word2vec binary parses back to the same words and the
 same float32 values; and corrupting the bytes of such a file never fails with anything but
 EmbeddingFormatError (or a clean load)."""

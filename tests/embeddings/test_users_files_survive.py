@@ -1,7 +1,7 @@
-"""Issue 23, item 1: every operation that removes or replaces a folder leaves a user's files as they were.
+"""Every operation that removes or replaces a folder leaves a user's files as they were.
 
-The issue's cases: `wordbias cache clear --all --cache-dir DIR` on a project folder removed `.git` and `.venv`;
-`embeddings.save()` and `embeddings.convert()` into an existing folder replaced it whole."""
+The cases: `wordbias cache clear --all --cache-dir DIR` on a project folder must not remove `.git` and `.venv`;
+`embeddings.save()` and `embeddings.convert()` into an existing folder must not replace it whole."""
 from __future__ import annotations
 
 import numpy as np

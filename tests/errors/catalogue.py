@@ -1,4 +1,4 @@
-"""The catalogue of bad inputs (issue 13): each case is a call and what it must do -- raise a given error
+"""The catalogue of bad inputs: each case is a call and what it must do -- raise a given error
 whose message holds a fragment, or warn. `tests/errors/test_*.py` hold the cases, one list per family, and
 run them; `scripts/error_catalogue.py` runs them all and prints the table (family, cases, clear errors,
 warnings, silent, wrong, data loss).
@@ -119,7 +119,7 @@ def check(case: Case) -> None:
 
 
 # --------------------------------------------------------------------------------------------------
-# issue 14: the report's cosine-bias bootstrap, the two-sample effect-size bootstrap, Kurita's attribute test
+# intervals: the report's cosine-bias bootstrap, the two-sample effect-size bootstrap, Kurita's attribute test
 # (the calls import their modules lazily, so importing this file stays cheap; run by a test module that
 # adds CASES_UNCERTAINTY_REPORT_MLM to its parametrize list)
 # --------------------------------------------------------------------------------------------------

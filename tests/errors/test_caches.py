@@ -1,4 +1,4 @@
-"""Catalogue cases for the caches (issue 13, "Data loss and integrity"): writable memory maps are refused
+"""Catalogue cases for the caches ("Data loss and integrity"): writable memory maps are refused
 (they emptied or edited caches and the installed package's files); a damaged embedding cache is detected on
 open (sizes, shape, dtype, checksums in meta.json) and rebuilt from its source with a warning, or, opened
 directly, raises CacheError naming the file; the GAP feature and MLP seed-study caches warn and recompute.
@@ -131,8 +131,8 @@ CASES_MMAP = [
 ] + [
     Case(F, f"load('glove-6b-50d', mmap_mode={mode!r})", lambda mode=mode: E.load("glove-6b-50d", mmap_mode=mode),
          InvalidParameterError, match="writable maps .* the package's files")
-    # not "w+" on the installed package: on code without the check (the catalogue is also run against the code
-    # before issue 13) that call empties the package's vector file; "r+" and "c" only write when written to
+    # not "w+" on the installed package: on code without the check (the catalogue can be run against such code)
+    # that call empties the package's vector file; "r+" and "c" only write when written to
     for mode in ("r+", "c")
 ] + [
     Case(F, "load(cache folder, mmap_mode='w+')", lambda: E.load(E.cache_dir_for(_source()), mmap_mode="w+"),
@@ -249,8 +249,8 @@ def _edit_between_samples(path: Path) -> int:
 
 
 def test_an_edit_between_the_samples_keeping_size_and_mtime_is_seen(tmp_path):
-    """Issue 23: a cache was served stale after an edit that kept the size and the modification time and
-    fell between the sampled blocks; the status-change time sends the load to the whole-file hash."""
+    """An edit that keeps the size and the modification time and falls between the sampled blocks is seen:
+    the status-change time sends the load to the whole-file hash, so the stale cache is not served."""
     path = _big_source(tmp_path)
     first = E.load(path, cache_dir=tmp_path / "c", progress=False)
     old = np.array(first[f"w{30_000}"])
@@ -280,7 +280,7 @@ def test_a_copied_source_with_the_same_content_is_not_reparsed(tmp_path):
 
 
 def test_a_warning_of_the_first_load_is_given_on_every_later_load(tmp_path):
-    """Issue 23: the repeated-words warning was given when the source was parsed, then never again."""
+    """The repeated-words warning is given on every load, not only when the source is parsed."""
     from wordbias.core.errors import DuplicateWordsWarning
 
     path = tmp_path / "dup.txt"
@@ -297,7 +297,8 @@ def test_a_warning_of_the_first_load_is_given_on_every_later_load(tmp_path):
 
 
 def test_a_full_disk_while_writing_a_cache_names_the_cache_and_the_way_out(tmp_path, monkeypatch):
-    """Issue 23: a full disk was reported as a bare '[Errno 28] No space left on device' naming a temporary file."""
+    """A full disk raises DiskFullError naming the cache and the way out, not a bare '[Errno 28] No space left on
+    device' naming a temporary file."""
     import errno
 
     from wordbias.core.errors import DiskFullError

@@ -1,4 +1,4 @@
-"""Catalogue cases for issue 15: the tidy schema, users' word lists, the battery and the command."""
+"""Catalogue cases for the tidy schema, users' word lists, the battery and the command."""
 import numpy as np
 import pandas as pd
 import pytest

@@ -1,4 +1,4 @@
-"""Catalogue cases for issue 23's data loss: each operation that removes, replaces or writes a folder, run on a
+"""Catalogue cases for data loss: each operation that removes, replaces or writes a folder, run on a
 folder of a user's own files. Every case wraps its call in `files_survive`, so a case that deletes or changes any
 of the user's files is counted as "data loss" (must be 0), whatever the call raised."""
 from __future__ import annotations

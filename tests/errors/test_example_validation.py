@@ -1,4 +1,4 @@
-"""Catalogue cases for the shared validation helpers (issue 13)."""
+"""Catalogue cases for the shared validation helpers."""
 import pytest
 from catalogue import Case, check
 

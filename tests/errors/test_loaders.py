@@ -1,4 +1,4 @@
-"""Catalogue cases for the embedding loaders (issue 13, "Silent wrong results" and "Raw or misleading errors"
+"""Catalogue cases for the embedding loaders ("Silent wrong results" and "Raw or misleading errors"
 of embedding files): each malformed file raises EmbeddingFormatError naming the file, the line or byte offset
 and the reason; bad arguments raise InvalidParameterError. Right answers (a BOM is skipped, zero vectors kept
 when asked) are plain tests below the table."""

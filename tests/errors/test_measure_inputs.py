@@ -1,6 +1,7 @@
-"""Catalogue cases of issue 23 (items 2 and 4): counts past a float's range, options out of range, arrays
+"""Catalogue cases of large and out-of-range inputs: counts past a float's range, options out of range, arrays
 from neighbouring libraries, effect sizes from spreads at rounding level, resampling requests out of
-proportion; and (item 5) the findings of the fuzzing pass, tests/fuzz. Each class is handled by one shared mechanism (wordbias.core.costs.ratio / count_text;
+proportion; and the findings of the fuzzing pass, tests/fuzz. Each class is handled by one shared mechanism
+(wordbias.core.costs.ratio / count_text;
 wordbias.stats.exact_count.check_exact_reach; wordbias.core.validation.check_*; as_float_array; spread_tolerance;
 wordbias.core.costs.check_resampling_cost); the cases call different public functions."""
 import importlib.util
@@ -136,7 +137,7 @@ def _cases():
         Case(F, "direction bootstrap with 10**12 resamples in batches", lambda: boot_direction.direction_bootstrap_from_vectors(
              T1, T2, A1, A2, n_resamples=10 ** 12, batch=100), Costly,
              match=r"a direction bootstrap with n_resamples=1,000,000,000,000 is estimated to take"),
-        # 6. the fuzzing pass (issue 23, item 5): each class through one shared check at the boundary
+        # 6. the fuzzing pass: each class through one shared check at the boundary
         # 6a. integer options as Python ints (validation.check_int): an unsigned numpy k cannot wrap around
         Case(F, "subset-sum tail, k a numpy uint16 of 300", lambda: perm.subset_sum_tail([0.0, 1.0, 2.0, 3.0],
              np.uint16(300), 3.0), Invalid, match=r"subset size k=300 must be between 1 and N-1 \(N=4\)"),

@@ -1,9 +1,9 @@
-"""Catalogue cases for the WEAT family's parameters and for cost checked before work (issue 13, items 1
-and 5): ddof, balance_targets, n_permutations, seeds, p_method, WEFAT's property, and requests out of
+"""Catalogue cases for the WEAT family's parameters and for cost checked before work: ddof, balance_targets,
+n_permutations, seeds, p_method, WEFAT's property, and requests out of
 proportion (Monte Carlo draws, the report's direction test, exact counts)."""
 import numpy as np
 import pytest
-from _fixtures13 import FLOWERS, INSECTS, PLEASANT, UNPLEASANT, small_kv
+from _fixtures import FLOWERS, INSECTS, PLEASANT, UNPLEASANT, small_kv
 from catalogue import Case, check
 
 from wordbias.core.errors import DegenerateSetError, ExactCountTooLarge, InvalidParameterError, TooCostlyError

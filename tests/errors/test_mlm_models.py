@@ -1,5 +1,5 @@
-"""Catalogue cases for the masked-LM score, Kurita et al. (2019), its GAP case study and the model loaders
-(issue 13): templates with the wrong placeholders, empty lists, bad counts and seeds, devices this machine
+"""Catalogue cases for the masked-LM score, Kurita et al. (2019), its GAP case study and the model loaders:
+templates with the wrong placeholders, empty lists, bad counts and seeds, devices this machine
 lacks, damaged model files."""
 import atexit
 import functools
@@ -92,7 +92,7 @@ CASES_MLM_TEMPLATES = [
 ]
 
 CASES_MLM_PARAMETERS = [
-    Case("MLM parameters", "share_favouring_first([nan, nan]) (0.0 in the issue)",
+    Case("MLM parameters", "share_favouring_first([nan, nan]) (not 0.0)",
          lambda: mlm.share_favouring_first([float("nan"), float("nan")]), E,
          match=r"2 of the 2 bias scores are NaN \(positions \[0, 1\]\)"),
     Case("MLM parameters", "share_favouring_first noise -1", lambda: mlm.share_favouring_first([0.5], noise=-1), E,

@@ -1,4 +1,4 @@
-"""Catalogue cases for issue 23, item 4 (family "outputs"): where outputs may be written, tests not run, one
+"""Catalogue cases of the family "outputs": where outputs may be written, tests not run, one
 embedding compared with itself, a full disk; through the command (``cli.main``, its exit status and one line on
 stderr) and through the library functions. Plus unit tests of :mod:`wordbias.core.io_errors` and of
 :func:`wordbias.core.paths.check_output_dir`.

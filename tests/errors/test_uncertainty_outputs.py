@@ -1,4 +1,4 @@
-"""Catalogue cases for issue 14's intervals and diagnostics and issue 15's output folders and caches."""
+"""Catalogue cases for the intervals and diagnostics, and for the battery's output folders and caches."""
 import numpy as np
 import pytest
 from catalogue import CASES_UNCERTAINTY_REPORT_MLM, Case, check

@@ -1,8 +1,8 @@
-"""Catalogue cases for word lists and unknown words (issue 13, items 1 and 2): a string where a list belongs,
+"""Catalogue cases for word lists and unknown words: a string where a list belongs,
 sets, duplicates, overlaps, words dropped or balanced out, sets too small, case, zero vectors."""
 import numpy as np
 import pytest
-from _fixtures13 import FLOWERS, INSECTS, PLEASANT, UNPLEASANT, small_kv
+from _fixtures import FLOWERS, INSECTS, PLEASANT, UNPLEASANT, small_kv
 from catalogue import Case, check
 
 from wordbias.core import lookup

@@ -1,4 +1,4 @@
-"""Catalogue cases for YAML files read safely (issue 23, item 3): a key given twice (top level, inside a test's
+"""Catalogue cases for YAML files read safely: a key given twice (top level, inside a test's
 spec, through the command), the "billion laughs" document and a plain alias in a user's word-list file."""
 import contextlib
 import io

@@ -1,4 +1,4 @@
-"""The settings profiles of the fuzzing pass (issue 23, item 5).
+"""The settings profiles of the fuzzing pass.
 
 Two profiles, registered here and applied per test through :func:`strategies.fuzz` (never loaded globally, so
 the rest of the suite keeps its own hypothesis settings):

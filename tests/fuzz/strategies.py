@@ -1,4 +1,4 @@
-"""Strategies and the one property of the fuzzing pass (issue 23, item 5).
+"""Strategies and the one property of the fuzzing pass.
 
 The property, everywhere: every input gets either a correct result (checked by a few invariants the code
 documents) or one of wordbias's own exceptions (:mod:`wordbias.core.errors`) with a non-empty message. Any other

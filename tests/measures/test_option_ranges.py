@@ -1,4 +1,4 @@
-"""Every public option with a range is checked on entry (issue 23, item 2).
+"""Every public option with a range is checked on entry.
 
 The public functions of the measures and of the permutation and multiple-testing engines are found by
 introspection (``__all__``, or the names not starting with ``_`` defined in the module); each one that has a

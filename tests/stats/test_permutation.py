@@ -271,7 +271,7 @@ def test_25_plus_25_exact_against_dp_and_monte_carlo_against_scipy():
     assert abs(res.pvalue - exact.p_value) < 4 * se + 1 / (R + 1)
 
 
-# issue 13: cost checked before work
+# cost checked before work
 def test_mc_cost_estimates_and_refusals():
     from wordbias.core.errors import TooCostlyError
 

@@ -1,4 +1,4 @@
-"""One cost check for every resampling entry point (issue 23, item 5)."""
+"""One cost check for every resampling entry point."""
 import numpy as np
 import pytest
 

@@ -102,6 +102,7 @@ def forest_plot(frame: pd.DataFrame, *, title: str | None = None):
     if frame.empty:
         raise InvalidParameterError("the table is empty: nothing to draw")
     shown = frame[frame.effect_size.notna()]
+    shown = shown.assign(test=_row_keys(shown))
     missing = frame[frame.effect_size.isna()]
     embs = list(dict.fromkeys(frame.embedding.fillna("")))
     kinds = list(dict.fromkeys(shown.effect_size_name.fillna("effect size")))
@@ -153,6 +154,34 @@ def forest_plot(frame: pd.DataFrame, *, title: str | None = None):
     fig.suptitle(plain_text(title or f"Effect sizes with 95% intervals (filled: Holm-adjusted p < 0.05){flagged}"),
                  fontsize=10)
     return fig
+
+
+#: what a language-model benchmark's intervals resample or count (CrowS-Pairs, StereoSet, BEC-Pro)
+_LM_UNITS = ("pairs", "comparisons", "examples", "professions")
+
+
+def _interval_kind(methods: pd.Series) -> str:
+    """The page's words for its intervals: over the words (the static measures), or, for the language-model
+    benchmarks, exact binomial intervals over what they count and bootstraps over what they resample."""
+    import re
+
+    exact = list(dict.fromkeys(m.rsplit(" ", 1)[-1] for m in methods if m.startswith("Clopper-Pearson")))
+    boot = list(dict.fromkeys(x.group(1) for m in methods if (x := re.search(r"resamples of (\w+)$", m))))
+    if not len(methods) or not set(exact + boot) <= set(_LM_UNITS) or len(exact) + len(boot) == 0 \
+            or any(not m.startswith("Clopper-Pearson") and not re.search(r"resamples of \w+$", m) for m in methods):
+        return "a bootstrap interval over the words"
+    parts = ([f"an exact binomial (Clopper-Pearson) interval over the {' and '.join(exact)}"] if exact else []) + \
+        ([f"a bootstrap interval over the {' and '.join(boot)}"] if boot else [])
+    return ", or ".join(parts)
+
+
+def _row_keys(shown: pd.DataFrame) -> pd.Series:
+    """Each row's line in the forest plot: its test, or, where one embedding has a test of that name and kind of
+    effect size in several batteries (StereoSet's two tasks, BEC-Pro's two languages), its battery and test."""
+    kind = shown.effect_size_name.fillna("effect size")
+    if "battery" not in shown or not pd.concat([shown.embedding, kind, shown.test], axis=1).duplicated().any():
+        return shown.test
+    return shown.battery.fillna("").str.cat(shown.test.astype(str), sep=" ").str.strip()
 
 
 def _plural(n: int, noun: str) -> str:
@@ -535,10 +564,7 @@ def write_html(frame: pd.DataFrame, path, *, title: str, figures=None, figure_di
               f"{len(frame)} rows ({_plural(n_tests, 'test')} on {n_emb} {what}), {n_run} run. Each row is one test "
               f"on one of them")
     runs_note = ", and for an ensemble's combined rows over the words and the training runs" if has_ensemble else ""
-    methods = frame.ci_method.dropna().astype(str)
-    exact = methods.str.contains("Clopper-Pearson|resamples of pairs").all() and len(methods)
-    interval_kind = ("an exact binomial interval (a share of sentence pairs), or a bootstrap over the pairs" if exact
-                     else "a bootstrap interval over the words")
+    interval_kind = _interval_kind(frame.ci_method.dropna().astype(str))
     page = f"""<!DOCTYPE html>
 <html lang="en">
 <head>

@@ -60,6 +60,8 @@ def short_table(frame) -> str:
 
     several = frame["embedding"].nunique(dropna=True) > 1
     by_measure = frame.duplicated(["embedding", "test"]).any()     # a test run by several measures: name them
+    # a test of several batteries (StereoSet's two tasks, BEC-Pro's two languages): name the battery too
+    by_battery = "battery" in frame and frame.duplicated(["embedding", "test", "measure"]).any()
     rows, flagged = [], 0
     for _, r in frame.iterrows():
         sizes = "/".join(str(int(v)) for v in (r.n_x, r.n_y, r.n_a, r.n_b) if not pd.isna(v))
@@ -79,6 +81,8 @@ def short_table(frame) -> str:
         dropped = r.dropped if isinstance(r.dropped, str) else ""
         n_dropped = sum(len(part.split(":", 1)[-1].split()) for part in dropped.split(";") if part.strip())
         test = f"{r.test} ({r.measure})" if by_measure and isinstance(r.measure, str) else str(r.test)
+        if by_battery and isinstance(r.battery, str):
+            test = f"{r.battery} {test}"
         row = [test, sizes, effect, ci, _fmt(r.p_value, 4) + (f" ({method})" if method and pd.notna(r.p_value)
                                                                      else ""),
                _fmt(r.p_two_sided, 4), _fmt(r.p_holm, 4), str(n_dropped or "")]

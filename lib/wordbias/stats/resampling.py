@@ -258,13 +258,19 @@ class ResultRow:
 
 
 def run_bootstrap(data: tuple, statistic, *, n_resamples: int, confidence_level: float, method: str, rng,
-                  batch: int | None = None):
+                  batch: int | None = None, quiet_degenerate: bool = False):
     """:func:`scipy.stats.bootstrap` of a vectorised ``statistic`` of the samples ``data`` (index arrays into the
     word sets, or scores), each resampled separately (``paired=False``, along the last axis); a resample where the
-    statistic is undefined (NaN) is left to :func:`bootstrap_interval` to count, without NumPy's warning."""
+    statistic is undefined (NaN) is left to :func:`bootstrap_interval` to count, without NumPy's warning.
+    ``quiet_degenerate``: a caller that reports an interval SciPy could not compute (NaN ends) in its result's notes
+    asks for SciPy's DegenerateDataWarning to be left out."""
+    import warnings
+
     from scipy import stats  # here: SciPy is loaded by the bootstraps only
 
-    with np.errstate(invalid="ignore"):
+    with np.errstate(invalid="ignore"), warnings.catch_warnings():
+        if quiet_degenerate:
+            warnings.simplefilter("ignore", stats.DegenerateDataWarning)
         return stats.bootstrap(data, statistic, n_resamples=n_resamples, vectorized=True, paired=False, axis=-1,
                                confidence_level=confidence_level, method=method, rng=rng, batch=batch)
 

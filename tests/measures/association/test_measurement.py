@@ -1,4 +1,4 @@
-"""wordbias.weat: one call, one Result with the interval, both p-values and the word sets (issue 24)."""
+"""wordbias.weat: one call, one Result with the interval, both p-values and the word sets."""
 from __future__ import annotations
 
 import math
@@ -63,7 +63,7 @@ def test_views_never_recompute_and_read_well(weat1):
 
 
 def test_a_nearly_empty_list_is_flagged_and_warned(glove):
-    """The issue's trap: a confident number from lists mostly missing from the vocabulary."""
+    """The trap the flag guards against: a confident number from lists mostly missing from the vocabulary."""
     X = list(WEAT1.X[:5]) + [f"zzunknown{i}" for i in range(20)]
     with pytest.warns(LowCoverageWarning, match=r"ran on too few of its words: X 5/25 \(below 50% of the list\)"):
         r = wb.weat(glove, X, WEAT1.Y, WEAT1.A, WEAT1.B,

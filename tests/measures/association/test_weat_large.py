@@ -1,4 +1,4 @@
-"""WEAT with 5,000 words per target set (issue 23, item 2): counts of partitions past a float's range are
+"""WEAT with 5,000 words per target set: counts of partitions past a float's range are
 kept in integers or logarithms, so every p_method either works or refuses clearly."""
 import time
 import warnings

@@ -91,7 +91,7 @@ def test_wefat_with_filter_and_case_fold():
     assert "w5" in r.dropped_by_filter and r.n == 24
 
 
-# issue 13: the property, checked at the boundary
+# the property, checked at the boundary
 def test_property_must_be_a_mapping_and_vary():
     import warnings as _w
 

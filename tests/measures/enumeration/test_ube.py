@@ -369,7 +369,7 @@ def test_cleaning_removes_word_like_names():
 
 
 # --------------------------------------------------------------------------------------------------
-# Step 2's case rule on an uncased vocabulary (issue 17), category labels, the tidy table
+# Step 2's case rule on an uncased vocabulary, category labels, the tidy table
 # --------------------------------------------------------------------------------------------------
 
 def _uncased_run(wordlist, seed=0):

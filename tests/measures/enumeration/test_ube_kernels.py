@@ -48,7 +48,7 @@ def _dyadic_problem(seed, n_words, d, n, m, b):
     return W, category, Z, Abar
 
 
-# Recorded with the kernel of before issue 29 (one Voronoi pass over all the words, then a branchy insertion):
+# Recorded with a reference kernel that makes one Voronoi pass over all the words, then a branchy insertion:
 # more words than a kernel block (ube_kernels.WORD_BLOCK), t from 1 to 7 (t = 3 has its own insertion), n not a
 # multiple of 4, and a case where most cells have no test. The chunked product (several runs of words) must give
 # the same bits, and so must any chunk size.
@@ -97,7 +97,7 @@ def test_the_kernel_pieces_equal_the_whole_product_kernel():
 @pytest.mark.parametrize("n", [12, 5])
 def test_rotational_null_equals_the_per_rotation_products_bit_for_bit(n):
     """Whether the null takes the chunked products (where this BLAS rounds them like the per-rotation ones) or
-    not, its values are those of one n×d product per rotation, as before issue 29."""
+    not, its values are those of one n×d product per rotation over all the words."""
     rng = np.random.default_rng(n)
     M, d, m, t, R = 5000, 20, 6, 3, 80                      # R: one full block of 64 and a ragged one
     W = rng.normal(size=(M, d))
@@ -156,7 +156,7 @@ def _openblas_cores():
 @pytest.mark.parametrize("M", [30_000, 5000, 4000, 2200, 1921])
 @pytest.mark.parametrize("d", [50, 300])
 def test_the_null_takes_runs_of_words_on_openblas_avx2_and_avx512(M, d):
-    """The finding behind :data:`ube_null.WORD_CHUNK` (issue 29): OpenBLAS's AVX2 (Haswell) and AVX-512 (SkylakeX)
+    """The finding behind :data:`ube_null.WORD_CHUNK`: OpenBLAS's AVX2 (Haswell) and AVX-512 (SkylakeX)
     kernels, the two it was measured on, round (8·12)×d by d×L products over the runs of ``word_runs`` exactly like
     one 12×d product per rotation over all the words, on real-valued data, for word counts whose last run is
     shorter or longer than a run. Under the AVX2 kernels runs of 2,048 words do not (their blocks are 320 words), which is

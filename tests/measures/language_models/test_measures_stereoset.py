@@ -107,3 +107,13 @@ def test_examples_of_one_task(tiny_causal):
     b = example("intersentence", "he is", "a nurse", "a doctor", "a drive")
     with pytest.raises(InvalidParameterError, match="one task"):
         st.score_examples(tiny_causal, [a, b])
+
+
+def test_a_degenerate_icat_interval_is_a_note_not_a_warning():
+    import warnings
+
+    s = scores([-1, -1, -1], [-2, -2, -2], [-3, -3, -3])           # every resample gives the same ICAT
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        icat = st.stereoset(s, n_resamples=200).overall.icat
+    assert np.isnan(icat.ci_low) and any("could not be computed" in n for n in icat.notes)

@@ -224,7 +224,7 @@ def test_missing_model_is_named(tmp_path, monkeypatch):
 
 
 # --------------------------------------------------------------------------------------------------
-# issue 13: a template holds exactly the placeholders it needs (property-based)
+# a template holds exactly the placeholders it needs (property-based)
 # --------------------------------------------------------------------------------------------------
 
 from hypothesis import given, settings  # noqa: E402
@@ -267,7 +267,7 @@ def test_attribute_test_alternatives():
 
 
 # --------------------------------------------------------------------------------------------------
-# issue 14: the two-sided p and the bootstrap interval of the effect size over the attribute words
+# the two-sided p and the bootstrap interval of the effect size over the attribute words
 # --------------------------------------------------------------------------------------------------
 
 def test_attribute_test_two_sided_p_and_interval_by_hand():

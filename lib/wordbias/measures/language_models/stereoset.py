@@ -424,7 +424,7 @@ def _bootstrap_icat(s: np.ndarray, rel: np.ndarray, *, boot: dict, title: str, t
     level, method, n_resamples = boot["confidence_level"], boot["method"], boot["n_resamples"]
     if n > 1:
         res = run_bootstrap((np.arange(n),), statistic, n_resamples=n_resamples, confidence_level=level,
-                            method=method, rng=bootstrap_rng(boot["seed"]), batch=1000)
+                            method=method, rng=bootstrap_rng(boot["seed"]), batch=1000, quiet_degenerate=True)
         iv = bootstrap_interval("icat", estimate, res, level, method, n_resamples, ("examples",))
         notes = () if np.isfinite([iv.low, iv.high]).all() else (part_missing_note(
             "bootstrap interval", f"{method} could not be computed from the resamples (a degenerate distribution)"),)

@@ -1,4 +1,4 @@
-"""Small embeddings shared by the word-list and measure catalogues (issue 13)."""
+"""Small embeddings shared by the word-list and measure catalogues."""
 import numpy as np
 
 from wordbias.embeddings import to_keyed_vectors
