@@ -178,6 +178,12 @@ class CheckResult:
         return {"text/plain": str(self), "text/html": self._repr_html_(), RECORD_MIME: self.record()}
 
 
+def _float32(value: float) -> float:
+    """``value`` to float32 precision: a sum of a language model's float32 log-probabilities is known to about 7
+    significant figures (its last bits move with the CPU's kernels), and the record keeps no more than that."""
+    return float(np.float32(value))
+
+
 def _jsonable(value):
     """``value`` as JSON data: floats to 12 significant figures, numpy scalars and arrays as Python values."""
     if isinstance(value, (bool, np.bool_)):
@@ -1654,7 +1660,7 @@ def sentence_log_prob(value, log_probs, *, exercise: str = "sentence log-probabi
     ✘ sentence log-probability: not yet: -0.9 is not the sentence's log-probability, nor a rounding of it (the lesson shows 2 decimals). Look at: the chain rule above: the log-probability of a product of probabilities is the sum of their logarithms, one per token.
     """
     lp = _token_log_probs("log_probs", log_probs)
-    expected = math.fsum(lp)
+    expected = _float32(math.fsum(lp))
     mistakes = [(float(lp.mean()), "that is the mean per token; the sentence's log-probability adds up every "
                                    "token's."),
                 (math.exp(expected), "that is the probability itself, e to the power of the sum; the question "
@@ -1708,7 +1714,7 @@ def pair_margin(value, more, less, *, exercise: str = "the pair's margin", shown
     ✔ the pair's margin: right: 0.50 is log P(more) − log P(less) (the lesson shows 2 decimals).
     """
     a, b = _token_log_probs("more", more), _token_log_probs("less", less)
-    expected = math.fsum(a) - math.fsum(b)
+    expected = _float32(math.fsum(a) - math.fsum(b))
     mistakes = [(-expected, "the sign is flipped: the more-stereotyping sentence's log-probability minus the "
                             "less-stereotyping one's."),
                 (float(a.mean() - b.mean()), "that is the difference of the means per token; compare the two "
