@@ -552,3 +552,20 @@ def test_paired_rows_an_unstable_row_may_be_replaced():
     assert got.status == "within tolerance" and "unstable" in got.detail
     stable_lost = b"topic,words,stability\n1,\"a,b,x,y,z\",1.0\n2,\"f,g,h,i,j\",0.6\n"
     assert repro.compare_file("t.csv", old, stable_lost, tol).status == "different"
+
+
+def test_a_float32_cell_allows_its_relative_tolerance_only(tol):
+    """A repro-float32 cell (sums of a language model's float32 log-probabilities) may move by 1e-5 of a value."""
+
+    def with_record(value, tagged=True):
+        nb = copy.deepcopy(NOTEBOOK)
+        c = nb["cells"][2]
+        c["metadata"] = {"tags": ["check", "repro-float32"] if tagged else ["check"]}
+        c["outputs"][0]["data"] = {"application/vnd.wordbias.check+json": {"expected": value}}
+        return nb
+
+    for tagged, value, status in ((True, -43.1539306641, "within tolerance"), (True, -43.16, "different"),
+                                  (False, -43.1539306641, "different")):
+        old = _nb_bytes(with_record(-43.1539459229, tagged))
+        got = compare_file("notebooks/nb.ipynb", old, _nb_bytes(with_record(value, tagged)), tol)
+        assert got.status == status, (tagged, value, got.detail)
