@@ -5,6 +5,7 @@ source. The matrix is hashed once per process (per version of the file), in bloc
 version 3 (one hash of the whole matrix) are still verified and served."""
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -41,13 +42,18 @@ def saved(tmp_path, name="c"):
     return E.save(E.to_keyed_vectors(words(), matrix()), tmp_path / name)
 
 
+@functools.cache
+def _glove_text() -> str:
+    """The matrix as GloVe text (composed once: it is the same for every test)."""
+    return "".join(w + " " + " ".join(repr(float(x)) for x in row) + "\n" for w, row in zip(words(), matrix()))
+
+
 def source(tmp_path):
     """A GloVe text file of the matrix, loaded once (its cache built)."""
     path = tmp_path / "v.txt"
-    m = matrix()
-    path.write_text("".join(w + " " + " ".join(repr(float(x)) for x in row) + "\n" for w, row in zip(words(), m)))
+    path.write_text(_glove_text())
     E.load(path, progress=False)
-    return path, E.cache_dir_for(path), m
+    return path, E.cache_dir_for(path), matrix()
 
 
 def data_start(folder) -> int:

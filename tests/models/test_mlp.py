@@ -18,19 +18,25 @@ def _planted(n=600, d=12, seed=1):
 SMALL = mlp.MLPConfig(hidden=16, dropout=0.2, max_epochs=60, patience=10, n_folds=3)
 
 
-def test_mlp_learns_a_planted_signal_and_is_deterministic():
+@pytest.fixture(scope="module")
+def lone():
+    """Seed -> the lone fit of SMALL on the planted data's first 450 rows, predicting the last 150 (read only)."""
+    X, y = _planted()
+    return {s: mlp.fit_predict(X[:450], y[:450], X[450:], cfg=SMALL, seed=s) for s in (3, 4)}
+
+
+def test_mlp_learns_a_planted_signal_and_is_deterministic(lone):
     import torch
 
     X, y = _planted()
     threads, det = torch.get_num_threads(), torch.are_deterministic_algorithms_enabled()
     state = torch.random.get_rng_state()
-    a = mlp.fit_predict(X[:450], y[:450], X[450:], cfg=SMALL, seed=3)
+    a = lone[3]
     assert mlp.scores(y[450:], a.proba)["accuracy"] > 0.75  # chance is about 1/3
     assert np.allclose(a.proba.sum(axis=1), 1) and a.proba.shape == (150, 3)
     b = mlp.fit_predict(X[:450], y[:450], X[450:], cfg=SMALL, seed=3)
     np.testing.assert_array_equal(a.proba, b.proba)  # bit for bit
-    c = mlp.fit_predict(X[:450], y[:450], X[450:], cfg=SMALL, seed=4)
-    assert not np.array_equal(a.proba, c.proba)
+    assert not np.array_equal(a.proba, lone[4].proba)
     # global torch state is left as it was
     assert torch.get_num_threads() == threads and torch.are_deterministic_algorithms_enabled() == det
     assert torch.equal(torch.random.get_rng_state(), state)
@@ -119,9 +125,9 @@ def test_scores():
     assert s["accuracy"] == 0.5 and s["log_loss"] == pytest.approx(-(np.log(0.7) + np.log(0.1)) / 2)
 
 
-def test_seed_study_equals_lone_fits_whatever_the_workers(tmp_path):
+def test_seed_study_equals_lone_fits_whatever_the_workers(tmp_path, lone):
     X, y = _planted()
-    lone = [mlp.fit_predict(X[:450], y[:450], X[450:], cfg=SMALL, seed=s).proba for s in (3, 4)]
+    lone = [lone[s].proba for s in (3, 4)]
     one = mlp.fit_predict_seeds(X[:450], y[:450], X[450:], cfg=SMALL, seeds=[3, 4], workers=1)
     two = mlp.fit_predict_seeds(X[:450], y[:450], X[450:], cfg=SMALL, seeds=[3, 4], workers=2, cache_dir=tmp_path)
     for study in (one, two):

@@ -32,6 +32,23 @@ def inaugural():
     return read_corpus("inaugural")
 
 
+@pytest.fixture(scope="module")
+def seed_3(inaugural):
+    """One run on the inaugural corpus, seed 3, trained in this process (read only)."""
+    return train_embedding(inaugural, FAST, seed=3)
+
+
+#: the ensemble of the parallel-run tests: two seeds and one bootstrap run
+PARALLEL = dict(settings=FAST, seeds=2, bootstrap=1, progress=False)
+
+
+@pytest.fixture(scope="module")
+def one_process(tmp_path_factory):
+    """The manifest's bytes of :data:`PARALLEL` trained in this process (workers=1), with a cache of its own."""
+    root = tmp_path_factory.mktemp("one-process")
+    return train_ensemble("inaugural", root / "ens", workers=1, cache_dir=root / "cache", **PARALLEL).read_bytes()
+
+
 def _vectors(manifest_path) -> dict:
     """Run id -> vectors.npy SHA-256, from a manifest."""
     return {r["id"]: r["vectors_sha256"] for r in json.loads(manifest_path.read_text())["runs"]}
@@ -43,9 +60,8 @@ def _no_training(*args, **kwargs):
 
 # ------------------------------------------------------------------------------------------------ single runs
 
-def test_the_same_seed_gives_the_same_vectors_and_another_seed_others(inaugural):
-    a = train_embedding(inaugural, FAST, seed=3)
-    b = train_embedding(inaugural, FAST, seed=3)
+def test_the_same_seed_gives_the_same_vectors_and_another_seed_others(inaugural, seed_3):
+    a, b = seed_3, train_embedding(inaugural, FAST, seed=3)
     c = train_embedding(inaugural, FAST, seed=4)
     assert a.index_to_key == b.index_to_key == c.index_to_key
     assert a.vectors.dtype == np.float32 and np.array_equal(a.vectors, b.vectors)
@@ -70,10 +86,10 @@ _SCRIPT = textwrap.dedent("""
 """)
 
 
-def test_the_same_seed_gives_the_same_vectors_in_other_processes_whatever_the_hash_seed(inaugural, tmp_path):
+def test_the_same_seed_gives_the_same_vectors_in_other_processes_whatever_the_hash_seed(seed_3, tmp_path):
     """gensim seeds each word's initial vector with a hash of the word: Python's own would change with
     PYTHONHASHSEED."""
-    here = train_embedding(inaugural, FAST, seed=3).vectors
+    here = seed_3.vectors
     runs = []
     for hash_seed in ("1", "2"):
         env = {**os.environ, "PYTHONHASHSEED": hash_seed}
@@ -255,25 +271,21 @@ def test_few_documents_warn_for_bootstrap_runs(tmp_path):
 
 # ------------------------------------------------------------------------------------------------ parallel runs
 
-def test_two_worker_processes_give_the_same_vectors_as_one(tmp_path):
-    kwargs = dict(settings=FAST, seeds=2, bootstrap=1, progress=False)
-    one = train_ensemble("inaugural", tmp_path / "one", workers=1, cache_dir=tmp_path / "c1", **kwargs)
-    two = train_ensemble("inaugural", tmp_path / "two", workers=2, cache_dir=tmp_path / "c2", **kwargs)
-    assert one.read_bytes() == two.read_bytes()
+def test_two_worker_processes_give_the_same_vectors_as_one(tmp_path, one_process):
+    two = train_ensemble("inaugural", tmp_path / "two", workers=2, cache_dir=tmp_path / "c2", **PARALLEL)
+    assert two.read_bytes() == one_process
     assert json.loads((tmp_path / "two" / "timings.json").read_text())["workers"] == 2
 
 
-def test_a_local_dask_cluster_gives_the_same_vectors(tmp_path):
+def test_a_local_dask_cluster_gives_the_same_vectors(tmp_path, one_process):
     distributed = pytest.importorskip("distributed")
-    kwargs = dict(settings=FAST, seeds=2, bootstrap=1, progress=False)
-    local = train_ensemble("inaugural", tmp_path / "local", workers=1, cache_dir=tmp_path / "c1", **kwargs)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")   # distributed's own deprecation and port warnings
         with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                       dashboard_address=None) as cluster:
             remote = train_ensemble("inaugural", tmp_path / "dask", scheduler=cluster.scheduler_address,
-                                    cache_dir=tmp_path / "c2", **kwargs)
-    assert remote.read_bytes() == local.read_bytes()
+                                    cache_dir=tmp_path / "c2", **PARALLEL)
+    assert remote.read_bytes() == one_process
     assert json.loads((tmp_path / "dask" / "timings.json").read_text())["trained"] == 3
 
 

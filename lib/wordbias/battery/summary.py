@@ -178,8 +178,7 @@ def _interval_kind(methods: pd.Series) -> str:
 def _row_keys(shown: pd.DataFrame) -> pd.Series:
     """Each row's line in the forest plot: its test, or, where one embedding has a test of that name and kind of
     effect size in several batteries (StereoSet's two tasks, BEC-Pro's two languages), its battery and test."""
-    kind = shown.effect_size_name.fillna("effect size")
-    if "battery" not in shown or not pd.concat([shown.embedding, kind, shown.test], axis=1).duplicated().any():
+    if "battery" not in shown or not shown.duplicated(["embedding", "effect_size_name", "test"]).any():
         return shown.test
     return shown.battery.fillna("").str.cat(shown.test.astype(str), sep=" ").str.strip()
 
