@@ -138,6 +138,7 @@ notebooks/kurita2019.ipynb notebooks/kurita2019_tiny-bert-mlm.ipynb: $(BEC_PRO_T
 # and correlations over professions (tools/repro_tolerances.yaml states what may move)
 $(LM_NOTEBOOKS): export MKL_CBWR := AUTO
 LM_MODELS := build/causal-lm.stamp
+$(LM_NOTEBOOKS): | $(LM_MODELS)
 $(LM_MODELS): lib/wordbias/models/causal.py $(STAMP)
 	@mkdir -p build
 	@start=$$(date +%s%N); $(PY) -m wordbias.models.causal smollm2-135m gemma-3-270m >/dev/null && touch $@ && \
@@ -218,10 +219,7 @@ notebooks/%.ipynb: notebooks/src/$$(SRC_$$*).ipynb $$(LIB_$$(SRC_$$*)) $$(shell 
 
 lessons: $(LESSON_FILES) $(STUDENT_FILES) docs/answer_key.md
 
-# (and for the conversion of the causal LMs, beside the kernels' compilation: a notebook that waits for its
-# prerequisites is started by make only after every other one it can start, so the language models' notebooks, the
-# longest after Kurita's, would start last and leave one slot idle at the end)
-$(NOTEBOOK_FILES) $(LESSON_FILES): | $(WARM) $(LM_MODELS)
+$(NOTEBOOK_FILES) $(LESSON_FILES): | $(WARM)
 
 # a lesson runs in notebooks/lessons/ (papermill, as the paper notebooks), after what it reads (AFTER_lesson_*):
 # lesson 2 the Caliskan notebook's Table 1, lesson 4 the Swinger notebook's results, lesson 5 the tiny masked LM,
