@@ -83,7 +83,7 @@ def test_the_page_reads_the_catalogue_no_bias_at_one_half(tiny_causal, tmp_path)
     difference = [ax for ax in fig.axes if "difference" in ax.get_xlabel()][0]
     assert [line.get_xdata()[0] for line in difference.get_lines()] == [0.0]
     page = write_html(t, tmp_path / "summary.html", title="t").read_text(encoding="utf-8")
-    assert "exact binomial interval" in page and "bootstrap interval over the words" not in page
+    assert "exact binomial (Clopper-Pearson) interval over the pairs" in page and "over the words" not in page
 
 
 def _stereoset_examples():
