@@ -10,6 +10,7 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
+from check_helpers import assert_status, fresh_checks  # noqa: F401, E402
 
 from wordbias.core import paths
 from wordbias.embeddings import to_keyed_vectors
@@ -17,25 +18,12 @@ from wordbias.measures.debiasing import debias_checks
 from wordbias.measures.directions import direction
 from wordbias.papers import lesson_views
 from wordbias.teaching import checks
-from wordbias.teaching.checks import CheckResult
 
 LESSON = paths.ROOT / "notebooks" / "lessons" / "src" / "07_debiasing.ipynb"
 
 
-@pytest.fixture(autouse=True)
-def fresh_checks(monkeypatch):
-    monkeypatch.delenv(checks.SOLUTIONS_ENV, raising=False)
-    monkeypatch.delenv(checks.STRICT_ENV, raising=False)
-    checks.reset_tries()
-    yield
-    checks.reset_tries()
 
 
-def assert_status(result, status, *fragments):
-    assert isinstance(result, CheckResult)
-    assert result.status == status, result.message
-    for fragment in fragments:
-        assert fragment in result.message, (fragment, result.message)
 
 
 @pytest.fixture

@@ -11,32 +11,20 @@ import numpy as np
 import pandas as pd
 import pytest
 import yaml
+from check_helpers import assert_status, fresh_checks  # noqa: F401, E402
 
 from wordbias.core import paths, tidy
 from wordbias.core.errors import InvalidParameterError
 from wordbias.measures.language_models import crows_pairs as cp
 from wordbias.models.log_prob import TokenLogProbs
 from wordbias.teaching import checks
-from wordbias.teaching.checks import CheckResult
 
 LESSONS = paths.ROOT / "notebooks" / "lessons"
 LESSON = LESSONS / "src" / "08_language_models.ipynb"
 
 
-@pytest.fixture(autouse=True)
-def fresh_checks(monkeypatch):
-    monkeypatch.delenv(checks.SOLUTIONS_ENV, raising=False)
-    monkeypatch.delenv(checks.STRICT_ENV, raising=False)
-    checks.reset_tries()
-    yield
-    checks.reset_tries()
 
 
-def assert_status(result, status, *fragments):
-    assert isinstance(result, CheckResult)
-    assert result.status == status, result.message
-    for fragment in fragments:
-        assert fragment in result.message, (fragment, result.message)
 
 
 LOG_PROBS = np.array([-8.216, -16.389, -4.569, -6.469, -4.027, -2.277, -1.208])

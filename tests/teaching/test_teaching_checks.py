@@ -5,22 +5,12 @@ import math
 
 import numpy as np
 import pytest
+from check_helpers import assert_status, fresh_checks  # noqa: F401, E402
 
 from wordbias.core.errors import CheckFailed
 from wordbias.measures.association import weat
 from wordbias.measures.diagnostics import sensitivity
 from wordbias.teaching import checks
-from wordbias.teaching.checks import CheckResult
-
-
-@pytest.fixture(autouse=True)
-def fresh_checks(monkeypatch):
-    """Each test starts with no wrong tries counted and the solutions switch unset."""
-    monkeypatch.delenv(checks.SOLUTIONS_ENV, raising=False)
-    monkeypatch.delenv(checks.STRICT_ENV, raising=False)
-    checks.reset_tries()
-    yield
-    checks.reset_tries()
 
 
 @pytest.fixture
@@ -29,12 +19,6 @@ def vectors():
     return rng.normal(size=(3, 6)), rng.normal(size=(4, 6)), rng.normal(size=(5, 6))
 
 
-def assert_status(result, status, *fragments):
-    assert isinstance(result, CheckResult)
-    assert result.status == status, result.message
-    assert bool(result) is (status == "correct")
-    for fragment in fragments:
-        assert fragment in result.message, (fragment, result.message)
 
 
 # ---------------------------------------------------------------------------------------------------------
