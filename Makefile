@@ -80,8 +80,8 @@ TINY_MLM := build/tiny-bert-mlm
 # rule runs them all; a notebook's prerequisites are its source, the library modules it imports (found by
 # scripts/notebook_deps.py, transitively), its data and the environment.
 # (the longest first: make -j starts them in this order, so the two slots finish together)
-NOTEBOOKS := kurita2019 bec_pro crows_pairs stereoset training_runs swinger2019 may2019 debias caliskan2017 \
-             caliskan2017_glove-6b-50d racial_bias_report kurita2019_tiny-bert-mlm
+NOTEBOOKS := kurita2019 bec_pro crows_pairs stereoset training_runs planted_bias swinger2019 may2019 debias \
+             caliskan2017 caliskan2017_glove-6b-50d racial_bias_report kurita2019_tiny-bert-mlm
 # the default run: exact replication on the authors' GloVe 840B vectors (bundled subset); then GloVe 6B 50d
 SRC_caliskan2017 := caliskan2017
 PARAMS_caliskan2017 := -p embedding glove-840b-caliskan
@@ -105,6 +105,11 @@ DATA_kurita2019 := data/stimuli data/kurita2019 data/gap data/vectors
 SRC_training_runs := training_runs
 PARAMS_training_runs := -p seeds 3 -p bootstrap 3
 DATA_training_runs := data/corpora data/stimuli
+# measuring the measures: a planted-bias ladder (Brown with Bolukbasi's gender pairs swapped at 5 rates, 3 CBOW seeds
+# each: 15 runs of about 5 s of one core, cached), every static measure's validity, reliability and power; and the
+# vector-identity check on spaCy's pruned en_core_web_md vectors (requirements-lm.txt)
+SRC_planted_bias := planted_bias
+DATA_planted_bias := data/corpora data/swap data/stimuli data/debiaswe
 # May et al. (2019): SEAT on the bundled MiniLM encoder and the CBoW baseline on GloVe 6B 50d (Table 3's tests)
 SRC_may2019 := may2019
 DATA_may2019 := data/seat data/vectors
@@ -231,6 +236,8 @@ AFTER_lesson_05_contextual_models := $(TINY_MLM)/config.json
 AFTER_lesson_06_training_runs := notebooks/training_runs.ipynb
 # lesson 8 scores sentences with SmolLM2 (converted by LM_MODELS) and reads the CrowS-Pairs notebook's results
 AFTER_lesson_08_language_models := notebooks/crows_pairs.ipynb
+# lesson 9 reads the planted-bias notebook's tables and the ladder's runs it leaves in the cache
+AFTER_lesson_09_measuring_the_measures := notebooks/planted_bias.ipynb
 LM_LESSONS := notebooks/lessons/08_language_models.ipynb
 $(LM_LESSONS): export MKL_CBWR := AUTO
 notebooks/lessons/%.ipynb: notebooks/lessons/src/%.ipynb $$(LIB_lesson_$$*.ipynb) notebooks/lessons/lessons.yaml \

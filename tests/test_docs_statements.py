@@ -69,7 +69,7 @@ def _parameters(notebook) -> list[str]:
 def test_the_notebooks_take_the_parameters_the_guide_names():
     assert "every paper notebook takes `seed` and `output`" in EMBEDDING
     sources = sorted((ROOT / "notebooks/src").glob("*.ipynb"))
-    assert len(sources) == 10
+    assert len(sources) == 11
     for nb in sources:
         params = _parameters(nb)
         assert {"seed", "output"} <= set(params), nb.name
@@ -87,6 +87,9 @@ def test_the_notebooks_take_the_parameters_the_guide_names():
         elif nb.stem == "stereoset":        # language models, and the samples of each task
             assert "embedding" not in params and {"models", "n_intrasentence", "n_intersentence"} <= set(params)
             assert "the StereoSet notebook (`stereoset`) `models`, `n_intrasentence` and `n_intersentence`" in EMBEDDING
+        elif nb.stem == "planted_bias":     # trains its own ladder: the ladder's size, and the pruned vectors
+            assert "embedding" not in params and {"rates", "seeds", "identity_embedding"} <= set(params)
+            assert "the planted-bias notebook (`planted_bias`) `rates`, `seeds` and `identity_embedding`" in EMBEDDING
         elif nb.stem == "bec_pro":          # language models, languages and person words
             assert "embedding" not in params and {"models", "languages", "persons"} <= set(params)
             assert "the BEC-Pro notebook (`bec_pro`) `models`, `languages` and `persons`" in EMBEDDING

@@ -14,7 +14,8 @@ GROUPS: list[tuple[str, list[str], bool]] = [
     ("Measuring: the one-call API, the one result, the catalogue, the options", [
         "wordbias", "wordbias.measures.association.measurement", "wordbias.result", "wordbias.catalogue",
         "wordbias.options"], True),
-    ("Embeddings", ["wordbias.embeddings", "wordbias.embeddings.ensemble"], True),
+    ("Embeddings", ["wordbias.embeddings", "wordbias.embeddings.ensemble", "wordbias.embeddings.spacy_vectors"],
+     True),
     ("Measures: WEAT-like tests", [
         "wordbias.measures.association.weat", "wordbias.measures.association.wefat",
         "wordbias.measures.association.bootstrap", "wordbias.measures.association.bootstrap_wefat",
@@ -47,12 +48,13 @@ GROUPS: list[tuple[str, list[str], bool]] = [
         "wordbias.datasets.casing", "wordbias.datasets.censor", "wordbias.datasets.contextual_tests",
         "wordbias.datasets.gap", "wordbias.datasets.corpora", "wordbias.datasets.seat", "wordbias.datasets.utility",
         "wordbias.datasets.crows_pairs", "wordbias.datasets.stereoset", "wordbias.datasets.bec_pro",
+        "wordbias.datasets.swap",
     ], True),
     ("Batteries, reports and comparisons", [
         "wordbias.battery.weat", "wordbias.battery.direction", "wordbias.battery.ube", "wordbias.battery.contextual",
         "wordbias.battery.report", "wordbias.battery.compare", "wordbias.battery.summary",
         "wordbias.battery.ensemble", "wordbias.battery.metrics", "wordbias.battery.seat", "wordbias.battery.debias",
-        "wordbias.battery.lm", "wordbias.battery.lm_runs",
+        "wordbias.battery.lm", "wordbias.battery.lm_runs", "wordbias.battery.validity",
     ], True),
     ("Statistics", [
         "wordbias.stats.permutation", "wordbias.stats.exact_count", "wordbias.stats.montecarlo",
@@ -60,10 +62,12 @@ GROUPS: list[tuple[str, list[str], bool]] = [
     ("Tables, figures and errors", [
         "wordbias.core.tables", "wordbias.core.tidy", "wordbias.core.figures",
         "wordbias.core.errors", "wordbias.core.paths", "wordbias.core.progress", "wordbias.core.jobs",
+        "wordbias.core.identity",
     ], False),
     ("Models", ["wordbias.models.contextual", "wordbias.models.mlp", "wordbias.models.tiny_mlm",
                 "wordbias.models.train", "wordbias.models.sentence", "wordbias.models.blas_inference",
-                "wordbias.models.stand_in", "wordbias.models.causal", "wordbias.models.log_prob"], False),
+                "wordbias.models.stand_in", "wordbias.models.causal", "wordbias.models.log_prob",
+                "wordbias.models.ladder"], False),
     ("Teaching", ["wordbias.teaching.checks", "wordbias.teaching.explorer", "wordbias.teaching.assign",
                   "wordbias.teaching.answer_key",
                   "wordbias.teaching.contextual"], False),
@@ -71,7 +75,7 @@ GROUPS: list[tuple[str, list[str], bool]] = [
         "wordbias.papers.caliskan2017", "wordbias.papers.swinger2019", "wordbias.papers.racial_bias_report",
         "wordbias.papers.kurita2019", "wordbias.papers.kurita2019_templates", "wordbias.papers.kurita2019_table5",
         "wordbias.papers.kurita2019_gap", "wordbias.papers.lesson_views", "wordbias.papers.outputs",
-        "wordbias.papers.may2019", "wordbias.papers.debias2019",
+        "wordbias.papers.may2019", "wordbias.papers.debias2019", "wordbias.papers.planted_bias",
     ], False),
 ]
 

@@ -20,6 +20,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from wordbias.core.errors import InvalidParameterError
+from wordbias.core.identity import check_shared_vectors
 from wordbias.core.lookup import check_on_missing
 from wordbias.core.tidy import MIN_FRACTION, MIN_WORDS, check_coverage_thresholds
 from wordbias.core.validation import check_bool, check_int, check_option, check_probability, check_seed
@@ -105,6 +106,11 @@ class Words(Options):
         A set keeping less than this fraction of its list is flagged as low coverage.
     balance_targets : {"random", "none", "raise"}, default "random"
         How target sets of unequal size are made equal (:data:`BALANCE_POLICIES`; WEAT-like tests only).
+    shared_vectors : {"keep", "drop", "raise"}, default "keep"
+        What a word whose vector is not its own does (:mod:`wordbias.core.identity`: it reads another word's row in
+        a pruned embedding, or shares one vector with another word of the test): it is kept and flagged in the
+        result's notes, left out (reported in ``dropped``), or an error. An embedding with a row of its own for
+        every word and no repeated vector is measured alike under all three.
     """
 
     case_fold: bool | None = None
@@ -112,6 +118,7 @@ class Words(Options):
     min_words: int = MIN_WORDS
     min_fraction: float = MIN_FRACTION
     balance_targets: str = "random"
+    shared_vectors: str = "keep"
 
     def __post_init__(self):
         if self.case_fold is not None:
@@ -121,6 +128,7 @@ class Words(Options):
         object.__setattr__(self, "min_words", words)
         object.__setattr__(self, "min_fraction", fraction)
         check_option("balance_targets", self.balance_targets, BALANCE_POLICIES)
+        check_shared_vectors(self.shared_vectors)
 
 
 def loose_options(default_resampling: Resampling, default_words: Words, **options) -> dict:
@@ -137,7 +145,7 @@ def loose_options(default_resampling: Resampling, default_words: Words, **option
     **options
         Keywords of the measure, of Resampling (``n_resamples``, ``confidence_level``, ``ci_method``,
         ``n_permutations``, ``seed``) and of Words (``case_fold``, ``on_missing``, ``min_words``,
-        ``min_fraction``, ``balance_targets``).
+        ``min_fraction``, ``balance_targets``, ``shared_vectors``).
 
     Returns
     -------

@@ -70,6 +70,12 @@ class SetCoverage:
         The words missing from the vocabulary.
     balanced_out : tuple of str, default ()
         The words deleted to balance the target sets (a WEFAT's W: dropped by its name-likeness filter).
+    shared : tuple of str, default ()
+        The words of the set whose vector is not their own (:func:`wordbias.core.identity.check_sets`: another
+        word's row in a pruned embedding, or one vector with another word of the test), kept or not; the result's
+        notes say why.
+    shared_out : tuple of str, default ()
+        The words of ``shared`` left out (``Words(shared_vectors="drop")``).
     """
 
     letter: str
@@ -78,11 +84,14 @@ class SetCoverage:
     used: tuple[str, ...]
     missing: tuple[str, ...] = ()
     balanced_out: tuple[str, ...] = ()
+    shared: tuple[str, ...] = ()
+    shared_out: tuple[str, ...] = ()
 
     @property
     def in_vocabulary(self) -> int:
-        """Words of the list found in the embedding (used + balanced out)."""
-        return len(self.asked) - len(self.missing)
+        """Words of the list found in the embedding with a vector the test could use (used + balanced out: the
+        words left out for a shared vector are not counted)."""
+        return len(self.asked) - len(self.missing) - len(self.shared_out)
 
     def text(self) -> str:
         """The set's coverage as text: its letter, the words found in the vocabulary / the words asked for.
@@ -216,9 +225,11 @@ class Result:
     @property
     def dropped(self) -> str:
         """The words left out, per set: ``"X: w1 w2; A: w3; X balanced out: w4"`` (missing from the vocabulary
-        first, then those deleted to balance the target sets); ``""`` when none."""
+        first, then those deleted to balance the target sets, then those left out for a shared vector:
+        ``"Y shared vector: w5"``); ``""`` when none."""
         parts = [f"{s.letter}: {' '.join(s.missing)}" for s in self.sets if s.missing]
         parts += [f"{s.letter} balanced out: {' '.join(s.balanced_out)}" for s in self.sets if s.balanced_out]
+        parts += [f"{s.letter} shared vector: {' '.join(s.shared_out)}" for s in self.sets if s.shared_out]
         return "; ".join(parts)
 
     @property

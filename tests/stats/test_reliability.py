@@ -3,7 +3,15 @@ import numpy as np
 import pytest
 
 from wordbias.core.errors import InvalidParameterError
-from wordbias.stats.reliability import cronbach_alpha, icc_a1, pair_scores
+from wordbias.stats.reliability import (
+    cronbach_alpha,
+    half_correlation,
+    icc_a1,
+    pair_scores,
+    random_halves,
+    spearman_brown,
+    split_half,
+)
 
 # Shrout & Fleiss (1979), Table 4: six targets, four judges; their Table 3 gives ICC(2,1) = .29 and ICC(3,1) = .71
 SHROUT_FLEISS = np.array([[9, 2, 5, 8], [6, 1, 3, 2], [8, 4, 6, 8], [7, 1, 2, 6], [10, 5, 6, 9], [6, 2, 4, 7]], float)
@@ -48,3 +56,39 @@ def test_bad_score_matrices_are_refused(bad):
         icc_a1(bad)
     with pytest.raises(InvalidParameterError):
         cronbach_alpha(bad)
+
+
+def test_spearman_brown_by_hand():
+    assert spearman_brown(0.6) == pytest.approx(2 * 0.6 / 1.6)
+    assert spearman_brown(0.6, length=3) == pytest.approx(3 * 0.6 / (1 + 2 * 0.6))
+    np.testing.assert_allclose(spearman_brown([0.2, -0.2]), [0.4 / 1.2, -0.4 / 0.8])
+    assert np.isnan(spearman_brown(-1.0))                      # 1 + r = 0
+    with pytest.raises(InvalidParameterError):
+        spearman_brown(1.5)
+    with pytest.raises(InvalidParameterError):
+        spearman_brown(0.5, length=0)
+
+
+def test_split_half_is_the_corrected_mean_correlation_of_the_halves_by_hand():
+    rng = np.random.default_rng(3)
+    items = rng.normal(size=40) + rng.normal(size=(6, 40))
+    halves = random_halves(6, 5, seed=7)
+    r = np.mean([np.corrcoef(items[first].mean(axis=0), items[~first].mean(axis=0))[0, 1] for first in halves])
+    assert split_half(items, n_splits=5, seed=7) == pytest.approx(2 * r / (1 + r))   # the mean r, stepped up
+    assert split_half(items, n_splits=5, seed=7) == split_half(items, n_splits=5, seed=7)
+    assert split_half(items, n_splits=5, seed=7) != split_half(items, n_splits=5, seed=8)
+
+
+def test_random_halves_are_seeded_halves():
+    a, b = random_halves(7, 4, seed=1), random_halves(7, 4, seed=1)
+    np.testing.assert_array_equal(a, b)
+    assert (a.sum(axis=1) == 3).all()
+    assert not np.array_equal(a, random_halves(7, 4, seed=2))
+
+
+def test_half_correlation_refuses_mismatched_or_short_halves():
+    with pytest.raises(InvalidParameterError, match="same shape"):
+        half_correlation(np.ones((2, 5)), np.ones((3, 5)))
+    with pytest.raises(InvalidParameterError, match="3 observations"):
+        half_correlation([1.0, 2.0], [2.0, 1.0])
+    assert np.isnan(half_correlation([1.0, 1.0, 1.0], [1.0, 2.0, 3.0]))     # a half that does not vary

@@ -32,6 +32,10 @@ Tokenisation (version :data:`TOKENISATION_VERSION`, recorded by ``Corpus.tokenis
   2005) and one a ``½`` in Latin-1 (Eisenhower 1954): each is decoded in its own encoding
   (:data:`SHIPPED_ENCODINGS`), so ``encoding`` is not used for the shipped corpora.
 
+* **A counterfactual swap** (``CorpusSpec(swap=...)``, optional): in a share of the sentences, drawn by a seed,
+  each word of a list of pairs is replaced by its counterpart (``he`` by ``she`` and back): a planted bias of
+  known size (:mod:`wordbias.datasets.swap`). It is recorded under ``tokenisation["swap"]``.
+
 The shipped corpora are read straight from their zip files (nothing is extracted). A user's corpus is a text file
 (``.gz`` allowed) or a folder (every regular file in it, recursively, in sorted order, hidden files and folders
 skipped). A document's id is its file name for a shipped corpus (``ca01``, ``1945-Truman.txt``), its path
@@ -53,6 +57,7 @@ process.
 from __future__ import annotations
 
 import codecs
+import dataclasses
 import fnmatch
 import functools
 import gzip
@@ -67,12 +72,15 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from wordbias.core import paths
 from wordbias.core.errors import CorpusError, InvalidParameterError, SmallCorpusWarning
+
+if TYPE_CHECKING:
+    from wordbias.datasets.swap import SwapSpec
 
 __all__ = ["SHIPPED", "SHIPPED_ENCODINGS", "TOKEN_PATTERN", "TOKENISATION_VERSION", "MAX_SENTENCE_TOKENS",
            "CorpusSpec", "Corpus", "read_corpus", "load_corpus", "bootstrap_documents", "check_trainable",
@@ -136,12 +144,17 @@ class CorpusSpec:
     select : tuple of str, optional
         Document ids or :mod:`fnmatch` patterns of the documents to keep (``("19[4-6]*",)``: the addresses of
         1940-1969); a single string is one pattern. By default every document.
+    swap : wordbias.datasets.swap.SwapSpec, optional
+        A counterfactual swap of word pairs in a share of the sentences (:mod:`wordbias.datasets.swap`), applied
+        after the documents are read and selected. Its pairs are lower-cased when ``lowercase`` is; a swap at
+        rate 0 is no swap (the field becomes None, so the spec, the tokenisation and every cache key are the
+        unswapped corpus's).
 
     Raises
     ------
     wordbias.core.errors.InvalidParameterError
         If a field has the wrong type or value (an unknown encoding or one that is not a text encoding,
-        :func:`check_encoding`; an unknown document mode; an empty pattern).
+        :func:`check_encoding`; an unknown document mode; an empty pattern; a swap that is not a ``SwapSpec``).
 
     Examples
     --------
@@ -155,6 +168,7 @@ class CorpusSpec:
     encoding: str = "utf-8"
     documents: str = "auto"
     select: tuple[str, ...] | None = None
+    swap: SwapSpec | None = None
 
     def __post_init__(self):
         source = self.source
@@ -187,6 +201,14 @@ class CorpusSpec:
                 raise InvalidParameterError(f"select must hold document ids or patterns (non-empty strings), not "
                                             f"{self.select!r}")
             object.__setattr__(self, "select", select)
+        if self.swap is not None:
+            from wordbias.datasets.swap import SwapSpec
+
+            if not isinstance(self.swap, SwapSpec):
+                raise InvalidParameterError(f"swap must be a wordbias.datasets.swap.SwapSpec or None, not "
+                                            f"{type(self.swap).__name__}")
+            object.__setattr__(self, "swap", None if self.swap.rate == 0 else
+                               self.swap.lowercased() if self.lowercase else self.swap)
 
 
 def check_encoding(encoding, what: str = "encoding") -> str:
@@ -318,7 +340,8 @@ class Corpus:
     @property
     def tokenisation(self) -> dict:
         """A JSON-able description of how the tokens were made (rules, token pattern, lowercase, encoding,
-        document mode, selection, version), for a manifest and a cache key."""
+        document mode, selection, version; a swap's pairs' SHA-256 and number, rate, seed and numbers of sentences
+        drawn and changed, under ``"swap"``), for a manifest and a cache key."""
         return {"version": TOKENISATION_VERSION, "rules": _RULES, "token_pattern": TOKEN_PATTERN,
                 "max_sentence_tokens": MAX_SENTENCE_TOKENS, "lowercase": self.spec.lowercase,
                 "select": list(self.spec.select) if self.spec.select is not None else None, **self._details}
@@ -359,7 +382,7 @@ class Corpus:
 # ------------------------------------------------------------------------------------------------ reading
 
 def read_corpus(source, *, lowercase: bool = True, encoding: str = "utf-8", documents: str = "auto",
-                select=None) -> Corpus:
+                select=None, swap=None) -> Corpus:
     """Read a shipped corpus or a user's text into documents of sentences of tokens.
 
     The rules are those of the module docstring. The result is memoised per process (:func:`load_corpus`):
@@ -378,6 +401,8 @@ def read_corpus(source, *, lowercase: bool = True, encoding: str = "utf-8", docu
         How a single file is cut into documents (see :class:`CorpusSpec`).
     select : sequence of str, optional
         Document ids or :mod:`fnmatch` patterns of the documents to keep.
+    swap : wordbias.datasets.swap.SwapSpec, optional
+        A counterfactual swap of word pairs in a share of the sentences (see :class:`CorpusSpec`).
 
     Returns
     -------
@@ -404,7 +429,7 @@ def read_corpus(source, *, lowercase: bool = True, encoding: str = "utf-8", docu
     wordbias.core.errors.CorpusError: unknown corpus 'brwon': the shipped corpora are brown, state_union, inaugural; or give the path of a text file or a folder of text files
     """
     return load_corpus(CorpusSpec(source, lowercase=lowercase, encoding=encoding, documents=documents,
-                                  select=select))
+                                  select=select, swap=swap))
 
 
 def load_corpus(spec: CorpusSpec) -> Corpus:
@@ -483,8 +508,12 @@ def text_size(spec: CorpusSpec) -> int:
     return total
 
 
-@functools.lru_cache(maxsize=4)
+@functools.lru_cache(maxsize=8)   # a ladder's swapped corpora and their original, in one worker process
 def _load(spec: CorpusSpec, signature: tuple) -> Corpus:
+    if spec.swap is not None:   # the original, read once, then swapped (sharing its unchanged sentences)
+        from wordbias.datasets.swap import apply_swap
+
+        return apply_swap(_load(dataclasses.replace(spec, swap=None), signature), spec.swap)
     return _read(spec)
 
 

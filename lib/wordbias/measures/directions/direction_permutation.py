@@ -28,6 +28,7 @@ from scipy import stats
 from wordbias.core import lookup
 from wordbias.core.costs import MAX_SECONDS, check_cost
 from wordbias.core.errors import InvalidParameterError
+from wordbias.core.identity import apply_policy, identity_notes, with_identity
 from wordbias.core.tidy import (
     coverage,
     not_run_note,
@@ -442,11 +443,12 @@ def _measure(kv, spec, *, resampling: Resampling, words: Words, case_fold: bool,
     """One direction test on loaded vectors, measured once; the warnings it gave are kept, not given."""
     from wordbias.result import Caught, Result, SetCoverage
 
+    identity, kept = apply_policy(kv, {k: getattr(spec, k) for k in SETS}, words.shared_vectors, case_fold=case_fold)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        t = lookup.set_vectors(kv, spec.T1, spec.T2, name="targets", case_fold=case_fold,
+        t = lookup.set_vectors(kv, kept["T1"], kept["T2"], name="targets", case_fold=case_fold,
                                on_missing=words.on_missing)
-        a = lookup.set_vectors(kv, spec.A1, spec.A2, name=spec.id or "attributes", case_fold=case_fold,
+        a = lookup.set_vectors(kv, kept["A1"], kept["A2"], name=spec.id or "attributes", case_fold=case_fold,
                                on_missing=words.on_missing)
         mats = (t.A, t.B, a.A, a.B)
         observed, null = _draw(*mats, n_permutations=resampling.n_permutations, seed=resampling.seed,
@@ -460,8 +462,9 @@ def _measure(kv, spec, *, resampling: Resampling, words: Words, case_fold: bool,
     projected = (projections(t.A, r, normalize=normalize), projections(t.B, r, normalize=normalize))
     used = (*t.words, *a.words)
     missing = (*t.missing, *a.missing)
-    sets = tuple(SetCoverage(k, spec.names.get(k, k), _folded(words, case_fold), u, m)
-                 for k, words, u, m in zip(SETS, (spec.T1, spec.T2, spec.A1, spec.A2), used, missing))
+    sets = with_identity([SetCoverage(k, spec.names.get(k, k), _folded(words, case_fold), u, m)
+                          for k, words, u, m in zip(SETS, (spec.T1, spec.T2, spec.A1, spec.A2), used, missing)],
+                         identity, words.shared_vectors)
     notes = (no_interval, f"angle {observed.angle:.1f} degrees",
              f"p as the report computes it (no add-one rule, may be 0), Appendix A's Wald interval on p "
              f"[{one.ci[0]:.4f}, {one.ci[1]:.4f}]")
@@ -477,8 +480,8 @@ def _measure(kv, spec, *, resampling: Resampling, words: Words, case_fold: bool,
         p_values={"monte-carlo": one.p}, n_permutations=resampling.n_permutations,
         n_resamples=resampling.n_resamples if interval else 0, seed=resampling.seed, sets=sets,
         flagged=_flagged(sets, words),
-        warnings=tuple(Caught(w.category, str(w.message)) for w in caught), notes=tuple(n for n in notes if n),
-        result=DirectionDetails(one, two, projected))
+        warnings=tuple(Caught(w.category, str(w.message)) for w in caught),
+        notes=tuple(n for n in notes if n) + identity_notes(identity), result=DirectionDetails(one, two, projected))
 
 
 def _folded(words, case_fold: bool) -> tuple[str, ...]:

@@ -30,6 +30,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError
+from wordbias.core.identity import apply_pair_policy
 from wordbias.core.validation import as_float_array
 from wordbias.measures.directions.direction import unit_vector
 from wordbias.measures.sets import set_measures as _sm
@@ -130,16 +131,20 @@ def indirect_bias(w, v, g) -> float:
     return float(indirect_bias_matrix(w[None], v[None], g)[0, 0])
 
 
-def _direction(kv, g, pairs, on_missing):
+def _direction(kv, g, pairs, on_missing, shared_vectors: str = "keep"):
     """g as given (unit), or the PCA gender direction of ``pairs`` (default: the debiaswe definitional pairs), with
-    a note saying which."""
+    a note saying which; a pair with a word whose vector is not its own is flagged in the note, left out or refused
+    as ``shared_vectors`` says (:func:`wordbias.core.identity.apply_pair_policy`)."""
     from wordbias.measures.debiasing import debias
 
     if g is not None:
         return unit_vector(g, "g"), "the direction g given"
+    pairs = debias.word_lists_for(kv).definitional_pairs if pairs is None else pairs
+    check, _, pairs = apply_pair_policy(kv, {}, pairs, shared_vectors)
     direction, found = debias.gender_direction(kv, pairs, on_missing=on_missing)
-    return direction.direction, (f"g: the PCA gender direction of {len(found.pairs)} definitional pairs (PC1 explains "
-                                 f"{direction.explained_variance_ratio[0]:.0%})")
+    note = (f"g: the PCA gender direction of {len(found.pairs)} definitional pairs (PC1 explains "
+            f"{direction.explained_variance_ratio[0]:.0%})")
+    return direction.direction, note + (f"; definitional pairs' {check.note()}" if check else "")
 
 
 def indirect_biases(embedding, word: str, others: Sequence[str], g=None, *, pairs: Sequence[Sequence[str]] | None = None,
@@ -229,8 +234,9 @@ def mean_indirect_bias(embedding, W: Sequence[str], others: Sequence[str], *, g=
         The bootstrap resamples (0 for no interval), its level and method, and the seed; there is no test
         (``n_permutations`` is not used). None: :data:`DEFAULT_RESAMPLING`.
     words : Words, optional
-        Case folding, unknown words (``on_missing``, also for the definitional pairs) and the low-coverage
-        thresholds; None: ``Words()``.
+        Case folding, unknown words (``on_missing``, also for the definitional pairs), the words whose vector is
+        not their own (``shared_vectors``: in W and V, and a definitional pair with such a word, flagged in the
+        notes, left out or refused) and the low-coverage thresholds; None: ``Words()``.
     warn : bool, default True
         Give the warnings; False keeps them in the result only.
 
@@ -260,8 +266,8 @@ def mean_indirect_bias(embedding, W: Sequence[str], others: Sequence[str], *, g=
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         got = _sm.look_up(embedding, {"W": W, "V": others}, names=names, case_fold=c.words.case_fold,
-                          on_missing=c.words.on_missing)
-        g, where = _direction(got.kv, g, pairs, c.words.on_missing)
+                          on_missing=c.words.on_missing, shared_vectors=c.words.shared_vectors)
+        g, where = _direction(got.kv, g, pairs, c.words.on_missing, c.words.shared_vectors)
         B = indirect_bias_matrix(got.mats["W"], got.mats["V"], g)
     value = float(B.mean())
 

@@ -49,6 +49,7 @@ import numpy as np
 from wordbias.core import costs as _costs
 from wordbias.core import lookup
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError, LowCoverageWarning
+from wordbias.core.identity import apply_pair_policy, identity_notes, with_identity
 from wordbias.core.validation import as_float_array, check_int, check_option, check_seed
 from wordbias.options import Resampling, Words
 
@@ -451,10 +452,14 @@ def mean_interval(values, *, name: str, of: str, resampling: Resampling):
 
 
 def _look_up(embedding, N, pairs, *, normalize: str, words: Words):
-    """(words found, pairs found, scores, case folded) of :func:`ripa`."""
+    """(words found, pairs found, scores, case folded, identity check) of :func:`ripa`; the words and pairs with
+    a vector not their own treated as ``words.shared_vectors`` says
+    (:func:`wordbias.core.identity.apply_pair_policy`)."""
     from wordbias import embeddings
 
     fold = (not embeddings.is_cased(embedding)) if words.case_fold is None else words.case_fold
+    identity, kept, pairs = apply_pair_policy(embedding, {"N": N}, pairs, words.shared_vectors, case_fold=fold)
+    N = kept["N"]
     ws = lookup.word_set(embedding, N, name="words", on_missing=words.on_missing, case_fold=fold)
     pv = lookup.pair_vectors(embedding, pairs, name="base pairs", on_missing=words.on_missing, case_fold=fold)
     W, X, Y = lookup.set_matrix(embedding, ws.words, "words"), pv.A, pv.B
@@ -467,7 +472,7 @@ def _look_up(embedding, N, pairs, *, normalize: str, words: Words):
         scores = ripa_scores(W, X, Y)
     except DegenerateSetError as err:
         raise DegenerateSetError(f"base pairs {list(pv.pairs)}: {err}") from None
-    return ws, pv, scores, fold
+    return ws, pv, scores, fold, identity
 
 
 def ripa_sets(N, pairs, *, fold: bool, missing_words=(), missing_pairs=(), used=None,
@@ -628,8 +633,9 @@ def ripa(embedding, N: Sequence[str], pairs: Sequence[Sequence[str]], *, units: 
         the bootstrap resamples of the interval (0 for none), with its ``confidence_level`` and ``ci_method``;
         ``seed``: the seed of both. None: :data:`DEFAULT_RESAMPLING`.
     words : Words, optional
-        Case folding (None: fold for an uncased vocabulary), unknown words and pairs (``on_missing``) and the
-        low-coverage thresholds; None: :data:`DEFAULT_WORDS` (the words as given).
+        Case folding (None: fold for an uncased vocabulary), unknown words and pairs (``on_missing``), the words
+        whose vector is not their own (``shared_vectors``: a word, or a pair with one, flagged, left out or
+        refused) and the low-coverage thresholds; None: :data:`DEFAULT_WORDS` (the words as given).
     max_seconds : float, default MAX_SECONDS
         The time budget of the sign-flip test.
     warn : bool, default True
@@ -677,7 +683,7 @@ def ripa(embedding, N: Sequence[str], pairs: Sequence[Sequence[str]], *, units: 
     warn = check_bool("warn", warn)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        ws, pv, scores, fold = _look_up(embedding, N, pairs, normalize=normalize, words=words)
+        ws, pv, scores, fold, identity = _look_up(embedding, N, pairs, normalize=normalize, words=words)
     values = scores.mean(axis=0) if units == "pairs" else scores.mean(axis=1)
     flip = dict(n_resamples=resampling.n_permutations, seed=resampling.seed, max_seconds=max_seconds)
     one = sign_flip_test(values, alternative=alternative, **flip)
@@ -686,8 +692,8 @@ def ripa(embedding, N: Sequence[str], pairs: Sequence[Sequence[str]], *, units: 
                    missing_pairs=tuple(p for p, _ in pv.missing), normalize=normalize)
     of = f"the {values.size} {'base pairs' if units == 'pairs' else 'words'}"
     interval, no_interval = mean_interval(values, name="ripa", of=of, resampling=resampling)
-    sets = ripa_sets(N, pairs, fold=fold, missing_words=ws.missing, missing_pairs=r.missing_pairs,
-                     used=(ws.words, pv.pairs))
+    sets = with_identity(ripa_sets(N, pairs, fold=fold, missing_words=ws.missing, missing_pairs=r.missing_pairs,
+                                   used=(ws.words, pv.pairs)), identity, words.shared_vectors)
     flagged = coverage({s.letter: (s.in_vocabulary, len(s.asked)) for s in sets}, min_words=words.min_words,
                        min_fraction=words.min_fraction).low
     low, high = r.range
@@ -702,8 +708,8 @@ def ripa(embedding, N: Sequence[str], pairs: Sequence[Sequence[str]], *, units: 
         **interval_fields(interval, resampling, of), p_value=one.p_value,
         alternative=alternative, p_method=one.p_method, p_two_sided=two.p_value, p_values={one.p_method: one.p_value},
         n_permutations=one.n_resamples, sets=sets, flagged=flagged,
-        warnings=tuple(Caught(w.category, str(w.message)) for w in caught), notes=tuple(n for n in notes if n),
-        result=r)
+        warnings=tuple(Caught(w.category, str(w.message)) for w in caught),
+        notes=tuple(n for n in notes if n) + identity_notes(identity), result=r)
     if warn:
         warn_again(m, stacklevel=2)
     return m

@@ -178,7 +178,7 @@ def ect(embedding, T1: Sequence[str], T2: Sequence[str], A: Sequence[str], *, na
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         got = _sm.look_up(embedding, {"T1": T1, "T2": T2, "A": A}, names=names, case_fold=c.words.case_fold,
-                          on_missing=c.words.on_missing)
+                          on_missing=c.words.on_missing, shared_vectors=c.words.shared_vectors)
         rho = ect_statistic(got.mats["T1"], got.mats["T2"], got.mats["A"], normalize=normalize)
     m = {k: (_unit(v) if normalize else v) for k, v in got.mats.items()}
     Au = _unit(m["A"])

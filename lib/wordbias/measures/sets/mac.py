@@ -145,7 +145,8 @@ def mac(embedding, targets: Sequence[Sequence[str]], attributes: Sequence[Sequen
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         got = _sm.look_up(embedding, {**dict(zip(tl, targets)), **dict(zip(al, attributes))}, names=names,
-                          case_fold=c.words.case_fold, on_missing=c.words.on_missing)
+                          case_fold=c.words.case_fold, on_missing=c.words.on_missing,
+                          shared_vectors=c.words.shared_vectors)
         value = mac_statistic([got.mats[k] for k in tl], [got.mats[k] for k in al])
     Tall = _unit(np.vstack([got.mats[k] for k in tl]))
     C = {k: Tall @ _unit(got.mats[k]).T for k in al}                   # (all target words, |A_j|)

@@ -368,7 +368,8 @@ def rnsb(embedding, targets: Sequence[Sequence[str]], A_negative: Sequence[str],
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         got = _sm.look_up(embedding, {**dict(zip(tl, targets)), "A_negative": A_negative, "A_positive": A_positive},
-                          names=names, case_fold=c.words.case_fold, on_missing=c.words.on_missing, disjoint=False)
+                          names=names, case_fold=c.words.case_fold, on_missing=c.words.on_missing, disjoint=False,
+                          shared_vectors=c.words.shared_vectors)
         _refuse_shared(got.asked, got.names, tl)
         m = got.mats
         value = rnsb_statistic([m[k] for k in tl], m["A_negative"], m["A_positive"], seed=seed, **fit)

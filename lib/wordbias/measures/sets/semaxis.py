@@ -166,7 +166,8 @@ def semaxis(embedding, T1: Sequence[str], T2: Sequence[str], A_pos: Sequence[str
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         got = _sm.look_up(embedding, {"T1": T1, "T2": T2, "A_pos": A_pos, "A_neg": A_neg}, names=names,
-                          case_fold=c.words.case_fold, on_missing=c.words.on_missing)
+                          case_fold=c.words.case_fold, on_missing=c.words.on_missing,
+                          shared_vectors=c.words.shared_vectors)
         m = got.mats
         s1 = semaxis_scores(m["T1"], m["A_pos"], m["A_neg"])
         s2 = semaxis_scores(m["T2"], m["A_pos"], m["A_neg"])

@@ -37,13 +37,14 @@ import itertools
 import math
 import warnings
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from scipy import stats as _sps
 
 from wordbias.core import lookup
 from wordbias.core.errors import DegenerateSetError, LowCoverageWarning
+from wordbias.core.identity import IdentityCheck, apply_policy, identity_notes, with_identity
 from wordbias.core.tidy import coverage, part_missing_note
 from wordbias.core.validation import (
     check_bool,
@@ -401,6 +402,10 @@ class LookedUp:
         Each set's letter -> the words asked for (case-folded when folding).
     names : dict of str to str
         Each set's letter -> its display name.
+    identity : IdentityCheck
+        The words whose vector is not their own (:func:`wordbias.core.identity.check_sets`).
+    shared_vectors : str
+        What was done with them (``Words.shared_vectors``).
     """
 
     kv: object
@@ -408,13 +413,18 @@ class LookedUp:
     mats: dict
     asked: dict
     names: dict
+    identity: IdentityCheck = field(default_factory=IdentityCheck)
+    shared_vectors: str = "keep"
 
 
 def look_up(embedding, sets: Mapping[str, Sequence[str]], *, names: Mapping[str, str] | None = None,
-            case_fold=None, on_missing: str = "drop", disjoint: bool = True) -> LookedUp:
+            case_fold=None, on_missing: str = "drop", disjoint: bool = True,
+            shared_vectors: str = "keep") -> LookedUp:
     """Look the word lists up: each checked (a string or a repeated word refused), case-folded for an uncased
-    vocabulary (``case_fold=None``), unknown words dropped with a warning (or ``on_missing="raise"``), every set
-    left with at least one word, the sets pairwise disjoint (``disjoint``).
+    vocabulary (``case_fold=None``), unknown words dropped with a warning (or ``on_missing="raise"``), the words
+    whose vector is not their own flagged, left out or refused (``shared_vectors``,
+    :func:`wordbias.core.identity.apply_policy`), every set left with at least one word, the sets pairwise
+    disjoint (``disjoint``).
 
     Parameters
     ----------
@@ -430,6 +440,8 @@ def look_up(embedding, sets: Mapping[str, Sequence[str]], *, names: Mapping[str,
         What to do with unknown words.
     disjoint : bool, default True
         Refuse a word in two sets.
+    shared_vectors : {"keep", "drop", "raise"}, default "keep"
+        What a word whose vector is not its own does (``Words.shared_vectors``).
 
     Returns
     -------
@@ -441,7 +453,8 @@ def look_up(embedding, sets: Mapping[str, Sequence[str]], *, names: Mapping[str,
     InvalidParameterError
         If a list is a string, repeats a word, or two sets share a word.
     DegenerateSetError
-        If a set is left empty, or holds a zero vector.
+        If a set is left empty, or holds a zero vector, or (``shared_vectors="raise"``) a word's vector is not its
+        own.
     KeyError
         If ``on_missing="raise"`` and a word is unknown.
 
@@ -459,9 +472,10 @@ def look_up(embedding, sets: Mapping[str, Sequence[str]], *, names: Mapping[str,
     if disjoint:
         for a, b in itertools.combinations(checked, 2):
             check_disjoint(names[a], checked[a], names[b], checked[b])
-    found = {k: lookup.word_set(kv, words, name=names[k], on_missing=on_missing) for k, words in checked.items()}
+    identity, kept = apply_policy(kv, checked, shared_vectors)
+    found = {k: lookup.word_set(kv, words, name=names[k], on_missing=on_missing) for k, words in kept.items()}
     mats = {k: lookup.set_matrix(kv, s.words, names[k]) for k, s in found.items()}
-    return LookedUp(kv, found, mats, checked, names)
+    return LookedUp(kv, found, mats, checked, names, identity, shared_vectors)
 
 
 def measured(measure: str, got: LookedUp, c: Call, *, title: str, statistic_name: str, statistic: float,
@@ -475,7 +489,8 @@ def measured(measure: str, got: LookedUp, c: Call, *, title: str, statistic_name
     from wordbias.result import Caught, Result, SetCoverage
 
     kept = tuple(Caught(w.category, str(w.message)) for w in caught)
-    sets = tuple(SetCoverage(k, got.names[k], got.asked[k], s.words, s.missing) for k, s in got.sets.items())
+    sets = with_identity([SetCoverage(k, got.names[k], got.asked[k], s.words, s.missing)
+                          for k, s in got.sets.items()], got.identity, got.shared_vectors)
     flagged = coverage({s.letter: (s.in_vocabulary, len(s.asked)) for s in sets
                         if judged is None or s.letter in judged}, min_words=c.words.min_words,
                        min_fraction=c.words.min_fraction).low
@@ -493,7 +508,8 @@ def measured(measure: str, got: LookedUp, c: Call, *, title: str, statistic_name
         p_values={test.p_method: test.p_value} if test else {},
         n_permutations=test.n_permutations if test and test.p_method == "monte-carlo" else None,
         n_resamples=r.n_resamples if interval else 0, seed=seed if isinstance(seed, int) else 0, sets=sets,
-        flagged=flagged, warnings=kept, notes=tuple(n for n in notes if n), result=result)
+        flagged=flagged, warnings=kept, notes=tuple(n for n in notes if n) + identity_notes(got.identity),
+        result=result)
     if c.warn:
         for w in kept:
             warnings.warn(w.category(w.message), stacklevel=3)
