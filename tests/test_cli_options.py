@@ -10,7 +10,7 @@ import pytest
 from wordbias.cli import main, parser
 
 #: how the parser shows the options whose value is a path, or a name standing for a file
-PATH_METAVARS = {"DIR", "FILE.yaml", "EMBEDDING", "CORPUS", "MODEL", "NAME"}
+PATH_METAVARS = {"DIR", "FILE.yaml", "EMBEDDING", "CORPUS", "MODEL", "NAME", "LADDER"}
 
 
 def _subparsers() -> dict[str, argparse.ArgumentParser]:
@@ -45,10 +45,12 @@ def _argv(command: str, action, value: str) -> list[str]:
             "contextual": ["contextual", "m", "--out", "o"], "seat": ["seat", "m", "--out", "o"],
             "lm": ["lm", "m", "--out", "o"],
             "debias": ["debias", "e.txt", "--method", "hard", "--out", "o"], "lists": ["lists"],
-            "embeddings": ["embeddings"], "cache": ["cache", "list"]}[command]
+            "embeddings": ["embeddings"], "cache": ["cache", "list"],
+            "validity": ["validity", "l", "--out", "o"]}[command]
     if action.option_strings:
         return base + [action.option_strings[0], value]
-    positional = {"embedding": 1, "embeddings": 1, "corpus": 1, "model": 1, "name": 1, "names": 2}[action.dest]
+    positional = {"embedding": 1, "embeddings": 1, "corpus": 1, "model": 1, "name": 1, "names": 2,
+                  "ladder": 1}[action.dest]
     return base[:positional] + [value] + base[positional + (0 if action.dest in ("name", "names") else 1):]
 
 

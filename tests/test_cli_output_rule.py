@@ -108,6 +108,7 @@ def _missing(tmp_path: Path, argv: list[str]) -> list[str]:
     ["seat", "missing-model"],
     ["contextual", "missing-model"],
     ["debias", "missing.txt", "--method", "hard"],
+    ["validity", "missing-ladder"],
 ], ids=lambda argv: argv[0])
 def test_every_writing_command_refuses_a_folder_of_the_users_first_and_offers_force(tmp_path, monkeypatch, argv):
     """The embedding or model does not exist: the folder's refusal comes first, so the rule is applied before
@@ -147,6 +148,7 @@ def test_a_bad_list_file_leaves_no_out_folder(tmp_path, files):
     ["weat", "missing.txt"],
     ["report", "missing.txt"],
     ["debias", "missing.txt", "--method", "hard"],
+    ["validity", "missing-ladder"],
 ], ids=lambda argv: argv[0])
 def test_a_run_that_fails_before_measuring_leaves_no_folder_it_created(tmp_path, argv):
     """The folder (and its parents the run created) is made before the embedding is loaded; the load fails and

@@ -24,8 +24,9 @@ def _imported(*argv: str) -> tuple[int, set[str], str]:
     return done.returncode, names, done.stdout
 
 
-@pytest.mark.parametrize("argv", [("--help",), ("--version",), ("lists", "--template"), ("weat",)],
-                         ids=["help", "version", "lists-template", "usage-error"])
+@pytest.mark.parametrize("argv", [("--help",), ("--version",), ("lists", "--template"), ("weat",),
+                                  ("validity", "--help")],
+                         ids=["help", "version", "lists-template", "usage-error", "validity-help"])
 def test_light_paths_import_no_heavy_library(argv):
     code, names, _ = _imported(*argv)
     assert code == (2 if argv == ("weat",) else 0)
@@ -37,7 +38,7 @@ def test_help_lists_every_subcommand():
     code, _, out = _imported("--help")
     assert code == 0
     for command in ("weat", "report", "compare", "contextual", "seat", "lists", "cache", "embeddings", "train",
-                    "debias"):
+                    "debias", "validity"):
         assert command in out
 
 
@@ -64,7 +65,7 @@ def test_parser_coverage_defaults_are_tidy_thresholds():
 
 
 @pytest.mark.parametrize("command", ["weat", "report", "compare", "contextual", "seat", "lists", "cache",
-                                     "embeddings", "train", "debias"])
+                                     "embeddings", "train", "debias", "validity"])
 def test_every_subcommand_has_its_function(command):
     from wordbias import cli
 

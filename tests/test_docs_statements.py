@@ -151,3 +151,30 @@ def test_the_language_model_tables_are_the_committed_ones(paper, table):
     assert "| " + " | ".join(t.columns) + " |" in text
     for _, r in t.iterrows():
         assert "| " + " | ".join(r.tolist()) + " |" in text, r.tolist()
+
+
+def test_the_planted_bias_table_is_the_committed_validity_table():
+    """docs/notebooks.md's planted-bias table: each measure's validity rho and interval, ICC at rate 0 and split-half
+    as results/planted_bias/brown-cbow/validity.csv has them (2 decimals, the minus sign typeset)."""
+    import pandas as pd
+
+    from wordbias import catalogue
+
+    text = (ROOT / "docs/notebooks.md").read_text(encoding="utf-8")
+    w = pd.read_csv(ROOT / "results/planted_bias/brown-cbow/validity.csv", index_col=0)
+
+    def two(x: float) -> str:
+        return f"{x:.2f}".replace("-", "−")
+
+    names = {"weat": "WEAT", "wefat": "WEFAT", "direction": "direction", "direct_bias": "DirectBias_1", "ripa": "RIPA",
+             "sc_weat": "SC-WEAT", "ect": "ECT", "rnd": "RND", "rnsb": "RNSB", "mac": "MAC", "semaxis": "SemAxis",
+             "indirect_bias": "indirect bias"}
+    for m, name in names.items():
+        r = w.loc[m]
+        half = "NA (halves disagree)" if pd.isna(r["split-half"]) else two(r["split-half"])
+        planted = "strength" if m in catalogue.SIGN_BLIND else "rate"
+        row = (f"| {name} | {planted} | {two(r['validity'])} [{two(r['validity low'])}, {two(r['validity high'])}] | "
+               f"{two(r['test-retest ICC at rate 0'])} | {half} |")
+        assert row in text, row
+    tracking = sum(1 for m in names if w.loc[m, "validity low"] > 0 or w.loc[m, "validity high"] < 0)
+    assert f"{['No', 'One', 'Two', 'Three', 'Four', 'Five', 'Six', 'Seven', 'Eight', 'Nine', 'Ten', 'Eleven', 'Twelve'][tracking]} of the twelve measured track it" in text

@@ -25,11 +25,16 @@ import numpy as np
 from wordbias.core.errors import InvalidParameterError
 
 __all__ = ["MeasureSpec", "CATALOGUE", "spec", "has_test", "inside_range", "logit_scale", "from_logit_scale",
-           "bias_distance", "BIAS_DIRECTIONS", "COMBINE_RULES"]
+           "bias_distance", "BIAS_DIRECTIONS", "COMBINE_RULES", "SIGN_BLIND"]
 
 #: how a value departs from "no bias" towards more bias: ``"either"`` (both signs are bias, the sign says towards
 #: which pole), ``"above"`` (larger is more bias) or ``"below"`` (smaller is more bias)
 BIAS_DIRECTIONS = ("either", "above", "below")
+#: the measures whose value is the same for a bias and its mirror image (the two poles exchanged: *he* for *she*):
+#: a level of bias, or a fit of the targets' distances, with no sign to tell which pole the bias favours. A planted
+#: bias's validity check correlates them with its strength, not its direction
+#: (:mod:`wordbias.battery.validity`)
+SIGN_BLIND = frozenset({"direct_bias", "ect", "rnsb", "mac", "indirect_bias"})
 #: how training runs combine: ``"mean and t"`` (the mean over runs with the interval over words and runs, and the
 #: combined t test), ``"mean"`` (the mean and its interval, no p: a measure without a test), ``"statistic"`` (no
 #: effect size: the statistic per run in the note, no interval). A measure with a test combines by "mean" when its

@@ -64,9 +64,9 @@ LEFT_OUT = {"ube": "not measured: UBE (Swinger et al. 2019) enumerates groups of
 #: what each measure's validity correlates with: ``"rate"`` (a signed measure: the mirrored corpus gives the
 #: opposite sign) or ``"strength"`` (∣1 − 2p∣: a measure whose value is the same for the corpus and its mirror
 #: image, so that it can only see how much bias there is, not towards which pole)
-AGAINST = {"weat": "rate", "sc_weat": "rate", "wefat": "rate", "direction": "rate", "direct_bias": "strength",
-           "ripa": "rate", "ect": "strength", "rnd": "rate", "rnsb": "strength", "mac": "strength",
-           "semaxis": "rate", "indirect_bias": "strength"}
+AGAINST = {m: "strength" if m in _catalogue.SIGN_BLIND else "rate"
+           for m in ("weat", "sc_weat", "wefat", "direction", "direct_bias", "ripa", "ect", "rnd", "rnsb", "mac",
+                     "semaxis", "indirect_bias")}
 #: the ``paper`` column of each measure's rows
 PAPER = {"weat": "caliskan2017", "sc_weat": "caliskan2017", "wefat": "caliskan2017", "direction": "racial_bias_report",
          "direct_bias": "bolukbasi2016", "ripa": "ethayarajh2019", "ect": "dev2019", "rnd": "garg2018",

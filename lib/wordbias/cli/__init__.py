@@ -21,7 +21,8 @@ written and the space left (:mod:`wordbias.core.io_errors`).
 
 Modules: :mod:`~wordbias.cli.parser` (the arguments), :mod:`~wordbias.cli.measure` (``weat``, ``report``,
 ``compare``, ``contextual``), :mod:`~wordbias.cli.train` (``train``), :mod:`~wordbias.cli.lists` (``lists``), :mod:`~wordbias.cli.embeddings`
-(``embeddings``, ``cache``), :mod:`~wordbias.cli.debias` (``debias``), :mod:`~wordbias.cli.inputs` (embeddings named or given by path, labels, ``--out``)
+(``embeddings``, ``cache``), :mod:`~wordbias.cli.debias` (``debias``), :mod:`~wordbias.cli.validity`
+(``validity``), :mod:`~wordbias.cli.inputs` (embeddings named or given by path, labels, ``--out``)
 and :mod:`~wordbias.cli.output` (the files written, the table on stdout, the tests not run on stderr).
 
 Examples
@@ -50,7 +51,7 @@ __all__ = ["main", "run", "build_parser", "EXIT_NOT_RUN"]
 #: when its command runs, so ``wordbias --help``, ``--version`` and a usage error import argparse and no more
 _COMMANDS = {"weat": "measure", "report": "measure", "compare": "measure", "contextual": "measure", "seat": "seat",
              "lists": "lists", "cache": "embeddings", "embeddings": "embeddings", "train": "train",
-             "debias": "debias", "lm": "lm"}
+             "debias": "debias", "lm": "lm", "validity": "validity"}
 
 
 def _command(name: str):

@@ -24,6 +24,9 @@ examples:
   wordbias train brown --seeds 10 --bootstrap 10 --out runs/brown
                                                    an ensemble of word2vec runs on the Brown corpus
   wordbias weat runs/brown --out out/brown         the WEATs on every run, combined over the runs
+  wordbias train brown --seeds 3 --swap-rate 0,0.25,0.5,0.75,1 --out runs/ladder
+                                                   a ladder of planted gender bias (one ensemble per swap rate)
+  wordbias validity runs/ladder --out out/ladder   which static measure finds the planted bias, how reliably
   wordbias contextual bert-base-uncased --out out/bert
                                                    Kurita et al.'s contextual WEAT and log-probability test
   wordbias seat all-minilm-l6-v2 --out out/seat    May et al.'s SEATs on a sentence encoder
@@ -80,7 +83,8 @@ def _path(text: str) -> str:
 
 _path.__name__ = "path"
 #: the options and positionals whose value is a path, or a name standing for one (checked by :func:`_path`)
-_PATH_DESTS = frozenset({"out", "cache_dir", "lists", "embedding", "embeddings", "corpus", "model", "name", "names"})
+_PATH_DESTS = frozenset({"out", "cache_dir", "lists", "embedding", "embeddings", "corpus", "model", "name", "names",
+                         "ladder"})
 
 
 def _check_paths(parser: argparse.ArgumentParser) -> None:
@@ -242,6 +246,56 @@ def _balance_option(p, more: str = "") -> None:
                         f"the larger set at random, seeded by --seed{more}; none keeps both sets whole")
 
 
+def _validity_parser(sub, fmt) -> None:
+    """``wordbias validity LADDER --out DIR``: its own measuring options (per run, smaller defaults than a
+    single embedding's: a ladder has many runs) and the validity table's."""
+    p = sub.add_parser("validity", formatter_class=fmt,
+                       help="which static measure finds a planted bias: validity, reliability, power on a ladder",
+                       description=_paragraph("""
+                                       Measure a ladder of planted bias (`wordbias train CORPUS --swap-rate ...`)
+                                       with every static measure (WEAT, SC-WEAT, WEFAT, the direction test, direct
+                                       bias, RIPA, ECT, RND, RNSB, MAC, SemAxis, indirect bias; UBE takes no gender
+                                       pairs) on every run, on the pairs whose two words every run knows, and judge
+                                       each measure: its validity (Spearman's rho of its value with the planted
+                                       rate, or with abs(1 - 2p) for a measure blind to the sign), its test-retest
+                                       reliability over seeds (ICC(A,1)), its split-half consistency over the pairs
+                                       (Spearman-Brown) and its power (the share of runs its own test flags at each
+                                       rate: at 0.5, where the corpus is symmetric, the false-positive rate), each
+                                       with its 95% interval. Writes runs.csv (every measure on every run, with rate
+                                       and run), tidy.csv (the validity table's tidy rows), validity.csv (one row
+                                       per measure), rate_means.csv and the figure ladder.png/.pdf into --out, and
+                                       prints the table."""),
+                       epilog="examples:\n  wordbias train brown --seeds 3 --swap-rate 0,0.25,0.5,0.75,1 --out "
+                              "runs/ladder\n  wordbias validity runs/ladder --out out/ladder\n"
+                              "  wordbias validity runs/ladder --measures weat,ripa,semaxis --out out/three\n")
+    p.add_argument("ladder", metavar="LADDER",
+                   help="the folder of `wordbias train --swap-rate` (or its ladder.json)")
+    p.add_argument("--out", required=True, metavar="DIR",
+                   help="folder for the tables and the figure: a new or empty folder, or one wordbias wrote into "
+                        "(created; a folder of yours holding other files is refused unless --force; not inside the "
+                        "ladder's folder)")
+    p.add_argument("--force", action="store_true",
+                   help="write into --out even if it is a folder of yours holding other files, and replace any "
+                        "file there named like one the command writes (runs.csv, tidy.csv, validity.csv, "
+                        "rate_means.csv, ladder.png/.pdf); your other files are left alone")
+    p.add_argument("--measures", metavar="NAMES", default=None,
+                   help="some of the measures, comma-separated, e.g. weat,ripa,semaxis (default: all twelve)")
+    g = p.add_argument_group("measuring each run")
+    g.add_argument("--n-permutations", type=_positive(1), default=1_000, metavar="N",
+                   help="Monte Carlo draws of a permutation test when it cannot be counted exactly (default 1000)")
+    g.add_argument("--n-resamples", type=_positive(2), default=200, metavar="N",
+                   help="bootstrap resamples of each run's intervals (default 200; RNSB at most 100)")
+    g.add_argument("--n-splits", type=_positive(1), default=20, metavar="N",
+                   help="random splits of the pairs into halves, for the split-half consistency (default 20)")
+    g.add_argument("--table-resamples", type=_positive(2), default=1_000, metavar="N",
+                   help="bootstrap resamples of the validity table's intervals (default 1000)")
+    g = p.add_argument_group("common options")
+    g.add_argument("--seed", type=_nonnegative, default=0,
+                   help="seed of every random step: the measures, the splits, the table's bootstraps (default 0)")
+    g.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no table on stdout")
+    g.add_argument("--debug", action="store_true", help="show the traceback of an error")
+
+
 def _paragraph(text: str) -> str:
     """``text`` on one line, its white space folded: a subcommand's description, written in the source as a
     wrapped paragraph (the help prints a description as it is: :class:`argparse.RawDescriptionHelpFormatter`)."""
@@ -334,9 +388,13 @@ def build_parser() -> argparse.ArgumentParser:
                                        & Mimno 2018), one process per run, each run cached; write the runs and a
                                        manifest (corpus checksum, tokenisation, every setting, seeds, software
                                        versions) into --out. The same command gives the same vectors. Measure the
-                                       ensemble with `wordbias weat DIR`, `report DIR` or `compare DIR ...`."""),
+                                       ensemble with `wordbias weat DIR`, `report DIR` or `compare DIR ...`. With
+                                       --swap-rate, a ladder of planted bias: one such ensemble per rate of a
+                                       counterfactual swap of gendered word pairs (DIR/rate-P/), and
+                                       DIR/ladder.json."""),
                        epilog="examples:\n  wordbias train brown --seeds 10 --bootstrap 10 --out runs/brown\n"
                               "  wordbias train my_corpus/ --seeds 5 --dim 300 --out runs/mine\n"
+                              "  wordbias train brown --seeds 3 --swap-rate 0,0.25,0.5,0.75,1 --out runs/ladder\n"
                               "  wordbias weat runs/brown --out out/brown\n")
     p.add_argument("corpus", metavar="CORPUS",
                    help="a shipped corpus (brown, state_union, inaugural), a text file (one document a line, or "
@@ -370,6 +428,19 @@ def build_parser() -> argparse.ArgumentParser:
                         "corpus must be readable there")
     p.add_argument("--cache-dir", metavar="DIR", default=None,
                    help="folder for the trained runs' caches (default: as loading uses)")
+    g = p.add_argument_group("a planted bias (a ladder: one ensemble per rate of a counterfactual swap)")
+    g.add_argument("--swap-rate", metavar="RATES", default=None,
+                   help="train a ladder: at each rate (comma-separated, each in [0, 1], e.g. 0,0.25,0.5,0.75,1) the "
+                        "ensemble of --seeds (and --bootstrap) runs on the corpus with that share of its sentences "
+                        "swapped, each word of --swap-pairs replaced by its counterpart; writes DIR/rate-P/ (one "
+                        "ensemble a rate) and DIR/ladder.json")
+    g.add_argument("--swap-pairs", metavar="NAME|FILE", type=_path, default=None,
+                   help="the pairs swapped: bolukbasi (default; Bolukbasi et al.'s 2016 gender pairs, 45), or a .csv "
+                        "or .tsv file (a header row, then one pair a row) or a .json file (a list of pairs)")
+    g.add_argument("--swap-seed", type=_nonnegative, default=None, metavar="S",
+                   help="the seed that draws the sentences swapped, the same at every rate (default 0)")
+
+    _validity_parser(sub, fmt)
 
     p = sub.add_parser("contextual", parents=[common], formatter_class=fmt,
                        help="Kurita et al.'s contextual WEAT and log-probability test on a model",

@@ -75,7 +75,7 @@ __all__ = ["RTOL", "ATOL", "MIN_SIGNIFICANT", "STRICT_ENV", "SOLUTIONS_ENV", "SO
            "same_set", "differ_in_frequency", "significant_associations", "prediction", "reveal", "Outcome",
            "written", "run_spread", "interval_or_runs", "combined_variance", "share_significant", "direct_bias",
            "neighbour_correlation", "nearer_target", "sentence_log_prob", "pair_margin", "value_in_interval",
-           "shorter_wins_more"]
+           "shorter_wins_more", "ladder_validity", "false_positive_rate", "spearman_brown", "validity_covers_zero"]
 
 #: relative tolerance of a numeric answer (see the module docstring)
 RTOL = 1e-3
@@ -1822,3 +1822,247 @@ def shorter_wins_more(answer, table, *, exercise: str = "the length confound") -
              "length whose shorter sentence scores higher.")
     return choice(answer, truth, {letter: said if letter == truth else nudge for letter in "abc"},
                   exercise=exercise)
+
+
+# --------------------------------------------------------------------------------------------------
+# lesson 9: measuring the measures (a planted-bias ladder)
+# --------------------------------------------------------------------------------------------------
+
+def _ladder_rows(runs, measure: str, columns: Sequence[str]):
+    """The rows of ``measure`` in a ladder's per-run table, with the columns a check reads."""
+    missing = [c for c in ("measure", "rate", *columns) if c not in getattr(runs, "columns", ())]
+    if missing:
+        raise InvalidParameterError(f"runs must be the ladder's per-run table (planted_bias.committed()['runs']); "
+                                    f"it lacks the columns {missing}")
+    rows = runs[runs["measure"] == measure]
+    if rows.empty:
+        raise InvalidParameterError(f"runs has no row of measure {measure!r} (its measures: "
+                                    f"{sorted(set(runs['measure']))})")
+    return rows
+
+
+def _spearman(x, y) -> float:
+    from scipy.stats import spearmanr
+
+    return float(spearmanr(x, y).statistic)
+
+
+def ladder_validity(value, runs, *, measure: str = "weat", exercise: str = "validity by hand",
+                    shown: int | str = 2) -> CheckResult:
+    """Check a measure's validity on a planted-bias ladder: Spearman's rho of its effect size with the planted rate
+    over every run (the planted strength ∣1 − 2p∣ for a measure blind to the sign,
+    :data:`wordbias.catalogue.SIGN_BLIND`), as :func:`wordbias.battery.validity.validity_table` computes it.
+
+    Recognises Pearson's r instead of Spearman's rho, rho against the other planted value (strength for rate, or
+    rate for strength) and rho of the five means per rate instead of every run.
+
+    Parameters
+    ----------
+    value, exercise, shown
+        As for :func:`number`.
+    runs : pandas.DataFrame
+        The ladder's per-run table (:func:`wordbias.papers.planted_bias.committed` ``["runs"]``): columns
+        ``measure``, ``rate``, ``effect_size``.
+    measure : str, default "weat"
+        The measure.
+
+    Returns
+    -------
+    CheckResult
+        The result, shown already.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``runs`` lacks a column, the measure, or a value for two rates.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> runs = pd.DataFrame({"measure": ["weat"] * 6, "rate": [0, 0, 0.5, 0.5, 1, 1],
+    ...                      "effect_size": [0.3, 0.2, 0.1, -0.2, -0.3, -0.1]})
+    >>> _ = ladder_validity(-0.84, runs)
+    ✔ validity by hand: right: -0.84 is Spearman's rho of weat's effect size with the planted rate over the 6 runs, rounded to 2 decimals (the lesson shows 2 decimals: -0.84).
+    """
+    from wordbias.catalogue import SIGN_BLIND
+
+    rows = _ladder_rows(runs, measure, ("effect_size",)).dropna(subset=["effect_size"])
+    if rows["rate"].nunique() < 2:
+        raise InvalidParameterError(f"{measure} needs values at 2 rates or more for a validity rho")
+    rates = rows["rate"].to_numpy(float)
+    strength = np.abs(1 - 2 * rates)
+    against = "strength" if measure in SIGN_BLIND else "rate"
+    planted, other = (rates, strength) if against == "rate" else (strength, rates)
+    what = "the planted rate" if against == "rate" else "the planted strength ∣1 − 2p∣"
+    d = rows["effect_size"].to_numpy(float)
+    means = rows.groupby("rate")["effect_size"].mean()
+    means_planted = means.index.to_numpy(float) if against == "rate" else np.abs(1 - 2 * means.index.to_numpy(float))
+    mistakes = [(float(np.corrcoef(d, planted)[0, 1]), "that is Pearson's r of the values; validity is Spearman's "
+                                                       "rho (the ranks: scipy.stats.spearmanr)."),
+                (_spearman(d, other), f"that is rho against the other planted value; {measure} is judged against "
+                                      f"{what}."),
+                (_spearman(means.to_numpy(float), means_planted), "that is rho of the means per rate; the table "
+                                                                  "correlates every run, not the rates' means.")]
+    solution = (f'mine = runs[runs.measure == "{measure}"]\n'
+                f"rho = stats.spearmanr(mine.effect_size, {'mine.rate' if against == 'rate' else 'abs(1 - 2 * mine.rate)'})"
+                ".statistic")
+    return number(value, _spearman(d, planted), exercise=exercise, shown=shown, check="ladder_validity",
+                  what=f"Spearman's rho of {measure}'s effect size with {what} over the {len(d)} runs",
+                  hint=f"the rows of {measure} (every run: {len(d)}), their effect_size against their rate, and "
+                       "which correlation, Pearson's or Spearman's.",
+                  solution=solution, mistakes=mistakes)
+
+
+def false_positive_rate(value, runs, *, measure: str = "sc_weat", rate: float = 0.5, alpha: float = 0.05,
+                        exercise: str = "false positives", shown: int | str = 2) -> CheckResult:
+    """Check the share of a ladder's runs at one rate whose own test flags a bias (p < ``alpha``): at rate 0.5,
+    where the corpus is symmetric under the swap, the measure's false-positive rate (the ``flagged at rate 0.5`` of
+    :func:`wordbias.battery.validity.validity_table`).
+
+    Recognises the count instead of the share, the share not flagged, the share over every rate and p <= alpha
+    where it differs.
+
+    Parameters
+    ----------
+    value, exercise, shown
+        As for :func:`number`.
+    runs : pandas.DataFrame
+        The ladder's per-run table: columns ``measure``, ``rate``, ``p_value``.
+    measure : str, default "sc_weat"
+        The measure (one with a test).
+    rate : float, default 0.5
+        The rate.
+    alpha : float, default 0.05
+        The level.
+
+    Returns
+    -------
+    CheckResult
+        The result, shown already.
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``runs`` lacks a column, the measure, or a run with a p-value at ``rate``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> runs = pd.DataFrame({"measure": ["sc_weat"] * 4, "rate": [0.5, 0.5, 0.5, 0],
+    ...                      "p_value": [0.01, 0.2, 0.03, 0.5]})
+    >>> _ = false_positive_rate(2 / 3, runs)
+    ✔ false positives: right: 0.67 is the share of the 3 runs of sc_weat at rate 0.5 with p < 0.05 (the lesson shows 2 decimals).
+    """
+    rows = _ladder_rows(runs, measure, ("p_value",))
+    p = rows.loc[np.isclose(rows["rate"].to_numpy(float), rate), "p_value"].dropna().to_numpy(float)
+    if p.size == 0:
+        raise InvalidParameterError(f"{measure} has no run with a p-value at rate {rate:g}")
+    every = rows["p_value"].dropna().to_numpy(float)
+    share = float((p < alpha).mean())
+    mistakes = [(float((p < alpha).sum()), "that is the number of runs; the share divides it by the number of runs "
+                                           "at this rate."),
+                (1.0 - share, f"that is the share of runs NOT flagged (p at or above {alpha:g})."),
+                (float((every < alpha).mean()), f"that is the share over every rate; count the runs at rate "
+                                                f"{rate:g} only."),
+                (float((p <= alpha).mean()), "a run is flagged when p < alpha, not p <= alpha.")]
+    return number(value, share, exercise=exercise, shown=shown, check="false_positive_rate", sign_matters=False,
+                  atol=1e-12, what=f"the share of the {p.size} runs of {measure} at rate {rate:g} with p < {alpha:g}",
+                  hint=f"the rows of {measure} at rate {rate:g}, their p_value: how many are below {alpha:g}, out of "
+                       "how many runs?",
+                  solution=f'mine = runs[(runs.measure == "{measure}") & (runs.rate == {rate:g})]\n'
+                           f"false_positives = (mine.p_value < {alpha:g}).mean()   # True counts 1, False 0",
+                  mistakes=mistakes)
+
+
+def spearman_brown(value, first, second, *, exercise: str = "Spearman-Brown", shown: int | str = 3) -> CheckResult:
+    """Check a split-half reliability stepped up by Spearman-Brown: r, Pearson's correlation of the two halves'
+    values over the observations, then 2r / (1 + r), the reliability of a test twice as long as each half
+    (:func:`wordbias.stats.reliability.half_correlation` for one split).
+
+    Recognises r not stepped up, 2r (without the denominator) and Spearman's rank correlation stepped up.
+
+    Parameters
+    ----------
+    value, exercise, shown
+        As for :func:`number`.
+    first, second : array_like of float
+        Each observation's value on the first and on the second half (the same length, at least 3, finite).
+
+    Returns
+    -------
+    CheckResult
+        The result, shown already.
+
+    Raises
+    ------
+    InvalidParameterError
+        When the halves differ in length, have fewer than 3 values, are not finite or do not vary.
+
+    Examples
+    --------
+    >>> _ = spearman_brown(0.75, [1.0, 2.0, 3.0, 4.0], [2.0, 1.0, 4.0, 3.0])      # r = 0.6
+    ✔ Spearman-Brown: right: 0.750 is 2r / (1 + r), r the correlation of the two halves over 4 observations (the lesson shows 3 decimals).
+    """
+    a = np.asarray(first, dtype=np.float64).ravel()
+    b = np.asarray(second, dtype=np.float64).ravel()
+    if a.shape != b.shape or a.size < 3 or not (np.isfinite(a).all() and np.isfinite(b).all()):
+        raise InvalidParameterError(f"first and second must be two halves' finite values of the same observations, "
+                                    f"at least 3; got {a.size} and {b.size} values")
+    if np.ptp(a) == 0 or np.ptp(b) == 0:
+        raise InvalidParameterError("a half whose values do not vary has no correlation")
+    r = float(np.corrcoef(a, b)[0, 1])
+    rho = _spearman(a, b)
+    mistakes = [(r, "that is r of the two halves; step it up to the whole length: 2r / (1 + r)."),
+                (2 * r, "that is 2r; divide it by (1 + r)."),
+                (2 * rho / (1 + rho), "that steps up Spearman's rank correlation; the formula takes Pearson's r.")]
+    return number(value, 2 * r / (1 + r), exercise=exercise, shown=shown, check="spearman_brown",
+                  what=f"2r / (1 + r), r the correlation of the two halves over {a.size} observations",
+                  hint="first r, Pearson's correlation of the two halves' columns; then the Spearman-Brown formula.",
+                  solution='r = split["half 1"].corr(split["half 2"])   # Pearson, pandas\' default\n'
+                           "r_sb = 2 * r / (1 + r)",
+                  mistakes=mistakes)
+
+
+def validity_covers_zero(answer, table, *, column: str = "validity",
+                         exercise: str = "validity intervals covering 0") -> CheckResult:
+    """Check the measures whose validity interval covers 0 (ends included), read from the wide validity table
+    (:func:`wordbias.battery.validity.validity_wide`): those whose rho with the planted bias the ladder cannot tell
+    from none. A measure without an interval (not measured) is in no answer.
+
+    Parameters
+    ----------
+    answer, exercise
+        The student's answer (a list of measure names) and the exercise's name (as for :func:`number`).
+    table : pandas.DataFrame
+        Indexed by measure, with the columns ``<column> low`` and ``<column> high``.
+    column : str, default "validity"
+        The figure whose interval is read.
+
+    Returns
+    -------
+    CheckResult
+        The result, shown already.
+
+    Raises
+    ------
+    InvalidParameterError
+        When the table lacks the interval's columns.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"validity low": [-0.9, -0.3, None], "validity high": [-0.5, 0.7, None]},
+    ...                  index=pd.Index(["weat", "rnsb", "ube"], name="measure"))
+    >>> _ = validity_covers_zero(["rnsb"], t)
+    ✔ validity intervals covering 0: right: the measures whose validity interval covers 0: ['rnsb'].
+    """
+    low, high = f"{column} low", f"{column} high"
+    if low not in getattr(table, "columns", ()) or high not in table.columns:
+        raise InvalidParameterError(f"table must be the wide validity table (validity_wide) with the columns "
+                                    f"{low!r} and {high!r}")
+    covers = (table[low] <= 0) & (table[high] >= 0)
+    return _same_set(answer, [str(m) for m in table.index[covers]], exercise=exercise,
+                     what=f"the measures whose {column} interval covers 0", check="validity_covers_zero",
+                     solution=f'covering = list(table.index[(table["{low}"] <= 0) & (table["{high}"] >= 0)])',
+                     hint="each measure's two interval columns: an interval covers 0 when its low end is at most 0 "
+                          "and its high end at least 0; a measure with no interval (NaN) was not measured.")
