@@ -88,8 +88,12 @@ def output_label(rates: Sequence[float] = RATES, seeds: int = SEEDS) -> str:
 
 
 def ladder_folder(rates: Sequence[float] = RATES, seeds: int = SEEDS) -> Path:
-    """Where :func:`brown_ladder` writes a ladder: ``<cache>/ladders/<output label>-<rates>``, in the cache, never in
-    the repository.
+    """Where :func:`brown_ladder` writes a ladder: ``<cache>/ladders/<output label>-<rates>-<key>``, in the cache,
+    never in the repository.
+
+    ``key`` hashes everything else that makes the ladder's vectors: the training settings and seeds, the pairs' file,
+    the swap's seed, the tokenisation's version, gensim's version and the CPU-kernel setting (trained under another
+    one, the vectors differ in their last bits). So :func:`cached_ladder` never opens a ladder trained otherwise.
 
     Parameters
     ----------
@@ -101,8 +105,21 @@ def ladder_folder(rates: Sequence[float] = RATES, seeds: int = SEEDS) -> Path:
     pathlib.Path
         The folder.
     """
+    import hashlib
+    import json
+
+    import gensim
+
+    from wordbias.datasets import corpora, swap
+    from wordbias.models import train
+
     tag = "_".join(f"{r:g}" for r in _rates(rates))
-    return paths.cache_dir() / "ladders" / f"{output_label(rates, seeds)}-{tag}"
+    document = {"settings": SETTINGS.as_dict(), "seed": SEED, "swap_seed": SWAP_SEED, "pairs": PAIRS,
+                "pairs_sha256": swap.pairs_sha256(swap.load_pairs(PAIRS, lowercase=True)), "corpus": CORPUS,
+                "tokenisation": corpora.TOKENISATION_VERSION, "gensim": gensim.__version__,
+                "fingerprint": train._kernel_fingerprint()}
+    key = hashlib.sha256(json.dumps(document, sort_keys=True).encode("utf-8")).hexdigest()[:12]
+    return paths.cache_dir() / "ladders" / f"{output_label(rates, seeds)}-{tag}-{key}"
 
 
 def brown_ladder(rates: Sequence[float] = RATES, seeds: int = SEEDS, *, workers: int | None = None,
@@ -133,24 +150,26 @@ def brown_ladder(rates: Sequence[float] = RATES, seeds: int = SEEDS, *, workers:
     return load_ladder(path)
 
 
-def cached_ladder(rates: Sequence[float] = RATES, seeds: int = SEEDS):
+def cached_ladder(rates: Sequence[float] = RATES, seeds: int = SEEDS, *, workers: int | None = None):
     """The ladder as :func:`brown_ladder` wrote it to the cache, opened in a second or two; trained by
     :func:`brown_ladder` first when the cache lacks it.
 
     Parameters
     ----------
-    rates, seeds
+    rates, seeds, workers
         As :func:`brown_ladder`.
 
     Returns
     -------
     wordbias.models.ladder.Ladder
-        The trained ladder.
+        The trained ladder (:func:`wordbias.models.ladder.load_ladder` checks each rate's manifest against the
+        SHA-256 ``ladder.json`` records).
     """
     from wordbias.models.ladder import LADDER_FILE, load_ladder
 
     folder = ladder_folder(rates, seeds)
-    return load_ladder(folder) if (folder / LADDER_FILE).is_file() else brown_ladder(rates, seeds)
+    return (load_ladder(folder) if (folder / LADDER_FILE).is_file()
+            else brown_ladder(rates, seeds, workers=workers))
 
 
 def ladder_overview(ladder) -> pd.DataFrame:
