@@ -212,9 +212,14 @@ def shared_pairs(ladder) -> tuple[tuple[str, str], ...]:
 
 
 def measure(ladder, *, seed: int = 0, n_permutations: int = 1_000, n_resamples: int = 200, n_splits: int = 20,
-            progress: bool = False):
+            progress: bool = False, cache: bool = True):
     """Every ladder test (:func:`wordbias.battery.validity.ladder_tests`) on every run of the ladder, on the pairs
     every run knows (:func:`shared_pairs`).
+
+    The measured ladder is cached (``<cache>/ladders/measured-<key>.npz``, no pickle) under a key of everything it
+    depends on: the ladder's ``ladder.json`` (which records each rate's manifest by its SHA-256, and the manifests each
+    run's vectors), the options, the package's sources, the data the tests read and the compute fingerprint; a
+    damaged or mismatched file is measured again (a :class:`~wordbias.core.errors.CacheRebuiltWarning`).
 
     Parameters
     ----------
@@ -222,19 +227,89 @@ def measure(ladder, *, seed: int = 0, n_permutations: int = 1_000, n_resamples: 
         The trained ladder.
     seed, n_permutations, n_resamples, n_splits, progress
         As :func:`wordbias.battery.validity.measure_ladder`.
+    cache : bool, default True
+        Read and write the cache.
 
     Returns
     -------
     wordbias.battery.validity.Ladder
         The measured ladder: rows, item scores, half values.
     """
-    from wordbias.battery.validity import measure_ladder
+    from wordbias.battery.validity import Ladder, measure_ladder
 
+    label = output_label(ladder.rates, len(ladder.ensembles[0]))
+    options = {"seed": seed, "n_permutations": n_permutations, "n_resamples": n_resamples, "n_splits": n_splits,
+               "label": label}
+    path = key = None
+    if cache:
+        key = _measured_key(ladder, options)
+        path = paths.cache_dir() / "ladders" / f"measured-{key[:24]}.npz"
+        frames = _read_frames(path, key)
+        if frames is not None:
+            return Ladder(*frames, label)
     runs = dict(zip(ladder.rates, ladder.ensembles))
-    return measure_ladder(runs, shared_pairs(ladder), label=output_label(ladder.rates, len(ladder.ensembles[0])),
-                          seed=seed,
-                          n_permutations=n_permutations, n_resamples=n_resamples, n_splits=n_splits,
-                          progress=progress)
+    measured = measure_ladder(runs, shared_pairs(ladder), label=label, seed=seed, n_permutations=n_permutations,
+                              n_resamples=n_resamples, n_splits=n_splits, progress=progress)
+    if cache:
+        _write_frames(path, key, (measured.rows, measured.items, measured.halves))
+    return measured
+
+
+_MEASURED_CACHE_VERSION = 1
+_FRAMES = ("rows", "items", "halves")
+
+
+def _measured_key(ladder, options: dict) -> str:
+    import hashlib
+    import json
+
+    document = [_MEASURED_CACHE_VERSION, options, paths.compute_fingerprint(), paths.source_digest(),
+                paths.data_digest("stimuli", "debiaswe", "swap"), ladder.path.read_bytes().decode("utf-8")]
+    return hashlib.sha256(json.dumps(document, sort_keys=True).encode("utf-8")).hexdigest()
+
+
+def _write_frames(path: Path, key: str, frames) -> None:
+    """The frames as arrays: each column's values (floats as float64, exactly; text as unicode) and a mask of its
+    missing values, with the columns' names and dtypes in a JSON header."""
+    import json
+
+    import numpy as np
+
+    from wordbias.core.keyed_arrays import write_keyed_arrays
+
+    arrays, meta = {}, {}
+    for name, frame in zip(_FRAMES, frames):
+        meta[name] = [(str(c), str(frame[c].dtype)) for c in frame.columns]
+        for i, c in enumerate(frame.columns):
+            col = frame[c]
+            missing = col.isna().to_numpy()
+            numeric = pd.api.types.is_numeric_dtype(col) or pd.api.types.is_bool_dtype(col)
+            arrays[f"{name}.{i}"] = (col.astype("float64").to_numpy(na_value=np.nan) if numeric
+                                     else np.array(["" if m else str(v) for v, m in zip(col, missing)], dtype=str))
+            arrays[f"{name}.{i}.missing"] = missing
+    arrays["meta"] = np.array(json.dumps(meta))
+    write_keyed_arrays(path, key, arrays, what="the planted-bias measurement cache")
+
+
+def _read_frames(path: Path, key: str):
+    """The frames :func:`_write_frames` wrote under ``key``, or None (absent, or damaged: warned and measured again)."""
+    import json
+
+    from wordbias.core.keyed_arrays import read_keyed_arrays
+
+    arrays = read_keyed_arrays(path, key, what="planted-bias measurement cache", stacklevel=4)
+    if arrays is None:
+        return None
+    meta = json.loads(str(arrays["meta"]))
+    out = []
+    for name in _FRAMES:
+        columns = {}
+        for i, (c, dtype) in enumerate(meta[name]):
+            values, missing = arrays[f"{name}.{i}"], arrays[f"{name}.{i}.missing"]
+            col = pd.Series(values, dtype=object if values.dtype.kind == "U" else values.dtype)
+            columns[c] = col.where(~missing, None).astype(dtype) if dtype != "float64" else col
+        out.append(pd.DataFrame(columns))
+    return tuple(out)
 
 
 def _fmt(value: float) -> str:
