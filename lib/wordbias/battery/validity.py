@@ -770,6 +770,10 @@ def _validity(measure: str, runs: pd.DataFrame, o: _Opts) -> dict:
     excludes = bool(lo > 0 or hi < 0)
     note = (f"Spearman rho of the value with {what} over {len(v)} runs, runs resampled within each rate; the "
             f"interval {'excludes' if excludes else 'covers'} 0")
+    if lo == hi:
+        note += ("; every resample gives the same rho: the runs of each rate lie wholly above or below those of the "
+                 "next, which a resample of the same runs cannot undo, so the interval cannot show how often more "
+                 "seeds would keep that order")
     return _row(measure, "validity", "validity rho", rho, lo=lo, hi=hi, method=o.method + " of the runs within "
                 "each rate", opts=o, note=note, n_x=len(v))
 
