@@ -273,16 +273,16 @@ $(TINY_MLM)/config.json: lib/wordbias/models/tiny_mlm.py $(STAMP)
 
 # `make test`: ruff; the unit tests and doctests; beside them (two jobs: each mostly uses one core) the outputs in
 # the working tree against the committed ones (identical, or within the tolerances of tools/repro_tolerances.yaml),
-# then nbval re-running every notebook. UNIT_BESIDE_NBVAL, nine slow unit-test modules, run in the nbval
+# then nbval re-running every notebook. UNIT_BESIDE_NBVAL, eleven slow unit-test modules, run in the nbval
 # job, so that the two jobs take about as long: the halves' times, as `make test` prints them, decide each module's
-# side (on an Intel Xeon, with the unit tests at 371 s and nbval at 328 s, the train signal tests, 23 s, go to the
-# nbval side). pytest-xdist spreading one run over both cores was slower (442 s): each worker collects and imports
+# side (on an Intel Xeon, with the unit tests at 360 s and nbval with its modules at 335 s, the concurrent-load stress
+# test, 13 s, goes to the nbval side). pytest-xdist spreading one run over both cores was slower (442 s): each worker collects and imports
 # everything again. --output-sync keeps each part's output together; JOBS=1 runs them one after the other.
 # `make unit` and `make nbval` run each half whole
 UNIT_BESIDE_NBVAL := tests/battery/test_battery_contextual.py tests/core/test_figures.py tests/models/test_kernel_pins.py \
                      tests/models/test_blas_inference.py tests/core/test_forked_call.py tests/models/test_mlp.py \
                      tests/fuzz/test_fuzz_cli.py tests/site/test_docs.py tests/models/test_train_signals.py \
-                     tests/models/test_causal.py
+                     tests/models/test_causal.py tests/embeddings/test_concurrent_load.py
 UNIT  := $(VENV)/bin/pytest -q tests lib/wordbias
 NBVAL := $(VENV)/bin/pytest -q --nbval --nbval-current-env -p no:cacheprovider \
          $(filter-out $(LM_NOTEBOOKS),$(NOTEBOOK_FILES)) $(filter-out $(LM_LESSONS),$(LESSON_FILES))

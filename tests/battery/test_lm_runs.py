@@ -59,7 +59,7 @@ def test_a_local_dask_cluster_gives_the_same_frame(folders, local, tmp_path):
     distributed = pytest.importorskip("distributed")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")   # distributed's own deprecation and port warnings
-        with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+        with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
                                       dashboard_address=None) as cluster:
             remote = crows_pairs_runs(folders, PAIRS, settings=RunSettings(scheduler=cluster.scheduler_address,
                                                                            log_probs=str(tmp_path / "lp")))
