@@ -62,4 +62,4 @@ def test_tracking_notes_read_the_intervals():
         text = planted_bias.tracking_notes(wide, table)
     assert "**Track the planted bias** (the validity interval excludes 0): weat (rho -0.70 [-0.90, -0.50])" in text
     assert "**Do not** (the interval covers 0): mac" in text and "ube (not measured: no pairs)" in text
-    assert "lowest weat 0.90, highest mac 0.97" in text and "none above 0.05 of 1 measures" in text
+    assert "lowest weat 0.90, highest mac 0.97" in text and "of the 1 measures with a test: none above 0.05." in text

@@ -357,9 +357,11 @@ def tracking_notes(wide: pd.DataFrame, table: pd.DataFrame) -> str:
     if fp in wide.columns:
         flagged = wide[fp].dropna()
         high = flagged[flagged > 0.05]
-        lines.append(f"* **False positives at rate 0.5** (share of runs whose own test flags a bias where the corpus "
-                     f"is symmetric): {', '.join(f'{m} {_fmt(float(x))}' for m, x in high.items()) or 'none above 0.05'}"
-                     f" of {len(flagged)} measures with a test.")
+        named = ", ".join(f"{m} {_fmt(float(x))}" for m, x in high.items())
+        lines.append(f"* **False positives at rate 0.5** (the share of runs whose own test flags a bias where the "
+                     f"corpus is symmetric), of the {len(flagged)} measures with a test: "
+                     + (f"{named}; the other {len(flagged) - len(high)} at most 0.05." if len(high)
+                        else "none above 0.05."))
     return "\n".join(lines)
 
 
@@ -453,7 +455,9 @@ def race_table(rows: pd.DataFrame) -> pd.DataFrame:
     out["d [95% CI]"] = [f"{d:.2f} [{lo:.2f}, {hi:.2f}]" if pd.notna(d) else "NA"
                          for d, lo, hi in zip(out["effect_size"], out["ci_low"], out["ci_high"])]
     out["p"] = out["p_value"].map(lambda p: "NA" if pd.isna(p) else f"{p:.3g}")
-    return out.pivot(index="test", columns="policy", values=["d [95% CI]", "p", "coverage"])
+    table = out.pivot(index="test", columns="policy", values=["d [95% CI]", "p", "coverage"])
+    policies = list(dict.fromkeys(out["policy"]))             # in the order measured: keep, then drop
+    return table.reindex(columns=pd.MultiIndex.from_product([["d [95% CI]", "p", "coverage"], policies]))
 
 
 def committed() -> dict[str, pd.DataFrame]:
