@@ -30,6 +30,14 @@ of word sets through :func:`apply_policy`, those of words and pairs (RIPA's base
 indirect bias's definitional pairs) through :func:`apply_pair_policy`, where a pair is flagged, and left out
 whole, when one of its words is. UBE is not checked: its candidate words are the embedding's own rows
 (``index_to_key``, one key per row, so none borrows a row); the names it is given are not checked either.
+
+**Words split into several tokens.** A token model's analogue of a borrowed vector is a test word its tokenizer
+splits into several sub-word tokens: the model never saw the word as one unit, and what stands for it is pooled
+from pieces (Kurita et al. 2019, §3.1, reduce their target lists to one-WordPiece words for this reason; a SEAT's
+sentence vector pools the pieces with the rest of the sentence). :func:`split_words` finds them;
+:func:`split_words_note` writes the note that SEAT on a transformer and the contextual measures of
+:mod:`wordbias.measures.language_models.contextual` add to a result. The note flags; nothing is left out and no
+number changes.
 """
 
 from __future__ import annotations
@@ -40,12 +48,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from wordbias.core.errors import DegenerateSetError
+from wordbias.core.errors import DegenerateSetError, InvalidParameterError
 from wordbias.core.validation import check_option
 
 __all__ = ["SHARED_VECTORS", "NEAR_DUPLICATE", "NEAR_DUPLICATE_MAX_WORDS", "IdentityCheck", "check_sets",
            "apply_policy", "apply_pair_policy", "with_identity", "identity_notes", "row_key_counts", "shared_rows",
-           "check_shared_vectors"]
+           "check_shared_vectors", "split_words", "split_words_note"]
 
 #: what a word whose vector is not its own does: flagged and kept, left out, or an error
 SHARED_VECTORS = ("keep", "drop", "raise")
@@ -471,3 +479,94 @@ def shared_rows(embedding, words: Sequence[str]):
     table = pd.DataFrame(records, columns=["word", "row", "owner", "own_vector", "keys"])
     table["row"] = table["row"].astype("Int64")
     return table
+
+
+def split_words(tokenizer, words: Iterable[str]) -> dict[str, tuple[str, ...]]:
+    """The words a tokenizer splits into several tokens, with their pieces.
+
+    Each word is tokenized alone (``tokenizer.tokenize(word)``, the tokenizer's own normalisation, such as an
+    uncased model's lower-casing, included). A phrase (words separated by white space) is split when one of its
+    words is: a phrase of whole tokens ("European American") is not flagged for being two words. An unknown word
+    read as the one unknown token is not split (a missing word, which the measure counts as such).
+
+    Parameters
+    ----------
+    tokenizer : tokenizer-like
+        An object with ``tokenize(text) -> list of str`` (a Hugging Face tokenizer,
+        :class:`wordbias.models.stand_in.StandInTokenizer`).
+    words : iterable of str
+        The words (or phrases).
+
+    Returns
+    -------
+    dict of str to tuple of str
+        Each split word, in the order given (once), with the tokens of the whole word or phrase.
+
+    Raises
+    ------
+    wordbias.core.errors.InvalidParameterError
+        When ``tokenizer`` has no ``tokenize`` method, ``words`` is a string or not iterable, or a word is not a
+        string.
+
+    Examples
+    --------
+    A WordPiece-like tokenizer by hand, and the stand-in (one piece per known word, the unknown token otherwise):
+
+    >>> from types import SimpleNamespace
+    >>> from wordbias.models.stand_in import StandInTokenizer
+    >>> pieces = {"tamika": ["ta", "##mi", "##ka"], "amy": ["amy"], "european": ["european"], "american": ["american"]}
+    >>> wordpiece = SimpleNamespace(tokenize=lambda text: [p for w in text.lower().split() for p in pieces[w]])
+    >>> split_words(wordpiece, ["Amy", "Tamika", "European American"])
+    {'Tamika': ('ta', '##mi', '##ka')}
+    >>> split_words(StandInTokenizer(["nurse"]), ["nurse", "zebra"])
+    {}
+    """
+    if not callable(getattr(tokenizer, "tokenize", None)):
+        raise InvalidParameterError(f"tokenizer must have a tokenize(text) method, not {type(tokenizer).__name__}")
+    if isinstance(words, (str, bytes)) or not isinstance(words, Iterable):
+        raise InvalidParameterError(f"words must be a list of words, not {words!r}"[:200])
+    out: dict[str, tuple[str, ...]] = {}
+    for w in words:
+        if not isinstance(w, str):
+            raise InvalidParameterError(f"words must be strings, not {w!r} ({type(w).__name__})"[:200])
+        if w not in out and any(len(tokenizer.tokenize(part)) > 1 for part in w.split()):
+            out[w] = tuple(tokenizer.tokenize(w))
+    return out
+
+
+def split_words_note(tokenizer, sets: Mapping[str, Sequence[str]]) -> str:
+    """The note of the words of a test a tokenizer splits into several tokens (:func:`split_words`), per set.
+
+    Parameters
+    ----------
+    tokenizer : tokenizer-like
+        As :func:`split_words`.
+    sets : mapping of str to sequence of str
+        The words each set of the test used, by letter.
+
+    Returns
+    -------
+    str
+        ``"split into several tokens: X 1/2: Tamika (ta ##mi ##ka); A 1/1: ..."``: per set with a split word, the
+        split words / the set's words, then each split word with its tokens; ``""`` when no word is split.
+
+    Raises
+    ------
+    wordbias.core.errors.InvalidParameterError
+        As :func:`split_words`.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> pieces = {"tamika": ["ta", "##mi", "##ka"], "amy": ["amy"], "kristin": ["kristin"]}
+    >>> wordpiece = SimpleNamespace(tokenize=lambda text: pieces[text.lower()])
+    >>> split_words_note(wordpiece, {"X": ["Amy", "Tamika"], "Y": ["Kristin"]})
+    'split into several tokens: X 1/2: Tamika (ta ##mi ##ka)'
+    """
+    parts = []
+    for letter, words in sets.items():
+        found = split_words(tokenizer, words)
+        if found:
+            listed = ", ".join(f"{w} ({' '.join(p)})" for w, p in found.items())
+            parts.append(f"{letter} {len(found)}/{len(set(words))}: {listed}")
+    return "split into several tokens: " + "; ".join(parts) if parts else ""

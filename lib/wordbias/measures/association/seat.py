@@ -19,9 +19,11 @@ embedding (CBoW) when every token of the word is in its vocabulary
 word (:meth:`wordbias.models.sentence.TransformerEncoder.sees`). The sentences of a word not found are left out,
 and so is a sentence whose own text of a found word has an unknown token ("asters" for "aster"): CBoW would
 average the template's words alone. Per set, ``coverage`` is the words found / asked, ``dropped`` names the
-missing words, ``n_x`` ... ``n_b`` count the sentences used, and a note counts the sentences left out. A set
-left with fewer than 2 target words or no attribute word makes the test not run, with the word-level WEAT's
-reason (:func:`wordbias.core.lookup.word_set`), and low coverage is judged on the words
+missing words, ``n_x`` ... ``n_b`` count the sentences used, and a note counts the sentences left out; on a
+transformer, another note names the test words its tokenizer splits into several tokens, with their pieces and
+counts per set (:func:`wordbias.core.identity.split_words_note`: the word alone is tokenized; a flag, the sentences
+are kept). A set left with fewer than 2 target words or no attribute word makes the test not run, with the
+word-level WEAT's reason (:func:`wordbias.core.lookup.word_set`), and low coverage is judged on the words
 (:func:`wordbias.measures.association.measurement.low_coverage`), so that a SEAT and its word-level twin agree on both.
 
 **What the interval and the p assume.** Both treat each sentence as an exchangeable unit. In the ``sent-`` tests
@@ -211,7 +213,20 @@ def _measure(enc, kv, encoded, test: _data.SeatTest, *, resampling: Resampling, 
     m = _m._measure_weat(kv, *(chosen[r].kept for r in "XYAB"), test=test.id, title=test.title, names=test.names,
                          resampling=resampling, words=words, p_method="auto", p_methods=(),
                          alternative=alternative, progress=False, check_identity=False)
-    return _in_words(m, chosen, encoded.pooling, min_words=words.min_words, min_fraction=words.min_fraction)
+    m = _in_words(m, chosen, encoded.pooling, min_words=words.min_words, min_fraction=words.min_fraction)
+    return _with_split_words(m, enc, chosen)
+
+
+def _with_split_words(m: _result.Result, enc, chosen: Mapping[str, _Chosen]) -> _result.Result:
+    """The result with a note on the test words a transformer's tokenizer splits into several tokens
+    (:func:`wordbias.core.identity.split_words_note`); a static embedding (CBoW) has no tokenizer and no note."""
+    from wordbias.core.identity import split_words_note
+
+    if getattr(enc, "kind", None) != "transformer":
+        return m
+    found = {role: [t for t in c.asked if t not in c.missing] for role, c in chosen.items()}
+    note = split_words_note(enc.model.tokenizer, found)
+    return dataclasses.replace(m, notes=m.notes + (note,)) if note else m
 
 
 def _not_run(enc, kv, encoded, test: _data.SeatTest, err: BaseException, *, seed: int,

@@ -13,7 +13,10 @@ permutation test over attributes (:func:`log_prob_test`, :func:`wordbias.measure
 A :class:`CategoryResult` carries everything a reader needs (the lists as reduced, the test with its effect
 size and p, the interval, the two-sided p, the per-template vectors, or why the test did not run); the paper's
 Table 3 (:func:`wordbias.papers.kurita2019.table3`) and the tidy table
-(:func:`wordbias.battery.contextual.tidy_table`) are views of these results and never run a test again.
+(:func:`wordbias.battery.contextual.tidy_table`) are views of these results and never run a test again. Its notes
+name the words of its sets that the measured model's tokenizer splits into several tokens
+(:func:`wordbias.core.identity.split_words_note`): the attributes, kept whole, and a target only when the model
+that reduced the lists is another; a flag, the numbers are the ones measured.
 
 Kurita, Vyas, Pareek, Black & Tsvetkov (2019), "Measuring Bias in Contextualized Word Representations", GeBNLP,
 https://doi.org/10.18653/v1/W19-3823.
@@ -22,12 +25,13 @@ https://doi.org/10.18653/v1/W19-3823.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from wordbias.core import tidy
 from wordbias.core.errors import DegenerateSetError, InvalidParameterError
+from wordbias.core.identity import split_words_note
 from wordbias.core.lookup import WordSet
 from wordbias.core.progress import progress_bar
 from wordbias.core.validation import check_int, check_option, check_seed
@@ -448,6 +452,9 @@ class CategoryResult:
         For WEAT on contextual vectors, each word's vectors per template ([templates, hidden]).
     not_run : str, default ""
         Why the test did not run ("" when it ran).
+    split_words : str, default ""
+        The note on the words of the sets that the measured model's tokenizer splits into several tokens
+        (:func:`wordbias.core.identity.split_words_note`; "" when none is split or the measure has no model).
     """
 
     category: Category
@@ -463,6 +470,7 @@ class CategoryResult:
     p_two_sided: float = _NAN
     vectors: Mapping[str, np.ndarray] | None = field(default=None, repr=False)
     not_run: str = ""
+    split_words: str = field(default="", repr=False)
 
     @property
     def ran(self) -> bool:
@@ -526,7 +534,7 @@ class CategoryResult:
         else:
             notes = (f"{len(cat.log_prob_templates)} templates, {cat.n_template_pairs} (template, target pair)s",
                      _paper_note(cat, "log_prob"), self.undefined)
-        return tuple(n for n in notes if n)
+        return tuple(n for n in (*notes, self.split_words) if n)
 
     def to_result(self) -> Result:
         """The test as the one :class:`~wordbias.result.Result` every measure returns (this object in ``result``).
@@ -606,6 +614,12 @@ def _why_not_run(why_not_run: Mapping[str, str] | None) -> tuple[str, str]:
     return str(why.get("contextual_weat", "")), str(why.get("mlm_log_prob", ""))
 
 
+def _with_split_words(r: CategoryResult, model) -> CategoryResult:
+    """The result with the note on the words of its sets that ``model``'s tokenizer splits into several tokens: a
+    flag, the numbers as measured (:func:`wordbias.core.identity.split_words_note`)."""
+    return replace(r, split_words=split_words_note(model.tokenizer, {s.letter: s.used for s in r._sets()}))
+
+
 def _kept(opts: dict) -> dict:
     return {k: opts[k] for k in ("seed", "n_permutations", "n_resamples", "confidence_level")}
 
@@ -637,13 +651,14 @@ def _measure_category(cat: Category, *, vocabulary_model, embedding, embedding_n
         out.append(CategoryResult(cat, "contextual_weat", "", **kept, reduced=reduced, not_run=why_no_encoder))
     else:
         by_template = vectors_by_template(cat, reduced, encoder, batch_size=batch_size)
-        out.append(_weat_result(cat, reduced, mean_over_templates(cat, reduced, by_template),
-                                measure="contextual_weat", model=encoder.label, opts=opts, by_template=by_template,
-                                words=_CONTEXTUAL_WORDS))
+        out.append(_with_split_words(_weat_result(cat, reduced, mean_over_templates(cat, reduced, by_template),
+                                                  measure="contextual_weat", model=encoder.label, opts=opts,
+                                                  by_template=by_template, words=_CONTEXTUAL_WORDS), encoder))
     if masked_lm is None:
         out.append(CategoryResult(cat, "mlm_log_prob", "", **kept, reduced=reduced, not_run=why_no_mlm))
     else:
-        out.append(_log_prob_result(cat, reduced, masked_lm, opts=opts, batch_size=batch_size))
+        out.append(_with_split_words(_log_prob_result(cat, reduced, masked_lm, opts=opts, batch_size=batch_size),
+                                     masked_lm))
     return out
 
 
