@@ -129,9 +129,9 @@ def test_contextual_measures_name_the_split_attribute(tiny, monkeypatch):
             and (r.ci_low, r.ci_high) == pytest.approx((p.ci_low, p.ci_high), nan_ok=True)
 
 
-def test_a_committed_minilm_seat_row_is_the_same_but_for_the_note():
-    """The committed SEAT of weat1 on all-MiniLM-L6-v2 recomputed: every number as committed; the note gains the
-    split words (16 flowers, 13 insects, 2 unpleasant words; no pleasant word)."""
+def test_a_committed_minilm_seat_row_names_its_split_words():
+    """The committed SEAT of weat1 on all-MiniLM-L6-v2 recomputed: every number and the note as committed, the note
+    ending with the split words (16 flowers, 13 insects, 2 unpleasant words; no pleasant word)."""
     pytest.importorskip("transformers")
     from wordbias.battery.seat import seat_rows
     from wordbias.measures.association import seat as ms
@@ -144,6 +144,6 @@ def test_a_committed_minilm_seat_row_is_the_same_but_for_the_note():
         assert row[k] == pytest.approx(committed[k], rel=1e-5), k
     assert (row.coverage, row.p_method, row.n_x, row.n_b) == (committed.coverage, committed.p_method, 25, 25)
     split = r.notes[-1]
-    assert row.note == f"{committed.note}; {split}"
+    assert row.note == committed.note and committed.note.endswith(f"; {split}")
     assert split.startswith("split into several tokens: X 16/25: aster (as ##ter), ") and "; Y 13/25: " in split
     assert "; B 2/25: filth (fi ##lth), pollute (poll ##ute)" in split and "; A " not in split
