@@ -155,26 +155,33 @@ def test_the_language_model_tables_are_the_committed_ones(paper, table):
 
 def test_the_planted_bias_table_is_the_committed_validity_table():
     """docs/notebooks.md's planted-bias table: each measure's validity rho and interval, ICC at rate 0 and split-half
-    as results/planted_bias/brown-cbow/validity.csv has them (2 decimals, the minus sign typeset)."""
+    as results/planted_bias/brown-cbow/validity.csv has them, to 2 decimals; on another CPU's kernels the regenerated
+    table may move within its stated tolerance (tools/repro_tolerances.yaml: 0.03), so the numbers are compared
+    within that plus the rounding of the text, and which measures track the bias (a change of sign of a bound) must
+    hold exactly."""
+    import re
+
     import pandas as pd
 
     from wordbias import catalogue
 
     text = (ROOT / "docs/notebooks.md").read_text(encoding="utf-8")
     w = pd.read_csv(ROOT / "results/planted_bias/brown-cbow/validity.csv", index_col=0)
-
-    def two(x: float) -> str:
-        return f"{x:.2f}".replace("-", "−")
-
     names = {"weat": "WEAT", "wefat": "WEFAT", "direction": "direction", "direct_bias": "DirectBias_1", "ripa": "RIPA",
              "sc_weat": "SC-WEAT", "ect": "ECT", "rnd": "RND", "rnsb": "RNSB", "mac": "MAC", "semaxis": "SemAxis",
              "indirect_bias": "indirect bias"}
+    number = r"(−?\d+\.\d\d)"
     for m, name in names.items():
         r = w.loc[m]
-        half = "NA (halves disagree)" if pd.isna(r["split-half"]) else two(r["split-half"])
         planted = "strength" if m in catalogue.SIGN_BLIND else "rate"
-        row = (f"| {name} | {planted} | {two(r['validity'])} [{two(r['validity low'])}, {two(r['validity high'])}] | "
-               f"{two(r['test-retest ICC at rate 0'])} | {half} |")
-        assert row in text, row
+        half = r"NA \(halves disagree\)" if pd.isna(r["split-half"]) else number
+        found = re.search(rf"^\| {re.escape(name)} \| {planted} \| {number} \[{number}, {number}\] \| {number} \| "
+                          rf"{half} \|", text, flags=re.M)
+        assert found, name
+        shown = [float(x.replace("−", "-")) for x in found.groups()]
+        committed = [r["validity"], r["validity low"], r["validity high"], r["test-retest ICC at rate 0"]]
+        committed += [] if pd.isna(r["split-half"]) else [r["split-half"]]
+        assert shown == pytest.approx(committed, abs=0.03 + 0.005), name
     tracking = sum(1 for m in names if w.loc[m, "validity low"] > 0 or w.loc[m, "validity high"] < 0)
-    assert f"{['No', 'One', 'Two', 'Three', 'Four', 'Five', 'Six', 'Seven', 'Eight', 'Nine', 'Ten', 'Eleven', 'Twelve'][tracking]} of the twelve measured track it" in text
+    words = ["No", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Eleven", "Twelve"]
+    assert f"{words[tracking]} of the twelve measured track it" in text
