@@ -12,8 +12,8 @@ validity (Spearman's rho with the rate), test-retest reliability over seeds (ICC
 doi:10.18653/v1/2021.emnlp-main.785), split-half consistency over the pairs (Spearman-Brown) and power (the share
 of runs its own test flags at each rate; at 0.5 the false-positive rate).
 
-:data:`SETTINGS`, :data:`RATES` and :data:`SEEDS` define the committed ladder: gensim's CBOW (about 2.5 times faster
-than the skip-gram of the training-runs notebook on Brown, so that the ladder's 15 runs fit in ``make``'s budget);
+:data:`SETTINGS`, :data:`RATES` and :data:`SEEDS` define the committed ladder: gensim's CBOW (faster than the skip-gram
+of the training-runs notebook on Brown, so that the ladder's 15 runs fit in ``make``'s budget);
 ``seeds`` and ``rates`` are the notebook's parameters, one change away from a larger ladder.
 
 **Vector identity.** spaCy's ``en_core_web_md`` vectors (:mod:`wordbias.embeddings.spacy_vectors`, the registered
@@ -34,7 +34,7 @@ from wordbias.core.validation import check_int
 from wordbias.models.train import TrainingSettings
 
 __all__ = ["CORPUS", "SETTINGS", "RATES", "SEEDS", "SEED", "SWAP_SEED", "PAIRS", "RACE_TESTS", "ladder_folder",
-           "brown_ladder", "cached_ladder", "output_label", "ladder_overview", "shared_pairs", "measure", "tracking_notes", "name_rows",
+           "brown_ladder", "cached_ladder", "output_label", "ladder_overview", "measure", "name_summary", "tracking_notes", "name_rows",
            "race_weats", "race_table", "committed"]
 
 #: the corpus: the Brown corpus as shipped, lower-cased
@@ -184,37 +184,21 @@ def ladder_overview(ladder) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        ``rate``, ``sentences``, ``drawn``, ``changed``, ``runs``.
+        ``rate``, ``tokens`` (of the corpus), ``sentences``, ``drawn``, ``changed``, ``runs``.
     """
-    n = ladder.manifest["corpus"]["n_sentences"]
-    return pd.DataFrame([{"rate": rate, "sentences": n, "drawn": entry["n_sentences_swapped"],
+    corpus = ladder.manifest["corpus"]
+    n = corpus["n_sentences"]
+    return pd.DataFrame([{"rate": rate, "tokens": corpus["n_tokens"], "sentences": n,
+                          "drawn": entry["n_sentences_swapped"],
                           "changed": entry["n_sentences_changed"], "runs": len(ensemble)}
                          for rate, entry, ensemble in zip(ladder.rates, ladder.manifest["ensembles"],
                                                           ladder.ensembles)])
 
 
-def shared_pairs(ladder) -> tuple[tuple[str, str], ...]:
-    """The ladder's pairs whose two words every run knows (:func:`wordbias.battery.validity.shared_pairs`).
-
-    Parameters
-    ----------
-    ladder : wordbias.models.ladder.Ladder
-        The trained ladder.
-
-    Returns
-    -------
-    tuple of (str, str)
-        The pairs, in the ladder's order.
-    """
-    from wordbias.battery.validity import shared_pairs as shared
-
-    return shared(ladder)
-
-
 def measure(ladder, *, seed: int = 0, n_permutations: int = 1_000, n_resamples: int = 200, n_splits: int = 20,
             progress: bool = False, cache: bool = True):
     """Every ladder test (:func:`wordbias.battery.validity.ladder_tests`) on every run of the ladder, on the pairs
-    every run knows (:func:`shared_pairs`).
+    every run knows (:func:`wordbias.battery.validity.shared_pairs`).
 
     The measured ladder is cached (``<cache>/ladders/measured-<key>.npz``, no pickle) under a key of everything it
     depends on: the ladder's ``ladder.json`` (which records each rate's manifest by its SHA-256, and the manifests each
@@ -235,7 +219,7 @@ def measure(ladder, *, seed: int = 0, n_permutations: int = 1_000, n_resamples: 
     wordbias.battery.validity.Ladder
         The measured ladder: rows, item scores, half values.
     """
-    from wordbias.battery.validity import Ladder, measure_ladder
+    from wordbias.battery.validity import Ladder, measure_ladder, shared_pairs
 
     label = output_label(ladder.rates, len(ladder.ensembles[0]))
     options = {"seed": seed, "n_permutations": n_permutations, "n_resamples": n_resamples, "n_splits": n_splits,
@@ -396,6 +380,32 @@ def name_rows(embedding="spacy-md", tests: Sequence[str] = RACE_TESTS) -> pd.Dat
             t.insert(0, "test", spec.id)
             frames.append(t)
     return pd.concat(frames, ignore_index=True)
+
+
+def name_summary(rows: pd.DataFrame) -> pd.DataFrame:
+    """Per test and group of :func:`name_rows`: the names found in the embedding and those whose vector is not
+    their own (a row owned by another key).
+
+    Parameters
+    ----------
+    rows : pandas.DataFrame
+        :func:`name_rows`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by ``test`` and ``group``: ``found``, ``shared``.
+
+    Examples
+    --------
+    >>> rows = pd.DataFrame({"test": ["WEAT3"] * 3, "group": ["a", "a", "b"], "row": pd.array([1, None, 2]),
+    ...                      "own_vector": [False, False, True]})
+    >>> name_summary(rows).to_dict("index")
+    {('WEAT3', 'a'): {'found': 1, 'shared': 1}, ('WEAT3', 'b'): {'found': 1, 'shared': 0}}
+    """
+    found = rows["row"].notna()
+    out = rows.assign(found=found, shared=found & ~rows["own_vector"].astype(bool))
+    return out.groupby(["test", "group"])[["found", "shared"]].sum()
 
 
 def race_weats(embedding="spacy-md", *, policies: Sequence[str] = ("keep", "drop"), seed: int = 0,
