@@ -222,7 +222,11 @@ notebooks/%.ipynb: notebooks/src/$$(SRC_$$*).ipynb $$(LIB_$$(SRC_$$*)) $$(shell 
                    $(STAMP) scripts/notebook_deps.py
 	$(call run_notebook,src/$(SRC_$*).ipynb,$(PARAMS_$*))
 
-lessons: $(LESSON_FILES) $(STUDENT_FILES) docs/answer_key.md
+lessons: lib/wordbias/teaching/choices.sealed.json $(LESSON_FILES) $(STUDENT_FILES) docs/answer_key.md
+
+# the multiple-choice answers the checks read: the teacher's choices.yaml, sealed (wordbias.teaching.sealed)
+lib/wordbias/teaching/choices.sealed.json: notebooks/lessons/src/choices.yaml lib/wordbias/teaching/sealed.py $(STAMP)
+	$(PY) -m wordbias.teaching.sealed $< $@
 
 $(NOTEBOOK_FILES) $(LESSON_FILES): | $(WARM)
 
@@ -241,7 +245,7 @@ AFTER_lesson_09_measuring_the_measures := notebooks/planted_bias.ipynb
 LM_LESSONS := notebooks/lessons/08_language_models.ipynb
 $(LM_LESSONS): export MKL_CBWR := AUTO
 notebooks/lessons/%.ipynb: notebooks/lessons/src/%.ipynb $$(LIB_lesson_$$*.ipynb) notebooks/lessons/lessons.yaml \
-                           $(STAMP) | $$(AFTER_lesson_$$*)
+                           lib/wordbias/teaching/choices.sealed.json $(STAMP) | $$(AFTER_lesson_$$*)
 	@start=$$(date +%s%N); cd notebooks/lessons && { $(LESSON_CAP) ../../$(PAPERMILL) --execution-timeout $(LESSON_TIMEOUT) src/$*.ipynb $*.ipynb || \
 	  { echo "make: $@ failed or timed out; running it once more" >&2; \
 	    ../../$(PAPERMILL) --execution-timeout $(LESSON_TIMEOUT) src/$*.ipynb $*.ipynb; }; } && cd ../.. && \
@@ -255,15 +259,21 @@ $(STUDENT_FILES) &: $(LESSON_SRC) lib/wordbias/teaching/assign.py $(STAMP)
 docs/answer_key.md: $(LESSON_FILES) lib/wordbias/teaching/answer_key.py lib/wordbias/teaching/checks.py
 	$(PY) -m wordbias.teaching.answer_key notebooks/lessons docs/answer_key.md
 
-# the documentation site (build/docs): Sphinx with MyST-NB and numpydoc (docs/conf.py) renders the guide, the paper
-# notebooks and the lessons from their stored outputs (nothing is executed), the API reference from the docstrings
-# and the command's --help; warnings are errors. Then a real-browser check of every page (headless Chromium, offline:
-# math typeset, every image loaded, every local link leads to a file) that also writes docs/screenshots/. Always a
-# full build: Sphinx repeats a page's warnings only when it reads the page again
+# the documentation sites: the teachers' (build/docs: the executed lessons, solutions in, the answer key and the
+# teachers' pages) and the students' (build/docs-student, `-t student`: the student versions of the lessons, no
+# solutions, no teachers' page and no link to one), both built at once. Sphinx with MyST-NB and numpydoc
+# (docs/conf.py) renders the guide, the paper notebooks and the lessons from their stored outputs (nothing is
+# executed), the API reference from the docstrings and the command's --help; warnings are errors. Then a
+# real-browser check of every page of both (headless Chromium, offline: math typeset, every image loaded, every
+# local link leads to a file; on the students' site no solution text and no link to a teachers' page) that also
+# writes docs/screenshots/. Always full builds: Sphinx repeats a page's warnings only when it reads the page again
+SPHINX := $(VENV)/bin/sphinx-build -W --keep-going -q -j auto
 docs: $(STAMP)
-	rm -rf build/docs build/docs-doctrees
-	$(VENV)/bin/sphinx-build -W --keep-going -q -j auto docs build/docs
+	rm -rf build/docs build/docs-student build/docs-doctrees
+	@$(SPHINX) docs build/docs & teacher=$$!; $(SPHINX) -t student docs build/docs-student; student=$$?; \
+	  wait $$teacher && test $$student -eq 0
 	$(PY) scripts/check_site.py build/docs --screenshots docs/screenshots
+	$(PY) scripts/check_site.py build/docs-student --student
 
 # the tiny MLM run reuses the GAP features and MLP the MiniLM run caches, so it waits for it
 notebooks/kurita2019_tiny-bert-mlm.ipynb: $(TINY_MLM)/config.json | notebooks/kurita2019.ipynb

@@ -1,5 +1,6 @@
-"""Sphinx configuration of the wordbias documentation site (``make docs``: ``sphinx-build -W --keep-going docs
-build/docs``).
+"""Sphinx configuration of the wordbias documentation sites (``make docs``): the teachers' site
+(``sphinx-build -W --keep-going docs build/docs``) and the students' (the same with ``-t student``, into
+``build/docs-student``: the student versions of the lessons, no solutions, no teachers' pages and no links to them).
 
 The pages are MyST Markdown (``docs/*.md``, ``docs/guide/*.md``); the paper notebooks and the lessons are rendered
 by MyST-NB from their stored outputs (nothing is executed); the API reference is autodoc + numpydoc, one page per
@@ -27,6 +28,8 @@ author = _project["authors"][0]["name"]
 copyright = f"{author}, MIT licence"
 release = version = _project["version"]
 wordbias_repository = wordbias_docs.repository_url(ROOT / "pyproject.toml")
+# which site: the students' under ``-t student`` (``tags`` is Sphinx's, set while it reads this file)
+wordbias_audience = wordbias_docs.audience_of(tags)  # noqa: F821
 
 extensions = [
     "myst_nb",
@@ -37,14 +40,17 @@ extensions = [
     "wordbias_docs",
 ]
 
-exclude_patterns = ["_build", "screenshots", "_ext", "**/.ipynb_checkpoints"]
+exclude_patterns = ["_build", "screenshots", "_ext", "**/.ipynb_checkpoints",
+                    *wordbias_docs.exclude_patterns(wordbias_audience)]
 
 # ------------------------------------------------------------------------------------------------ MyST, MyST-NB
 myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "deflist", "substitution", "attrs_inline"]
 myst_heading_anchors = 3  # README-style links to a heading (page.md#a-heading) resolve
 # MathJax 2 (below) is configured here, not by MyST (whose override writes a MathJax 3/4 configuration)
 myst_update_mathjax = False
-myst_substitutions = {"repository": f"[{wordbias_repository}]({wordbias_repository})"}
+# {{ repository }}; {{ lessons_count }} / {{ Lessons_count }}: the number of lessons in lessons.yaml, in words
+myst_substitutions = {"repository": f"[{wordbias_repository}]({wordbias_repository})",
+                      **wordbias_docs.count_substitutions()}
 nb_execution_mode = "off"  # the notebooks' stored outputs, as executed by `make`
 nb_output_stderr = "show"
 nb_merge_streams = True

@@ -1,7 +1,8 @@
 #!/usr/bin/env python
 """Check the documentation site (``make docs``: Sphinx's HTML in build/docs) in a real browser, offline.
 
-    python scripts/check_site.py SITE_DIR [--screenshots DIR] [--jobs N] [--budget-ms MS] [--verbose] [--page P]
+    python scripts/check_site.py SITE_DIR [--screenshots DIR] [--student [--lessons SRC]] [--jobs N]
+                                 [--budget-ms MS] [--verbose] [--page P]
 
 For every HTML page of SITE_DIR (every ``*.html`` outside Sphinx's own folders ``_static``, ``_sources``,
 ``_images`` and ``_downloads``):
@@ -16,6 +17,12 @@ For every HTML page of SITE_DIR (every ``*.html`` outside Sphinx's own folders `
    back with ``--dump-dom``: TeX delimiters left in the visible text (``$$``, ``\\(``, ``\\[``, ``$…$``), MathJax
    errors (TeX parse errors, files or fonts that failed to load, ``merror`` nodes), the number of typeset formulas,
    images that failed to load (naturalWidth 0) and any request that left the machine (Resource Timing).
+
+With ``--student`` (the students' site, ``build/docs-student``), every page is also checked to give nothing of the
+teachers' away (:func:`student_problems`): no line of any solution region of the instructor lessons
+(``notebooks/lessons/src/*.ipynb``, or ``--lessons SRC``: each line of 12 characters or more, whitespace-normalised,
+found in the page's text), no ``BEGIN SOLUTION``, no answer-key page or link, no page of or link into ``teacher/``
+and no link to the teacher's guide (``teaching``) or the lesson developers' guide.
 
 A problem is one line on stderr and the exit status is 1. With ``--screenshots DIR``, the pages of SCREENSHOTS
 are saved as DIR/<name>.png (1280x2000): the landing page, an API reference page, a paper notebook and a lesson.
@@ -161,6 +168,22 @@ LOCAL_REF = re.compile(r"<(a|link|script|img|source|iframe|embed|video|audio|tra
                        re.I)
 ID_ATTR = re.compile(r"\sid=\"([^\"]+)\"")
 
+# ------------------------------------------------------------------------------------------- the students' site
+ROOT = Path(__file__).resolve().parents[1]
+LESSON_SOURCES = ROOT / "notebooks" / "lessons" / "src"
+#: solution lines shorter than this are too generic to search for ("x = 1")
+MIN_SOLUTION_CHARS = 12
+#: solution lines that are no secret: formulas the lessons and the API reference state (Rubin's rule, Lesson 6's
+#: goals and :mod:`wordbias.measures.ensemble`)
+PUBLIC_LINES = frozenset({"T = W + B / m"})
+SOLUTION_MARKER = re.compile(r"^\s*###\s*(BEGIN|END)\s+SOLUTION\s*$")
+#: pages (and link targets) of the teachers' site only: the answer key, the teacher's guide, the lesson developers'
+#: guide, the teachers' folder, and the executed or instructor lessons (solutions in)
+TEACHER_TARGET = re.compile(r"(^|/)(answer_key|teaching|developing_lessons)(\.html|\.md|\.ipynb)?([#?]|$)"
+                            r"|(^|/)teacher/|(^|/)_generated/lessons/|notebooks/lessons/(src/)?\d\d_[^/]*\.ipynb")
+HREF = re.compile(r"\shref=\"([^\"]*)\"", re.I)
+HIDDEN = re.compile(r"<(script|style)\b.*?</\1\s*>", re.I | re.S)
+
 
 def find_chromium() -> str | None:
     """The headless browser: $CHROMIUM, else chromium or chromium-browser on PATH."""
@@ -209,6 +232,58 @@ def static_problems(site: Path, page: str, text: str) -> list[str]:
             ids[target] = {html.unescape(i) for i in ID_ATTR.findall(target.read_text(encoding="utf-8"))}
         if html.unescape(anchor) not in ids[target]:
             out.append(f"{page}: links to {ref}, which has no such anchor")
+    return out
+
+
+def normalise(text: str) -> str:
+    """Runs of white space as one space, trimmed."""
+    return " ".join(text.split())
+
+
+def solution_lines(src: Path = LESSON_SOURCES) -> dict[str, str]:
+    """Every line of 12 characters or more (whitespace-normalised) inside a solution region of the instructor
+    lessons of ``src`` -> where it is ("02_x.ipynb, cell 14"); :data:`PUBLIC_LINES` left out."""
+    notebooks = sorted(src.glob("*.ipynb"))
+    if not notebooks:
+        raise FileNotFoundError(f"no instructor lessons (*.ipynb) in {src}: the students' site cannot be checked")
+    out: dict[str, str] = {}
+    for nb_path in notebooks:
+        cells = json.loads(nb_path.read_text(encoding="utf-8")).get("cells", [])
+        for index, cell in enumerate(cells):
+            inside = False
+            source = cell.get("source", "")
+            for line in ("".join(source) if isinstance(source, list) else source).split("\n"):
+                marker = SOLUTION_MARKER.match(line)
+                if marker:
+                    inside = marker.group(1) == "BEGIN"
+                elif inside and len(normalise(line)) >= MIN_SOLUTION_CHARS and normalise(line) not in PUBLIC_LINES:
+                    out.setdefault(normalise(line), f"{nb_path.name}, cell {index}")
+    return out
+
+
+def visible_text(text: str) -> str:
+    """A page's text as a reader sees it (scripts and styles left out, tags removed, entities decoded),
+    whitespace-normalised."""
+    return normalise(html.unescape(re.sub(r"<[^>]+>", " ", HIDDEN.sub(" ", text))))
+
+
+def student_problems(page: str, text: str, solutions: dict[str, str]) -> list[str]:
+    """What one page of the students' site gives away: solution lines (``solutions``, :func:`solution_lines`),
+    nbgrader's solution marker, a teachers' page or a link to one."""
+    out = []
+    if TEACHER_TARGET.search(page):
+        out.append(f"{page}: a teachers' page on the students' site")
+    shown = visible_text(text)
+    # the page's text with the highlighter's spans removed without a space, as code reads
+    code = normalise(html.unescape(re.sub(r"<[^>]+>", "", HIDDEN.sub(" ", text))))
+    if "BEGIN SOLUTION" in shown or "END SOLUTION" in shown:
+        out.append(f"{page}: shows nbgrader's solution marker (BEGIN/END SOLUTION)")
+    for line, where in solutions.items():
+        if line in shown or line in code:
+            out.append(f"{page}: shows solution text of {where}: {line!r}")
+    for href in HREF.findall(text):
+        if TEACHER_TARGET.search(html.unescape(href)):
+            out.append(f"{page}: links to a teachers' page: {html.unescape(href)}")
     return out
 
 
@@ -289,9 +364,10 @@ def screenshot(chromium: str, page_path: Path, png: Path, budget_ms: int, timeou
 
 def check(site: Path, screenshots: Path | None = None, jobs: int = 4, budget_ms: int = 60000,
           timeout_s: float = 120.0, verbose: bool = False, only: list[str] | None = None,
-          shots: dict[str, str] | None = None) -> list[str]:
+          shots: dict[str, str] | None = None, student: Path | None = None) -> list[str]:
     """All problems found on the site (an empty list when it passes); ``only``: check just these pages;
-    ``shots``: screenshot name -> page glob (default SCREENSHOTS)."""
+    ``shots``: screenshot name -> page glob (default SCREENSHOTS); ``student``: the students' site, checked
+    against the solutions of the instructor lessons in this folder (:func:`student_problems`)."""
     if not (site / "index.html").is_file():
         return [f"{site}: no index.html: not a built site (make docs)"]
     pages = site_pages(site)
@@ -302,8 +378,11 @@ def check(site: Path, screenshots: Path | None = None, jobs: int = 4, budget_ms:
         pages = [p for p in pages if p in only]
     texts = {p: (site / p).read_text(encoding="utf-8") for p in pages}
     problems = []
+    solutions = solution_lines(student) if student is not None else None
     for p in pages:
         problems += static_problems(site, p, texts[p])
+        if solutions is not None:
+            problems += student_problems(p, texts[p], solutions)
 
     chromium = find_chromium()
     if chromium is None:
@@ -342,6 +421,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("site", nargs="?", default="build/docs", help="the built site (default build/docs)")
     parser.add_argument("--screenshots", type=Path,
                         help=f"save {', '.join(SCREENSHOTS)} into this folder")
+    parser.add_argument("--student", action="store_true",
+                        help="the students' site: also check that no page shows solution text or links a teachers' "
+                             "page")
+    parser.add_argument("--lessons", type=Path, default=LESSON_SOURCES,
+                        help="with --student: the instructor lessons whose solutions no page may show (default "
+                             "notebooks/lessons/src)")
     parser.add_argument("--jobs", type=int, default=4, help="pages checked at once (default 4)")
     parser.add_argument("--budget-ms", type=int, default=60000,
                         help="Chromium virtual-time budget per page in ms (default 60000; virtual time runs fast)")
@@ -349,8 +434,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--page", action="append", help="check only this page, a path relative to SITE_DIR (repeatable)")
     args = parser.parse_args(argv)
     start = time.perf_counter()
-    problems = check(Path(args.site), args.screenshots, args.jobs, args.budget_ms, verbose=args.verbose,
-                     only=args.page)
+    try:
+        problems = check(Path(args.site), args.screenshots, args.jobs, args.budget_ms, verbose=args.verbose,
+                         only=args.page, student=args.lessons if args.student else None)
+    except FileNotFoundError as err:
+        problems = [str(err)]
     for line in problems:
         print(f"check_site: {line}", file=sys.stderr)
     elapsed = time.perf_counter() - start

@@ -10,7 +10,8 @@ import pytest
 from wordbias.cli import main, parser
 
 #: how the parser shows the options whose value is a path, or a name standing for a file
-PATH_METAVARS = {"DIR", "FILE.yaml", "EMBEDDING", "CORPUS", "MODEL", "NAME", "LADDER"}
+PATH_METAVARS = {"DIR", "FILE.yaml", "EMBEDDING", "CORPUS", "MODEL", "NAME", "LADDER", "SUBMISSIONS", "FILE.csv",
+                 "FOLDER"}
 
 
 def _subparsers() -> dict[str, argparse.ArgumentParser]:
@@ -46,11 +47,11 @@ def _argv(command: str, action, value: str) -> list[str]:
             "lm": ["lm", "m", "--out", "o"],
             "debias": ["debias", "e.txt", "--method", "hard", "--out", "o"], "lists": ["lists"],
             "embeddings": ["embeddings"], "cache": ["cache", "list"],
-            "validity": ["validity", "l", "--out", "o"]}[command]
+            "validity": ["validity", "l", "--out", "o"], "grade": ["grade", "s", "--out", "g.csv"]}[command]
     if action.option_strings:
         return base + [action.option_strings[0], value]
     positional = {"embedding": 1, "embeddings": 1, "corpus": 1, "model": 1, "name": 1, "names": 2,
-                  "ladder": 1}[action.dest]
+                  "ladder": 1, "submissions": 1}[action.dest]
     return base[:positional] + [value] + base[positional + (0 if action.dest in ("name", "names") else 1):]
 
 

@@ -38,7 +38,7 @@ def test_help_lists_every_subcommand():
     code, _, out = _imported("--help")
     assert code == 0
     for command in ("weat", "report", "compare", "contextual", "seat", "lists", "cache", "embeddings", "train",
-                    "debias", "validity"):
+                    "debias", "validity", "grade"):
         assert command in out
 
 
@@ -65,7 +65,7 @@ def test_parser_coverage_defaults_are_tidy_thresholds():
 
 
 @pytest.mark.parametrize("command", ["weat", "report", "compare", "contextual", "seat", "lists", "cache",
-                                     "embeddings", "train", "debias", "validity"])
+                                     "embeddings", "train", "debias", "validity", "grade"])
 def test_every_subcommand_has_its_function(command):
     from wordbias import cli
 

@@ -69,7 +69,8 @@ GROUPS: list[tuple[str, list[str], bool]] = [
                 "wordbias.models.stand_in", "wordbias.models.causal", "wordbias.models.log_prob",
                 "wordbias.models.ladder"], False),
     ("Teaching", ["wordbias.teaching.checks", "wordbias.teaching.explorer", "wordbias.teaching.assign",
-                  "wordbias.teaching.answer_key",
+                  "wordbias.teaching.answer_key", "wordbias.teaching.sealed", "wordbias.teaching.grade",
+                  "wordbias.teaching.syllabus",
                   "wordbias.teaching.contextual"], False),
     ("The papers' tables and figures", [
         "wordbias.papers.caliskan2017", "wordbias.papers.swinger2019", "wordbias.papers.racial_bias_report",

@@ -1,11 +1,16 @@
 """The documentation site's own Sphinx extension: the pages generated at build start, and the offline MathJax.
 
-``make docs`` runs ``sphinx-build -W --keep-going docs build/docs``. Sphinx reads only its source folder (``docs/``),
-so when the build starts (``config-inited``) this extension writes into ``docs/_generated/`` (ignored by git,
-rewritten only where its content changed, so rebuilds stay incremental):
+``make docs`` builds two sites from ``docs/``: the teachers' (``sphinx-build -W --keep-going docs build/docs``) and
+the students' (the same with ``-t student``, into ``build/docs-student``): :data:`AUDIENCES` says what differs.
+Sphinx reads only its source folder (``docs/``), so when the build starts (``config-inited``) this extension writes
+into ``docs/_generated/`` (ignored by git, rewritten only where its content changed, so rebuilds stay incremental;
+each file replaced whole, so the two builds can run at once):
 
-* ``notebooks/*.ipynb`` and ``lessons/*.ipynb``: copies of the executed paper notebooks (``notebooks/*.ipynb``) and
-  lessons (``notebooks/lessons/0*.ipynb``), rendered by MyST-NB from their stored outputs (nothing is executed).
+* ``notebooks/*.ipynb``: copies of the executed paper notebooks (``notebooks/*.ipynb``), and the lessons: for the
+  teachers' site ``lessons/*.ipynb``, the executed lessons (``notebooks/lessons/0*.ipynb``, solutions and outputs
+  in), for the students' site ``student/lessons/*.ipynb``, the student versions
+  (``notebooks/lessons/student/0*.ipynb``: no solutions, no outputs); all rendered by MyST-NB from their stored
+  outputs (nothing is executed).
   In the copies, wordbias's own output types (``application/vnd.wordbias.*``) are left out and a Markdown link to another file of the repository is pointed at its page on the site when the
   site has one, else at the file in the repository (``[project.urls] Repository`` of ``pyproject.toml``); each
   lesson gets, under its title, links that open its student version on Binder and Colab;
@@ -14,7 +19,12 @@ rewritten only where its content changed, so rebuilds stay incremental):
   ``wordbias.cli.build_parser()``, included by ``docs/cli.md``.
 
 The Markdown pages of ``docs/`` get the same link treatment when Sphinx reads them (``source-read``): a page may link
-to any file of the repository by its relative path, as on GitHub. MathJax 2.7 is copied from the PyPI package
+to any file of the repository by its relative path, as on GitHub; on the students' site a link to a teachers' page
+(:data:`TEACHER_PAGES`) keeps its text and loses its target. A page's parts for one audience only lie between
+``<!-- audience: teacher -->`` (or ``student``) and ``<!-- audience: end -->`` lines, which the other audience's build
+drops (``{only}`` cannot hold a toctree). The substitutions ``{{ lessons_count }}`` ("nine") and
+``{{ Lessons_count }}`` ("Nine") count the lessons of ``notebooks/lessons/lessons.yaml`` (:func:`lesson_count`).
+MathJax 2.7 is copied from the PyPI package
 ``jupyter_server_mathjax`` into the build's ``_static/mathjax`` (``builder-inited``), so no page loads anything from
 the network.
 """
@@ -38,8 +48,20 @@ BRANCH = "main"
 #: wordbias's own output types (the lessons' machine-readable check results, for autograders): left out of the
 #: pages, which show the HTML or text the same output carries
 PRIVATE_MIME = "application/vnd.wordbias."
-#: the executed notebooks the site renders: (repository folder, glob, folder under docs/_generated)
-NOTEBOOK_SOURCES = (("notebooks", "*.ipynb", "notebooks"), ("notebooks/lessons", "0*.ipynb", "lessons"))
+#: the notebooks each site renders: (repository folder, glob, folder under docs/_generated)
+NOTEBOOK_SOURCES = {
+    "teacher": (("notebooks", "*.ipynb", "notebooks"), ("notebooks/lessons", "0*.ipynb", "lessons")),
+    "student": (("notebooks", "*.ipynb", "notebooks"), ("notebooks/lessons/student", "0*.ipynb", "student/lessons")),
+}
+#: the two sites: "teacher" (``build/docs``) and "student" (``-t student``, ``build/docs-student``)
+AUDIENCES = tuple(NOTEBOOK_SOURCES)
+#: the teachers' pages (globs relative to docs/), left out of the students' site, which links none of them
+TEACHER_PAGES = ("teaching.md", "answer_key.md", "developing_lessons.md", "lessons.md", "teacher/**")
+#: on the students' site, links to these lesson copies (solutions in) lead to the student version instead
+LESSON_ALIASES = ("notebooks/lessons", "notebooks/lessons/src")
+LESSONS_INDEX = ROOT / "notebooks" / "lessons" / "lessons.yaml"
+_NUMBERS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
+_AUDIENCE_LINE = re.compile(r"^<!-- audience: (teacher|student|end) -->[ \t]*\n?", re.M)
 
 # MathJax 2.7 files the pages need (globs relative to jupyter_server_mathjax/static). The combined configuration
 # TeX-AMS-MML_HTMLorMML-full holds the TeX input, the HTML-CSS output and the menu; at run time MathJax loads the
@@ -132,22 +154,96 @@ LINK = re.compile(r"(?<!\\)(!?\[(?:[^\[\]]|\[[^\]]*\])*\])\(([^()\s]+)((?:\s+\"[
 EXTERNAL = re.compile(r"^([a-z][a-z0-9+.-]*:|#|/)", re.I)
 
 
-def rendered_pages() -> dict[Path, Path]:
-    """Repository notebook -> its copy under docs/_generated (the notebooks the site renders)."""
+def _check_audience(audience: str) -> None:
+    if audience not in AUDIENCES:
+        raise DocsError(f"unknown audience {audience!r}: the sites are {', '.join(AUDIENCES)}")
+
+
+def rendered_pages(audience: str = "teacher") -> dict[Path, Path]:
+    """Repository notebook -> its copy under docs/_generated (the notebooks the site of ``audience`` renders)."""
+    _check_audience(audience)
     out = {}
-    for folder, pattern, dest in NOTEBOOK_SOURCES:
+    for folder, pattern, dest in NOTEBOOK_SOURCES[audience]:
         for nb in sorted((ROOT / folder).glob(pattern)):
             out[nb.resolve()] = GENERATED / dest / nb.name
     return out
 
 
+def link_targets(audience: str = "teacher") -> dict[Path, Path]:
+    """Repository file -> the page a link to it leads to: :func:`rendered_pages`, and on the students' site the
+    executed lessons and their instructor sources (solutions in) lead to the student version's page."""
+    pages = rendered_pages(audience)
+    if audience == "student":
+        for nb, page in list(pages.items()):
+            for folder in LESSON_ALIASES:
+                pages.setdefault((ROOT / folder / nb.name).resolve(), page)
+    return pages
+
+
+def teacher_only(path: Path) -> bool:
+    """Whether ``path`` (a file) is one of the teachers' pages of docs/ (:data:`TEACHER_PAGES`)."""
+    if not path.is_relative_to(DOCS):
+        return False
+    rel = path.relative_to(DOCS)
+    return any(rel.match(g) or (g.endswith("/**") and rel.is_relative_to(g[:-3])) for g in TEACHER_PAGES)
+
+
+def for_audience(text: str, audience: str) -> str:
+    """``text`` without the parts for the other audience (between ``<!-- audience: X -->`` and
+    ``<!-- audience: end -->`` lines; the marker lines dropped too).
+
+    >>> t = ["a", "<!-- audience: teacher -->", "b", "<!-- audience: end -->",
+    ...      "<!-- audience: student -->", "c", "<!-- audience: end -->", ""]
+    >>> for_audience(chr(10).join(t), "student").split(chr(10))
+    ['a', 'c', '']
+    """
+    _check_audience(audience)
+    out, keep, pos, opened = [], True, 0, None
+    for m in _AUDIENCE_LINE.finditer(text):
+        if (m.group(1) == "end") == (opened is None):
+            raise DocsError(f"an '<!-- audience: {m.group(1)} -->' line "
+                            + ("without an opening one before it" if opened is None else f"inside the {opened} part"))
+        if keep:
+            out.append(text[pos:m.start()])
+        opened = None if m.group(1) == "end" else m.group(1)
+        keep = opened in (None, audience)
+        pos = m.end()
+    if opened is not None:
+        raise DocsError(f"the '<!-- audience: {opened} -->' part has no '<!-- audience: end -->' line after it")
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def lesson_count(index: Path = LESSONS_INDEX) -> int:
+    """The number of lessons in the lesson path's index (``notebooks/lessons/lessons.yaml``)."""
+    import yaml
+
+    with index.open(encoding="utf-8") as f:
+        lessons = (yaml.safe_load(f) or {}).get("lessons")
+    if not isinstance(lessons, list) or not lessons:
+        raise DocsError(f"{index} lists no lessons (a 'lessons:' list)")
+    return len(lessons)
+
+
+def count_substitutions(index: Path = LESSONS_INDEX) -> dict[str, str]:
+    """MyST substitutions for the number of lessons: ``lessons_count`` ("nine") and ``Lessons_count`` ("Nine")."""
+    n = lesson_count(index)
+    word = _NUMBERS[n] if n < len(_NUMBERS) else str(n)
+    return {"lessons_count": word, "Lessons_count": word[0].upper() + word[1:]}
+
+
+#: :func:`rewrite_link`'s answer for a link to leave out (its text kept): a teachers' page on the students' site
+DROP = ""
+
+
 def rewrite_link(target: str, origin_dir: Path, page_dir: Path, repository: str,
-                 pages: dict[Path, Path]) -> str | None:
+                 pages: dict[Path, Path], audience: str = "teacher") -> str | None:
     """Where a relative link written in a file of ``origin_dir`` should point from a page in ``page_dir``.
 
     A file the site renders (a page of docs/, a rendered notebook): the relative path to its source, which
     MyST resolves to the page; any other existing file or folder of the repository: its address in the
-    repository; anything else (an URL, an anchor, a missing file): None, the link is left as written (and a
+    repository; on the students' site, a teachers' page (:func:`teacher_only`): :data:`DROP`, the link is
+    left out; anything else (an URL, an anchor, a missing file): None, the link is left as written (and a
     missing file is then Sphinx's warning, an error under -W).
     """
     if EXTERNAL.match(target):
@@ -156,6 +252,8 @@ def rewrite_link(target: str, origin_dir: Path, page_dir: Path, repository: str,
     if not path:
         return None
     resolved = (origin_dir / path).resolve()
+    if audience == "student" and (teacher_only(resolved) or resolved == DOCS / "teacher"):
+        return DROP
     if resolved in pages:
         resolved = pages[resolved]
     elif resolved.is_relative_to(DOCS) and not resolved.is_relative_to(GENERATED) and resolved.exists():
@@ -170,10 +268,12 @@ def rewrite_link(target: str, origin_dir: Path, page_dir: Path, repository: str,
 
 
 def rewrite_markdown(text: str, origin_dir: Path, page_dir: Path, repository: str,
-                     pages: dict[Path, Path]) -> str:
+                     pages: dict[Path, Path], audience: str = "teacher") -> str:
     """Markdown with its relative links rewritten by :func:`rewrite_link` (code spans and fences left alone)."""
     def fix(match):
-        new = rewrite_link(match.group(2), origin_dir, page_dir, repository, pages)
+        new = rewrite_link(match.group(2), origin_dir, page_dir, repository, pages, audience)
+        if new == DROP:
+            return match.group(1).lstrip("!")[1:-1]  # the link's text, without its target
         if new is None or (match.group(1).startswith("!") and "://" in new):
             return match.group(0)  # an image stays local (the site loads nothing from the network)
         return f"{match.group(1)}({new}{match.group(3)})"
@@ -186,11 +286,17 @@ def rewrite_markdown(text: str, origin_dir: Path, page_dir: Path, repository: st
 
 
 def write_if_changed(path: Path, text: str) -> bool:
-    """Write ``text`` to ``path`` unless it already holds it (keeps Sphinx's incremental rebuilds)."""
+    """Write ``text`` to ``path`` unless it already holds it (keeps Sphinx's incremental rebuilds).
+
+    The file is replaced whole (written beside it, then renamed), so a build running at the same time never reads
+    half of it.
+    """
     if path.is_file() and path.read_text(encoding="utf-8") == text:
         return False
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
     return True
 
 
@@ -198,37 +304,52 @@ def prune(folder: Path, keep: set[Path]) -> None:
     """Remove the files of a generated folder that are no longer generated."""
     if folder.is_dir():
         for p in folder.rglob("*"):
-            if p.is_file() and p not in keep:
-                p.unlink()
+            if p.is_file() and p not in keep and not p.name.endswith(".tmp"):
+                p.unlink(missing_ok=True)
 
 
-def copy_notebooks(repository: str) -> list[Path]:
-    """Copy the executed notebooks into docs/_generated with their links pointed at the site (module doc)."""
-    pages = rendered_pages()
+def _launch_cell(nb: dict, name: str, repository: str) -> dict | None:
+    """The markdown cell, under a lesson's title, that opens its student version on Binder and Colab."""
+    student = f"notebooks/lessons/student/{name}"
+    links = launch_links(student, repository)
+    if not links:
+        return None
+    note = ("Run this lesson yourself (the student version, exercises to fill in): "
+            + " · ".join(f"[open in {label}]({url})" for label, url in links)
+            + f" · [download the notebook]({repo_file_url(repository, student)})")
+    cell = {"cell_type": "markdown", "metadata": {"tags": ["wordbias-launch"]}, "source": note}
+    if (nb.get("nbformat"), nb.get("nbformat_minor", 0)) >= (4, 5):
+        cell["id"] = "wordbias-launch"
+    return cell
+
+
+def page_notebook(src: Path, dest: Path, repository: str, audience: str = "teacher") -> dict:
+    """The copy of notebook ``src`` the site renders at ``dest`` (module doc): wordbias's own output types left
+    out where the output has another, links pointed at the site, and on a lesson the launch links."""
+    nb = json.loads(src.read_text(encoding="utf-8"))
+    pages = link_targets(audience)
+    for cell in nb.get("cells", []):
+        for out in cell.get("outputs", []):
+            data = out.get("data", {})
+            own = [m for m in data if m.startswith(PRIVATE_MIME)]
+            if own and len(own) < len(data):  # the page shows the output's HTML or text beside it
+                for m in own:
+                    del data[m]
+        if cell.get("cell_type") == "markdown":
+            text = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+            cell["source"] = rewrite_markdown(text, src.parent, dest.parent, repository, pages, audience)
+    if dest.parent.name == "lessons":
+        cell = _launch_cell(nb, src.name, repository)
+        if cell is not None:
+            nb["cells"].insert(1 if nb["cells"] else 0, cell)
+    return nb
+
+
+def copy_notebooks(repository: str, audience: str = "teacher") -> list[Path]:
+    """Copy the notebooks the site of ``audience`` renders into docs/_generated (:func:`page_notebook`)."""
     written = []
-    for src, dest in pages.items():
-        nb = json.loads(src.read_text(encoding="utf-8"))
-        for cell in nb.get("cells", []):
-            for out in cell.get("outputs", []):
-                data = out.get("data", {})
-                own = [m for m in data if m.startswith(PRIVATE_MIME)]
-                if own and len(own) < len(data):  # the page shows the output's HTML or text beside it
-                    for m in own:
-                        del data[m]
-            if cell.get("cell_type") == "markdown":
-                text = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
-                cell["source"] = rewrite_markdown(text, src.parent, dest.parent, repository, pages)
-        if dest.parent.name == "lessons":
-            student = (src.parent / "student" / src.name).relative_to(ROOT).as_posix()
-            links = launch_links(student, repository)
-            if links:
-                note = ("Run this lesson yourself (the student version, exercises to fill in): "
-                        + " · ".join(f"[open in {label}]({url})" for label, url in links)
-                        + f" · [download the notebook]({repo_file_url(repository, student)})")
-                cell = {"cell_type": "markdown", "metadata": {"tags": ["wordbias-launch"]}, "source": note}
-                if (nb.get("nbformat"), nb.get("nbformat_minor", 0)) >= (4, 5):
-                    cell["id"] = "wordbias-launch"
-                nb["cells"].insert(1 if nb["cells"] else 0, cell)
+    for src, dest in rendered_pages(audience).items():
+        nb = page_notebook(src, dest, repository, audience)
         write_if_changed(dest, json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
         written.append(dest)
     return written
@@ -286,16 +407,20 @@ def cli_reference(parser: argparse.ArgumentParser | None = None, prog: str = "wo
     return "\n".join(out)
 
 
-def generate(repository: str) -> None:
-    """Write every generated page into docs/_generated (module doc)."""
-    keep = set(copy_notebooks(repository))
+def generate(repository: str, audience: str = "teacher") -> None:
+    """Write every generated page of the site of ``audience`` into docs/_generated (module doc).
+
+    Only the folders this site renders are pruned: the other site's lessons, written by a build that may run at
+    the same time, are left alone.
+    """
+    keep = set(copy_notebooks(repository, audience))
     for name, text in api_pages().items():
         write_if_changed(GENERATED / "api" / name, text)
         keep.add(GENERATED / "api" / name)
     # not a source suffix: the fragment is read only through docs/cli.md's include
     write_if_changed(GENERATED / "cli.txt", cli_reference())
-    keep.add(GENERATED / "cli.txt")
-    prune(GENERATED, keep)
+    for folder in {GENERATED / "api", *(GENERATED / dest for _, _, dest in NOTEBOOK_SOURCES[audience])}:
+        prune(folder, keep)
 
 
 # ------------------------------------------------------------------------------------------------- MathJax
@@ -334,16 +459,31 @@ def copy_mathjax(dest: Path) -> int:
 # ------------------------------------------------------------------------------------------------- Sphinx
 
 
+def audience_of(tags) -> str:
+    """The site a build makes: "student" under ``sphinx-build -t student``, else "teacher"."""
+    return "student" if tags.has("student") else "teacher"
+
+
+def exclude_patterns(audience: str) -> list[str]:
+    """The pages (globs relative to docs/) the site of ``audience`` leaves out: the other site's lesson copies, and
+    on the students' site the teachers' pages (:data:`TEACHER_PAGES`)."""
+    _check_audience(audience)
+    other = [dest for a in AUDIENCES if a != audience for _, _, dest in NOTEBOOK_SOURCES[a]
+             if dest not in {d for _, _, d in NOTEBOOK_SOURCES[audience]}]
+    return [f"_generated/{d}/**" for d in other] + (list(TEACHER_PAGES) if audience == "student" else [])
+
+
 def _config_inited(app, config) -> None:
-    generate(config.wordbias_repository)
+    generate(config.wordbias_repository, config.wordbias_audience)
 
 
 def _source_read(app, docname: str, content: list[str]) -> None:
     path = Path(app.env.doc2path(docname))
     if path.suffix != ".md" or path.resolve().is_relative_to(GENERATED):
         return
-    content[0] = rewrite_markdown(content[0], path.parent, path.parent, app.config.wordbias_repository,
-                                  rendered_pages())
+    audience = app.config.wordbias_audience
+    content[0] = rewrite_markdown(for_audience(content[0], audience), path.parent, path.parent,
+                                  app.config.wordbias_repository, link_targets(audience), audience)
 
 
 def _builder_inited(app) -> None:
@@ -356,6 +496,7 @@ def _builder_inited(app) -> None:
 
 def setup(app):
     app.add_config_value("wordbias_repository", "", "env", types=frozenset({str}))
+    app.add_config_value("wordbias_audience", "teacher", "env", types=frozenset({str}))
     app.connect("config-inited", _config_inited)
     app.connect("source-read", _source_read)
     app.connect("builder-inited", _builder_inited)

@@ -1,5 +1,6 @@
 """The worker processes of `wordbias train` end with it (wordbias.core.parallel: workers_end_with_caller,
-die_with_parent): a SIGTERM, SIGHUP or SIGINT to the command ends its workers before it ends; a SIGKILL, which no
+die_with_parent): a SIGTERM or SIGINT to the command ends its workers before it ends (SIGHUP shares SIGTERM's
+handler, checked in-process); a SIGKILL, which no
 handler sees, ends them through Linux's parent-death signal; and the command run again afterwards completes,
 training what was not finished.
 
@@ -88,8 +89,18 @@ def _assert_all_end(pids: list[int], within: float = 8.0) -> None:
     pytest.fail(f"processes outlived the command by {within} s: {[(p, processes.cmdline(p)[:100]) for p in left]}")
 
 
-@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT],
-                         ids=["SIGTERM", "SIGHUP", "SIGINT"])
+def test_sighup_and_sigterm_share_one_handler():
+    # SIGHUP goes through the handler SIGTERM's run below exercises end to end (parallel._TERMINATING): the same
+    # function is installed for both inside the block, and the defaults are back after it
+    from wordbias.core import parallel
+
+    with parallel.workers_end_with_caller():
+        term, hup = signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGHUP)
+        assert callable(term) and term is hup
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL and signal.getsignal(signal.SIGHUP) is signal.SIG_DFL
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
 def test_a_signal_to_train_ends_its_workers_first(tmp_path, signum):
     proc, started = _start_and_wait_for_workers(tmp_path)
     proc.send_signal(signum)

@@ -72,6 +72,10 @@ def test_neighbour_correlation_right_and_its_mistakes():
     assert_status(checks.neighbour_correlation(r ** 2, bias, share), "wrong", "r²")
     assert_status(checks.neighbour_correlation(float(np.cov(bias, share)[0, 1]), bias, share), "wrong",
                   "covariance")
+    assert 0.5 < r < 0.95                  # 1.0 lies within half a unit of r: once misread as "too few figures"
+    diagonal = checks.neighbour_correlation(float(np.corrcoef(bias, share)[0, 0]), bias, share)
+    assert_status(diagonal, "wrong", "the diagonal of the correlation matrix, a variable with itself", "take [0, 1]")
+    assert "few figures" not in diagonal.message
     rho = float(stats.spearmanr(bias, share)[0])
     if not math.isclose(rho, r, rel_tol=1e-3):
         assert_status(checks.neighbour_correlation(rho, bias, share), "wrong", "Spearman")

@@ -90,6 +90,7 @@ def test_spearman_brown_right_and_its_mistakes():
     assert not math.isclose(rho, r, rel_tol=1e-3)
     assert_status(checks.spearman_brown(2 * rho / (1 + rho), first, second), "wrong", "Spearman's rank")
     assert_status(checks.spearman_brown(..., first, second), "unanswered")
+    assert_status(checks.spearman_brown(1.0, first, second), "wrong", "diagonal of the correlation matrix")
     for bad in ([1.0, 2.0], [1.0, 2.0, math.nan, 4.0, 5.0, 6.0], [1.0] * 6, [1.0, 2.0, 3.0]):
         with pytest.raises(InvalidParameterError):
             checks.spearman_brown(0.5, bad, second[:len(bad)] if len(bad) != 3 else second)

@@ -77,6 +77,20 @@ def test_unexecuted_or_failed_checks_are_refused(tmp_path):
                                         [checks.RECORD_MIME])      # a wrong answer's record holds no answer
 
 
+def test_recorded_predictions_and_written_answers_are_listed_without_a_value(tmp_path):
+    predicted = checks.prediction("a", {"a": "up", "b": "down"}, exercise="predict")
+    path = executed_lesson(tmp_path, result=predicted)
+    [answer] = answer_key.answers(path)
+    assert answer.status == "recorded" and answer.expected is None
+    assert "— (a prediction: recorded, not scored)" in answer_key.answer_key(tmp_path)
+    words = checks.written("one two three four five", exercise="why", points=["a point"], min_words=5)
+    executed_lesson(tmp_path, result=words)
+    assert "— (graded by hand; the model answer below)" in answer_key.answer_key(tmp_path)
+    executed_lesson(tmp_path, result=checks.written("too short", exercise="why", points=["a point"], min_words=5))
+    with pytest.raises(ValueError, match="did not pass its check"):
+        answer_key.answers(path)
+
+
 def test_main_writes_the_page(tmp_path, capsys):
     executed_lesson(tmp_path)
     out = tmp_path / "docs" / "key.md"

@@ -1,6 +1,7 @@
 """wordbias.teaching.checks: the right answer passes, the placeholder asks to fill in, each recognised mistake
 gives its own message, any other wrong value a hint; strict mode raises."""
 
+import json
 import math
 
 import numpy as np
@@ -10,7 +11,10 @@ from check_helpers import assert_status, fresh_checks  # noqa: F401, E402
 from wordbias.core.errors import CheckFailed
 from wordbias.measures.association import weat
 from wordbias.measures.diagnostics import sensitivity
-from wordbias.teaching import checks
+from wordbias.teaching import checks, sealed
+
+#: a sealed multiple-choice question, as the package's sealed file holds the lessons' ones
+QUESTION = sealed.seal({"q1": {"exercise": "q", "answer": "b", "feedback": {"a": "no: a", "b": "yes: b"}}})
 
 
 @pytest.fixture
@@ -39,8 +43,7 @@ def test_result_prints_and_renders(capsys):
 def test_placeholder_asks_to_fill_in(placeholder):
     assert_status(checks.number(placeholder, 1.0, exercise="e", what="x", hint="h"), "unanswered", "fill in ...")
     assert_status(checks.word_list(placeholder, {"a": [1.0]}, what="words"), "unanswered", "fill in ...")
-    assert_status(checks.choice(placeholder, "a", {"a": "yes", "b": "no"}, exercise="q"), "unanswered",
-                  "fill in ...")
+    assert_status(checks.choice(placeholder, key="q1", sealed=QUESTION), "unanswered", "fill in ...")
     assert_status(checks.same_set(placeholder, ["x"], exercise="s", what="w"), "unanswered", "fill in ...")
 
 
@@ -128,7 +131,7 @@ def test_effect_size():
 
 def test_monte_carlo_floor():
     assert_status(checks.monte_carlo_floor(1 / 10_001, 10_000), "correct")
-    assert_status(checks.monte_carlo_floor(1 / 10_000, 10_000), "wrong", "1/(R + 1)")
+    assert_status(checks.monte_carlo_floor(1 / 1_234, 1_234), "wrong", "1/(R + 1)")
     assert_status(checks.monte_carlo_floor(0, 10_000), "wrong", "never 0")
 
 
@@ -148,13 +151,12 @@ def test_two_sided():
 
 
 def test_choice():
-    options = {"a": "no: a", "b": "yes: b"}
-    assert_status(checks.choice(" B ", "b", options, exercise="q"), "correct", "yes: b")
-    assert_status(checks.choice("a", "b", options, exercise="q"), "wrong", "not this one: no: a")
-    assert_status(checks.choice("z", "b", options, exercise="q"), "invalid", "one letter")
-    assert_status(checks.choice(2, "b", options, exercise="q"), "invalid", "one letter")
-    with pytest.raises(ValueError, match="not one of the options"):
-        checks.choice("a", "c", options, exercise="q")
+    assert_status(checks.choice(" B ", key="q1", sealed=QUESTION), "correct", "right: yes: b")
+    assert_status(checks.choice("a", key="q1", sealed=QUESTION), "wrong", "not this one: no: a")
+    assert_status(checks.choice("z", key="q1", sealed=QUESTION), "invalid", "one letter")
+    assert_status(checks.choice(2, key="q1", sealed=QUESTION), "invalid", "one letter")
+    with pytest.raises(ValueError, match="no sealed multiple-choice question 'q9'.*'q1'"):
+        checks.choice("a", key="q9", sealed=QUESTION)
 
 
 def test_same_set():
@@ -181,7 +183,7 @@ def test_word_list():
     assert_status(checks.word_list(["poetry", "math"], EMB, what="arts", other=["math", "algebra"],
                                    other_name="X (Math)"), "wrong", "['math'] also in X (Math)")
     assert_status(checks.word_list(["poetry"], EMB, what="arts", min_size=2), "wrong", "at least 2")
-    assert_status(checks.word_list("poetry", EMB, what="arts"), "invalid", "not the string")
+    assert_status(checks.word_list("poetry", EMB, what="arts"), "invalid", "split it into words")
     assert_status(checks.word_list(["art", "art"], EMB, what="arts"), "invalid", "art")
 
 
@@ -234,15 +236,18 @@ def test_a_rounded_answer_is_accepted_and_a_rounding_slip_is_named(capsys):
     assert checks.cosine(round(c, 2), u, v) and "rounded to 2 decimals" in capsys.readouterr().out
     out = (not checks.cosine(0.47, u, v), capsys.readouterr().out)
     assert out[0] and "rounding slip" in out[1] and "your method is right" in out[1]
-    out = (not checks.cosine(0.5, u, v), capsys.readouterr().out)       # one significant figure
+    out = (not checks.number(0.5, c, exercise="e", what="w", hint="h"), capsys.readouterr().out)   # one figure
     assert out[0] and "too few figures" in out[1] and "at least 2 significant figures" in out[1]
     out = (not checks.cosine(round(float(u @ v), 2), u, v), capsys.readouterr().out)
     assert out[0] and "dot product" in out[1] and "not a rounding slip" in out[1]
 
 
-def test_a_rounded_answer_that_a_mistake_also_gives_is_not_accepted(capsys):
-    r = checks.number(0.31, 0.3104, exercise="e", what="the value", hint="h", mistakes=[(0.3096, "a mistake")])
-    assert not r and "could also come from a common mistake" in capsys.readouterr().out
+def test_a_correct_rounding_beats_a_mistake_that_rounds_the_same():
+    assert_status(checks.number(0.31, 0.3104, exercise="e", what="the value", hint="h",
+                                mistakes=[(0.3096, "a mistake")]), "correct", "rounded to 2 decimals")
+    # the mistake is still named where the answer cannot be the right value correctly rounded
+    assert_status(checks.number(0.3096, 0.3104, exercise="e", what="the value", hint="h",
+                                mistakes=[(0.3096, "a mistake")]), "wrong", "a mistake")
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -300,11 +305,13 @@ def test_nudge_first_then_the_solution_on_the_third_try(vectors, capsys):
     assert "run its check cell first" in checks.solution("no such exercise")
 
 
-def test_choice_solution_gives_the_letter():
-    options = {"a": "no: a", "b": "yes: b"}
-    for _ in range(checks.SOLUTION_AFTER):
-        r = checks.choice("a", "b", options, exercise="letters")
-    assert 'answer = "b"' in r.message
+def test_choice_never_names_the_right_letter_before_it_is_given():
+    for n in range(1, checks.SOLUTION_AFTER + 2):
+        r = checks.choice("a", key="q1", sealed=QUESTION)
+        assert r.tries == n and r.record()["try"] == n
+        assert "yes: b" not in r.message and '"b"' not in r.message and "'b'" not in r.message
+        assert "'b'" not in json.dumps(r.record()) and r.expected is None
+    assert "sealed" in checks.solution("q") and '"b"' not in checks.solution("q")
 
 
 @pytest.mark.parametrize("how", ["env", "lessons.yaml"])
@@ -372,8 +379,9 @@ OPTIONS = {"a": "the same d", "b": "a different d"}
 def test_prediction_records_any_offered_letter():
     for letter in ("a", " B "):
         r = checks.prediction(letter, OPTIONS, exercise="two runs")
-        assert_status(r, "correct", "prediction recorded", OPTIONS[letter.strip().lower()])
-        assert r.expected == letter.strip().lower() and r.record()["check"] == "prediction"
+        assert_status(r, "recorded", "prediction recorded", OPTIONS[letter.strip().lower()])
+        assert r.done and r.given == letter and r.expected is None and r.record()["check"] == "prediction"
+        assert r.record()["points"] == 0 and "expected" not in r.record() and str(r).startswith("✎")
     assert_status(checks.prediction(..., OPTIONS, exercise="two runs"), "unanswered", "fill in ...")
     assert_status(checks.prediction("z", OPTIONS, exercise="two runs"), "invalid", "one letter")
     assert_status(checks.prediction(1, OPTIONS, exercise="two runs"), "invalid", "one letter")
@@ -402,14 +410,15 @@ def json_of(outcome):
     return getattr(outcome, "_repr_mimebundle_", lambda: {})()
 
 
-def test_written_answer_passes_at_its_length_and_lists_the_points():
+def test_written_answer_is_recorded_at_its_length_and_lists_the_points():
     points = ["the number of runs", "the spread of d"]
     short = checks.written("Report the runs.", exercise="report", points=points, min_words=10)
     assert_status(short, "wrong", "3 words", "at least 10")
     long = checks.written("Report how many runs were trained and how d spread over them, with an interval.",
                           exercise="report", points=points, min_words=10)
-    assert_status(long, "correct", "recorded (15 words)", "the number of runs", "the spread of d")
-    assert "expected" in long.record()
+    assert_status(long, "recorded", "recorded (15 words)", "grades it", "the number of runs", "the spread of d")
+    assert long.done and long.record()["points"] == 0 and "expected" not in long.record()
+    assert long.record()["given"].startswith("Report how many runs")
     assert_status(checks.written(..., exercise="report", points=points), "unanswered", "fill in ...")
     assert_status(checks.written(["a list"], exercise="report", points=points), "invalid", "in words")
     for _ in range(checks.SOLUTION_AFTER):
@@ -486,3 +495,109 @@ def test_share_significant(runs_result):
     if (p < runs_result.alpha).sum() > 1:
         assert_status(checks.share_significant(float((p < runs_result.alpha).sum()), runs_result), "wrong",
                       "number of runs")
+
+
+# ---------------------------------------------------------------------------------------------------------
+# a correct rounding always passes; "too few figures" only for a rounding
+# ---------------------------------------------------------------------------------------------------------
+
+def test_lesson_2_floor_written_with_a_carry_passes():
+    # 1/(10000 + 1) = 9.999e-5; to 2 significant figures 1.0e-4, which a float writes 0.0001 (also 1/R)
+    assert_status(checks.monte_carlo_floor(0.0001, 10_000), "correct")
+    assert_status(checks.monte_carlo_floor(0.00009999, 10_000), "correct")
+    assert_status(checks.monte_carlo_floor(0.0002, 10_000), "wrong")
+
+
+def test_lesson_6_combined_variance_rounded_to_3_decimals_passes():
+    """Lesson 6's three runs (WEAT 6 on Brown, seeds 0-2): T = 0.36438, and the population variance's mistake
+    gives 0.36393, which rounds to 0.364 too; the correct rounding wins."""
+    d = [0.905382607316753, 0.8142400838817587, 0.9363782657982973]
+    low = [-0.7983623439334115, -0.855370721705032, -0.7464018031021918]
+    high = [1.5651251663434238, 1.558725420868428, 1.5603318675275526]
+    assert_status(checks.combined_variance(0.364, d, low, high), "correct", "rounded to 3 decimals")
+    assert_status(checks.combined_variance(0.3644, d, low, high), "correct")
+    assert_status(checks.combined_variance(0.36393, d, low, high), "wrong", "population variance")
+
+
+def test_an_integer_answer_is_not_called_too_few_figures():
+    r = checks.number(1.0, 0.62, exercise="e", what="a share", hint="h")
+    assert_status(r, "wrong", "Look at") and "few figures" not in r.message
+    assert "few figures" not in checks.number(0.0, 0.33, exercise="e2", what="a share", hint="h").message
+    assert_status(checks.number(0.6, 0.62, exercise="e3", what="a share", hint="h"), "wrong", "too few figures")
+    assert_status(checks.number(1.0, 1.3, exercise="e4", what="a ratio", hint="h"), "wrong", "too few figures")
+
+
+def test_a_comma_separated_string_is_told_to_be_split():
+    r = checks.word_list("he, him, his", EMB, what="male words")
+    assert_status(r, "invalid", 'split it into words: a list of strings, e.g. ["he", "him"]')
+    assert "['he, him, his']" not in r.message
+
+
+# ---------------------------------------------------------------------------------------------------------
+# solutions off: nothing shows the right answer; the record a grader reads
+# ---------------------------------------------------------------------------------------------------------
+
+def test_solutions_off_a_result_not_passed_holds_no_expected_value(monkeypatch, vectors):
+    monkeypatch.setenv(checks.SOLUTIONS_ENV, "off")
+    u, v = vectors[0][0], vectors[0][1]
+    cos = float(u @ v / (np.linalg.norm(u) * np.linalg.norm(v)))
+
+    class Report:
+        mann_whitney_p, alpha, flagged = 0.01, 0.05, True
+    for _ in range(checks.SOLUTION_AFTER + 1):
+        for r in (checks.cosine(0.9, u, v), checks.cosine(..., u, v), checks.cosine("x", u, v),
+                  checks.differ_in_frequency(False, Report()), checks.choice("a", key="q1", sealed=QUESTION),
+                  checks.same_set(["x"], ["y"], exercise="s", what="w", solution="answer = ['y']")):
+            assert not r.passed and r.expected is None, r
+            assert "expected" not in r.record() and "np.linalg.norm" not in r.message and "['y']" not in r.message
+            assert r.accepted not in ("True", "the letter 'b'") and "'y'" not in r.record()["accepted"]
+    assert "missing 1 name;" in checks.same_set(["x"], ["y"], exercise="s", what="w").message
+    assert checks.cosine(cos, u, v).expected == pytest.approx(cos)          # once right, it is there
+    monkeypatch.setenv(checks.SOLUTIONS_ENV, "on")
+    assert checks.cosine(0.9, u, v).expected == pytest.approx(cos)          # solutions on: the teacher may see it
+
+
+def test_record_carries_points_the_answer_and_the_try():
+    for value in [0.5, "0.1", ..., 1 / 70]:
+        r = checks.exact_floor(value, 4, 4)
+    record = r.record()
+    assert record["points"] == 1 and record["given"] == pytest.approx(1 / 70) and record["try"] == 3
+    assert record["status"] == "correct" and "grade_id" not in record
+    wrong = checks.exact_floor(0.5, 4, 4).record()
+    assert wrong["points"] == 0 and wrong["given"] == 0.5 and wrong["try"] == 4
+    long = checks.written("word " * 1_000, exercise="essay", points=["p"], min_words=5).record()
+    assert len(long["given"]) == checks.GIVEN_MAX_CHARS and long["points"] == 0 and long["status"] == "recorded"
+    listed = checks.same_set([f"w{i}" for i in range(80)], ["w0"], exercise="s", what="w").record()
+    assert listed["given"][:2] == ["w0", "w1"] and len(listed["given"]) == checks.GIVEN_MAX_ITEMS
+    assert checks.number(np.array([np.nan]), 1.0, exercise="n", what="w", hint="h").record()["given"] == ["nan"]
+    json.dumps([record, wrong, long, listed], allow_nan=False)
+    checks.reset_tries("exact floor")
+    assert checks.exact_floor(0.5, 4, 4).tries == 1
+
+
+def test_needs_counts_a_recorded_prediction_as_done(capsys):
+    predicted = checks.prediction("a", OPTIONS, exercise="two runs")
+    assert not predicted and predicted.done and checks.needs(predicted) is True
+    assert checks.needs(checks.prediction(..., OPTIONS, exercise="two runs")) is False
+
+
+def test_strict_mode_raises_once_without_context_and_never_for_recorded(monkeypatch, vectors):
+    monkeypatch.setenv(checks.STRICT_ENV, "1")
+    u, v = vectors[0][0], vectors[0][1]
+    with pytest.raises(CheckFailed) as info:
+        checks.cosine(0.9, u, v)                              # cosine calls number: one error, from the wrapper
+    assert info.value.__suppress_context__ and info.value.__context__ is None
+    assert checks.cosine.__wrapped__.__name__ == "cosine"
+    frames = [tb.tb_frame.f_code.co_name for tb in _walk(info.value.__traceback__)]
+    assert "number" not in frames and "report" not in frames, frames
+    assert checks.prediction("a", OPTIONS, exercise="p").status == "recorded"
+    assert checks.written("one two three", exercise="w", points=["p"], min_words=3).status == "recorded"
+    with pytest.raises(CheckFailed, match="write at least 5"):
+        checks.written("one two three", exercise="w", points=["p"], min_words=5)
+
+
+def _walk(tb):
+    while tb is not None:
+        yield tb
+        tb = tb.tb_next
+

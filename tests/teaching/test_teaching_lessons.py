@@ -45,7 +45,7 @@ def test_index_schema_and_files():
     core = [e for e in lessons if e["needs"] == "core"]
     assert len(core) == 7
     doc = yaml.safe_load((LESSONS / "lessons.yaml").read_text(encoding="utf-8"))
-    assert sum(e["minutes"] for e in lessons) == doc["total_minutes"] == 180
+    assert sum(e["minutes"] for e in lessons) == doc["total_minutes"]   # tests/teaching/test_syllabus.py: each the estimate
 
 
 @pytest.mark.parametrize("entry", index(), ids=lambda e: e["file"])
@@ -73,15 +73,26 @@ def test_lessons_have_checked_exercises(entry):
     cells = load(entry["file"])["cells"]
     solutions = [i for i, c in enumerate(cells) if "solution" in c["metadata"].get("tags", [])]
     assert len(solutions) >= 2
-    grade_ids = set()
+    grade_ids, scored = set(), 0
     for i in solutions:
         nbg = cells[i]["metadata"]["nbgrader"]
-        assert nbg["solution"] is True and nbg["grade"] is False
         check = cells[i + 1]
-        assert "check" in check["metadata"]["tags"] and "checks." in source(check)
-        assert check["metadata"]["nbgrader"]["grade"] is True and check["metadata"]["nbgrader"]["points"] > 0
-        grade_ids |= {nbg["grade_id"], check["metadata"]["nbgrader"]["grade_id"]}
-    assert len(grade_ids) == 2 * len(solutions)
+        check_nbg, check_tags = check["metadata"]["nbgrader"], check["metadata"]["tags"]
+        assert "check" in check_tags and "checks." in source(check)
+        if "written" in cells[i]["metadata"]["tags"]:       # a manually graded answer; its check only records
+            assert nbg["solution"] is True and nbg["grade"] is True and nbg["points"] == 2
+            assert "checks.written(" in source(check)
+        else:
+            assert nbg["solution"] is True and nbg["grade"] is False
+        unscored = "checks.written(" in source(check) or "checks.prediction(" in source(check)
+        assert ("prediction" in check_tags) == ("checks.prediction(" in source(check))
+        if unscored:                                        # predictions and written answers earn no free point
+            assert check_nbg["grade"] is False and "points" not in check_nbg
+        else:
+            assert check_nbg["grade"] is True and check_nbg["points"] > 0
+            scored += 1
+        grade_ids |= {nbg["grade_id"], check_nbg["grade_id"]}
+    assert len(grade_ids) == 2 * len(solutions) and scored >= 2
 
 
 def test_content_warning_where_ube_is_shown():

@@ -51,7 +51,8 @@ __all__ = ["main", "run", "build_parser", "EXIT_NOT_RUN"]
 #: when its command runs, so ``wordbias --help``, ``--version`` and a usage error import argparse and no more
 _COMMANDS = {"weat": "measure", "report": "measure", "compare": "measure", "contextual": "measure", "seat": "seat",
              "lists": "lists", "cache": "embeddings", "embeddings": "embeddings", "train": "train",
-             "debias": "debias", "lm": "lm", "validity": "validity"}
+             "debias": "debias", "lm": "lm", "validity": "validity",
+             "grade": "grade"}
 
 
 def _command(name: str):

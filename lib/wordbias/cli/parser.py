@@ -35,6 +35,7 @@ examples:
                                                    debias (hard, double-hard, inlp, leace) + what each left
   wordbias cache list                              the converted embedding caches (and `cache clear`)
   wordbias embeddings                              the registered embeddings, whether each is on this machine
+  wordbias grade submissions --out grades.csv      a class's lesson notebooks executed and graded
 
 EMBEDDING is a registered name (`wordbias embeddings`) or a path to a word2vec (text or binary), GloVe or
 fastText .vec file (plain, .gz or .zip) or a file gensim saved (.kv, .model), or an ensemble (the folder or
@@ -293,6 +294,63 @@ def _validity_parser(sub, fmt) -> None:
     g.add_argument("--seed", type=_nonnegative, default=0,
                    help="seed of every random step: the measures, the splits, the table's bootstraps (default 0)")
     g.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no table on stdout")
+    g.add_argument("--debug", action="store_true", help="show the traceback of an error")
+
+
+def _seconds(text: str) -> float:
+    """A positive number of seconds (``--timeout``)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds, not {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text}")
+    return value
+
+
+_seconds.__name__ = "seconds"
+
+
+def _grade_parser(sub, fmt) -> None:
+    """``wordbias grade SUBMISSIONS --out grades.csv``: a class's lesson notebooks executed and graded."""
+    p = sub.add_parser("grade", formatter_class=fmt,
+                       help="execute and grade a class's lesson notebooks into a table (one row per exercise)",
+                       description=_paragraph("""
+                                       Grade the students' lesson notebooks of SUBMISSIONS (one folder per student,
+                                       each notebook named like its lesson's file). A copy of each notebook is
+                                       executed (worked solutions off, checks not strict, errors allowed, one time
+                                       limit per notebook; the submissions are never written) and each exercise,
+                                       a check cell of the instructor lesson found by its nbgrader grade_id, gets a
+                                       row: its status (correct, wrong, unanswered, invalid, recorded, error,
+                                       missing, edited, timeout, no-record), the points earned and possible, the
+                                       answer given, the student's tries, whether the check cell is the lesson's
+                                       (SHA-256) and the check's message. Writes the grades to --out, the points per
+                                       student and lesson beside it (<stem>_totals.csv), the written answers to
+                                       grade by hand (<stem>_written.csv) and the executed copies
+                                       (<stem>_executed/ or --executed). Files that are no lesson notebook of a
+                                       student, and check cells that failed as cells, are named on stderr."""),
+                       epilog="examples:\n  wordbias grade submissions --out grades.csv\n"
+                              "  wordbias grade submissions --lessons course/src --timeout 600 --jobs 2 --out "
+                              "week1/grades.csv\n")
+    p.add_argument("submissions", metavar="SUBMISSIONS", type=_path,
+                   help="the folder of one folder per student: SUBMISSIONS/<student>/<lesson file>.ipynb")
+    p.add_argument("--out", required=True, metavar="FILE.csv", type=_path,
+                   help="the grades table; <stem>_totals.csv and <stem>_written.csv are written beside it (a file "
+                        "of those names that wordbias did not write, or that was changed since, is refused)")
+    p.add_argument("--lessons", metavar="FOLDER", type=_path, default=None,
+                   help="the instructor sources (default: notebooks/lessons/src of the checkout)")
+    p.add_argument("--executed", metavar="FOLDER", type=_path, default=None,
+                   help="the folder for the executed copies (default: <stem>_executed beside --out): a new or "
+                        "empty folder, or one this command wrote; never inside SUBMISSIONS")
+    p.add_argument("--timeout", type=_seconds, default=300.0, metavar="SECONDS",
+                   help="the time limit of each notebook; its kernel is killed past it and the checks not reached "
+                        "are timeout (default 300)")
+    p.add_argument("--kernel", default="python3", metavar="KERNEL",
+                   help="the Jupyter kernel the notebooks run in (default python3: this Python's)")
+    p.add_argument("--jobs", type=_positive(1), default=1, metavar="N",
+                   help="notebooks executed at once, each in its own kernel (default 1: one after another)")
+    g = p.add_argument_group("common options")
+    g.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr and no summary on stdout")
     g.add_argument("--debug", action="store_true", help="show the traceback of an error")
 
 
@@ -610,5 +668,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--cache-dir", metavar="DIR", default=None, help="the cache folder (default: as loading uses)")
     p.add_argument("-q", "--quiet", action="store_true", help="print nothing")
     p.add_argument("--debug", action="store_true", help="show the traceback of an error")
+    _grade_parser(sub, fmt)
     _check_paths(parser)
     return parser

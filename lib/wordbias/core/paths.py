@@ -6,8 +6,9 @@ Two ways to have the package:
   file (``lib/wordbias/core/paths.py``); the data are the repository's ``data/``, tables and figures of the
   committed runs go to ``results/`` and ``figures/``, other runs to ``runs/``;
 * **an installed wheel** (``pip install wordbias``): the data ship inside the package (``wordbias/data``, read
-  through :mod:`importlib.resources`); the root, under which ``results/``, ``figures/`` and ``runs/`` are made, is
-  the current folder.
+  through :mod:`importlib.resources`), and so do the paper notebooks' committed tables (``wordbias/results``, the
+  repository's ``results/``: :data:`COMMITTED_RESULTS`, which the lessons read, and which nothing writes); the
+  root, under which ``results/``, ``figures/`` and ``runs/`` are made, is the current folder.
 
 ``WORDBIAS_ROOT`` overrides the root (``WORDBIAS_DATA`` the data folder, ``WORDBIAS_RUNS`` the runs folder,
 ``WORDBIAS_EMBEDDINGS`` the folder of full embedding files, ``WORDBIAS_CACHE`` the caches).
@@ -39,10 +40,23 @@ def _data_dir() -> Path:
     return (Path(os.environ["WORDBIAS_ROOT"]) if "WORDBIAS_ROOT" in os.environ else _CHECKOUT) / "data"
 
 
+def _results_dir(root: Path) -> Path:
+    """The committed results: ``<root>/results`` in a checkout or with ``WORDBIAS_ROOT``; else (an installed wheel)
+    the package's own copy ``wordbias/results`` when it holds one, else ``<root>/results``."""
+    if IN_CHECKOUT or os.environ.get("WORDBIAS_ROOT"):
+        return root / "results"
+    packaged = Path(str(resources.files("wordbias").joinpath("results")))
+    return packaged if packaged.is_dir() else root / "results"
+
+
 ROOT = Path(os.environ.get("WORDBIAS_ROOT") or (_CHECKOUT if IN_CHECKOUT else Path.cwd()))
 DATA = _data_dir()
 STIMULI = DATA / "stimuli"
+#: where the paper notebooks write the tables of their committed default runs (``<root>/results``)
 RESULTS = ROOT / "results"
+#: where the committed tables are read from (the lessons, the papers' comparisons): :data:`RESULTS` in a checkout;
+#: an installed wheel reads its packaged copy and never writes into it (:func:`_results_dir`)
+COMMITTED_RESULTS = _results_dir(ROOT)
 FIGURES = ROOT / "figures"
 #: runs on embeddings other than a notebook's committed defaults (``WORDBIAS_RUNS`` moves it; git ignores it)
 RUNS = Path(os.environ.get("WORDBIAS_RUNS", ROOT / "runs"))

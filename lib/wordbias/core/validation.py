@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import re
 from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
@@ -145,10 +146,15 @@ def check_words(name: str, words, *, allow_duplicates: bool = False) -> tuple[st
     Traceback (most recent call last):
     ...
     wordbias.core.errors.InvalidParameterError: X must be a list of words, not the string 'rose' (write ['rose'])
+    >>> check_words("X", "he, him, his")
+    Traceback (most recent call last):
+    ...
+    wordbias.core.errors.InvalidParameterError: X must be a list of words, not the string 'he, him, his' (write ['he', 'him', 'his'])
     """
     if isinstance(words, (str, bytes)):
+        parts = [w for w in re.split(r"[,;\s]+", words.decode() if isinstance(words, bytes) else words) if w]
         raise InvalidParameterError(f"{name} must be a list of words, not the string {_show(words)} "
-                                    f"(write [{_show(words)}])")
+                                    f"(write [{', '.join(map(_show, parts or [words]))}])")
     if isinstance(words, Mapping) or not isinstance(words, Iterable):
         raise InvalidParameterError(f"{name} must be a list of words, not {type(words).__name__}")
     unordered = isinstance(words, (set, frozenset))

@@ -313,7 +313,7 @@ def committed() -> pd.DataFrame:
     >>> committed().columns.tolist()[:3]
     ['model', 'language', 'score']
     """
-    return pd.read_csv(paths.RESULTS / "bartl2020" / "+".join(MODELS) / "correlations.csv")
+    return pd.read_csv(paths.COMMITTED_RESULTS / "bartl2020" / "+".join(MODELS) / "correlations.csv")
 
 
 def figure(runs: Mapping[tuple, LanguageRun], column: str = "US"):

@@ -52,7 +52,7 @@ def results_file(paper: str, name: str, *, embedding: str = "glove-6b-50d") -> P
     FileNotFoundError
         When the file is missing (the message says which notebook writes it).
     """
-    path = paths.RESULTS / paper / embedding / name
+    path = paths.COMMITTED_RESULTS / paper / embedding / name
     if not path.is_file():
         raise FileNotFoundError(f"{path} is missing: it is written by notebooks/{paper}.ipynb on {embedding} "
                                 f"(`make` runs it; the repository commits it)")

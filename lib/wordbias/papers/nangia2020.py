@@ -175,7 +175,7 @@ def committed() -> dict[str, pd.DataFrame]:
     >>> list(committed())
     ['smollm2-135m', 'gemma-3-270m']
     """
-    t = tidy.read_tidy(paths.RESULTS / "nangia2020" / "+".join(MODELS) / "tidy.csv")
+    t = tidy.read_tidy(paths.COMMITTED_RESULTS / "nangia2020" / "+".join(MODELS) / "tidy.csv")
     t = t[t.battery != "crows_pairs:models"]
     return {model: rows.reset_index(drop=True) for model, rows in t.groupby("embedding", sort=False)}
 

@@ -488,7 +488,7 @@ def committed() -> dict[str, pd.DataFrame]:
     """
     from wordbias.core import tidy
 
-    folder = paths.RESULTS / "planted_bias" / output_label()
+    folder = paths.COMMITTED_RESULTS / "planted_bias" / output_label()
     return {"runs": pd.read_csv(folder / "runs.csv"), "validity": pd.read_csv(folder / "validity.csv", index_col=0),
             "tidy": tidy.read_tidy(folder / "tidy.csv"), "rate_means": pd.read_csv(folder / "rate_means.csv"),
             "ladder": pd.read_csv(folder / "ladder.csv")}

@@ -4,11 +4,13 @@ Each check cell of an executed lesson (``notebooks/lessons/NN_*.ipynb``, solutio
 machine-readable record (:data:`wordbias.teaching.checks.RECORD_MIME`): the exercise, the precision the lesson
 shows, the answers accepted and the expected value the check computed from the lesson's data. :func:`answer_key`
 collects those records, the exercise titles (the ``### ✎ Exercise N: ...`` headings) and the worked solutions
-(the instructor's ``### BEGIN SOLUTION`` regions) into one markdown page; no value is typed in.
+(the instructor's marked solution regions, :mod:`wordbias.teaching.assign`) into one markdown page; no value is typed in.
 
 ``python -m wordbias.teaching.answer_key notebooks/lessons docs/answer_key.md`` writes it (``make`` does, whenever an
-executed lesson changes). A check cell without a record (the lesson was not executed) or with a failed check (the
-instructor's solution is wrong) is an error naming the notebook and the cell.
+executed lesson changes). A check cell without a record (the lesson was not executed) or with a check that is not
+done (the instructor's solution is wrong) is an error naming the notebook and the cell. A prediction or an answer in
+words is done when recorded (:data:`wordbias.teaching.checks.DONE`): it has no expected value, and the key says
+so (a prediction is not scored; an answer in words is graded by hand against the model answer shown).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from wordbias.teaching.assign import BEGIN, END, SOLUTION_TAG
-from wordbias.teaching.checks import RECORD_MIME
+from wordbias.teaching.checks import DONE, RECORD_MIME
 
 __all__ = ["Answer", "answers", "answer_key", "write", "main"]
 
@@ -58,6 +60,8 @@ class Answer:
         The answers accepted.
     solution : str
         The instructor's worked solution (the marked region of the solution cell).
+    status : str
+        The check's status: ``"correct"``, or ``"recorded"`` for a prediction or an answer in words.
     """
 
     notebook: str
@@ -71,6 +75,7 @@ class Answer:
     shown: str
     accepted: str
     solution: str
+    status: str = "correct"
 
 
 def _source(cell: dict) -> str:
@@ -117,7 +122,7 @@ def answers(path: str | Path) -> list[Answer]:
     Raises
     ------
     ValueError
-        A check cell without a record (not executed) or whose check did not pass.
+        A check cell without a record (not executed) or whose check is not done (neither correct nor recorded).
     """
     path = Path(path)
     nb = json.loads(path.read_text(encoding="utf-8"))
@@ -137,7 +142,7 @@ def answers(path: str | Path) -> list[Answer]:
         where = f"{path.name}, cell {index}"
         if record is None:
             raise ValueError(f"{where}: the check cell has no check record; execute the lesson first (make lessons)")
-        if record.get("status") != "correct":
+        if record.get("status") not in DONE:
             raise ValueError(f"{where}: the instructor's answer to {record.get('exercise')!r} did not pass its check "
                              f"(status {record.get('status')!r})")
         nbgrader = cell.get("metadata", {}).get("nbgrader", {})
@@ -146,7 +151,7 @@ def answers(path: str | Path) -> list[Answer]:
                           check=record.get("check", ""), grade_id=nbgrader.get("grade_id", ""),
                           expected=record.get("expected"), expected_text=record.get("expected_text", ""),
                           shown=record.get("shown", ""), accepted=record.get("accepted", ""),
-                          solution=_solution(solution_cell)))
+                          solution=_solution(solution_cell), status=record["status"]))
         heading, solution_cell = None, None
     return out
 
@@ -238,6 +243,9 @@ def answer_key(folder: str | Path, *, command: str | None = None) -> str:
         for a in found:
             name = f"{a.number}. {a.title}" if a.number is not None else a.title
             expected = a.expected_text or json.dumps(a.expected, ensure_ascii=False)
+            if a.status == "recorded":
+                expected = ("— (a prediction: recorded, not scored)" if a.check == "prediction" else
+                            "— (graded by hand; the model answer below)")
             if isinstance(a.expected, float) and a.expected_text and a.expected_text != repr(a.expected):
                 expected = f"{a.expected_text} ({a.expected:.6g})"
             lines.append(f"| {_cell(name)} | {_cell(expected)} | {_cell(a.shown or '—')} | {_cell(a.accepted)} | "

@@ -10,49 +10,64 @@ says what to do:
 * an answer of the wrong kind (a string where a number is asked): what kind is expected;
 * a *wrong method* that the check recognises by the value it gives (the dot product instead of the cosine, a
   flipped sign, the population standard deviation instead of the sample one, 1/R instead of 1/(R+1), ...): the
-  mistake is named, also when the answer is that wrong value rounded;
+  mistake is named, also when the answer is that wrong value rounded, unless it is also the right value correctly
+  rounded (a correct rounding always passes);
 * a *rounding slip* (the right value, but one unit off in the last decimal written): named as such, with the
   precision the lesson shows;
 * any other wrong value: a nudge, what to look at, without giving the answer away.
 
 **Precision.** A number is right when it is within :data:`RTOL` (1e-3, relative) of the value the check computes,
-or when it is that value correctly rounded to the decimals the student wrote, keeping at least
-:data:`MIN_SIGNIFICANT` (2) significant figures (``0.31`` for 0.3052; ``0.3`` keeps too few). Each message says to
-how many decimals the lesson shows the value. The lessons' values are float64 computations that agree to about
-1e-12 whichever way they are written (``np.mean`` or a sum divided by n), and 1e-3 still separates the closest
-mistake the checks recognise (the population against the sample standard deviation: a factor sqrt(N/(N − 1)), at
-least 1.001 for N < 500 target words). A rounded answer that a recognised mistake also gives is not accepted.
+or when it is that value *correctly rounded*: equal to it rounded to s significant figures for some s of at least
+:data:`MIN_SIGNIFICANT` (2), which includes the value rounded to the decimals the student wrote whenever those keep
+2 figures (``0.31`` for 0.3052; ``0.3`` keeps too few). A carry counts as the figures rounded to: 9.999e-5 to 2
+significant figures is 1.0e-4, which a float writes ``0.0001``, and passes. A correct rounding passes even when a
+recognised mistake, rounded, gives the same number: the mistake is named only for a value that cannot be the right
+one correctly rounded. Each message says to how many decimals the lesson shows the value. The lessons' values are
+float64 computations that agree to about 1e-12 whichever way they are written (``np.mean`` or a sum divided by
+n), and 1e-3 still separates the closest mistake the checks recognise (the population against the sample
+standard deviation: a factor sqrt(N/(N − 1)), at least 1.001 for N < 500 target words).
 
 **Worked solutions.** A wrong answer gets a nudge first. The worked solution is shown when asked for,
 ``checks.solution(ex1)`` (or the exercise's name), or with the message of the :data:`SOLUTION_AFTER` th (3rd)
 wrong try of an exercise. A teacher switches worked solutions off for a class with the environment variable
 ``WORDBIAS_SOLUTIONS=off`` (:data:`SOLUTIONS_ENV`), or with ``solutions: off`` in the lesson index
-``notebooks/lessons/lessons.yaml`` (the variable wins); then no check prints solution code.
+``notebooks/lessons/lessons.yaml`` (the variable wins); then no check prints solution code, and a result that has
+not passed holds no expected value (``result.expected is None``).
+
+**Multiple choice.** :func:`choice` reads the right letter and each letter's feedback from the package's sealed
+file (:mod:`wordbias.teaching.sealed`), by the question's key: the check cell names the key, not the letter, so a
+student learns the right letter only by trying letters, and every try is counted.
 
 **Grading.** Set the environment variable ``WORDBIAS_CHECKS_STRICT=1`` (:data:`STRICT_ENV`; e.g. in nbgrader's
-autograder) and a failed check raises :class:`~wordbias.core.errors.CheckFailed` (an ``AssertionError``) with its
-message, so that a check cell counts as a test.
+autograder) and a check that is not done (neither correct nor recorded) raises
+:class:`~wordbias.core.errors.CheckFailed` (an ``AssertionError``) with its message, so that a check cell counts as
+a test. The raising frame is hidden from IPython's traceback (``__tracebackhide__``) and the error carries no
+context, so that no traceback, not even ``%xmode Verbose``, shows a local variable holding the right answer.
 
 **Run All.** A cell that uses an exercise's answer starts with ``if checks.needs(ex1):``; until the exercise's
-check passes, :func:`needs` prints "fill in ... first" and the cell skips its work, so that an untouched student
-notebook runs from top to bottom.
+check is done (correct, or recorded), :func:`needs` prints "fill in ... first" and the cell skips its work, so that
+an untouched student notebook runs from top to bottom.
 
-**Predict, then run.** :func:`prediction` records a student's prediction (a letter) before the cell that shows
-the result: any of the offered letters passes (a prediction is asked for, not graded). After the result,
-:func:`reveal` says whether the prediction held, computed from the data; it is no check (it counts no try, never
-raises in strict mode and carries no record), so a prediction that did not hold is no failed exercise.
-:func:`written` records a short answer in words (passed at a minimum length) and lists the points a good answer
-makes; the model answer is the instructor's solution (the answer key shows it).
+**Predict, then run; answers in words.** :func:`prediction` records a student's prediction (a letter) before the
+cell that shows the result, with the status ``"recorded"``: a prediction is asked for, never scored. After the
+result, :func:`reveal` says whether the prediction held, computed from the data; it is no check (it counts no try,
+never raises in strict mode and carries no record), so a prediction that did not hold is no failed exercise.
+:func:`written` records a short answer in words (``"recorded"`` at a minimum length, ``"wrong"`` below it) and
+lists the points a good answer makes; the teacher grades it by hand (in the lessons its solution cell is an
+nbgrader "manually graded answer"), and the model answer is the instructor's solution (the answer key shows it).
 
-**The answer key.** In a Jupyter kernel a check shows its result as a display with a machine-readable record
-(:data:`RECORD_MIME`: the exercise, the precision shown and accepted, and, once the answer is right, the expected
-value), from which :mod:`wordbias.teaching.answer_key` writes the teachers' answer key out of the executed
-instructor notebooks.
+**The record.** In a Jupyter kernel a check shows its result as a display with a machine-readable record
+(:data:`RECORD_MIME`, fields in :meth:`CheckResult.record`: the exercise, the status, the points, the student's
+answer, the try, the precision shown and accepted, and, once the answer is right, the expected value), from which
+:mod:`wordbias.teaching.answer_key` writes the teachers' answer key out of the executed instructor notebooks, and a
+grader reads the students' work.
 """
 
 from __future__ import annotations
 
+import functools
 import html
+import itertools
 import math
 import numbers
 import os
@@ -69,7 +84,7 @@ from wordbias.measures import ensemble as _ensemble
 from wordbias.measures.association import weat as _weat
 
 __all__ = ["RTOL", "ATOL", "MIN_SIGNIFICANT", "STRICT_ENV", "SOLUTIONS_ENV", "SOLUTION_AFTER", "RECORD_MIME",
-           "CheckResult", "solutions_enabled", "solution", "needs", "reset_tries",
+           "GIVEN_MAX_CHARS", "GIVEN_MAX_ITEMS", "DONE", "CheckResult", "solutions_enabled", "solution", "needs", "reset_tries",
            "number", "choice", "word_list", "cosine", "association", "test_statistic", "effect_size",
            "monte_carlo_floor", "exact_floor", "two_sided", "intervals_including_zero", "most_influential", "angle",
            "same_set", "differ_in_frequency", "significant_associations", "prediction", "reveal", "Outcome",
@@ -92,16 +107,26 @@ SOLUTION_AFTER = 3
 #: the MIME type of the machine-readable record a check displays in a Jupyter kernel
 RECORD_MIME = "application/vnd.wordbias.check+json"
 
-_ICON = {"correct": "✔", "wrong": "✘", "unanswered": "✎", "invalid": "✘"}
+#: the longest string, and the most items of a list, that a record's ``given`` keeps
+GIVEN_MAX_CHARS, GIVEN_MAX_ITEMS = 500, 50
+
+_ICON = {"correct": "✔", "wrong": "✘", "unanswered": "✎", "invalid": "✘", "recorded": "✎"}
 _COLOUR = {"correct": ("#e7f5e9", "#2e7d32"), "wrong": ("#fdecea", "#c62828"),
-           "unanswered": ("#fff8e1", "#8d6e00"), "invalid": ("#fdecea", "#c62828")}
+           "unanswered": ("#fff8e1", "#8d6e00"), "invalid": ("#fdecea", "#c62828"),
+           "recorded": ("#e3f2fd", "#1565c0")}
 STATUSES = tuple(_ICON)
+#: the statuses of a check that is done: what :func:`needs` waits for, and what strict mode does not raise on
+DONE = ("correct", "recorded")
 _OFF = ("off", "0", "false", "no", "none")
 
 #: exercise name -> (worked solution, check name); filled by every check call
 _SOLUTIONS: dict[str, str] = {}
 #: exercise name -> wrong tries since its last right answer
 _TRIES: dict[str, int] = {}
+#: exercise name -> every answer checked in this kernel (the placeholder not counted)
+_ATTEMPTS: dict[str, int] = {}
+#: how deep the current check call is nested (a check calling :func:`number` is one check)
+_DEPTH = [0]
 
 
 @dataclass(frozen=True)
@@ -120,16 +145,23 @@ class CheckResult:
     message : str
         The message shown to the student.
     status : str
-        ``"correct"``, ``"wrong"``, ``"unanswered"`` (the untouched placeholder) or ``"invalid"`` (an answer of
-        the wrong kind).
+        ``"correct"``, ``"wrong"``, ``"unanswered"`` (the untouched placeholder), ``"invalid"`` (an answer of
+        the wrong kind) or ``"recorded"`` (a prediction, or an answer in words long enough: neither correct nor
+        wrong, never scored by the check).
     expected : object
-        The right answer, for the teacher (not shown to the student).
+        The right answer, for the teacher (not shown to the student); None for a recorded answer, and for any
+        answer that has not passed while worked solutions are switched off.
     shown : str
         The precision the lesson shows the value with ("4 decimals"; empty for answers that are no number).
     accepted : str
         The answers accepted, in words (tolerance and rounding, or the rule a word list must follow).
     check : str
         The name of the check function.
+    given : object
+        The student's answer, as given.
+    tries : int
+        The answers of this exercise checked so far in this kernel, this one included (0 for the placeholder
+        never replaced).
     """
 
     exercise: str
@@ -140,9 +172,16 @@ class CheckResult:
     shown: str = field(default="", repr=False, compare=False)
     accepted: str = field(default="", repr=False, compare=False)
     check: str = field(default="", repr=False, compare=False)
+    given: object = field(default=None, repr=False, compare=False)
+    tries: int = field(default=0, repr=False, compare=False)
 
     def __bool__(self) -> bool:
         return self.passed
+
+    @property
+    def done(self) -> bool:
+        """Whether the exercise is done: answered right, or recorded (a prediction, an answer in words)."""
+        return self.status in DONE
 
     def __str__(self) -> str:
         return f"{_ICON[self.status]} {self.exercise}: {self.message}"
@@ -158,17 +197,35 @@ class CheckResult:
                 f"{body}</div>")
 
     def record(self) -> dict:
-        """The machine-readable record of the result (what :data:`RECORD_MIME` carries).
+        """The machine-readable record of the result (what :data:`RECORD_MIME` carries; JSON data).
 
         Returns
         -------
         dict
-            ``exercise``, ``check``, ``status``, ``shown`` and ``accepted``; once the answer is right also
-            ``expected`` (a JSON value: numbers to 12 significant figures) and ``expected_text`` (the value at the
-            precision the lesson shows). A wrong answer's record holds no expected value.
+            The fields:
+
+            * ``exercise``: the exercise's name; ``check``: the check function's name;
+            * ``status``: ``"correct"``, ``"wrong"``, ``"invalid"``, ``"unanswered"`` or ``"recorded"`` (a
+              prediction, or an answer in words of the minimum length: never scored by the check; a written
+              answer is graded by hand);
+            * ``points``: what the check awards this answer, 1 when correct, else 0 (always 0 for a recorded
+              item); a grader scales it by the check cell's nbgrader ``points``;
+            * ``given``: the student's answer as JSON data (None for the untouched placeholder; strings cut at
+              :data:`GIVEN_MAX_CHARS` characters, lists at :data:`GIVEN_MAX_ITEMS` items, numbers as given,
+              a number that is not finite as its text);
+            * ``try``: the answers of this exercise checked so far in this kernel, this one included (the
+              placeholder is no try);
+            * ``shown``: the precision the lesson shows ("4 decimals"; empty for answers that are no number);
+              ``accepted``: the answers accepted, in words (never the right answer itself);
+            * only once the answer is right: ``expected`` (a JSON value: numbers to 12 significant figures) and
+              ``expected_text`` (the value at the precision the lesson shows).
+
+            No ``grade_id``: a check cannot know its cell's nbgrader id; the grader reads it from the cell's
+            metadata.
         """
-        out = {"exercise": self.exercise, "check": self.check, "status": self.status, "shown": self.shown,
-               "accepted": self.accepted}
+        out = {"exercise": self.exercise, "check": self.check, "status": self.status,
+               "points": 1 if self.status == "correct" else 0, "given": _given(self.given), "try": self.tries,
+               "shown": self.shown, "accepted": self.accepted}
         if self.passed:
             out["expected"] = _jsonable(self.expected)
             out["expected_text"] = _show_value(self.expected, self.shown)
@@ -199,6 +256,31 @@ def _jsonable(value):
     if isinstance(value, Iterable):
         return [_jsonable(v) for v in value]
     return str(value)
+
+
+def _given(value, depth: int = 0):
+    """The student's answer as JSON data, cut to :data:`GIVEN_MAX_CHARS` characters and
+    :data:`GIVEN_MAX_ITEMS` items (the placeholder ``...`` as None)."""
+    if value is Ellipsis:
+        return None
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if isinstance(value, numbers.Real):
+        return float(value) if math.isfinite(value) else str(float(value))
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return value[:GIVEN_MAX_CHARS]
+    if depth < 3 and isinstance(value, Mapping):
+        return {str(k)[:GIVEN_MAX_CHARS]: _given(v, depth + 1)
+                for k, v in itertools.islice(value.items(), GIVEN_MAX_ITEMS)}
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        return _given(value.item(), depth)
+    if depth < 3 and isinstance(value, Iterable):
+        return [_given(v, depth + 1) for v in itertools.islice(value, GIVEN_MAX_ITEMS)]
+    return str(value)[:GIVEN_MAX_CHARS]
 
 
 # --------------------------------------------------------------------------------------------------
@@ -315,7 +397,8 @@ def solution(exercise) -> str:
 
 
 def reset_tries(exercise: str | None = None) -> None:
-    """Forget the wrong tries counted so far (of one exercise, or of all).
+    """Forget the tries counted so far (of one exercise, or of all): the wrong tries that bring the worked solution,
+    and the tries a record counts.
 
     Parameters
     ----------
@@ -324,15 +407,18 @@ def reset_tries(exercise: str | None = None) -> None:
     """
     if exercise is None:
         _TRIES.clear()
+        _ATTEMPTS.clear()
     else:
         _TRIES.pop(exercise, None)
+        _ATTEMPTS.pop(exercise, None)
 
 
 def needs(*results, what: str = "this cell") -> bool:
     """Whether the exercises a cell uses are done; prints "fill in ... first" where one is not.
 
     A cell that uses an exercise's answer starts with ``if checks.needs(ex1):``, so that an untouched student
-    notebook runs from top to bottom: until the check passes, the cell prints what to fill in and skips its work.
+    notebook runs from top to bottom: until the check passes (or, for a prediction or an answer in words, has
+    recorded the answer), the cell prints what to fill in and skips its work.
 
     Parameters
     ----------
@@ -344,7 +430,7 @@ def needs(*results, what: str = "this cell") -> bool:
     Returns
     -------
     bool
-        True when every check passed.
+        True when every check is done (:attr:`CheckResult.done`: correct, or recorded).
 
     Examples
     --------
@@ -354,7 +440,7 @@ def needs(*results, what: str = "this cell") -> bool:
     ✎ fill in "one" first (its check has to pass): the table below uses its answer, so it was skipped.
     False
     """
-    pending = [r for r in results if not isinstance(r, CheckResult) or not r.passed]
+    pending = [r for r in results if not isinstance(r, CheckResult) or not r.done]
     if not pending:
         return True
     names = ", ".join(f'"{r.exercise}"' if isinstance(r, CheckResult) else repr(r) for r in pending)
@@ -376,35 +462,63 @@ def _in_kernel() -> bool:
     return shell is not None and getattr(shell, "kernel", None) is not None
 
 
+def _check(func):
+    """Make ``func`` a check: in strict mode (:data:`STRICT_ENV`) a result that is not done raises
+    :class:`~wordbias.core.errors.CheckFailed` from this wrapper, once, for the outermost check of a call (a check
+    that calls :func:`number` raises once). The exception is raised here, after the check returned, so no frame
+    that held the right answer is in its traceback; this frame is hidden from IPython's (``__tracebackhide__``),
+    and ``from None`` leaves no context to show."""
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        __tracebackhide__ = True        # noqa: F841 - read by IPython's and pytest's tracebacks
+        _DEPTH[0] += 1
+        try:
+            result = func(*args, **kwargs)
+        finally:
+            _DEPTH[0] -= 1
+        if _DEPTH[0] == 0 and isinstance(result, CheckResult) and not result.done and _strict():
+            message = str(result)
+            del args, kwargs, result
+            raise CheckFailed(message) from None
+        return result
+
+    return wrapper
+
+
 @dataclass
 class _Context:
-    """What one check call knows: the exercise, the check's name, the precision and its solution."""
+    """What one check call knows: the exercise, the check's name, the precision, its solution and the answer."""
 
     exercise: str
     check: str
     shown: str = ""
     accepted: str = ""
     solution: str = ""
+    given: object = None
 
     def report(self, status: str, message: str, expected=None) -> CheckResult:
-        """Count the try, add the worked solution when due, show the result, raise in strict mode."""
+        """Count the try, add the worked solution when due, keep the expected value only where it may be
+        shown, and show the result (strict mode raises in :func:`_check`)."""
         if self.solution:
             _SOLUTIONS[self.exercise] = self.solution
+        if status != "unanswered":
+            _ATTEMPTS[self.exercise] = _ATTEMPTS.get(self.exercise, 0) + 1
         if status == "correct":
             _TRIES.pop(self.exercise, None)
         elif status in ("wrong", "invalid"):
             tries = _TRIES[self.exercise] = _TRIES.get(self.exercise, 0) + 1
             message += self._follow_up(tries)
+        if status == "recorded" or (status != "correct" and not solutions_enabled()):
+            expected = None
         result = CheckResult(self.exercise, status == "correct", message, status, expected, self.shown,
-                             self.accepted, self.check)
+                             self.accepted, self.check, self.given, _ATTEMPTS.get(self.exercise, 0))
         if _in_kernel():
             from IPython.display import display
 
             display(result)
         else:
             print(result)
-        if not result.passed and _strict():
-            raise CheckFailed(str(result))
         return result
 
     def _follow_up(self, tries: int) -> str:
@@ -461,19 +575,39 @@ def _figures_kept(x: float, expected: float) -> int:
     return _decimals(x) + magnitude + 1
 
 
+def _correctly_rounded(x: float, expected: float) -> bool:
+    """Whether ``x`` is ``expected`` rounded to s significant figures for some s >= :data:`MIN_SIGNIFICANT`.
+
+    This holds the value rounded to the decimals the student wrote whenever those keep at least
+    :data:`MIN_SIGNIFICANT` figures, and counts a carry as the figures rounded to (9.999e-5 to 2 figures is
+    1.0e-4, written ``0.0001``).
+
+    Examples
+    --------
+    >>> _correctly_rounded(0.0001, 1 / 10_001), _correctly_rounded(0.3, 0.3052), _correctly_rounded(0.31, 0.3052)
+    (True, False, True)
+    """
+    if not (math.isfinite(expected) and math.isfinite(x)) or expected == 0:
+        return False
+    return any(math.isclose(x, float(f"{expected:.{s - 1}e}"), rel_tol=1e-12, abs_tol=0)
+               for s in range(MIN_SIGNIFICANT, 18))
+
+
 def _rounding(x: float, expected: float) -> str:
-    """``"right"`` when ``x`` is ``expected`` correctly rounded to the decimals the student wrote, keeping at
-    least :data:`MIN_SIGNIFICANT` significant figures; ``"slip"`` when it is one unit off in that last decimal
-    (cut off instead of rounded, or rounded twice); ``"few"`` when it is ``expected`` rounded to fewer figures;
-    ``""`` otherwise."""
+    """``"right"`` when ``x`` is ``expected`` correctly rounded (:func:`_correctly_rounded`); ``"slip"`` when it
+    is one unit off in the last decimal written, keeping at least :data:`MIN_SIGNIFICANT` figures (cut off instead
+    of rounded, or rounded twice); ``"few"`` when it is ``expected`` rounded to fewer figures, written with
+    decimals, or a whole number for a value of 1 or more (a whole number for a value below 1 is no rounding the
+    lesson asks for: 1.0 for a correlation of 0.6 is another value, not too few figures); ``""`` otherwise."""
     if not math.isfinite(expected) or expected == 0:
         return ""
+    if _correctly_rounded(x, expected):
+        return "right"
     d = _decimals(x)
     unit = 10.0 ** -d
     if _figures_kept(x, expected) < MIN_SIGNIFICANT:
-        return "few" if abs(x - expected) <= 0.5 * unit * (1 + 1e-9) else ""
-    if math.isclose(x, round(expected, d), rel_tol=0, abs_tol=unit / 100):
-        return "right"
+        few = abs(x - expected) <= 0.5 * unit * (1 + 1e-9) and (d > 0 or abs(expected) >= 1)
+        return "few" if few else ""
     if abs(x - expected) < 1.5 * unit:
         return "slip"
     return ""
@@ -483,6 +617,7 @@ def _rounding(x: float, expected: float) -> str:
 # generic checks
 # --------------------------------------------------------------------------------------------------
 
+@_check
 def number(value, expected: float, *, exercise: str, what: str, hint: str,
            mistakes: Iterable[tuple[float, str]] = (), rtol: float = RTOL, atol: float = ATOL,
            shown: int | str = 4, solution: str = "", sign_matters: bool = True,
@@ -503,7 +638,8 @@ def number(value, expected: float, *, exercise: str, what: str, hint: str,
         The nudge for a wrong value that is no recognised mistake: what to look at, without the solution.
     mistakes : iterable of (float, str)
         The value a common mistake gives and the message naming it (the first that matches is shown, also when
-        the answer is that value rounded; a mistake that equals the right answer is ignored).
+        the answer is that value rounded, unless the answer is also the right value correctly rounded; a mistake
+        that equals the right answer is ignored).
     rtol, atol : float
         Relative and absolute tolerance of an unrounded answer.
     shown : int or str
@@ -532,7 +668,7 @@ def number(value, expected: float, *, exercise: str, what: str, hint: str,
     shown_text = _describe_shown(shown)
     accepted = (f"within {rtol:.2g} relative, or correctly rounded to at least {MIN_SIGNIFICANT} significant figures"
                 if shown != 0 else "exactly (a whole number)")
-    ctx = _Context(exercise, check, shown_text, accepted, solution)
+    ctx = _Context(exercise, check, shown_text, accepted, solution, value)
     lesson = f"the lesson shows {shown_text}" if shown_text else ""
     if _is_placeholder(value):
         return ctx.fill_in(what, expected)
@@ -544,23 +680,18 @@ def number(value, expected: float, *, exercise: str, what: str, hint: str,
         return ctx.report("invalid", f"{x} is not a finite number. Look at: {hint}", expected)
     if _close(x, expected, rtol, atol):
         return ctx.report("correct", f"right: {_format_at(expected, shown_text)} is {what} ({lesson}).", expected)
+    rounded = _rounding(x, expected)
+    if rounded == "right":                    # a correct rounding beats any mistake's near match
+        return ctx.report("correct", f"right: {x:g} is {what}, rounded to {_decimals(x)} decimals ({lesson}: "
+                                     f"{_format_at(expected, shown_text)}).", expected)
     mistakes = [(w, m) for w, m in mistakes
                 if w is not None and math.isfinite(w) and not _close(w, expected, rtol, atol)]
     if sign_matters and expected != 0 and not any(_close(w, -expected, rtol, atol) for w, _ in mistakes):
         mistakes.append((-expected, "the size is right but the sign is flipped."))
-    for wrong, message in mistakes:
-        if _close(x, wrong, rtol, atol):
-            return ctx.report("wrong", f"not yet, a different method (not a rounding slip): {message}", expected)
-    rounded = _rounding(x, expected)
-    for wrong, message in mistakes:
-        if _rounding(x, wrong) == "right":
-            if rounded == "right":
-                return ctx.report("wrong", f"not yet: rounded to {_decimals(x)} decimals, {x:g} could also come from "
-                                           f"a common mistake; keep more decimals ({lesson}).", expected)
-            return ctx.report("wrong", f"not yet, a different method (not a rounding slip): {message}", expected)
-    if rounded == "right":
-        return ctx.report("correct", f"right: {x:g} is {what}, rounded to {_decimals(x)} decimals ({lesson}: "
-                                     f"{_format_at(expected, shown_text)}).", expected)
+    matches = [m for w, m in mistakes if _close(x, w, rtol, atol)] or \
+              [m for w, m in mistakes if _rounding(x, w) == "right"]          # an exact match before a rounded one
+    if matches:
+        return ctx.report("wrong", f"not yet, a different method (not a rounding slip): {matches[0]}", expected)
     if rounded == "slip":
         return ctx.report("wrong", f"almost: your method is right; {x:g} differs from {what} only in its last "
                                    f"decimal: a rounding slip. Round, do not cut off, or keep more decimals "
@@ -572,34 +703,70 @@ def number(value, expected: float, *, exercise: str, what: str, hint: str,
                       expected)
 
 
-def choice(answer, correct: str, options: Mapping[str, str], *, exercise: str) -> CheckResult:
-    """Check a multiple-choice answer (a letter such as ``"b"``, case and spaces ignored).
+_SEALED_SOLUTION = ("A multiple-choice question has no worked solution here: its right letter is sealed (only the "
+                    "teacher's choices.yaml holds it in plain text). Read the feedback on each letter you tried, "
+                    "and the lesson's text above the question, again.")
+
+
+@_check
+def choice(answer, *, key: str, sealed=None) -> CheckResult:
+    """Check a multiple-choice answer (a letter such as ``"b"``, case and spaces ignored) against the sealed
+    right letter of question ``key``.
+
+    The right letter and each letter's feedback are in the package's sealed file (:mod:`wordbias.teaching.sealed`,
+    sealed from the teacher's ``notebooks/lessons/src/choices.yaml``), never in the check cell: the student learns
+    the right letter by trying letters, and the record counts the tries. The statements the letters stand for are
+    in the lesson's text.
 
     Parameters
     ----------
-    answer, exercise
-        The student's answer and the exercise's name (as for :func:`number`).
-    correct : str
-        The right letter.
-    options : mapping of str to str
-        Each letter and the explanation shown when it is chosen: why it is right (for ``correct``) or why not.
+    answer : object
+        The student's answer.
+    key : str
+        The question's key in the sealed file (the grade_id of the exercise's solution cell, ``"l02-ex2"``); the
+        exercise's name comes from there too.
+    sealed : str, Path, mapping or None
+        The sealed file or its content (:func:`wordbias.teaching.sealed.seal`); None for the package's.
 
     Returns
     -------
     CheckResult
-        The result, shown already; its ``expected`` is the right letter.
+        The result, shown already; its ``expected`` is the right letter once it is given.
+
+    Raises
+    ------
+    InvalidParameterError
+        When no sealed question has the key.
 
     Examples
     --------
-    >>> _ = choice("B", "b", {"a": "no: ...", "b": "yes: ..."}, exercise="q")
-    ✔ q: yes: ...
+    >>> from wordbias.teaching import sealed as sealing
+    >>> s = sealing.seal({"q1": {"exercise": "q", "answer": "b", "feedback": {"a": "no: ...", "b": "it is ..."}}})
+    >>> _ = choice("B", key="q1", sealed=s)
+    ✔ q: right: it is ...
     """
+    from wordbias.teaching import sealed as sealing
+
+    question = sealing.entry(key, sealed)
+    letters = list(question.letters)
+    ctx = _Context(question.exercise, "choice", "", "the right letter (sealed; every letter tried is counted)",
+                   _SEALED_SOLUTION, answer)
+    if _is_placeholder(answer):
+        return ctx.fill_in(f"one letter in quotes, one of {letters}")
+    if not isinstance(answer, str) or answer.strip().lower() not in letters:
+        return ctx.report("invalid", f"answer with one letter in quotes, one of {letters}; got {str(answer)[:40]!r}.")
+    letter = answer.strip().lower()
+    verdict = question.open(letter)
+    if verdict.right:
+        return ctx.report("correct", f"right: {verdict.feedback}", letter)
+    return ctx.report("wrong", f"not this one: {verdict.feedback}")
+
+
+def _choice(answer, correct: str, options: Mapping[str, str], *, exercise: str, check: str) -> CheckResult:
+    """A multiple-choice answer whose right letter the check computed from the data (not typed in a cell)."""
     keys = {k.strip().lower(): v for k, v in options.items()}
-    correct = correct.strip().lower()
-    if correct not in keys:
-        raise InvalidParameterError(f"correct answer {correct!r} is not one of the options {sorted(keys)}")
-    ctx = _Context(exercise, "choice", "", f"the letter {correct!r}",
-                   f'answer = "{correct}"   # {keys[correct]}')
+    ctx = _Context(exercise, check, "", "the letter the data make true",
+                   f'answer = "{correct}"   # {keys[correct]}', answer)
     if _is_placeholder(answer):
         return ctx.fill_in(f"one letter in quotes, one of {sorted(keys)}", correct)
     if not isinstance(answer, str) or answer.strip().lower() not in keys:
@@ -611,6 +778,7 @@ def choice(answer, correct: str, options: Mapping[str, str], *, exercise: str) -
     return ctx.report("wrong", f"not this one: {keys[letter]}", correct)
 
 
+@_check
 def word_list(words, embedding, *, what: str, exercise: str = "word list", min_size: int = 2,
               other: Sequence[str] = (), other_name: str = "the other list") -> CheckResult:
     """Check a student's word list.
@@ -649,9 +817,15 @@ def word_list(words, embedding, *, what: str, exercise: str = "word list", min_s
     rule = (f"a list of at least {min_size} distinct words, all in the embedding"
             + (f", none in {other_name}" if len(other) else ""))
     ctx = _Context(exercise, "word_list", "", rule,
-                   f'{"my_list"} = ["word1", "word2", ...]   # {rule}; `"word" in kv` says whether kv has a word')
+                   f'{"my_list"} = ["word1", "word2", ...]   # {rule}; `"word" in kv` says whether kv has a word',
+                   words)
     if _is_placeholder(words):
         return ctx.fill_in(f"a list of words in quotes ({what}), e.g. [\"word1\", \"word2\"]")
+    if isinstance(words, str):
+        parts = [w for w in words.replace(",", " ").split() if w]
+        example = ", ".join(f'"{w}"' for w in (parts[:2] or ["he", "him"]))
+        return ctx.report("invalid", f"{what} is one string, {words[:60]!r}; split it into words: a list of strings, "
+                                     f"e.g. [{example}], each word in its own quotes.")
     try:
         words = lookup.check_word_list(what, words)
     except InvalidParameterError as err:
@@ -675,6 +849,7 @@ def word_list(words, embedding, *, what: str, exercise: str = "word list", min_s
 # lesson 1: the WEAT by hand (Caliskan, Bryson & Narayanan 2017, Methods)
 # --------------------------------------------------------------------------------------------------
 
+@_check
 def cosine(value, u, v, *, exercise: str = "cosine similarity", shown: int | str = 4) -> CheckResult:
     """Check cos(u, v) = u·v / (‖u‖ ‖v‖) (Caliskan et al. 2017, Supplementary, "Cosine similarity").
 
@@ -713,6 +888,7 @@ def cosine(value, u, v, *, exercise: str = "cosine similarity", shown: int | str
                             (-expected, "the sign is flipped: the cosine of u and v, not of u and −v.")])
 
 
+@_check
 def association(value, w, A, B, *, exercise: str = "s(w, A, B)", shown: int | str = 3) -> CheckResult:
     """Check s(w, A, B) = mean_a cos(w, a) − mean_b cos(w, b) (Caliskan et al. 2017, Methods).
 
@@ -750,6 +926,7 @@ def association(value, w, A, B, *, exercise: str = "s(w, A, B)", shown: int | st
                                    "lengths).")])
 
 
+@_check
 def test_statistic(value, s_x, s_y, *, exercise: str = "test statistic", shown: int | str = 4) -> CheckResult:
     """Check s(X, Y, A, B) = Σ_x s(x, A, B) − Σ_y s(y, A, B) (Caliskan et al. 2017, Methods).
 
@@ -780,6 +957,7 @@ def test_statistic(value, s_x, s_y, *, exercise: str = "test statistic", shown: 
 test_statistic.__test__ = False  # not a pytest test
 
 
+@_check
 def effect_size(value, s_x, s_y, *, exercise: str = "effect size d", shown: int | str = 4) -> CheckResult:
     """Check d = [mean_X s − mean_Y s] / std-dev_{w ∈ X∪Y} s (Caliskan et al. 2017, Methods).
 
@@ -821,13 +999,16 @@ def effect_size(value, s_x, s_y, *, exercise: str = "effect size d", shown: int 
 # lesson 2: significance (permutation tests) and size
 # --------------------------------------------------------------------------------------------------
 
+@_check
 def monte_carlo_floor(value, n_permutations: int, *, exercise: str = "Monte Carlo floor",
                       shown: int | str = "3g") -> CheckResult:
     """Check the smallest p a Monte Carlo permutation test with R random permutations can report, 1/(R + 1).
 
     The add-one rule (:class:`wordbias.stats.permutation.TailProbability`'s ``resolution``). 1/R and 1/(R + 1)
     differ by the factor 1 + 1/R, so the tolerance here is 0.1/(R + 1) relative (not :data:`RTOL`): the answer
-    computed in Python passes, and a value typed by hand must keep enough digits to be told from 1/R.
+    computed in Python passes, and so does 1/(R + 1) correctly rounded (``0.0001`` for R = 10,000: 9.999e-5 to 2
+    significant figures), even where 1/R gives the same digits; a value that is no such rounding must keep enough
+    digits to be told from 1/R.
 
     Parameters
     ----------
@@ -850,6 +1031,7 @@ def monte_carlo_floor(value, n_permutations: int, *, exercise: str = "Monte Carl
                             (0.0, "under the add-one rule a Monte Carlo p is never 0: at least 1/(R + 1).")])
 
 
+@_check
 def exact_floor(value, n_x: int, n_y: int, *, exercise: str = "exact floor", shown: int | str = 4) -> CheckResult:
     """Check the smallest exact one-sided permutation p with ``|X| = n_x``, ``|Y| = n_y``.
 
@@ -881,6 +1063,7 @@ def exact_floor(value, n_x: int, n_y: int, *, exercise: str = "exact floor", sho
                                                                 "has one extreme partition.")])
 
 
+@_check
 def two_sided(value, p_greater: float, p_less: float, *, exercise: str = "two-sided p",
               shown: int | str = 4) -> CheckResult:
     """Check the two-sided p from the two one-sided ones: min(1, 2·min(p_greater, p_less)).
@@ -910,6 +1093,7 @@ def two_sided(value, p_greater: float, p_less: float, *, exercise: str = "two-si
                                                                       "smaller one.")])
 
 
+@_check
 def intervals_including_zero(answer, table, *, exercise: str = "intervals that include 0") -> CheckResult:
     """Check the tests whose 95% interval of d includes 0, read from a WEAT table.
 
@@ -939,6 +1123,7 @@ def intervals_including_zero(answer, table, *, exercise: str = "intervals that i
 # lesson 3: word lists (Antoniak & Mimno 2021)
 # --------------------------------------------------------------------------------------------------
 
+@_check
 def most_influential(answer, influence, *, exercise: str = "most influential word") -> CheckResult:
     """Check the word whose removal moves d the most (:meth:`wordbias.measures.diagnostics.sensitivity.Influence.top`).
 
@@ -957,7 +1142,7 @@ def most_influential(answer, influence, *, exercise: str = "most influential wor
     top = influence.top(1)
     expected = str(top.word[0])
     ctx = _Context(exercise, "most_influential", "", "the word, exactly as in the influence table",
-                   "most_influential = influence.top(1).word[0]   # the table is sorted by |change of d|")
+                   "most_influential = influence.top(1).word[0]   # the table is sorted by |change of d|", answer)
     if _is_placeholder(answer):
         return ctx.fill_in("one word in quotes", expected)
     if not isinstance(answer, str):
@@ -979,6 +1164,7 @@ def most_influential(answer, influence, *, exercise: str = "most influential wor
 # lesson 4: a bias direction (the racial-bias report)
 # --------------------------------------------------------------------------------------------------
 
+@_check
 def angle(value, cosine_value: float, *, exercise: str = "angle", shown: int | str = 1) -> CheckResult:
     """Check the angle in degrees between two directions with cosine ``cosine_value``.
 
@@ -1008,11 +1194,12 @@ def angle(value, cosine_value: float, *, exercise: str = "angle", shown: int | s
                             (90.0 - expected, "that is 90° minus the angle (arcsin, not arccos).")])
 
 
+@_check
 def same_set(answer, expected: Iterable[str], *, exercise: str, what: str, hint: str = "",
              solution: str = "") -> CheckResult:
     """Check a list of names (tests, words) that must be exactly ``expected`` (order ignored).
 
-    Names the missing and the extra items.
+    Names the missing and the extra items (with worked solutions switched off, only how many are missing).
 
     Parameters
     ----------
@@ -1042,7 +1229,7 @@ def same_set(answer, expected: Iterable[str], *, exercise: str, what: str, hint:
 
 def _same_set(answer, expected, *, exercise: str, what: str, hint: str, solution: str, check: str) -> CheckResult:
     expected = list(dict.fromkeys(str(e) for e in expected))
-    ctx = _Context(exercise, check, "", "exactly these names, in any order", solution)
+    ctx = _Context(exercise, check, "", "exactly these names, in any order", solution, answer)
     if _is_placeholder(answer):
         return ctx.fill_in(f"a list of names in quotes ({what}); [] if there are none", expected)
     if isinstance(answer, str) or not isinstance(answer, Iterable) or not all(isinstance(a, str) for a in answer):
@@ -1053,10 +1240,12 @@ def _same_set(answer, expected, *, exercise: str, what: str, hint: str, solution
     extra = [g for g in given if g not in expected]
     if not missing and not extra:
         return ctx.report("correct", f"right: {what}: {expected if expected else 'none'}.", expected)
-    parts = ([f"missing {missing}"] if missing else []) + ([f"{extra} should not be there"] if extra else [])
+    shown = missing if solutions_enabled() else f"{len(missing)} name{'s' if len(missing) != 1 else ''}"
+    parts = ([f"missing {shown}"] if missing else []) + ([f"{extra} should not be there"] if extra else [])
     return ctx.report("wrong", f"not yet: {'; '.join(parts)}." + (f" Look at: {hint}" if hint else ""), expected)
 
 
+@_check
 def differ_in_frequency(answer, report, *, exercise: str = "frequency") -> CheckResult:
     """Check whether the two target sets differ in frequency.
 
@@ -1076,8 +1265,8 @@ def differ_in_frequency(answer, report, *, exercise: str = "frequency") -> Check
         The result, shown already.
     """
     truth = bool(report.flagged)
-    ctx = _Context(exercise, "differ_in_frequency", "", f"{truth}",
-                   "differ = report.mann_whitney_p < report.alpha")
+    ctx = _Context(exercise, "differ_in_frequency", "", "True or False, as the data say",
+                   "differ = report.mann_whitney_p < report.alpha", answer)
     if _is_placeholder(answer):
         return ctx.fill_in("True or False", truth)
     if not isinstance(answer, (bool, np.bool_)):
@@ -1088,6 +1277,7 @@ def differ_in_frequency(answer, report, *, exercise: str = "frequency") -> Check
     return ctx.report("wrong", f"not yet: {p}; compare it with {report.alpha}.", truth)
 
 
+@_check
 def significant_associations(value, summary, *, run: str = "first names",
                              exercise: str = "significant associations") -> CheckResult:
     """Check the number of significant associations of one UBE run (Swinger et al. 2019, Table 4).
@@ -1123,12 +1313,15 @@ def significant_associations(value, summary, *, run: str = "first names",
 # predict, then run; answers in words
 # --------------------------------------------------------------------------------------------------
 
+@_check
 def prediction(answer, options: Mapping[str, str], *, exercise: str) -> CheckResult:
-    """Record a prediction made before the result is shown: any of the offered letters passes.
+    """Record a prediction made before the result is shown: any of the offered letters is recorded.
 
-    A prediction is asked for, not graded: the check passes with every letter of ``options`` (case and spaces
-    ignored) and repeats what it says; the untouched ``...`` asks to fill in; anything else is invalid. After
-    the result, :func:`reveal` says whether the prediction held.
+    A prediction is asked for, never scored: every letter of ``options`` (case and spaces ignored) gets the status
+    ``"recorded"`` (done, neither correct nor wrong; the record's ``points`` is 0) and the check repeats what it
+    says; the untouched ``...`` asks to fill in; anything else is invalid. After the result, :func:`reveal` says
+    whether the prediction held. In the lessons a prediction's check cell carries no points (nbgrader
+    ``grade: false``) and the tag ``prediction``.
 
     Parameters
     ----------
@@ -1140,30 +1333,30 @@ def prediction(answer, options: Mapping[str, str], *, exercise: str) -> CheckRes
     Returns
     -------
     CheckResult
-        The result (passed for any offered letter); its ``expected`` is the letter given, which :func:`reveal`
-        reads.
+        The result (recorded for any offered letter); its ``given`` is the letter given, which :func:`reveal`
+        reads; its ``expected`` is None (a prediction has no right answer before the result).
 
     Examples
     --------
     >>> p = prediction("B", {"a": "the same d", "b": "another d"}, exercise="two runs")
-    ✔ two runs: prediction recorded: (b) another d. Run the next cells to see whether it holds.
-    >>> p.expected
-    'b'
+    ✎ two runs: prediction recorded: (b) another d. Run the next cells to see whether it holds.
+    >>> p.status, p.done, p.given
+    ('recorded', True, 'B')
     """
     keys = {k.strip().lower(): v for k, v in options.items()}
     if len(keys) < 2:
         raise InvalidParameterError(f"a prediction needs at least 2 options, not {sorted(keys)}")
     ctx = _Context(exercise, "prediction", "", f"any of {sorted(keys)}: a prediction is recorded, not graded",
                    "There is no worked solution to a prediction: choose the letter you believe, then run the next "
-                   "cells; they show what happens.")
+                   "cells; they show what happens.", answer)
     if _is_placeholder(answer):
         return ctx.fill_in(f"your prediction, one letter in quotes, one of {sorted(keys)}")
     if not isinstance(answer, str) or answer.strip().lower() not in keys:
         return ctx.report("invalid", f"predict with one letter in quotes, one of {sorted(keys)}; got "
                                      f"{str(answer)[:40]!r}.")
     letter = answer.strip().lower()
-    return ctx.report("correct", f"prediction recorded: ({letter}) {keys[letter]}. Run the next cells to see whether "
-                                 "it holds.", letter)
+    return ctx.report("recorded", f"prediction recorded: ({letter}) {keys[letter]}. Run the next cells to see whether "
+                                  "it holds.")
 
 
 @dataclass(frozen=True)
@@ -1222,7 +1415,7 @@ def reveal(predicted: CheckResult, outcomes: Mapping[str, object], detail: str =
     Parameters
     ----------
     predicted : CheckResult
-        The result of the :func:`prediction` check (passed, unanswered or invalid).
+        The result of the :func:`prediction` check (recorded, unanswered or invalid).
     outcomes : mapping of str to bool
         Each letter and whether it came true.
     detail : str
@@ -1241,7 +1434,7 @@ def reveal(predicted: CheckResult, outcomes: Mapping[str, object], detail: str =
     Examples
     --------
     >>> p = prediction("a", {"a": "the same d", "b": "another d"}, exercise="two runs")
-    ✔ two runs: prediction recorded: (a) the same d. Run the next cells to see whether it holds.
+    ✎ two runs: prediction recorded: (a) the same d. Run the next cells to see whether it holds.
     >>> _ = reveal(p, {"a": False, "b": True}, "d = 0.91, then 0.81")
     ↻ two runs: you predicted (a); the result is (b): d = 0.91, then 0.81. Not what you expected: what did your prediction leave out?
     """
@@ -1253,16 +1446,17 @@ def reveal(predicted: CheckResult, outcomes: Mapping[str, object], detail: str =
         raise InvalidParameterError(f"exactly one outcome must be true; true: {true} of {sorted(outcomes)}")
     actual = true[0]
     detail = f": {detail}" if detail else ""
-    if not predicted.passed:
+    letter = str(predicted.given).strip().lower() if predicted.done else None
+    if letter is None:
         message = (f"you made no prediction (fill in \"{predicted.exercise}\" above, before you look); the result is "
                    f"({actual}){detail}.")
         out = Outcome(predicted.exercise, None, actual, False, message)
-    elif predicted.expected == actual:
+    elif letter == actual:
         out = Outcome(predicted.exercise, actual, actual, True,
                       f"your prediction ({actual}) held{detail}.")
     else:
-        out = Outcome(predicted.exercise, str(predicted.expected), actual, False,
-                      f"you predicted ({predicted.expected}); the result is ({actual}){detail}. Not what you "
+        out = Outcome(predicted.exercise, letter, actual, False,
+                      f"you predicted ({letter}); the result is ({actual}){detail}. Not what you "
                       "expected: what did your prediction leave out?")
     if _in_kernel():
         from IPython.display import display
@@ -1273,12 +1467,16 @@ def reveal(predicted: CheckResult, outcomes: Mapping[str, object], detail: str =
     return out
 
 
+@_check
 def written(answer, *, exercise: str, points: Sequence[str], min_words: int = 20) -> CheckResult:
-    """Record a short answer in words: it passes at ``min_words`` words or more, and the message lists the points
-    a good answer makes, for the student to compare.
+    """Record a short answer in words: at ``min_words`` words or more it is recorded, and the message lists the
+    points a good answer makes, for the student to compare; below that it is wrong (too short).
 
-    Words are not graded here: the teacher reads them (the model answer is the instructor's solution, in the
-    answer key).
+    Words are not graded here: the status is ``"recorded"`` (done, neither correct nor wrong; the record's
+    ``points`` is 0), never correct on length alone. The teacher grades the answer by hand: in the lessons its
+    solution cell is an nbgrader "manually graded answer" (``solution: true, grade: true, points: 2``, tag
+    ``written``) and its check cell carries no points. The model answer is the instructor's solution, in the answer
+    key.
 
     Parameters
     ----------
@@ -1292,8 +1490,8 @@ def written(answer, *, exercise: str, points: Sequence[str], min_words: int = 20
     Returns
     -------
     CheckResult
-        The result; once it passes, its ``expected`` says that the answer is in words (the answer key then shows
-        the instructor's model answer as the worked solution).
+        The result: recorded, wrong (too short), unanswered or invalid; its ``expected`` is None (the answer key
+        shows the instructor's model answer as the worked solution).
 
     Examples
     --------
@@ -1303,7 +1501,7 @@ def written(answer, *, exercise: str, points: Sequence[str], min_words: int = 20
     points = [str(p) for p in points]
     listed = "\n".join(f"  • {p}" for p in points)
     ctx = _Context(exercise, "written", "", f"an answer in words, at least {min_words} words (read by the teacher)",
-                   f'{"answer"} = """..."""   # in your own words; a good answer says\n{listed}')
+                   f'{"answer"} = """..."""   # in your own words; a good answer says\n{listed}', answer)
     if _is_placeholder(answer):
         return ctx.fill_in('your answer in words, in quotes ("""...""" for several lines)')
     if not isinstance(answer, str):
@@ -1312,8 +1510,8 @@ def written(answer, *, exercise: str, points: Sequence[str], min_words: int = 20
     if n < min_words:
         return ctx.report("wrong", f"not yet: {n} word{'s' if n != 1 else ''}; write at least {min_words} (whole "
                                    "sentences, in your own words).")
-    return ctx.report("correct", f"recorded ({n} words). Compare it with the points a good answer makes:\n{listed}",
-                      "an answer in words (the model answer: the worked solution)")
+    return ctx.report("recorded", f"recorded ({n} words); your teacher grades it. Compare it with the points a good "
+                                  f"answer makes:\n{listed}")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -1325,6 +1523,7 @@ def _run_effect_sizes(result) -> np.ndarray:
     return np.array([m.effect_size for m in result.per_run if m.not_run is None], dtype=np.float64)
 
 
+@_check
 def run_spread(value, result, *, exercise: str = "spread over runs", shown: int | str = 3) -> CheckResult:
     """Check the standard deviation of d over the runs of an ensemble (the sample one, ddof = 1).
 
@@ -1358,6 +1557,7 @@ def run_spread(value, result, *, exercise: str = "spread over runs", shown: int 
                                                        "asks for the standard deviation.")])
 
 
+@_check
 def interval_or_runs(answer, result, *, run: int = 0, exercise: str = "interval or runs") -> CheckResult:
     """Check which is wider: one run's interval of d over words (``"a"``), or the range of d over the runs
     (``"b"``).
@@ -1385,9 +1585,9 @@ def interval_or_runs(answer, result, *, run: int = 0, exercise: str = "interval 
     truth = "a" if width > spread else "b"
     numbers_ = (f"run {result.runs[run]}'s interval over words is {width:.2f} wide ([{m.ci_low:.2f}, "
                 f"{m.ci_high:.2f}]); d over the {d.size} runs spans {spread:.2f} ({d.min():.2f} to {d.max():.2f})")
-    ctx = _Context(exercise, "interval_or_runs", "", f"the letter {truth!r}",
+    ctx = _Context(exercise, "interval_or_runs", "", "the letter the data make true",
                    f'answer = "{truth}"   # compare runs.ci_high[0] - runs.ci_low[0] with '
-                   "runs.effect_size.max() - runs.effect_size.min()")
+                   "runs.effect_size.max() - runs.effect_size.min()", answer)
     if _is_placeholder(answer):
         return ctx.fill_in("one letter in quotes, 'a' or 'b'", truth)
     if not isinstance(answer, str) or answer.strip().lower() not in ("a", "b"):
@@ -1399,6 +1599,7 @@ def interval_or_runs(answer, result, *, run: int = 0, exercise: str = "interval 
                                "largest minus the smallest d of the runs.", truth)
 
 
+@_check
 def combined_variance(value, estimates, ci_low, ci_high, *, ci_level: float = 0.95,
                       exercise: str = "combined variance", shown: int | str = 4) -> CheckResult:
     """Check T = W + B/m, the variance of the mean d over m runs (:func:`wordbias.measures.ensemble.combine_runs`).
@@ -1456,6 +1657,7 @@ def combined_variance(value, estimates, ci_low, ci_high, *, ci_level: float = 0.
                                                                                    "T adds variances.")])
 
 
+@_check
 def share_significant(value, result, *, exercise: str = "share of runs significant",
                       shown: int | str = 2) -> CheckResult:
     """Check the share of an ensemble's runs whose p is below its alpha
@@ -1493,6 +1695,7 @@ def share_significant(value, result, *, exercise: str = "share of runs significa
 # lesson 7: did debiasing remove the bias? (Bolukbasi et al. 2016; Gonen & Goldberg 2019)
 # --------------------------------------------------------------------------------------------------
 
+@_check
 def direct_bias(value, X, g, *, exercise: str = "direct bias", shown: int | str = 3) -> CheckResult:
     """Check DirectBias_1 = mean over the words of ∣cos(w, g)∣ (Bolukbasi et al. 2016, Section 5.2).
 
@@ -1538,13 +1741,19 @@ def direct_bias(value, X, g, *, exercise: str = "direct bias", shown: int | str 
                                                        "the words.")])
 
 
+#: the mistake of a correlation read from the diagonal of a correlation matrix (``np.corrcoef(a, b)[0, 0]``)
+_DIAGONAL = (1.0, "that is the diagonal of the correlation matrix, a variable with itself (always 1): take [0, 1], "
+                  "the correlation of the two columns.")
+
+
+@_check
 def neighbour_correlation(value, bias, share, *, exercise: str = "bias by neighbours",
                           shown: int | str = 3) -> CheckResult:
     """Check Pearson's r between each word's original bias and its share of male-biased neighbours.
 
     Gonen & Goldberg's (2019, Section 3) bias-by-neighbours correlation
     (:func:`wordbias.measures.debiasing.debias_checks.neighbour_bias`). Recognises Spearman's rank correlation, r², the
-    covariance and a flipped sign.
+    covariance, a flipped sign and 1.0, the diagonal of the correlation matrix (``np.corrcoef(a, b)[0, 0]``).
 
     Parameters
     ----------
@@ -1572,9 +1781,11 @@ def neighbour_correlation(value, bias, share, *, exercise: str = "bias by neighb
                                                                "uses Pearson's r of the values."),
                             (r ** 2, "that is r², the share of variance explained; give r itself."),
                             (float(np.cov(x, y)[0, 1]), "that is the covariance; the correlation divides it by both "
-                                                        "standard deviations.")])
+                                                        "standard deviations."),
+                            _DIAGONAL])
 
 
+@_check
 def nearer_target(answer, table, method: str, than: str, *, exercise: str = "nearer the target") -> CheckResult:
     """Check the checks on which ``method`` comes nearer than ``than`` to the value a check would take if the bias
     were gone (its ``target``: 0, or 0.5 for an accuracy).
@@ -1629,6 +1840,7 @@ def _token_log_probs(name: str, value) -> np.ndarray:
     return lp
 
 
+@_check
 def sentence_log_prob(value, log_probs, *, exercise: str = "sentence log-probability",
                       shown: int | str = 2) -> CheckResult:
     """Check a sentence's log-probability under a causal language model: the sum of its tokens' log-probabilities,
@@ -1683,6 +1895,7 @@ def sentence_log_prob(value, log_probs, *, exercise: str = "sentence log-probabi
                   mistakes=mistakes)
 
 
+@_check
 def pair_margin(value, more, less, *, exercise: str = "the pair's margin", shown: int | str = 2) -> CheckResult:
     """Check a CrowS-Pairs pair's margin, log P(more-stereotyping sentence) − log P(less-stereotyping sentence):
     above 0 when the model prefers the more-stereotyping sentence (Nangia et al. 2020, §3; the ``"harness"``
@@ -1729,6 +1942,7 @@ def pair_margin(value, more, less, *, exercise: str = "the pair's margin", shown
                   mistakes=mistakes)
 
 
+@_check
 def value_in_interval(answer, result, *, value: float = 0.5, exercise: str = "0.5 in the interval") -> CheckResult:
     """Check whether ``value`` lies inside a result's confidence interval, ends included (True or False).
 
@@ -1760,9 +1974,9 @@ def value_in_interval(answer, result, *, value: float = 0.5, exercise: str = "0.
     low, high, estimate = float(result.ci_low), float(result.ci_high), float(result.effect_size)
     truth = bool(low <= value <= high)
     interval = f"the {result.ci_level:.0%} interval [{low:.2f}, {high:.2f}]"
-    ctx = _Context(exercise, "value_in_interval", "", f"{truth}",
+    ctx = _Context(exercise, "value_in_interval", "", "True or False, as the data say",
                    f"half_inside = overall.ci_low <= {value:g} <= overall.ci_high   # overall: the result; its "
-                   "interval's two ends, not the estimate")
+                   "interval's two ends, not the estimate", answer)
     if _is_placeholder(answer):
         return ctx.fill_in("True or False", truth)
     if not isinstance(answer, (bool, np.bool_)):
@@ -1780,6 +1994,7 @@ def value_in_interval(answer, result, *, value: float = 0.5, exercise: str = "0.
                       truth)
 
 
+@_check
 def shorter_wins_more(answer, table, *, exercise: str = "the length confound") -> CheckResult:
     """Check under which CrowS-Pairs convention the shorter sentence of a pair wins more often: ``"a"``
     ``harness`` (each sentence's whole log-probability), ``"b"`` ``shared-tokens`` (the tokens the two sentences
@@ -1820,8 +2035,8 @@ def shorter_wins_more(answer, table, *, exercise: str = "the length confound") -
             f"({h:.2f}), {round(s * n_s)} of {n_s} under shared-tokens ({s:.2f}).")
     nudge = ("compare the two rows of test 'length', their share (effect_size): the share of the pairs of unequal "
              "length whose shorter sentence scores higher.")
-    return choice(answer, truth, {letter: said if letter == truth else nudge for letter in "abc"},
-                  exercise=exercise)
+    return _choice(answer, truth, {letter: said if letter == truth else nudge for letter in "abc"},
+                   exercise=exercise, check="shorter_wins_more")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -1847,6 +2062,7 @@ def _spearman(x, y) -> float:
     return float(spearmanr(x, y).statistic)
 
 
+@_check
 def ladder_validity(value, runs, *, measure: str = "weat", exercise: str = "validity by hand",
                     shown: int | str = 2) -> CheckResult:
     """Check a measure's validity on a planted-bias ladder: Spearman's rho of its effect size with the planted rate
@@ -1854,7 +2070,8 @@ def ladder_validity(value, runs, *, measure: str = "weat", exercise: str = "vali
     :data:`wordbias.catalogue.SIGN_BLIND`), as :func:`wordbias.battery.validity.validity_table` computes it.
 
     Recognises Pearson's r instead of Spearman's rho, rho against the other planted value (strength for rate, or
-    rate for strength) and rho of the five means per rate instead of every run.
+    rate for strength), rho of the five means per rate instead of every run, and 1.0 (the diagonal of a
+    correlation matrix).
 
     Parameters
     ----------
@@ -1902,7 +2119,8 @@ def ladder_validity(value, runs, *, measure: str = "weat", exercise: str = "vali
                 (_spearman(d, other), f"that is rho against the other planted value; {measure} is judged against "
                                       f"{what}."),
                 (_spearman(means.to_numpy(float), means_planted), "that is rho of the means per rate; the table "
-                                                                  "correlates every run, not the rates' means.")]
+                                                                  "correlates every run, not the rates' means."),
+                _DIAGONAL]
     solution = (f'mine = runs[runs.measure == "{measure}"]\n'
                 f"rho = stats.spearmanr(mine.effect_size, {'mine.rate' if against == 'rate' else 'abs(1 - 2 * mine.rate)'})"
                 ".statistic")
@@ -1913,6 +2131,7 @@ def ladder_validity(value, runs, *, measure: str = "weat", exercise: str = "vali
                   solution=solution, mistakes=mistakes)
 
 
+@_check
 def false_positive_rate(value, runs, *, measure: str = "sc_weat", rate: float = 0.5, alpha: float = 0.05,
                         exercise: str = "false positives", shown: int | str = 2) -> CheckResult:
     """Check the share of a ladder's runs at one rate whose own test flags a bias (p < ``alpha``): at rate 0.5,
@@ -1974,12 +2193,14 @@ def false_positive_rate(value, runs, *, measure: str = "sc_weat", rate: float = 
                   mistakes=mistakes)
 
 
+@_check
 def spearman_brown(value, first, second, *, exercise: str = "Spearman-Brown", shown: int | str = 3) -> CheckResult:
     """Check a split-half reliability stepped up by Spearman-Brown: r, Pearson's correlation of the two halves'
     values over the observations, then 2r / (1 + r), the reliability of a test twice as long as each half
     (:func:`wordbias.stats.reliability.half_correlation` for one split).
 
-    Recognises r not stepped up, 2r (without the denominator) and Spearman's rank correlation stepped up.
+    Recognises r not stepped up, 2r (without the denominator), Spearman's rank correlation stepped up and 1.0 (the
+    diagonal of the correlation matrix, stepped up).
 
     Parameters
     ----------
@@ -2014,7 +2235,8 @@ def spearman_brown(value, first, second, *, exercise: str = "Spearman-Brown", sh
     rho = _spearman(a, b)
     mistakes = [(r, "that is r of the two halves; step it up to the whole length: 2r / (1 + r)."),
                 (2 * r, "that is 2r; divide it by (1 + r)."),
-                (2 * rho / (1 + rho), "that steps up Spearman's rank correlation; the formula takes Pearson's r.")]
+                (2 * rho / (1 + rho), "that steps up Spearman's rank correlation; the formula takes Pearson's r."),
+                _DIAGONAL]
     return number(value, 2 * r / (1 + r), exercise=exercise, shown=shown, check="spearman_brown",
                   what=f"2r / (1 + r), r the correlation of the two halves over {a.size} observations",
                   hint="first r, Pearson's correlation of the two halves' columns; then the Spearman-Brown formula.",
@@ -2023,6 +2245,7 @@ def spearman_brown(value, first, second, *, exercise: str = "Spearman-Brown", sh
                   mistakes=mistakes)
 
 
+@_check
 def validity_covers_zero(answer, table, *, column: str = "validity",
                          exercise: str = "validity intervals covering 0") -> CheckResult:
     """Check the measures whose validity interval covers 0 (ends included), read from the wide validity table
