@@ -196,7 +196,7 @@ define run_notebook
 @start=$$(date +%s%N); cd notebooks && { ../$(PAPERMILL) --execution-timeout $(PAPERMILL_TIMEOUT) $(1) $(notdir $@) $(2) || \
   { echo "make: $@ failed or timed out; running it once more" >&2; \
     ../$(PAPERMILL) --execution-timeout $(PAPERMILL_TIMEOUT) $(1) $(notdir $@) $(2); }; } && cd .. && \
-  $(PY) -m tools.notebooks $@ && ms=$$(( ($$(date +%s%N) - start) / 1000000 )) && \
+  $(PY) -m tools.notebooks $@ && $(PY) -m tools.executed stamp $@ $^ && ms=$$(( ($$(date +%s%N) - start) / 1000000 )) && \
   printf 'make: %-42s %4d.%d s  (KERNELS=%s)\n' $@ $$((ms / 1000)) $$((ms % 1000 / 100)) $(KERNELS)
 endef
 
@@ -249,7 +249,8 @@ notebooks/lessons/%.ipynb: notebooks/lessons/src/%.ipynb $$(LIB_lesson_$$*.ipynb
 	@start=$$(date +%s%N); cd notebooks/lessons && { $(LESSON_CAP) ../../$(PAPERMILL) --execution-timeout $(LESSON_TIMEOUT) src/$*.ipynb $*.ipynb || \
 	  { echo "make: $@ failed or timed out; running it once more" >&2; \
 	    ../../$(PAPERMILL) --execution-timeout $(LESSON_TIMEOUT) src/$*.ipynb $*.ipynb; }; } && cd ../.. && \
-	  $(PY) -m wordbias.teaching.assign --relink-from notebooks/lessons/src $@ >/dev/null && $(PY) -m tools.notebooks $@ && ms=$$(( ($$(date +%s%N) - start) / 1000000 )) && \
+	  $(PY) -m wordbias.teaching.assign --relink-from notebooks/lessons/src $@ >/dev/null && $(PY) -m tools.notebooks $@ && \
+	  $(PY) -m tools.executed stamp $@ $^ && ms=$$(( ($$(date +%s%N) - start) / 1000000 )) && \
 	  printf 'make: %-42s %4d.%d s  (KERNELS=%s)\n' $@ $$((ms / 1000)) $$((ms % 1000 / 100)) $(KERNELS)
 
 $(STUDENT_FILES) &: $(LESSON_SRC) lib/wordbias/teaching/assign.py $(STAMP)
@@ -283,23 +284,30 @@ $(TINY_MLM)/config.json: lib/wordbias/models/tiny_mlm.py $(STAMP)
 
 # `make test`: ruff; the unit tests and doctests; beside them (two jobs: each mostly uses one core) the outputs in
 # the working tree against the committed ones (identical, or within the tolerances of tools/repro_tolerances.yaml),
-# then nbval re-running every notebook. UNIT_BESIDE_NBVAL, eleven slow unit-test modules, run in the nbval
+# then nbval on every notebook that make has not just executed from the current sources (tools/executed.py: make
+# records each notebook it executes with the SHA-256 of the notebook, of every input it was rebuilt from, of the
+# installed packages and the kernel setting; a notebook so recorded and unchanged has been executed from these
+# sources and compared with its committed copy by the results check just above, cell by cell, which is what nbval
+# would repeat). After `make`, nbval therefore runs no notebook a second time; in a tree make has not run it runs
+# them all (as `make nbval` and WORDBIAS_NBVAL=all do). UNIT_BESIDE_NBVAL, slow unit-test modules, run in the nbval
 # job, so that the two jobs take about as long: the halves' times, as `make test` prints them, decide each module's
-# side (on an Intel Xeon, with the unit tests at 360 s and nbval with its modules at 335 s, the concurrent-load stress
-# test, 13 s, goes to the nbval side). pytest-xdist spreading one run over both cores was slower (442 s): each worker collects and imports
+# side. pytest-xdist spreading one run over both cores was slower (442 s): each worker collects and imports
 # everything again. --output-sync keeps each part's output together; JOBS=1 runs them one after the other.
 # `make unit` and `make nbval` run each half whole
 UNIT_BESIDE_NBVAL := tests/battery/test_battery_contextual.py tests/core/test_figures.py tests/models/test_kernel_pins.py \
                      tests/models/test_blas_inference.py tests/core/test_forked_call.py tests/models/test_mlp.py \
                      tests/fuzz/test_fuzz_cli.py tests/site/test_docs.py tests/models/test_train_signals.py \
-                     tests/models/test_causal.py tests/embeddings/test_concurrent_load.py
+                     tests/models/test_causal.py tests/embeddings/test_concurrent_load.py tests/models/test_train.py \
+                     tests/measures/test_ensemble_coverage.py tests/errors/test_edges_written_cells.py \
+                     tests/battery/test_battery_ensemble.py tests/test_cli.py \
+                     tests/measures/association/test_bootstrap_coverage.py tests/battery/test_debias_battery.py \
+                     tests/papers/test_kurita2019.py tests/errors/test_outputs_catalogue.py
 UNIT  := $(VENV)/bin/pytest -q tests lib/wordbias
-NBVAL := $(VENV)/bin/pytest -q --nbval --nbval-current-env -p no:cacheprovider \
-         $(filter-out $(LM_NOTEBOOKS),$(NOTEBOOK_FILES)) $(filter-out $(LM_LESSONS),$(LESSON_FILES))
+NBVAL_NOTEBOOKS := $(filter-out $(LM_NOTEBOOKS),$(NOTEBOOK_FILES)) $(filter-out $(LM_LESSONS),$(LESSON_FILES))
+NBVAL := $(VENV)/bin/pytest -q --nbval --nbval-current-env -p no:cacheprovider
 # the language models' notebooks re-run as make ran them (MKL in its fast mode: above), so that they read the
 # sentences' log-probabilities back from the cache, whose key holds the kernel settings
-NBVAL_LM := MKL_CBWR=AUTO $(VENV)/bin/pytest -q --nbval --nbval-current-env -p no:cacheprovider $(LM_NOTEBOOKS) \
-            $(LM_LESSONS)
+NBVAL_LM := MKL_CBWR=AUTO $(VENV)/bin/pytest -q --nbval --nbval-current-env -p no:cacheprovider
 test: lint unit-rest test-notebooks
 
 .PHONY: unit-rest
@@ -311,8 +319,12 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 
 test-notebooks: $(STAMP) $(TINY_MLM)/config.json check-results | $(WARM)
-	$(NBVAL) $(UNIT_BESIDE_NBVAL)
-	$(NBVAL_LM)
+	@pending="$$($(PY) -m tools.executed pending $(NBVAL_NOTEBOOKS))"; \
+	  echo "nbval: $$(echo $$pending | wc -w) of $(words $(NBVAL_NOTEBOOKS)) notebooks to run (the others make executed from the current sources)"; \
+	  echo $(NBVAL) $$pending $(UNIT_BESIDE_NBVAL); $(NBVAL) $$pending $(UNIT_BESIDE_NBVAL)
+	@pending="$$($(PY) -m tools.executed pending $(LM_NOTEBOOKS) $(LM_LESSONS))"; \
+	  if [ -n "$$pending" ]; then echo $(NBVAL_LM) $$pending; $(NBVAL_LM) $$pending; \
+	  else echo "nbval: the language models' notebooks make executed from the current sources"; fi
 
 REF ?= HEAD
 check-results: $(STAMP)
@@ -326,8 +338,8 @@ unit: $(STAMP) $(TINY_MLM)/config.json
 	$(UNIT)
 
 nbval: $(STAMP) $(TINY_MLM)/config.json
-	$(NBVAL)
-	$(NBVAL_LM)
+	$(NBVAL) $(NBVAL_NOTEBOOKS)
+	$(NBVAL_LM) $(LM_NOTEBOOKS) $(LM_LESSONS)
 
 lab: $(STAMP)
 	$(VENV)/bin/jupyter lab notebooks/

@@ -55,13 +55,21 @@ def _cpu_seconds(pid: int) -> float:
 _BUSY = 2.0
 
 
+def _terminal_signals() -> None:  # pragma: no cover - runs in the child, before exec
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _start_and_wait_for_workers(tmp_path: Path, epochs: int = 500, busy: bool = True
                                 ) -> tuple[subprocess.Popen, list[int]]:
     """The command, started, once its two worker processes exist (and with ``busy``, train: 500 epochs make runs
     of many seconds, which the signal stops); and every process it has started by then."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     env.pop("WORDBIAS_WORKERS", None)
-    proc = subprocess.Popen(_command(tmp_path, epochs), stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    # the command starts with SIGINT's default action, as from a terminal: a process started with a signal ignored
+    # keeps it ignored (Python too), and a test run inherits whatever its runner's earlier work left (a kernel
+    # manager in the same pytest process may ignore SIGINT), which would leave the command deaf to Ctrl-C
+    proc = subprocess.Popen(_command(tmp_path, epochs), stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                            preexec_fn=_terminal_signals)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         children = processes.children(proc.pid)

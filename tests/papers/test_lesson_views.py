@@ -19,7 +19,7 @@ needs_results = pytest.mark.skipif(not TABLE1.is_file(), reason="needs the commi
 
 
 def test_missing_results_name_the_notebook(tmp_path, monkeypatch):
-    monkeypatch.setattr(paths, "RESULTS", tmp_path)
+    monkeypatch.setattr(paths, "COMMITTED_RESULTS", tmp_path)
     with pytest.raises(FileNotFoundError, match=r"notebooks/caliskan2017.ipynb on glove-6b-50d"):
         lesson_views.read_results("caliskan2017", "table1.csv")
 

@@ -14,7 +14,7 @@ needs_results = pytest.mark.skipif(not (SWINGER / "summary.csv").is_file(), reas
 
 
 def test_missing_results_name_the_notebook(tmp_path, monkeypatch):
-    monkeypatch.setattr(paths, "RESULTS", tmp_path)
+    monkeypatch.setattr(paths, "COMMITTED_RESULTS", tmp_path)
     with pytest.raises(FileNotFoundError, match=r"notebooks/swinger2019.ipynb"):
         swinger2019.ube_summary()
 

@@ -196,7 +196,18 @@ def seal(choices: Mapping) -> dict:
 
 
 def sealed_text(choices: Mapping) -> str:
-    """:func:`seal` of ``choices`` as the text of the sealed file (JSON, sorted keys, one final newline)."""
+    """:func:`seal` of ``choices`` as the text of the sealed file.
+
+    Parameters
+    ----------
+    choices : mapping
+        The teacher's questions, as :func:`read_choices` returns them.
+
+    Returns
+    -------
+    str
+        JSON with sorted keys and one final newline: the same questions always give the same text.
+    """
     return json.dumps(seal(choices), indent=1, sort_keys=True, ensure_ascii=False) + "\n"
 
 
