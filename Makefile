@@ -301,7 +301,9 @@ UNIT_BESIDE_NBVAL := tests/battery/test_battery_contextual.py tests/core/test_fi
                      tests/measures/test_ensemble_coverage.py tests/errors/test_edges_written_cells.py \
                      tests/battery/test_battery_ensemble.py tests/test_cli.py \
                      tests/measures/association/test_bootstrap_coverage.py tests/battery/test_debias_battery.py \
-                     tests/papers/test_kurita2019.py tests/errors/test_outputs_catalogue.py
+                     tests/papers/test_kurita2019.py tests/errors/test_outputs_catalogue.py \
+                     tests/teaching/test_teaching_lessons.py tests/battery/test_battery_lm.py \
+                     tests/errors/test_edges_output_writer.py tests/measures/association/test_balance.py
 UNIT  := $(VENV)/bin/pytest -q tests lib/wordbias
 NBVAL_NOTEBOOKS := $(filter-out $(LM_NOTEBOOKS),$(NOTEBOOK_FILES)) $(filter-out $(LM_LESSONS),$(LESSON_FILES))
 NBVAL := $(VENV)/bin/pytest -q --nbval --nbval-current-env -p no:cacheprovider

@@ -2,6 +2,7 @@
 notebook, rounded up to 5 minutes; the minutes of the lesson index equal the estimate of every source."""
 
 import json
+import re
 
 import pytest
 import yaml
@@ -93,3 +94,20 @@ def test_the_index_minutes_are_the_estimates():
     for entry in doc["lessons"]:
         assert entry["minutes"] == syllabus.estimated_minutes(LESSONS / "src" / entry["file"]), entry["file"]
     assert doc["total_minutes"] == sum(e["minutes"] for e in doc["lessons"])
+
+
+def _table_minutes(page: str, pattern: str) -> dict[str, int]:
+    """{lesson file: minutes} from the rows of a guide's table that name a lesson's file."""
+    return {m.group(1): int(m.group(2)) for m in re.finditer(pattern, page, re.M)}
+
+
+def test_the_guides_tables_state_the_indexs_minutes():
+    root = paths.ROOT
+    index = {e["file"]: e["minutes"]
+             for e in yaml.safe_load((root / "notebooks/lessons/lessons.yaml").read_text(encoding="utf-8"))["lessons"]}
+    teaching = (root / "docs/teaching.md").read_text(encoding="utf-8")
+    path = _table_minutes(teaching, r"^\| \d \| [^|]*\(`(\d\d_\w+\.ipynb)`[^|]*\| (\d+) \|")
+    assert path == index
+    lessons = (root / "docs/lessons.md").read_text(encoding="utf-8")
+    listed = {int(m.group(1)): int(m.group(2)) for m in re.finditer(r"^\| (\d)\. [^|]*\| (\d+) \|", lessons, re.M)}
+    assert listed == {int(f[:2]): v for f, v in index.items()}
