@@ -561,10 +561,13 @@ def test_record_carries_points_the_answer_and_the_try():
     for value in [0.5, "0.1", ..., 1 / 70]:
         r = checks.exact_floor(value, 4, 4)
     record = r.record()
-    assert record["points"] == 1 and record["given"] == pytest.approx(1 / 70) and record["try"] == 3
+    assert record["points"] == 1 and record["given"] == 0.0142857 and record["try"] == 3    # 1/70 to 6 figures
+    # the last bits of a float32 computation, which move with the CPU's kernels, do not reach the record
+    assert (checks.exact_floor(0.3052351772785187, 4, 4).record()["given"]
+            == checks.exact_floor(0.30523520708084106, 4, 4).record()["given"] == 0.305235)
     assert record["status"] == "correct" and "grade_id" not in record
     wrong = checks.exact_floor(0.5, 4, 4).record()
-    assert wrong["points"] == 0 and wrong["given"] == 0.5 and wrong["try"] == 4
+    assert wrong["points"] == 0 and wrong["given"] == 0.5 and wrong["try"] == 6
     long = checks.written("word " * 1_000, exercise="essay", points=["p"], min_words=5).record()
     assert len(long["given"]) == checks.GIVEN_MAX_CHARS and long["points"] == 0 and long["status"] == "recorded"
     listed = checks.same_set([f"w{i}" for i in range(80)], ["w0"], exercise="s", what="w").record()

@@ -109,6 +109,11 @@ RECORD_MIME = "application/vnd.wordbias.check+json"
 
 #: the longest string, and the most items of a list, that a record's ``given`` keeps
 GIVEN_MAX_CHARS, GIVEN_MAX_ITEMS = 500, 50
+#: the significant figures a record's ``given`` keeps of a number: a student's answer computed from the float32
+#: vectors of an embedding moves in its 7th-8th figure with the CPU's kernels (0.30523518 and 0.30523521 for the same
+#: dot product), and an executed lesson must come back identical elsewhere; 6 figures are far finer than any check's
+#: tolerance (1e-3 relative)
+GIVEN_FIGURES = 6
 
 _ICON = {"correct": "✔", "wrong": "✘", "unanswered": "✎", "invalid": "✘", "recorded": "✎"}
 _COLOUR = {"correct": ("#e7f5e9", "#2e7d32"), "wrong": ("#fdecea", "#c62828"),
@@ -211,8 +216,8 @@ class CheckResult:
             * ``points``: what the check awards this answer, 1 when correct, else 0 (always 0 for a recorded
               item); a grader scales it by the check cell's nbgrader ``points``;
             * ``given``: the student's answer as JSON data (None for the untouched placeholder; strings cut at
-              :data:`GIVEN_MAX_CHARS` characters, lists at :data:`GIVEN_MAX_ITEMS` items, numbers as given,
-              a number that is not finite as its text);
+              :data:`GIVEN_MAX_CHARS` characters, lists at :data:`GIVEN_MAX_ITEMS` items, numbers to
+              :data:`GIVEN_FIGURES` significant figures, a number that is not finite as its text);
             * ``try``: the answers of this exercise checked so far in this kernel, this one included (the
               placeholder is no try);
             * ``shown``: the precision the lesson shows ("4 decimals"; empty for answers that are no number);
@@ -268,7 +273,7 @@ def _given(value, depth: int = 0):
     if isinstance(value, numbers.Integral):
         return int(value)
     if isinstance(value, numbers.Real):
-        return float(value) if math.isfinite(value) else str(float(value))
+        return float(f"{float(value):.{GIVEN_FIGURES}g}") if math.isfinite(value) else str(float(value))
     if value is None:
         return None
     if isinstance(value, str):
