@@ -84,7 +84,8 @@ from wordbias.measures import ensemble as _ensemble
 from wordbias.measures.association import weat as _weat
 
 __all__ = ["RTOL", "ATOL", "MIN_SIGNIFICANT", "STRICT_ENV", "SOLUTIONS_ENV", "SOLUTION_AFTER", "RECORD_MIME",
-           "GIVEN_MAX_CHARS", "GIVEN_MAX_ITEMS", "DONE", "CheckResult", "solutions_enabled", "solution", "needs", "reset_tries",
+           "GIVEN_MAX_CHARS", "GIVEN_MAX_ITEMS", "GIVEN_FIGURES", "DONE", "CheckResult", "solutions_enabled",
+           "solution", "needs", "reset_tries",
            "number", "choice", "word_list", "cosine", "association", "test_statistic", "effect_size",
            "monte_carlo_floor", "exact_floor", "two_sided", "intervals_including_zero", "most_influential", "angle",
            "same_set", "differ_in_frequency", "significant_associations", "prediction", "reveal", "Outcome",
