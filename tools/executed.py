@@ -16,6 +16,7 @@ check-results``, a prerequisite of ``make test``): cell by cell and file by file
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -38,8 +39,10 @@ def _record_path(notebook: str) -> Path:
     return RECORDS / (notebook + ".json")
 
 
+@functools.cache
 def _environment() -> str:
-    """The SHA-256 of the Python version and of every installed distribution's name and version."""
+    """The SHA-256 of the Python version and of every installed distribution's name and version (read once a
+    process: about 0.5 s)."""
     from importlib import metadata
 
     names = sorted(f"{d.metadata['Name']}=={d.version}" for d in metadata.distributions())
